@@ -1,0 +1,4 @@
+"""``python -m cbsolve``."""
+from .cli import run
+
+run()

@@ -1,0 +1,105 @@
+"""Thin CLI: each command reads options, calls one library function, prints text or --json.
+
+Domain errors become exit codes only here: 0 done, 1 the answer is "none" (e.g. an inconsistent
+log), 2 bad input or usage, with one line on stderr naming the bad value. Commands live one a
+module in this package and register themselves on :data:`app` when imported.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+import sys
+
+import click
+
+from ..errors import CbsolveError
+from ..variant import FEEDBACK_MODES, PRESETS, Variant
+
+#: Modules that define commands, imported in this order when the CLI starts.
+COMMAND_MODULES = ["score", "consistent"]
+
+EXIT_OK, EXIT_NONE, EXIT_USAGE = 0, 1, 2
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cbsolve")
+def app() -> None:
+    """Constraint solver and analyzer for Bulls-and-Cows-family code-breaking games."""
+
+
+def variant_options(func):
+    """Add the shared variant options; the command receives a validated ``variant``."""
+    options = [
+        click.option("--variant", "variant_name", default=None, metavar="NAME",
+                     help=f"Preset: {', '.join(PRESETS)} (default bulls-cows)."),
+        click.option("--length", type=int, default=None, help="Code length N (1..64)."),
+        click.option("--digits", type=int, default=None, help="Alphabet of D digits (D <= 10)."),
+        click.option("--letters", type=int, default=None, help="Alphabet of D letters A.. (D <= 26)."),
+        click.option("--symbols", default=None, help="Alphabet of the given distinct characters."),
+        click.option("--repeats/--distinct", default=None, help="Symbols may repeat, or not."),
+        click.option("--no-leading-zero/--leading-zero", "no_leading_zero", default=None,
+                     help="Forbid the alphabet's first symbol in position 1."),
+        click.option("--feedback", default=None, metavar="MODE",
+                     help=f"Feedback mode: {' | '.join(FEEDBACK_MODES)}."),
+    ]
+
+    def wrapper(variant_name, length, digits, letters, symbols, repeats, no_leading_zero,
+                feedback, **kwargs):
+        kwargs["variant"] = Variant.from_options(
+            variant_name, length=length, digits=digits, letters=letters, symbols=symbols,
+            repeats=repeats, no_leading_zero=no_leading_zero, feedback=feedback)
+        return func(**kwargs)
+
+    functools.update_wrapper(wrapper, func)  # keeps click's params declared below this one
+    del wrapper.__wrapped__
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper
+
+
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Print exactly one JSON document on stdout.")
+
+
+def emit(as_json: bool, data: dict, text: str) -> None:
+    """Print the result: the JSON document, or the human-readable text."""
+    click.echo(json.dumps(data) if as_json else text)
+
+
+def progress_enabled(as_json: bool, quiet: bool = False) -> bool:
+    """Progress goes to stderr, only for a person watching (a TTY) and never with --json."""
+    return not (as_json or quiet) and sys.stderr.isatty()
+
+
+def _fail(message: str) -> int:
+    click.echo(f"cbsolve: error: {message}", err=True)
+    return EXIT_USAGE
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point; never lets a traceback reach the user for bad input."""
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"{__name__}.{name}")
+    try:
+        code = app.main(args=argv, prog_name="cbsolve", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # bare `cbsolve`: show help
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        code = EXIT_OK
+    except click.ClickException as exc:
+        code = _fail(exc.format_message().replace("\n", " "))
+    except click.exceptions.Abort:
+        click.echo("cbsolve: interrupted", err=True)
+        code = 130
+    except CbsolveError as exc:
+        code = _fail(str(exc))
+    except KeyboardInterrupt:
+        click.echo("cbsolve: interrupted", err=True)
+        code = 130
+    if isinstance(code, int):
+        return code
+    return EXIT_OK
+
+
+def run() -> None:
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""``cbsolve consistent [ENTRY...]``: the secrets consistent with a feedback log."""
+from __future__ import annotations
+
+import click
+
+from ..consistency import BACKEND_CHOICES, Query, consistent
+from ..errors import InvalidFeedback, unknown_name
+from ..feedback import FeedbackLog
+from ..status import Status
+from . import EXIT_NONE, EXIT_OK, app, emit, json_option, variant_options
+
+
+def read_log(variant, entries, log_file) -> FeedbackLog:
+    """Entries from ``--log FILE`` first, then the command-line tokens, numbered from 1."""
+    log = FeedbackLog.from_file(variant, log_file) if log_file else FeedbackLog(variant)
+    log.extend_tokens(entries)
+    return log
+
+
+def _positive(name, value):
+    if value is not None and value < 0:
+        raise InvalidFeedback(f"{name} must be >= 0, got {value}")
+
+
+@app.command("consistent")
+@click.argument("entries", nargs=-1)
+@click.option("--log", "log_file", default=None, metavar="FILE", help="Read entries from a file.")
+@click.option("--backend", default="auto", metavar="NAME",
+              help=f"One of: {', '.join(BACKEND_CHOICES)} (default auto).")
+@click.option("--count", "want_count", is_flag=True, help="Report the exact number of secrets.")
+@click.option("--limit", type=int, default=20, show_default=True,
+              help="List at most K secrets (0: none).")
+@click.option("--all", "list_all", is_flag=True, help="List every consistent secret.")
+@click.option("--sample", type=int, default=None, metavar="K", help="Draw K secrets at random.")
+@click.option("--seed", type=int, default=None, help="Seed for --sample.")
+@click.option("--time-limit", type=float, default=None, metavar="SECONDS",
+              help="Stop solver work after this many seconds (reported, never silent).")
+@click.option("--max-lies", type=int, default=None, metavar="L",
+              help="Secrets consistent with all but at most L entries.")
+@variant_options
+@json_option
+def consistent_command(entries, log_file, backend, want_count, limit, list_all, sample, seed,
+                       time_limit, max_lies, variant, as_json) -> int:
+    """Secrets consistent with ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
+    if backend not in BACKEND_CHOICES:
+        raise unknown_name("backend", backend, BACKEND_CHOICES)
+    _positive("--limit", limit)
+    _positive("--sample", sample)
+    _positive("--max-lies", max_lies)
+    log = read_log(variant, entries, log_file)
+    query = Query(count=want_count, limit=None if list_all else limit, sample=sample, seed=seed,
+                  time_limit=time_limit)
+    if max_lies:
+        from ..consistency.diagnose import consistent_with_lies
+
+        result = consistent_with_lies(log, max_lies, query, backend=backend)
+    else:
+        result = consistent(log, query, backend=backend)
+    emit(as_json, result.to_json(), format_result(log, result))
+    return EXIT_NONE if result.status == Status.INFEASIBLE else EXIT_OK
+
+
+def format_result(log: FeedbackLog, result) -> str:
+    lines = []
+    if result.status == Status.INFEASIBLE:
+        lines.append("No secret is consistent with this log.")
+        if result.conflict:
+            nums = [str(n) for n in result.conflict]
+            who = nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " and " + nums[-1]
+            word = "reply" if len(nums) == 1 else "replies"
+            verb = "cannot all be right" if len(nums) > 2 else "cannot both be right"
+            if len(nums) == 1:
+                verb = "is impossible on its own"
+            lines.append(f"  {word} {who} {verb}: "
+                         + "; ".join(f"#{n} {log[n - 1].token(log.variant)}" for n in result.conflict))
+        for fix in result.corrections or []:
+            lines.append(f"  {fix.get('message', fix)}")
+        return "\n".join(lines)
+    if result.status == Status.UNKNOWN:
+        lines.append("Unknown: the time limit was reached before an answer was proved.")
+    if result.count is not None:
+        qual = "exactly" if result.exact else "at least"
+        lines.append(f"{qual} {result.count} consistent secret{'s' if result.count != 1 else ''}"
+                     + (" (determined)" if result.determined else ""))
+    if result.secrets:
+        label = "sample" if result.sampling else "secrets"
+        more = " ..." if result.truncated else ""
+        lines.append(f"{label}: {' '.join(result.secrets)}{more}")
+    if result.sampling:
+        lines.append(f"sampling: {result.sampling}")
+    lines.extend(result.notes)
+    lines.append(f"backend {result.backend}, {result.seconds:.3f} s")
+    return "\n".join(lines)

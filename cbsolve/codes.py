@@ -1,0 +1,165 @@
+"""CodeSpace: the set of codes of a variant, counted exactly, ranked, and enumerated.
+
+Codes are tuples (or array rows) of symbol indices 0..D-1. The space is ordered
+lexicographically by alphabet order; :meth:`CodeSpace.code_at` and :meth:`CodeSpace.index_of`
+rank and unrank without enumerating, so sampling and sizes work at N=40, D=26. Enumeration gives
+an ``(n_codes, N)`` uint8 array for spaces that fit in memory.
+
+>>> from cbsolve.variant import Variant
+>>> space = CodeSpace(Variant.preset("bulls-cows"))
+>>> space.size, space.format(space.code_at(0)), space.index_of(space.parse("9876"))
+(5040, '0123', 5039)
+>>> CodeSpace(Variant(40, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", repeats=True)).size == 26**40
+True
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from math import perm
+from typing import TYPE_CHECKING
+
+from .errors import InvalidCode, SpaceTooLarge
+from .variant import Variant
+
+if TYPE_CHECKING:  # numpy is imported where used, so `cbsolve score` starts fast
+    import numpy as np
+
+#: Largest space :meth:`CodeSpace.codes` enumerates (rows x N bytes; 10 of 10 distinct is 3.6M).
+ENUMERATION_LIMIT = 20_000_000
+
+
+class CodeSpace:
+    """All codes of one variant."""
+
+    def __init__(self, variant: Variant):
+        self.variant = variant
+        self.length = variant.length
+        self.n_symbols = variant.n_symbols
+        self._index = {c: i for i, c in enumerate(variant.symbols)}
+
+    # --- size and ranking ----------------------------------------------------------------
+    @cached_property
+    def size(self) -> int:
+        """Exact number of codes (a Python int, any N and D)."""
+        return self._count_suffixes(0, first_restricted=self.variant.no_leading_zero)
+
+    def _count_suffixes(self, used: int, first_restricted: bool, filled: int = 0) -> int:
+        """Codes completing a prefix of ``filled`` symbols of which ``used`` are distinct."""
+        n, d = self.length, self.n_symbols
+        rest = n - filled
+        if rest == 0:
+            return 1
+        if self.variant.repeats:
+            return (d - 1) * d ** (rest - 1) if first_restricted else d ** rest
+        if first_restricted:
+            return (d - 1) * perm(d - 1, rest - 1)
+        return perm(d - used, rest)
+
+    def _choices(self, prefix: list[int]) -> list[int]:
+        """Symbols allowed at the next position after ``prefix``, in alphabet order."""
+        syms = range(self.n_symbols)
+        if not prefix and self.variant.no_leading_zero:
+            syms = range(1, self.n_symbols)
+        if self.variant.repeats:
+            return list(syms)
+        taken = set(prefix)
+        return [s for s in syms if s not in taken]
+
+    def code_at(self, index: int) -> tuple[int, ...]:
+        """The ``index``-th code in lexicographic order (0-based), without enumerating."""
+        if not 0 <= index < self.size:
+            raise InvalidCode(f"code index {index} out of range; allowed 0..{self.size - 1}")
+        prefix: list[int] = []
+        for pos in range(self.length):
+            block = self._count_suffixes(len(prefix) + 1, False, pos + 1)
+            choices = self._choices(prefix)
+            k, index = divmod(index, block)
+            prefix.append(choices[k])
+        return tuple(prefix)
+
+    def index_of(self, code) -> int:
+        """Lexicographic rank of a valid code (inverse of :meth:`code_at`)."""
+        code = self.validate(code)
+        rank = 0
+        prefix: list[int] = []
+        for pos, sym in enumerate(code):
+            block = self._count_suffixes(len(prefix) + 1, False, pos + 1)
+            rank += self._choices(prefix).index(sym) * block
+            prefix.append(sym)
+        return rank
+
+    def random_codes(self, k: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
+        """``k`` codes drawn uniformly (with replacement) from the whole space."""
+        size = self.size
+        out = []
+        for _ in range(k):
+            # Python ints: the size may exceed 64 bits.
+            idx = int.from_bytes(rng.bytes((size.bit_length() + 71) // 8), "little") % size
+            out.append(self.code_at(idx))
+        return out
+
+    # --- enumeration ---------------------------------------------------------------------
+    @property
+    def enumerable(self) -> bool:
+        return self.size <= ENUMERATION_LIMIT
+
+    @cached_property
+    def codes(self) -> np.ndarray:
+        """All codes as a read-only ``(size, N)`` uint8 array in lexicographic order."""
+        import numpy as np
+
+        if not self.enumerable:
+            raise SpaceTooLarge(
+                f"{self.variant.describe()} has {self.size} codes; enumeration is limited to "
+                f"{ENUMERATION_LIMIT} (use a constraint backend: --backend cpsat or sat)")
+        n, d = self.length, self.n_symbols
+        first = np.arange(1 if self.variant.no_leading_zero else 0, d, dtype=np.uint8)
+        arr = first[:, None]
+        for _ in range(1, n):
+            m = arr.shape[0]
+            ext = np.empty((m * d, arr.shape[1] + 1), dtype=np.uint8)
+            ext[:, :-1] = np.repeat(arr, d, axis=0)
+            ext[:, -1] = np.tile(np.arange(d, dtype=np.uint8), m)
+            if not self.variant.repeats:
+                ext = ext[(ext[:, :-1] != ext[:, -1:]).all(axis=1)]
+            arr = ext
+        arr = np.ascontiguousarray(arr)
+        assert arr.shape[0] == self.size
+        arr.setflags(write=False)
+        return arr
+
+    # --- parse / format / validate -------------------------------------------------------
+    def parse(self, text: str) -> tuple[int, ...]:
+        """Parse a code string; raises :class:`InvalidCode` naming the problem."""
+        if not isinstance(text, str):
+            raise InvalidCode(f"a code must be a string, got {text!r}")
+        symbols = self.variant.symbols
+        bad = [c for c in text if c not in self._index]
+        if bad:
+            raise InvalidCode(f"code {text!r}: symbol {bad[0]!r} not in alphabet {symbols!r}")
+        if len(text) != self.length:
+            raise InvalidCode(f"code {text!r} has length {len(text)}; this variant needs {self.length}")
+        return self.validate(tuple(self._index[c] for c in text), text)
+
+    def validate(self, code, text: str | None = None) -> tuple[int, ...]:
+        """Check a code given as symbol indices; returns it as a tuple of ints."""
+        code = tuple(int(x) for x in code)
+        shown = text if text is not None else repr(code)
+        if len(code) != self.length:
+            raise InvalidCode(f"code {shown} has length {len(code)}; this variant needs {self.length}")
+        if any(not 0 <= x < self.n_symbols for x in code):
+            raise InvalidCode(f"code {shown} has a symbol index outside 0..{self.n_symbols - 1}")
+        if not self.variant.repeats and len(set(code)) != len(code):
+            rep = next(x for x in code if code.count(x) > 1)
+            raise InvalidCode(f"code {shown} repeats symbol {self.variant.symbols[rep]!r}; "
+                              "this variant needs distinct symbols")
+        if self.variant.no_leading_zero and code[0] == 0:
+            raise InvalidCode(f"code {shown} starts with {self.variant.symbols[0]!r}; "
+                              "this variant forbids a leading first symbol")
+        return code
+
+    def format(self, code) -> str:
+        return "".join(self.variant.symbols[int(x)] for x in code)
+
+    def format_many(self, codes) -> list[str]:
+        return [self.format(c) for c in codes]

@@ -1,0 +1,46 @@
+"""Typed exceptions raised at the public edge.
+
+Every bad input raises a subclass of :class:`CbsolveError` whose message names the bad value and
+what is allowed; the CLI turns these into exit code 2 with that one line on stderr.
+:class:`InconsistentLog` is an *answer* (exit 1), not a usage error, and carries its diagnosis.
+"""
+from __future__ import annotations
+
+
+class CbsolveError(Exception):
+    """Base class of every error cbsolve raises on purpose."""
+
+
+class InvalidVariant(CbsolveError, ValueError):
+    """A variant's parameters are out of range or contradict each other."""
+
+
+class InvalidCode(CbsolveError, ValueError):
+    """A code does not belong to the variant's code space."""
+
+
+class InvalidFeedback(CbsolveError, ValueError):
+    """A feedback entry or log file is malformed or impossible for the variant."""
+
+
+class UnknownName(CbsolveError, ValueError):
+    """An unknown preset, backend or strategy name; the message lists the valid ones."""
+
+
+class SpaceTooLarge(CbsolveError, ValueError):
+    """An operation needs to enumerate a code space that is too large."""
+
+
+class InconsistentLog(CbsolveError):
+    """No secret satisfies the log. ``conflict`` holds 1-based entry numbers when known."""
+
+    def __init__(self, message: str, conflict: list[int] | None = None,
+                 corrections: list[dict] | None = None):
+        super().__init__(message)
+        self.conflict = conflict
+        self.corrections = corrections
+
+
+def unknown_name(kind: str, name: str, valid) -> UnknownName:
+    """Build the standard 'unknown X' error listing the valid names."""
+    return UnknownName(f"unknown {kind} {name!r}; choose one of: {', '.join(sorted(valid))}")

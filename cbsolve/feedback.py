@@ -1,0 +1,198 @@
+"""Feedback entries and logs: parsing (command-line tokens, text files, JSON) and validation.
+
+Entry syntax: ``GUESS:B,C`` (``0123:1,2``), ``GUESS:xAyB`` (``0123:1A2B``), bulls-only
+``GUESS:B``. Text log files hold one entry a line as ``GUESS B C`` (``GUESS B`` in bulls-only
+mode) or the same tokens as on the command line; ``#`` starts a comment; blank lines are
+ignored. JSON logs are a list of ``{"guess": "0123", "bulls": 1, "cows": 2}``. Entries are
+numbered from 1 in every message.
+
+>>> from cbsolve.variant import Variant
+>>> log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,2", "4567:0A2B"])
+>>> [(e.text, e.bulls, e.cows) for e in log]
+[('0123', 1, 2), ('4567', 0, 2)]
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .codes import CodeSpace
+from .errors import InvalidCode, InvalidFeedback
+from .variant import Variant
+
+_BC = re.compile(r"^(\d+),(\d+)$")
+_AB = re.compile(r"^(\d+)[Aa](\d+)[Bb]$")
+_B = re.compile(r"^(\d+)$")
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """One reply: the guess (symbol indices and text) and its bulls/cows (cows 0 if bulls-only)."""
+
+    guess: tuple[int, ...]
+    text: str
+    bulls: int
+    cows: int
+
+    def to_dict(self, variant: Variant) -> dict:
+        d = {"guess": self.text, "bulls": self.bulls}
+        if not variant.bulls_only:
+            d["cows"] = self.cows
+        return d
+
+    def token(self, variant: Variant) -> str:
+        return f"{self.text}:{self.bulls}" if variant.bulls_only else f"{self.text}:{self.bulls},{self.cows}"
+
+
+class FeedbackLog:
+    """An ordered, validated list of :class:`Feedback` entries for one variant."""
+
+    def __init__(self, variant: Variant, entries=()):
+        self.variant = variant
+        self.space = CodeSpace(variant)
+        self.entries: list[Feedback] = list(entries)
+
+    def __iter__(self):
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __getitem__(self, i):
+        return self.entries[i]
+
+    # --- building ------------------------------------------------------------------------
+    def make_entry(self, guess: str, bulls: int, cows: int | None, number: int,
+                   shown: str | None = None) -> Feedback:
+        """Validate one reply against the variant; ``number`` (from 1) names it in errors."""
+        shown = shown if shown is not None else f"{guess}:{bulls},{cows}"
+        where = f"entry {number} ({shown!r})"
+        try:
+            code = self.space.parse(guess)
+        except InvalidCode as exc:
+            raise InvalidFeedback(f"{where}: {exc}") from None
+        n = self.variant.length
+        if self.variant.bulls_only:
+            if cows not in (None, 0) and cows != "":
+                raise InvalidFeedback(f"{where}: cows given, but this variant reports bulls only "
+                                      "(write GUESS:B)")
+            cows = 0
+        elif cows is None:
+            raise InvalidFeedback(f"{where}: missing cows; write GUESS:B,C or GUESS:xAyB")
+        for label, value in (("bulls", bulls), ("cows", cows)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidFeedback(f"{where}: {label} must be a non-negative integer, got {value!r}")
+        if bulls + cows > n:
+            raise InvalidFeedback(f"{where}: bulls + cows = {bulls + cows} exceeds the length {n}")
+        if bulls == n - 1 and cows == 1:
+            raise InvalidFeedback(f"{where}: {n - 1} bulls and 1 cow is impossible "
+                                  "(the last symbol would be a bull)")
+        return Feedback(code, guess, bulls, cows)
+
+    def add(self, guess: str, bulls: int, cows: int | None = None) -> Feedback:
+        entry = self.make_entry(guess, bulls, cows, len(self.entries) + 1)
+        self.entries.append(entry)
+        return entry
+
+    def parse_token(self, token: str, number: int) -> Feedback:
+        """Parse ``GUESS:B,C``, ``GUESS:xAyB`` or ``GUESS:B``."""
+        guess, sep, reply = token.strip().partition(":")
+        if not sep or not guess or not reply:
+            raise InvalidFeedback(f"entry {number} ({token!r}): malformed; expected GUESS:B,C, "
+                                  "GUESS:xAyB or (bulls only) GUESS:B")
+        reply = reply.strip()
+        for pattern in (_BC, _AB):
+            m = pattern.match(reply)
+            if m:
+                return self.make_entry(guess, int(m.group(1)), int(m.group(2)), number, token)
+        m = _B.match(reply)
+        if m:
+            if not self.variant.bulls_only:
+                raise InvalidFeedback(f"entry {number} ({token!r}): reply {reply!r} has no cows; "
+                                      "write GUESS:B,C or GUESS:xAyB")
+            return self.make_entry(guess, int(m.group(1)), None, number, token)
+        raise InvalidFeedback(f"entry {number} ({token!r}): malformed reply {reply!r}; expected "
+                              "B,C or xAyB (bulls only: B)")
+
+    @classmethod
+    def parse(cls, variant: Variant, tokens) -> FeedbackLog:
+        log = cls(variant)
+        for token in tokens:
+            log.entries.append(log.parse_token(token, len(log.entries) + 1))
+        return log
+
+    @classmethod
+    def from_file(cls, variant: Variant, path, start: int = 1) -> FeedbackLog:
+        """Read a text or JSON log; unreadable or malformed files raise InvalidFeedback."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidFeedback(f"cannot read log file {str(path)!r}: "
+                                  f"{getattr(exc, 'strerror', None) or exc}") from None
+        log = cls(variant)
+        if text.lstrip().startswith(("[", "{")):
+            log._read_json(text, path, start)
+        else:
+            log._read_text(text, start)
+        return log
+
+    def extend_tokens(self, tokens) -> None:
+        for token in tokens:
+            self.entries.append(self.parse_token(token, len(self.entries) + 1))
+
+    def _read_text(self, text: str, start: int) -> None:
+        for line in text.splitlines():
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            number = start + len(self.entries)
+            parts = line.split()
+            if len(parts) == 1:
+                self.entries.append(self.parse_token(parts[0], number))
+                continue
+            want = 2 if self.variant.bulls_only else 3
+            if len(parts) != want or not all(p.isdigit() for p in parts[1:]):
+                raise InvalidFeedback(f"entry {number} ({line!r}): malformed line; expected "
+                                      + ("GUESS B" if self.variant.bulls_only else "GUESS B C"))
+            cows = int(parts[2]) if len(parts) > 2 else None
+            self.entries.append(self.make_entry(parts[0], int(parts[1]), cows, number, line))
+
+    def _read_json(self, text: str, path, start: int) -> None:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidFeedback(f"log file {str(path)!r} is not valid JSON: {exc.msg} "
+                                  f"(line {exc.lineno})") from None
+        if not isinstance(data, list):
+            raise InvalidFeedback(f"log file {str(path)!r}: expected a JSON list of "
+                                  '{"guess", "bulls", "cows"} objects')
+        for item in data:
+            number = start + len(self.entries)
+            if not isinstance(item, dict) or not isinstance(item.get("guess"), str) \
+                    or "bulls" not in item:
+                raise InvalidFeedback(f"entry {number} ({json.dumps(item)}): expected an object "
+                                      'with "guess" (string), "bulls" and "cows"')
+            self.entries.append(self.make_entry(item["guess"], item["bulls"], item.get("cows"),
+                                                number, json.dumps(item)))
+
+    # --- views ---------------------------------------------------------------------------
+    def guesses_array(self):
+        import numpy as np
+
+        return np.array([e.guess for e in self.entries], dtype=np.uint8).reshape(-1, self.variant.length)
+
+    def responses(self) -> list[int]:
+        return [self.variant.response_index(e.bulls, e.cows) for e in self.entries]
+
+    def tokens(self) -> list[str]:
+        return [e.token(self.variant) for e in self.entries]
+
+    def to_json(self) -> list[dict]:
+        return [e.to_dict(self.variant) for e in self.entries]
+
+    def subset(self, numbers) -> FeedbackLog:
+        """The log restricted to the given 1-based entry numbers (order kept)."""
+        keep = set(numbers)
+        return FeedbackLog(self.variant, [e for i, e in enumerate(self.entries, 1) if i in keep])

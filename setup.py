@@ -1,0 +1,32 @@
+"""Build the native kernels: every cbsolve/_native/*.cpp becomes its own extension module
+``cbsolve._native.<stem>`` (one kernel family a file, so adding a kernel touches no build code).
+
+setuptools + pybind11 was chosen over scikit-build-core + nanobind: the kernels are a handful of
+flat-array loops with no CMake dependencies, pybind11's NumPy bridge covers them, and an editable
+``pip install -e .`` rebuilds in place with nothing beyond a C++ compiler.
+"""
+import glob
+import os
+import platform
+
+from pybind11.setup_helpers import Pybind11Extension, build_ext
+from setuptools import setup
+
+compile_args = ["-O3", "-fopenmp"]
+# Built where it runs (pip install compiles on the user's machine), so tune for this CPU;
+# CBSOLVE_PORTABLE=1 disables it for wheels meant to travel.
+if os.environ.get("CBSOLVE_PORTABLE") != "1" and platform.machine() in ("x86_64", "AMD64"):
+    compile_args.append("-march=native")
+
+extensions = [
+    Pybind11Extension(
+        f"cbsolve._native.{os.path.splitext(os.path.basename(src))[0]}",
+        [src],
+        cxx_std=17,
+        extra_compile_args=compile_args,
+        extra_link_args=["-fopenmp"],
+    )
+    for src in sorted(glob.glob("cbsolve/_native/*.cpp"))
+]
+
+setup(ext_modules=extensions, cmdclass={"build_ext": build_ext})
