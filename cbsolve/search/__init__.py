@@ -1,0 +1,44 @@
+"""Exact optimal search: worst case, expected case, depth-capped (see docs/tree-format.md).
+
+Every search returns a :class:`SearchResult`, whatever the objective, so the CLI, bounds and
+analyses read one shape. ``proved`` is True only when no pruning could have lost the optimum;
+otherwise ``lower``/``upper`` bracket the objective value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..status import Status
+
+
+@dataclass
+class SearchResult:
+    objective: str                      # "worst" or "expected"
+    status: Status                      # OPTIMAL when proved, FEASIBLE/UNKNOWN on a time limit
+    proved: bool
+    secrets: int
+    worst: int | None = None            # of the best strategy found (tree)
+    total: int | None = None
+    histogram: dict[int, int] = field(default_factory=dict)
+    lower: int | None = None            # proved bounds on the objective value:
+    upper: int | None = None            # guesses (worst) or total guesses (expected)
+    max_depth: int | None = None
+    guesses: str = "all"
+    seconds: float = 0.0
+    nodes: int = 0
+    tree: dict | None = None            # docs/tree-format.md
+    certificate: dict | None = None     # lower-bound certificate (worst objective)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def average(self) -> float | None:
+        return None if self.total is None else self.total / self.secrets
+
+    def to_json(self) -> dict:
+        return {"objective": self.objective, "status": str(self.status), "proved": self.proved,
+                "secrets": self.secrets, "worst": self.worst, "total": self.total,
+                "average": self.average,
+                "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+                "lower": self.lower, "upper": self.upper, "max_depth": self.max_depth,
+                "guesses": self.guesses, "seconds": round(self.seconds, 3), "nodes": self.nodes,
+                "notes": self.notes}
