@@ -75,7 +75,7 @@ class FeedbackLog:
             raise InvalidFeedback(f"{where}: {exc}") from None
         n = self.variant.length
         if self.variant.bulls_only:
-            if cows not in (None, 0) and cows != "":
+            if cows is not None:
                 raise InvalidFeedback(f"{where}: cows given, but this variant reports bulls only "
                                       "(write GUESS:B)")
             cows = 0

@@ -1,0 +1,89 @@
+"""`cbsolve score` and `cbsolve consistent` through the CLI, in-process, plus one real process."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cbsolve.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_json_and_text(capsys):
+    code, out, _ = run(capsys, "score", "1807", "7810", "--json")
+    assert code == 0 and json.loads(out) == {"secret": "1807", "guess": "7810", "bulls": 1, "cows": 3}
+    code, out, _ = run(capsys, "score", "1122", "1212", "--variant", "black-peg")
+    assert code == 0 and out.strip() == "2 bulls"
+
+
+def test_consistent_counts_and_lists(capsys):
+    code, out, _ = run(capsys, "consistent", "0123:1,2", "4567:0,1", "--count", "--json", "--limit", "3")
+    data = json.loads(out)
+    assert code == 0
+    assert data["count"] == 108 and data["exact"] and data["backend"] == "native"
+    assert len(data["secrets"]) == 3 and data["truncated"] and data["determined"] is False
+    assert isinstance(data["seconds"], float)
+
+
+def test_inconsistent_log_exits_1_with_conflict(capsys):
+    code, out, _ = run(capsys, "consistent", "0123:1,2", "4567:0,2", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["count"] == 0 and data["conflict"] == [1, 2]
+    code, out, _ = run(capsys, "consistent", "0123:1,2", "4567:0,2")
+    assert code == 1 and "replies 1 and 2 cannot both be right" in out
+
+
+def test_log_file_and_tokens_are_numbered_together(tmp_path, capsys):
+    f = tmp_path / "game.txt"
+    f.write_text("0123 1 2\n")
+    code, out, _ = run(capsys, "consistent", "--log", str(f), "4567:0,2", "--json")
+    assert code == 1 and json.loads(out)["conflict"] == [1, 2]
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["score", "1234", "5678", "--variant", "chess"], "unknown variant 'chess'"),
+    (["score", "1234", "56789"], "length 5"),
+    (["score", "1234", "5a78"], "symbol 'a'"),
+    (["score", "1234", "5578"], "repeats symbol '5'"),
+    (["score", "0234", "1234", "--variant", "numbers"], "starts with '0'"),
+    (["score", "1234", "5678", "--length", "11"], "length 11"),
+    (["score", "12", "34", "--symbols", "aa", "--length", "2"], "duplicate symbols"),
+    (["score", "12", "34", "--feedback", "pegs"], "unknown feedback mode 'pegs'"),
+    (["consistent", "0123:1,2", "--backend", "magic"], "unknown backend 'magic'"),
+    (["consistent", "0123:3,1"], "impossible"),
+    (["consistent", "0123:2,3"], "exceeds the length"),
+    (["consistent", "1234:1,1", "--variant", "black-peg"], "bulls only"),
+    (["consistent", "0123-1,2"], "malformed"),
+    (["consistent", "--log", "/nonexistent/log.txt"], "cannot read log file"),
+    (["consistent", "--limit", "many"], "many"),
+    (["consistent", "--limit", "-1"], "--limit must be >= 0"),
+    (["frobnicate"], "No such command"),
+])
+def test_bad_input_exits_2_with_one_line(capsys, args, fragment):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and fragment in err
+    assert "Traceback" not in err
+
+
+def test_malformed_log_file_exits_2(tmp_path, capsys):
+    f = tmp_path / "bad.json"
+    f.write_text("[{\"guess\": \"0123\", \"bulls\": ")
+    code, _, err = run(capsys, "consistent", "--log", str(f))
+    assert code == 2 and "not valid JSON" in err
+
+
+def test_python_dash_m_entry_point():
+    proc = subprocess.run([sys.executable, "-m", "cbsolve", "score", "1234", "1243", "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and json.loads(proc.stdout) == {
+        "secret": "1234", "guess": "1243", "bulls": 2, "cows": 2}
+    bad = subprocess.run([sys.executable, "-m", "cbsolve", "score", "1234"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "Missing argument" in bad.stderr

@@ -1,0 +1,44 @@
+"""Shared test helpers: random variants (Hypothesis strategies) and a brute-force filter."""
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import strategies as st
+
+from cbsolve.rule import score
+from cbsolve.variant import Variant
+
+
+@st.composite
+def variants(draw, max_length: int = 6, max_symbols: int = 8, max_size: int = 40_000):
+    """Random small variants of every kind (distinct/repeats, leading zero, bulls-only)."""
+    while True:
+        n = draw(st.integers(1, max_length))
+        repeats = draw(st.booleans())
+        d = draw(st.integers(1 if repeats else n, max_symbols))
+        nlz = draw(st.booleans()) and d >= 2
+        feedback = draw(st.sampled_from(["bulls-cows", "bulls"]))
+        v = Variant(n, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:d], repeats, nlz, feedback)
+        from cbsolve.codes import CodeSpace
+
+        if CodeSpace(v).size <= max_size:
+            return v
+
+
+def brute_force_codes(variant: Variant) -> list[tuple[int, ...]]:
+    """All codes by plain itertools, the definition the fast enumeration must match."""
+    d, n = variant.n_symbols, variant.length
+    out = []
+    for code in itertools.product(range(d), repeat=n):
+        if not variant.repeats and len(set(code)) < n:
+            continue
+        if variant.no_leading_zero and code[0] == 0:
+            continue
+        out.append(code)
+    return out
+
+
+def brute_force_consistent(variant: Variant, entries) -> list[tuple[int, ...]]:
+    """Codes consistent with (guess tuple, bulls, cows) entries, by the pure-Python rule."""
+    return [c for c in brute_force_codes(variant)
+            if all(score(variant, c, g) == (b, cw) for g, b, cw in entries)]
