@@ -1,0 +1,221 @@
+"""Symmetry of a game state: which guesses are equivalent after a history of guesses.
+
+Place in the data flow: Variant -> CodeSpace -> **symmetry** -> strategies / exact search ->
+certificates. The score is invariant under permuting positions and relabelling symbols, applied
+to guess and secret alike, so two guesses related by such a map that also fixes every guess
+already played lead to isomorphic games (the consistent set is mapped onto itself, and the
+partition of the one guess is the image of the partition of the other). Searches therefore only
+try one guess per orbit (the classic reduction of Knuth 1977 and Koyama–Lai 1993; "symbols never
+played are interchangeable" is the canonical first/second guess argument).
+
+A map (an element of the group) is a pair ``perm = (pos_perm, sym_perm)`` acting on a code ``x``
+by ``apply_perm(perm, x)[i] = sym_perm[x[pos_perm[i]]]``: position ``i`` of the image takes the
+symbol at position ``pos_perm[i]`` of ``x``, relabelled. The group used here is:
+
+* every position permutation, with every symbol permutation, for all variants (repeats or not,
+  bulls-and-cows or bulls-only feedback: both scores are invariant);
+* with no leading zero, only maps that fix position 0 and symbol 0 (so a valid code stays
+  valid). This is a subgroup of the true symmetry group, which is always sound.
+
+The *stabiliser* of a history is the subgroup of maps fixing each of its guesses. It is never
+enumerated in full: a position permutation determines the symbol map on the symbols that occur
+in the history (if it is consistent at all), while the symbols never played form one block that
+any permutation may shuffle. The lowest code of an orbit is found by applying each of the (at
+most N!) position parts and relabelling the never-played symbols in order of first appearance
+(the lexicographically smallest choice, and code indices are lexicographic).
+
+>>> from cbsolve.variant import Variant
+>>> sym = Symmetry(Variant.preset("bulls-cows"))
+>>> len(sym.guess_representatives([])), len(sym.guess_representatives([(0, 1, 2, 3)]))
+(1, 20)
+>>> len(Symmetry(Variant.preset("mastermind")).guess_representatives([]))
+5
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Sequence
+
+import numpy as np
+
+from .codes import CodeSpace
+from .variant import Variant
+
+Code = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Perm:
+    """One group element: ``image[i] = sym_perm[code[pos_perm[i]]]``."""
+
+    pos_perm: tuple[int, ...]
+    sym_perm: tuple[int, ...]
+
+    def apply(self, code: Sequence[int]) -> Code:
+        return apply_perm((self.pos_perm, self.sym_perm), code)
+
+    def to_json(self) -> list[list[int]]:
+        return [list(self.pos_perm), list(self.sym_perm)]
+
+
+def apply_perm(perm, code: Sequence[int]) -> Code:
+    """Image of one code under ``perm = (pos_perm, sym_perm)``."""
+    pos_perm, sym_perm = perm
+    return tuple(int(sym_perm[code[p]]) for p in pos_perm)
+
+
+def fixes_history(perm, history: Sequence[Sequence[int]]) -> bool:
+    """True when ``perm`` maps every guess of ``history`` onto itself."""
+    return all(apply_perm(perm, h) == tuple(int(x) for x in h) for h in history)
+
+
+def is_valid_perm(variant: Variant, perm) -> bool:
+    """``perm`` is a bijection of positions and of symbols that maps the code space onto itself."""
+    pos_perm, sym_perm = (list(perm[0]), list(perm[1]))
+    if sorted(pos_perm) != list(range(variant.length)):
+        return False
+    if sorted(sym_perm) != list(range(variant.n_symbols)):
+        return False
+    if variant.no_leading_zero and (pos_perm[0] != 0 or sym_perm[0] != 0):
+        return False
+    return True
+
+
+class Symmetry:
+    """Orbits of guesses under the stabiliser of a history, for one enumerable variant.
+
+    ``enabled=False`` makes every orbit a singleton (the identity group), so a search can be run
+    with and without the reduction and the results compared.
+    """
+
+    def __init__(self, variant: Variant, enabled: bool = True):
+        self.variant = variant
+        self.enabled = enabled
+        self.space = CodeSpace(variant)
+        n, d = variant.length, variant.n_symbols
+        self._weights = np.array([d ** (n - 1 - j) for j in range(n)], dtype=np.int64)
+        self._values = self.space.codes.astype(np.int64) @ self._weights  # sorted ascending
+        positions = range(1, n) if variant.no_leading_zero else range(n)
+        head = (0,) if variant.no_leading_zero else ()
+        self._pos_perms = [head + p for p in permutations(positions)]
+
+    # --- the stabiliser -------------------------------------------------------------------
+    def _fixed_symbols(self, history: Sequence[Code]) -> set[int]:
+        used = {int(x) for h in history for x in h}
+        if self.variant.no_leading_zero:
+            used.add(0)
+        return used
+
+    def stabilizer(self, history: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], dict]]:
+        """The position parts of the stabiliser, each with its forced map on the played symbols.
+
+        Returns ``[(pos_perm, {symbol: image})]``; the full stabiliser is each of these combined
+        with every permutation of the symbols outside the dict's keys.
+        """
+        history = [tuple(int(x) for x in h) for h in history]
+        if not self.enabled:
+            ident = tuple(range(self.variant.length))
+            return [(ident, {s: s for s in self._fixed_symbols(history)})]
+        out = []
+        for p in self._pos_perms:
+            sigma: dict[int, int] = {0: 0} if self.variant.no_leading_zero else {}
+            ok = True
+            for h in history:
+                for i in range(self.variant.length):
+                    # image[i] = sigma[h[p[i]]] must equal h[i]
+                    src, dst = h[p[i]], h[i]
+                    if sigma.setdefault(src, dst) != dst:
+                        ok = False
+                        break
+                if not ok:
+                    break
+            if ok and len(set(sigma.values())) == len(sigma):
+                out.append((p, sigma))
+        return out
+
+    # --- orbits -----------------------------------------------------------------------------
+    def _images(self, codes: np.ndarray, pos_perm, sigma: dict) -> tuple[np.ndarray, np.ndarray]:
+        """Lowest images of ``codes`` under (pos_perm, sigma) x permutations of unfixed symbols.
+
+        Returns (image codes, full symbol permutations) row by row.
+        """
+        d = self.variant.n_symbols
+        m = codes.shape[0]
+        fixed = sorted(sigma)
+        free_targets = np.array([s for s in range(d) if s not in sigma], dtype=np.int64)
+        moved = codes[:, list(pos_perm)].astype(np.int64)
+        sym = np.full((m, d), -1, dtype=np.int64)          # sym[row, source symbol] = image
+        for s in fixed:
+            sym[:, s] = sigma[s]
+        next_free = np.zeros(m, dtype=np.int64)
+        rows = np.arange(m)
+        if self.enabled:
+            for j in range(moved.shape[1]):
+                src = moved[:, j]
+                new = sym[rows, src] < 0
+                if new.any():
+                    r = rows[new]
+                    sym[r, src[new]] = free_targets[next_free[new]]
+                    next_free[new] += 1
+        else:  # identity group: unfixed symbols keep their labels
+            for s in range(d):
+                if s not in sigma:
+                    sym[:, s] = s
+        # Complete each row to a bijection: unseen free symbols take the remaining targets in order.
+        for s in range(d):
+            missing = sym[:, s] < 0
+            if missing.any():
+                r = rows[missing]
+                sym[r, s] = free_targets[next_free[missing]]
+                next_free[missing] += 1
+        images = sym[rows[:, None], moved]
+        return images, sym
+
+    def _index(self, images: np.ndarray) -> np.ndarray:
+        vals = images @ self._weights
+        idx = np.searchsorted(self._values, vals)
+        assert np.all(self._values[np.minimum(idx, len(self._values) - 1)] == vals), \
+            "a symmetry image left the code space"
+        return idx
+
+    def orbit_map(self, history: Sequence[Sequence[int]], codes_idx=None):
+        """For each code (all, or the given indices): its orbit's lowest index and the map to it.
+
+        Returns ``(codes_idx, rep_idx, perms)`` where ``perms[k]`` is a :class:`Perm` taking code
+        ``codes_idx[k]`` onto ``rep_idx[k]`` and fixing every guess of ``history``.
+        """
+        all_codes = self.space.codes
+        if codes_idx is None:
+            codes_idx = np.arange(all_codes.shape[0])
+        codes_idx = np.asarray(codes_idx, dtype=np.int64)
+        codes = all_codes[codes_idx]
+        best = np.full(len(codes_idx), np.iinfo(np.int64).max)
+        best_pos = np.zeros((len(codes_idx), self.variant.length), dtype=np.int64)
+        best_sym = np.zeros((len(codes_idx), self.variant.n_symbols), dtype=np.int64)
+        for pos_perm, sigma in self.stabilizer(history):
+            images, sym = self._images(codes, pos_perm, sigma)
+            idx = self._index(images)
+            better = idx < best
+            best[better] = idx[better]
+            best_pos[better] = pos_perm
+            best_sym[better] = sym[better]
+        perms = [Perm(tuple(int(x) for x in p), tuple(int(x) for x in s))
+                 for p, s in zip(best_pos, best_sym)]
+        return codes_idx, best, perms
+
+    def guess_representatives(self, history: Sequence[Sequence[int]], candidates=None) -> np.ndarray:
+        """Sorted code indices, one per orbit (its lowest index), of the guesses up to symmetry.
+
+        ``candidates`` (code indices) restricts the guesses considered; pass a set closed under
+        the stabiliser (e.g. the secrets consistent with ``history``) so that each
+        representative is itself one of the candidates.
+        """
+        _, rep, _ = self.orbit_map(history, candidates)
+        return np.unique(rep)
+
+    def mapping(self, history: Sequence[Sequence[int]], guess: Sequence[int]) -> tuple[Perm, Code]:
+        """The explicit map taking ``guess`` onto its orbit's representative, and that code."""
+        idx = self.space.index_of(guess)
+        _, rep, perms = self.orbit_map(history, [idx])
+        return perms[0], self.space.code_at(int(rep[0]))

@@ -1,0 +1,111 @@
+"""Symmetry: orbit representatives against a brute-force enumeration of the whole group."""
+from itertools import permutations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cbsolve.codes import CodeSpace
+from cbsolve.rule import score
+from cbsolve.symmetry import Symmetry, apply_perm, fixes_history, is_valid_perm
+from cbsolve.variant import Variant
+
+SMALL = [
+    Variant(3, "01234", repeats=False),
+    Variant(3, "0123", repeats=True),
+    Variant(3, "01234", repeats=False, no_leading_zero=True),
+    Variant(3, "0123", repeats=True, no_leading_zero=True),
+    Variant(3, "0123", repeats=True, feedback="bulls"),
+]
+
+
+def brute_force_reps(variant, history):
+    """Lowest index of each code's orbit under every (position, symbol) permutation pair that
+    fixes the history and keeps the code space (the whole group, enumerated)."""
+    space = CodeSpace(variant)
+    codes = [tuple(int(x) for x in c) for c in space.codes]
+    index = {c: i for i, c in enumerate(codes)}
+    group = []
+    for p in permutations(range(variant.length)):
+        for s in permutations(range(variant.n_symbols)):
+            perm = (p, s)
+            if is_valid_perm(variant, perm) and fixes_history(perm, history):
+                group.append(perm)
+    return np.array([min(index[apply_perm(g, c)] for g in group) for c in codes])
+
+
+def test_known_counts():
+    # Bulls & Cows 4/10: one first guess and 20 second guesses after 0123 up to symmetry
+    # (issue 5 / PROTOTYPE-NOTES; the classic count of inequivalent second guesses).
+    bc = Symmetry(Variant.preset("bulls-cows"))
+    assert len(bc.guess_representatives([])) == 1
+    assert len(bc.guess_representatives([(0, 1, 2, 3)])) == 20
+    # Mastermind 4/6: 5 inequivalent first guesses 1111, 1112, 1122, 1123, 1234 (Knuth 1977).
+    mm = Symmetry(Variant.preset("mastermind"))
+    reps = mm.guess_representatives([])
+    assert mm.space.format_many([mm.space.code_at(int(i)) for i in reps]) == \
+        ["1111", "1112", "1122", "1123", "1234"]
+
+
+@pytest.mark.parametrize("variant", SMALL, ids=lambda v: v.describe())
+@pytest.mark.parametrize("n_hist", [0, 1, 2])
+def test_orbits_match_brute_force(variant, n_hist):
+    space = CodeSpace(variant)
+    rng = np.random.default_rng(n_hist * 7 + variant.n_symbols)
+    for _ in range(3):
+        history = [tuple(int(x) for x in space.codes[rng.integers(space.size)])
+                   for _ in range(n_hist)]
+        sym = Symmetry(variant)
+        idx, rep, perms = sym.orbit_map(history)
+        assert np.array_equal(rep, brute_force_reps(variant, history))
+        for i, r, p in zip(idx, rep, perms):
+            perm = (p.pos_perm, p.sym_perm)
+            assert is_valid_perm(variant, perm)
+            assert fixes_history(perm, history)
+            assert apply_perm(perm, space.code_at(int(i))) == space.code_at(int(r))
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_maps_preserve_scores_and_consistent_sets(data):
+    """A map fixing the history maps the consistent set onto itself and keeps every score."""
+    variant = Variant.preset("bulls-cows")
+    space = CodeSpace(variant)
+    n = data.draw(st.integers(1, 2))
+    history = [space.code_at(data.draw(st.integers(0, space.size - 1))) for _ in range(n)]
+    secret = space.code_at(data.draw(st.integers(0, space.size - 1)))
+    guess = space.code_at(data.draw(st.integers(0, space.size - 1)))
+    perm, rep = Symmetry(variant).mapping(history, guess)
+    assert fixes_history((perm.pos_perm, perm.sym_perm), history)
+    assert perm.apply(guess) == rep and space.index_of(rep) <= space.index_of(guess)
+    image = perm.apply(secret)
+    assert score(variant, image, rep) == score(variant, secret, guess)
+    assert all(score(variant, image, h) == score(variant, secret, h) for h in history)
+
+
+def test_disabled_is_identity():
+    sym = Symmetry(Variant(3, "0123", repeats=False), enabled=False)
+    assert len(sym.guess_representatives([])) == sym.space.size
+
+
+def test_candidates_restrict_and_stay_inside_invariant_sets():
+    variant = Variant.preset("mastermind")
+    space = CodeSpace(variant)
+    sym = Symmetry(variant)
+    history = [(0, 0, 1, 1)]
+    from cbsolve.scoring import score_against
+    replies = score_against(variant, np.array(history, dtype=np.uint8), space.codes)
+    cands = np.flatnonzero(replies == variant.response_index(0, 1))
+    reps = sym.guess_representatives(history, cands)
+    assert set(reps.tolist()) <= set(cands.tolist())
+    assert 0 < len(reps) < len(cands)
+
+
+def test_nlz_fixes_position_and_symbol_zero():
+    variant = Variant.preset("bulls-cows-no-leading-zero")
+    sym = Symmetry(variant)
+    reps = sym.guess_representatives([])
+    assert sym.space.format_many([sym.space.code_at(int(i)) for i in reps]) == ["1023", "1234"]
+    for p, sigma in sym.stabilizer([]):
+        assert p[0] == 0 and sigma[0] == 0
