@@ -10,6 +10,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -30,7 +31,9 @@ inline int zero_bytes(u64 x) {
 struct PackedCodes {
     int n = 0, length = 0, n_symbols = 0, pw = 0, cw = 0, pad = 0;
     bool repeats = true;
-    std::vector<u64> words;  // n rows of (pw + cw) words
+    // Structure of arrays: position words (n x pw) and count words (n x cw) apart, so the
+    // inner loops read consecutive words and vectorise (AVX-512 VPOPCNTQ where available).
+    std::vector<u64> pos, cnt;
 
     PackedCodes(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> codes,
                 int n_symbols_, bool repeats_) {
@@ -43,37 +46,41 @@ struct PackedCodes {
         pw = (length + 7) / 8;
         cw = (n_symbols * w + 63) / 64;
         pad = 8 * pw - length;
-        words.assign(static_cast<size_t>(n) * (pw + cw), 0);
+        pos.assign(static_cast<size_t>(n) * pw, 0);
+        cnt.assign(static_cast<size_t>(n) * cw, 0);
         auto c = codes.unchecked<2>();
+        std::vector<int> count(n_symbols);
         for (int i = 0; i < n; ++i) {
-            u64* row = &words[static_cast<size_t>(i) * (pw + cw)];
-            std::vector<int> count(n_symbols, 0);
+            u64* prow = &pos[static_cast<size_t>(i) * pw];
+            u64* crow = &cnt[static_cast<size_t>(i) * cw];
+            std::fill(count.begin(), count.end(), 0);
             for (int p = 0; p < length; ++p) {
                 int s = c(i, p);
                 if (s >= n_symbols) throw std::invalid_argument("symbol index out of range");
-                row[p / 8] |= static_cast<u64>(s) << (8 * (p % 8));
+                prow[p / 8] |= static_cast<u64>(s) << (8 * (p % 8));
                 int bit = s * w + count[s]++;
-                row[pw + bit / 64] |= 1ULL << (bit % 64);
+                crow[bit / 64] |= 1ULL << (bit % 64);
             }
         }
     }
-    const u64* row(int i) const { return &words[static_cast<size_t>(i) * (pw + cw)]; }
 };
 
-template <int PW, int CW>
+// Score of one packed pair. PW/CW fix the word counts at compile time (0: read at run time).
+// Loops copy the kernel into a local first: stores through uint8_t* may alias anything, so
+// members reached through a pointer would be reloaded for every pair.
+template <int PW, int CW, bool BULLS_ONLY>
 struct Kernel {
-    int pw, cw, pad, stride, n1;
-    bool bulls_only;
-    Kernel(const PackedCodes& p, bool bo)
-        : pw(PW ? PW : p.pw), cw(CW ? CW : p.cw), pad(p.pad), stride(p.pw + p.cw),
-          n1(p.length + 1), bulls_only(bo) {}
-    inline int operator()(const u64* a, const u64* b) const {
+    int pw, cw, pad, n;
+    explicit Kernel(const PackedCodes& p)
+        : pw(PW ? PW : p.pw), cw(CW ? CW : p.cw), pad(p.pad), n(p.length) {}
+    // (pa, ca): position and count words of one code; (pb, cb) of the other.
+    inline int operator()(const u64* pa, const u64* ca, const u64* pb, const u64* cb) const {
         int bulls = -pad, total = 0;
         const int P = PW ? PW : pw, C = CW ? CW : cw;
-        for (int k = 0; k < P; ++k) bulls += zero_bytes(a[k] ^ b[k]);
-        if (bulls_only) return bulls;
-        for (int k = 0; k < C; ++k) total += __builtin_popcountll(a[P + k] & b[P + k]);
-        return bulls * n1 + (total - bulls);
+        for (int k = 0; k < P; ++k) bulls += zero_bytes(pa[k] ^ pb[k]);
+        if (BULLS_ONLY) return bulls;
+        for (int k = 0; k < C; ++k) total += __builtin_popcountll(ca[k] & cb[k]);
+        return bulls * n + total;  // = bulls*(N+1) + cows
     }
 };
 
@@ -82,14 +89,20 @@ void check_compatible(const PackedCodes& a, const PackedCodes& b) {
         throw std::invalid_argument("packed code sets come from different variants");
 }
 
-// Dispatch to a kernel specialised for the common word counts.
+// Dispatch to a kernel specialised for the feedback mode and the common word counts.
+template <bool BO, class F>
+void with_kernel_mode(const PackedCodes& p, F&& f) {
+    if (p.pw == 1 && p.cw == 1) return f(Kernel<1, 1, BO>(p));
+    if (p.pw == 1 && p.cw == 2) return f(Kernel<1, 2, BO>(p));
+    if (p.pw == 2 && p.cw == 1) return f(Kernel<2, 1, BO>(p));
+    if (p.pw == 2 && p.cw == 2) return f(Kernel<2, 2, BO>(p));
+    return f(Kernel<0, 0, BO>(p));
+}
+
 template <class F>
 void with_kernel(const PackedCodes& p, bool bulls_only, F&& f) {
-    if (p.pw == 1 && p.cw == 1) return f(Kernel<1, 1>(p, bulls_only));
-    if (p.pw == 1 && p.cw == 2) return f(Kernel<1, 2>(p, bulls_only));
-    if (p.pw == 2 && p.cw == 1) return f(Kernel<2, 1>(p, bulls_only));
-    if (p.pw == 2 && p.cw == 2) return f(Kernel<2, 2>(p, bulls_only));
-    return f(Kernel<0, 0>(p, bulls_only));
+    if (bulls_only) return with_kernel_mode<true>(p, f);
+    return with_kernel_mode<false>(p, f);
 }
 
 template <class T>
@@ -100,13 +113,19 @@ void score_matrix_into(const PackedCodes& g, const PackedCodes& s, bool bulls_on
         throw std::invalid_argument("out must have shape (n_guesses, n_secrets)");
     T* o = out.mutable_data();
     const long long G = g.n, S = s.n;
+    const u64 *const gp = g.pos.data(), *const gc = g.cnt.data();
+    const u64 *const sp = s.pos.data(), *const sc = s.cnt.data();
+    const long long pw = g.pw, cw = g.cw;
     py::gil_scoped_release nogil;
-    with_kernel(g, bulls_only, [&](auto k) {
+    with_kernel(g, bulls_only, [=](const auto k) {
 #pragma omp parallel for schedule(static) if (G * S > 200000)
         for (long long i = 0; i < G; ++i) {
-            const u64* a = g.row(static_cast<int>(i));
-            T* orow = o + i * S;
-            for (long long j = 0; j < S; ++j) orow[j] = static_cast<T>(k(a, s.row(static_cast<int>(j))));
+            const auto kk = k;
+            const u64 *const pa = gp + i * pw, *const ca = gc + i * cw;
+            const u64 *const pb = sp, *const cb = sc;
+            const long long n = S, ps = pw, cs = cw;
+            T* const orow = o + i * n;
+            for (long long j = 0; j < n; ++j) orow[j] = static_cast<T>(kk(pa, ca, pb + j * ps, cb + j * cs));
         }
     });
 }
@@ -117,16 +136,44 @@ py::array_t<uint32_t> partition_counts(const PackedCodes& g, const PackedCodes& 
     py::array_t<uint32_t> out({static_cast<py::ssize_t>(g.n), static_cast<py::ssize_t>(slots)});
     uint32_t* o = out.mutable_data();
     const long long G = g.n, C = c.n;
+    const u64 *const gp = g.pos.data(), *const gc = g.cnt.data();
+    const u64 *const cp = c.pos.data(), *const ccw = c.cnt.data();
+    const long long pw = g.pw, cw = g.cw;
     {
         py::gil_scoped_release nogil;
-        with_kernel(g, bulls_only, [&](auto k) {
-#pragma omp parallel for schedule(static) if (G * C > 200000)
+        with_kernel(g, bulls_only, [=](const auto k) {
+#pragma omp parallel if (G * C > 200000)
+          {
+            // Scores go to a small block buffer first, then into four interleaved histograms:
+            // incrementing one table directly serialises on repeated bins (store-to-load).
+            constexpr int BLOCK = 1024;
+            std::vector<uint16_t> buf(BLOCK);
+            std::vector<uint32_t> hist(4 * static_cast<size_t>(slots));
+#pragma omp for schedule(static)
             for (long long i = 0; i < G; ++i) {
-                uint32_t* h = o + i * slots;
-                for (int r = 0; r < slots; ++r) h[r] = 0;
-                const u64* a = g.row(static_cast<int>(i));
-                for (long long j = 0; j < C; ++j) ++h[k(a, c.row(static_cast<int>(j)))];
+                const auto kk = k;
+                const u64 *const pa = gp + i * pw, *const ca = gc + i * cw;
+                const long long ps = pw, cs = cw;
+                uint16_t* const b = buf.data();
+                uint32_t* const h = hist.data();
+                std::fill(hist.begin(), hist.end(), 0u);
+                for (long long j0 = 0; j0 < C; j0 += BLOCK) {
+                    const int len = static_cast<int>(std::min<long long>(BLOCK, C - j0));
+                    const u64 *const pb = cp + j0 * ps, *const cb = ccw + j0 * cs;
+                    for (int j = 0; j < len; ++j) b[j] = static_cast<uint16_t>(kk(pa, ca, pb + j * ps, cb + j * cs));
+                    int j = 0;
+                    for (; j + 4 <= len; j += 4) {
+                        ++h[b[j]];
+                        ++h[slots + b[j + 1]];
+                        ++h[2 * slots + b[j + 2]];
+                        ++h[3 * slots + b[j + 3]];
+                    }
+                    for (; j < len; ++j) ++h[b[j]];
+                }
+                uint32_t* const row = o + i * slots;
+                for (int r = 0; r < slots; ++r) row[r] = h[r] + h[slots + r] + h[2 * slots + r] + h[3 * slots + r];
             }
+          }
         });
     }
     return out;
@@ -152,10 +199,12 @@ py::array_t<uint32_t> partition_counts_matrix(py::array_t<T, py::array::c_style>
     py::gil_scoped_release nogil;
 #pragma omp parallel for schedule(static) if (R * C > 200000)
     for (long long i = 0; i < R; ++i) {
-        uint32_t* h = o + i * slots;
+        uint32_t* const h = o + i * slots;
         for (int k = 0; k < slots; ++k) h[k] = 0;
-        const T* mrow = m + r[i] * S;
-        for (long long j = 0; j < C; ++j) ++h[mrow[cc[j]]];
+        const T* const mrow = m + r[i] * S;
+        const int64_t* const cols_l = cc;
+        const long long n = C;
+        for (long long j = 0; j < n; ++j) ++h[mrow[cols_l[j]]];
     }
     return out;
 }
@@ -170,13 +219,19 @@ py::array_t<bool> filter_mask(const PackedCodes& codes, const PackedCodes& guess
     const int32_t* resp = responses.data();
     const long long N = codes.n;
     const int E = guesses.n;
+    const u64 *const cp = codes.pos.data(), *const ccw = codes.cnt.data();
+    const u64 *const gp = guesses.pos.data(), *const gc = guesses.cnt.data();
+    const long long pw = codes.pw, cw = codes.cw;
     py::gil_scoped_release nogil;
-    with_kernel(codes, bulls_only, [&](auto k) {
+    with_kernel(codes, bulls_only, [=](const auto k) {
 #pragma omp parallel for schedule(static) if (N * E > 200000)
         for (long long i = 0; i < N; ++i) {
-            const u64* a = codes.row(static_cast<int>(i));
+            const auto kk = k;
+            const u64 *const pa = cp + i * pw, *const ca = ccw + i * cw;
+            const u64 *const p0 = gp, *const c0 = gc;
+            const long long ps = pw, cs = cw;
             bool ok = true;
-            for (int e = 0; e < E && ok; ++e) ok = k(guesses.row(e), a) == resp[e];
+            for (int e = 0; e < E && ok; ++e) ok = kk(p0 + e * ps, c0 + e * cs, pa, ca) == resp[e];
             o[i] = ok;
         }
     });
