@@ -17,7 +17,7 @@ from ..errors import CbsolveError
 from ..variant import FEEDBACK_MODES, PRESETS, Variant
 
 #: Modules that define commands, imported in this order when the CLI starts.
-COMMAND_MODULES = ["score", "consistent"]
+COMMAND_MODULES = ["score", "consistent", "bounds"]
 
 EXIT_OK, EXIT_NONE, EXIT_USAGE = 0, 1, 2
 

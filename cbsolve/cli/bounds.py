@@ -1,0 +1,47 @@
+"""``cbsolve bounds``: proved lower/upper bounds on the worst and expected number of guesses."""
+from __future__ import annotations
+
+import click
+
+from . import EXIT_OK, app, emit, json_option, variant_options
+
+
+@app.command("bounds")
+@click.option("--time-limit", type=float, default=30.0, show_default=True, metavar="SECONDS",
+              help="Time for the optional work (strategies, exact search); bounds stay proved.")
+@click.option("--no-search", is_flag=True, help="Skip the exact optimal searches.")
+@click.option("--no-strategies", is_flag=True, help="Skip the heuristic upper bounds.")
+@click.option("--shallow", is_flag=True, help="Only one-guess partition bounds (no scorer pass).")
+@variant_options
+@json_option
+def bounds_command(time_limit, no_search, no_strategies, shallow, variant, as_json) -> int:
+    """Bounds for any N and D: counting, partition (closed form), strategies, exact search."""
+    from ..bounds import compute_bounds
+
+    if time_limit is not None and time_limit < 0:
+        raise click.BadParameter(f"must be >= 0 seconds, got {time_limit}",
+                                 param_hint="--time-limit")
+    result = compute_bounds(variant, time_limit=time_limit, search=not no_search,
+                            strategies=not no_strategies, deep=not shallow)
+    emit(as_json, result.to_json(), format_bounds(result))
+    return EXIT_OK
+
+
+def _interval(iv, scale=None) -> str:
+    if iv.exact is not None:
+        text = f"exactly {iv.exact}" + (f" (average {iv.exact / scale:.4f})" if scale else "")
+        return f"{text}  [{iv.lower_method}]"
+    lo = f"{iv.lower}" + (f" (avg {iv.lower / scale:.4f})" if scale else "")
+    hi = f"{iv.upper}" + (f" (avg {iv.upper / scale:.4f})" if scale else "")
+    return f"in [{lo}, {hi}]\n    lower: {iv.lower_method}\n    upper: {iv.upper_method}"
+
+
+def format_bounds(b) -> str:
+    lines = [b.variant.describe(),
+             f"  secrets:   {b.secrets}",
+             f"  responses: {b.responses} possible replies",
+             f"  worst case (guesses, final one included): {_interval(b.worst)}",
+             f"  expected case (total guesses over all secrets): "
+             f"{_interval(b.expected, b.secrets)}"]
+    lines += [f"  note: {n}" for n in b.notes]
+    return "\n".join(lines)
