@@ -118,7 +118,7 @@ void score_matrix_into(const PackedCodes& g, const PackedCodes& s, bool bulls_on
     const long long pw = g.pw, cw = g.cw;
     py::gil_scoped_release nogil;
     with_kernel(g, bulls_only, [=](const auto k) {
-#pragma omp parallel for schedule(static) if (G * S > 200000)
+#pragma omp parallel for schedule(static) if (G * S > 4000000)
         for (long long i = 0; i < G; ++i) {
             const auto kk = k;
             const u64 *const pa = gp + i * pw, *const ca = gc + i * cw;
@@ -142,7 +142,7 @@ py::array_t<uint32_t> partition_counts(const PackedCodes& g, const PackedCodes& 
     {
         py::gil_scoped_release nogil;
         with_kernel(g, bulls_only, [=](const auto k) {
-#pragma omp parallel if (G * C > 200000)
+#pragma omp parallel if (G * C > 4000000)
           {
             // Scores go to a small block buffer first, then into four interleaved histograms:
             // incrementing one table directly serialises on repeated bins (store-to-load).
@@ -197,7 +197,7 @@ py::array_t<uint32_t> partition_counts_matrix(py::array_t<T, py::array::c_style>
     for (long long i = 0; i < R; ++i)
         if (r[i] < 0 || r[i] >= matrix.shape(0)) throw std::out_of_range("row index out of range");
     py::gil_scoped_release nogil;
-#pragma omp parallel for schedule(static) if (R * C > 200000)
+#pragma omp parallel for schedule(static) if (R * C > 4000000)
     for (long long i = 0; i < R; ++i) {
         uint32_t* const h = o + i * slots;
         for (int k = 0; k < slots; ++k) h[k] = 0;
@@ -224,7 +224,7 @@ py::array_t<bool> filter_mask(const PackedCodes& codes, const PackedCodes& guess
     const long long pw = codes.pw, cw = codes.cw;
     py::gil_scoped_release nogil;
     with_kernel(codes, bulls_only, [=](const auto k) {
-#pragma omp parallel for schedule(static) if (N * E > 200000)
+#pragma omp parallel for schedule(static) if (N * E > 4000000)
         for (long long i = 0; i < N; ++i) {
             const auto kk = k;
             const u64 *const pa = cp + i * pw, *const ca = ccw + i * cw;
