@@ -15,7 +15,7 @@ def score(variant: Variant, secret, guess) -> tuple[int, int]:
     count in secret) - bulls.
     """
     secret, guess = list(secret), list(guess)
-    bulls = sum(1 for a, b in zip(secret, guess) if a == b)
+    bulls = sum(1 for a, b in zip(secret, guess, strict=True) if a == b)
     if variant.bulls_only:
         return bulls, 0
     total = sum(min(secret.count(s), guess.count(s)) for s in set(guess))

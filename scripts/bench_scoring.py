@@ -43,14 +43,15 @@ def run(repeat: int = 7) -> list[tuple[str, tuple[float, float], str]]:
     rows.append(("  same, fresh allocation",
                  median_seconds(lambda: S.score_matrix(bc, bc_codes, bc_codes), repeat), ""))
     rows.append(("  NumPy reference, 500 rows (x10.08 for all)",
-                 median_seconds(lambda: S.score_matrix(bc, bc_codes.codes[:500], bc_codes, backend="numpy"), 1),
-                 ""))
+                 median_seconds(lambda: S.score_matrix(bc, bc_codes.codes[:500], bc_codes,
+                                                       backend="numpy"), 1), ""))
     print(f"memory of the 4/10 matrix: {out.nbytes / 1e6:.1f} MB (target <= 26 MB)")
     mm = Variant.preset("mastermind")
     mm_codes = S.pack(mm, CodeSpace(mm).codes)
     mm_out = np.empty((len(mm_codes), len(mm_codes)), dtype=np.uint8)
     rows.append(("score matrix Mastermind 4/6 1296x1296",
-                 median_seconds(lambda: S.score_matrix(mm, mm_codes, mm_codes, out=mm_out), repeat), "<= 3 ms"))
+                 median_seconds(lambda: S.score_matrix(mm, mm_codes, mm_codes, out=mm_out), repeat),
+                 "<= 3 ms"))
     rows.append(("partition counts B&C 5040 guesses x 5040 candidates",
                  median_seconds(lambda: S.partition_counts(bc, bc_codes, bc_codes), repeat), "<= 30 ms"))
     rows.append(("  from the precomputed matrix",

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
-from testkit import brute_force_codes, variants
 from hypothesis import given, settings
+from testkit import brute_force_codes, variants
 
 from cbsolve import CodeSpace, InvalidCode, SpaceTooLarge, Variant
 
@@ -29,7 +29,7 @@ def test_huge_spaces_are_counted_exactly_without_enumerating():
     code = distinct.code_at(distinct.size - 1)
     assert distinct.index_of(code) == distinct.size - 1
     with pytest.raises(SpaceTooLarge, match="cpsat"):
-        distinct.codes
+        _ = distinct.codes
 
 
 def test_random_codes_are_valid_and_seeded():
