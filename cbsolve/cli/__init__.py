@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import pkgutil
 import sys
 
 import click
@@ -16,8 +17,9 @@ import click
 from ..errors import CbsolveError
 from ..variant import FEEDBACK_MODES, PRESETS, Variant
 
-#: Modules that define commands, imported in this order when the CLI starts.
-COMMAND_MODULES = ["score", "consistent", "bounds"]
+#: Modules of this package that define commands: every module here, found at start-up, so a
+#: new command is a new file and nothing else (heavy imports stay inside the commands).
+COMMAND_MODULES = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
 
 EXIT_OK, EXIT_NONE, EXIT_USAGE = 0, 1, 2
 
