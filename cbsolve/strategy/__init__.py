@@ -1,0 +1,22 @@
+"""Strategies: heuristics that pick the next guess, exact evaluation, next-guess advice.
+
+Place in the data flow: consistency -> **strategies** -> trees (:mod:`cbsolve.tree`) -> CLI.
+
+- :func:`next_guess` — the best next guess for a live game's log (``cbsolve next``);
+- :func:`evaluate` — play a strategy against every secret as one shared decision tree
+  (``cbsolve evaluate``), or estimate its mean on a random sample for large spaces.
+
+Strategies (:data:`STRATEGIES`): ``minimax`` (Knuth 1977), ``expected`` (Irving 1979),
+``entropy`` (Neuwirth 1982), ``parts`` (Kooi 2005), ``first`` and ``random`` (consistent codes).
+Unknown names raise :class:`~cbsolve.errors.UnknownName` listing the valid ones.
+
+>>> from cbsolve.variant import Variant
+>>> evaluate(Variant.preset("mastermind"), "minimax").total   # Knuth 1977
+5801
+"""
+from .advice import Advice, next_guess
+from .evaluation import Evaluation, estimate, evaluate
+from .heuristics import GUESS_MODES, SCORED, STRATEGIES, Chooser
+
+__all__ = ["Advice", "Chooser", "Evaluation", "GUESS_MODES", "SCORED", "STRATEGIES", "estimate",
+           "evaluate", "next_guess"]

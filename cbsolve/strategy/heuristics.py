@@ -1,0 +1,196 @@
+"""Heuristics: which guess to play at a node, given the candidates still consistent.
+
+Place in the data flow: consistency hands over the candidate set (sorted code indices); this
+module picks the next guess; :mod:`cbsolve.strategy.evaluation` calls it at every node of a
+shared decision tree and :mod:`cbsolve.strategy.advice` once for a live game.
+
+Scored heuristics partition the candidates by the reply each guess would get and score the
+partition (lower is better; see ``cbsolve/_native/strategy.cpp`` for the exact integers):
+
+- ``minimax``  smallest largest class (Knuth 1977, "The computer as Master Mind");
+- ``expected`` smallest sum of squared class sizes, i.e. smallest expected class size
+  (Irving 1979, "Towards an optimum Mastermind strategy");
+- ``entropy``  largest entropy of the class distribution (Neuwirth 1982), compared exactly;
+- ``parts``    most classes (Kooi 2005, "Yet another Mastermind strategy").
+
+The all-bulls class of a candidate guess (size 1) counts as a class. Ties: best score, then a
+guess that is still a candidate, then the lowest code in alphabet order. Guesses come from all
+codes of the variant (``guesses="all"``) or from the candidates only (``"candidates"``).
+Unscored strategies play a consistent code: ``first`` the lowest candidate, ``random`` a
+uniformly random candidate from a seeded generator.
+
+Scoring runs in the native core, over a cached full score matrix when it fits in
+:data:`MATRIX_LIMIT_BYTES` (Mastermind 5/8 needs 1 GiB) and on the fly from packed codes
+otherwise.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import scoring
+from .._native import strategy as _native
+from ..codes import CodeSpace
+from ..errors import unknown_name
+from ..variant import Variant
+
+SCORED = ("minimax", "expected", "entropy", "parts")
+STRATEGIES = (*SCORED, "first", "random")
+GUESS_MODES = ("all", "candidates")
+_HEURISTIC_ID = {name: i for i, name in enumerate(SCORED)}  # ids of the native kernel
+
+#: Largest full score matrix kept in memory (bytes); beyond it guesses are scored on the fly.
+MATRIX_LIMIT_BYTES = 2 << 30
+
+_MATRICES: dict[Variant, np.ndarray] = {}
+_LOG_TABLE = np.zeros(2, dtype=np.int64)
+
+
+def check_strategy(name: str) -> str:
+    if name not in STRATEGIES:
+        raise unknown_name("strategy", name, STRATEGIES)
+    return name
+
+
+def check_guesses(mode: str) -> str:
+    if mode not in GUESS_MODES:
+        raise unknown_name("guess set", mode, GUESS_MODES)
+    return mode
+
+
+def matrix_bytes(variant: Variant) -> int:
+    size = CodeSpace(variant).size
+    return size * size * scoring.response_dtype(variant).itemsize
+
+
+def full_matrix(variant: Variant) -> np.ndarray:
+    """The score matrix of all codes against all codes, computed once per variant.
+
+    Only the most recent variant is kept, so sweeps over many variants do not accumulate
+    gigabytes. Rows are guesses and columns secrets; the matrix is symmetric.
+    """
+    mat = _MATRICES.get(variant)
+    if mat is None:
+        _MATRICES.clear()
+        codes = CodeSpace(variant).codes
+        mat = scoring.score_matrix(variant, codes, codes)
+        mat.setflags(write=False)
+        _MATRICES[variant] = mat
+    return mat
+
+
+def log2_table(nmax: int) -> np.ndarray:
+    """Fixed-point log2 of 0..nmax (at least), built additively so entropy ties are exact."""
+    global _LOG_TABLE
+    if _LOG_TABLE.size <= nmax:
+        _LOG_TABLE = _native.log2_fixed_table(max(int(nmax), 2 * _LOG_TABLE.size))
+    return _LOG_TABLE
+
+
+class Chooser:
+    """Picks guesses for one variant and strategy; reused across all nodes of a tree.
+
+    ``use_matrix``: ``"auto"`` keeps the full score matrix when it fits (fast for whole trees),
+    ``False`` always scores on the fly (cheaper for one node of a large variant).
+    ``symmetry``: True (or a :class:`cbsolve.symmetry.Symmetry`) scores only one guess per
+    class of guesses equivalent under the permutations of positions and symbols that fix every
+    guess of the history, at nodes less than ``symmetry_depth`` guesses deep (deeper, the
+    stabiliser is usually trivial and computing orbits costs more than scoring). Such maps
+    preserve every partition and map candidates to candidates, and each class is represented
+    by its lowest code, so the choice is exactly the one made without the reduction.
+    """
+
+    def __init__(self, variant: Variant, strategy: str, guesses: str = "all", seed=None,
+                 use_matrix="auto", symmetry=None, symmetry_depth: int = 2):
+        self.variant = variant
+        self.strategy = check_strategy(strategy)
+        self.guesses = check_guesses(guesses)
+        self.space = CodeSpace(variant)
+        self.codes = self.space.codes
+        self.rng = np.random.default_rng(seed)
+        if symmetry is True:
+            from ..symmetry import Symmetry
+
+            symmetry = Symmetry(variant)
+        self.symmetry = symmetry or None
+        self.symmetry_depth = symmetry_depth
+        self._reps: dict[tuple[int, ...], np.ndarray] = {}
+        self.slots = variant.response_slots
+        self.win = variant.win_response
+        # replies a non-candidate guess can get (for the kernel's lower bound)
+        self.max_classes = max(1, len(scoring.possible_responses(variant)) - 1)
+        if use_matrix == "auto":
+            use_matrix = self.strategy in SCORED and matrix_bytes(variant) <= MATRIX_LIMIT_BYTES
+        self.matrix = full_matrix(variant) if use_matrix else None
+        self._packed_all = None
+        self._none = np.empty(0, dtype=np.int64)
+
+    # --- replies -------------------------------------------------------------------------
+    def responses(self, guess: int, cands: np.ndarray) -> np.ndarray:
+        """Reply indices of code ``guess`` against each candidate."""
+        if self.matrix is not None:
+            return self.matrix[guess, cands]
+        return scoring.score_against(self.variant, self.codes[guess], self.codes[cands])
+
+    # --- choice --------------------------------------------------------------------------
+    def choose(self, cands: np.ndarray, history=()) -> int:
+        """Code index of the guess to play; ``cands`` sorted ascending, non-empty."""
+        if self.strategy == "first":
+            return int(cands[0])
+        if self.strategy == "random":
+            return int(cands[self.rng.integers(cands.size)])
+        if cands.size <= 2:
+            # The lowest candidate splits one or two candidates into singletons, which is
+            # optimal for every scored heuristic, and it takes the tie-break.
+            return int(cands[0])
+        rows = self._guess_rows(cands, history)
+        heur = _HEURISTIC_ID[self.strategy]
+        table = log2_table(cands.size) if self.strategy == "entropy" else _LOG_TABLE
+        if self.matrix is not None:
+            return int(_native.best_guess_matrix(
+                self.matrix, rows, cands, self.slots, self.win, self.max_classes, heur,
+                self.guesses == "candidates", table))
+        return self._choose_on_the_fly(cands, rows, heur, table)
+
+    def _guess_rows(self, cands: np.ndarray, history) -> np.ndarray:
+        """Code indices of the guesses to score (empty array = every code, in order)."""
+        if self.symmetry is not None and len(history) < self.symmetry_depth:
+            key = tuple(int(h) for h in history)  # siblings share their history: cache it
+            reps = self._reps.get(key)
+            if reps is None:
+                reps = np.asarray(self.symmetry.guess_representatives(
+                    [tuple(int(x) for x in self.codes[h]) for h in key]), dtype=np.int64)
+                self._reps[key] = reps
+            if self.guesses == "candidates":
+                reps = reps[np.isin(reps, cands)]
+            return np.ascontiguousarray(reps)
+        if self.guesses == "candidates":
+            return np.ascontiguousarray(cands, dtype=np.int64)
+        return self._none
+
+    def _choose_on_the_fly(self, cands, rows, heur, table) -> int:
+        v = self.variant
+        cand_codes = scoring.pack(v, self.codes[cands])
+        if cands.size <= self.slots:  # a candidate splitting all candidates apart is optimal
+            inner = scoring.score_matrix(v, cand_codes, cand_codes)
+            for i in range(cands.size):
+                if np.unique(inner[i]).size == cands.size:
+                    return int(cands[i])
+        if rows.size == 0:
+            if self._packed_all is None:
+                self._packed_all = scoring.pack(v, self.codes)
+            guesses, index = self._packed_all, np.arange(self.codes.shape[0], dtype=np.int64)
+        else:
+            guesses, index = scoring.pack(v, self.codes[rows]), rows
+        counts = scoring.partition_counts(v, guesses, cand_codes)
+        return int(_native.best_guess_counts(counts, index, self.win, heur,
+                                             log2_table(cands.size)))
+
+
+def partition_summary(variant: Variant, responses: np.ndarray) -> dict:
+    """Describe the partition a guess induces (for advice): classes, largest, expected, entropy."""
+    sizes = np.bincount(np.asarray(responses, dtype=np.int64), minlength=variant.response_slots)
+    sizes = sizes[sizes > 0].astype(np.float64)
+    n = sizes.sum()
+    return {"classes": int(sizes.size), "largest": int(sizes.max()),
+            "expected_size": float((sizes ** 2).sum() / n),
+            "entropy_bits": float(np.log2(n) - (sizes * np.log2(sizes)).sum() / n)}
