@@ -1,0 +1,85 @@
+"""``cbsolve evaluate --strategy S``: play a strategy against every secret as one shared tree."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import InvalidVariant
+from . import EXIT_OK, app, emit, json_option, progress_enabled, variant_options
+
+STRATEGY_HELP = "minimax | expected | entropy | parts | first | random"
+
+
+def _progress(enabled: bool):
+    """A throttled stderr progress line (only for a person at a TTY, never with --json)."""
+    if not enabled:
+        return None
+    state = {"last": -1}
+
+    def report(done: int, total: int) -> None:
+        pct = 100 * done // max(total, 1)
+        if pct != state["last"]:
+            state["last"] = pct
+            sys.stderr.write(f"\r  {done}/{total} secrets ({pct}%)")
+            if done >= total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+    return report
+
+
+@app.command("evaluate")
+@click.option("--strategy", default="minimax", show_default=True, help=STRATEGY_HELP)
+@click.option("--first", "first", default=None, metavar="GUESS", help="Fix the opening guess.")
+@click.option("--guesses", default="all", show_default=True, metavar="all|candidates",
+              help="Draw guesses from all codes or from the remaining candidates only.")
+@click.option("--out", "out", default=None, metavar="FILE",
+              help="Write the strategy tree (docs/tree-format.md) to FILE.")
+@click.option("--sample", type=int, default=None, metavar="K",
+              help="Play K random secrets only and report an estimate (for large spaces).")
+@click.option("--seed", type=int, default=None, help="Seed for --sample and the random strategy.")
+@click.option("--symmetry/--no-symmetry", default=False, show_default=True,
+              help="Score one guess per symmetry class at the top of the tree (same result).")
+@variant_options
+@json_option
+def evaluate_command(strategy, first, guesses, out, sample, seed, symmetry, variant,
+                     as_json) -> int:
+    """Play a strategy against every secret (one shared decision tree) and report its cost."""
+    from ..strategy import evaluate
+    from ..tree import write_tree
+
+    if sample is not None and sample < 1:
+        raise InvalidVariant(f"--sample must be at least 1, got {sample}")
+    if sample is not None and out:
+        raise InvalidVariant("--out needs an exhaustive evaluation; drop --sample to write a tree")
+    result = evaluate(variant, strategy, first=first, guesses=guesses, seed=seed,
+                      progress=_progress(progress_enabled(as_json)), sample=sample,
+                      symmetry=symmetry)
+    if out:
+        write_tree(result.tree, out)
+    data = result.to_json()
+    if out:
+        data["out"] = out
+    emit(as_json, data, format_evaluation(result, out))
+    return EXIT_OK
+
+
+def format_evaluation(result, out: str | None) -> str:
+    hist = ", ".join(f"{k}: {v}" for k, v in sorted(result.histogram.items()))
+    if result.estimate:
+        lo, hi = result.ci95 if result.ci95 else (float("nan"), float("nan"))
+        lines = [f"{result.strategy} (estimate from {result.sample} random secrets of "
+                 f"{result.secrets}, seed {result.seed}), opening {result.first}",
+                 f"  average {result.average:.4f} guesses, 95% CI [{lo:.4f}, {hi:.4f}]",
+                 f"  worst observed {result.worst}",
+                 f"  histogram (sample) {{{hist}}}"]
+    else:
+        lines = [f"{result.strategy} (guesses from {result.guesses}), opening {result.first}",
+                 f"  secrets {result.secrets}, worst {result.worst}, total {result.total}, "
+                 f"average {result.average:.4f}",
+                 f"  histogram {{{hist}}}"]
+    if out:
+        lines.append(f"  tree written to {out}")
+    lines.append(f"  {result.seconds:.3f} s")
+    return "\n".join(lines)

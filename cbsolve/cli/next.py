@@ -1,0 +1,45 @@
+"""``cbsolve next [ENTRY...] --strategy S``: the best next guess for a feedback log."""
+from __future__ import annotations
+
+import click
+
+from ..errors import InconsistentLog
+from . import EXIT_NONE, EXIT_OK, app, emit, json_option, variant_options
+from .consistent import read_log
+from .evaluate import STRATEGY_HELP
+
+
+@app.command("next")
+@click.argument("entries", nargs=-1)
+@click.option("--log", "log_file", default=None, metavar="FILE", help="Read entries from a file.")
+@click.option("--strategy", default="minimax", show_default=True, help=STRATEGY_HELP)
+@click.option("--guesses", default="all", show_default=True, metavar="all|candidates",
+              help="Draw guesses from all codes or from the remaining candidates only.")
+@click.option("--seed", type=int, default=None, help="Seed for the random strategy.")
+@variant_options
+@json_option
+def next_command(entries, log_file, strategy, guesses, seed, variant, as_json) -> int:
+    """The best next guess after ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
+    from ..strategy import next_guess
+
+    log = read_log(variant, entries, log_file)
+    try:
+        advice = next_guess(log, strategy, guesses=guesses, seed=seed)
+    except InconsistentLog as exc:
+        data = {"consistent": False, "candidates": 0, "guess": None, "strategy": strategy,
+                "conflict": exc.conflict, "corrections": exc.corrections}
+        lines = ["No secret is consistent with this log."]
+        if exc.conflict:
+            lines.append("  conflicting entries: " + "; ".join(
+                f"#{n} {log[n - 1].token(variant)}" for n in exc.conflict))
+        emit(as_json, data, "\n".join(lines))
+        return EXIT_NONE
+    data = {"consistent": True, **advice.to_json()}
+    if advice.determined:
+        text = f"determined: the secret is {advice.guess} (play it)"
+    else:
+        p = advice.partition
+        text = (f"next guess {advice.guess} ({advice.strategy}); {advice.candidates} candidates "
+                f"remain; it splits them into {p['classes']} classes, largest {p['largest']}")
+    emit(as_json, data, text)
+    return EXIT_OK

@@ -1,0 +1,74 @@
+"""``cbsolve evaluate`` and ``cbsolve next`` driven in-process: JSON contract and exit codes."""
+import json
+
+import pytest
+
+from cbsolve.cli import main
+from cbsolve.tree import histogram_of, read_tree
+from cbsolve.variant import Variant
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_evaluate_json_contract(capsys, tmp_path):
+    out_file = tmp_path / "tree.json"
+    code, out, _ = run(capsys, "evaluate", "--variant", "mastermind", "--strategy", "minimax",
+                       "--out", str(out_file), "--json")
+    assert code == 0
+    data = json.loads(out)
+    # Knuth 1977: Mastermind minimax total 5801, worst 5.
+    assert {k: data[k] for k in ("strategy", "first", "secrets", "worst", "total")} == {
+        "strategy": "minimax", "first": "1122", "secrets": 1296, "worst": 5, "total": 5801}
+    assert data["average"] == pytest.approx(5801 / 1296)
+    assert data["histogram"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
+    tree = read_tree(out_file)
+    assert histogram_of(Variant.preset("mastermind"), tree["root"]) == {1: 1, 2: 6, 3: 62, 4: 533,
+                                                                        5: 694}
+
+
+def test_evaluate_text_and_sample(capsys):
+    code, out, _ = run(capsys, "evaluate", "--variant", "mastermind", "--strategy", "parts")
+    assert code == 0 and "total 5668" in out
+    code, out, _ = run(capsys, "evaluate", "--variant", "mastermind", "--sample", "50",
+                       "--seed", "2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["estimate"] is True and data["sample"] == 50
+    assert data["total"] is None and len(data["ci95"]) == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["evaluate", "--strategy", "best"], "unknown strategy 'best'"),
+    (["evaluate", "--guesses", "some"], "unknown guess set 'some'"),
+    (["evaluate", "--first", "0012"], "repeats symbol"),
+    (["evaluate", "--sample", "0"], "--sample must be at least 1"),
+    (["evaluate", "--sample", "5", "--out", "x.json"], "--out needs an exhaustive"),
+    (["next", "--strategy", "best"], "unknown strategy 'best'"),
+    (["next", "0123:5,0"], "exceeds the length"),
+])
+def test_bad_input_exit_2(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_next_json(capsys, tmp_path):
+    code, out, _ = run(capsys, "next", "--variant", "mastermind", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["guess"] == "1122" and data["candidates"] == 1296
+    assert data["strategy"] == "minimax" and data["determined"] is False
+    log = tmp_path / "log.txt"
+    log.write_text("1122 4 0\n")
+    code, out, _ = run(capsys, "next", "--variant", "mastermind", "--log", str(log), "--json")
+    data = json.loads(out)
+    assert data["determined"] is True and data["guess"] == "1122" and data["candidates"] == 1
+
+
+def test_next_inconsistent_exit_1(capsys):
+    code, out, _ = run(capsys, "next", "0123:0,1", "0123:1,1", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["consistent"] is False and data["conflict"] == [1, 2]
+    code, out, _ = run(capsys, "next", "0123:0,1", "0123:1,1")
+    assert code == 1 and "#1 0123:0,1" in out and "#2 0123:1,1" in out
