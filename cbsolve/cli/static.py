@@ -1,0 +1,45 @@
+"""``cbsolve static``: fewest fixed guesses whose replies identify every secret (non-adaptive)."""
+from __future__ import annotations
+
+import click
+
+from . import EXIT_OK, app, emit, json_option, progress_enabled, variant_options
+
+
+@app.command("static")
+@click.option("--time-limit", type=float, default=60.0, show_default=True, metavar="SECONDS",
+              help="Stop the SAT refinement after this long and report the proved interval.")
+@click.option("--max-questions", type=int, default=None, metavar="K",
+              help="Only look for separating sets of at most K questions.")
+@variant_options
+@json_option
+def static_command(time_limit, max_questions, variant, as_json) -> int:
+    """Static game: k fixed questions identify the secret; the game takes k + 1 guesses."""
+    from ..bounds.static import solve_static
+
+    if time_limit is not None and time_limit < 0:
+        raise click.BadParameter(f"must be >= 0 seconds, got {time_limit}", param_hint="--time-limit")
+    if max_questions is not None and max_questions < 0:
+        raise click.BadParameter(f"must be >= 0, got {max_questions}", param_hint="--max-questions")
+    progress = None
+    if progress_enabled(as_json):
+        def progress(message):
+            click.echo(f"  {message}", err=True)
+    result = solve_static(variant, time_limit=time_limit, max_questions=max_questions,
+                          progress=progress)
+    emit(as_json, result.to_json(), format_static(result))
+    return EXIT_OK
+
+
+def format_static(r) -> str:
+    lines = [r.variant.describe(), f"  secrets: {r.secrets}"]
+    if r.proved:
+        lines.append(f"  {r.upper} questions needed and sufficient (proved); "
+                     f"a game takes at most {r.upper + 1} guesses")
+    else:
+        lines.append(f"  questions in [{r.lower}, {r.upper}] (not proved optimal)")
+    lines.append(f"  questions: {' '.join(r.guesses)}  (verified by the scorer)")
+    lines += [f"  proof: {p}" for p in r.proofs]
+    lines += [f"  note: {n}" for n in r.notes]
+    lines.append("  convention: " + r.to_json()["convention"])
+    return "\n".join(lines)
