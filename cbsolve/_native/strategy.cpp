@@ -147,17 +147,23 @@ Key scan(const T* m, long long S, bool square, const int64_t* rows, long long R,
          const int64_t* cols, long long C, int slots, int win, int max_classes,
          const int64_t* dlog, Key init) {
     Key best = init;
-    const bool transpose = square && R >= 64 && C <= 4096 && R * C <= (8LL << 20);
+    // Worth it when the gathered entries of a row lie in different cache lines (C << S).
+    const bool transpose = square && R >= 64 && C * 32 <= S;
+    const bool identity = C == S;  // every code is a candidate: read rows directly
     std::vector<T> buf;
     if (transpose) {
         buf.resize(static_cast<size_t>(R) * C);
         T* b = buf.data();
-        for (long long j = 0; j < C; ++j) {
-            const T* crow = m + cols[j] * S;
-            if (rows)
-                for (long long i = 0; i < R; ++i) b[i * C + j] = crow[rows[i]];
-            else
-                for (long long i = 0; i < R; ++i) b[i * C + j] = crow[i];
+        constexpr long long BLOCK = 512;  // rows per block: the block's writes stay in cache
+        for (long long i0 = 0; i0 < R; i0 += BLOCK) {
+            const long long i1 = i0 + BLOCK < R ? i0 + BLOCK : R;
+            for (long long j = 0; j < C; ++j) {
+                const T* crow = m + cols[j] * S;
+                if (rows)
+                    for (long long i = i0; i < i1; ++i) b[i * C + j] = crow[rows[i]];
+                else
+                    for (long long i = i0; i < i1; ++i) b[i * C + j] = crow[i];
+            }
         }
     }
     const T* b = buf.data();
@@ -172,9 +178,10 @@ Key scan(const T* m, long long S, bool square, const int64_t* rows, long long R,
             const int64_t g = rows ? rows[i] : i;
             i128 s;
             bool cand;
-            const bool ok = transpose
-                ? score_row<H, true>(b + i * C, cols, C, hist.data(), resp.data(), slots, win,
-                                     max_classes, dlog, local.score, s, cand)
+            const bool ok = transpose || identity
+                ? score_row<H, true>(transpose ? b + i * C : m + g * S, cols, C, hist.data(),
+                                     resp.data(), slots, win, max_classes, dlog, local.score, s,
+                                     cand)
                 : score_row<H, false>(m + g * S, cols, C, hist.data(), resp.data(), slots, win,
                                       max_classes, dlog, local.score, s, cand);
             if (!ok) continue;

@@ -120,10 +120,16 @@ class _TreeBuilder:
 
     def build(self) -> dict:
         ch = self.chooser
-        space, codes = ch.space, ch.codes
-        win = ch.variant.win_response
-        fmt = ch.variant.format_response
+        codes = ch.codes
+        variant = ch.variant
+        win = variant.win_response
+        labels = [variant.format_response(r) for r in range(variant.response_slots)]
+        chars = np.array(list(variant.symbols))
+        names = ["".join(row) for row in chars[codes].tolist()]
         total = codes.shape[0]
+        # Nodes of one or two candidates are finished inline (the lowest candidate is the
+        # choice of every deterministic strategy there); ``random`` still draws at them.
+        inline = ch.strategy != "random"
         root: dict = {}
         # stack entries: (node dict to fill, candidates, history of code indices)
         stack = [(root, np.arange(total, dtype=np.int64), ())]
@@ -135,7 +141,7 @@ class _TreeBuilder:
                 g = self.opening
             else:
                 g = ch.choose(cands, history)
-            node["guess"] = space.format(codes[g])
+            node["guess"] = names[g]
             children: dict = {}
             node["children"] = children
             if cands.size == 1 and cands[0] == g:
@@ -145,20 +151,33 @@ class _TreeBuilder:
             resp = ch.responses(g, cands)
             order = np.argsort(resp, kind="stable")  # stable: classes stay sorted by code
             rs = resp[order]
-            cuts = np.flatnonzero(rs[1:] != rs[:-1]) + 1
-            starts = [0, *cuts.tolist()]
-            ends = [*cuts.tolist(), rs.size]
+            cuts = (np.flatnonzero(rs[1:] != rs[:-1]) + 1).tolist()
             pending = []
             history2 = (*history, g)
-            for a, b in zip(starts, ends, strict=True):
+            settled = 0
+            for a, b in zip([0, *cuts], [*cuts, rs.size], strict=True):
                 r = int(rs[a])
                 if r == win:
                     hist[depth] = hist.get(depth, 0) + 1
-                    self._settled(1, total)
+                    settled += 1
                     continue
-                child: dict = {}
-                children[fmt(r)] = child
+                if inline and b - a <= 2:
+                    first = int(cands[order[a]])
+                    child = {"guess": names[first], "children": {}}
+                    hist[depth + 1] = hist.get(depth + 1, 0) + 1
+                    settled += b - a
+                    if b - a == 2:
+                        second = int(cands[order[a + 1]])
+                        r2 = int(ch.responses(first, cands[order[a + 1:b]])[0])
+                        child["children"][labels[r2]] = {"guess": names[second], "children": {}}
+                        hist[depth + 2] = hist.get(depth + 2, 0) + 1
+                    children[labels[r]] = child
+                    continue
+                child = {}
+                children[labels[r]] = child
                 pending.append((child, cands[order[a:b]], history2))
+            if settled:
+                self._settled(settled, total)
             stack.extend(reversed(pending))  # visit replies in increasing order
         return root
 
