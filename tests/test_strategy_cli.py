@@ -46,6 +46,7 @@ def test_evaluate_text_and_sample(capsys):
     (["evaluate", "--first", "0012"], "repeats symbol"),
     (["evaluate", "--sample", "0"], "--sample must be at least 1"),
     (["evaluate", "--sample", "5", "--out", "x.json"], "--out needs an exhaustive"),
+    (["evaluate", "--length", "6"], "use --sample K"),   # 151200^2 matrix: 21 GiB
     (["next", "--strategy", "best"], "unknown strategy 'best'"),
     (["next", "0123:5,0"], "exceeds the length"),
 ])

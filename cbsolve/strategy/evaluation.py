@@ -22,10 +22,12 @@ from ..codes import CodeSpace
 from ..errors import SpaceTooLarge
 from ..tree import make_tree
 from ..variant import Variant
-from .heuristics import Chooser, check_guesses, check_strategy
+from .heuristics import MATRIX_LIMIT_BYTES, SCORED, Chooser, check_guesses, check_strategy, matrix_bytes
 
-#: Largest space evaluated exhaustively; beyond it use ``--sample K``.
-EXHAUSTIVE_LIMIT = 200_000
+#: Largest space evaluated exhaustively by ``first``/``random`` (the tree has one node a
+#: secret); the scored heuristics need the full score matrix in memory
+#: (:data:`~cbsolve.strategy.heuristics.MATRIX_LIMIT_BYTES`). Beyond either, use ``--sample K``.
+EXHAUSTIVE_LIMIT = 1_000_000
 
 
 @dataclass
@@ -93,6 +95,11 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     if space.size > EXHAUSTIVE_LIMIT:
         raise SpaceTooLarge(f"{variant.describe()} has {space.size} secrets; exhaustive "
                             f"evaluation is limited to {EXHAUSTIVE_LIMIT} (use --sample K)")
+    if strategy in SCORED and matrix_bytes(variant) > MATRIX_LIMIT_BYTES:
+        raise SpaceTooLarge(
+            f"{variant.describe()} has {space.size} secrets; evaluating {strategy} exhaustively "
+            f"needs a {matrix_bytes(variant) / 2**30:.1f} GiB score matrix (limit "
+            f"{MATRIX_LIMIT_BYTES / 2**30:.0f} GiB); use --sample K for an estimate")
     opening = _opening(space, first)
     chooser = Chooser(variant, strategy, guesses, seed=seed, symmetry=symmetry)
     builder = _TreeBuilder(chooser, opening, progress)
