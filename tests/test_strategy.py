@@ -9,11 +9,12 @@ from hypothesis import strategies as st
 from testkit import variants
 
 from cbsolve import CodeSpace, Variant
+from cbsolve._native import strategy as _native
 from cbsolve.errors import InconsistentLog, UnknownName
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.strategy import STRATEGIES, evaluate, next_guess
-from cbsolve.strategy.heuristics import Chooser, log2_table
+from cbsolve.strategy.heuristics import SCORED, Chooser, log2_table
 from cbsolve.tree import count_nodes
 
 MASTERMIND = Variant.preset("mastermind")
@@ -130,6 +131,13 @@ def test_kernel_matches_reference(case):
     for use_matrix in (True, False):  # full-matrix kernel and on-the-fly histograms
         ch = Chooser(v, strategy, guesses, use_matrix=use_matrix)
         assert ch.choose(arr) == want, (use_matrix, v, cands)
+    # the uint16 instantiation (response indices of N >= 15) on the same matrix, widened
+    ch = Chooser(v, strategy, guesses, use_matrix=True)
+    wide = ch.matrix.astype(np.uint16)
+    got = _native.best_guess_matrix(wide, np.empty(0, np.int64), arr, ch.slots, ch.win,
+                                    ch.max_classes, SCORED.index(strategy),
+                                    guesses == "candidates", log2_table(arr.size))
+    assert got == want
 
 
 def test_entropy_ties_are_exact():
