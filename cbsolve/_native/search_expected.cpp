@@ -1,0 +1,855 @@
+// Native core of the expected-case exact search (cbsolve/search/expected.py drives it).
+//
+// Depth-first branch and bound over candidate sets S (sorted code indices) with the full score
+// matrix M[guess * n_codes + secret] precomputed by the scoring core.
+//
+// Value of a set: the pair (t, w), ordered lexicographically: t = total guesses over the secrets
+// of S (the winning guess included), w = the largest number of guesses any secret needs. With a
+// guess g of partition {C_r}: value(g) = (|S| + sum_r t(C_r), 1 + max_r w(C_r)), the win class
+// (if g is in S) being solved by g itself. Minimising (t, w) gives the smallest total with the
+// smallest worst case among total-optimal strategies (the objective of Koyama–Lai 1993).
+//
+// solve(S, d, B) returns the exact value when it is < B, otherwise a lower bound >= B (a
+// "fail-high"). Pruning, each switchable for tests:
+//   * fill bound: a node solves at most one secret and has at most R-1 children (R responses),
+//     so n secrets need at least 1*1 + 2*(R-1) + 3*(R-1)^2 + ... guesses (the ideal even split
+//     that counts the immediate win); per guess: LB(g) = |S| + sum_r LB(|C_r|); guesses are tried
+//     in LB order and the loop stops when LB(g) >= the best value so far;
+//   * budgets: class C_j of guess g gets the budget best - |S| - (values of solved classes) -
+//     (lower bounds of the others), so one class that exceeds its share refutes g;
+//   * closed forms: |S| <= 2; the obvious guess (a candidate splitting S into singletons is
+//     optimal: 2|S|-1 guesses, worst 2);
+//   * equivalent guesses (the same partition of S, compared exactly) are tried once;
+//   * symbols never played are interchangeable: only guesses whose unplayed symbols appear as
+//     the lowest unplayed ones in order of first appearance are tried (exact symmetry: S is fixed
+//     by any permutation of unplayed symbols);
+//   * a transposition table keyed by two independent 64-bit Zobrist hashes of S (and the depth
+//     left when depth-capped) holds exact values with their best guess, and fail-high bounds.
+// The search is single-threaded per call; several Python threads share one Solver (the table is
+// sharded with mutexes) and release the GIL.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace py = pybind11;
+using i64 = int64_t;
+using u64 = uint64_t;
+
+namespace {
+
+struct Val {
+    i64 t;
+    int w;
+};
+inline bool lt(Val a, Val b) { return a.t < b.t || (a.t == b.t && a.w < b.w); }
+inline Val vmin(Val a, Val b) { return lt(a, b) ? a : b; }
+inline Val vmax(Val a, Val b) { return lt(a, b) ? b : a; }
+constexpr i64 INF_T = i64(1) << 60;
+constexpr int INF_W = 1 << 20;
+constexpr Val INF{INF_T, INF_W};
+constexpr int UNCAPPED = 1 << 20;  // "depth left" when there is no cap (never decremented)
+
+struct Stopped {};
+
+struct Entry {
+    u64 k2;
+    i64 t;
+    int w;
+    int guess;  // best guess when exact
+    bool exact;
+};
+
+struct Shard {
+    std::mutex mu;
+    std::unordered_map<u64, Entry> map;
+};
+
+struct GuessInfo {
+    i64 lt;
+    int lw;
+    int cand;  // 1 if the guess is a candidate
+    i64 ss;    // sum of squared class sizes (Irving's expected size), to order ties
+    int g;
+    int refined = 0;  // 1 once the class bounds were sharpened (lookahead)
+};
+
+class Solver {
+   public:
+    Solver(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> matrix,
+           py::array_t<uint8_t, py::array::c_style | py::array::forcecast> codes, int n_symbols,
+           u64 base_played, int slots, int win, int branching, bool cand_only, int max_depth,
+           i64 memo_entries)
+        : slots_(slots), win_(win), branching_(branching), cand_only_(cand_only),
+          n_symbols_(n_symbols), base_played_(base_played) {
+        if (slots > 256) throw std::invalid_argument("at most 256 response slots (N <= 14)");
+        if (matrix.ndim() != 2 || matrix.shape(0) != matrix.shape(1))
+            throw std::invalid_argument("matrix must be square (all codes x all codes)");
+        nc_ = static_cast<int>(matrix.shape(0));
+        if (codes.ndim() != 2 || codes.shape(0) != nc_)
+            throw std::invalid_argument("codes must have one row per matrix row");
+        len_ = static_cast<int>(codes.shape(1));
+        M_.assign(matrix.data(), matrix.data() + size_t(nc_) * nc_);
+        codes_.assign(codes.data(), codes.data() + size_t(nc_) * len_);
+        symmask_.assign(nc_, 0);
+        for (int g = 0; g < nc_; ++g)
+            for (int j = 0; j < len_; ++j) symmask_[g] |= u64(1) << std::min(codes_[size_t(g) * len_ + j], uint8_t(63));
+        unplayed_ok_ = n_symbols_ <= 63;
+        std::mt19937_64 rng(0x5eed1234abcdULL);
+        z1_.resize(nc_);
+        z2_.resize(nc_);
+        for (int i = 0; i < nc_; ++i) {
+            z1_[i] = rng();
+            z2_[i] = rng();
+        }
+        capped_ = max_depth > 0;
+        max_depth_ = capped_ ? max_depth : UNCAPPED;
+        int rows = capped_ ? max_depth + 1 : 1;
+        lbt_.assign(size_t(rows) * (nc_ + 1), INF_T);
+        for (int r = 0; r < rows; ++r) fill_row(capped_ ? r : nc_ + 1, &lbt_[size_t(r) * (nc_ + 1)]);
+        lbnc_.assign(size_t(rows) * (nc_ + 1), INF_T);
+        for (int r = 0; r < rows; ++r) forest_row(capped_ ? r : nc_ + 1, &lbnc_[size_t(r) * (nc_ + 1)]);
+        lbnc_w_.assign(nc_ + 1, 0);
+        for (int m = 1; m <= nc_; ++m) {
+            i64 capsum = 0, level = branching_;
+            int k = 0;
+            while (capsum < m) {
+                capsum += level;
+                level = std::min<i64>(level * branching_, i64(nc_) + 1);
+                ++k;
+            }
+            lbnc_w_[m] = 1 + k;
+        }
+        lbw_.assign(nc_ + 1, 0);
+        for (int m = 1; m <= nc_; ++m) {
+            i64 capsum = 0, level = 1;
+            int k = 0;
+            while (capsum < m) {
+                capsum += level;
+                level = std::min<i64>(level * branching_, i64(nc_) + 1);
+                ++k;
+            }
+            lbw_[m] = k;
+        }
+        memo_cap_ = std::max<i64>(memo_entries / kShards, 1);
+    }
+
+    // --- options (all on by default; tests switch them off to compare) -----------------------
+    bool opt_memo = true, opt_obvious = true, opt_dedup = true, opt_unplayed = true, opt_candfirst = true,
+         opt_lookahead = true, opt_refine = true;
+    int lookahead_min = 16, refine_min = 8;
+    int memo_min = 3;
+
+    int n_codes() const { return nc_; }
+    int max_depth() const { return capped_ ? max_depth_ : 0; }
+    i64 nodes() const { return nodes_.load(); }
+    // Seconds from now (<= 0: none); also clears a previous stop.
+    void set_deadline(double seconds) {
+        stop_.store(false);
+        if (seconds <= 0) {
+            deadline_ns_.store(0);
+            return;
+        }
+        auto now = std::chrono::steady_clock::now().time_since_epoch();
+        deadline_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() +
+                           i64(seconds * 1e9));
+    }
+    void request_stop() { stop_.store(true); }
+    bool stopped() const { return stop_.load(); }
+    void clear_memo() {
+        for (auto& s : shards_) {
+            std::lock_guard<std::mutex> lock(s.mu);
+            s.map.clear();
+        }
+    }
+    i64 memo_size() {
+        i64 total = 0;
+        for (auto& s : shards_) {
+            std::lock_guard<std::mutex> lock(s.mu);
+            total += i64(s.map.size());
+        }
+        return total;
+    }
+
+    i64 lb_total(int d, int m) const { return lbrow(d)[m]; }
+    int lb_worst(int m) const { return lbw_[m]; }
+
+    // Python entry points ----------------------------------------------------------------------
+    // Returns (t, w, exact): exact is False on a fail-high (value >= budget, t/w a lower bound).
+    // Returns None when stopped (time limit or request_stop).
+    py::object py_solve(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, int depth,
+                        i64 bt, int bw, u64 played, py::object guesses) {
+        std::vector<int> S(set.data(), set.data() + set.size());
+        check_set(S);
+        std::vector<int> override;
+        bool has_override = !guesses.is_none();
+        if (has_override) {
+            auto arr = guesses.cast<py::array_t<int32_t, py::array::c_style | py::array::forcecast>>();
+            override.assign(arr.data(), arr.data() + arr.size());
+            for (int g : override)
+                if (g < 0 || g >= nc_) throw std::invalid_argument("guess index out of range");
+        }
+        int d = capped_ ? depth : UNCAPPED;
+        Val B{bt, bw};
+        Val v;
+        try {
+            py::gil_scoped_release nogil;
+            u64 h1 = 0, h2 = 0;
+            for (int s : S) {
+                h1 ^= z1_[s];
+                h2 ^= z2_[s];
+            }
+            v = solve(S.data(), int(S.size()), h1, h2, d, B, played | base_played_,
+                      has_override ? &override : nullptr);
+            flush_nodes();
+        } catch (const Stopped&) {
+            flush_nodes();
+            return py::none();
+        }
+        return py::make_tuple(v.t, v.w, lt(v, B));
+    }
+
+    // Best guess stored for an exactly solved set, or -1.
+    int best_guess(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, int depth) {
+        std::vector<int> S(set.data(), set.data() + set.size());
+        u64 h1 = 0, h2 = 0;
+        for (int s : S) {
+            h1 ^= z1_[s];
+            h2 ^= z2_[s];
+        }
+        int d = capped_ ? depth : UNCAPPED;
+        if (S.size() == 1) return S[0];
+        Entry e;
+        if (lookup(h1, h2, d, e) && e.exact) return e.guess;
+        return -1;
+    }
+
+    // Lower-bound-ordered guesses of a node: (guess, lb_t, lb_w, candidate) for the allowed
+    // guesses (all, or `guesses`), useless and depth-infeasible ones dropped.
+    py::list py_scan(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, int depth,
+                     u64 played, py::object guesses) {
+        std::vector<int> S(set.data(), set.data() + set.size());
+        check_set(S);
+        std::vector<int> override;
+        if (!guesses.is_none()) {
+            auto arr = guesses.cast<py::array_t<int32_t, py::array::c_style | py::array::forcecast>>();
+            override.assign(arr.data(), arr.data() + arr.size());
+        }
+        int d = capped_ ? depth : UNCAPPED;
+        std::vector<GuessInfo> gl;
+        {
+            py::gil_scoped_release nogil;
+            scan(S.data(), int(S.size()), d, played | base_played_, guesses.is_none() ? nullptr : &override, ALL, gl);
+        }
+        py::list out;
+        for (auto& k : gl) out.append(py::make_tuple(k.g, k.lt, k.lw, bool(k.cand)));
+        return out;
+    }
+
+    // Irving's greedy (smallest sum of squared class sizes; ties: a candidate, then the lowest
+    // index): its guess for a set, and the value of the whole greedy strategy (None if it
+    // breaks the depth cap).
+    int greedy_guess(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, u64 played,
+                     int depth) {
+        std::vector<int> S(set.data(), set.data() + set.size());
+        check_set(S);
+        py::gil_scoped_release nogil;
+        return pick_greedy(S.data(), int(S.size()), played | base_played_, capped_ ? depth : UNCAPPED);
+    }
+    py::object greedy_value(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set,
+                            int depth, u64 played) {
+        std::vector<int> S(set.data(), set.data() + set.size());
+        check_set(S);
+        Val v;
+        {
+            py::gil_scoped_release nogil;
+            v = greedy(S.data(), int(S.size()), capped_ ? depth : UNCAPPED, played | base_played_);
+        }
+        if (v.t >= INF_T) return py::none();
+        return py::make_tuple(v.t, v.w);
+    }
+
+   private:
+    static constexpr int kShards = 64;
+    int nc_ = 0, len_ = 0, slots_, win_, branching_;
+    bool cand_only_;
+    int n_symbols_;
+    u64 base_played_;
+    bool unplayed_ok_ = true, capped_ = false;
+    int max_depth_ = UNCAPPED;
+    std::vector<uint8_t> M_, codes_;
+    std::vector<u64> symmask_, z1_, z2_;
+    std::vector<i64> lbt_;
+    std::vector<int> lbw_;
+    std::vector<i64> lbnc_;  // n + forest fill bound: the value of any non-candidate guess
+    std::vector<int> lbnc_w_;
+    Shard shards_[kShards];
+    i64 memo_cap_;
+    std::atomic<i64> nodes_{0};
+    std::atomic<i64> deadline_ns_{0};
+    std::atomic<bool> stop_{false};
+
+    static thread_local i64 local_nodes_;
+   public:
+    std::atomic<i64> st_[8][8] = {};  // debug statistics [kind][size bucket]
+    void stat(int kind, int n) { int b = n < 4 ? 0 : n < 8 ? 1 : n < 16 ? 2 : n < 32 ? 3 : n < 64 ? 4 : n < 128 ? 5 : n < 256 ? 6 : 7; st_[kind][b].fetch_add(1, std::memory_order_relaxed); }
+    py::list stats() { py::list out; for (int k = 0; k < 8; ++k) { py::list row; for (int b = 0; b < 8; ++b) row.append(st_[k][b].load()); out.append(row);} return out; }
+   private:
+
+    void flush_nodes() {
+        nodes_.fetch_add(local_nodes_);
+        local_nodes_ = 0;
+    }
+
+    void check_set(const std::vector<int>& S) const {
+        for (size_t i = 0; i < S.size(); ++i) {
+            if (S[i] < 0 || S[i] >= nc_) throw std::invalid_argument("code index out of range");
+            if (i && S[i] <= S[i - 1]) throw std::invalid_argument("set must be sorted and distinct");
+        }
+    }
+
+    // Fill bound: the cheapest depths n secrets can have when a node finishes at most one secret
+    // and has at most `branching` children, with at most `depth` levels (INF_T if they do not fit).
+    void fill_row(int depth, i64* row) const {
+        for (int m = 0; m <= nc_; ++m) {
+            i64 rem = m, level = 1, total = 0;
+            for (int k = 1; k <= depth && rem > 0; ++k) {
+                i64 take = std::min(rem, level);
+                total += take * k;
+                rem -= take;
+                level = std::min<i64>(level * branching_, i64(nc_) + 1);
+            }
+            row[m] = rem > 0 ? INF_T : total;
+        }
+    }
+    // A non-candidate guess finishes nobody: its n secrets pay 1 each, then fill R-1 subtrees
+    // (R-1 roots at cost 1, (R-1)^2 at cost 2, ...) within depth-1 levels.
+    void forest_row(int depth, i64* row) const {
+        for (int m = 0; m <= nc_; ++m) {
+            i64 rem = m, level = branching_, total = m;
+            for (int k = 1; k <= depth - 1 && rem > 0; ++k) {
+                i64 take = std::min(rem, level);
+                total += take * k;
+                rem -= take;
+                level = std::min<i64>(level * branching_, i64(nc_) + 1);
+            }
+            row[m] = rem > 0 ? INF_T : total;
+        }
+    }
+    const i64* lbnc_row(int d) const {
+        if (!capped_) return lbnc_.data();
+        d = std::max(0, std::min(d, max_depth_));
+        return &lbnc_[size_t(d) * (nc_ + 1)];
+    }
+    const i64* lbrow(int d) const {
+        if (!capped_) return lbt_.data();
+        d = std::max(0, std::min(d, max_depth_));
+        return &lbt_[size_t(d) * (nc_ + 1)];
+    }
+
+    // --- transposition table ----------------------------------------------------------------
+    inline void key_of(u64 h1, u64 h2, int d, u64& k1, u64& k2) const {
+        k1 = h1;
+        k2 = h2;
+        if (capped_) {
+            k1 ^= u64(d) * 0x9E3779B97F4A7C15ULL;
+            k2 ^= u64(d) * 0xC2B2AE3D27D4EB4FULL;
+        }
+    }
+    bool lookup(u64 h1, u64 h2, int d, Entry& out) {
+        u64 k1, k2;
+        key_of(h1, h2, d, k1, k2);
+        Shard& s = shards_[k1 % kShards];
+        std::lock_guard<std::mutex> lock(s.mu);
+        auto it = s.map.find(k1);
+        if (it == s.map.end() || it->second.k2 != k2) return false;
+        out = it->second;
+        return true;
+    }
+    void store(u64 h1, u64 h2, int d, Val v, int guess, bool exact) {
+        u64 k1, k2;
+        key_of(h1, h2, d, k1, k2);
+        Shard& s = shards_[k1 % kShards];
+        std::lock_guard<std::mutex> lock(s.mu);
+        auto it = s.map.find(k1);
+        if (it != s.map.end() && it->second.k2 == k2) {
+            Entry& e = it->second;
+            if (e.exact) return;  // an exact value is never replaced
+            if (exact || lt(Val{e.t, e.w}, v)) e = Entry{k2, v.t, v.w, guess, exact};
+            return;
+        }
+        if (i64(s.map.size()) >= memo_cap_) s.map.clear();  // crude but bounded: memory <= cap
+        s.map[k1] = Entry{k2, v.t, v.w, guess, exact};
+    }
+
+    inline void tick() {
+        if ((++local_nodes_ & 1023) == 0) {
+            if (stop_.load(std::memory_order_relaxed)) throw Stopped();
+            i64 dl = deadline_ns_.load(std::memory_order_relaxed);
+            if (dl) {
+                auto now = std::chrono::steady_clock::now().time_since_epoch();
+                if (std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() > dl) {
+                    stop_.store(true);
+                    throw Stopped();
+                }
+            }
+        }
+    }
+
+    // Symbols never played are interchangeable: keep a guess only if its unplayed symbols
+    // appear as the lowest unplayed symbols in order of first appearance.
+    inline bool canonical(int g, u64 played) const {
+        if (!unplayed_ok_) return true;
+        const uint8_t* c = &codes_[size_t(g) * len_];
+        u64 all = (n_symbols_ >= 64) ? ~u64(0) : ((u64(1) << n_symbols_) - 1);
+        u64 assigned = 0;
+        for (int j = 0; j < len_; ++j) {
+            u64 bit = u64(1) << c[j];
+            if ((played | assigned) & bit) continue;
+            u64 free = all & ~played & ~assigned;
+            if ((free & (~free + 1)) != bit) return false;  // not the lowest free symbol
+            assigned |= bit;
+        }
+        return true;
+    }
+
+    // Heap order: a guess comes after another when its bound is larger (then: not a candidate,
+    // larger expected class size, higher index).
+    static bool after(const GuessInfo& a, const GuessInfo& b) {
+        if (a.lt != b.lt) return a.lt > b.lt;
+        if (a.lw != b.lw) return a.lw > b.lw;
+        if (a.cand != b.cand) return a.cand < b.cand;
+        if (a.ss != b.ss) return a.ss > b.ss;
+        return a.g > b.g;
+    }
+    static GuessInfo pop_best(std::vector<GuessInfo>& heap) {
+        std::pop_heap(heap.begin(), heap.end(), after);
+        GuessInfo k = heap.back();
+        heap.pop_back();
+        return k;
+    }
+
+    // Which guesses a scan looks at.
+    enum Pool { ALL = 0, CANDIDATES = 1, OTHERS = 2 };
+
+    // Partition histograms of the guesses of `pool` (or `override`) and their lower bounds.
+    // Returns the smallest bound (a one-level lower bound of the node over that pool); keeps,
+    // sorted, only the guesses whose bound is below `keep_below`, and lowers `rejected_min` to
+    // the smallest bound of the others (they cannot beat the budget).
+    Val scan(const int* S, int n, int d, u64 played, const std::vector<int>* override, Pool pool,
+             std::vector<GuessInfo>& gl, Val keep_below = INF, Val* rejected_min = nullptr) {
+        gl.clear();
+        const i64* row_lb = lbrow(d - 1);
+        int hist[256];
+        int touched[256];
+        std::memset(hist, 0, sizeof(int) * std::min(slots_, 256));
+        Val node_min = INF;
+        auto consider = [&](int g) {
+            const uint8_t* row = &M_[size_t(g) * nc_];
+            int nt = 0;
+            for (int i = 0; i < n; ++i) {
+                int r = row[S[i]];
+                if (hist[r]++ == 0) touched[nt++] = r;
+            }
+            int cand = 0, classes = 0;
+            i64 lbt = n, ss = 0;
+            int lbw = 1;
+            for (int k = 0; k < nt; ++k) {
+                int r = touched[k], c = hist[r];
+                hist[r] = 0;
+                if (r == win_) {
+                    cand = 1;
+                    continue;
+                }
+                ++classes;
+                lbt += row_lb[c];
+                lbw = std::max(lbw, 1 + lbw_[c]);
+                ss += i64(c) * c;
+            }
+            if (!cand && classes == 1) return;  // learns nothing
+            if (lbt >= INF_T) return;           // some class cannot fit in the depth left
+            Val v{lbt, lbw};
+            if (lt(v, node_min)) node_min = v;
+            if (lt(v, keep_below))
+                gl.push_back(GuessInfo{lbt, lbw, cand, ss, g});
+            else if (rejected_min && lt(v, *rejected_min))
+                *rejected_min = v;
+        };
+        if (override) {
+            for (int g : *override) consider(g);
+        } else if (cand_only_ || pool == CANDIDATES) {
+            for (int i = 0; i < n; ++i)
+                if (!opt_unplayed || canonical(S[i], played)) consider(S[i]);
+        } else {
+            int i = 0;  // S is sorted: walk it alongside to skip candidates in pool OTHERS
+            for (int g = 0; g < nc_; ++g) {
+                if (pool == OTHERS) {
+                    while (i < n && S[i] < g) ++i;
+                    if (i < n && S[i] == g) continue;
+                }
+                if (!opt_unplayed || canonical(g, played)) consider(g);
+            }
+        }
+        std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
+        return node_min;
+    }
+
+    // Per-node scratch for exploring guesses (dedup signatures, partition buffers).
+    struct Scratch {
+        std::vector<int> part, cnt, off, pos, order, lab;
+        std::vector<u64> c1, c2;
+        std::unordered_multimap<u64, size_t> seen_sig;
+        std::vector<uint8_t> sigs;
+    };
+
+    Val solve(const int* S, int n, u64 h1, u64 h2, int d, Val B, u64 played,
+              const std::vector<int>* override) {
+        if (n == 0) return Val{0, 0};
+        if (d <= 0) return INF;
+        if (n == 1) return Val{1, 1};
+        if (d == 1) return INF;
+        if (n == 2) return Val{3, 2};
+        tick();
+        const bool use_memo = opt_memo && n >= memo_min;
+        Val lower{0, 0};
+        if (use_memo) {
+            Entry e;
+            if (lookup(h1, h2, d, e)) {
+                Val v{e.t, e.w};
+                if (e.exact || !lt(v, B)) { stat(0, n); return v; }
+                lower = v;
+            }
+        }
+        // The obvious guess: a candidate that splits S into singletons meets the fill bound
+        // 2n-1 (one secret at depth 1, the rest at depth 2) and the smallest worst case, 2.
+        if (opt_obvious && n <= branching_ + 1) {
+            bool seen[256];
+            for (int i = 0; i < n; ++i) {
+                const uint8_t* row = &M_[size_t(S[i]) * nc_];
+                std::memset(seen, 0, sizeof(bool) * std::min(slots_, 256));
+                bool ok = true;
+                for (int j = 0; j < n && ok; ++j) {
+                    uint8_t r = row[S[j]];
+                    if (seen[r]) ok = false;
+                    seen[r] = true;
+                }
+                if (ok) {
+                    Val v{2 * i64(n) - 1, 2};
+                    if (use_memo) store(h1, h2, d, v, S[i], true);
+                    stat(1, n);
+                    return v;
+                }
+            }
+        }
+        // Candidates first: a non-candidate solves nobody now, so its value is at least
+        // n + (forest fill bound of n secrets); the other codes are scanned only if that bound is
+        // below the best value found among the candidates.
+        const bool split = opt_candfirst && !override && !cand_only_;
+        std::vector<GuessInfo> gl;
+        Val rejected = INF;  // smallest lower bound of a guess not kept by a scan
+        Val node_lb = scan(S, n, d, played, override, split ? CANDIDATES : ALL, gl, B, &rejected);
+        Val others_lb = INF;
+        if (split) {
+            others_lb = Val{lbnc_row(d)[n], lbnc_w_[n]};
+            node_lb = vmin(node_lb, others_lb);
+        }
+        lower = vmax(lower, node_lb);
+        if (!lt(lower, B)) {
+            stat(2, n);
+            if (use_memo) store(h1, h2, d, lower, -1, false);
+            return lower;
+        }
+        Val best = B;
+        int bestg = -1;
+        Val fail = INF;  // smallest lower bound of a guess refuted while exploring
+        Scratch sc;
+        // Best-first over the guesses: the guess of smallest bound is popped; the first time its
+        // class bounds are sharpened (table + lookahead) and it goes back into the heap; the
+        // second time it is expanded (its classes solved within the budget).
+        bool others_done = !split;
+        while (true) {
+            if (gl.empty()) {
+                if (others_done) break;
+            } else {
+                Val lbg{gl.front().lt, gl.front().lw};
+                if (!lt(lbg, best)) {
+                    fail = vmin(fail, lbg);
+                    break;
+                }
+                if (others_done || lt(lbg, others_lb)) {
+                    GuessInfo k = pop_best(gl);
+                    if (!k.refined && opt_refine && n >= refine_min) {
+                        if (refine(S, n, d, played, k, best, fail, sc)) {  // sets k.refined
+                            gl.push_back(k);
+                            std::push_heap(gl.begin(), gl.end(), after);
+                        }
+                    } else {
+                        expand(S, n, d, played, k, best, bestg, fail, sc);
+                    }
+                    continue;
+                }
+            }
+            // The other codes may now compete: scan them with the running best.
+            others_done = true;
+            if (!lt(others_lb, best)) {
+                rejected = vmin(rejected, others_lb);
+                continue;
+            }
+            std::vector<GuessInfo> more;
+            scan(S, n, d, played, nullptr, OTHERS, more, best, &rejected);
+            for (auto& k : more) gl.push_back(k);
+            std::make_heap(gl.begin(), gl.end(), after);
+        }
+        stat(bestg >= 0 ? 3 : 4, n);
+        if (bestg >= 0) {
+            if (use_memo) store(h1, h2, d, best, bestg, true);
+            return best;
+        }
+        Val res = vmax(lower, vmin(fail, rejected));
+        if (use_memo) store(h1, h2, d, res, -1, false);
+        return res;
+    }
+
+    // Partition S by the reply to guess g into sc (a counting sort keeps each class sorted);
+    // sc.order lists the non-winning classes, smallest first.
+    void partition(const int* S, int n, int g, Scratch& sc) {
+        const uint8_t* row = &M_[size_t(g) * nc_];
+        sc.part.resize(n);
+        sc.cnt.assign(slots_, 0);
+        sc.off.resize(slots_ + 1);
+        sc.pos.resize(slots_);
+        sc.c1.assign(slots_, 0);
+        sc.c2.assign(slots_, 0);
+        for (int i = 0; i < n; ++i) {
+            int r = row[S[i]];
+            ++sc.cnt[r];
+            sc.c1[r] ^= z1_[S[i]];
+            sc.c2[r] ^= z2_[S[i]];
+        }
+        sc.off[0] = 0;
+        for (int r = 0; r < slots_; ++r) sc.off[r + 1] = sc.off[r] + sc.cnt[r];
+        for (int r = 0; r < slots_; ++r) sc.pos[r] = sc.off[r];
+        for (int i = 0; i < n; ++i) sc.part[sc.pos[row[S[i]]]++] = S[i];
+        sc.order.clear();
+        for (int r = 0; r < slots_; ++r)
+            if (sc.cnt[r] && r != win_) sc.order.push_back(r);
+        // Smallest classes first: cheap exact values tighten the budget of the big ones.
+        std::sort(sc.order.begin(), sc.order.end(), [&](int a, int b) { return sc.cnt[a] < sc.cnt[b]; });
+    }
+
+    // True if an equal partition (classes renamed in order of first appearance) was seen
+    // before at this node; records it otherwise. Compared exactly, the hash only files them.
+    bool duplicate(const int* S, int n, int g, Scratch& sc) {
+        if (!opt_dedup) return false;
+        const uint8_t* row = &M_[size_t(g) * nc_];
+        if (sc.lab.empty()) sc.lab.assign(slots_, -1);
+        size_t at = sc.sigs.size();
+        sc.sigs.resize(at + n);
+        int next = 0;
+        u64 h = 1469598103934665603ULL;
+        for (int i = 0; i < n; ++i) {
+            int r = row[S[i]];
+            if (sc.lab[r] < 0) sc.lab[r] = next++;
+            sc.sigs[at + i] = uint8_t(sc.lab[r]);
+            h = (h ^ u64(sc.lab[r])) * 1099511628211ULL;
+        }
+        std::fill(sc.lab.begin(), sc.lab.end(), -1);
+        auto range = sc.seen_sig.equal_range(h);
+        for (auto it = range.first; it != range.second; ++it)
+            if (std::memcmp(&sc.sigs[it->second], &sc.sigs[at], n) == 0) {
+                stat(6, n);
+                sc.sigs.resize(at);
+                return true;
+            }
+        sc.seen_sig.emplace(h, at);
+        return false;
+    }
+
+    // Sharpen a guess's bound before any deep recursion: bounds and exact values the table
+    // already holds, then (lookahead) the one-level bound of each larger class, computed by a
+    // scan and stored. Returns false if the guess is a duplicate or refuted (fail updated);
+    // otherwise updates k's bound.
+    bool refine(const int* S, int n, int d, u64 played, GuessInfo& k, Val best, Val& fail, Scratch& sc) {
+        stat(7, n);
+        if (duplicate(S, n, k.g, sc)) return false;
+        k.refined = 2;  // dedup done
+        partition(S, n, k.g, sc);
+        const i64* row_lb = lbrow(d - 1);
+        const int child_d = capped_ ? d - 1 : d;
+        const u64 child_played = played | symmask_[k.g];
+        i64 sum = n;
+        int wlb = 1;
+        std::vector<Val> lbs(sc.order.size());
+        for (size_t i = 0; i < sc.order.size(); ++i) {
+            int r = sc.order[i], m = sc.cnt[r];
+            lbs[i] = Val{row_lb[m], lbw_[m]};
+            if (opt_memo && m >= memo_min) {
+                Entry e;
+                if (lookup(sc.c1[r], sc.c2[r], child_d, e)) lbs[i] = vmax(lbs[i], Val{e.t, e.w});
+            }
+            sum += lbs[i].t;
+            wlb = std::max(wlb, 1 + lbs[i].w);
+        }
+        if (!lt(Val{sum, wlb}, best)) {
+            fail = vmin(fail, Val{sum, wlb});
+            return false;
+        }
+        if (opt_lookahead) {
+            std::vector<GuessInfo> none;
+            for (int i = int(sc.order.size()) - 1; i >= 0; --i) {  // largest first
+                int r = sc.order[i], m = sc.cnt[r];
+                if (m < lookahead_min) break;
+                Entry e;
+                if (opt_memo && lookup(sc.c1[r], sc.c2[r], child_d, e)) continue;  // bounded already
+                Val one = scan(&sc.part[sc.off[r]], m, child_d, child_played, nullptr, ALL, none, Val{0, 0});
+                if (one.t >= INF_T) one = INF;
+                if (opt_memo) store(sc.c1[r], sc.c2[r], child_d, one, -1, false);
+                if (lt(lbs[i], one)) {
+                    sum = one.t >= INF_T ? INF_T : sum + one.t - lbs[i].t;
+                    lbs[i] = one;
+                    wlb = std::max(wlb, 1 + one.w);
+                }
+                if (!lt(Val{sum, wlb}, best)) {
+                    fail = vmin(fail, Val{sum, wlb});
+                    return false;
+                }
+            }
+        }
+        k.lt = sum;
+        k.lw = wlb;
+        return true;
+    }
+
+    // Evaluate one guess of a node against the running best (branch and bound over its classes).
+    void expand(const int* S, int n, int d, u64 played, const GuessInfo& k, Val& best, int& bestg,
+                Val& fail, Scratch& sc) {
+        stat(5, n);
+        if (k.refined != 2 && duplicate(S, n, k.g, sc)) return;
+        partition(S, n, k.g, sc);
+        // Own copies: the recursion below must not see sc change (it has its own scratch).
+        std::vector<int> part(sc.part), order(sc.order), cnt(sc.cnt), off(sc.off);
+        std::vector<u64> c1(sc.c1), c2(sc.c2);
+        const i64* row_lb = lbrow(d - 1);
+        const int child_d = capped_ ? d - 1 : d;
+        const u64 child_played = played | symmask_[k.g];
+        std::vector<Val> lbs(order.size());
+        i64 rest = 0;
+        for (size_t i = 0; i < order.size(); ++i) {
+            int m = cnt[order[i]];
+            lbs[i] = Val{row_lb[m], lbw_[m]};
+            if (opt_memo && m >= memo_min) {
+                Entry e;
+                if (lookup(c1[order[i]], c2[order[i]], child_d, e)) lbs[i] = vmax(lbs[i], Val{e.t, e.w});
+            }
+            rest += lbs[i].t;
+        }
+        i64 done = n;
+        int wmax = 1;
+        for (size_t i = 0; i < order.size(); ++i) {
+            int r = order[i], m = cnt[r];
+            rest -= lbs[i].t;
+            Val cb{best.t - done - rest, best.w - 1};
+            Val v = !lt(lbs[i], cb) ? lbs[i]
+                                    : solve(&part[off[r]], m, c1[r], c2[r], child_d, cb, child_played, nullptr);
+            if (!lt(v, cb)) {
+                fail = vmin(fail, Val{done + v.t + rest, std::max(wmax, 1 + v.w)});
+                return;
+            }
+            done += v.t;
+            wmax = std::max(wmax, 1 + v.w);
+        }
+        Val vg{done, wmax};
+        if (lt(vg, best)) {
+            best = vg;
+            bestg = k.g;
+        }
+    }
+
+    int pick_greedy(const int* S, int n, u64 played, int d) {
+        if (n == 1) return S[0];
+        std::vector<GuessInfo> gl;
+        scan(S, n, d, played, nullptr, ALL, gl);
+        if (gl.empty()) return -1;
+        auto best = std::min_element(gl.begin(), gl.end(), [](const GuessInfo& a, const GuessInfo& b) {
+            if (a.ss != b.ss) return a.ss < b.ss;
+            if (a.cand != b.cand) return a.cand > b.cand;
+            return a.g < b.g;
+        });
+        return best->g;
+    }
+
+    Val greedy(const int* S, int n, int d, u64 played) {
+        if (n == 0) return Val{0, 0};
+        if (d <= 0) return INF;
+        if (n == 1) return Val{1, 1};
+        int g = pick_greedy(S, n, played, d);
+        if (g < 0) return INF;
+        const uint8_t* row = &M_[size_t(g) * nc_];
+        std::vector<std::vector<int>> classes(slots_);
+        for (int i = 0; i < n; ++i) classes[row[S[i]]].push_back(S[i]);
+        i64 t = n;
+        int w = 1;
+        int child_d = capped_ ? d - 1 : d;
+        for (int r = 0; r < slots_; ++r) {
+            if (r == win_ || classes[r].empty()) continue;
+            Val v = greedy(classes[r].data(), int(classes[r].size()), child_d, played | symmask_[g]);
+            if (v.t >= INF_T) return INF;
+            t += v.t;
+            w = std::max(w, 1 + v.w);
+        }
+        return Val{t, w};
+    }
+};
+
+thread_local i64 Solver::local_nodes_ = 0;
+
+}  // namespace
+
+PYBIND11_MODULE(search_expected, m) {
+    m.doc() = "Expected-case exact search: branch and bound with fill bounds and a transposition table.";
+    py::class_<Solver>(m, "Solver")
+        .def(py::init<py::array_t<uint8_t, py::array::c_style | py::array::forcecast>,
+                      py::array_t<uint8_t, py::array::c_style | py::array::forcecast>, int, u64, int,
+                      int, int, bool, int, i64>(),
+             py::arg("matrix"), py::arg("codes"), py::arg("n_symbols"), py::arg("base_played"),
+             py::arg("slots"), py::arg("win"), py::arg("branching"), py::arg("cand_only"),
+             py::arg("max_depth"), py::arg("memo_entries"))
+        .def_readwrite("opt_memo", &Solver::opt_memo)
+        .def_readwrite("opt_obvious", &Solver::opt_obvious)
+        .def_readwrite("opt_dedup", &Solver::opt_dedup)
+        .def_readwrite("opt_unplayed", &Solver::opt_unplayed)
+        .def_readwrite("opt_candfirst", &Solver::opt_candfirst)
+        .def_readwrite("opt_lookahead", &Solver::opt_lookahead)
+        .def_readwrite("lookahead_min", &Solver::lookahead_min)
+        .def_readwrite("opt_refine", &Solver::opt_refine)
+        .def_readwrite("refine_min", &Solver::refine_min)
+        .def_readwrite("memo_min", &Solver::memo_min)
+        .def_property_readonly("nodes", &Solver::nodes)
+        .def_property_readonly("n_codes", &Solver::n_codes)
+        .def("set_deadline", &Solver::set_deadline)
+        .def("request_stop", &Solver::request_stop)
+        .def("stopped", &Solver::stopped)
+        .def("clear_memo", &Solver::clear_memo)
+        .def("memo_size", &Solver::memo_size)
+        .def("stats", &Solver::stats)
+        .def("lb_total", &Solver::lb_total)
+        .def("lb_worst", &Solver::lb_worst)
+        .def("solve", &Solver::py_solve, py::arg("set"), py::arg("depth"), py::arg("budget_total"),
+             py::arg("budget_worst"), py::arg("played"), py::arg("guesses") = py::none())
+        .def("scan", &Solver::py_scan, py::arg("set"), py::arg("depth"), py::arg("played"),
+             py::arg("guesses") = py::none())
+        .def("best_guess", &Solver::best_guess, py::arg("set"), py::arg("depth"))
+        .def("greedy_guess", &Solver::greedy_guess, py::arg("set"), py::arg("played"), py::arg("depth"))
+        .def("greedy_value", &Solver::greedy_value, py::arg("set"), py::arg("depth"), py::arg("played"));
+}

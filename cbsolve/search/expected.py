@@ -1,0 +1,391 @@
+"""Exact expected-case search: the strategy with the smallest total number of guesses.
+
+Place in the data flow: Variant -> CodeSpace -> scoring (full score matrix) -> **expected search**
+-> strategy tree (docs/tree-format.md) -> ``cbsolve optimal --objective expected`` / ``verify``.
+
+Objective (Koyama–Lai 1993 for Mastermind 4/6, 5625; Tanaka 1996 for Bulls & Cows 4/10, 26274):
+the smallest total, over all secrets, of the guesses needed (the winning guess included); among
+total-optimal strategies the smallest worst case. ``max_depth=K`` restricts to strategies that
+never need more than K guesses (Mastermind 4/6: 5626 with K=5).
+
+Division of work. The native core (``cbsolve/_native/search_expected.cpp``) runs a depth-first
+branch and bound over candidate sets with fill lower bounds, best-first refinement of guesses,
+the obvious-guess and equivalent-partition shortcuts, never-played-symbol symmetry and a
+transposition table (details in that file). This module drives the top of the tree:
+
+* the first guess is tried only up to the full symmetry group (positions x symbols), the second
+  only up to the stabiliser of the first (:mod:`cbsolve.symmetry`), the classic reduction of
+  Knuth 1977 and Koyama–Lai 1993;
+* the classes of a first guess are independent subproblems: they are solved on ``workers``
+  threads (the native call releases the GIL) sharing one transposition table, each with the
+  budget left by the incumbent and the other classes' best known values;
+* the incumbent starts as Irving's greedy strategy (1979, smallest expected class size);
+* on a time limit the search stops and returns the bounds proved so far (``proved=False``).
+
+A hash collision in the transposition table (two independent 64-bit Zobrist keys per set) is
+the only way a wrong value could be reused; the returned tree is replayed with the scorer, so
+its statistics are exact in every case.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..codes import CodeSpace
+from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
+from ..status import Status
+from ..variant import Variant
+from . import SearchResult
+
+GUESS_POOLS = ("all", "candidates")
+#: Largest space searched: the score matrix is n^2 bytes (Bulls & Cows 4/10: 25 MB).
+MAX_CODES = 16_384
+INF_T = 1 << 60
+INF_W = 1 << 20
+#: Pruning switches of the native core (all on by default); tests turn them off to compare.
+OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "refine")
+
+
+@dataclass
+class _Class:
+    """One reply class of a first guess: a subproblem solved exactly (or refuted)."""
+
+    response: int
+    members: np.ndarray       # sorted code indices (int32)
+    lower: tuple[int, int]    # proved lower bound (total, worst)
+    exact: bool = False
+
+
+def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: str = "all",
+                   time_limit: float | None = None, workers: int | None = None,
+                   progress: bool | None = None, symmetry: bool = True,
+                   options: dict | None = None, memo_entries: int = 8_000_000) -> SearchResult:
+    """Prove the expected-case optimum of ``variant`` and return it with its strategy tree.
+
+    ``guesses``: ``"all"`` codes or only ``"candidates"`` (codes consistent with the replies).
+    ``max_depth``: at most this many guesses for every secret (None: no cap).
+    ``time_limit`` (seconds): stop and return the proved bounds, ``proved=False``.
+    ``workers``: threads sharing the search (default: the machine's cores).
+    ``symmetry`` and ``options`` (names in :data:`OPTIONS` -> bool) switch prunings off for tests.
+    """
+    started = time.perf_counter()
+    search = _Search(variant, max_depth, guesses, workers, symmetry, options, memo_entries)
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    return search.run(time_limit, show, started)
+
+
+def _check(variant: Variant, max_depth, guesses: str, options) -> None:
+    if guesses not in GUESS_POOLS:
+        raise unknown_name("guess pool", guesses, GUESS_POOLS)
+    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int)
+                                  or max_depth < 1):
+        raise InvalidVariant(f"max depth must be a positive integer, got {max_depth!r}")
+    for key in options or {}:
+        if key not in OPTIONS:
+            raise unknown_name("search option", key, OPTIONS)
+    size = CodeSpace(variant).size
+    if size > MAX_CODES:
+        raise SpaceTooLarge(f"{variant.describe()} has {size} codes; the exact expected-case "
+                            f"search handles at most {MAX_CODES}")
+    if variant.response_slots > 256:
+        raise SpaceTooLarge(f"code length {variant.length} too large for the exact search "
+                            "(at most 14)")
+
+
+class _Search:
+    def __init__(self, variant, max_depth, guesses, workers, symmetry, options, memo_entries):
+        _check(variant, max_depth, guesses, options)
+        from .._native.search_expected import Solver
+        from ..scoring import possible_responses, score_matrix
+
+        self.variant = variant
+        self.space = CodeSpace(variant)
+        self.codes = self.space.codes
+        self.n = self.codes.shape[0]
+        self.max_depth = max_depth
+        self.depth = max_depth or 0
+        self.pool = guesses
+        self.cand_only = guesses == "candidates"
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.matrix = score_matrix(variant, self.codes, self.codes)
+        branching = len(possible_responses(variant)) - 1
+        self.base_played = 1 if variant.no_leading_zero else 0
+        self.solver = Solver(self.matrix, self.codes, variant.n_symbols, self.base_played,
+                             variant.response_slots, variant.win_response, max(branching, 1),
+                             self.cand_only, self.depth, memo_entries)
+        for key, value in (options or {}).items():
+            setattr(self.solver, f"opt_{key}", bool(value))
+        self._sym = None
+        if symmetry:
+            from ..symmetry import Symmetry
+
+            self._sym = Symmetry(variant)
+        self.symmask = np.zeros(self.n, dtype=np.uint64)
+        for j in range(variant.length):
+            self.symmask |= np.left_shift(np.uint64(1), self.codes[:, j].astype(np.uint64))
+        self.lock = threading.Lock()
+        self.notes: list[str] = []
+
+    # --- symmetry at the top two levels ------------------------------------------------------
+    def _reps(self, history, members) -> np.ndarray | None:
+        """Guesses to try at a node of the given history, one per orbit; None lets the core
+        choose (all codes up to never-played symbols)."""
+        if self._sym is None:
+            return None
+        cands = members if self.cand_only else None
+        reps = self._sym.guess_representatives([tuple(self.codes[g]) for g in history], cands)
+        return np.ascontiguousarray(reps, dtype=np.int32)
+
+    def _played(self, history) -> int:
+        mask = self.base_played
+        for g in history:
+            mask |= int(self.symmask[g])
+        return mask
+
+    def _child_depth(self, d: int) -> int:
+        return d - 1 if self.max_depth else 0
+
+    # --- the search ----------------------------------------------------------------------------
+    def run(self, time_limit, show, started) -> SearchResult:
+        solver, n, d = self.solver, self.n, self.depth
+        everyone = np.arange(n, dtype=np.int32)
+        if time_limit is not None:
+            solver.set_deadline(max(float(time_limit), 1e-3))
+        greedy = solver.greedy_value(everyone, d, self.base_played)
+        best = (greedy[0], greedy[1]) if greedy else (INF_T, INF_W)
+        best_guess = None            # None: the incumbent is the greedy strategy
+        best_classes: list[_Class] = []
+        if greedy is None and self.max_depth:
+            self.notes.append(f"the greedy strategy needs more than {self.max_depth} guesses")
+        reps = self._reps([], everyone)
+        order = solver.scan(everyone, d, self.base_played, reps)
+        order.sort(key=lambda x: (x[1], x[2], not x[3], x[0]))
+        bounds: list[tuple[int, int]] = []   # proved lower bound of every first guess
+        stopped = False
+        bar = _Progress(show, len(order))
+        try:
+            for rank, (g1, lbt, lbw, _cand) in enumerate(order):
+                if (lbt, lbw) >= best:
+                    bounds.append((lbt, lbw))
+                    break
+                bar.first(rank, self.space.format(self.codes[g1]))
+                value, classes, done = self._first_guess(g1, best, bar)
+                if not done:
+                    stopped = True
+                    bounds.append(self._partial_bound(classes, (lbt, lbw)))
+                    bounds.extend((x[1], x[2]) for x in order[rank + 1:])
+                    break
+                if value < best:
+                    best, best_guess, best_classes = value, g1, classes
+                    bounds.append(value)
+                else:
+                    bounds.append(max(self._partial_bound(classes, (lbt, lbw)), best))
+        finally:
+            bar.close()
+        seconds = time.perf_counter() - started
+        solver.set_deadline(0)  # clears the stop flag: the tree walk may need to re-solve
+        lower = min(bounds) if bounds else best
+        if not order and greedy is None:
+            lower = (INF_T, INF_W)
+        proved = not stopped
+        result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=proved,
+                              secrets=n, max_depth=self.max_depth, guesses=self.pool,
+                              seconds=seconds, nodes=solver.nodes, notes=self.notes)
+        if best[0] >= INF_T:
+            if lower[0] < INF_T:
+                result.lower = lower[0]
+            if proved:
+                result.status = Status.INFEASIBLE
+                self.notes.append(f"no strategy solves every secret in at most {self.max_depth} "
+                                  "guesses" + (" with consistent guesses only" if self.cand_only else ""))
+            return result
+        root = (self._tree_from(best_guess, best_classes) if best_guess is not None
+                else self._greedy_tree(everyone, d, []))
+        hist = _histogram(self.variant, self.matrix, self.codes, root, self.space)
+        total = sum(k * v for k, v in hist.items())
+        worst = max(hist)
+        if (total, worst) != tuple(best):
+            raise AssertionError(f"internal error: tree replays to {(total, worst)}, "
+                                 f"search claimed {best}")
+        result.total, result.worst, result.histogram = total, worst, hist
+        result.upper = total
+        result.lower = total if proved else min(lower[0], total)
+        result.status = Status.OPTIMAL if proved else Status.FEASIBLE
+        if not proved:
+            self.notes.append(f"time limit: total in [{result.lower}, {result.upper}]")
+        result.tree = self._document(root, hist, proved)
+        result.seconds = time.perf_counter() - started
+        result.nodes = solver.nodes
+        return result
+
+    def _partial_bound(self, classes: list[_Class], scan_bound) -> tuple[int, int]:
+        if not classes:
+            return scan_bound
+        t = self.n + sum(c.lower[0] for c in classes)
+        w = 1 + max((c.lower[1] for c in classes), default=0)
+        return max((t, w), scan_bound)
+
+    def _first_guess(self, g1: int, best, bar):
+        """Solve every class of first guess ``g1`` (in parallel) within the incumbent ``best``.
+
+        Returns ((total, worst) or (INF, INF) if refuted, classes, finished)."""
+        n, solver = self.n, self.solver
+        resp = self.matrix[g1]
+        cd = self._child_depth(self.depth)
+        played = self._played([g1])
+        classes = []
+        for r in np.unique(resp):
+            if r == self.variant.win_response:
+                continue
+            members = np.flatnonzero(resp == r).astype(np.int32)
+            lb = (solver.lb_total(max(cd, 0), len(members)), solver.lb_worst(len(members)))
+            classes.append(_Class(int(r), members, lb))
+        refuted = threading.Event()
+        stopped = threading.Event()
+        reps_all = None if self.cand_only else self._reps([g1], None)
+
+        def task(c: _Class):
+            if refuted.is_set() or stopped.is_set():
+                return
+            with self.lock:
+                others = sum(o.lower[0] for o in classes if o is not c)
+            budget = (best[0] - n - others, best[1] - 1)
+            if c.lower >= budget:
+                refuted.set()
+                return
+            reps = self._reps([g1], c.members) if self.cand_only else reps_all
+            out = solver.solve(c.members, cd, budget[0], budget[1], played, reps)
+            if out is None:
+                stopped.set()
+                return
+            t, w, exact = out
+            with self.lock:
+                c.lower = max(c.lower, (t, w))
+                c.exact = exact
+            if not exact:
+                refuted.set()
+            bar.advance()
+
+        bar.classes(len(classes))
+        # Largest classes first: they take longest, so the pool stays busy until the end.
+        ordered = sorted(classes, key=lambda c: -len(c.members))
+        if self.workers > 1 and len(ordered) > 1:
+            with ThreadPoolExecutor(self.workers) as pool:
+                list(pool.map(task, ordered))
+        else:
+            for c in ordered:
+                task(c)
+        if stopped.is_set():
+            return None, classes, False
+        if refuted.is_set() or not all(c.exact for c in classes):
+            return (INF_T, INF_W), classes, True
+        total = n + sum(c.lower[0] for c in classes)
+        worst = 1 + max((c.lower[1] for c in classes), default=0)
+        return (total, worst), classes, True
+
+    # --- trees ----------------------------------------------------------------------------------
+    def _node(self, guess: int, members: np.ndarray, d: int, history, child) -> dict:
+        resp = self.matrix[guess][members]
+        children = {}
+        for r in np.unique(resp):
+            if r == self.variant.win_response:
+                continue
+            sub = members[resp == r]
+            children[self.variant.format_response(int(r))] = child(sub, self._child_depth(d),
+                                                                   history + [guess])
+        return {"guess": self.space.format(self.codes[guess]), "children": children}
+
+    def _optimal_subtree(self, members: np.ndarray, d: int, history) -> dict:
+        solver = self.solver
+        if len(members) <= 2:
+            g = int(members[0])
+        else:
+            g = solver.best_guess(members, d)
+            if g < 0:  # evicted from the table: solve again (exactly, no budget)
+                reps = self._reps(history, members) if len(history) == 1 else None
+                solver.solve(members, d, INF_T, INF_W, self._played(history), reps)
+                g = solver.best_guess(members, d)
+            if g < 0:
+                raise AssertionError("internal error: an exactly solved set has no best guess")
+        return self._node(g, members, d, history, self._optimal_subtree)
+
+    def _tree_from(self, g1: int, classes: list[_Class]) -> dict:
+        everyone = np.arange(self.n, dtype=np.int32)
+        return self._node(g1, everyone, self.depth, [], self._optimal_subtree)
+
+    def _greedy_tree(self, members: np.ndarray, d: int, history) -> dict:
+        g = self.solver.greedy_guess(members, self._played(history), d)
+        return self._node(g, members, d, history, self._greedy_tree)
+
+    def _document(self, root: dict, hist: dict[int, int], proved: bool) -> dict:
+        from ..tree import make_tree
+
+        extra = {"objective": "expected", "proved": proved}
+        if self.max_depth:
+            extra["max_depth"] = self.max_depth
+        return make_tree(self.variant, "optimal-expected", self.pool, root, hist, **extra)
+
+
+def _histogram(variant, matrix, codes, root, space) -> dict[int, int]:
+    """Guess-count histogram of a tree, replayed with the score matrix (cross-checked in the
+    tests against :func:`cbsolve.tree.histogram_of`, which uses the scoring rule alone)."""
+    hist: dict[int, int] = {}
+    stack = [(root, np.arange(codes.shape[0]), 1)]
+    while stack:
+        node, members, depth = stack.pop()
+        g = space.index_of(space.parse(node["guess"]))
+        resp = matrix[g][members]
+        for r in np.unique(resp):
+            sub = members[resp == r]
+            if r == variant.win_response:
+                hist[depth] = hist.get(depth, 0) + 1
+            else:
+                stack.append((node["children"][variant.format_response(int(r))], sub, depth + 1))
+    return dict(sorted(hist.items()))
+
+
+class _Progress:
+    """A rich progress line on stderr (first guess, classes done), or nothing."""
+
+    def __init__(self, show: bool, n_first: int):
+        self.bar = None
+        if not show:
+            return
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                            TextColumn("{task.completed}/{task.total} classes"),
+                            TimeElapsedColumn(), transient=True,
+                            console=_stderr_console())
+        self.bar.start()
+        self.task = self.bar.add_task("expected search", total=1)
+        self.n_first = n_first
+
+    def first(self, rank: int, code: str) -> None:
+        if self.bar:
+            self.bar.update(self.task, description=f"first guess {code} ({rank + 1}/{self.n_first})",
+                            completed=0)
+
+    def classes(self, k: int) -> None:
+        if self.bar:
+            self.bar.update(self.task, total=k, completed=0)
+
+    def advance(self) -> None:
+        if self.bar:
+            self.bar.advance(self.task)
+
+    def close(self) -> None:
+        if self.bar:
+            self.bar.stop()
+
+
+def _stderr_console():
+    from rich.console import Console
+
+    return Console(stderr=True)

@@ -1,0 +1,209 @@
+"""Exact expected-case search: cross-checked against a plain exhaustive search on tiny games,
+every pruning switched off in turn, trees replayed with the scoring rule, known results."""
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+import pytest
+
+from cbsolve.codes import CodeSpace
+from cbsolve.errors import InvalidVariant, SpaceTooLarge, UnknownName
+from cbsolve.rule import score
+from cbsolve.search.expected import OPTIONS, solve_expected
+from cbsolve.status import Status
+from cbsolve.variant import Variant
+
+INF = (10**9, 10**9)
+
+
+def exhaustive(variant: Variant, max_depth: int | None = None, candidates_only: bool = False):
+    """(total, worst) of the best strategy by plain recursion over every guess: no bounds, no
+    symmetry, no shortcuts; the definition the search must match. None if the cap is infeasible."""
+    codes = [tuple(c) for c in CodeSpace(variant).codes]
+    table = {(g, s): score(variant, s, g) for g in codes for s in codes}
+    win = (variant.length, 0)
+
+    @lru_cache(maxsize=None)
+    def best(secrets: tuple, left: int):
+        if left <= 0:
+            return INF
+        if len(secrets) == 1:
+            return (1, 1)
+        result = INF
+        for g in (secrets if candidates_only else codes):
+            classes: dict = {}
+            for s in secrets:
+                classes.setdefault(table[g, s], []).append(s)
+            if len(classes) == 1 and win not in classes:
+                continue  # learns nothing
+            total, worst = len(secrets), 1
+            for reply, members in classes.items():
+                if reply == win:
+                    continue
+                t, w = best(tuple(members), left - 1)
+                total, worst = total + t, max(worst, 1 + w)
+            result = min(result, (total, worst))
+        return result
+
+    value = best(tuple(codes), max_depth or len(codes) + 1)
+    return None if value[0] >= INF[0] else value
+
+
+def replay(variant: Variant, tree: dict) -> dict[int, int]:
+    """Play every secret through the tree with the pure-Python rule; histogram of guess counts."""
+    space = CodeSpace(variant)
+    hist: dict[int, int] = {}
+    for secret in (tuple(c) for c in space.codes):
+        node, depth = tree["root"], 1
+        while True:
+            guess = space.parse(node["guess"])
+            b, c = score(variant, secret, guess)
+            if b == variant.length:
+                break
+            node = node["children"][f"{b}" if variant.bulls_only else f"{b},{c}"]
+            depth += 1
+        hist[depth] = hist.get(depth, 0) + 1
+    return dict(sorted(hist.items()))
+
+
+def check(result, variant: Variant) -> None:
+    """The returned tree solves every secret and its statistics are what the result claims."""
+    hist = replay(variant, result.tree)
+    assert hist == result.histogram
+    assert result.total == sum(k * v for k, v in hist.items())
+    assert result.worst == max(hist)
+    assert result.tree["stats"]["total"] == result.total
+    assert result.tree["strategy"] == "optimal-expected"
+
+
+TINY = [
+    Variant(2, "012", True),
+    Variant(2, "0123", True),
+    Variant(2, "0123", False),
+    Variant(3, "012", True),
+    Variant(3, "0123", False),
+    Variant(2, "0123", True, feedback="bulls"),
+    Variant(3, "012", True, feedback="bulls"),
+    Variant(3, "0123", False, no_leading_zero=True),
+    Variant(2, "01234", True, no_leading_zero=True),
+    Variant(3, "01", True),
+]
+
+
+@pytest.mark.parametrize("variant", TINY, ids=lambda v: v.describe())
+def test_optimum_matches_exhaustive_search(variant):
+    want = exhaustive(variant)
+    result = solve_expected(variant, progress=False, workers=2)
+    assert result.proved and result.status is Status.OPTIMAL
+    assert (result.total, result.worst) == want
+    assert result.lower == result.upper == result.total
+    check(result, variant)
+
+
+@pytest.mark.parametrize("variant", TINY[:6], ids=lambda v: v.describe())
+def test_consistent_guesses_only(variant):
+    want = exhaustive(variant, candidates_only=True)
+    result = solve_expected(variant, guesses="candidates", progress=False)
+    assert (result.total, result.worst) == want
+    assert result.tree["guesses"] == "candidates"
+    check(result, variant)
+    # every guess of the tree is consistent with the replies on its path
+    space = CodeSpace(variant)
+
+    def walk(node, history):
+        guess = space.parse(node["guess"])
+        assert all(score(variant, guess, g) == r for g, r in history)
+        for reply, child in (node.get("children") or {}).items():
+            b, _, c = reply.partition(",")
+            walk(child, history + [(guess, (int(b), int(c or 0)))])
+
+    walk(result.tree["root"], [])
+
+
+@pytest.mark.parametrize("variant", [TINY[1], TINY[3], TINY[4], TINY[6]], ids=lambda v: v.describe())
+def test_depth_cap(variant):
+    free = exhaustive(variant)
+    for cap in range(1, free[1] + 1):
+        want = exhaustive(variant, max_depth=cap)
+        result = solve_expected(variant, max_depth=cap, progress=False)
+        assert result.proved
+        if want is None:
+            assert result.status is Status.INFEASIBLE and result.total is None
+            assert any("at most" in note for note in result.notes)
+        else:
+            assert (result.total, result.worst) == want
+            assert result.worst <= cap
+            check(result, variant)
+
+
+@pytest.mark.parametrize("off", OPTIONS + ("symmetry",))
+def test_each_pruning_switched_off_gives_the_same_optimum(off):
+    for variant in (TINY[1], TINY[4], TINY[6]):
+        want = exhaustive(variant)
+        if off == "symmetry":
+            result = solve_expected(variant, progress=False, symmetry=False)
+        else:
+            result = solve_expected(variant, progress=False, options={off: False})
+        assert (result.total, result.worst) == want
+        check(result, variant)
+
+
+def test_single_worker_and_threads_agree():
+    v = Variant(4, "1234", True)
+    one = solve_expected(v, progress=False, workers=1)
+    two = solve_expected(v, progress=False, workers=2)
+    assert (one.total, one.worst) == (two.total, two.worst)
+    check(two, v)
+
+
+def test_mastermind_4_6():
+    # Koyama & Lai (1993), J. Recreational Math. 25: optimal expected case 5625/1296 = 4.340.
+    v = Variant.preset("mastermind")
+    result = solve_expected(v, progress=False)
+    assert result.proved and result.total == 5625
+    check(result, v)
+
+
+def test_mastermind_4_6_at_most_5_guesses():
+    # Koyama & Lai (1993): 5626 when no secret may need a sixth guess.
+    v = Variant.preset("mastermind")
+    result = solve_expected(v, max_depth=5, progress=False)
+    assert result.proved and result.total == 5626 and result.worst == 5
+    check(result, v)
+
+
+def test_time_limit_returns_proved_bounds():
+    v = Variant.preset("mastermind")
+    result = solve_expected(v, time_limit=0.05, progress=False, workers=1)
+    if result.proved:  # a very fast machine: then it must be the optimum
+        assert result.total == 5625
+        return
+    assert result.status is Status.FEASIBLE
+    assert result.lower <= 5625 <= result.upper == result.total
+    assert any("time limit" in note for note in result.notes)
+    check(result, v)
+
+
+def test_bad_arguments():
+    v = Variant(2, "012", True)
+    with pytest.raises(UnknownName, match="candidates"):
+        solve_expected(v, guesses="consistent")
+    with pytest.raises(InvalidVariant, match="max depth"):
+        solve_expected(v, max_depth=0)
+    with pytest.raises(UnknownName, match="memo"):
+        solve_expected(v, options={"nope": False})
+    with pytest.raises(SpaceTooLarge):
+        solve_expected(Variant(6, "0123456789", False))
+
+
+def test_exhaustive_reference_itself():
+    # Hand-checkable: 2 positions over {0,1} with repeats (4 secrets). Guess 01: 00 -> 1,0 ...
+    # every reply class has at most 2 members; the best total is 1 + 2*1 + ... computed by hand:
+    # guess 00 first: replies 2,0 (00), 1,0 (01, 10), 0,0 (11); then 01 splits {01, 10}.
+    # totals: 00 -> 1; 11 -> 2; 01 -> 2; 10 -> 3 => 8, worst 3 (no guess splits all four).
+    v = Variant(2, "01", True)
+    codes = list(itertools.product(range(2), repeat=2))
+    assert len({tuple(score(v, s, g) for s in codes) for g in codes}) > 1
+    assert exhaustive(v) == (8, 3)
+    assert (solve_expected(v, progress=False).total, solve_expected(v, progress=False).worst) == (8, 3)
