@@ -23,6 +23,7 @@ Every end of every interval says which method produced it. The expected case is 
 """
 from __future__ import annotations
 
+import inspect
 import time
 from dataclasses import dataclass, field
 
@@ -91,6 +92,7 @@ class Bounds:
 def compute_bounds(variant: Variant, *, time_limit: float | None = None, search: bool = True,
                    strategies: bool = True, deep: bool = True,
                    strategy_limit: int = STRATEGY_LIMIT, search_limit: int = SEARCH_LIMIT,
+                   strategy_names=UPPER_STRATEGIES, workers: int | None = None,
                    progress=None) -> Bounds:
     """Lower and upper bounds on the worst and the total number of guesses for ``variant``."""
     from ..scoring import possible_responses
@@ -122,9 +124,9 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
             expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
 
     if strategies and secrets <= strategy_limit:
-        _strategy_upper(out, deadline, progress)
+        _strategy_upper(out, deadline, strategy_names)
     if search and secrets <= search_limit:
-        _search_exact(out, deadline, progress)
+        _search_exact(out, deadline, workers)
     if worst.lower > worst.upper or expected.lower > expected.upper:
         raise AssertionError(f"contradictory bounds for {variant.describe()}: {out.to_json()}")
     out.seconds = time.perf_counter() - start
@@ -135,14 +137,14 @@ def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
 
-def _strategy_upper(out: Bounds, deadline, progress) -> None:
+def _strategy_upper(out: Bounds, deadline, names) -> None:
     """Upper bounds from heuristic strategies evaluated exactly against every secret."""
     try:
         from ..strategy import evaluate
     except ImportError as exc:  # the strategies package is optional for bounds
         out.notes.append(f"strategy upper bounds unavailable: {exc}")
         return
-    for name in UPPER_STRATEGIES:
+    for name in names:
         left = _remaining(deadline)
         if left is not None and left <= 0:
             out.notes.append(f"time limit reached before strategy {name!r} was evaluated")
@@ -159,9 +161,11 @@ def _strategy_upper(out: Bounds, deadline, progress) -> None:
         out.expected.lower_upper(ev.total, method)
 
 
-def _search_exact(out: Bounds, deadline, progress) -> None:
+def _search_exact(out: Bounds, deadline, workers) -> None:
     """Exact optima (or proved brackets) from the optimal searches, when they exist."""
     for objective in ("worst", "expected"):
+        if (out.worst if objective == "worst" else out.expected).exact is not None:
+            continue  # already pinned down by cheaper methods
         solver = _search_function(objective)
         if solver is None:
             out.notes.append(f"optimal {objective}-case search unavailable")
@@ -171,7 +175,10 @@ def _search_exact(out: Bounds, deadline, progress) -> None:
             out.notes.append(f"time limit reached before the {objective}-case search")
             continue
         try:
-            res = solver(out.variant, time_limit=left)
+            kwargs = {"time_limit": left, "workers": workers}
+            if "certificate" in inspect.signature(solver).parameters:
+                kwargs["certificate"] = False   # bounds need the value, not the certificate
+            res = solver(out.variant, **kwargs)
         except Exception as exc:
             out.notes.append(f"optimal {objective}-case search failed: {exc}")
             continue
