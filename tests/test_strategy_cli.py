@@ -45,7 +45,9 @@ def test_evaluate_text_and_sample(capsys):
     (["evaluate", "--guesses", "some"], "unknown guess set 'some'"),
     (["evaluate", "--first", "0012"], "repeats symbol"),
     (["evaluate", "--sample", "0"], "--sample must be at least 1"),
-    (["evaluate", "--sample", "5", "--out", "x.json"], "--out needs an exhaustive"),
+    (["evaluate", "--sample", "5", "--out", "x.json"], "--out and --dot need an exhaustive"),
+    (["evaluate", "--variant", "mastermind", "--dot", "x.dot", "--dot-depth", "0"],
+     "--dot-depth must be at least 1"),
     (["evaluate", "--length", "6"], "use --sample K"),   # 151200^2 matrix: 21 GiB
     (["next", "--strategy", "best"], "unknown strategy 'best'"),
     (["next", "0123:5,0"], "exceeds the length"),
@@ -73,3 +75,14 @@ def test_next_inconsistent_exit_1(capsys):
     assert code == 1 and data["consistent"] is False and data["conflict"] == [1, 2]
     code, out, _ = run(capsys, "next", "0123:0,1", "0123:1,1")
     assert code == 1 and "#1 0123:0,1" in out and "#2 0123:1,1" in out
+
+
+def test_evaluate_dot(capsys, tmp_path):
+    dot = tmp_path / "t.dot"
+    code, out, _ = run(capsys, "evaluate", "--variant", "mastermind", "--dot", str(dot),
+                       "--dot-depth", "1", "--json")
+    assert code == 0 and json.loads(out)["dot"] == str(dot)
+    text = dot.read_text()
+    # Knuth's opening 1122 splits the 1296 codes into 13 parts (S. Gur's first-guess table),
+    # one of them the win: 12 edges leave the root
+    assert text.startswith("digraph") and '"1122"' in text and text.count("->") == 12

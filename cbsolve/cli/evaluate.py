@@ -36,6 +36,10 @@ def _progress(enabled: bool):
               help="Draw guesses from all codes or from the remaining candidates only.")
 @click.option("--out", "out", default=None, metavar="FILE",
               help="Write the strategy tree (docs/tree-format.md) to FILE.")
+@click.option("--dot", "dot", default=None, metavar="FILE",
+              help="Write the tree as Graphviz DOT (first --dot-depth guesses) to FILE.")
+@click.option("--dot-depth", type=int, default=3, show_default=True, metavar="K",
+              help="Levels drawn by --dot (full trees of large variants are unreadable).")
 @click.option("--sample", type=int, default=None, metavar="K",
               help="Play K random secrets only and report an estimate (for large spaces).")
 @click.option("--seed", type=int, default=None, help="Seed for --sample and the random strategy.")
@@ -43,24 +47,35 @@ def _progress(enabled: bool):
               help="Score one guess per symmetry class at the top of the tree (same result).")
 @variant_options
 @json_option
-def evaluate_command(strategy, first, guesses, out, sample, seed, symmetry, variant,
-                     as_json) -> int:
+def evaluate_command(strategy, first, guesses, out, dot, dot_depth, sample, seed, symmetry,
+                     variant, as_json) -> int:
     """Play a strategy against every secret (one shared decision tree) and report its cost."""
     from ..strategy import evaluate
-    from ..tree import write_tree
+    from ..tree import to_dot, write_tree
 
     if sample is not None and sample < 1:
         raise InvalidVariant(f"--sample must be at least 1, got {sample}")
-    if sample is not None and out:
-        raise InvalidVariant("--out needs an exhaustive evaluation; drop --sample to write a tree")
+    if sample is not None and (out or dot):
+        raise InvalidVariant("--out and --dot need an exhaustive evaluation; drop --sample to "
+                             "write a tree")
+    if dot_depth < 1:
+        raise InvalidVariant(f"--dot-depth must be at least 1, got {dot_depth}")
     result = evaluate(variant, strategy, first=first, guesses=guesses, seed=seed,
                       progress=_progress(progress_enabled(as_json)), sample=sample,
                       symmetry=symmetry)
     if out:
         write_tree(result.tree, out)
+    if dot:
+        try:
+            with open(dot, "w", encoding="utf-8") as fh:
+                fh.write(to_dot(result.tree, max_depth=dot_depth))
+        except OSError as exc:
+            raise InvalidVariant(f"cannot write --dot file {dot!r}: {exc.strerror or exc}") from None
     data = result.to_json()
     if out:
         data["out"] = out
+    if dot:
+        data["dot"] = dot
     emit(as_json, data, format_evaluation(result, out))
     return EXIT_OK
 
