@@ -29,6 +29,7 @@ class SearchResult:
     tree: dict | None = None            # docs/tree-format.md
     certificate: dict | None = None     # lower-bound certificate (worst objective)
     notes: list[str] = field(default_factory=list)
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per search phase
 
     @property
     def average(self) -> float | None:

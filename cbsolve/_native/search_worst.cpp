@@ -1,0 +1,755 @@
+// Worst-case exact search: can every secret be found within d guesses? (decision version of
+// the minimax-optimal strategy problem, Knuth 1977; Koyama-Lai 1993 for the search shape).
+//
+// Python (cbsolve/search/worst.py) owns validation, the score matrix (scoring core), the loop
+// over d and the JSON; this file only walks sets of code indices. Three products:
+//   feasible(d)       decide, with a transposition table (candidate set -> proved bounds);
+//   tree(d)           a strategy tree of depth <= d (after feasible(d) said yes);
+//   certificate(d)    a refutation tree proving feasible(d) false, checked by cbsolve/certify.py.
+//
+// Sound prunings, each switchable (Options):
+//   capacity  with k guesses left at most cap(k) = 1 + (R-1) cap(k-1) secrets can be told apart
+//             (R-1 non-winning replies, +1 when the guess is itself a candidate; cap(0) = 0);
+//   symmetry  only one guess per orbit of the stabiliser of the history (cbsolve/symmetry.py
+//             does the same in Python; both are cross-checked in the tests);
+//   obvious   a guess splitting the set into singletons settles the node (depth <= 2);
+//   dedupe    guesses with identical replies on the set are one guess;
+//   order     guesses in lower-bound order (largest class), candidates first; classes largest
+//             first (the one most likely to fail);
+//   memo      transposition table keyed by the (sorted) candidate set.
+// A guess that gives every candidate the same reply and is not a candidate is skipped: a
+// strategy starting with it contains a shorter one for the same set.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+namespace py = pybind11;
+using std::vector;
+
+namespace {
+
+struct Options {
+    bool symmetry = true, capacity = true, obvious = true, order = true, memo = true,
+         dedupe = true, candidates_only = false;
+    int threads = 1;
+    int sym_min_left = 3;  // symmetry pays off only where a node has many guesses to refute
+};
+
+struct Elem {  // a position permutation with its forced map on the fixed symbols (-1: free)
+    vector<int> pos, sigma, free_targets;
+};
+
+struct TreeNode {
+    int guess = -1;
+    vector<std::pair<int, std::unique_ptr<TreeNode>>> children;  // (reply, node)
+};
+
+// Certificate entry kinds (see docs/optimal.md)
+enum Kind { REFUTED = 0, MAPPED = 1, SAME = 2 };
+struct CertNode;
+struct CertEntry {
+    int guess = -1, kind = REFUTED, reply = -1, other = -1;  // other: representative / twin
+    vector<int> pos_perm, sym_perm;                          // MAPPED only
+    std::unique_ptr<CertNode> child;                         // REFUTED only
+};
+struct CertNode {
+    int left = 0;
+    vector<CertEntry> entries;
+};
+
+struct MemoEntry {
+    vector<int> set;
+    int infeasible_at = -1;   // largest d proved infeasible
+    int feasible_at = 1 << 20;  // smallest d proved feasible
+};
+
+inline uint64_t hash_set(const vector<int>& s) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ s.size();
+    for (int x : s) {
+        h ^= static_cast<uint64_t>(x) + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+        h *= 0xBF58476D1CE4E5B9ULL;
+    }
+    return h ^ (h >> 31);
+}
+
+struct Memo {
+    static constexpr int STRIPES = 64;
+    std::mutex mu[STRIPES];
+    std::unordered_map<uint64_t, vector<MemoEntry>> maps[STRIPES];
+    std::atomic<int64_t> size{0};
+
+    // returns +1 feasible, 0 infeasible, -1 unknown
+    int lookup(const vector<int>& s, uint64_t h, int d) {
+        int k = h % STRIPES;
+        std::lock_guard<std::mutex> lock(mu[k]);
+        auto it = maps[k].find(h);
+        if (it == maps[k].end()) return -1;
+        for (auto& e : it->second)
+            if (e.set == s) {
+                if (d <= e.infeasible_at) return 0;
+                if (d >= e.feasible_at) return 1;
+                return -1;
+            }
+        return -1;
+    }
+    void store(const vector<int>& s, uint64_t h, int d, bool ok) {
+        int k = h % STRIPES;
+        std::lock_guard<std::mutex> lock(mu[k]);
+        auto& bucket = maps[k][h];
+        for (auto& e : bucket)
+            if (e.set == s) {
+                if (ok) e.feasible_at = std::min(e.feasible_at, d);
+                else e.infeasible_at = std::max(e.infeasible_at, d);
+                return;
+            }
+        MemoEntry e;
+        e.set = s;
+        if (ok) e.feasible_at = d;
+        else e.infeasible_at = d;
+        bucket.push_back(std::move(e));
+        size++;
+    }
+};
+
+struct Cand {
+    int g, maxc, ncls;
+    bool in_set;
+    int64_t sumsq;
+};
+
+class Search {
+  public:
+    int n, N, D, slots, win;
+    bool nlz;
+    int64_t nonwin;
+    const uint8_t* M;
+    vector<uint8_t> codes;
+    vector<int32_t> dense;
+    vector<vector<int>> pos_perms;
+    vector<int64_t> cap;
+    Options opt;
+    Memo memo;
+    std::atomic<bool> stop{false};
+    std::atomic<int64_t> nodes{0};
+    volatile int64_t* control = nullptr;  // [nodes, top done, top total, stop request, memo]
+    std::chrono::steady_clock::time_point deadline;
+    bool has_deadline = false;
+
+    Search(py::array_t<uint8_t, py::array::c_style> matrix,
+           py::array_t<uint8_t, py::array::c_style> codes_, int n_symbols, bool nlz_,
+           int slots_, int win_, int n_responses)
+        : matrix_keep(matrix) {
+        n = static_cast<int>(codes_.shape(0));
+        N = static_cast<int>(codes_.shape(1));
+        D = n_symbols;
+        nlz = nlz_;
+        slots = slots_;
+        win = win_;
+        nonwin = n_responses - 1;
+        if (n >= 65536) throw std::invalid_argument("at most 65535 codes (16-bit class counts)");
+        if (matrix.shape(0) != n || matrix.shape(1) != n)
+            throw std::invalid_argument("matrix must be n x n over all codes");
+        M = matrix.data();
+        codes.assign(codes_.data(), codes_.data() + static_cast<size_t>(n) * N);
+        int64_t span = 1;
+        for (int i = 0; i < N; ++i) span *= D;
+        if (span > (int64_t(1) << 28)) throw std::invalid_argument("space too large for symmetry table");
+        dense.assign(span, -1);
+        for (int i = 0; i < n; ++i) dense[value(&codes[static_cast<size_t>(i) * N])] = i;
+        vector<int> p(N);
+        for (int i = 0; i < N; ++i) p[i] = i;
+        do {
+            if (!nlz || p[0] == 0) pos_perms.push_back(p);
+        } while (std::next_permutation(p.begin(), p.end()));
+        cap.assign(64, 0);
+        const int64_t BIG = int64_t(1) << 50;
+        for (int d = 1; d < 64; ++d) cap[d] = std::min(BIG, 1 + nonwin * cap[d - 1]);
+    }
+
+    int64_t value(const uint8_t* c) const {
+        int64_t v = 0;
+        for (int i = 0; i < N; ++i) v = v * D + c[i];
+        return v;
+    }
+    const uint8_t* code(int i) const { return &codes[static_cast<size_t>(i) * N]; }
+    inline uint8_t score(int g, int s) const { return M[static_cast<size_t>(g) * n + s]; }
+
+    // ---- symmetry ---------------------------------------------------------------------
+    vector<Elem> stabilizer(const vector<int>& hist) const {
+        vector<Elem> out;
+        for (auto& p : pos_perms) {
+            vector<int> sigma(D, -1);
+            vector<char> taken(D, 0);
+            if (nlz) { sigma[0] = 0; taken[0] = 1; }
+            bool ok = true;
+            for (int h : hist) {
+                const uint8_t* c = code(h);
+                for (int i = 0; i < N && ok; ++i) {
+                    int src = c[p[i]], dst = c[i];
+                    if (sigma[src] < 0) {
+                        if (taken[dst]) ok = false;
+                        else { sigma[src] = dst; taken[dst] = 1; }
+                    } else if (sigma[src] != dst) ok = false;
+                }
+                if (!ok) break;
+            }
+            if (!ok) continue;
+            Elem e;
+            e.pos = p;
+            e.sigma = sigma;
+            for (int s = 0; s < D; ++s) if (!taken[s]) e.free_targets.push_back(s);
+            out.push_back(std::move(e));
+        }
+        return out;
+    }
+
+    // lowest image of code g under elem e x permutations of the free symbols; optionally the
+    // full symbol permutation realising it
+    int image(const Elem& e, int g, vector<int>* full = nullptr) const {
+        const uint8_t* c = code(g);
+        int m[64];
+        for (int s = 0; s < D; ++s) m[s] = e.sigma[s];
+        size_t next = 0;
+        int64_t v = 0;
+        for (int i = 0; i < N; ++i) {
+            int s = c[e.pos[i]];
+            if (m[s] < 0) m[s] = e.free_targets[next++];
+            v = v * D + m[s];
+        }
+        if (full) {
+            for (int s = 0; s < D; ++s)
+                if (m[s] < 0) m[s] = e.free_targets[next++];
+            full->assign(m, m + D);
+        }
+        return dense[v];
+    }
+
+    int canonical(const vector<Elem>& G, int g, int* which = nullptr) const {
+        int best = g, arg = -1;
+        for (size_t k = 0; k < G.size(); ++k) {
+            int im = image(G[k], g);
+            if (im < best) { best = im; arg = static_cast<int>(k); }
+        }
+        if (which) *which = arg;
+        return best;
+    }
+
+    // ---- helpers ----------------------------------------------------------------------
+    void check_stop() {
+        int64_t k = ++nodes;
+        if ((k & 255) == 0) {
+            if (control) { control[0] = k; control[4] = memo.size.load(); if (control[3]) stop = true; }
+            if (has_deadline && std::chrono::steady_clock::now() > deadline) stop = true;
+        }
+    }
+
+    // Guesses worth trying at a node, with their class statistics (useless and
+    // capacity-refuted ones dropped). Returns true in *settled when an obvious guess exists.
+    // mode SEARCH: obvious shortcut, capacity (if enabled), order, dedupe.
+    // mode CERT: every surviving representative, capacity always on, no shortcut/order/dedupe
+    //            (the certificate's implicit rules are exactly "useless" and "counting").
+    // mode GREEDY: no depth limit; only the best guess in lower-bound order matters.
+    enum Mode { SEARCH, CERT, GREEDY };
+    vector<Cand> candidates(const vector<int>& S, int d, const vector<int>& hist,
+                            bool* settled, vector<char>& in_set, Mode mode = SEARCH,
+                            vector<Elem>* group = nullptr) const {
+        *settled = false;
+        vector<int> pool;
+        if (opt.candidates_only) pool = S;
+        else { pool.resize(n); for (int i = 0; i < n; ++i) pool[i] = i; }
+        bool use_sym = opt.symmetry && d >= opt.sym_min_left;
+        vector<Elem> G;
+        if (use_sym) G = stabilizer(hist);
+        if (group) *group = G;
+        if (use_sym) {
+            size_t w = 0;
+            for (int g : pool) if (canonical(G, g) == g) pool[w++] = g;
+            pool.resize(w);
+        }
+        // Reply histograms of every pool guess, streaming one matrix row per secret (the score
+        // is symmetric, so row s holds the replies of all guesses to secret s, and it stays in
+        // L1 while the pool is walked). Every CHUNK secrets, guesses that already have a class
+        // beyond cap(d-1) are dropped (capacity pruning), so refuted guesses cost little.
+        const bool capacity = mode == CERT || (mode == SEARCH && opt.capacity);
+        const int lim = capacity ? static_cast<int>(std::min<int64_t>(cap[d - 1], 60000)) : 65535;
+        vector<uint16_t> cnt(pool.size() * slots, 0);
+        vector<uint8_t> dead(pool.size(), 0);
+        size_t P = pool.size();
+        const size_t CHUNK = 24;
+        for (size_t start = 0; start < S.size(); start += CHUNK) {
+            size_t stop_at = std::min(S.size(), start + CHUNK);
+            for (size_t i = start; i < stop_at; ++i) {
+                const uint8_t* row = M + static_cast<size_t>(S[i]) * n;
+                uint16_t* c = cnt.data();
+                        for (size_t k = 0; k < P; ++k) {
+                    int r = row[pool[k]];
+                    dead[k] |= (++c[k * slots + r] > lim) & (r != win);
+                }
+            }
+            if (stop_at < S.size()) {  // compact the surviving guesses
+                size_t w = 0;
+                for (size_t k = 0; k < P; ++k) {
+                    if (dead[k]) continue;
+                    if (w != k) {
+                        pool[w] = pool[k];
+                        std::copy(&cnt[k * slots], &cnt[k * slots] + slots, &cnt[w * slots]);
+                        dead[w] = 0;
+                    }
+                    ++w;
+                }
+                P = w;
+            }
+        }
+        vector<Cand> out;
+        for (size_t k = 0; k < P; ++k) {
+            if (dead[k]) continue;
+            int g = pool[k];
+            const uint16_t* counts = &cnt[k * slots];
+            int maxc = 0, ncls = 0;
+            int64_t sq = 0;
+            for (int r = 0; r < slots; ++r) {
+                if (!counts[r]) continue;
+                ++ncls;
+                if (r != win) { maxc = std::max<int>(maxc, counts[r]); sq += int64_t(counts[r]) * counts[r]; }
+            }
+            bool ins = in_set[g];
+            if (ncls == 1 && !ins) continue;  // useless guess
+            if (mode == SEARCH && opt.obvious && maxc <= 1) {
+                *settled = true;
+                out.assign(1, Cand{g, maxc, ncls, ins, sq});
+                return out;
+            }
+            if (capacity && maxc > lim) continue;
+            out.push_back(Cand{g, maxc, ncls, ins, sq});
+        }
+        if (mode == CERT) return out;
+        if (opt.order || mode == GREEDY)
+            std::stable_sort(out.begin(), out.end(), [](const Cand& a, const Cand& b) {
+                if (a.maxc != b.maxc) return a.maxc < b.maxc;
+                if (a.in_set != b.in_set) return a.in_set;
+                return a.sumsq < b.sumsq;
+            });
+        if (opt.dedupe && mode == SEARCH) out = dedupe(out, S);
+        return out;
+    }
+
+    vector<Cand> dedupe(const vector<Cand>& cs, const vector<int>& S) const {
+        std::unordered_map<uint64_t, vector<int>> seen;  // hash -> indices into out
+        vector<Cand> out;
+        for (auto& c : cs) {
+            uint64_t h = 1469598103934665603ULL;
+            for (int s : S) { h ^= score(c.g, s); h *= 1099511628211ULL; }
+            auto& bucket = seen[h];
+            bool dup = false;
+            for (int k : bucket) if (same_replies(out[k].g, c.g, S)) { dup = true; break; }
+            if (dup) continue;
+            bucket.push_back(static_cast<int>(out.size()));
+            out.push_back(c);
+        }
+        return out;
+    }
+    bool same_replies(int a, int b, const vector<int>& S) const {
+        for (int s : S) if (score(a, s) != score(b, s)) return false;
+        return true;
+    }
+
+    // classes of S under guess g (winning reply excluded), largest first
+    vector<std::pair<int, vector<int>>> classes(int g, const vector<int>& S) const {
+        vector<vector<int>> by(slots);
+        for (int s : S) { int r = score(g, s); if (r != win) by[r].push_back(s); }
+        vector<std::pair<int, vector<int>>> out;
+        for (int r = 0; r < slots; ++r) if (!by[r].empty()) out.emplace_back(r, std::move(by[r]));
+        std::stable_sort(out.begin(), out.end(),
+                         [](auto& a, auto& b) { return a.second.size() > b.second.size(); });
+        return out;
+    }
+
+    // ---- decision ---------------------------------------------------------------------
+    // d = 2: some guess (a candidate preferred) leaves only singleton classes.
+    int solve2(const vector<int>& S) const {
+        int m = static_cast<int>(S.size());
+        if (m > nonwin + 1) return -1;
+        auto splits = [&](int g) {
+            uint64_t seen[4] = {0, 0, 0, 0};
+            for (int s : S) {
+                int r = score(g, s);
+                if (r == win) continue;
+                uint64_t bit = 1ULL << (r & 63);
+                if (seen[r >> 6] & bit) return false;
+                seen[r >> 6] |= bit;
+            }
+            return true;
+        };
+        for (int g : S) if (splits(g)) return g;
+        if (m > nonwin || opt.candidates_only) return -1;
+        for (int g = 0; g < n; ++g) if (splits(g)) return g;
+        return -1;
+    }
+
+    bool trivial(const vector<int>& S, int d, int* answer) const {
+        size_t m = S.size();
+        if (m == 0) { *answer = 1; return true; }
+        if (d <= 0) { *answer = 0; return true; }
+        if (m == 1) { *answer = 1; return true; }
+        if (opt.capacity && static_cast<int64_t>(m) > cap[d]) { *answer = 0; return true; }
+        if (d == 1) { *answer = 0; return true; }
+        if (m == 2) { *answer = 1; return true; }
+        if (d == 2) { *answer = solve2(S) >= 0; return true; }
+        return false;
+    }
+
+    bool guess_works(int g, const vector<int>& S, int d, vector<int>& hist) {
+        auto cls = classes(g, S);
+        hist.push_back(g);
+        bool ok = true;
+        for (auto& c : cls)
+            if (!feasible(c.second, d - 1, hist)) { ok = false; break; }
+        hist.pop_back();
+        return ok;
+    }
+
+    bool feasible(const vector<int>& S, int d, vector<int>& hist) {
+        if (stop) return false;
+        int ans;
+        if (trivial(S, d, &ans)) return ans;
+        check_stop();
+        uint64_t h = 0;
+        if (opt.memo) {
+            h = hash_set(S);
+            int r = memo.lookup(S, h, d);
+            if (r >= 0) return r;
+        }
+        vector<char> in_set(n, 0);
+        for (int s : S) in_set[s] = 1;
+        bool settled;
+        auto cs = candidates(S, d, hist, &settled, in_set);
+        bool ok = settled;
+        if (!ok) {
+            bool top = opt.threads > 1 && !omp_in_parallel() && cs.size() > 1 && d >= 4;
+            if (top) {
+                std::atomic<bool> found{false};
+                if (control) { control[1] = 0; control[2] = static_cast<int64_t>(cs.size()); }
+                std::atomic<int64_t> done{0};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(opt.threads)
+                for (int k = 0; k < static_cast<int>(cs.size()); ++k) {
+                    if (found || stop) continue;
+                    vector<int> hist_k = hist;
+                    if (guess_works(cs[k].g, S, d, hist_k)) found = true;
+                    int64_t dn = ++done;
+                    if (control) control[1] = dn;
+                }
+                ok = found;
+            } else {
+                for (auto& c : cs)
+                    if (guess_works(c.g, S, d, hist)) { ok = true; break; }
+            }
+        }
+        if (stop) return false;
+        if (opt.memo) memo.store(S, h, d, ok);
+        return ok;
+    }
+
+    // ---- strategy tree ----------------------------------------------------------------
+    std::unique_ptr<TreeNode> tree(const vector<int>& S, int d, vector<int>& hist) {
+        auto node = std::make_unique<TreeNode>();
+        int m = static_cast<int>(S.size());
+        if (m == 0) throw std::logic_error("tree of an empty set");
+        if (m == 1) { node->guess = S[0]; return node; }
+        int g = -1;
+        if (m == 2) g = S[0];
+        else if (d == 2) g = solve2(S);
+        else {
+            vector<char> in_set(n, 0);
+            for (int s : S) in_set[s] = 1;
+            bool settled;
+            auto cs = candidates(S, d, hist, &settled, in_set);
+            if (settled) {
+                // an obvious guess: prefer a candidate that splits into singletons
+                g = solve2(S);
+                if (g < 0) g = cs[0].g;
+            } else {
+                for (auto& c : cs)
+                    if (guess_works(c.g, S, d, hist)) { g = c.g; break; }
+            }
+        }
+        if (g < 0) throw std::logic_error("tree: no guess works (set not feasible at this depth)");
+        node->guess = g;
+        hist.push_back(g);
+        auto cls = classes(g, S);
+        std::sort(cls.begin(), cls.end(), [](auto& a, auto& b) { return a.first < b.first; });
+        for (auto& c : cls) node->children.emplace_back(c.first, tree(c.second, d - 1, hist));
+        hist.pop_back();
+        return node;
+    }
+
+    // Greedy minimax tree (Knuth 1977's rule with this file's tie-breaks: smallest largest
+    // class, a candidate, smallest sum of squared class sizes): the seed upper bound.
+    std::unique_ptr<TreeNode> greedy(const vector<int>& S, vector<int>& hist) {
+        auto node = std::make_unique<TreeNode>();
+        int m = static_cast<int>(S.size());
+        if (stop) return node;
+        check_stop();
+        if (m == 1) { node->guess = S[0]; return node; }
+        int g = (m == 2) ? S[0] : solve2(S);
+        if (g < 0) {
+            vector<char> in_set(n, 0);
+            for (int x : S) in_set[x] = 1;
+            bool settled;
+            auto cs = candidates(S, 60, hist, &settled, in_set, GREEDY);
+            if (cs.empty()) throw std::logic_error("greedy: no informative guess");
+            g = cs[0].g;
+        }
+        node->guess = g;
+        hist.push_back(g);
+        auto cls = classes(g, S);
+        std::sort(cls.begin(), cls.end(), [](auto& a, auto& b) { return a.first < b.first; });
+        for (auto& c : cls) node->children.emplace_back(c.first, greedy(c.second, hist));
+        hist.pop_back();
+        return node;
+    }
+
+    // ---- lower-bound certificate ------------------------------------------------------
+    std::unique_ptr<CertNode> certificate(const vector<int>& S, int d, vector<int>& hist) {
+        auto node = std::make_unique<CertNode>();
+        node->left = d;
+        int m = static_cast<int>(S.size());
+        if (d <= 0 || m > cap[d]) return node;  // counting: verifier checks |S| > cap(d)
+        vector<char> in_set(n, 0);
+        for (int s : S) in_set[s] = 1;
+        vector<int> pool;
+        if (opt.candidates_only) pool = S;
+        else { pool.resize(n); for (int i = 0; i < n; ++i) pool[i] = i; }
+        bool use_sym = opt.symmetry && d >= opt.sym_min_left;
+        vector<Elem> G;
+        bool settled;
+        // Surviving representatives (neither useless nor refuted by counting). A guess of the
+        // same orbit has the image partition, so it survives exactly when its representative does.
+        auto alive = candidates(S, d, hist, &settled, in_set, CERT, &G);
+        vector<char> survives(n, 0);
+        for (auto& c : alive) survives[c.g] = 1;
+        vector<int> explicit_refuted;  // guesses needing a refuting class, in order
+        std::unordered_map<uint64_t, vector<int>> seen;
+        for (int g : pool) {
+            int which = -1;
+            int rep = use_sym ? canonical(G, g, &which) : g;
+            if (!survives[rep]) continue;  // useless or counting: implicit
+            if (rep != g) {
+                CertEntry e;
+                e.guess = g; e.kind = MAPPED; e.other = rep;
+                e.pos_perm = G[which].pos;
+                image(G[which], g, &e.sym_perm);
+                node->entries.push_back(std::move(e));
+                continue;
+            }
+            if (opt.dedupe) {
+                uint64_t h = 1469598103934665603ULL;
+                for (int s : S) { h ^= score(g, s); h *= 1099511628211ULL; }
+                auto& bucket = seen[h];
+                int twin = -1;
+                for (int o : bucket) if (same_replies(o, g, S)) { twin = o; break; }
+                if (twin >= 0) {
+                    CertEntry e;
+                    e.guess = g; e.kind = SAME; e.other = twin;
+                    node->entries.push_back(std::move(e));
+                    continue;
+                }
+                bucket.push_back(g);
+            }
+            explicit_refuted.push_back(g);
+        }
+        size_t base = node->entries.size();
+        node->entries.resize(base + explicit_refuted.size());
+        bool par = opt.threads > 1 && !omp_in_parallel() && explicit_refuted.size() > 1 && d >= 4;
+        std::atomic<bool> failed{false};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(opt.threads) if (par)
+        for (int k = 0; k < static_cast<int>(explicit_refuted.size()); ++k) {
+            if (failed || stop) continue;
+            int g = explicit_refuted[k];
+            vector<int> hist_k = hist;
+            auto cls = classes(g, S);
+            hist_k.push_back(g);
+            CertEntry& e = node->entries[base + k];
+            e.guess = g; e.kind = REFUTED;
+            try {
+                for (auto& c : cls) {
+                    if (!feasible(c.second, d - 1, hist_k)) {
+                        e.reply = c.first;
+                        e.child = certificate(c.second, d - 1, hist_k);
+                        break;
+                    }
+                }
+            } catch (...) {
+                failed = true;  // exceptions must not cross the OpenMP region
+            }
+            if (e.reply < 0) failed = true;
+        }
+        if (stop) return node;
+        if (failed) throw std::logic_error("certificate: a guess could not be refuted (node is feasible)");
+        return node;
+    }
+
+    py::object keep() const { return matrix_keep; }
+
+  private:
+    py::object matrix_keep;
+};
+
+// ---- conversion to Python ----------------------------------------------------------
+py::dict tree_to_py(const TreeNode& t) {
+    py::dict d;
+    d["guess"] = t.guess;
+    py::list ch;
+    for (auto& c : t.children) ch.append(py::make_tuple(c.first, tree_to_py(*c.second)));
+    d["children"] = ch;
+    return d;
+}
+
+py::dict cert_to_py(const CertNode& c) {
+    py::dict d;
+    d["left"] = c.left;
+    py::list es;
+    for (auto& e : c.entries) {
+        py::dict x;
+        x["guess"] = e.guess;
+        x["kind"] = e.kind;
+        if (e.kind == REFUTED) {
+            x["reply"] = e.reply;
+            x["child"] = e.child ? py::object(cert_to_py(*e.child)) : py::object(py::none());
+        } else {
+            x["other"] = e.other;
+        }
+        if (e.kind == MAPPED) { x["pos_perm"] = e.pos_perm; x["sym_perm"] = e.sym_perm; }
+        es.append(x);
+    }
+    d["entries"] = es;
+    return d;
+}
+
+vector<int> to_vec(py::array_t<int64_t, py::array::c_style | py::array::forcecast> a) {
+    return vector<int>(a.data(), a.data() + a.size());
+}
+
+struct Runner {
+    std::unique_ptr<Search> s;
+    Runner(py::array_t<uint8_t, py::array::c_style> matrix, py::array_t<uint8_t, py::array::c_style> codes,
+           int n_symbols, bool nlz, int slots, int win, int n_responses)
+        : s(std::make_unique<Search>(matrix, codes, n_symbols, nlz, slots, win, n_responses)) {}
+
+    void configure(py::dict o) {
+        auto get = [&](const char* k, bool dflt) { return o.contains(k) ? o[k].cast<bool>() : dflt; };
+        Options& op = s->opt;
+        op.symmetry = get("symmetry", true);
+        op.capacity = get("capacity", true);
+        op.obvious = get("obvious", true);
+        op.order = get("order", true);
+        op.memo = get("memo", true);
+        op.dedupe = get("dedupe", true);
+        op.candidates_only = get("candidates_only", false);
+        op.threads = o.contains("threads") ? o["threads"].cast<int>() : 1;
+        op.sym_min_left = o.contains("sym_min_left") ? o["sym_min_left"].cast<int>() : 3;
+    }
+    void set_control(py::array_t<int64_t, py::array::c_style> ctl) {
+        if (ctl.size() < 5) throw std::invalid_argument("control array needs 5 slots");
+        s->control = ctl.mutable_data();
+        control_keep = ctl;
+    }
+    void set_deadline(double seconds) {
+        if (seconds > 0) {
+            s->has_deadline = true;
+            s->deadline = std::chrono::steady_clock::now() +
+                          std::chrono::microseconds(static_cast<int64_t>(seconds * 1e6));
+        } else s->has_deadline = false;
+    }
+    // +1 feasible, 0 infeasible, -1 stopped
+    int feasible(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
+                 py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
+        vector<int> v = to_vec(S), h = to_vec(hist);
+        bool ok;
+        {
+            py::gil_scoped_release nogil;
+            ok = s->feasible(v, d, h);
+        }
+        if (s->stop) return -1;
+        return ok ? 1 : 0;
+    }
+    py::object tree(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
+                    py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
+        vector<int> v = to_vec(S), h = to_vec(hist);
+        std::unique_ptr<TreeNode> t;
+        {
+            py::gil_scoped_release nogil;
+            t = s->tree(v, d, h);
+        }
+        if (s->stop) return py::none();
+        return tree_to_py(*t);
+    }
+    py::object greedy(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
+                      py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
+        (void)d;
+        vector<int> v = to_vec(S), h = to_vec(hist);
+        std::unique_ptr<TreeNode> t;
+        {
+            py::gil_scoped_release nogil;
+            t = s->greedy(v, h);
+        }
+        if (s->stop) return py::none();
+        return tree_to_py(*t);
+    }
+    py::object certificate(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
+                           py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
+        vector<int> v = to_vec(S), h = to_vec(hist);
+        std::unique_ptr<CertNode> c;
+        {
+            py::gil_scoped_release nogil;
+            c = s->certificate(v, d, h);
+        }
+        if (s->stop) return py::none();
+        return cert_to_py(*c);
+    }
+    vector<int> representatives(py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
+        vector<int> h = to_vec(hist);
+        auto G = s->stabilizer(h);
+        vector<int> out;
+        for (int g = 0; g < s->n; ++g) if (s->canonical(G, g) == g) out.push_back(g);
+        return out;
+    }
+    int64_t capacity(int d) const { return (d >= 0 && d < 64) ? s->cap[d] : -1; }
+    int64_t nodes() const { return s->nodes.load(); }
+    int64_t memo_size() const { return s->memo.size.load(); }
+    void reset_stop() { s->stop = false; }
+    py::object control_keep;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(search_worst, m) {
+    m.doc() = "Worst-case exact search (decision, tree, lower-bound certificate); see cbsolve/search/worst.py";
+    py::class_<Runner>(m, "WorstSearch")
+        .def(py::init<py::array_t<uint8_t, py::array::c_style>, py::array_t<uint8_t, py::array::c_style>,
+                      int, bool, int, int, int>(),
+             py::arg("matrix"), py::arg("codes"), py::arg("n_symbols"), py::arg("no_leading_zero"),
+             py::arg("slots"), py::arg("win"), py::arg("n_responses"))
+        .def("configure", &Runner::configure)
+        .def("set_control", &Runner::set_control)
+        .def("set_deadline", &Runner::set_deadline)
+        .def("feasible", &Runner::feasible)
+        .def("tree", &Runner::tree)
+        .def("certificate", &Runner::certificate)
+        .def("greedy", &Runner::greedy)
+        .def("representatives", &Runner::representatives)
+        .def("capacity", &Runner::capacity)
+        .def("nodes", &Runner::nodes)
+        .def("memo_size", &Runner::memo_size)
+        .def("reset_stop", &Runner::reset_stop);
+}

@@ -1,0 +1,396 @@
+"""Independent verifier: re-derives every claimed number of a tree or certificate from the scorer.
+
+Place in the data flow: the last stop. ``cbsolve optimal`` and ``cbsolve evaluate`` write
+strategy trees (docs/tree-format.md) and lower-bound certificates (docs/optimal.md);
+``cbsolve verify FILE`` calls :func:`verify_file`. This module imports only the variant, the
+code space and the scoring rule, never the search that produced the file, so a bug in the
+search cannot vouch for itself (the certificate idea of PySAT's proofs, applied to Knuth 1977's
+"5 guesses suffice and 4 do not").
+
+Trees are replayed against every secret: each node's guess is scored against the secrets that
+reach it; the tree must solve every secret, and the histogram, worst case, total and secret
+count are recomputed and compared with the claims in ``stats``.
+
+A worst-case lower-bound certificate claims that no strategy finds every secret within
+``max_guesses`` guesses. It is a refutation tree: at a node (reached by a history of guesses and
+replies, whose consistent secrets S the verifier recomputes) with k guesses left, *every* guess
+must be disposed of by one of these rules, each checked here:
+
+* counting: some non-winning reply class of the guess exceeds cap(k-1), the most secrets k-1
+  guesses can tell apart (cap(0) = 0, cap(j) = 1 + (R-1) cap(j-1), R the number of replies);
+  a whole node is settled when |S| > cap(k);
+* useless: every secret gives the guess the same reply and the guess is not a secret: a
+  strategy starting with it contains a strategy for S with fewer guesses;
+* refuted: the certificate names one reply class that is itself refuted with k-1 guesses
+  left (a child node) or exceeds cap(k-1);
+* same: the guess gets exactly the replies of another guess that is refuted here;
+* mapped: an explicit position/symbol permutation that fixes every guess of the history (hence
+  maps S onto itself) takes the guess onto a guess that is refuted here.
+
+Guesses settled by counting or uselessness may be left out of the file; the verifier finds
+them itself. Anything else missing, any number changed, any permutation that does not fix
+the history: the file is rejected with a message naming the node and the guess.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .codes import CodeSpace
+from .errors import CbsolveError, InvalidCode
+from .scoring import pack, partition_counts, possible_responses, score_against, score_matrix
+from .variant import Variant
+
+TREE_FORMAT, TREE_VERSION = "cbsolve-tree", 1
+CERT_FORMAT, CERT_VERSION = "cbsolve-worst-lower-bound", 1
+
+
+class Invalid(Exception):
+    """Raised inside the verifier when a check fails (reported, not propagated)."""
+
+
+class UnreadableFile(CbsolveError):
+    """The file cannot be read or is not JSON (bad input: CLI exit 2)."""
+
+
+@dataclass
+class Report:
+    valid: bool
+    kind: str
+    secrets: int | None = None
+    worst: int | None = None
+    total: int | None = None
+    histogram: dict[int, int] = field(default_factory=dict)
+    lower_bound: int | None = None      # worst case >= this (from a certificate)
+    optimal: bool | None = None         # tree worst == certificate lower bound
+    nodes: int = 0
+    message: str = ""
+
+    def to_json(self) -> dict:
+        data = {"valid": self.valid, "kind": self.kind, "worst": self.worst, "total": self.total,
+                "secrets": self.secrets,
+                "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+                "lower_bound": self.lower_bound, "optimal": self.optimal, "nodes": self.nodes}
+        if self.message:
+            data["message"] = self.message
+        return data
+
+
+# --- entry points ---------------------------------------------------------------------------
+def load(path) -> dict:
+    """Read a JSON document (``.gz`` files are decompressed)."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+        if p.suffix == ".gz":
+            raw = gzip.decompress(raw)
+        return json.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        raise UnreadableFile(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+    except (ValueError, UnicodeDecodeError, EOFError) as exc:
+        raise UnreadableFile(f"{str(path)!r} is not a JSON document: {exc}") from None
+
+
+def verify_file(path) -> Report:
+    return verify(load(path))
+
+
+def verify(doc) -> Report:
+    """Check a strategy tree (with an optional embedded certificate) or a certificate."""
+    kind = doc.get("format") if isinstance(doc, dict) else None
+    try:
+        if kind == TREE_FORMAT:
+            return _verify_tree_doc(doc)
+        if kind == CERT_FORMAT:
+            rep = Report(valid=True, kind="lower-bound")
+            variant = _variant(doc)
+            rep.secrets = CodeSpace(variant).size
+            rep.nodes, rep.lower_bound = verify_certificate(doc)
+            return rep
+        raise Invalid(f'unknown document format {kind!r}; expected "{TREE_FORMAT}" or "{CERT_FORMAT}"')
+    except Invalid as exc:
+        name = {TREE_FORMAT: "tree", CERT_FORMAT: "lower-bound"}.get(kind, "unknown")
+        return Report(valid=False, kind=name, message=str(exc))
+
+
+def _variant(doc: dict) -> Variant:
+    try:
+        return Variant.from_dict(doc.get("variant") or {})
+    except CbsolveError as exc:
+        raise Invalid(f"bad variant: {exc}") from None
+
+
+# --- trees ----------------------------------------------------------------------------------
+def _verify_tree_doc(doc: dict) -> Report:
+    if doc.get("version") != TREE_VERSION:
+        raise Invalid(f"unsupported tree version {doc.get('version')!r}; supported: {TREE_VERSION}")
+    variant = _variant(doc)
+    guesses = doc.get("guesses", "all")
+    if guesses not in ("all", "candidates"):
+        raise Invalid(f"bad guesses field {guesses!r}; allowed: all, candidates")
+    hist, nodes = replay_tree(variant, doc.get("root"), candidates_only=guesses == "candidates")
+    secrets = sum(hist.values())
+    worst = max(hist)
+    total = sum(k * v for k, v in hist.items())
+    stats = doc.get("stats")
+    if not isinstance(stats, dict):
+        raise Invalid('tree has no "stats" block')
+    claimed = stats.get("histogram")
+    try:
+        claimed_hist = {int(k): int(v) for k, v in (claimed or {}).items()}
+    except (TypeError, ValueError):
+        raise Invalid(f"bad histogram {claimed!r}") from None
+    claimed_hist = {k: v for k, v in claimed_hist.items() if v}
+    for key, have, want in (("secrets", stats.get("secrets"), secrets),
+                            ("worst", stats.get("worst"), worst),
+                            ("total", stats.get("total"), total),
+                            ("histogram", claimed_hist, hist)):
+        if have != want:
+            raise Invalid(f"stats claim {key} = {have!r} but the replay gives {want!r}")
+    rep = Report(valid=True, kind="tree", secrets=secrets, worst=worst, total=total,
+                 histogram=hist, nodes=nodes)
+    cert = doc.get("certificate")
+    if cert is not None:
+        if not isinstance(cert, dict) or cert.get("format") != CERT_FORMAT:
+            raise Invalid(f'embedded certificate must have "format": "{CERT_FORMAT}"')
+        if _variant(cert) != variant or cert.get("guesses", "all") != guesses:
+            raise Invalid("embedded certificate is for another variant or guess set")
+        cert_nodes, lower = verify_certificate(cert)
+        rep.kind, rep.nodes, rep.lower_bound = "tree+lower-bound", nodes + cert_nodes, lower
+        rep.optimal = lower == worst
+        if doc.get("proved") and not rep.optimal:
+            raise Invalid(f"the tree claims to be proved optimal but its worst case {worst} "
+                          f"exceeds the certified lower bound {lower}")
+    return rep
+
+
+def replay_tree(variant: Variant, root, candidates_only: bool = False) -> tuple[dict[int, int], int]:
+    """Play every secret through the tree with the scorer; returns (histogram, node count)."""
+    if not isinstance(root, dict):
+        raise Invalid('tree has no "root" node')
+    space = CodeSpace(variant)
+    codes = space.codes
+    win = variant.win_response
+    hist: dict[int, int] = {}
+    nodes = 0
+    stack = [(root, np.arange(codes.shape[0]), 1, "(root)")]
+    while stack:
+        node, idx, depth, where = stack.pop()
+        nodes += 1
+        if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
+            raise Invalid(f"node at reply path {where} has no guess")
+        guess = _parse(space, node["guess"], where)
+        replies = score_against(variant, guess, codes[idx])
+        if candidates_only and not np.any(replies == win):
+            raise Invalid(f"node at reply path {where}: guess {node['guess']} is not a candidate "
+                          'but the tree claims "guesses": "candidates"')
+        children = node.get("children") or {}
+        if not isinstance(children, dict):
+            raise Invalid(f"node at reply path {where}: children must be an object")
+        seen = set()
+        for r in np.unique(replies):
+            members = idx[replies == r]
+            if r == win:
+                hist[depth] = hist.get(depth, 0) + len(members)
+                continue
+            key = variant.format_response(int(r))
+            seen.add(key)
+            if key not in children:
+                raise Invalid(f"secret {space.format(codes[members[0]])} is not solved: node at "
+                              f"reply path {where} has no child for reply {key}")
+            path = key if where == "(root)" else f"{where}/{key}"
+            stack.append((children[key], members, depth + 1, path))
+        extra = sorted(set(children) - seen)
+        if extra:
+            raise Invalid(f"node at reply path {where}: child for reply {extra[0]} that no "
+                          "remaining secret gives")
+    return dict(sorted(hist.items())), nodes
+
+
+def _parse(space: CodeSpace, text, where: str) -> tuple[int, ...]:
+    try:
+        return space.parse(text)
+    except (InvalidCode, TypeError) as exc:
+        raise Invalid(f"node at {where}: bad code {text!r}: {exc}") from None
+
+
+# --- worst-case lower-bound certificates ----------------------------------------------------
+def capacity(n_responses: int, k: int) -> int:
+    """cap(k) = 1 + (R-1) cap(k-1), cap(0) = 0 (kept here so the checker stands alone)."""
+    c = 0
+    for _ in range(k):
+        c = 1 + (n_responses - 1) * c
+    return c
+
+
+def verify_certificate(doc: dict) -> tuple[int, int]:
+    """Check a lower-bound certificate; returns (nodes checked, proved lower bound on the worst case)."""
+    if doc.get("version") != CERT_VERSION:
+        raise Invalid(f"unsupported certificate version {doc.get('version')!r}; supported: {CERT_VERSION}")
+    variant = _variant(doc)
+    guesses = doc.get("guesses", "all")
+    if guesses not in ("all", "candidates"):
+        raise Invalid(f"bad guesses field {guesses!r}; allowed: all, candidates")
+    claim = doc.get("claim") or {}
+    d = claim.get("max_guesses")
+    if not isinstance(d, int) or isinstance(d, bool) or d < 0 or claim.get("solvable") is not False:
+        raise Invalid(f"bad claim {claim!r}: expected {{\"max_guesses\": K, \"solvable\": false}}")
+    checker = _CertChecker(variant, guesses == "candidates")
+    if doc.get("responses") is not None and doc["responses"] != checker.n_responses:
+        raise Invalid(f"certificate counts {doc['responses']!r} replies; the variant has "
+                      f"{checker.n_responses}")
+    checker.check(doc.get("root"), np.arange(checker.codes.shape[0]), [], d, "(root)")
+    return checker.nodes, d + 1
+
+
+class _CertChecker:
+    def __init__(self, variant: Variant, candidates_only: bool):
+        self.variant = variant
+        self.space = CodeSpace(variant)
+        self.codes = self.space.codes
+        self.packed = pack(variant, self.codes)        # packed once, reused at every node
+        self.tuples = [tuple(int(x) for x in c) for c in self.codes]
+        self.text_index = {self.space.format(c): i for i, c in enumerate(self.codes)}
+        self.candidates_only = candidates_only
+        self.n_responses = len(possible_responses(variant))
+        self.win = variant.win_response
+        self.slots = variant.response_slots
+        self.nodes = 0
+        # reply text -> index, for every reply the variant can give
+        self.reply_index = {variant.format_response(variant.response_index(b, c)):
+                            variant.response_index(b, c) for b, c in possible_responses(variant)}
+
+    def cap(self, k: int) -> int:
+        return capacity(self.n_responses, k)
+
+    def check(self, node, S: np.ndarray, history: list, k: int, where: str) -> None:
+        self.nodes += 1
+        if not isinstance(node, dict):
+            raise Invalid(f"node {where}: not an object")
+        if node.get("left") != k:
+            raise Invalid(f"node {where}: claims {node.get('left')!r} guesses left; the path gives {k}")
+        if len(S) == 0:
+            raise Invalid(f"node {where}: no secret reaches it (an empty set is always solved)")
+        if k <= 0 or len(S) > self.cap(k):
+            return  # counting: k guesses cannot tell |S| secrets apart
+        v = self.variant
+        if self.candidates_only:
+            pool, packed_pool = S, pack(v, self.codes[S])
+        else:
+            pool, packed_pool = np.arange(self.codes.shape[0]), self.packed
+        packed_s = pack(v, self.codes[S])
+        counts = partition_counts(v, packed_pool, packed_s)      # (guesses, replies) uint32
+        in_s = counts[:, self.win] > 0
+        ncls = np.count_nonzero(counts, axis=1)
+        counts[:, self.win] = 0          # fresh array: the win column is no longer needed
+        largest = counts.max(axis=1)
+        implicit = (largest > self.cap(k - 1)) | ((ncls == 1) & ~in_s)
+        rows: dict[int, np.ndarray] = {}
+
+        def replies_of(i: int) -> np.ndarray:
+            if i not in rows:
+                rows[i] = score_matrix(v, pack(v, self.codes[int(pool[i])]), packed_s)[0]
+            return rows[i]
+
+        position = np.full(self.codes.shape[0], -1, dtype=np.int64)
+        position[pool] = np.arange(len(pool))
+
+        def pool_pos(text, role: str) -> int:
+            g = self.text_index.get(text) if isinstance(text, str) else None
+            if g is None:
+                raise Invalid(f"node {where}: {role} {text!r} is not a code of this variant")
+            if position[g] < 0:
+                raise Invalid(f"node {where}: {role} {text} is not an allowed guess here")
+            return int(position[g])
+
+        refuted = node.get("refuted") or {}
+        same = node.get("same") or {}
+        mapped = node.get("mapped") or {}
+        perms = node.get("perms") or []
+        if not all(isinstance(x, dict) for x in (refuted, same, mapped)) or not isinstance(perms, list):
+            raise Invalid(f"node {where}: refuted/same/mapped must be objects and perms a list")
+        handled = implicit.copy()
+        explicit = np.zeros(len(pool), dtype=bool)
+        for text, entry in refuted.items():
+            i = pool_pos(text, "refuted guess")
+            if not isinstance(entry, dict) or entry.get("reply") not in self.reply_index:
+                raise Invalid(f"node {where}: guess {text} has no valid refuting reply")
+            r = self.reply_index[entry["reply"]]
+            if r == self.win:
+                raise Invalid(f"node {where}: guess {text} refuted by the winning reply")
+            members = S[replies_of(i) == r]
+            if len(members) == 0:
+                raise Invalid(f"node {where}: guess {text}: no secret gives reply {entry['reply']}")
+            if len(members) <= self.cap(k - 1):
+                child = entry.get("node")
+                if child is None:
+                    raise Invalid(f"node {where}: guess {text}: class {entry['reply']} has "
+                                  f"{len(members)} secrets, which {k - 1} guesses could tell "
+                                  "apart, and no sub-proof is given")
+                self.check(child, members, history + [self.tuples[int(pool[i])]], k - 1,
+                           f"{where}/{text}:{entry['reply']}")
+            explicit[i] = True
+        handled |= explicit
+        for text, other in same.items():
+            i = pool_pos(text, "guess")
+            j = pool_pos(other, "twin")
+            if not (explicit[j] or implicit[j]):
+                raise Invalid(f"node {where}: guess {text} is the same as {other}, which is not refuted")
+            if not np.array_equal(replies_of(i), replies_of(j)):
+                raise Invalid(f"node {where}: guesses {text} and {other} do not get the same replies")
+            handled[i] = True
+        checked_perms: set[int] = set()
+        for text, entry in mapped.items():
+            i = pool_pos(text, "mapped guess")
+            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int)
+                    and not isinstance(entry[0], bool) and 0 <= entry[0] < len(perms)):
+                raise Invalid(f"node {where}: mapped guess {text}: expected [perm index, code]")
+            perm = perms[entry[0]]
+            if entry[0] not in checked_perms:
+                self._check_perm(perm, history, where)
+                checked_perms.add(entry[0])
+            j = pool_pos(entry[1], "representative")
+            image = _apply(perm, self.tuples[int(pool[i])])
+            if image != self.tuples[int(pool[j])]:
+                raise Invalid(f"node {where}: permutation {entry[0]} maps {text} to "
+                              f"{self.space.format(image)}, not {entry[1]}")
+            if not (explicit[j] or implicit[j] or entry[1] in same):
+                raise Invalid(f"node {where}: guess {text} is mapped onto {entry[1]}, which is not refuted")
+            handled[i] = True
+        if not handled.all():
+            g = int(pool[np.flatnonzero(~handled)[0]])
+            raise Invalid(f"node {where}: guess {self.space.format(self.codes[g])} is neither refuted "
+                          f"nor mapped, and counting does not exclude it ({k} guesses left, "
+                          f"{len(S)} secrets)")
+
+    def _check_perm(self, perm, history, where: str) -> None:
+        v = self.variant
+        try:
+            ok = self._perm_ok(perm)
+        except TypeError:
+            ok = False
+        if not ok:
+            raise Invalid(f"node {where}: {perm!r} is not a permutation pair of this variant")
+        for h in history:
+            if _apply(perm, h) != tuple(h):
+                raise Invalid(f"node {where}: permutation {perm!r} does not fix history guess "
+                              f"{self.space.format(h)}")
+
+    def _perm_ok(self, perm) -> bool:
+        v = self.variant
+        ok = (isinstance(perm, list) and len(perm) == 2 and all(isinstance(p, list) for p in perm)
+              and sorted(perm[0]) == list(range(v.length))
+              and sorted(perm[1]) == list(range(v.n_symbols)))
+        if ok and v.no_leading_zero:
+            ok = perm[0][0] == 0 and perm[1][0] == 0
+        return bool(ok)
+
+
+def _apply(perm, code) -> tuple[int, ...]:
+    """image[i] = sym_perm[code[pos_perm[i]]] (the convention of docs/optimal.md)."""
+    pos_perm, sym_perm = perm
+    return tuple(int(sym_perm[code[p]]) for p in pos_perm)

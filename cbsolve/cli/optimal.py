@@ -1,0 +1,145 @@
+"""``cbsolve optimal --objective worst|expected``: exact optimum with tree and certificate.
+
+Thin: reads options, calls :func:`cbsolve.search.worst.solve_worst` or the expected-case
+solver (:func:`cbsolve.search.expected.solve_expected`), writes ``--out``/``--dot`` files and
+prints the DESIGN.md fields (objective, worst, total, average, histogram, proved, seconds).
+"""
+from __future__ import annotations
+
+import click
+
+from ..errors import CbsolveError, InvalidVariant, unknown_name
+from . import EXIT_NONE, EXIT_OK, app, emit, json_option, progress_enabled, variant_options
+
+OBJECTIVES = ("worst", "expected")
+GUESS_MODES = ("all", "candidates")
+
+
+class Unavailable(CbsolveError):
+    """A requested solver is not part of this installation."""
+
+
+def _worst_progress(enabled: bool):
+    """A rich status line on stderr, polled while the native search runs (TTY only)."""
+    if not enabled:
+        return None, None
+    from rich.console import Console
+
+    status = Console(stderr=True).status("starting")
+    status.start()
+    words = {"greedy": "greedy upper bound", "feasible": "deciding whether {d} guesses suffice",
+             "tree": "building the depth-{d} tree", "certificate": "certifying that {d} do not suffice"}
+
+    def update(method: str, d: int, control) -> None:
+        what = words.get(method, method).format(d=d)
+        top = f", top guesses {control[1]}/{control[2]}" if control[2] else ""
+        status.update(f"{what}: {control[0]:,} nodes, {control[4]:,} sets memoised{top}")
+
+    return update, status
+
+
+@app.command("optimal")
+@click.option("--objective", default="worst", show_default=True, metavar="worst|expected",
+              help="Minimise the worst case (ties: fewest secrets at that depth) or the total.")
+@click.option("--max-depth", type=int, default=None, metavar="K",
+              help="At most K guesses for every secret.")
+@click.option("--guesses", default="all", show_default=True, metavar="all|candidates",
+              help="Draw guesses from all codes or from the remaining candidates only.")
+@click.option("--out", default=None, metavar="FILE",
+              help="Write the strategy tree, with its lower-bound certificate, to FILE.")
+@click.option("--dot", default=None, metavar="FILE", help="Write the tree as Graphviz DOT.")
+@click.option("--dot-depth", type=int, default=None, metavar="K",
+              help="Draw only the first K levels in --dot.")
+@click.option("--time-limit", type=float, default=None, metavar="SECONDS",
+              help="Stop and report the bounds proved so far.")
+@click.option("--workers", type=int, default=None, metavar="N", help="Threads (default: all cores).")
+@click.option("--no-certificate", is_flag=True, help="Skip the lower-bound certificate (worst).")
+@variant_options
+@json_option
+def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_limit, workers,
+                    no_certificate, variant, as_json) -> int:
+    """Exact optimal strategy: proved worst case or expected case, with certificate."""
+    if objective not in OBJECTIVES:
+        raise unknown_name("objective", objective, OBJECTIVES)
+    if guesses not in GUESS_MODES:
+        raise unknown_name("guess set", guesses, GUESS_MODES)
+    if max_depth is not None and max_depth < 1:
+        raise InvalidVariant(f"--max-depth must be at least 1, got {max_depth}")
+    if time_limit is not None and time_limit <= 0:
+        raise InvalidVariant(f"--time-limit must be positive, got {time_limit}")
+    if workers is not None and workers < 1:
+        raise InvalidVariant(f"--workers must be at least 1, got {workers}")
+    show = progress_enabled(as_json)
+    if objective == "worst":
+        from ..search.worst import solve_worst
+
+        update, status = _worst_progress(show)
+        try:
+            result = solve_worst(variant, guesses=guesses, max_depth=max_depth,
+                                 time_limit=time_limit, workers=workers, progress=update,
+                                 certificate=not no_certificate)
+        finally:
+            if status is not None:
+                status.stop()
+    else:
+        try:
+            from ..search.expected import solve_expected
+        except ImportError:
+            raise Unavailable("expected objective not available in this installation "
+                              "(cbsolve.search.expected is missing); use --objective worst") from None
+        result = solve_expected(variant, max_depth=max_depth, guesses=guesses,
+                                time_limit=time_limit, workers=workers, progress=show)
+    if out and result.tree is not None:
+        from ..tree import write_tree
+
+        write_tree(result.tree, out)
+    elif out and result.certificate is not None:
+        import json
+        from pathlib import Path
+
+        Path(out).write_text(json.dumps(result.certificate, separators=(",", ":")) + "\n")
+    if dot and result.tree is not None:
+        from pathlib import Path
+
+        from ..tree import to_dot
+
+        Path(dot).write_text(to_dot(result.tree, max_depth=dot_depth), encoding="utf-8")
+    data = result.to_json()
+    data["variant"] = variant.to_dict()
+    if out:
+        data["out"] = out
+    if dot:
+        data["dot"] = dot
+    emit(as_json, data, format_result(result, variant, out, dot))
+    infeasible = str(result.status) == "infeasible"
+    return EXIT_NONE if infeasible else EXIT_OK
+
+
+def format_result(result, variant, out, dot) -> str:
+    lines = [f"{variant.describe()}: {result.secrets} secrets, guesses from {result.guesses}"]
+    what = "worst case" if result.objective == "worst" else "total guesses"
+    if str(result.status) == "infeasible":
+        lines.append(f"no strategy finds every secret within {result.max_depth} guesses "
+                     f"(proved; {what} >= {result.lower})")
+    elif result.proved:
+        if result.objective == "worst":
+            lines.append(f"optimal worst case: {result.worst} guesses (proved)")
+        else:
+            lines.append(f"optimal total: {result.total} guesses (proved)")
+    else:
+        lo = "?" if result.lower is None else result.lower
+        hi = "?" if result.upper is None else result.upper
+        lines.append(f"not proved: {what} in [{lo}, {hi}]")
+    if result.total is not None:
+        hist = ", ".join(f"{k}: {v}" for k, v in sorted(result.histogram.items()))
+        lines.append(f"  tree: worst {result.worst}, total {result.total}, "
+                     f"average {result.average:.4f}, histogram {{{hist}}}")
+    for note in result.notes:
+        lines.append(f"  note: {note}")
+    if out:
+        lines.append(f"  written to {out}" + (" (with its lower-bound certificate)"
+                                               if result.certificate else ""))
+    if dot:
+        lines.append(f"  DOT written to {dot}")
+    lines.append(f"  {result.seconds:.2f} s, {result.nodes:,} search nodes")
+    return "\n".join(lines)

@@ -1,0 +1,40 @@
+"""``cbsolve verify FILE``: independent check of a strategy tree or lower-bound certificate.
+
+Calls :func:`cbsolve.certify.verify_file` (scorer only, never the search). Exit 0 when the file
+is valid, 1 when it is not (the message says which node and which claim), 2 when it cannot be
+read.
+"""
+from __future__ import annotations
+
+import click
+
+from . import EXIT_NONE, EXIT_OK, app, emit, json_option
+
+
+@app.command("verify")
+@click.argument("file", metavar="FILE")
+@json_option
+def verify_command(file, as_json) -> int:
+    """Replay a tree against every secret / check a certificate, with the scorer alone."""
+    from ..certify import verify_file
+
+    report = verify_file(file)
+    emit(as_json, report.to_json(), format_report(file, report))
+    return EXIT_OK if report.valid else EXIT_NONE
+
+
+def format_report(file: str, rep) -> str:
+    if not rep.valid:
+        return f"{file}: INVALID {rep.kind}: {rep.message}"
+    lines = [f"{file}: valid {rep.kind}"]
+    if rep.worst is not None:
+        hist = ", ".join(f"{k}: {v}" for k, v in sorted(rep.histogram.items()))
+        lines.append(f"  secrets {rep.secrets}, worst {rep.worst}, total {rep.total}, "
+                     f"histogram {{{hist}}}")
+    if rep.lower_bound is not None:
+        lines.append(f"  certified: no strategy finds every secret within {rep.lower_bound - 1} "
+                     f"guesses (worst case >= {rep.lower_bound})")
+    if rep.optimal:
+        lines.append(f"  the tree's worst case {rep.worst} is therefore optimal")
+    lines.append(f"  {rep.nodes} nodes checked")
+    return "\n".join(lines)

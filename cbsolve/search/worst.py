@@ -1,0 +1,281 @@
+"""Worst-case optimal strategies: fewest guesses in the worst case, with a proof.
+
+Place in the data flow: Variant -> CodeSpace -> scoring (the full reply matrix) -> **this
+driver** -> native decision search (cbsolve/_native/search_worst.cpp) -> strategy tree
+(docs/tree-format.md) and lower-bound certificate (docs/optimal.md) -> ``cbsolve verify``.
+
+Method (Knuth 1977 for Mastermind's 5; the search shape of Koyama–Lai 1993): the decision
+question "can every secret be found within d guesses?" is answered for d = L, L+1, ... where L
+is the counting lower bound (with k guesses left at most cap(k) = 1 + (R-1) cap(k-1) secrets can
+be told apart, R the number of possible replies). The upper bound is seeded by the greedy
+minimax tree (Knuth's rule, here simply "first guess in lower-bound order that works with
+unlimited depth"), so the loop stops at that depth at the latest. The first d that is feasible
+is the optimum W; the tree of depth W is built by the same search, and the refutation tree of
+W-1 is written out as a certificate that :mod:`cbsolve.certify` checks with the scorer alone.
+
+Tie-breaks: the worst case is the proved objective. Among depth-W trees the search prefers, at
+every node, the first working guess in lower-bound order (smallest largest class, candidates
+first), which tends to keep few secrets at depth W; the count at depth W and the total are
+reported for the tree found, with ``proved`` covering the worst case only (notes say so).
+
+Every pruning can be switched off (``prune={"symmetry": False, ...}``) for the tests that
+compare results with and without it.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+from ..codes import CodeSpace
+from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
+from ..scoring import possible_responses, score_matrix
+from ..status import Status
+from ..variant import Variant
+from . import SearchResult
+
+#: Largest space searched: the reply matrix is n^2 bytes (5040^2 = 25 MB; 30240^2 = 0.9 GB).
+MAX_CODES = 12_000
+PRUNINGS = ("symmetry", "capacity", "obvious", "order", "memo", "dedupe")
+GUESS_MODES = ("all", "candidates")
+CERT_FORMAT = "cbsolve-worst-lower-bound"
+CERT_VERSION = 1
+
+
+def capacity(n_responses: int, k: int) -> int:
+    """cap(k): most secrets k guesses can always tell apart (R-1 non-winning replies).
+
+    cap(0) = 0; cap(k) = 1 + (R-1) cap(k-1): the guess itself may be the secret (1), and each
+    non-winning reply leads to a set that k-1 guesses must settle.
+
+    >>> [capacity(14, k) for k in range(5)]
+    [0, 1, 14, 183, 2380]
+    """
+    c = 0
+    for _ in range(k):
+        c = 1 + (n_responses - 1) * c
+    return c
+
+
+class _Native:
+    """The native search with its control block (progress counters and stop request)."""
+
+    def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int):
+        from .._native.search_worst import WorstSearch
+
+        space = CodeSpace(variant)
+        self.space = space
+        self.codes = space.codes
+        self.matrix = score_matrix(variant, self.codes, self.codes)
+        self.n_responses = len(possible_responses(variant))
+        self.core = WorstSearch(self.matrix, self.codes, variant.n_symbols, variant.no_leading_zero,
+                                variant.response_slots, variant.win_response, self.n_responses)
+        opts = {k: bool(prune.get(k, True)) for k in PRUNINGS}
+        opts.update(candidates_only=guesses == "candidates", threads=int(workers))
+        self.core.configure(opts)
+        self.control = np.zeros(8, dtype=np.int64)
+        self.core.set_control(self.control)
+        self.all = np.arange(space.size, dtype=np.int64)
+        self.empty = np.zeros(0, dtype=np.int64)
+        self.phases: dict[str, float] = {}
+
+    def run(self, method: str, d: int, on_wait=None):
+        """Call the native method in a worker thread (GIL released) while ``on_wait`` polls."""
+        box: dict = {}
+        t0 = time.perf_counter()
+
+        def target():
+            try:
+                box["value"] = getattr(self.core, method)(self.all, d, self.empty)
+            except BaseException as exc:  # surfaced in the calling thread
+                box["error"] = exc
+
+        worker = threading.Thread(target=target, daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.2)
+                if on_wait is not None:
+                    on_wait(method, d, self.control)
+        except KeyboardInterrupt:
+            self.control[3] = 1
+            worker.join()
+            raise
+        key = f"{method}({d})"
+        self.phases[key] = self.phases.get(key, 0.0) + time.perf_counter() - t0
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+
+def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None = None,
+                time_limit: float | None = None, workers: int | None = None, progress=None,
+                certificate: bool = True, prune: dict | None = None) -> SearchResult:
+    """Fewest guesses that find every secret in the worst case, proved, with tree and certificate.
+
+    ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
+    optimum is larger); ``time_limit`` stops the search and reports the bounds proved so far;
+    ``workers`` threads share the top of the search (default: all cores); ``progress`` is a
+    callable ``(phase, depth, control)`` polled while the native search runs.
+    """
+    start = time.perf_counter()
+    if guesses not in GUESS_MODES:
+        raise unknown_name("guess set", guesses, GUESS_MODES)
+    prune = dict(prune or {})
+    bad = sorted(set(prune) - set(PRUNINGS))
+    if bad:
+        raise unknown_name("pruning", bad[0], PRUNINGS)
+    space = CodeSpace(variant)
+    if space.size > MAX_CODES:
+        raise SpaceTooLarge(f"{variant.describe()} has {space.size} codes; the exact worst-case "
+                            f"search is limited to {MAX_CODES} (its reply matrix is n^2 bytes)")
+    if max_depth is not None and max_depth < 1:
+        raise InvalidVariant(f"--max-depth must be >= 1, got {max_depth}")
+    if workers is None:
+        import os
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    native = _Native(variant, guesses, prune, max(1, workers))
+    if time_limit is not None and time_limit > 0:
+        native.core.set_deadline(float(time_limit))
+    n = space.size
+    notes: list[str] = []
+    result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False, secrets=n,
+                          guesses=guesses, max_depth=max_depth)
+
+    # Counting lower bound and greedy upper bound.
+    lower = 1
+    if prune.get("capacity", True):
+        while capacity(native.n_responses, lower) < n:
+            lower += 1
+    greedy_tree = native.run("greedy", 0, progress)
+    upper = _depth(greedy_tree) if greedy_tree is not None else None
+    result.lower, result.upper = lower, upper
+
+    def finish(status: Status, proved: bool) -> SearchResult:
+        result.status, result.proved = status, proved
+        result.seconds = time.perf_counter() - start
+        result.nodes = int(native.core.nodes())
+        result.notes = notes
+        result.phases = {k: round(v, 3) for k, v in native.phases.items()}
+        return result
+
+    optimum = None
+    d = lower
+    while optimum is None:
+        if upper is not None and d >= upper:
+            optimum = upper  # the greedy tree reaches it
+            break
+        if max_depth is not None and d > max_depth:
+            notes.append(f"no strategy finds every secret within {max_depth} guesses")
+            if certificate:
+                result.certificate = _certificate(variant, native, max_depth, guesses, progress)
+            return finish(Status.INFEASIBLE, True)
+        answer = native.run("feasible", d, progress)
+        if answer < 0:
+            notes.append(f"time limit reached while deciding whether {d} guesses suffice")
+            if greedy_tree is not None:
+                result.tree = _tree_doc(variant, native, greedy_tree, guesses, proved=False)
+                _fill_stats(result, result.tree)
+            return finish(Status.FEASIBLE if greedy_tree is not None else Status.UNKNOWN, False)
+        if answer == 1:
+            optimum = d
+        else:
+            result.lower = lower = d + 1
+            d += 1
+    result.lower = result.upper = optimum
+    root = native.run("tree", optimum, progress)
+    if root is None:  # stopped while building the tree: fall back on the greedy one
+        notes.append("time limit reached while building the tree; the greedy tree is reported")
+        root = greedy_tree
+    tree_doc = _tree_doc(variant, native, root, guesses)
+    if certificate and optimum > 1:
+        cert = _certificate(variant, native, optimum - 1, guesses, progress)
+        if cert is None:
+            notes.append("time limit reached while writing the lower-bound certificate")
+        else:
+            tree_doc["certificate"] = cert
+            result.certificate = cert
+    result.tree = tree_doc
+    _fill_stats(result, tree_doc)
+    notes.append("proved: the worst case; the count at that depth and the total are those of the "
+                 "tree found (first working guess in lower-bound order), not proved minimal")
+    return finish(Status.OPTIMAL, True)
+
+
+def _depth(node: dict) -> int:
+    best, stack = 0, [(node, 1)]
+    while stack:
+        nd, k = stack.pop()
+        best = max(best, k)
+        stack.extend((c, k + 1) for _, c in nd["children"])
+    return best
+
+
+def _fill_stats(result: SearchResult, tree_doc: dict) -> None:
+    stats = tree_doc["stats"]
+    result.worst, result.total = stats["worst"], stats["total"]
+    result.histogram = {int(k): v for k, v in stats["histogram"].items()}
+
+
+def _tree_doc(variant: Variant, native: _Native, root: dict, guesses: str,
+              proved: bool = True) -> dict:
+    """Native tree (code indices, reply indices) -> docs/tree-format.md document."""
+    from ..tree import make_tree
+
+    fmt, codes, matrix = native.space.format, native.codes, native.matrix
+    hist: dict[int, int] = {}
+
+    def convert(node: dict, members: np.ndarray, depth: int) -> dict:
+        g = node["guess"]
+        replies = matrix[g, members]
+        won = int(np.count_nonzero(replies == variant.win_response))
+        if won:
+            hist[depth] = hist.get(depth, 0) + won
+        out = {"guess": fmt(codes[g]), "children": {}}
+        for reply, child in node["children"]:
+            out["children"][variant.format_response(reply)] = convert(
+                child, members[replies == reply], depth + 1)
+        return out
+
+    root_doc = convert(root, native.all, 1)
+    name = "optimal-worst" if proved else "greedy-minimax"
+    return make_tree(variant, name, guesses, root_doc, hist, objective="worst", proved=proved)
+
+
+def _certificate(variant: Variant, native: _Native, d: int, guesses: str, progress) -> dict | None:
+    """Refutation tree proving that ``d`` guesses do not suffice (docs/optimal.md)."""
+    raw = native.run("certificate", d, progress)
+    if raw is None:
+        return None
+    fmt, codes = native.space.format, native.codes
+
+    def convert(node: dict) -> dict:
+        out: dict = {"left": node["left"]}
+        refuted, same, mapped, perms, perm_ids = {}, {}, {}, [], {}
+        for e in node["entries"]:
+            g = fmt(codes[e["guess"]])
+            if e["kind"] == 0:
+                child = convert(e["child"])
+                entry = {"reply": variant.format_response(e["reply"])}
+                if child is not None:
+                    entry["node"] = child
+                refuted[g] = entry
+            elif e["kind"] == 1:
+                key = (tuple(e["pos_perm"]), tuple(e["sym_perm"]))
+                if key not in perm_ids:
+                    perm_ids[key] = len(perms)
+                    perms.append([list(key[0]), list(key[1])])
+                mapped[g] = [perm_ids[key], fmt(codes[e["other"]])]
+            else:
+                same[g] = fmt(codes[e["other"]])
+        for key, value in (("refuted", refuted), ("same", same), ("mapped", mapped),
+                           ("perms", perms)):
+            if value:
+                out[key] = value
+        return out
+
+    return {"format": CERT_FORMAT, "version": CERT_VERSION, "variant": variant.to_dict(),
+            "guesses": guesses, "responses": native.n_responses,
+            "claim": {"max_guesses": d, "solvable": False},
+            "root": convert(raw)}
