@@ -254,3 +254,17 @@ def test_next_guess_inconsistent():
     with pytest.raises(InconsistentLog) as info:
         next_guess(log)
     assert info.value.conflict == [1, 2]
+
+
+@pytest.mark.parametrize("preset", ["bulls-cows", "bulls-cows-no-leading-zero"])
+def test_bulls_and_cows_tree_replays(preset):
+    variant = Variant.preset(preset)
+    ev = evaluate(variant, "minimax")
+    check_consistent(ev, variant)
+    # counting bound: three more guesses settle at most 1 + 13 + 13^2 = 183 codes (13
+    # non-winning replies), so a root reply class larger than that forces a 5th guess
+    space = CodeSpace(variant)
+    opening = space.parse(ev.first)
+    largest = max(Counter(score(variant, space.code_at(i), opening)
+                          for i in range(space.size)).values())
+    assert largest > 183 and ev.worst >= 5
