@@ -49,6 +49,8 @@ def test_evaluate_text_and_sample(capsys):
     (["evaluate", "--variant", "mastermind", "--dot", "x.dot", "--dot-depth", "0"],
      "--dot-depth must be at least 1"),
     (["evaluate", "--length", "6"], "use --sample K"),   # 151200^2 matrix: 21 GiB
+    (["next", "--length", "12", "--letters", "26", "--repeats"], "lists every code"),
+    (["evaluate", "--length", "12", "--letters", "26", "--sample", "3"], "lists every code"),
     (["next", "--strategy", "best"], "unknown strategy 'best'"),
     (["next", "0123:5,0"], "exceeds the length"),
 ])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..consistency.native import consistent_indices
 from ..errors import InconsistentLog
 from ..feedback import FeedbackLog
-from .heuristics import Chooser, check_guesses, check_strategy, partition_summary
+from .heuristics import Chooser, check_guesses, check_strategy, partition_summary, require_enumerable
 
 
 @dataclass
@@ -41,6 +41,7 @@ def next_guess(log: FeedbackLog, strategy: str = "minimax", guesses: str = "all"
     """Best next guess for ``log`` (see :mod:`cbsolve.strategy.heuristics` for the rules)."""
     check_strategy(strategy)
     check_guesses(guesses)
+    require_enumerable(log.variant, "next-guess advice")
     cands = consistent_indices(log)
     if cands.size == 0:
         from ..consistency import Query, consistent

@@ -22,7 +22,15 @@ from ..codes import CodeSpace
 from ..errors import SpaceTooLarge
 from ..tree import make_tree
 from ..variant import Variant
-from .heuristics import MATRIX_LIMIT_BYTES, SCORED, Chooser, check_guesses, check_strategy, matrix_bytes
+from .heuristics import (
+    MATRIX_LIMIT_BYTES,
+    SCORED,
+    Chooser,
+    check_guesses,
+    check_strategy,
+    matrix_bytes,
+    require_enumerable,
+)
 
 #: Largest space evaluated exhaustively by ``first``/``random`` (the tree has one node a
 #: secret); the scored heuristics need the full score matrix in memory
@@ -93,6 +101,7 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     start = time.perf_counter()
     space = CodeSpace(variant)
     if space.size > EXHAUSTIVE_LIMIT:
+        require_enumerable(variant, "evaluation (exhaustive or sampled)")
         raise SpaceTooLarge(f"{variant.describe()} has {space.size} secrets; exhaustive "
                             f"evaluation is limited to {EXHAUSTIVE_LIMIT} (use --sample K)")
     if strategy in SCORED and matrix_bytes(variant) > MATRIX_LIMIT_BYTES:
@@ -209,8 +218,8 @@ def estimate(variant: Variant, strategy: str, k: int, first: str | None = None,
 
         raise InvalidVariant(f"--sample must be a positive integer, got {k!r}")
     start = time.perf_counter()
-    space = CodeSpace(variant)
-    codes = space.codes  # raises SpaceTooLarge beyond the enumeration limit
+    space = require_enumerable(variant, "sampled evaluation")
+    codes = space.codes
     rng = np.random.default_rng(seed)
     opening = _opening(space, first)
     chooser = Chooser(variant, strategy, guesses, seed=rng, use_matrix=False, symmetry=symmetry)

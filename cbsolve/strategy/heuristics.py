@@ -57,6 +57,19 @@ def check_guesses(mode: str) -> str:
     return mode
 
 
+def require_enumerable(variant: Variant, what: str) -> CodeSpace:
+    """The code space, or SpaceTooLarge saying that ``what`` must list every code."""
+    from ..codes import ENUMERATION_LIMIT
+    from ..errors import SpaceTooLarge
+
+    space = CodeSpace(variant)
+    if not space.enumerable:
+        raise SpaceTooLarge(f"{what} lists every code, but {variant.describe()} has {space.size} "
+                            f"codes (limit {ENUMERATION_LIMIT}); `cbsolve consistent` can still "
+                            "count and sample the candidates")
+    return space
+
+
 def matrix_bytes(variant: Variant) -> int:
     size = CodeSpace(variant).size
     return size * size * scoring.response_dtype(variant).itemsize
