@@ -163,14 +163,14 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     optimum = None
     d = lower
     while optimum is None:
-        if upper is not None and d >= upper:
-            optimum = upper  # the greedy tree reaches it
-            break
         if max_depth is not None and d > max_depth:
             notes.append(f"no strategy finds every secret within {max_depth} guesses")
             if certificate:
                 result.certificate = _certificate(variant, native, max_depth, guesses, progress)
             return finish(Status.INFEASIBLE, True)
+        if upper is not None and d >= upper:
+            optimum = upper  # the greedy tree reaches it
+            break
         answer = native.run("feasible", d, progress)
         if answer < 0:
             notes.append(f"time limit reached while deciding whether {d} guesses suffice")

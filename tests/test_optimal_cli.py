@@ -1,0 +1,92 @@
+"""`cbsolve optimal` and `cbsolve verify` driven in-process: JSON contract, files, exit codes."""
+import json
+
+import pytest
+
+from cbsolve.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_optimal_worst_json_and_files(capsys, tmp_path):
+    tree, dot = tmp_path / "mm.json", tmp_path / "mm.dot"
+    code, out, _ = run(capsys, "optimal", "--variant", "mastermind", "--objective", "worst",
+                       "--out", str(tree), "--dot", str(dot), "--json")
+    assert code == 0
+    data = json.loads(out)
+    for key in ("objective", "worst", "total", "average", "histogram", "proved", "seconds"):
+        assert key in data
+    # Knuth 1977: Mastermind 4/6 needs 5 guesses in the worst case.
+    assert data["objective"] == "worst" and data["worst"] == 5 and data["proved"] is True
+    assert sum(data["histogram"].values()) == 1296
+    assert data["total"] == sum(int(k) * v for k, v in data["histogram"].items())
+    assert dot.read_text().startswith("digraph")
+    code, out, _ = run(capsys, "verify", str(tree), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["valid"] and report["kind"] == "tree+lower-bound"
+    assert (report["worst"], report["total"], report["secrets"]) == (5, data["total"], 1296)
+    # tamper: claim one guess less in total
+    doc = json.loads(tree.read_text())
+    doc["stats"]["total"] -= 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    code, out, _ = run(capsys, "verify", str(bad), "--json")
+    assert code == 1 and json.loads(out)["valid"] is False
+    code, out, _ = run(capsys, "verify", str(bad))
+    assert code == 1 and "INVALID" in out and "total" in out
+
+
+def test_optimal_text_output(capsys):
+    code, out, _ = run(capsys, "optimal", "--length", "3", "--digits", "6")
+    assert code == 0 and "optimal worst case: 5 guesses (proved)" in out
+
+
+def test_max_depth_infeasible_writes_certificate(capsys, tmp_path):
+    cert = tmp_path / "lb.json"
+    code, out, _ = run(capsys, "optimal", "--variant", "mastermind", "--max-depth", "4",
+                       "--out", str(cert), "--json")
+    assert code == 1 and json.loads(out)["lower"] == 5
+    code, out, _ = run(capsys, "verify", str(cert), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["kind"] == "lower-bound" and report["lower_bound"] == 5
+
+
+def test_time_limit_reports_interval(capsys):
+    code, out, _ = run(capsys, "optimal", "--time-limit", "0.05", "--workers", "1")
+    assert code == 0
+    assert "not proved: worst case in [" in out
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["optimal", "--objective", "best"], "objective"),
+    (["optimal", "--guesses", "some"], "guess set"),
+    (["optimal", "--max-depth", "0"], "--max-depth"),
+    (["optimal", "--time-limit", "-1"], "--time-limit"),
+    (["optimal", "--length", "5"], "limited"),
+    (["verify", "/nonexistent/tree.json"], "cannot read"),
+])
+def test_bad_input_exit_2(capsys, args, fragment):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_verify_not_json(capsys, tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text("{not json")
+    code, _, err = run(capsys, "verify", str(path))
+    assert code == 2 and "not a JSON document" in err
+
+
+def test_expected_objective_is_wired(capsys):
+    code, out, err = run(capsys, "optimal", "--objective", "expected", "--variant", "mastermind",
+                         "--length", "2", "--digits", "3", "--json")
+    if code == 2:  # the expected-case solver is not installed
+        assert "expected objective not available" in err
+    else:
+        data = json.loads(out)
+        assert code == 0 and data["objective"] == "expected" and data["proved"] is True

@@ -1,0 +1,148 @@
+"""Worst-case exact search: known optima, brute force on tiny games, prunings never change results."""
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from cbsolve.certify import verify
+from cbsolve.codes import CodeSpace
+from cbsolve.errors import CbsolveError
+from cbsolve.rule import score
+from cbsolve.search.worst import _Native, capacity, solve_worst
+from cbsolve.status import Status
+from cbsolve.symmetry import Symmetry
+from cbsolve.variant import Variant
+
+TINY = [
+    Variant(2, "012", repeats=True),
+    Variant(3, "012", repeats=True),
+    Variant(3, "0123", repeats=False),
+    Variant(2, "01234", repeats=False),
+    Variant(3, "0123", repeats=False, no_leading_zero=True),
+    Variant(3, "012", repeats=True, feedback="bulls"),
+    Variant(2, "0123", repeats=True, no_leading_zero=True),
+]
+
+
+def brute_force_worst(variant, candidates_only=False):
+    """Plain minimax over every guess, no pruning: the definition of the worst-case optimum."""
+    codes = [tuple(int(x) for x in c) for c in CodeSpace(variant).codes]
+
+    @lru_cache(maxsize=None)
+    def worst(S: frozenset) -> int:
+        if len(S) == 1:
+            return 1
+        best = 10 ** 9
+        for g in (sorted(S) if candidates_only else codes):
+            classes: dict = {}
+            for s in S:
+                classes.setdefault(score(variant, s, g), []).append(s)
+            if len(classes) == 1 and g not in S:
+                continue
+            cost = max(0 if len(c) == 1 and c[0] == g else worst(frozenset(c))
+                       for c in classes.values())
+            best = min(best, 1 + cost)
+        return best
+
+    return worst(frozenset(codes))
+
+
+@pytest.mark.parametrize("variant", TINY, ids=lambda v: v.describe())
+@pytest.mark.parametrize("guesses", ["all", "candidates"])
+def test_tiny_games_match_brute_force(variant, guesses):
+    result = solve_worst(variant, guesses=guesses, workers=1)
+    assert result.proved and result.status == Status.OPTIMAL
+    assert result.worst == brute_force_worst(variant, guesses == "candidates")
+    report = verify(result.tree)
+    assert report.valid and report.optimal, report.message
+    assert report.worst == result.worst and report.total == result.total
+
+
+def test_mastermind_worst_case_is_five():
+    # Knuth 1977: every Mastermind 4/6 secret is found within 5 guesses, and 4 do not suffice.
+    result = solve_worst(Variant.preset("mastermind"))
+    assert (result.worst, result.lower, result.upper, result.proved) == (5, 5, 5, True)
+    assert sum(result.histogram.values()) == 1296
+    report = verify(result.tree)
+    assert report.valid and report.kind == "tree+lower-bound" and report.optimal
+    assert report.lower_bound == 5 and report.total == result.total
+
+
+SMALL = [Variant(3, "012345", repeats=False), Variant(3, "01234", repeats=True),
+         Variant(4, "01234", repeats=False, no_leading_zero=True),
+         Variant(3, "0123", repeats=True, feedback="bulls")]
+
+
+@pytest.mark.parametrize("variant", SMALL, ids=lambda v: v.describe())
+def test_prunings_do_not_change_answers(variant):
+    """Each pruning switched off alone, and all together: the same decision at every depth."""
+    settings = [{}] + [{k: False} for k in ("symmetry", "capacity", "obvious", "order", "memo",
+                                            "dedupe")]
+    settings.append(dict.fromkeys(("symmetry", "capacity", "obvious", "order", "memo", "dedupe"),
+                                  False))
+    reference = None
+    for prune in settings:
+        native = _Native(variant, "all", prune, workers=1)
+        answers = [native.run("feasible", d) for d in range(1, 7)]
+        if reference is None:
+            reference = answers
+            assert 0 in answers and 1 in answers
+        assert answers == reference, prune
+    result = solve_worst(variant, workers=1, prune={"symmetry": False, "memo": False})
+    assert result.worst == solve_worst(variant, workers=1).worst == reference.index(1) + 1
+
+
+@pytest.mark.parametrize("variant", [Variant.preset("bulls-cows"), Variant.preset("mastermind"),
+                                     Variant.preset("bulls-cows-no-leading-zero"),
+                                     Variant(3, "0123", repeats=True, feedback="bulls")],
+                         ids=lambda v: v.describe())
+def test_native_symmetry_matches_python(variant):
+    native = _Native(variant, "all", {}, workers=1)
+    sym = Symmetry(variant)
+    space = CodeSpace(variant)
+    rng = np.random.default_rng(5)
+    for n_hist in (0, 1, 2):
+        history = [int(i) for i in rng.integers(space.size, size=n_hist)]
+        codes = [space.code_at(i) for i in history]
+        got = native.core.representatives(np.array(history, dtype=np.int64))
+        assert got == sym.guess_representatives(codes).tolist()
+
+
+def test_capacity():
+    # Bulls & Cows: 13 non-winning replies, cap(k) = (13^k - 1) / 12 (PROTOTYPE-NOTES).
+    assert [capacity(14, k) for k in range(6)] == [(13 ** k - 1) // 12 for k in range(6)]
+
+
+def test_max_depth_below_optimum_is_certified_infeasible():
+    result = solve_worst(Variant.preset("mastermind"), max_depth=4)
+    assert result.status == Status.INFEASIBLE and result.lower == 5 and result.tree is None
+    from cbsolve.certify import verify_certificate
+    nodes, lower = verify_certificate(result.certificate)
+    assert lower == 5 and nodes >= 1
+
+
+def test_time_limit_reports_bounds():
+    result = solve_worst(Variant.preset("bulls-cows"), time_limit=0.05, workers=1)
+    assert not result.proved
+    assert result.lower is not None and result.lower <= 7
+    if result.upper is not None:  # the greedy tree finished before the limit
+        assert result.upper >= 7 and verify(result.tree).valid
+
+
+def test_bad_options():
+    with pytest.raises(CbsolveError, match="guess set"):
+        solve_worst(Variant.preset("mastermind"), guesses="some")
+    with pytest.raises(CbsolveError, match="pruning"):
+        solve_worst(Variant.preset("mastermind"), prune={"magic": False})
+    with pytest.raises(CbsolveError, match="limited"):
+        solve_worst(Variant(5, "0123456789", repeats=False))
+
+
+@pytest.mark.slow
+def test_bulls_and_cows_worst_case_is_seven():
+    # Bulls & Cows 4/10: 7 guesses suffice and 6 do not (PROTOTYPE-NOTES; Koyama-Lai style
+    # exhaustive search results for MOO are 7).
+    result = solve_worst(Variant.preset("bulls-cows"))
+    assert (result.worst, result.lower, result.proved) == (7, 7, True)
+    report = verify(result.tree)
+    assert report.valid and report.optimal and report.lower_bound == 7
