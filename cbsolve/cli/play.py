@@ -1,0 +1,43 @@
+"""``cbsolve play``: play against the computer in the terminal (see :mod:`cbsolve.play.terminal`)."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import EXIT_OK, app, json_option, variant_options
+
+
+@app.command("play")
+@click.option("--mode", default="both", metavar="MODE",
+              help="both (default: you and the computer guess in turns), guess (you guess its "
+                   "secret) or host (it guesses yours).")
+@click.option("--strategy", default="minimax", show_default=True, metavar="NAME",
+              help="How the computer guesses: minimax, expected, entropy, parts, first, random.")
+@click.option("--seed", type=int, default=None, help="Seed for the computer's secret and choices.")
+@click.option("--secret", default=None, metavar="CODE",
+              help="Fix the computer's secret (teaching, testing).")
+@click.option("--quiet", is_flag=True, help="Accepted for symmetry; play shows no progress bars.")
+@variant_options
+@json_option
+def play_command(mode, strategy, seed, secret, quiet, variant, as_json) -> int:
+    """Play Bulls and Cows (or any variant) against the computer.
+
+    With --json the conversation goes to stderr and one JSON record of the game to stdout.
+    """
+    import json
+
+    from ..play.engine import check_strategy
+    from ..play.inputs import Console
+    from ..play.terminal import MODES, play
+
+    if mode not in MODES:
+        from ..errors import unknown_name
+
+        raise unknown_name("mode", mode, MODES)
+    check_strategy(strategy)
+    console = Console(stdin=sys.stdin, stdout=sys.stderr if as_json else sys.stdout)
+    result = play(variant, mode, console, strategy=strategy, seed=seed, secret=secret)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+    return EXIT_OK

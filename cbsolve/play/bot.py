@@ -1,0 +1,135 @@
+"""``cbsolve bot``: a line protocol on stdin/stdout for referee matches.
+
+One command a line, exactly one answer line each (answers are flushed at once):
+
+==================  ====================================================================
+``new``             ``ok`` — a new game: the bot draws a fresh secret and forgets its guesses
+``guess``           the bot's next guess, e.g. ``0123`` (asked again before a score: the same)
+``score B C``       ``ok`` — the score of its last guess (bulls-only variants: ``score B``);
+                    ``inconsistent N M`` when the scores so far cannot all be right, naming
+                    a minimal set of conflicting entries (numbered from 1)
+``check GUESS``     ``B C`` — the opponent's guess scored against the bot's secret
+                    (bulls-only variants: ``B``)
+``quit``            ``ok``, then the bot exits
+==================  ====================================================================
+
+Anything wrong (unknown command, malformed score, invalid code, a score before any guess, a
+guess after the game was won) is answered with one ``error <reason>`` line; the bot never
+crashes on input. A game is ready at start-up, so ``new`` is optional before the first one.
+
+The opening guess of the deterministic strategies is computed at start-up and reused by every
+``new``, so ``guess`` answers quickly from the first turn on (50 ms is a common referee limit).
+"""
+from __future__ import annotations
+
+import sys
+
+from ..errors import CbsolveError, InconsistentLog
+from ..variant import Variant
+from .engine import Guesser, Host
+from .inputs import parse_reply
+
+COMMANDS = "new, guess, score B C, check GUESS, quit"
+
+
+class Bot:
+    """The protocol state machine; :meth:`handle` maps one command line to one answer line."""
+
+    def __init__(self, variant: Variant, strategy: str = "minimax", seed: int | None = None,
+                 guesses: str = "all"):
+        import numpy as np
+
+        self.variant = variant
+        host_seed, guess_seed = np.random.SeedSequence(seed).spawn(2)
+        self.host = Host(variant, seed=host_seed)
+        self.guesser = Guesser(variant, strategy=strategy, guesses=guesses, seed=guess_seed)
+        self.pending: str | None = None   # last guess, waiting for its score
+        self.solved = False
+        self.done = False
+        try:  # warm up: the opening (cached across games) and the strategy's tables
+            self.guesser.suggest()
+        except CbsolveError:
+            pass
+
+    def new(self) -> str:
+        self.host.new()
+        self.guesser.reset()
+        self.pending, self.solved = None, False
+        return "ok"
+
+    def guess(self) -> str:
+        if self.solved:
+            return "error game over: your last score was all bulls; send new"
+        if self.pending is None:
+            try:
+                advice = self.guesser.suggest()
+            except InconsistentLog as exc:
+                return "error inconsistent " + " ".join(map(str, exc.conflict or []))
+            if advice.guess is None:
+                return "error no guess found within the time limit"
+            self.pending = advice.guess
+        return self.pending
+
+    def score(self, args: str) -> str:
+        if self.pending is None:
+            return "error no guess to score; send guess first"
+        reply = parse_reply(self.variant, args)
+        if reply is None:
+            syntax = "score B" if self.variant.bulls_only else "score B C"
+            return f"error malformed score {args!r}; expected {syntax}"
+        guess, self.pending = self.pending, None
+        try:
+            self.guesser.record(guess, *reply, advise=False)  # think at the next guess
+        except InconsistentLog as exc:
+            return "inconsistent " + " ".join(map(str, exc.conflict or []))
+        if reply[0] == self.variant.length:
+            self.solved = True
+        return "ok"
+
+    def check(self, args: str) -> str:
+        bulls, cows = self.host.check(args)
+        return f"{bulls}" if self.variant.bulls_only else f"{bulls} {cows}"
+
+    def handle(self, line: str) -> str:
+        """One answer line for one command line; never raises for bad input."""
+        word, _, args = line.strip().partition(" ")
+        args = args.strip()
+        try:
+            if word == "new" and not args:
+                return self.new()
+            if word == "guess" and not args:
+                return self.guess()
+            if word == "score":
+                return self.score(args)
+            if word == "check":
+                if not args:
+                    return "error check needs a code: check GUESS"
+                return self.check(args)
+            if word == "quit":
+                self.done = True
+                return "ok"
+            if not word:
+                return f"error empty command; expected one of: {COMMANDS}"
+            return f"error unknown command {line.strip()!r}; expected one of: {COMMANDS}"
+        except CbsolveError as exc:
+            return f"error {_one_line(str(exc))}"
+        except Exception as exc:  # never crash under a referee; say what happened
+            return f"error internal {type(exc).__name__}: {_one_line(str(exc))}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def serve(bot: Bot, stdin=None, stdout=None) -> int:
+    """Answer commands until ``quit`` or end of input; returns the number of commands."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    n = 0
+    for line in stdin:
+        stdout.write(bot.handle(line) + "\n")
+        stdout.flush()
+        n += 1
+        if bot.done:
+            break
+    return n

@@ -1,0 +1,357 @@
+"""Game state shared by every face: the computer as code-breaker (:class:`Guesser`) and as
+code-maker (:class:`Host`).
+
+Place in the data flow: last stop before the user. A :class:`Guesser` owns a
+:class:`~cbsolve.feedback.FeedbackLog`, keeps the consistent candidates up to date after each
+reply (one scoring pass over the survivors) and asks :mod:`cbsolve.strategy` for the next guess
+(Knuth 1977 minimax, Irving 1979 expected size, Neuwirth 1982 entropy, Kooi 2005 most parts,
+first/random consistent). When the replies become inconsistent it asks
+:mod:`cbsolve.consistency` for a minimal conflicting set of replies and suggests corrections.
+
+Spaces too large to enumerate (e.g. 40 positions of 26 letters) are played through the
+constraint backends: the guess is a consistent code found by the solver and the remaining count
+is exact only when the backend proves it.
+
+>>> from cbsolve.variant import Variant
+>>> g = Guesser(Variant(3, "0123", repeats=False), strategy="first")
+>>> g.suggest().guess
+'012'
+>>> g.record("012", 0, 2).candidates
+9
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+from ..codes import CodeSpace
+from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, unknown_name
+from ..feedback import Feedback, FeedbackLog
+from ..variant import Variant
+
+#: Strategy names; the strategies module's own tuple wins once it is importable.
+FALLBACK_STRATEGIES = ("minimax", "expected", "entropy", "parts", "first", "random")
+#: Above this many codes the heuristics (which score every guess against every candidate)
+#: are too slow for interactive play; the guess is a consistent code from a constraint backend.
+HEURISTIC_LIMIT = 1_000_000
+
+
+def strategy_module():
+    """:mod:`cbsolve.strategy` when it is installed (it is built in parallel), else None."""
+    try:
+        mod = importlib.import_module("cbsolve.strategy")
+    except ImportError:
+        return None
+    return mod if hasattr(mod, "next_guess") else None
+
+
+def strategy_names() -> tuple[str, ...]:
+    mod = strategy_module()
+    return tuple(getattr(mod, "STRATEGIES", FALLBACK_STRATEGIES)) if mod else FALLBACK_STRATEGIES
+
+
+def check_strategy(name: str) -> str:
+    names = strategy_names()
+    if name not in names:
+        raise unknown_name("strategy", name, names)
+    return name
+
+
+@dataclass
+class Suggestion:
+    """What the code-breaker plays next and what it knows."""
+
+    guess: str | None
+    strategy: str
+    candidates: int | None          # remaining consistent secrets (a lower bound if not exact)
+    exact: bool = True
+    determined: bool = False
+    note: str | None = None
+
+    def to_json(self) -> dict:
+        return {"guess": self.guess, "strategy": self.strategy, "candidates": self.candidates,
+                "exact": self.exact, "determined": self.determined, "note": self.note}
+
+
+@dataclass
+class Diagnosis:
+    """Why a log is inconsistent: ``conflict`` holds 1-based entry numbers that cannot all hold."""
+
+    conflict: list[int] | None
+    corrections: list[dict] = field(default_factory=list)
+
+    def describe(self, log: FeedbackLog) -> list[str]:
+        """Human-readable lines naming the conflicting replies and suggested corrections."""
+        lines = ["These replies are inconsistent: no secret gives all of them."]
+        if self.conflict:
+            shown = "; ".join(f"#{k} {log[k - 1].text} -> {_reply_text(log, log[k - 1])}"
+                              for k in self.conflict)
+            if len(self.conflict) == 1:
+                lines.append(f"  reply {shown} is impossible on its own")
+            else:
+                lines.append(f"  replies {shown} cannot all be right")
+        for fix in self.corrections[:3]:
+            lines.append(f"  suggestion: {fix.get('message', fix)}")
+        return lines
+
+    def to_json(self) -> dict:
+        return {"conflict": self.conflict, "corrections": self.corrections}
+
+
+def _reply_text(log: FeedbackLog, entry) -> str:
+    return f"{entry.bulls}" if log.variant.bulls_only else f"{entry.bulls},{entry.cows}"
+
+
+class Guesser:
+    """The computer as code-breaker: suggests guesses, records replies, detects inconsistency.
+
+    ``record`` raises :class:`InconsistentLog` (with ``conflict`` and ``corrections``) when the
+    new reply leaves no secret; the entry stays in the log so the caller can ``undo`` it or
+    ``fix`` an earlier one.
+    """
+
+    def __init__(self, variant: Variant, strategy: str = "minimax", guesses: str = "all",
+                 seed: int | None = None, log: FeedbackLog | None = None,
+                 backend_time_limit: float = 10.0):
+        import numpy as np
+
+        self.variant = variant
+        self.strategy = check_strategy(strategy)
+        if guesses not in ("all", "candidates"):
+            raise unknown_name("guess set", guesses, ("all", "candidates"))
+        self.guesses = guesses
+        self.space = CodeSpace(variant)
+        self.rng = np.random.default_rng(seed)
+        self.backend_time_limit = backend_time_limit
+        self.large = not self.space.enumerable or self.space.size > HEURISTIC_LIMIT
+        self.log = log if log is not None else FeedbackLog(variant)
+        self._cand = None            # indices into space.codes (enumerable spaces only)
+        self._advice: Suggestion | None = None
+        self._inconsistent: Diagnosis | None = None
+        self.version = 0             # bumped on every change of the log
+        self._refresh()
+
+    # --- state ---------------------------------------------------------------------------
+    def reset(self) -> None:
+        self.log = FeedbackLog(self.variant)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Recompute the candidates from the whole log (after reset, undo or fix)."""
+        self.version += 1
+        self._advice = None
+        self._inconsistent = None
+        if not self.large:
+            from ..consistency.native import consistent_indices
+
+            self._cand = consistent_indices(self.log)
+            if self._cand.size == 0:
+                self._inconsistent = self._diagnose()
+
+    @property
+    def candidates(self) -> int | None:
+        """Exact number of remaining secrets (None for non-enumerable spaces)."""
+        return None if self._cand is None else int(self._cand.size)
+
+    def candidate_codes(self, limit: int | None = 20) -> list[str]:
+        if self._cand is None:
+            from ..consistency import Query, consistent
+
+            return consistent(self.log, Query(limit=limit,
+                                              time_limit=self.backend_time_limit)).secrets
+        shown = self._cand if limit is None else self._cand[:limit]
+        return self.space.format_many(self.space.codes[shown])
+
+    @property
+    def inconsistent(self) -> Diagnosis | None:
+        return self._inconsistent
+
+    # --- moves ---------------------------------------------------------------------------
+    def record(self, guess: str, bulls: int, cows: int | None = None,
+               advise: bool = True) -> Suggestion | None:
+        """Add one reply; returns the new suggestion (None if not ``advise``: it is then
+        computed on the next :meth:`suggest`), or raises :class:`InconsistentLog`."""
+        entry = self.log.add(guess, bulls, _cows(self.variant, cows))
+        self.version += 1
+        self._advice = None
+        if self._inconsistent is None and self._cand is not None:
+            from .. import scoring
+
+            codes = self.space.codes[self._cand]
+            resp = scoring.score_against(self.variant, entry.guess, codes)
+            self._cand = self._cand[resp == self.variant.response_index(entry.bulls, entry.cows)]
+            if self._cand.size == 0:
+                self._inconsistent = self._diagnose()
+        if self._inconsistent is not None:
+            raise self.inconsistency_error()
+        return self.suggest() if advise or self.large else None
+
+    def undo(self) -> Feedback | None:
+        """Take back the last reply; returns it (None if the log was empty)."""
+        if not len(self.log):
+            return None
+        entry = self.log.entries.pop()
+        self._refresh()
+        return entry
+
+    def fix(self, number: int, bulls: int, cows: int | None = None) -> None:
+        """Replace the reply of entry ``number`` (1-based)."""
+        if not 1 <= number <= len(self.log):
+            raise InvalidFeedback(f"entry {number} does not exist; allowed 1..{len(self.log)}")
+        old = self.log[number - 1]
+        self.log.entries[number - 1] = self.log.make_entry(old.text, bulls,
+                                                           _cows(self.variant, cows), number)
+        self._refresh()
+
+    def suggest(self) -> Suggestion:
+        """The next guess (cached until the log changes)."""
+        if self._inconsistent is not None:
+            raise self.inconsistency_error()
+        if self._advice is None:
+            self._advice = self._suggest_large() if self.large else self._suggest_enumerable()
+        return self._advice
+
+    def inconsistency_error(self) -> InconsistentLog:
+        d = self._inconsistent
+        nums = ", ".join(map(str, d.conflict or [])) or "unknown"
+        return InconsistentLog(f"inconsistent replies (conflicting entries: {nums})",
+                               d.conflict, d.corrections)
+
+    # --- internals -----------------------------------------------------------------------
+    def _suggest_enumerable(self) -> Suggestion:
+        n = int(self._cand.size)
+        if n == 1:  # nothing to think about: play the secret
+            return Suggestion(self.space.format(self.space.codes[self._cand[0]]), self.strategy,
+                              1, True, True)
+        key = (self.variant, self.strategy, self.guesses)
+        if not len(self.log) and self.strategy != "random" and key in _OPENING_CACHE:
+            return _OPENING_CACHE[key]
+        mod = strategy_module()
+        if mod is None:
+            advice = first_consistent_fallback(self)
+        else:
+            seed = int(self.rng.integers(2**31)) if self.strategy == "random" else None
+            a = mod.next_guess(self.log, strategy=self.strategy, guesses=self.guesses, seed=seed)
+            advice = Suggestion(a.guess, a.strategy, int(a.candidates), True, bool(a.determined))
+        if not len(self.log) and self.strategy != "random":
+            _OPENING_CACHE[key] = advice
+        return advice
+
+    def _suggest_large(self) -> Suggestion:
+        from ..consistency import Query, consistent
+
+        seed = int(self.rng.integers(2**31))
+        if not len(self.log):
+            code = self.space.format(self.space.random_codes(1, self.rng)[0])
+            return Suggestion(code, "random-consistent", self.space.size, True, False,
+                              note="space too large for the heuristics; playing a random code")
+        res = consistent(self.log, Query(sample=1, seed=seed, count=True,
+                                         time_limit=self.backend_time_limit))
+        if res.status == "infeasible":
+            self._inconsistent = Diagnosis(res.conflict, res.corrections or [])
+            raise self.inconsistency_error()
+        if not res.secrets:
+            return Suggestion(None, "consistent", res.count, False, False,
+                              note="the solver found no secret within the time limit")
+        return Suggestion(res.secrets[0], "consistent", res.count, bool(res.exact),
+                          bool(res.determined),
+                          note="space too large for the heuristics; playing a consistent code "
+                               f"found by the {res.backend} backend")
+
+    def _diagnose(self) -> Diagnosis:
+        from ..consistency import Query, consistent
+
+        res = consistent(self.log, Query(limit=1), backend="native")
+        conflict = res.conflict
+        corrections = list(res.corrections or []) or suggest_corrections(self.log, conflict)
+        return Diagnosis(conflict, corrections)
+
+
+_OPENING_CACHE: dict = {}
+
+
+def _cows(variant: Variant, cows: int | None) -> int | None:
+    """Bulls-only logs take no cows (the faces pass 0 for "no cows")."""
+    return None if variant.bulls_only and not cows else cows
+
+
+def first_consistent_fallback(guesser: Guesser) -> Suggestion:
+    """Test double / stand-in used only while :mod:`cbsolve.strategy` is not installed: the
+    first consistent code in lexicographic order (the ``first`` strategy's rule)."""
+    idx = guesser._cand
+    return Suggestion(guesser.space.format(guesser.space.codes[idx[0]]), guesser.strategy,
+                      int(idx.size), True, idx.size == 1,
+                      note="cbsolve.strategy not installed; playing the first consistent code")
+
+
+def suggest_corrections(log: FeedbackLog, conflict: list[int] | None,
+                        limit: int = 8) -> list[dict]:
+    """Single-reply changes that make an enumerable log consistent again.
+
+    Used when the consistency backend returned no corrections of its own: for each entry of the
+    conflict, every other possible reply is tried with the native filter.
+    """
+    from .. import scoring
+    from ..consistency.native import consistent_indices
+
+    if not log.space.enumerable or not conflict:
+        return []
+    out = []
+    for number in conflict:
+        old = log[number - 1]
+        others = [e for k, e in enumerate(log.entries, 1) if k != number]
+        base = consistent_indices(FeedbackLog(log.variant, others))
+        if base.size == 0:
+            continue
+        resp = scoring.score_against(log.variant, old.guess, log.space.codes[base])
+        import numpy as np
+
+        values, counts = np.unique(resp, return_counts=True)
+        for r, n in zip(values.tolist(), counts.tolist()):
+            b, c = log.variant.response_of(r)
+            reply = f"{b}" if log.variant.bulls_only else f"{b},{c}"
+            was = _reply_text(log, old)
+            out.append({"entry": number, "guess": old.text, "bulls": b, "cows": c,
+                        "secrets": n, "distance": abs(b - old.bulls) + abs(c - old.cows),
+                        "message": f"if reply #{number} ({old.text}) were {reply} instead of "
+                                   f"{was}, {n} secret{'s' if n != 1 else ''} would remain"})
+    # A mistyped score is usually off by one and usually the latest: rank the smallest change
+    # first, then the most recent entry, then the change that keeps the most secrets.
+    out.sort(key=lambda d: (d["distance"], -d["entry"], -d["secrets"]))
+    return out[:limit]
+
+
+class Host:
+    """The computer as code-maker: draws a secret and scores guesses against it."""
+
+    def __init__(self, variant: Variant, seed: int | None = None, secret: str | None = None):
+        import numpy as np
+
+        self.variant = variant
+        self.space = CodeSpace(variant)
+        self.rng = np.random.default_rng(seed)
+        self.new(secret)
+
+    def new(self, secret: str | None = None) -> None:
+        self.secret = (self.space.parse(secret) if secret is not None
+                       else self.space.random_codes(1, self.rng)[0])
+        self.guesses = 0
+
+    @property
+    def secret_text(self) -> str:
+        return self.space.format(self.secret)
+
+    def check(self, guess: str) -> tuple[int, int]:
+        """Score a guess (text) against the secret; raises :class:`InvalidCode` when invalid."""
+        from ..rule import score
+
+        code = self.space.parse(guess.strip())
+        self.guesses += 1
+        return score(self.variant, self.secret, code)
+
+    def is_win(self, reply: tuple[int, int]) -> bool:
+        return reply[0] == self.variant.length
+
+
+__all__ = ["Diagnosis", "Guesser", "Host", "InvalidCode", "Suggestion", "check_strategy",
+           "first_consistent_fallback", "strategy_names", "suggest_corrections"]

@@ -1,0 +1,212 @@
+"""Referee: two bots speaking the ``cbsolve bot`` protocol play each other.
+
+Each game: ``new`` to both; then rounds. In a round bot A asks ``guess``, the referee asks B to
+``check`` it and tells A the ``score``; then the same with the roles swapped. The first bot to
+score all bulls wins; if both do so in the same round it is a draw (B always gets the round's
+second turn, so moving first is no advantage). The referee validates every guess with the
+variant's code space and times every answer; a bot that answers ``error``, names a
+malformed code, exceeds the per-answer time limit or stops answering loses the game.
+
+Bots are any objects with ``ask(line) -> str`` (:class:`BotProcess` wraps a subprocess, e.g.
+``python -m cbsolve bot --strategy entropy``; :class:`LocalBot` wraps an in-process
+:class:`~cbsolve.play.bot.Bot`).
+"""
+from __future__ import annotations
+
+import queue
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+
+from ..codes import CodeSpace
+from ..errors import CbsolveError
+from ..variant import Variant
+
+
+class BotFailure(CbsolveError):
+    """A bot broke the protocol (error answer, bad code, timeout, exit); ``bot`` is the culprit."""
+
+    def __init__(self, message: str, bot=None):
+        super().__init__(message)
+        self.bot = bot
+
+
+class BotProcess:
+    """A bot in a subprocess; answers are read by a thread so a silent bot cannot hang us."""
+
+    def __init__(self, argv: list[str], name: str | None = None, timeout: float = 10.0,
+                 startup_timeout: float = 120.0):
+        self.name = name or " ".join(argv)
+        self.timeout = timeout
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.startup_timeout = startup_timeout
+        self.first = True
+
+    def _pump(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def ask(self, line: str) -> str:
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise BotFailure(f"{self.name}: exited (cannot send {line!r})", self) from None
+        limit = self.startup_timeout if self.first else self.timeout
+        self.first = False
+        try:
+            answer = self.lines.get(timeout=limit)
+        except queue.Empty:
+            raise BotFailure(f"{self.name}: no answer to {line!r} within {limit} s", self) from None
+        if answer is None:
+            raise BotFailure(f"{self.name}: exited while answering {line!r}", self)
+        return answer
+
+    def close(self) -> None:
+        try:
+            self.ask("quit")
+        except BotFailure:
+            pass
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=5)
+        except (subprocess.TimeoutExpired, OSError):
+            self.proc.kill()
+
+
+class LocalBot:
+    """An in-process bot (tests, quick experiments)."""
+
+    def __init__(self, bot, name: str = "local"):
+        self.bot, self.name = bot, name
+
+    def ask(self, line: str) -> str:
+        return self.bot.handle(line)
+
+    def close(self) -> None:
+        self.bot.handle("quit")
+
+
+@dataclass
+class Side:
+    name: str
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    faults: int = 0
+    guesses: list[int] = field(default_factory=list)   # guesses used in each game it solved
+    guess_seconds: list[float] = field(default_factory=list)
+    score_seconds: list[float] = field(default_factory=list)
+    fault_messages: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        n = len(self.guesses)
+        t = sorted(self.guess_seconds)
+        return {"name": self.name, "wins": self.wins, "losses": self.losses, "draws": self.draws,
+                "faults": self.faults, "solved": n,
+                "average_guesses": round(sum(self.guesses) / n, 4) if n else None,
+                "worst_guesses": max(self.guesses) if n else None,
+                "guess_ms_median": round(1000 * t[len(t) // 2], 3) if t else None,
+                "guess_ms_max": round(1000 * t[-1], 3) if t else None,
+                "score_ms_max": (round(1000 * max(self.score_seconds), 3)
+                                 if self.score_seconds else None),
+                "fault_messages": self.fault_messages[:5]}
+
+
+def _expect(bot, line: str, want: str | None = None) -> str:
+    answer = bot.ask(line)
+    if answer.startswith("error"):
+        raise BotFailure(f"{bot.name}: {answer!r} to {line!r}", bot)
+    if want is not None and answer != want:
+        raise BotFailure(f"{bot.name}: answered {answer!r} to {line!r}; expected {want!r}", bot)
+    return answer
+
+
+def _turn(variant: Variant, space: CodeSpace, me, other, side: Side) -> bool:
+    """One guess of ``me`` against ``other``'s secret; True if it was all bulls."""
+    start = time.perf_counter()
+    guess = _expect(me, "guess")
+    side.guess_seconds.append(time.perf_counter() - start)
+    try:
+        space.parse(guess)
+    except CbsolveError as exc:
+        raise BotFailure(f"{me.name}: invalid guess {guess!r}: {exc}", me) from None
+    reply = _expect(other, f"check {guess}")
+    parts = reply.split()
+    want = 1 if variant.bulls_only else 2
+    if len(parts) != want or not all(p.isdigit() for p in parts):
+        raise BotFailure(f"{other.name}: malformed check answer {reply!r}", other)
+    start = time.perf_counter()
+    answer = _expect(me, f"score {reply}")
+    side.score_seconds.append(time.perf_counter() - start)
+    if answer != "ok":  # "inconsistent ...": the checker's replies contradict each other
+        raise BotFailure(f"{other.name}: its scores were called {answer!r} by {me.name}", other)
+    return int(parts[0]) == variant.length
+
+
+def play_game(variant: Variant, a, b, sa: Side, sb: Side, max_rounds: int = 100) -> str:
+    """One game; returns "a", "b", "draw", or "a-fault"/"b-fault" (the other one wins)."""
+    space = CodeSpace(variant)
+    try:
+        _expect(a, "new", "ok")
+        _expect(b, "new", "ok")
+        for rnd in range(1, max_rounds + 1):
+            a_won = _turn(variant, space, a, b, sa)
+            b_won = _turn(variant, space, b, a, sb)
+            if a_won or b_won:
+                if a_won:
+                    sa.guesses.append(rnd)
+                if b_won:
+                    sb.guesses.append(rnd)
+                return "draw" if a_won and b_won else ("a" if a_won else "b")
+        return "draw"
+    except BotFailure as exc:
+        who = "a" if exc.bot is a else "b"
+        side = sa if who == "a" else sb
+        side.faults += 1
+        side.fault_messages.append(str(exc))
+        return f"{who}-fault"
+
+
+@dataclass
+class MatchResult:
+    games: int
+    a: Side
+    b: Side
+    draws: int
+    seconds: float
+    faults: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"games": self.games, "a": self.a.to_json(), "b": self.b.to_json(),
+                "draws": self.draws, "seconds": round(self.seconds, 3), "faults": self.faults}
+
+
+def match(variant: Variant, a, b, games: int, progress=None) -> MatchResult:
+    """Play ``games`` games between bots ``a`` and ``b`` (objects with ``ask``)."""
+    sa, sb = Side(a.name), Side(b.name)
+    draws = 0
+    faults = []
+    start = time.perf_counter()
+    for _ in range(games):
+        outcome = play_game(variant, a, b, sa, sb)
+        if outcome == "draw":
+            draws += 1
+            sa.draws += 1
+            sb.draws += 1
+        elif outcome in ("a", "b-fault"):
+            sa.wins += 1
+            sb.losses += 1
+        else:
+            sb.wins += 1
+            sa.losses += 1
+        if outcome.endswith("fault"):
+            faults.append(outcome)
+        if progress:
+            progress()
+    return MatchResult(games, sa, sb, draws, time.perf_counter() - start, faults)
