@@ -1,0 +1,56 @@
+"""``cbsolve assist``: advice for a game played elsewhere (see :mod:`cbsolve.play.assistant`)."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import EXIT_NONE, EXIT_OK, app, json_option, variant_options
+
+
+@app.command("assist")
+@click.argument("entries", nargs=-1)
+@click.option("--log", "log_file", default=None, metavar="FILE",
+              help="Start from the entries in a log file.")
+@click.option("--strategy", default="minimax", show_default=True, metavar="NAME",
+              help="minimax, expected, entropy, parts, first, random, or optimal (the "
+                   "certified tree in models/ for this variant).")
+@click.option("--tree", "tree_path", default=None, metavar="FILE",
+              help="Follow this strategy tree (docs/tree-format.md).")
+@click.option("--guesses", default="all", show_default=True, metavar="SET",
+              help="Suggest from all codes or only the remaining candidates.")
+@click.option("--seed", type=int, default=None, help="Seed for the random strategy.")
+@click.option("--time-limit", type=float, default=10.0, show_default=True, metavar="SECONDS",
+              help="Solver time per answer for spaces too large to list.")
+@click.option("--quiet", is_flag=True, help="Accepted for symmetry; assist shows no progress bars.")
+@variant_options
+@json_option
+def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_limit, quiet,
+                   variant, as_json) -> int:
+    """Suggest the next guess for a game you play elsewhere; type guesses and scores as you go.
+
+    ENTRIES (GUESS:B,C ...) and --log start the game part-way. With --json the conversation
+    goes to stderr and one JSON summary (entries, suggestion or conflict) to stdout, so
+    `cbsolve assist 0123:1,2 --json </dev/null` is a one-shot query. Exit 1 if the entries end
+    inconsistent.
+    """
+    import json
+
+    from ..errors import InconsistentLog
+    from ..play.assistant import Assistant, AssistSession
+    from ..play.inputs import Console
+    from .consistent import read_log
+
+    log = read_log(variant, entries, log_file)
+    assistant = Assistant(variant, strategy=strategy, guesses=guesses, seed=seed,
+                          tree_path=tree_path, time_limit=time_limit)
+    for e in log:
+        try:
+            assistant.add(e.text, e.bulls, e.cows)
+        except InconsistentLog:
+            pass  # reported by the session
+    console = Console(stdin=sys.stdin, stdout=sys.stderr if as_json else sys.stdout)
+    summary = AssistSession(assistant, console).run()
+    if as_json:
+        click.echo(json.dumps(summary))
+    return EXIT_OK if summary["consistent"] else EXIT_NONE

@@ -1,0 +1,242 @@
+"""``cbsolve assist``: advice for a real game played elsewhere.
+
+You type the guesses you made and the scores you got; the assistant says how many secrets are
+still possible (exact, or a solver's bound for spaces too large to list), suggests the next
+guess, takes back entries with ``undo`` and names the conflicting entries when the scores
+cannot all be right.
+
+Advice comes from a heuristic strategy (:mod:`cbsolve.strategy`) or, with
+``strategy="optimal"``, from a certified optimal strategy tree in ``models/``
+(docs/tree-format.md) when one exists for the variant: the tree is replayed against every
+secret when loaded (the check ``cbsolve verify`` makes), and followed while your guesses are
+the ones it recommends; once you leave it the assistant falls back to minimax (Knuth 1977) and
+says so.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, UnknownName
+from ..variant import Variant
+from .engine import Guesser, Suggestion, check_strategy
+from .inputs import Console, format_reply, parse_reply, reply_syntax
+
+#: Certified trees live next to the package in the source tree (data, never imported code).
+MODELS = Path(__file__).resolve().parents[2] / "models"
+FALLBACK = "minimax"
+
+
+def _read(path: Path) -> dict:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def find_tree(variant: Variant, models: Path = MODELS) -> Path | None:
+    """A certified tree for ``variant`` in ``models/`` (worst-case optimal preferred)."""
+    found = []
+    for path in sorted(models.glob("*.json*")) if models.is_dir() else []:
+        try:
+            doc = _read(path)
+        except (OSError, ValueError):
+            continue
+        if not isinstance(doc, dict) or doc.get("format") != "cbsolve-tree":
+            continue
+        try:
+            if Variant.from_dict(doc["variant"]) == variant:
+                found.append((doc.get("strategy") != "optimal-worst", path))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return min(found)[1] if found else None
+
+
+def load_tree(variant: Variant, path: Path | None = None) -> dict:
+    """Load and replay a tree for ``variant``; an unusable tree raises a CbsolveError."""
+    from ..tree import InvalidTree, check_tree, histogram_of, stats_of
+
+    if path is None:
+        path = find_tree(variant)
+        if path is None:
+            raise UnknownName(f"no certified strategy tree in {MODELS} for {variant.describe()}; "
+                              "use a heuristic strategy (minimax, expected, entropy, parts, "
+                              "first, random)")
+    try:
+        doc = _read(Path(path))
+    except (OSError, ValueError) as exc:
+        raise InvalidTree(f"cannot read tree file {str(path)!r}: {exc}") from None
+    if check_tree(doc) != variant:
+        raise InvalidTree(f"tree {str(path)!r} is for {check_tree(doc).describe()}, "
+                          f"not {variant.describe()}")
+    stats = stats_of(histogram_of(variant, doc["root"]))  # replays every secret
+    if doc.get("stats", {}).get("histogram") != stats["histogram"]:
+        raise InvalidTree(f"tree {str(path)!r}: its stats do not match its replay")
+    doc["_path"] = str(path)
+    return doc
+
+
+class Assistant:
+    """Advice for one game: a :class:`Guesser` plus an optional strategy tree to follow."""
+
+    def __init__(self, variant: Variant, strategy: str = "minimax", guesses: str = "all",
+                 seed: int | None = None, tree_path: str | None = None,
+                 time_limit: float = 10.0):
+        self.variant = variant
+        self.tree = None
+        if strategy == "optimal" or tree_path:
+            self.tree = load_tree(variant, Path(tree_path) if tree_path else None)
+            strategy = FALLBACK
+        self.strategy = check_strategy(strategy)
+        self.guesser = Guesser(variant, strategy=strategy, guesses=guesses, seed=seed,
+                               backend_time_limit=time_limit)
+
+    @property
+    def log(self):
+        return self.guesser.log
+
+    def tree_node(self) -> dict | None:
+        """The tree node the game has reached, or None once it left the tree."""
+        if self.tree is None:
+            return None
+        node = self.tree["root"]
+        for e in self.log:
+            if node is None or e.text != node["guess"]:
+                return None
+            key = self.variant.format_response(self.variant.response_index(e.bulls, e.cows))
+            node = (node.get("children") or {}).get(key)
+        return node
+
+    def advise(self) -> Suggestion:
+        base = self.guesser.suggest()  # also raises when the log is inconsistent
+        if self.tree is None:
+            return base
+        node = self.tree_node()
+        if node is not None:
+            name = self.tree.get("strategy", "tree")
+            return Suggestion(node["guess"], name, base.candidates, base.exact,
+                              base.candidates == 1,
+                              note=f"from the certified tree {Path(self.tree['_path']).name} "
+                                   f"(worst case {self.tree['stats']['worst']})")
+        base.note = (f"your guesses left the certified tree; advice from {self.strategy}")
+        return base
+
+    def add(self, guess: str, bulls: int, cows: int) -> None:
+        self.guesser.record(guess, bulls, cows, advise=False)
+
+    def undo(self):
+        return self.guesser.undo()
+
+
+HELP = ("Type GUESS B C (or GUESS:B,C, GUESS xAyB) for a guess you played and its score; "
+        "B C alone if you played my suggestion; undo; list [K]; quit.")
+
+
+def _split_entry(variant: Variant, line: str):
+    """(guess or None, reply text) from GUESS B C | GUESS:B,C | B C."""
+    if ":" in line:
+        guess, _, reply = line.partition(":")
+        return guess.strip(), reply
+    from .inputs import _ONE, _PAIR
+
+    if _PAIR.match(line) or _ONE.match(line):  # a score alone: for the suggested guess
+        return None, line
+    head, _, rest = line.strip().partition(" ")
+    return (head, rest) if rest else (None, line)
+
+
+class AssistSession:
+    """The interactive loop (any :class:`Console`); returns a JSON-able summary at the end."""
+
+    def __init__(self, assistant: Assistant, console: Console):
+        self.a, self.c = assistant, console
+        self.won = False
+
+    def show(self) -> None:
+        c, g = self.c, self.a.guesser
+        if g.inconsistent is not None:
+            for line in g.inconsistent.describe(g.log):
+                c.say(line)
+            c.say("  Type undo to take back the last entry.")
+            return
+        s = self.a.advise()
+        qual = "" if s.exact else "at least "
+        n = "?" if s.candidates is None else f"{qual}{s.candidates}"
+        word = "secret remains" if s.candidates == 1 and s.exact else "secrets remain"
+        c.say(f"{n} {word}. " + (f"It must be {s.guess}." if s.determined
+                                 else f"Suggested guess: {s.guess} ({s.strategy})."))
+        if s.note:
+            c.say(f"  ({s.note})")
+
+    def run(self) -> dict:
+        c, v = self.c, self.a.variant
+        c.say(f"cbsolve assist: {v.describe()}. {HELP}")
+        self.show()
+        while not self.won:
+            try:
+                line = c.ask("> ").strip()
+            except EOFError:
+                break
+            if not line:
+                continue
+            if not self.step(line):
+                break
+        return self.summary()
+
+    def step(self, line: str) -> bool:
+        """Handle one line; False ends the session."""
+        c, a, v = self.c, self.a, self.a.variant
+        word = line.split()[0].lower()
+        if word in ("quit", "q", "exit"):
+            return False
+        if word in ("help", "?"):
+            c.say(HELP)
+            return True
+        if word == "undo":
+            e = a.undo()
+            c.say("  nothing to undo." if e is None else f"  took back {e.token(v)}.")
+            self.show()
+            return True
+        if word == "list":
+            k = int(line.split()[1]) if len(line.split()) > 1 and line.split()[1].isdigit() else 20
+            if a.guesser.inconsistent is not None:
+                c.say("  no secret is consistent with these entries.")
+            else:
+                c.say("  " + " ".join(a.guesser.candidate_codes(limit=k)))
+            return True
+        guess, reply_text = _split_entry(v, line)
+        try:
+            if guess is None:
+                if a.guesser.inconsistent is not None:
+                    raise InvalidFeedback("the entries are inconsistent; undo first")
+                guess = a.advise().guess
+            a.guesser.space.parse(guess)
+            reply = parse_reply(v, reply_text)
+            if reply is None:
+                raise InvalidFeedback(f"{reply_text.strip()!r} is not a score; "
+                                      f"type {reply_syntax(v)}")
+        except (InvalidCode, InvalidFeedback) as exc:
+            c.say(f"  {exc}; try again (help lists the commands).")
+            return True
+        try:
+            a.add(guess, *reply)
+        except InconsistentLog:
+            pass  # shown below
+        k = len(a.log)
+        c.say(f"  entry {k}: {guess} -> {format_reply(v, *reply)}")
+        if reply[0] == v.length and a.guesser.inconsistent is None:
+            self.won = True
+            c.say(f"Solved in {k} guess{'es' if k != 1 else ''}.")
+            return False
+        self.show()
+        return True
+
+    def summary(self) -> dict:
+        a = self.a
+        data = {"entries": a.log.to_json(), "solved": self.won,
+                "consistent": a.guesser.inconsistent is None}
+        if a.guesser.inconsistent is not None:
+            data.update(a.guesser.inconsistent.to_json())
+        elif not self.won:
+            data["suggestion"] = a.advise().to_json()
+        return data

@@ -1,0 +1,153 @@
+"""`cbsolve assist`: advice, remaining counts, undo, inconsistency, certified trees."""
+import io
+import json
+import sys
+
+import pytest
+
+from cbsolve.cli import main
+from cbsolve.codes import CodeSpace
+from cbsolve.consistency.native import consistent_indices
+from cbsolve.play.assistant import MODELS, Assistant, AssistSession, find_tree
+from cbsolve.play.inputs import Console
+from cbsolve.rule import score
+from cbsolve.tree import InvalidTree
+from cbsolve.variant import Variant
+
+BC = Variant.preset("bulls-cows")
+MM = Variant.preset("mastermind")
+
+
+def session(lines, variant=BC, **kwargs):
+    out = io.StringIO()
+    console = Console(stdin=io.StringIO("".join(x + "\n" for x in lines)), stdout=out)
+    a = Assistant(variant, **kwargs)
+    summary = AssistSession(a, console).run()
+    return a, summary, out.getvalue()
+
+
+def test_counts_suggestions_and_undo():
+    a, summary, out = session(["0123 1 2", "1 1", "undo", "4567:0,1", "list 3", "quit"])
+    assert [e["guess"] for e in summary["entries"]] == ["0123", "4567"]
+    # remaining counts printed are the native filter's counts of the same log
+    want = consistent_indices(a.log).size
+    assert f"{want} secrets remain" in out
+    assert "5040 secrets remain. Suggested guess" in out
+    assert "took back" in out
+    listed = out.split("> list 3\n")[1].splitlines()[0].split()
+    assert len(listed) == 3 and all(c in a.guesser.candidate_codes(limit=None) for c in listed)
+    assert summary["consistent"] and summary["suggestion"]["candidates"] == want
+
+
+def test_suggestions_solve_a_game_played_elsewhere():
+    """Feed back the true scores of the assistant's own suggestions: it must finish."""
+    space = CodeSpace(BC)
+    secret = space.parse("7302")
+    a = Assistant(BC, strategy="entropy")
+    for _ in range(9):
+        guess = a.advise().guess
+        b, c = score(BC, secret, space.parse(guess))
+        if b == 4:
+            break
+        a.add(guess, b, c)
+    assert guess == "7302"
+
+
+def test_bad_input_is_reprompted():
+    _, summary, out = session(["01234 1 2", "0123 5 0", "0123 x", "0113 1 1", "0123 0 0"])
+    assert "has length 5" in out and "exceeds the length 4" in out
+    assert "is not a score" in out and "repeats symbol '1'" in out
+    assert len(summary["entries"]) == 1
+
+
+def test_inconsistency_names_the_entries_and_undo_recovers():
+    a, summary, out = session(["0123 0 0", "4567 0 0"])
+    assert "These replies are inconsistent" in out and "#1 0123" in out and "#2 4567" in out
+    assert not summary["consistent"] and summary["conflict"] == [1, 2]
+    _, summary, out = session(["0123 0 0", "4567 0 0", "undo"])
+    assert summary["consistent"] and "took back 4567:0,0" in out
+
+
+def test_solved_ends_the_session():
+    _, summary, out = session(["0123 4 0"])
+    assert summary["solved"] and "Solved in 1 guess." in out
+
+
+@pytest.mark.parametrize("variant", [MM, BC], ids=["mastermind", "bulls-cows"])
+def test_optimal_follows_the_certified_tree_then_falls_back(variant):
+    path = find_tree(variant)
+    if path is None:
+        pytest.skip("no certified tree in models/ for this variant")
+    a = Assistant(variant, strategy="optimal")
+    root = a.tree["root"]
+    assert a.advise().guess == root["guess"] and a.advise().strategy == a.tree["strategy"]
+    # follow the tree along the first reply that has a child
+    reply, child = next(iter(root["children"].items()))
+    b, c = variant.response_of(variant.response_index(*map(int, reply.split(","))))
+    a.add(root["guess"], b, c)
+    assert a.advise().guess == child["guess"]
+    a.undo()
+    # a guess the tree does not recommend: advice comes from the fallback heuristic
+    space = CodeSpace(variant)
+    other = space.format(space.code_at(space.size - 1))
+    a.add(other, *score(variant, space.code_at(0), space.parse(other)))
+    assert "left the certified tree" in a.advise().note
+
+
+def test_optimal_without_a_tree_is_an_error(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["assist", "--variant", "numbers", "--strategy", "optimal"]) == 2
+    err = capsys.readouterr().err
+    assert "no certified strategy tree" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_tampered_tree_is_rejected(tmp_path):
+    path = find_tree(MM)
+    if path is None:
+        pytest.skip("no certified Mastermind tree")
+    doc = json.loads(path.read_text())
+    doc["stats"]["histogram"]["5"] += 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(InvalidTree, match="do not match"):
+        Assistant(MM, tree_path=str(bad))
+    doc = json.loads(path.read_text())
+    doc["root"]["children"].pop(next(iter(doc["root"]["children"])))
+    bad.write_text(json.dumps(doc))
+    with pytest.raises(InvalidTree, match="not solved"):
+        Assistant(MM, tree_path=str(bad))
+
+
+def test_cli_json_one_shot(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code = main(["assist", "0123:1,2", "4567:0,1", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["consistent"]
+    assert data["suggestion"]["candidates"] == 108  # same log as the CLI foundation test
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code = main(["assist", "0123:1,2", "4567:0,2", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and data["conflict"] == [1, 2]
+
+
+def test_cli_bad_entry_exit_2(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["assist", "0123:9,9"]) == 2
+    assert "exceeds the length 4" in capsys.readouterr().err
+
+
+def test_huge_space_reports_a_bound_or_exact_count():
+    pytest.importorskip("cbsolve.consistency.cpsat")
+    v = Variant(30, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", repeats=True)
+    first = "ABCDEFGHIJKLMNOPQRSTUVWXYZABCD"
+    a, summary, out = session([f"{first} 3 5"], variant=v, time_limit=20)
+    s = summary["suggestion"]
+    assert s["candidates"] is None or s["candidates"] >= 1
+    assert "remain" in out
+    # the suggested code is consistent with the entry (re-checked with the scorer)
+    space = CodeSpace(v)
+    assert score(v, space.parse(s["guess"]), space.parse(first)) == (3, 5)
+
+
+def test_models_dir_is_found():
+    assert MODELS.name == "models"
