@@ -1,0 +1,67 @@
+"""Benchmark the exact optimal searches: time per phase, workers side by side, verification.
+
+Pure function :func:`bench` plus :func:`main`. Small default (Mastermind 4/6); ``--full`` adds
+Bulls & Cows 4/10 (worst case with its lower-bound certificate, target <= 30 s), ``--expected``
+adds the expected-case solver where it is installed. On a shared machine compare the rows of
+one run (ratios), not runs of different days.
+
+    python scripts/bench_optimal.py
+    python scripts/bench_optimal.py --full --workers 1 2
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+
+from cbsolve.certify import verify
+from cbsolve.search.worst import solve_worst
+from cbsolve.variant import Variant
+
+
+def bench(presets=("mastermind",), workers=(2,), expected: bool = False) -> list[dict]:
+    """One row per (variant, objective, workers): wall and CPU seconds, phases, results."""
+    rows = []
+    for preset in presets:
+        variant = Variant.preset(preset)
+        for w in workers:
+            cpu0, t0 = time.process_time(), time.perf_counter()
+            result = solve_worst(variant, workers=w)
+            wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+            v0 = time.perf_counter()
+            report = verify(result.tree)
+            rows.append({"variant": preset, "objective": "worst", "workers": w,
+                         "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
+                         "worst": result.worst, "at_worst": result.histogram.get(result.worst),
+                         "total": result.total, "proved": result.proved,
+                         "nodes": result.nodes, "phases": result.phases,
+                         "verify_s": round(time.perf_counter() - v0, 2),
+                         "valid": report.valid and bool(report.optimal)})
+            if expected:
+                try:
+                    from cbsolve.search.expected import solve_expected
+                except ImportError:
+                    continue
+                t0 = time.perf_counter()
+                res = solve_expected(variant, workers=w)
+                rows.append({"variant": preset, "objective": "expected", "workers": w,
+                             "wall_s": round(time.perf_counter() - t0, 2), "total": res.total,
+                             "proved": res.proved})
+    return rows
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true", help="add Bulls & Cows 4/10")
+    parser.add_argument("--workers", type=int, nargs="+", default=[2])
+    parser.add_argument("--expected", action="store_true", help="add the expected-case solver")
+    args = parser.parse_args(argv)
+    presets = ("mastermind", "bulls-cows") if args.full else ("mastermind",)
+    for row in bench(presets, tuple(args.workers), args.expected):
+        print(row)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak resident memory {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

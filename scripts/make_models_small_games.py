@@ -1,0 +1,96 @@
+"""Worst-case (and, where the expected-case solver is installed, expected-case) optima of small
+Mastermind and Bulls & Cows games, as a JSON model and a Markdown table for docs/optimal.md.
+
+Pure function :func:`small_games` plus :func:`main`. The worst case is proved by
+:func:`cbsolve.search.worst.solve_worst` and each tree with its certificate is re-checked by
+:mod:`cbsolve.certify`; the expected column is proved by ``solve_expected`` within
+``--expected-limit`` seconds per game (otherwise the proved interval is shown).
+
+    python scripts/make_models_small_games.py                 # prints the table
+    python scripts/make_models_small_games.py --write models/small-games.json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from cbsolve.certify import verify
+from cbsolve.search.worst import solve_worst
+from cbsolve.variant import Variant
+
+DIGITS = "0123456789"
+
+
+def games(max_length: int = 4):
+    for n in range(2, max_length + 1):
+        for d in range(2, 7):
+            yield "mastermind", Variant(n, DIGITS[:d], repeats=True)
+    for n in range(2, max_length + 1):
+        for d in range(max(3, n), 11):
+            yield "bulls-cows", Variant(n, DIGITS[:d], repeats=False)
+
+
+def small_games(max_length: int = 4, expected_limit: float | None = 20.0) -> list[dict]:
+    """One row per game: secrets, proved worst case, its tree's count at that depth and total,
+    and the expected-case optimum (total guesses) when proved within the limit."""
+    solve_expected = None
+    if expected_limit:
+        try:
+            from cbsolve.search.expected import solve_expected
+        except ImportError:
+            pass
+    rows = []
+    for family, variant in games(max_length):
+        t0 = time.perf_counter()
+        res = solve_worst(variant, workers=1)
+        report = verify(res.tree)
+        if not (res.proved and report.valid and report.optimal):
+            raise RuntimeError(f"{variant.describe()}: not certified ({report.message})")
+        row = {"family": family, "length": variant.length, "symbols": variant.n_symbols,
+               "secrets": res.secrets, "worst": res.worst,
+               "tree_at_worst": res.histogram[res.worst], "tree_total": res.total,
+               "worst_seconds": round(time.perf_counter() - t0, 2)}
+        if solve_expected is not None:
+            t0 = time.perf_counter()
+            ex = solve_expected(variant, time_limit=expected_limit, workers=1)
+            row.update(expected_total=ex.total if ex.proved else None,
+                       expected_lower=ex.lower, expected_upper=ex.upper,
+                       expected_worst=ex.worst if ex.proved else None,
+                       expected_seconds=round(time.perf_counter() - t0, 2))
+        rows.append(row)
+    return rows
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = ["| game | N | D | secrets | worst (proved) | secrets at worst (our tree) | "
+             "total of that tree | expected optimum: total (average) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if r.get("expected_total") is not None:
+            ex = f"{r['expected_total']} ({r['expected_total'] / r['secrets']:.4f})"
+        elif r.get("expected_lower") is not None:
+            ex = f"in [{r['expected_lower']}, {r['expected_upper']}] (not proved)"
+        else:
+            ex = "—"
+        lines.append(f"| {r['family']} | {r['length']} | {r['symbols']} | {r['secrets']} | "
+                     f"{r['worst']} | {r['tree_at_worst']} | {r['tree_total']} | {ex} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-length", type=int, default=4)
+    parser.add_argument("--expected-limit", type=float, default=20.0,
+                        help="seconds per game for the expected case (0: skip)")
+    parser.add_argument("--write", default=None, metavar="FILE", help="also write the rows as JSON")
+    args = parser.parse_args(argv)
+    rows = small_games(args.max_length, args.expected_limit)
+    if args.write:
+        Path(args.write).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    print(markdown(rows))
+
+
+if __name__ == "__main__":
+    main()
