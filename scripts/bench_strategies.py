@@ -21,12 +21,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from cbsolve import Variant
+from cbsolve.strategy import evaluate
+from cbsolve.strategy.heuristics import full_matrix
 
-from cbsolve import Variant  # noqa: E402
-from cbsolve.strategy import evaluate  # noqa: E402
-from cbsolve.strategy.heuristics import full_matrix  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULT_CASES = [("mastermind", s) for s in ("minimax", "expected", "entropy", "parts")] + [
     ("bulls-cows", "minimax")]
@@ -57,7 +56,7 @@ def time_evaluation(name: str, strategy: str, repeats: int = 3, symmetry: bool =
 def time_cli(args: list[str], repeats: int = 3) -> dict:
     """Median wall seconds of a whole ``python -m cbsolve ...`` process, and its peak RSS."""
     walls, rss = [], 0
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ)
     for _ in range(repeats):
         t0 = time.perf_counter()
         proc = subprocess.run([sys.executable, "-m", "cbsolve", *args, "--json"], cwd=ROOT, env=env,
