@@ -37,19 +37,27 @@ def _positive(name, value):
               help="Stop solver work after this many seconds (reported, never silent).")
 @click.option("--max-lies", type=int, default=None, metavar="L",
               help="Secrets consistent with all but at most L entries.")
+@click.option("--count-cap", type=int, default=None, metavar="K",
+              help="Solver backends: enumerate at most K secrets for an exact count, then try "
+                   "a model counter; beyond that report 'at least K'.")
+@click.option("--approximate", is_flag=True,
+              help="When no exact count is possible, add an (epsilon, delta) ApproxMC estimate.")
 @variant_options
 @json_option
 def consistent_command(entries, log_file, backend, want_count, limit, list_all, sample, seed,
-                       time_limit, max_lies, variant, as_json) -> int:
+                       time_limit, max_lies, count_cap, approximate, variant, as_json) -> int:
     """Secrets consistent with ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
     if backend not in BACKEND_CHOICES:
         raise unknown_name("backend", backend, BACKEND_CHOICES)
     _positive("--limit", limit)
     _positive("--sample", sample)
     _positive("--max-lies", max_lies)
+    _positive("--count-cap", count_cap)
+    if time_limit is not None and time_limit <= 0:
+        raise InvalidFeedback(f"--time-limit must be > 0 seconds, got {time_limit}")
     log = read_log(variant, entries, log_file)
     query = Query(count=want_count, limit=None if list_all else limit, sample=sample, seed=seed,
-                  time_limit=time_limit)
+                  time_limit=time_limit, count_cap=count_cap or None, approximate=approximate)
     if max_lies:
         from ..consistency.diagnose import consistent_with_lies
 
@@ -63,7 +71,10 @@ def consistent_command(entries, log_file, backend, want_count, limit, list_all, 
 def format_result(log: FeedbackLog, result) -> str:
     lines = []
     if result.status == Status.INFEASIBLE:
-        lines.append("No secret is consistent with this log.")
+        if result.lies:
+            lines.append(f"No secret contradicts at most {result.lies} of these replies.")
+        else:
+            lines.append("No secret is consistent with this log.")
         if result.conflict:
             nums = [str(n) for n in result.conflict]
             who = nums[0] if len(nums) == 1 else ", ".join(nums[:-1]) + " and " + nums[-1]
@@ -75,6 +86,7 @@ def format_result(log: FeedbackLog, result) -> str:
                          + "; ".join(f"#{n} {log[n - 1].token(log.variant)}" for n in result.conflict))
         for fix in result.corrections or []:
             lines.append(f"  {fix.get('message', fix)}")
+        lines.extend(f"  {note}" for note in result.notes)
         return "\n".join(lines)
     if result.status == Status.UNKNOWN:
         lines.append("Unknown: the time limit was reached before an answer was proved.")
@@ -82,6 +94,10 @@ def format_result(log: FeedbackLog, result) -> str:
         qual = "exactly" if result.exact else "at least"
         lines.append(f"{qual} {result.count} consistent secret{'s' if result.count != 1 else ''}"
                      + (" (determined)" if result.determined else ""))
+    if result.approximate:
+        a = result.approximate
+        lines.append(f"approximately {a['count']} consistent secrets ({a['method']}: within a factor "
+                     f"1+{a['epsilon']} with probability >= {1 - a['delta']:g}; not exact)")
     if result.secrets:
         label = "sample" if result.sampling else "secrets"
         more = " ..." if result.truncated else ""
@@ -89,5 +105,7 @@ def format_result(log: FeedbackLog, result) -> str:
     if result.sampling:
         lines.append(f"sampling: {result.sampling}")
     lines.extend(result.notes)
+    if result.auto:
+        lines.append(f"auto: {result.auto['reason']}")
     lines.append(f"backend {result.backend}, {result.seconds:.3f} s")
     return "\n".join(lines)

@@ -26,6 +26,13 @@ BACKEND_CHOICES = ("auto", *BACKENDS)
 
 #: ``auto`` uses the native filter up to this many codes (measured: sub-second filtering).
 AUTO_NATIVE_LIMIT = 5_000_000
+#: ``auto``'s budget for the native filter, and its per-code cost model in nanoseconds, measured
+#: on the 2-core machine (docs/benchmarks.md, "Constraint backends"): listing the space costs
+#: ~16-60 ns/code with repeats and ~200-550 ns/code distinct; packing and filtering ~250 ns/code
+#: plus a few ns per entry.
+AUTO_NATIVE_SECONDS = 1.0
+NATIVE_NS_LIST = {True: 60.0, False: 600.0}   # keyed by variant.repeats
+NATIVE_NS_FILTER, NATIVE_NS_ENTRY = 250.0, 10.0
 
 
 @dataclass(frozen=True)
@@ -39,6 +46,7 @@ class Query:
     seed: int | None = None
     time_limit: float | None = None
     count_cap: int | None = None
+    approximate: bool = False         # allow an (epsilon, delta) approximate count (ApproxMC)
 
 
 @dataclass
@@ -55,6 +63,9 @@ class ConsistencyResult:
     notes: list[str] = field(default_factory=list)
     conflict: list[int] | None = None
     corrections: list[dict] | None = None
+    approximate: dict | None = None   # {"count", "epsilon", "delta", "method"}: not exact
+    auto: dict | None = None          # how ``--backend auto`` chose
+    lies: int | None = None           # --max-lies: secrets may contradict this many entries
 
     @property
     def consistent(self) -> bool | None:
@@ -71,6 +82,12 @@ class ConsistencyResult:
             data["sampling"] = self.sampling
         if self.notes:
             data["notes"] = self.notes
+        if self.approximate:
+            data["approximate"] = self.approximate
+        if self.auto:
+            data["auto"] = self.auto
+        if self.lies is not None:
+            data["max_lies"] = self.lies
         if self.status == Status.INFEASIBLE:
             data["conflict"] = self.conflict
             data["corrections"] = self.corrections
@@ -91,24 +108,58 @@ def get_backend(name: str) -> Backend:
     return getattr(importlib.import_module(module), cls)()
 
 
-def choose_backend(log: FeedbackLog) -> str:
-    """``auto``: brute force wins whenever the space can be listed; a solver otherwise."""
-    return "native" if log.space.size <= AUTO_NATIVE_LIMIT else "cpsat"
+def native_estimate(log: FeedbackLog) -> float:
+    """Estimated seconds for the native filter (listing + filtering the whole space)."""
+    per_code = (NATIVE_NS_LIST[log.variant.repeats] + NATIVE_NS_FILTER
+                + NATIVE_NS_ENTRY * len(log))
+    return log.space.size * per_code * 1e-9
+
+
+def auto_choice(log: FeedbackLog, query: Query | None = None) -> dict:
+    """``auto``: brute force wins whenever the space can be listed within the budget; beyond
+    it PySAT for enumeration-heavy queries (lists, counts, samples), CP-SAT for find-one /
+    unique / none. Returns {"backend", "reason", "native_estimate_seconds"}."""
+    est = native_estimate(log)
+    if log.space.size <= AUTO_NATIVE_LIMIT and est <= AUTO_NATIVE_SECONDS:
+        return {"backend": "native", "native_estimate_seconds": round(est, 6),
+                "reason": f"{log.space.size} codes: filtering all is estimated at {est:.3g} s "
+                          f"<= {AUTO_NATIVE_SECONDS:g} s"}
+    query = query or Query()
+    many = query.count or bool(query.sample) or query.limit is None or query.limit > 2
+    name = "sat" if many else "cpsat"
+    why = "enumeration engine for lists, counts and samples" if many else \
+        "robust find-one / unique / none"
+    return {"backend": name, "native_estimate_seconds": round(est, 6),
+            "reason": f"{log.space.size} codes: too many to filter within "
+                      f"{AUTO_NATIVE_SECONDS:g} s; {name}: {why}"}
+
+
+def choose_backend(log: FeedbackLog, query: Query | None = None) -> str:
+    """The backend ``auto`` picks for this log and query (see :func:`auto_choice`)."""
+    return auto_choice(log, query)["backend"]
 
 
 def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") -> ConsistencyResult:
     """Secrets consistent with ``log``. An inconsistent log gives status INFEASIBLE with a
     minimal conflicting set of entries in ``conflict`` (when it could be computed)."""
     start = time.perf_counter()
-    name = choose_backend(log) if backend == "auto" else backend
+    choice = auto_choice(log, query) if backend == "auto" else None
+    name = choice["backend"] if choice else backend
     result = get_backend(name).solve(log, query)
+    if choice:
+        choice["choose_seconds"] = round(time.perf_counter() - start - result.seconds, 6)
+        choice["solve_seconds"] = round(result.seconds, 6)
+        result.auto = choice
     if result.status == Status.INFEASIBLE and result.conflict is None:
         from .diagnose import diagnose
 
+        t0 = time.perf_counter()
         diagnose(log, result, backend=name, time_limit=query.time_limit)
+        if choice:
+            choice["diagnose_seconds"] = round(time.perf_counter() - t0, 6)
     result.seconds = time.perf_counter() - start
     return result
 
 
 __all__ = ["BACKENDS", "BACKEND_CHOICES", "Backend", "ConsistencyResult", "InconsistentLog",
-           "Query", "choose_backend", "consistent", "get_backend"]
+           "Query", "auto_choice", "choose_backend", "consistent", "get_backend"]

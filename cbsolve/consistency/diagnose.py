@@ -1,14 +1,31 @@
-"""Diagnosis of an inconsistent log: a minimal conflicting set of entries.
+"""Diagnosis of an inconsistent log: a minimal conflict, the fewest corrections, and lies.
 
-Deletion-based minimisation (Junker's QuickXplain reduces to it for one conflict): drop each
-entry in turn and keep it dropped when the rest is still inconsistent. The result is minimal:
-removing any one of its entries leaves a consistent log.
+Place in the data flow: consistency backends -> (this module) -> CLI (exit 1 with ``conflict``
+and ``corrections``). Three questions, each answered natively (a mismatch matrix over the
+enumerated space) or by solvers when the space is too large to list:
+
+* ``conflict``: a minimal set of entries that cannot all hold -- removing any one leaves a
+  consistent set. Deletion-based minimisation (the linear variant of Junker's QuickXplain,
+  2004) on a failed-assumption core from PySAT (Een & Sorensson 2003 assumptions), each test an
+  incremental SAT call.
+* ``corrections``: the fewest replies to change, and to what. A secret contradicting the
+  fewest entries is a MaxSAT optimum (maximise the number of satisfied entries; CP-SAT with
+  enforcement literals); changing each contradicted reply to that secret's true score makes
+  the log consistent, and no smaller change can.
+* ``--max-lies L``: the secrets that contradict at most L entries (Ulam's game with lies;
+  Pelc 2002), by the same block enumeration as the backends with a counter on the selectors.
 """
 from __future__ import annotations
 
+import time
+
+import numpy as np
+
 from ..feedback import FeedbackLog
+from ..rule import score
 from ..status import Status
-from . import ConsistencyResult, Query, get_backend
+from . import ConsistencyResult, Query, auto_choice, get_backend
+from .encoding import Deadline, clues, mismatch_counts
 
 
 def is_consistent(log: FeedbackLog, backend: str, time_limit: float | None = None) -> bool | None:
@@ -16,23 +33,226 @@ def is_consistent(log: FeedbackLog, backend: str, time_limit: float | None = Non
     return result.consistent
 
 
+def _native_ok(log: FeedbackLog, backend: str) -> bool:
+    if backend == "native":
+        return True
+    if backend == "auto":
+        return auto_choice(log)["backend"] == "native"
+    return False
+
+
+def _mismatch_matrix(log: FeedbackLog) -> np.ndarray:
+    """(entries, codes) bool: entry i contradicted by code j."""
+    from .. import scoring
+
+    codes = log.space.codes
+    matrix = scoring.score_matrix(log.variant, log.guesses_array(), codes)
+    return matrix != np.asarray(log.responses(), dtype=matrix.dtype)[:, None]
+
+
+# --- minimal conflict -----------------------------------------------------------------------
 def minimal_conflict(log: FeedbackLog, backend: str = "native",
                      time_limit: float | None = None) -> list[int] | None:
-    """1-based numbers of a minimal set of entries that cannot all hold (None if unknown)."""
-    keep = list(range(1, len(log) + 1))
-    for number in list(keep):
-        trial = [k for k in keep if k != number]
-        answer = is_consistent(log.subset(trial), backend, time_limit)
-        if answer is None:
-            return None
-        if answer is False:
+    """1-based numbers of a minimal set of entries that cannot all hold (None if unknown or if
+    the log is consistent)."""
+    conflict, minimal = conflict_search(log, backend, time_limit)
+    return conflict if minimal else None
+
+
+def conflict_search(log: FeedbackLog, backend: str = "native",
+                    time_limit: float | None = None) -> tuple[list[int] | None, bool]:
+    """(conflict, proved minimal). A time-out returns the smallest conflict found so far."""
+    if len(log) == 0:
+        return None, False
+    if _native_ok(log, backend):
+        return _conflict_native(_mismatch_matrix(log)), True
+    return _conflict_sat(log, Deadline(time_limit))
+
+
+def _conflict_native(bad: np.ndarray) -> list[int] | None:
+    def consistent(rows) -> bool:
+        return bool((~bad[rows].any(axis=0)).any()) if rows else True
+
+    keep = list(range(bad.shape[0]))
+    if consistent(keep):
+        return None
+    for i in list(keep):
+        trial = [k for k in keep if k != i]
+        if not consistent(trial):
             keep = trial
-    return keep
+    return [k + 1 for k in keep]
+
+
+def _conflict_sat(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] | None, bool]:
+    from .sat import session_for
+
+    with session_for(log) as s:
+        return session_conflict(s, deadline)
+
+
+def session_conflict(s, deadline: Deadline) -> tuple[list[int] | None, bool]:
+    """Minimal conflict among a :class:`~.sat.SatSession`'s entries: the failed-assumption core,
+    then deletion-based minimisation, shrinking further by each new core."""
+    number = {sel: i + 1 for i, sel in enumerate(s.selectors)}
+    answer = s.solve(s.selectors, deadline)
+    if answer is None or answer:
+        return None, False
+    core = sorted(s.solver.get_core(), key=number.get)
+    i = 0
+    while i < len(core):
+        trial = core[:i] + core[i + 1:]
+        answer = s.solve(trial, deadline)
+        if answer is None:
+            return [number[c] for c in core], False
+        if answer:
+            i += 1                          # needed: keep it
+        else:                               # not needed; the new core may drop even more
+            small = set(s.solver.get_core())
+            core = [c for c in trial if c in small]
+    return [number[c] for c in core], True
+
+
+# --- corrections ----------------------------------------------------------------------------
+def _reply(variant, bulls: int, cows: int) -> str:
+    return f"{bulls}" if variant.bulls_only else f"{bulls},{cows}"
+
+
+def corrections_for(log: FeedbackLog, secret) -> list[dict]:
+    """The replies that ``secret`` contradicts, each with the reply that would fit."""
+    variant = log.variant
+    wrong = []
+    for i, e in enumerate(log, 1):
+        b, c = score(variant, secret, e.guess)
+        if (b, c) != (e.bulls, e.cows):
+            wrong.append((i, e, _reply(variant, e.bulls, e.cows), _reply(variant, b, c)))
+    out = []
+    for i, e, old, new in wrong:
+        if len(wrong) == 1:
+            msg = f"changing reply {i} ({e.text}) from {old} to {new} makes the log consistent"
+        else:
+            others = ", ".join(f"reply {j} to {n}" for j, _, _, n in wrong if j != i)
+            msg = (f"changing reply {i} ({e.text}) from {old} to {new}, together with "
+                   f"{others}, makes the log consistent")
+        out.append({"entry": i, "guess": e.text, "from": old, "to": new, "message": msg})
+    return out
+
+
+def corrections(log: FeedbackLog, backend: str = "native", time_limit: float | None = None
+                ) -> tuple[list[dict] | None, bool, tuple[int, ...] | None]:
+    """(fewest corrections, proved fewest, witness secret). None when nothing was found."""
+    if len(log) == 0:
+        return [], True, None
+    if _native_ok(log, backend):
+        lies = _mismatch_matrix(log).sum(axis=0)
+        j = int(np.argmin(lies))           # the first code (alphabet order) with fewest lies
+        secret = tuple(int(v) for v in log.space.codes[j])
+        return corrections_for(log, secret), True, secret
+    return _corrections_cpsat(log, Deadline(time_limit))
+
+
+def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
+    from .cpsat import CpSatModel
+
+    cm = CpSatModel(log.variant)
+    sels = []
+    for i, clue in enumerate(clues(log)):
+        sel = cm.model.NewBoolVar(f"sel{i}")
+        cm.add_clue(clue, enforce=sel)
+        sels.append(sel)
+    cm.model.Maximize(sum(sels))
+    solver = cm.solver(deadline.left(), workers=2)
+    status = solver.Solve(cm.model)
+    cp = cm.cp
+    if status not in (cp.OPTIMAL, cp.FEASIBLE):
+        return None, False, None
+    secret = cm.decode(solver)
+    return corrections_for(log, secret), status == cp.OPTIMAL, secret
 
 
 def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native",
              time_limit: float | None = None) -> ConsistencyResult:
-    """Fill ``result.conflict`` for an infeasible log."""
+    """Fill ``conflict`` and ``corrections`` of an infeasible result (half the time each)."""
     assert result.status == Status.INFEASIBLE
-    result.conflict = minimal_conflict(log, backend, time_limit)
+    half = None if time_limit is None else time_limit / 2
+    conflict, minimal = conflict_search(log, backend, half)
+    result.conflict = conflict
+    if conflict is not None and not minimal:
+        result.notes.append("time limit: the conflict shown may not be minimal")
+    fixes, proved, secret = corrections(log, backend, half)
+    result.corrections = fixes
+    if fixes is not None and secret is not None:
+        k = len(fixes)
+        result.notes.append(
+            f"fewest replies to change: {k}" + ("" if proved else " (not proved fewest: time limit)")
+            + f"; then {log.space.format(secret)} fits every reply")
+    elif fixes is None:
+        result.notes.append("time limit: no correction found")
     return result
+
+
+# --- lies -----------------------------------------------------------------------------------
+def consistent_with_lies(log: FeedbackLog, max_lies: int, query: Query = Query(),
+                         backend: str = "auto") -> ConsistencyResult:
+    """Secrets consistent with all but at most ``max_lies`` entries (count and list)."""
+    start = time.perf_counter()
+    choice = None
+    if backend == "auto":
+        choice = auto_choice(log, query)
+        backend = choice["backend"]
+    if backend == "native":
+        result = _lies_native(log, max_lies, query)
+    else:
+        result = _lies_solver(log, max_lies, query, backend)
+    result.lies = max_lies
+    result.auto = choice
+    result.notes.insert(0, f"each secret listed contradicts at most {max_lies} "
+                           f"repl{'y' if max_lies == 1 else 'ies'}")
+    if result.status == Status.INFEASIBLE:
+        fixes, proved, _ = corrections(log, backend, query.time_limit)
+        result.corrections = fixes
+        if fixes is not None:
+            result.notes.append(f"at least {len(fixes)} replies must be wrong"
+                                + ("" if proved else " (not proved)"))
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _lies_native(log: FeedbackLog, max_lies: int, query: Query) -> ConsistencyResult:
+    space = log.space
+    idx = np.flatnonzero(mismatch_counts(log, space.codes) <= max_lies)
+    n = int(idx.size)
+    result = ConsistencyResult(status=Status.OPTIMAL if n else Status.INFEASIBLE,
+                               backend="native", count=n, exact=True, determined=n == 1)
+    if query.sample:
+        rng = np.random.default_rng(query.seed)
+        k = min(query.sample, n)
+        picked = np.sort(rng.choice(idx, size=k, replace=False)) if k else idx[:0]
+        result.secrets = space.format_many(space.codes[picked])
+        result.sampling = "exact uniform, without replacement, from the enumerated set"
+        result.truncated = k < n
+    else:
+        shown = idx if query.limit is None else idx[:query.limit]
+        result.secrets = space.format_many(space.codes[shown])
+        result.truncated = shown.size < n
+    return result
+
+
+def _lies_solver(log: FeedbackLog, max_lies: int, query: Query, backend: str):
+    from .answer import answer_query
+
+    deadline = Deadline(query.time_limit)
+    if backend == "cpsat":
+        from .cpsat import CpSatModel, CpSatOracle
+
+        cm = CpSatModel(log.variant)
+        sels = []
+        for i, clue in enumerate(clues(log)):
+            sel = cm.model.NewBoolVar(f"sel{i}")
+            cm.add_clue(clue, enforce=sel)
+            sels.append(sel)
+        cm.model.Add(sum(sels) >= len(sels) - max_lies)
+        return answer_query("cpsat", log, query, deadline, CpSatOracle(cm), lies=max_lies)
+    from .sat import session_for
+
+    with session_for(log) as s:
+        return answer_query("sat", log, query, deadline, s.oracle(lies=max_lies), lies=max_lies)

@@ -1,0 +1,150 @@
+"""Answer a :class:`Query` with any solver oracle: list, count, sample, determined.
+
+Place in the data flow: cpsat.py / sat.py (oracles) -> (this module) -> ConsistencyResult. The
+semantics are the native backend's: status OPTIMAL when the full answer is known (every secret
+found, or an exact count), FEASIBLE when partial (a limit or cap was hit), INFEASIBLE when proved
+none, UNKNOWN when a time limit hit before any secret was found. A count that is not exact is a
+lower bound ("at least K") with ``exact`` false, never a silent guess; approximate counts are
+reported separately in ``approximate``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..feedback import FeedbackLog
+from ..status import Status
+from . import ConsistencyResult, Query
+from .counting import (DEFAULT_COUNTER_SECONDS, DELTA, EPSILON, approx_count, available, cnf_of,
+                       exact_count, near_uniform)
+from .encoding import SUFFIX_BUDGET, Deadline, Oracle, enumerate_blocks, suffix_length
+
+#: Enumerate at most this many secrets for an exact count before trying a model counter.
+COUNT_CAP = 200_000
+#: Sampling enumerates the whole set (exact uniform sampling) when it has at most this many.
+SAMPLE_ENUM_CAP = 100_000
+
+
+def answer_query(name: str, log: FeedbackLog, query: Query, deadline: Deadline, oracle: Oracle,
+                 suffix_budget: int | None = None, lies: int = 0) -> ConsistencyResult:
+    m = suffix_length(log.variant, SUFFIX_BUDGET if suffix_budget is None else suffix_budget)
+    result = ConsistencyResult(status=Status.UNKNOWN, backend=name)
+    if query.sample:
+        _sample(result, log, query, deadline, oracle, m, lies)
+    elif query.count:
+        _count(result, log, query, deadline, oracle, m, lies)
+    else:
+        want = None if query.limit is None else max(2, query.limit + 1)
+        found, how = enumerate_blocks(oracle, log, want, deadline, m, lies)
+        _settle(result, log, found, how, query.limit)
+    if hasattr(oracle, "close"):
+        oracle.close()
+    return result
+
+
+def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: str, limit) -> None:
+    """Fill status/count/secrets from an enumeration outcome."""
+    found = sorted(set(found))
+    n = len(found)
+    shown = found if limit is None else found[:limit]
+    result.secrets = log.space.format_many(np.array(shown, dtype=np.uint8).reshape(-1, log.variant.length))
+    if how == "complete":
+        result.status = Status.OPTIMAL if n else Status.INFEASIBLE
+        result.count, result.exact, result.determined = n, True, n == 1
+        result.truncated = len(shown) < n
+        return
+    result.status = Status.FEASIBLE if n else Status.UNKNOWN
+    result.count = n if n else None
+    result.exact = False
+    result.determined = False if n >= 2 else None
+    result.truncated = True
+    if how == "timeout":
+        result.notes.append(f"enumeration time limit reached after {n} secret{'s' if n != 1 else ''}"
+                            + ("; the log's consistency is unknown" if not n else ""))
+
+
+def _counter_seconds(deadline: Deadline, result: ConsistencyResult) -> float:
+    left = deadline.left()
+    if left is None:
+        result.notes.append(f"model counter limited to {DEFAULT_COUNTER_SECONDS:g} s "
+                            "(no --time-limit given)")
+        return DEFAULT_COUNTER_SECONDS
+    return left
+
+
+def _count(result, log, query, deadline, oracle, m, lies) -> None:
+    cap = query.count_cap or COUNT_CAP
+    # Half the time for enumeration, the rest for a model counter if the cap or time is hit.
+    found, how = enumerate_blocks(oracle, log, cap + 1, deadline.part(0.5), m, lies)
+    _settle(result, log, found, how, query.limit)
+    if how == "complete" or not found:
+        return
+    # Enumeration was capped or timed out: try an exact model counter on the CNF.
+    seconds = _counter_seconds(deadline, result)
+    if seconds > 0 and available("pyganak"):
+        clauses, xs, _ = cnf_of(log, lies)
+        exact = exact_count(clauses, xs, seconds)
+        if exact is not None:
+            assert exact >= len(set(found)), "model counter disagrees with enumeration"
+            result.count, result.exact, result.status = exact, True, Status.OPTIMAL
+            result.notes.append("exact count by the Ganak model counter (projected on x)")
+            return
+        result.notes.append("Ganak exact counting did not finish in time")
+    elif not available("pyganak"):
+        result.notes.append("exact model counting unavailable (install pyganak)")
+    result.notes.append(f"at least {result.count}: enumeration stopped "
+                        + ("at the time limit" if how == "timeout" else f"at the cap of {cap}"))
+    if query.approximate:
+        _approximate(result, log, deadline, lies, query.seed)
+
+
+def _approximate(result, log, deadline, lies, seed) -> None:
+    if not available("pyapproxmc"):
+        result.notes.append("approximate counting unavailable (install pyapproxmc)")
+        return
+    seconds = _counter_seconds(deadline, result) if deadline.left() != 0 else 0
+    if seconds <= 0:
+        result.notes.append("no time left for approximate counting")
+        return
+    clauses, xs, _ = cnf_of(log, lies)
+    est = approx_count(clauses, xs, seconds, EPSILON, DELTA, seed=int(seed or 1))
+    if est is None:
+        result.notes.append("ApproxMC did not finish in time")
+        return
+    result.approximate = {"count": est, "epsilon": EPSILON, "delta": DELTA, "method": "ApproxMC"}
+
+
+def _sample(result, log, query, deadline, oracle, m, lies) -> None:
+    k = query.sample
+    found, how = enumerate_blocks(oracle, log, SAMPLE_ENUM_CAP + 1, deadline.part(0.5), m, lies)
+    if how == "complete":
+        found = sorted(set(found))
+        n = len(found)
+        rng = np.random.default_rng(query.seed)
+        take = min(k, n)
+        picked = np.sort(rng.choice(n, size=take, replace=False)) if take else []
+        codes = np.array([found[i] for i in picked], dtype=np.uint8).reshape(-1, log.variant.length)
+        result.secrets = log.space.format_many(codes)
+        result.status = Status.OPTIMAL if n else Status.INFEASIBLE
+        result.count, result.exact, result.determined = n, True, n == 1
+        result.truncated = take < n
+        result.sampling = "exact uniform, without replacement, from the enumerated set"
+        return
+    _settle(result, log, found, how, 0)
+    if not found:
+        return
+    clauses, xs, decode = cnf_of(log, lies)
+    left = deadline.left()
+    models = near_uniform(clauses, k, query.seed, left)
+    if models is not None and models:
+        codes = [decode(mdl) for mdl in models]
+        result.sampling = ("near-uniform by CMSGen (heuristic sampler, no formal guarantee), "
+                           "with replacement; the set was too large to enumerate")
+    else:
+        rng = np.random.default_rng(query.seed)
+        idx = rng.choice(len(found), size=min(k, len(found)), replace=False)
+        codes = [sorted(set(found))[i] for i in idx]
+        result.sampling = ("NOT uniform: drawn from the first secrets the solver enumerated "
+                           "(install pycmsgen for near-uniform sampling)")
+    arr = np.array(codes, dtype=np.uint8).reshape(-1, log.variant.length)
+    result.secrets = log.space.format_many(arr)
+    result.truncated = True

@@ -1,0 +1,130 @@
+"""Model counting and sampling of the log's CNF where enumeration is hopeless.
+
+Place in the data flow: sat.py (CNF with one model per secret) -> (this module) -> answer.py.
+
+* Exact counts: Ganak (Sharma, Roy, Soos & Meel 2019; ``pyganak``), projected on the ``x``
+  variables for safety although every auxiliary variable is already a function of them.
+* Approximate counts with (epsilon, delta) guarantees: ApproxMC (Chakraborty, Meel & Vardi
+  2013/2016; ``pyapproxmc``): ``P[count/(1+eps) <= estimate <= count*(1+eps)] >= 1 - delta``.
+* Near-uniform samples: CMSGen (Golia, Soos, Chakraborty & Meel 2021; ``pycmsgen``), a
+  heuristic sampler with no formal uniformity guarantee, good in published tests.
+
+Each library is optional: when it is missing the caller gets ``None`` and a note saying so.
+Ganak and ApproxMC have no time limit of their own, so they run in a child interpreter that is
+killed at the deadline.
+"""
+from __future__ import annotations
+
+import importlib.util
+
+#: Counting time when the query gave no time limit (the counters can run for hours).
+DEFAULT_COUNTER_SECONDS = 60.0
+EPSILON, DELTA = 0.8, 0.2
+
+
+def available(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+def cnf_of(log, lies: int = 0):
+    """(clauses, x variables, decode) of the log with every entry asserted, or at most
+    ``lies`` entries violated."""
+    from .encoding import clues
+    from .sat import SatSession
+
+    with SatSession(log.variant) as session:
+        sels = [session.add_clue(c) for c in clues(log)]
+        if lies:
+            act = session.new_var("lies")
+            session.lies_at_most(lies, act)
+            session.clause([act])
+        else:
+            for s in sels:
+                session.clause([s])
+        clauses = list(session.clauses)
+        xs = session.x_vars
+        x = session.x
+
+    def decode(model) -> tuple[int, ...]:
+        true = set(v for v in model if v > 0)
+        return tuple(next(s for s, v in enumerate(row) if v in true) for row in x)
+
+    return clauses, xs, decode
+
+
+#: Child-process programs: read {"clauses", "xs", ...} as JSON on stdin, print the count.
+_GANAK = """
+import json, sys, pyganak
+job = json.load(sys.stdin)
+c = pyganak.Counter()
+c.new_vars(job["nvars"])
+c.add_clauses(job["clauses"])
+c.set_sampling_set(job["xs"])
+print(int(c.count()))
+"""
+_APPROXMC = """
+import json, sys, pyapproxmc
+job = json.load(sys.stdin)
+c = pyapproxmc.Counter(seed=job["seed"], epsilon=job["epsilon"], delta=job["delta"])
+c.add_clauses(job["clauses"])
+cells, hashes = c.count(job["xs"])
+print(int(cells) * 2 ** int(hashes))
+"""
+
+
+def _run(program: str, job: dict, seconds: float) -> int | None:
+    """Run ``program`` in a fresh interpreter (killed at the deadline); its integer or None.
+
+    A plain subprocess, not multiprocessing: nothing of the parent (solver threads, the CLI's
+    ``__main__``) is re-imported or forked."""
+    import json
+    import subprocess
+    import sys
+
+    job = {"nvars": max([abs(v) for cl in job["clauses"] for v in cl] + job["xs"]), **job}
+    try:
+        done = subprocess.run([sys.executable, "-c", program], input=json.dumps(job),
+                              capture_output=True, text=True, timeout=max(seconds, 0.01))
+    except subprocess.TimeoutExpired:
+        return None
+    out = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not out:
+        return None
+    return int(out[-1])
+
+
+def exact_count(clauses, xs, seconds: float) -> int | None:
+    """Exact number of assignments of ``xs`` extendable to a model (Ganak); None if missing
+    or out of time."""
+    if not available("pyganak"):
+        return None
+    return _run(_GANAK, {"clauses": clauses, "xs": xs}, seconds)
+
+
+def approx_count(clauses, xs, seconds: float, epsilon: float = EPSILON, delta: float = DELTA,
+                 seed: int = 1) -> int | None:
+    """ApproxMC estimate (PAC: within factor 1+epsilon with probability >= 1-delta)."""
+    if not available("pyapproxmc"):
+        return None
+    return _run(_APPROXMC, {"clauses": clauses, "xs": xs, "epsilon": epsilon, "delta": delta,
+                           "seed": seed}, seconds)
+
+
+def near_uniform(clauses, k: int, seed: int | None, seconds: float | None):
+    """Up to ``k`` models drawn by CMSGen (with replacement); None if pycmsgen is missing."""
+    if not available("pycmsgen"):
+        return None
+    import pycmsgen
+
+    kwargs = {"seed": int(seed or 0)}
+    if seconds is not None:
+        kwargs["time_limit"] = max(seconds, 0.01)
+    solver = pycmsgen.Solver(**kwargs)
+    solver.add_clauses(clauses)
+    models = []
+    for _ in range(k):
+        sat, _ = solver.solve()
+        if not sat:
+            break
+        models.append(list(solver.get_model()))   # signed literals
+    return models

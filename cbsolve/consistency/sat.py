@@ -1,0 +1,300 @@
+"""PySAT backend: a CNF encoding of a feedback log, solved incrementally.
+
+Place in the data flow: FeedbackLog -> encoding.Clue -> (this CNF) -> answer.py. The secret is
+one-hot ``x[pos][sym]`` (names from an :class:`~pysat.formula.IDPool`, never counted by hand).
+Cardinalities use a sequential counter (Sinz 2005) written with *both* directions of every
+definition, so each auxiliary variable is a function of ``x``: the CNF has exactly one model per
+secret. That makes the formula directly usable by exact model counters (Ganak), approximate
+counters (ApproxMC) and near-uniform samplers (CMSGen) without projection mistakes.
+
+Every entry gets a selector ``sel_i <=> (entry i holds)``, so one solver answers "is the log
+consistent" (assume all selectors), finds minimal conflicts (failed assumptions), and counts
+lies (a counter over the negated selectors). Enumeration blocks each solution (or each solution
+prefix, see :func:`encoding.enumerate_blocks`) under a fresh activation literal, so the same
+solver stays usable as the log grows (:mod:`incremental`).
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from ..feedback import FeedbackLog
+from ..status import Status
+from . import ConsistencyResult, Query
+from .encoding import Clue, Deadline, clues
+
+#: PySAT solver used by default: Glucose 4 supports assumptions, cores and interruption.
+SOLVER = "glucose4"
+#: Pairwise at-most-one up to this many literals; a counter beyond.
+PAIRWISE_MAX = 40
+
+TRUE, FALSE = "T", "F"  # literal constants, simplified away before reaching the solver
+
+
+def _neg(lit):
+    if lit is TRUE:
+        return FALSE
+    if lit is FALSE:
+        return TRUE
+    return -lit
+
+
+class SatSession:
+    """CNF of one variant plus any number of entries, with a live PySAT solver.
+
+    Use inside ``with`` so the solver's memory is freed. ``clauses`` keeps the whole formula
+    for export to counters and samplers.
+    """
+
+    def __init__(self, variant, solver: str = SOLVER, keep_clauses: bool = True):
+        from pysat.formula import IDPool
+        from pysat.solvers import Solver
+
+        self.variant = variant
+        self.pool = IDPool()
+        self.solver = Solver(name=solver)
+        self.keep = keep_clauses
+        self.clauses: list[list[int]] = []
+        n, d = variant.length, variant.n_symbols
+        self.x = [[self.pool.id(("x", p, s)) for s in range(d)] for p in range(n)]
+        self.selectors: list[int] = []
+        self._unary: dict[int, list] = {}       # symbol -> outputs [n_sym >= 1, >= 2, ...]
+        self._present: dict[int, int] = {}      # symbol -> (n_sym >= 1), distinct variants
+        self._fresh = 0
+        self._timer = None
+        self._armed = None
+        for p in range(n):
+            self.clause(list(self.x[p]))
+            self.at_most_one(self.x[p], ("row", p))
+        if not variant.repeats:
+            for s in range(d):
+                self.at_most_one([self.x[p][s] for p in range(n)], ("col", s))
+        if variant.no_leading_zero:
+            self.clause([-self.x[0][0]])
+
+    # --- plumbing -------------------------------------------------------------------------
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self) -> None:
+        self._disarm()
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+
+    def clause(self, lits) -> None:
+        """Add a clause, dropping FALSE literals and skipping clauses with a TRUE one."""
+        out = []
+        for lit in lits:
+            if lit is TRUE:
+                return
+            if lit is not FALSE:
+                out.append(lit)
+        self.solver.add_clause(out)
+        if self.keep:
+            self.clauses.append(out)
+
+    def new_var(self, tag) -> int:
+        self._fresh += 1
+        return self.pool.id((tag, self._fresh))
+
+    @property
+    def x_vars(self) -> list[int]:
+        return [v for row in self.x for v in row]
+
+    def decode(self, model) -> tuple[int, ...]:
+        """The secret of a model (PySAT models list variable i at index i-1)."""
+        return tuple(next(s for s, v in enumerate(row) if model[v - 1] > 0) for row in self.x)
+
+    # --- cardinality building blocks ------------------------------------------------------
+    def at_most_one(self, lits, key) -> None:
+        if len(lits) <= PAIRWISE_MAX:
+            for i in range(len(lits)):
+                for j in range(i + 1, len(lits)):
+                    self.clause([-lits[i], -lits[j]])
+        else:
+            outs = self.counter(lits, 2, key)
+            self.clause([_neg(outs[1])])
+
+    def counter(self, lits, top: int, key, low: int = 1) -> list:
+        """Sequential counter: ``out[t-1] <=> (at least t of lits)`` for t in low..top (entries
+        below ``low`` are None: not built). Both directions are encoded."""
+        n = len(lits)
+        top = min(top, n)
+        prev = [TRUE] + [FALSE] * top          # s[0][t]
+        tag = ("cnt", key)
+        for i, lit in enumerate(lits, 1):
+            cur = [TRUE]
+            lo = max(1, low - (n - i))         # lower counts cannot reach `low` any more
+            for t in range(1, top + 1):
+                if t > i:
+                    cur.append(FALSE)
+                    continue
+                if t < lo:
+                    cur.append(None)
+                    continue
+                a, b = prev[t], prev[t - 1]
+                if a is FALSE and b is TRUE:
+                    cur.append(lit)            # exactly "lit" (first layer)
+                    continue
+                v = self.pool.id((tag, i, t))
+                # v <=> a or (b and lit)
+                self.clause([_neg(a), v])
+                self.clause([_neg(b), _neg(lit), v])
+                self.clause([-v, a, lit])
+                self.clause([-v, a, b])
+                cur.append(v)
+            prev = cur
+        return prev[1:]
+
+    def exactly(self, lits, k: int, key) -> list:
+        """Literals whose conjunction says ``sum(lits) == k``."""
+        n = len(lits)
+        if k < 0 or k > n:
+            return [FALSE]
+        if k > n - k:                          # count the false ones: fewer outputs
+            lits, k = [_neg(v) for v in lits], n - k
+        if n == 0:
+            return []
+        outs = self.counter(lits, k + 1, key, low=max(1, k))
+        conds = []
+        if k >= 1:
+            conds.append(outs[k - 1])
+        if k + 1 <= n:
+            conds.append(_neg(outs[k]))
+        return conds
+
+    def at_least_sym(self, sym: int, t: int):
+        """Literal for ``n_sym >= t`` (unary count of the symbol, grown on demand)."""
+        outs = self._unary.get(sym)
+        if outs is None or len(outs) < t:
+            col = [self.x[p][sym] for p in range(self.variant.length)]
+            outs = self.counter(col, t, ("n", sym, t))
+            self._unary[sym] = outs
+        return outs[t - 1] if t <= len(outs) else FALSE
+
+    def present(self, sym: int):
+        """Literal for ``n_sym >= 1`` as one OR (distinct variants)."""
+        if sym not in self._present:
+            y = self.pool.id(("present", sym))
+            col = [self.x[p][sym] for p in range(self.variant.length)]
+            self.clause([-y, *col])
+            for v in col:
+                self.clause([-v, y])
+            self._present[sym] = y
+        return self._present[sym]
+
+    # --- entries --------------------------------------------------------------------------
+    def add_clue(self, clue: Clue) -> int:
+        """Encode one entry; returns its selector ``sel <=> entry holds``."""
+        i = len(self.selectors)
+        conds = self.exactly([self.x[p][s] for p, s in enumerate(clue.guess)], clue.bulls, ("b", i))
+        if clue.total is not None:
+            if self.variant.repeats:
+                lits = [self.at_least_sym(s, t) for s, k in sorted(clue.counts.items())
+                        for t in range(1, k + 1)]
+            else:
+                lits = [self.present(s) for s in sorted(clue.counts)]
+            conds += self.exactly(lits, clue.total, ("t", i))
+        sel = self.pool.id(("sel", i))
+        for c in conds:
+            self.clause([-sel, c])
+        self.clause([sel, *[_neg(c) for c in conds]])
+        self.selectors.append(sel)
+        return sel
+
+    def lies_at_most(self, lies: int, act: int) -> None:
+        """Under ``act``: at most ``lies`` selectors false."""
+        outs = self.counter([-s for s in self.selectors], lies + 1, ("lies", act), low=lies + 1)
+        if lies + 1 <= len(self.selectors):
+            self.clause([-act, _neg(outs[lies])])
+
+    # --- solving --------------------------------------------------------------------------
+    def solve(self, assumptions, deadline: Deadline | None = None) -> bool | None:
+        """True / False, or None when the deadline interrupted the search."""
+        left = None if deadline is None else deadline.left()
+        if left is None:
+            return self.solver.solve(assumptions=assumptions)
+        if left <= 0:
+            return None
+        if self._armed is not deadline:
+            # One watchdog per deadline, not per call: enumeration makes thousands of calls.
+            self._disarm()
+            self._timer = threading.Timer(left, self.solver.interrupt)
+            self._timer.daemon = True
+            self._timer.start()
+            self._armed = deadline
+        return self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._armed = None
+        if self.solver is not None:
+            self.solver.clear_interrupt()
+
+    def oracle(self, assumptions=None, lies: int = 0) -> SatOracle:
+        return SatOracle(self, self.selectors if assumptions is None else assumptions, lies)
+
+
+class SatOracle:
+    """Find/block interface for :func:`encoding.enumerate_blocks`; blocking clauses live under
+    a fresh activation literal and are retired by :meth:`close` (the session stays reusable)."""
+
+    def __init__(self, session: SatSession, assumptions, lies: int = 0):
+        self.s = session
+        self.act = session.new_var("act")
+        if lies:
+            session.lies_at_most(lies, self.act)
+            self.assumptions = [self.act]
+        else:
+            self.assumptions = [*assumptions, self.act]
+
+    def find(self, deadline: Deadline):
+        answer = self.s.solve(self.assumptions, deadline)
+        if answer is None:
+            return "unknown", None
+        if not answer:
+            return "unsat", None
+        return "sat", self.s.decode(self.s.solver.get_model())
+
+    def block(self, assignment) -> None:
+        self.s.clause([-self.act, *[-self.s.x[p][v] for p, v in assignment]])
+
+    def close(self) -> None:
+        self.s.clause([-self.act])
+
+
+def session_for(log: FeedbackLog, solver: str = SOLVER) -> SatSession:
+    session = SatSession(log.variant, solver)
+    for clue in clues(log):
+        session.add_clue(clue)
+    return session
+
+
+class SatBackend:
+    """PySAT: the enumeration engine (incremental blocking clauses, block completion)."""
+
+    name = "sat"
+
+    def __init__(self, solver: str = SOLVER, suffix_budget: int | None = None):
+        self.solver = solver
+        self.suffix_budget = suffix_budget
+
+    def solve(self, log: FeedbackLog, query: Query) -> ConsistencyResult:
+        from .answer import answer_query
+
+        start = time.perf_counter()
+        deadline = Deadline(query.time_limit)
+        with session_for(log, self.solver) as session:
+            oracle = session.oracle()
+            result = answer_query(self.name, log, query, deadline, oracle,
+                                  suffix_budget=self.suffix_budget)
+        if result.status == Status.INFEASIBLE:
+            result.notes.append("proved inconsistent by PySAT (" + self.solver + ")")
+        result.seconds = time.perf_counter() - start
+        return result

@@ -1,0 +1,212 @@
+"""Benchmark the consistency backends (issue 3 rows): find one, the hard band, enumeration,
+counting, diagnosis. Pure functions plus ``main()``; small defaults, figures printed as a table.
+
+Every instance hides a random secret, draws random guesses and scores them, so each log is
+consistent; timings are medians and p95 over the seeds, measured side by side in one run.
+
+    python scripts/bench_consistency.py --rows find --seeds 20
+    python scripts/bench_consistency.py --rows band --seeds 20 --time-limit 10
+    python scripts/bench_consistency.py --rows enum,count,diagnose
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import string
+import time
+
+import numpy as np
+
+from cbsolve.codes import CodeSpace
+from cbsolve.consistency import Query, get_backend
+from cbsolve.feedback import FeedbackLog
+from cbsolve.rule import score
+from cbsolve.variant import Variant
+
+FIND_ROWS = [  # (label, variant, guesses, target seconds)
+    ("N=10 26 letters distinct, 10 guesses", Variant(10, string.ascii_uppercase, False), 10, 0.1),
+    ("Mastermind 16 pegs 6 colours, 12 guesses", Variant(16, "123456", True), 12, 0.2),
+    ("N=20 26 letters repeats, 40 guesses", Variant(20, string.ascii_uppercase, True), 40, 0.2),
+    ("N=40 10 digits repeats, 20 guesses", Variant(40, string.digits, True), 20, 0.5),
+    ("N=40 10 digits repeats, 90 guesses", Variant(40, string.digits, True), 90, 0.5),
+]
+BAND = Variant(40, string.digits, True)
+
+
+def random_log(variant: Variant, n_guesses: int, seed: int) -> tuple[FeedbackLog, tuple]:
+    """A log of ``n_guesses`` random guesses scored against a hidden random secret."""
+    rng = np.random.default_rng(seed)
+    space = CodeSpace(variant)
+    secret, *guesses = space.random_codes(n_guesses + 1, rng)
+    log = FeedbackLog(variant)
+    for g in guesses:
+        b, c = score(variant, secret, g)
+        log.add(space.format(g), b, c)
+    return log, secret
+
+
+def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[float, object]:
+    b = get_backend(backend)
+    for k, v in kwargs.items():
+        setattr(b, k, v)
+    start = time.perf_counter()
+    result = b.solve(log, query)
+    return time.perf_counter() - start, result
+
+
+def stats(times: list[float]) -> tuple[float, float]:
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(np.ceil(0.95 * len(ordered))) - 1)]
+    return statistics.median(ordered), p95
+
+
+def check(log: FeedbackLog, result) -> None:
+    """Every secret a solver returns is re-scored (a wrong answer aborts the benchmark)."""
+    for text in result.secrets:
+        code = log.space.parse(text)
+        for e in log:
+            assert score(log.variant, code, e.guess) == (e.bulls, e.cows), (text, e)
+
+
+def find_one(backends, seeds: int, time_limit: float) -> list[dict]:
+    rows = []
+    for label, variant, n_guesses, target in FIND_ROWS:
+        logs = [random_log(variant, n_guesses, s)[0] for s in range(seeds)]
+        for name in backends:
+            times, unknown = [], 0
+            for log in logs:
+                dt, r = time_query(name, log, Query(limit=1, time_limit=time_limit))
+                check(log, r)
+                unknown += r.status.value == "unknown"
+                times.append(dt)
+            med, p95 = stats(times)
+            rows.append({"row": label, "backend": name, "median": med, "p95": p95,
+                         "unknown": unknown, "target": target, "seeds": seeds})
+    return rows
+
+
+def band(backends, seeds: int, time_limit: float, guesses=(20, 30, 40, 50, 60, 70, 90)):
+    rows = []
+    for n_guesses in guesses:
+        logs = [random_log(BAND, n_guesses, s)[0] for s in range(seeds)]
+        for name in backends:
+            times, unknown = [], 0
+            for log in logs:
+                dt, r = time_query(name, log, Query(limit=1, time_limit=time_limit))
+                check(log, r)
+                unknown += r.status.value == "unknown"
+                times.append(dt)
+            med, p95 = stats(times)
+            rows.append({"row": f"band N=40 D=10 repeats, {n_guesses} guesses", "backend": name,
+                         "median": med, "p95": p95, "unknown": unknown, "seeds": seeds})
+    return rows
+
+
+def enumeration(seeds: int) -> list[dict]:
+    """Secrets/s listing a large consistent set with the SAT engine (block completion)."""
+    rows = []
+    variant = Variant(12, string.digits[:6], True)
+    rates = []
+    for s in range(seeds):
+        log, _ = random_log(variant, 4, s)
+        dt, r = time_query("sat", log, Query(limit=50_000))
+        check(log.subset(range(1, len(log) + 1)), type(r)(r.status, r.backend, secrets=r.secrets[:50]))
+        rates.append(len(r.secrets) / dt)
+    med, p95 = stats(rates)
+    rows.append({"row": "SAT enumeration, N=12 D=6 repeats, 4 guesses, 50k secrets (secrets/s)",
+                 "backend": "sat", "median": med, "p95": min(rates), "seeds": seeds})
+    return rows
+
+
+def count_native(seeds: int) -> list[dict]:
+    variant = Variant.preset("bulls-cows")
+    times = []
+    for s in range(seeds):
+        log, _ = random_log(variant, 1 + s % 5, s)
+        dt, _ = time_query("native", log, Query(count=True))
+        times.append(dt)
+    med, p95 = stats(times)
+    return [{"row": "exact count, Bulls & Cows 4/10, 1-5 guesses", "backend": "native",
+             "median": med, "p95": p95, "target": 0.02, "seeds": seeds}]
+
+
+def inconsistent_log(variant: Variant, n: int, seed: int) -> FeedbackLog:
+    """A random-secret log with two replies replaced by other possible replies."""
+    from cbsolve.scoring import possible_responses
+
+    log, secret = random_log(variant, n, seed)
+    rng = np.random.default_rng(seed + 10_000)
+    replies = [r for r in possible_responses(variant) if r[0] < variant.length]
+    entries = list(log.entries)
+    for i in rng.choice(n, size=2, replace=False):
+        e = entries[i]
+        b, c = replies[rng.integers(len(replies))]
+        entries[i] = type(e)(e.guess, e.text, b, c)
+    return FeedbackLog(variant, entries)
+
+
+def diagnose_rows(seeds: int, backends=("native", "sat", "cpsat")) -> list[dict]:
+    from cbsolve.consistency.diagnose import corrections, minimal_conflict
+
+    rows = []
+    variant = Variant.preset("bulls-cows")
+    logs = []
+    s = 0
+    while len(logs) < seeds:
+        log = inconsistent_log(variant, 20, s)
+        s += 1
+        if get_backend("native").solve(log, Query(limit=1)).count == 0:
+            logs.append(log)
+    for name in backends:
+        tc, tf = [], []
+        for log in logs:
+            t = time.perf_counter()
+            minimal_conflict(log, name)
+            tc.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            corrections(log, name)
+            tf.append(time.perf_counter() - t)
+        med, p95 = stats(tc)
+        rows.append({"row": "minimal conflict, 20-entry inconsistent 4/10 log", "backend": name,
+                     "median": med, "p95": p95, "target": 0.5, "seeds": seeds})
+        med, p95 = stats(tf)
+        rows.append({"row": "corrections, 20-entry inconsistent 4/10 log", "backend": name,
+                     "median": med, "p95": p95, "target": 2.0, "seeds": seeds})
+    return rows
+
+
+def show(rows: list[dict]) -> None:
+    for r in rows:
+        extra = f"  unknown {r['unknown']}/{r['seeds']}" if "unknown" in r else ""
+        target = f"  target {r['target']}" if "target" in r else ""
+        print(f"{r['row']:<62} {r['backend']:<6} median {r['median']:.4g}  p95 {r['p95']:.4g}"
+              f"{extra}{target}", flush=True)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", default="find", help="comma list: find,band,enum,count,diagnose")
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--backends", default="cpsat,sat")
+    ap.add_argument("--time-limit", type=float, default=10.0)
+    ap.add_argument("--guesses", default="20,30,40,50,60,70,90", help="band: guess counts")
+    args = ap.parse_args(argv)
+    backends = args.backends.split(",")
+    for row in args.rows.split(","):
+        if row == "find":
+            show(find_one(backends, args.seeds, args.time_limit))
+        elif row == "band":
+            show(band(backends, args.seeds, args.time_limit,
+                      tuple(int(g) for g in args.guesses.split(","))))
+        elif row == "enum":
+            show(enumeration(args.seeds))
+        elif row == "count":
+            show(count_native(args.seeds))
+        elif row == "diagnose":
+            show(diagnose_rows(args.seeds))
+        else:
+            raise SystemExit(f"unknown row {row!r}; choose from find, band, enum, count, diagnose")
+
+
+if __name__ == "__main__":
+    main()

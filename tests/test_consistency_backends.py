@@ -1,0 +1,228 @@
+"""native, cpsat and sat agree exactly; every solver secret is re-scored with the rule."""
+from __future__ import annotations
+
+import itertools
+import string
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cbsolve.codes import CodeSpace
+from cbsolve.consistency import Query, consistent, get_backend
+from cbsolve.consistency.cpsat import CpSatBackend
+from cbsolve.consistency.sat import SatBackend
+from cbsolve.feedback import FeedbackLog
+from cbsolve.rule import score
+from cbsolve.scoring import possible_responses
+from cbsolve.status import Status
+from cbsolve.variant import Variant
+
+SOLVERS = {
+    "sat-pure": lambda: SatBackend(suffix_budget=1),     # every secret from a SAT call
+    "sat": lambda: SatBackend(),                         # block completion
+    "cpsat-pure": lambda: CpSatBackend(suffix_budget=1),
+    "cpsat": lambda: CpSatBackend(),
+}
+
+
+@st.composite
+def variants(draw):
+    d = draw(st.integers(2, 6))
+    repeats = draw(st.booleans())
+    n = draw(st.integers(1, 4 if repeats else min(4, d)))
+    nlz = draw(st.booleans())
+    feedback = draw(st.sampled_from(["bulls-cows", "bulls"]))
+    symbols = draw(st.sampled_from([string.digits, "123456789", string.ascii_uppercase]))[:d]
+    return Variant(n, symbols, repeats, no_leading_zero=nlz, feedback=feedback)
+
+
+@st.composite
+def logs(draw):
+    """A log from a hidden secret (consistent) or with arbitrary possible replies."""
+    variant = draw(variants())
+    space = CodeSpace(variant)
+    k = draw(st.integers(0, 4))
+    guesses = [space.code_at(draw(st.integers(0, space.size - 1))) for _ in range(k)]
+    log = FeedbackLog(variant)
+    if draw(st.booleans()):
+        secret = space.code_at(draw(st.integers(0, space.size - 1)))
+        replies = [score(variant, secret, g) for g in guesses]
+    else:
+        options = possible_responses(variant)
+        replies = [draw(st.sampled_from(options)) for _ in guesses]
+    for g, (b, c) in zip(guesses, replies):
+        if b == variant.length - 1 and c == 1:
+            continue
+        log.add(space.format(g), b, None if variant.bulls_only else c)
+    return log
+
+
+def rescore(log: FeedbackLog, secrets) -> None:
+    for text in secrets:
+        code = log.space.parse(text)
+        for e in log:
+            assert score(log.variant, code, e.guess) == (e.bulls, e.cows), (text, e)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs(), st.sampled_from(sorted(SOLVERS)))
+def test_solvers_list_exactly_the_native_set(log, solver):
+    want = get_backend("native").solve(log, Query(limit=None))
+    got = SOLVERS[solver]().solve(log, Query(limit=None))
+    assert got.status == want.status
+    assert set(got.secrets) == set(want.secrets)
+    assert (got.count, got.exact, got.determined, got.truncated) == \
+        (want.count, True, want.determined, False)
+    rescore(log, got.secrets)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs(), st.sampled_from(["sat", "cpsat"]), st.integers(0, 3))
+def test_limited_listing_is_honest(log, solver, limit):
+    want = get_backend("native").solve(log, Query(limit=None))
+    got = SOLVERS[solver]().solve(log, Query(limit=limit))
+    rescore(log, got.secrets)
+    assert len(got.secrets) == min(limit, want.count)
+    assert set(got.secrets) <= set(want.secrets)
+    if got.exact:
+        assert got.count == want.count and got.status == want.status
+    else:   # a lower bound, and it says so
+        assert got.status == Status.FEASIBLE and want.count >= got.count >= limit + 1
+        assert got.truncated and got.determined is False
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs(), st.sampled_from(["sat", "cpsat"]))
+def test_counts_agree(log, solver):
+    want = get_backend("native").solve(log, Query(count=True, limit=0))
+    got = SOLVERS[solver]().solve(log, Query(count=True, limit=0))
+    assert (got.count, got.exact, got.status, got.determined) == \
+        (want.count, True, want.status, want.determined)
+
+
+@pytest.mark.parametrize("solver", ["sat", "cpsat"])
+def test_sampling_small_sets_is_exact_uniform_like_native(solver):
+    log = FeedbackLog.parse(Variant.preset("mastermind"), ["1122:1,1", "3456:0,2"])
+    want = get_backend("native").solve(log, Query(sample=6, seed=7))
+    got = SOLVERS[solver]().solve(log, Query(sample=6, seed=7))
+    assert got.secrets == want.secrets and "exact uniform" in got.sampling
+    rescore(log, got.secrets)
+
+
+def test_shortcut_symbols_present_is_wrong_with_repeats():
+    """Published solvers count cows as "guess symbols present in the secret"; with repeats
+    the total is sum_sym min(k_sym, n_sym). Guess 1111 against 1122 scores (2, 0): the shortcut
+    would say total 1. Both encodings must use the true rule."""
+    v = Variant.preset("mastermind")
+    assert score(v, (0, 0, 1, 1), (0, 0, 0, 0)) == (2, 0)
+    log = FeedbackLog.parse(v, ["1111:2,0", "1123:1,1"])
+
+    def shortcut(secret, guess):
+        bulls = sum(a == b for a, b in zip(secret, guess))
+        return bulls, len(set(guess) & set(secret)) - bulls
+
+    codes = CodeSpace(v).codes
+    by_shortcut = {tuple(c) for c in codes
+                   if all(shortcut(tuple(c), e.guess) == (e.bulls, e.cows) for e in log)}
+    native = set(get_backend("native").solve(log, Query(limit=None)).secrets)
+    by_shortcut = {CodeSpace(v).format(c) for c in by_shortcut}
+    assert native != by_shortcut                       # the shortcut really differs here
+    for solver in SOLVERS.values():
+        assert set(solver().solve(log, Query(limit=None)).secrets) == native
+
+
+def test_hidden_secret_in_a_huge_space_is_found_and_rescored():
+    log = hidden_secret_log(Variant(20, string.ascii_uppercase, True), 12, seed=3)
+    for solver in ("sat", "cpsat"):
+        r = get_backend(solver).solve(log, Query(limit=3, time_limit=60))
+        assert r.status in (Status.FEASIBLE, Status.OPTIMAL) and r.secrets
+        rescore(log, r.secrets)
+
+
+def hidden_secret_log(variant: Variant, n_guesses: int, seed: int) -> FeedbackLog:
+    space = CodeSpace(variant)
+    secret, *guesses = space.random_codes(n_guesses + 1, np.random.default_rng(seed))
+    log = FeedbackLog(variant)
+    for g in guesses:
+        b, c = score(variant, secret, g)
+        log.add(space.format(g), b, c)
+    return log
+
+
+def test_time_limit_is_reported_never_silent():
+    log = hidden_secret_log(Variant(40, string.digits, True), 40, seed=1)   # the hard band
+    for solver in ("sat", "cpsat"):
+        r = get_backend(solver).solve(log, Query(limit=1, time_limit=0.05))
+        assert r.seconds < 5
+        if r.status == Status.UNKNOWN:
+            assert r.count is None and any("time limit" in n for n in r.notes)
+        else:
+            rescore(log, r.secrets)
+
+
+def test_count_beyond_the_cap_is_a_lower_bound_unless_counted(monkeypatch):
+    log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:0,1"])
+    n = get_backend("native").solve(log, Query(count=True)).count
+    import cbsolve.consistency.answer as answer
+
+    monkeypatch.setattr(answer, "available", lambda name: False)
+    r = SatBackend().solve(log, Query(count=True, count_cap=50, limit=0))
+    assert r.exact is False and r.status == Status.FEASIBLE and 50 < r.count < n
+    assert any("at least" in note for note in r.notes)
+
+
+def test_count_beyond_the_cap_uses_ganak_when_installed():
+    pytest.importorskip("pyganak")
+    log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:0,1"])
+    n = get_backend("native").solve(log, Query(count=True)).count
+    r = SatBackend().solve(log, Query(count=True, count_cap=50, limit=0, time_limit=60))
+    assert (r.count, r.exact, r.status) == (n, True, Status.OPTIMAL)
+
+
+def test_approximate_count_is_labelled():
+    pytest.importorskip("pyapproxmc")
+    log = FeedbackLog.parse(Variant(6, "0123456789", True), ["012345:1,1"])
+    n = get_backend("native").solve(log, Query(count=True)).count
+    import cbsolve.consistency.answer as answer
+
+    real = answer.available
+    answer.available = lambda name: name != "pyganak" and real(name)
+    try:
+        r = SatBackend().solve(log, Query(count=True, count_cap=100, limit=0, time_limit=60,
+                                          approximate=True, seed=1))
+    finally:
+        answer.available = real
+    assert r.exact is False and r.count < n
+    a = r.approximate
+    assert a["method"] == "ApproxMC" and a["epsilon"] > 0 and a["delta"] > 0
+    # A PAC bound can fail with probability delta; a factor 4 margin keeps this test honest.
+    assert n / 4 <= a["count"] <= 4 * n
+
+
+def test_auto_uses_native_when_enumerable_and_a_solver_otherwise():
+    small = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,1"])
+    r = consistent(small, Query(), "auto")
+    assert r.backend == "native" and r.auto["backend"] == "native"
+    assert "auto" in r.to_json() and r.to_json()["auto"]["solve_seconds"] >= 0
+    big = FeedbackLog.parse(Variant(30, string.ascii_uppercase, True),
+                            ["ABCDEFGHIJKLMNOPQRSTUVWXYZABCD:3,5"])
+    r = consistent(big, Query(limit=1), "auto")
+    assert r.backend == "cpsat" and r.auto["native_estimate_seconds"] > 1
+    rescore(big, r.secrets)
+    r = consistent(big, Query(limit=5), "auto")
+    assert r.backend == "sat"
+    rescore(big, r.secrets)
+
+
+def test_every_code_of_a_tiny_space_round_trips_through_the_encodings():
+    """A log that pins one secret: each code of black-peg 3/3 is recovered exactly."""
+    v = Variant(3, "123", True, feedback="bulls")
+    space = CodeSpace(v)
+    for secret in itertools.islice(space.codes, 0, None, 5):
+        log = FeedbackLog(v)
+        for g in space.codes:
+            log.add(space.format(g), score(v, tuple(secret), tuple(g))[0])
+        for solver in ("sat-pure", "cpsat-pure"):
+            assert SOLVERS[solver]().solve(log, Query(limit=None)).secrets == [space.format(secret)]

@@ -1,0 +1,202 @@
+"""Diagnosis: minimal conflicts and fewest corrections checked by brute force; lies; CLI."""
+from __future__ import annotations
+
+import json
+import string
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cbsolve.cli import main
+from cbsolve.codes import CodeSpace
+from cbsolve.consistency import Query, consistent
+from cbsolve.consistency.diagnose import (conflict_search, consistent_with_lies, corrections,
+                                          minimal_conflict)
+from cbsolve.consistency.incremental import IncrementalSolver
+from cbsolve.feedback import Feedback, FeedbackLog
+from cbsolve.rule import score
+from cbsolve.scoring import possible_responses
+from cbsolve.status import Status
+from cbsolve.variant import Variant
+
+BACKENDS = ["native", "sat", "cpsat"]
+
+
+def lies_of(log: FeedbackLog) -> np.ndarray:
+    """Brute force: for every code, how many entries it contradicts."""
+    codes = log.space.codes
+    return np.array([sum(score(log.variant, tuple(c), e.guess) != (e.bulls, e.cows) for e in log)
+                     for c in codes])
+
+
+def holds(log: FeedbackLog) -> bool:
+    return bool((lies_of(log) == 0).any()) if len(log) else True
+
+
+@st.composite
+def bad_logs(draw):
+    """Small logs with random possible replies (mostly inconsistent)."""
+    repeats = draw(st.booleans())
+    d = draw(st.integers(3, 5))
+    n = draw(st.integers(2, 3))
+    feedback = draw(st.sampled_from(["bulls-cows", "bulls"]))
+    v = Variant(n, string.digits[:d], repeats, feedback=feedback)
+    space = CodeSpace(v)
+    options = [r for r in possible_responses(v) if not (r[0] == n - 1 and r[1] == 1)]
+    log = FeedbackLog(v)
+    for _ in range(draw(st.integers(1, 6))):
+        g = space.code_at(draw(st.integers(0, space.size - 1)))
+        b, c = draw(st.sampled_from(options))
+        log.add(space.format(g), b, None if v.bulls_only else c)
+    return log
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bad_logs(), st.sampled_from(BACKENDS))
+def test_conflict_is_minimal_by_brute_force(log, backend):
+    conflict = minimal_conflict(log, backend)
+    if holds(log):
+        assert conflict is None
+        return
+    assert conflict and all(1 <= k <= len(log) for k in conflict)
+    assert not holds(log.subset(conflict))                  # cannot all hold
+    for k in conflict:                                       # each one is needed
+        assert holds(log.subset([j for j in conflict if j != k]))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bad_logs(), st.sampled_from(BACKENDS))
+def test_corrections_are_fewest_and_work(log, backend):
+    fixes, proved, secret = corrections(log, backend)
+    assert proved
+    assert len(fixes) == lies_of(log).min()                 # fewest, by brute force
+    fixed = list(log.entries)
+    for fix in fixes:
+        e = fixed[fix["entry"] - 1]
+        assert fix["from"] == (f"{e.bulls}" if log.variant.bulls_only else f"{e.bulls},{e.cows}")
+        b, *c = (int(x) for x in fix["to"].split(","))
+        fixed[fix["entry"] - 1] = Feedback(e.guess, e.text, b, c[0] if c else 0)
+        assert f"reply {fix['entry']}" in fix["message"]
+    assert holds(FeedbackLog(log.variant, fixed))           # the changes make it consistent
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bad_logs(), st.sampled_from(BACKENDS), st.integers(1, 2))
+def test_max_lies_matches_brute_force(log, backend, lies):
+    want = {log.space.format(c) for c, k in zip(log.space.codes, lies_of(log)) if k <= lies}
+    r = consistent_with_lies(log, lies, Query(limit=None), backend)
+    assert set(r.secrets) == want and r.count == len(want) and r.exact
+    assert r.status == (Status.OPTIMAL if want else Status.INFEASIBLE)
+
+
+def test_conflict_and_corrections_in_a_huge_space():
+    """N=20, 26 letters with repeats: only solvers can diagnose; answers re-checked."""
+    v = Variant(20, string.ascii_uppercase, True)
+    space = CodeSpace(v)
+    secret, *guesses = space.random_codes(9, np.random.default_rng(5))
+    log = FeedbackLog(v)
+    for g in guesses:
+        b, c = score(v, secret, g)
+        log.add(space.format(g), b, c)
+    e = log.entries[3]
+    log.entries[3] = Feedback(e.guess, e.text, e.bulls, e.cows + (1 if e.bulls + e.cows < 20 else -1))
+    log.add(log.entries[3].text, e.bulls, e.cows)           # the same guess, the true reply
+    r = consistent(log, Query(limit=1, time_limit=60), "auto")
+    assert r.status == Status.INFEASIBLE and r.backend in ("sat", "cpsat")
+    assert r.conflict == [4, 9]
+    assert len(r.corrections) == 1 and r.corrections[0]["entry"] in (4, 9)
+    fixed = list(log.entries)
+    fix = r.corrections[0]
+    b, c = (int(x) for x in fix["to"].split(","))
+    old = fixed[fix["entry"] - 1]
+    fixed[fix["entry"] - 1] = Feedback(old.guess, old.text, b, c)
+    again = consistent(FeedbackLog(v, fixed), Query(limit=1, time_limit=60), "cpsat")
+    assert again.status in (Status.FEASIBLE, Status.OPTIMAL)
+
+
+def test_conflict_search_reports_unproved_minimality_on_timeout():
+    log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:4,0", "0123:0,4"])
+    conflict, minimal = conflict_search(log, "sat", time_limit=30)
+    assert (conflict, minimal) == ([1, 2], True)
+
+
+@pytest.mark.parametrize("engine", ["sat", "cpsat"])
+def test_incremental_solver_follows_a_growing_log(engine):
+    v = Variant.preset("bulls-cows")
+    tokens = ["0123:1,1", "4567:0,2", "8901:0,1", "2546:1,1"]
+    with IncrementalSolver(v, engine) as inc:
+        for k, token in enumerate(tokens, 1):
+            inc.add(token)
+            log = FeedbackLog.parse(v, tokens[:k])
+            native = consistent(log, Query(count=True, limit=None), "native")
+            got = inc.query(Query(count=True, limit=None))
+            assert set(got.secrets) == set(native.secrets) and got.count == native.count
+            secret = inc.find()
+            assert secret in native.secrets
+            assert inc.determined() == native.determined
+        inc.add("0123:2,0")                                   # contradicts entry 1
+        assert inc.consistent() is False
+        assert inc.conflict() == [1, 5]
+
+
+# --- CLI ------------------------------------------------------------------------------------
+def run(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "native", "auto"])
+def test_cli_inconsistent_log_exits_1_with_conflict_and_corrections(capsys, backend):
+    code, out, _ = run(capsys, "consistent", "0123:1,1", "4567:0,2", "0123:2,0",
+                       "--backend", backend, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["consistent"] is False
+    assert data["conflict"] == [1, 3] and len(data["corrections"]) == 1
+    assert data["corrections"][0]["entry"] in (1, 3)
+    code, out, _ = run(capsys, "consistent", "0123:1,1", "4567:0,2", "0123:2,0",
+                       "--backend", backend)
+    assert code == 1 and "replies 1 and 3 cannot both be right" in out
+    assert "makes the log consistent" in out
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat"])
+def test_cli_solver_backends_agree_with_native(capsys, backend):
+    args = ["consistent", "1122:1,1", "3456:0,2", "--variant", "mastermind", "--all", "--json"]
+    _, out, _ = run(capsys, *args)
+    native = json.loads(out)
+    code, out, _ = run(capsys, *args, "--backend", backend)
+    data = json.loads(out)
+    assert code == 0 and data["backend"] == backend
+    assert set(data["secrets"]) == set(native["secrets"]) and data["count"] == native["count"]
+
+
+def test_cli_max_lies(capsys):
+    code, out, _ = run(capsys, "consistent", "0123:1,1", "4567:0,2", "0123:2,0",
+                       "--max-lies", "1", "--count", "--json", "--backend", "sat")
+    data = json.loads(out)
+    log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,1", "4567:0,2", "0123:2,0"])
+    assert code == 0 and data["max_lies"] == 1
+    assert data["count"] == int((lies_of(log) <= 1).sum()) and data["exact"]
+
+
+def test_cli_huge_space_with_time_limit(capsys):
+    code, out, _ = run(capsys, "consistent", "--length", "30", "--letters", "26", "--repeats",
+                       "ABCDEFGHIJKLMNOPQRSTUVWXYZABCD:3,5", "--limit", "2", "--json",
+                       "--time-limit", "20")
+    data = json.loads(out)
+    assert code == 0 and data["auto"]["backend"] in ("sat", "cpsat") and len(data["secrets"]) == 2
+    assert data["count"] >= 3 and data["exact"] is False and data["truncated"]
+
+
+@pytest.mark.parametrize("args, word", [
+    (["--backend", "z3"], "z3"),
+    (["--count-cap", "-1"], "--count-cap"),
+    (["--time-limit", "0"], "--time-limit"),
+    (["--max-lies", "-2"], "--max-lies"),
+])
+def test_cli_bad_options_exit_2(capsys, args, word):
+    code, out, err = run(capsys, "consistent", "0123:1,1", *args)
+    assert code == 2 and word in err and "Traceback" not in err and err.count("\n") == 1
