@@ -1,0 +1,117 @@
+"""``cbsolve analyze``: sweep variants x strategies (and bounds) into CSV, Markdown and plots."""
+from __future__ import annotations
+
+import click
+
+from . import EXIT_OK, app, emit, json_option, progress_enabled, variant_options
+
+_VARIANT_PARAMS = ("variant_name", "length", "digits", "letters", "symbols", "repeats",
+                   "no_leading_zero", "feedback")
+
+
+def parse_ints(text: str | None, option: str) -> list[int] | None:
+    """``2,3,4`` or ``2-4`` or a mix (``2-4,6``); bad input names the option."""
+    from ..errors import InvalidVariant
+
+    if text is None:
+        return None
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        lo, sep, hi = part.partition("-")
+        try:
+            values = range(int(lo), int(hi) + 1) if sep else [int(part)]
+        except ValueError:
+            raise InvalidVariant(f"{option} {text!r}: expected numbers like 2,3,4 or 2-4") from None
+        if not values or min(values) < 1:
+            raise InvalidVariant(f"{option} {text!r}: values must be >= 1")
+        out.extend(v for v in values if v not in out)
+    return out
+
+
+def _explicit_variant() -> bool:
+    """Did the user give any variant option (then that variant is the family swept)?"""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    return any(ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
+               for p in _VARIANT_PARAMS)
+
+
+@app.command("analyze")
+@click.option("--family", "families", multiple=True, metavar="PRESET",
+              help="Rules to sweep (a preset name; repeatable). Default: bulls-cows and "
+                   "mastermind, or the variant given by the variant options.")
+@click.option("--lengths", default=None, metavar="LIST", help="Code lengths N, e.g. 2-4 (default 2-4).")
+@click.option("--alphabets", default=None, metavar="LIST",
+              help="Alphabet sizes D, e.g. 2-10 (default 2-10).")
+@click.option("--strategies", default=None, metavar="LIST",
+              help="Comma-separated strategies (default: all six).")
+@click.option("--bounds/--no-bounds", default=True, show_default=True,
+              help="Add a row of proved lower bounds (and the optimum on small spaces).")
+@click.option("--workers", type=int, default=None, help="Local worker processes (default: all CPUs).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on a Dask distributed cluster (e.g. tcp://host:8786).")
+@click.option("--out", "out_dir", default="analysis", show_default=True, metavar="DIR",
+              help="Output directory (kept between runs: finished cells are skipped).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random strategy.")
+@click.option("--plots/--no-plots", default=True, show_default=True, help="Write PNG plots.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@variant_options
+@json_option
+def analyze_command(families, lengths, alphabets, strategies, bounds, workers, scheduler,
+                    out_dir, seed, plots, quiet, variant, as_json) -> int:
+    """Sweep variants x strategies into DIR/results.csv, results.md and PNG plots.
+
+    Each cell plays one strategy against every secret of one variant. Cells already in DIR are
+    kept and skipped, so an interrupted sweep resumes where it stopped.
+    """
+    from ..analysis import (DEFAULT_ALPHABETS, DEFAULT_FAMILIES, DEFAULT_LENGTHS,
+                            DEFAULT_STRATEGIES, make_cells, run_sweep)
+    from ..errors import CbsolveError, unknown_name
+    from ..play.engine import strategy_names
+    from ..variant import Variant
+
+    if workers is not None and workers < 1:
+        raise CbsolveError(f"--workers {workers}: must be >= 1")
+    fams: list = [Variant.preset(f) and f for f in families]
+    explicit = _explicit_variant()
+    if explicit:
+        fams.append(variant)
+    if not fams:
+        fams = list(DEFAULT_FAMILIES)
+    lens = parse_ints(lengths, "--lengths")
+    alphs = parse_ints(alphabets, "--alphabets")
+    if explicit and not families:  # one given variant: its own N and D unless overridden
+        lens = lens or [variant.length]
+        alphs = alphs or [variant.n_symbols]
+    names = DEFAULT_STRATEGIES if strategies is None else \
+        tuple(s.strip() for s in strategies.split(",") if s.strip())
+    valid = strategy_names()
+    for s in names:
+        if s not in valid:
+            raise unknown_name("strategy", s, valid)
+    cells = make_cells(fams, lens or DEFAULT_LENGTHS, alphs or DEFAULT_ALPHABETS, names,
+                       bounds=bounds, seed=seed)
+    if progress_enabled(as_json, quiet):
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.console import Console
+
+        with Progress(TextColumn("analyze"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("cells", total=None)
+
+            def progress(done, total):
+                bar.update(task, completed=done, total=total)
+
+            result = run_sweep(cells, out_dir, workers, scheduler, progress, plots)
+    else:
+        result = run_sweep(cells, out_dir, workers, scheduler, None, plots)
+    where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
+    text = (f"{result.cells} cells: {result.computed} computed on {where}, {result.skipped} "
+            f"kept from an earlier run, {result.errors} errors, {result.seconds:.1f} s\n"
+            + "\n".join(f"  wrote {f}" for f in result.files))
+    emit(as_json, result.to_json(), text)
+    return EXIT_OK
