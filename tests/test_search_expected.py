@@ -7,6 +7,8 @@ from functools import lru_cache
 
 import pytest
 
+from pathlib import Path
+
 from cbsolve.codes import CodeSpace
 from cbsolve.errors import InvalidVariant, SpaceTooLarge, UnknownName
 from cbsolve.rule import score
@@ -157,6 +159,7 @@ def test_single_worker_and_threads_agree():
     check(two, v)
 
 
+@pytest.mark.slow  # ~2 s on the 2-core CI machine (target 1 s); the stored trees are checked below
 def test_mastermind_4_6():
     # Koyama & Lai (1993), J. Recreational Math. 25: optimal expected case 5625/1296 = 4.340.
     v = Variant.preset("mastermind")
@@ -165,6 +168,7 @@ def test_mastermind_4_6():
     check(result, v)
 
 
+@pytest.mark.slow
 def test_mastermind_4_6_at_most_5_guesses():
     # Koyama & Lai (1993): 5626 when no secret may need a sixth guess.
     v = Variant.preset("mastermind")
@@ -207,3 +211,23 @@ def test_exhaustive_reference_itself():
     assert len({tuple(score(v, s, g) for s in codes) for g in codes}) > 1
     assert exhaustive(v) == (8, 3)
     assert (solve_expected(v, progress=False).total, solve_expected(v, progress=False).worst) == (8, 3)
+
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+# Koyama & Lai (1993): 5625 (first guess 1123), 5626 with at most 5 guesses.
+STORED = {"mastermind-4-6-expected.json": (5625, None), "mastermind-4-6-expected-depth5.json": (5626, 5)}
+
+
+@pytest.mark.parametrize("name", sorted(STORED))
+def test_stored_trees_replay_to_the_published_optimum(name):
+    from cbsolve.tree import histogram_of, read_tree
+
+    tree = read_tree(MODELS / name)
+    variant = Variant.from_dict(tree["variant"])
+    total, cap = STORED[name]
+    hist = replay(variant, tree)
+    assert sum(k * v for k, v in hist.items()) == total == tree["stats"]["total"]
+    assert histogram_of(variant, tree["root"]) == hist
+    assert tree["strategy"] == "optimal-expected" and tree["proved"] is True
+    if cap is not None:
+        assert max(hist) <= cap and tree["max_depth"] == cap

@@ -303,7 +303,11 @@ class Solver {
     static thread_local i64 local_nodes_;
    public:
     std::atomic<i64> st_[8][8] = {};  // debug statistics [kind][size bucket]
-    void stat(int kind, int n) { int b = n < 4 ? 0 : n < 8 ? 1 : n < 16 ? 2 : n < 32 ? 3 : n < 64 ? 4 : n < 128 ? 5 : n < 256 ? 6 : 7; st_[kind][b].fetch_add(1, std::memory_order_relaxed); }
+    void stat(int kind, int n) {
+#ifndef CBSOLVE_STATS
+        return;
+#endif
+        int b = n < 4 ? 0 : n < 8 ? 1 : n < 16 ? 2 : n < 32 ? 3 : n < 64 ? 4 : n < 128 ? 5 : n < 256 ? 6 : 7; st_[kind][b].fetch_add(1, std::memory_order_relaxed); }
     py::list stats() { py::list out; for (int k = 0; k < 8; ++k) { py::list row; for (int b = 0; b < 8; ++b) row.append(st_[k][b].load()); out.append(row);} return out; }
    private:
 

@@ -168,6 +168,7 @@ class _Search:
         order.sort(key=lambda x: (x[1], x[2], not x[3], x[0]))
         bounds: list[tuple[int, int]] = []   # proved lower bound of every first guess
         stopped = False
+        partial = None  # (first guess, classes) being solved when the time ran out
         bar = _Progress(show, len(order))
         try:
             for rank, (g1, lbt, lbw, _cand) in enumerate(order):
@@ -178,6 +179,7 @@ class _Search:
                 value, classes, done = self._first_guess(g1, best, bar)
                 if not done:
                     stopped = True
+                    partial = (g1, classes)
                     bounds.append(self._partial_bound(classes, (lbt, lbw)))
                     bounds.extend((x[1], x[2]) for x in order[rank + 1:])
                     break
@@ -213,6 +215,13 @@ class _Search:
         if (total, worst) != tuple(best):
             raise AssertionError(f"internal error: tree replays to {(total, worst)}, "
                                  f"search claimed {best}")
+        if partial is not None and any(c.exact for c in partial[1]):
+            # Stopped: the classes solved so far are optimal subtrees; greedy for the rest.
+            mixed = self._mixed_tree(*partial)
+            mixed_hist = _histogram(self.variant, self.matrix, self.codes, mixed, self.space)
+            mixed_value = (sum(k * v for k, v in mixed_hist.items()), max(mixed_hist))
+            if mixed_value < (total, worst):
+                root, hist, (total, worst) = mixed, mixed_hist, mixed_value
         result.total, result.worst, result.histogram = total, worst, hist
         result.upper = total
         result.lower = total if proved else min(lower[0], total)
@@ -318,6 +327,17 @@ class _Search:
     def _tree_from(self, g1: int, classes: list[_Class]) -> dict:
         everyone = np.arange(self.n, dtype=np.int32)
         return self._node(g1, everyone, self.depth, [], self._optimal_subtree)
+
+    def _mixed_tree(self, g1: int, classes: list[_Class]) -> dict:
+        exact = {int(c.members[0]) for c in classes if c.exact}
+
+        def child(sub, d, history):
+            if int(sub[0]) in exact:
+                return self._optimal_subtree(sub, d, history)
+            return self._greedy_tree(sub, d, history)
+
+        everyone = np.arange(self.n, dtype=np.int32)
+        return self._node(g1, everyone, self.depth, [], child)
 
     def _greedy_tree(self, members: np.ndarray, d: int, history) -> dict:
         g = self.solver.greedy_guess(members, self._played(history), d)
