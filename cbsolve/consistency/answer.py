@@ -115,7 +115,7 @@ def _approximate(result, log, deadline, lies, seed) -> None:
 
 def _sample(result, log, query, deadline, oracle, m, lies) -> None:
     k = query.sample
-    found, how = enumerate_blocks(oracle, log, SAMPLE_ENUM_CAP + 1, deadline.part(0.5), m, lies)
+    found, how = enumerate_blocks(oracle, log, SAMPLE_ENUM_CAP + 1, deadline.part(0.3), m, lies)
     if how == "complete":
         found = sorted(set(found))
         n = len(found)
@@ -135,16 +135,18 @@ def _sample(result, log, query, deadline, oracle, m, lies) -> None:
     clauses, xs, decode = cnf_of(log, lies)
     left = deadline.left()
     models = near_uniform(clauses, k, query.seed, left)
-    if models is not None and models:
+    if models:
         codes = [decode(mdl) for mdl in models]
         result.sampling = ("near-uniform by CMSGen (heuristic sampler, no formal guarantee), "
                            "with replacement; the set was too large to enumerate")
     else:
         rng = np.random.default_rng(query.seed)
-        idx = rng.choice(len(found), size=min(k, len(found)), replace=False)
-        codes = [sorted(set(found))[i] for i in idx]
+        pool = sorted(set(found))
+        idx = rng.choice(len(pool), size=min(k, len(pool)), replace=False)
+        codes = [pool[i] for i in idx]
+        why = "install pycmsgen" if models is None else "CMSGen ran out of time"
         result.sampling = ("NOT uniform: drawn from the first secrets the solver enumerated "
-                           "(install pycmsgen for near-uniform sampling)")
+                           f"({why} for near-uniform sampling)")
     arr = np.array(codes, dtype=np.uint8).reshape(-1, log.variant.length)
     result.secrets = log.space.format_many(arr)
     result.truncated = True

@@ -21,7 +21,7 @@ from . import ConsistencyResult, Query
 from .encoding import Clue, Deadline, clues
 
 #: CP-SAT search workers (the machine has 2 cores; more workers = a wider portfolio).
-WORKERS = 2
+WORKERS = 1
 
 
 class CpSatModel:

@@ -194,6 +194,8 @@ class SatSession:
         conds = self.exactly([self.x[p][s] for p, s in enumerate(clue.guess)], clue.bulls, ("b", i))
         if clue.total is not None:
             if self.variant.repeats:
+                for s, k in clue.counts.items():
+                    self.at_least_sym(s, k)     # build each counter once, at its full size
                 lits = [self.at_least_sym(s, t) for s, k in sorted(clue.counts.items())
                         for t in range(1, k + 1)]
             else:
