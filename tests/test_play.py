@@ -319,3 +319,25 @@ def test_play_in_a_pseudo_terminal():
     finally:
         proc.kill()
         os.close(master)
+
+
+@pytest.mark.parametrize("strategy", ["minimax", "expected", "entropy", "parts", "first"])
+def test_guesser_agrees_with_next_guess_also_from_its_cache(strategy):
+    """The bot's cached and matrix-backed advice is exactly `cbsolve next`'s advice."""
+    strategies = pytest.importorskip("cbsolve.strategy")
+    if not hasattr(strategies, "next_guess"):
+        pytest.skip("cbsolve.strategy.next_guess not available")
+    space = CodeSpace(BC)
+    warm = Guesser(BC, strategy=strategy)
+    assert warm.precompute(depth=1) > 1
+    for index in (0, 777, 2024, 5039):
+        secret = space.code_at(index)
+        g = Guesser(BC, strategy=strategy)
+        for _ in range(3):
+            mine = g.suggest()
+            ref = strategies.next_guess(g.log, strategy=strategy)
+            assert (mine.guess, mine.candidates) == (ref.guess, ref.candidates)
+            b, c = score(BC, secret, space.parse(mine.guess))
+            if b == 4:
+                break
+            g.record(mine.guess, b, c)

@@ -46,7 +46,8 @@ class Bot:
         self.pending: str | None = None   # last guess, waiting for its score
         self.solved = False
         self.done = False
-        try:  # warm up: the opening (cached across games) and the strategy's tables
+        try:  # warm up: the opening and the reply to every answer to it (cached across
+            self.guesser.precompute(depth=1)  # games), and the strategy's score matrix
             self.guesser.suggest()
         except CbsolveError:
             pass

@@ -127,6 +127,7 @@ class Guesser:
         self.log = log if log is not None else FeedbackLog(variant)
         self._cand = None            # indices into space.codes (enumerable spaces only)
         self._advice: Suggestion | None = None
+        self._chooser = None
         self._inconsistent: Diagnosis | None = None
         self.version = 0             # bumped on every change of the log
         self._refresh()
@@ -223,19 +224,54 @@ class Guesser:
         if n == 1:  # nothing to think about: play the secret
             return Suggestion(self.space.format(self.space.codes[self._cand[0]]), self.strategy,
                               1, True, True)
-        key = (self.variant, self.strategy, self.guesses)
-        if not len(self.log) and self.strategy != "random" and key in _OPENING_CACHE:
-            return _OPENING_CACHE[key]
-        mod = strategy_module()
-        if mod is None:
+        cacheable = self.strategy != "random" and len(self.log) <= CACHE_DEPTH
+        key = (self.variant, self.strategy, self.guesses, tuple(self.log.tokens()))
+        if cacheable and key in _ADVICE_CACHE:
+            return _ADVICE_CACHE[key]
+        chooser = self._get_chooser()
+        if chooser is None:
             advice = first_consistent_fallback(self)
         else:
-            seed = int(self.rng.integers(2**31)) if self.strategy == "random" else None
-            a = mod.next_guess(self.log, strategy=self.strategy, guesses=self.guesses, seed=seed)
-            advice = Suggestion(a.guess, a.strategy, int(a.candidates), True, bool(a.determined))
-        if not len(self.log) and self.strategy != "random":
-            _OPENING_CACHE[key] = advice
+            # the strategies' own chooser (same rules and tie-breaks as ``cbsolve next``), kept
+            # for the whole game so its score matrix is built once, at start-up
+            history = tuple(self.space.index_of(e.guess) for e in self.log)
+            g = chooser.choose(self._cand, history)
+            advice = Suggestion(self.space.format(self.space.codes[g]), self.strategy, n, True,
+                                False)
+        if cacheable:
+            _ADVICE_CACHE[key] = advice
         return advice
+
+    def precompute(self, depth: int = 1) -> int:
+        """Fill the advice cache for the opening and every reply to it (``depth`` 1), so the
+        first two turns of every later game cost a lookup; returns the number of positions.
+
+        Only for deterministic strategies on enumerable spaces (``random`` draws anew)."""
+        if self.large or self.strategy == "random" or len(self.log):
+            return 0
+        from .. import scoring
+
+        opening = self.suggest()
+        if depth < 1 or opening.guess is None:
+            return 1
+        code = self.space.parse(opening.guess)
+        resp = scoring.score_against(self.variant, code, self.space.codes)
+        count = 1
+        for r in sorted(set(resp.tolist()) - {self.variant.win_response}):
+            b, c = self.variant.response_of(r)
+            self.record(opening.guess, b, c)
+            count += 1
+            self.undo()
+        return count
+
+    def _get_chooser(self):
+        if self._chooser is None:
+            mod = strategy_module()
+            if mod is None:
+                return None
+            self._chooser = mod.Chooser(self.variant, self.strategy, self.guesses,
+                                        seed=int(self.rng.integers(2**31)))
+        return self._chooser
 
     def _suggest_large(self) -> Suggestion:
         from ..consistency import Query, consistent
@@ -267,7 +303,10 @@ class Guesser:
         return Diagnosis(conflict, corrections)
 
 
-_OPENING_CACHE: dict = {}
+#: Advice by (variant, strategy, guess set, log tokens) for the first turns of deterministic
+#: strategies: every game starts with the same few positions.
+_ADVICE_CACHE: dict = {}
+CACHE_DEPTH = 1
 
 
 def _cows(variant: Variant, cows: int | None) -> int | None:
