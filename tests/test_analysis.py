@@ -147,3 +147,19 @@ def test_cli_analyze_unreachable_scheduler_exit_2(tmp_path, capsys):
                  "--strategies", "first", "--no-bounds", "--out", str(tmp_path),
                  "--scheduler", "tcp://127.0.0.1:9", "--no-plots"])
     assert code == 2 and "cannot connect to the Dask scheduler" in capsys.readouterr().err
+
+
+def test_committed_default_sweep_reproduces_on_its_small_cells():
+    """docs/analysis/results.csv (the committed default sweep): recompute every cell of at most
+    120 secrets and compare the whole row."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "analysis" / "results.csv"
+    if not path.exists():
+        pytest.skip("no committed default sweep")
+    committed = {r["key"]: r for r in rows_of(path)}
+    cells = [c for c in make_cells() if c["secrets"] <= 120]
+    assert cells and all(c["key"] in committed for c in cells)
+    for cell in cells:
+        row = run_cell(cell)["row"]
+        assert {k: str(v) for k, v in row.items()} == committed[cell["key"]], cell["key"]
