@@ -34,7 +34,8 @@ def measure(cells: list[dict], workers=(1, 2), dask: bool = False) -> list[dict]
                 from distributed import LocalCluster
 
                 with LocalCluster(n_workers=w, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=None,
+                                  env={"OMP_NUM_THREADS": "1"}) as cluster:
                     t0 = time.perf_counter()
                     run_sweep(cells, out, scheduler=cluster.scheduler_address, make_plots=False)
                     wall = time.perf_counter() - t0

@@ -43,7 +43,7 @@ def test_known_values_and_bounds_agree_with_the_strategies():
         r = run_cell(cell)["row"]
         assert r["status"] == "ok", r
         table.setdefault((r["family"], r["length"], r["alphabet"]), {})[r["strategy"]] = r
-    for key, by in table.items():
+    for _key, by in table.items():
         b = by["bounds"]
         for s in ("minimax", "expected", "first"):
             assert b["worst_lower"] <= by[s]["worst"] and b["total_lower"] <= by[s]["total"]
@@ -64,41 +64,43 @@ def test_a_failing_cell_is_reported_not_raised():
 def test_local_pool_and_dask_give_identical_results(tmp_path):
     distributed = pytest.importorskip("distributed")
     cells = small_cells()
+    zero = run_sweep(cells, tmp_path / "zero", workers=0, make_plots=False)
     one = run_sweep(cells, tmp_path / "one", workers=1, make_plots=False)
     two = run_sweep(cells, tmp_path / "two", workers=2, make_plots=False)
     assert one.errors == two.errors == 0 and one.computed == len(cells)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=None, env={"OMP_NUM_THREADS": "1"}) as cluster:
         dask = run_sweep(cells, tmp_path / "dask", scheduler=cluster.scheduler_address,
                          make_plots=False)
     assert dask.computed == len(cells) and dask.errors == 0
     base = (tmp_path / "one" / "results.csv").read_bytes()
     assert (tmp_path / "two" / "results.csv").read_bytes() == base
+    assert (tmp_path / "zero" / "results.csv").read_bytes() == base
     assert (tmp_path / "dask" / "results.csv").read_bytes() == base
     assert len(rows_of(tmp_path / "dask" / "timings.csv")) == len(cells)
 
 
 def test_rerun_skips_finished_cells_and_survives_a_torn_line(tmp_path):
     cells = small_cells()
-    first = run_sweep(cells[:10], tmp_path, workers=1, make_plots=False)
+    first = run_sweep(cells[:10], tmp_path, workers=0, make_plots=False)
     assert first.computed == 10
     # an interrupted append: half a row at the end of the file
     with open(tmp_path / "results.csv", "a") as fh:
         fh.write("N=9 D=9 distinct symbols=0123456789 minimax,bulls-c")
-    again = run_sweep(cells, tmp_path, workers=1, make_plots=False)
+    again = run_sweep(cells, tmp_path, workers=0, make_plots=False)
     assert again.skipped == 10 and again.computed == len(cells) - 10
     rows = rows_of(tmp_path / "results.csv")
     assert [r["key"] for r in rows] == [c["key"] for c in cells]  # table order restored
-    third = run_sweep(cells, tmp_path, workers=1, make_plots=False)
+    third = run_sweep(cells, tmp_path, workers=0, make_plots=False)
     assert third.computed == 0 and third.skipped == len(cells)
-    full = run_sweep(cells, tmp_path / "fresh", workers=1, make_plots=False)
+    run_sweep(cells, tmp_path / "fresh", workers=1, make_plots=False)
     assert (tmp_path / "fresh" / "results.csv").read_bytes() == \
         (tmp_path / "results.csv").read_bytes()
 
 
 def test_report_markdown_and_plots(tmp_path):
     cells = make_cells(["mastermind"], [2, 3], [2, 3], ["minimax", "first"])
-    res = run_sweep(cells, tmp_path, workers=1)
+    res = run_sweep(cells, tmp_path, workers=0)
     md = (tmp_path / "results.md").read_text()
     assert "## mastermind" in md and "| 3 | 3 | 27 |" in md
     pngs = sorted(p.name for p in tmp_path.glob("*.png"))
@@ -110,7 +112,7 @@ def test_report_markdown_and_plots(tmp_path):
 
 def test_cli_analyze_json_and_resume(tmp_path, capsys):
     args = ["analyze", "--family", "mastermind", "--lengths", "2", "--alphabets", "2-3",
-            "--strategies", "minimax,random", "--out", str(tmp_path), "--workers", "1",
+            "--strategies", "minimax,random", "--out", str(tmp_path), "--workers", "0",
             "--no-plots", "--json"]
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
@@ -122,7 +124,7 @@ def test_cli_analyze_json_and_resume(tmp_path, capsys):
 
 def test_cli_analyze_given_variant_is_the_family(tmp_path, capsys):
     assert main(["analyze", "--variant", "cowbull", "--length", "2", "--strategies", "first",
-                 "--no-bounds", "--out", str(tmp_path), "--workers", "1", "--no-plots",
+                 "--no-bounds", "--out", str(tmp_path), "--workers", "0", "--no-plots",
                  "--json"]) == 0
     rows = rows_of(tmp_path / "results.csv")
     assert [(r["length"], r["alphabet"], r["strategy"]) for r in rows] == [("2", "4", "first")]
@@ -133,7 +135,7 @@ def test_cli_analyze_given_variant_is_the_family(tmp_path, capsys):
     (["--lengths", "2-x"], "--lengths '2-x'"),
     (["--alphabets", "0"], "values must be >= 1"),
     (["--family", "nope"], "unknown variant 'nope'"),
-    (["--workers", "0"], "--workers 0"),
+    (["--workers", "-1"], "--workers -1"),
 ])
 def test_cli_analyze_bad_options_exit_2(tmp_path, capsys, args, fragment):
     assert main(["analyze", "--out", str(tmp_path), *args]) == 2

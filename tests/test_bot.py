@@ -55,7 +55,7 @@ def test_inconsistent_scores_name_the_conflict_and_block_guessing():
 
 def test_game_over_after_all_bulls():
     bot = Bot(BC, strategy="minimax")
-    g = bot.handle("guess")
+    bot.handle("guess")
     assert bot.handle("score 4 0") == "ok"
     assert bot.handle("guess").startswith("error game over")
     assert bot.handle("quit") == "ok" and bot.done
@@ -82,7 +82,7 @@ def test_bot_solves_its_opponents_secret(variant, strategy):
     space = CodeSpace(variant)
     for _ in range(5):
         assert host.handle("new") == "ok" and guesser.handle("new") == "ok"
-        for turn in range(1, 12):
+        for _turn in range(1, 12):
             g = guesser.handle("guess")
             reply = host.handle(f"check {g}")
             expect = score(variant, host.host.secret, space.parse(g))

@@ -18,8 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .report import Appender, markdown, plots, read_rows, write_results
-from .sweep import (BOUNDS, COLUMNS, DEFAULT_ALPHABETS, DEFAULT_FAMILIES, DEFAULT_LENGTHS,
-                    DEFAULT_STRATEGIES, make_cells, run_cell)
+from .sweep import (
+    BOUNDS,
+    COLUMNS,
+    DEFAULT_ALPHABETS,
+    DEFAULT_FAMILIES,
+    DEFAULT_LENGTHS,
+    DEFAULT_STRATEGIES,
+    make_cells,
+    run_cell,
+)
 
 
 @dataclass

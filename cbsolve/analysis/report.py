@@ -137,17 +137,17 @@ def plots(table: list[dict], out: Path) -> list[Path]:
         for measure in ("average", "worst"):
             fig, axes = plt.subplots(1, len(lengths), figsize=(4.2 * len(lengths), 3.6),
                                      squeeze=False, sharey=False)
-            for ax, n in zip(axes[0], lengths):
+            for ax, n in zip(axes[0], lengths, strict=False):
                 for s in strategies:
                     pts = sorted((int(r["alphabet"]), _measure(r, measure)) for r in rows
                                  if int(r["length"]) == n and r["strategy"] == s)
                     if pts:
-                        ax.plot(*zip(*pts), marker="o", ms=3, label=s)
+                        ax.plot(*zip(*pts, strict=False), marker="o", ms=3, label=s)
                 lower = sorted((int(r["alphabet"]), _bound(r, measure)) for r in rows
                                if int(r["length"]) == n and r["strategy"] == BOUNDS)
                 lower = [p for p in lower if p[1] is not None]
                 if lower:
-                    ax.plot(*zip(*lower), "k--", lw=1, label="lower bound / optimum")
+                    ax.plot(*zip(*lower, strict=False), "k--", lw=1, label="lower bound / optimum")
                 ax.set_title(f"N = {n}")
                 ax.set_xlabel("alphabet size D")
                 ax.grid(alpha=0.3)

@@ -21,20 +21,35 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def single_threaded() -> None:
+    """Pool initializer: one OpenMP thread per worker process, so ``workers`` = cores used.
+
+    The native kernels parallelise large matrices with OpenMP; inside a pool that would make
+    every worker compete for every core. It must run before the native module is first used
+    (it is: a worker imports cbsolve's native code only when its first cell evaluates).
+    """
+    os.environ["OMP_NUM_THREADS"] = "1"
+
+
 def run_local(cells: list[dict], workers: int | None = None) -> Iterator[dict]:
-    """Run cells on ``workers`` processes (1: in this process, no pool)."""
+    """Run cells on ``workers`` single-threaded processes (default: one per CPU).
+
+    ``workers=0`` runs them in this process, one after the other (debugging, tiny sweeps);
+    the native kernels may then use several threads.
+    """
     cells = sorted(cells, key=cost, reverse=True)
-    workers = workers or default_workers()
-    if workers == 1:
+    if workers == 0:
         for cell in cells:
             yield run_cell(cell)
         return
+    workers = workers or default_workers()
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     # spawn, not fork: the parent may hold threads (rich, OpenMP) that fork would copy broken
     ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                             initializer=single_threaded) as pool:
         futures = [pool.submit(run_cell, cell) for cell in cells]
         for fut in as_completed(futures):
             yield fut.result()
@@ -43,7 +58,8 @@ def run_local(cells: list[dict], workers: int | None = None) -> Iterator[dict]:
 def run_dask(cells: list[dict], scheduler: str) -> Iterator[dict]:
     """Run cells on the Dask distributed cluster whose scheduler is at ``scheduler``.
 
-    Workers must be able to import cbsolve (install it on every worker).
+    Workers must be able to import cbsolve (install it on every worker); start them with
+    ``--nthreads 1`` and ``OMP_NUM_THREADS=1`` so that each uses one core, as the local pool does.
     """
     from ..errors import CbsolveError
 

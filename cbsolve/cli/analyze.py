@@ -49,7 +49,7 @@ def _explicit_variant() -> bool:
               help="Comma-separated strategies (default: all six).")
 @click.option("--bounds/--no-bounds", default=True, show_default=True,
               help="Add a row of proved lower bounds (and the optimum on small spaces).")
-@click.option("--workers", type=int, default=None, help="Local worker processes (default: all CPUs).")
+@click.option("--workers", type=int, default=None, help="Local single-threaded worker processes (default: one per CPU; 0: in this process).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed cluster (e.g. tcp://host:8786).")
 @click.option("--out", "out_dir", default="analysis", show_default=True, metavar="DIR",
@@ -66,14 +66,20 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     Each cell plays one strategy against every secret of one variant. Cells already in DIR are
     kept and skipped, so an interrupted sweep resumes where it stopped.
     """
-    from ..analysis import (DEFAULT_ALPHABETS, DEFAULT_FAMILIES, DEFAULT_LENGTHS,
-                            DEFAULT_STRATEGIES, make_cells, run_sweep)
+    from ..analysis import (
+        DEFAULT_ALPHABETS,
+        DEFAULT_FAMILIES,
+        DEFAULT_LENGTHS,
+        DEFAULT_STRATEGIES,
+        make_cells,
+        run_sweep,
+    )
     from ..errors import CbsolveError, unknown_name
     from ..play.engine import strategy_names
     from ..variant import Variant
 
-    if workers is not None and workers < 1:
-        raise CbsolveError(f"--workers {workers}: must be >= 1")
+    if workers is not None and workers < 0:
+        raise CbsolveError(f"--workers {workers}: must be >= 0 (0: in this process)")
     fams: list = [Variant.preset(f) and f for f in families]
     explicit = _explicit_variant()
     if explicit:
@@ -94,9 +100,15 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     cells = make_cells(fams, lens or DEFAULT_LENGTHS, alphs or DEFAULT_ALPHABETS, names,
                        bounds=bounds, seed=seed)
     if progress_enabled(as_json, quiet):
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
         from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         with Progress(TextColumn("analyze"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), TimeRemainingColumn(),

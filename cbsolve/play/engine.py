@@ -346,7 +346,7 @@ def suggest_corrections(log: FeedbackLog, conflict: list[int] | None,
         import numpy as np
 
         values, counts = np.unique(resp, return_counts=True)
-        for r, n in zip(values.tolist(), counts.tolist()):
+        for r, n in zip(values.tolist(), counts.tolist(), strict=False):
             b, c = log.variant.response_of(r)
             reply = f"{b}" if log.variant.bulls_only else f"{b},{c}"
             was = _reply_text(log, old)

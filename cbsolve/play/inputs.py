@@ -5,10 +5,10 @@ is allowed (the interactive loops print them and ask again).
 >>> v = Variant.preset("bulls-cows")
 >>> parse_reply(v, "1 2"), parse_reply(v, "1,2"), parse_reply(v, "1A2B"), parse_reply(v, "undo")
 ((1, 2), (1, 2), (1, 2), None)
->>> parse_reply(v, "3 1")
+>>> parse_reply(v, "3 1")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-cbsolve.errors.InvalidFeedback: 3 bulls and 1 cow is impossible with 4 positions (the last symbol would be a bull)
+cbsolve.errors.InvalidFeedback: 3 bulls and 1 cow is impossible with 4 positions ...
 """
 from __future__ import annotations
 

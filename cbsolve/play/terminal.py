@@ -69,7 +69,8 @@ class Game:
         c, v = self.console, self.variant
         c.say(f"cbsolve play ({self.mode}): {v.describe()}.")
         if self.host:
-            c.say(f"I have chosen a secret. Codes look like {self.host.space.format(self.host.space.code_at(0))}.")
+            example = self.host.space.format(self.host.space.code_at(0))
+            c.say(f"I have chosen a secret. Codes look like {example}.")
         if self.guesser:
             c.say(f"Think of a secret; I will guess it. Score my guesses as {reply_syntax(v)}.")
         try:
