@@ -21,9 +21,10 @@ from cbsolve.search.worst import solve_worst
 from cbsolve.variant import Variant
 
 MODELS = {
-    # name -> (variant preset, output file); .gz files are read by `cbsolve verify` directly
-    "mastermind": ("mastermind", "mastermind-worst.json"),
-    "bulls-cows": ("bulls-cows", "bulls-cows-worst.json.gz"),
+    # name -> (variant preset, output file, lookahead of the tie-break); .gz files are read by
+    # `cbsolve verify` directly
+    "mastermind": ("mastermind", "mastermind-worst.json", 16),
+    "bulls-cows": ("bulls-cows", "bulls-cows-worst.json.gz", 4),
 }
 
 
@@ -32,8 +33,8 @@ def make_models(out_dir: Path, names=tuple(MODELS), workers: int | None = None) 
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for name in names:
-        preset, filename = MODELS[name]
-        result = solve_worst(Variant.preset(preset), workers=workers)
+        preset, filename, lookahead = MODELS[name]
+        result = solve_worst(Variant.preset(preset), workers=workers, lookahead=lookahead)
         if not result.proved or result.certificate is None:
             raise RuntimeError(f"{name}: optimum not proved ({result.notes})")
         text = json.dumps(result.tree, separators=(",", ":"), sort_keys=False) + "\n"
@@ -43,7 +44,7 @@ def make_models(out_dir: Path, names=tuple(MODELS), workers: int | None = None) 
             data = gzip.compress(data, compresslevel=9, mtime=0)  # mtime 0: reproducible bytes
         path.write_bytes(data)
         rows.append({"model": name, "file": str(path), "worst": result.worst,
-                     "total": result.total, "at_worst": result.histogram[result.worst],
+                     "total": result.total, "at_worst": result.at_worst,
                      "seconds": round(result.seconds, 2), "bytes": len(data)})
     return rows
 

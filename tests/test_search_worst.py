@@ -146,3 +146,38 @@ def test_bulls_and_cows_worst_case_is_seven():
     assert (result.worst, result.lower, result.proved) == (7, 7, True)
     report = verify(result.tree)
     assert report.valid and report.optimal and report.lower_bound == 7
+
+
+def brute_force_fewest_at_depth(variant, W):
+    """Fewest secrets finishing at guess W over all strategies finishing every secret by W."""
+    codes = [tuple(int(x) for x in c) for c in CodeSpace(variant).codes]
+    INF = 10 ** 9
+
+    @lru_cache(maxsize=None)
+    def h(S: frozenset, d: int) -> int:
+        if len(S) == 1:
+            return 1 if d == 1 else 0
+        if d <= 1:
+            return INF
+        best = INF
+        for g in codes:
+            classes: dict = {}
+            for s in S:
+                classes.setdefault(score(variant, s, g), []).append(s)
+            if len(classes) == 1 and g not in S:
+                continue
+            cost = sum(h(frozenset(c), d - 1) for c in classes.values()
+                       if not (len(c) == 1 and c[0] == g))
+            best = min(best, cost)
+        return best
+
+    return h(frozenset(codes), W)
+
+
+@pytest.mark.parametrize("variant", TINY[:5], ids=lambda v: v.describe())
+def test_tie_break_interval_contains_true_minimum(variant):
+    result = solve_worst(variant, workers=1, lookahead=8)
+    assert verify(result.tree).optimal
+    lo, hi = result.at_worst
+    assert hi == result.histogram[result.worst]
+    assert lo <= brute_force_fewest_at_depth(variant, result.worst) <= hi

@@ -44,6 +44,7 @@ struct Options {
          dedupe = true, candidates_only = false;
     int threads = 1;
     int sym_min_left = 3;  // symmetry pays off only where a node has many guesses to refute
+    int lookahead = 0;     // tree: working guesses compared on the depth-W count (0: first one)
 };
 
 struct Elem {  // a position permutation with its forced map on the fixed symbols (-1: free)
@@ -467,6 +468,10 @@ class Search {
         if (m == 0) throw std::logic_error("tree of an empty set");
         if (m == 1) { node->guess = S[0]; return node; }
         int g = -1;
+        // Tie-break (fewest secrets needing all d guesses): a set that fits in d-1 guesses
+        // gets a tree of d-1, so none of its secrets reaches the last level.
+        if (opt.lookahead > 0 && d >= 3 && m >= 3 && feasible(S, d - 1, hist))
+            return tree(S, d - 1, hist);
         if (m == 2) g = S[0];
         else if (d == 2) g = solve2(S);
         else {
@@ -479,8 +484,15 @@ class Search {
                 g = solve2(S);
                 if (g < 0) g = cs[0].g;
             } else {
-                for (auto& c : cs)
-                    if (guess_works(c.g, S, d, hist)) { g = c.g; break; }
+                int64_t best = -1;
+                int tried = 0;
+                for (auto& c : cs) {
+                    if (!guess_works(c.g, S, d, hist)) continue;
+                    if (opt.lookahead <= 0) { g = c.g; break; }
+                    int64_t score = last_level_bound(c.g, S, d, hist);
+                    if (best < 0 || score < best) { best = score; g = c.g; }
+                    if (best <= 1 || ++tried >= opt.lookahead) break;
+                }
             }
         }
         if (g < 0) throw std::logic_error("tree: no guess works (set not feasible at this depth)");
@@ -491,6 +503,21 @@ class Search {
         for (auto& c : cls) node->children.emplace_back(c.first, tree(c.second, d - 1, hist));
         hist.pop_back();
         return node;
+    }
+
+    // Lower bound on the secrets of S that guess g leaves for the last of d guesses: a class
+    // that k = d-1 guesses cannot settle within k-1 puts at least max(1, |C| - cap(k-1)) there.
+    int64_t last_level_bound(int g, const vector<int>& S, int d, vector<int>& hist) {
+        auto cls = classes(g, S);
+        hist.push_back(g);
+        int64_t sum = 0;
+        for (auto& c : cls) {
+            int64_t size = static_cast<int64_t>(c.second.size());
+            if (d - 1 == 1) { sum += size; continue; }
+            if (!feasible(c.second, d - 2, hist)) sum += std::max<int64_t>(1, size - cap[d - 2]);
+        }
+        hist.pop_back();
+        return sum;
     }
 
     // Greedy minimax tree (Knuth 1977's rule with this file's tie-breaks: smallest largest
@@ -658,6 +685,7 @@ struct Runner {
         op.candidates_only = get("candidates_only", false);
         op.threads = o.contains("threads") ? o["threads"].cast<int>() : 1;
         op.sym_min_left = o.contains("sym_min_left") ? o["sym_min_left"].cast<int>() : 3;
+        op.lookahead = o.contains("lookahead") ? o["lookahead"].cast<int>() : 0;
     }
     void set_control(py::array_t<int64_t, py::array::c_style> ctl) {
         if (ctl.size() < 5) throw std::invalid_argument("control array needs 5 slots");

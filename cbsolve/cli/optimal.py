@@ -54,10 +54,13 @@ def _worst_progress(enabled: bool):
               help="Stop and report the bounds proved so far.")
 @click.option("--workers", type=int, default=None, metavar="N", help="Threads (default: all cores).")
 @click.option("--no-certificate", is_flag=True, help="Skip the lower-bound certificate (worst).")
+@click.option("--lookahead", type=int, default=0, show_default=True, metavar="K",
+              help="Worst objective tie-break: compare up to K working guesses per node on the "
+                   "secrets they leave for the last guess (slower; 0: first working guess).")
 @variant_options
 @json_option
 def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_limit, workers,
-                    no_certificate, variant, as_json) -> int:
+                    no_certificate, lookahead, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate."""
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
@@ -67,6 +70,8 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
         raise InvalidVariant(f"--max-depth must be at least 1, got {max_depth}")
     if time_limit is not None and time_limit <= 0:
         raise InvalidVariant(f"--time-limit must be positive, got {time_limit}")
+    if lookahead < 0:
+        raise InvalidVariant(f"--lookahead must be >= 0, got {lookahead}")
     if workers is not None and workers < 1:
         raise InvalidVariant(f"--workers must be at least 1, got {workers}")
     show = progress_enabled(as_json)
@@ -77,7 +82,7 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
         try:
             result = solve_worst(variant, guesses=guesses, max_depth=max_depth,
                                  time_limit=time_limit, workers=workers, progress=update,
-                                 certificate=not no_certificate)
+                                 certificate=not no_certificate, lookahead=lookahead)
         finally:
             if status is not None:
                 status.stop()
@@ -134,6 +139,10 @@ def format_result(result, variant, out, dot) -> str:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(result.histogram.items()))
         lines.append(f"  tree: worst {result.worst}, total {result.total}, "
                      f"average {result.average:.4f}, histogram {{{hist}}}")
+    if getattr(result, "at_worst", None):
+        lo, hi = result.at_worst
+        lines.append(f"  fewest secrets needing {result.worst} guesses: "
+                     + (f"{hi} (proved)" if lo == hi else f"in [{lo}, {hi}]"))
     for note in result.notes:
         lines.append(f"  note: {note}")
     if out:

@@ -30,6 +30,9 @@ class SearchResult:
     certificate: dict | None = None     # lower-bound certificate (worst objective)
     notes: list[str] = field(default_factory=list)
     phases: dict[str, float] = field(default_factory=dict)  # seconds per search phase
+    # worst objective's tie-break: proved interval [lower, upper] on the fewest secrets that
+    # need the worst-case number of guesses (upper = the tree's count)
+    at_worst: tuple[int, int] | None = None
 
     @property
     def average(self) -> float | None:
@@ -42,4 +45,6 @@ class SearchResult:
                 "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
                 "lower": self.lower, "upper": self.upper, "max_depth": self.max_depth,
                 "guesses": self.guesses, "seconds": round(self.seconds, 3), "nodes": self.nodes,
-                "notes": self.notes}
+                "notes": self.notes,
+                **({"at_worst": {"lower": self.at_worst[0], "upper": self.at_worst[1]}}
+                   if self.at_worst is not None else {})}

@@ -61,7 +61,8 @@ def capacity(n_responses: int, k: int) -> int:
 class _Native:
     """The native search with its control block (progress counters and stop request)."""
 
-    def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int):
+    def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int,
+                 lookahead: int = 0):
         from .._native.search_worst import WorstSearch
 
         space = CodeSpace(variant)
@@ -72,7 +73,8 @@ class _Native:
         self.core = WorstSearch(self.matrix, self.codes, variant.n_symbols, variant.no_leading_zero,
                                 variant.response_slots, variant.win_response, self.n_responses)
         opts = {k: bool(prune.get(k, True)) for k in PRUNINGS}
-        opts.update(candidates_only=guesses == "candidates", threads=int(workers))
+        opts.update(candidates_only=guesses == "candidates", threads=int(workers),
+                    lookahead=int(lookahead))
         self.core.configure(opts)
         self.control = np.zeros(8, dtype=np.int64)
         self.core.set_control(self.control)
@@ -111,13 +113,16 @@ class _Native:
 
 def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None = None,
                 time_limit: float | None = None, workers: int | None = None, progress=None,
-                certificate: bool = True, prune: dict | None = None) -> SearchResult:
+                certificate: bool = True, prune: dict | None = None,
+                lookahead: int = 0) -> SearchResult:
     """Fewest guesses that find every secret in the worst case, proved, with tree and certificate.
 
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
     optimum is larger); ``time_limit`` stops the search and reports the bounds proved so far;
     ``workers`` threads share the top of the search (default: all cores); ``progress`` is a
-    callable ``(phase, depth, control)`` polled while the native search runs.
+    callable ``(phase, depth, control)`` polled while the native search runs. ``lookahead``
+    (tie-break, slower): at each node of the optimal tree compare up to that many working
+    guesses on a lower bound of the secrets they leave for the last guess (0: the first one).
     """
     start = time.perf_counter()
     if guesses not in GUESS_MODES:
@@ -135,7 +140,7 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     if workers is None:
         import os
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    native = _Native(variant, guesses, prune, max(1, workers))
+    native = _Native(variant, guesses, prune, max(1, workers), lookahead)
     if time_limit is not None and time_limit > 0:
         native.core.set_deadline(float(time_limit))
     n = space.size
@@ -198,9 +203,56 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
             result.certificate = cert
     result.tree = tree_doc
     _fill_stats(result, tree_doc)
-    notes.append("proved: the worst case; the count at that depth and the total are those of the "
-                 "tree found (first working guess in lower-bound order), not proved minimal")
+    hi = result.histogram[optimum]
+    # The certificate shows optimum-1 guesses fail, so at least one secret needs the optimum;
+    # with lookahead (the user asked for tie-break work) a one-level bound is computed too.
+    lo = _at_worst_lower(variant, native, optimum) if lookahead > 0 else 1
+    if lo is not None and optimum > 1:
+        lo = max(lo, 1)
+    if lo is not None:
+        result.at_worst = (lo, hi)
+        tree_doc["at_worst"] = {"lower": lo, "upper": hi}
+    if lo == hi:
+        notes.append(f"proved: the worst case, and {hi} secrets at that depth is the fewest possible")
+    else:
+        notes.append(f"proved: the worst case; fewest secrets needing {optimum} guesses in "
+                     f"[{lo if lo is not None else '?'}, {hi}] (tie-break not proved minimal; "
+                     "the total is that of the tree found)")
     return finish(Status.OPTIMAL, True)
+
+
+def _at_worst_lower(variant: Variant, native: _Native, W: int) -> int | None:
+    """Proved lower bound on the secrets any W-guess strategy leaves for its W-th guess.
+
+    One level deep: for every first guess up to symmetry, each reply class C that cannot be
+    settled within W-2 more guesses puts at least max(1, |C| - cap(W-2)) secrets at depth W
+    (cap(W-2) secrets at most finish earlier). The bound is the minimum over first guesses.
+    """
+    if W <= 1:
+        return 1 if native.space.size == 1 else None
+    reps = native.core.representatives(native.empty)
+    cap = capacity(native.n_responses, W - 2)
+    best = None
+    for g in reps:
+        replies = native.matrix[g, native.all]
+        total = 0
+        hist = np.array([g], dtype=np.int64)
+        for r in np.unique(replies):
+            if r == variant.win_response:
+                continue
+            members = native.all[replies == r]
+            if W - 1 == 1:
+                total += len(members)
+                continue
+            answer = native.core.feasible(members, W - 2, hist)
+            if answer < 0:
+                return None
+            if answer == 0:
+                total += max(1, len(members) - cap)
+        best = total if best is None else min(best, total)
+        if best == 0:
+            break
+    return best
 
 
 def _depth(node: dict) -> int:
