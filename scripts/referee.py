@@ -26,7 +26,7 @@ def bot_argv(strategy: str, seed: int | None, variant_args: list[str]) -> list[s
 def run_match(a: str = "minimax", b: str = "first", games: int = 10,
               variant_args: list[str] | None = None, seed: int | None = 1,
               a_cmd: str | None = None, b_cmd: str | None = None,
-              timeout: float = 10.0) -> dict:
+              timeout: float = 10.0, show_progress: bool = False) -> dict:
     """Play ``games`` games between two bot subprocesses; returns the match record (JSON-able)."""
     from cbsolve.play.referee import BotProcess, match
     from cbsolve.variant import Variant
@@ -39,7 +39,17 @@ def run_match(a: str = "minimax", b: str = "first", games: int = 10,
     bot_a = BotProcess(argv_a, name=f"A ({a_cmd or a})", timeout=timeout)
     bot_b = BotProcess(argv_b, name=f"B ({b_cmd or b})", timeout=timeout)
     try:
-        result = match(variant, bot_a, bot_b, games)
+        if show_progress and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+                          console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task("games", total=games)
+                result = match(variant, bot_a, bot_b, games,
+                               progress=lambda: bar.advance(task))
+        else:
+            result = match(variant, bot_a, bot_b, games)
     finally:
         bot_a.close()
         bot_b.close()
@@ -92,9 +102,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1, help="seed of bot A (bot B gets seed+1)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds allowed per answer")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     args, variant_args = p.parse_known_args(argv)
     data = run_match(args.a, args.b, args.games, variant_args, args.seed, args.a_cmd, args.b_cmd,
-                     args.timeout)
+                     args.timeout, show_progress=not (args.json or args.quiet))
     print(json.dumps(data) if args.json else format_match(data))
     return 0
 

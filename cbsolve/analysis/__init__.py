@@ -66,7 +66,7 @@ def run_sweep(cells: list[dict], out, workers: int | None = None, scheduler: str
         stream = run_dask(todo, scheduler) if scheduler else run_local(todo, workers)
         for i, res in enumerate(stream, 1):
             row = res["row"]
-            appender.add(row, res["seconds"])
+            appender.add(row, res["seconds"], res.get("cpu_seconds", 0.0))
             if row["status"] == "ok" or row["status"] == "skipped":
                 done[row["key"]] = row
             else:

@@ -41,7 +41,7 @@ class Appender:
         out.mkdir(parents=True, exist_ok=True)
         self.out = out
         self._results = self._open(out / RESULTS, COLUMNS)
-        self._timings = self._open(out / TIMINGS, ["key", "seconds"])
+        self._timings = self._open(out / TIMINGS, ["key", "seconds", "cpu_seconds"])
 
     @staticmethod
     def _open(path: Path, header):
@@ -58,9 +58,10 @@ class Appender:
             writer.writerow(header)
         return fh, writer
 
-    def add(self, row: dict, seconds: float) -> None:
+    def add(self, row: dict, seconds: float, cpu_seconds: float = 0.0) -> None:
         for (fh, writer), values in ((self._results, [row[c] for c in COLUMNS]),
-                                     (self._timings, [row["key"], f"{seconds:.4f}"])):
+                                     (self._timings, [row["key"], f"{seconds:.4f}",
+                                                      f"{cpu_seconds:.4f}"])):
             writer.writerow(values)
             fh.flush()
 

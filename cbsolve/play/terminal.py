@@ -41,7 +41,7 @@ class GameResult:
 
 HELP_GUESS = "Type a code to guess, or: quit."
 HELP_HOST = ("Type my score as {syntax}; or: undo (take back your last score), "
-             "fix K B C (correct score K), quit.")
+             "fix K {short} (correct score K), quit.")
 
 
 class Game:
@@ -157,7 +157,7 @@ class Game:
                 continue
             if reply is None:
                 c.say(f"  {line!r} is not a score; "
-                      + HELP_HOST.format(syntax=reply_syntax(self.variant)))
+                      + self._help())
                 continue
             return reply
 
@@ -168,7 +168,7 @@ class Game:
         if word in ("quit", "q", "exit"):
             raise Quit
         if word in ("help", "?") or not word:
-            c.say(HELP_HOST.format(syntax=reply_syntax(self.variant)))
+            c.say(self._help())
             return True
         if word == "undo":
             entry = g.undo()
@@ -197,6 +197,10 @@ class Game:
             return True
         return False
 
+    def _help(self) -> str:
+        short = "B" if self.variant.bulls_only else "B C"
+        return HELP_HOST.format(syntax=reply_syntax(self.variant), short=short)
+
     def _report_inconsistency(self) -> None:
         for line in self.guesser.inconsistent.describe(self.guesser.log):
             self.console.say(line)
@@ -206,12 +210,13 @@ class Game:
         c, g = self.console, self.guesser
         while g.inconsistent is not None:
             self._report_inconsistency()
-            c.say("  Type fix K B C to correct score K, or undo to take back your last score.")
+            short = "B" if self.variant.bulls_only else "B C"
+            c.say(f"  Type fix K {short} to correct score K, or undo to take back your last score.")
             version = g.version
             while g.version == version:
                 line = c.ask("Correction: ").strip()
                 if not self._command(line):
-                    c.say("  type fix K B C, undo, or quit.")
+                    c.say("  type fix K followed by the score, undo, or quit.")
         c.say("  Thanks, your scores are consistent again.")
 
     def _finish(self) -> None:
