@@ -101,6 +101,15 @@ class Solver {
             throw std::invalid_argument("codes must have one row per matrix row");
         len_ = static_cast<int>(codes.shape(1));
         M_.assign(matrix.data(), matrix.data() + size_t(nc_) * nc_);
+        // Compact reply numbers for the scans: 0 = the win, then the other replies that occur.
+        std::vector<int> compact(256, -1);
+        compact[win_] = 0;
+        nr_ = 1;
+        for (uint8_t r : M_)
+            if (compact[r] < 0) compact[r] = nr_++;
+        MT_.resize(M_.size());  // MT_[secret * n + guess]: compact reply of every guess to a secret
+        for (int g = 0; g < nc_; ++g)
+            for (int s = 0; s < nc_; ++s) MT_[size_t(s) * nc_ + g] = uint8_t(compact[M_[size_t(g) * nc_ + s]]);
         codes_.assign(codes.data(), codes.data() + size_t(nc_) * len_);
         symmask_.assign(nc_, 0);
         for (int g = 0; g < nc_; ++g)
@@ -282,13 +291,13 @@ class Solver {
 
    private:
     static constexpr int kShards = 64;
-    int nc_ = 0, len_ = 0, slots_, win_, branching_;
+    int nc_ = 0, len_ = 0, slots_, win_, branching_, nr_ = 1;
     bool cand_only_;
     int n_symbols_;
     u64 base_played_;
     bool unplayed_ok_ = true, capped_ = false;
     int max_depth_ = UNCAPPED;
-    std::vector<uint8_t> M_, codes_;
+    std::vector<uint8_t> M_, MT_, codes_;
     std::vector<u64> symmask_, z1_, z2_;
     std::vector<i64> lbt_;
     std::vector<int> lbw_;
@@ -455,46 +464,14 @@ class Solver {
              std::vector<GuessInfo>& gl, Val keep_below = INF, Val* rejected_min = nullptr) {
         gl.clear();
         const i64* row_lb = lbrow(d - 1);
-        int hist[256];
-        int touched[256];
-        std::memset(hist, 0, sizeof(int) * std::min(slots_, 256));
-        Val node_min = INF;
-        auto consider = [&](int g) {
-            const uint8_t* row = &M_[size_t(g) * nc_];
-            int nt = 0;
-            for (int i = 0; i < n; ++i) {
-                int r = row[S[i]];
-                if (hist[r]++ == 0) touched[nt++] = r;
-            }
-            int cand = 0, classes = 0;
-            i64 lbt = n, ss = 0;
-            int lbw = 1;
-            for (int k = 0; k < nt; ++k) {
-                int r = touched[k], c = hist[r];
-                hist[r] = 0;
-                if (r == win_) {
-                    cand = 1;
-                    continue;
-                }
-                ++classes;
-                lbt += row_lb[c];
-                lbw = std::max(lbw, 1 + lbw_[c]);
-                ss += i64(c) * c;
-            }
-            if (!cand && classes == 1) return;  // learns nothing
-            if (lbt >= INF_T) return;           // some class cannot fit in the depth left
-            Val v{lbt, lbw};
-            if (lt(v, node_min)) node_min = v;
-            if (lt(v, keep_below))
-                gl.push_back(GuessInfo{lbt, lbw, cand, ss, g});
-            else if (rejected_min && lt(v, *rejected_min))
-                *rejected_min = v;
-        };
+        // The guesses of the pool, as a compact index list (ascending unless overridden).
+        static thread_local std::vector<int> G;
+        G.clear();
         if (override) {
-            for (int g : *override) consider(g);
+            G.assign(override->begin(), override->end());
         } else if (cand_only_ || pool == CANDIDATES) {
             for (int i = 0; i < n; ++i)
-                if (!opt_unplayed || canonical(S[i], played)) consider(S[i]);
+                if (!opt_unplayed || canonical(S[i], played)) G.push_back(S[i]);
         } else {
             int i = 0;  // S is sorted: walk it alongside to skip candidates in pool OTHERS
             for (int g = 0; g < nc_; ++g) {
@@ -502,8 +479,59 @@ class Solver {
                     while (i < n && S[i] < g) ++i;
                     if (i < n && S[i] == g) continue;
                 }
-                if (!opt_unplayed || canonical(g, played)) consider(g);
+                if (!opt_unplayed || canonical(g, played)) G.push_back(g);
             }
+        }
+        Val node_min = INF;
+        // hist: counts per compact reply (index 0 = the win); row_lb[0] = lbw_[0] = 0, so the
+        // loop needs no branch on empty classes.
+        auto consider = [&](int g, const uint16_t* hist) {
+            const int cand = hist[0] != 0;
+            int classes = 0, wmax = 0;
+            i64 lbt = n, ss = 0;
+            for (int r = 1; r < nr_; ++r) {
+                const int c = hist[r];
+                classes += c != 0;
+                lbt += row_lb[c];
+                wmax = std::max(wmax, lbw_[c]);
+                ss += i64(c) * c;
+            }
+            if (!cand && classes == 1) return;  // learns nothing
+            if (lbt >= INF_T) return;           // some class cannot fit in the depth left
+            Val v{lbt, 1 + wmax};
+            if (lt(v, node_min)) node_min = v;
+            if (lt(v, keep_below))
+                gl.push_back(GuessInfo{lbt, 1 + wmax, cand, ss, g});
+            else if (rejected_min && lt(v, *rejected_min))
+                *rejected_min = v;
+        };
+        // Histograms of a chunk of guesses at once, candidates in the outer loop: each
+        // candidate's row of the transposed matrix (its reply to every guess) is read
+        // sequentially and every guess has its own counters, so consecutive increments never
+        // wait on each other (the guess-major loop serialised on repeated replies). A chunk's
+        // counters (uint16: n <= 16384) stay in L1.
+        constexpr int kChunk = 256;
+        static thread_local std::vector<uint16_t> H;
+        H.resize(size_t(kChunk) * nr_);
+        const size_t ng = G.size();
+        for (size_t c0 = 0; c0 < ng; c0 += kChunk) {
+            const int cn = int(std::min<size_t>(kChunk, ng - c0));
+            const int* gc = &G[c0];
+            std::fill(H.begin(), H.begin() + size_t(cn) * nr_, 0);
+            uint16_t* h = H.data();
+            const int sl = nr_;
+            if (gc[cn - 1] - gc[0] == cn - 1) {  // a contiguous run of guesses
+                for (int i = 0; i < n; ++i) {
+                    const uint8_t* row = &MT_[size_t(S[i]) * nc_ + gc[0]];
+                    for (int j = 0; j < cn; ++j) ++h[j * sl + row[j]];
+                }
+            } else {
+                for (int i = 0; i < n; ++i) {
+                    const uint8_t* row = &MT_[size_t(S[i]) * nc_];
+                    for (int j = 0; j < cn; ++j) ++h[j * sl + row[gc[j]]];
+                }
+            }
+            for (int j = 0; j < cn; ++j) consider(gc[j], h + size_t(j) * sl);
         }
         std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
         return node_min;
