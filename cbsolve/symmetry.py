@@ -135,10 +135,12 @@ class Symmetry:
         return out
 
     # --- orbits -----------------------------------------------------------------------------
-    def _images(self, codes: np.ndarray, pos_perm, sigma: dict) -> tuple[np.ndarray, np.ndarray]:
+    def _images(self, codes: np.ndarray, pos_perm, sigma: dict,
+                complete: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Lowest images of ``codes`` under (pos_perm, sigma) x permutations of unfixed symbols.
 
-        Returns (image codes, full symbol permutations) row by row.
+        Returns (image codes, symbol maps) row by row; the maps are full permutations when
+        ``complete`` (symbols absent from a code take the remaining targets in order).
         """
         d = self.variant.n_symbols
         m = codes.shape[0]
@@ -162,6 +164,9 @@ class Symmetry:
             for s in range(d):
                 if s not in sigma:
                     sym[:, s] = s
+        images = sym[rows[:, None], moved]
+        if not complete:
+            return images, sym
         # Complete each row to a bijection: unseen free symbols take the remaining targets in order.
         for s in range(d):
             missing = sym[:, s] < 0
@@ -169,8 +174,7 @@ class Symmetry:
                 r = rows[missing]
                 sym[r, s] = free_targets[next_free[missing]]
                 next_free[missing] += 1
-        images = sym[rows[:, None], moved]
-        return images, sym
+        return images, sym  # completing only touches symbols absent from the code
 
     def _index(self, images: np.ndarray) -> np.ndarray:
         vals = images @ self._weights
@@ -179,11 +183,12 @@ class Symmetry:
             "a symmetry image left the code space"
         return idx
 
-    def orbit_map(self, history: Sequence[Sequence[int]], codes_idx=None):
+    def orbit_map(self, history: Sequence[Sequence[int]], codes_idx=None, with_perms: bool = True):
         """For each code (all, or the given indices): its orbit's lowest index and the map to it.
 
         Returns ``(codes_idx, rep_idx, perms)`` where ``perms[k]`` is a :class:`Perm` taking code
-        ``codes_idx[k]`` onto ``rep_idx[k]`` and fixing every guess of ``history``.
+        ``codes_idx[k]`` onto ``rep_idx[k]`` and fixing every guess of ``history`` (``perms`` is
+        None when ``with_perms`` is False, which is much faster).
         """
         all_codes = self.space.codes
         if codes_idx is None:
@@ -194,12 +199,15 @@ class Symmetry:
         best_pos = np.zeros((len(codes_idx), self.variant.length), dtype=np.int64)
         best_sym = np.zeros((len(codes_idx), self.variant.n_symbols), dtype=np.int64)
         for pos_perm, sigma in self.stabilizer(history):
-            images, sym = self._images(codes, pos_perm, sigma)
+            images, sym = self._images(codes, pos_perm, sigma, complete=with_perms)
             idx = self._index(images)
             better = idx < best
             best[better] = idx[better]
-            best_pos[better] = pos_perm
-            best_sym[better] = sym[better]
+            if with_perms:
+                best_pos[better] = pos_perm
+                best_sym[better] = sym[better]
+        if not with_perms:
+            return codes_idx, best, None
         perms = [Perm(tuple(int(x) for x in p), tuple(int(x) for x in s))
                  for p, s in zip(best_pos, best_sym)]
         return codes_idx, best, perms
@@ -211,7 +219,7 @@ class Symmetry:
         the stabiliser (e.g. the secrets consistent with ``history``) so that each
         representative is itself one of the candidates.
         """
-        _, rep, _ = self.orbit_map(history, candidates)
+        _, rep, _ = self.orbit_map(history, candidates, with_perms=False)
         return np.unique(rep)
 
     def mapping(self, history: Sequence[Sequence[int]], guess: Sequence[int]) -> tuple[Perm, Code]:
