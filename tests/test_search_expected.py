@@ -213,6 +213,39 @@ def test_exhaustive_reference_itself():
     assert (solve_expected(v, progress=False).total, solve_expected(v, progress=False).worst) == (8, 3)
 
 
+@pytest.mark.parametrize("variant", [Variant.preset("mastermind"), Variant.preset("bulls-cows"),
+                                     Variant(3, "01234", False, no_leading_zero=True),
+                                     Variant(4, "012345", True, feedback="bulls")],
+                         ids=lambda v: v.describe())
+def test_native_stabiliser_matches_the_symmetry_module(variant):
+    """The core's guess reduction by the stabiliser of the history keeps exactly the orbit
+    representatives (lowest index) that cbsolve.symmetry computes, at depths 0, 1 and 2."""
+    import numpy as np
+
+    from cbsolve.search.expected import _Search
+    from cbsolve.symmetry import Symmetry
+
+    search = _Search(variant, None, "all", 1, True, None, 1000)
+    sym = Symmetry(variant)
+    space, matrix = search.space, search.matrix
+    rng = np.random.default_rng(7)
+    secret = int(rng.integers(space.size))
+    histories = [[], [0], [0, int(rng.integers(space.size))], [int(rng.integers(space.size))]]
+    for history in histories:
+        members = np.arange(space.size)
+        for g in history:
+            members = members[matrix[g][members] == matrix[g][secret]]
+        members = np.ascontiguousarray(members, dtype=np.int32)
+        if len(members) < 3:
+            continue
+        played = search._played(history)
+        native = {x[0] for x in search.solver.scan(members, 0, played, None, history)}
+        reps = sym.guess_representatives([tuple(space.codes[g]) for g in history])
+        python = {x[0] for x in search.solver.scan(members, 0, played,
+                                                   np.asarray(reps, dtype=np.int32), None)}
+        assert native == python, history
+
+
 MODELS = Path(__file__).resolve().parent.parent / "models"
 # Koyama & Lai (1993): 5625 (first guess 1123), 5626 with at most 5 guesses.
 STORED = {"mastermind-4-6-expected.json": (5625, None), "mastermind-4-6-expected-depth5.json": (5626, 5)}

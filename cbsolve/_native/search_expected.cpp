@@ -115,6 +115,17 @@ class Solver {
         for (int g = 0; g < nc_; ++g)
             for (int j = 0; j < len_; ++j) symmask_[g] |= u64(1) << std::min(codes_[size_t(g) * len_ + j], uint8_t(63));
         unplayed_ok_ = n_symbols_ <= 63;
+        // Stabiliser support: all position permutations (N <= 6) and a dense code index.
+        double dense = 1;
+        for (int j = 0; j < len_; ++j) dense *= n_symbols_;
+        if (len_ <= 6 && unplayed_ok_ && dense <= double(1 << 22)) {
+            code_index_.assign(size_t(dense), -1);
+            for (int g = 0; g < nc_; ++g) code_index_[code_key(&codes_[size_t(g) * len_])] = g;
+            std::vector<int> p(len_);
+            for (int j = 0; j < len_; ++j) p[j] = j;
+            do perms_.push_back(p);
+            while (std::next_permutation(p.begin(), p.end()));
+        }
         std::mt19937_64 rng(0x5eed1234abcdULL);
         z1_.resize(nc_);
         z2_.resize(nc_);
@@ -155,6 +166,7 @@ class Solver {
     }
 
     // --- options (all on by default; tests switch them off to compare) -----------------------
+    bool opt_stabiliser = true;
     bool opt_memo = true, opt_obvious = true, opt_dedup = true, opt_unplayed = true, opt_candfirst = true,
          opt_lookahead = true, opt_refine = true;
     int lookahead_min = 16, refine_min = 8;
@@ -198,9 +210,11 @@ class Solver {
     // Returns (t, w, exact): exact is False on a fail-high (value >= budget, t/w a lower bound).
     // Returns None when stopped (time limit or request_stop).
     py::object py_solve(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, int depth,
-                        i64 bt, int bw, u64 played, py::object guesses) {
+                        i64 bt, int bw, u64 played, py::object guesses, py::object history) {
         std::vector<int> S(set.data(), set.data() + set.size());
         check_set(S);
+        std::vector<int> hist = history_of(history);
+        const bool known = !history.is_none();
         std::vector<int> override;
         bool has_override = !guesses.is_none();
         if (has_override) {
@@ -214,6 +228,7 @@ class Solver {
         Val v;
         try {
             py::gil_scoped_release nogil;
+            HistoryScope scope(hist, known);
             u64 h1 = 0, h2 = 0;
             for (int s : S) {
                 h1 ^= z1_[s];
@@ -247,9 +262,11 @@ class Solver {
     // Lower-bound-ordered guesses of a node: (guess, lb_t, lb_w, candidate) for the allowed
     // guesses (all, or `guesses`), useless and depth-infeasible ones dropped.
     py::list py_scan(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, int depth,
-                     u64 played, py::object guesses) {
+                     u64 played, py::object guesses, py::object history) {
         std::vector<int> S(set.data(), set.data() + set.size());
         check_set(S);
+        std::vector<int> hist = history_of(history);
+        const bool known = !history.is_none();
         std::vector<int> override;
         if (!guesses.is_none()) {
             auto arr = guesses.cast<py::array_t<int32_t, py::array::c_style | py::array::forcecast>>();
@@ -259,6 +276,7 @@ class Solver {
         std::vector<GuessInfo> gl;
         {
             py::gil_scoped_release nogil;
+            HistoryScope scope(hist, known);
             scan(S.data(), int(S.size()), d, played | base_played_, guesses.is_none() ? nullptr : &override, ALL, gl);
         }
         py::list out;
@@ -274,6 +292,7 @@ class Solver {
         std::vector<int> S(set.data(), set.data() + set.size());
         check_set(S);
         py::gil_scoped_release nogil;
+        HistoryScope scope({}, false);
         return pick_greedy(S.data(), int(S.size()), played | base_played_, capped_ ? depth : UNCAPPED);
     }
     py::object greedy_value(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set,
@@ -283,6 +302,7 @@ class Solver {
         Val v;
         {
             py::gil_scoped_release nogil;
+            HistoryScope scope({}, false);
             v = greedy(S.data(), int(S.size()), capped_ ? depth : UNCAPPED, played | base_played_);
         }
         if (v.t >= INF_T) return py::none();
@@ -290,6 +310,38 @@ class Solver {
     }
 
    private:
+    // History of the node being searched (guesses from the root), per thread; known = false
+    // (greedy, or a caller that gave none) switches the stabiliser off.
+    static thread_local std::vector<int> hist_;
+    static thread_local bool hist_known_;
+    struct HistoryScope {
+        std::vector<int> saved;
+        bool saved_known;
+        HistoryScope(std::vector<int> h, bool known) : saved(std::move(hist_)), saved_known(hist_known_) {
+            hist_ = std::move(h);
+            hist_known_ = known;
+        }
+        ~HistoryScope() {
+            hist_ = std::move(saved);
+            hist_known_ = saved_known;
+        }
+    };
+    struct Push {  // the guess of a child node's parent, for the child's stabiliser
+        explicit Push(int g) { hist_.push_back(g); }
+        ~Push() { hist_.pop_back(); }
+    };
+    std::vector<int> history_of(const py::object& history) const {
+        std::vector<int> h;
+        if (history.is_none()) return h;
+        for (auto item : history) {
+            int g = item.cast<int>();
+            if (g < 0 || g >= nc_) throw std::invalid_argument("history guess index out of range");
+            h.push_back(g);
+        }
+        return h;
+    }
+    std::vector<std::vector<int>> perms_;  // position permutations (empty: stabiliser off)
+    std::vector<int> code_index_;          // dense code -> index (-1: not a code)
     static constexpr int kShards = 64;
     int nc_ = 0, len_ = 0, slots_, win_, branching_, nr_ = 1;
     bool cand_only_;
@@ -437,6 +489,94 @@ class Solver {
         return true;
     }
 
+    size_t code_key(const uint8_t* c) const {
+        size_t k = 0;
+        for (int j = len_ - 1; j >= 0; --j) k = k * n_symbols_ + c[j];
+        return k;
+    }
+
+    // Guesses equivalent under the stabiliser of the history (Knuth 1977, Koyama–Lai 1993,
+    // applied at every level): a permutation pi of positions with a map sigma of the played
+    // symbols such that every history guess h satisfies h[pi(j)] = sigma(h[j]) maps every
+    // consistent set of the node onto itself (replies are invariant when both codes are
+    // transformed), so guesses in one orbit have equal values. Combined with the never-played
+    // symbols (relabelled to the lowest free ones in order of first appearance), each orbit
+    // keeps only its smallest canonical code. sigma fixes the base-played symbol (no leading
+    // zero) and then pi must fix position 0, so the code space is mapped onto itself.
+    void stabiliser_filter(u64 played, std::vector<int>& G) const {
+        if (!opt_stabiliser || !hist_known_ || perms_.empty() || !opt_unplayed || G.empty()) return;
+        struct Elem {
+            const int* pi;
+            uint8_t sigma[64];
+        };
+        std::vector<Elem> group;
+        const u64 all = (n_symbols_ >= 64) ? ~u64(0) : ((u64(1) << n_symbols_) - 1);
+        for (size_t p = 1; p < perms_.size(); ++p) {  // perms_[0] is the identity
+            const int* pi = perms_[p].data();
+            if (base_played_ && pi[0] != 0) continue;
+            Elem e;
+            e.pi = pi;
+            uint8_t inv[64];
+            std::memset(e.sigma, 255, sizeof e.sigma);
+            std::memset(inv, 255, sizeof inv);
+            bool ok = true;
+            auto bind = [&](int a, int b) {
+                if (e.sigma[a] == 255 && inv[b] == 255) {
+                    e.sigma[a] = uint8_t(b);
+                    inv[b] = uint8_t(a);
+                } else if (e.sigma[a] != b) {
+                    ok = false;
+                }
+            };
+            for (int s = 0; s < n_symbols_ && ok; ++s)
+                if ((base_played_ >> s) & 1) bind(s, s);
+            for (size_t t = 0; t < hist_.size() && ok; ++t) {
+                const uint8_t* h = &codes_[size_t(hist_[t]) * len_];
+                for (int j = 0; j < len_ && ok; ++j) bind(h[j], h[pi[j]]);
+            }
+            if (!ok) continue;
+            for (int s = 0; s < n_symbols_; ++s)
+                if (!((played >> s) & 1)) {
+                    if (e.sigma[s] != 255 || inv[s] != 255) { ok = false; break; }  // cannot happen
+                    e.sigma[s] = uint8_t(s);
+                }
+            if (ok) group.push_back(e);
+        }
+        if (group.empty()) return;
+        size_t kept = 0;
+        uint8_t img[16];
+        for (size_t i = 0; i < G.size(); ++i) {
+            const int g = G[i];
+            const uint8_t* c = &codes_[size_t(g) * len_];
+            bool keep = true;
+            for (const Elem& e : group) {
+                for (int j = 0; j < len_; ++j) img[e.pi[j]] = e.sigma[c[j]];
+                // relabel never-played symbols by first appearance
+                uint8_t relabel[64];
+                std::memset(relabel, 255, sizeof relabel);
+                u64 used = 0;
+                for (int j = 0; j < len_; ++j) {
+                    const int a = img[j];
+                    if ((played >> a) & 1) continue;
+                    if (relabel[a] == 255) {
+                        const u64 free = all & ~played & ~used;
+                        const int b = __builtin_ctzll(free);
+                        relabel[a] = uint8_t(b);
+                        used |= u64(1) << b;
+                    }
+                    img[j] = relabel[a];
+                }
+                const int other = code_index_[code_key(img)];
+                if (other >= 0 && other < g) {
+                    keep = false;
+                    break;
+                }
+            }
+            if (keep) G[kept++] = g;
+        }
+        G.resize(kept);
+    }
+
     // Heap order: a guess comes after another when its bound is larger (then: not a candidate,
     // larger expected class size, higher index).
     static bool after(const GuessInfo& a, const GuessInfo& b) {
@@ -482,6 +622,7 @@ class Solver {
                 if (!opt_unplayed || canonical(g, played)) G.push_back(g);
             }
         }
+        if (!override) stabiliser_filter(played, G);
         Val node_min = INF;
         // hist: counts per compact reply (index 0 = the win); row_lb[0] = lbw_[0] = 0, so the
         // loop needs no branch on empty classes.
@@ -744,7 +885,11 @@ class Solver {
                 if (m < lookahead_min) break;
                 Entry e;
                 if (opt_memo && lookup(sc.c1[r], sc.c2[r], child_d, e)) continue;  // bounded already
-                Val one = scan(&sc.part[sc.off[r]], m, child_d, child_played, nullptr, ALL, none, Val{0, 0});
+                Val one;
+                {
+                    Push into(k.g);
+                    one = scan(&sc.part[sc.off[r]], m, child_d, child_played, nullptr, ALL, none, Val{0, 0});
+                }
                 if (one.t >= INF_T) one = INF;
                 if (opt_memo) store(sc.c1[r], sc.c2[r], child_d, one, -1, false);
                 if (lt(lbs[i], one)) {
@@ -792,8 +937,11 @@ class Solver {
             int r = order[i], m = cnt[r];
             rest -= lbs[i].t;
             Val cb{best.t - done - rest, best.w - 1};
-            Val v = !lt(lbs[i], cb) ? lbs[i]
-                                    : solve(&part[off[r]], m, c1[r], c2[r], child_d, cb, child_played, nullptr);
+            Val v = lbs[i];
+            if (lt(lbs[i], cb)) {
+                Push into(k.g);
+                v = solve(&part[off[r]], m, c1[r], c2[r], child_d, cb, child_played, nullptr);
+            }
             if (!lt(v, cb)) {
                 fail = vmin(fail, Val{done + v.t + rest, std::max(wmax, 1 + v.w)});
                 return;
@@ -845,6 +993,8 @@ class Solver {
 };
 
 thread_local i64 Solver::local_nodes_ = 0;
+thread_local std::vector<int> Solver::hist_;
+thread_local bool Solver::hist_known_ = false;
 
 }  // namespace
 
@@ -858,6 +1008,7 @@ PYBIND11_MODULE(search_expected, m) {
              py::arg("slots"), py::arg("win"), py::arg("branching"), py::arg("cand_only"),
              py::arg("max_depth"), py::arg("memo_entries"))
         .def_readwrite("opt_memo", &Solver::opt_memo)
+        .def_readwrite("opt_stabiliser", &Solver::opt_stabiliser)
         .def_readwrite("opt_obvious", &Solver::opt_obvious)
         .def_readwrite("opt_dedup", &Solver::opt_dedup)
         .def_readwrite("opt_unplayed", &Solver::opt_unplayed)
@@ -878,9 +1029,10 @@ PYBIND11_MODULE(search_expected, m) {
         .def("lb_total", &Solver::lb_total)
         .def("lb_worst", &Solver::lb_worst)
         .def("solve", &Solver::py_solve, py::arg("set"), py::arg("depth"), py::arg("budget_total"),
-             py::arg("budget_worst"), py::arg("played"), py::arg("guesses") = py::none())
+             py::arg("budget_worst"), py::arg("played"), py::arg("guesses") = py::none(),
+             py::arg("history") = py::none())
         .def("scan", &Solver::py_scan, py::arg("set"), py::arg("depth"), py::arg("played"),
-             py::arg("guesses") = py::none())
+             py::arg("guesses") = py::none(), py::arg("history") = py::none())
         .def("best_guess", &Solver::best_guess, py::arg("set"), py::arg("depth"))
         .def("greedy_guess", &Solver::greedy_guess, py::arg("set"), py::arg("played"), py::arg("depth"))
         .def("greedy_value", &Solver::greedy_value, py::arg("set"), py::arg("depth"), py::arg("played"));

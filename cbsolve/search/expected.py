@@ -49,7 +49,7 @@ MAX_CODES = 16_384
 INF_T = 1 << 60
 INF_W = 1 << 20
 #: Pruning switches of the native core (all on by default); tests turn them off to compare.
-OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "refine")
+OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "refine", "stabiliser")
 
 
 @dataclass
@@ -122,7 +122,10 @@ class _Search:
         for key, value in (options or {}).items():
             setattr(self.solver, f"opt_{key}", bool(value))
         self._sym = None
-        if symmetry:
+        # The native core reduces guesses by the stabiliser of the history at every level when
+        # it is told the history; otherwise the top two levels use cbsolve.symmetry.
+        self.native_sym = symmetry and (options or {}).get("stabiliser", True)
+        if symmetry and not self.native_sym:
             from ..symmetry import Symmetry
 
             self._sym = Symmetry(variant)
@@ -141,6 +144,10 @@ class _Search:
         cands = members if self.cand_only else None
         reps = self._sym.guess_representatives([tuple(self.codes[g]) for g in history], cands)
         return np.ascontiguousarray(reps, dtype=np.int32)
+
+    def _history(self, history):
+        """The history for the native stabiliser (None: not used)."""
+        return [int(g) for g in history] if self.native_sym else None
 
     def _played(self, history) -> int:
         mask = self.base_played
@@ -164,7 +171,7 @@ class _Search:
         if greedy is None and self.max_depth:
             self.notes.append(f"the greedy strategy needs more than {self.max_depth} guesses")
         reps = self._reps([], everyone)
-        order = solver.scan(everyone, d, self.base_played, reps)
+        order = solver.scan(everyone, d, self.base_played, reps, self._history([]))
         order.sort(key=lambda x: (x[1], x[2], not x[3], x[0]))
         bounds: list[tuple[int, int]] = []   # proved lower bound of every first guess
         stopped = False
@@ -269,7 +276,8 @@ class _Search:
                 refuted.set()
                 return
             reps = self._reps([g1], c.members) if self.cand_only else reps_all
-            out = solver.solve(c.members, cd, budget[0], budget[1], played, reps)
+            out = solver.solve(c.members, cd, budget[0], budget[1], played, reps,
+                               self._history([g1]))
             if out is None:
                 stopped.set()
                 return
@@ -318,7 +326,8 @@ class _Search:
             g = solver.best_guess(members, d)
             if g < 0:  # evicted from the table: solve again (exactly, no budget)
                 reps = self._reps(history, members) if len(history) == 1 else None
-                solver.solve(members, d, INF_T, INF_W, self._played(history), reps)
+                solver.solve(members, d, INF_T, INF_W, self._played(history), reps,
+                             self._history(history))
                 g = solver.best_guess(members, d)
             if g < 0:
                 raise AssertionError("internal error: an exactly solved set has no best guess")
