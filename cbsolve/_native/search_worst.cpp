@@ -123,6 +123,10 @@ struct Memo {
     }
 };
 
+// Set while a thread explores one guess of a parallel "is there a working guess?" loop: once
+// another thread has found one, the rest of that exploration is abandoned (and not memoised).
+static thread_local const std::atomic<bool>* tl_cancel = nullptr;
+
 struct Cand {
     int g, maxc, ncls;
     bool in_set;
@@ -420,8 +424,12 @@ class Search {
         return ok;
     }
 
+    bool cancelled() const {
+        return stop || (tl_cancel != nullptr && tl_cancel->load(std::memory_order_relaxed));
+    }
+
     bool feasible(const vector<int>& S, int d, vector<int>& hist) {
-        if (stop) return false;
+        if (cancelled()) return false;
         int ans;
         if (trivial(S, d, &ans)) return ans;
         check_stop();
@@ -446,7 +454,10 @@ class Search {
                 for (int k = 0; k < static_cast<int>(cs.size()); ++k) {
                     if (found || stop) continue;
                     vector<int> hist_k = hist;
-                    if (guess_works(cs[k].g, S, d, hist_k)) found = true;
+                    tl_cancel = &found;
+                    bool works = guess_works(cs[k].g, S, d, hist_k);
+                    tl_cancel = nullptr;
+                    if (works && !stop) found = true;
                     int64_t dn = ++done;
                     if (control) control[1] = dn;
                 }
@@ -456,7 +467,7 @@ class Search {
                     if (guess_works(c.g, S, d, hist)) { ok = true; break; }
             }
         }
-        if (stop) return false;
+        if (cancelled()) return false;  // an abandoned exploration proves nothing
         if (opt.memo) memo.store(S, h, d, ok);
         return ok;
     }
