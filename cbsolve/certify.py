@@ -368,7 +368,6 @@ class _CertChecker:
                           f"{len(S)} secrets)")
 
     def _check_perm(self, perm, history, where: str) -> None:
-        v = self.variant
         try:
             ok = self._perm_ok(perm)
         except TypeError:

@@ -33,9 +33,9 @@ most N!) position parts and relabelling the never-played symbols in order of fir
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Sequence
 
 import numpy as np
 
@@ -209,7 +209,7 @@ class Symmetry:
         if not with_perms:
             return codes_idx, best, None
         perms = [Perm(tuple(int(x) for x in p), tuple(int(x) for x in s))
-                 for p, s in zip(best_pos, best_sym)]
+                 for p, s in zip(best_pos, best_sym, strict=False)]
         return codes_idx, best, perms
 
     def guess_representatives(self, history: Sequence[Sequence[int]], candidates=None) -> np.ndarray:

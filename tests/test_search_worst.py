@@ -1,5 +1,5 @@
 """Worst-case exact search: known optima, brute force on tiny games, prunings never change results."""
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -28,7 +28,7 @@ def brute_force_worst(variant, candidates_only=False):
     """Plain minimax over every guess, no pruning: the definition of the worst-case optimum."""
     codes = [tuple(int(x) for x in c) for c in CodeSpace(variant).codes]
 
-    @lru_cache(maxsize=None)
+    @cache
     def worst(S: frozenset) -> int:
         if len(S) == 1:
             return 1
@@ -153,7 +153,7 @@ def brute_force_fewest_at_depth(variant, W):
     codes = [tuple(int(x) for x in c) for c in CodeSpace(variant).codes]
     INF = 10 ** 9
 
-    @lru_cache(maxsize=None)
+    @cache
     def h(S: frozenset, d: int) -> int:
         if len(S) == 1:
             return 1 if d == 1 else 0

@@ -59,7 +59,7 @@ def test_orbits_match_brute_force(variant, n_hist):
         sym = Symmetry(variant)
         idx, rep, perms = sym.orbit_map(history)
         assert np.array_equal(rep, brute_force_reps(variant, history))
-        for i, r, p in zip(idx, rep, perms):
+        for i, r, p in zip(idx, rep, perms, strict=False):
             perm = (p.pos_perm, p.sym_perm)
             assert is_valid_perm(variant, perm)
             assert fixes_history(perm, history)
