@@ -226,3 +226,18 @@ def test_every_code_of_a_tiny_space_round_trips_through_the_encodings():
             log.add(space.format(g), score(v, tuple(secret), tuple(g))[0])
         for solver in ("sat-pure", "cpsat-pure"):
             assert SOLVERS[solver]().solve(log, Query(limit=None)).secrets == [space.format(secret)]
+
+
+def test_bench_script_smoke():
+    """scripts/bench_consistency.py: its instances are consistent and its cheap rows run."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "bench_consistency.py"
+    spec = importlib.util.spec_from_file_location("bench_consistency", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    log, secret = bench.random_log(Variant(8, "123456", True), 5, seed=1)
+    assert log.space.format(secret) in SatBackend().solve(log, Query(limit=None)).secrets
+    rows = bench.count_native(2) + bench.diagnose_rows(1, backends=("native",))
+    assert all(r["median"] >= 0 for r in rows)

@@ -224,8 +224,8 @@ def enumerate_blocks(oracle: Oracle, log: FeedbackLog, want: int | None, deadlin
         t_fill = time.perf_counter() - t0
         # Balance brute force against solver calls: a longer suffix while completing is much
         # cheaper than solving, a shorter one when it costs more (each at most halves/doubles).
-        if cur < m and 4 * t_fill < t_solve:
+        if cur < m and 2 * t_fill < t_solve:
             cur += 1
-        elif cur > 1 and t_fill > 4 * t_solve:
+        elif cur > 1 and t_fill > 8 * t_solve:
             cur -= 1
     return found, "limit"

@@ -219,6 +219,8 @@ class SatSession:
         """True / False, or None when the deadline interrupted the search."""
         left = None if deadline is None else deadline.left()
         if left is None:
+            if self._armed is not None:
+                self._disarm()                 # a stale watchdog must not interrupt this call
             return self.solver.solve(assumptions=assumptions)
         if left <= 0:
             return None
