@@ -166,7 +166,8 @@ class Solver {
     }
 
     // --- options (all on by default; tests switch them off to compare) -----------------------
-    bool opt_stabiliser = true;
+    bool opt_stabiliser = true, opt_greedy = true;
+    int greedy_min = 32;
     bool opt_memo = true, opt_obvious = true, opt_dedup = true, opt_unplayed = true, opt_candfirst = true,
          opt_lookahead = true, opt_refine = true;
     int lookahead_min = 16, refine_min = 8;
@@ -189,10 +190,11 @@ class Solver {
     void request_stop() { stop_.store(true); }
     bool stopped() const { return stop_.load(); }
     void clear_memo() {
-        for (auto& s : shards_) {
-            std::lock_guard<std::mutex> lock(s.mu);
-            s.map.clear();
-        }
+        for (Shard* arr : {shards_, gshards_})
+            for (int i = 0; i < kShards; ++i) {
+                std::lock_guard<std::mutex> lock(arr[i].mu);
+                arr[i].map.clear();
+            }
     }
     i64 memo_size() {
         i64 total = 0;
@@ -356,6 +358,7 @@ class Solver {
     std::vector<i64> lbnc_;  // n + forest fill bound: the value of any non-candidate guess
     std::vector<int> lbnc_w_;
     Shard shards_[kShards];
+    Shard gshards_[kShards];  // greedy values (upper bounds) of large sets
     i64 memo_cap_;
     std::atomic<i64> nodes_{0};
     std::atomic<i64> deadline_ns_{0};
@@ -704,6 +707,17 @@ class Solver {
                 lower = v;
             }
         }
+        // Budget capped by the greedy strategy's value: the optimum is at most that, so the
+        // search below can never fail high on the tighter budget (checked); a loose budget from
+        // weak sibling bounds otherwise lets the first guesses expand whole subtrees.
+        bool capped_by_greedy = false;
+        if (opt_greedy && n >= greedy_min) {
+            Val ub = greedy_cached(S, n, h1, h2, d, played);
+            if (ub.t < INF_T && lt(Val{ub.t, ub.w + 1}, B)) {
+                B = Val{ub.t, ub.w + 1};
+                capped_by_greedy = true;
+            }
+        }
         // The obvious guess: a candidate that splits S into singletons meets the fill bound
         // 2n-1 (one secret at depth 1, the rest at depth 2) and the smallest worst case, 2.
         if (opt_obvious && n <= branching_ + 1) {
@@ -789,6 +803,7 @@ class Solver {
             if (use_memo) store(h1, h2, d, best, bestg, true);
             return best;
         }
+        if (capped_by_greedy) throw std::logic_error("expected search: no strategy found within the greedy value");
         Val res = vmax(lower, vmin(fail, rejected));
         if (use_memo) store(h1, h2, d, res, -1, false);
         return res;
@@ -969,6 +984,27 @@ class Solver {
         return best->g;
     }
 
+    // The greedy strategy's value of a set, remembered per set (and depth left).
+    Val greedy_cached(const int* S, int n, u64 h1, u64 h2, int d, u64 played) {
+        u64 k1, k2;
+        key_of(h1, h2, d, k1, k2);
+        Shard& s = gshards_[k1 % kShards];
+        {
+            std::lock_guard<std::mutex> lock(s.mu);
+            auto it = s.map.find(k1);
+            if (it != s.map.end() && it->second.k2 == k2) return Val{it->second.t, it->second.w};
+        }
+        Val v;
+        {
+            HistoryScope scope({}, false);  // the greedy recursion does not track the history
+            v = greedy(S, n, d, played);
+        }
+        std::lock_guard<std::mutex> lock(s.mu);
+        if (i64(s.map.size()) >= memo_cap_) s.map.clear();
+        s.map[k1] = Entry{k2, v.t, v.w, -1, true};
+        return v;
+    }
+
     Val greedy(const int* S, int n, int d, u64 played) {
         if (n == 0) return Val{0, 0};
         if (d <= 0) return INF;
@@ -1009,6 +1045,8 @@ PYBIND11_MODULE(search_expected, m) {
              py::arg("max_depth"), py::arg("memo_entries"))
         .def_readwrite("opt_memo", &Solver::opt_memo)
         .def_readwrite("opt_stabiliser", &Solver::opt_stabiliser)
+        .def_readwrite("opt_greedy", &Solver::opt_greedy)
+        .def_readwrite("greedy_min", &Solver::greedy_min)
         .def_readwrite("opt_obvious", &Solver::opt_obvious)
         .def_readwrite("opt_dedup", &Solver::opt_dedup)
         .def_readwrite("opt_unplayed", &Solver::opt_unplayed)

@@ -49,7 +49,8 @@ MAX_CODES = 16_384
 INF_T = 1 << 60
 INF_W = 1 << 20
 #: Pruning switches of the native core (all on by default); tests turn them off to compare.
-OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "refine", "stabiliser")
+OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "refine", "stabiliser",
+           "greedy")
 
 
 @dataclass
@@ -214,9 +215,10 @@ class _Search:
                 self.notes.append(f"no strategy solves every secret in at most {self.max_depth} "
                                   "guesses" + (" with consistent guesses only" if self.cand_only else ""))
             return result
+        self._wins = {}
         root = (self._tree_from(best_guess, best_classes) if best_guess is not None
                 else self._greedy_tree(everyone, d, []))
-        hist = _histogram(self.variant, self.matrix, self.codes, root, self.space)
+        hist = self._take_histogram(root)
         total = sum(k * v for k, v in hist.items())
         worst = max(hist)
         if (total, worst) != tuple(best):
@@ -224,8 +226,9 @@ class _Search:
                                  f"search claimed {best}")
         if partial is not None and any(c.exact for c in partial[1]):
             # Stopped: the classes solved so far are optimal subtrees; greedy for the rest.
+            self._wins = {}
             mixed = self._mixed_tree(*partial)
-            mixed_hist = _histogram(self.variant, self.matrix, self.codes, mixed, self.space)
+            mixed_hist = self._take_histogram(mixed)
             mixed_value = (sum(k * v for k, v in mixed_hist.items()), max(mixed_hist))
             if mixed_value < (total, worst):
                 root, hist, (total, worst) = mixed, mixed_hist, mixed_value
@@ -307,8 +310,20 @@ class _Search:
         return (total, worst), classes, True
 
     # --- trees ----------------------------------------------------------------------------------
+    def _take_histogram(self, root: dict) -> dict[int, int]:
+        """Guess-count histogram of the tree just built: every secret is won at exactly one
+        node (where it is the guess), at depth len(history) + 1; counted by :meth:`_node` from
+        the score matrix while building (the tests replay trees with the scoring rule)."""
+        hist, self._wins = dict(sorted(self._wins.items())), {}
+        if sum(hist.values()) != self.n:
+            raise AssertionError("internal error: the tree does not solve every secret")
+        return hist
+
     def _node(self, guess: int, members: np.ndarray, d: int, history, child) -> dict:
         resp = self.matrix[guess][members]
+        if (resp == self.variant.win_response).any():
+            depth = len(history) + 1
+            self._wins[depth] = self._wins.get(depth, 0) + 1
         children = {}
         for r in np.unique(resp):
             if r == self.variant.win_response:
@@ -359,24 +374,6 @@ class _Search:
         if self.max_depth:
             extra["max_depth"] = self.max_depth
         return make_tree(self.variant, "optimal-expected", self.pool, root, hist, **extra)
-
-
-def _histogram(variant, matrix, codes, root, space) -> dict[int, int]:
-    """Guess-count histogram of a tree, replayed with the score matrix (cross-checked in the
-    tests against :func:`cbsolve.tree.histogram_of`, which uses the scoring rule alone)."""
-    hist: dict[int, int] = {}
-    stack = [(root, np.arange(codes.shape[0]), 1)]
-    while stack:
-        node, members, depth = stack.pop()
-        g = space.index_of(space.parse(node["guess"]))
-        resp = matrix[g][members]
-        for r in np.unique(resp):
-            sub = members[resp == r]
-            if r == variant.win_response:
-                hist[depth] = hist.get(depth, 0) + 1
-            else:
-                stack.append((node["children"][variant.format_response(int(r))], sub, depth + 1))
-    return dict(sorted(hist.items()))
 
 
 class _Progress:
