@@ -144,7 +144,7 @@ class CodeSpace:
     def validate(self, code, text: str | None = None) -> tuple[int, ...]:
         """Check a code given as symbol indices; returns it as a tuple of ints."""
         code = tuple(int(x) for x in code)
-        shown = text if text is not None else repr(code)
+        shown = repr(text) if text is not None else repr(code)
         if len(code) != self.length:
             raise InvalidCode(f"code {shown} has length {len(code)}; this variant needs {self.length}")
         if any(not 0 <= x < self.n_symbols for x in code):
