@@ -8,7 +8,7 @@ for every reply sequence, which guess to play next::
      "guesses": "all", "stats": {"secrets", "worst", "total", "histogram"},
      "root": {"guess": "1122", "children": {"0,0": {"guess": "3344", "children": {}}}}}
 
-:func:`replay` plays every secret through a tree with the scoring rule and recomputes the
+:func:`histogram_of` plays every secret through a tree with the scoring rule and recomputes the
 statistics, so claims in ``stats`` can be checked (the independent verifier is ``certify.py``).
 
 >>> from cbsolve.variant import Variant
@@ -110,51 +110,20 @@ def count_nodes(root: dict) -> int:
 
 
 # --- replay ---------------------------------------------------------------------------------
-def replay(variant: Variant, root: dict) -> dict[tuple[int, ...], int]:
-    """Guess count of every secret when the tree is played against it (scoring rule only).
-
-    Walks the tree with the set of secrets that reach each node, so the cost is one scoring
-    pass per node. Raises :class:`InvalidTree` naming a secret the tree does not solve.
-    """
-    import numpy as np
-
-    from . import scoring
-    from .codes import CodeSpace
-    from .errors import InvalidCode
-
-    space = CodeSpace(variant)
-    codes = space.codes
-    result: dict[tuple[int, ...], int] = {}
-    stack = [(root, np.arange(codes.shape[0]), 1, ())]
-    while stack:
-        node, idx, depth, path = stack.pop()
-        where = "/".join(path) or "(root)"
-        try:
-            guess = space.parse(node["guess"])
-        except (InvalidCode, KeyError, TypeError) as exc:
-            raise InvalidTree(f"node at reply path {where}: bad guess: {exc}") from None
-        resp = scoring.score_against(variant, guess, codes[idx])
-        children = node.get("children") or {}
-        for r in np.unique(resp):
-            members = idx[resp == r]
-            if r == variant.win_response:
-                result[tuple(int(x) for x in codes[members[0]])] = depth
-                continue
-            key = variant.format_response(int(r))
-            if key not in children:
-                lost = space.format(codes[members[0]])
-                raise InvalidTree(f"secret {lost} is not solved: node at reply path {where} "
-                                  f"has no child for reply {key}")
-            stack.append((children[key], members, depth + 1, path + (key,)))
-    return result
-
-
 def histogram_of(variant: Variant, root: dict) -> dict[int, int]:
-    """Histogram {guess count: secrets} by :func:`replay`."""
-    hist: dict[int, int] = {}
-    for depth in replay(variant, root).values():
-        hist[depth] = hist.get(depth, 0) + 1
-    return dict(sorted(hist.items()))
+    """Histogram {guess count: secrets} from playing every secret through the tree.
+
+    The replay is the independent verifier's (:func:`cbsolve.certify.replay_tree`, scoring rule
+    only), so there is one definition of "this tree solves every secret"; a tree that does not
+    raises :class:`InvalidTree` naming a secret it misses.
+    """
+    from .certify import Invalid, replay_tree
+
+    try:
+        hist, _ = replay_tree(variant, root)
+    except Invalid as exc:
+        raise InvalidTree(str(exc)) from None
+    return hist
 
 
 # --- DOT export -----------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from testkit import variants
+from testkit import replay_with_rule, variants
 
 from cbsolve import CodeSpace, Variant
 from cbsolve._native import strategy as _native
@@ -18,26 +18,6 @@ from cbsolve.strategy.heuristics import SCORED, Chooser, log2_table
 from cbsolve.tree import count_nodes
 
 MASTERMIND = Variant.preset("mastermind")
-
-
-def replay_with_rule(variant, tree):
-    """Guess count of every secret, walking the tree with cbsolve.rule.score only."""
-    space = CodeSpace(variant)
-    counts = {}
-    for idx in range(space.size):
-        secret = space.code_at(idx)
-        node, depth = tree["root"], 1
-        while True:
-            guess = space.parse(node["guess"])
-            b, c = score(variant, secret, guess)
-            if b == variant.length:
-                break
-            reply = f"{b}" if variant.bulls_only else f"{b},{c}"
-            node = node["children"][reply]  # KeyError = the tree does not solve this secret
-            depth += 1
-            assert depth <= space.size, "tree loops"
-        counts[space.format(secret)] = depth
-    return counts
 
 
 def check_consistent(evaluation, variant):

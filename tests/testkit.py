@@ -42,3 +42,32 @@ def brute_force_consistent(variant: Variant, entries) -> list[tuple[int, ...]]:
     """Codes consistent with (guess tuple, bulls, cows) entries, by the pure-Python rule."""
     return [c for c in brute_force_codes(variant)
             if all(score(variant, c, g) == (b, cw) for g, b, cw in entries)]
+
+
+def replay_with_rule(variant: Variant, tree: dict) -> dict[str, int]:
+    """Guess count of every secret, walking the tree with the pure-Python rule only (no package
+    replay), so trees from any producer are checked independently of the code under test."""
+    from cbsolve.codes import CodeSpace
+
+    space = CodeSpace(variant)
+    counts = {}
+    for idx in range(space.size):
+        secret = space.code_at(idx)
+        node, depth = tree["root"], 1
+        while True:
+            b, c = score(variant, secret, space.parse(node["guess"]))
+            if b == variant.length:
+                break
+            node = node["children"][f"{b}" if variant.bulls_only else f"{b},{c}"]  # KeyError: unsolved
+            depth += 1
+            assert depth <= space.size, "tree loops"
+        counts[space.format(secret)] = depth
+    return counts
+
+
+def histogram(counts: dict[str, int]) -> dict[int, int]:
+    """{guess count: number of secrets} of a :func:`replay_with_rule` result."""
+    hist: dict[int, int] = {}
+    for depth in counts.values():
+        hist[depth] = hist.get(depth, 0) + 1
+    return dict(sorted(hist.items()))
