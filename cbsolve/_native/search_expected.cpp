@@ -136,38 +136,36 @@ class Solver {
         capped_ = max_depth > 0;
         max_depth_ = capped_ ? max_depth : UNCAPPED;
         int rows = capped_ ? max_depth + 1 : 1;
-        lbt_.assign(size_t(rows) * (nc_ + 1), INF_T);
-        for (int r = 0; r < rows; ++r) fill_row(capped_ ? r : nc_ + 1, &lbt_[size_t(r) * (nc_ + 1)]);
-        lbnc_.assign(size_t(rows) * (nc_ + 1), INF_T);
-        for (int r = 0; r < rows; ++r) forest_row(capped_ ? r : nc_ + 1, &lbnc_[size_t(r) * (nc_ + 1)]);
-        lbnc_w_.assign(nc_ + 1, 0);
-        for (int m = 1; m <= nc_; ++m) {
-            i64 capsum = 0, level = branching_;
-            int k = 0;
-            while (capsum < m) {
-                capsum += level;
-                level = std::min<i64>(level * branching_, i64(nc_) + 1);
-                ++k;
+        // Bound tables for every branching factor b = 1..R-1 (see lbrow).
+        tabs_.resize(branching_ + 1);
+        for (int br = 1; br <= branching_; ++br) {
+            Tables& t = tabs_[br];
+            t.lbt.assign(size_t(rows) * (nc_ + 1), INF_T);
+            for (int r = 0; r < rows; ++r) fill_row(capped_ ? r : nc_ + 1, br, &t.lbt[size_t(r) * (nc_ + 1)]);
+            t.lbnc.assign(size_t(rows) * (nc_ + 1), INF_T);
+            for (int r = 0; r < rows; ++r) forest_row(capped_ ? r : nc_ + 1, br, &t.lbnc[size_t(r) * (nc_ + 1)]);
+            t.lbnc_w.assign(nc_ + 1, 0);
+            t.lbw.assign(nc_ + 1, 0);
+            for (int m = 1; m <= nc_; ++m) {
+                for (int first : {br, 1}) {  // forest (no secret finished) / tree
+                    i64 capsum = 0, level = first;
+                    int k = 0;
+                    while (capsum < m) {
+                        capsum += level;
+                        level = std::min<i64>(level * br, i64(nc_) + 1);
+                        ++k;
+                    }
+                    if (first == br && br != 1) t.lbnc_w[m] = 1 + k;
+                    if (first == 1) t.lbw[m] = k;
+                }
+                if (br == 1) t.lbnc_w[m] = 1 + m;
             }
-            lbnc_w_[m] = 1 + k;
-        }
-        lbw_.assign(nc_ + 1, 0);
-        for (int m = 1; m <= nc_; ++m) {
-            i64 capsum = 0, level = 1;
-            int k = 0;
-            while (capsum < m) {
-                capsum += level;
-                level = std::min<i64>(level * branching_, i64(nc_) + 1);
-                ++k;
-            }
-            lbw_[m] = k;
         }
         memo_cap_ = std::max<i64>(memo_entries / kShards, 1);
     }
 
     // --- options (all on by default; tests switch them off to compare) -----------------------
-    bool opt_stabiliser = true, opt_greedy = true;
-    int greedy_min = 32;
+    bool opt_stabiliser = true, opt_branching = true;
     bool opt_memo = true, opt_obvious = true, opt_dedup = true, opt_unplayed = true, opt_candfirst = true,
          opt_lookahead = true, opt_refine = true;
     int lookahead_min = 16, refine_min = 8;
@@ -190,11 +188,10 @@ class Solver {
     void request_stop() { stop_.store(true); }
     bool stopped() const { return stop_.load(); }
     void clear_memo() {
-        for (Shard* arr : {shards_, gshards_})
-            for (int i = 0; i < kShards; ++i) {
-                std::lock_guard<std::mutex> lock(arr[i].mu);
-                arr[i].map.clear();
-            }
+        for (auto& sh : shards_) {
+            std::lock_guard<std::mutex> lock(sh.mu);
+            sh.map.clear();
+        }
     }
     i64 memo_size() {
         i64 total = 0;
@@ -205,8 +202,8 @@ class Solver {
         return total;
     }
 
-    i64 lb_total(int d, int m) const { return lbrow(d)[m]; }
-    int lb_worst(int m) const { return lbw_[m]; }
+    i64 lb_total(int d, int m) const { return lbrow(d, branching_)[m]; }
+    int lb_worst(int m) const { return tabs_[branching_].lbw[m]; }
 
     // Python entry points ----------------------------------------------------------------------
     // Returns (t, w, exact): exact is False on a fail-high (value >= budget, t/w a lower bound).
@@ -237,7 +234,7 @@ class Solver {
                 h2 ^= z2_[s];
             }
             v = solve(S.data(), int(S.size()), h1, h2, d, B, played | base_played_,
-                      has_override ? &override : nullptr);
+                      has_override ? &override : nullptr, branching_);
             flush_nodes();
         } catch (const Stopped&) {
             flush_nodes();
@@ -353,12 +350,14 @@ class Solver {
     int max_depth_ = UNCAPPED;
     std::vector<uint8_t> M_, MT_, codes_;
     std::vector<u64> symmask_, z1_, z2_;
-    std::vector<i64> lbt_;
-    std::vector<int> lbw_;
-    std::vector<i64> lbnc_;  // n + forest fill bound: the value of any non-candidate guess
-    std::vector<int> lbnc_w_;
+    struct Tables {
+        std::vector<i64> lbt;   // fill bound of the total, rows by depth left when capped
+        std::vector<int> lbw;   // fewest levels
+        std::vector<i64> lbnc;  // n + forest fill bound: the value of any non-candidate guess
+        std::vector<int> lbnc_w;
+    };
+    std::vector<Tables> tabs_;  // by branching factor
     Shard shards_[kShards];
-    Shard gshards_[kShards];  // greedy values (upper bounds) of large sets
     i64 memo_cap_;
     std::atomic<i64> nodes_{0};
     std::atomic<i64> deadline_ns_{0};
@@ -389,41 +388,46 @@ class Solver {
 
     // Fill bound: the cheapest depths n secrets can have when a node finishes at most one secret
     // and has at most `branching` children, with at most `depth` levels (INF_T if they do not fit).
-    void fill_row(int depth, i64* row) const {
+    void fill_row(int depth, int br, i64* row) const {
         for (int m = 0; m <= nc_; ++m) {
             i64 rem = m, level = 1, total = 0;
             for (int k = 1; k <= depth && rem > 0; ++k) {
                 i64 take = std::min(rem, level);
                 total += take * k;
                 rem -= take;
-                level = std::min<i64>(level * branching_, i64(nc_) + 1);
+                level = std::min<i64>(level * br, i64(nc_) + 1);
             }
             row[m] = rem > 0 ? INF_T : total;
         }
     }
     // A non-candidate guess finishes nobody: its n secrets pay 1 each, then fill R-1 subtrees
     // (R-1 roots at cost 1, (R-1)^2 at cost 2, ...) within depth-1 levels.
-    void forest_row(int depth, i64* row) const {
+    void forest_row(int depth, int br, i64* row) const {
         for (int m = 0; m <= nc_; ++m) {
-            i64 rem = m, level = branching_, total = m;
+            i64 rem = m, level = br, total = m;
             for (int k = 1; k <= depth - 1 && rem > 0; ++k) {
                 i64 take = std::min(rem, level);
                 total += take * k;
                 rem -= take;
-                level = std::min<i64>(level * branching_, i64(nc_) + 1);
+                level = std::min<i64>(level * br, i64(nc_) + 1);
             }
             row[m] = rem > 0 ? INF_T : total;
         }
     }
-    const i64* lbnc_row(int d) const {
-        if (!capped_) return lbnc_.data();
+    // Fill bounds with branching factor b: valid for a set S when no guess splits S (hence
+    // any subset of S) into more than b non-winning classes. b is computed by the full scan of
+    // a node (the most classes any guess makes) and passed down to its descendants.
+    const i64* lbnc_row(int d, int b) const {
+        const Tables& t = tabs_[b];
+        if (!capped_) return t.lbnc.data();
         d = std::max(0, std::min(d, max_depth_));
-        return &lbnc_[size_t(d) * (nc_ + 1)];
+        return &t.lbnc[size_t(d) * (nc_ + 1)];
     }
-    const i64* lbrow(int d) const {
-        if (!capped_) return lbt_.data();
+    const i64* lbrow(int d, int b) const {
+        const Tables& t = tabs_[b];
+        if (!capped_) return t.lbt.data();
         d = std::max(0, std::min(d, max_depth_));
-        return &lbt_[size_t(d) * (nc_ + 1)];
+        return &t.lbt[size_t(d) * (nc_ + 1)];
     }
 
     // --- transposition table ----------------------------------------------------------------
@@ -603,10 +607,16 @@ class Solver {
     // Returns the smallest bound (a one-level lower bound of the node over that pool); keeps,
     // sorted, only the guesses whose bound is below `keep_below`, and lowers `rejected_min` to
     // the smallest bound of the others (they cannot beat the budget).
+    // `b` bounds the classes of any guess on S (fill bounds of the classes); `most_classes`
+    // (if given) receives the most non-winning classes a scanned guess makes.
     Val scan(const int* S, int n, int d, u64 played, const std::vector<int>* override, Pool pool,
-             std::vector<GuessInfo>& gl, Val keep_below = INF, Val* rejected_min = nullptr) {
+             std::vector<GuessInfo>& gl, Val keep_below = INF, Val* rejected_min = nullptr,
+             int b = 0, int* most_classes = nullptr) {
         gl.clear();
-        const i64* row_lb = lbrow(d - 1);
+        if (b <= 0) b = branching_;
+        const i64* row_lb = lbrow(d - 1, b);
+        const int* row_lbw = tabs_[b].lbw.data();
+        int mostc = 0;
         // The guesses of the pool, as a compact index list (ascending unless overridden).
         static thread_local std::vector<int> G;
         G.clear();
@@ -637,9 +647,10 @@ class Solver {
                 const int c = hist[r];
                 classes += c != 0;
                 lbt += row_lb[c];
-                wmax = std::max(wmax, lbw_[c]);
+                wmax = std::max(wmax, row_lbw[c]);
                 ss += i64(c) * c;
             }
+            mostc = std::max(mostc, classes);
             if (!cand && classes == 1) return;  // learns nothing
             if (lbt >= INF_T) return;           // some class cannot fit in the depth left
             Val v{lbt, 1 + wmax};
@@ -678,6 +689,7 @@ class Solver {
             for (int j = 0; j < cn; ++j) consider(gc[j], h + size_t(j) * sl);
         }
         std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
+        if (most_classes) *most_classes = mostc;
         return node_min;
     }
 
@@ -690,7 +702,7 @@ class Solver {
     };
 
     Val solve(const int* S, int n, u64 h1, u64 h2, int d, Val B, u64 played,
-              const std::vector<int>* override) {
+              const std::vector<int>* override, int b) {
         if (n == 0) return Val{0, 0};
         if (d <= 0) return INF;
         if (n == 1) return Val{1, 1};
@@ -705,17 +717,6 @@ class Solver {
                 Val v{e.t, e.w};
                 if (e.exact || !lt(v, B)) { stat(0, n); return v; }
                 lower = v;
-            }
-        }
-        // Budget capped by the greedy strategy's value: the optimum is at most that, so the
-        // search below can never fail high on the tighter budget (checked); a loose budget from
-        // weak sibling bounds otherwise lets the first guesses expand whole subtrees.
-        bool capped_by_greedy = false;
-        if (opt_greedy && n >= greedy_min) {
-            Val ub = greedy_cached(S, n, h1, h2, d, played);
-            if (ub.t < INF_T && lt(Val{ub.t, ub.w + 1}, B)) {
-                B = Val{ub.t, ub.w + 1};
-                capped_by_greedy = true;
             }
         }
         // The obvious guess: a candidate that splits S into singletons meets the fill bound
@@ -745,10 +746,15 @@ class Solver {
         const bool split = opt_candfirst && !override && !cand_only_;
         std::vector<GuessInfo> gl;
         Val rejected = INF;  // smallest lower bound of a guess not kept by a scan
-        Val node_lb = scan(S, n, d, played, override, split ? CANDIDATES : ALL, gl, B, &rejected);
+        int mc_first = 0;
+        Val node_lb = scan(S, n, d, played, override, split ? CANDIDATES : ALL, gl, B, &rejected, b,
+                           &mc_first);
+        // Branching bound of S's subsets: known once every guess (up to symmetry) was scanned.
+        int bS = b;
+        if (!split && opt_branching && mc_first > 0) bS = std::min(b, mc_first);
         Val others_lb = INF;
         if (split) {
-            others_lb = Val{lbnc_row(d)[n], lbnc_w_[n]};
+            others_lb = Val{lbnc_row(d, b)[n], tabs_[b].lbnc_w[n]};
             node_lb = vmin(node_lb, others_lb);
         }
         lower = vmax(lower, node_lb);
@@ -777,12 +783,12 @@ class Solver {
                 if (others_done || lt(lbg, others_lb)) {
                     GuessInfo k = pop_best(gl);
                     if (!k.refined && opt_refine && n >= refine_min) {
-                        if (refine(S, n, d, played, k, best, fail, sc)) {  // sets k.refined
+                        if (refine(S, n, d, played, k, best, fail, sc, bS)) {  // sets k.refined
                             gl.push_back(k);
                             std::push_heap(gl.begin(), gl.end(), after);
                         }
                     } else {
-                        expand(S, n, d, played, k, best, bestg, fail, sc);
+                        expand(S, n, d, played, k, best, bestg, fail, sc, bS);
                     }
                     continue;
                 }
@@ -794,7 +800,10 @@ class Solver {
                 continue;
             }
             std::vector<GuessInfo> more;
-            scan(S, n, d, played, nullptr, OTHERS, more, best, &rejected);
+            int mc_others = 0;
+            scan(S, n, d, played, nullptr, OTHERS, more, best, &rejected, b, &mc_others);
+            if (opt_branching && mc_first > 0 && mc_others > 0)
+                bS = std::min(b, std::max(mc_first, mc_others));
             for (auto& k : more) gl.push_back(k);
             std::make_heap(gl.begin(), gl.end(), after);
         }
@@ -803,7 +812,6 @@ class Solver {
             if (use_memo) store(h1, h2, d, best, bestg, true);
             return best;
         }
-        if (capped_by_greedy) throw std::logic_error("expected search: no strategy found within the greedy value");
         Val res = vmax(lower, vmin(fail, rejected));
         if (use_memo) store(h1, h2, d, res, -1, false);
         return res;
@@ -868,12 +876,14 @@ class Solver {
     // already holds, then (lookahead) the one-level bound of each larger class, computed by a
     // scan and stored. Returns false if the guess is a duplicate or refuted (fail updated);
     // otherwise updates k's bound.
-    bool refine(const int* S, int n, int d, u64 played, GuessInfo& k, Val best, Val& fail, Scratch& sc) {
+    bool refine(const int* S, int n, int d, u64 played, GuessInfo& k, Val best, Val& fail, Scratch& sc,
+                int bS) {
         stat(7, n);
         if (duplicate(S, n, k.g, sc)) return false;
         k.refined = 2;  // dedup done
         partition(S, n, k.g, sc);
-        const i64* row_lb = lbrow(d - 1);
+        const i64* row_lb = lbrow(d - 1, bS);
+        const int* row_lbw = tabs_[bS].lbw.data();
         const int child_d = capped_ ? d - 1 : d;
         const u64 child_played = played | symmask_[k.g];
         i64 sum = n;
@@ -881,7 +891,7 @@ class Solver {
         std::vector<Val> lbs(sc.order.size());
         for (size_t i = 0; i < sc.order.size(); ++i) {
             int r = sc.order[i], m = sc.cnt[r];
-            lbs[i] = Val{row_lb[m], lbw_[m]};
+            lbs[i] = Val{row_lb[m], row_lbw[m]};
             if (opt_memo && m >= memo_min) {
                 Entry e;
                 if (lookup(sc.c1[r], sc.c2[r], child_d, e)) lbs[i] = vmax(lbs[i], Val{e.t, e.w});
@@ -903,7 +913,8 @@ class Solver {
                 Val one;
                 {
                     Push into(k.g);
-                    one = scan(&sc.part[sc.off[r]], m, child_d, child_played, nullptr, ALL, none, Val{0, 0});
+                    one = scan(&sc.part[sc.off[r]], m, child_d, child_played, nullptr, ALL, none, Val{0, 0},
+                               nullptr, bS);
                 }
                 if (one.t >= INF_T) one = INF;
                 if (opt_memo) store(sc.c1[r], sc.c2[r], child_d, one, -1, false);
@@ -925,21 +936,22 @@ class Solver {
 
     // Evaluate one guess of a node against the running best (branch and bound over its classes).
     void expand(const int* S, int n, int d, u64 played, const GuessInfo& k, Val& best, int& bestg,
-                Val& fail, Scratch& sc) {
+                Val& fail, Scratch& sc, int bS) {
         stat(5, n);
         if (k.refined != 2 && duplicate(S, n, k.g, sc)) return;
         partition(S, n, k.g, sc);
         // Own copies: the recursion below must not see sc change (it has its own scratch).
         std::vector<int> part(sc.part), order(sc.order), cnt(sc.cnt), off(sc.off);
         std::vector<u64> c1(sc.c1), c2(sc.c2);
-        const i64* row_lb = lbrow(d - 1);
+        const i64* row_lb = lbrow(d - 1, bS);
+        const int* row_lbw = tabs_[bS].lbw.data();
         const int child_d = capped_ ? d - 1 : d;
         const u64 child_played = played | symmask_[k.g];
         std::vector<Val> lbs(order.size());
         i64 rest = 0;
         for (size_t i = 0; i < order.size(); ++i) {
             int m = cnt[order[i]];
-            lbs[i] = Val{row_lb[m], lbw_[m]};
+            lbs[i] = Val{row_lb[m], row_lbw[m]};
             if (opt_memo && m >= memo_min) {
                 Entry e;
                 if (lookup(c1[order[i]], c2[order[i]], child_d, e)) lbs[i] = vmax(lbs[i], Val{e.t, e.w});
@@ -955,7 +967,7 @@ class Solver {
             Val v = lbs[i];
             if (lt(lbs[i], cb)) {
                 Push into(k.g);
-                v = solve(&part[off[r]], m, c1[r], c2[r], child_d, cb, child_played, nullptr);
+                v = solve(&part[off[r]], m, c1[r], c2[r], child_d, cb, child_played, nullptr, bS);
             }
             if (!lt(v, cb)) {
                 fail = vmin(fail, Val{done + v.t + rest, std::max(wmax, 1 + v.w)});
@@ -982,27 +994,6 @@ class Solver {
             return a.g < b.g;
         });
         return best->g;
-    }
-
-    // The greedy strategy's value of a set, remembered per set (and depth left).
-    Val greedy_cached(const int* S, int n, u64 h1, u64 h2, int d, u64 played) {
-        u64 k1, k2;
-        key_of(h1, h2, d, k1, k2);
-        Shard& s = gshards_[k1 % kShards];
-        {
-            std::lock_guard<std::mutex> lock(s.mu);
-            auto it = s.map.find(k1);
-            if (it != s.map.end() && it->second.k2 == k2) return Val{it->second.t, it->second.w};
-        }
-        Val v;
-        {
-            HistoryScope scope({}, false);  // the greedy recursion does not track the history
-            v = greedy(S, n, d, played);
-        }
-        std::lock_guard<std::mutex> lock(s.mu);
-        if (i64(s.map.size()) >= memo_cap_) s.map.clear();
-        s.map[k1] = Entry{k2, v.t, v.w, -1, true};
-        return v;
     }
 
     Val greedy(const int* S, int n, int d, u64 played) {
@@ -1045,8 +1036,7 @@ PYBIND11_MODULE(search_expected, m) {
              py::arg("max_depth"), py::arg("memo_entries"))
         .def_readwrite("opt_memo", &Solver::opt_memo)
         .def_readwrite("opt_stabiliser", &Solver::opt_stabiliser)
-        .def_readwrite("opt_greedy", &Solver::opt_greedy)
-        .def_readwrite("greedy_min", &Solver::greedy_min)
+        .def_readwrite("opt_branching", &Solver::opt_branching)
         .def_readwrite("opt_obvious", &Solver::opt_obvious)
         .def_readwrite("opt_dedup", &Solver::opt_dedup)
         .def_readwrite("opt_unplayed", &Solver::opt_unplayed)

@@ -50,7 +50,7 @@ INF_T = 1 << 60
 INF_W = 1 << 20
 #: Pruning switches of the native core (all on by default); tests turn them off to compare.
 OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "refine", "stabiliser",
-           "greedy")
+           "branching")
 
 
 @dataclass
