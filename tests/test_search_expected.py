@@ -151,6 +151,24 @@ def test_each_pruning_switched_off_gives_the_same_optimum(off):
         check(result, variant)
 
 
+@pytest.mark.parametrize("variant", [TINY[1], TINY[4], TINY[6], Variant(4, "1234", True)],
+                         ids=lambda v: v.describe())
+def test_large_classes_split_among_workers_give_the_same_optimum(variant, monkeypatch):
+    # The driver expands big classes itself, guesses shared by the threads; force it on tiny
+    # games (every class) and compare with the plain search and the exhaustive reference.
+    import cbsolve.search.expected as expected
+
+    monkeypatch.setattr(expected, "SPLIT_MIN", 2)
+    want = exhaustive(variant) if variant.length < 4 else None
+    split = solve_expected(variant, progress=False, workers=2)
+    monkeypatch.setattr(expected, "SPLIT_MIN", 10**9)
+    plain = solve_expected(variant, progress=False, workers=1)
+    assert (split.total, split.worst) == (plain.total, plain.worst)
+    if want is not None:
+        assert (split.total, split.worst) == want
+    check(split, variant)
+
+
 def test_single_worker_and_threads_agree():
     v = Variant(4, "1234", True)
     one = solve_expected(v, progress=False, workers=1)

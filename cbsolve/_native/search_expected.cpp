@@ -243,6 +243,59 @@ class Solver {
         return py::make_tuple(v.t, v.w, lt(v, B));
     }
 
+    // A lower bound of a set for a driver that expands it itself: the table's entry (exact or
+    // not), the fill bound and the one-level bound of a scan (stored). Returns (t, w, exact).
+    py::tuple py_lower_bound(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, int depth,
+                             u64 played, py::object history) {
+        std::vector<int> S(set.data(), set.data() + set.size());
+        check_set(S);
+        std::vector<int> hist = history_of(history);
+        const bool known = !history.is_none();
+        const int n = int(S.size());
+        int d = capped_ ? depth : UNCAPPED;
+        u64 h1 = 0, h2 = 0;
+        for (int s : S) {
+            h1 ^= z1_[s];
+            h2 ^= z2_[s];
+        }
+        if (n <= 1) return py::make_tuple(n, n, true);
+        Val v{lbrow(d, branching_)[n], tabs_[branching_].lbw[n]};
+        bool exact = false;
+        {
+            py::gil_scoped_release nogil;
+            HistoryScope scope(hist, known);
+            Entry e;
+            if (lookup(h1, h2, d, e)) {
+                v = vmax(v, Val{e.t, e.w});
+                exact = e.exact;
+            }
+        }
+        if (exact) return py::make_tuple(v.t, v.w, true);
+        {
+            py::gil_scoped_release nogil;
+            HistoryScope scope(hist, known);
+            std::vector<GuessInfo> none;
+            Val one = scan(S.data(), n, d, played | base_played_, nullptr, ALL, none, Val{0, 0});
+            if (one.t >= INF_T) one = INF;
+            v = vmax(v, one);
+            if (opt_memo) store(h1, h2, d, v, -1, false);
+        }
+        return py::make_tuple(v.t, v.w, false);
+    }
+
+    // Record an exact value found by the driver (so that best_guess finds the set).
+    void py_store_exact(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, int depth,
+                        i64 t, int w, int guess) {
+        std::vector<int> S(set.data(), set.data() + set.size());
+        check_set(S);
+        u64 h1 = 0, h2 = 0;
+        for (int s : S) {
+            h1 ^= z1_[s];
+            h2 ^= z2_[s];
+        }
+        store(h1, h2, capped_ ? depth : UNCAPPED, Val{t, w}, guess, true);
+    }
+
     // Best guess stored for an exactly solved set, or -1.
     int best_guess(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, int depth) {
         std::vector<int> S(set.data(), set.data() + set.size());
@@ -1062,6 +1115,10 @@ PYBIND11_MODULE(search_expected, m) {
         .def("scan", &Solver::py_scan, py::arg("set"), py::arg("depth"), py::arg("played"),
              py::arg("guesses") = py::none(), py::arg("history") = py::none())
         .def("best_guess", &Solver::best_guess, py::arg("set"), py::arg("depth"))
+        .def("lower_bound", &Solver::py_lower_bound, py::arg("set"), py::arg("depth"), py::arg("played"),
+             py::arg("history") = py::none())
+        .def("store_exact", &Solver::py_store_exact, py::arg("set"), py::arg("depth"), py::arg("total"),
+             py::arg("worst"), py::arg("guess"))
         .def("greedy_guess", &Solver::greedy_guess, py::arg("set"), py::arg("played"), py::arg("depth"))
         .def("greedy_value", &Solver::greedy_value, py::arg("set"), py::arg("depth"), py::arg("played"));
 }

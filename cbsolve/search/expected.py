@@ -48,6 +48,9 @@ GUESS_POOLS = ("all", "candidates")
 MAX_CODES = 16_384
 INF_T = 1 << 60
 INF_W = 1 << 20
+#: Classes of the first guess at least this large are expanded by the driver, their guesses
+#: shared among the workers (one big class would otherwise keep a single core busy).
+SPLIT_MIN = 1000
 #: Pruning switches of the native core (all on by default); tests turn them off to compare.
 OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "refine", "stabiliser",
            "branching")
@@ -279,8 +282,16 @@ class _Search:
                 refuted.set()
                 return
             reps = self._reps([g1], c.members) if self.cand_only else reps_all
-            out = solver.solve(c.members, cd, budget[0], budget[1], played, reps,
-                               self._history([g1]))
+            # The greedy strategy bounds the class's optimum: a tighter budget, never a failure.
+            greedy = solver.greedy_value(c.members, cd, played)
+            if greedy is not None and (greedy[0], greedy[1] + 1) < budget:
+                budget = (greedy[0], greedy[1] + 1)
+            if (self.workers > 1 and reps is None and self.native_sym
+                    and len(c.members) >= SPLIT_MIN):
+                out = self._solve_split(c.members, cd, budget, played, [g1])
+            else:
+                out = solver.solve(c.members, cd, budget[0], budget[1], played, reps,
+                                   self._history([g1]))
             if out is None:
                 stopped.set()
                 return
@@ -308,6 +319,94 @@ class _Search:
         total = n + sum(c.lower[0] for c in classes)
         worst = 1 + max((c.lower[1] for c in classes), default=0)
         return (total, worst), classes, True
+
+    def _solve_split(self, members: np.ndarray, d: int, budget, played: int, history):
+        """The core's solve of one large set, its guesses expanded by ``workers`` threads.
+
+        Same contract as ``Solver.solve``: (t, w, True) exact when below ``budget``, else
+        (t, w, False) a lower bound >= budget; None when stopped. Every guess (up to the
+        stabiliser) is either expanded, its classes solved by the core within the running best,
+        or skipped because its lower bound reaches the best; the best is shared by the threads,
+        so the value found is the optimum whatever the interleaving."""
+        solver, n, win = self.solver, len(members), self.variant.win_response
+        cd = self._child_depth(d)
+        order = solver.scan(members, d, played, None, history)
+        state = {"best": tuple(budget), "guess": None, "fail": (INF_T, INF_W), "stopped": False}
+        lock = threading.Lock()
+
+        def classes_of(g):
+            resp = self.matrix[g][members]
+            subs = [members[resp == r] for r in np.unique(resp) if r != win]
+            subs.sort(key=len)
+            child_played, child_hist = played | int(self.symmask[g]), history + [int(g)]
+            bounds = [solver.lower_bound(c, cd, child_played, child_hist) for c in subs]
+            return subs, bounds, child_played, child_hist
+
+        # Sharpened bounds first (each class's one-level bound), then best-first expansion.
+        refined = []
+        for g, lbt, lbw, cand in order:
+            if (lbt, lbw) >= state["best"]:
+                state["fail"] = min(state["fail"], (lbt, lbw))
+                continue
+            subs, bounds, child_played, child_hist = classes_of(g)
+            t = n + sum(b[0] for b in bounds)
+            w = 1 + max(b[1] for b in bounds) if bounds else 1
+            refined.append(((t, w), not cand, g, subs, bounds, child_played, child_hist))
+        refined.sort(key=lambda x: x[:3])
+        queue = list(reversed(refined))
+
+        def expand(item):
+            _, _, g, subs, bounds, child_played, child_hist = item
+            done, wmax, rest = n, 1, sum(b[0] for b in bounds)
+            for sub, bound in zip(subs, bounds, strict=True):
+                rest -= bound[0]
+                with lock:
+                    best = state["best"]
+                cb = (best[0] - done - rest, best[1] - 1)
+                value = (bound[0], bound[1])
+                exact = bound[2]
+                if value < cb and not exact:
+                    out = solver.solve(sub, cd, cb[0], cb[1], child_played, None, child_hist)
+                    if out is None:
+                        state["stopped"] = True
+                        return
+                    value, exact = (out[0], out[1]), out[2]
+                if value >= cb:
+                    with lock:
+                        state["fail"] = min(state["fail"],
+                                            (done + value[0] + rest, max(wmax, 1 + value[1])))
+                    return
+                done, wmax = done + value[0], max(wmax, 1 + value[1])
+            with lock:
+                if (done, wmax) < state["best"]:
+                    state["best"], state["guess"] = (done, wmax), int(g)
+
+        def worker():
+            while True:
+                with lock:
+                    if not queue or state["stopped"]:
+                        return
+                    item = queue.pop()
+                    if item[0] >= state["best"]:
+                        state["fail"] = min(state["fail"], item[0])
+                        queue.clear()
+                        return
+                expand(item)
+
+        threads = [threading.Thread(target=worker) for _ in range(self.workers)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        if state["stopped"]:
+            return None
+        if state["guess"] is not None:
+            t, w = state["best"]
+            solver.store_exact(members, d, t, w, state["guess"])
+            return t, w, True
+        low = solver.lower_bound(members, d, played, history)
+        t, w = max((low[0], low[1]), state["fail"])
+        return t, w, False
 
     # --- trees ----------------------------------------------------------------------------------
     def _take_histogram(self, root: dict) -> dict[int, int]:
