@@ -46,8 +46,19 @@ def random_log(variant: Variant, n_guesses: int, seed: int) -> tuple[FeedbackLog
 
 
 def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[float, object]:
-    """Time one query; ``cpsat:W`` runs CP-SAT with W workers."""
+    """Time one query; ``cpsat:W`` runs CP-SAT with W workers; ``cpsat-seeded`` decides
+    ``determined`` by the hinted enumeration instead of a second full solve;
+    ``sat-NAME`` runs PySAT with solver NAME (e.g. sat-cadical195); a ``-solveronly``
+    suffix turns off the one-move neighbour listing (the previous behaviour)."""
     backend, _, workers = backend.partition(":")
+    from cbsolve.consistency import answer
+
+    answer.LOCAL_NEIGHBOURS = not backend.endswith("-solveronly")   # before/after baseline
+    backend = backend.removesuffix("-solveronly")
+    if backend == "cpsat-seeded":
+        backend, kwargs["seeded"] = "cpsat", True
+    if backend.startswith("sat-"):
+        backend, kwargs["solver"] = "sat", backend[4:]
     b = get_backend(backend)
     if workers:
         kwargs["workers"] = int(workers)
@@ -72,21 +83,28 @@ def check(log: FeedbackLog, result) -> None:
             assert score(log.variant, code, e.guess) == (e.bulls, e.cows), (text, e)
 
 
-def find_one(backends, seeds: int, time_limit: float) -> list[dict]:
+def find_one(backends, seeds: int, time_limit: float, modes=("one", "one+det")) -> list[dict]:
+    """Issue rows. Mode ``one``: ``Query(limit=1, determined=False)``, the row as the issue
+    states it (one consistent secret); ``one+det``: ``Query(limit=1)``, which also decides
+    ``determined`` (a second secret or a proof there is none)."""
     rows = []
     for label, variant, n_guesses, target in FIND_ROWS:
         logs = [random_log(variant, n_guesses, s)[0] for s in range(seeds)]
         for name in backends:
-            times, unknown = [], 0
-            for log in logs:
-                dt, r = time_query(name, log, Query(limit=1, time_limit=time_limit))
-                check(log, r)
-                unknown += r.status.value == "unknown"
-                times.append(dt)
-            med, p95 = stats(times)
-            rows.append({"row": label, "backend": name, "median": med, "p95": p95,
-                         "unknown": unknown, "target": target, "seeds": seeds})
-            show(rows[-1:])
+            for mode in modes:
+                if mode == "one" and name == "cpsat-seeded":
+                    continue                   # identical to cpsat for a pure find-one
+                times, unknown = [], 0
+                for log in logs:
+                    q = Query(limit=1, time_limit=time_limit, determined=mode != "one")
+                    dt, r = time_query(name, log, q)
+                    check(log, r)
+                    unknown += r.status.value == "unknown"
+                    times.append(dt)
+                med, p95 = stats(times)
+                rows.append({"row": f"{label} [{mode}]", "backend": name, "median": med,
+                             "p95": p95, "unknown": unknown, "target": target, "seeds": seeds})
+                show(rows[-1:])
     return rows
 
 
@@ -188,7 +206,7 @@ def show(rows: list[dict]) -> None:
     for r in rows:
         extra = f"  unknown {r['unknown']}/{r['seeds']}" if "unknown" in r else ""
         target = f"  target {r['target']}" if "target" in r else ""
-        print(f"{r['row']:<62} {r['backend']:<6} median {r['median']:.4g}  p95 {r['p95']:.4g}"
+        print(f"{r['row']:<62} {r['backend']:<14} median {r['median']:.4g}  p95 {r['p95']:.4g}"
               f"{extra}{target}", flush=True)
 
 
@@ -198,12 +216,15 @@ def main(argv=None) -> None:
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--backends", default="cpsat,sat")
     ap.add_argument("--time-limit", type=float, default=10.0)
+    ap.add_argument("--modes", default="one,one+det", help="find: one (find-one alone), "
+                    "one+det (find-one and decide determined)")
     ap.add_argument("--guesses", default="20,30,40,50,60,70,90", help="band: guess counts")
     args = ap.parse_args(argv)
     backends = args.backends.split(",")
     for row in args.rows.split(","):
         if row == "find":
-            find_one(backends, args.seeds, args.time_limit)       # prints each row when done
+            find_one(backends, args.seeds, args.time_limit,       # prints each row when done
+                     tuple(args.modes.split(",")))
         elif row == "band":
             band(backends, args.seeds, args.time_limit, tuple(int(g) for g in args.guesses.split(",")))
         elif row == "enum":

@@ -194,9 +194,22 @@ def test_cli_huge_space_with_time_limit(capsys):
 @pytest.mark.parametrize("args, word", [
     (["--backend", "z3"], "z3"),
     (["--count-cap", "-1"], "--count-cap"),
-    (["--time-limit", "0"], "--time-limit"),
+    (["--time-limit", "-1"], "--time-limit"),
     (["--max-lies", "-2"], "--max-lies"),
 ])
 def test_cli_bad_options_exit_2(capsys, args, word):
     code, out, err = run(capsys, "consistent", "0123:1,1", *args)
     assert code == 2 and word in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_cli_default_time_limit_is_reported_and_zero_means_none(capsys):
+    # A huge space with a tiny limit must stop and say so in text and JSON.
+    clue = "0123456789" * 4 + ":4,30"
+    code, out, _ = run(capsys, "consistent", "--digits", "10", "--length", "40", "--repeats",
+                       clue, "--time-limit", "0.001", "--json")
+    data = json.loads(out)
+    assert data["time_limit"] == 0.001 and data["time_limit_hit"] is True
+    assert any("time limit of 0.001 s" in n for n in data["notes"])
+    code, out, _ = run(capsys, "consistent", "0123:4,0", "--time-limit", "0", "--json")
+    data = json.loads(out)
+    assert "time_limit" not in data and data["secrets"] == ["0123"]

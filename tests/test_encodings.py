@@ -97,3 +97,27 @@ def test_near_uniform_sampling_in_a_huge_space_is_labelled_and_rescored():
     for text in r.secrets:
         assert score(v, log.space.parse(text), log[0].guess) == (3, 5)
     assert np.unique(r.secrets).size >= 2
+
+
+@pytest.mark.parametrize("variant", [Variant(5, "0123", True), Variant(4, "012345", False),
+                                     Variant(4, "01234", True, no_leading_zero=True)])
+def test_local_neighbours_are_consistent_codes_of_the_variant(variant):
+    from cbsolve.consistency.encoding import Deadline, local_neighbours, neighbour_codes
+    from cbsolve.consistency.native import consistent_indices
+    from cbsolve.feedback import FeedbackLog
+    from cbsolve.rule import score
+
+    rng = np.random.default_rng(7)
+    space = CodeSpace(variant)
+    secret, guess = space.random_codes(2, rng)
+    log = FeedbackLog(variant)
+    log.add(space.format(guess), *score(variant, secret, guess))
+    # Neighbours: every code at Hamming distance 1, or 2 with the same multiset of symbols.
+    codes = space.codes
+    diff = (codes != np.asarray(secret)).sum(axis=1)
+    same = (np.sort(codes, axis=1) == np.sort(np.asarray(secret))).all(axis=1)
+    expect = {tuple(c) for c in codes[(diff == 1) | ((diff == 2) & same)].tolist()}
+    assert {tuple(c) for c in neighbour_codes(variant, secret).tolist()} == expect
+    truth = {tuple(space.code_at(i)) for i in consistent_indices(log)}
+    got = local_neighbours(log, [tuple(secret)], 10**6, Deadline(None))
+    assert len(got) == len(set(got)) and set(got) <= truth and tuple(secret) in got

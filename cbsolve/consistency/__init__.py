@@ -47,6 +47,10 @@ class Query:
     time_limit: float | None = None
     count_cap: int | None = None
     approximate: bool = False         # allow an (epsilon, delta) approximate count (ApproxMC)
+    #: Also decide ``determined`` (look for one secret more than ``limit``). False makes
+    #: ``limit=1`` a pure "find one" query: one solver call, ``determined`` left None
+    #: unless the search proved the set complete anyway.
+    determined: bool = True
 
 
 @dataclass
@@ -66,6 +70,8 @@ class ConsistencyResult:
     approximate: dict | None = None   # {"count", "epsilon", "delta", "method"}: not exact
     auto: dict | None = None          # how ``--backend auto`` chose
     lies: int | None = None           # --max-lies: secrets may contradict this many entries
+    time_limit_hit: bool = False      # the query's time limit stopped the work (answer partial)
+    time_limit: float | None = None   # the limit in force, seconds (None: none)
 
     @property
     def consistent(self) -> bool | None:
@@ -88,6 +94,9 @@ class ConsistencyResult:
             data["auto"] = self.auto
         if self.lies is not None:
             data["max_lies"] = self.lies
+        if self.time_limit is not None:
+            data["time_limit"] = self.time_limit
+            data["time_limit_hit"] = self.time_limit_hit
         if self.status == Status.INFEASIBLE:
             data["conflict"] = self.conflict
             data["corrections"] = self.corrections
@@ -158,6 +167,7 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") 
         if choice:
             choice["diagnose_seconds"] = round(time.perf_counter() - t0, 6)
     result.seconds = time.perf_counter() - start
+    result.time_limit = query.time_limit
     return result
 
 

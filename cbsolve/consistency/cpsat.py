@@ -111,9 +111,15 @@ class CpSatModel:
 class CpSatOracle:
     """Find/block interface for :func:`encoding.enumerate_blocks`."""
 
-    def __init__(self, cm: CpSatModel, workers: int = WORKERS, seed: int = 0):
+    def __init__(self, cm: CpSatModel, workers: int = WORKERS, seed: int = 0,
+                 seeded: bool = False):
         self.cm, self.workers, self.seed = cm, workers, seed
         self.solves = 0
+        #: Decide ``determined`` (two secrets) by the hinted enumeration of :meth:`find_many`
+        #: rather than a second full solve with a blocking constraint. Measured side by side
+        #: (docs/benchmarks.md) it is no faster for two secrets, so it is off; lists of 3+
+        #: always use the hinted enumeration.
+        self.seeded = seeded
 
     def find(self, deadline: Deadline):
         cp = self.cm.cp
@@ -132,18 +138,29 @@ class CpSatOracle:
         return "unknown", None
 
     def find_many(self, want: int | None, deadline: Deadline):
-        """Up to ``want`` solutions from one CP-SAT run with ``enumerate_all_solutions``
-        (one worker, no presolve: far faster than re-solving once per secret)."""
+        """Up to ``want`` solutions: one ordinary solve (with presolve: the fast way to a first
+        secret), then one CP-SAT run with ``enumerate_all_solutions`` hinted with that secret.
+        The enumeration (one worker, no presolve) starts at the hint and finds its neighbours by
+        backtracking, far faster than re-solving once per secret on large N."""
         cp, cm = self.cm.cp, self.cm
+        status, first = self.find(deadline)       # also sets the hint
+        if status != "sat":
+            return [], "complete" if status == "unsat" else "timeout"
+        if want is not None and want <= 1:
+            return [first], "limit"
         left = deadline.left()
         if left is not None and left <= 0:
-            return [], "timeout"
-        found: list[tuple[int, ...]] = []
+            return [first], "timeout"
+        found: list[tuple[int, ...]] = [first]
+        seen = {first}
 
         class Collect(cp.CpSolverSolutionCallback):
             def on_solution_callback(self):
-                found.append(tuple(next(s for s, v in enumerate(row) if self.BooleanValue(v))
-                                   for row in cm.x))
+                code = tuple(next(s for s, v in enumerate(row) if self.BooleanValue(v))
+                             for row in cm.x)
+                if code not in seen:
+                    seen.add(code)
+                    found.append(code)
                 if want is not None and len(found) >= want:
                     self.StopSearch()
 
@@ -173,17 +190,19 @@ class CpSatBackend:
 
     name = "cpsat"
 
-    def __init__(self, workers: int = WORKERS, suffix_budget: int | None = None, seed: int = 0):
+    def __init__(self, workers: int = WORKERS, suffix_budget: int | None = None, seed: int = 0,
+                 seeded: bool = False):
         self.workers = workers
         self.suffix_budget = suffix_budget
         self.seed = seed
+        self.seeded = seeded
 
     def solve(self, log: FeedbackLog, query: Query) -> ConsistencyResult:
         from .answer import answer_query
 
         start = time.perf_counter()
         deadline = Deadline(query.time_limit)
-        oracle = CpSatOracle(model_for(log), self.workers, self.seed)
+        oracle = CpSatOracle(model_for(log), self.workers, self.seed, self.seeded)
         result = answer_query(self.name, log, query, deadline, oracle,
                               suffix_budget=self.suffix_budget)
         if result.status == Status.INFEASIBLE:
