@@ -11,10 +11,12 @@
 //
 // solve(S, d, B) returns the exact value when it is < B, otherwise a lower bound >= B (a
 // "fail-high"). Pruning, each switchable for tests:
-//   * fill bound: a node solves at most one secret and has at most R-1 children (R responses),
-//     so n secrets need at least 1*1 + 2*(R-1) + 3*(R-1)^2 + ... guesses (the ideal even split
-//     that counts the immediate win); per guess: LB(g) = |S| + sum_r LB(|C_r|); guesses are tried
-//     in LB order and the loop stops when LB(g) >= the best value so far;
+//   * fill bound: a node solves at most one secret and has at most b children, so n secrets
+//     need at least 1*1 + 2*b + 3*b^2 + ... guesses (the ideal even split that counts the
+//     immediate win); b starts as R-1 (R responses) and becomes, below a node whose guesses were
+//     all scanned, the most non-winning classes any guess makes there (no guess splits a subset
+//     into more classes: "branching"); per guess: LB(g) = |S| + sum_r LB(|C_r|); guesses are
+//     tried in LB order and the loop stops when LB(g) >= the best value so far;
 //   * budgets: class C_j of guess g gets the budget best - |S| - (values of solved classes) -
 //     (lower bounds of the others), so one class that exceeds its share refutes g;
 //   * closed forms: |S| <= 2; the obvious guess (a candidate splitting S into singletons is
@@ -23,8 +25,12 @@
 //   * symbols never played are interchangeable: only guesses whose unplayed symbols appear as
 //     the lowest unplayed ones in order of first appearance are tried (exact symmetry: S is fixed
 //     by any permutation of unplayed symbols);
+//   * the stabiliser of the history (position permutations with the induced map of played
+//     symbols, Knuth 1977 / Koyama–Lai 1993, here at every level): one guess per orbit;
 //   * a transposition table keyed by two independent 64-bit Zobrist hashes of S (and the depth
 //     left when depth-capped) holds exact values with their best guess, and fail-high bounds.
+// Partition histograms (most of the time) are counted candidate-major from a transposed matrix
+// of compact reply numbers, a chunk of guesses at a time.
 // The search is single-threaded per call; several Python threads share one Solver (the table is
 // sharded with mutexes) and release the GIL.
 #include <pybind11/numpy.h>

@@ -9,16 +9,20 @@ total-optimal strategies the smallest worst case. ``max_depth=K`` restricts to s
 never need more than K guesses (Mastermind 4/6: 5626 with K=5).
 
 Division of work. The native core (``cbsolve/_native/search_expected.cpp``) runs a depth-first
-branch and bound over candidate sets with fill lower bounds, best-first refinement of guesses,
-the obvious-guess and equivalent-partition shortcuts, never-played-symbol symmetry and a
-transposition table (details in that file). This module drives the top of the tree:
+branch and bound over candidate sets with fill lower bounds (branching factor sharpened per
+node), best-first refinement of guesses, the obvious-guess and equivalent-partition shortcuts,
+guesses reduced by the stabiliser of the history at every level and a transposition table
+(details in that file). This module drives the top of the tree:
 
-* the first guess is tried only up to the full symmetry group (positions x symbols), the second
-  only up to the stabiliser of the first (:mod:`cbsolve.symmetry`), the classic reduction of
-  Knuth 1977 and Koyama–Lai 1993;
+* the first guess is tried only up to the full symmetry group (positions x symbols), deeper
+  guesses up to the stabiliser of the history, the classic reduction of Knuth 1977 and
+  Koyama–Lai 1993 (in the core; :mod:`cbsolve.symmetry` at the top two levels when the core's
+  ``stabiliser`` option is off);
 * the classes of a first guess are independent subproblems: they are solved on ``workers``
   threads (the native call releases the GIL) sharing one transposition table, each with the
-  budget left by the incumbent and the other classes' best known values;
+  budget left by the incumbent and the other classes' best known values, capped by the class's
+  own greedy value; a class of at least :data:`SPLIT_MIN` secrets (Bulls & Cows 4/10: 0,1 and
+  0,2 after 0123) is expanded here, its guesses shared among the threads;
 * the incumbent starts as Irving's greedy strategy (1979, smallest expected class size);
 * on a time limit the search stops and returns the bounds proved so far (``proved=False``).
 
