@@ -698,7 +698,7 @@ class Solver {
         Val node_min = INF;
         // hist: counts per compact reply (index 0 = the win); row_lb[0] = lbw_[0] = 0, so the
         // loop needs no branch on empty classes.
-        auto consider = [&](int g, const uint16_t* hist) {
+        auto consider = [&](int g, const auto* hist) {
             const int cand = hist[0] != 0;
             int classes = 0, wmax = 0;
             i64 lbt = n, ss = 0;
@@ -724,32 +724,64 @@ class Solver {
         // sequentially and every guess has its own counters, so consecutive increments never
         // wait on each other (the guess-major loop serialised on repeated replies). A chunk's
         // counters (uint16: n <= 16384) stay in L1.
+        // uint8 counters when no class can reach 256 (most nodes), uint16 otherwise (n <= 16384).
+        if (n < 256)
+            count_chunks<uint8_t>(S, n, G, consider);
+        else
+            count_chunks<uint16_t>(S, n, G, consider);
+        std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
+        if (most_classes) *most_classes = mostc;
+        return node_min;
+    }
+
+    // Histograms of a chunk of guesses at once, candidates in the outer loop: each candidate's
+    // row of the transposed matrix (its reply to every guess) is read sequentially and every
+    // guess has its own counters, so consecutive increments never wait on each other (the
+    // guess-major loop serialised on repeated replies); two candidates per pass share the
+    // guess index loads. A chunk's counters stay in L1.
+    template <class T, class F>
+    void count_chunks(const int* S, int n, const std::vector<int>& G, F& consider) {
         constexpr int kChunk = 256;
-        static thread_local std::vector<uint16_t> H;
+        static thread_local std::vector<T> H;
         H.resize(size_t(kChunk) * nr_);
         const size_t ng = G.size();
+        const int sl = nr_;
         for (size_t c0 = 0; c0 < ng; c0 += kChunk) {
             const int cn = int(std::min<size_t>(kChunk, ng - c0));
             const int* gc = &G[c0];
-            std::fill(H.begin(), H.begin() + size_t(cn) * nr_, 0);
-            uint16_t* h = H.data();
-            const int sl = nr_;
+            std::fill(H.begin(), H.begin() + size_t(cn) * sl, T(0));
+            T* h = H.data();
+            int i = 0;
             if (gc[cn - 1] - gc[0] == cn - 1) {  // a contiguous run of guesses
-                for (int i = 0; i < n; ++i) {
-                    const uint8_t* row = &MT_[size_t(S[i]) * nc_ + gc[0]];
-                    for (int j = 0; j < cn; ++j) ++h[j * sl + row[j]];
+                for (; i + 1 < n; i += 2) {
+                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_ + gc[0]];
+                    const uint8_t* r2 = &MT_[size_t(S[i + 1]) * nc_ + gc[0]];
+                    for (int j = 0; j < cn; ++j) {
+                        ++h[j * sl + r1[j]];
+                        ++h[j * sl + r2[j]];
+                    }
+                }
+                for (; i < n; ++i) {
+                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_ + gc[0]];
+                    for (int j = 0; j < cn; ++j) ++h[j * sl + r1[j]];
                 }
             } else {
-                for (int i = 0; i < n; ++i) {
-                    const uint8_t* row = &MT_[size_t(S[i]) * nc_];
-                    for (int j = 0; j < cn; ++j) ++h[j * sl + row[gc[j]]];
+                for (; i + 1 < n; i += 2) {
+                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_];
+                    const uint8_t* r2 = &MT_[size_t(S[i + 1]) * nc_];
+                    for (int j = 0; j < cn; ++j) {
+                        const int g = gc[j];
+                        ++h[j * sl + r1[g]];
+                        ++h[j * sl + r2[g]];
+                    }
+                }
+                for (; i < n; ++i) {
+                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_];
+                    for (int j = 0; j < cn; ++j) ++h[j * sl + r1[gc[j]]];
                 }
             }
             for (int j = 0; j < cn; ++j) consider(gc[j], h + size_t(j) * sl);
         }
-        std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
-        if (most_classes) *most_classes = mostc;
-        return node_min;
     }
 
     // Per-node scratch for exploring guesses (dedup signatures, partition buffers).
