@@ -92,8 +92,8 @@ def find_one(backends, seeds: int, time_limit: float, modes=("one", "one+det")) 
         logs = [random_log(variant, n_guesses, s)[0] for s in range(seeds)]
         for name in backends:
             for mode in modes:
-                if mode == "one" and name == "cpsat-seeded":
-                    continue                   # identical to cpsat for a pure find-one
+                if mode == "one" and name in ("cpsat-seeded", "cpsat-solveronly"):
+                    continue                   # same path as cpsat for a pure find-one
                 times, unknown = [], 0
                 for log in logs:
                     q = Query(limit=1, time_limit=time_limit, determined=mode != "one")

@@ -16,8 +16,7 @@ from ..status import Status
 from . import ConsistencyResult, Query
 from .counting import (DEFAULT_COUNTER_SECONDS, DELTA, EPSILON, approx_count, available, cnf_of,
                        exact_count, near_uniform)
-from .encoding import (SUFFIX_BUDGET, Deadline, Oracle, enumerate_blocks, local_neighbours,
-                       suffix_length)
+from .encoding import SUFFIX_BUDGET, Deadline, Oracle, enumerate_blocks, suffix_length
 
 #: Enumerate at most this many secrets for an exact count before trying a model counter.
 COUNT_CAP = 200_000
@@ -48,23 +47,10 @@ def answer_query(name: str, log: FeedbackLog, query: Query, deadline: Deadline, 
 
 
 def _list(oracle, log, want, deadline, m, lies):
-    """``want`` secrets: one from the solver, then its consistent one-move neighbours
-    (re-scored, exact; milliseconds) and only if those are too few, the solver again."""
-    if want is None or want < 2 or lies or not LOCAL_NEIGHBOURS:
-        return enumerate_blocks(oracle, log, want, deadline, m, lies)
-    found, how = enumerate_blocks(oracle, log, 1, deadline, m, lies)
-    if how != "limit" or len(found) >= want:
-        return found, how
-    found = local_neighbours(log, found, want, deadline)
-    if len(found) >= want:
-        return found, "limit"
-    # The solver has the first secret (or its whole block) excluded already; the neighbours
-    # are consistent secrets, so the union is still exact when the solver completes.
-    more, how = enumerate_blocks(oracle, log, want, deadline, m, lies)
-    merged = list(dict.fromkeys([*found, *more]))
-    if how == "limit" or (want is not None and len(merged) >= want):
-        return merged, "limit"
-    return merged, how
+    """``want`` secrets; after the solver's first secret, its consistent one-move neighbours
+    are listed (re-scored, exact; milliseconds) before the solver is asked again."""
+    return enumerate_blocks(oracle, log, want, deadline, m, lies,
+                            neighbours=LOCAL_NEIGHBOURS and want is not None and not lies)
 
 
 def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: str, limit) -> None:

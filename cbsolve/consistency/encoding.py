@@ -235,7 +235,8 @@ class Completions:
 
 
 def enumerate_blocks(oracle: Oracle, log: FeedbackLog, want: int | None, deadline: Deadline,
-                     m: int = 0, lies: int = 0) -> tuple[list[tuple[int, ...]], str]:
+                     m: int = 0, lies: int = 0,
+                     neighbours: bool = False) -> tuple[list[tuple[int, ...]], str]:
     """Up to ``want`` (None: all) distinct secrets; returns (codes, how) with how one of
     "complete" (all found, the solver proved there are no more), "limit" (stopped at ``want``;
     more may exist) or "timeout".
@@ -244,8 +245,12 @@ def enumerate_blocks(oracle: Oracle, log: FeedbackLog, want: int | None, deadlin
     (cheap when solutions are sparse) and grows while blocks come back well filled (dense sets:
     one solver call then yields hundreds of secrets). Shrinking is never needed for correctness
     and growing can only re-list secrets already seen, which the ``seen`` set drops.
+
+    ``neighbours``: once, after the first solver secret, add its consistent one-move
+    neighbours (:func:`local_neighbours`, re-scored); they are not blocked in the solver, so a
+    later solution may repeat one, which ``seen`` drops, and "complete" stays exact.
     """
-    if lies == 0 and hasattr(oracle, "find_many") and (
+    if lies == 0 and not neighbours and hasattr(oracle, "find_many") and (
             want is None or want > 2 or (want == 2 and getattr(oracle, "seeded", False))):
         return oracle.find_many(want, deadline)
     found: list[tuple[int, ...]] = []
@@ -255,6 +260,13 @@ def enumerate_blocks(oracle: Oracle, log: FeedbackLog, want: int | None, deadlin
     checker = Checker(log)
     cur = min(m, suffix_length(log.variant, START_BUDGET))
     while want is None or len(found) < want:
+        if neighbours and found:
+            neighbours = False
+            for key in local_neighbours(log, found, want, deadline, checker)[len(found):]:
+                if key not in seen:
+                    seen.add(key)
+                    found.append(key)
+            continue
         t0 = time.perf_counter()
         status, code = oracle.find(deadline)
         t_solve = time.perf_counter() - t0
