@@ -32,6 +32,7 @@ its statistics are exact in every case.
 """
 from __future__ import annotations
 
+import heapq
 import os
 import sys
 import threading
@@ -54,7 +55,7 @@ INF_T = 1 << 60
 INF_W = 1 << 20
 #: Classes of the first guess at least this large are expanded by the driver, their guesses
 #: shared among the workers (one big class would otherwise keep a single core busy).
-SPLIT_MIN = 1000
+SPLIT_MIN = 300
 #: Pruning switches of the native core (all on by default); tests turn them off to compare.
 OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "refine", "stabiliser",
            "branching")
@@ -328,53 +329,51 @@ class _Search:
         """The core's solve of one large set, its guesses expanded by ``workers`` threads.
 
         Same contract as ``Solver.solve``: (t, w, True) exact when below ``budget``, else
-        (t, w, False) a lower bound >= budget; None when stopped. Every guess (up to the
-        stabiliser) is either expanded, its classes solved by the core within the running best,
-        or skipped because its lower bound reaches the best; the best is shared by the threads,
-        so the value found is the optimum whatever the interleaving."""
+        (t, w, False) a lower bound >= budget; None when stopped. Best-first over the guesses
+        (up to the stabiliser) as in the core: a guess popped for the first time gets its
+        classes' one-level bounds and goes back; popped again it is expanded, its classes solved
+        by the core within the running best (classes of at least :data:`SPLIT_MIN` secrets by
+        this method again). Every guess is expanded or has a bound reaching the best, which
+        the threads share, so the value found is the optimum whatever the interleaving."""
         solver, n, win = self.solver, len(members), self.variant.win_response
         cd = self._child_depth(d)
-        order = solver.scan(members, d, played, None, history)
-        state = {"best": tuple(budget), "guess": None, "fail": (INF_T, INF_W), "stopped": False}
+        heap = [((lbt, lbw), not cand, int(g), None)
+                for g, lbt, lbw, cand in solver.scan(members, d, played, None, history)]
+        heapq.heapify(heap)
+        state = {"best": tuple(budget), "guess": None, "fail": (INF_T, INF_W), "stopped": False,
+                 "refining": 0}
         lock = threading.Lock()
 
-        def classes_of(g):
+        def refine(g):
             resp = self.matrix[g][members]
             subs = [members[resp == r] for r in np.unique(resp) if r != win]
             subs.sort(key=len)
-            child_played, child_hist = played | int(self.symmask[g]), history + [int(g)]
+            child_played, child_hist = played | int(self.symmask[g]), history + [g]
             bounds = [solver.lower_bound(c, cd, child_played, child_hist) for c in subs]
-            return subs, bounds, child_played, child_hist
-
-        # Sharpened bounds first (each class's one-level bound), then best-first expansion.
-        refined = []
-        for g, lbt, lbw, cand in order:
-            if (lbt, lbw) >= state["best"]:
-                state["fail"] = min(state["fail"], (lbt, lbw))
-                continue
-            subs, bounds, child_played, child_hist = classes_of(g)
             t = n + sum(b[0] for b in bounds)
             w = 1 + max(b[1] for b in bounds) if bounds else 1
-            refined.append(((t, w), not cand, g, subs, bounds, child_played, child_hist))
-        refined.sort(key=lambda x: x[:3])
-        queue = list(reversed(refined))
+            return (t, w), (subs, bounds, child_played, child_hist)
 
-        def expand(item):
-            _, _, g, subs, bounds, child_played, child_hist = item
+        def solve_class(sub, cb, child_played, child_hist):
+            if len(sub) >= SPLIT_MIN and len(child_hist) < 3:
+                return self._solve_split(sub, cd, cb, child_played, child_hist)
+            return solver.solve(sub, cd, cb[0], cb[1], child_played, None, child_hist)
+
+        def expand(g, data):
+            subs, bounds, child_played, child_hist = data
             done, wmax, rest = n, 1, sum(b[0] for b in bounds)
             for sub, bound in zip(subs, bounds, strict=True):
                 rest -= bound[0]
                 with lock:
                     best = state["best"]
                 cb = (best[0] - done - rest, best[1] - 1)
-                value = (bound[0], bound[1])
-                exact = bound[2]
+                value, exact = (bound[0], bound[1]), bound[2]
                 if value < cb and not exact:
-                    out = solver.solve(sub, cd, cb[0], cb[1], child_played, None, child_hist)
+                    out = solve_class(sub, cb, child_played, child_hist)
                     if out is None:
                         state["stopped"] = True
                         return
-                    value, exact = (out[0], out[1]), out[2]
+                    value = (out[0], out[1])
                 if value >= cb:
                     with lock:
                         state["fail"] = min(state["fail"],
@@ -383,19 +382,31 @@ class _Search:
                 done, wmax = done + value[0], max(wmax, 1 + value[1])
             with lock:
                 if (done, wmax) < state["best"]:
-                    state["best"], state["guess"] = (done, wmax), int(g)
+                    state["best"], state["guess"] = (done, wmax), g
 
         def worker():
             while True:
                 with lock:
-                    if not queue or state["stopped"]:
+                    if state["stopped"] or (not heap and not state["refining"]):
                         return
-                    item = queue.pop()
-                    if item[0] >= state["best"]:
-                        state["fail"] = min(state["fail"], item[0])
-                        queue.clear()
-                        return
-                expand(item)
+                    item = heapq.heappop(heap) if heap else None
+                    if item is not None:
+                        bound, notcand, g, data = item
+                        if bound >= state["best"]:
+                            state["fail"] = min(state["fail"], bound)
+                            heap.clear()
+                            continue  # guesses being refined come back and stop here too
+                        if data is None:
+                            state["refining"] += 1
+                if item is None:  # another thread is about to push a refined guess back
+                    time.sleep(0.001)
+                elif data is None:
+                    refined, data = refine(g)
+                    with lock:
+                        heapq.heappush(heap, (max(bound, refined), notcand, g, data))
+                        state["refining"] -= 1
+                else:
+                    expand(g, data)
 
         threads = [threading.Thread(target=worker) for _ in range(self.workers)]
         for th in threads:
