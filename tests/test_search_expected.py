@@ -167,6 +167,15 @@ def test_large_classes_split_among_workers_give_the_same_optimum(variant, monkey
     if want is not None:
         assert (split.total, split.worst) == want
     check(split, variant)
+    if variant.length < 4:  # consistent guesses only, and a depth cap, through the split too
+        monkeypatch.setattr(expected, "SPLIT_MIN", 2)
+        cands = solve_expected(variant, guesses="candidates", progress=False, workers=2)
+        assert (cands.total, cands.worst) == exhaustive(variant, candidates_only=True)
+        check(cands, variant)
+        cap = want[1] - 1
+        capped = solve_expected(variant, max_depth=cap, progress=False, workers=2)
+        best = exhaustive(variant, max_depth=cap)
+        assert (capped.total, capped.worst) == (best if best else (None, None))
 
 
 def test_single_worker_and_threads_agree():
