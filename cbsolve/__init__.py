@@ -3,8 +3,15 @@
 The curated public API; heavy solver packages are imported only where used.
 """
 from .codes import CodeSpace
-from .errors import (CbsolveError, InconsistentLog, InvalidCode, InvalidFeedback, InvalidVariant,
-                     SpaceTooLarge, UnknownName)
+from .errors import (
+                     CbsolveError,
+                     InconsistentLog,
+                     InvalidCode,
+                     InvalidFeedback,
+                     InvalidVariant,
+                     SpaceTooLarge,
+                     UnknownName,
+)
 from .variant import PRESETS, Variant
 
 __all__ = ["CbsolveError", "CodeSpace", "InconsistentLog", "InvalidCode", "InvalidFeedback",

@@ -130,8 +130,9 @@ def enumeration(seeds: int) -> list[dict]:
     """Secrets/s listing 50k secrets of a large set with the SAT engine (block completion),
     on a dense set (N=9 of 10 digits, 2 guesses) and a sparse one (N=12 of 6, 4 guesses)."""
     rows = []
-    for label, variant, n_guesses in (("dense: N=9 D=10 repeats, 2 guesses", Variant(9, string.digits, True), 2),
-                                      ("sparse: N=12 D=6 repeats, 4 guesses", Variant(12, "123456", True), 4)):
+    cases = (("dense: N=9 D=10 repeats, 2 guesses", Variant(9, string.digits, True), 2),
+             ("sparse: N=12 D=6 repeats, 4 guesses", Variant(12, "123456", True), 4))
+    for label, variant, n_guesses in cases:
         rates = []
         for s in range(seeds):
             log, _ = random_log(variant, n_guesses, s)

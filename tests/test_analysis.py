@@ -62,9 +62,10 @@ def test_a_failing_cell_is_reported_not_raised():
 
 
 def test_local_pool_and_dask_give_identical_results(tmp_path):
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     cells = small_cells()
-    zero = run_sweep(cells, tmp_path / "zero", workers=0, make_plots=False)
+    run_sweep(cells, tmp_path / "zero", workers=0, make_plots=False)
     one = run_sweep(cells, tmp_path / "one", workers=1, make_plots=False)
     two = run_sweep(cells, tmp_path / "two", workers=2, make_plots=False)
     assert one.errors == two.errors == 0 and one.computed == len(cells)
@@ -144,7 +145,6 @@ def test_cli_analyze_bad_options_exit_2(tmp_path, capsys, args, fragment):
 
 
 def test_cli_analyze_unreachable_scheduler_exit_2(tmp_path, capsys):
-    pytest.importorskip("distributed")
     code = main(["analyze", "--family", "mastermind", "--lengths", "2", "--alphabets", "2",
                  "--strategies", "first", "--no-bounds", "--out", str(tmp_path),
                  "--scheduler", "tcp://127.0.0.1:9", "--no-plots"])

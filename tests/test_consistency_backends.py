@@ -52,7 +52,7 @@ def logs(draw):
     else:
         options = possible_responses(variant)
         replies = [draw(st.sampled_from(options)) for _ in guesses]
-    for g, (b, c) in zip(guesses, replies):
+    for g, (b, c) in zip(guesses, replies, strict=True):
         if b == variant.length - 1 and c == 1:
             continue
         log.add(space.format(g), b, None if variant.bulls_only else c)
@@ -120,7 +120,7 @@ def test_shortcut_symbols_present_is_wrong_with_repeats():
     log = FeedbackLog.parse(v, ["1111:2,0", "1123:1,1"])
 
     def shortcut(secret, guess):
-        bulls = sum(a == b for a, b in zip(secret, guess))
+        bulls = sum(a == b for a, b in zip(secret, guess, strict=True))
         return bulls, len(set(guess) & set(secret)) - bulls
 
     codes = CodeSpace(v).codes

@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from cbsolve.cli import main
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, consistent
-from cbsolve.consistency.diagnose import (conflict_search, consistent_with_lies, corrections,
-                                          minimal_conflict)
+from cbsolve.consistency.diagnose import conflict_search, consistent_with_lies, corrections, minimal_conflict
 from cbsolve.consistency.incremental import IncrementalSolver
 from cbsolve.feedback import Feedback, FeedbackLog
 from cbsolve.rule import score
@@ -85,7 +84,7 @@ def test_corrections_are_fewest_and_work(log, backend):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bad_logs(), st.sampled_from(BACKENDS), st.integers(1, 2))
 def test_max_lies_matches_brute_force(log, backend, lies):
-    want = {log.space.format(c) for c, k in zip(log.space.codes, lies_of(log)) if k <= lies}
+    want = {log.space.format(c) for c, k in zip(log.space.codes, lies_of(log), strict=True) if k <= lies}
     r = consistent_with_lies(log, lies, Query(limit=None), backend)
     assert set(r.secrets) == want and r.count == len(want) and r.exact
     assert r.status == (Status.OPTIMAL if want else Status.INFEASIBLE)

@@ -24,7 +24,7 @@ def test_counter_outputs_equal_thresholds_for_every_input(n, top, low):
         ins = [s.new_var("in") for _ in range(n)]
         outs = s.counter(ins, top, "test", low=low)
         for bits in itertools.product([0, 1], repeat=n):
-            assume = [v if b else -v for v, b in zip(ins, bits)]
+            assume = [v if b else -v for v, b in zip(ins, bits, strict=True)]
             for t, o in enumerate(outs, 1):
                 if o is None:
                     continue

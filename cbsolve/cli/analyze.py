@@ -49,7 +49,8 @@ def _explicit_variant() -> bool:
               help="Comma-separated strategies (default: all six).")
 @click.option("--bounds/--no-bounds", default=True, show_default=True,
               help="Add a row of proved lower bounds (and the optimum on small spaces).")
-@click.option("--workers", type=int, default=None, help="Local single-threaded worker processes (default: one per CPU; 0: in this process).")
+@click.option("--workers", type=int, default=None,
+              help="Local single-threaded worker processes (default: one per CPU; 0: in this process).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed cluster (e.g. tcp://host:8786).")
 @click.option("--out", "out_dir", default="analysis", show_default=True, metavar="DIR",

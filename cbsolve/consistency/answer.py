@@ -14,8 +14,16 @@ import numpy as np
 from ..feedback import FeedbackLog
 from ..status import Status
 from . import ConsistencyResult, Query
-from .counting import (DEFAULT_COUNTER_SECONDS, DELTA, EPSILON, approx_count, available, cnf_of,
-                       exact_count, near_uniform)
+from .counting import (
+    DEFAULT_COUNTER_SECONDS,
+    DELTA,
+    EPSILON,
+    approx_count,
+    available,
+    cnf_of,
+    exact_count,
+    near_uniform,
+)
 from .encoding import SUFFIX_BUDGET, Deadline, Oracle, enumerate_blocks, suffix_length
 
 #: Enumerate at most this many secrets for an exact count before trying a model counter.

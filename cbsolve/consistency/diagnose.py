@@ -218,23 +218,10 @@ def consistent_with_lies(log: FeedbackLog, max_lies: int, query: Query = Query()
 
 
 def _lies_native(log: FeedbackLog, max_lies: int, query: Query) -> ConsistencyResult:
-    space = log.space
-    idx = np.flatnonzero(mismatch_counts(log, space.codes) <= max_lies)
-    n = int(idx.size)
-    result = ConsistencyResult(status=Status.OPTIMAL if n else Status.INFEASIBLE,
-                               backend="native", count=n, exact=True, determined=n == 1)
-    if query.sample:
-        rng = np.random.default_rng(query.seed)
-        k = min(query.sample, n)
-        picked = np.sort(rng.choice(idx, size=k, replace=False)) if k else idx[:0]
-        result.secrets = space.format_many(space.codes[picked])
-        result.sampling = "exact uniform, without replacement, from the enumerated set"
-        result.truncated = k < n
-    else:
-        shown = idx if query.limit is None else idx[:query.limit]
-        result.secrets = space.format_many(space.codes[shown])
-        result.truncated = shown.size < n
-    return result
+    from .native import result_from_indices
+
+    idx = np.flatnonzero(mismatch_counts(log, log.space.codes) <= max_lies)
+    return result_from_indices(log.space, idx, query)
 
 
 def _lies_solver(log: FeedbackLog, max_lies: int, query: Query, backend: str):

@@ -25,26 +25,30 @@ def consistent_indices(log: FeedbackLog) -> np.ndarray:
     return np.flatnonzero(mask)
 
 
+def result_from_indices(space, idx: np.ndarray, query: Query, backend: str = "native") -> ConsistencyResult:
+    """The answer for a fully enumerated set of secrets ``idx``: exact count, listed or sampled."""
+    n = int(idx.size)
+    result = ConsistencyResult(status=Status.OPTIMAL if n else Status.INFEASIBLE,
+                               backend=backend, count=n, exact=True, determined=n == 1)
+    if query.sample:
+        rng = np.random.default_rng(query.seed)
+        k = min(query.sample, n)
+        picked = np.sort(rng.choice(idx, size=k, replace=False)) if k else idx[:0]
+        result.secrets = space.format_many(space.codes[picked])
+        result.sampling = "exact uniform, without replacement, from the enumerated set"
+        result.truncated = k < n
+    else:
+        shown = idx if query.limit is None else idx[:query.limit]
+        result.secrets = space.format_many(space.codes[shown])
+        result.truncated = shown.size < n
+    return result
+
+
 class NativeBackend:
     name = "native"
 
     def solve(self, log: FeedbackLog, query: Query) -> ConsistencyResult:
         start = time.perf_counter()
-        idx = consistent_indices(log)
-        space = log.space
-        n = int(idx.size)
-        result = ConsistencyResult(status=Status.OPTIMAL if n else Status.INFEASIBLE,
-                                   backend=self.name, count=n, exact=True, determined=n == 1)
-        if query.sample:
-            rng = np.random.default_rng(query.seed)
-            k = min(query.sample, n)
-            picked = np.sort(rng.choice(idx, size=k, replace=False)) if k else idx[:0]
-            result.secrets = space.format_many(space.codes[picked])
-            result.sampling = "exact uniform, without replacement, from the enumerated set"
-            result.truncated = k < n
-        else:
-            shown = idx if query.limit is None else idx[:query.limit]
-            result.secrets = space.format_many(space.codes[shown])
-            result.truncated = shown.size < n
+        result = result_from_indices(log.space, consistent_indices(log), query, self.name)
         result.seconds = time.perf_counter() - start
         return result
