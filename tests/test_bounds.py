@@ -3,7 +3,7 @@ bound against exact optima (brute force here for tiny games; published values fo
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -12,9 +12,16 @@ from hypothesis import strategies as st
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.counting import capacity, total_lower, worst_lower
-from cbsolve.bounds.partition import (count_patterns, distinct_class_size, distinct_expr,
-                                      first_guess_partition, guess_patterns, pattern_code,
-                                      repeats_class_sizes, repeats_poly)
+from cbsolve.bounds.partition import (
+    count_patterns,
+    distinct_class_size,
+    distinct_expr,
+    first_guess_partition,
+    guess_patterns,
+    pattern_code,
+    repeats_class_sizes,
+    repeats_poly,
+)
 from cbsolve.cli import main
 from cbsolve.codes import CodeSpace
 from cbsolve.scoring import partition_counts, possible_responses, score_matrix
@@ -130,7 +137,7 @@ def brute_force_optimum(variant: Variant) -> tuple[int, int]:
             out.setdefault(int(m[g, s]), []).append(s)
         return out
 
-    @lru_cache(maxsize=None)
+    @cache
     def solve(cands: frozenset) -> tuple[int, int]:
         if not cands:
             return 0, 0
@@ -234,3 +241,21 @@ def test_cli_bounds_big_ints(capsys):
 def test_cli_bounds_bad_input_exit_2(capsys, args):
     code, out, err = run(capsys, "bounds", *args)
     assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+# --- against the exact searches of cbsolve.search -------------------------------------------
+SEARCHED = [Variant(3, "0123", True), Variant(3, "012345", False), Variant(2, "0123456", True),
+            Variant(4, "0123", False), Variant(3, "0123", True, feedback="bulls")]
+
+
+@pytest.mark.parametrize("variant", SEARCHED, ids=lambda v: v.describe())
+def test_bounds_bracket_exact_search(variant):
+    from cbsolve.search.expected import solve_expected
+    from cbsolve.search.worst import solve_worst
+
+    b = compute_bounds(variant, search=False, strategies=True)
+    w = solve_worst(variant, certificate=False)
+    e = solve_expected(variant)
+    assert w.proved and e.proved
+    assert b.worst.lower <= w.worst <= b.worst.upper
+    assert b.expected.lower <= e.total <= b.expected.upper

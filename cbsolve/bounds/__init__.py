@@ -35,8 +35,10 @@ from .counting import total_lower, worst_lower
 UPPER_STRATEGIES = ("minimax", "expected", "entropy", "parts")
 #: Largest space on which strategies are evaluated exhaustively by default.
 STRATEGY_LIMIT = 20_000
-#: Largest space handed to the exact searches by default.
-SEARCH_LIMIT = 1_500
+#: Largest space handed to the exact searches by default: the worst-case search's own cap
+#: (its reply matrix is n^2 bytes); the time limit bounds the work, and a stopped search still
+#: contributes the interval it proved.
+SEARCH_LIMIT = 12_000
 #: Largest space for the scorer-based partition bound when no closed form applies.
 SCORER_LIMIT = 200_000
 
@@ -96,8 +98,7 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
                    progress=None) -> Bounds:
     """Lower and upper bounds on the worst and the total number of guesses for ``variant``."""
     from ..scoring import possible_responses
-    from .adaptive import (closed_form_bound, closed_form_feasible, deep_feasible,
-                           scorer_bound)
+    from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible, scorer_bound
 
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -167,9 +168,6 @@ def _search_exact(out: Bounds, deadline, workers) -> None:
         if (out.worst if objective == "worst" else out.expected).exact is not None:
             continue  # already pinned down by cheaper methods
         solver = _search_function(objective)
-        if solver is None:
-            out.notes.append(f"optimal {objective}-case search unavailable")
-            continue
         left = _remaining(deadline)
         if left is not None and left <= 0:
             out.notes.append(f"time limit reached before the {objective}-case search")
@@ -191,21 +189,22 @@ def _search_exact(out: Bounds, deadline, workers) -> None:
         if res.proved:
             value = res.worst if objective == "worst" else res.total
             lower = upper = value if value is not None else upper
+        else:
+            out.notes.append(f"optimal {objective}-case search stopped at the time limit having "
+                             f"proved [{lower}, {upper}] (raise --time-limit to go further)")
         interval.raise_lower(lower, tag)
         interval.lower_upper(upper, tag)
 
 
 def _search_function(objective: str):
-    """The optimal search for ``objective`` if that module is present, else None."""
-    import importlib
+    """The optimal search for ``objective`` (imported here: it loads the native search core)."""
+    if objective == "expected":
+        from ..search.expected import solve_expected
 
-    try:
-        if objective == "expected":
-            return importlib.import_module("cbsolve.search.expected").solve_expected
-        mod = importlib.import_module("cbsolve.search.worst")
-        return getattr(mod, "solve_worst", None)
-    except (ImportError, AttributeError):
-        return None
+        return solve_expected
+    from ..search.worst import solve_worst
+
+    return solve_worst
 
 
 __all__ = ["Bounds", "Interval", "compute_bounds"]
