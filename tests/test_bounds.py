@@ -49,7 +49,7 @@ def test_closed_form_partitions_match_scorer(feedback):
         patterns = guess_patterns(v)
         guesses = np.array([pattern_code(p) for p in patterns], dtype=np.uint8)
         hist = partition_counts(v, guesses, codes)
-        for pattern, row in zip(patterns, hist):
+        for pattern, row in zip(patterns, hist, strict=True):
             ref = {v.response_of(i): int(x) for i, x in enumerate(row) if x}
             assert first_guess_partition(v, pattern) == ref, (v.describe(), pattern)
             checked += 1
