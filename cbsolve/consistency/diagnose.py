@@ -150,7 +150,8 @@ def corrections(log: FeedbackLog, backend: str = "native", time_limit: float | N
     return _corrections_cpsat(log, Deadline(time_limit))
 
 
-def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
+def _selector_model(log: FeedbackLog):
+    """CP-SAT model of the log with each entry enforced only by its own selector literal."""
     from .cpsat import CpSatModel
 
     cm = CpSatModel(log.variant)
@@ -159,6 +160,11 @@ def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
         sel = cm.model.NewBoolVar(f"sel{i}")
         cm.add_clue(clue, enforce=sel)
         sels.append(sel)
+    return cm, sels
+
+
+def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
+    cm, sels = _selector_model(log)
     cm.model.Maximize(sum(sels))
     solver = cm.solver(deadline.left(), workers=2)
     status = solver.Solve(cm.model)
@@ -229,14 +235,9 @@ def _lies_solver(log: FeedbackLog, max_lies: int, query: Query, backend: str):
 
     deadline = Deadline(query.time_limit)
     if backend == "cpsat":
-        from .cpsat import CpSatModel, CpSatOracle
+        from .cpsat import CpSatOracle
 
-        cm = CpSatModel(log.variant)
-        sels = []
-        for i, clue in enumerate(clues(log)):
-            sel = cm.model.NewBoolVar(f"sel{i}")
-            cm.add_clue(clue, enforce=sel)
-            sels.append(sel)
+        cm, sels = _selector_model(log)
         cm.model.Add(sum(sels) >= len(sels) - max_lies)
         return answer_query("cpsat", log, query, deadline, CpSatOracle(cm), lies=max_lies)
     from .sat import session_for
