@@ -54,8 +54,11 @@ MAX_CODES = 16_384
 INF_T = 1 << 60
 INF_W = 1 << 20
 #: Classes of the first guess at least this large are expanded by the driver, their guesses
-#: shared among the workers (one big class would otherwise keep a single core busy).
-SPLIT_MIN = 300
+#: shared among the workers (one big class would otherwise keep a single core busy); inside
+#: such a class, classes of at least SPLIT_NESTED secrets are split again (the optimal guess's
+#: expansion is otherwise the last job, on one thread). Measured on Bulls & Cows 4/10.
+SPLIT_MIN = 1000
+SPLIT_NESTED = 300
 #: Pruning switches of the native core (all on by default); tests turn them off to compare.
 OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "refine", "stabiliser",
            "branching")
@@ -332,7 +335,7 @@ class _Search:
         (t, w, False) a lower bound >= budget; None when stopped. Best-first over the guesses
         (up to the stabiliser) as in the core: a guess popped for the first time gets its
         classes' one-level bounds and goes back; popped again it is expanded, its classes solved
-        by the core within the running best (classes of at least :data:`SPLIT_MIN` secrets by
+        by the core within the running best (classes of at least :data:`SPLIT_NESTED` secrets by
         this method again). Every guess is expanded or has a bound reaching the best, which
         the threads share, so the value found is the optimum whatever the interleaving."""
         solver, n, win = self.solver, len(members), self.variant.win_response
@@ -355,7 +358,7 @@ class _Search:
             return (t, w), (subs, bounds, child_played, child_hist)
 
         def solve_class(sub, cb, child_played, child_hist):
-            if len(sub) >= SPLIT_MIN and len(child_hist) < 3:
+            if len(sub) >= min(SPLIT_MIN, SPLIT_NESTED) and len(child_hist) < 3:
                 return self._solve_split(sub, cd, cb, child_played, child_hist)
             return solver.solve(sub, cd, cb[0], cb[1], child_played, None, child_hist)
 
