@@ -125,13 +125,19 @@ def _variant(doc: dict) -> Variant:
 
 
 # --- trees ----------------------------------------------------------------------------------
-def _verify_tree_doc(doc: dict) -> Report:
-    if doc.get("version") != TREE_VERSION:
-        raise Invalid(f"unsupported tree version {doc.get('version')!r}; supported: {TREE_VERSION}")
-    variant = _variant(doc)
+def _header(doc: dict, kind: str, version: int) -> tuple[Variant, str]:
+    """The fields every verified document starts with: version, variant, guess set."""
+    if doc.get("version") != version:
+        raise Invalid(f"unsupported {kind} version {doc.get('version')!r}; supported: {version}")
     guesses = doc.get("guesses", "all")
+    variant = _variant(doc)
     if guesses not in ("all", "candidates"):
         raise Invalid(f"bad guesses field {guesses!r}; allowed: all, candidates")
+    return variant, guesses
+
+
+def _verify_tree_doc(doc: dict) -> Report:
+    variant, guesses = _header(doc, "tree", TREE_VERSION)
     hist, nodes = replay_tree(variant, doc.get("root"), candidates_only=guesses == "candidates")
     secrets = sum(hist.values())
     worst = max(hist)
@@ -229,12 +235,7 @@ def capacity(n_responses: int, k: int) -> int:
 
 def verify_certificate(doc: dict) -> tuple[int, int]:
     """Check a lower-bound certificate; returns (nodes checked, proved lower bound on the worst case)."""
-    if doc.get("version") != CERT_VERSION:
-        raise Invalid(f"unsupported certificate version {doc.get('version')!r}; supported: {CERT_VERSION}")
-    variant = _variant(doc)
-    guesses = doc.get("guesses", "all")
-    if guesses not in ("all", "candidates"):
-        raise Invalid(f"bad guesses field {guesses!r}; allowed: all, candidates")
+    variant, guesses = _header(doc, "certificate", CERT_VERSION)
     claim = doc.get("claim") or {}
     d = claim.get("max_guesses")
     if not isinstance(d, int) or isinstance(d, bool) or d < 0 or claim.get("solvable") is not False:
