@@ -18,6 +18,12 @@ compile_args = ["-O3", "-fopenmp"]
 if os.environ.get("CBSOLVE_PORTABLE") != "1" and platform.machine() in ("x86_64", "AMD64"):
     compile_args.append("-march=native")
 
+# CBSOLVE_NATIVE_ONLY=stem1,stem2 builds only those kernels (development: a half-edited kernel
+# of one module does not block rebuilding another).
+only = {s for s in os.environ.get("CBSOLVE_NATIVE_ONLY", "").split(",") if s}
+sources = [src for src in sorted(glob.glob("cbsolve/_native/*.cpp"))
+           if not only or os.path.splitext(os.path.basename(src))[0] in only]
+
 extensions = [
     Pybind11Extension(
         f"cbsolve._native.{os.path.splitext(os.path.basename(src))[0]}",
@@ -26,7 +32,7 @@ extensions = [
         extra_compile_args=compile_args,
         extra_link_args=["-fopenmp"],
     )
-    for src in sorted(glob.glob("cbsolve/_native/*.cpp"))
+    for src in sources
 ]
 
 setup(ext_modules=extensions, cmdclass={"build_ext": build_ext})
