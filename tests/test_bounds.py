@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cbsolve.bounds import compute_bounds
+from cbsolve.bounds.constructive import count_locate_worst
 from cbsolve.bounds.counting import capacity, total_lower, worst_lower
 from cbsolve.bounds.partition import (
     count_patterns,
@@ -209,7 +210,9 @@ def test_huge_space_is_counted_not_enumerated():
     assert b.secrets == 26 ** 40
     assert b.responses == len(possible_responses(v))
     assert b.worst.lower == worst_lower(26 ** 40, b.responses)
-    assert b.worst.upper == 26 ** 40 and b.worst.exact is None
+    # Upper end: the count-then-locate construction (tests/test_bounds_constructive.py).
+    assert b.worst.upper == count_locate_worst(v) < 26 ** 40 and b.worst.exact is None
+    assert b.expected.upper == count_locate_worst(v) * 26 ** 40
 
 
 # --- CLI ------------------------------------------------------------------------------------

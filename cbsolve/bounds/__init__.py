@@ -10,8 +10,10 @@ Place in the data flow: code space sizes, scoring, strategies and the optimal se
 3. partition lower bounds (:mod:`.adaptive`) from the first-guess partitions in closed form
    (:mod:`.partition`), or read off the scorer two guesses deep when the space is small;
 4. upper bounds from heuristic strategies played against every secret (exact evaluation by
-   :func:`cbsolve.strategy.evaluate`; a sampled estimate is never used as a bound), and the
-   trivial strategy "guess every code in order" (worst S, total S(S+1)/2) otherwise;
+   :func:`cbsolve.strategy.evaluate`; a sampled estimate is never used as a bound), from the
+   count-then-locate construction for games with repeats, any N and D (:mod:`.constructive`:
+   worst W proved by construction, total <= W x S), and the trivial strategy "guess every code
+   in order" (worst S, total S(S+1)/2) otherwise;
 5. the exact optimum from :mod:`cbsolve.search` when the space is small and time allows.
 
 Every end of every interval says which method produced it. The expected case is reported as the
@@ -124,6 +126,7 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
             worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
             expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
 
+    _constructive_upper(out)
     if strategies and secrets <= strategy_limit:
         _strategy_upper(out, deadline, strategy_names)
     if search and secrets <= search_limit:
@@ -136,6 +139,16 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
 
 def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.perf_counter())
+
+
+def _constructive_upper(out: Bounds) -> None:
+    """Upper bounds from the count-then-locate construction (games with repeats)."""
+    from .constructive import METHOD, count_locate_worst
+
+    w = count_locate_worst(out.variant)
+    if w is not None:
+        out.worst.lower_upper(w, METHOD)
+        out.expected.lower_upper(w * out.secrets, f"{METHOD}, worst x secrets")
 
 
 def _strategy_upper(out: Bounds, deadline, names) -> None:

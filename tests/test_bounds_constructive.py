@@ -1,0 +1,75 @@
+"""The count-then-locate construction: its proved worst case is checked by playing it against
+every secret of small games (where the bound must be met exactly by some secret, since the
+analysis is a worst case over attainable counts) and against random secrets of large ones."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cbsolve.bounds import compute_bounds
+from cbsolve.bounds.constructive import CountThenLocate, count_locate_worst, locate_worst, supported
+from cbsolve.rule import score
+from cbsolve.variant import Variant
+
+
+def play(variant: Variant, secret: tuple[int, ...]) -> list[tuple[int, ...]]:
+    guesses = CountThenLocate(variant).play(lambda code: score(variant, secret, code)[0])
+    assert guesses[-1] == tuple(secret), "the game must end on the secret"
+    for g in guesses[:-1]:
+        assert g != tuple(secret)
+    return guesses
+
+
+SMALL = [(n, d, fb) for n in range(1, 6) for d in range(1, 6) if d ** n <= 3125
+         for fb in ("bulls-cows", "bulls")]
+
+
+@pytest.mark.parametrize("n, d, feedback", SMALL)
+def test_bound_is_the_exact_worst_case_of_the_strategy_on_small_games(n, d, feedback):
+    v = Variant.from_options(length=n, digits=d, repeats=True, feedback=feedback)
+    bound = count_locate_worst(v)
+    worst = max(len(play(v, s)) for s in itertools.product(range(d), repeat=n))
+    assert worst == bound
+
+
+def test_mastermind_bound_brackets_the_known_optimum():
+    v = Variant.preset("mastermind")
+    # Knuth 1977: 5 guesses are optimal, so any valid construction needs >= 5.
+    assert count_locate_worst(v) >= 5
+    assert max(len(play(v, s)) for s in itertools.product(range(6), repeat=4)) == count_locate_worst(v)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(6, 40), d=st.integers(2, 26), seed=st.integers(0, 2**32 - 1))
+def test_random_secrets_of_large_games_stay_within_the_bound(n, d, seed):
+    v = Variant.from_options(length=n, letters=d, repeats=True)
+    rng = random.Random(seed)
+    # Adversarial-ish: few symbols or all symbols, to hit both filler cases.
+    pool = rng.sample(range(d), rng.choice([1, min(2, d), d]))
+    secret = tuple(rng.choice(pool) for _ in range(n))
+    assert len(play(v, secret)) <= count_locate_worst(v)
+
+
+def test_halving_table_small_values():
+    # One marked position among m needs ceil(log2 m) halvings; none or all need no guess.
+    for m in range(1, 33):
+        assert locate_worst(m, 1) == (m - 1).bit_length()
+        assert locate_worst(m, 0) == locate_worst(m, m) == 0
+
+
+def test_unsupported_variants_give_no_bound():
+    assert count_locate_worst(Variant.preset("bulls-cows")) is None
+    assert not supported(Variant.preset("bulls-cows-no-leading-zero"))[0]
+    with pytest.raises(ValueError):
+        CountThenLocate(Variant.preset("bulls-cows"))
+
+
+def test_compute_bounds_uses_it_beyond_the_strategy_limit():
+    v = Variant.from_options(length=8, digits=10, repeats=True)
+    b = compute_bounds(v, search=False)
+    assert b.worst.upper == count_locate_worst(v) and "count-then-locate" in b.worst.upper_method
+    assert b.worst.lower <= b.worst.upper
