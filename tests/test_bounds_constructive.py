@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.constructive import CountThenLocate, count_locate_worst, locate_worst, supported
+from cbsolve.bounds.constructive_distinct import SetThenPlace, set_place_worst
 from cbsolve.rule import score
 from cbsolve.variant import Variant
 
@@ -63,6 +64,7 @@ def test_halving_table_small_values():
 
 def test_unsupported_variants_give_no_bound():
     assert count_locate_worst(Variant.preset("bulls-cows")) is None
+    assert set_place_worst(Variant.preset("bulls-cows-no-leading-zero")) is None
     assert not supported(Variant.preset("bulls-cows-no-leading-zero"))[0]
     with pytest.raises(ValueError):
         CountThenLocate(Variant.preset("bulls-cows"))
@@ -73,3 +75,35 @@ def test_compute_bounds_uses_it_beyond_the_strategy_limit():
     b = compute_bounds(v, search=False)
     assert b.worst.upper == count_locate_worst(v) and "count-then-locate" in b.worst.upper_method
     assert b.worst.lower <= b.worst.upper
+
+
+# --- distinct games: set-then-place -----------------------------------------------------------
+def play_distinct(variant: Variant, secret: tuple[int, ...]) -> list[tuple[int, ...]]:
+    guesses = SetThenPlace(variant).play(lambda code: score(variant, secret, code))
+    assert guesses[-1] == tuple(secret) and tuple(secret) not in guesses[:-1]
+    assert all(len(set(g)) == variant.length for g in guesses), "every guess is a valid code"
+    return guesses
+
+
+@pytest.mark.parametrize("n, d", [(1, 3), (2, 3), (2, 5), (3, 5), (3, 6), (4, 7), (4, 10)])
+def test_set_then_place_stays_within_its_bound_on_every_secret(n, d):
+    v = Variant.from_options(length=n, digits=d, repeats=False)
+    worst = max(len(play_distinct(v, s)) for s in itertools.permutations(range(d), n))
+    assert worst <= set_place_worst(v)
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(5, 13), extra=st.integers(0, 8), seed=st.integers(0, 2**32 - 1))
+def test_set_then_place_random_secrets_of_large_games(n, extra, seed):
+    d = min(26, 2 * n - 1 + extra)
+    v = Variant.from_options(length=n, letters=d, repeats=False)
+    secret = tuple(random.Random(seed).sample(range(d), n))
+    assert len(play_distinct(v, secret)) <= set_place_worst(v)
+
+
+def test_set_then_place_scope_and_bounds_integration():
+    assert set_place_worst(Variant.from_options(length=8, digits=10, repeats=False)) is None  # D < 2N-1
+    assert set_place_worst(Variant.preset("mastermind")) is None
+    v = Variant.from_options(length=10, letters=26, repeats=False)
+    b = compute_bounds(v, search=False)
+    assert b.worst.upper == set_place_worst(v) and "set-then-place" in b.worst.upper_method

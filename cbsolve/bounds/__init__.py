@@ -11,8 +11,9 @@ Place in the data flow: code space sizes, scoring, strategies and the optimal se
    (:mod:`.partition`), or read off the scorer two guesses deep when the space is small;
 4. upper bounds from heuristic strategies played against every secret (exact evaluation by
    :func:`cbsolve.strategy.evaluate`; a sampled estimate is never used as a bound), from the
-   count-then-locate construction for games with repeats, any N and D (:mod:`.constructive`:
-   worst W proved by construction, total <= W x S), and the trivial strategy "guess every code
+   count-then-locate construction for games with repeats and the set-then-place one for
+   distinct games with D >= 2N-1, any N (:mod:`.constructive`: worst W proved by construction,
+   total <= W x S), and the trivial strategy "guess every code
    in order" (worst S, total S(S+1)/2) otherwise;
 5. the exact optimum from :mod:`cbsolve.search` when the space is small and time allows.
 
@@ -142,13 +143,14 @@ def _remaining(deadline: float | None) -> float | None:
 
 
 def _constructive_upper(out: Bounds) -> None:
-    """Upper bounds from the count-then-locate construction (games with repeats)."""
-    from .constructive import METHOD, count_locate_worst
+    """Upper bounds from a construction with a proved worst case (any N and D)."""
+    from .constructive import constructive_worst
 
-    w = count_locate_worst(out.variant)
-    if w is not None:
-        out.worst.lower_upper(w, METHOD)
-        out.expected.lower_upper(w * out.secrets, f"{METHOD}, worst x secrets")
+    found = constructive_worst(out.variant)
+    if found is not None:
+        w, method = found
+        out.worst.lower_upper(w, method)
+        out.expected.lower_upper(w * out.secrets, f"{method}, worst x secrets")
 
 
 def _strategy_upper(out: Bounds, deadline, names) -> None:

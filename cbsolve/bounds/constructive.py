@@ -28,8 +28,9 @@ over the adversary's symbol counts, of the guesses of phases 1-4, by a dynamic p
 the sorted counts. Tests play the strategy against every secret of small games and random
 secrets of large ones, checking each game against this bound.
 
-Not covered (the bound returns None): distinct-symbol games (no one-symbol guesses) and
-no-leading-zero games (the leading position cannot take the filler freely).
+Not covered (the bound returns None): distinct-symbol games (no one-symbol guesses: see
+:mod:`.constructive_distinct`) and no-leading-zero games (the leading position cannot take the
+filler freely).
 """
 from __future__ import annotations
 
@@ -115,7 +116,7 @@ class CountThenLocate:
         self.respond = respond
         try:
             self._ask(tuple(self._solve()))
-        except _Won:
+        except Won:
             pass
         return self.guesses
 
@@ -123,7 +124,7 @@ class CountThenLocate:
         self.guesses.append(code)
         bulls = self.respond(code)
         if bulls == self.n:
-            raise _Won
+            raise Won
         return bulls
 
     def _solve(self) -> list[int]:
@@ -183,8 +184,22 @@ class CountThenLocate:
         return self._locate(c, half, j) + self._locate(c, positions[len(half):], k - j)
 
 
-class _Won(Exception):
+class Won(Exception):
     """The last guess was the secret: the game is over."""
 
 
-__all__ = ["CountThenLocate", "METHOD", "count_locate_worst", "locate_worst", "supported"]
+def constructive_worst(variant: Variant) -> tuple[int, str] | None:
+    """(proved worst case, method) of the construction that applies to ``variant``, or None:
+    count-then-locate for repeats, set-then-place (:mod:`.constructive_distinct`) for distinct."""
+    from .constructive_distinct import METHOD as DISTINCT_METHOD
+    from .constructive_distinct import set_place_worst
+
+    for worst, method in ((count_locate_worst, METHOD), (set_place_worst, DISTINCT_METHOD)):
+        w = worst(variant)
+        if w is not None:
+            return w, method
+    return None
+
+
+__all__ = ["CountThenLocate", "METHOD", "Won", "constructive_worst", "count_locate_worst",
+           "locate_worst", "supported"]
