@@ -31,6 +31,13 @@ FIND_ROWS = [  # (label, variant, guesses, target seconds)
     ("N=40 10 digits repeats, 90 guesses", Variant(40, string.digits, True), 90, 0.5),
 ]
 BAND = Variant(40, string.digits, True)
+#: Portfolio shapes compared with the default (portfolio.py: burst flips, race, hint).
+PORTFOLIOS = {
+    "cpsat-race": {"burst": 0, "race": True},          # no burst: race from the start
+    "cpsat-burst": {"race": False},                    # burst, then CP-SAT alone
+    "cpsat-hint": {"race": False, "hint_best": True},  # ... hinted with the burst's best code
+    "cpsat-longburst": {"burst": 50_000, "race": False},
+}
 
 
 def random_log(variant: Variant, n_guesses: int, seed: int) -> tuple[FeedbackLog, tuple]:
@@ -47,7 +54,9 @@ def random_log(variant: Variant, n_guesses: int, seed: int) -> tuple[FeedbackLog
 
 def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[float, object]:
     """Time one query; ``cpsat:W`` runs CP-SAT with W workers; ``cpsat-seeded`` decides
-    ``determined`` by the hinted enumeration instead of a second full solve;
+    ``determined`` by the hinted enumeration instead of a second full solve; ``cpsat-nols``
+    is CP-SAT without the local-search race (portfolio.py); ``PORTFOLIOS`` names other
+    shapes of the portfolio;
     ``sat-NAME`` runs PySAT with solver NAME (e.g. sat-cadical195); a ``-solveronly``
     suffix turns off the one-move neighbour listing (the previous behaviour)."""
     backend, _, workers = backend.partition(":")
@@ -57,6 +66,10 @@ def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[
     backend = backend.removesuffix("-solveronly")
     if backend == "cpsat-seeded":
         backend, kwargs["seeded"] = "cpsat", True
+    if backend == "cpsat-nols":                  # CP-SAT alone (before the portfolio)
+        backend, kwargs["local_search"] = "cpsat", False
+    if backend in PORTFOLIOS:                    # other shapes of the local-search portfolio
+        backend, kwargs["portfolio"] = "cpsat", PORTFOLIOS[backend]
     if backend.startswith("sat-"):
         backend, kwargs["solver"] = "sat", backend[4:]
     b = get_backend(backend)

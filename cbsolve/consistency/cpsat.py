@@ -22,6 +22,8 @@ from .encoding import Clue, Deadline, clues
 
 #: CP-SAT search workers (the machine has 2 cores; more workers = a wider portfolio).
 WORKERS = 1
+#: Race the native local search (portfolio.py) against CP-SAT for find-one / determined.
+LOCAL_SEARCH = True
 
 
 class CpSatModel:
@@ -191,8 +193,10 @@ class CpSatBackend:
     name = "cpsat"
 
     def __init__(self, workers: int = WORKERS, suffix_budget: int | None = None, seed: int = 0,
-                 seeded: bool = False):
+                 seeded: bool = False, local_search: bool | None = None):
         self.workers = workers
+        self.local_search = LOCAL_SEARCH if local_search is None else local_search
+        self.portfolio: dict = {}   # PortfolioOracle options (benchmarks)
         self.suffix_budget = suffix_budget
         self.seed = seed
         self.seeded = seeded
@@ -203,8 +207,17 @@ class CpSatBackend:
         start = time.perf_counter()
         deadline = Deadline(query.time_limit)
         oracle = CpSatOracle(model_for(log), self.workers, self.seed, self.seeded)
+        # Lists of a few secrets (find-one, determined): race the native local search against
+        # CP-SAT (portfolio.py). Counts, samples and full lists enumerate, where it cannot help.
+        if self.local_search and not query.count and not query.sample and query.limit is not None:
+            from .portfolio import PortfolioOracle
+
+            oracle = PortfolioOracle(oracle, log, self.seed, **self.portfolio)
         result = answer_query(self.name, log, query, deadline, oracle,
                               suffix_budget=self.suffix_budget)
+        note = getattr(oracle, "note", lambda: None)()
+        if note:
+            result.notes.append(note)
         if result.status == Status.INFEASIBLE:
             result.notes.append("proved inconsistent by CP-SAT")
         result.seconds = time.perf_counter() - start

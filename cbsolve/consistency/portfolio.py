@@ -1,0 +1,187 @@
+"""A portfolio for find-one / determined: native local search raced against CP-SAT.
+
+Place in the data flow: FeedbackLog -> encoding.Clue -> (this module: LocalSearch + CP-SAT model
+from cpsat.py) -> encoding.enumerate_blocks -> answer.py. The local search
+(``cbsolve._native.local_search``: min-conflicts moves, tabu, breakout clause weights and
+random-walk noise; Minton et al. 1992, Glover 1989, Morris 1993, Selman et al. 1994) can only
+FIND secrets, never prove there are none, so each ``find`` runs it in a native thread (the GIL
+released) while CP-SAT with one worker searches in this thread; the first to answer stops the
+other. CP-SAT alone can answer "none" (and so prove ``determined``). Every code the local search
+returns is re-scored against the whole log with the scoring core before it is trusted.
+
+Reproducibility: the local search is deterministic for its seed and so is one-worker CP-SAT, but
+which of the two answers first depends on timing, so the secret listed may differ between runs
+(the status and ``determined`` do not, short of a time limit).
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..feedback import FeedbackLog
+from .encoding import Checker, Deadline
+
+#: Byte marking "any symbol" in a forbidden pattern (a blocked prefix).
+WILD = 255
+#: Kernel tuning (measured on N=40, 10 digits; docs/benchmarks.md): random-walk probability,
+#: base tabu tenure (tenure = base + uniform 0..base), flips without a new best before a restart.
+NOISE, TENURE, RESTART = 0.05, 10, 20_000
+#: Portfolio shape (measured side by side, docs/benchmarks.md): local-search flips tried alone
+#: before CP-SAT starts; then race it against CP-SAT (True) or let CP-SAT run alone (False);
+#: hint CP-SAT with the burst's lowest-cost code.
+BURST_FLIPS, RACE, HINT_BEST = 5_000, True, False
+
+
+class LocalSearch:
+    """The native local-search kernel bound to one log, with re-scoring of what it returns."""
+
+    def __init__(self, log: FeedbackLog, seed: int = 0):
+        from .._native import local_search
+
+        self.kernel = local_search
+        self.log, self.variant = log, log.variant
+        n = log.variant.length
+        self.guesses = np.ascontiguousarray(log.guesses_array(), dtype=np.uint8).reshape(-1, n)
+        self.bulls = np.array([e.bulls for e in log], dtype=np.int32)
+        self.totals = np.array([-1 if log.variant.bulls_only else e.bulls + e.cows for e in log],
+                               dtype=np.int32)
+        self.checker = Checker(log)
+        self.seed = seed
+        self.calls = 0
+        self.flips = 0
+
+    def run(self, seconds: float | None, forbidden=(), start=None, want: int = 1,
+            stop: np.ndarray | None = None, max_flips: int | None = None) -> dict:
+        """Up to ``want`` consistent codes matching no row of ``forbidden`` (WILD = any symbol).
+        Returns the kernel's dict with ``solutions`` as re-scored tuples."""
+        v, n = self.variant, self.variant.length
+        forb = np.array(list(forbidden), dtype=np.uint8).reshape(-1, n)
+        st = np.zeros(0, np.uint8) if start is None else np.asarray(start, dtype=np.uint8)
+        stop = np.zeros(1, np.int32) if stop is None else stop
+        # Each call gets its own seed, derived from the backend seed and the call number, so a
+        # sequence of calls is reproducible.
+        seed = (self.seed * 1_000_003 + self.calls) & 0xFFFFFFFFFFFF
+        self.calls += 1
+        r = self.kernel.solve(self.guesses, self.bulls, self.totals, v.n_symbols, v.repeats,
+                              v.no_leading_zero, st, forb, seed,
+                              max_flips if max_flips is not None else 1 << 62,
+                              -1.0 if seconds is None else float(seconds), stop, want,
+                              NOISE, TENURE, RESTART)
+        self.flips += int(r["flips"])
+        sols = [tuple(int(s) for s in code) for code in r["solutions"]]
+        if sols:
+            codes = np.array(sols, dtype=np.uint8).reshape(-1, n)
+            ok = self.checker.keep(codes) & _valid(v, codes)
+            assert ok.all(), "local search returned a code the scorer rejects"
+        r["solutions"] = sols
+        return r
+
+
+def _valid(variant, codes: np.ndarray) -> np.ndarray:
+    ok = np.ones(codes.shape[0], dtype=bool)
+    if variant.no_leading_zero:
+        ok &= codes[:, 0] != 0
+    if not variant.repeats:
+        srt = np.sort(codes, axis=1)
+        ok &= (srt[:, 1:] != srt[:, :-1]).all(axis=1)
+    return ok & (codes < variant.n_symbols).all(axis=1)
+
+
+class PortfolioOracle:
+    """Find/block oracle (:class:`encoding.Oracle`) racing local search against CP-SAT.
+
+    ``block`` forwards to CP-SAT and keeps the blocked assignment as a forbidden pattern for the
+    local search, so both engines search the same remaining set and ``enumerate_blocks`` stays
+    exact. ``wins`` counts which engine produced each answer (for the notes and benchmarks)."""
+
+    def __init__(self, cpsat_oracle, log: FeedbackLog, seed: int = 0, burst: int = BURST_FLIPS,
+                 race: bool = RACE, hint_best: bool = HINT_BEST):
+        self.cp = cpsat_oracle
+        self.cm = cpsat_oracle.cm
+        self.seeded = False
+        self.ls = LocalSearch(log, seed)
+        self.n = log.variant.length
+        self.burst, self.race, self.hint_best = burst, race, hint_best
+        self.patterns: list[list[int]] = []
+        self.last: tuple[int, ...] | None = None
+        self.wins = {"local search": 0, "CP-SAT": 0}
+        self.solves = 0
+
+    def block(self, assignment) -> None:
+        self.cp.block(assignment)
+        row = [WILD] * self.n
+        for p, s in assignment:
+            row[p] = int(s)
+        self.patterns.append(row)
+
+    def _found(self, code, engine: str):
+        self.wins[engine] += 1
+        self.cm.hint(code)
+        self.last = code
+        return "sat", code
+
+    def find(self, deadline: Deadline):
+        left = deadline.left()
+        if left is not None and left <= 0:
+            return "unknown", None
+        self.solves += 1
+        # Phase 1: a flip-bounded burst of local search alone (deterministic for the seed).
+        if self.burst:
+            r = self.ls.run(left, self.patterns, start=self.last, max_flips=self.burst)
+            if r["solutions"]:
+                return self._found(r["solutions"][0], "local search")
+            if self.hint_best and self.last is None:
+                self.cm.hint(tuple(int(v) for v in r["best"]))   # its lowest-cost code
+            left = deadline.left()
+            if left is not None and left <= 0:
+                return "unknown", None
+        # Phase 2: CP-SAT, raced by the local search in a native thread.
+        return self._race(left) if self.race else self._cpsat(left)
+
+    def _cpsat(self, left):
+        cp = self.cm.cp
+        solver = self.cm.solver(left, self.cp.workers, self.cp.seed)
+        status = solver.Solve(self.cm.model)
+        self.cp.solves += 1
+        if status in (cp.OPTIMAL, cp.FEASIBLE):
+            return self._found(self.cm.decode(solver), "CP-SAT")
+        return ("unsat", None) if status == cp.INFEASIBLE else ("unknown", None)
+
+    def _race(self, left):
+        cp = self.cm.cp
+        solver = self.cm.solver(left, self.cp.workers, self.cp.seed)
+        stop = np.zeros(1, np.int32)
+        done = threading.Event()
+        box: dict = {}
+
+        def local():
+            box["r"] = self.ls.run(left, self.patterns, start=self.last, stop=stop)
+            if box["r"]["solutions"]:
+                # CP-SAT may not have entered Solve yet: keep asking it to stop until it returns.
+                while not done.is_set():
+                    solver.stop_search()
+                    done.wait(0.002)
+
+        thread = threading.Thread(target=local, name="cbsolve-local-search", daemon=True)
+        thread.start()
+        status = solver.Solve(self.cm.model)
+        done.set()
+        stop[0] = 1
+        thread.join()
+        self.cp.solves += 1
+        sols = box.get("r", {}).get("solutions", [])
+        assert not (sols and status == cp.INFEASIBLE), "CP-SAT proved none, local search found one"
+        if status in (cp.OPTIMAL, cp.FEASIBLE):
+            return self._found(self.cm.decode(solver), "CP-SAT")
+        if sols:
+            return self._found(sols[0], "local search")
+        return ("unsat", None) if status == cp.INFEASIBLE else ("unknown", None)
+
+    def note(self) -> str | None:
+        used = [f"{k} {v}" for k, v in self.wins.items() if v]
+        if not used:
+            return None
+        return ("secrets found by " + ", ".join(used) + " (local search raced against CP-SAT; "
+                f"{self.ls.flips} local-search flips)")
+
