@@ -34,6 +34,10 @@ def is_consistent(log: FeedbackLog, backend: str, time_limit: float | None = Non
 
 
 def _native_ok(log: FeedbackLog, backend: str) -> bool:
+    from .native import filterable
+
+    if not filterable(log):        # the native backend searches such spaces: solvers diagnose
+        return False
     if backend == "native":
         return True
     if backend == "auto":

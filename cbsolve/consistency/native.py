@@ -1,8 +1,10 @@
-"""Native backend: filter the enumerated code space with the scoring core.
+"""Native backend: filter the enumerated code space with the scoring core, or search it.
 
 Brute force beats every solver whenever the space can be listed (sub-millisecond up to ~150k
 codes on the prototype machine), so this is ``auto``'s choice for enumerable spaces and the
-reference every other backend is compared with.
+reference every other backend is compared with. Beyond the filter's budget (the same cost model
+``auto`` uses) the backend answers by the native propagating depth-first search of :mod:`dfs`,
+which lists, counts and samples without enumerating the space.
 """
 from __future__ import annotations
 
@@ -44,11 +46,33 @@ def result_from_indices(space, idx: np.ndarray, query: Query, backend: str = "na
     return result
 
 
+def filterable(log: FeedbackLog) -> bool:
+    """True when filtering the whole space fits ``auto``'s budget (else depth-first search)."""
+    from . import AUTO_NATIVE_LIMIT, AUTO_NATIVE_SECONDS, native_estimate
+
+    return (log.space.size <= AUTO_NATIVE_LIMIT
+            and native_estimate(log) <= AUTO_NATIVE_SECONDS)
+
+
 class NativeBackend:
+    """``method``: ``auto`` (filter when :func:`filterable`, else depth-first search),
+    ``filter`` or ``dfs``."""
+
     name = "native"
+
+    def __init__(self, method: str = "auto"):
+        self.method = method
 
     def solve(self, log: FeedbackLog, query: Query) -> ConsistencyResult:
         start = time.perf_counter()
-        result = result_from_indices(log.space, consistent_indices(log), query, self.name)
+        method = self.method
+        if method == "auto":
+            method = "filter" if filterable(log) else "dfs"
+        if method == "dfs":
+            from . import dfs
+
+            result = dfs.solve(log, query, self.name)
+        else:
+            result = result_from_indices(log.space, consistent_indices(log), query, self.name)
         result.seconds = time.perf_counter() - start
         return result

@@ -1,0 +1,452 @@
+// Propagating depth-first search over positions: the codes consistent with a feedback log,
+// listed, counted or picked by rank, without enumerating the code space.
+//
+// Place in the data flow: cbsolve/consistency/dfs.py (validation, I/O, re-checking) -> this
+// kernel. Positions are assigned in order 0..N-1 and symbols in ascending order, so codes come
+// out in lexicographic order (the order of CodeSpace.codes). Per clue g the search keeps the
+// bulls so far B_g and the total matches so far T_g = sum_s min(k_gs, n_s) (k_gs: the guess's
+// count of symbol s, n_s: the partial secret's); T_g is monotone in the counts and grows by at
+// most one per position. With L positions left it prunes when
+//   B_g > b_g  or  B_g + L < b_g,
+//   T_g > m_g  or  T_g + min(L, K_g - T_g) < m_g   (K_g = sum_s min(k_gs, cap), cap = N or 1),
+//   distinct codes only: T_g + max(0, L - F_g) > m_g (F_g = unused symbols outside the guess:
+//   the rest of a distinct code must gain one match per position beyond them),
+// and it filters the next position's domain: B_g = b_g excludes the guess's symbol there,
+// B_g + L = b_g forces it; T_g = m_g allows only symbols that gain nothing (n_s >= k_gs),
+// T_g + L = m_g only symbols that gain. At the last position every symbol that survives the
+// filter is a consistent code, so counting there is one popcount.
+//
+// Resumable: a call starts at the lexicographically smallest code >= ``start`` and, when it
+// stops (limit, node budget, time), returns the ``start`` of the next call (None: finished).
+// Python owns validation; kernels assume valid inputs. Cross-checked against the native filter.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using u64 = uint64_t;
+
+namespace {
+
+template <int W>
+struct Mask {
+    u64 w[W];
+    void clear() { for (int i = 0; i < W; ++i) w[i] = 0; }
+    bool empty() const {
+        u64 o = 0;
+        for (int i = 0; i < W; ++i) o |= w[i];
+        return o == 0;
+    }
+    void set(int s) { w[s >> 6] |= u64(1) << (s & 63); }
+    void reset(int s) { w[s >> 6] &= ~(u64(1) << (s & 63)); }
+    bool test(int s) const { return (w[s >> 6] >> (s & 63)) & 1; }
+    void keep_only(int s) {
+        bool b = test(s);
+        clear();
+        if (b) set(s);
+    }
+    void and_with(const Mask& o) { for (int i = 0; i < W; ++i) w[i] &= o.w[i]; }
+    void and_not(const Mask& o) { for (int i = 0; i < W; ++i) w[i] &= ~o.w[i]; }
+    int low() const {
+        for (int i = 0; i < W; ++i)
+            if (w[i]) return 64 * i + __builtin_ctzll(w[i]);
+        return -1;
+    }
+    int count() const {
+        int c = 0;
+        for (int i = 0; i < W; ++i) c += __builtin_popcountll(w[i]);
+        return c;
+    }
+    void keep_from(int s) {  // drop symbols < s
+        for (int i = 0; i < W; ++i) {
+            int lo = 64 * i;
+            if (s >= lo + 64) w[i] = 0;
+            else if (s > lo) w[i] &= ~u64(0) << (s - lo);
+        }
+    }
+};
+
+struct Problem {
+    int n, d, g;
+    bool repeats, nlz, totals;
+    std::vector<uint8_t> guess;   // g x n
+    std::vector<int> bulls, total, kcap;  // per clue: b_g, m_g (unused without totals), K_g
+    std::vector<uint8_t> k;       // g x d: k_gs
+    // Count vectors (n_s per symbol) that satisfy every clue's total exactly; empty = not used.
+    bool vec_on = false;
+    int nvec = 0;
+    std::vector<uint8_t> vecs;    // nvec x d
+};
+
+// Every count vector n (sum N; n_s <= 1 for distinct codes) with sum_s min(k_gs, n_s) = m_g for
+// all clues, by a depth-first search over symbols with the same bounds as the position search.
+// Gives up (returns false) beyond `cap` vectors or `budget` nodes: then the position search
+// works with the per-clue bounds alone.
+bool count_vectors(Problem& P, int cap, long long budget) {
+    const int d = P.d, G = P.g;
+    std::vector<int> suffix(static_cast<size_t>(G) * (d + 1), 0);   // sum_{s' >= s} cap(k_gs')
+    for (int g = 0; g < G; ++g)
+        for (int s = d - 1; s >= 0; --s) {
+            int kk = P.k[g * d + s];
+            suffix[g * (d + 1) + s] = suffix[g * (d + 1) + s + 1] + (P.repeats ? kk : std::min(kk, 1));
+        }
+    std::vector<int> T(G, 0), n(d, 0);
+    long long nodes = 0;
+    bool ok = true;
+    std::vector<uint8_t> out;
+    int found = 0;
+    // Recursive over symbols; depth <= 256.
+    std::function<void(int, int)> rec = [&](int s, int left) {
+        if (!ok) return;
+        if (++nodes > budget) { ok = false; return; }
+        if (s == d) {
+            if (left != 0) return;
+            for (int g = 0; g < G; ++g) if (T[g] != P.total[g]) return;
+            if (++found > cap) { ok = false; return; }
+            for (int t = 0; t < d; ++t) out.push_back(static_cast<uint8_t>(n[t]));
+            return;
+        }
+        int hi = P.repeats ? left : std::min(left, 1);
+        if (s == d - 1) hi = std::min(hi, left);
+        int lo = (s == d - 1) ? left : 0;
+        if (lo > hi) return;
+        for (int c = lo; c <= hi; ++c) {
+            bool good = true;
+            for (int g = 0; g < G; ++g) {
+                int add = std::min<int>(P.k[g * d + s], c);
+                int t = T[g] + add;
+                int rest = left - c;
+                if (t > P.total[g] || t + std::min(rest, suffix[g * (d + 1) + s + 1]) < P.total[g]) {
+                    good = false;
+                    break;
+                }
+            }
+            if (!good) continue;
+            for (int g = 0; g < G; ++g) T[g] += std::min<int>(P.k[g * d + s], c);
+            n[s] = c;
+            rec(s + 1, left - c);
+            n[s] = 0;
+            for (int g = 0; g < G; ++g) T[g] -= std::min<int>(P.k[g * d + s], c);
+            if (!ok) return;
+        }
+    };
+    rec(0, P.n);
+    if (!ok) return false;
+    P.vec_on = true;
+    P.nvec = found;
+    P.vecs = std::move(out);
+    return true;
+}
+
+enum Mode { LIST = 0, COUNT = 1, SELECT = 2 };
+
+template <int W>
+struct Search {
+    const Problem& P;
+    std::vector<int> B, T, cnt;
+    std::vector<Mask<W>> nogain, dom;
+    std::vector<int> sym;
+    Mask<W> all, used;
+    std::vector<std::vector<int>> compat;   // per depth: count vectors still >= the counts
+
+    explicit Search(const Problem& p) : P(p) {
+        B.assign(P.g, 0);
+        T.assign(P.g, 0);
+        cnt.assign(P.d, 0);
+        nogain.resize(P.g);
+        dom.resize(P.n);
+        sym.assign(P.n, 0);
+        all.clear();
+        used.clear();
+        for (int s = 0; s < P.d; ++s) all.set(s);
+        if (P.vec_on) {
+            compat.resize(P.n + 1);
+            compat[0].resize(P.nvec);
+            for (int i = 0; i < P.nvec; ++i) compat[0][i] = i;
+        }
+        for (int g = 0; g < P.g; ++g) {
+            nogain[g].clear();
+            for (int s = 0; s < P.d; ++s)
+                if (P.k[g * P.d + s] == 0) nogain[g].set(s);
+        }
+    }
+
+    // Bounds with `a` positions assigned; false = no consistent completion.
+    bool feasible(int a) {
+        int left = P.n - a;
+        if (P.vec_on) {
+            if (a == 0) {
+                if (compat[0].empty()) return false;
+            } else {
+                // Only symbol sym[a-1]'s count changed: keep the vectors that still cover it.
+                int s = sym[a - 1], c = cnt[s];
+                auto& dst = compat[a];
+                dst.clear();
+                for (int i : compat[a - 1])
+                    if (P.vecs[static_cast<size_t>(i) * P.d + s] >= c) dst.push_back(i);
+                if (dst.empty()) return false;
+            }
+        }
+        for (int g = 0; g < P.g; ++g) {
+            int b = P.bulls[g];
+            if (B[g] > b || B[g] + left < b) return false;
+            if (!P.totals) continue;
+            int m = P.total[g], t = T[g];
+            if (t > m || t + std::min(left, P.kcap[g] - t) < m) return false;
+            if (!P.repeats) {
+                int free_other = (P.d - a) - (P.kcap[g] - t);
+                if (t + std::max(0, left - free_other) > m) return false;
+            }
+        }
+        return true;
+    }
+
+    void assign(int p, int s) {
+        int c0 = cnt[s]++;
+        used.set(s);
+        sym[p] = s;
+        for (int g = 0; g < P.g; ++g) {
+            if (P.guess[g * P.n + p] == s) ++B[g];
+            if (P.totals) {
+                int kk = P.k[g * P.d + s];
+                if (c0 < kk) {
+                    ++T[g];
+                    if (c0 + 1 == kk) nogain[g].set(s);
+                }
+            }
+        }
+    }
+
+    void undo(int p) {
+        int s = sym[p];
+        int c = --cnt[s];
+        if (c == 0) used.reset(s);
+        for (int g = 0; g < P.g; ++g) {
+            if (P.guess[g * P.n + p] == s) --B[g];
+            if (P.totals) {
+                int kk = P.k[g * P.d + s];
+                if (c < kk) {
+                    --T[g];
+                    if (c + 1 == kk) nogain[g].reset(s);
+                }
+            }
+        }
+    }
+
+    // Filtered domain of position p (positions < p assigned).
+    Mask<W> domain(int p) const {
+        Mask<W> m = all;
+        if (!P.repeats) m.and_not(used);
+        if (p == 0 && P.nlz) m.reset(0);
+        int left = P.n - p;
+        if (P.vec_on) {
+            Mask<W> need;
+            need.clear();
+            for (int i : compat[p]) {
+                const uint8_t* v = &P.vecs[static_cast<size_t>(i) * P.d];
+                for (int s = 0; s < P.d; ++s)
+                    if (v[s] > cnt[s]) need.set(s);
+            }
+            m.and_with(need);
+        }
+        for (int g = 0; g < P.g && !m.empty(); ++g) {
+            int gs = P.guess[g * P.n + p];
+            if (B[g] == P.bulls[g]) m.reset(gs);
+            else if (B[g] + left == P.bulls[g]) m.keep_only(gs);
+            if (P.totals) {
+                if (T[g] == P.total[g]) m.and_with(nogain[g]);
+                else if (T[g] + left == P.total[g]) m.and_not(nogain[g]);
+            }
+        }
+        return m;
+    }
+};
+
+template <int W>
+py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start,
+                    std::vector<u64> ranks, long long max_nodes, double seconds,
+                    int vec_cap, long long vec_budget) {
+    std::vector<uint8_t> out;
+    u64 count = 0, nodes = 0;
+    size_t next_rank = 0;
+    std::string status = "complete";
+    std::optional<std::vector<int>> cursor;
+    {
+        py::gil_scoped_release release;
+        if (P.totals && vec_cap > 0) count_vectors(P, vec_cap, vec_budget);
+        Search<W> S(P);
+        const int n = P.n;
+        auto t0 = std::chrono::steady_clock::now();
+        auto emit = [&](int last) {
+            for (int q = 0; q < n - 1; ++q) out.push_back(static_cast<uint8_t>(S.sym[q]));
+            out.push_back(static_cast<uint8_t>(last));
+        };
+        bool done = false;   // stopped early (limit/budget); else search exhausted
+        int p = 0;
+        if (!S.feasible(0)) {
+            S.dom[0].clear();
+        } else {
+            // Descend along `start`: level q keeps symbols >= start[q] while on its path.
+            for (p = 0;; ++p) {
+                S.dom[p] = S.domain(p);
+                S.dom[p].keep_from(start[p]);
+                if (p == n - 1 || !S.dom[p].test(start[p])) break;
+                S.dom[p].reset(start[p]);
+                S.assign(p, start[p]);
+                ++nodes;
+                if (!S.feasible(p + 1)) {
+                    S.undo(p);
+                    break;
+                }
+            }
+        }
+        if (mode == SELECT && ranks.empty()) { done = true; status = "limit"; }
+        u64 iter = 0;
+        while (!done) {
+            if ((++iter & 1023) == 0) {
+                if (max_nodes >= 0 && nodes >= static_cast<u64>(max_nodes)) {
+                    status = "nodes"; done = true; break;
+                }
+                if (seconds >= 0) {
+                    double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                    if (el >= seconds) { status = "time"; done = true; break; }
+                }
+            }
+            Mask<W>& dm = S.dom[p];
+            if (dm.empty()) {
+                if (p == 0) break;
+                --p;
+                S.undo(p);
+                continue;
+            }
+            if (p == n - 1) {   // every surviving symbol completes a consistent code
+                int c = dm.count();
+                if (mode == COUNT) {
+                    count += c;
+                    dm.clear();
+                    if (limit >= 0 && count >= static_cast<u64>(limit)) {   // a cap: "at least"
+                        status = "limit"; done = true;
+                    }
+                } else if (mode == SELECT) {
+                    if (count + c <= ranks[next_rank]) {
+                        count += c;
+                        dm.clear();
+                        continue;
+                    }
+                    while (!dm.empty()) {
+                        int s = dm.low();
+                        dm.reset(s);
+                        if (count == ranks[next_rank]) {
+                            emit(s);
+                            if (++next_rank == ranks.size()) { ++count; status = "limit"; done = true; break; }
+                        }
+                        ++count;
+                    }
+                } else {
+                    while (!dm.empty()) {
+                        int s = dm.low();
+                        dm.reset(s);
+                        emit(s);
+                        ++count;
+                        if (limit >= 0 && count >= static_cast<u64>(limit)) {
+                            status = "limit"; done = true; break;
+                        }
+                    }
+                }
+                continue;
+            }
+            int s = dm.low();
+            dm.reset(s);
+            S.assign(p, s);
+            ++nodes;
+            if (!S.feasible(p + 1)) {
+                S.undo(p);
+                continue;
+            }
+            ++p;
+            S.dom[p] = S.domain(p);
+        }
+        if (done) {
+            // Where the next call starts: the first untried branch, or nothing left at all.
+            while (S.dom[p].empty() && p > 0) {
+                --p;
+                S.undo(p);
+            }
+            if (!S.dom[p].empty()) {
+                std::vector<int> c(n, 0);
+                for (int q = 0; q < p; ++q) c[q] = S.sym[q];
+                c[p] = S.dom[p].low();
+                cursor = c;
+            } else {
+                status = "complete";   // nothing left: the search is exhausted after all
+            }
+        }
+    }
+    size_t rows = out.size() / P.n;
+    py::array_t<uint8_t> codes({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(P.n)});
+    std::copy(out.begin(), out.end(), codes.mutable_data());
+    py::dict r;
+    r["codes"] = codes;
+    r["count"] = py::int_(count);
+    r["status"] = status;
+    r["nodes"] = py::int_(nodes);
+    r["vectors"] = P.vec_on ? P.nvec : -1;
+    if (cursor) r["cursor"] = *cursor;
+    else r["cursor"] = py::none();
+    return r;
+}
+
+py::dict run(int n, int d, bool repeats, bool nlz, bool totals,
+             py::array_t<uint8_t, py::array::c_style | py::array::forcecast> guesses,
+             std::vector<int> bulls, std::vector<int> total, int mode, long long limit,
+             std::vector<int> start, std::vector<u64> ranks, long long max_nodes, double seconds,
+             int vec_cap, long long vec_budget) {
+    if (guesses.ndim() != 2 || guesses.shape(1) != n) throw std::invalid_argument("guesses must be (G, N)");
+    Problem P;
+    P.n = n; P.d = d; P.g = static_cast<int>(guesses.shape(0));
+    P.repeats = repeats; P.nlz = nlz; P.totals = totals;
+    if (d < 1 || d > 256 || n < 1) throw std::invalid_argument("bad N or D");
+    if (static_cast<int>(bulls.size()) != P.g || (totals && static_cast<int>(total.size()) != P.g))
+        throw std::invalid_argument("one bulls (and total) value per guess");
+    if (start.empty()) start.assign(n, 0);
+    if (static_cast<int>(start.size()) != n) throw std::invalid_argument("start must have N symbols");
+    P.guess.assign(guesses.data(), guesses.data() + static_cast<size_t>(P.g) * n);
+    P.bulls = bulls;
+    P.total = totals ? total : std::vector<int>(P.g, 0);
+    P.k.assign(static_cast<size_t>(P.g) * d, 0);
+    P.kcap.assign(P.g, 0);
+    for (int g = 0; g < P.g; ++g) {
+        for (int p = 0; p < n; ++p) {
+            int s = P.guess[g * n + p];
+            if (s >= d) throw std::invalid_argument("guess symbol out of range");
+            ++P.k[g * d + s];
+        }
+        for (int s = 0; s < d; ++s) P.kcap[g] += repeats ? P.k[g * d + s] : std::min<int>(P.k[g * d + s], 1);
+    }
+    for (int q = 0; q < n; ++q)
+        if (start[q] < 0 || start[q] >= d) throw std::invalid_argument("start symbol out of range");
+    if (d <= 64) return run_search<1>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget);
+    return run_search<4>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(dfs, m) {
+    m.doc() = "Propagating depth-first search of the codes consistent with a feedback log.";
+    m.def("run", &run, py::arg("n"), py::arg("d"), py::arg("repeats"), py::arg("no_leading_zero"),
+          py::arg("totals"), py::arg("guesses"), py::arg("bulls"), py::arg("total"),
+          py::arg("mode"), py::arg("limit"), py::arg("start"), py::arg("ranks"),
+          py::arg("max_nodes"), py::arg("seconds"), py::arg("vec_cap") = 4096,
+          py::arg("vec_budget") = 2000000,
+          "mode 0 list (up to limit codes), 1 count, 2 the codes at sorted ranks; returns "
+          "{codes, count, status: complete|limit|nodes|time, nodes, cursor (next start or None)}");
+}

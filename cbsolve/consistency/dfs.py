@@ -1,0 +1,234 @@
+"""Native depth-first search: list, count, pick or sample the secrets consistent with a log
+when the code space is too large to filter.
+
+Place in the data flow: FeedbackLog -> (this module) -> cbsolve._native.dfs -> ConsistencyResult
+(via :mod:`native`, which uses it beyond the filter's budget). The kernel assigns positions
+0..N-1 and tries symbols in ascending order, so codes come out in **lexicographic order**, the
+order of ``CodeSpace.codes`` and of the native filter. Per clue it propagates bounds on bulls and
+on the total matches ``sum_s min(k_s, n_s)`` (monotone in the partial secret's counts), filters
+each position's domain (a clue whose bulls are exact forbids its symbol there; one that needs
+every remaining position forces it; likewise for gaining or not gaining a match), and counts the
+last position with one popcount: a classic propagate-and-branch search (Knuth, "Dancing links"
+style backtracking with forward checking), exact for every variant feature.
+
+A call is resumable: the kernel returns where the next call starts (``cursor``), so listing can
+stream in chunks with the GIL released, and a time or node budget stops it with an honest
+partial answer ("at least K", never a wrong number). Sampling is exact uniform without
+replacement: count exactly, draw ranks uniformly, then fetch the codes at those ranks.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..feedback import FeedbackLog
+from ..status import Status
+
+LIST, COUNT, SELECT = 0, 1, 2
+#: Counting budget when a query gives no time limit (a count of 10^12 codes would not finish).
+DEFAULT_COUNT_SECONDS = 60.0
+
+
+@dataclass
+class Chunk:
+    """One kernel call. ``status``: ``complete`` (the search is exhausted, ``count`` covers every
+    code from the start), ``limit`` (stopped at the limit or after the last rank), ``time`` or
+    ``nodes`` (a budget stopped it). ``cursor``: the start of the next call (None: nothing left)."""
+
+    codes: np.ndarray
+    count: int
+    status: str
+    cursor: tuple[int, ...] | None
+    nodes: int
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return self.cursor is None
+
+
+@dataclass
+class Prepared:
+    """The log as flat arrays for the kernel (built once per log)."""
+
+    log: FeedbackLog
+    args: dict = field(default_factory=dict)
+
+
+def prepare(log: FeedbackLog) -> Prepared:
+    v = log.variant
+    n = len(log)
+    guesses = log.guesses_array() if n else np.zeros((0, v.length), dtype=np.uint8)
+    return Prepared(log, dict(
+        n=v.length, d=v.n_symbols, repeats=v.repeats, no_leading_zero=v.no_leading_zero,
+        totals=not v.bulls_only, guesses=np.ascontiguousarray(guesses, dtype=np.uint8),
+        bulls=[int(e.bulls) for e in log],
+        total=[] if v.bulls_only else [int(e.bulls) + int(e.cows) for e in log]))
+
+
+def run(prep: Prepared | FeedbackLog, mode: int = LIST, limit: int | None = None,
+        start=None, ranks=None, max_nodes: int | None = None,
+        seconds: float | None = None) -> Chunk:
+    """One kernel call from ``start`` (a code; None: the first). ``limit``: codes to list (LIST)
+    or a count at which to stop (COUNT); ``ranks``: sorted 0-based ranks to fetch (SELECT)."""
+    from .._native import dfs as kernel
+
+    if isinstance(prep, FeedbackLog):
+        prep = prepare(prep)
+    t0 = time.perf_counter()
+    out = kernel.run(**prep.args, mode=mode, limit=-1 if limit is None else int(limit),
+                     start=[] if start is None else [int(s) for s in start],
+                     ranks=[] if ranks is None else [int(r) for r in ranks],
+                     max_nodes=-1 if max_nodes is None else int(max_nodes),
+                     seconds=-1.0 if seconds is None else max(0.0, float(seconds)))
+    cursor = out["cursor"]
+    return Chunk(out["codes"], int(out["count"]), out["status"],
+                 None if cursor is None else tuple(cursor), int(out["nodes"]),
+                 time.perf_counter() - t0)
+
+
+def iter_chunks(log: FeedbackLog, chunk: int = 65_536, seconds: float | None = None):
+    """Stream every consistent code in lexicographic order as ``(k, N)`` uint8 arrays of at most
+    ``chunk`` rows; stops early (after yielding what it has) when ``seconds`` run out. The last
+    :class:`Chunk` is the generator's return value (``complete`` tells whether it finished)."""
+    prep = prepare(log)
+    end = None if seconds is None else time.perf_counter() + seconds
+    start = None
+    while True:
+        left = None if end is None else max(0.0, end - time.perf_counter())
+        c = run(prep, LIST, chunk, start, seconds=left)
+        if c.codes.shape[0]:
+            yield c.codes
+        if c.complete or c.status == "time":
+            return c
+        start = c.cursor
+
+
+def list_codes(log: FeedbackLog, limit: int | None, seconds: float | None = None) -> Chunk:
+    """The first ``limit`` consistent codes (None: all) within ``seconds``."""
+    return run(log, LIST, limit, seconds=seconds)
+
+
+def count(log: FeedbackLog, seconds: float | None = None, cap: int | None = None) -> Chunk:
+    """Exact count (``complete``), or a lower bound when the time or ``cap`` stopped it."""
+    return run(log, COUNT, cap, seconds=seconds)
+
+
+def first(log: FeedbackLog, seconds: float | None = None) -> Chunk:
+    """Find one: the lexicographically first consistent code, or a proof there is none."""
+    return run(log, LIST, 1, seconds=seconds)
+
+
+def at_ranks(log: FeedbackLog, ranks, seconds: float | None = None) -> Chunk:
+    """The codes at the given 0-based ranks of the lexicographic consistent set."""
+    ranks = sorted(set(int(r) for r in ranks))
+    return run(log, SELECT, ranks=ranks, seconds=seconds)
+
+
+def recheck(log: FeedbackLog, codes: np.ndarray) -> None:
+    """Re-score codes with the scoring core; a mismatch is a kernel bug, never an answer."""
+    from .encoding import Checker
+
+    if codes.shape[0] and not Checker(log).keep(codes).all():
+        raise RuntimeError("depth-first search returned a code that contradicts the log")
+
+
+# --- answering a Query -----------------------------------------------------------------------
+def solve(log: FeedbackLog, query, backend: str = "native"):
+    """Answer a :class:`~cbsolve.consistency.Query` by depth-first search (same semantics as
+    :mod:`answer`: OPTIMAL when complete, FEASIBLE when partial, UNKNOWN when a limit hit first)."""
+    from . import ConsistencyResult
+
+    start = time.perf_counter()
+    result = ConsistencyResult(status=Status.UNKNOWN, backend=backend)
+    result.notes.append("native depth-first search (the space is too large to filter)")
+    tl = query.time_limit
+    if query.sample:
+        _sample(result, log, query)
+    elif query.count:
+        seconds = tl if tl is not None else DEFAULT_COUNT_SECONDS
+        c = count(log, seconds, query.count_cap)
+        n = c.count
+        if c.complete:
+            result.count, result.exact = n, True
+        else:
+            result.count, result.exact = n, False
+            result.time_limit_hit = c.status == "time"
+            why = "the time limit" if c.status == "time" else f"the cap of {query.count_cap}"
+            if tl is None and c.status == "time":
+                why = f"{DEFAULT_COUNT_SECONDS:g} s (no --time-limit given)"
+            result.notes.append(f"at least {n}: counting stopped at {why}")
+        if query.limit != 0:
+            left = None if tl is None else max(0.0, tl - (time.perf_counter() - start))
+            shown = list_codes(log, query.limit, left)
+            result.secrets = log.space.format_many(shown.codes)
+            recheck(log, shown.codes)
+            result.truncated = shown.codes.shape[0] < n or not result.exact
+        else:
+            result.truncated = n > 0
+        _status(result, n, result.exact)
+    else:
+        extra = 1 if query.determined else 0
+        want = None if query.limit is None else max(1 + extra, query.limit + extra)
+        c = list_codes(log, want, tl)
+        n = c.codes.shape[0]
+        recheck(log, c.codes)
+        shown = c.codes if query.limit is None else c.codes[:query.limit]
+        result.secrets = log.space.format_many(shown)
+        if c.complete:
+            result.count, result.exact = n, True
+            result.truncated = shown.shape[0] < n
+        else:
+            result.count, result.exact = (n if n else None), False
+            result.truncated = True
+            if c.status == "time":
+                result.time_limit_hit = True
+                result.notes.append(f"time limit reached after {n} secret{'s' if n != 1 else ''}"
+                                    + ("; the log's consistency is unknown" if not n else ""))
+        _status(result, n, c.complete)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _status(result, n: int, exact: bool) -> None:
+    if exact:
+        result.status = Status.OPTIMAL if n else Status.INFEASIBLE
+        result.determined = n == 1
+    else:
+        result.status = Status.FEASIBLE if n else Status.UNKNOWN
+        result.determined = False if n >= 2 else None
+
+
+def _sample(result, log: FeedbackLog, query) -> None:
+    """Exact uniform without replacement when the set can be counted in time; otherwise the
+    first secrets in lexicographic order, labelled NOT uniform."""
+    tl = query.time_limit
+    t0 = time.perf_counter()
+    c = count(log, (tl if tl is not None else DEFAULT_COUNT_SECONDS) * 0.7)
+    n = c.count
+    rng = np.random.default_rng(query.seed)
+    if c.complete:
+        k = min(query.sample, n)
+        ranks = np.sort(rng.choice(n, size=k, replace=False)) if k else []
+        left = None if tl is None else max(0.0, tl - (time.perf_counter() - t0))
+        got = at_ranks(log, ranks, left)
+        if got.codes.shape[0] == k:
+            recheck(log, got.codes)
+            result.secrets = log.space.format_many(got.codes)
+            result.count, result.exact, result.truncated = n, True, k < n
+            result.sampling = ("exact uniform, without replacement: counted by depth-first "
+                               "search, then ranks drawn uniformly")
+            _status(result, n, True)
+            return
+    listed = list_codes(log, max(query.sample, 1000), None if tl is None else tl * 0.1)
+    recheck(log, listed.codes)
+    m = listed.codes.shape[0]
+    pick = np.sort(rng.choice(m, size=min(query.sample, m), replace=False)) if m else []
+    result.secrets = log.space.format_many(listed.codes[pick])
+    result.count, result.exact, result.truncated = max(n, m) or None, False, True
+    result.time_limit_hit = True
+    result.sampling = ("NOT uniform: drawn from the first secrets in lexicographic order "
+                       "(the set could not be counted within the time limit)")
+    _status(result, max(n, m), False)

@@ -1,0 +1,226 @@
+"""The native depth-first search (consistency/dfs.py) against the native filter: same set in
+the same (lexicographic) order, same count, exact streaming, honest limits; every code re-scored."""
+import string
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from testkit import variants
+
+from cbsolve import CodeSpace, Variant
+from cbsolve.consistency import Query, consistent, dfs
+from cbsolve.consistency.native import NativeBackend, consistent_indices
+from cbsolve.feedback import FeedbackLog
+from cbsolve.rule import score
+from cbsolve.status import Status
+
+
+def rescore(log, codes):
+    for code in codes:
+        code = tuple(int(s) for s in code)
+        for e in log:
+            assert score(log.variant, code, e.guess) == (e.bulls, e.cows), (code, e)
+
+
+@st.composite
+def variant_and_log(draw, max_entries=5):
+    v = draw(variants(max_length=6, max_symbols=8, max_size=20_000))
+    space = CodeSpace(v)
+    idx = st.integers(0, space.size - 1)
+    secret = space.code_at(draw(idx))
+    log = FeedbackLog(v)
+    for _ in range(draw(st.integers(0, max_entries))):
+        g = space.code_at(draw(idx))
+        b, c = score(v, secret, g)
+        if draw(st.integers(0, 4)) == 0:      # sometimes a wrong reply: inconsistent logs too
+            b, c = draw(st.sampled_from([(bb, cc) for bb in range(v.length + 1)
+                                         for cc in range(v.length + 1 - bb)
+                                         if (bb, cc) != (v.length - 1, 1)]))
+        log.add(space.format(g), b, None if v.bulls_only else c)
+    return log
+
+
+def filtered(log):
+    return log.space.codes[consistent_indices(log)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(variant_and_log())
+def test_dfs_lists_and_counts_exactly_the_native_set_in_order(log):
+    want = filtered(log)
+    got = dfs.list_codes(log, None)
+    assert got.complete and got.status == "complete"
+    assert np.array_equal(got.codes, want)          # same codes, lexicographic order
+    rescore(log, got.codes)
+    c = dfs.count(log)
+    assert c.complete and c.count == want.shape[0]
+    one = dfs.first(log)
+    assert np.array_equal(one.codes, want[:1])
+    assert one.complete or want.shape[0] >= 1      # none found: proved none
+    assert not one.complete or want.shape[0] <= 1  # finished: no second code exists
+
+
+@settings(max_examples=60, deadline=None)
+@given(variant_and_log(), st.integers(1, 9))
+def test_streaming_yields_each_code_exactly_once(log, chunk):
+    want = filtered(log)
+    gen = dfs.iter_chunks(log, chunk=chunk)
+    parts = []
+    while True:
+        try:
+            part = next(gen)
+        except StopIteration as stop:
+            last = stop.value
+            break
+        assert 1 <= part.shape[0] <= chunk
+        parts.append(part)
+    assert last.complete
+    got = np.concatenate(parts) if parts else want[:0]
+    assert np.array_equal(got, want)
+
+
+@settings(max_examples=60, deadline=None)
+@given(variant_and_log(), st.data())
+def test_codes_at_ranks_and_resume_from_any_cursor(log, data):
+    want = filtered(log)
+    n = want.shape[0]
+    if n:
+        ranks = sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=5)))
+        got = dfs.at_ranks(log, ranks)
+        assert np.array_equal(got.codes, want[ranks])
+    # A cursor may be any code (consistent or not): the call lists every code >= it.
+    start = log.space.code_at(data.draw(st.integers(0, log.space.size - 1)))
+    rest = dfs.run(log, dfs.LIST, start=start)
+    keep = [tuple(c) >= tuple(start) for c in want.tolist()]
+    assert np.array_equal(rest.codes, want[np.array(keep, dtype=bool)] if n else want)
+
+
+@settings(max_examples=60, deadline=None)
+@given(variant_and_log(), st.sampled_from([1, 2, 5, None]), st.booleans())
+def test_dfs_backend_answers_queries_like_the_filter(log, limit, determined):
+    q = Query(limit=limit, determined=determined)
+    want = NativeBackend("filter").solve(log, q)
+    got = NativeBackend("dfs").solve(log, q)
+    assert got.secrets == want.secrets                # the first ``limit``, lexicographic
+    if got.exact:
+        assert (got.status, got.count, got.determined) == (want.status, want.count, want.determined)
+    else:   # stopped at the limit (plus one to decide ``determined``): a partial answer
+        assert got.status == Status.FEASIBLE and got.truncated
+        assert 1 <= got.count <= want.count
+        assert got.determined is (False if determined else got.determined)
+        if determined:
+            assert want.determined is False
+    qc = Query(count=True, limit=3)
+    assert NativeBackend("dfs").solve(log, qc).count == NativeBackend("filter").solve(log, qc).count
+
+
+@settings(max_examples=30, deadline=None)
+@given(variant_and_log(), st.integers(1, 6), st.integers(0, 99))
+def test_sampling_is_exact_uniform_draw_of_the_set(log, k, seed):
+    want = {log.space.format(c) for c in filtered(log)}
+    r = NativeBackend("dfs").solve(log, Query(sample=k, seed=seed))
+    assert set(r.secrets) <= want and len(set(r.secrets)) == len(r.secrets) == min(k, len(want))
+    assert r.count == len(want) and r.exact and "exact uniform" in r.sampling
+
+
+def test_sampling_is_uniform_over_ranks():
+    """Each of 12 secrets drawn about equally often over 1200 seeded draws of 1 (chi-square
+    with 11 degrees of freedom, 99.9% quantile 31.3: fails by chance once in a thousand)."""
+    v = Variant.preset("bulls-cows")
+    log = FeedbackLog.parse(v, ["0123:0,2", "4567:1,1", "1890:0,2"])
+    n = dfs.count(log).count
+    assert n == len(NativeBackend("filter").solve(log, Query(limit=None)).secrets) == 12
+    hits = {}
+    for seed in range(1200):
+        (s,) = NativeBackend("dfs").solve(log, Query(sample=1, seed=seed)).secrets
+        hits[s] = hits.get(s, 0) + 1
+    assert len(hits) == n
+    expected = 1200 / n
+    chi2 = sum((h - expected) ** 2 / expected for h in hits.values())
+    assert chi2 < 31.3      # chi-square quantile 0.999, 11 d.o.f. (standard tables)
+
+
+@pytest.mark.parametrize("length,repeats", [(2, False), (3, True)])
+def test_more_than_64_symbols(length, repeats):
+    """The wide-mask path (D > 64) against the filter."""
+    v = Variant(length, "".join(chr(c) for c in range(0x100, 0x100 + 70)), repeats)
+    space = CodeSpace(v)
+    rng = np.random.default_rng(5)
+    secret, *guesses = space.random_codes(4, rng)
+    log = FeedbackLog(v)
+    for g in guesses:
+        b, c = score(v, secret, g)
+        log.add(space.format(g), b, c)
+    got = dfs.list_codes(log, None).codes
+    assert np.array_equal(got, filtered(log)) and tuple(secret) in set(map(tuple, got.tolist()))
+
+
+def big_log(n_guesses=4, seed=0, variant=Variant(12, "123456", True)):
+    rng = np.random.default_rng(seed)
+    space = CodeSpace(variant)
+    secret, *guesses = space.random_codes(n_guesses + 1, rng)
+    log = FeedbackLog(variant)
+    for g in guesses:
+        b, c = score(variant, secret, g)
+        log.add(space.format(g), b, c)
+    return log, secret
+
+
+def test_large_space_goes_to_dfs_and_finds_the_secret():
+    """6^12 = 2.2e9 codes: the native backend searches, never enumerates."""
+    log, secret = big_log()
+    r = consistent(log, Query(limit=None), backend="native")
+    assert r.status == Status.OPTIMAL and r.exact and r.count == len(r.secrets)
+    assert log.space.format(secret) in r.secrets
+    assert any("depth-first" in n for n in r.notes)
+    rescore(log, [log.space.parse(s) for s in r.secrets])
+    c = consistent(log, Query(count=True, limit=0), backend="native")
+    assert c.count == r.count and c.exact
+
+
+def test_time_limit_is_honoured_and_reported():
+    """A count of ~10^12 codes (few clues on N=16 of 26) cannot finish in 0.2 s: a lower
+    bound, labelled, within the limit plus overhead."""
+    log, _ = big_log(1, 3, Variant(16, string.ascii_uppercase, True))
+    r = consistent(log, Query(count=True, limit=2, time_limit=0.2), backend="native")
+    assert not r.exact and r.time_limit_hit and r.status == Status.FEASIBLE
+    assert r.count >= 2 and r.seconds < 2.0
+    assert any("at least" in n for n in r.notes)
+    rescore(log, [log.space.parse(s) for s in r.secrets])
+    c = dfs.count(log, seconds=0.05)
+    assert c.status == "time" and c.cursor is not None and c.seconds < 1.0
+    # resuming from the cursor continues the count where it stopped
+    more = dfs.run(log, dfs.COUNT, start=c.cursor, seconds=0.05)
+    assert more.count > 0
+
+
+def test_count_cap_gives_a_lower_bound():
+    log, _ = big_log(2, 1, Variant(9, string.digits, True))
+    r = NativeBackend("dfs").solve(log, Query(count=True, count_cap=1000, limit=0))
+    assert not r.exact and r.count >= 1000 and r.status == Status.FEASIBLE
+
+
+def test_inconsistent_large_log_is_proved_empty_and_diagnosed():
+    log, secret = big_log(4, 2)
+    e = log.entries[0]
+    bad = FeedbackLog(log.variant, [type(e)(e.guess, e.text, e.bulls, e.cows + 1)]
+                      + list(log.entries[1:]) + [e])
+    r = consistent(bad, Query(), backend="native")
+    assert r.status == Status.INFEASIBLE and r.count == 0 and r.exact
+    assert r.conflict is not None and set(r.conflict) >= {1, len(bad)}
+
+
+@pytest.mark.parametrize("limit", [1, 7])
+def test_cli_lists_a_huge_space_with_the_native_backend(capsys, limit):
+    import json
+
+    from cbsolve.cli import main
+
+    log, _ = big_log()
+    args = ["consistent", *log.tokens(), "--length", "12", "--symbols", "123456", "--repeats",
+            "--backend", "native", "--limit", str(limit), "--json"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["backend"] == "native" and len(out["secrets"]) == limit
+    rescore(log, [log.space.parse(s) for s in out["secrets"]])
