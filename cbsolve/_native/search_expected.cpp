@@ -96,7 +96,7 @@ class Solver {
     Solver(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> matrix,
            py::array_t<uint8_t, py::array::c_style | py::array::forcecast> codes, int n_symbols,
            u64 base_played, int slots, int win, int branching, bool cand_only, int max_depth,
-           i64 memo_entries)
+           i64 memo_entries, std::vector<i64> weights = {})
         : slots_(slots), win_(win), branching_(branching), cand_only_(cand_only),
           n_symbols_(n_symbols), base_played_(base_played) {
         if (slots > 256) throw std::invalid_argument("at most 256 response slots (N <= 14)");
@@ -141,6 +141,21 @@ class Solver {
         }
         capped_ = max_depth > 0;
         max_depth_ = capped_ ? max_depth : UNCAPPED;
+        // Per-depth weights (see inc()): weights[k-1] is the cost of a secret found with guess
+        // k; strictly increasing, so every bound below stays a lower bound (see fill_row).
+        inc_.assign(size_t(capped_ ? max_depth + 1 : 1), 1);
+        if (!weights.empty()) {
+            if (!capped_ || int(weights.size()) != max_depth)
+                throw std::invalid_argument("weights need a depth cap and one weight per depth");
+            i64 prev = 0;
+            for (int k = 1; k <= max_depth; ++k) {
+                if (weights[k - 1] <= prev || weights[k - 1] > (i64(1) << 40))
+                    throw std::invalid_argument("weights must be strictly increasing, positive, < 2^40");
+                inc_[max_depth - k + 1] = weights[k - 1] - prev;  // depth left d = W - k + 1
+                prev = weights[k - 1];
+            }
+            weighted_ = true;
+        }
         int rows = capped_ ? max_depth + 1 : 1;
         // Bound tables for every branching factor b = 1..R-1 (see lbrow).
         tabs_.resize(branching_ + 1);
@@ -264,7 +279,7 @@ class Solver {
             h1 ^= z1_[s];
             h2 ^= z2_[s];
         }
-        if (n <= 1) return py::make_tuple(n, n, true);
+        if (n <= 1) return py::make_tuple(i64(n) * inc(d), n, true);
         Val v{lbrow(d, branching_)[n], tabs_[branching_].lbw[n]};
         bool exact = false;
         {
@@ -405,7 +420,8 @@ class Solver {
     bool cand_only_;
     int n_symbols_;
     u64 base_played_;
-    bool unplayed_ok_ = true, capped_ = false;
+    bool unplayed_ok_ = true, capped_ = false, weighted_ = false;
+    std::vector<i64> inc_;  // cost increment by depth left (see inc())
     int max_depth_ = UNCAPPED;
     std::vector<uint8_t> M_, MT_, codes_;
     std::vector<u64> symmask_, z1_, z2_;
@@ -445,28 +461,43 @@ class Solver {
         }
     }
 
+    // Cost increment of every secret of a node with `d` guesses left: a secret found with guess
+    // k costs weight(k) = the sum of the increments of the nodes on its path (1 each without
+    // weights: the number of guesses). inc >= 1 (strictly increasing weights).
+    inline i64 inc(int d) const { return capped_ ? inc_[std::max(0, std::min(d, max_depth_))] : 1; }
+    // Cost of a secret found k levels below a node with `d` guesses left (k = 1: the node's guess).
+    i64 cum(int d, int k) const {
+        i64 c = 0;
+        for (int j = 0; j < k; ++j) c += inc(d - j);
+        return c;
+    }
     // Fill bound: the cheapest depths n secrets can have when a node finishes at most one secret
     // and has at most `branching` children, with at most `depth` levels (INF_T if they do not fit).
+    // Sound for any nondecreasing per-depth weight, not only weight(k) = k: in any strategy at most
+    // 1 + b + ... + b^(k-1) secrets are found within k levels, so the i-th cheapest secret of the
+    // strategy is at least as deep as the i-th slot of the level-by-level fill; a nondecreasing
+    // cost of depth then makes the fill's sum a lower bound (term by term).
     void fill_row(int depth, int br, i64* row) const {
         for (int m = 0; m <= nc_; ++m) {
             i64 rem = m, level = 1, total = 0;
             for (int k = 1; k <= depth && rem > 0; ++k) {
                 i64 take = std::min(rem, level);
-                total += take * k;
+                total += take * (capped_ ? cum(depth, k) : k);
                 rem -= take;
                 level = std::min<i64>(level * br, i64(nc_) + 1);
             }
             row[m] = rem > 0 ? INF_T : total;
         }
     }
-    // A non-candidate guess finishes nobody: its n secrets pay 1 each, then fill R-1 subtrees
-    // (R-1 roots at cost 1, (R-1)^2 at cost 2, ...) within depth-1 levels.
+    // A non-candidate guess finishes nobody: its n secrets pay inc(depth) each, then fill R-1
+    // subtrees (R-1 roots one level down, (R-1)^2 two levels down, ...) within depth-1 levels
+    // (the same term-by-term argument as fill_row, the first level holding no secret).
     void forest_row(int depth, int br, i64* row) const {
         for (int m = 0; m <= nc_; ++m) {
-            i64 rem = m, level = br, total = m;
+            i64 rem = m, level = br, total = i64(m) * inc(depth);
             for (int k = 1; k <= depth - 1 && rem > 0; ++k) {
                 i64 take = std::min(rem, level);
-                total += take * k;
+                total += take * (capped_ ? cum(depth - 1, k) : k);
                 rem -= take;
                 level = std::min<i64>(level * br, i64(nc_) + 1);
             }
@@ -675,6 +706,7 @@ class Solver {
         if (b <= 0) b = branching_;
         const i64* row_lb = lbrow(d - 1, b);
         const int* row_lbw = tabs_[b].lbw.data();
+        const i64 inc_d = inc(d);
         int mostc = 0;
         // The guesses of the pool, as a compact index list (ascending unless overridden).
         static thread_local std::vector<int> G;
@@ -701,17 +733,19 @@ class Solver {
         auto consider = [&](int g, const auto* hist) {
             const int cand = hist[0] != 0;
             int classes = 0, wmax = 0;
-            i64 lbt = n, ss = 0;
+            i64 lbt = i64(n) * inc_d, ss = 0;
+            bool inf = false;
             for (int r = 1; r < nr_; ++r) {
                 const int c = hist[r];
                 classes += c != 0;
-                lbt += row_lb[c];
+                inf |= row_lb[c] >= INF_T;  // (summing INF_T entries could overflow)
+                lbt += std::min(row_lb[c], INF_T);
                 wmax = std::max(wmax, row_lbw[c]);
                 ss += i64(c) * c;
             }
             mostc = std::max(mostc, classes);
             if (!cand && classes == 1) return;  // learns nothing
-            if (lbt >= INF_T) return;           // some class cannot fit in the depth left
+            if (inf || lbt >= INF_T) return;    // some class cannot fit in the depth left
             Val v{lbt, 1 + wmax};
             if (lt(v, node_min)) node_min = v;
             if (lt(v, keep_below))
@@ -796,9 +830,9 @@ class Solver {
               const std::vector<int>* override, int b) {
         if (n == 0) return Val{0, 0};
         if (d <= 0) return INF;
-        if (n == 1) return Val{1, 1};
+        if (n == 1) return Val{inc(d), 1};
         if (d == 1) return INF;
-        if (n == 2) return Val{3, 2};
+        if (n == 2) return Val{2 * inc(d) + inc(d - 1), 2};  // one of the two, then the other
         tick();
         const bool use_memo = opt_memo && n >= memo_min;
         Val lower{0, 0};
@@ -824,7 +858,9 @@ class Solver {
                     seen[r] = true;
                 }
                 if (ok) {
-                    Val v{2 * i64(n) - 1, 2};
+                    // any strategy finds at most one secret with its first guess: optimal for
+                    // every nondecreasing weight too
+                    Val v{i64(n) * inc(d) + i64(n - 1) * inc(d - 1), 2};
                     if (use_memo) store(h1, h2, d, v, S[i], true);
                     stat(1, n);
                     return v;
@@ -977,7 +1013,7 @@ class Solver {
         const int* row_lbw = tabs_[bS].lbw.data();
         const int child_d = capped_ ? d - 1 : d;
         const u64 child_played = played | symmask_[k.g];
-        i64 sum = n;
+        i64 sum = i64(n) * inc(d);
         int wlb = 1;
         std::vector<Val> lbs(sc.order.size());
         for (size_t i = 0; i < sc.order.size(); ++i) {
@@ -987,10 +1023,10 @@ class Solver {
                 Entry e;
                 if (lookup(sc.c1[r], sc.c2[r], child_d, e)) lbs[i] = vmax(lbs[i], Val{e.t, e.w});
             }
-            sum += lbs[i].t;
+            sum = std::min(sum + lbs[i].t, INF_T);  // saturate: INF_T entries must not overflow
             wlb = std::max(wlb, 1 + lbs[i].w);
         }
-        if (!lt(Val{sum, wlb}, best)) {
+        if (sum >= INF_T || !lt(Val{sum, wlb}, best)) {
             fail = vmin(fail, Val{sum, wlb});
             return false;
         }
@@ -1047,9 +1083,13 @@ class Solver {
                 Entry e;
                 if (lookup(c1[order[i]], c2[order[i]], child_d, e)) lbs[i] = vmax(lbs[i], Val{e.t, e.w});
             }
+            if (lbs[i].t >= INF_T) {  // a class that cannot be solved within the depth left
+                fail = vmin(fail, INF);
+                return;
+            }
             rest += lbs[i].t;
         }
-        i64 done = n;
+        i64 done = i64(n) * inc(d);
         int wmax = 1;
         for (size_t i = 0; i < order.size(); ++i) {
             int r = order[i], m = cnt[r];
@@ -1090,13 +1130,13 @@ class Solver {
     Val greedy(const int* S, int n, int d, u64 played) {
         if (n == 0) return Val{0, 0};
         if (d <= 0) return INF;
-        if (n == 1) return Val{1, 1};
+        if (n == 1) return Val{inc(d), 1};
         int g = pick_greedy(S, n, played, d);
         if (g < 0) return INF;
         const uint8_t* row = &M_[size_t(g) * nc_];
         std::vector<std::vector<int>> classes(slots_);
         for (int i = 0; i < n; ++i) classes[row[S[i]]].push_back(S[i]);
-        i64 t = n;
+        i64 t = i64(n) * inc(d);
         int w = 1;
         int child_d = capped_ ? d - 1 : d;
         for (int r = 0; r < slots_; ++r) {
@@ -1121,10 +1161,10 @@ PYBIND11_MODULE(search_expected, m) {
     py::class_<Solver>(m, "Solver")
         .def(py::init<py::array_t<uint8_t, py::array::c_style | py::array::forcecast>,
                       py::array_t<uint8_t, py::array::c_style | py::array::forcecast>, int, u64, int,
-                      int, int, bool, int, i64>(),
+                      int, int, bool, int, i64, std::vector<i64>>(),
              py::arg("matrix"), py::arg("codes"), py::arg("n_symbols"), py::arg("base_played"),
              py::arg("slots"), py::arg("win"), py::arg("branching"), py::arg("cand_only"),
-             py::arg("max_depth"), py::arg("memo_entries"))
+             py::arg("max_depth"), py::arg("memo_entries"), py::arg("weights") = std::vector<i64>{})
         .def_readwrite("opt_memo", &Solver::opt_memo)
         .def_readwrite("opt_stabiliser", &Solver::opt_stabiliser)
         .def_readwrite("opt_branching", &Solver::opt_branching)

@@ -77,7 +77,8 @@ class _Class:
 def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: str = "all",
                    time_limit: float | None = None, workers: int | None = None,
                    progress: bool | None = None, symmetry: bool = True,
-                   options: dict | None = None, memo_entries: int = 8_000_000) -> SearchResult:
+                   options: dict | None = None, memo_entries: int = 8_000_000,
+                   weights: list[int] | None = None) -> SearchResult:
     """Prove the expected-case optimum of ``variant`` and return it with its strategy tree.
 
     ``guesses``: ``"all"`` codes or only ``"candidates"`` (codes consistent with the replies).
@@ -85,9 +86,15 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     ``time_limit`` (seconds): stop and return the proved bounds, ``proved=False``.
     ``workers``: threads sharing the search (default: the machine's cores).
     ``symmetry`` and ``options`` (names in :data:`OPTIONS` -> bool) switch prunings off for tests.
+    ``weights`` (needs ``max_depth``): ``weights[k-1]`` is the cost of a secret found with guess
+    k, strictly increasing; the search then minimises (sum of the weights, worst case) and the
+    result's ``lower``/``upper``/``weighted`` are in that unit (``total`` stays the number of
+    guesses). :func:`cbsolve.search.worst.solve_worst_ties` uses it for the worst objective's
+    tie-breaks.
     """
     started = time.perf_counter()
-    search = _Search(variant, max_depth, guesses, workers, symmetry, options, memo_entries)
+    search = _Search(variant, max_depth, guesses, workers, symmetry, options, memo_entries,
+                     weights)
     show = sys.stderr.isatty() if progress is None else bool(progress)
     return search.run(time_limit, show, started)
 
@@ -111,8 +118,16 @@ def _check(variant: Variant, max_depth, guesses: str, options) -> None:
 
 
 class _Search:
-    def __init__(self, variant, max_depth, guesses, workers, symmetry, options, memo_entries):
+    def __init__(self, variant, max_depth, guesses, workers, symmetry, options, memo_entries,
+                 weights=None):
         _check(variant, max_depth, guesses, options)
+        if weights is not None:
+            weights = [int(x) for x in weights]
+            if max_depth is None or len(weights) != max_depth or any(
+                    b <= a for a, b in zip([0] + weights, weights, strict=False)):
+                raise InvalidVariant("weights need max_depth and one strictly increasing "
+                                     f"positive weight per depth, got {weights!r}")
+        self.weights = weights
         from .._native.search_expected import Solver
         from ..scoring import possible_responses, score_matrix
 
@@ -130,7 +145,7 @@ class _Search:
         self.base_played = 1 if variant.no_leading_zero else 0
         self.solver = Solver(self.matrix, self.codes, variant.n_symbols, self.base_played,
                              variant.response_slots, variant.win_response, max(branching, 1),
-                             self.cand_only, self.depth, memo_entries)
+                             self.cand_only, self.depth, memo_entries, weights or [])
         for key, value in (options or {}).items():
             setattr(self.solver, f"opt_{key}", bool(value))
         self._sym = None
@@ -169,6 +184,20 @@ class _Search:
 
     def _child_depth(self, d: int) -> int:
         return d - 1 if self.max_depth else 0
+
+    def _inc(self, d: int) -> int:
+        """Cost every secret of a set with ``d`` guesses left pays for its guess (1 without
+        weights; with weights, weight(k) - weight(k-1) for guess number k = max_depth - d + 1)."""
+        if not self.weights:
+            return 1
+        k = self.max_depth - d + 1
+        return self.weights[k - 1] - (self.weights[k - 2] if k >= 2 else 0)
+
+    def _value(self, hist: dict[int, int]) -> int:
+        """The objective's sum for a histogram (guesses, or weights)."""
+        if not self.weights:
+            return sum(k * v for k, v in hist.items())
+        return sum(self.weights[k - 1] * v for k, v in hist.items())
 
     # --- the search ----------------------------------------------------------------------------
     def run(self, time_limit, show, started) -> SearchResult:
@@ -232,7 +261,7 @@ class _Search:
         hist = self._take_histogram(root)
         total = sum(k * v for k, v in hist.items())
         worst = max(hist)
-        if (total, worst) != tuple(best):
+        if (self._value(hist), worst) != tuple(best):
             raise AssertionError(f"internal error: tree replays to {(total, worst)}, "
                                  f"search claimed {best}")
         if partial is not None and any(c.exact for c in partial[1]):
@@ -240,15 +269,18 @@ class _Search:
             self._wins = {}
             mixed = self._mixed_tree(*partial)
             mixed_hist = self._take_histogram(mixed)
-            mixed_value = (sum(k * v for k, v in mixed_hist.items()), max(mixed_hist))
-            if mixed_value < (total, worst):
-                root, hist, (total, worst) = mixed, mixed_hist, mixed_value
+            mixed_value = (self._value(mixed_hist), max(mixed_hist))
+            if mixed_value < (self._value(hist), worst):
+                root, hist = mixed, mixed_hist
+                total, worst = sum(k * v for k, v in hist.items()), max(hist)
         result.total, result.worst, result.histogram = total, worst, hist
-        result.upper = total
-        result.lower = total if proved else min(lower[0], total)
+        value = self._value(hist)
+        result.upper = value
+        result.lower = value if proved else min(lower[0], value)
         result.status = Status.OPTIMAL if proved else Status.FEASIBLE
         if not proved:
-            self.notes.append(f"time limit: total in [{result.lower}, {result.upper}]")
+            unit = "weighted total" if self.weights else "total"
+            self.notes.append(f"time limit: {unit} in [{result.lower}, {result.upper}]")
         result.tree = self._document(root, hist, proved)
         result.seconds = time.perf_counter() - started
         result.nodes = solver.nodes
@@ -257,7 +289,7 @@ class _Search:
     def _partial_bound(self, classes: list[_Class], scan_bound) -> tuple[int, int]:
         if not classes:
             return scan_bound
-        t = self.n + sum(c.lower[0] for c in classes)
+        t = self.n * self._inc(self.depth) + sum(c.lower[0] for c in classes)
         w = 1 + max((c.lower[1] for c in classes), default=0)
         return max((t, w), scan_bound)
 
@@ -285,7 +317,7 @@ class _Search:
                 return
             with self.lock:
                 others = sum(o.lower[0] for o in classes if o is not c)
-            budget = (best[0] - n - others, best[1] - 1)
+            budget = (best[0] - n * self._inc(self.depth) - others, best[1] - 1)
             if c.lower >= budget:
                 refuted.set()
                 return
@@ -324,7 +356,7 @@ class _Search:
             return None, classes, False
         if refuted.is_set() or not all(c.exact for c in classes):
             return (INF_T, INF_W), classes, True
-        total = n + sum(c.lower[0] for c in classes)
+        total = n * self._inc(self.depth) + sum(c.lower[0] for c in classes)
         worst = 1 + max((c.lower[1] for c in classes), default=0)
         return (total, worst), classes, True
 
@@ -353,7 +385,7 @@ class _Search:
             subs.sort(key=len)
             child_played, child_hist = played | int(self.symmask[g]), history + [g]
             bounds = [solver.lower_bound(c, cd, child_played, child_hist) for c in subs]
-            t = n + sum(b[0] for b in bounds)
+            t = n * self._inc(d) + sum(b[0] for b in bounds)
             w = 1 + max(b[1] for b in bounds) if bounds else 1
             return (t, w), (subs, bounds, child_played, child_hist)
 
@@ -364,7 +396,7 @@ class _Search:
 
         def expand(g, data):
             subs, bounds, child_played, child_hist = data
-            done, wmax, rest = n, 1, sum(b[0] for b in bounds)
+            done, wmax, rest = n * self._inc(d), 1, sum(b[0] for b in bounds)
             for sub, bound in zip(subs, bounds, strict=True):
                 rest -= bound[0]
                 with lock:

@@ -13,10 +13,14 @@ unlimited depth"), so the loop stops at that depth at the latest. The first d th
 is the optimum W; the tree of depth W is built by the same search, and the refutation tree of
 W-1 is written out as a certificate that :mod:`cbsolve.certify` checks with the scorer alone.
 
-Tie-breaks: the worst case is the proved objective. Among depth-W trees the search prefers, at
-every node, the first working guess in lower-bound order (smallest largest class, candidates
-first), which tends to keep few secrets at depth W; the count at depth W and the total are
-reported for the tree found, with ``proved`` covering the worst case only (notes say so).
+Tie-breaks (``ties=True``): among strategies within W guesses, the fewest secrets needing W,
+then the smallest total, proved by the expected-case branch and bound
+(:mod:`cbsolve.search.expected`) run with the cap W and per-depth weights
+weight(k) = k + BIG * [k == W], BIG = n*W + 1 > any total: the weighted sum orders strategies
+lexicographically by (secrets at depth W, total). The certificate (W-1 impossible) is
+unchanged. Without ``ties`` the decision search prefers, at every node, the first working
+guess in lower-bound order (smallest largest class, candidates first), and the count at depth
+W is reported as an interval (``at_worst``; ``lookahead`` tightens it).
 
 Every pruning can be switched off (``prune={"symmetry": False, ...}``) for the tests that
 compare results with and without it.
@@ -114,7 +118,7 @@ class _Native:
 def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None = None,
                 time_limit: float | None = None, workers: int | None = None, progress=None,
                 certificate: bool = True, prune: dict | None = None,
-                lookahead: int = 0) -> SearchResult:
+                lookahead: int = 0, ties: bool = False) -> SearchResult:
     """Fewest guesses that find every secret in the worst case, proved, with tree and certificate.
 
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
@@ -123,6 +127,8 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     callable ``(phase, depth, control)`` polled while the native search runs. ``lookahead``
     (tie-break, slower): at each node of the optimal tree compare up to that many working
     guesses on a lower bound of the secrets they leave for the last guess (0: the first one).
+    ``ties``: also prove the tie-breaks (fewest secrets needing the worst case, then smallest
+    total; :func:`_solve_ties`) and return that tree; a time limit leaves an interval.
     """
     start = time.perf_counter()
     if guesses not in GUESS_MODES:
@@ -206,9 +212,13 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     hi = result.histogram[optimum]
     # The certificate shows optimum-1 guesses fail, so at least one secret needs the optimum;
     # with lookahead (the user asked for tie-break work) a one-level bound is computed too.
-    lo = _at_worst_lower(variant, native, optimum) if lookahead > 0 else 1
+    lo = _at_worst_lower(variant, native, optimum) if lookahead > 0 and not ties else 1
     if lo is not None and optimum > 1:
         lo = max(lo, 1)
+    if ties:
+        left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+        lo, hi = _solve_ties(variant, result, optimum, guesses, left, workers, lo, notes)
+        tree_doc = result.tree
     if lo is not None:
         result.at_worst = (lo, hi)
         tree_doc["at_worst"] = {"lower": lo, "upper": hi}
@@ -219,6 +229,60 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
                      f"[{lo if lo is not None else '?'}, {hi}] (tie-break not proved minimal; "
                      "the total is that of the tree found)")
     return finish(Status.OPTIMAL, True)
+
+
+def tie_weights(n: int, W: int) -> list[int]:
+    """Per-depth weights whose sum orders W-guess strategies by (secrets at depth W, total).
+
+    weight(k) = k + BIG * [k == W] with BIG = n*W + 1: a strategy with c secrets at depth W and
+    total T (<= n*W < BIG) weighs c*BIG + T, so c decides and T breaks ties.
+    """
+    big = n * W + 1
+    return [k + (big if k == W else 0) for k in range(1, W + 1)]
+
+
+def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
+                time_limit: float | None, workers: int, lo: int, notes: list[str]):
+    """Replace ``result``'s tree by one with the fewest secrets at depth W, then the smallest
+    total, proved by the weighted expected-case search (see the module docstring).
+
+    Returns the proved interval (lower, upper) on the fewest secrets at depth W; the tree kept
+    is the better of the search's and the decision search's (always within W guesses)."""
+    from ..tree import make_tree
+    from .expected import solve_expected
+
+    n = result.secrets
+    weights = tie_weights(n, W)
+    big = weights[-1] - W
+    found = solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,
+                           time_limit=time_limit, workers=workers, progress=False)
+    result.phases["ties"] = round(found.seconds, 3)
+    result.nodes += found.nodes
+    old = (result.histogram[W], result.total)
+    if found.total is None:  # stopped before any tree (cannot be infeasible: W works)
+        notes.append("time limit reached while proving the tie-breaks")
+        low = lo if found.lower is None else max(lo, found.lower // big)
+        result.tree["ties"] = {"at_worst": old[0], "total": old[1], "proved": False}
+        return low, old[0]
+    new = (found.histogram.get(W, 0), found.total)
+    low = max(lo, found.lower // big)  # weighted lower bound c*BIG + T with T < BIG
+    if new <= old:
+        cert = result.tree.get("certificate")
+        doc = make_tree(variant, "optimal-worst", guesses, found.tree["root"], found.histogram,
+                        objective="worst", proved=True)
+        if cert is not None:
+            doc["certificate"] = cert
+        result.tree = doc
+        _fill_stats(result, doc)
+    at, total = result.histogram[W], result.total
+    proved = found.proved
+    result.tree["ties"] = {"at_worst": at, "total": total, "proved": proved}
+    if proved:
+        notes.append(f"proved tie-breaks: {at} secrets need {W} guesses at fewest, and "
+                     f"{total} guesses in total is the smallest with {at}")
+        return at, at
+    notes.append("time limit reached while proving the tie-breaks")
+    return low, at
 
 
 def _at_worst_lower(variant: Variant, native: _Native, W: int) -> int | None:
