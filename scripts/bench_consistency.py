@@ -37,6 +37,7 @@ PORTFOLIOS = {
     "cpsat-burst": {"race": False},                    # burst, then CP-SAT alone
     "cpsat-hint": {"race": False, "hint_best": True},  # ... hinted with the burst's best code
     "cpsat-longburst": {"burst": 50_000, "race": False},
+    "cpsat-racefull": {"race_after_first": None},      # race every secret to the end
 }
 
 
@@ -126,17 +127,46 @@ def band(backends, seeds: int, time_limit: float, guesses=(20, 30, 40, 50, 60, 7
     for n_guesses in guesses:
         logs = [random_log(BAND, n_guesses, s)[0] for s in range(seeds)]
         for name in backends:
-            times, unknown = [], 0
+            times, unknown, undecided = [], 0, 0
             for log in logs:
                 dt, r = time_query(name, log, Query(limit=1, time_limit=time_limit))
                 check(log, r)
                 unknown += r.status.value == "unknown"
+                undecided += r.determined is None      # no secret, or no proof of uniqueness
                 times.append(dt)
             med, p95 = stats(times)
             rows.append({"row": f"band N=40 D=10 repeats, {n_guesses} guesses", "backend": name,
-                         "median": med, "p95": p95, "unknown": unknown, "seeds": seeds})
+                         "median": med, "p95": p95, "unknown": unknown, "seeds": seeds,
+                         "guesses": n_guesses, "time_limit": time_limit,
+                         "undecided": undecided})
             show(rows[-1:])
     return rows
+
+
+def plot_band(rows: list[dict], path: str) -> None:
+    """Median and p95 seconds against the number of guesses, one line pair per backend
+    (docs/band.png); a time-limited query counts at the limit."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for name in dict.fromkeys(r["backend"] for r in rows):
+        mine = [r for r in rows if r["backend"] == name]
+        xs = [r["guesses"] for r in mine]
+        line, = ax.plot(xs, [r["median"] for r in mine], "o-", label=f"{name} median")
+        ax.plot(xs, [r["p95"] for r in mine], "s--", color=line.get_color(), label=f"{name} p95")
+    limit = max(r["time_limit"] for r in rows)
+    ax.axhline(limit, color="grey", lw=0.8, ls=":")
+    ax.axhline(10, color="red", lw=0.8, ls=":", label="goal p95 10 s")
+    ax.set_yscale("log")
+    ax.set_xlabel("random guesses in the log (N=40, 10 digits, repeats)")
+    ax.set_ylabel(f"seconds (find one + determined; capped at {limit:g} s)")
+    ax.set_title(f"Hard band, {rows[0]['seeds']} hidden secrets per point")
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 def enumeration(seeds: int) -> list[dict]:
@@ -219,6 +249,8 @@ def diagnose_rows(seeds: int, backends=("native", "sat", "cpsat")) -> list[dict]
 def show(rows: list[dict]) -> None:
     for r in rows:
         extra = f"  unknown {r['unknown']}/{r['seeds']}" if "unknown" in r else ""
+        if "undecided" in r:
+            extra += f"  undecided {r['undecided']}/{r['seeds']}"
         target = f"  target {r['target']}" if "target" in r else ""
         print(f"{r['row']:<62} {r['backend']:<14} median {r['median']:.4g}  p95 {r['p95']:.4g}"
               f"{extra}{target}", flush=True)
@@ -233,14 +265,21 @@ def main(argv=None) -> None:
     ap.add_argument("--modes", default="one,one+det", help="find: one (find-one alone), "
                     "one+det (find-one and decide determined)")
     ap.add_argument("--guesses", default="20,30,40,50,60,70,90", help="band: guess counts")
+    ap.add_argument("--plot", default=None, help="band: write the chart here (e.g. docs/band.png)")
+    ap.add_argument("--json-out", default=None, help="write every row as JSON here")
     args = ap.parse_args(argv)
+    out: list[dict] = []
     backends = args.backends.split(",")
     for row in args.rows.split(","):
         if row == "find":
-            find_one(backends, args.seeds, args.time_limit,       # prints each row when done
-                     tuple(args.modes.split(",")))
+            out += find_one(backends, args.seeds, args.time_limit,   # prints each row when done
+                            tuple(args.modes.split(",")))
         elif row == "band":
-            band(backends, args.seeds, args.time_limit, tuple(int(g) for g in args.guesses.split(",")))
+            rows = band(backends, args.seeds, args.time_limit,
+                        tuple(int(g) for g in args.guesses.split(",")))
+            out += rows
+            if args.plot:
+                plot_band(rows, args.plot)
         elif row == "enum":
             enumeration(args.seeds)
         elif row == "count":
@@ -249,6 +288,11 @@ def main(argv=None) -> None:
             show(diagnose_rows(args.seeds))
         else:
             raise SystemExit(f"unknown row {row!r}; choose from find, band, enum, count, diagnose")
+    if args.json_out:
+        import json
+
+        with open(args.json_out, "w") as f:
+            json.dump(out, f, indent=1)
 
 
 if __name__ == "__main__":

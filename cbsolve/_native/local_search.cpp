@@ -448,8 +448,8 @@ PYBIND11_MODULE(local_search, m) {
     m.def("solve", &solve, py::arg("guesses"), py::arg("bulls"), py::arg("totals"),
           py::arg("n_symbols"), py::arg("repeats"), py::arg("no_leading_zero"), py::arg("start"),
           py::arg("forbidden"), py::arg("seed"), py::arg("max_flips"), py::arg("seconds"),
-          py::arg("stop"), py::arg("want") = 1, py::arg("noise") = 0.05, py::arg("tenure") = 10,
-          py::arg("restart") = 20000,
+          py::arg("stop"), py::arg("want") = 1, py::arg("noise") = 0.05, py::arg("tenure") = 5,
+          py::arg("restart") = 8000,
           "Search for up to `want` codes of cost 0 matching no row of `forbidden` (255 = any "
           "symbol); returns a dict with "
           "solutions, best, best_cost, flips, restarts, stopped, timed_out.");

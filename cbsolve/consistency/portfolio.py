@@ -26,11 +26,15 @@ from .encoding import Checker, Deadline
 WILD = 255
 #: Kernel tuning (measured on N=40, 10 digits; docs/benchmarks.md): random-walk probability,
 #: base tabu tenure (tenure = base + uniform 0..base), flips without a new best before a restart.
-NOISE, TENURE, RESTART = 0.05, 10, 20_000
+NOISE, TENURE, RESTART = 0.05, 5, 8_000
 #: Portfolio shape (measured side by side, docs/benchmarks.md): local-search flips tried alone
 #: before CP-SAT starts; then race it against CP-SAT (True) or let CP-SAT run alone (False);
 #: hint CP-SAT with the burst's lowest-cost code.
 BURST_FLIPS, RACE, HINT_BEST = 5_000, True, False
+#: After a first secret, the racing local search stops after this many seconds and leaves the
+#: core to CP-SAT (a second secret, when it exists, is usually found near the first quickly;
+#: when it does not, CP-SAT must prove it and a competing thread only slows the proof).
+RACE_AFTER_FIRST = 0.5
 
 
 class LocalSearch:
@@ -96,13 +100,15 @@ class PortfolioOracle:
     exact. ``wins`` counts which engine produced each answer (for the notes and benchmarks)."""
 
     def __init__(self, cpsat_oracle, log: FeedbackLog, seed: int = 0, burst: int = BURST_FLIPS,
-                 race: bool = RACE, hint_best: bool = HINT_BEST):
+                 race: bool = RACE, hint_best: bool = HINT_BEST,
+                 race_after_first: float | None = RACE_AFTER_FIRST):
         self.cp = cpsat_oracle
         self.cm = cpsat_oracle.cm
         self.seeded = False
         self.ls = LocalSearch(log, seed)
         self.n = log.variant.length
         self.burst, self.race, self.hint_best = burst, race, hint_best
+        self.race_after_first = race_after_first
         self.patterns: list[list[int]] = []
         self.last: tuple[int, ...] | None = None
         self.wins = {"local search": 0, "CP-SAT": 0}
@@ -155,8 +161,12 @@ class PortfolioOracle:
         done = threading.Event()
         box: dict = {}
 
+        budget = left
+        if self.last is not None and self.race_after_first is not None:
+            budget = self.race_after_first if left is None else min(left, self.race_after_first)
+
         def local():
-            box["r"] = self.ls.run(left, self.patterns, start=self.last, stop=stop)
+            box["r"] = self.ls.run(budget, self.patterns, start=self.last, stop=stop)
             if box["r"]["solutions"]:
                 # CP-SAT may not have entered Solve yet: keep asking it to stop until it returns.
                 while not done.is_set():
