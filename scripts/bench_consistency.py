@@ -34,10 +34,10 @@ BAND = Variant(40, string.digits, True)
 #: Portfolio shapes compared with the default (portfolio.py: burst flips, race, hint).
 PORTFOLIOS = {
     "cpsat-race": {"burst": 0, "race": True},          # no burst: race from the start
-    "cpsat-burst": {"race": False},                    # burst, then CP-SAT alone
+    "cpsat-burst": {"race": False, "burst_after_first": 5_000},  # burst, then CP-SAT alone
     "cpsat-hint": {"race": False, "hint_best": True},  # ... hinted with the burst's best code
     "cpsat-longburst": {"burst": 50_000, "race": False},
-    "cpsat-racefull": {"race_after_first": None},      # race every secret to the end
+    "cpsat-racefull": {"race_after_first": None, "burst_after_first": 5_000},  # as first
 }
 
 
@@ -169,24 +169,60 @@ def plot_band(rows: list[dict], path: str) -> None:
     fig.savefig(path, dpi=110)
 
 
-def enumeration(seeds: int) -> list[dict]:
-    """Secrets/s listing 50k secrets of a large set with the SAT engine (block completion),
-    on a dense set (N=9 of 10 digits, 2 guesses) and a sparse one (N=12 of 6, 4 guesses)."""
-    rows = []
-    cases = (("dense: N=9 D=10 repeats, 2 guesses", Variant(9, string.digits, True), 2),
-             ("sparse: N=12 D=6 repeats, 4 guesses", Variant(12, "123456", True), 4))
-    for label, variant, n_guesses in cases:
-        rates = []
-        for s in range(seeds):
-            log, _ = random_log(variant, n_guesses, s)
-            dt, r = time_query("sat", log, Query(limit=50_000, time_limit=60))
-            check(log, type(r)(r.status, r.backend, secrets=r.secrets[:50]))
-            rates.append(len(r.secrets) / dt)
-        rows.append({"row": f"SAT enumeration secrets/s (median, worst), {label}",
-                     "backend": "sat", "median": statistics.median(rates), "p95": min(rates),
-                     "seeds": seeds})
-        show(rows[-1:])
-    return rows
+ENUM_ROWS = [  # (label, variant, guesses)
+    ("dense: N=9 D=10 repeats, 2 guesses", Variant(9, string.digits, True), 2),
+    ("sparse: N=12 D=6 repeats, 4 guesses", Variant(12, "123456", True), 4),
+    ("N=10 26 letters distinct, 3 guesses", Variant(10, string.ascii_uppercase, False), 3),
+    ("N=10 26 letters distinct, 6 guesses", Variant(10, string.ascii_uppercase, False), 6),
+    ("N=20 26 letters repeats, 10 guesses", Variant(20, string.ascii_uppercase, True), 10),
+    ("Mastermind 16 pegs 6 colours, 8 guesses", Variant(16, "123456", True), 8),
+]
+
+
+def enumeration(seeds: int, backends=("sat", "native"), limit: int = 50_000,
+                time_limit: float = 10.0, count: bool = True, rows=None) -> list[dict]:
+    """Secrets/s listing up to ``limit`` secrets of a set too large for the native filter
+    (``Query(limit=limit)``, stopped at ``time_limit``; the rate is secrets listed / wall
+    time), side by side: ``sat`` = PySAT with block completion, ``native`` = the native
+    depth-first search (consistency/dfs.py). With ``count``: exact counting of the same logs,
+    depth-first search vs Ganak on the CNF, each with ``time_limit`` (seconds; "-" = not done)."""
+    from cbsolve.consistency import dfs
+    from cbsolve.consistency.counting import available, cnf_of, exact_count
+
+    out = []
+    for label, variant, n_guesses in rows or ENUM_ROWS:
+        logs = [random_log(variant, n_guesses, s)[0] for s in range(seeds)]
+        for name in backends:
+            rates = []
+            for log in logs:
+                dt, r = time_query(name, log, Query(limit=limit, time_limit=time_limit))
+                check(log, type(r)(r.status, r.backend, secrets=r.secrets[:50] + r.secrets[-50:]))
+                rates.append(len(r.secrets) / dt)
+            out.append({"row": f"enumeration secrets/s (median, worst), {label}", "backend": name,
+                        "median": statistics.median(rates), "p95": min(rates), "seeds": seeds})
+            show(out[-1:])
+        if not count:
+            continue
+        for name in ("dfs-count", "ganak"):
+            if name == "ganak" and not available("pyganak"):
+                continue
+            times, counts = [], []
+            for log in logs:
+                t = time.perf_counter()
+                if name == "dfs-count":
+                    c = dfs.count(log, seconds=time_limit)
+                    n = c.count if c.complete else None
+                else:
+                    clauses, xs, _ = cnf_of(log)
+                    n = exact_count(clauses, xs, time_limit)
+                times.append(time.perf_counter() - t)
+                counts.append(n)
+            med, p95 = stats(times)
+            shown = ",".join("-" if n is None else f"{n:.3g}" for n in counts)
+            out.append({"row": f"exact count s [{shown}], {label}", "backend": name,
+                        "median": med, "p95": p95, "seeds": seeds})
+            show(out[-1:])
+    return out
 
 
 def count_native(seeds: int) -> list[dict]:
@@ -281,7 +317,7 @@ def main(argv=None) -> None:
             if args.plot:
                 plot_band(rows, args.plot)
         elif row == "enum":
-            enumeration(args.seeds)
+            enumeration(args.seeds, time_limit=args.time_limit)
         elif row == "count":
             show(count_native(args.seeds))
         elif row == "diagnose":

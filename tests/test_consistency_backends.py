@@ -214,7 +214,8 @@ def test_auto_uses_native_when_enumerable_and_a_solver_otherwise():
     assert r.backend == "cpsat" and r.auto["native_estimate_seconds"] > 1
     rescore(big, r.secrets)
     r = consistent(big, Query(limit=5), "auto")
-    assert r.backend == "sat"
+    # lists: the native depth-first search when its probe answers (one clue: at once)
+    assert r.backend == "native" and "depth-first" in r.auto["reason"]
     rescore(big, r.secrets)
 
 

@@ -156,7 +156,10 @@ def test_more_than_64_symbols(length, repeats):
     assert np.array_equal(got, filtered(log)) and tuple(secret) in set(map(tuple, got.tolist()))
 
 
-def big_log(n_guesses=4, seed=0, variant=Variant(12, "123456", True)):
+SPARSE = Variant(12, "123456", True)
+
+
+def big_log(n_guesses=4, seed=0, variant=SPARSE):
     rng = np.random.default_rng(seed)
     space = CodeSpace(variant)
     secret, *guesses = space.random_codes(n_guesses + 1, rng)
@@ -224,3 +227,25 @@ def test_cli_lists_a_huge_space_with_the_native_backend(capsys, limit):
     out = json.loads(capsys.readouterr().out)
     assert out["backend"] == "native" and len(out["secrets"]) == limit
     rescore(log, [log.space.parse(s) for s in out["secrets"]])
+
+
+def test_exact_count_log_uses_the_search_first():
+    from cbsolve.consistency.counting import exact_count_log
+
+    log, _ = big_log(4, 1)
+    n, exact, method = exact_count_log(log, 30.0)
+    assert exact and "depth-first" in method
+    assert n == len(consistent(log, Query(limit=None), backend="native").secrets)
+
+
+def test_auto_probes_the_search_and_falls_back_to_sat():
+    """auto: a count of a large set goes to the search; a list the search cannot produce in
+    its probe (N=20 of 26 with 10 clues: no secret in 10 s, measured) goes to PySAT."""
+    log, _ = big_log(2, 1, Variant(9, string.digits, True))   # 5.1M secrets, counted in ~0.3 s
+    r = consistent(log, Query(count=True, limit=3), backend="auto")
+    assert r.backend == "native" and r.exact and "depth-first" in r.auto["reason"]
+    assert r.count == dfs.count(log).count
+    hard, secret = big_log(10, 0, Variant(20, string.ascii_uppercase, True))
+    r = consistent(hard, Query(limit=3, time_limit=20), backend="auto")
+    assert r.backend == "sat" and "depth-first search listed only" in r.auto["reason"]
+    rescore(hard, [hard.space.parse(s) for s in r.secrets])

@@ -205,7 +205,7 @@ def test_cli_default_time_limit_is_reported_and_zero_means_none(capsys):
     # A huge space with a tiny limit must stop and say so in text and JSON.
     clue = "0123456789" * 4 + ":4,30"
     code, out, _ = run(capsys, "consistent", "--digits", "10", "--length", "40", "--repeats",
-                       clue, "--time-limit", "0.001", "--json")
+                       clue, "--count", "--time-limit", "0.001", "--json")  # a count: ~10^30
     data = json.loads(out)
     assert data["time_limit"] == 0.001 and data["time_limit_hit"] is True
     assert any("time limit of 0.001 s" in n for n in data["notes"])

@@ -157,6 +157,9 @@ struct Search {
     std::vector<int> sym;
     Mask<W> all, used;
     std::vector<std::vector<int>> compat;   // per depth: count vectors still >= the counts
+    std::vector<int> pc;                    // g x d: unassigned positions where guess g has s
+    std::vector<int> hi, lo;                // per symbol: bounds on how many more it can take
+    bool transport;                         // bulls bounds from hi/lo are informative
 
     explicit Search(const Problem& p) : P(p) {
         B.assign(P.g, 0);
@@ -173,6 +176,12 @@ struct Search {
             compat[0].resize(P.nvec);
             for (int i = 0; i < P.nvec; ++i) compat[0][i] = i;
         }
+        pc.assign(static_cast<size_t>(P.g) * P.d, 0);
+        for (int g = 0; g < P.g; ++g)
+            for (int q = 0; q < P.n; ++q) ++pc[g * P.d + P.guess[g * P.n + q]];
+        hi.assign(P.d, 0);
+        lo.assign(P.d, 0);
+        transport = P.vec_on;
         for (int g = 0; g < P.g; ++g) {
             nogain[g].clear();
             for (int s = 0; s < P.d; ++s)
@@ -207,6 +216,42 @@ struct Search {
                 if (t + std::max(0, left - free_other) > m) return false;
             }
         }
+        return !transport || bulls_transport(left);
+    }
+
+    // Bulls as a transportation bound: symbol s can fill at most hi_s / must fill at least lo_s
+    // of the `left` open positions (from the compatible count vectors, or 0/1 for distinct
+    // codes); pc_gs open positions show s in guess g. More bulls are possible only where both
+    // meet: B_g + sum_s min(pc_gs, hi_s) >= b_g; and a symbol with more copies to place than
+    // open non-s positions must land on s positions: B_g + sum_s max(0, lo_s - (left - pc_gs)) <= b_g.
+    bool bulls_transport(int left) {
+        const int d = P.d;
+        if (P.vec_on) {
+            std::fill(hi.begin(), hi.end(), 0);
+            std::fill(lo.begin(), lo.end(), 1 << 20);
+            for (int i : compat[P.n - left]) {
+                const uint8_t* v = &P.vecs[static_cast<size_t>(i) * d];
+                for (int s = 0; s < d; ++s) {
+                    int r = v[s] - cnt[s];
+                    hi[s] = std::max(hi[s], r);
+                    lo[s] = std::min(lo[s], r);
+                }
+            }
+        } else {
+            for (int s = 0; s < d; ++s) {
+                hi[s] = cnt[s] ? 0 : 1;
+                lo[s] = 0;
+            }
+        }
+        for (int g = 0; g < P.g; ++g) {
+            const int* row = &pc[static_cast<size_t>(g) * d];
+            int most = 0, least = 0;
+            for (int s = 0; s < d; ++s) {
+                most += std::min(row[s], hi[s]);
+                least += std::max(0, lo[s] - (left - row[s]));
+            }
+            if (B[g] + most < P.bulls[g] || B[g] + least > P.bulls[g]) return false;
+        }
         return true;
     }
 
@@ -215,6 +260,7 @@ struct Search {
         used.set(s);
         sym[p] = s;
         for (int g = 0; g < P.g; ++g) {
+            --pc[g * P.d + P.guess[g * P.n + p]];
             if (P.guess[g * P.n + p] == s) ++B[g];
             if (P.totals) {
                 int kk = P.k[g * P.d + s];
@@ -231,6 +277,7 @@ struct Search {
         int c = --cnt[s];
         if (c == 0) used.reset(s);
         for (int g = 0; g < P.g; ++g) {
+            ++pc[g * P.d + P.guess[g * P.n + p]];
             if (P.guess[g * P.n + p] == s) --B[g];
             if (P.totals) {
                 int kk = P.k[g * P.d + s];
@@ -445,7 +492,7 @@ PYBIND11_MODULE(dfs, m) {
     m.def("run", &run, py::arg("n"), py::arg("d"), py::arg("repeats"), py::arg("no_leading_zero"),
           py::arg("totals"), py::arg("guesses"), py::arg("bulls"), py::arg("total"),
           py::arg("mode"), py::arg("limit"), py::arg("start"), py::arg("ranks"),
-          py::arg("max_nodes"), py::arg("seconds"), py::arg("vec_cap") = 4096,
+          py::arg("max_nodes"), py::arg("seconds"), py::arg("vec_cap") = 256,
           py::arg("vec_budget") = 2000000,
           "mode 0 list (up to limit codes), 1 count, 2 the codes at sorted ranks; returns "
           "{codes, count, status: complete|limit|nodes|time, nodes, cursor (next start or None)}");

@@ -9,6 +9,11 @@ Place in the data flow: sat.py (CNF with one model per secret) -> (this module) 
 * Near-uniform samples: CMSGen (Golia, Soos, Chakraborty & Meel 2021; ``pycmsgen``), a
   heuristic sampler with no formal uniformity guarantee, good in published tests.
 
+* Exact counts by the native depth-first search (:mod:`dfs`), tried before Ganak by
+  :func:`exact_count_log` (the native backend's counter beyond the filter): it counts with a
+  popcount at the last position, ~10^7 secrets/s, where Ganak took 2-25 s for a few thousand
+  and ran past 60 s on 10^5-10^10 (docs/benchmarks.md).
+
 Each library is optional: when it is missing the caller gets ``None`` and a note saying so.
 Ganak and ApproxMC have no time limit of their own, so they run in a child interpreter that is
 killed at the deadline.
@@ -99,6 +104,35 @@ def exact_count(clauses, xs, seconds: float) -> int | None:
     if not available("pyganak"):
         return None
     return _run(_GANAK, {"clauses": clauses, "xs": xs}, seconds)
+
+
+def exact_count_log(log, seconds: float, lies: int = 0) -> tuple[int, bool, str]:
+    """(count, exact, method) within ``seconds``: the native depth-first search first (no lies;
+    half the time, all of it when Ganak is missing), then Ganak on the CNF for the rest, unless
+    the search had already counted more than Ganak finishes on. When not exact, ``count`` is a
+    lower bound (what the search counted)."""
+    import time
+
+    from . import dfs
+
+    t0 = time.perf_counter()
+    have_ganak = available("pyganak")
+    n = 0
+    if not lies:
+        c = dfs.count(log, seconds * (0.5 if have_ganak else 1.0))
+        if c.complete:
+            return c.count, True, "native depth-first search"
+        n = c.count
+        if n >= dfs.PROBE_COUNT_GOING:
+            return n, False, "native depth-first search (stopped at the time limit)"
+    if not have_ganak:
+        return n, False, "native depth-first search (stopped; install pyganak for Ganak)"
+    clauses, xs, _ = cnf_of(log, lies)
+    left = max(0.0, seconds - (time.perf_counter() - t0))
+    exact = exact_count(clauses, xs, left)
+    if exact is not None:
+        return exact, True, "Ganak model counter (projected on x)"
+    return n, False, "depth-first search and Ganak (both stopped at the time limit)"
 
 
 def approx_count(clauses, xs, seconds: float, epsilon: float = EPSILON, delta: float = DELTA,

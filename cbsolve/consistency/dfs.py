@@ -135,6 +135,54 @@ def recheck(log: FeedbackLog, codes: np.ndarray) -> None:
         raise RuntimeError("depth-first search returned a code that contradicts the log")
 
 
+# --- probing (``auto``) -----------------------------------------------------------------------
+#: ``auto`` gives the search this long to answer a list/count/sample query before it falls back
+#: to the SAT engine (at most this fraction of the query's time limit).
+PROBE_SECONDS, PROBE_FRACTION = 0.25, 0.1
+#: A count the probe could not finish still goes to the search when the probe had already
+#: counted this many (the SAT engine enumerates at most 200k and Ganak fails on large counts).
+PROBE_COUNT_GOING = 100_000
+_probe_cache: dict = {}
+
+
+def _key(log: FeedbackLog, mode: int, limit) -> tuple:
+    return (log.variant, tuple((e.guess, e.bulls, e.cows) for e in log), mode, limit)
+
+
+def _want(query) -> int | None:
+    extra = 1 if query.determined else 0
+    return None if query.limit is None else max(1 + extra, query.limit + extra)
+
+
+def probe(log: FeedbackLog, query) -> tuple[bool, str]:
+    """Does the search answer ``query`` quickly? (ok, why). The probe's finished result is
+    kept (one entry) so :func:`solve` does not redo it."""
+    seconds = PROBE_SECONDS
+    if query.time_limit is not None:
+        seconds = min(seconds, PROBE_FRACTION * query.time_limit)
+    _probe_cache.clear()
+    if query.count or query.sample:
+        c = run(log, COUNT, query.count_cap if query.count else None, seconds=seconds)
+        if c.complete:
+            _probe_cache[_key(log, COUNT, None)] = c
+            return True, f"depth-first search counted {c.count} secrets in {c.seconds:.3g} s"
+        if query.count and c.count >= PROBE_COUNT_GOING:
+            return True, (f"depth-first search counted {c.count}+ secrets in {c.seconds:.3g} s "
+                          "(too many for enumeration by SAT or for Ganak)")
+        return False, f"depth-first search counted only {c.count} secrets in {seconds:.3g} s"
+    want = _want(query)
+    c = run(log, LIST, want, seconds=seconds)
+    if c.complete or c.status == "limit":
+        _probe_cache[_key(log, LIST, want)] = c
+        return True, f"depth-first search listed {c.codes.shape[0]} secrets in {c.seconds:.3g} s"
+    return False, (f"depth-first search listed only {c.codes.shape[0]} secrets in "
+                   f"{seconds:.3g} s")
+
+
+def _cached(log: FeedbackLog, mode: int, limit) -> Chunk | None:
+    return _probe_cache.pop(_key(log, mode, limit), None)
+
+
 # --- answering a Query -----------------------------------------------------------------------
 def solve(log: FeedbackLog, query, backend: str = "native"):
     """Answer a :class:`~cbsolve.consistency.Query` by depth-first search (same semantics as
@@ -149,17 +197,27 @@ def solve(log: FeedbackLog, query, backend: str = "native"):
         _sample(result, log, query)
     elif query.count:
         seconds = tl if tl is not None else DEFAULT_COUNT_SECONDS
-        c = count(log, seconds, query.count_cap)
-        n = c.count
-        if c.complete:
-            result.count, result.exact = n, True
+        if query.count_cap:
+            c = count(log, seconds, query.count_cap)
+            n, exact, method = c.count, c.complete, "native depth-first search"
+            stopped = c.status
         else:
-            result.count, result.exact = n, False
-            result.time_limit_hit = c.status == "time"
-            why = "the time limit" if c.status == "time" else f"the cap of {query.count_cap}"
-            if tl is None and c.status == "time":
+            from .counting import exact_count_log
+
+            c = _cached(log, COUNT, None)
+            n, exact, method = ((c.count, True, "native depth-first search") if c
+                                else exact_count_log(log, seconds))
+            stopped = "time"
+        result.count, result.exact = n, exact
+        if exact:
+            if "Ganak" in method:
+                result.notes.append(f"exact count by the {method}")
+        else:
+            result.time_limit_hit = stopped == "time"
+            why = "the time limit" if stopped == "time" else f"the cap of {query.count_cap}"
+            if tl is None and stopped == "time":
                 why = f"{DEFAULT_COUNT_SECONDS:g} s (no --time-limit given)"
-            result.notes.append(f"at least {n}: counting stopped at {why}")
+            result.notes.append(f"at least {n}: counting stopped at {why} ({method})")
         if query.limit != 0:
             left = None if tl is None else max(0.0, tl - (time.perf_counter() - start))
             shown = list_codes(log, query.limit, left)
@@ -170,9 +228,8 @@ def solve(log: FeedbackLog, query, backend: str = "native"):
             result.truncated = n > 0
         _status(result, n, result.exact)
     else:
-        extra = 1 if query.determined else 0
-        want = None if query.limit is None else max(1 + extra, query.limit + extra)
-        c = list_codes(log, want, tl)
+        want = _want(query)
+        c = _cached(log, LIST, want) or list_codes(log, want, tl)
         n = c.codes.shape[0]
         recheck(log, c.codes)
         shown = c.codes if query.limit is None else c.codes[:query.limit]
@@ -206,7 +263,7 @@ def _sample(result, log: FeedbackLog, query) -> None:
     first secrets in lexicographic order, labelled NOT uniform."""
     tl = query.time_limit
     t0 = time.perf_counter()
-    c = count(log, (tl if tl is not None else DEFAULT_COUNT_SECONDS) * 0.7)
+    c = _cached(log, COUNT, None) or count(log, (tl if tl is not None else DEFAULT_COUNT_SECONDS) * 0.7)
     n = c.count
     rng = np.random.default_rng(query.seed)
     if c.complete:

@@ -207,7 +207,7 @@ def consistent_with_lies(log: FeedbackLog, max_lies: int, query: Query = Query()
     start = time.perf_counter()
     choice = None
     if backend == "auto":
-        choice = auto_choice(log, query)
+        choice = auto_choice(log, query, probe=False)   # the probe knows no lies
         backend = choice["backend"]
     if backend == "native":
         result = _lies_native(log, max_lies, query)
