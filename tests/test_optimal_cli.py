@@ -90,3 +90,25 @@ def test_expected_objective_is_wired(capsys):
     else:
         data = json.loads(out)
         assert code == 0 and data["objective"] == "expected" and data["proved"] is True
+
+
+@pytest.mark.parametrize("objective", ["expected", "worst"])
+def test_infeasible_depth_cap_is_reported_clearly(capsys, objective):
+    # 3 positions, 4 colours with repeats: 64 secrets, R = 10 replies, cap(3) = 1 + 9 + 81 = 91
+    # would allow 3 guesses by counting, but the search proves 3 impossible (worst case 4).
+    code, out, _ = run(capsys, "optimal", "--objective", objective, "--variant", "mastermind",
+                       "--length", "3", "--digits", "4", "--max-depth", "3")
+    assert code == 1
+    assert "None" not in out
+    assert "infeasible: no strategy finds every secret within 3 guesses" in out
+    assert "worst case >= 4" in out
+    code, out, _ = run(capsys, "optimal", "--objective", objective, "--variant", "mastermind",
+                       "--length", "3", "--digits", "4", "--max-depth", "3", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["status"] == "infeasible" and data["proved"] is True
+    assert data["infeasible"] == {"max_depth": 3, "worst_at_least": 4}
+    assert data["total"] is None
+    if objective == "expected":
+        assert data["lower"] is None  # no capped strategy: no bound on its total
+    else:
+        assert data["lower"] == 4

@@ -142,15 +142,15 @@ class Solver {
         capped_ = max_depth > 0;
         max_depth_ = capped_ ? max_depth : UNCAPPED;
         // Per-depth weights (see inc()): weights[k-1] is the cost of a secret found with guess
-        // k; strictly increasing, so every bound below stays a lower bound (see fill_row).
+        // k; nondecreasing, so every bound below stays a lower bound (see fill_row).
         inc_.assign(size_t(capped_ ? max_depth + 1 : 1), 1);
         if (!weights.empty()) {
             if (!capped_ || int(weights.size()) != max_depth)
                 throw std::invalid_argument("weights need a depth cap and one weight per depth");
             i64 prev = 0;
             for (int k = 1; k <= max_depth; ++k) {
-                if (weights[k - 1] <= prev || weights[k - 1] > (i64(1) << 40))
-                    throw std::invalid_argument("weights must be strictly increasing, positive, < 2^40");
+                if (weights[k - 1] < prev || weights[k - 1] > (i64(1) << 40))
+                    throw std::invalid_argument("weights must be nondecreasing, >= 0, < 2^40");
                 inc_[max_depth - k + 1] = weights[k - 1] - prev;  // depth left d = W - k + 1
                 prev = weights[k - 1];
             }
@@ -463,7 +463,7 @@ class Solver {
 
     // Cost increment of every secret of a node with `d` guesses left: a secret found with guess
     // k costs weight(k) = the sum of the increments of the nodes on its path (1 each without
-    // weights: the number of guesses). inc >= 1 (strictly increasing weights).
+    // weights: the number of guesses). inc >= 0 (nondecreasing weights).
     inline i64 inc(int d) const { return capped_ ? inc_[std::max(0, std::min(d, max_depth_))] : 1; }
     // Cost of a secret found k levels below a node with `d` guesses left (k = 1: the node's guess).
     i64 cum(int d, int k) const {
@@ -983,7 +983,9 @@ class Solver {
         u64 h = 1469598103934665603ULL;
         for (int i = 0; i < n; ++i) {
             int r = row[S[i]];
-            if (sc.lab[r] < 0) sc.lab[r] = next++;
+            // the win keeps its own label: a candidate and a non-candidate with otherwise equal
+            // partitions differ in value (by the singleton's cost, 0 for some weights)
+            if (sc.lab[r] < 0) sc.lab[r] = r == win_ ? 255 : next++;
             sc.sigs[at + i] = uint8_t(sc.lab[r]);
             h = (h ^ u64(sc.lab[r])) * 1099511628211ULL;
         }

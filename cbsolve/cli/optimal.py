@@ -124,8 +124,9 @@ def format_result(result, variant, out, dot) -> str:
     lines = [f"{variant.describe()}: {result.secrets} secrets, guesses from {result.guesses}"]
     what = "worst case" if result.objective == "worst" else "total guesses"
     if str(result.status) == "infeasible":
-        lines.append(f"no strategy finds every secret within {result.max_depth} guesses "
-                     f"(proved; {what} >= {result.lower})")
+        # proved infeasible: the bound is on the worst case (no capped total exists)
+        lines.append(f"infeasible: no strategy finds every secret within {result.max_depth} "
+                     f"guesses (proved; worst case >= {result.max_depth + 1})")
     elif result.proved:
         if result.objective == "worst":
             lines.append(f"optimal worst case: {result.worst} guesses (proved)")

@@ -47,4 +47,8 @@ class SearchResult:
                 "guesses": self.guesses, "seconds": round(self.seconds, 3), "nodes": self.nodes,
                 "notes": self.notes,
                 **({"at_worst": {"lower": self.at_worst[0], "upper": self.at_worst[1]}}
-                   if self.at_worst is not None else {})}
+                   if self.at_worst is not None else {}),
+                # proved: no strategy within max_depth guesses, so the worst case exceeds it
+                **({"infeasible": {"max_depth": self.max_depth,
+                                   "worst_at_least": self.max_depth + 1}}
+                   if str(self.status) == "infeasible" and self.max_depth else {})}

@@ -87,7 +87,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     ``workers``: threads sharing the search (default: the machine's cores).
     ``symmetry`` and ``options`` (names in :data:`OPTIONS` -> bool) switch prunings off for tests.
     ``weights`` (needs ``max_depth``): ``weights[k-1]`` is the cost of a secret found with guess
-    k, strictly increasing; the search then minimises (sum of the weights, worst case) and the
+    k, nondecreasing, >= 0; the search then minimises (sum of the weights, worst case) and the
     result's ``lower``/``upper``/``weighted`` are in that unit (``total`` stays the number of
     guesses). :func:`cbsolve.search.worst.solve_worst_ties` uses it for the worst objective's
     tie-breaks.
@@ -123,10 +123,10 @@ class _Search:
         _check(variant, max_depth, guesses, options)
         if weights is not None:
             weights = [int(x) for x in weights]
-            if max_depth is None or len(weights) != max_depth or any(
-                    b <= a for a, b in zip([0] + weights, weights, strict=False)):
-                raise InvalidVariant("weights need max_depth and one strictly increasing "
-                                     f"positive weight per depth, got {weights!r}")
+            if max_depth is None or len(weights) != max_depth or weights[-1] <= 0 or any(
+                    b < a for a, b in zip([0] + weights, weights, strict=False)):
+                raise InvalidVariant("weights need max_depth and one nondecreasing weight >= 0 "
+                                     f"per depth (the last > 0), got {weights!r}")
         self.weights = weights
         from .._native.search_expected import Solver
         from ..scoring import possible_responses, score_matrix
@@ -248,7 +248,7 @@ class _Search:
                               secrets=n, max_depth=self.max_depth, guesses=self.pool,
                               seconds=seconds, nodes=solver.nodes, notes=self.notes)
         if best[0] >= INF_T:
-            if lower[0] < INF_T:
+            if lower[0] < INF_T and not proved:  # a bound on the capped total, if one exists
                 result.lower = lower[0]
             if proved:
                 result.status = Status.INFEASIBLE
