@@ -35,6 +35,8 @@ BURST_FLIPS, RACE, HINT_BEST = 5_000, True, False
 #: core to CP-SAT (a second secret, when it exists, is usually found near the first quickly;
 #: when it does not, CP-SAT must prove it and a competing thread only slows the proof).
 RACE_AFTER_FIRST = 0.5
+#: The burst before a second (third, ...) secret: shorter, as it starts from the last secret.
+BURST_AFTER_FIRST = 1_000
 
 
 class LocalSearch:
@@ -101,7 +103,8 @@ class PortfolioOracle:
 
     def __init__(self, cpsat_oracle, log: FeedbackLog, seed: int = 0, burst: int = BURST_FLIPS,
                  race: bool = RACE, hint_best: bool = HINT_BEST,
-                 race_after_first: float | None = RACE_AFTER_FIRST):
+                 race_after_first: float | None = RACE_AFTER_FIRST,
+                 burst_after_first: int = BURST_AFTER_FIRST):
         self.cp = cpsat_oracle
         self.cm = cpsat_oracle.cm
         self.seeded = False
@@ -109,6 +112,7 @@ class PortfolioOracle:
         self.n = log.variant.length
         self.burst, self.race, self.hint_best = burst, race, hint_best
         self.race_after_first = race_after_first
+        self.burst_after_first = burst_after_first
         self.patterns: list[list[int]] = []
         self.last: tuple[int, ...] | None = None
         self.wins = {"local search": 0, "CP-SAT": 0}
@@ -133,8 +137,9 @@ class PortfolioOracle:
             return "unknown", None
         self.solves += 1
         # Phase 1: a flip-bounded burst of local search alone (deterministic for the seed).
-        if self.burst:
-            r = self.ls.run(left, self.patterns, start=self.last, max_flips=self.burst)
+        burst = self.burst if self.last is None else min(self.burst, self.burst_after_first)
+        if burst:
+            r = self.ls.run(left, self.patterns, start=self.last, max_flips=burst)
             if r["solutions"]:
                 return self._found(r["solutions"][0], "local search")
             if self.hint_best and self.last is None:
