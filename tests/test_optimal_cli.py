@@ -112,3 +112,23 @@ def test_infeasible_depth_cap_is_reported_clearly(capsys, objective):
         assert data["lower"] is None  # no capped strategy: no bound on its total
     else:
         assert data["lower"] == 4
+
+
+def test_ties_flag(capsys, tmp_path):
+    tree = tmp_path / "t.json"
+    code, out, _ = run(capsys, "optimal", "--variant", "mastermind", "--length", "3",
+                       "--digits", "4", "--ties", "--out", str(tree), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["worst"] == 4 and data["proved"] is True
+    lo, hi = data["at_worst"]["lower"], data["at_worst"]["upper"]
+    assert lo == hi == data["histogram"]["4"]
+    doc = json.loads(tree.read_text())
+    assert doc["ties"]["proved"] is True and doc["ties"]["total"] == data["total"]
+    code, out, _ = run(capsys, "verify", str(tree), "--json")
+    assert code == 0 and json.loads(out)["optimal"] is True
+    code, out, _ = run(capsys, "optimal", "--variant", "mastermind", "--length", "3",
+                       "--digits", "4", "--ties")
+    assert code == 0 and f"fewest secrets needing 4 guesses: {hi} (proved)" in out
+    assert f"smallest total with {hi} at 4: {data['total']} (proved)" in out
+    code, _, err = run(capsys, "optimal", "--objective", "expected", "--ties")
+    assert code == 2 and "--ties" in err and len(err.strip().splitlines()) == 1

@@ -170,7 +170,8 @@ def test_worst_tie_breaks_match_exhaustive_search(variant):
     assert result.proved and result.at_worst == (at, at)
     assert result.histogram[W] == at and result.total == total
     assert replay(variant, result.tree) == result.histogram
-    assert result.tree["ties"] == {"at_worst": at, "total": total, "proved": True}
+    assert result.tree["ties"] == {"at_worst": at, "total": total, "proved": True,
+                                   "at_worst_proved": True, "total_lower": total}
     # the certificate still proves W - 1 impossible, and verify accepts the whole file
     from cbsolve.certify import verify
 

@@ -57,10 +57,14 @@ def _worst_progress(enabled: bool):
 @click.option("--lookahead", type=int, default=0, show_default=True, metavar="K",
               help="Worst objective tie-break: compare up to K working guesses per node on the "
                    "secrets they leave for the last guess (slower; 0: first working guess).")
+@click.option("--ties", is_flag=True,
+              help="Worst objective: also prove the tie-breaks (fewest secrets needing the worst "
+                   "case, then smallest total) with a weighted exact search; Mastermind 4/6 "
+                   "takes seconds, Bulls & Cows 4/10 much longer (see docs/optimal.md).")
 @variant_options
 @json_option
 def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_limit, workers,
-                    no_certificate, lookahead, variant, as_json) -> int:
+                    no_certificate, lookahead, ties, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate."""
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
@@ -70,6 +74,9 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
         raise InvalidVariant(f"--max-depth must be at least 1, got {max_depth}")
     if time_limit is not None and time_limit <= 0:
         raise InvalidVariant(f"--time-limit must be positive, got {time_limit}")
+    if ties and objective != "worst":
+        raise InvalidVariant("--ties applies to --objective worst only (the expected objective "
+                             "already breaks ties by the worst case)")
     if lookahead < 0:
         raise InvalidVariant(f"--lookahead must be >= 0, got {lookahead}")
     if workers is not None and workers < 1:
@@ -82,7 +89,7 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
         try:
             result = solve_worst(variant, guesses=guesses, max_depth=max_depth,
                                  time_limit=time_limit, workers=workers, progress=update,
-                                 certificate=not no_certificate, lookahead=lookahead)
+                                 certificate=not no_certificate, lookahead=lookahead, ties=ties)
         finally:
             if status is not None:
                 status.stop()
@@ -144,6 +151,12 @@ def format_result(result, variant, out, dot) -> str:
         lo, hi = result.at_worst
         lines.append(f"  fewest secrets needing {result.worst} guesses: "
                      + (f"{hi} (proved)" if lo == hi else f"in [{lo}, {hi}]"))
+    ties = (result.tree or {}).get("ties")
+    if ties and ties.get("at_worst_proved"):
+        lo = ties.get("total_lower")
+        lines.append(f"  smallest total with {ties['at_worst']} at {result.worst}: "
+                     + (f"{ties['total']} (proved)" if ties["proved"]
+                        else f"in [{lo if lo is not None else '?'}, {ties['total']}]"))
     for note in result.notes:
         lines.append(f"  note: {note}")
     if out:

@@ -166,11 +166,12 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     def finish(status: Status, proved: bool) -> SearchResult:
         result.status, result.proved = status, proved
         result.seconds = time.perf_counter() - start
-        result.nodes = int(native.core.nodes())
+        result.nodes = int(native.core.nodes()) + extra_nodes[0]
         result.notes = notes
         result.phases = {k: round(v, 3) for k, v in native.phases.items()}
         return result
 
+    extra_nodes = [0]  # nodes of the tie-break searches
     optimum = None
     d = lower
     while optimum is None:
@@ -217,12 +218,15 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
         lo = max(lo, 1)
     if ties:
         left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
-        lo, hi = _solve_ties(variant, result, optimum, guesses, left, workers, lo, notes)
+        lo, hi, extra_nodes[0] = _solve_ties(variant, result, optimum, guesses, left, workers, lo,
+                                             notes)
         tree_doc = result.tree
     if lo is not None:
         result.at_worst = (lo, hi)
         tree_doc["at_worst"] = {"lower": lo, "upper": hi}
-    if lo == hi:
+    if ties:
+        pass  # _solve_ties wrote the notes
+    elif lo == hi:
         notes.append(f"proved: the worst case, and {hi} secrets at that depth is the fewest possible")
     else:
         notes.append(f"proved: the worst case; fewest secrets needing {optimum} guesses in "
@@ -241,48 +245,89 @@ def tie_weights(n: int, W: int) -> list[int]:
     return [k + (big if k == W else 0) for k in range(1, W + 1)]
 
 
+def count_weights(W: int) -> list[int]:
+    """Per-depth weights counting only the secrets found with guess W: [0, ..., 0, 1]."""
+    return [0] * (W - 1) + [1]
+
+
 def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
                 time_limit: float | None, workers: int, lo: int, notes: list[str]):
     """Replace ``result``'s tree by one with the fewest secrets at depth W, then the smallest
     total, proved by the weighted expected-case search (see the module docstring).
 
-    Returns the proved interval (lower, upper) on the fewest secrets at depth W; the tree kept
-    is the better of the search's and the decision search's (always within W guesses)."""
-    from ..tree import make_tree
+    Two phases sharing ``time_limit``: (1) weights :func:`count_weights` prove the fewest
+    secrets at depth W alone (every subtree that needs no W-th guess costs 0, so the search
+    stops at the first such tree: much cheaper than phase 2 when the total is hard); (2) weights
+    :func:`tie_weights` prove (count, total). Returns the proved interval (lower, upper) on the
+    fewest secrets at depth W; the tree kept is the best found (always within W guesses) and
+    ``result.tree["ties"]`` says what was proved.
+    """
     from .expected import solve_expected
 
     n = result.secrets
-    weights = tie_weights(n, W)
-    big = weights[-1] - W
-    found = solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,
-                           time_limit=time_limit, workers=workers, progress=False)
-    result.phases["ties"] = round(found.seconds, 3)
-    result.nodes += found.nodes
-    old = (result.histogram[W], result.total)
-    if found.total is None:  # stopped before any tree (cannot be infeasible: W works)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    ties = {"at_worst": result.histogram[W], "total": result.total, "proved": False,
+            "at_worst_proved": False, "total_lower": None}
+
+    def left():
+        return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+
+    def adopt(found) -> None:
+        # keep the better (count at W, total) tree; both are within W guesses
+        if found.total is not None and (found.histogram.get(W, 0), found.total) < (
+                result.histogram[W], result.total):
+            _adopt_tree(variant, result, found, guesses)
+
+    # Phase 1: the fewest secrets at depth W.
+    count = solve_expected(variant, max_depth=W, guesses=guesses, weights=count_weights(W),
+                           time_limit=left(), workers=workers, progress=False)
+    result.phases["ties_count"] = round(count.seconds, 3)
+    nodes = count.nodes
+    adopt(count)
+    if count.lower is not None:
+        lo = max(lo, count.lower)
+    at_proved = count.proved
+    if at_proved:
+        lo = count.lower
+    # Phase 2: the smallest total among the strategies with that count.
+    if at_proved and (deadline is None or deadline > time.perf_counter()):
+        weights = tie_weights(n, W)
+        big = weights[-1] - W
+        both = solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,
+                              time_limit=left(), workers=workers, progress=False)
+        result.phases["ties_total"] = round(both.seconds, 3)
+        nodes += both.nodes
+        adopt(both)
+        if both.lower is not None and both.lower // big == lo:
+            ties["total_lower"] = both.lower - lo * big   # T >= this for count lo
+        if both.proved:
+            ties["proved"] = True
+            ties["total_lower"] = result.total
+    hi = result.histogram[W]
+    ties.update(at_worst=hi, total=result.total, at_worst_proved=at_proved and lo == hi)
+    result.tree["ties"] = ties
+    if ties["proved"]:
+        notes.append(f"proved tie-breaks: {hi} secrets need {W} guesses at fewest, and "
+                     f"{result.total} guesses in total is the smallest with {hi}")
+    elif at_proved:
+        notes.append(f"proved: {hi} secrets need {W} guesses at fewest; the smallest total with "
+                     f"{hi} is in [{ties['total_lower'] or '?'}, {result.total}] (time limit)")
+    else:
         notes.append("time limit reached while proving the tie-breaks")
-        low = lo if found.lower is None else max(lo, found.lower // big)
-        result.tree["ties"] = {"at_worst": old[0], "total": old[1], "proved": False}
-        return low, old[0]
-    new = (found.histogram.get(W, 0), found.total)
-    low = max(lo, found.lower // big)  # weighted lower bound c*BIG + T with T < BIG
-    if new <= old:
-        cert = result.tree.get("certificate")
-        doc = make_tree(variant, "optimal-worst", guesses, found.tree["root"], found.histogram,
-                        objective="worst", proved=True)
-        if cert is not None:
-            doc["certificate"] = cert
-        result.tree = doc
-        _fill_stats(result, doc)
-    at, total = result.histogram[W], result.total
-    proved = found.proved
-    result.tree["ties"] = {"at_worst": at, "total": total, "proved": proved}
-    if proved:
-        notes.append(f"proved tie-breaks: {at} secrets need {W} guesses at fewest, and "
-                     f"{total} guesses in total is the smallest with {at}")
-        return at, at
-    notes.append("time limit reached while proving the tie-breaks")
-    return low, at
+    return lo, hi, nodes
+
+
+def _adopt_tree(variant: Variant, result: SearchResult, found: SearchResult,
+                guesses: str) -> None:
+    from ..tree import make_tree
+
+    cert = result.tree.get("certificate")
+    doc = make_tree(variant, "optimal-worst", guesses, found.tree["root"], found.histogram,
+                    objective="worst", proved=True)
+    if cert is not None:
+        doc["certificate"] = cert
+    result.tree = doc
+    _fill_stats(result, doc)
 
 
 def _at_worst_lower(variant: Variant, native: _Native, W: int) -> int | None:
