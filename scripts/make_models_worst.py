@@ -6,7 +6,8 @@ that the worst case minus one is impossible; tests/test_certify_models.py verifi
 ``cbsolve.certify`` alone. The output is deterministic (the search's choices do not depend on
 thread timing), so rerunning the script reproduces the files byte for byte.
 
-    python scripts/make_models_worst.py            # Mastermind 4/6 and Bulls & Cows 4/10
+    python scripts/make_models_worst.py            # Mastermind 4/6 (tie-breaks proved: 539
+                                                   # secrets at 5, total 5627) and B&C 4/10
     python scripts/make_models_worst.py --only mastermind
 """
 from __future__ import annotations
@@ -21,10 +22,10 @@ from cbsolve.search.worst import solve_worst
 from cbsolve.variant import Variant
 
 MODELS = {
-    # name -> (variant preset, output file, lookahead of the tie-break); .gz files are read by
-    # `cbsolve verify` directly
-    "mastermind": ("mastermind", "mastermind-worst.json", 16),
-    "bulls-cows": ("bulls-cows", "bulls-cows-worst.json.gz", 4),
+    # name -> (variant preset, output file, lookahead of the tie-break, tie-breaks proved
+    # (solve_worst ties=True)); .gz files are read by `cbsolve verify` directly
+    "mastermind": ("mastermind", "mastermind-worst.json", 0, True),
+    "bulls-cows": ("bulls-cows", "bulls-cows-worst.json.gz", 4, False),
 }
 
 
@@ -33,10 +34,15 @@ def make_models(out_dir: Path, names=tuple(MODELS), workers: int | None = None) 
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for name in names:
-        preset, filename, lookahead = MODELS[name]
-        result = solve_worst(Variant.preset(preset), workers=workers, lookahead=lookahead)
+        preset, filename, lookahead, ties = MODELS[name]
+        # the tie-break search's tree may depend on thread timing among equal optima: one
+        # worker keeps the file reproducible byte for byte
+        result = solve_worst(Variant.preset(preset), workers=1 if ties else workers,
+                             lookahead=lookahead, ties=ties)
         if not result.proved or result.certificate is None:
             raise RuntimeError(f"{name}: optimum not proved ({result.notes})")
+        if ties and not result.tree["ties"]["proved"]:
+            raise RuntimeError(f"{name}: tie-breaks not proved ({result.notes})")
         text = json.dumps(result.tree, separators=(",", ":"), sort_keys=False) + "\n"
         path = out_dir / filename
         data = text.encode("utf-8")

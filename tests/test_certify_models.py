@@ -23,3 +23,17 @@ def test_stored_model_is_certified_optimal(filename, worst, secrets):
     assert report.valid, report.message
     assert report.kind == "tree+lower-bound" and report.optimal
     assert (report.worst, report.lower_bound, report.secrets) == (worst, worst, secrets)
+
+
+def test_mastermind_model_has_the_proved_tie_breaks():
+    # Published (issue 5): within 5 guesses, at least 539 secrets of Mastermind 4/6 need the
+    # fifth; the model is the tie-break optimum (539, then the smallest total, 5627, found by
+    # scripts/make_models_worst.py) and its histogram is recomputed by the verifier.
+    import json
+
+    doc = json.loads((MODELS / "mastermind-worst.json").read_text())
+    report = verify_file(MODELS / "mastermind-worst.json")
+    assert report.valid and report.optimal
+    assert report.histogram[5] == 539 == doc["ties"]["at_worst"]
+    assert doc["ties"]["proved"] is True and doc["ties"]["total"] == report.total
+    assert doc["at_worst"] == {"lower": 539, "upper": 539}

@@ -187,11 +187,11 @@ def test_tie_weights_encode_the_lexicographic_order():
     assert 1 * w[2] + 0 > 0 * w[2] + n * W
 
 
-@pytest.mark.slow  # ~3-10 s on the shared machine; the CI copy is in tests/test_certify_models.py
-def test_mastermind_4_6_ties():
+def test_mastermind_4_6_ties():  # ~3 s CPU (scripts/bench_optimal.py --ties)
     # Published (issue 5 brief; the minimum for Mastermind 4/6 within 5 guesses): 539 secrets
     # need 5 guesses at minimum.
     v = Variant.preset("mastermind")
     result = solve_worst(v, progress=None, ties=True)
     assert result.worst == 5 and result.at_worst == (539, 539)
     assert replay(v, result.tree) == result.histogram
+    assert result.tree["ties"]["proved"] and result.tree["ties"]["total"] == result.total
