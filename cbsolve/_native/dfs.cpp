@@ -89,9 +89,10 @@ struct Problem {
 
 // Every count vector n (sum N; n_s <= 1 for distinct codes) with sum_s min(k_gs, n_s) = m_g for
 // all clues, by a depth-first search over symbols with the same bounds as the position search.
-// Gives up (returns false) beyond `cap` vectors or `budget` nodes: then the position search
-// works with the per-clue bounds alone.
-bool count_vectors(Problem& P, int cap, long long budget) {
+// Gives up (returns false) beyond `cap` vectors, `budget` nodes or `seconds`: then the position
+// search works with the per-clue bounds alone.
+bool count_vectors(Problem& P, int cap, long long budget, double seconds) {
+    auto t0 = std::chrono::steady_clock::now();
     const int d = P.d, G = P.g;
     std::vector<int> suffix(static_cast<size_t>(G) * (d + 1), 0);   // sum_{s' >= s} cap(k_gs')
     for (int g = 0; g < G; ++g)
@@ -108,6 +109,11 @@ bool count_vectors(Problem& P, int cap, long long budget) {
     std::function<void(int, int)> rec = [&](int s, int left) {
         if (!ok) return;
         if (++nodes > budget) { ok = false; return; }
+        if ((nodes & 4095) == 0 && seconds >= 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= seconds) {
+            ok = false;   // the query's time belongs to the search proper
+            return;
+        }
         if (s == d) {
             if (left != 0) return;
             for (int g = 0; g < G; ++g) if (T[g] != P.total[g]) return;
@@ -329,10 +335,10 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
     std::optional<std::vector<int>> cursor;
     {
         py::gil_scoped_release release;
-        if (P.totals && vec_cap > 0) count_vectors(P, vec_cap, vec_budget);
+        auto t0 = std::chrono::steady_clock::now();
+        if (P.totals && vec_cap > 0) count_vectors(P, vec_cap, vec_budget, seconds < 0 ? -1.0 : 0.25 * seconds);
         Search<W> S(P);
         const int n = P.n;
-        auto t0 = std::chrono::steady_clock::now();
         auto emit = [&](int last) {
             for (int q = 0; q < n - 1; ++q) out.push_back(static_cast<uint8_t>(S.sym[q]));
             out.push_back(static_cast<uint8_t>(last));

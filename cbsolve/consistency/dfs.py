@@ -127,6 +127,16 @@ def at_ranks(log: FeedbackLog, ranks, seconds: float | None = None) -> Chunk:
     return run(log, SELECT, ranks=ranks, seconds=seconds)
 
 
+def format_codes(log: FeedbackLog, codes: np.ndarray) -> list[str]:
+    """``space.format_many`` vectorised (one symbol = one character): listing 50k secrets spent
+    0.9 s formatting them one by one against 0.04 s of search."""
+    n = log.variant.length
+    if codes.shape[0] == 0:
+        return []
+    chars = np.array(list(log.variant.symbols))[codes]          # (k, N) one-character strings
+    return np.ascontiguousarray(chars).view(f"<U{n}").ravel().tolist()
+
+
 def recheck(log: FeedbackLog, codes: np.ndarray) -> None:
     """Re-score codes with the scoring core; a mismatch is a kernel bug, never an answer."""
     from .encoding import Checker
@@ -221,7 +231,7 @@ def solve(log: FeedbackLog, query, backend: str = "native"):
         if query.limit != 0:
             left = None if tl is None else max(0.0, tl - (time.perf_counter() - start))
             shown = list_codes(log, query.limit, left)
-            result.secrets = log.space.format_many(shown.codes)
+            result.secrets = format_codes(log, shown.codes)
             recheck(log, shown.codes)
             result.truncated = shown.codes.shape[0] < n or not result.exact
         else:
@@ -233,7 +243,7 @@ def solve(log: FeedbackLog, query, backend: str = "native"):
         n = c.codes.shape[0]
         recheck(log, c.codes)
         shown = c.codes if query.limit is None else c.codes[:query.limit]
-        result.secrets = log.space.format_many(shown)
+        result.secrets = format_codes(log, shown)
         if c.complete:
             result.count, result.exact = n, True
             result.truncated = shown.shape[0] < n
@@ -273,7 +283,7 @@ def _sample(result, log: FeedbackLog, query) -> None:
         got = at_ranks(log, ranks, left)
         if got.codes.shape[0] == k:
             recheck(log, got.codes)
-            result.secrets = log.space.format_many(got.codes)
+            result.secrets = format_codes(log, got.codes)
             result.count, result.exact, result.truncated = n, True, k < n
             result.sampling = ("exact uniform, without replacement: counted by depth-first "
                                "search, then ranks drawn uniformly")
@@ -283,7 +293,7 @@ def _sample(result, log: FeedbackLog, query) -> None:
     recheck(log, listed.codes)
     m = listed.codes.shape[0]
     pick = np.sort(rng.choice(m, size=min(query.sample, m), replace=False)) if m else []
-    result.secrets = log.space.format_many(listed.codes[pick])
+    result.secrets = format_codes(log, listed.codes[pick])
     result.count, result.exact, result.truncated = max(n, m) or None, False, True
     result.time_limit_hit = True
     result.sampling = ("NOT uniform: drawn from the first secrets in lexicographic order "
