@@ -249,3 +249,12 @@ def test_auto_probes_the_search_and_falls_back_to_sat():
     r = consistent(hard, Query(limit=3, time_limit=20), backend="auto")
     assert r.backend == "sat" and "depth-first search listed only" in r.auto["reason"]
     rescore(hard, [hard.space.parse(s) for s in r.secrets])
+
+
+def test_listing_everything_is_capped_honestly(monkeypatch):
+    log, _ = big_log(4, 1)
+    monkeypatch.setattr(dfs, "LIST_CAP", 10)
+    r = NativeBackend("dfs").solve(log, Query(limit=None))
+    assert len(r.secrets) == 10 and not r.exact and r.truncated and r.count >= 10
+    assert r.status == Status.FEASIBLE and any("stopped at 10" in n for n in r.notes)
+    rescore(log, [log.space.parse(s) for s in r.secrets])

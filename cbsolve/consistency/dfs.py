@@ -159,9 +159,16 @@ def _key(log: FeedbackLog, mode: int, limit) -> tuple:
     return (log.variant, tuple((e.guess, e.bulls, e.cows) for e in log), mode, limit)
 
 
-def _want(query) -> int | None:
+#: ``limit=None`` lists at most this many secrets (memory: N bytes each, then Python strings);
+#: beyond it the answer is partial ("at least"), never silently cut.
+LIST_CAP = 5_000_000
+
+
+def _want(query) -> int:
     extra = 1 if query.determined else 0
-    return None if query.limit is None else max(1 + extra, query.limit + extra)
+    if query.limit is None:
+        return LIST_CAP + 1
+    return max(1 + extra, query.limit + extra)
 
 
 def probe(log: FeedbackLog, query) -> tuple[bool, str]:
@@ -230,7 +237,7 @@ def solve(log: FeedbackLog, query, backend: str = "native"):
             result.notes.append(f"at least {n}: counting stopped at {why} ({method})")
         if query.limit != 0:
             left = None if tl is None else max(0.0, tl - (time.perf_counter() - start))
-            shown = list_codes(log, query.limit, left)
+            shown = list_codes(log, LIST_CAP if query.limit is None else query.limit, left)
             result.secrets = format_codes(log, shown.codes)
             recheck(log, shown.codes)
             result.truncated = shown.codes.shape[0] < n or not result.exact
@@ -242,8 +249,11 @@ def solve(log: FeedbackLog, query, backend: str = "native"):
         c = _cached(log, LIST, want) or list_codes(log, want, tl)
         n = c.codes.shape[0]
         recheck(log, c.codes)
-        shown = c.codes if query.limit is None else c.codes[:query.limit]
+        shown = c.codes[:LIST_CAP] if query.limit is None else c.codes[:query.limit]
         result.secrets = format_codes(log, shown)
+        if query.limit is None and not c.complete and c.status == "limit":
+            result.notes.append(f"listing stopped at {LIST_CAP} secrets (give --count for the "
+                                "exact number)")
         if c.complete:
             result.count, result.exact = n, True
             result.truncated = shown.shape[0] < n
