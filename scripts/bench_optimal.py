@@ -2,11 +2,14 @@
 
 Pure function :func:`bench` plus :func:`main`. Small default (Mastermind 4/6); ``--full`` adds
 Bulls & Cows 4/10 (worst case with its lower-bound certificate, target <= 30 s), ``--expected``
-adds the expected-case solver where it is installed. On a shared machine compare the rows of
-one run (ratios), not runs of different days.
+adds the expected-case solver where it is installed, ``--ties`` the worst objective's proved
+tie-breaks (``solve_worst(ties=True)``: fewest secrets at the worst depth, then the total;
+``--ties-limit`` bounds it). On a shared machine compare the rows of one run (ratios), not runs
+of different days; CPU seconds and the load average are printed with the wall time.
 
     python scripts/bench_optimal.py
     python scripts/bench_optimal.py --full --workers 1 2
+    python scripts/bench_optimal.py --ties                 # Mastermind 4/6: 539, total 5627
 """
 from __future__ import annotations
 
@@ -19,12 +22,27 @@ from cbsolve.search.worst import solve_worst
 from cbsolve.variant import Variant
 
 
-def bench(presets=("mastermind",), workers=(2,), expected: bool = False) -> list[dict]:
+def bench(presets=("mastermind",), workers=(2,), expected: bool = False, ties: bool = False,
+          ties_limit: float | None = None) -> list[dict]:
     """One row per (variant, objective, workers): wall and CPU seconds, phases, results."""
+    import os
+
     rows = []
     for preset in presets:
         variant = Variant.preset(preset)
         for w in workers:
+            if ties:
+                load = os.getloadavg()[0]
+                cpu0, t0 = time.process_time(), time.perf_counter()
+                result = solve_worst(variant, workers=w, ties=True, time_limit=ties_limit)
+                wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+                t = (result.tree or {}).get("ties", {})
+                rows.append({"variant": preset, "objective": "worst+ties", "workers": w,
+                             "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
+                             "load_before": round(load, 1), "worst": result.worst,
+                             "at_worst": result.at_worst, "total": result.total,
+                             "ties": t, "phases": result.phases, "nodes": result.nodes,
+                             "valid": bool(verify(result.tree).optimal)})
             cpu0, t0 = time.process_time(), time.perf_counter()
             result = solve_worst(variant, workers=w)
             wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
@@ -55,9 +73,11 @@ def main(argv=None) -> None:
     parser.add_argument("--full", action="store_true", help="add Bulls & Cows 4/10")
     parser.add_argument("--workers", type=int, nargs="+", default=[2])
     parser.add_argument("--expected", action="store_true", help="add the expected-case solver")
+    parser.add_argument("--ties", action="store_true", help="add the proved tie-breaks")
+    parser.add_argument("--ties-limit", type=float, default=None, metavar="SECONDS")
     args = parser.parse_args(argv)
     presets = ("mastermind", "bulls-cows") if args.full else ("mastermind",)
-    for row in bench(presets, tuple(args.workers), args.expected):
+    for row in bench(presets, tuple(args.workers), args.expected, args.ties, args.ties_limit):
         print(row)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak resident memory {peak:.0f} MB")

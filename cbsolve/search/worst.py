@@ -168,7 +168,7 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
         result.seconds = time.perf_counter() - start
         result.nodes = int(native.core.nodes()) + extra_nodes[0]
         result.notes = notes
-        result.phases = {k: round(v, 3) for k, v in native.phases.items()}
+        result.phases = {**{k: round(v, 3) for k, v in native.phases.items()}, **result.phases}
         return result
 
     extra_nodes = [0]  # nodes of the tie-break searches
