@@ -61,6 +61,15 @@ def test_dfs_lists_and_counts_exactly_the_native_set_in_order(log):
     assert not one.complete or want.shape[0] <= 1  # finished: no second code exists
 
 
+@settings(max_examples=80, deadline=None)
+@given(variant_and_log(max_entries=7), st.sampled_from([0, 1, 3, 10_000]))
+def test_with_and_without_count_vectors(log, vec_cap):
+    """Per-clue bounds alone (0), a count-vector filter that gives up early (1, 3) or always
+    applies: the same set."""
+    got = dfs.run(log, dfs.LIST, vec_cap=vec_cap)
+    assert got.complete and np.array_equal(got.codes, filtered(log))
+
+
 @settings(max_examples=60, deadline=None)
 @given(variant_and_log(), st.integers(1, 9))
 def test_streaming_yields_each_code_exactly_once(log, chunk):
@@ -257,4 +266,14 @@ def test_listing_everything_is_capped_honestly(monkeypatch):
     r = NativeBackend("dfs").solve(log, Query(limit=None))
     assert len(r.secrets) == 10 and not r.exact and r.truncated and r.count >= 10
     assert r.status == Status.FEASIBLE and any("stopped at 10" in n for n in r.notes)
+    rescore(log, [log.space.parse(s) for s in r.secrets])
+
+
+def test_sampling_a_set_too_large_to_count_in_time_is_labelled():
+    """N=16 of 26 letters with one clue (~10^19 secrets): no exact count in 0.3 s, so the
+    sample is CMSGen's near-uniform one, labelled, every secret re-scored."""
+    log, _ = big_log(1, 3, Variant(16, string.ascii_uppercase, True))
+    r = NativeBackend("dfs").solve(log, Query(sample=3, seed=2, time_limit=0.3))
+    assert not r.exact and r.time_limit_hit and len(r.secrets) >= 1
+    assert "uniform" in r.sampling and "exact uniform" not in r.sampling
     rescore(log, [log.space.parse(s) for s in r.secrets])

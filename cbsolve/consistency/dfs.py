@@ -27,6 +27,9 @@ from ..feedback import FeedbackLog
 from ..status import Status
 
 LIST, COUNT, SELECT = 0, 1, 2
+#: Count vectors (n_s per symbol meeting every clue's total) kept when at most this many, found
+#: within this many search nodes: more made the sparse rows slower, not faster (measured).
+VEC_CAP, VEC_BUDGET = 256, 2_000_000
 #: Counting budget when a query gives no time limit (a count of 10^12 codes would not finish).
 DEFAULT_COUNT_SECONDS = 60.0
 
@@ -70,9 +73,10 @@ def prepare(log: FeedbackLog) -> Prepared:
 
 def run(prep: Prepared | FeedbackLog, mode: int = LIST, limit: int | None = None,
         start=None, ranks=None, max_nodes: int | None = None,
-        seconds: float | None = None) -> Chunk:
+        seconds: float | None = None, vec_cap: int = VEC_CAP) -> Chunk:
     """One kernel call from ``start`` (a code; None: the first). ``limit``: codes to list (LIST)
-    or a count at which to stop (COUNT); ``ranks``: sorted 0-based ranks to fetch (SELECT)."""
+    or a count at which to stop (COUNT); ``ranks``: sorted 0-based ranks to fetch (SELECT);
+    ``vec_cap``: most count vectors the search keeps (0: per-clue bounds only)."""
     from .._native import dfs as kernel
 
     if isinstance(prep, FeedbackLog):
@@ -82,7 +86,8 @@ def run(prep: Prepared | FeedbackLog, mode: int = LIST, limit: int | None = None
                      start=[] if start is None else [int(s) for s in start],
                      ranks=[] if ranks is None else [int(r) for r in ranks],
                      max_nodes=-1 if max_nodes is None else int(max_nodes),
-                     seconds=-1.0 if seconds is None else max(0.0, float(seconds)))
+                     seconds=-1.0 if seconds is None else max(0.0, float(seconds)),
+                     vec_cap=int(vec_cap), vec_budget=VEC_BUDGET)
     cursor = out["cursor"]
     return Chunk(out["codes"], int(out["count"]), out["status"],
                  None if cursor is None else tuple(cursor), int(out["nodes"]),
@@ -183,7 +188,9 @@ def probe(log: FeedbackLog, query) -> tuple[bool, str]:
         if c.complete:
             _probe_cache[_key(log, COUNT, None)] = c
             return True, f"depth-first search counted {c.count} secrets in {c.seconds:.3g} s"
-        if query.count and c.count >= PROBE_COUNT_GOING:
+        if c.count >= PROBE_COUNT_GOING:
+            # Counting on gives an exact count (and exact uniform samples) where SAT
+            # enumeration and Ganak stop; samples fall back to CMSGen as the SAT path does.
             return True, (f"depth-first search counted {c.count}+ secrets in {c.seconds:.3g} s "
                           "(too many for enumeration by SAT or for Ganak)")
         return False, f"depth-first search counted only {c.count} secrets in {seconds:.3g} s"
@@ -299,6 +306,21 @@ def _sample(result, log: FeedbackLog, query) -> None:
                                "search, then ranks drawn uniformly")
             _status(result, n, True)
             return
+    from .counting import cnf_of, near_uniform
+
+    left = None if tl is None else max(0.01, tl - (time.perf_counter() - t0))
+    clauses, _, decode = cnf_of(log)
+    models = near_uniform(clauses, query.sample, query.seed, left)
+    if models:
+        codes = np.array([decode(m) for m in models], dtype=np.uint8)
+        recheck(log, codes)
+        result.secrets = format_codes(log, codes)
+        result.count, result.exact, result.truncated = n or None, False, True
+        result.time_limit_hit = True
+        result.sampling = ("near-uniform by CMSGen (heuristic sampler, no formal guarantee), "
+                           "with replacement; the set could not be counted within the time limit")
+        _status(result, max(n, codes.shape[0]), False)
+        return
     listed = list_codes(log, max(query.sample, 1000), None if tl is None else tl * 0.1)
     recheck(log, listed.codes)
     m = listed.codes.shape[0]
