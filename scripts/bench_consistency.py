@@ -151,12 +151,14 @@ def plot_band(rows: list[dict], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    labels = {"cpsat": "cpsat (local search + CP-SAT)", "cpsat-nols": "CP-SAT alone"}
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for name in dict.fromkeys(r["backend"] for r in rows):
         mine = [r for r in rows if r["backend"] == name]
         xs = [r["guesses"] for r in mine]
-        line, = ax.plot(xs, [r["median"] for r in mine], "o-", label=f"{name} median")
-        ax.plot(xs, [r["p95"] for r in mine], "s--", color=line.get_color(), label=f"{name} p95")
+        label = labels.get(name, name)
+        line, = ax.plot(xs, [r["median"] for r in mine], "o-", label=f"{label} median")
+        ax.plot(xs, [r["p95"] for r in mine], "s--", color=line.get_color(), label=f"{label} p95")
     limit = max(r["time_limit"] for r in rows)
     ax.axhline(limit, color="grey", lw=0.8, ls=":")
     ax.axhline(10, color="red", lw=0.8, ls=":", label="goal p95 10 s")

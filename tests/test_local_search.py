@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from testkit import brute_force_consistent, variants
 
 from cbsolve._native import local_search
 from cbsolve.codes import CodeSpace
@@ -21,7 +22,6 @@ from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.scoring import possible_responses
 from cbsolve.variant import Variant
-from testkit import brute_force_consistent, variants
 
 
 def arrays(log: FeedbackLog):

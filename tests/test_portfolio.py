@@ -10,6 +10,7 @@ import string
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_local_search import consistent_with, logs
 
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, get_backend
@@ -19,7 +20,6 @@ from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.status import Status
 from cbsolve.variant import Variant
-from test_local_search import consistent_with, logs
 
 SHAPES = {   # PortfolioOracle options: default, race from the start, burst then CP-SAT alone
     "default": {},

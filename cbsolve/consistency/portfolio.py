@@ -34,7 +34,7 @@ BURST_FLIPS, RACE, HINT_BEST = 5_000, True, False
 #: After a first secret, the racing local search stops after this many seconds and leaves the
 #: core to CP-SAT (a second secret, when it exists, is usually found near the first quickly;
 #: when it does not, CP-SAT must prove it and a competing thread only slows the proof).
-RACE_AFTER_FIRST = 0.5
+RACE_AFTER_FIRST = 0.3
 #: The burst before a second (third, ...) secret: shorter, as it starts from the last secret.
 BURST_AFTER_FIRST = 1_000
 
