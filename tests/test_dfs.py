@@ -70,6 +70,23 @@ def test_with_and_without_count_vectors(log, vec_cap):
     assert got.complete and np.array_equal(got.codes, filtered(log))
 
 
+@settings(max_examples=80, deadline=None)
+@given(variant_and_log(max_entries=4), st.sampled_from([0, 1, 50, 10**6]), st.data())
+def test_memoised_counts_and_ranks(log, memo_cap, data):
+    """Subtree sizes memoised or not (0), with a full memo after 1 or 50 entries: same count,
+    same codes at the same ranks, also when resuming from a cursor."""
+    want = filtered(log)
+    n = want.shape[0]
+    assert dfs.run(log, dfs.COUNT, memo_cap=memo_cap).count == n
+    if n:
+        ranks = sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=6)))
+        got = dfs.run(log, dfs.SELECT, ranks=ranks, memo_cap=memo_cap)
+        assert np.array_equal(got.codes, want[ranks])
+    start = log.space.code_at(data.draw(st.integers(0, log.space.size - 1)))
+    rest = sum(tuple(c) >= tuple(start) for c in want.tolist())
+    assert dfs.run(log, dfs.COUNT, start=start, memo_cap=memo_cap).count == rest
+
+
 @settings(max_examples=60, deadline=None)
 @given(variant_and_log(), st.integers(1, 9))
 def test_streaming_yields_each_code_exactly_once(log, chunk):

@@ -15,6 +15,10 @@
 // B_g + L = b_g forces it; T_g = m_g allows only symbols that gain nothing (n_s >= k_gs),
 // T_g + L = m_g only symbols that gain. At the last position every symbol that survives the
 // filter is a consistent code, so counting there is one popcount.
+// When at most a few hundred count vectors n (symbol multiplicities) meet every clue's total,
+// the search keeps those still >= the prefix's counts (the domain: symbols some vector needs)
+// and bounds bulls per clue by a transportation argument. Counting and rank selection memoise
+// subtree sizes by state (depth, bulls per clue, symbol counts): equal states count once.
 //
 // Resumable: a call starts at the lexicographically smallest code >= ``start`` and, when it
 // stops (limit, node budget, time), returns the ``start`` of the next call (None: finished).
@@ -30,6 +34,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace py = pybind11;
@@ -327,7 +332,7 @@ struct Search {
 template <int W>
 py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start,
                     std::vector<u64> ranks, long long max_nodes, double seconds,
-                    int vec_cap, long long vec_budget) {
+                    int vec_cap, long long vec_budget, long long memo_cap) {
     std::vector<uint8_t> out;
     u64 count = 0, nodes = 0;
     size_t next_rank = 0;
@@ -363,6 +368,25 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
             }
         }
         if (mode == SELECT && ranks.empty()) { done = true; status = "limit"; }
+        // Counting and rank selection memoise subtree sizes: the completions of a prefix depend
+        // only on (depth, bulls so far per clue, symbol counts), so equal states count once.
+        const bool memo_on = mode != LIST && memo_cap > 0 && n >= 3;
+        std::unordered_map<std::string, u64> memo;
+        std::vector<std::string> key(n);
+        std::vector<u64> entry(n, 0);
+        std::vector<char> storable(n, 0);
+        std::string k;
+        auto state_key = [&](int depth) {
+            k.assign(1, static_cast<char>(depth));
+            for (int g = 0; g < P.g; ++g) k.push_back(static_cast<char>(S.B[g]));
+            if (P.repeats) {
+                for (int s2 = 0; s2 < P.d; ++s2) k.push_back(static_cast<char>(S.cnt[s2]));
+            } else {   // distinct: the set of used symbols, as mask bytes (short keys)
+                for (int w = 0; w < W; ++w)
+                    for (int byte = 0; byte < 8; ++byte)
+                        if (64 * w + 8 * byte < P.d) k.push_back(static_cast<char>((S.used.w[w] >> (8 * byte)) & 0xFF));
+            }
+        };
         u64 iter = 0;
         while (!done) {
             if ((++iter & 1023) == 0) {
@@ -376,6 +400,10 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
             }
             Mask<W>& dm = S.dom[p];
             if (dm.empty()) {
+                if (storable[p]) {
+                    storable[p] = 0;
+                    if (memo.size() < static_cast<size_t>(memo_cap)) memo.emplace(key[p], count - entry[p]);
+                }
                 if (p == 0) break;
                 --p;
                 S.undo(p);
@@ -427,6 +455,25 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
             }
             ++p;
             S.dom[p] = S.domain(p);
+            if (memo_on && p < n - 1) {
+                state_key(p);
+                auto it = memo.find(k);
+                if (it != memo.end()) {
+                    u64 v = it->second;
+                    if (mode == COUNT || count + v <= ranks[next_rank]) {
+                        count += v;            // the whole subtree, counted before
+                        S.dom[p].clear();
+                        if (mode == COUNT && limit >= 0 && count >= static_cast<u64>(limit)) {
+                            status = "limit"; done = true;
+                        }
+                        continue;
+                    }
+                } else {
+                    storable[p] = 1;
+                    entry[p] = count;
+                    key[p] = k;
+                }
+            }
         }
         if (done) {
             // Where the next call starts: the first untried branch, or nothing left at all.
@@ -462,7 +509,7 @@ py::dict run(int n, int d, bool repeats, bool nlz, bool totals,
              py::array_t<uint8_t, py::array::c_style | py::array::forcecast> guesses,
              std::vector<int> bulls, std::vector<int> total, int mode, long long limit,
              std::vector<int> start, std::vector<u64> ranks, long long max_nodes, double seconds,
-             int vec_cap, long long vec_budget) {
+             int vec_cap, long long vec_budget, long long memo_cap) {
     if (guesses.ndim() != 2 || guesses.shape(1) != n) throw std::invalid_argument("guesses must be (G, N)");
     Problem P;
     P.n = n; P.d = d; P.g = static_cast<int>(guesses.shape(0));
@@ -487,8 +534,8 @@ py::dict run(int n, int d, bool repeats, bool nlz, bool totals,
     }
     for (int q = 0; q < n; ++q)
         if (start[q] < 0 || start[q] >= d) throw std::invalid_argument("start symbol out of range");
-    if (d <= 64) return run_search<1>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget);
-    return run_search<4>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget);
+    if (d <= 64) return run_search<1>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget, memo_cap);
+    return run_search<4>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget, memo_cap);
 }
 
 }  // namespace
@@ -499,7 +546,7 @@ PYBIND11_MODULE(dfs, m) {
           py::arg("totals"), py::arg("guesses"), py::arg("bulls"), py::arg("total"),
           py::arg("mode"), py::arg("limit"), py::arg("start"), py::arg("ranks"),
           py::arg("max_nodes"), py::arg("seconds"), py::arg("vec_cap") = 256,
-          py::arg("vec_budget") = 2000000,
+          py::arg("vec_budget") = 2000000, py::arg("memo_cap") = 1000000,
           "mode 0 list (up to limit codes), 1 count, 2 the codes at sorted ranks; returns "
           "{codes, count, status: complete|limit|nodes|time, nodes, cursor (next start or None)}");
 }

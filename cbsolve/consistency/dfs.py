@@ -8,8 +8,10 @@ order of ``CodeSpace.codes`` and of the native filter. Per clue it propagates bo
 on the total matches ``sum_s min(k_s, n_s)`` (monotone in the partial secret's counts), filters
 each position's domain (a clue whose bulls are exact forbids its symbol there; one that needs
 every remaining position forces it; likewise for gaining or not gaining a match), and counts the
-last position with one popcount: a classic propagate-and-branch search (Knuth, "Dancing links"
-style backtracking with forward checking), exact for every variant feature.
+last position with one popcount: a classic propagate-and-branch search (backtracking with
+forward checking, Haralick & Elliott 1980), exact for every variant feature. Counting and
+rank selection memoise subtree sizes by search state (depth, bulls per clue, symbol counts),
+as in counting by dynamic programming over states.
 
 A call is resumable: the kernel returns where the next call starts (``cursor``), so listing can
 stream in chunks with the GIL released, and a time or node budget stops it with an honest
@@ -30,6 +32,9 @@ LIST, COUNT, SELECT = 0, 1, 2
 #: Count vectors (n_s per symbol meeting every clue's total) kept when at most this many, found
 #: within this many search nodes: more made the sparse rows slower, not faster (measured).
 VEC_CAP, VEC_BUDGET = 256, 2_000_000
+#: Counting and rank selection memoise subtree sizes by state (depth, bulls per clue, symbol
+#: counts): up to this many entries (~100 bytes each). Dense counts 15-20x faster (measured).
+MEMO_CAP = 1_000_000
 #: Counting budget when a query gives no time limit (a count of 10^12 codes would not finish).
 DEFAULT_COUNT_SECONDS = 60.0
 
@@ -73,10 +78,11 @@ def prepare(log: FeedbackLog) -> Prepared:
 
 def run(prep: Prepared | FeedbackLog, mode: int = LIST, limit: int | None = None,
         start=None, ranks=None, max_nodes: int | None = None,
-        seconds: float | None = None, vec_cap: int = VEC_CAP) -> Chunk:
+        seconds: float | None = None, vec_cap: int = VEC_CAP, memo_cap: int = MEMO_CAP) -> Chunk:
     """One kernel call from ``start`` (a code; None: the first). ``limit``: codes to list (LIST)
     or a count at which to stop (COUNT); ``ranks``: sorted 0-based ranks to fetch (SELECT);
-    ``vec_cap``: most count vectors the search keeps (0: per-clue bounds only)."""
+    ``vec_cap``: most count vectors the search keeps (0: per-clue bounds only); ``memo_cap``:
+    most subtree sizes memoised when counting or selecting (0: none)."""
     from .._native import dfs as kernel
 
     if isinstance(prep, FeedbackLog):
@@ -87,7 +93,7 @@ def run(prep: Prepared | FeedbackLog, mode: int = LIST, limit: int | None = None
                      ranks=[] if ranks is None else [int(r) for r in ranks],
                      max_nodes=-1 if max_nodes is None else int(max_nodes),
                      seconds=-1.0 if seconds is None else max(0.0, float(seconds)),
-                     vec_cap=int(vec_cap), vec_budget=VEC_BUDGET)
+                     vec_cap=int(vec_cap), vec_budget=VEC_BUDGET, memo_cap=int(memo_cap))
     cursor = out["cursor"]
     return Chunk(out["codes"], int(out["count"]), out["status"],
                  None if cursor is None else tuple(cursor), int(out["nodes"]),
