@@ -171,7 +171,11 @@ class PortfolioOracle:
             budget = self.race_after_first if left is None else min(left, self.race_after_first)
 
         def local():
-            box["r"] = self.ls.run(budget, self.patterns, start=self.last, stop=stop)
+            try:
+                box["r"] = self.ls.run(budget, self.patterns, start=self.last, stop=stop)
+            except BaseException as exc:   # re-raised in the caller's thread after the join
+                box["error"] = exc
+                return
             if box["r"]["solutions"]:
                 # CP-SAT may not have entered Solve yet: keep asking it to stop until it returns.
                 while not done.is_set():
@@ -184,6 +188,8 @@ class PortfolioOracle:
         done.set()
         stop[0] = 1
         thread.join()
+        if "error" in box:
+            raise box["error"]
         self.cp.solves += 1
         sols = box.get("r", {}).get("solutions", [])
         assert not (sols and status == cp.INFEASIBLE), "CP-SAT proved none, local search found one"
