@@ -17,6 +17,8 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
     ("mastermind-worst.json", 5, 1296),
     # Bulls & Cows 4/10: 7 guesses suffice, 6 do not (issue 5; PROTOTYPE-NOTES).
     ("bulls-cows-worst.json.gz", 7, 5040),
+    # the same with the fewest secrets at 7 (50, issue 5), scripts/make_models_worst.py
+    ("bulls-cows-worst-ties.json.gz", 7, 5040),
 ])
 def test_stored_model_is_certified_optimal(filename, worst, secrets):
     report = verify_file(MODELS / filename)
@@ -37,3 +39,16 @@ def test_mastermind_model_has_the_proved_tie_breaks():
     assert report.histogram[5] == 539 == doc["ties"]["at_worst"]
     assert doc["ties"]["proved"] is True and doc["ties"]["total"] == report.total
     assert doc["at_worst"] == {"lower": 539, "upper": 539}
+
+
+def test_bulls_cows_model_has_the_fewest_secrets_at_7():
+    # Published (issue 5): a 7-guess Bulls & Cows 4/10 strategy leaves at least 50 secrets for
+    # the seventh guess; proved by the count-only weighted search (solve_worst ties="count").
+    import gzip
+    import json
+
+    path = MODELS / "bulls-cows-worst-ties.json.gz"
+    doc = json.loads(gzip.decompress(path.read_bytes()))
+    assert doc["ties"]["at_worst_proved"] is True and doc["ties"]["at_worst"] == 50
+    assert doc["at_worst"] == {"lower": 50, "upper": 50}
+    assert doc["stats"]["histogram"]["7"] == 50  # recomputed by the verifier in the test above

@@ -734,18 +734,24 @@ class Solver {
             const int cand = hist[0] != 0;
             int classes = 0, wmax = 0;
             i64 lbt = i64(n) * inc_d, ss = 0;
-            bool inf = false;
             for (int r = 1; r < nr_; ++r) {
                 const int c = hist[r];
                 classes += c != 0;
-                inf |= row_lb[c] >= INF_T;  // (summing INF_T entries could overflow)
-                lbt += std::min(row_lb[c], INF_T);
+                lbt += row_lb[c];
                 wmax = std::max(wmax, row_lbw[c]);
                 ss += i64(c) * c;
             }
             mostc = std::max(mostc, classes);
             if (!cand && classes == 1) return;  // learns nothing
-            if (inf || lbt >= INF_T) return;    // some class cannot fit in the depth left
+            // Some class cannot fit in the depth left. A sum of k INF_T (2^60) entries wraps
+            // to a negative value for k = 8..15 (-fwrapv); with more replies it could wrap
+            // further, so those variants re-add with saturation (kept out of the common path:
+            // the extra work in this loop cost ~50% on Mastermind).
+            if (nr_ > 16) {
+                lbt = i64(n) * inc_d;
+                for (int r = 1; r < nr_; ++r) lbt = std::min(lbt + row_lb[hist[r]], INF_T);
+            }
+            if (lbt >= INF_T || lbt < 0) return;
             Val v{lbt, 1 + wmax};
             if (lt(v, node_min)) node_min = v;
             if (lt(v, keep_below))

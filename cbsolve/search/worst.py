@@ -118,7 +118,8 @@ class _Native:
 def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None = None,
                 time_limit: float | None = None, workers: int | None = None, progress=None,
                 certificate: bool = True, prune: dict | None = None,
-                lookahead: int = 0, ties: bool = False) -> SearchResult:
+                lookahead: int = 0, ties: bool = False,
+                ties_limit: float | None = None) -> SearchResult:
     """Fewest guesses that find every secret in the worst case, proved, with tree and certificate.
 
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
@@ -129,6 +130,8 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     guesses on a lower bound of the secrets they leave for the last guess (0: the first one).
     ``ties``: also prove the tie-breaks (fewest secrets needing the worst case, then smallest
     total; :func:`_solve_ties`) and return that tree; a time limit leaves an interval.
+    ``ties_limit``: seconds for the tie-breaks alone (default: what ``time_limit`` leaves).
+    ``ties="count"``: the first tie-break only (fewest secrets at the worst depth).
     """
     start = time.perf_counter()
     if guesses not in GUESS_MODES:
@@ -218,8 +221,10 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
         lo = max(lo, 1)
     if ties:
         left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+        if ties_limit is not None:
+            left = ties_limit if left is None else min(left, ties_limit)
         lo, hi, extra_nodes[0] = _solve_ties(variant, result, optimum, guesses, left, workers, lo,
-                                             notes)
+                                             notes, "count" if ties == "count" else "both")
         tree_doc = result.tree
     if lo is not None:
         result.at_worst = (lo, hi)
@@ -251,7 +256,8 @@ def count_weights(W: int) -> list[int]:
 
 
 def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
-                time_limit: float | None, workers: int, lo: int, notes: list[str]):
+                time_limit: float | None, workers: int, lo: int, notes: list[str],
+                mode="both"):
     """Replace ``result``'s tree by one with the fewest secrets at depth W, then the smallest
     total, proved by the weighted expected-case search (see the module docstring).
 
@@ -290,7 +296,7 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
     if at_proved:
         lo = count.lower
     # Phase 2: the smallest total among the strategies with that count.
-    if at_proved and (deadline is None or deadline > time.perf_counter()):
+    if at_proved and mode != "count" and (deadline is None or deadline > time.perf_counter()):
         weights = tie_weights(n, W)
         big = weights[-1] - W
         both = solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,
@@ -310,8 +316,9 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
         notes.append(f"proved tie-breaks: {hi} secrets need {W} guesses at fewest, and "
                      f"{result.total} guesses in total is the smallest with {hi}")
     elif at_proved:
+        why = "not searched" if mode == "count" else "time limit"
         notes.append(f"proved: {hi} secrets need {W} guesses at fewest; the smallest total with "
-                     f"{hi} is in [{ties['total_lower'] or '?'}, {result.total}] (time limit)")
+                     f"{hi} is in [{ties['total_lower'] or '?'}, {result.total}] ({why})")
     else:
         notes.append("time limit reached while proving the tie-breaks")
     return lo, hi, nodes
