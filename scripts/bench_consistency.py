@@ -73,6 +73,12 @@ def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[
         backend, kwargs["portfolio"] = "cpsat", PORTFOLIOS[backend]
     if backend.startswith("sat-"):
         backend, kwargs["solver"] = "sat", backend[4:]
+    if backend == "auto":                        # the product's default: choice included
+        from cbsolve.consistency import consistent
+
+        start = time.perf_counter()
+        result = consistent(log, query, "auto")
+        return time.perf_counter() - start, result
     b = get_backend(backend)
     if workers:
         kwargs["workers"] = int(workers)

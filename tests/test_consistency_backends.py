@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 import string
 
 import numpy as np
@@ -211,8 +212,21 @@ def test_auto_uses_native_when_enumerable_and_a_solver_otherwise():
     big = FeedbackLog.parse(Variant(30, string.ascii_uppercase, True),
                             ["ABCDEFGHIJKLMNOPQRSTUVWXYZABCD:3,5"])
     r = consistent(big, Query(limit=1), "auto")
-    assert r.backend == "cpsat" and r.auto["native_estimate_seconds"] > 1
+    # find-one: a short probe of the depth-first search answers a one-clue log at once...
+    assert r.backend == "native" and r.auto["native_estimate_seconds"] > 1
     rescore(big, r.secrets)
+    # ... but not a long code with many clues, which goes to CP-SAT (raced with local search)
+    v40 = Variant(40, string.digits, True)
+    rng = random.Random(7)
+    secret = "".join(rng.choice(string.digits) for _ in range(40))
+    guesses = ["".join(rng.choice(string.digits) for _ in range(40)) for _ in range(20)]
+    space40 = CodeSpace(v40)
+    hard = FeedbackLog.parse(v40, ["{}:{},{}".format(g, *score(v40, space40.parse(secret),
+                                                                 space40.parse(g)))
+                                   for g in guesses])
+    r = consistent(hard, Query(limit=1, time_limit=30), "auto")
+    assert r.backend == "cpsat" and "depth-first search listed only" in r.auto["reason"]
+    rescore(hard, r.secrets)
     r = consistent(big, Query(limit=5), "auto")
     # lists: the native depth-first search when its probe answers (one clue: at once)
     assert r.backend == "native" and "depth-first" in r.auto["reason"]

@@ -129,8 +129,9 @@ def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True
     it, for enumeration-heavy queries (lists, counts, samples), the native depth-first search
     (consistency/dfs.py) when a short probe of it answers the query (or, for a count, is
     already past what SAT enumeration and Ganak can count; measured 10-1000x faster than
-    PySAT listing where it works, docs/benchmarks.md), else PySAT; CP-SAT for find-one /
-    unique / none. ``probe=False`` skips the probe (then PySAT). Returns {"backend",
+    PySAT listing where it works, docs/benchmarks.md), else PySAT; for find-one / unique /
+    none a shorter probe of the search, else CP-SAT (raced against local search).
+    ``probe=False`` skips the probe. Returns {"backend",
     "reason", "native_estimate_seconds"}."""
     est = native_estimate(log)
     if log.space.size <= AUTO_NATIVE_LIMIT and est <= AUTO_NATIVE_SECONDS:
@@ -140,10 +141,12 @@ def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True
     query = query or Query()
     many = query.count or bool(query.sample) or query.limit is None or query.limit > 2
     too_many = f"{log.space.size} codes: too many to filter within {AUTO_NATIVE_SECONDS:g} s"
-    if many and probe:
+    if probe:
         from . import dfs
 
-        ok, why = dfs.probe(log, query)
+        # Find-one / unique too: the search answers distinct and short-code logs in
+        # milliseconds where CP-SAT's tail is 10x its median (docs/benchmarks.md).
+        ok, why = dfs.probe(log, query, dfs.PROBE_SECONDS if many else dfs.FIND_PROBE_SECONDS)
         if ok:
             return {"backend": "native", "native_estimate_seconds": round(est, 6),
                     "reason": f"{too_many}; native depth-first search: {why}"}

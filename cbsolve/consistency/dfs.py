@@ -160,6 +160,9 @@ def recheck(log: FeedbackLog, codes: np.ndarray) -> None:
 #: ``auto`` gives the search this long to answer a list/count/sample query before it falls back
 #: to the SAT engine (at most this fraction of the query's time limit).
 PROBE_SECONDS, PROBE_FRACTION = 0.25, 0.1
+#: The probe before a find-one / unique query: short, because CP-SAT's portfolio answers the
+#: long-code rows in ~0.05 s where the search finds nothing (docs/benchmarks.md).
+FIND_PROBE_SECONDS = 0.03
 #: A count the probe could not finish still goes to the search when the probe had already
 #: counted this many (the SAT engine enumerates at most 200k and Ganak fails on large counts).
 PROBE_COUNT_GOING = 100_000
@@ -182,10 +185,9 @@ def _want(query) -> int:
     return max(1 + extra, query.limit + extra)
 
 
-def probe(log: FeedbackLog, query) -> tuple[bool, str]:
+def probe(log: FeedbackLog, query, seconds: float = PROBE_SECONDS) -> tuple[bool, str]:
     """Does the search answer ``query`` quickly? (ok, why). The probe's finished result is
     kept (one entry) so :func:`solve` does not redo it."""
-    seconds = PROBE_SECONDS
     if query.time_limit is not None:
         seconds = min(seconds, PROBE_FRACTION * query.time_limit)
     _probe_cache.clear()
