@@ -196,3 +196,20 @@ class FeedbackLog:
         """The log restricted to the given 1-based entry numbers (order kept)."""
         keep = set(numbers)
         return FeedbackLog(self.variant, [e for i, e in enumerate(self.entries, 1) if i in keep])
+
+
+def random_log(variant: Variant, n_guesses: int, seed: int) -> tuple[FeedbackLog, tuple]:
+    """A log of ``n_guesses`` random guesses scored against a hidden random secret (seeded;
+    benchmarks and tests draw their instances here). Returns (log, secret)."""
+    import numpy as np
+
+    from .rule import score
+
+    rng = np.random.default_rng(seed)
+    space = CodeSpace(variant)
+    secret, *guesses = space.random_codes(n_guesses + 1, rng)
+    log = FeedbackLog(variant)
+    for g in guesses:
+        bulls, cows = score(variant, secret, g)
+        log.add(space.format(g), bulls, cows)
+    return log, secret

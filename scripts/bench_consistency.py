@@ -17,9 +17,8 @@ import time
 
 import numpy as np
 
-from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, get_backend
-from cbsolve.feedback import FeedbackLog
+from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score
 from cbsolve.variant import Variant
 
@@ -39,18 +38,6 @@ PORTFOLIOS = {
     "cpsat-longburst": {"burst": 50_000, "race": False},
     "cpsat-racefull": {"race_after_first": None, "burst_after_first": 5_000},  # as first
 }
-
-
-def random_log(variant: Variant, n_guesses: int, seed: int) -> tuple[FeedbackLog, tuple]:
-    """A log of ``n_guesses`` random guesses scored against a hidden random secret."""
-    rng = np.random.default_rng(seed)
-    space = CodeSpace(variant)
-    secret, *guesses = space.random_codes(n_guesses + 1, rng)
-    log = FeedbackLog(variant)
-    for g in guesses:
-        b, c = score(variant, secret, g)
-        log.add(space.format(g), b, c)
-    return log, secret
 
 
 def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[float, object]:

@@ -11,7 +11,7 @@ from testkit import variants
 from cbsolve import CodeSpace, Variant
 from cbsolve.consistency import Query, consistent, dfs
 from cbsolve.consistency.native import NativeBackend, consistent_indices
-from cbsolve.feedback import FeedbackLog
+from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score
 from cbsolve.status import Status
 
@@ -186,14 +186,7 @@ SPARSE = Variant(12, "123456", True)
 
 
 def big_log(n_guesses=4, seed=0, variant=SPARSE):
-    rng = np.random.default_rng(seed)
-    space = CodeSpace(variant)
-    secret, *guesses = space.random_codes(n_guesses + 1, rng)
-    log = FeedbackLog(variant)
-    for g in guesses:
-        b, c = score(variant, secret, g)
-        log.add(space.format(g), b, c)
-    return log, secret
+    return random_log(variant, n_guesses, seed)
 
 
 def test_large_space_goes_to_dfs_and_finds_the_secret():

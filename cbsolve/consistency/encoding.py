@@ -130,9 +130,9 @@ class Checker:
 NEIGHBOUR_EXPANSIONS = 64
 
 
-def _valid_rows(variant: Variant, codes: np.ndarray) -> np.ndarray:
-    """Rows that are codes of the variant (distinct symbols, no leading zero)."""
-    ok = np.ones(codes.shape[0], dtype=bool)
+def valid_rows(variant: Variant, codes: np.ndarray) -> np.ndarray:
+    """Rows that are codes of the variant (alphabet, distinct symbols, no leading zero)."""
+    ok = (codes < variant.n_symbols).all(axis=1)
     if variant.no_leading_zero:
         ok &= codes[:, 0] != 0
     if not variant.repeats:
@@ -157,7 +157,7 @@ def neighbour_codes(variant: Variant, code) -> np.ndarray:
     subs = np.repeat(c[None, :], int(pick.sum()), axis=0)
     subs[np.arange(subs.shape[0]), pos[pick]] = sym[pick]
     out = np.concatenate([swaps, subs])
-    return out[_valid_rows(variant, out)]
+    return out[valid_rows(variant, out)]
 
 
 def local_neighbours(log: FeedbackLog, start, want: int, deadline: Deadline,

@@ -20,7 +20,7 @@ import threading
 import numpy as np
 
 from ..feedback import FeedbackLog
-from .encoding import Checker, Deadline
+from .encoding import Checker, Deadline, valid_rows
 
 #: Byte marking "any symbol" in a forbidden pattern (a blocked prefix).
 WILD = 255
@@ -78,20 +78,10 @@ class LocalSearch:
         sols = [tuple(int(s) for s in code) for code in r["solutions"]]
         if sols:
             codes = np.array(sols, dtype=np.uint8).reshape(-1, n)
-            ok = self.checker.keep(codes) & _valid(v, codes)
+            ok = self.checker.keep(codes) & valid_rows(v, codes)
             assert ok.all(), "local search returned a code the scorer rejects"
         r["solutions"] = sols
         return r
-
-
-def _valid(variant, codes: np.ndarray) -> np.ndarray:
-    ok = np.ones(codes.shape[0], dtype=bool)
-    if variant.no_leading_zero:
-        ok &= codes[:, 0] != 0
-    if not variant.repeats:
-        srt = np.sort(codes, axis=1)
-        ok &= (srt[:, 1:] != srt[:, :-1]).all(axis=1)
-    return ok & (codes < variant.n_symbols).all(axis=1)
 
 
 class PortfolioOracle:
