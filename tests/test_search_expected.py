@@ -3,11 +3,11 @@ every pruning switched off in turn, trees replayed with the scoring rule, known 
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
+from pathlib import Path
 
 import pytest
-
-from pathlib import Path
+from testkit import informative_splits
 
 from cbsolve.codes import CodeSpace
 from cbsolve.errors import InvalidVariant, SpaceTooLarge, UnknownName
@@ -26,19 +26,15 @@ def exhaustive(variant: Variant, max_depth: int | None = None, candidates_only: 
     table = {(g, s): score(variant, s, g) for g in codes for s in codes}
     win = (variant.length, 0)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(secrets: tuple, left: int):
         if left <= 0:
             return INF
         if len(secrets) == 1:
             return (1, 1)
         result = INF
-        for g in (secrets if candidates_only else codes):
-            classes: dict = {}
-            for s in secrets:
-                classes.setdefault(table[g, s], []).append(s)
-            if len(classes) == 1 and win not in classes:
-                continue  # learns nothing
+        for _g, classes in informative_splits(table, secrets if candidates_only else codes,
+                                               secrets, win):
             total, worst = len(secrets), 1
             for reply, members in classes.items():
                 if reply == win:

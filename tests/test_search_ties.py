@@ -6,11 +6,13 @@ tie-break weights weight(k) = k + BIG * [k == W] must give the lexicographic opt
 (secrets needing W guesses, then total), checked against an exhaustive search of that pair."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_search_expected import TINY, replay
+from testkit import informative_splits
 
 from cbsolve.codes import CodeSpace
 from cbsolve.errors import InvalidVariant
@@ -20,12 +22,10 @@ from cbsolve.search.worst import solve_worst, tie_weights
 from cbsolve.status import Status
 from cbsolve.variant import Variant
 
-from test_search_expected import TINY, replay
-
 INF = (10**18, 10**9)
 
 
-@lru_cache(maxsize=None)  # shared by the parametrised tests (the reference is the slow part)
+@cache  # shared by the parametrised tests (the reference is the slow part)
 def exhaustive_weighted(variant: Variant, weights: tuple[int, ...], candidates_only: bool = False):
     """(sum of weights, worst) of the best strategy within len(weights) guesses, by plain
     recursion over every guess: the definition. A secret found with guess k costs weights[k-1].
@@ -35,19 +35,15 @@ def exhaustive_weighted(variant: Variant, weights: tuple[int, ...], candidates_o
     win = (variant.length, 0)
     cap = len(weights)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(secrets: tuple, level: int):
         if level > cap:
             return INF
         if len(secrets) == 1:
             return (weights[level - 1], 1)
         result = INF
-        for g in (secrets if candidates_only else codes):
-            classes: dict = {}
-            for s in secrets:
-                classes.setdefault(table[g, s], []).append(s)
-            if len(classes) == 1 and win not in classes:
-                continue
+        for _g, classes in informative_splits(table, secrets if candidates_only else codes,
+                                               secrets, win):
             total, worst = 0, 1
             for reply, members in classes.items():
                 if reply == win:
@@ -127,7 +123,7 @@ def test_bad_weights():
         solve_expected(v, weights=[1, 2, 3])
 
 
-@lru_cache(maxsize=None)
+@cache
 def exhaustive_ties(variant: Variant, W: int, candidates_only: bool = False):
     """(secrets needing W guesses, total) minimised lexicographically over W-guess strategies,
     by plain recursion on pairs (independent of the weight encoding)."""
@@ -136,19 +132,15 @@ def exhaustive_ties(variant: Variant, W: int, candidates_only: bool = False):
     win = (variant.length, 0)
     none = (10**9, 10**9)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(secrets: tuple, level: int):
         if level > W:
             return none
         if len(secrets) == 1:
             return (int(level == W), level)
         result = none
-        for g in (secrets if candidates_only else codes):
-            classes: dict = {}
-            for s in secrets:
-                classes.setdefault(table[g, s], []).append(s)
-            if len(classes) == 1 and win not in classes:
-                continue
+        for _g, classes in informative_splits(table, secrets if candidates_only else codes,
+                                               secrets, win):
             at, total = 0, 0
             for reply, members in classes.items():
                 if reply == win:

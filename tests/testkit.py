@@ -71,3 +71,16 @@ def histogram(counts: dict[str, int]) -> dict[int, int]:
     for depth in counts.values():
         hist[depth] = hist.get(depth, 0) + 1
     return dict(sorted(hist.items()))
+
+
+def informative_splits(table, guesses, secrets, win):
+    """(guess, {reply: [secrets]}) for each guess that wins or splits ``secrets`` (a guess
+    with one non-winning class learns nothing): the branching of the exhaustive reference
+    searches, with replies read from ``table[guess, secret]``."""
+    for g in guesses:
+        classes: dict = {}
+        for s in secrets:
+            classes.setdefault(table[g, s], []).append(s)
+        if len(classes) == 1 and win not in classes:
+            continue
+        yield g, classes
