@@ -26,8 +26,8 @@ FIELDS = ["N", "D", "kind", "secrets", "responses", "worst_lower", "worst_upper"
           "seconds"]
 
 #: Method labels shortened for the Markdown table (the CSV keeps the full text).
-ABBREV = [("search", "X"), ("strategy", "H"), ("two guesses deep", "P2"),
-          ("first guess", "P1"), ("counting", "C"), ("constructive", "K"), ("trivial", "T")]
+ABBREV = [("search", "X"), ("constructive", "K"), ("strategy", "H"), ("two guesses deep", "P2"),
+          ("first guess", "P1"), ("counting", "C"), ("trivial", "T")]
 
 
 def chvatal(n: int, d: int) -> float:
@@ -95,7 +95,8 @@ def markdown(rows: list[dict]) -> str:
     out = ["Worst case: guesses including the final one. Expected: average guesses over all "
            "secrets (total / secrets). **Bold** = exact (lower = upper). In brackets the method of "
            "each end: C counting, P1 first-guess partition (closed form), P2 partition two "
-           "guesses deep (scorer), H heuristic strategy evaluated exactly, X exact search; "
+           "guesses deep (scorer), H heuristic strategy evaluated exactly, K construction with a "
+           "proved worst case (count-then-locate, set-then-place), X exact search; "
            "'?' = no upper bound better than the trivial one (every code in order). "
            "Chvátal = N log D / log C(N+2, 2).", ""]
     for kind in ("distinct", "repeats"):
