@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from testkit import variants
 
 from cbsolve import CodeSpace, Variant
-from cbsolve.consistency import Query, consistent, dfs
+from cbsolve.consistency import Query, auto_choice, consistent, dfs
 from cbsolve.consistency.native import NativeBackend, consistent_indices
 from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score
@@ -257,17 +257,19 @@ def test_exact_count_log_uses_the_search_first():
     assert n == len(consistent(log, Query(limit=None), backend="native").secrets)
 
 
-def test_auto_probes_the_search_and_falls_back_to_sat():
+def test_auto_probes_the_search_and_falls_back_to_a_solver():
     """auto: a count of a large set goes to the search; a list the search cannot produce in
-    its probe (N=20 of 26 with 10 clues: no secret in 10 s, measured) goes to PySAT."""
+    its probe (N=20 of 26 with 10 clues: no secret in 10 s, measured) goes to CP-SAT when
+    bounded, to PySAT when it asks for everything."""
     log, _ = big_log(2, 1, Variant(9, string.digits, True))   # 5.1M secrets, counted in ~0.3 s
     r = consistent(log, Query(count=True, limit=3), backend="auto")
     assert r.backend == "native" and r.exact and "depth-first" in r.auto["reason"]
     assert r.count == dfs.count(log).count
     hard, secret = big_log(10, 0, Variant(20, string.ascii_uppercase, True))
     r = consistent(hard, Query(limit=3, time_limit=20), backend="auto")
-    assert r.backend == "sat" and "depth-first search listed only" in r.auto["reason"]
+    assert r.backend == "cpsat" and "depth-first search listed only" in r.auto["reason"]
     rescore(hard, [hard.space.parse(s) for s in r.secrets])
+    assert auto_choice(hard, Query(limit=None, time_limit=20))["backend"] == "sat"
 
 
 def test_listing_everything_is_capped_honestly(monkeypatch):
