@@ -162,4 +162,13 @@ class CodeSpace:
         return "".join(self.variant.symbols[int(x)] for x in code)
 
     def format_many(self, codes) -> list[str]:
-        return [self.format(c) for c in codes]
+        """:meth:`format` for many codes at once, vectorised (a symbol is one character):
+        one by one, 50k secrets took 0.9 s to format against 0.04 s to find them."""
+        import numpy as np
+
+        n = self.variant.length
+        arr = np.asarray(codes, dtype=np.intp).reshape(-1, n)
+        if arr.shape[0] == 0:
+            return []
+        chars = np.array(list(self.variant.symbols))[arr]          # (k, N) one-character strings
+        return np.ascontiguousarray(chars).view(f"<U{n}").ravel().tolist()

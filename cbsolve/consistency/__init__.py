@@ -73,6 +73,17 @@ class ConsistencyResult:
     time_limit_hit: bool = False      # the query's time limit stopped the work (answer partial)
     time_limit: float | None = None   # the limit in force, seconds (None: none)
 
+    def settle(self, found: int, complete: bool) -> None:
+        """``status`` and ``determined`` from ``found`` secrets: the whole set when
+        ``complete`` (OPTIMAL, or INFEASIBLE when none), else a partial answer (FEASIBLE, or
+        UNKNOWN when a limit stopped the work before any secret)."""
+        if complete:
+            self.status = Status.OPTIMAL if found else Status.INFEASIBLE
+            self.determined = found == 1
+        else:
+            self.status = Status.FEASIBLE if found else Status.UNKNOWN
+            self.determined = False if found >= 2 else None
+
     @property
     def consistent(self) -> bool | None:
         if self.status == Status.INFEASIBLE:

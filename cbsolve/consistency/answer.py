@@ -67,15 +67,13 @@ def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: str, limit)
     n = len(found)
     shown = found if limit is None else found[:limit]
     result.secrets = log.space.format_many(np.array(shown, dtype=np.uint8).reshape(-1, log.variant.length))
+    result.settle(n, how == "complete")
     if how == "complete":
-        result.status = Status.OPTIMAL if n else Status.INFEASIBLE
-        result.count, result.exact, result.determined = n, True, n == 1
+        result.count, result.exact = n, True
         result.truncated = len(shown) < n
         return
-    result.status = Status.FEASIBLE if n else Status.UNKNOWN
     result.count = n if n else None
     result.exact = False
-    result.determined = False if n >= 2 else None
     result.truncated = True
     if how == "timeout":
         result.time_limit_hit = True
@@ -146,8 +144,8 @@ def _sample(result, log, query, deadline, oracle, m, lies) -> None:
         picked = np.sort(rng.choice(n, size=take, replace=False)) if take else []
         codes = np.array([found[i] for i in picked], dtype=np.uint8).reshape(-1, log.variant.length)
         result.secrets = log.space.format_many(codes)
-        result.status = Status.OPTIMAL if n else Status.INFEASIBLE
-        result.count, result.exact, result.determined = n, True, n == 1
+        result.settle(n, True)
+        result.count, result.exact = n, True
         result.truncated = take < n
         result.sampling = "exact uniform, without replacement, from the enumerated set"
         return

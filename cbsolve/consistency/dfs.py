@@ -138,16 +138,6 @@ def at_ranks(log: FeedbackLog, ranks, seconds: float | None = None) -> Chunk:
     return run(log, SELECT, ranks=ranks, seconds=seconds)
 
 
-def format_codes(log: FeedbackLog, codes: np.ndarray) -> list[str]:
-    """``space.format_many`` vectorised (one symbol = one character): listing 50k secrets spent
-    0.9 s formatting them one by one against 0.04 s of search."""
-    n = log.variant.length
-    if codes.shape[0] == 0:
-        return []
-    chars = np.array(list(log.variant.symbols))[codes]          # (k, N) one-character strings
-    return np.ascontiguousarray(chars).view(f"<U{n}").ravel().tolist()
-
-
 def recheck(log: FeedbackLog, codes: np.ndarray) -> None:
     """Re-score codes with the scoring core; a mismatch is a kernel bug, never an answer."""
     from .encoding import Checker
@@ -253,19 +243,19 @@ def solve(log: FeedbackLog, query, backend: str = "native"):
         if query.limit != 0:
             left = None if tl is None else max(0.0, tl - (time.perf_counter() - start))
             shown = list_codes(log, LIST_CAP if query.limit is None else query.limit, left)
-            result.secrets = format_codes(log, shown.codes)
+            result.secrets = log.space.format_many(shown.codes)
             recheck(log, shown.codes)
             result.truncated = shown.codes.shape[0] < n or not result.exact
         else:
             result.truncated = n > 0
-        _status(result, n, result.exact)
+        result.settle(n, result.exact)
     else:
         want = _want(query)
         c = _cached(log, LIST, want) or list_codes(log, want, tl)
         n = c.codes.shape[0]
         recheck(log, c.codes)
         shown = c.codes[:LIST_CAP] if query.limit is None else c.codes[:query.limit]
-        result.secrets = format_codes(log, shown)
+        result.secrets = log.space.format_many(shown)
         if query.limit is None and not c.complete and c.status == "limit":
             result.notes.append(f"listing stopped at {LIST_CAP} secrets (give --count for the "
                                 "exact number)")
@@ -279,18 +269,9 @@ def solve(log: FeedbackLog, query, backend: str = "native"):
                 result.time_limit_hit = True
                 result.notes.append(f"time limit reached after {n} secret{'s' if n != 1 else ''}"
                                     + ("; the log's consistency is unknown" if not n else ""))
-        _status(result, n, c.complete)
+        result.settle(n, c.complete)
     result.seconds = time.perf_counter() - start
     return result
-
-
-def _status(result, n: int, exact: bool) -> None:
-    if exact:
-        result.status = Status.OPTIMAL if n else Status.INFEASIBLE
-        result.determined = n == 1
-    else:
-        result.status = Status.FEASIBLE if n else Status.UNKNOWN
-        result.determined = False if n >= 2 else None
 
 
 def _sample(result, log: FeedbackLog, query) -> None:
@@ -308,11 +289,11 @@ def _sample(result, log: FeedbackLog, query) -> None:
         got = at_ranks(log, ranks, left)
         if got.codes.shape[0] == k:
             recheck(log, got.codes)
-            result.secrets = format_codes(log, got.codes)
+            result.secrets = log.space.format_many(got.codes)
             result.count, result.exact, result.truncated = n, True, k < n
             result.sampling = ("exact uniform, without replacement: counted by depth-first "
                                "search, then ranks drawn uniformly")
-            _status(result, n, True)
+            result.settle(n, True)
             return
     from .counting import cnf_of, near_uniform
 
@@ -322,20 +303,20 @@ def _sample(result, log: FeedbackLog, query) -> None:
     if models:
         codes = np.array([decode(m) for m in models], dtype=np.uint8)
         recheck(log, codes)
-        result.secrets = format_codes(log, codes)
+        result.secrets = log.space.format_many(codes)
         result.count, result.exact, result.truncated = n or None, False, True
         result.time_limit_hit = True
         result.sampling = ("near-uniform by CMSGen (heuristic sampler, no formal guarantee), "
                            "with replacement; the set could not be counted within the time limit")
-        _status(result, max(n, codes.shape[0]), False)
+        result.settle(max(n, codes.shape[0]), False)
         return
     listed = list_codes(log, max(query.sample, 1000), None if tl is None else tl * 0.1)
     recheck(log, listed.codes)
     m = listed.codes.shape[0]
     pick = np.sort(rng.choice(m, size=min(query.sample, m), replace=False)) if m else []
-    result.secrets = format_codes(log, listed.codes[pick])
+    result.secrets = log.space.format_many(listed.codes[pick])
     result.count, result.exact, result.truncated = max(n, m) or None, False, True
     result.time_limit_hit = True
     result.sampling = ("NOT uniform: drawn from the first secrets in lexicographic order "
                        "(the set could not be counted within the time limit)")
-    _status(result, max(n, m), False)
+    result.settle(max(n, m), False)
