@@ -124,20 +124,22 @@ class CpSatOracle:
         self.seeded = seeded
 
     def find(self, deadline: Deadline):
-        cp = self.cm.cp
         left = deadline.left()
         if left is not None and left <= 0:
             return "unknown", None
         solver = self.cm.solver(left, self.workers, self.seed)
-        status = solver.Solve(self.cm.model)
+        return self.outcome(solver, solver.Solve(self.cm.model))
+
+    def outcome(self, solver, status) -> tuple[str, tuple[int, ...] | None]:
+        """("sat", code) | ("unsat", None) | ("unknown", None) for a finished Solve; a found
+        code becomes the hint of the next solve."""
+        cp = self.cm.cp
         self.solves += 1
         if status in (cp.OPTIMAL, cp.FEASIBLE):
             code = self.cm.decode(solver)
             self.cm.hint(code)
             return "sat", code
-        if status == cp.INFEASIBLE:
-            return "unsat", None
-        return "unknown", None
+        return ("unsat", None) if status == cp.INFEASIBLE else ("unknown", None)
 
     def find_many(self, want: int | None, deadline: Deadline):
         """Up to ``want`` solutions: one ordinary solve (with presolve: the fast way to a first

@@ -97,7 +97,6 @@ class PortfolioOracle:
                  burst_after_first: int = BURST_AFTER_FIRST):
         self.cp = cpsat_oracle
         self.cm = cpsat_oracle.cm
-        self.seeded = False
         self.ls = LocalSearch(log, seed)
         self.n = log.variant.length
         self.burst, self.race, self.hint_best = burst, race, hint_best
@@ -106,7 +105,6 @@ class PortfolioOracle:
         self.patterns: list[list[int]] = []
         self.last: tuple[int, ...] | None = None
         self.wins = {"local search": 0, "CP-SAT": 0}
-        self.solves = 0
 
     def block(self, assignment) -> None:
         self.cp.block(assignment)
@@ -125,7 +123,6 @@ class PortfolioOracle:
         left = deadline.left()
         if left is not None and left <= 0:
             return "unknown", None
-        self.solves += 1
         # Phase 1: a flip-bounded burst of local search alone (deterministic for the seed).
         burst = self.burst if self.last is None else min(self.burst, self.burst_after_first)
         if burst:
@@ -138,19 +135,13 @@ class PortfolioOracle:
             if left is not None and left <= 0:
                 return "unknown", None
         # Phase 2: CP-SAT, raced by the local search in a native thread.
-        return self._race(left) if self.race else self._cpsat(left)
+        return self._race(left) if self.race else self._cpsat(deadline)
 
-    def _cpsat(self, left):
-        cp = self.cm.cp
-        solver = self.cm.solver(left, self.cp.workers, self.cp.seed)
-        status = solver.Solve(self.cm.model)
-        self.cp.solves += 1
-        if status in (cp.OPTIMAL, cp.FEASIBLE):
-            return self._found(self.cm.decode(solver), "CP-SAT")
-        return ("unsat", None) if status == cp.INFEASIBLE else ("unknown", None)
+    def _cpsat(self, deadline: Deadline):
+        status, code = self.cp.find(deadline)
+        return self._found(code, "CP-SAT") if status == "sat" else (status, None)
 
     def _race(self, left):
-        cp = self.cm.cp
         solver = self.cm.solver(left, self.cp.workers, self.cp.seed)
         stop = np.zeros(1, np.int32)
         done = threading.Event()
@@ -180,14 +171,14 @@ class PortfolioOracle:
         thread.join()
         if "error" in box:
             raise box["error"]
-        self.cp.solves += 1
         sols = box.get("r", {}).get("solutions", [])
-        assert not (sols and status == cp.INFEASIBLE), "CP-SAT proved none, local search found one"
-        if status in (cp.OPTIMAL, cp.FEASIBLE):
-            return self._found(self.cm.decode(solver), "CP-SAT")
+        kind, code = self.cp.outcome(solver, status)
+        assert not (sols and kind == "unsat"), "CP-SAT proved none, local search found one"
+        if kind == "sat":
+            return self._found(code, "CP-SAT")
         if sols:
             return self._found(sols[0], "local search")
-        return ("unsat", None) if status == cp.INFEASIBLE else ("unknown", None)
+        return kind, None
 
     def note(self) -> str | None:
         used = [f"{k} {v}" for k, v in self.wins.items() if v]
