@@ -229,14 +229,14 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     if lo is not None:
         result.at_worst = (lo, hi)
         tree_doc["at_worst"] = {"lower": lo, "upper": hi}
-    if ties:
-        pass  # _solve_ties wrote the notes
-    elif lo == hi:
-        notes.append(f"proved: the worst case, and {hi} secrets at that depth is the fewest possible")
-    else:
-        notes.append(f"proved: the worst case; fewest secrets needing {optimum} guesses in "
-                     f"[{lo if lo is not None else '?'}, {hi}] (tie-break not proved minimal; "
-                     "the total is that of the tree found)")
+    if not ties:  # _solve_ties writes its own notes
+        if lo == hi:
+            notes.append(f"proved: the worst case, and {hi} secrets at that depth is the fewest "
+                         "possible")
+        else:
+            notes.append(f"proved: the worst case; fewest secrets needing {optimum} guesses in "
+                         f"[{lo if lo is not None else '?'}, {hi}] (tie-break not proved "
+                         "minimal; the total is that of the tree found)")
     return finish(Status.OPTIMAL, True)
 
 
