@@ -21,7 +21,7 @@ replacement: count exactly, draw ranks uniformly, then fetch the codes at those 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -57,26 +57,19 @@ class Chunk:
         return self.cursor is None
 
 
-@dataclass
-class Prepared:
-    """The log as flat arrays for the kernel (built once per log)."""
-
-    log: FeedbackLog
-    args: dict = field(default_factory=dict)
-
-
-def prepare(log: FeedbackLog) -> Prepared:
+def prepare(log: FeedbackLog) -> dict:
+    """The log as the kernel's flat arguments (built once per log, reused across chunks)."""
     v = log.variant
     n = len(log)
     guesses = log.guesses_array() if n else np.zeros((0, v.length), dtype=np.uint8)
-    return Prepared(log, dict(
+    return dict(
         n=v.length, d=v.n_symbols, repeats=v.repeats, no_leading_zero=v.no_leading_zero,
         totals=not v.bulls_only, guesses=np.ascontiguousarray(guesses, dtype=np.uint8),
         bulls=[int(e.bulls) for e in log],
-        total=[] if v.bulls_only else [int(e.bulls) + int(e.cows) for e in log]))
+        total=[] if v.bulls_only else [int(e.bulls) + int(e.cows) for e in log])
 
 
-def run(prep: Prepared | FeedbackLog, mode: int = LIST, limit: int | None = None,
+def run(prep: dict | FeedbackLog, mode: int = LIST, limit: int | None = None,
         start=None, ranks=None, max_nodes: int | None = None,
         seconds: float | None = None, vec_cap: int = VEC_CAP, memo_cap: int = MEMO_CAP) -> Chunk:
     """One kernel call from ``start`` (a code; None: the first). ``limit``: codes to list (LIST)
@@ -88,7 +81,7 @@ def run(prep: Prepared | FeedbackLog, mode: int = LIST, limit: int | None = None
     if isinstance(prep, FeedbackLog):
         prep = prepare(prep)
     t0 = time.perf_counter()
-    out = kernel.run(**prep.args, mode=mode, limit=-1 if limit is None else int(limit),
+    out = kernel.run(**prep, mode=mode, limit=-1 if limit is None else int(limit),
                      start=[] if start is None else [int(s) for s in start],
                      ranks=[] if ranks is None else [int(r) for r in ranks],
                      max_nodes=-1 if max_nodes is None else int(max_nodes),
