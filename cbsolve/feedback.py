@@ -211,5 +211,5 @@ def random_log(variant: Variant, n_guesses: int, seed: int) -> tuple[FeedbackLog
     log = FeedbackLog(variant)
     for g in guesses:
         bulls, cows = score(variant, secret, g)
-        log.add(space.format(g), bulls, cows)
+        log.add(space.format(g), bulls, None if variant.bulls_only else cows)
     return log, secret
