@@ -1,0 +1,75 @@
+"""The symbol count vectors a feedback log allows: n_s = how often the secret holds symbol s.
+
+Place in the data flow: FeedbackLog -> (this) -> redundant constraints and search guidance for
+the solvers (cpsat.py, marginals.py). A clue's total matches depends on the counts alone,
+``m_g = sum_s min(k_gs, n_s)`` (k_gs: the guess's count of s), so the totals constrain the count
+vector without any positional reasoning. On long codes a few dozen random clues leave one
+vector (N=40, 10 digits: 1-4 vectors at 20-90 clues, docs/benchmarks.md), and fixing it makes
+CP-SAT's positional search markedly easier. Every vector of a consistent secret is returned
+(the enumeration is exact), so constraints built from the list are implied, never guesses.
+
+Encoded for CP-SAT: ``n_s`` integer, ``y_st <=> n_s >= t`` chained, ``m_g = sum_{s, t <= k_gs}
+y_st``: the same unary encoding as the positional model (cpsat.py).
+"""
+from __future__ import annotations
+
+from ..feedback import FeedbackLog
+from .encoding import clues
+
+
+def count_vectors(log: FeedbackLog, cap: int = 16, seconds: float = 1.0) -> list[tuple[int, ...]] | None:
+    """All count vectors meeting every clue's total, sorted; ``None`` when there are more than
+    ``cap``, when the time ran out first, or when the log has no totals (bulls-only games).
+
+    An empty list means no count vector fits: the log is inconsistent.
+    """
+    from ortools.sat.python import cp_model
+
+    variant = log.variant
+    all_clues = clues(log)
+    if variant.bulls_only or not all_clues:
+        return None
+    n, d = variant.length, variant.n_symbols
+    model = cp_model.CpModel()
+    top = n if variant.repeats else 1
+    counts = [model.NewIntVar(0, top, f"n{s}") for s in range(d)]
+    model.Add(sum(counts) == n)
+    if variant.no_leading_zero:
+        model.Add(counts[0] <= n - 1)
+    need = [max([c.counts.get(s, 0) for c in all_clues] + [0]) for s in range(d)]
+    at_least = []
+    for s in range(d):
+        ys = []
+        for t in range(1, min(need[s], top) + 1):
+            y = model.NewBoolVar(f"y{s}_{t}")
+            model.Add(counts[s] >= t).OnlyEnforceIf(y)
+            model.Add(counts[s] <= t - 1).OnlyEnforceIf(y.Not())
+            if ys:
+                model.AddImplication(y, ys[-1])
+            ys.append(y)
+        at_least.append(ys)
+    for clue in all_clues:
+        model.Add(sum(at_least[s][t] for s, k in clue.counts.items()
+                      for t in range(min(k, top))) == clue.total)
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def __init__(self):
+            super().__init__()
+            self.found: list[tuple[int, ...]] = []
+            self.overflow = False
+
+        def on_solution_callback(self):
+            self.found.append(tuple(self.Value(c) for c in counts))
+            if len(self.found) > cap:
+                self.overflow = True
+                self.StopSearch()
+
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = max(seconds, 0.001)
+    collect = Collect()
+    status = solver.Solve(model, collect)
+    if collect.overflow or status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return None
+    return sorted(collect.found)

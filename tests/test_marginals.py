@@ -1,0 +1,142 @@
+"""Count vectors (consistency/count_vectors.py) against the native filter, and the
+belief-propagation marginals (consistency/marginals.py) against exact marginals where
+sum-product is exact (a single factor: a tree) and against hard zeros the log forces."""
+import itertools
+import string
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from testkit import variants
+
+from cbsolve import CodeSpace, Variant
+from cbsolve.consistency.count_vectors import count_vectors
+from cbsolve.consistency.marginals import _leave_one_out, marginals
+from cbsolve.consistency.native import consistent_indices
+from cbsolve.feedback import FeedbackLog, random_log
+from cbsolve.rule import score
+
+
+@st.composite
+def variant_and_log(draw, max_entries=5, bulls_only=None):
+    v = draw(variants(max_length=6, max_symbols=8, max_size=20_000))
+    if bulls_only is not None and v.bulls_only != bulls_only:
+        v = Variant(v.length, v.symbols, v.repeats, v.no_leading_zero,
+                    "bulls" if bulls_only else "bulls-cows")
+    space = CodeSpace(v)
+    idx = st.integers(0, space.size - 1)
+    secret = space.code_at(draw(idx))
+    log = FeedbackLog(v)
+    for _ in range(draw(st.integers(0, max_entries))):
+        g = space.code_at(draw(idx))
+        b, c = score(v, secret, g)
+        if draw(st.integers(0, 4)) == 0:      # sometimes a wrong reply: inconsistent logs too
+            b, c = draw(st.sampled_from([(bb, cc) for bb in range(v.length + 1)
+                                         for cc in range(v.length + 1 - bb)
+                                         if (bb, cc) != (v.length - 1, 1)]))
+        log.add(space.format(g), b, None if v.bulls_only else c)
+    return log
+
+
+def consistent_codes(log):
+    return log.space.codes[consistent_indices(log)]
+
+
+@settings(max_examples=120, deadline=None)
+@given(variant_and_log(bulls_only=False))
+def test_count_vectors_are_exactly_those_of_the_consistent_secrets(log):
+    found = count_vectors(log, cap=10_000, seconds=30)
+    if len(log) == 0:
+        assert found is None
+        return
+    codes = consistent_codes(log)
+    want = sorted({tuple(np.bincount(c, minlength=log.variant.n_symbols)) for c in codes})
+    # Counts are necessary, not sufficient: every consistent secret's vector is listed, and a
+    # listed vector meets every total (checked directly), even if no secret realises it.
+    assert set(want) <= set(found)
+    for vec in found:
+        assert sum(vec) == log.variant.length
+        for e in log:
+            k = np.bincount(e.guess, minlength=log.variant.n_symbols)
+            assert int(np.minimum(k, vec).sum()) == e.bulls + e.cows
+    if not log.variant.repeats:
+        assert all(max(vec) <= 1 for vec in found)
+
+
+def test_count_vectors_gives_up_beyond_the_cap_and_without_totals():
+    v = Variant(6, "0123456", True)
+    log, _ = random_log(v, 1, seed=3)
+    assert count_vectors(log, cap=1) is None                 # one clue leaves many vectors
+    bulls = Variant(6, "0123456", True, False, "bulls")
+    log, _ = random_log(bulls, 3, seed=3)
+    assert count_vectors(log) is None
+
+
+def test_count_vectors_of_the_band_contain_the_secret_counts():
+    v = Variant(40, string.digits, True)
+    for seed in range(3):
+        log, secret = random_log(v, 40, seed)
+        found = count_vectors(log)
+        assert found and tuple(np.bincount(secret, minlength=10)) in found
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 7), st.data())
+def test_leave_one_out_matches_brute_force(n, data):
+    rng = np.random.default_rng(data.draw(st.integers(0, 10**6)))
+    pi = rng.random((3, n))
+    pi[0, 0] = 1.0 - 1e-12                          # near-certain indicators included
+    targets = rng.integers(0, n + 1, size=3)
+    match, miss = _leave_one_out(pi, targets)
+    for f in range(3):
+        for p in range(n):
+            others = [q for q in range(n) if q != p]
+            dist = np.zeros(n + 1)
+            for bits in itertools.product((0, 1), repeat=len(others)):
+                prob = np.prod([pi[f, q] if b else 1 - pi[f, q] for q, b in zip(others, bits)])
+                dist[sum(bits)] += prob
+            want_match = dist[targets[f] - 1] if targets[f] >= 1 else 0.0
+            assert abs(match[f, p] - want_match) < 1e-9
+            assert abs(miss[f, p] - dist[targets[f]]) < 1e-9
+
+
+@settings(max_examples=80, deadline=None)
+@given(variant_and_log(max_entries=1, bulls_only=True))
+def test_one_clue_marginals_are_exact(log):
+    """One bulls-only clue and no count factor: the factor graph is a star, so sum-product is
+    exact (the leading-zero rule is a prior on one position, exact too). Distinct codes are
+    excluded: their all-different rule is not a factor here."""
+    codes = consistent_codes(log)
+    if not log.variant.repeats or len(log) == 0 or len(codes) == 0:
+        return
+    n, d = log.variant.length, log.variant.n_symbols
+    exact = np.zeros((n, d))
+    for p in range(n):
+        exact[p] = np.bincount(codes[:, p], minlength=d) / len(codes)
+    got = marginals(log)
+    assert np.abs(got - exact).max() < 1e-6
+
+
+def test_forced_zeros_and_normalisation():
+    v = Variant(8, "012345", True, True)          # no leading zero
+    log, secret = random_log(v, 12, seed=7)
+    counts = np.bincount(secret, minlength=6)
+    m = marginals(log, counts)
+    assert np.allclose(m.sum(axis=1), 1)
+    assert m[0, 0] == 0                          # the leading-zero rule
+    for e in log:
+        if e.bulls == 0:                         # no position may show the guess's symbol
+            assert all(m[p, s] < 1e-6 for p, s in enumerate(e.guess))
+    for s in np.flatnonzero(counts == 0):         # an absent symbol appears nowhere
+        assert m[:, s].max() < 1e-6
+
+
+def test_overdetermined_band_log_points_at_the_secret():
+    """At 90 random clues the band's logs have one secret and sum-product finds it
+    (docs/benchmarks.md); a regression in the messages shows here first."""
+    v = Variant(40, string.digits, True)
+    log, secret = random_log(v, 90, seed=0)
+    found = count_vectors(log)
+    assert found and len(found) == 1
+    m = marginals(log, found[0])
+    assert (m.argmax(axis=1) == np.asarray(secret)).all()
