@@ -140,3 +140,18 @@ def test_overdetermined_band_log_points_at_the_secret():
     assert found and len(found) == 1
     m = marginals(log, found[0])
     assert (m.argmax(axis=1) == np.asarray(secret)).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(variant_and_log(bulls_only=False))
+def test_pinned_counts_keep_cpsat_solution_set(log):
+    """The count-vector bounds are redundant: CP-SAT with them lists exactly the filter's set."""
+    from cbsolve.consistency.count_vectors import pin_counts
+    from cbsolve.consistency.cpsat import CpSatOracle, model_for
+    from cbsolve.consistency.encoding import Deadline
+
+    cm = model_for(log)
+    pin_counts(cm, log)
+    found, how = CpSatOracle(cm).find_many(None, Deadline(60))
+    assert how == "complete"
+    assert sorted(found) == sorted(map(tuple, consistent_codes(log).tolist()))

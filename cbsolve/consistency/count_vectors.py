@@ -73,3 +73,23 @@ def count_vectors(log: FeedbackLog, cap: int = 16, seconds: float = 1.0) -> list
     if collect.overflow or status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         return None
     return sorted(collect.found)
+
+
+def pin_counts(cm, log: FeedbackLog, seconds: float = 1.0) -> list[tuple[int, ...]] | None:
+    """Add the count vectors' implications to a CP-SAT model (cpsat.CpSatModel): each symbol's
+    count between its least and greatest value over the vectors (equal when only one is left,
+    the usual case on long codes). Redundant, so the set of solutions is unchanged; returns the
+    vectors (None when not enumerated). Measured on the hard band: N=40, 50 clues, 22 seeds,
+    10 s: 11 found vs 6 without (docs/benchmarks.md)."""
+    vecs = count_vectors(log, seconds=seconds)
+    if not vecs:            # unknown, or none: CP-SAT proves the log inconsistent on its own
+        return vecs
+    n = log.variant.length
+    for s in range(log.variant.n_symbols):
+        lo, hi = min(v[s] for v in vecs), max(v[s] for v in vecs)
+        column = sum(cm.x[p][s] for p in range(n))
+        if lo == hi:
+            cm.model.Add(column == lo)
+        else:
+            cm.model.AddLinearConstraint(column, lo, hi)
+    return vecs

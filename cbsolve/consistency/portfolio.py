@@ -135,13 +135,15 @@ class PortfolioOracle:
             if left is not None and left <= 0:
                 return "unknown", None
         # Phase 2: CP-SAT, raced by the local search in a native thread.
-        return self._race(left) if self.race else self._cpsat(deadline)
+        return self._race(deadline) if self.race else self._cpsat(deadline)
 
     def _cpsat(self, deadline: Deadline):
         status, code = self.cp.find(deadline)
         return self._found(code, "CP-SAT") if status == "sat" else (status, None)
 
-    def _race(self, left):
+    def _race(self, deadline: Deadline):
+        self.cp.ready(deadline)
+        left = deadline.left()
         solver = self.cm.solver(left, self.cp.workers, self.cp.seed)
         stop = np.zeros(1, np.int32)
         done = threading.Event()
