@@ -27,6 +27,18 @@ from .encoding import Clue, Deadline, clues
 SOLVER = "glucose4"
 #: Pairwise at-most-one up to this many literals; a counter beyond.
 PAIRWISE_MAX = 40
+#: Cardinality encodings for ``SatSession(card=...)``: "counter" (default, the two-way
+#: sequential counter: one model per secret, which counters and samplers rely on), "totalizer"
+#: (a two-way totalizer, Bailleux & Boufkhad 2003, for the per-symbol counts and the clues), and
+#: PySAT's one-way ``CardEnc`` encodings for the clues' equalities (per-symbol counts by the
+#: two-way totalizer, whose outputs the totals need both ways): "cardnet" (cardinality networks,
+#: Asin et al. 2011), "sortnet", "seqcounter", "mtotalizer", "kmtotalizer". The one-way ones
+#: only force ``sel -> clue``: right for find-one and ``determined`` (every selector assumed),
+#: not for model counting. Measured on the hard band in docs/benchmarks.md.
+CARD_ENCODINGS = ("counter", "totalizer", "cardnet", "sortnet", "seqcounter", "mtotalizer",
+                  "kmtotalizer")
+_PYSAT_ENC = {"cardnet": "cardnetwrk", "sortnet": "sortnetwrk", "seqcounter": "seqcounter",
+              "mtotalizer": "mtotalizer", "kmtotalizer": "kmtotalizer"}
 
 TRUE, FALSE = "T", "F"  # literal constants, simplified away before reaching the solver
 
@@ -46,10 +58,16 @@ class SatSession:
     for export to counters and samplers.
     """
 
-    def __init__(self, variant, solver: str = SOLVER, keep_clauses: bool = True):
+    def __init__(self, variant, solver: str = SOLVER, keep_clauses: bool = True,
+                 card: str = "counter"):
         from pysat.formula import IDPool
         from pysat.solvers import Solver
 
+        if card not in CARD_ENCODINGS:
+            from ..errors import unknown_name
+
+            raise unknown_name("cardinality encoding", card, CARD_ENCODINGS)
+        self.card = card
         self.variant = variant
         self.pool = IDPool()
         self.solver = Solver(name=solver)
@@ -150,8 +168,35 @@ class SatSession:
             prev = cur
         return prev[1:]
 
+    def totalizer(self, lits, top: int, key) -> list:
+        """Two-way totalizer (Bailleux & Boufkhad 2003): ``out[t-1] <=> (at least t of lits)``
+        for t in 1..top, merged pairwise up a balanced tree (outputs capped at ``top``)."""
+        top = min(top, len(lits))
+        if top == 0:
+            return []
+        if len(lits) == 1:
+            return [lits[0]]
+        half = len(lits) // 2
+        a = self.totalizer(lits[:half], top, (key, 0))
+        b = self.totalizer(lits[half:], top, (key, 1))
+        size = min(top, len(a) + len(b))
+        out = [self.pool.id(("tot", key, t)) for t in range(1, size + 1)]
+        ua = [TRUE, *a, FALSE]                 # ua[i] <=> (a's sum >= i); beyond its cap unknown
+        ub = [TRUE, *b, FALSE]
+        for i in range(len(a) + 1):
+            for j in range(len(b) + 1):
+                if 1 <= i + j <= size:          # a >= i and b >= j -> sum >= i + j
+                    self.clause([_neg(ua[i]), _neg(ub[j]), out[i + j - 1]])
+                if i + j + 1 <= size and (i < len(a) or len(a) < top) \
+                        and (j < len(b) or len(b) < top):
+                    # a <= i and b <= j -> sum <= i + j (only where both children are exact)
+                    self.clause([ua[i + 1], ub[j + 1], -out[i + j]])
+        return out
+
     def exactly(self, lits, k: int, key) -> list:
         """Literals whose conjunction says ``sum(lits) == k``."""
+        if self.card in _PYSAT_ENC:
+            return self._cardenc_equals(lits, k, key)
         n = len(lits)
         if k < 0 or k > n:
             return [FALSE]
@@ -159,7 +204,10 @@ class SatSession:
             lits, k = [_neg(v) for v in lits], n - k
         if n == 0:
             return []
-        outs = self.counter(lits, k + 1, key, low=max(1, k))
+        if self.card == "totalizer":
+            outs = self.totalizer(lits, k + 1, key)
+        else:
+            outs = self.counter(lits, k + 1, key, low=max(1, k))
         conds = []
         if k >= 1:
             conds.append(outs[k - 1])
@@ -167,12 +215,33 @@ class SatSession:
             conds.append(_neg(outs[k]))
         return conds
 
+    def _cardenc_equals(self, lits, k: int, key) -> list:
+        """``sum(lits) == k`` by a PySAT ``CardEnc`` encoding, forced only under a fresh literal
+        ``c`` (returned as the one condition): ``c -> constraint``, one way."""
+        from pysat.card import CardEnc, EncType
+
+        k -= sum(1 for v in lits if v is TRUE)
+        lits = [v for v in lits if v is not TRUE and v is not FALSE]
+        if k < 0 or k > len(lits):
+            return [FALSE]
+        if not lits:
+            return []
+        c = self.pool.id(("card", key))
+        enc = CardEnc.equals(lits=lits, bound=k, vpool=self.pool,
+                             encoding=getattr(EncType, _PYSAT_ENC[self.card]))
+        for cl in enc.clauses:
+            self.clause([-c, *cl])
+        return [c]
+
     def at_least_sym(self, sym: int, t: int):
         """Literal for ``n_sym >= t`` (unary count of the symbol, grown on demand)."""
         outs = self._unary.get(sym)
         if outs is None or len(outs) < t:
             col = [self.x[p][sym] for p in range(self.variant.length)]
-            outs = self.counter(col, t, ("n", sym, t))
+            if self.card == "counter":
+                outs = self.counter(col, t, ("n", sym, t))
+            else:
+                outs = self.totalizer(col, t, ("n", sym, t))
             self._unary[sym] = outs
         return outs[t - 1] if t <= len(outs) else FALSE
 
@@ -273,8 +342,8 @@ class SatOracle:
         self.s.clause([-self.act])
 
 
-def session_for(log: FeedbackLog, solver: str = SOLVER) -> SatSession:
-    session = SatSession(log.variant, solver)
+def session_for(log: FeedbackLog, solver: str = SOLVER, card: str = "counter") -> SatSession:
+    session = SatSession(log.variant, solver, card=card)
     for clue in clues(log):
         session.add_clue(clue)
     return session
@@ -285,16 +354,18 @@ class SatBackend:
 
     name = "sat"
 
-    def __init__(self, solver: str = SOLVER, suffix_budget: int | None = None):
+    def __init__(self, solver: str = SOLVER, suffix_budget: int | None = None,
+                 card: str = "counter"):
         self.solver = solver
         self.suffix_budget = suffix_budget
+        self.card = card        # cardinality encoding (CARD_ENCODINGS); benchmarks only
 
     def solve(self, log: FeedbackLog, query: Query) -> ConsistencyResult:
         from .answer import answer_query
 
         start = time.perf_counter()
         deadline = Deadline(query.time_limit)
-        with session_for(log, self.solver) as session:
+        with session_for(log, self.solver, self.card) as session:
             oracle = session.oracle()
             result = answer_query(self.name, log, query, deadline, oracle,
                                   suffix_budget=self.suffix_budget)
