@@ -303,11 +303,13 @@ class SatSession:
         return self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
 
     def _disarm(self) -> None:
+        armed = self._armed is not None
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         self._armed = None
-        if self.solver is not None:
+        if armed and self.solver is not None:
+            # Only after a limited solve: CaDiCaL (no interrupt support) raises otherwise.
             self.solver.clear_interrupt()
 
     def oracle(self, assumptions=None, lies: int = 0) -> SatOracle:
