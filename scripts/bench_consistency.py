@@ -107,7 +107,8 @@ def _killed_at_limit(log: FeedbackLog, query: Query, kwargs) -> tuple[float, obj
     proc = ctx.Process(target=_child_solve,
                        args=(child, log, dataclasses.replace(query, time_limit=None), kwargs))
     proc.start()
-    got = parent.recv() if parent.poll(query.time_limit) else None
+    child.close()                   # a crashed child then reads as EOF, not as a time-out
+    got = parent.recv() if parent.poll(query.time_limit) else None   # EOFError if it crashed
     dt = time.perf_counter() - start
     proc.kill()
     proc.join()
