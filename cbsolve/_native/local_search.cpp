@@ -21,6 +21,11 @@
 // distinct symbols (changes only to unused symbols; swaps keep distinctness), no leading zero
 // (symbol 0 never placed at position 0), bulls-only (no total terms).
 //
+// Options measured on the hard band (docs/benchmarks.md): swaps only (the caller starts from a
+// code with the count vector the totals force, and every move keeps it: the totals then hold
+// throughout, restarts shuffle the code), and Luby restarts (Luby, Sinclair & Zuckerman 1993:
+// the stall threshold of restart r is `restart` x luby(r)).
+//
 // The kernel is deterministic for a given seed and flip budget; the time budget and the stop flag
 // (an int32 the caller may set from another thread) only cut it short. The GIL is released.
 #include <pybind11/numpy.h>
@@ -88,6 +93,15 @@ struct Search {
     }
 
     bool allowed(int p, int s) const { return !(nlz && p == 0 && s == 0); }
+    bool swaps_only = false;
+
+    // Swaps only: a random permutation of the current code (its counts kept).
+    void shuffle_code() {
+        for (int p = N - 1; p > 0; --p) std::swap(c[p], c[rng.below(p + 1)]);
+        if (nlz && c[0] == 0)
+            for (int p = 1; p < N; ++p)
+                if (c[p] != 0) { std::swap(c[0], c[p]); break; }
+    }
 
     void random_code() {
         if (repeats) {
@@ -224,7 +238,7 @@ struct Search {
         for (int tries = 0; tries < 4 * N; ++tries) {
             int p = rng.below(N);
             if (b[i] > B[i] && gi[p] == c[p]) {          // too many bulls: break one
-                if (rng.unit() < 0.5 || !totals) {       // by a swap (totals kept) ...
+                if (rng.unit() < 0.5 || !totals || swaps_only) {  // by a swap (totals kept) ...
                     int q = rng.below(N);
                     if (q != p && swap_ok(p, q)) {
                         mark_swap(p, q, flip);
@@ -246,17 +260,17 @@ struct Search {
                     int qq = (o + r) % N;
                     if (qq != p && c[qq] == s) { q = qq; break; }
                 }
-                if (q >= 0 && swap_ok(p, q) && (rng.unit() < 0.5 || !repeats)) {
+                if (q >= 0 && swap_ok(p, q) && (rng.unit() < 0.5 || !repeats || swaps_only)) {
                     mark_swap(p, q, flip);
                     apply_swap(p, q);
                     return true;
                 }
-                if (change_ok(p, s)) {
+                if (!swaps_only && change_ok(p, s)) {
                     mark_change(p, flip);
                     apply_change(p, s);
                     return true;
                 }
-            } else if (totals && t[i] != T[i]) {         // totals off: any change on the term
+            } else if (totals && t[i] != T[i] && !swaps_only) {  // totals off: a change
                 int s = rng.below(D);
                 if (change_ok(p, s)) {
                     int df = (n[s] < k[i * D + s]) - (n[c[p]] <= k[i * D + c[p]]);
@@ -291,6 +305,15 @@ struct Search {
     }
 };
 
+// Luby et al. 1993: 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (i >= 1).
+int64_t luby(int64_t i) {
+    for (int64_t k = 1;; ++k) {
+        int64_t full = (int64_t{1} << k) - 1;
+        if (i == full) return int64_t{1} << (k - 1);
+        if (i < full) return luby(i - ((int64_t{1} << (k - 1)) - 1));
+    }
+}
+
 bool same(const uint8_t* a, const uint8_t* b, int n) {
     for (int i = 0; i < n; ++i)
         if (a[i] != b[i]) return false;
@@ -314,7 +337,7 @@ py::dict solve(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> g
                py::array_t<uint8_t, py::array::c_style | py::array::forcecast> forbidden,
                uint64_t seed, int64_t max_flips, double seconds,
                py::array_t<int32_t, py::array::c_style> stop, int want, double noise,
-               int tenure, int64_t restart) {
+               int tenure, int64_t restart, bool swaps_only, bool luby_restarts) {
     if (guesses.ndim() != 2) throw std::invalid_argument("guesses must be (G, N)");
     const int G = static_cast<int>(guesses.shape(0)), N = static_cast<int>(guesses.shape(1));
     const int D = n_symbols;
@@ -323,6 +346,7 @@ py::dict solve(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> g
     if (forbidden.size() % (N ? N : 1)) throw std::invalid_argument("forbidden: (F, N)");
     if (stop.size() < 1) throw std::invalid_argument("stop: int32[1]");
     if (D < 1 || N < 1 || (!repeats && N > D)) throw std::invalid_argument("variant");
+    if (swaps_only && start.size() != N) throw std::invalid_argument("swaps_only needs start");
     const int F = static_cast<int>(forbidden.size() / N);
     std::vector<uint8_t> forb(forbidden.data(), forbidden.data() + forbidden.size());
     std::vector<uint8_t> st(start.data(), start.data() + start.size());
@@ -332,6 +356,7 @@ py::dict solve(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> g
 
     Search S(G, N, D, repeats, no_leading_zero, guesses.data(), bulls.data(), tots.data(), seed);
     S.tenure_base = tenure;
+    S.swaps_only = swaps_only;
     std::vector<std::vector<uint8_t>> sols;
     std::vector<uint8_t> best(N);
     int64_t best_cost = INT64_MAX, flips = 0, restarts = 0;
@@ -364,8 +389,9 @@ py::dict solve(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> g
                 if (seconds >= 0 && el >= seconds) { timed_out = true; break; }
             }
             ++flips;
-            if (since > restart) {   // stall: restart from a fresh random code
-                S.random_code();
+            if (since > (luby_restarts ? restart * luby(restarts + 1) : restart)) {
+                // stall: restart from a fresh random code (same counts when swaps only)
+                if (swaps_only) S.shuffle_code(); else S.random_code();
                 S.recompute();
                 S.reset_weights();
                 std::fill(S.tabu.begin(), S.tabu.end(), 0);
@@ -382,7 +408,7 @@ py::dict solve(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> g
                 // Best non-tabu change; aspiration: a tabu move that reaches a new run best.
                 int64_t bd = INT64_MAX;
                 int bp = -1, bs = -1, bq = -1, ties = 0;
-                for (int p = 0; p < N; ++p)
+                for (int p = 0; p < N && !S.swaps_only; ++p)
                     for (int s = 0; s < D; ++s) {
                         if (!S.change_ok(p, s)) continue;
                         int64_t d = S.change_delta(p, s);
@@ -449,7 +475,8 @@ PYBIND11_MODULE(local_search, m) {
           py::arg("n_symbols"), py::arg("repeats"), py::arg("no_leading_zero"), py::arg("start"),
           py::arg("forbidden"), py::arg("seed"), py::arg("max_flips"), py::arg("seconds"),
           py::arg("stop"), py::arg("want") = 1, py::arg("noise") = 0.05, py::arg("tenure") = 5,
-          py::arg("restart") = 8000,
+          py::arg("restart") = 8000, py::arg("swaps_only") = false,
+          py::arg("luby") = false,
           "Search for up to `want` codes of cost 0 matching no row of `forbidden` (255 = any "
           "symbol); returns a dict with "
           "solutions, best, best_cost, flips, restarts, stopped, timed_out.");

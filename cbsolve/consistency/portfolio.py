@@ -58,9 +58,12 @@ class LocalSearch:
         self.flips = 0
 
     def run(self, seconds: float | None, forbidden=(), start=None, want: int = 1,
-            stop: np.ndarray | None = None, max_flips: int | None = None) -> dict:
+            stop: np.ndarray | None = None, max_flips: int | None = None,
+            swaps_only: bool = False, luby: bool = False, restart: int = RESTART) -> dict:
         """Up to ``want`` consistent codes matching no row of ``forbidden`` (WILD = any symbol).
-        Returns the kernel's dict with ``solutions`` as re-scored tuples."""
+        Returns the kernel's dict with ``solutions`` as re-scored tuples. ``swaps_only`` keeps
+        the symbol counts of ``start`` (required then); ``luby`` scales the restart threshold
+        by the Luby sequence."""
         v, n = self.variant, self.variant.length
         forb = np.array(list(forbidden), dtype=np.uint8).reshape(-1, n)
         st = np.zeros(0, np.uint8) if start is None else np.asarray(start, dtype=np.uint8)
@@ -73,7 +76,7 @@ class LocalSearch:
                               v.no_leading_zero, st, forb, seed,
                               max_flips if max_flips is not None else 1 << 62,
                               -1.0 if seconds is None else float(seconds), stop, want,
-                              NOISE, TENURE, RESTART)
+                              NOISE, TENURE, restart, swaps_only, luby)
         self.flips += int(r["flips"])
         sols = [tuple(int(s) for s in code) for code in r["solutions"]]
         if sols:
