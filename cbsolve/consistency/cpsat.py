@@ -29,6 +29,8 @@ LOCAL_SEARCH = True
 PIN_COUNTS = True
 #: Most seconds spent enumerating the count vectors (N=40: 0.02-0.07 s).
 PIN_SECONDS = 1.0
+#: Extra CP-SAT parameters for every solve (benchmarks: e.g. {"linearization_level": 0}).
+PARAMS: dict = {}
 
 
 class CpSatModel:
@@ -103,6 +105,8 @@ class CpSatModel:
             s.parameters.max_time_in_seconds = max(seconds, 0.001)
         s.parameters.num_workers = workers
         s.parameters.random_seed = seed
+        for k, v in PARAMS.items():
+            setattr(s.parameters, k, v)
         return s
 
     def decode(self, solver) -> tuple[int, ...]:
