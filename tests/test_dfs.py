@@ -289,3 +289,28 @@ def test_sampling_a_set_too_large_to_count_in_time_is_labelled():
     assert not r.exact and r.time_limit_hit and len(r.secrets) >= 1
     assert "uniform" in r.sampling and "exact uniform" not in r.sampling
     rescore(log, [log.space.parse(s) for s in r.secrets])
+
+
+@settings(max_examples=80, deadline=None)
+@given(variant_and_log(max_entries=7), st.integers(1, 5), st.data())
+def test_meet_in_the_middle_lists_the_same_codes_and_resumes(log, suffix, data):
+    """The last ``suffix`` positions from the meet-in-the-middle table (count vectors on):
+    the filter's set in the same order, also when resuming from any cursor or stopping at a
+    limit inside a suffix list and going on from its cursor."""
+    want = filtered(log)
+    got = dfs.run(log, dfs.LIST, suffix=suffix)
+    assert got.complete and np.array_equal(got.codes, want)
+    start = log.space.code_at(data.draw(st.integers(0, log.space.size - 1)))
+    keep = np.array([tuple(c) >= tuple(start) for c in want.tolist()], dtype=bool)
+    rest = dfs.run(log, dfs.LIST, start=start, suffix=suffix)
+    assert np.array_equal(rest.codes, want[keep] if want.shape[0] else want)
+    chunk = data.draw(st.integers(1, 4))
+    parts, cursor = [], None
+    while True:
+        c = dfs.run(log, dfs.LIST, chunk, start=cursor, suffix=suffix)
+        parts.append(c.codes)
+        if c.complete:
+            break
+        assert c.status == "limit" and c.codes.shape[0] == chunk
+        cursor = c.cursor
+    assert np.array_equal(np.concatenate(parts), want)

@@ -159,6 +159,10 @@ bool count_vectors(Problem& P, int cap, long long budget, double seconds) {
 }
 
 enum Mode { LIST = 0, COUNT = 1, SELECT = 2 };
+// Meet in the middle (listing): automatic from this code length, with a suffix table of at
+// most this many rows (D^m), m <= N/2.
+constexpr int MITM_MIN_N = 8;
+constexpr double MITM_TABLE = 300000;
 
 template <int W>
 struct Search {
@@ -332,7 +336,7 @@ struct Search {
 template <int W>
 py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start,
                     std::vector<u64> ranks, long long max_nodes, double seconds,
-                    int vec_cap, long long vec_budget, long long memo_cap) {
+                    int vec_cap, long long vec_budget, long long memo_cap, int suffix) {
     std::vector<uint8_t> out;
     u64 count = 0, nodes = 0;
     size_t next_rank = 0;
@@ -349,12 +353,96 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
             out.push_back(static_cast<uint8_t>(last));
         };
         bool done = false;   // stopped early (limit/budget); else search exhausted
+        // Meet in the middle (listing with count vectors): the last m positions come from a
+        // table of every suffix, keyed by (its symbol counts, its bulls per clue). A prefix of
+        // h = N - m positions is completed exactly by the suffixes whose counts make a count
+        // vector (every clue's total then holds) and whose bulls make up each clue's bulls:
+        // one lookup per vector still compatible, instead of the deepest levels of the search.
+        int m = 0;
+        if (mode == LIST && P.vec_on && n >= 2) {
+            if (suffix > 0) m = std::min(suffix, n - 1);
+            else if (suffix < 0 && n >= MITM_MIN_N) {
+                double rows = 1;
+                while (m + 1 <= n / 2 && (rows *= P.d) <= MITM_TABLE) ++m;
+            }
+        }
+        const int h = n - m;
+        std::unordered_map<std::string, std::vector<int>> table;
+        std::vector<uint8_t> suffixes;   // m symbols per suffix, in lexicographic order
+        if (m > 0) {
+            std::vector<int> hi_s(P.d, 0), c(P.d, 0), b(P.g, 0), x(m, 0);
+            for (int i = 0; i < P.nvec; ++i)
+                for (int s2 = 0; s2 < P.d; ++s2) hi_s[s2] = std::max<int>(hi_s[s2], P.vecs[static_cast<size_t>(i) * P.d + s2]);
+            std::string key;
+            int id = 0;
+            std::function<void(int)> rec = [&](int q) {   // position h + q
+                if (q == m) {
+                    key.clear();
+                    for (int s2 = 0; s2 < P.d; ++s2) key.push_back(static_cast<char>(c[s2]));
+                    for (int g = 0; g < P.g; ++g) key.push_back(static_cast<char>(b[g]));
+                    table[key].push_back(id++);
+                    for (int t = 0; t < m; ++t) suffixes.push_back(static_cast<uint8_t>(x[t]));
+                    return;
+                }
+                for (int s2 = 0; s2 < P.d; ++s2) {
+                    if (c[s2] >= hi_s[s2]) continue;
+                    bool ok = true;
+                    for (int g = 0; g < P.g; ++g)
+                        if (P.guess[g * n + h + q] == s2 && b[g] >= P.bulls[g]) { ok = false; break; }
+                    if (!ok) continue;
+                    ++c[s2];
+                    for (int g = 0; g < P.g; ++g) b[g] += P.guess[g * n + h + q] == s2;
+                    x[q] = s2;
+                    rec(q + 1);
+                    for (int g = 0; g < P.g; ++g) b[g] -= P.guess[g * n + h + q] == s2;
+                    --c[s2];
+                }
+            };
+            rec(0);
+        }
+        std::optional<std::vector<int>> mid_cursor;   // stopped inside a suffix list
+        std::vector<int> ids;
+        std::string tkey;
+        // Emit every consistent completion of the current prefix (depth h) that is >= `low`
+        // (the start's suffix, or null); true when the limit stopped it.
+        auto complete_prefix = [&](const int* low) {
+            ids.clear();
+            for (int i : S.compat[h]) {
+                tkey.clear();
+                const uint8_t* v = &P.vecs[static_cast<size_t>(i) * P.d];
+                for (int s2 = 0; s2 < P.d; ++s2) tkey.push_back(static_cast<char>(v[s2] - S.cnt[s2]));
+                for (int g = 0; g < P.g; ++g) tkey.push_back(static_cast<char>(P.bulls[g] - S.B[g]));
+                auto it = table.find(tkey);
+                if (it != table.end()) ids.insert(ids.end(), it->second.begin(), it->second.end());
+            }
+            std::sort(ids.begin(), ids.end());
+            for (size_t t = 0; t < ids.size(); ++t) {
+                const uint8_t* x = &suffixes[static_cast<size_t>(ids[t]) * m];
+                if (low && std::lexicographical_compare(x, x + m, low, low + m)) continue;
+                if (limit >= 0 && count >= static_cast<u64>(limit)) {
+                    std::vector<int> c(n);
+                    for (int q = 0; q < h; ++q) c[q] = S.sym[q];
+                    for (int q = 0; q < m; ++q) c[h + q] = x[q];
+                    mid_cursor = c;
+                    return true;
+                }
+                for (int q = 0; q < h; ++q) out.push_back(static_cast<uint8_t>(S.sym[q]));
+                out.insert(out.end(), x, x + m);
+                ++count;
+            }
+            return limit >= 0 && count >= static_cast<u64>(limit);
+        };
         int p = 0;
         if (!S.feasible(0)) {
             S.dom[0].clear();
         } else {
             // Descend along `start`: level q keeps symbols >= start[q] while on its path.
             for (p = 0;; ++p) {
+                if (m > 0 && p == h) {
+                    S.dom[p].clear();
+                    if (complete_prefix(&start[h])) { status = "limit"; done = true; }
+                    break;
+                }
                 S.dom[p] = S.domain(p);
                 S.dom[p].keep_from(start[p]);
                 if (p == n - 1 || !S.dom[p].test(start[p])) break;
@@ -457,6 +545,11 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
                 continue;
             }
             ++p;
+            if (m > 0 && p == h) {
+                S.dom[p].clear();
+                if (complete_prefix(nullptr)) { status = "limit"; done = true; }
+                continue;
+            }
             S.dom[p] = S.domain(p);
             if (memo_on && p < n - 1) {
                 state_key(p);
@@ -478,7 +571,9 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
                 }
             }
         }
-        if (done) {
+        if (mid_cursor) {
+            cursor = mid_cursor;
+        } else if (done) {
             // Where the next call starts: the first untried branch, or nothing left at all.
             while (S.dom[p].empty() && p > 0) {
                 --p;
@@ -512,7 +607,7 @@ py::dict run(int n, int d, bool repeats, bool nlz, bool totals,
              py::array_t<uint8_t, py::array::c_style | py::array::forcecast> guesses,
              std::vector<int> bulls, std::vector<int> total, int mode, long long limit,
              std::vector<int> start, std::vector<u64> ranks, long long max_nodes, double seconds,
-             int vec_cap, long long vec_budget, long long memo_cap) {
+             int vec_cap, long long vec_budget, long long memo_cap, int suffix) {
     if (guesses.ndim() != 2 || guesses.shape(1) != n) throw std::invalid_argument("guesses must be (G, N)");
     Problem P;
     P.n = n; P.d = d; P.g = static_cast<int>(guesses.shape(0));
@@ -537,8 +632,8 @@ py::dict run(int n, int d, bool repeats, bool nlz, bool totals,
     }
     for (int q = 0; q < n; ++q)
         if (start[q] < 0 || start[q] >= d) throw std::invalid_argument("start symbol out of range");
-    if (d <= 64) return run_search<1>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget, memo_cap);
-    return run_search<4>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget, memo_cap);
+    if (d <= 64) return run_search<1>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget, memo_cap, suffix);
+    return run_search<4>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget, memo_cap, suffix);
 }
 
 }  // namespace
@@ -549,7 +644,7 @@ PYBIND11_MODULE(dfs, m) {
           py::arg("totals"), py::arg("guesses"), py::arg("bulls"), py::arg("total"),
           py::arg("mode"), py::arg("limit"), py::arg("start"), py::arg("ranks"),
           py::arg("max_nodes"), py::arg("seconds"), py::arg("vec_cap") = 256,
-          py::arg("vec_budget") = 2000000, py::arg("memo_cap") = 1000000,
+          py::arg("vec_budget") = 2000000, py::arg("memo_cap") = 1000000, py::arg("suffix") = -1,
           "mode 0 list (up to limit codes), 1 count, 2 the codes at sorted ranks; returns "
           "{codes, count, status: complete|limit|nodes|time, nodes, cursor (next start or None)}");
 }

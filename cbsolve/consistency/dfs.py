@@ -71,11 +71,14 @@ def prepare(log: FeedbackLog) -> dict:
 
 def run(prep: dict | FeedbackLog, mode: int = LIST, limit: int | None = None,
         start=None, ranks=None, max_nodes: int | None = None,
-        seconds: float | None = None, vec_cap: int = VEC_CAP, memo_cap: int = MEMO_CAP) -> Chunk:
+        seconds: float | None = None, vec_cap: int = VEC_CAP, memo_cap: int = MEMO_CAP,
+        suffix: int = -1) -> Chunk:
     """One kernel call from ``start`` (a code; None: the first). ``limit``: codes to list (LIST)
     or a count at which to stop (COUNT); ``ranks``: sorted 0-based ranks to fetch (SELECT);
     ``vec_cap``: most count vectors the search keeps (0: per-clue bounds only); ``memo_cap``:
-    most subtree sizes memoised when counting or selecting (0: none)."""
+    most subtree sizes memoised when counting or selecting (0: none); ``suffix``: listing
+    with count vectors completes the last ``suffix`` positions from a meet-in-the-middle table
+    (0: off, the plain search; -1: automatic, N >= 8, table of at most 300k rows)."""
     from .._native import dfs as kernel
 
     if isinstance(prep, FeedbackLog):
@@ -86,7 +89,8 @@ def run(prep: dict | FeedbackLog, mode: int = LIST, limit: int | None = None,
                      ranks=[] if ranks is None else [int(r) for r in ranks],
                      max_nodes=-1 if max_nodes is None else int(max_nodes),
                      seconds=-1.0 if seconds is None else max(0.0, float(seconds)),
-                     vec_cap=int(vec_cap), vec_budget=VEC_BUDGET, memo_cap=int(memo_cap))
+                     vec_cap=int(vec_cap), vec_budget=VEC_BUDGET, memo_cap=int(memo_cap),
+                     suffix=int(suffix))
     cursor = out["cursor"]
     return Chunk(out["codes"], int(out["count"]), out["status"],
                  None if cursor is None else tuple(cursor), int(out["nodes"]),
