@@ -45,6 +45,7 @@ def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[
     ``determined`` by the hinted enumeration instead of a second full solve; ``cpsat-nols``
     is CP-SAT without the local-search race (portfolio.py); ``PORTFOLIOS`` names other
     shapes of the portfolio;
+    ``-noguide`` suffix turns off CP-SAT's belief-propagation branching order (cpsat.GUIDE);
     ``sat-NAME`` runs PySAT with solver NAME (e.g. sat-cadical195); a ``-solveronly``
     suffix turns off the one-move neighbour listing (the previous behaviour); ``sat+ENC`` or
     ``sat-NAME+ENC`` builds the CNF with cardinality encoding ENC (sat.CARD_ENCODINGS, e.g.
@@ -57,6 +58,10 @@ def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[
 
     answer.LOCAL_NEIGHBOURS = not backend.endswith("-solveronly")   # before/after baseline
     backend = backend.removesuffix("-solveronly")
+    from cbsolve.consistency import cpsat
+
+    cpsat.GUIDE = not backend.endswith("-noguide")      # belief-propagation branching order
+    backend = backend.removesuffix("-noguide")
     if backend == "cpsat-seeded":
         backend, kwargs["seeded"] = "cpsat", True
     if backend == "cpsat-nols":                  # CP-SAT alone (before the portfolio)
@@ -157,20 +162,25 @@ def find_one(backends, seeds: int, time_limit: float, modes=("one", "one+det")) 
     return rows
 
 
-def band(backends, seeds: int, time_limit: float, guesses=(20, 30, 40, 50, 60, 70, 90)):
+def band(backends, seeds: int, time_limit: float, guesses=(20, 30, 40, 50, 60, 70, 90),
+         mode: str = "one+det"):
+    """Mode ``one+det``: find one and decide ``determined``; ``one``: find one secret (the
+    prototype's measure of the band)."""
     rows = []
     for n_guesses in guesses:
         logs = [random_log(BAND, n_guesses, s)[0] for s in range(seeds)]
         for name in backends:
             times, unknown, undecided = [], 0, 0
             for log in logs:
-                dt, r = time_query(name, log, Query(limit=1, time_limit=time_limit))
+                query = Query(limit=1, time_limit=time_limit, determined=mode != "one")
+                dt, r = time_query(name, log, query)
                 check(log, r)
                 unknown += r.status.value == "unknown"
                 undecided += r.determined is None      # no secret, or no proof of uniqueness
                 times.append(dt)
             med, p95 = stats(times)
-            rows.append({"row": f"band N=40 D=10 repeats, {n_guesses} guesses", "backend": name,
+            rows.append({"row": f"band N=40 D=10 repeats, {n_guesses} guesses [{mode}]",
+                         "backend": name, "mode": mode,
                          "median": med, "p95": p95, "unknown": unknown, "seeds": seeds,
                          "guesses": n_guesses, "time_limit": time_limit,
                          "undecided": undecided})
@@ -187,17 +197,19 @@ def plot_band(rows: list[dict], path: str) -> None:
     import matplotlib.pyplot as plt
 
     labels = {"cpsat": "portfolio (local search + CP-SAT)", "cpsat-nols": "CP-SAT alone",
+              "cpsat-noguide": "portfolio, CP-SAT without BP order",
               "sat": "Glucose 4.1, counter", "sat+totalizer": "Glucose 4.1, totalizer",
               "sat+cardnet": "Glucose 4.1, card. networks",
               "sat-cadical195": "CaDiCaL 1.9.5, counter"}
     # Lines at the cap hide each other, so a second panel counts the seeds left unknown.
     fig, (ax, ax2) = plt.subplots(2, 1, figsize=(9.5, 6.4), sharex=True,
                                   gridspec_kw={"height_ratios": [2.2, 1]})
-    names = list(dict.fromkeys(r["backend"] for r in rows))
-    for k, name in enumerate(names):
-        mine = [r for r in rows if r["backend"] == name]
+    modes = list(dict.fromkeys(r.get("mode", "one+det") for r in rows))
+    names = list(dict.fromkeys((r["backend"], r.get("mode", "one+det")) for r in rows))
+    for k, (name, mode) in enumerate(names):
+        mine = [r for r in rows if r["backend"] == name and r.get("mode", "one+det") == mode]
         xs = [r["guesses"] for r in mine]
-        label = labels.get(name, name)
+        label = labels.get(name, name) + (f" [{mode}]" if len(modes) > 1 else "")
         line, = ax.plot(xs, [r["median"] for r in mine], "o-", label=f"{label}: median")
         ax.plot(xs, [r["p95"] for r in mine], "s--", color=line.get_color(), alpha=0.7,
                 label=f"{label}: p95")
@@ -210,7 +222,8 @@ def plot_band(rows: list[dict], path: str) -> None:
     ax.set_yscale("log")
     ax2.set_xlabel("random guesses in the log (N=40, 10 digits, repeats)")
     ax2.set_ylabel(f"unknown of {rows[0]['seeds']}\n(no secret)")
-    ax.set_ylabel(f"seconds (find one + determined;\ncapped at {limit:g} s)")
+    what = {"one": "find one", "one+det": "find one + determined"}
+    ax.set_ylabel(f"seconds ({' / '.join(what.get(m, m) for m in modes)};\ncapped at {limit:g} s)")
     ax.set_title(f"Hard band, {rows[0]['seeds']} hidden secrets per point")
     ax.legend(fontsize=7.5, loc="center left", bbox_to_anchor=(1.01, 0.5))   # outside: readable
     fig.tight_layout()
@@ -359,8 +372,9 @@ def main(argv=None) -> None:
             out += find_one(backends, args.seeds, args.time_limit,   # prints each row when done
                             tuple(args.modes.split(",")))
         elif row == "band":
-            rows = band(backends, args.seeds, args.time_limit,
-                        tuple(int(g) for g in args.guesses.split(",")))
+            rows = [r for mode in args.modes.split(",")
+                    for r in band(backends, args.seeds, args.time_limit,
+                                  tuple(int(g) for g in args.guesses.split(",")), mode)]
             out += rows
             if args.plot:
                 plot_band(rows, args.plot)
