@@ -141,7 +141,7 @@ def plot(rows: list[dict], outdir: Path, stem: str) -> list[Path]:
     for what, lo, hi, label in (("worst", "worst_lower", "worst_upper", "guesses (worst case)"),
                                 ("expected", "avg_lower", "avg_upper", "average guesses")):
         fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-        for ax, kind in zip(axes, ("distinct", "repeats")):
+        for ax, kind in zip(axes, ("distinct", "repeats"), strict=True):
             ns = sorted({r["N"] for r in rows if r["kind"] == kind})
             for i, n in enumerate(ns):
                 part = [r for r in rows if r["kind"] == kind and r["N"] == n]
@@ -152,7 +152,7 @@ def plot(rows: list[dict], outdir: Path, stem: str) -> list[Path]:
                          if not r[f"{'worst' if what == 'worst' else 'total'}_upper_method"]
                          .startswith("trivial")]
                 if known:
-                    ax.plot(*zip(*known), "--", color=colour, lw=1)
+                    ax.plot(*zip(*known, strict=True), "--", color=colour, lw=1)
                 ax.plot(ds, [r["chvatal"] for r in part], ":", color=colour, lw=0.8)
             ax.set_title(f"{kind}: lower (solid), upper (dashed), Chvátal (dotted)", fontsize=9)
             ax.set_xlabel("D (alphabet size)")

@@ -93,7 +93,7 @@ def test_leave_one_out_matches_brute_force(n, data):
             others = [q for q in range(n) if q != p]
             dist = np.zeros(n + 1)
             for bits in itertools.product((0, 1), repeat=len(others)):
-                prob = np.prod([pi[f, q] if b else 1 - pi[f, q] for q, b in zip(others, bits)])
+                prob = np.prod([pi[f, q] if b else 1 - pi[f, q] for q, b in zip(others, bits, strict=True)])
                 dist[sum(bits)] += prob
             want_match = dist[targets[f] - 1] if targets[f] >= 1 else 0.0
             assert abs(match[f, p] - want_match) < 1e-9

@@ -21,8 +21,14 @@ from dataclasses import dataclass
 
 from ..variant import Variant
 from .counting import total_lower, worst_lower
-from .partition import (count_patterns, first_guess_partition, guess_patterns, pattern_code,
-                        repeats_coefficients, repeats_work)
+from .partition import (
+    count_patterns,
+    first_guess_partition,
+    guess_patterns,
+    pattern_code,
+    repeats_coefficients,
+    repeats_work,
+)
 
 #: Work allowed for the closed-form dynamic programme of the repeats case (see repeats_work).
 CLOSED_FORM_WORK = 4_000_000

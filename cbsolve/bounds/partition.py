@@ -125,7 +125,7 @@ def repeats_coefficients(pattern: tuple[int, ...]) -> dict[tuple[int, int], tupl
         cuts = [(s, e, min(e, group + 1)) for s, e in runs]
         nxt: dict[tuple, int] = {}
         for (counts, bulls, unused), ways in states.items():
-            for parts, weight in zip(moves, weights):
+            for parts, weight in zip(moves, weights, strict=True):
                 new = [min(pattern[lab], counts[lab] + parts[lab]) for lab in range(k)]
                 for s, e, cut in cuts:
                     if cut - s > 1:

@@ -108,8 +108,8 @@ class CpSatModel:
     def guide(self, marginals) -> None:
         """Branch on x[p][s] = 1 in decreasing order of ``marginals[p, s]`` (estimates only: the
         order changes the search's path, never its answers)."""
-        order = sorted(((-float(marginals[p][s]), p, s) for p in range(len(self.x))
-                        for s in range(len(self.x[p]))))
+        order = sorted((-float(marginals[p][s]), p, s) for p in range(len(self.x))
+                        for s in range(len(self.x[p])))
         self.model.AddDecisionStrategy([self.x[p][s] for _, p, s in order],
                                        self.cp.CHOOSE_FIRST, self.cp.SELECT_MAX_VALUE)
         self.guided = True

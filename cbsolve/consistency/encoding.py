@@ -196,7 +196,7 @@ class MoveTable:
         for row, guess in enumerate(g):
             np.add.at(self.k[row], guess, 1)
         syms = np.arange(self.d)
-        self.bp = _bits((g.T[:, None, :] == syms[None, :, None]))   # [p, s]: clues with g_p = s
+        self.bp = _bits(g.T[:, None, :] == syms[None, :, None])   # [p, s]: clues with g_p = s
         self.i, self.j = np.triu_indices(self.n, 1)
 
     def of(self, codes: np.ndarray) -> np.ndarray:
@@ -227,7 +227,7 @@ class MoveTable:
             kt = self.k.T[None]                                      # (1, D, G)
             gains = _bits(cnt[:, :, None] < kt)                      # [r, s]: adding s gains
             loses = _bits(cnt[:, :, None] <= kt)                     # [r, a]: removing a loses
-            for gm, lm in zip(gains, loses):
+            for gm, lm in zip(gains, loses, strict=True):
                 ok &= gm[:, None, :] == np.take_along_axis(lm, c, axis=1)[:, :, None]
         if not v.repeats:
             ok &= (cnt == 0)[:, None, :]
