@@ -204,10 +204,10 @@ def plot_band(rows: list[dict], path: str) -> None:
     # Lines at the cap hide each other, so a second panel counts the seeds left unknown.
     fig, (ax, ax2) = plt.subplots(2, 1, figsize=(9.5, 6.4), sharex=True,
                                   gridspec_kw={"height_ratios": [2.2, 1]})
-    modes = list(dict.fromkeys(r.get("mode", "one+det") for r in rows))
-    names = list(dict.fromkeys((r["backend"], r.get("mode", "one+det")) for r in rows))
+    modes = list(dict.fromkeys(r["mode"] for r in rows))
+    names = list(dict.fromkeys((r["backend"], r["mode"]) for r in rows))
     for k, (name, mode) in enumerate(names):
-        mine = [r for r in rows if r["backend"] == name and r.get("mode", "one+det") == mode]
+        mine = [r for r in rows if (r["backend"], r["mode"]) == (name, mode)]
         xs = [r["guesses"] for r in mine]
         label = labels.get(name, name) + (f" [{mode}]" if len(modes) > 1 else "")
         line, = ax.plot(xs, [r["median"] for r in mine], "o-", label=f"{label}: median")
