@@ -314,3 +314,44 @@ def test_meet_in_the_middle_lists_the_same_codes_and_resumes(log, suffix, data):
         assert c.status == "limit" and c.codes.shape[0] == chunk
         cursor = c.cursor
     assert np.array_equal(np.concatenate(parts), want)
+
+
+def mastermind_16x6_log(seed=2):
+    return random_log(Variant(16, "123456", True), 8, seed)[0]
+
+
+def test_a_searcher_builds_its_table_once_and_only_when_listing_pays():
+    """The kernel object lives across calls: a first secret costs no table (the search finds
+    it in a few nodes), a whole listing builds it once, and listing again in chunks reuses it;
+    every way gives the same codes."""
+    log = mastermind_16x6_log()
+    dfs._searchers.clear()
+    one = dfs.first(log)
+    s = dfs.searcher(log)
+    assert one.codes.shape[0] == 1 and s.table_rows == 0 and s.table_builds == 0
+    whole = dfs.list_codes(log, None)
+    assert whole.complete and s.table_rows > 0 and s.table_builds == 1
+    chunks = list(dfs.iter_chunks(log, chunk=500))
+    assert np.array_equal(np.concatenate(chunks), whole.codes)
+    assert dfs.searcher(log) is s and s.table_builds == 1
+    dfs._searchers.clear()
+    plain = dfs.run(log, dfs.LIST, suffix=0)
+    assert np.array_equal(plain.codes, whole.codes)
+    rescore(log, whole.codes[:200])
+
+
+def test_table_build_stops_at_the_time_limit_and_the_listing_resumes():
+    """An explicit 8-position table (10^5 rows) cannot be built in 1 ms: the call stops with
+    status ``time``, keeps no half-built table, and what it listed is a prefix of the set; the
+    listing then resumes from its cursor to the complete set."""
+    log = mastermind_16x6_log()
+    want = dfs.run(log, dfs.LIST, suffix=0).codes
+    dfs._searchers.clear()
+    dfs.first(log)                        # settle the count vectors (no table)
+    c = dfs.run(log, dfs.LIST, seconds=0.001, suffix=8)
+    s = dfs.searcher(log)
+    assert c.status == "time" and not c.complete and s.table_builds == 0
+    assert np.array_equal(c.codes, want[:c.codes.shape[0]])
+    rest = dfs.run(log, dfs.LIST, start=c.cursor, suffix=8)
+    assert rest.complete and s.table_builds == 1
+    assert np.array_equal(np.concatenate([c.codes, rest.codes]), want)

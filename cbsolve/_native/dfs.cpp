@@ -22,6 +22,9 @@
 //
 // Resumable: a call starts at the lexicographically smallest code >= ``start`` and, when it
 // stops (limit, node budget, time), returns the ``start`` of the next call (None: finished).
+// A Searcher object holds one log and keeps what is costly to recompute across its calls:
+// the count vectors and the meet-in-the-middle table of the last positions (listing), which is
+// built only once the search below that depth has done a fair share of the table's work.
 // Python owns validation; kernels assume valid inputs. Cross-checked against the native filter.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -31,6 +34,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -94,9 +98,11 @@ struct Problem {
 
 // Every count vector n (sum N; n_s <= 1 for distinct codes) with sum_s min(k_gs, n_s) = m_g for
 // all clues, by a depth-first search over symbols with the same bounds as the position search.
-// Gives up (returns false) beyond `cap` vectors, `budget` nodes or `seconds`: then the position
-// search works with the per-clue bounds alone.
-bool count_vectors(Problem& P, int cap, long long budget, double seconds) {
+// Gives up beyond `cap` vectors or `budget` nodes (VEC_GAVE_UP: for good) or `seconds`
+// (VEC_TIME: a later call may try again); the position search then works with the per-clue
+// bounds alone.
+enum VecOutcome { VEC_FOUND, VEC_GAVE_UP, VEC_TIME };
+VecOutcome count_vectors(Problem& P, int cap, long long budget, double seconds) {
     auto t0 = std::chrono::steady_clock::now();
     const int d = P.d, G = P.g;
     std::vector<int> suffix(static_cast<size_t>(G) * (d + 1), 0);   // sum_{s' >= s} cap(k_gs')
@@ -107,7 +113,7 @@ bool count_vectors(Problem& P, int cap, long long budget, double seconds) {
         }
     std::vector<int> T(G, 0), n(d, 0);
     long long nodes = 0;
-    bool ok = true;
+    bool ok = true, timed_out = false;
     std::vector<uint8_t> out;
     int found = 0;
     // Recursive over symbols; depth <= 256.
@@ -117,6 +123,7 @@ bool count_vectors(Problem& P, int cap, long long budget, double seconds) {
         if ((nodes & 4095) == 0 && seconds >= 0 &&
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= seconds) {
             ok = false;   // the query's time belongs to the search proper
+            timed_out = true;
             return;
         }
         if (s == d) {
@@ -151,11 +158,11 @@ bool count_vectors(Problem& P, int cap, long long budget, double seconds) {
         }
     };
     rec(0, P.n);
-    if (!ok) return false;
+    if (!ok) return timed_out ? VEC_TIME : VEC_GAVE_UP;
     P.vec_on = true;
     P.nvec = found;
     P.vecs = std::move(out);
-    return true;
+    return VEC_FOUND;
 }
 
 enum Mode { LIST = 0, COUNT = 1, SELECT = 2 };
@@ -163,6 +170,79 @@ enum Mode { LIST = 0, COUNT = 1, SELECT = 2 };
 // most this many rows (D^m), m <= N/2.
 constexpr int MITM_MIN_N = 8;
 constexpr double MITM_TABLE = 300000;
+// Automatic tables are built only once the search has spent this fraction of D^m nodes below
+// depth N - m (a search node costs several table rows): a first secret found in a few hundred
+// nodes never pays for a table (ski rental: at most a constant factor over either choice).
+constexpr double MITM_BUILD_AFTER = 0.25;
+
+using Clock = std::chrono::steady_clock;
+
+// Every suffix of the last m positions that keeps each clue's bulls <= b_g and each symbol's
+// count <= its largest count in a count vector, keyed by (symbol counts, bulls per clue):
+// built once per log and kept across calls (a Searcher owns it).
+struct SuffixTable {
+    int m = 0;
+    bool ready = false;
+    int builds = 0;               // completed builds (a log's table is built once)
+    std::unordered_map<std::string, std::vector<int>> rows;
+    std::vector<uint8_t> codes;   // m symbols per suffix, in lexicographic order
+
+    void reset(int new_m) {
+        m = new_m;
+        ready = false;
+        rows.clear();
+        codes.clear();
+    }
+
+    // False (and left empty) when `seconds` from t0 ran out first (seconds < 0: no limit).
+    bool build(const Problem& P, Clock::time_point t0, double seconds) {
+        const int n = P.n, h = n - m;
+        std::vector<int> hi_s(P.d, 0), c(P.d, 0), b(P.g, 0), x(m, 0);
+        for (int i = 0; i < P.nvec; ++i)
+            for (int s = 0; s < P.d; ++s) hi_s[s] = std::max<int>(hi_s[s], P.vecs[static_cast<size_t>(i) * P.d + s]);
+        std::string key;
+        int id = 0;
+        long long visits = 0;
+        bool late = false;
+        std::function<void(int)> rec = [&](int q) {   // position h + q
+            if (late) return;
+            if ((++visits & 4095) == 0 && seconds >= 0 &&
+                std::chrono::duration<double>(Clock::now() - t0).count() >= seconds) {
+                late = true;
+                return;
+            }
+            if (q == m) {
+                key.clear();
+                for (int s = 0; s < P.d; ++s) key.push_back(static_cast<char>(c[s]));
+                for (int g = 0; g < P.g; ++g) key.push_back(static_cast<char>(b[g]));
+                rows[key].push_back(id++);
+                for (int t = 0; t < m; ++t) codes.push_back(static_cast<uint8_t>(x[t]));
+                return;
+            }
+            for (int s = 0; s < P.d; ++s) {
+                if (c[s] >= hi_s[s]) continue;
+                bool ok = true;
+                for (int g = 0; g < P.g; ++g)
+                    if (P.guess[g * n + h + q] == s && b[g] >= P.bulls[g]) { ok = false; break; }
+                if (!ok) continue;
+                ++c[s];
+                for (int g = 0; g < P.g; ++g) b[g] += P.guess[g * n + h + q] == s;
+                x[q] = s;
+                rec(q + 1);
+                for (int g = 0; g < P.g; ++g) b[g] -= P.guess[g * n + h + q] == s;
+                --c[s];
+            }
+        };
+        rec(0);
+        if (late) {
+            reset(m);
+            return false;
+        }
+        ready = true;
+        ++builds;
+        return true;
+    }
+};
 
 template <int W>
 struct Search {
@@ -333,19 +413,36 @@ struct Search {
     }
 };
 
+// What a Searcher keeps across calls on one log: the count vectors (once settled) and the
+// meet-in-the-middle table with the work that decides when to build it.
+struct Persistent {
+    Problem P;
+    int vec_cap = 0;
+    long long vec_budget = 0;
+    bool vec_settled = false;   // count vectors found, or given up for good (not by time)
+    SuffixTable table;
+    double deep_nodes = 0;      // search nodes below depth N - m, over every call
+};
+
 template <int W>
-py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start,
+py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> start,
                     std::vector<u64> ranks, long long max_nodes, double seconds,
-                    int vec_cap, long long vec_budget, long long memo_cap, int suffix) {
+                    long long memo_cap, int suffix) {
     std::vector<uint8_t> out;
     u64 count = 0, nodes = 0;
     size_t next_rank = 0;
     std::string status = "complete";
     std::optional<std::vector<int>> cursor;
+    const Problem& P = K.P;
     {
         py::gil_scoped_release release;
-        auto t0 = std::chrono::steady_clock::now();
-        if (P.totals && vec_cap > 0) count_vectors(P, vec_cap, vec_budget, seconds < 0 ? -1.0 : 0.25 * seconds);
+        auto t0 = Clock::now();
+        if (!K.vec_settled) {
+            VecOutcome r = VEC_GAVE_UP;
+            if (K.P.totals && K.vec_cap > 0)
+                r = count_vectors(K.P, K.vec_cap, K.vec_budget, seconds < 0 ? -1.0 : 0.25 * seconds);
+            K.vec_settled = r != VEC_TIME;
+        }
         Search<W> S(P);
         const int n = P.n;
         auto emit = [&](int last) {
@@ -359,47 +456,31 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
         // vector (every clue's total then holds) and whose bulls make up each clue's bulls:
         // one lookup per vector still compatible, instead of the deepest levels of the search.
         int m = 0;
+        double table_rows = 1;
         if (mode == LIST && P.vec_on && n >= 2) {
             if (suffix > 0) m = std::min(suffix, n - 1);
             else if (suffix < 0 && n >= MITM_MIN_N) {
-                double rows = 1;
-                while (m + 1 <= n / 2 && (rows *= P.d) <= MITM_TABLE) ++m;
+                while (m + 1 <= n / 2 && table_rows * P.d <= MITM_TABLE) {
+                    table_rows *= P.d;
+                    ++m;
+                }
             }
         }
         const int h = n - m;
-        std::unordered_map<std::string, std::vector<int>> table;
-        std::vector<uint8_t> suffixes;   // m symbols per suffix, in lexicographic order
-        if (m > 0) {
-            std::vector<int> hi_s(P.d, 0), c(P.d, 0), b(P.g, 0), x(m, 0);
-            for (int i = 0; i < P.nvec; ++i)
-                for (int s2 = 0; s2 < P.d; ++s2) hi_s[s2] = std::max<int>(hi_s[s2], P.vecs[static_cast<size_t>(i) * P.d + s2]);
-            std::string key;
-            int id = 0;
-            std::function<void(int)> rec = [&](int q) {   // position h + q
-                if (q == m) {
-                    key.clear();
-                    for (int s2 = 0; s2 < P.d; ++s2) key.push_back(static_cast<char>(c[s2]));
-                    for (int g = 0; g < P.g; ++g) key.push_back(static_cast<char>(b[g]));
-                    table[key].push_back(id++);
-                    for (int t = 0; t < m; ++t) suffixes.push_back(static_cast<uint8_t>(x[t]));
-                    return;
-                }
-                for (int s2 = 0; s2 < P.d; ++s2) {
-                    if (c[s2] >= hi_s[s2]) continue;
-                    bool ok = true;
-                    for (int g = 0; g < P.g; ++g)
-                        if (P.guess[g * n + h + q] == s2 && b[g] >= P.bulls[g]) { ok = false; break; }
-                    if (!ok) continue;
-                    ++c[s2];
-                    for (int g = 0; g < P.g; ++g) b[g] += P.guess[g * n + h + q] == s2;
-                    x[q] = s2;
-                    rec(q + 1);
-                    for (int g = 0; g < P.g; ++g) b[g] -= P.guess[g * n + h + q] == s2;
-                    --c[s2];
-                }
-            };
-            rec(0);
-        }
+        SuffixTable& table = K.table;
+        if (m > 0 && table.m != m) table.reset(m);
+        bool build_failed = false;
+        // An explicit suffix builds at once; the automatic one once the deep search has cost
+        // about as much as the table would (see MITM_BUILD_AFTER).
+        auto want_table = [&]() {
+            if (m == 0 || table.ready || build_failed) return table.ready;
+            if (suffix < 0 && K.deep_nodes < MITM_BUILD_AFTER * table_rows) return false;
+            build_failed = !table.build(P, t0, seconds);
+            return table.ready;
+        };
+        if (suffix > 0) want_table();
+        const std::unordered_map<std::string, std::vector<int>>& rows = table.rows;
+        const std::vector<uint8_t>& suffixes = table.codes;
         std::optional<std::vector<int>> mid_cursor;   // stopped inside a suffix list
         std::vector<int> ids;
         std::string tkey;
@@ -412,8 +493,8 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
                 const uint8_t* v = &P.vecs[static_cast<size_t>(i) * P.d];
                 for (int s2 = 0; s2 < P.d; ++s2) tkey.push_back(static_cast<char>(v[s2] - S.cnt[s2]));
                 for (int g = 0; g < P.g; ++g) tkey.push_back(static_cast<char>(P.bulls[g] - S.B[g]));
-                auto it = table.find(tkey);
-                if (it != table.end()) ids.insert(ids.end(), it->second.begin(), it->second.end());
+                auto it = rows.find(tkey);
+                if (it != rows.end()) ids.insert(ids.end(), it->second.begin(), it->second.end());
             }
             std::sort(ids.begin(), ids.end());
             for (size_t t = 0; t < ids.size(); ++t) {
@@ -438,7 +519,7 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
         } else {
             // Descend along `start`: level q keeps symbols >= start[q] while on its path.
             for (p = 0;; ++p) {
-                if (m > 0 && p == h) {
+                if (m > 0 && p == h && table.ready) {
                     S.dom[p].clear();
                     if (complete_prefix(&start[h])) { status = "limit"; done = true; }
                     break;
@@ -502,6 +583,7 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
             }
             if (p == n - 1) {   // every surviving symbol completes a consistent code
                 int c = dm.count();
+                if (m > 0) K.deep_nodes += c;
                 if (mode == COUNT) {
                     count += c;
                     dm.clear();
@@ -540,12 +622,13 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
             dm.reset(s);
             S.assign(p, s);
             ++nodes;
+            if (m > 0 && p >= h) K.deep_nodes += 1;
             if (!S.feasible(p + 1)) {
                 S.undo(p);
                 continue;
             }
             ++p;
-            if (m > 0 && p == h) {
+            if (m > 0 && p == h && want_table()) {
                 S.dom[p].clear();
                 if (complete_prefix(nullptr)) { status = "limit"; done = true; }
                 continue;
@@ -603,48 +686,81 @@ py::dict run_search(Problem P, int mode, long long limit, std::vector<int> start
     return r;
 }
 
-py::dict run(int n, int d, bool repeats, bool nlz, bool totals,
+// One log's search, kept across calls: the count vectors and the meet-in-the-middle table
+// are computed once (a listing in chunks, a probe and then the answer share them). Calls on
+// one Searcher are serialised by its mutex, taken with the GIL released.
+class Searcher {
+  public:
+    Searcher(int n, int d, bool repeats, bool nlz, bool totals,
              py::array_t<uint8_t, py::array::c_style | py::array::forcecast> guesses,
-             std::vector<int> bulls, std::vector<int> total, int mode, long long limit,
-             std::vector<int> start, std::vector<u64> ranks, long long max_nodes, double seconds,
-             int vec_cap, long long vec_budget, long long memo_cap, int suffix) {
-    if (guesses.ndim() != 2 || guesses.shape(1) != n) throw std::invalid_argument("guesses must be (G, N)");
-    Problem P;
-    P.n = n; P.d = d; P.g = static_cast<int>(guesses.shape(0));
-    P.repeats = repeats; P.nlz = nlz; P.totals = totals;
-    if (d < 1 || d > 256 || n < 1) throw std::invalid_argument("bad N or D");
-    if (static_cast<int>(bulls.size()) != P.g || (totals && static_cast<int>(total.size()) != P.g))
-        throw std::invalid_argument("one bulls (and total) value per guess");
-    if (start.empty()) start.assign(n, 0);
-    if (static_cast<int>(start.size()) != n) throw std::invalid_argument("start must have N symbols");
-    P.guess.assign(guesses.data(), guesses.data() + static_cast<size_t>(P.g) * n);
-    P.bulls = bulls;
-    P.total = totals ? total : std::vector<int>(P.g, 0);
-    P.k.assign(static_cast<size_t>(P.g) * d, 0);
-    P.kcap.assign(P.g, 0);
-    for (int g = 0; g < P.g; ++g) {
-        for (int p = 0; p < n; ++p) {
-            int s = P.guess[g * n + p];
-            if (s >= d) throw std::invalid_argument("guess symbol out of range");
-            ++P.k[g * d + s];
+             std::vector<int> bulls, std::vector<int> total, int vec_cap, long long vec_budget) {
+        if (guesses.ndim() != 2 || guesses.shape(1) != n) throw std::invalid_argument("guesses must be (G, N)");
+        if (d < 1 || d > 256 || n < 1) throw std::invalid_argument("bad N or D");
+        Problem& P = K.P;
+        P.n = n; P.d = d; P.g = static_cast<int>(guesses.shape(0));
+        P.repeats = repeats; P.nlz = nlz; P.totals = totals;
+        if (static_cast<int>(bulls.size()) != P.g || (totals && static_cast<int>(total.size()) != P.g))
+            throw std::invalid_argument("one bulls (and total) value per guess");
+        P.guess.assign(guesses.data(), guesses.data() + static_cast<size_t>(P.g) * n);
+        P.bulls = bulls;
+        P.total = totals ? total : std::vector<int>(P.g, 0);
+        P.k.assign(static_cast<size_t>(P.g) * d, 0);
+        P.kcap.assign(P.g, 0);
+        for (int g = 0; g < P.g; ++g) {
+            for (int p = 0; p < n; ++p) {
+                int s = P.guess[g * n + p];
+                if (s >= d) throw std::invalid_argument("guess symbol out of range");
+                ++P.k[g * d + s];
+            }
+            for (int s = 0; s < d; ++s) P.kcap[g] += repeats ? P.k[g * d + s] : std::min<int>(P.k[g * d + s], 1);
         }
-        for (int s = 0; s < d; ++s) P.kcap[g] += repeats ? P.k[g * d + s] : std::min<int>(P.k[g * d + s], 1);
+        K.vec_cap = vec_cap;
+        K.vec_budget = vec_budget;
     }
-    for (int q = 0; q < n; ++q)
-        if (start[q] < 0 || start[q] >= d) throw std::invalid_argument("start symbol out of range");
-    if (d <= 64) return run_search<1>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget, memo_cap, suffix);
-    return run_search<4>(P, mode, limit, start, ranks, max_nodes, seconds, vec_cap, vec_budget, memo_cap, suffix);
-}
+
+    py::dict run(int mode, long long limit, std::vector<int> start, std::vector<u64> ranks,
+                 long long max_nodes, double seconds, long long memo_cap, int suffix) {
+        const int n = K.P.n;
+        if (start.empty()) start.assign(n, 0);
+        if (static_cast<int>(start.size()) != n) throw std::invalid_argument("start must have N symbols");
+        for (int q = 0; q < n; ++q)
+            if (start[q] < 0 || start[q] >= K.P.d) throw std::invalid_argument("start symbol out of range");
+        std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
+        {
+            py::gil_scoped_release release;   // wait for another thread's call without the GIL
+            lock.lock();
+        }
+        if (K.P.d <= 64) return run_search<1>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix);
+        return run_search<4>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix);
+    }
+
+    // Count vectors in use (-1: none, or not settled yet); meet-in-the-middle table rows (0: none).
+    int vectors() const { return K.P.vec_on ? K.P.nvec : -1; }
+    size_t table_rows() const { return K.table.ready ? K.table.codes.size() / std::max(1, K.table.m) : 0; }
+    int table_builds() const { return K.table.builds; }
+
+  private:
+    Persistent K;
+    std::mutex mu_;
+};
 
 }  // namespace
 
 PYBIND11_MODULE(dfs, m) {
     m.doc() = "Propagating depth-first search of the codes consistent with a feedback log.";
-    m.def("run", &run, py::arg("n"), py::arg("d"), py::arg("repeats"), py::arg("no_leading_zero"),
-          py::arg("totals"), py::arg("guesses"), py::arg("bulls"), py::arg("total"),
-          py::arg("mode"), py::arg("limit"), py::arg("start"), py::arg("ranks"),
-          py::arg("max_nodes"), py::arg("seconds"), py::arg("vec_cap") = 256,
-          py::arg("vec_budget") = 2000000, py::arg("memo_cap") = 1000000, py::arg("suffix") = -1,
-          "mode 0 list (up to limit codes), 1 count, 2 the codes at sorted ranks; returns "
-          "{codes, count, status: complete|limit|nodes|time, nodes, cursor (next start or None)}");
+    py::class_<Searcher>(m, "Searcher")
+        .def(py::init<int, int, bool, bool, bool,
+                      py::array_t<uint8_t, py::array::c_style | py::array::forcecast>,
+                      std::vector<int>, std::vector<int>, int, long long>(),
+             py::arg("n"), py::arg("d"), py::arg("repeats"), py::arg("no_leading_zero"),
+             py::arg("totals"), py::arg("guesses"), py::arg("bulls"), py::arg("total"),
+             py::arg("vec_cap") = 256, py::arg("vec_budget") = 2000000)
+        .def("run", &Searcher::run, py::arg("mode"), py::arg("limit"), py::arg("start"),
+             py::arg("ranks"), py::arg("max_nodes"), py::arg("seconds"),
+             py::arg("memo_cap") = 1000000, py::arg("suffix") = -1,
+             "mode 0 list (up to limit codes), 1 count, 2 the codes at sorted ranks; returns "
+             "{codes, count, status: complete|limit|nodes|time, nodes, cursor (next start or None)}")
+        .def_property_readonly("vectors", &Searcher::vectors)
+        .def_property_readonly("table_rows", &Searcher::table_rows)
+        .def_property_readonly("table_builds", &Searcher::table_builds);
 }

@@ -20,7 +20,9 @@ replacement: count exactly, draw ranks uniformly, then fetch the codes at those 
 """
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,7 +60,7 @@ class Chunk:
 
 
 def prepare(log: FeedbackLog) -> dict:
-    """The log as the kernel's flat arguments (built once per log, reused across chunks)."""
+    """The log as the kernel's flat arguments."""
     v = log.variant
     n = len(log)
     guesses = log.guesses_array() if n else np.zeros((0, v.length), dtype=np.uint8)
@@ -69,7 +71,30 @@ def prepare(log: FeedbackLog) -> dict:
         total=[] if v.bulls_only else [int(e.bulls) + int(e.cows) for e in log])
 
 
-def run(prep: dict | FeedbackLog, mode: int = LIST, limit: int | None = None,
+#: Kernel searchers kept for the last few logs: a searcher keeps its count vectors and its
+#: meet-in-the-middle table (up to ~50 MB) across calls, so a probe, the answer after it and a
+#: listing in chunks compute them once.
+SEARCHERS_KEPT = 2
+_searchers: OrderedDict = OrderedDict()
+_searchers_lock = threading.Lock()
+
+
+def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP):
+    """The kernel's :class:`Searcher` for ``log`` (kept for the last few logs)."""
+    from .._native import dfs as kernel
+
+    key = (log.variant, tuple((e.guess, e.bulls, e.cows) for e in log), vec_cap)
+    with _searchers_lock:
+        s = _searchers.pop(key, None)
+        if s is None:
+            s = kernel.Searcher(**prepare(log), vec_cap=int(vec_cap), vec_budget=VEC_BUDGET)
+        _searchers[key] = s
+        while len(_searchers) > SEARCHERS_KEPT:
+            _searchers.popitem(last=False)
+    return s
+
+
+def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
         start=None, ranks=None, max_nodes: int | None = None,
         seconds: float | None = None, vec_cap: int = VEC_CAP, memo_cap: int = MEMO_CAP,
         suffix: int = -1) -> Chunk:
@@ -78,19 +103,16 @@ def run(prep: dict | FeedbackLog, mode: int = LIST, limit: int | None = None,
     ``vec_cap``: most count vectors the search keeps (0: per-clue bounds only); ``memo_cap``:
     most subtree sizes memoised when counting or selecting (0: none); ``suffix``: listing
     with count vectors completes the last ``suffix`` positions from a meet-in-the-middle table
-    (0: off, the plain search; -1: automatic, N >= 8, table of at most 300k rows)."""
-    from .._native import dfs as kernel
-
-    if isinstance(prep, FeedbackLog):
-        prep = prepare(prep)
+    (0: off, the plain search; -1: automatic, N >= 8, table of at most 300k rows, built once
+    the search below that depth has done about a quarter of the table's work)."""
     t0 = time.perf_counter()
-    out = kernel.run(**prep, mode=mode, limit=-1 if limit is None else int(limit),
-                     start=[] if start is None else [int(s) for s in start],
-                     ranks=[] if ranks is None else [int(r) for r in ranks],
-                     max_nodes=-1 if max_nodes is None else int(max_nodes),
-                     seconds=-1.0 if seconds is None else max(0.0, float(seconds)),
-                     vec_cap=int(vec_cap), vec_budget=VEC_BUDGET, memo_cap=int(memo_cap),
-                     suffix=int(suffix))
+    out = searcher(log, vec_cap).run(
+        mode=mode, limit=-1 if limit is None else int(limit),
+        start=[] if start is None else [int(s) for s in start],
+        ranks=[] if ranks is None else [int(r) for r in ranks],
+        max_nodes=-1 if max_nodes is None else int(max_nodes),
+        seconds=-1.0 if seconds is None else max(0.0, float(seconds)),
+        memo_cap=int(memo_cap), suffix=int(suffix))
     cursor = out["cursor"]
     return Chunk(out["codes"], int(out["count"]), out["status"],
                  None if cursor is None else tuple(cursor), int(out["nodes"]),
@@ -101,12 +123,11 @@ def iter_chunks(log: FeedbackLog, chunk: int = 65_536, seconds: float | None = N
     """Stream every consistent code in lexicographic order as ``(k, N)`` uint8 arrays of at most
     ``chunk`` rows; stops early (after yielding what it has) when ``seconds`` run out. The last
     :class:`Chunk` is the generator's return value (``complete`` tells whether it finished)."""
-    prep = prepare(log)
     end = None if seconds is None else time.perf_counter() + seconds
     start = None
     while True:
         left = None if end is None else max(0.0, end - time.perf_counter())
-        c = run(prep, LIST, chunk, start, seconds=left)
+        c = run(log, LIST, chunk, start, seconds=left)
         if c.codes.shape[0]:
             yield c.codes
         if c.complete or c.status == "time":
