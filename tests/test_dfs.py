@@ -355,3 +355,46 @@ def test_table_build_stops_at_the_time_limit_and_the_listing_resumes():
     rest = dfs.run(log, dfs.LIST, start=c.cursor, suffix=8)
     assert rest.complete and s.table_builds == 1
     assert np.array_equal(np.concatenate([c.codes, rest.codes]), want)
+
+
+@settings(max_examples=150, deadline=None)
+@given(variant_and_log(max_entries=6), st.integers(1, 3), st.data())
+def test_lies_list_count_ranks_and_resume_like_the_filter(log, lies, data):
+    """``lies``: the codes contradicting at most that many entries, exactly the mismatch
+    counts' set of the enumerated space, in order; counted, picked by rank and resumed."""
+    from cbsolve.consistency.diagnose import mismatch_counts
+
+    codes = log.space.codes
+    want = codes[mismatch_counts(log, codes) <= lies] if len(log) else codes
+    got = dfs.list_codes(log, None, lies=lies)
+    assert got.complete and np.array_equal(got.codes, want)
+    assert dfs.count(log, lies=lies).count == want.shape[0]
+    if want.shape[0]:
+        ranks = sorted(set(data.draw(st.lists(st.integers(0, want.shape[0] - 1), max_size=4))))
+        assert np.array_equal(dfs.at_ranks(log, ranks, lies=lies).codes, want[ranks])
+    start = log.space.code_at(data.draw(st.integers(0, log.space.size - 1)))
+    keep = np.array([tuple(c) >= tuple(start) for c in want.tolist()], dtype=bool)
+    rest = dfs.run(log, dfs.LIST, start=start, lies=lies)
+    assert np.array_equal(rest.codes, want[keep] if want.shape[0] else want)
+
+
+def test_max_lies_beyond_the_filter_uses_the_search():
+    """Mastermind with 16 pegs (2.8e12 codes) and a wrong reply: ``auto`` answers --max-lies 1
+    by the depth-first search; the secret is among the answers, every answer contradicts at
+    most one reply, and the SAT backend counts the same set."""
+    from cbsolve.consistency.diagnose import consistent_with_lies
+
+    v = Variant(16, "123456", True)
+    true_log, secret = random_log(v, 16, 5)
+    log = FeedbackLog(v)
+    for i, e in enumerate(true_log):
+        log.add(e.text, e.bulls + (i == 3) * (1 if e.bulls + e.cows < 16 else -1), e.cows)
+    r = consistent_with_lies(log, 1, Query(limit=None, time_limit=60))
+    assert r.auto["backend"] == "native" and r.exact
+    assert log.space.format(secret) in r.secrets
+    for s in r.secrets:
+        code = log.space.parse(s)
+        wrong = sum(score(v, code, x.guess) != (x.bulls, x.cows) for x in log)
+        assert wrong <= 1
+    sat = consistent_with_lies(log, 1, Query(count=True, limit=0, time_limit=60), "sat")
+    assert sat.exact and sat.count == r.count

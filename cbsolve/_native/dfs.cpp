@@ -87,6 +87,7 @@ struct Mask {
 struct Problem {
     int n, d, g;
     bool repeats, nlz, totals;
+    int lies = 0;                 // clues a code may contradict (Ulam's game; 0: all must hold)
     std::vector<uint8_t> guess;   // g x n
     std::vector<int> bulls, total, kcap;  // per clue: b_g, m_g (unused without totals), K_g
     std::vector<uint8_t> k;       // g x d: k_gs
@@ -284,7 +285,33 @@ struct Search {
         }
     }
 
-    // Bounds with `a` positions assigned; false = no consistent completion.
+    // With `a` positions assigned, no completion can meet clue g (its bounds exclude the reply).
+    // Monotone: a broken clue stays broken deeper down.
+    bool broken(int g, int a) const {
+        const int left = P.n - a, b = P.bulls[g];
+        if (B[g] > b || B[g] + left < b) return true;
+        if (!P.totals) return false;
+        const int m = P.total[g], t = T[g];
+        if (t > m || t + std::min(left, P.kcap[g] - t) < m) return true;
+        if (!P.repeats) {
+            int free_other = (P.d - a) - (P.kcap[g] - t);
+            if (t + std::max(0, left - free_other) > m) return true;
+        }
+        return false;
+    }
+
+    // Clues the code contradicts when symbol s completes it at the last position p.
+    int lies_if_last(int p, int s) const {
+        int wrong = 0;
+        for (int g = 0; g < P.g; ++g) {
+            bool bad = B[g] + (P.guess[g * P.n + p] == s) != P.bulls[g];
+            if (P.totals) bad = bad || T[g] + (cnt[s] < P.k[g * P.d + s]) != P.total[g];
+            wrong += bad;
+        }
+        return wrong;
+    }
+
+    // Bounds with `a` positions assigned; false = no completion contradicts at most P.lies clues.
     bool feasible(int a) {
         int left = P.n - a;
         if (P.vec_on) {
@@ -300,17 +327,9 @@ struct Search {
                 if (dst.empty()) return false;
             }
         }
-        for (int g = 0; g < P.g; ++g) {
-            int b = P.bulls[g];
-            if (B[g] > b || B[g] + left < b) return false;
-            if (!P.totals) continue;
-            int m = P.total[g], t = T[g];
-            if (t > m || t + std::min(left, P.kcap[g] - t) < m) return false;
-            if (!P.repeats) {
-                int free_other = (P.d - a) - (P.kcap[g] - t);
-                if (t + std::max(0, left - free_other) > m) return false;
-            }
-        }
+        int lost = 0;
+        for (int g = 0; g < P.g; ++g)
+            if (broken(g, a) && ++lost > P.lies) return false;
         return !transport || bulls_transport(left);
     }
 
@@ -400,7 +419,21 @@ struct Search {
             }
             m.and_with(need);
         }
+        if (P.lies > 0) {
+            int lost = 0;
+            for (int g = 0; g < P.g; ++g) lost += broken(g, p);
+            if (lost < P.lies) {
+                // A symbol that breaks a clue may be one of the lies left: no clue filters here,
+                // feasible() counts them; the last position is checked against the whole log.
+                if (p == P.n - 1)
+                    for (int s = 0; s < P.d; ++s)
+                        if (m.test(s) && lies_if_last(p, s) > P.lies) m.reset(s);
+                return m;
+            }
+        }
+        // Every clue not already broken must hold: filter by each of them.
         for (int g = 0; g < P.g && !m.empty(); ++g) {
+            if (P.lies > 0 && broken(g, p)) continue;
             int gs = P.guess[g * P.n + p];
             if (B[g] == P.bulls[g]) m.reset(gs);
             else if (B[g] + left == P.bulls[g]) m.keep_only(gs);
@@ -693,7 +726,8 @@ class Searcher {
   public:
     Searcher(int n, int d, bool repeats, bool nlz, bool totals,
              py::array_t<uint8_t, py::array::c_style | py::array::forcecast> guesses,
-             std::vector<int> bulls, std::vector<int> total, int vec_cap, long long vec_budget) {
+             std::vector<int> bulls, std::vector<int> total, int vec_cap, long long vec_budget,
+             int lies) {
         if (guesses.ndim() != 2 || guesses.shape(1) != n) throw std::invalid_argument("guesses must be (G, N)");
         if (d < 1 || d > 256 || n < 1) throw std::invalid_argument("bad N or D");
         Problem& P = K.P;
@@ -714,7 +748,9 @@ class Searcher {
             }
             for (int s = 0; s < d; ++s) P.kcap[g] += repeats ? P.k[g * d + s] : std::min<int>(P.k[g * d + s], 1);
         }
-        K.vec_cap = vec_cap;
+        if (lies < 0) throw std::invalid_argument("lies must be >= 0");
+        P.lies = lies;
+        K.vec_cap = lies ? 0 : vec_cap;   // count vectors assume every total holds
         K.vec_budget = vec_budget;
     }
 
@@ -751,10 +787,10 @@ PYBIND11_MODULE(dfs, m) {
     py::class_<Searcher>(m, "Searcher")
         .def(py::init<int, int, bool, bool, bool,
                       py::array_t<uint8_t, py::array::c_style | py::array::forcecast>,
-                      std::vector<int>, std::vector<int>, int, long long>(),
+                      std::vector<int>, std::vector<int>, int, long long, int>(),
              py::arg("n"), py::arg("d"), py::arg("repeats"), py::arg("no_leading_zero"),
              py::arg("totals"), py::arg("guesses"), py::arg("bulls"), py::arg("total"),
-             py::arg("vec_cap") = 256, py::arg("vec_budget") = 2000000)
+             py::arg("vec_cap") = 256, py::arg("vec_budget") = 2000000, py::arg("lies") = 0)
         .def("run", &Searcher::run, py::arg("mode"), py::arg("limit"), py::arg("start"),
              py::arg("ranks"), py::arg("max_nodes"), py::arg("seconds"),
              py::arg("memo_cap") = 1000000, py::arg("suffix") = -1,

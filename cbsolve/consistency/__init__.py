@@ -135,7 +135,8 @@ def native_estimate(log: FeedbackLog) -> float:
     return log.space.size * per_code * 1e-9
 
 
-def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True) -> dict:
+def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True,
+                lies: int = 0) -> dict:
     """``auto``: brute force wins whenever the space can be listed within the budget. Beyond
     it, for enumeration-heavy queries (lists, counts, samples), the native depth-first search
     (consistency/dfs.py) when a short probe of it answers the query (or, for a count, is
@@ -143,7 +144,8 @@ def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True
     PySAT listing where it works, docs/benchmarks.md); else PySAT for counts, samples and
     unbounded lists, CP-SAT (raced against local search) for find-one / unique / none and
     bounded lists. Find-one gets a shorter probe.
-    ``probe=False`` skips the probe. Returns {"backend",
+    ``probe=False`` skips the probe; ``lies``: the query tolerates that many wrong replies
+    (``--max-lies``). Returns {"backend",
     "reason", "native_estimate_seconds"}."""
     est = native_estimate(log)
     if log.space.size <= AUTO_NATIVE_LIMIT and est <= AUTO_NATIVE_SECONDS:
@@ -158,7 +160,8 @@ def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True
 
         # Find-one / unique too: the search answers distinct and short-code logs in
         # milliseconds where CP-SAT's tail is 10x its median (docs/benchmarks.md).
-        ok, why = dfs.probe(log, query, dfs.PROBE_SECONDS if many else dfs.FIND_PROBE_SECONDS)
+        ok, why = dfs.probe(log, query, dfs.PROBE_SECONDS if many else dfs.FIND_PROBE_SECONDS,
+                            lies)
         if ok:
             return {"backend": "native", "native_estimate_seconds": round(est, 6),
                     "reason": f"{too_many}; native depth-first search: {why}"}

@@ -79,15 +79,17 @@ _searchers: OrderedDict = OrderedDict()
 _searchers_lock = threading.Lock()
 
 
-def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP):
-    """The kernel's :class:`Searcher` for ``log`` (kept for the last few logs)."""
+def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP, lies: int = 0):
+    """The kernel's :class:`Searcher` for ``log`` (kept for the last few logs); ``lies``: the
+    codes may contradict that many entries (counts vectors are then off)."""
     from .._native import dfs as kernel
 
-    key = (log.variant, tuple((e.guess, e.bulls, e.cows) for e in log), vec_cap)
+    key = (log.variant, tuple((e.guess, e.bulls, e.cows) for e in log), vec_cap, lies)
     with _searchers_lock:
         s = _searchers.pop(key, None)
         if s is None:
-            s = kernel.Searcher(**prepare(log), vec_cap=int(vec_cap), vec_budget=VEC_BUDGET)
+            s = kernel.Searcher(**prepare(log), vec_cap=int(vec_cap), vec_budget=VEC_BUDGET,
+                                lies=int(lies))
         _searchers[key] = s
         while len(_searchers) > SEARCHERS_KEPT:
             _searchers.popitem(last=False)
@@ -97,16 +99,17 @@ def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP):
 def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
         start=None, ranks=None, max_nodes: int | None = None,
         seconds: float | None = None, vec_cap: int = VEC_CAP, memo_cap: int = MEMO_CAP,
-        suffix: int = -1) -> Chunk:
+        suffix: int = -1, lies: int = 0) -> Chunk:
     """One kernel call from ``start`` (a code; None: the first). ``limit``: codes to list (LIST)
     or a count at which to stop (COUNT); ``ranks``: sorted 0-based ranks to fetch (SELECT);
     ``vec_cap``: most count vectors the search keeps (0: per-clue bounds only); ``memo_cap``:
     most subtree sizes memoised when counting or selecting (0: none); ``suffix``: listing
     with count vectors completes the last ``suffix`` positions from a meet-in-the-middle table
     (0: off, the plain search; -1: automatic, N >= 8, table of at most 300k rows, built once
-    the search below that depth has done about a quarter of the table's work)."""
+    the search below that depth has done about a quarter of the table's work); ``lies``: list
+    the codes that contradict at most that many entries."""
     t0 = time.perf_counter()
-    out = searcher(log, vec_cap).run(
+    out = searcher(log, vec_cap, lies).run(
         mode=mode, limit=-1 if limit is None else int(limit),
         start=[] if start is None else [int(s) for s in start],
         ranks=[] if ranks is None else [int(r) for r in ranks],
@@ -119,7 +122,8 @@ def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
                  time.perf_counter() - t0)
 
 
-def iter_chunks(log: FeedbackLog, chunk: int = 65_536, seconds: float | None = None):
+def iter_chunks(log: FeedbackLog, chunk: int = 65_536, seconds: float | None = None,
+                lies: int = 0):
     """Stream every consistent code in lexicographic order as ``(k, N)`` uint8 arrays of at most
     ``chunk`` rows; stops early (after yielding what it has) when ``seconds`` run out. The last
     :class:`Chunk` is the generator's return value (``complete`` tells whether it finished)."""
@@ -127,7 +131,7 @@ def iter_chunks(log: FeedbackLog, chunk: int = 65_536, seconds: float | None = N
     start = None
     while True:
         left = None if end is None else max(0.0, end - time.perf_counter())
-        c = run(log, LIST, chunk, start, seconds=left)
+        c = run(log, LIST, chunk, start, seconds=left, lies=lies)
         if c.codes.shape[0]:
             yield c.codes
         if c.complete or c.status == "time":
@@ -135,32 +139,34 @@ def iter_chunks(log: FeedbackLog, chunk: int = 65_536, seconds: float | None = N
         start = c.cursor
 
 
-def list_codes(log: FeedbackLog, limit: int | None, seconds: float | None = None) -> Chunk:
+def list_codes(log: FeedbackLog, limit: int | None, seconds: float | None = None,
+               lies: int = 0) -> Chunk:
     """The first ``limit`` consistent codes (None: all) within ``seconds``."""
-    return run(log, LIST, limit, seconds=seconds)
+    return run(log, LIST, limit, seconds=seconds, lies=lies)
 
 
-def count(log: FeedbackLog, seconds: float | None = None, cap: int | None = None) -> Chunk:
+def count(log: FeedbackLog, seconds: float | None = None, cap: int | None = None,
+          lies: int = 0) -> Chunk:
     """Exact count (``complete``), or a lower bound when the time or ``cap`` stopped it."""
-    return run(log, COUNT, cap, seconds=seconds)
+    return run(log, COUNT, cap, seconds=seconds, lies=lies)
 
 
-def first(log: FeedbackLog, seconds: float | None = None) -> Chunk:
+def first(log: FeedbackLog, seconds: float | None = None, lies: int = 0) -> Chunk:
     """Find one: the lexicographically first consistent code, or a proof there is none."""
-    return run(log, LIST, 1, seconds=seconds)
+    return run(log, LIST, 1, seconds=seconds, lies=lies)
 
 
-def at_ranks(log: FeedbackLog, ranks, seconds: float | None = None) -> Chunk:
+def at_ranks(log: FeedbackLog, ranks, seconds: float | None = None, lies: int = 0) -> Chunk:
     """The codes at the given 0-based ranks of the lexicographic consistent set."""
     ranks = sorted(set(int(r) for r in ranks))
-    return run(log, SELECT, ranks=ranks, seconds=seconds)
+    return run(log, SELECT, ranks=ranks, seconds=seconds, lies=lies)
 
 
-def recheck(log: FeedbackLog, codes: np.ndarray) -> None:
+def recheck(log: FeedbackLog, codes: np.ndarray, lies: int = 0) -> None:
     """Re-score codes with the scoring core; a mismatch is a kernel bug, never an answer."""
     from .encoding import Checker
 
-    if codes.shape[0] and not Checker(log).keep(codes).all():
+    if codes.shape[0] and not Checker(log).keep(codes, lies).all():
         raise RuntimeError("depth-first search returned a code that contradicts the log")
 
 
@@ -177,8 +183,8 @@ PROBE_COUNT_GOING = 100_000
 _probe_cache: dict = {}
 
 
-def _key(log: FeedbackLog, mode: int, limit) -> tuple:
-    return (log.variant, tuple((e.guess, e.bulls, e.cows) for e in log), mode, limit)
+def _key(log: FeedbackLog, mode: int, limit, lies: int) -> tuple:
+    return (log.variant, tuple((e.guess, e.bulls, e.cows) for e in log), mode, limit, lies)
 
 
 #: ``limit=None`` lists at most this many secrets (memory: N bytes each, then Python strings);
@@ -193,16 +199,17 @@ def _want(query) -> int:
     return max(1 + extra, query.limit + extra)
 
 
-def probe(log: FeedbackLog, query, seconds: float = PROBE_SECONDS) -> tuple[bool, str]:
+def probe(log: FeedbackLog, query, seconds: float = PROBE_SECONDS,
+          lies: int = 0) -> tuple[bool, str]:
     """Does the search answer ``query`` quickly? (ok, why). The probe's finished result is
     kept (one entry) so :func:`solve` does not redo it."""
     if query.time_limit is not None:
         seconds = min(seconds, PROBE_FRACTION * query.time_limit)
     _probe_cache.clear()
     if query.count or query.sample:
-        c = run(log, COUNT, query.count_cap if query.count else None, seconds=seconds)
+        c = run(log, COUNT, query.count_cap if query.count else None, seconds=seconds, lies=lies)
         if c.complete:
-            _probe_cache[_key(log, COUNT, None)] = c
+            _probe_cache[_key(log, COUNT, None, lies)] = c
             return True, f"depth-first search counted {c.count} secrets in {c.seconds:.3g} s"
         if c.count >= PROBE_COUNT_GOING:
             # Counting on gives an exact count (and exact uniform samples) where SAT
@@ -211,22 +218,23 @@ def probe(log: FeedbackLog, query, seconds: float = PROBE_SECONDS) -> tuple[bool
                           "(too many for enumeration by SAT or for Ganak)")
         return False, f"depth-first search counted only {c.count} secrets in {seconds:.3g} s"
     want = _want(query)
-    c = run(log, LIST, want, seconds=seconds)
+    c = run(log, LIST, want, seconds=seconds, lies=lies)
     if c.complete or c.status == "limit":
-        _probe_cache[_key(log, LIST, want)] = c
+        _probe_cache[_key(log, LIST, want, lies)] = c
         return True, f"depth-first search listed {c.codes.shape[0]} secrets in {c.seconds:.3g} s"
     return False, (f"depth-first search listed only {c.codes.shape[0]} secrets in "
                    f"{seconds:.3g} s")
 
 
-def _cached(log: FeedbackLog, mode: int, limit) -> Chunk | None:
-    return _probe_cache.pop(_key(log, mode, limit), None)
+def _cached(log: FeedbackLog, mode: int, limit, lies: int) -> Chunk | None:
+    return _probe_cache.pop(_key(log, mode, limit, lies), None)
 
 
 # --- answering a Query -----------------------------------------------------------------------
-def solve(log: FeedbackLog, query, backend: str = "native"):
+def solve(log: FeedbackLog, query, backend: str = "native", lies: int = 0):
     """Answer a :class:`~cbsolve.consistency.Query` by depth-first search (same semantics as
-    :mod:`answer`: OPTIMAL when complete, FEASIBLE when partial, UNKNOWN when a limit hit first)."""
+    :mod:`answer`: OPTIMAL when complete, FEASIBLE when partial, UNKNOWN when a limit hit first);
+    ``lies``: the codes that contradict at most that many entries (``--max-lies``)."""
     from . import ConsistencyResult
 
     start = time.perf_counter()
@@ -234,18 +242,20 @@ def solve(log: FeedbackLog, query, backend: str = "native"):
     result.notes.append("native depth-first search (the space is too large to filter)")
     tl = query.time_limit
     if query.sample:
-        _sample(result, log, query)
+        _sample(result, log, query, lies)
     elif query.count:
         seconds = tl if tl is not None else DEFAULT_COUNT_SECONDS
         if query.count_cap:
-            c = count(log, seconds, query.count_cap)
+            c = count(log, seconds, query.count_cap, lies)
             n, exact, method = c.count, c.complete, "native depth-first search"
             stopped = c.status
         else:
             from .counting import exact_count_log
 
-            c = _cached(log, COUNT, None)
-            n, exact, method = ((c.count, True, "native depth-first search") if c
+            c = _cached(log, COUNT, None, lies)
+            if lies and c is None:      # Ganak counts the exact log only
+                c = count(log, seconds, None, lies)
+            n, exact, method = ((c.count, c.complete, "native depth-first search") if c
                                 else exact_count_log(log, seconds))
             stopped = "time"
         result.count, result.exact = n, exact
@@ -260,18 +270,18 @@ def solve(log: FeedbackLog, query, backend: str = "native"):
             result.notes.append(f"at least {n}: counting stopped at {why} ({method})")
         if query.limit != 0:
             left = None if tl is None else max(0.0, tl - (time.perf_counter() - start))
-            shown = list_codes(log, LIST_CAP if query.limit is None else query.limit, left)
+            shown = list_codes(log, LIST_CAP if query.limit is None else query.limit, left, lies)
             result.secrets = log.space.format_many(shown.codes)
-            recheck(log, shown.codes)
+            recheck(log, shown.codes, lies)
             result.truncated = shown.codes.shape[0] < n or not result.exact
         else:
             result.truncated = n > 0
         result.settle(n, result.exact)
     else:
         want = _want(query)
-        c = _cached(log, LIST, want) or list_codes(log, want, tl)
+        c = _cached(log, LIST, want, lies) or list_codes(log, want, tl, lies)
         n = c.codes.shape[0]
-        recheck(log, c.codes)
+        recheck(log, c.codes, lies)
         shown = c.codes[:LIST_CAP] if query.limit is None else c.codes[:query.limit]
         result.secrets = log.space.format_many(shown)
         if query.limit is None and not c.complete and c.status == "limit":
@@ -292,21 +302,22 @@ def solve(log: FeedbackLog, query, backend: str = "native"):
     return result
 
 
-def _sample(result, log: FeedbackLog, query) -> None:
+def _sample(result, log: FeedbackLog, query, lies: int = 0) -> None:
     """Exact uniform without replacement when the set can be counted in time; otherwise the
     first secrets in lexicographic order, labelled NOT uniform."""
     tl = query.time_limit
     t0 = time.perf_counter()
-    c = _cached(log, COUNT, None) or count(log, (tl if tl is not None else DEFAULT_COUNT_SECONDS) * 0.7)
+    c = (_cached(log, COUNT, None, lies)
+         or count(log, (tl if tl is not None else DEFAULT_COUNT_SECONDS) * 0.7, None, lies))
     n = c.count
     rng = np.random.default_rng(query.seed)
     if c.complete:
         k = min(query.sample, n)
         ranks = np.sort(rng.choice(n, size=k, replace=False)) if k else []
         left = None if tl is None else max(0.0, tl - (time.perf_counter() - t0))
-        got = at_ranks(log, ranks, left)
+        got = at_ranks(log, ranks, left, lies)
         if got.codes.shape[0] == k:
-            recheck(log, got.codes)
+            recheck(log, got.codes, lies)
             result.secrets = log.space.format_many(got.codes)
             result.count, result.exact, result.truncated = n, True, k < n
             result.sampling = ("exact uniform, without replacement: counted by depth-first "
@@ -316,11 +327,11 @@ def _sample(result, log: FeedbackLog, query) -> None:
     from .counting import cnf_of, near_uniform
 
     left = None if tl is None else max(0.01, tl - (time.perf_counter() - t0))
-    clauses, _, decode = cnf_of(log)
+    clauses, _, decode = cnf_of(log, lies)
     models = near_uniform(clauses, query.sample, query.seed, left)
     if models:
         codes = np.array([decode(m) for m in models], dtype=np.uint8)
-        recheck(log, codes)
+        recheck(log, codes, lies)
         result.secrets = log.space.format_many(codes)
         result.count, result.exact, result.truncated = n or None, False, True
         result.time_limit_hit = True
@@ -328,8 +339,8 @@ def _sample(result, log: FeedbackLog, query) -> None:
                            "with replacement; the set could not be counted within the time limit")
         result.settle(max(n, codes.shape[0]), False)
         return
-    listed = list_codes(log, max(query.sample, 1000), None if tl is None else tl * 0.1)
-    recheck(log, listed.codes)
+    listed = list_codes(log, max(query.sample, 1000), None if tl is None else tl * 0.1, lies)
+    recheck(log, listed.codes, lies)
     m = listed.codes.shape[0]
     pick = np.sort(rng.choice(m, size=min(query.sample, m), replace=False)) if m else []
     result.secrets = log.space.format_many(listed.codes[pick])

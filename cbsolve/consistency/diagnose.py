@@ -13,7 +13,9 @@ enumerated space) or by solvers when the space is too large to list:
   enforcement literals); changing each contradicted reply to that secret's true score makes
   the log consistent, and no smaller change can.
 * ``--max-lies L``: the secrets that contradict at most L entries (Ulam's game with lies;
-  Pelc 2002), by the same block enumeration as the backends with a counter on the selectors.
+  Pelc 2002): the filter's mismatch counts, the native depth-first search beyond the filter
+  (each clue may be broken while at most L are), or the solvers' block enumeration with a
+  counter on the selectors.
 """
 from __future__ import annotations
 
@@ -207,7 +209,7 @@ def consistent_with_lies(log: FeedbackLog, max_lies: int, query: Query = Query()
     start = time.perf_counter()
     choice = None
     if backend == "auto":
-        choice = auto_choice(log, query, probe=False)   # the probe knows no lies
+        choice = auto_choice(log, query, lies=max_lies)
         backend = choice["backend"]
     if backend == "native":
         result = _lies_native(log, max_lies, query)
@@ -228,8 +230,12 @@ def consistent_with_lies(log: FeedbackLog, max_lies: int, query: Query = Query()
 
 
 def _lies_native(log: FeedbackLog, max_lies: int, query: Query) -> ConsistencyResult:
-    from .native import result_from_indices
+    from .native import filterable, result_from_indices
 
+    if not filterable(log):     # beyond the filter's budget: the depth-first search
+        from . import dfs
+
+        return dfs.solve(log, query, "native", lies=max_lies)
     idx = np.flatnonzero(mismatch_counts(log, log.space.codes) <= max_lies)
     return result_from_indices(log.space, idx, query)
 
