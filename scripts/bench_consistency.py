@@ -7,6 +7,7 @@ consistent; timings are medians and p95 over the seeds, measured side by side in
     python scripts/bench_consistency.py --rows find --seeds 20
     python scripts/bench_consistency.py --rows band --seeds 20 --time-limit 10
     python scripts/bench_consistency.py --rows enum,count,diagnose
+    python scripts/bench_consistency.py --rows lies --backends native,sat --time-limit 20
 """
 from __future__ import annotations
 
@@ -298,15 +299,15 @@ def count_native(seeds: int) -> list[dict]:
              "median": med, "p95": p95, "target": 0.02, "seeds": seeds}]
 
 
-def inconsistent_log(variant: Variant, n: int, seed: int) -> FeedbackLog:
-    """A random-secret log with two replies replaced by other possible replies."""
+def inconsistent_log(variant: Variant, n: int, seed: int, wrong: int = 2) -> FeedbackLog:
+    """A random-secret log with ``wrong`` replies replaced by other possible replies."""
     from cbsolve.scoring import possible_responses
 
     log, secret = random_log(variant, n, seed)
     rng = np.random.default_rng(seed + 10_000)
     replies = [r for r in possible_responses(variant) if r[0] < variant.length]
     entries = list(log.entries)
-    for i in rng.choice(n, size=2, replace=False):
+    for i in rng.choice(n, size=wrong, replace=False):
         e = entries[i]
         b, c = replies[rng.integers(len(replies))]
         entries[i] = type(e)(e.guess, e.text, b, c)
@@ -343,6 +344,43 @@ def diagnose_rows(seeds: int, backends=("native", "sat", "cpsat")) -> list[dict]
     return rows
 
 
+LIES_ROWS = [  # (label, variant, guesses): spaces beyond the native filter
+    ("N=9 10 digits repeats, 6 guesses", Variant(9, string.digits, True), 6),
+    ("N=10 26 letters distinct, 8 guesses", Variant(10, string.ascii_uppercase, False), 8),
+    ("Mastermind 8 pegs 8 colours, 8 guesses", Variant(8, "12345678", True), 8),
+    ("Mastermind 16 pegs 6 colours, 14 guesses", Variant(16, "123456", True), 14),
+]
+
+
+def lies_rows(seeds: int, backends=("native", "sat"), lies: int = 1,
+              time_limit: float = 20.0) -> list[dict]:
+    """``--max-lies``: exact count of the codes contradicting at most ``lies`` replies of a
+    random log with one reply made wrong, beyond the native filter: the depth-first search
+    (``native``) vs PySAT's block enumeration (``sat``), side by side; a stopped count is
+    "unknown" (time at the limit)."""
+    from cbsolve.consistency.diagnose import consistent_with_lies
+
+    rows = []
+    for label, variant, n_guesses in LIES_ROWS:
+        logs = [inconsistent_log(variant, n_guesses, s, wrong=1) for s in range(seeds)]
+        counts = {}
+        for name in backends:
+            times, unknown = [], 0
+            for i, log in enumerate(logs):
+                t = time.perf_counter()
+                r = consistent_with_lies(log, lies, Query(count=True, limit=0,
+                                                          time_limit=time_limit), name)
+                times.append(time.perf_counter() - t)
+                unknown += not r.exact
+                if r.exact:
+                    assert counts.setdefault(i, r.count) == r.count, "backends disagree"
+            med, p95 = stats(times)
+            rows.append({"row": f"count, max lies {lies}, {label}", "backend": name,
+                         "median": med, "p95": p95, "unknown": unknown, "seeds": seeds})
+            show(rows[-1:])
+    return rows
+
+
 def show(rows: list[dict]) -> None:
     for r in rows:
         extra = f"  unknown {r['unknown']}/{r['seeds']}" if "unknown" in r else ""
@@ -355,7 +393,8 @@ def show(rows: list[dict]) -> None:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", default="find", help="comma list: find,band,enum,count,diagnose")
+    ap.add_argument("--rows", default="find",
+                    help="comma list: find,band,enum,count,diagnose,lies")
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--backends", default="cpsat,sat")
     ap.add_argument("--time-limit", type=float, default=10.0)
@@ -384,8 +423,11 @@ def main(argv=None) -> None:
             show(count_native(args.seeds))
         elif row == "diagnose":
             show(diagnose_rows(args.seeds))
+        elif row == "lies":
+            out += lies_rows(args.seeds, tuple(backends), time_limit=args.time_limit)
         else:
-            raise SystemExit(f"unknown row {row!r}; choose from find, band, enum, count, diagnose")
+            raise SystemExit(f"unknown row {row!r}; choose from find, band, enum, count, "
+                             "diagnose, lies")
     if args.json_out:
         import json
 

@@ -398,3 +398,18 @@ def test_max_lies_beyond_the_filter_uses_the_search():
         assert wrong <= 1
     sat = consistent_with_lies(log, 1, Query(count=True, limit=0, time_limit=60), "sat")
     assert sat.exact and sat.count == r.count
+
+
+def test_auto_keeps_a_listing_the_probe_left_going_and_resumes_it(monkeypatch):
+    """A probe that lists fast but cannot finish (Mastermind 16x6, 8 guesses: ~7,000 secrets in
+    ~0.5 s) hands its partial listing to the search, which resumes from the probe's cursor:
+    the whole set, in order, no code twice."""
+    log = mastermind_16x6_log()
+    want = dfs.run(log, dfs.LIST, suffix=0).codes
+    monkeypatch.setattr(dfs, "PROBE_SECONDS", 0.02)
+    monkeypatch.setattr(dfs, "PROBE_LIST_GOING", 1)
+    dfs._searchers.clear()
+    r = consistent(log, Query(limit=None))
+    assert r.auto["backend"] == "native" and "goes on" in r.auto["reason"]
+    assert r.exact and r.count == want.shape[0]
+    assert r.secrets == log.space.format_many(want)

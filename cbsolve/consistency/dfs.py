@@ -180,6 +180,11 @@ FIND_PROBE_SECONDS = 0.03
 #: A count the probe could not finish still goes to the search when the probe had already
 #: counted this many (the SAT engine enumerates at most 200k and Ganak fails on large counts).
 PROBE_COUNT_GOING = 100_000
+#: A listing the probe could not finish still goes to the search (resumed where the probe
+#: stopped) when the probe listed at this rate, secrets/s: 10x what CP-SAT and PySAT list on the
+#: rows where the search is slowest (Mastermind 16x6 with 8 guesses: 130-270/s, the search
+#: 12-14k/s; docs/benchmarks.md).
+PROBE_LIST_GOING = 2_000
 _probe_cache: dict = {}
 
 
@@ -219,11 +224,15 @@ def probe(log: FeedbackLog, query, seconds: float = PROBE_SECONDS,
         return False, f"depth-first search counted only {c.count} secrets in {seconds:.3g} s"
     want = _want(query)
     c = run(log, LIST, want, seconds=seconds, lies=lies)
+    n = c.codes.shape[0]
     if c.complete or c.status == "limit":
         _probe_cache[_key(log, LIST, want, lies)] = c
-        return True, f"depth-first search listed {c.codes.shape[0]} secrets in {c.seconds:.3g} s"
-    return False, (f"depth-first search listed only {c.codes.shape[0]} secrets in "
-                   f"{seconds:.3g} s")
+        return True, f"depth-first search listed {n} secrets in {c.seconds:.3g} s"
+    if n >= PROBE_LIST_GOING * c.seconds and n > 1:
+        _probe_cache[_key(log, LIST, want, lies)] = c     # solve() resumes from its cursor
+        return True, (f"depth-first search listed {n} secrets in {c.seconds:.3g} s and goes on "
+                      f"(at least {PROBE_LIST_GOING} secrets/s)")
+    return False, f"depth-first search listed only {n} secrets in {seconds:.3g} s"
 
 
 def _cached(log: FeedbackLog, mode: int, limit, lies: int) -> Chunk | None:
@@ -279,7 +288,12 @@ def solve(log: FeedbackLog, query, backend: str = "native", lies: int = 0):
         result.settle(n, result.exact)
     else:
         want = _want(query)
-        c = _cached(log, LIST, want, lies) or list_codes(log, want, tl, lies)
+        c = _cached(log, LIST, want, lies)
+        if c is None:
+            c = list_codes(log, want, tl, lies)
+        elif not (c.complete or c.status == "limit"):     # the probe's listing, still going
+            left = None if tl is None else max(0.0, tl - c.seconds)
+            c = _resumed(log, c, want, left, lies)
         n = c.codes.shape[0]
         recheck(log, c.codes, lies)
         shown = c.codes[:LIST_CAP] if query.limit is None else c.codes[:query.limit]
@@ -300,6 +314,14 @@ def solve(log: FeedbackLog, query, backend: str = "native", lies: int = 0):
         result.settle(n, c.complete)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _resumed(log: FeedbackLog, part: Chunk, want: int, seconds: float | None, lies: int) -> Chunk:
+    """``part`` (a listing stopped by time) continued from its cursor up to ``want`` codes."""
+    more = run(log, LIST, want - part.codes.shape[0], start=part.cursor, seconds=seconds,
+               lies=lies)
+    return Chunk(np.concatenate([part.codes, more.codes]), part.count + more.count, more.status,
+                 more.cursor, part.nodes + more.nodes, part.seconds + more.seconds)
 
 
 def _sample(result, log: FeedbackLog, query, lies: int = 0) -> None:
