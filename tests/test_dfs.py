@@ -413,3 +413,16 @@ def test_auto_keeps_a_listing_the_probe_left_going_and_resumes_it(monkeypatch):
     assert r.auto["backend"] == "native" and "goes on" in r.auto["reason"]
     assert r.exact and r.count == want.shape[0]
     assert r.secrets == log.space.format_many(want)
+
+
+@pytest.mark.parametrize("cap", [300, 5_000])
+def test_an_automatic_table_too_big_gives_way_to_a_shorter_one(cap):
+    """Automatic tables hold at most ``table_cap`` rows: beyond it the table covers one
+    position fewer (the search goes one level deeper), the same codes in the same order."""
+    log = mastermind_16x6_log(0)
+    want = dfs.run(log, dfs.LIST, suffix=0).codes
+    dfs._searchers.clear()
+    got = dfs.run(log, dfs.LIST, table_cap=cap)
+    s = dfs.searcher(log)
+    assert got.complete and np.array_equal(got.codes, want)
+    assert 0 < s.table_rows <= cap and s.table_builds == 1

@@ -19,6 +19,10 @@
 // the search keeps those still >= the prefix's counts (the domain: symbols some vector needs)
 // and bounds bulls per clue by a transportation argument. Counting and rank selection memoise
 // subtree sizes by state (depth, bulls per clue, symbol counts): equal states count once.
+// Listing with count vectors completes the last m positions by meet in the middle: a table of
+// every suffix, found by a linear hash of its (symbol counts, bulls per clue) key.
+// With `lies` = L > 0 a code may contradict up to L clues: a clue whose bounds fail is
+// "broken" and the search prunes beyond L broken clues; domains are filtered once L are.
 //
 // Resumable: a call starts at the lexicographically smallest code >= ``start`` and, when it
 // stops (limit, node budget, time), returns the ``start`` of the next call (None: finished).
@@ -167,81 +171,144 @@ VecOutcome count_vectors(Problem& P, int cap, long long budget, double seconds) 
 }
 
 enum Mode { LIST = 0, COUNT = 1, SELECT = 2 };
-// Meet in the middle (listing): automatic from this code length, with a suffix table of at
-// most this many rows (D^m), m <= N/2.
+// Meet in the middle (listing): automatic from this code length, for the largest m <= N/2
+// with D^m <= MITM_SPACE, shrunk while the pruned table would exceed MITM_ROWS rows (~40 bytes
+// each; a Searcher keeps its table).
 constexpr int MITM_MIN_N = 8;
-constexpr double MITM_TABLE = 300000;
-// Automatic tables are built only once the search has spent this fraction of D^m nodes below
-// depth N - m (a search node costs several table rows): a first secret found in a few hundred
-// nodes never pays for a table (ski rental: at most a constant factor over either choice).
-constexpr double MITM_BUILD_AFTER = 0.25;
+constexpr double MITM_SPACE = 2e6;
+constexpr size_t MITM_ROWS = 600000;
+// Automatic tables are built only once the search below depth N - m has visited this fraction
+// of the table's rows (a search node costs several table rows): a first secret found in a few
+// hundred nodes never pays for a table (ski rental: within a constant factor of either choice).
+constexpr double MITM_BUILD_AFTER = 0.1;
 
 using Clock = std::chrono::steady_clock;
 
+u64 splitmix(u64& state) {
+    u64 z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
 // Every suffix of the last m positions that keeps each clue's bulls <= b_g and each symbol's
-// count <= its largest count in a count vector, keyed by (symbol counts, bulls per clue):
-// built once per log and kept across calls (a Searcher owns it).
+// count <= its largest count in a count vector, found by its key (symbol counts, bulls per
+// clue). The key's hash is linear, sum_s c_s R_s + sum_g b_g Q_g with random R, Q, so a symbol
+// at a position adds a fixed weight (`weight`), prefixes and suffixes hash in O(1) a position,
+// and the suffix a prefix needs hashes as hash(vector) + hash(bulls) - hash(prefix). Hash
+// matches are confirmed on the key bytes, so a collision can never list a wrong code. Built
+// once per log and kept across calls (a Searcher owns it).
 struct SuffixTable {
     int m = 0;
     bool ready = false;
     int builds = 0;               // completed builds (a log's table is built once)
-    std::unordered_map<std::string, std::vector<int>> rows;
-    std::vector<uint8_t> codes;   // m symbols per suffix, in lexicographic order
+    std::vector<u64> weight;      // n x d: R_s + sum of Q_g over clues with symbol s there
+    std::vector<u64> sym_weight, clue_weight;   // R_s, Q_g
+    std::vector<uint8_t> codes;   // m symbols per row, rows in lexicographic order
+    std::vector<uint8_t> keys;    // (d + g) bytes per row: its symbol counts, bulls per clue
+    std::vector<int> next;        // per row: the next row with the same hash, or -1
+    std::vector<u64> slot_hash;   // open addressing (a power of two slots): hash, first row
+    std::vector<int> slot_row;
 
     void reset(int new_m) {
         m = new_m;
         ready = false;
-        rows.clear();
-        codes.clear();
+        for (auto* v : {&codes, &keys}) std::vector<uint8_t>().swap(*v);
+        std::vector<int>().swap(next);
+        std::vector<int>().swap(slot_row);
+        std::vector<u64>().swap(slot_hash);
     }
 
-    // False (and left empty) when `seconds` from t0 ran out first (seconds < 0: no limit).
-    bool build(const Problem& P, Clock::time_point t0, double seconds) {
-        const int n = P.n, h = n - m;
-        std::vector<int> hi_s(P.d, 0), c(P.d, 0), b(P.g, 0), x(m, 0);
+    static u64 mix(u64 x) { return splitmix(x); }
+
+    void weigh(const Problem& P) {
+        if (!weight.empty()) return;
+        u64 state = 0x5EEDC0DEULL;
+        sym_weight.resize(P.d);
+        clue_weight.resize(P.g);
+        for (auto& r : sym_weight) r = splitmix(state);
+        for (auto& q : clue_weight) q = splitmix(state);
+        weight.assign(static_cast<size_t>(P.n) * P.d, 0);
+        for (int p = 0; p < P.n; ++p)
+            for (int s = 0; s < P.d; ++s) weight[p * P.d + s] = sym_weight[s];
+        for (int g = 0; g < P.g; ++g)
+            for (int p = 0; p < P.n; ++p) weight[p * P.d + P.guess[g * P.n + p]] += clue_weight[g];
+    }
+
+    // First row whose key hashes to hv, or -1.
+    int find(u64 hv) const {
+        const size_t mask = slot_row.size() - 1;
+        for (size_t i = mix(hv) & mask; slot_row[i] >= 0; i = (i + 1) & mask)
+            if (slot_hash[i] == hv) return slot_row[i];
+        return -1;
+    }
+
+    enum Outcome { BUILT, LATE, TOO_BIG };
+    // LATE (left empty) when `seconds` from t0 ran out first (seconds < 0: no limit); TOO_BIG
+    // (left empty) beyond `max_rows` rows.
+    Outcome build(const Problem& P, Clock::time_point t0, double seconds, size_t max_rows) {
+        weigh(P);
+        const int n = P.n, h = n - m, d = P.d;
+        std::vector<int> hi_s(d, 0), c(d, 0), b(P.g, 0), x(m, 0);
         for (int i = 0; i < P.nvec; ++i)
-            for (int s = 0; s < P.d; ++s) hi_s[s] = std::max<int>(hi_s[s], P.vecs[static_cast<size_t>(i) * P.d + s]);
-        std::string key;
-        int id = 0;
+            for (int s = 0; s < d; ++s) hi_s[s] = std::max<int>(hi_s[s], P.vecs[static_cast<size_t>(i) * d + s]);
+        std::vector<std::vector<int>> hits(static_cast<size_t>(m) * d);   // clues showing s there
+        for (int g = 0; g < P.g; ++g)
+            for (int q = 0; q < m; ++q) hits[q * d + P.guess[g * n + h + q]].push_back(g);
+        std::vector<u64> hashes;
         long long visits = 0;
-        bool late = false;
-        std::function<void(int)> rec = [&](int q) {   // position h + q
-            if (late) return;
+        Outcome out = BUILT;
+        std::function<void(int, u64)> rec = [&](int q, u64 hv) {   // position h + q
+            if (out != BUILT) return;
             if ((++visits & 4095) == 0 && seconds >= 0 &&
                 std::chrono::duration<double>(Clock::now() - t0).count() >= seconds) {
-                late = true;
+                out = LATE;
                 return;
             }
             if (q == m) {
-                key.clear();
-                for (int s = 0; s < P.d; ++s) key.push_back(static_cast<char>(c[s]));
-                for (int g = 0; g < P.g; ++g) key.push_back(static_cast<char>(b[g]));
-                rows[key].push_back(id++);
+                if (hashes.size() >= max_rows) { out = TOO_BIG; return; }
+                hashes.push_back(hv);
+                for (int s = 0; s < d; ++s) keys.push_back(static_cast<uint8_t>(c[s]));
+                for (int g = 0; g < P.g; ++g) keys.push_back(static_cast<uint8_t>(b[g]));
                 for (int t = 0; t < m; ++t) codes.push_back(static_cast<uint8_t>(x[t]));
                 return;
             }
-            for (int s = 0; s < P.d; ++s) {
+            for (int s = 0; s < d; ++s) {
                 if (c[s] >= hi_s[s]) continue;
+                const auto& hit = hits[q * d + s];
                 bool ok = true;
-                for (int g = 0; g < P.g; ++g)
-                    if (P.guess[g * n + h + q] == s && b[g] >= P.bulls[g]) { ok = false; break; }
+                for (int g : hit)
+                    if (b[g] >= P.bulls[g]) { ok = false; break; }
                 if (!ok) continue;
                 ++c[s];
-                for (int g = 0; g < P.g; ++g) b[g] += P.guess[g * n + h + q] == s;
+                for (int g : hit) ++b[g];
                 x[q] = s;
-                rec(q + 1);
-                for (int g = 0; g < P.g; ++g) b[g] -= P.guess[g * n + h + q] == s;
+                rec(q + 1, hv + weight[(h + q) * d + s]);
+                for (int g : hit) --b[g];
                 --c[s];
             }
         };
-        rec(0);
-        if (late) {
+        rec(0, 0);
+        if (out != BUILT) {
             reset(m);
-            return false;
+            return out;
+        }
+        const int rows = static_cast<int>(hashes.size());
+        size_t cap = 1;
+        while (cap < 2 * static_cast<size_t>(rows) + 1) cap <<= 1;
+        slot_hash.assign(cap, 0);
+        slot_row.assign(cap, -1);
+        next.assign(rows, -1);
+        for (int r = rows - 1; r >= 0; --r) {   // chains in increasing (lexicographic) order
+            size_t i = mix(hashes[r]) & (cap - 1);
+            while (slot_row[i] >= 0 && slot_hash[i] != hashes[r]) i = (i + 1) & (cap - 1);
+            next[r] = slot_row[i];
+            slot_row[i] = r;
+            slot_hash[i] = hashes[r];
         }
         ready = true;
         ++builds;
-        return true;
+        return BUILT;
     }
 };
 
@@ -455,12 +522,13 @@ struct Persistent {
     bool vec_settled = false;   // count vectors found, or given up for good (not by time)
     SuffixTable table;
     double deep_nodes = 0;      // search nodes below depth N - m, over every call
+    int mitm_max_m = 1 << 20;   // automatic tables: at most this many positions (too big above)
 };
 
 template <int W>
 py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> start,
                     std::vector<u64> ranks, long long max_nodes, double seconds,
-                    long long memo_cap, int suffix) {
+                    long long memo_cap, int suffix, size_t table_cap) {
     std::vector<uint8_t> out;
     u64 count = 0, nodes = 0;
     size_t next_rank = 0;
@@ -493,41 +561,62 @@ py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> s
         if (mode == LIST && P.vec_on && n >= 2) {
             if (suffix > 0) m = std::min(suffix, n - 1);
             else if (suffix < 0 && n >= MITM_MIN_N) {
-                while (m + 1 <= n / 2 && table_rows * P.d <= MITM_TABLE) {
+                while (m + 1 <= std::min(n / 2, K.mitm_max_m) && table_rows * P.d <= MITM_SPACE) {
                     table_rows *= P.d;
                     ++m;
                 }
             }
         }
-        const int h = n - m;
+        int h = n - m;
         SuffixTable& table = K.table;
         if (m > 0 && table.m != m) table.reset(m);
         bool build_failed = false;
-        // An explicit suffix builds at once; the automatic one once the deep search has cost
-        // about as much as the table would (see MITM_BUILD_AFTER).
+        // Can the table complete prefixes of depth h? An explicit suffix builds at once; the
+        // automatic one once the deep search has cost about as much as the table would (see
+        // MITM_BUILD_AFTER), and a table over MITM_ROWS rows gives way to one position fewer
+        // (h grows: the search goes one level deeper before completing).
         auto want_table = [&]() {
             if (m == 0 || table.ready || build_failed) return table.ready;
-            if (suffix < 0 && K.deep_nodes < MITM_BUILD_AFTER * table_rows) return false;
-            build_failed = !table.build(P, t0, seconds);
-            return table.ready;
+            if (suffix < 0 && K.deep_nodes < MITM_BUILD_AFTER * std::min<double>(table_rows, table_cap))
+                return false;
+            auto got = table.build(P, t0, seconds, suffix > 0 ? SIZE_MAX : table_cap);
+            if (got == SuffixTable::LATE) build_failed = true;
+            if (got != SuffixTable::TOO_BIG) return table.ready;
+            K.mitm_max_m = m - 1;   // for later calls too
+            table_rows /= P.d;
+            table.reset(--m);
+            ++h;
+            return false;
         };
         if (suffix > 0) want_table();
-        const std::unordered_map<std::string, std::vector<int>>& rows = table.rows;
+        std::vector<u64> vec_hash(P.vec_on ? P.nvec : 0, 0);   // hash(vector) + hash(bulls)
+        if (m > 0) {
+            table.weigh(P);
+            u64 hb = 0;
+            for (int g = 0; g < P.g; ++g) hb += static_cast<u64>(P.bulls[g]) * table.clue_weight[g];
+            for (int i = 0; i < P.nvec; ++i) {
+                u64 hv = hb;
+                for (int s = 0; s < P.d; ++s) hv += P.vecs[static_cast<size_t>(i) * P.d + s] * table.sym_weight[s];
+                vec_hash[i] = hv;
+            }
+        }
         const std::vector<uint8_t>& suffixes = table.codes;
         std::optional<std::vector<int>> mid_cursor;   // stopped inside a suffix list
         std::vector<int> ids;
-        std::string tkey;
-        // Emit every consistent completion of the current prefix (depth h) that is >= `low`
-        // (the start's suffix, or null); true when the limit stopped it.
+        std::vector<uint8_t> want_key(P.d + P.g);
         auto complete_prefix = [&](const int* low) {
             ids.clear();
+            u64 hp = 0;   // the prefix's hash
+            for (int q = 0; q < h; ++q) hp += table.weight[q * P.d + S.sym[q]];
+            const size_t width = P.d + P.g;
             for (int i : S.compat[h]) {
-                tkey.clear();
+                int r = table.find(vec_hash[i] - hp);
+                if (r < 0) continue;
                 const uint8_t* v = &P.vecs[static_cast<size_t>(i) * P.d];
-                for (int s2 = 0; s2 < P.d; ++s2) tkey.push_back(static_cast<char>(v[s2] - S.cnt[s2]));
-                for (int g = 0; g < P.g; ++g) tkey.push_back(static_cast<char>(P.bulls[g] - S.B[g]));
-                auto it = rows.find(tkey);
-                if (it != rows.end()) ids.insert(ids.end(), it->second.begin(), it->second.end());
+                for (int s2 = 0; s2 < P.d; ++s2) want_key[s2] = static_cast<uint8_t>(v[s2] - S.cnt[s2]);
+                for (int g = 0; g < P.g; ++g) want_key[P.d + g] = static_cast<uint8_t>(P.bulls[g] - S.B[g]);
+                for (; r >= 0; r = table.next[r])   // same hash: confirm on the key itself
+                    if (std::equal(want_key.begin(), want_key.end(), &table.keys[r * width])) ids.push_back(r);
             }
             std::sort(ids.begin(), ids.end());
             for (size_t t = 0; t < ids.size(); ++t) {
@@ -755,7 +844,8 @@ class Searcher {
     }
 
     py::dict run(int mode, long long limit, std::vector<int> start, std::vector<u64> ranks,
-                 long long max_nodes, double seconds, long long memo_cap, int suffix) {
+                 long long max_nodes, double seconds, long long memo_cap, int suffix,
+                 size_t table_cap) {
         const int n = K.P.n;
         if (start.empty()) start.assign(n, 0);
         if (static_cast<int>(start.size()) != n) throw std::invalid_argument("start must have N symbols");
@@ -766,8 +856,8 @@ class Searcher {
             py::gil_scoped_release release;   // wait for another thread's call without the GIL
             lock.lock();
         }
-        if (K.P.d <= 64) return run_search<1>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix);
-        return run_search<4>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix);
+        if (K.P.d <= 64) return run_search<1>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap);
+        return run_search<4>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap);
     }
 
     // Count vectors in use (-1: none, or not settled yet); meet-in-the-middle table rows (0: none).
@@ -794,6 +884,7 @@ PYBIND11_MODULE(dfs, m) {
         .def("run", &Searcher::run, py::arg("mode"), py::arg("limit"), py::arg("start"),
              py::arg("ranks"), py::arg("max_nodes"), py::arg("seconds"),
              py::arg("memo_cap") = 1000000, py::arg("suffix") = -1,
+             py::arg("table_cap") = MITM_ROWS,
              "mode 0 list (up to limit codes), 1 count, 2 the codes at sorted ranks; returns "
              "{codes, count, status: complete|limit|nodes|time, nodes, cursor (next start or None)}")
         .def_property_readonly("vectors", &Searcher::vectors)

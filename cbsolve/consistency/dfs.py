@@ -99,15 +99,16 @@ def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP, lies: int = 0):
 def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
         start=None, ranks=None, max_nodes: int | None = None,
         seconds: float | None = None, vec_cap: int = VEC_CAP, memo_cap: int = MEMO_CAP,
-        suffix: int = -1, lies: int = 0) -> Chunk:
+        suffix: int = -1, lies: int = 0, table_cap: int | None = None) -> Chunk:
     """One kernel call from ``start`` (a code; None: the first). ``limit``: codes to list (LIST)
     or a count at which to stop (COUNT); ``ranks``: sorted 0-based ranks to fetch (SELECT);
     ``vec_cap``: most count vectors the search keeps (0: per-clue bounds only); ``memo_cap``:
     most subtree sizes memoised when counting or selecting (0: none); ``suffix``: listing
     with count vectors completes the last ``suffix`` positions from a meet-in-the-middle table
-    (0: off, the plain search; -1: automatic, N >= 8, table of at most 300k rows, built once
-    the search below that depth has done about a quarter of the table's work); ``lies``: list
-    the codes that contradict at most that many entries."""
+    (0: off, the plain search; -1: automatic, N >= 8, m <= N/2, D^m <= 2M, at most
+    ``table_cap`` rows (default 600k; else m shrinks), built once the search below that depth
+    has visited a tenth of the table's rows); ``lies``: list the codes that contradict at most
+    that many entries."""
     t0 = time.perf_counter()
     out = searcher(log, vec_cap, lies).run(
         mode=mode, limit=-1 if limit is None else int(limit),
@@ -115,7 +116,8 @@ def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
         ranks=[] if ranks is None else [int(r) for r in ranks],
         max_nodes=-1 if max_nodes is None else int(max_nodes),
         seconds=-1.0 if seconds is None else max(0.0, float(seconds)),
-        memo_cap=int(memo_cap), suffix=int(suffix))
+        memo_cap=int(memo_cap), suffix=int(suffix),
+        **({} if table_cap is None else {"table_cap": int(table_cap)}))
     cursor = out["cursor"]
     return Chunk(out["codes"], int(out["count"]), out["status"],
                  None if cursor is None else tuple(cursor), int(out["nodes"]),
