@@ -160,7 +160,7 @@ def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True
 
         # Find-one / unique too: the search answers distinct and short-code logs in
         # milliseconds where CP-SAT's tail is 10x its median (docs/benchmarks.md).
-        ok, why = dfs.probe(log, query, dfs.PROBE_SECONDS if many else dfs.FIND_PROBE_SECONDS,
+        ok, why = dfs.probe(log, query, dfs.PROBE_SECONDS if many else dfs.find_probe_seconds(log),
                             lies)
         if ok:
             return {"backend": "native", "native_estimate_seconds": round(est, 6),

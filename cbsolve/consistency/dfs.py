@@ -177,8 +177,18 @@ def recheck(log: FeedbackLog, codes: np.ndarray, lies: int = 0) -> None:
 #: to the SAT engine (at most this fraction of the query's time limit).
 PROBE_SECONDS, PROBE_FRACTION = 0.25, 0.1
 #: The probe before a find-one / unique query: short, because CP-SAT's portfolio answers the
-#: long-code rows in ~0.05 s where the search finds nothing (docs/benchmarks.md).
+#: long-code rows in ~0.05 s where the search finds nothing (docs/benchmarks.md); longer on
+#: spaces of at most FIND_PROBE_SMALL_SPACE codes, where the search found a first secret
+#: within 55 ms on every seed measured (Mastermind 16x6, N=10 of 26 letters) and the
+#: portfolio's tail is ten times that, while on N=20 and N=40 it found none in 0.5 s.
 FIND_PROBE_SECONDS = 0.03
+FIND_PROBE_SMALL_SECONDS, FIND_PROBE_SMALL_SPACE = 0.1, 10**15
+
+
+def find_probe_seconds(log: FeedbackLog) -> float:
+    """The probe's time for a find-one / unique query on this log's space."""
+    small = log.space.size <= FIND_PROBE_SMALL_SPACE
+    return FIND_PROBE_SMALL_SECONDS if small else FIND_PROBE_SECONDS
 #: A count the probe could not finish still goes to the search when the probe had already
 #: counted this many (the SAT engine enumerates at most 200k and Ganak fails on large counts).
 PROBE_COUNT_GOING = 100_000
