@@ -6,7 +6,8 @@ consistent; timings are medians and p95 over the seeds, measured side by side in
 
     python scripts/bench_consistency.py --rows find --seeds 20
     python scripts/bench_consistency.py --rows band --seeds 20 --time-limit 10
-    python scripts/bench_consistency.py --rows enum,count,diagnose
+    python scripts/bench_consistency.py --rows enum --backends auto,native,sat --seeds 3
+    python scripts/bench_consistency.py --rows count,diagnose
     python scripts/bench_consistency.py --rows lies --backends native,sat --time-limit 20
 """
 from __future__ import annotations
@@ -418,7 +419,7 @@ def main(argv=None) -> None:
             if args.plot:
                 plot_band(rows, args.plot)
         elif row == "enum":
-            enumeration(args.seeds, time_limit=args.time_limit)
+            enumeration(args.seeds, backends=tuple(backends), time_limit=args.time_limit)
         elif row == "count":
             show(count_native(args.seeds))
         elif row == "diagnose":

@@ -357,24 +357,26 @@ def test_table_build_stops_at_the_time_limit_and_the_listing_resumes():
     assert np.array_equal(np.concatenate([c.codes, rest.codes]), want)
 
 
-@settings(max_examples=150, deadline=None)
-@given(variant_and_log(max_entries=6), st.integers(1, 3), st.data())
-def test_lies_list_count_ranks_and_resume_like_the_filter(log, lies, data):
+@settings(max_examples=200, deadline=None)
+@given(variant_and_log(max_entries=6), st.integers(1, 3), st.sampled_from([0, 256]), st.data())
+def test_lies_list_count_ranks_and_resume_like_the_filter(log, lies, vec_cap, data):
     """``lies``: the codes contradicting at most that many entries, exactly the mismatch
-    counts' set of the enumerated space, in order; counted, picked by rank and resumed."""
+    counts' set of the enumerated space, in order; counted, picked by rank and resumed; with
+    count vectors (each with the totals it gets wrong) and without."""
     from cbsolve.consistency.diagnose import mismatch_counts
 
     codes = log.space.codes
     want = codes[mismatch_counts(log, codes) <= lies] if len(log) else codes
-    got = dfs.list_codes(log, None, lies=lies)
+    got = dfs.run(log, dfs.LIST, lies=lies, vec_cap=vec_cap)
     assert got.complete and np.array_equal(got.codes, want)
-    assert dfs.count(log, lies=lies).count == want.shape[0]
+    assert dfs.run(log, dfs.COUNT, lies=lies, vec_cap=vec_cap).count == want.shape[0]
     if want.shape[0]:
         ranks = sorted(set(data.draw(st.lists(st.integers(0, want.shape[0] - 1), max_size=4))))
-        assert np.array_equal(dfs.at_ranks(log, ranks, lies=lies).codes, want[ranks])
+        got = dfs.run(log, dfs.SELECT, ranks=ranks, lies=lies, vec_cap=vec_cap)
+        assert np.array_equal(got.codes, want[ranks])
     start = log.space.code_at(data.draw(st.integers(0, log.space.size - 1)))
     keep = np.array([tuple(c) >= tuple(start) for c in want.tolist()], dtype=bool)
-    rest = dfs.run(log, dfs.LIST, start=start, lies=lies)
+    rest = dfs.run(log, dfs.LIST, start=start, lies=lies, vec_cap=vec_cap)
     assert np.array_equal(rest.codes, want[keep] if want.shape[0] else want)
 
 

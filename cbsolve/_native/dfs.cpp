@@ -99,10 +99,14 @@ struct Problem {
     bool vec_on = false;
     int nvec = 0;
     std::vector<uint8_t> vecs;    // nvec x d
+    // With lies: per vector, the clues whose total it gets wrong (wg words of bits each).
+    int wg = 0;
+    std::vector<u64> wrong;       // nvec x wg
 };
 
 // Every count vector n (sum N; n_s <= 1 for distinct codes) with sum_s min(k_gs, n_s) = m_g for
-// all clues, by a depth-first search over symbols with the same bounds as the position search.
+// all clues (all but at most P.lies, each vector with the set it gets wrong), by a depth-first
+// search over symbols with the same bounds as the position search.
 // Gives up beyond `cap` vectors or `budget` nodes (VEC_GAVE_UP: for good) or `seconds`
 // (VEC_TIME: a later call may try again); the position search then works with the per-clue
 // bounds alone.
@@ -120,6 +124,8 @@ VecOutcome count_vectors(Problem& P, int cap, long long budget, double seconds) 
     long long nodes = 0;
     bool ok = true, timed_out = false;
     std::vector<uint8_t> out;
+    const int wg = (G + 63) / 64;
+    std::vector<u64> wrong;
     int found = 0;
     // Recursive over symbols; depth <= 256.
     std::function<void(int, int)> rec = [&](int s, int left) {
@@ -133,9 +139,14 @@ VecOutcome count_vectors(Problem& P, int cap, long long budget, double seconds) 
         }
         if (s == d) {
             if (left != 0) return;
-            for (int g = 0; g < G; ++g) if (T[g] != P.total[g]) return;
+            int bad = 0;
+            for (int g = 0; g < G; ++g) bad += T[g] != P.total[g];
+            if (bad > P.lies) return;
             if (++found > cap) { ok = false; return; }
             for (int t = 0; t < d; ++t) out.push_back(static_cast<uint8_t>(n[t]));
+            for (int w = 0; w < wg; ++w) wrong.push_back(0);
+            for (int g = 0; g < G; ++g)
+                if (T[g] != P.total[g]) wrong[wrong.size() - wg + g / 64] |= u64(1) << (g % 64);
             return;
         }
         int hi = P.repeats ? left : std::min(left, 1);
@@ -143,17 +154,14 @@ VecOutcome count_vectors(Problem& P, int cap, long long budget, double seconds) 
         int lo = (s == d - 1) ? left : 0;
         if (lo > hi) return;
         for (int c = lo; c <= hi; ++c) {
-            bool good = true;
-            for (int g = 0; g < G; ++g) {
+            int bad = 0;   // clues whose total can no longer come out right
+            for (int g = 0; g < G && bad <= P.lies; ++g) {
                 int add = std::min<int>(P.k[g * d + s], c);
                 int t = T[g] + add;
                 int rest = left - c;
-                if (t > P.total[g] || t + std::min(rest, suffix[g * (d + 1) + s + 1]) < P.total[g]) {
-                    good = false;
-                    break;
-                }
+                bad += t > P.total[g] || t + std::min(rest, suffix[g * (d + 1) + s + 1]) < P.total[g];
             }
-            if (!good) continue;
+            if (bad > P.lies) continue;
             for (int g = 0; g < G; ++g) T[g] += std::min<int>(P.k[g * d + s], c);
             n[s] = c;
             rec(s + 1, left - c);
@@ -167,6 +175,8 @@ VecOutcome count_vectors(Problem& P, int cap, long long budget, double seconds) 
     P.vec_on = true;
     P.nvec = found;
     P.vecs = std::move(out);
+    P.wg = wg;
+    P.wrong = std::move(wrong);
     return VEC_FOUND;
 }
 
@@ -323,6 +333,9 @@ struct Search {
     std::vector<int> pc;                    // g x d: unassigned positions where guess g has s
     std::vector<int> hi, lo;                // per symbol: bounds on how many more it can take
     bool transport;                         // bulls bounds from hi/lo are informative
+    std::vector<u64> bulls_wrong;           // lies with vectors: clues whose bulls must fail
+    int bulls_wrong_depth = -1;             // ... marked at this depth
+    mutable std::vector<u64> any_wrong;     // scratch: clues some vector gets the total wrong
 
     explicit Search(const Problem& p) : P(p) {
         B.assign(P.g, 0);
@@ -339,6 +352,8 @@ struct Search {
             compat[0].resize(P.nvec);
             for (int i = 0; i < P.nvec; ++i) compat[0][i] = i;
         }
+        bulls_wrong.assign(P.wg, 0);
+        any_wrong.assign(P.wg, 0);
         pc.assign(static_cast<size_t>(P.g) * P.d, 0);
         for (int g = 0; g < P.g; ++g)
             for (int q = 0; q < P.n; ++q) ++pc[g * P.d + P.guess[g * P.n + q]];
@@ -394,10 +409,38 @@ struct Search {
                 if (dst.empty()) return false;
             }
         }
+        if (P.lies > 0 && P.vec_on) return feasible_with_wrong_totals(a);
         int lost = 0;
         for (int g = 0; g < P.g; ++g)
             if (broken(g, a) && ++lost > P.lies) return false;
         return !transport || bulls_transport(left);
+    }
+
+    // Lies with count vectors: a completion's counts are one of the vectors, which decides the
+    // clues whose totals come out wrong; the bulls bounds (and the transportation bound) mark
+    // the clues whose bulls must. A vector stays while those sets together hold at most P.lies
+    // clues (both only grow deeper down, so dropped vectors stay dropped).
+    bool feasible_with_wrong_totals(int a) {
+        const int left = P.n - a;
+        std::fill(bulls_wrong.begin(), bulls_wrong.end(), 0);
+        for (int g = 0; g < P.g; ++g)
+            if (B[g] > P.bulls[g] || B[g] + left < P.bulls[g]) bulls_wrong[g / 64] |= u64(1) << (g % 64);
+        bulls_transport(left, bulls_wrong.data());
+        bulls_wrong_depth = a;
+        auto& keep = compat[a];   // at a = 0: every vector
+        size_t j = 0;
+        for (int i : keep)
+            if (lies_with(i) <= P.lies) keep[j++] = i;
+        keep.resize(j);
+        return !keep.empty();
+    }
+
+    // Clues a completion with count vector i gets wrong, at least (the bulls marks so far).
+    int lies_with(int i) const {
+        const u64* w = &P.wrong[static_cast<size_t>(i) * P.wg];
+        int c = 0;
+        for (int k = 0; k < P.wg; ++k) c += __builtin_popcountll(w[k] | bulls_wrong[k]);
+        return c;
     }
 
     // Bulls as a transportation bound: symbol s can fill at most hi_s / must fill at least lo_s
@@ -405,7 +448,8 @@ struct Search {
     // codes); pc_gs open positions show s in guess g. More bulls are possible only where both
     // meet: B_g + sum_s min(pc_gs, hi_s) >= b_g; and a symbol with more copies to place than
     // open non-s positions must land on s positions: B_g + sum_s max(0, lo_s - (left - pc_gs)) <= b_g.
-    bool bulls_transport(int left) {
+    // With `marks`, the clues it rules out are marked there instead (lies) and it returns true.
+    bool bulls_transport(int left, u64* marks = nullptr) {
         const int d = P.d;
         if (P.vec_on) {
             std::fill(hi.begin(), hi.end(), 0);
@@ -431,7 +475,10 @@ struct Search {
                 most += std::min(row[s], hi[s]);
                 least += std::max(0, lo[s] - (left - row[s]));
             }
-            if (B[g] + most < P.bulls[g] || B[g] + least > P.bulls[g]) return false;
+            if (B[g] + most < P.bulls[g] || B[g] + least > P.bulls[g]) {
+                if (!marks) return false;
+                marks[g / 64] |= u64(1) << (g % 64);
+            }
         }
         return true;
     }
@@ -485,6 +532,7 @@ struct Search {
                     if (v[s] > cnt[s]) need.set(s);
             }
             m.and_with(need);
+            if (P.lies > 0) return domain_with_wrong_totals(p, m);
         }
         if (P.lies > 0) {
             int lost = 0;
@@ -508,6 +556,43 @@ struct Search {
                 if (T[g] == P.total[g]) m.and_with(nogain[g]);
                 else if (T[g] + left == P.total[g]) m.and_not(nogain[g]);
             }
+        }
+        return m;
+    }
+
+    // Lies with count vectors (`m`: the symbols some vector still needs). The last position is
+    // checked exactly: the code's counts are the vector cnt + e_s, whose wrong totals join the
+    // clues whose bulls come out wrong. Before it, a clue's bulls filter the domain only when no
+    // lie is left for any vector and no vector gets that clue's total wrong.
+    Mask<W> domain_with_wrong_totals(int p, Mask<W> m) const {
+        const int d = P.d, left = P.n - p;
+        if (p == P.n - 1) {
+            for (int s = 0; s < d; ++s) {
+                if (!m.test(s)) continue;
+                int i = -1;
+                for (int j : compat[p])
+                    if (P.vecs[static_cast<size_t>(j) * d + s] > cnt[s]) { i = j; break; }
+                int wrong = 0;
+                for (int g = 0; g < P.g; ++g) {
+                    bool bulls_bad = B[g] + (P.guess[g * P.n + p] == s) != P.bulls[g];
+                    bool total_bad = (P.wrong[static_cast<size_t>(i) * P.wg + g / 64] >> (g % 64)) & 1;
+                    wrong += bulls_bad || total_bad;
+                }
+                if (wrong > P.lies) m.reset(s);
+            }
+            return m;
+        }
+        if (bulls_wrong_depth != p) return m;   // marks of another depth: no filtering (sound)
+        std::fill(any_wrong.begin(), any_wrong.end(), 0);
+        for (int i : compat[p]) {
+            if (lies_with(i) < P.lies) return m;   // a lie left: any clue may still break
+            for (int k = 0; k < P.wg; ++k) any_wrong[k] |= P.wrong[static_cast<size_t>(i) * P.wg + k];
+        }
+        for (int g = 0; g < P.g && !m.empty(); ++g) {
+            if (((bulls_wrong[g / 64] | any_wrong[g / 64]) >> (g % 64)) & 1) continue;
+            int gs = P.guess[g * P.n + p];
+            if (B[g] == P.bulls[g]) m.reset(gs);
+            else if (B[g] + left == P.bulls[g]) m.keep_only(gs);
         }
         return m;
     }
@@ -558,7 +643,7 @@ py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> s
         // one lookup per vector still compatible, instead of the deepest levels of the search.
         int m = 0;
         double table_rows = 1;
-        if (mode == LIST && P.vec_on && n >= 2) {
+        if (mode == LIST && P.vec_on && P.lies == 0 && n >= 2) {   // the table needs exact clues
             if (suffix > 0) m = std::min(suffix, n - 1);
             else if (suffix < 0 && n >= MITM_MIN_N) {
                 while (m + 1 <= std::min(n / 2, K.mitm_max_m) && table_rows * P.d <= MITM_SPACE) {
@@ -839,7 +924,7 @@ class Searcher {
         }
         if (lies < 0) throw std::invalid_argument("lies must be >= 0");
         P.lies = lies;
-        K.vec_cap = lies ? 0 : vec_cap;   // count vectors assume every total holds
+        K.vec_cap = vec_cap;
         K.vec_budget = vec_budget;
     }
 
