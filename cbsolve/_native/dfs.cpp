@@ -188,9 +188,10 @@ constexpr int MITM_MIN_N = 8;
 constexpr double MITM_SPACE = 2e6;
 constexpr size_t MITM_ROWS = 600000;
 // Automatic tables are built only once the search below depth N - m has visited this fraction
-// of the table's rows (a search node costs several table rows): a first secret found in a few
-// hundred nodes never pays for a table (ski rental: within a constant factor of either choice).
-constexpr double MITM_BUILD_AFTER = 0.1;
+// of the table's rows (at most MITM_ROWS; a search node costs several table rows): a first
+// secret found in a few hundred nodes never pays for a table (ski rental: within a constant
+// factor of either choice). Mastermind 16x6: 0.01-0.03 alike, 0.1 slower (docs/benchmarks.md).
+constexpr double MITM_BUILD_AFTER = 0.02;
 
 using Clock = std::chrono::steady_clock;
 

@@ -107,7 +107,7 @@ def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
     with count vectors completes the last ``suffix`` positions from a meet-in-the-middle table
     (0: off, the plain search; -1: automatic, N >= 8, m <= N/2, D^m <= 2M, at most
     ``table_cap`` rows (default 600k; else m shrinks), built once the search below that depth
-    has visited a tenth of the table's rows); ``lies``: list the codes that contradict at most
+    has visited 2% of the table's row cap); ``lies``: list the codes that contradict at most
     that many entries."""
     t0 = time.perf_counter()
     out = searcher(log, vec_cap, lies).run(
