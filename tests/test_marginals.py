@@ -162,13 +162,16 @@ def test_pinned_counts_keep_cpsat_solution_set(log):
 def test_native_marginals_match_the_numpy_reference(log, with_counts, sweeps):
     """The C++ kernel (cbsolve._native.belief) runs the reference's computation: same factors,
     schedule, damping and floor, so the two agree to rounding, with and without a count
-    factor, for every variant feature."""
+    factor, for every variant feature. Rounding is amplified where a probability sits at the
+    1e-12 floor both clamp to: a last-bit difference in NumPy's summation (its order depends on
+    memory alignment) then moves later sweeps by up to ~1e-8 (Hypothesis found 6.5e-9 on a
+    3-position log with marginals at 1e-12), hence 1e-7, far below what the search order uses."""
     vecs = count_vectors(log) if with_counts and not log.variant.bulls_only else None
     counts = vecs[0] if vecs else None
     want = marginals(log, counts, sweeps=sweeps, native=False)
     got = marginals(log, counts, sweeps=sweeps)
     assert got.shape == want.shape == (log.variant.length, log.variant.n_symbols)
-    assert np.abs(got - want).max() < 1e-9
+    assert np.abs(got - want).max() < 1e-7
 
 
 @settings(max_examples=60, deadline=None)

@@ -72,8 +72,8 @@ def prepare(log: FeedbackLog) -> dict:
 
 
 #: Kernel searchers kept for the last few logs: a searcher keeps its count vectors and its
-#: meet-in-the-middle table (up to ~50 MB) across calls, so a probe, the answer after it and a
-#: listing in chunks compute them once.
+#: meet-in-the-middle table (at most 600k rows of ~50 bytes) across calls, so a probe, the
+#: answer after it and a listing in chunks compute them once.
 SEARCHERS_KEPT = 2
 _searchers: OrderedDict = OrderedDict()
 _searchers_lock = threading.Lock()
