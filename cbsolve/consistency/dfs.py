@@ -71,6 +71,11 @@ def prepare(log: FeedbackLog) -> dict:
         total=[] if v.bulls_only else [int(e.bulls) + int(e.cows) for e in log])
 
 
+def log_key(log: FeedbackLog) -> tuple:
+    """A hashable identity of the log (variant and entries) for the caches here."""
+    return (log.variant, tuple((e.guess, e.bulls, e.cows) for e in log))
+
+
 #: Kernel searchers kept for the last few logs: a searcher keeps its count vectors and its
 #: meet-in-the-middle table (at most 600k rows of ~50 bytes) across calls, so a probe, the
 #: answer after it and a listing in chunks compute them once.
@@ -81,10 +86,11 @@ _searchers_lock = threading.Lock()
 
 def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP, lies: int = 0):
     """The kernel's :class:`Searcher` for ``log`` (kept for the last few logs); ``lies``: the
-    codes may contradict that many entries (counts vectors are then off)."""
+    codes may contradict that many entries (each count vector then carries the totals it
+    gets wrong)."""
     from .._native import dfs as kernel
 
-    key = (log.variant, tuple((e.guess, e.bulls, e.cows) for e in log), vec_cap, lies)
+    key = (*log_key(log), vec_cap, lies)
     with _searchers_lock:
         s = _searchers.pop(key, None)
         if s is None:
@@ -183,12 +189,6 @@ PROBE_SECONDS, PROBE_FRACTION = 0.25, 0.1
 #: portfolio's tail is ten times that, while on N=20 and N=40 it found none in 0.5 s.
 FIND_PROBE_SECONDS = 0.03
 FIND_PROBE_SMALL_SECONDS, FIND_PROBE_SMALL_SPACE = 0.1, 10**15
-
-
-def find_probe_seconds(log: FeedbackLog) -> float:
-    """The probe's time for a find-one / unique query on this log's space."""
-    small = log.space.size <= FIND_PROBE_SMALL_SPACE
-    return FIND_PROBE_SMALL_SECONDS if small else FIND_PROBE_SECONDS
 #: A count the probe could not finish still goes to the search when the probe had already
 #: counted this many (the SAT engine enumerates at most 200k and Ganak fails on large counts).
 PROBE_COUNT_GOING = 100_000
@@ -200,8 +200,14 @@ PROBE_LIST_GOING = 2_000
 _probe_cache: dict = {}
 
 
+def find_probe_seconds(log: FeedbackLog) -> float:
+    """The probe's time for a find-one / unique query on this log's space."""
+    small = log.space.size <= FIND_PROBE_SMALL_SPACE
+    return FIND_PROBE_SMALL_SECONDS if small else FIND_PROBE_SECONDS
+
+
 def _key(log: FeedbackLog, mode: int, limit, lies: int) -> tuple:
-    return (log.variant, tuple((e.guess, e.bulls, e.cows) for e in log), mode, limit, lies)
+    return (*log_key(log), mode, limit, lies)
 
 
 #: ``limit=None`` lists at most this many secrets (memory: N bytes each, then Python strings);
