@@ -428,3 +428,17 @@ def test_an_automatic_table_too_big_gives_way_to_a_shorter_one(cap):
     s = dfs.searcher(log)
     assert got.complete and np.array_equal(got.codes, want)
     assert 0 < s.table_rows <= cap and s.table_builds == 1
+
+
+def test_one_searcher_shared_by_threads_gives_every_thread_the_whole_set():
+    """Calls on one kernel object are serialised (it builds its table in place): four threads
+    listing the same log at once each get the whole set, in order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    log = mastermind_16x6_log(1)
+    want = dfs.run(log, dfs.LIST, suffix=0).codes
+    dfs._searchers.clear()
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda _: dfs.run(log, dfs.LIST).codes, range(4)))
+    assert all(np.array_equal(g, want) for g in got)
+    assert dfs.searcher(log).table_builds == 1
