@@ -371,8 +371,8 @@ struct Search {
     // With `a` positions assigned, no completion can meet clue g (its bounds exclude the reply).
     // Monotone: a broken clue stays broken deeper down.
     bool broken(int g, int a) const {
-        const int left = P.n - a, b = P.bulls[g];
-        if (B[g] > b || B[g] + left < b) return true;
+        const int left = P.n - a;
+        if (bulls_broken(g, left)) return true;
         if (!P.totals) return false;
         const int m = P.total[g], t = T[g];
         if (t > m || t + std::min(left, P.kcap[g] - t) < m) return true;
@@ -383,12 +383,19 @@ struct Search {
         return false;
     }
 
-    // Clues the code contradicts when symbol s completes it at the last position p.
-    int lies_if_last(int p, int s) const {
+    // Clue g's bulls can no longer come out right with `left` positions open.
+    bool bulls_broken(int g, int left) const {
+        return B[g] > P.bulls[g] || B[g] + left < P.bulls[g];
+    }
+
+    // Clues the code contradicts when symbol s completes it at the last position p; the totals
+    // it gets wrong are `wrong_totals` (a count vector's bits) when given, else computed.
+    int lies_if_last(int p, int s, const u64* wrong_totals = nullptr) const {
         int wrong = 0;
         for (int g = 0; g < P.g; ++g) {
             bool bad = B[g] + (P.guess[g * P.n + p] == s) != P.bulls[g];
-            if (P.totals) bad = bad || T[g] + (cnt[s] < P.k[g * P.d + s]) != P.total[g];
+            if (wrong_totals) bad = bad || ((wrong_totals[g / 64] >> (g % 64)) & 1);
+            else if (P.totals) bad = bad || T[g] + (cnt[s] < P.k[g * P.d + s]) != P.total[g];
             wrong += bad;
         }
         return wrong;
@@ -425,7 +432,7 @@ struct Search {
         const int left = P.n - a;
         std::fill(bulls_wrong.begin(), bulls_wrong.end(), 0);
         for (int g = 0; g < P.g; ++g)
-            if (B[g] > P.bulls[g] || B[g] + left < P.bulls[g]) bulls_wrong[g / 64] |= u64(1) << (g % 64);
+            if (bulls_broken(g, left)) bulls_wrong[g / 64] |= u64(1) << (g % 64);
         bulls_transport(left, bulls_wrong.data());
         bulls_wrong_depth = a;
         auto& keep = compat[a];   // at a = 0: every vector
@@ -570,16 +577,10 @@ struct Search {
         if (p == P.n - 1) {
             for (int s = 0; s < d; ++s) {
                 if (!m.test(s)) continue;
-                int i = -1;
+                int i = -1;   // exists: `m` holds only symbols some vector still needs
                 for (int j : compat[p])
                     if (P.vecs[static_cast<size_t>(j) * d + s] > cnt[s]) { i = j; break; }
-                int wrong = 0;
-                for (int g = 0; g < P.g; ++g) {
-                    bool bulls_bad = B[g] + (P.guess[g * P.n + p] == s) != P.bulls[g];
-                    bool total_bad = (P.wrong[static_cast<size_t>(i) * P.wg + g / 64] >> (g % 64)) & 1;
-                    wrong += bulls_bad || total_bad;
-                }
-                if (wrong > P.lies) m.reset(s);
+                if (lies_if_last(p, s, &P.wrong[static_cast<size_t>(i) * P.wg]) > P.lies) m.reset(s);
             }
             return m;
         }
