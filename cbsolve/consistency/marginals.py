@@ -69,8 +69,8 @@ def marginals(log: FeedbackLog, counts=None, sweeps: int = SWEEPS,
 
     ``counts``: the secret's symbol counts when known (a single count vector); without them
     only the clues' bulls are used (the totals carry no positional information). ``native``:
-    the C++ kernel (``cbsolve._native.belief``, ~100x faster); False: this module's NumPy
-    reference, the same computation.
+    the C++ kernel (``cbsolve._native.belief``, ~7-12x faster: N=40 with 50 / 90 clues, 10 / 31
+    ms against 120 / 230 ms); False: this module's NumPy reference, the same computation.
     """
     variant = log.variant
     n, d = variant.length, variant.n_symbols
