@@ -24,10 +24,15 @@ only = {s for s in os.environ.get("CBSOLVE_NATIVE_ONLY", "").split(",") if s}
 sources = [src for src in sorted(glob.glob("cbsolve/_native/*.cpp"))
            if not only or os.path.splitext(os.path.basename(src))[0] in only]
 
+# A kernel may keep parts in headers beside it (dfs_*.hpp for dfs.cpp): listed as depends, a
+# changed header rebuilds the kernels, and the sdist ships it.
+headers = sorted(glob.glob("cbsolve/_native/*.hpp"))
+
 extensions = [
     Pybind11Extension(
         f"cbsolve._native.{os.path.splitext(os.path.basename(src))[0]}",
         [src],
+        depends=headers,
         cxx_std=17,
         extra_compile_args=compile_args,
         extra_link_args=["-fopenmp"],
