@@ -61,7 +61,19 @@ def test_log_file_and_tokens_are_numbered_together(tmp_path, capsys):
     (["consistent", "0123-1,2"], "malformed"),
     (["consistent", "--log", "/nonexistent/log.txt"], "cannot read log file"),
     (["consistent", "--limit", "many"], "many"),
-    (["consistent", "--limit", "-1"], "--limit must be >= 0"),
+    (["consistent", "--limit", "-1"], "'--limit': -1 is not in the range"),
+    # Found by a CLI audit (session 6): these reached NumPy or C++ and gave tracebacks, or
+    # NaN reached the JSON output.
+    (["consistent", "0123:1,2", "--sample", "5", "--seed", "-1"], "'--seed': -1"),
+    (["next", "0123:1,2", "--strategy", "random", "--seed", "-1"], "'--seed': -1"),
+    (["consistent", "0123:1,2", "--time-limit", "nan", "--json"], "finite number of seconds"),
+    (["bounds", "--time-limit", "inf"], "finite number of seconds"),
+    (["assist", "--time-limit", "-1", "--json"], "finite number of seconds"),
+    (["optimal", "--length", "2", "--symbols", "123", "--repeats", "--lookahead",
+      "99999999999999999999"], "'--lookahead'"),
+    (["evaluate", "--length", "2", "--symbols", "123", "--repeats", "--sample",
+      "99999999999999999999"], "'--sample'"),
+    (["optimal", "--length", "2", "--symbols", "123", "--dot-depth", "-2"], "'--dot-depth'"),
     (["frobnicate"], "No such command"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, args, fragment):

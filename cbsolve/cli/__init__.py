@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import math
 import pkgutil
 import sys
 
@@ -62,6 +63,30 @@ def variant_options(func):
 
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print exactly one JSON document on stdout.")
+
+
+class Seconds(click.ParamType):
+    """A time limit: a finite number of seconds >= 0 (NaN and infinity would reach the JSON
+    output, which cannot hold them, and mean nothing as a deadline)."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds < 0:
+            self.fail(f"must be a finite number of seconds >= 0, got {value}", param, ctx)
+        return seconds
+
+
+SECONDS = Seconds()
+#: Seeds feed NumPy's generator, which takes non-negative integers only.
+SEED = click.IntRange(min=0)
+#: Sizes that become array lengths or native ints: bounded so a typo is an error, not a
+#: memory failure (2^31 - 1 is also the native kernels' int).
+COUNT = click.IntRange(min=0, max=2**31 - 1)
 
 
 def emit(as_json: bool, data: dict, text: str) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from . import EXIT_OK, app, emit, json_option, progress_enabled, variant_options
+from . import COUNT, EXIT_OK, SEED, app, emit, json_option, progress_enabled, variant_options
 
 _VARIANT_PARAMS = ("variant_name", "length", "digits", "letters", "symbols", "repeats",
                    "no_leading_zero", "feedback")
@@ -49,13 +49,13 @@ def _explicit_variant() -> bool:
               help="Comma-separated strategies (default: all six).")
 @click.option("--bounds/--no-bounds", default=True, show_default=True,
               help="Add a row of proved lower bounds (and the optimum on small spaces).")
-@click.option("--workers", type=int, default=None,
+@click.option("--workers", type=COUNT, default=None,
               help="Local single-threaded worker processes (default: one per CPU; 0: in this process).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed cluster (e.g. tcp://host:8786).")
 @click.option("--out", "out_dir", default="analysis", show_default=True, metavar="DIR",
               help="Output directory (kept between runs: finished cells are skipped).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the random strategy.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the random strategy.")
 @click.option("--plots/--no-plots", default=True, show_default=True, help="Write PNG plots.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @variant_options

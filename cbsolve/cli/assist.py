@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from . import EXIT_NONE, EXIT_OK, app, json_option, variant_options
+from . import EXIT_NONE, EXIT_OK, SECONDS, SEED, app, json_option, variant_options
 
 
 @app.command("assist")
@@ -19,9 +19,9 @@ from . import EXIT_NONE, EXIT_OK, app, json_option, variant_options
               help="Follow this strategy tree (docs/tree-format.md).")
 @click.option("--guesses", default="all", show_default=True, metavar="SET",
               help="Suggest from all codes or only the remaining candidates.")
-@click.option("--seed", type=int, default=None, help="Seed for the random strategy.")
-@click.option("--time-limit", type=float, default=10.0, show_default=True, metavar="SECONDS",
-              help="Solver time per answer for spaces too large to list.")
+@click.option("--seed", type=SEED, default=None, help="Seed for the random strategy.")
+@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True, metavar="SECONDS",
+              help="Solver time per answer for spaces too large to list (0: no limit).")
 @click.option("--quiet", is_flag=True, help="Accepted for symmetry; assist shows no progress bars.")
 @variant_options
 @json_option
@@ -43,7 +43,7 @@ def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_l
 
     log = read_log(variant, entries, log_file)
     assistant = Assistant(variant, strategy=strategy, guesses=guesses, seed=seed,
-                          tree_path=tree_path, time_limit=time_limit)
+                          tree_path=tree_path, time_limit=time_limit or None)
     for e in log:
         try:
             assistant.add(e.text, e.bulls, e.cows)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from . import EXIT_OK, app, variant_options
+from . import EXIT_OK, SEED, app, variant_options
 
 
 @app.command("bot")
@@ -11,7 +11,7 @@ from . import EXIT_OK, app, variant_options
               help="How the bot guesses: minimax, expected, entropy, parts, first, random.")
 @click.option("--guesses", default="all", show_default=True, metavar="SET",
               help="Draw guesses from all codes or only the remaining candidates.")
-@click.option("--seed", type=int, default=None, help="Seed for the bot's secrets and choices.")
+@click.option("--seed", type=SEED, default=None, help="Seed for the bot's secrets and choices.")
 @variant_options
 def bot_command(strategy, guesses, seed, variant) -> int:
     """Answer referee commands, one a line: new, guess, score B C, check GUESS, quit.

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import click
 
-from . import EXIT_OK, app, emit, json_option, variant_options
+from . import EXIT_OK, SECONDS, app, emit, json_option, variant_options
 
 
 @app.command("bounds")
-@click.option("--time-limit", type=float, default=30.0, show_default=True, metavar="SECONDS",
-              help="Time for the optional work (strategies, exact search); bounds stay proved.")
+@click.option("--time-limit", type=SECONDS, default=30.0, show_default=True, metavar="SECONDS",
+              help="Time for the optional work (strategies, exact search; 0: none of it); "
+                   "bounds stay proved.")
 @click.option("--no-search", is_flag=True, help="Skip the exact optimal searches.")
 @click.option("--no-strategies", is_flag=True, help="Skip the heuristic upper bounds.")
 @click.option("--shallow", is_flag=True, help="Only one-guess partition bounds (no scorer pass).")
@@ -18,9 +19,6 @@ def bounds_command(time_limit, no_search, no_strategies, shallow, variant, as_js
     """Bounds for any N and D: counting, partition (closed form), strategies, exact search."""
     from ..bounds import compute_bounds
 
-    if time_limit is not None and time_limit < 0:
-        raise click.BadParameter(f"must be >= 0 seconds, got {time_limit}",
-                                 param_hint="--time-limit")
     result = compute_bounds(variant, time_limit=time_limit, search=not no_search,
                             strategies=not no_strategies, deep=not shallow)
     emit(as_json, result.to_json(), format_bounds(result))

@@ -4,10 +4,10 @@ from __future__ import annotations
 import click
 
 from ..consistency import BACKEND_CHOICES, Query, consistent
-from ..errors import InvalidFeedback, unknown_name
+from ..errors import unknown_name
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import EXIT_NONE, EXIT_OK, app, emit, json_option, variant_options
+from . import COUNT, EXIT_NONE, EXIT_OK, SECONDS, SEED, app, emit, json_option, variant_options
 
 #: Default wall-clock budget for solver work: no query waits silently for minutes (a 25-clue
 #: N=40 log once ran 489 s). ``--time-limit 0`` removes it; hitting it is reported.
@@ -21,28 +21,23 @@ def read_log(variant, entries, log_file) -> FeedbackLog:
     return log
 
 
-def _positive(name, value):
-    if value is not None and value < 0:
-        raise InvalidFeedback(f"{name} must be >= 0, got {value}")
-
-
 @app.command("consistent")
 @click.argument("entries", nargs=-1)
 @click.option("--log", "log_file", default=None, metavar="FILE", help="Read entries from a file.")
 @click.option("--backend", default="auto", metavar="NAME",
               help=f"One of: {', '.join(BACKEND_CHOICES)} (default auto).")
 @click.option("--count", "want_count", is_flag=True, help="Report the exact number of secrets.")
-@click.option("--limit", type=int, default=20, show_default=True,
+@click.option("--limit", type=COUNT, default=20, show_default=True,
               help="List at most K secrets (0: none).")
 @click.option("--all", "list_all", is_flag=True, help="List every consistent secret.")
-@click.option("--sample", type=int, default=None, metavar="K", help="Draw K secrets at random.")
-@click.option("--seed", type=int, default=None, help="Seed for --sample.")
-@click.option("--time-limit", type=float, default=None, metavar="SECONDS",
+@click.option("--sample", type=COUNT, default=None, metavar="K", help="Draw K secrets at random.")
+@click.option("--seed", type=SEED, default=None, help="Seed for --sample.")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
               help=f"Stop solver work after this many seconds (default {DEFAULT_TIME_LIMIT:g}; "
                    "0: no limit). Hitting it is reported in the output and JSON.")
-@click.option("--max-lies", type=int, default=None, metavar="L",
+@click.option("--max-lies", type=COUNT, default=None, metavar="L",
               help="Secrets consistent with all but at most L entries.")
-@click.option("--count-cap", type=int, default=None, metavar="K",
+@click.option("--count-cap", type=COUNT, default=None, metavar="K",
               help="Solver backends: enumerate at most K secrets for an exact count, then try "
                    "a model counter; beyond that report 'at least K'.")
 @click.option("--approximate", is_flag=True,
@@ -54,12 +49,6 @@ def consistent_command(entries, log_file, backend, want_count, limit, list_all, 
     """Secrets consistent with ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
     if backend not in BACKEND_CHOICES:
         raise unknown_name("backend", backend, BACKEND_CHOICES)
-    _positive("--limit", limit)
-    _positive("--sample", sample)
-    _positive("--max-lies", max_lies)
-    _positive("--count-cap", count_cap)
-    if time_limit is not None and time_limit < 0:
-        raise InvalidFeedback(f"--time-limit must be >= 0 seconds (0: no limit), got {time_limit}")
     if time_limit is None:
         time_limit = DEFAULT_TIME_LIMIT
     elif time_limit == 0:

@@ -6,7 +6,7 @@ import sys
 import click
 
 from ..errors import InvalidVariant
-from . import EXIT_OK, app, emit, json_option, progress_enabled, variant_options
+from . import COUNT, EXIT_OK, SEED, app, emit, json_option, progress_enabled, variant_options
 
 STRATEGY_HELP = "minimax | expected | entropy | parts | first | random"
 
@@ -38,11 +38,11 @@ def _progress(enabled: bool):
               help="Write the strategy tree (docs/tree-format.md) to FILE.")
 @click.option("--dot", "dot", default=None, metavar="FILE",
               help="Write the tree as Graphviz DOT (first --dot-depth guesses) to FILE.")
-@click.option("--dot-depth", type=int, default=3, show_default=True, metavar="K",
+@click.option("--dot-depth", type=COUNT, default=3, show_default=True, metavar="K",
               help="Levels drawn by --dot (full trees of large variants are unreadable).")
-@click.option("--sample", type=int, default=None, metavar="K",
+@click.option("--sample", type=COUNT, default=None, metavar="K",
               help="Play K random secrets only and report an estimate (for large spaces).")
-@click.option("--seed", type=int, default=None, help="Seed for --sample and the random strategy.")
+@click.option("--seed", type=SEED, default=None, help="Seed for --sample and the random strategy.")
 @click.option("--symmetry/--no-symmetry", default=False, show_default=True,
               help="Score one guess per symmetry class at the top of the tree (same result).")
 @variant_options

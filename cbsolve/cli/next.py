@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ..errors import InconsistentLog
-from . import EXIT_NONE, EXIT_OK, app, emit, json_option, variant_options
+from . import EXIT_NONE, EXIT_OK, SEED, app, emit, json_option, variant_options
 from .consistent import read_log
 from .evaluate import STRATEGY_HELP
 
@@ -15,7 +15,7 @@ from .evaluate import STRATEGY_HELP
 @click.option("--strategy", default="minimax", show_default=True, help=STRATEGY_HELP)
 @click.option("--guesses", default="all", show_default=True, metavar="all|candidates",
               help="Draw guesses from all codes or from the remaining candidates only.")
-@click.option("--seed", type=int, default=None, help="Seed for the random strategy.")
+@click.option("--seed", type=SEED, default=None, help="Seed for the random strategy.")
 @variant_options
 @json_option
 def next_command(entries, log_file, strategy, guesses, seed, variant, as_json) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from ..errors import CbsolveError, InvalidVariant, unknown_name
-from . import EXIT_NONE, EXIT_OK, app, emit, json_option, progress_enabled, variant_options
+from . import COUNT, EXIT_NONE, EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
 
 OBJECTIVES = ("worst", "expected")
 GUESS_MODES = ("all", "candidates")
@@ -41,20 +41,20 @@ def _worst_progress(enabled: bool):
 @app.command("optimal")
 @click.option("--objective", default="worst", show_default=True, metavar="worst|expected",
               help="Minimise the worst case (ties: fewest secrets at that depth) or the total.")
-@click.option("--max-depth", type=int, default=None, metavar="K",
+@click.option("--max-depth", type=COUNT, default=None, metavar="K",
               help="At most K guesses for every secret.")
 @click.option("--guesses", default="all", show_default=True, metavar="all|candidates",
               help="Draw guesses from all codes or from the remaining candidates only.")
 @click.option("--out", default=None, metavar="FILE",
               help="Write the strategy tree, with its lower-bound certificate, to FILE.")
 @click.option("--dot", default=None, metavar="FILE", help="Write the tree as Graphviz DOT.")
-@click.option("--dot-depth", type=int, default=None, metavar="K",
+@click.option("--dot-depth", type=COUNT, default=None, metavar="K",
               help="Draw only the first K levels in --dot.")
-@click.option("--time-limit", type=float, default=None, metavar="SECONDS",
-              help="Stop and report the bounds proved so far.")
-@click.option("--workers", type=int, default=None, metavar="N", help="Threads (default: all cores).")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
+              help="Stop and report the bounds proved so far (default and 0: no limit).")
+@click.option("--workers", type=COUNT, default=None, metavar="N", help="Threads (default: all cores).")
 @click.option("--no-certificate", is_flag=True, help="Skip the lower-bound certificate (worst).")
-@click.option("--lookahead", type=int, default=0, show_default=True, metavar="K",
+@click.option("--lookahead", type=COUNT, default=0, show_default=True, metavar="K",
               help="Worst objective tie-break: compare up to K working guesses per node on the "
                    "secrets they leave for the last guess (slower; 0: first working guess).")
 @click.option("--ties", is_flag=True,
@@ -72,13 +72,10 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
         raise unknown_name("guess set", guesses, GUESS_MODES)
     if max_depth is not None and max_depth < 1:
         raise InvalidVariant(f"--max-depth must be at least 1, got {max_depth}")
-    if time_limit is not None and time_limit <= 0:
-        raise InvalidVariant(f"--time-limit must be positive, got {time_limit}")
+    time_limit = time_limit or None
     if ties and objective != "worst":
         raise InvalidVariant("--ties applies to --objective worst only (the expected objective "
                              "already breaks ties by the worst case)")
-    if lookahead < 0:
-        raise InvalidVariant(f"--lookahead must be >= 0, got {lookahead}")
     if workers is not None and workers < 1:
         raise InvalidVariant(f"--workers must be at least 1, got {workers}")
     show = progress_enabled(as_json)

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from . import EXIT_OK, app, json_option, variant_options
+from . import EXIT_OK, SEED, app, json_option, variant_options
 
 
 @app.command("play")
@@ -14,7 +14,7 @@ from . import EXIT_OK, app, json_option, variant_options
                    "secret) or host (it guesses yours).")
 @click.option("--strategy", default="minimax", show_default=True, metavar="NAME",
               help="How the computer guesses: minimax, expected, entropy, parts, first, random.")
-@click.option("--seed", type=int, default=None, help="Seed for the computer's secret and choices.")
+@click.option("--seed", type=SEED, default=None, help="Seed for the computer's secret and choices.")
 @click.option("--secret", default=None, metavar="CODE",
               help="Fix the computer's secret (teaching, testing).")
 @click.option("--quiet", is_flag=True, help="Accepted for symmetry; play shows no progress bars.")

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import click
 
-from . import EXIT_OK, app, emit, json_option, progress_enabled, variant_options
+from . import COUNT, EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
 
 
 @app.command("static")
-@click.option("--time-limit", type=float, default=60.0, show_default=True, metavar="SECONDS",
-              help="Stop the SAT refinement after this long and report the proved interval.")
-@click.option("--max-questions", type=int, default=None, metavar="K",
+@click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, metavar="SECONDS",
+              help="Stop the SAT refinement after this long and report the proved interval "
+                   "(0: no refinement).")
+@click.option("--max-questions", type=COUNT, default=None, metavar="K",
               help="Only look for separating sets of at most K questions.")
 @variant_options
 @json_option
@@ -17,10 +18,6 @@ def static_command(time_limit, max_questions, variant, as_json) -> int:
     """Static game: k fixed questions identify the secret; the game takes k + 1 guesses."""
     from ..bounds.static import solve_static
 
-    if time_limit is not None and time_limit < 0:
-        raise click.BadParameter(f"must be >= 0 seconds, got {time_limit}", param_hint="--time-limit")
-    if max_questions is not None and max_questions < 0:
-        raise click.BadParameter(f"must be >= 0, got {max_questions}", param_hint="--max-questions")
     progress = None
     if progress_enabled(as_json):
         def progress(message):
