@@ -129,6 +129,16 @@ def test_time_limit_reports_bounds():
         assert result.upper >= 7 and verify(result.tree).valid
 
 
+def test_deadline_while_building_the_tree_is_a_stop_not_an_error():
+    """The deadline can pass while the tree is built (after the depth is proved): every guess
+    then looks as if it did not work. `optimal --time-limit 3` on Bulls & Cows used to crash
+    there ("tree: no guess works"); the kernel now reports a stop (None) and solve_worst falls
+    back on the greedy tree."""
+    native = _Native(Variant.preset("bulls-cows"), "all", {}, workers=1)
+    native.core.set_deadline(0.01)   # checked every 256 nodes; the tree needs far more
+    assert native.run("tree", 7) is None
+
+
 def test_bad_options():
     with pytest.raises(CbsolveError, match="guess set"):
         solve_worst(Variant.preset("mastermind"), guesses="some")

@@ -506,7 +506,10 @@ class Search {
                 }
             }
         }
-        if (g < 0) throw std::logic_error("tree: no guess works (set not feasible at this depth)");
+        if (g < 0) {
+            if (stop) return node;   // the deadline cut guess_works short: Runner::tree says None
+            throw std::logic_error("tree: no guess works (set not feasible at this depth)");
+        }
         node->guess = g;
         hist.push_back(g);
         auto cls = classes(g, S);
