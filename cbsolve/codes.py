@@ -163,12 +163,18 @@ class CodeSpace:
 
     def format_many(self, codes) -> list[str]:
         """:meth:`format` for many codes at once, vectorised (a symbol is one character):
-        one by one, 50k secrets took 0.9 s to format against 0.04 s to find them."""
+        one by one, 50k secrets took 0.9 s to format against 0.04 s to find them. ASCII
+        alphabets (the usual case) go through one byte string, 4x faster than NumPy's
+        4-byte unicode arrays (2M codes of 40 symbols: 0.7 s against 3.0 s)."""
         import numpy as np
 
         n = self.variant.length
-        arr = np.asarray(codes, dtype=np.intp).reshape(-1, n)
+        symbols = self.variant.symbols
+        arr = np.asarray(codes).reshape(-1, n)
         if arr.shape[0] == 0:
             return []
-        chars = np.array(list(self.variant.symbols))[arr]          # (k, N) one-character strings
+        if symbols.isascii():
+            text = np.frombuffer(symbols.encode("ascii"), dtype=np.uint8)[arr].tobytes().decode("ascii")
+            return [text[i:i + n] for i in range(0, len(text), n)]
+        chars = np.array(list(symbols))[arr]                       # (k, N) one-character strings
         return np.ascontiguousarray(chars).view(f"<U{n}").ravel().tolist()

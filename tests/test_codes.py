@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from testkit import brute_force_codes, variants
 
 from cbsolve import CodeSpace, InvalidCode, SpaceTooLarge, Variant
@@ -51,3 +52,18 @@ def test_leading_zero_rejected():
     with pytest.raises(InvalidCode, match="starts with '0'"):
         CodeSpace(Variant.preset("numbers")).parse("0123")
     assert CodeSpace(Variant.preset("numbers")).format((1, 0, 0, 0)) == "1000"
+
+
+@settings(max_examples=60, deadline=None)
+@given(variants(max_length=5, max_symbols=7, max_size=20_000), st.sampled_from(["ascii", "unicode"]))
+def test_format_many_matches_format_one_by_one(variant, alphabet):
+    """The vectorised formatter (a byte string for ASCII alphabets, NumPy unicode otherwise)
+    writes each code exactly as :meth:`CodeSpace.format` does."""
+    if alphabet == "unicode":
+        variant = Variant(variant.length, "αβγδεζηθ"[:variant.n_symbols], variant.repeats,
+                          no_leading_zero=variant.no_leading_zero)
+    space = CodeSpace(variant)
+    codes = space.codes
+    for given_as in (codes, codes.astype(np.intp), [tuple(c) for c in codes[:7]]):
+        assert space.format_many(given_as) == [space.format(c) for c in given_as]
+    assert space.format_many(codes[:0]) == []
