@@ -93,6 +93,8 @@ def load(path) -> dict:
         raise UnreadableFile(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
     except (ValueError, UnicodeDecodeError, EOFError) as exc:
         raise UnreadableFile(f"{str(path)!r} is not a JSON document: {exc}") from None
+    except RecursionError:
+        raise UnreadableFile(f"{str(path)!r} is nested too deeply to read") from None
 
 
 def verify_file(path) -> Report:

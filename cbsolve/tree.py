@@ -71,6 +71,8 @@ def read_tree(path) -> dict:
         raise InvalidTree(f"cannot read tree file {str(path)!r}: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InvalidTree(f"tree file {str(path)!r} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise InvalidTree(f"tree file {str(path)!r} is nested too deeply to read") from None
     check_tree(data)
     return data
 

@@ -74,6 +74,9 @@ def test_log_file_and_tokens_are_numbered_together(tmp_path, capsys):
     (["evaluate", "--length", "2", "--symbols", "123", "--repeats", "--sample",
       "99999999999999999999"], "'--sample'"),
     (["optimal", "--length", "2", "--symbols", "123", "--dot-depth", "-2"], "'--dot-depth'"),
+    (["analyze", "--lengths", "1-99999999999999999999"], "values must be in 1..64"),  # hung
+    (["analyze", "--alphabets", "2-999"], "values must be in 1..26"),   # was cut silently
+    (["analyze", "--strategies", ","], "no strategy named"),            # ran 0 cells
     (["frobnicate"], "No such command"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, args, fragment):
@@ -82,6 +85,28 @@ def test_bad_input_exits_2_with_one_line(capsys, args, fragment):
     assert out == ""
     assert len(err.strip().splitlines()) == 1 and fragment in err
     assert "Traceback" not in err
+
+
+def test_unusable_files_exit_2(tmp_path, capsys):
+    """A tree nested deeper than Python's recursion limit, and an output directory that is a
+    file, gave tracebacks (CLI audit, session 6)."""
+    deep = tmp_path / "deep.json"
+    with deep.open("w") as fh:          # json.dumps itself cannot nest this deep: write by hand
+        fh.write('{"format":"cbsolve-tree","version":1,"variant":{"name":null,"length":2,'
+                 '"symbols":"123","repeats":true,"no_leading_zero":false,'
+                 '"feedback":"bulls-cows"},"root":')
+        fh.write('{"guess":"11","children":{"0,0":' * 3000 + '{"guess":"11","children":{}}'
+                 + "}}" * 3000 + "}")
+    for args in (["verify", str(deep)],
+                 ["assist", "--tree", str(deep), "--length", "2", "--symbols", "123", "--repeats",
+                  "--json"]):
+        code, _, err = run(capsys, *args)
+        assert code == 2 and "nested too deeply" in err and "Traceback" not in err
+    taken = tmp_path / "file.txt"
+    taken.write_text("")
+    code, _, err = run(capsys, "analyze", "--out", str(taken), "--lengths", "2", "--alphabets",
+                       "3", "--strategies", "minimax", "--no-bounds", "--no-plots", "--workers", "0")
+    assert code == 2 and "cannot use output directory" in err
 
 
 def test_malformed_log_file_exits_2(tmp_path, capsys):

@@ -38,7 +38,13 @@ class Appender:
     """Append rows (and timings) as they arrive, creating the files with headers."""
 
     def __init__(self, out: Path):
-        out.mkdir(parents=True, exist_ok=True)
+        from ..errors import CbsolveError
+
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:   # a file of that name, no permission, ...
+            raise CbsolveError(f"cannot use output directory {str(out)!r}: "
+                               f"{exc.strerror or exc}") from None
         self.out = out
         self._results = self._open(out / RESULTS, COLUMNS)
         self._timings = self._open(out / TIMINGS, ["key", "seconds", "cpu_seconds"])

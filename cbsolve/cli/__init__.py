@@ -120,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         code = 130
     except CbsolveError as exc:
         code = _fail(str(exc))
+    except RecursionError:   # a file nested deeper than any real tree or log (Python's limit)
+        code = _fail("input nested too deeply to process")
     except KeyboardInterrupt:
         click.echo("cbsolve: interrupted", err=True)
         code = 130

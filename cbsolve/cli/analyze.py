@@ -9,8 +9,9 @@ _VARIANT_PARAMS = ("variant_name", "length", "digits", "letters", "symbols", "re
                    "no_leading_zero", "feedback")
 
 
-def parse_ints(text: str | None, option: str) -> list[int] | None:
-    """``2,3,4`` or ``2-4`` or a mix (``2-4,6``); bad input names the option."""
+def parse_ints(text: str | None, option: str, top: int) -> list[int] | None:
+    """``2,3,4`` or ``2-4`` or a mix (``2-4,6``), each value in 1..``top``; bad input names
+    the option (checked before a range is expanded, so ``1-99999999999`` fails at once)."""
     from ..errors import InvalidVariant
 
     if text is None:
@@ -20,12 +21,13 @@ def parse_ints(text: str | None, option: str) -> list[int] | None:
         part = part.strip()
         lo, sep, hi = part.partition("-")
         try:
-            values = range(int(lo), int(hi) + 1) if sep else [int(part)]
+            first, last = (int(lo), int(hi)) if sep else (int(part), int(part))
         except ValueError:
             raise InvalidVariant(f"{option} {text!r}: expected numbers like 2,3,4 or 2-4") from None
-        if not values or min(values) < 1:
-            raise InvalidVariant(f"{option} {text!r}: values must be >= 1")
-        out.extend(v for v in values if v not in out)
+        if first > last or first < 1 or last > top:
+            raise InvalidVariant(f"{option} {text!r}: values must be in 1..{top}"
+                                 + (f", and {part!r} is empty" if first > last else ""))
+        out.extend(v for v in range(first, last + 1) if v not in out)
     return out
 
 
@@ -77,7 +79,7 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     )
     from ..errors import CbsolveError, unknown_name
     from ..play.engine import strategy_names
-    from ..variant import Variant
+    from ..variant import MAX_LENGTH, Variant
 
     if workers is not None and workers < 0:
         raise CbsolveError(f"--workers {workers}: must be >= 0 (0: in this process)")
@@ -87,13 +89,17 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
         fams.append(variant)
     if not fams:
         fams = list(DEFAULT_FAMILIES)
-    lens = parse_ints(lengths, "--lengths")
-    alphs = parse_ints(alphabets, "--alphabets")
+    lens = parse_ints(lengths, "--lengths", MAX_LENGTH)
+    # The largest alphabet a family can take: its own symbols, or the 26 letters.
+    widest = max([26] + [len(f.symbols) for f in fams if isinstance(f, Variant)])
+    alphs = parse_ints(alphabets, "--alphabets", widest)
     if explicit and not families:  # one given variant: its own N and D unless overridden
         lens = lens or [variant.length]
         alphs = alphs or [variant.n_symbols]
     names = DEFAULT_STRATEGIES if strategies is None else \
         tuple(s.strip() for s in strategies.split(",") if s.strip())
+    if not names:
+        raise CbsolveError(f"--strategies {strategies!r}: no strategy named")
     valid = strategy_names()
     for s in names:
         if s not in valid:

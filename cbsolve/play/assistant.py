@@ -40,7 +40,7 @@ def find_tree(variant: Variant, models: Path = MODELS) -> Path | None:
     for path in sorted(models.glob("*.json*")) if models.is_dir() else []:
         try:
             doc = _read(path)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             continue
         if not isinstance(doc, dict) or doc.get("format") != "cbsolve-tree":
             continue
@@ -66,6 +66,8 @@ def load_tree(variant: Variant, path: Path | None = None) -> dict:
         doc = _read(Path(path))
     except (OSError, ValueError) as exc:
         raise InvalidTree(f"cannot read tree file {str(path)!r}: {exc}") from None
+    except RecursionError:
+        raise InvalidTree(f"tree file {str(path)!r} is nested too deeply to read") from None
     if check_tree(doc) != variant:
         raise InvalidTree(f"tree {str(path)!r} is for {check_tree(doc).describe()}, "
                           f"not {variant.describe()}")
