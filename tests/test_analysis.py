@@ -134,7 +134,7 @@ def test_cli_analyze_given_variant_is_the_family(tmp_path, capsys):
 @pytest.mark.parametrize("args,fragment", [
     (["--strategies", "minimax,psychic"], "unknown strategy 'psychic'"),
     (["--lengths", "2-x"], "--lengths '2-x'"),
-    (["--alphabets", "0"], "values must be >= 1"),
+    (["--alphabets", "0"], "values must be in 1..26"),
     (["--family", "nope"], "unknown variant 'nope'"),
     (["--workers", "-1"], "--workers -1"),
 ])
