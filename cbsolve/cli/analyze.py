@@ -81,8 +81,6 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     from ..play.engine import strategy_names
     from ..variant import MAX_LENGTH, Variant
 
-    if workers is not None and workers < 0:
-        raise CbsolveError(f"--workers {workers}: must be >= 0 (0: in this process)")
     fams: list = [Variant.preset(f) and f for f in families]
     explicit = _explicit_variant()
     if explicit:
