@@ -69,6 +69,19 @@ def test_cli_static_json(capsys):
     assert data["game_guesses"] == 4 and "questions + 1" in data["convention"]
 
 
+def test_cli_static_max_questions_below_the_optimum_is_a_none_answer(capsys):
+    """`--max-questions K` asks whether K questions suffice: below the proved minimum (3 for
+    Mastermind 2/4) the answer is none, exit 1; it used to report the optimum and exit 0."""
+    base = ["static", "--length", "2", "--digits", "4", "--variant", "mastermind", "--json"]
+    code = main([*base, "--max-questions", "2"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and data["status"] == "infeasible" and data["lower"] == 3
+    assert any("no 2 questions" in n for n in data["notes"])
+    code = main([*base, "--max-questions", "3"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["proved"] and data["questions"] == 3
+
+
 @pytest.mark.parametrize("args", [["--time-limit", "-5"], ["--max-questions", "-1"],
                                   ["--length", "0"], ["--length", "6", "--digits", "10",
                                                       "--repeats"]])

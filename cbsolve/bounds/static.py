@@ -159,7 +159,7 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
     if lower >= len(best):
         result.status = Status.OPTIMAL
         result.seconds = time.perf_counter() - start
-        return result
+        return _within(result, max_questions)
 
     top = len(best) - 1 if max_questions is None else min(len(best) - 1, max_questions)
     pool = IDPool()
@@ -213,6 +213,22 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
         result.status = Status.OPTIMAL
     assert separates(variant, codes[best], packed)
     result.seconds = time.perf_counter() - start
+    return _within(result, max_questions)
+
+
+def _within(result: StaticResult, max_questions: int | None) -> StaticResult:
+    """Answer the question ``max_questions`` asks: do that many questions suffice? When the
+    proved lower bound exceeds it, the answer is none (status infeasible; the questions listed
+    are the best set found, above the cap)."""
+    if max_questions is None:
+        return result
+    if result.lower > max_questions:
+        result.status = Status.INFEASIBLE
+        result.notes.append(f"no {max_questions} questions separate every secret: at least "
+                            f"{result.lower} are needed (proved)")
+    elif result.upper > max_questions:
+        result.notes.append(f"whether {max_questions} questions suffice is not decided (the best "
+                            f"set found has {result.upper})")
     return result
 
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import click
 
-from . import COUNT, EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
+from ..status import Status
+from . import COUNT, EXIT_NONE, EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
 
 
 @app.command("static")
@@ -11,7 +12,8 @@ from . import COUNT, EXIT_OK, SECONDS, app, emit, json_option, progress_enabled,
               help="Stop the SAT refinement after this long and report the proved interval "
                    "(0: no refinement).")
 @click.option("--max-questions", type=COUNT, default=None, metavar="K",
-              help="Only look for separating sets of at most K questions.")
+              help="Do K questions suffice? Search at most K; exit 1 when more are needed "
+                   "(proved).")
 @variant_options
 @json_option
 def static_command(time_limit, max_questions, variant, as_json) -> int:
@@ -25,7 +27,7 @@ def static_command(time_limit, max_questions, variant, as_json) -> int:
     result = solve_static(variant, time_limit=time_limit, max_questions=max_questions,
                           progress=progress)
     emit(as_json, result.to_json(), format_static(result))
-    return EXIT_OK
+    return EXIT_NONE if result.status == Status.INFEASIBLE else EXIT_OK
 
 
 def format_static(r) -> str:
