@@ -88,6 +88,22 @@ def test_memoised_counts_and_ranks(log, memo_cap, data):
 
 
 @settings(max_examples=60, deadline=None)
+@given(variant_and_log(max_entries=4), st.integers(1, 40), st.sampled_from([0, 10**6]))
+def test_counts_resumed_from_cursors_add_up(log, nodes, memo_cap):
+    """A count stopped by its budget returns a cursor; counting on from it, slice after slice,
+    adds up to the filter's count (the resumed count behind ``--count``'s use of its time)."""
+    total, cursor = 0, None
+    for _ in range(10_000):
+        c = dfs.run(log, dfs.COUNT, start=cursor, max_nodes=nodes, memo_cap=memo_cap)
+        total += c.count
+        if c.complete:
+            break
+        assert c.status == "nodes"
+        cursor = c.cursor
+    assert c.complete and total == filtered(log).shape[0]
+
+
+@settings(max_examples=60, deadline=None)
 @given(variant_and_log(), st.integers(1, 9))
 def test_streaming_yields_each_code_exactly_once(log, chunk):
     want = filtered(log)

@@ -109,8 +109,9 @@ def exact_count(clauses, xs, seconds: float) -> int | None:
 def exact_count_log(log, seconds: float, lies: int = 0) -> tuple[int, bool, str]:
     """(count, exact, method) within ``seconds``: the native depth-first search first (no lies;
     half the time, all of it when Ganak is missing), then Ganak on the CNF for the rest, unless
-    the search had already counted more than Ganak finishes on. When not exact, ``count`` is a
-    lower bound (what the search counted)."""
+    the search had already counted more than Ganak finishes on: then the search goes on from
+    where it stopped for the rest of the time. When not exact, ``count`` is a lower bound (what
+    the search counted)."""
     import time
 
     from . import dfs
@@ -124,7 +125,11 @@ def exact_count_log(log, seconds: float, lies: int = 0) -> tuple[int, bool, str]
             return c.count, True, "native depth-first search"
         n = c.count
         if n >= dfs.PROBE_COUNT_GOING:
-            return n, False, "native depth-first search (stopped at the time limit)"
+            left = max(0.0, seconds - (time.perf_counter() - t0))
+            more = dfs.run(log, dfs.COUNT, start=c.cursor, seconds=left)
+            if more.complete:
+                return n + more.count, True, "native depth-first search"
+            return n + more.count, False, "native depth-first search (stopped at the time limit)"
     if not have_ganak:
         return n, False, "native depth-first search (stopped; install pyganak for Ganak)"
     clauses, xs, _ = cnf_of(log, lies)
