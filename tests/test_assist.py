@@ -109,11 +109,21 @@ def test_a_tampered_tree_is_rejected(tmp_path):
     bad.write_text(json.dumps(doc))
     with pytest.raises(InvalidTree, match="do not match"):
         Assistant(MM, tree_path=str(bad))
+    for key, value in (("total", 23), ("worst", 4)):   # the histogram kept: caught too (audit)
+        doc = json.loads(path.read_text())
+        doc["stats"][key] = value
+        bad.write_text(json.dumps(doc))
+        with pytest.raises(InvalidTree, match="do not match"):
+            Assistant(MM, tree_path=str(bad))
     doc = json.loads(path.read_text())
     doc["root"]["children"].pop(next(iter(doc["root"]["children"])))
     bad.write_text(json.dumps(doc))
     with pytest.raises(InvalidTree, match="not solved"):
         Assistant(MM, tree_path=str(bad))
+    good = tmp_path / "good.json"          # a user's tree: replayed, not called certified
+    good.write_text(path.read_text())
+    note = Assistant(MM, tree_path=str(good)).advise().note
+    assert note.startswith("from the tree good.json") and "certified" not in note
 
 
 def test_cli_json_one_shot(capsys, monkeypatch):

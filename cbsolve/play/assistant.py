@@ -56,6 +56,7 @@ def load_tree(variant: Variant, path: Path | None = None) -> dict:
     """Load and replay a tree for ``variant``; an unusable tree raises a CbsolveError."""
     from ..tree import InvalidTree, check_tree, histogram_of, stats_of
 
+    shipped = path is None      # models/ trees carry certificates, checked when they were made
     if path is None:
         path = find_tree(variant)
         if path is None:
@@ -72,9 +73,12 @@ def load_tree(variant: Variant, path: Path | None = None) -> dict:
         raise InvalidTree(f"tree {str(path)!r} is for {check_tree(doc).describe()}, "
                           f"not {variant.describe()}")
     stats = stats_of(histogram_of(variant, doc["root"]))  # replays every secret
-    if doc.get("stats", {}).get("histogram") != stats["histogram"]:
-        raise InvalidTree(f"tree {str(path)!r}: its stats do not match its replay")
+    given = doc.get("stats")
+    if not isinstance(given, dict) or any(given.get(k) != v for k, v in stats.items()):
+        raise InvalidTree(f"tree {str(path)!r}: its stats do not match its replay "
+                          f"(replayed: worst {stats['worst']}, total {stats['total']})")
     doc["_path"] = str(path)
+    doc["_kind"] = "certified tree" if shipped else "tree"
     return doc
 
 
@@ -118,9 +122,9 @@ class Assistant:
             name = self.tree.get("strategy", "tree")
             return Suggestion(node["guess"], name, base.candidates, base.exact,
                               base.candidates == 1,
-                              note=f"from the certified tree {Path(self.tree['_path']).name} "
+                              note=f"from the {self.tree['_kind']} {Path(self.tree['_path']).name} "
                                    f"(worst case {self.tree['stats']['worst']})")
-        base.note = (f"your guesses left the certified tree; advice from {self.strategy}")
+        base.note = (f"your guesses left the {self.tree['_kind']}; advice from {self.strategy}")
         return base
 
     def add(self, guess: str, bulls: int, cows: int) -> None:
