@@ -109,6 +109,16 @@ def test_unusable_files_exit_2(tmp_path, capsys):
     assert code == 2 and "cannot use output directory" in err
 
 
+def test_verify_of_a_tree_too_large_to_replay_exits_2_without_backend_advice(tmp_path, capsys):
+    tree = {"format": "cbsolve-tree", "version": 1, "root": {"guess": "0" * 30, "children": {}},
+            "variant": {"name": None, "length": 30, "symbols": "0123456789", "repeats": True,
+                        "no_leading_zero": False, "feedback": "bulls-cows"}}
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(tree))
+    code, _, err = run(capsys, "verify", str(path))
+    assert code == 2 and "cannot be verified here" in err and "--backend" not in err
+
+
 def test_malformed_log_file_exits_2(tmp_path, capsys):
     f = tmp_path / "bad.json"
     f.write_text("[{\"guess\": \"0123\", \"bulls\": ")
