@@ -22,9 +22,10 @@ from .codes import CodeSpace
 from .errors import InvalidCode, InvalidFeedback
 from .variant import Variant
 
-_BC = re.compile(r"^(\d+),(\d+)$")
-_AB = re.compile(r"^(\d+)[Aa](\d+)[Bb]$")
-_B = re.compile(r"^(\d+)$")
+# ASCII digits only: str patterns' \d also matches other scripts' digits (full-width, Arabic).
+_BC = re.compile(r"^(\d+),(\d+)$", re.ASCII)
+_AB = re.compile(r"^(\d+)[Aa](\d+)[Bb]$", re.ASCII)
+_B = re.compile(r"^(\d+)$", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,7 @@ class FeedbackLog:
                 self.entries.append(self.parse_token(parts[0], number))
                 continue
             want = 2 if self.variant.bulls_only else 3
-            if len(parts) != want or not all(p.isdigit() for p in parts[1:]):
+            if len(parts) != want or not all(p.isascii() and p.isdigit() for p in parts[1:]):
                 raise InvalidFeedback(f"entry {number} ({line!r}): malformed line; expected "
                                       + ("GUESS B" if self.variant.bulls_only else "GUESS B C"))
             cows = int(parts[2]) if len(parts) > 2 else None

@@ -127,7 +127,7 @@ class Variant:
                      symbols: str | None = None, repeats: bool | None = None,
                      no_leading_zero: bool | None = None, feedback: str | None = None) -> Variant:
         """A preset (default ``bulls-cows``) with the CLI overrides applied and re-validated."""
-        base = cls.preset(variant or "bulls-cows")
+        base = cls.preset("bulls-cows" if variant is None else variant)
         given = [k for k, v in (("--digits", digits), ("--letters", letters),
                                 ("--symbols", symbols)) if v is not None]
         if len(given) > 1:

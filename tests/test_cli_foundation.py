@@ -77,6 +77,12 @@ def test_log_file_and_tokens_are_numbered_together(tmp_path, capsys):
     (["analyze", "--lengths", "1-99999999999999999999"], "values must be in 1..64"),  # hung
     (["analyze", "--alphabets", "2-999"], "values must be in 1..26"),   # was cut silently
     (["analyze", "--strategies", ","], "no strategy named"),            # ran 0 cells
+    (["score", "0123", "1234", "--variant", ""], "unknown variant ''"),  # was the default
+    (["consistent", "--log", ""], "needs a file name"),                  # was ignored
+    (["evaluate", "--length", "2", "--symbols", "123", "--out", ""], "needs a file name"),
+    (["optimal", "--length", "2", "--symbols", "123", "--repeats", "--dot", "/nonexistent/x.dot"],
+     "cannot write --dot file"),                                          # was a traceback
+    (["consistent", "0123:\uff11,0"], "malformed reply"),               # a full-width digit
     (["frobnicate"], "No such command"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, args, fragment):

@@ -82,6 +82,20 @@ class Seconds(click.ParamType):
 
 
 SECONDS = Seconds()
+
+
+class FileName(click.ParamType):
+    """A file name: not empty (an empty --out or --log was silently ignored)."""
+
+    name = "file"
+
+    def convert(self, value, param, ctx):
+        if not str(value).strip():
+            self.fail("needs a file name, got an empty one", param, ctx)
+        return str(value)
+
+
+FILE = FileName()
 #: Seeds feed NumPy's generator, which takes non-negative integers only.
 SEED = click.IntRange(min=0)
 #: Sizes that become array lengths or native ints: bounded so a typo is an error, not a

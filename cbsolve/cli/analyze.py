@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from . import COUNT, EXIT_OK, SEED, app, emit, json_option, progress_enabled, variant_options
+from . import COUNT, EXIT_OK, FILE, SEED, app, emit, json_option, progress_enabled, variant_options
 
 _VARIANT_PARAMS = ("variant_name", "length", "digits", "letters", "symbols", "repeats",
                    "no_leading_zero", "feedback")
@@ -55,7 +55,7 @@ def _explicit_variant() -> bool:
               help="Local single-threaded worker processes (default: one per CPU; 0: in this process).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed cluster (e.g. tcp://host:8786).")
-@click.option("--out", "out_dir", default="analysis", show_default=True, metavar="DIR",
+@click.option("--out", "out_dir", type=FILE, default="analysis", show_default=True, metavar="DIR",
               help="Output directory (kept between runs: finished cells are skipped).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the random strategy.")
 @click.option("--plots/--no-plots", default=True, show_default=True, help="Write PNG plots.")

@@ -5,17 +5,17 @@ import sys
 
 import click
 
-from . import EXIT_NONE, EXIT_OK, SECONDS, SEED, app, json_option, variant_options
+from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, json_option, variant_options
 
 
 @app.command("assist")
 @click.argument("entries", nargs=-1)
-@click.option("--log", "log_file", default=None, metavar="FILE",
+@click.option("--log", "log_file", type=FILE, default=None, metavar="FILE",
               help="Start from the entries in a log file.")
 @click.option("--strategy", default="minimax", show_default=True, metavar="NAME",
               help="minimax, expected, entropy, parts, first, random, or optimal (the "
                    "certified tree in models/ for this variant).")
-@click.option("--tree", "tree_path", default=None, metavar="FILE",
+@click.option("--tree", "tree_path", type=FILE, default=None, metavar="FILE",
               help="Follow this strategy tree (docs/tree-format.md).")
 @click.option("--guesses", default="all", show_default=True, metavar="SET",
               help="Suggest from all codes or only the remaining candidates.")

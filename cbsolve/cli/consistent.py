@@ -7,7 +7,7 @@ from ..consistency import BACKEND_CHOICES, Query, consistent
 from ..errors import unknown_name
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import COUNT, EXIT_NONE, EXIT_OK, SECONDS, SEED, app, emit, json_option, variant_options
+from . import COUNT, EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
 
 #: Default wall-clock budget for solver work: no query waits silently for minutes (a 25-clue
 #: N=40 log once ran 489 s). ``--time-limit 0`` removes it; hitting it is reported.
@@ -16,14 +16,14 @@ DEFAULT_TIME_LIMIT = 30.0
 
 def read_log(variant, entries, log_file) -> FeedbackLog:
     """Entries from ``--log FILE`` first, then the command-line tokens, numbered from 1."""
-    log = FeedbackLog.from_file(variant, log_file) if log_file else FeedbackLog(variant)
+    log = FeedbackLog.from_file(variant, log_file) if log_file is not None else FeedbackLog(variant)
     log.extend_tokens(entries)
     return log
 
 
 @app.command("consistent")
 @click.argument("entries", nargs=-1)
-@click.option("--log", "log_file", default=None, metavar="FILE", help="Read entries from a file.")
+@click.option("--log", "log_file", type=FILE, default=None, metavar="FILE", help="Read entries from a file.")
 @click.option("--backend", default="auto", metavar="NAME",
               help=f"One of: {', '.join(BACKEND_CHOICES)} (default auto).")
 @click.option("--count", "want_count", is_flag=True, help="Report the exact number of secrets.")

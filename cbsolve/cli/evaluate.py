@@ -6,7 +6,7 @@ import sys
 import click
 
 from ..errors import InvalidVariant
-from . import COUNT, EXIT_OK, SEED, app, emit, json_option, progress_enabled, variant_options
+from . import COUNT, EXIT_OK, FILE, SEED, app, emit, json_option, progress_enabled, variant_options
 
 STRATEGY_HELP = "minimax | expected | entropy | parts | first | random"
 
@@ -34,9 +34,9 @@ def _progress(enabled: bool):
 @click.option("--first", "first", default=None, metavar="GUESS", help="Fix the opening guess.")
 @click.option("--guesses", default="all", show_default=True, metavar="all|candidates",
               help="Draw guesses from all codes or from the remaining candidates only.")
-@click.option("--out", "out", default=None, metavar="FILE",
+@click.option("--out", "out", type=FILE, default=None, metavar="FILE",
               help="Write the strategy tree (docs/tree-format.md) to FILE.")
-@click.option("--dot", "dot", default=None, metavar="FILE",
+@click.option("--dot", "dot", type=FILE, default=None, metavar="FILE",
               help="Write the tree as Graphviz DOT (first --dot-depth guesses) to FILE.")
 @click.option("--dot-depth", type=COUNT, default=3, show_default=True, metavar="K",
               help="Levels drawn by --dot (full trees of large variants are unreadable).")

@@ -4,14 +4,14 @@ from __future__ import annotations
 import click
 
 from ..errors import InconsistentLog
-from . import EXIT_NONE, EXIT_OK, SEED, app, emit, json_option, variant_options
+from . import EXIT_NONE, EXIT_OK, FILE, SEED, app, emit, json_option, variant_options
 from .consistent import read_log
 from .evaluate import STRATEGY_HELP
 
 
 @app.command("next")
 @click.argument("entries", nargs=-1)
-@click.option("--log", "log_file", default=None, metavar="FILE", help="Read entries from a file.")
+@click.option("--log", "log_file", type=FILE, default=None, metavar="FILE", help="Read entries from a file.")
 @click.option("--strategy", default="minimax", show_default=True, help=STRATEGY_HELP)
 @click.option("--guesses", default="all", show_default=True, metavar="all|candidates",
               help="Draw guesses from all codes or from the remaining candidates only.")

@@ -9,7 +9,18 @@ from __future__ import annotations
 import click
 
 from ..errors import CbsolveError, InvalidVariant, unknown_name
-from . import COUNT, EXIT_NONE, EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
+from . import (
+    COUNT,
+    EXIT_NONE,
+    EXIT_OK,
+    FILE,
+    SECONDS,
+    app,
+    emit,
+    json_option,
+    progress_enabled,
+    variant_options,
+)
 
 OBJECTIVES = ("worst", "expected")
 GUESS_MODES = ("all", "candidates")
@@ -38,6 +49,14 @@ def _worst_progress(enabled: bool):
     return update, status
 
 
+def _write(path: str, option: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise CbsolveError(f"cannot write {option} file {path!r}: {exc.strerror or exc}") from None
+
+
 @app.command("optimal")
 @click.option("--objective", default="worst", show_default=True, metavar="worst|expected",
               help="Minimise the worst case (ties: fewest secrets at that depth) or the total.")
@@ -45,9 +64,9 @@ def _worst_progress(enabled: bool):
               help="At most K guesses for every secret.")
 @click.option("--guesses", default="all", show_default=True, metavar="all|candidates",
               help="Draw guesses from all codes or from the remaining candidates only.")
-@click.option("--out", default=None, metavar="FILE",
+@click.option("--out", type=FILE, default=None, metavar="FILE",
               help="Write the strategy tree, with its lower-bound certificate, to FILE.")
-@click.option("--dot", default=None, metavar="FILE", help="Write the tree as Graphviz DOT.")
+@click.option("--dot", type=FILE, default=None, metavar="FILE", help="Write the tree as Graphviz DOT.")
 @click.option("--dot-depth", type=COUNT, default=None, metavar="K",
               help="Draw only the first K levels in --dot.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
@@ -104,15 +123,12 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
         write_tree(result.tree, out)
     elif out and result.certificate is not None:
         import json
-        from pathlib import Path
 
-        Path(out).write_text(json.dumps(result.certificate, separators=(",", ":")) + "\n")
+        _write(out, "--out", json.dumps(result.certificate, separators=(",", ":")) + "\n")
     if dot and result.tree is not None:
-        from pathlib import Path
-
         from ..tree import to_dot
 
-        Path(dot).write_text(to_dot(result.tree, max_depth=dot_depth), encoding="utf-8")
+        _write(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
     data = result.to_json()
     data["variant"] = variant.to_dict()
     if out:
