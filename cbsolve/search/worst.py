@@ -62,6 +62,11 @@ def capacity(n_responses: int, k: int) -> int:
     return c
 
 
+#: The tie-break search's set-up and tree, relative to building the worst-case tree (Bulls &
+#: Cows: 2.7 s against 0.8 s): it starts only with at least this much of that time left.
+TIES_SETUP_FACTOR = 4.0
+
+
 class _Native:
     """The native search with its control block (progress counters and stop request)."""
 
@@ -214,6 +219,16 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     result.tree = tree_doc
     _fill_stats(result, tree_doc)
     hi = result.histogram[optimum]
+    if ties and time_limit is not None:
+        # The tie-break search sets up and reports a tree even when stopped at once: on
+        # Bulls & Cows that took 3-4x building the worst-case tree. With less time left than
+        # that, starting it would only overrun the limit.
+        left = time_limit - (time.perf_counter() - start)
+        need = TIES_SETUP_FACTOR * native.phases.get(f"tree({optimum})", 0.0)
+        if left < need:
+            notes.append(f"time limit: {max(left, 0):.1f} s left, too little to start the "
+                         f"tie-break search (about {need:.1f} s to set it up)")
+            ties = False
     # The certificate shows optimum-1 guesses fail, so at least one secret needs the optimum;
     # with lookahead (the user asked for tie-break work) a one-level bound is computed too.
     lo = _at_worst_lower(variant, native, optimum) if lookahead > 0 and not ties else 1
