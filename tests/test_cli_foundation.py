@@ -80,7 +80,7 @@ def test_log_file_and_tokens_are_numbered_together(tmp_path, capsys):
     (["score", "0123", "1234", "--variant", ""], "unknown variant ''"),  # was the default
     (["consistent", "--log", ""], "needs a file name"),                  # was ignored
     (["evaluate", "--length", "2", "--symbols", "123", "--out", ""], "needs a file name"),
-    (["optimal", "--length", "2", "--symbols", "123", "--repeats", "--dot", "/nonexistent/x.dot"],
+    (["optimal", "--length", "2", "--symbols", "123", "--repeats", "--dot", "/dev/null/x.dot"],
      "cannot write --dot file"),                                          # was a traceback
     (["consistent", "0123:\uff11,0"], "malformed reply"),               # a full-width digit
     (["frobnicate"], "No such command"),
