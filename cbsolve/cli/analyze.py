@@ -126,7 +126,8 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
             result = run_sweep(cells, out_dir, workers, scheduler, progress, plots)
     else:
         result = run_sweep(cells, out_dir, workers, scheduler, None, plots)
-    where = f"Dask scheduler {scheduler}" if scheduler else f"{workers or 'all'} local worker(s)"
+    where = (f"Dask scheduler {scheduler}" if scheduler else "this process" if workers == 0
+             else f"{workers or 'all'} local worker(s)")
     text = (f"{result.cells} cells: {result.computed} computed on {where}, {result.skipped} "
             f"kept from an earlier run, {result.errors} errors, {result.seconds:.1f} s\n"
             + "\n".join(f"  wrote {f}" for f in result.files))
