@@ -258,3 +258,16 @@ def test_bench_script_smoke():
     assert log.space.format(secret) in SatBackend().solve(log, Query(limit=None)).secrets
     rows = bench.count_native(2) + bench.diagnose_rows(1, backends=("native",))
     assert all(r["median"] >= 0 for r in rows)
+
+
+@pytest.mark.parametrize("backend", ["auto", "native", "cpsat", "sat"])
+def test_an_empty_log_counts_the_whole_space_exactly(backend):
+    """No entries: every code is consistent, and the count is the code space's size, exact even
+    for 10^40 codes (a backend counting one by one stopped at "at least 4e14" after 30 s)."""
+    for variant in (Variant.preset("bulls-cows"), Variant(40, "0123456789", True)):
+        log = FeedbackLog(variant)
+        r = consistent(log, Query(count=True, limit=3, time_limit=10), backend=backend)
+        assert r.exact and r.count == log.space.size and r.status == Status.OPTIMAL
+        assert len(r.secrets) == 3 and r.truncated and r.determined is False
+        for s in r.secrets:
+            log.space.parse(s)              # a valid code of the variant

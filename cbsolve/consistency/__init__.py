@@ -186,6 +186,8 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") 
     """Secrets consistent with ``log``. An inconsistent log gives status INFEASIBLE with a
     minimal conflicting set of entries in ``conflict`` (when it could be computed)."""
     start = time.perf_counter()
+    if not len(log) and query.count and not query.sample:
+        return _unconstrained(log, query, backend)
     choice = auto_choice(log, query) if backend == "auto" else None
     name = choice["backend"] if choice else backend
     result = get_backend(name).solve(log, query)
@@ -202,6 +204,21 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") 
             choice["diagnose_seconds"] = round(time.perf_counter() - t0, 6)
     result.seconds = time.perf_counter() - start
     result.time_limit = query.time_limit
+    return result
+
+
+def _unconstrained(log: FeedbackLog, query: Query, backend: str) -> ConsistencyResult:
+    """No entry constrains the secret: every code is consistent and the code space counts them
+    exactly (a backend would count 10^40 codes one by one and stop at "at least"); the secrets
+    are listed by the backend as asked."""
+    import dataclasses
+
+    result = consistent(log, dataclasses.replace(query, count=False), backend)
+    n = log.space.size
+    result.count, result.exact = n, True
+    result.truncated = len(result.secrets) < n
+    result.settle(n, True)
+    result.notes.append("no entries: every code is consistent; the count is the code space's size")
     return result
 
 
