@@ -239,6 +239,23 @@ def test_count_cap_gives_a_lower_bound():
     assert not r.exact and r.count >= 1000 and r.status == Status.FEASIBLE
 
 
+@settings(max_examples=40, deadline=None)
+@given(variant_and_log(max_entries=4), st.integers(-1, 1))
+def test_a_cap_equal_to_the_count_gives_the_exact_count(log, offset):
+    """``count_cap`` K: exactly K secrets is an exact count (the search looks for one more; it
+    said "at least K" when the set had exactly K, found by a differential test), more than K
+    is "at least K"."""
+    n = filtered(log).shape[0]
+    cap = n + offset
+    if cap < 1:
+        return
+    r = NativeBackend("dfs").solve(log, Query(count=True, count_cap=cap, limit=0))
+    if n <= cap:
+        assert r.exact and r.count == n
+    else:
+        assert not r.exact and r.count == cap
+
+
 def test_inconsistent_large_log_is_proved_empty_and_diagnosed():
     log, secret = big_log(4, 2)
     e = log.entries[0]

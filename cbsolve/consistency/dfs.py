@@ -271,7 +271,8 @@ def probe(log: FeedbackLog, query, seconds: float = PROBE_SECONDS,
         seconds = min(seconds, PROBE_FRACTION * query.time_limit)
     _probe_cache.clear()
     if query.count or query.sample:
-        c = run(log, COUNT, query.count_cap if query.count else None, seconds=seconds, lies=lies)
+        cap = query.count_cap + 1 if query.count and query.count_cap else None
+        c = run(log, COUNT, cap, seconds=seconds, lies=lies)
         if c.complete:
             _probe_cache[_key(log, COUNT, None, lies)] = c
             return True, f"depth-first search counted {c.count} secrets in {c.seconds:.3g} s"
@@ -313,9 +314,11 @@ def solve(log: FeedbackLog, query, backend: str = "native", lies: int = 0):
         _sample(result, log, query, lies)
     elif query.count:
         seconds = tl if tl is not None else DEFAULT_COUNT_SECONDS
-        if query.count_cap:
-            c = count(log, seconds, query.count_cap, lies)
+        if query.count_cap:     # one more than the cap: exactly `cap` secrets count exactly
+            c = _cached(log, COUNT, None, lies) or count(log, seconds, query.count_cap + 1, lies)
             n, exact, method = c.count, c.complete, "native depth-first search"
+            if c.status == "limit":     # more than the cap: "at least cap", as the contract says
+                n = query.count_cap
             stopped = c.status
         else:
             from .counting import exact_count_log
