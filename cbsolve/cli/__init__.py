@@ -103,6 +103,15 @@ SEED = click.IntRange(min=0)
 COUNT = click.IntRange(min=0, max=2**31 - 1)
 
 
+def write_text(path: str, option: str, text: str) -> None:
+    """Write an output file named by ``option`` (--dot, --out); failure is bad input (exit 2)."""
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise CbsolveError(f"cannot write {option} file {path!r}: {exc.strerror or exc}") from None
+
+
 def emit(as_json: bool, data: dict, text: str) -> None:
     """Print the result: the JSON document, or the human-readable text."""
     click.echo(json.dumps(data) if as_json else text)

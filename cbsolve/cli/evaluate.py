@@ -6,7 +6,18 @@ import sys
 import click
 
 from ..errors import InvalidVariant
-from . import COUNT, EXIT_OK, FILE, SEED, app, emit, json_option, progress_enabled, variant_options
+from . import (
+    COUNT,
+    EXIT_OK,
+    FILE,
+    SEED,
+    app,
+    emit,
+    json_option,
+    progress_enabled,
+    variant_options,
+    write_text,
+)
 
 STRATEGY_HELP = "minimax | expected | entropy | parts | first | random"
 
@@ -66,11 +77,7 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, sample, seed
     if out:
         write_tree(result.tree, out)
     if dot:
-        try:
-            with open(dot, "w", encoding="utf-8") as fh:
-                fh.write(to_dot(result.tree, max_depth=dot_depth))
-        except OSError as exc:
-            raise InvalidVariant(f"cannot write --dot file {dot!r}: {exc.strerror or exc}") from None
+        write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
     data = result.to_json()
     if out:
         data["out"] = out

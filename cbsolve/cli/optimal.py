@@ -20,6 +20,7 @@ from . import (
     json_option,
     progress_enabled,
     variant_options,
+    write_text,
 )
 
 OBJECTIVES = ("worst", "expected")
@@ -47,14 +48,6 @@ def _worst_progress(enabled: bool):
         status.update(f"{what}: {control[0]:,} nodes, {control[4]:,} sets memoised{top}")
 
     return update, status
-
-
-def _write(path: str, option: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise CbsolveError(f"cannot write {option} file {path!r}: {exc.strerror or exc}") from None
 
 
 @app.command("optimal")
@@ -124,11 +117,11 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
     elif out and result.certificate is not None:
         import json
 
-        _write(out, "--out", json.dumps(result.certificate, separators=(",", ":")) + "\n")
+        write_text(out, "--out", json.dumps(result.certificate, separators=(",", ":")) + "\n")
     if dot and result.tree is not None:
         from ..tree import to_dot
 
-        _write(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
+        write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
     data = result.to_json()
     data["variant"] = variant.to_dict()
     if out:
