@@ -14,10 +14,9 @@ says so.
 """
 from __future__ import annotations
 
-import gzip
-import json
 from pathlib import Path
 
+from ..certify import UnreadableFile, load
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, UnknownName
 from ..variant import Variant
 from .engine import Guesser, Suggestion, check_strategy
@@ -28,19 +27,13 @@ MODELS = Path(__file__).resolve().parents[2] / "models"
 FALLBACK = "minimax"
 
 
-def _read(path: Path) -> dict:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as fh:
-        return json.load(fh)
-
-
 def find_tree(variant: Variant, models: Path = MODELS) -> Path | None:
     """A certified tree for ``variant`` in ``models/`` (worst-case optimal preferred)."""
     found = []
     for path in sorted(models.glob("*.json*")) if models.is_dir() else []:
         try:
-            doc = _read(path)
-        except (OSError, ValueError, RecursionError):
+            doc = load(path)
+        except UnreadableFile:
             continue
         if not isinstance(doc, dict) or doc.get("format") != "cbsolve-tree":
             continue
@@ -64,11 +57,9 @@ def load_tree(variant: Variant, path: Path | None = None) -> dict:
                               "use a heuristic strategy (minimax, expected, entropy, parts, "
                               "first, random)")
     try:
-        doc = _read(Path(path))
-    except (OSError, ValueError) as exc:
-        raise InvalidTree(f"cannot read tree file {str(path)!r}: {exc}") from None
-    except RecursionError:
-        raise InvalidTree(f"tree file {str(path)!r} is nested too deeply to read") from None
+        doc = load(path)
+    except UnreadableFile as exc:     # missing, not JSON, or nested too deeply
+        raise InvalidTree(f"tree file: {exc}") from None
     if check_tree(doc) != variant:
         raise InvalidTree(f"tree {str(path)!r} is for {check_tree(doc).describe()}, "
                           f"not {variant.describe()}")
