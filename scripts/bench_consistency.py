@@ -48,6 +48,8 @@ def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[
     is CP-SAT without the local-search race (portfolio.py); ``PORTFOLIOS`` names other
     shapes of the portfolio;
     ``-noguide`` suffix turns off CP-SAT's belief-propagation branching order (cpsat.GUIDE);
+    ``auto-norace``: ``auto`` without the guided depth-first search raced in its find-one
+    probe (dfs.RACE_GUIDED);
     ``sat-NAME`` runs PySAT with solver NAME (e.g. sat-cadical195); a ``-solveronly``
     suffix turns off the one-move neighbour listing (the previous behaviour); ``sat+ENC`` or
     ``sat-NAME+ENC`` builds the CNF with cardinality encoding ENC (sat.CARD_ENCODINGS, e.g.
@@ -74,6 +76,13 @@ def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[
         backend, kwargs["solver"] = "sat", backend[4:]
         if kwargs["solver"].startswith("cadical"):
             return _killed_at_limit(log, query, kwargs)
+    from cbsolve.consistency import dfs
+
+    # Each query starts cold: a searcher kept from the previous backend's query on the same log
+    # (count vectors, suffix table) would favour whichever backend runs second.
+    dfs._searchers.clear()
+    dfs.RACE_GUIDED = backend != "auto-norace"   # the find-one probe's guided race (dfs.py)
+    backend = backend.removesuffix("-norace")
     if backend == "auto":                        # the product's default: choice included
         from cbsolve.consistency import consistent
 

@@ -490,3 +490,67 @@ def test_timed_listing_keeps_time_to_check_and_format_what_it_found(monkeypatch)
     assert first.status == "time" and first.codes.shape[0] == dfs.TIMED_CHUNK
     rest = dfs.list_in_time(log, whole.shape[0] + 1, seconds=None, part=first)
     assert rest.complete and np.array_equal(rest.codes, whole)
+
+
+@settings(max_examples=120, deadline=None)
+@given(variant_and_log(max_entries=7), st.sampled_from([1, 2, 10**6]))
+def test_guided_search_finds_codes_of_the_set_and_proves_what_it_exhausts(log, want):
+    """The search in the marginals' order (positions permuted, symbols per position in their
+    own order): every code it lists is in the set, none twice; exhausted, it listed the whole
+    set; stopped at ``want``, it listed that many (no-leading-zero and distinct codes included)."""
+    truth = {tuple(c) for c in filtered(log).tolist()}
+    got = dfs.guided(log, want, None)
+    codes = [tuple(c) for c in got.codes.tolist()]
+    assert len(set(codes)) == len(codes) and set(codes) <= truth
+    if got.complete:
+        assert set(codes) == truth and got.status == "complete"
+    else:
+        assert got.status == "limit" and len(codes) == want <= len(truth)
+    assert got.guided and not got.resumable
+
+
+def test_a_guided_listing_is_never_resumed():
+    log, _ = big_log()
+    part = dfs.guided(log, 1, None)
+    with pytest.raises(ValueError, match="guided"):
+        dfs.list_in_time(log, 3, None, part=part)
+
+
+@settings(max_examples=60, deadline=None)
+@given(variant_and_log(max_entries=7))
+def test_the_race_answers_find_one_like_the_filter(log):
+    """Whichever search wins, find-one gets a secret of the set, or the proof that there is
+    none; ``auto``'s probe takes it (limit 1, no ``determined``) and answers like the filter."""
+    truth = {tuple(c) for c in filtered(log).tolist()}
+    c = dfs.race_first(log, 1, None)
+    assert c.complete or c.status == "limit"
+    assert {tuple(x) for x in c.codes.tolist()} <= truth and len(c.codes) == min(1, len(truth))
+    dfs._probe_cache.clear()
+    assert dfs.probe(log, Query(limit=1, determined=False))[0]
+    r = dfs.solve(log, Query(limit=1, determined=False))
+    assert (r.status == Status.INFEASIBLE) == (not truth)
+    assert len(r.secrets) == min(1, len(truth))
+    rescore(log, [log.space.parse(s) for s in r.secrets])
+
+
+def test_a_set_stop_flag_stops_the_search_and_its_set_up():
+    """The race's flag: set before the call, the kernel stops at its first check (count
+    vectors and the suffix table check it too) with status ``stopped`` and a cursor."""
+    log, _ = big_log(1, 3, Variant(16, string.ascii_uppercase, True))
+    stop = np.ones(1, np.int32)
+    dfs._searchers.clear()
+    c = dfs.run(log, dfs.LIST, None, stop=stop)
+    assert c.status == "stopped" and c.cursor is not None and c.seconds < 1.0
+    g = dfs.guided(log, 10**6, None, stop=stop)
+    assert g.status == "stopped" and not g.complete
+
+
+def test_guided_order_is_for_listing_only_and_checked():
+    from cbsolve._native import dfs as kernel
+
+    log, _ = big_log()
+    s = kernel.Searcher(**dfs.prepare(log))
+    ok = list(range(6)) * 12
+    for bad, mode in (([0] * 5, dfs.LIST), (ok[:-1] + [6], dfs.LIST), (ok, dfs.COUNT)):
+        with pytest.raises(ValueError, match="order"):
+            s.run(mode=mode, limit=1, start=[], ranks=[], max_nodes=-1, seconds=-1.0, order=bad)

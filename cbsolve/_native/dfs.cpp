@@ -24,6 +24,11 @@
 // With `lies` = L > 0 a code may contradict up to L clues: a clue whose bounds fail is
 // "broken" and the search prunes beyond L broken clues; domains are filtered once L are.
 //
+// Guided listing (``order``, find one): position p tries its symbols in a given order instead
+// of ascending, from a fresh start, without the suffix table; same bounds, same exhaustiveness.
+// A ``stop`` flag set by another thread (a race of searches) stops a call, its count vectors and
+// its table build at their next check.
+//
 // Resumable: a call starts at the lexicographically smallest code >= ``start`` and, when it
 // stops (limit, node budget, time), returns the ``start`` of the next call (None: finished).
 // A Searcher object holds one log and keeps what is costly to recompute across its calls:
@@ -73,7 +78,8 @@ struct Persistent {
 template <int W>
 py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> start,
                     std::vector<u64> ranks, long long max_nodes, double seconds,
-                    long long memo_cap, int suffix, size_t table_cap) {
+                    long long memo_cap, int suffix, size_t table_cap,
+                    const std::vector<int>& order, const volatile int32_t* stop) {
     std::vector<uint8_t> out;
     u64 count = 0, nodes = 0;
     size_t next_rank = 0;
@@ -86,7 +92,7 @@ py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> s
         if (!K.vec_settled) {
             VecOutcome r = VEC_GAVE_UP;
             if (K.P.totals && K.vec_cap > 0)
-                r = count_vectors(K.P, K.vec_cap, K.vec_budget, seconds < 0 ? -1.0 : 0.25 * seconds);
+                r = count_vectors(K.P, K.vec_cap, K.vec_budget, seconds < 0 ? -1.0 : 0.25 * seconds, stop);
             K.vec_settled = r != VEC_TIME;
         }
         Search<W> S(P);
@@ -124,7 +130,7 @@ py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> s
             if (m == 0 || table.ready || build_failed) return table.ready;
             if (suffix < 0 && K.deep_nodes < MITM_BUILD_AFTER * std::min<double>(table_rows, table_cap))
                 return false;
-            auto got = table.build(P, t0, seconds, suffix > 0 ? SIZE_MAX : table_cap);
+            auto got = table.build(P, t0, seconds, suffix > 0 ? SIZE_MAX : table_cap, stop);
             if (got == SuffixTable::LATE) build_failed = true;
             if (got != SuffixTable::TOO_BIG) return table.ready;
             K.mitm_max_m = m - 1;   // for later calls too
@@ -181,8 +187,20 @@ py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> s
             return limit >= 0 && count >= static_cast<u64>(limit);
         };
         int p = 0;
+        // Guided listing: position p tries its symbols in order[p*d ..] (most likely first)
+        // instead of ascending; a fresh search (no descent along `start`), no suffix table.
+        const bool guided = !order.empty();
+        auto pick = [&](const Mask<W>& dm) {
+            if (!guided) return dm.low();
+            const int* o = &order[static_cast<size_t>(p) * P.d];
+            for (int i = 0; i < P.d; ++i)
+                if (dm.test(o[i])) return o[i];
+            return dm.low();
+        };
         if (!S.feasible(0)) {
             S.dom[0].clear();
+        } else if (guided) {
+            S.dom[0] = S.domain(0);
         } else {
             // Descend along `start`: level q keeps symbols >= start[q] while on its path.
             for (p = 0;; ++p) {
@@ -229,6 +247,9 @@ py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> s
                 if (max_nodes >= 0 && nodes >= static_cast<u64>(max_nodes)) {
                     status = "nodes"; done = true; break;
                 }
+                if (stop && *stop) {   // another thread's search answered first (a race)
+                    status = "stopped"; done = true; break;
+                }
                 if (seconds >= 0) {
                     double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
                     // Freeing a full memo takes time too (up to ~0.5 us an entry under load): in budget.
@@ -274,7 +295,7 @@ py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> s
                     }
                 } else {
                     while (!dm.empty()) {
-                        int s = dm.low();
+                        int s = pick(dm);
                         dm.reset(s);
                         emit(s);
                         ++count;
@@ -285,7 +306,7 @@ py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> s
                 }
                 continue;
             }
-            int s = dm.low();
+            int s = pick(dm);
             dm.reset(s);
             S.assign(p, s);
             ++nodes;
@@ -332,7 +353,7 @@ py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> s
             if (!S.dom[p].empty()) {
                 std::vector<int> c(n, 0);
                 for (int q = 0; q < p; ++q) c[q] = S.sym[q];
-                c[p] = S.dom[p].low();
+                c[p] = pick(S.dom[p]);
                 cursor = c;
             } else {
                 status = "complete";   // nothing left: the search is exhausted after all
@@ -390,19 +411,32 @@ class Searcher {
 
     py::dict run(int mode, long long limit, std::vector<int> start, std::vector<u64> ranks,
                  long long max_nodes, double seconds, long long memo_cap, int suffix,
-                 size_t table_cap) {
+                 size_t table_cap, std::vector<int> order,
+                 std::optional<py::array_t<int32_t, py::array::c_style>> stop) {
+        const int32_t* stop_flag = nullptr;
+        if (stop) {
+            if (stop->size() < 1) throw std::invalid_argument("stop: int32[1]");
+            stop_flag = stop->data();
+        }
         const int n = K.P.n;
         if (start.empty()) start.assign(n, 0);
         if (static_cast<int>(start.size()) != n) throw std::invalid_argument("start must have N symbols");
         for (int q = 0; q < n; ++q)
             if (start[q] < 0 || start[q] >= K.P.d) throw std::invalid_argument("start symbol out of range");
+        if (!order.empty()) {
+            if (order.size() != static_cast<size_t>(n) * K.P.d) throw std::invalid_argument("order must have N*D symbols");
+            for (int v : order)
+                if (v < 0 || v >= K.P.d) throw std::invalid_argument("order symbol out of range");
+            if (mode != LIST) throw std::invalid_argument("order is for listing only");
+            suffix = 0;
+        }
         std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
         {
             py::gil_scoped_release release;   // wait for another thread's call without the GIL
             lock.lock();
         }
-        if (K.P.d <= 64) return run_search<1>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap);
-        return run_search<4>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap);
+        if (K.P.d <= 64) return run_search<1>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap, order, stop_flag);
+        return run_search<4>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap, order, stop_flag);
     }
 
     // Count vectors in use (-1: none, or not settled yet); meet-in-the-middle table rows (0: none).
@@ -429,9 +463,12 @@ PYBIND11_MODULE(dfs, m) {
         .def("run", &Searcher::run, py::arg("mode"), py::arg("limit"), py::arg("start"),
              py::arg("ranks"), py::arg("max_nodes"), py::arg("seconds"),
              py::arg("memo_cap") = 1000000, py::arg("suffix") = -1,
-             py::arg("table_cap") = MITM_ROWS,
-             "mode 0 list (up to limit codes), 1 count, 2 the codes at sorted ranks; returns "
-             "{codes, count, status: complete|limit|nodes|time, nodes, cursor (next start or None)}")
+             py::arg("table_cap") = MITM_ROWS, py::arg("order") = std::vector<int>(),
+             py::arg("stop") = py::none(),
+             "mode 0 list (up to limit codes), 1 count, 2 the codes at sorted ranks; order: N*D "
+             "symbols, each position's try order (listing only); stop: int32[1] flag; returns "
+             "{codes, count, status: complete|limit|nodes|time|stopped, nodes, cursor (next "
+             "start or None)}")
         .def_property_readonly("vectors", &Searcher::vectors)
         .def_property_readonly("table_rows", &Searcher::table_rows)
         .def_property_readonly("table_builds", &Searcher::table_builds);

@@ -69,11 +69,12 @@ struct Problem {
 // Every count vector n (sum N; n_s <= 1 for distinct codes) with sum_s min(k_gs, n_s) = m_g for
 // all clues (all but at most P.lies, each vector with the set it gets wrong), by a depth-first
 // search over symbols with the same bounds as the position search.
-// Gives up beyond `cap` vectors or `budget` nodes (VEC_GAVE_UP: for good) or `seconds`
-// (VEC_TIME: a later call may try again); the position search then works with the per-clue
-// bounds alone.
+// Gives up beyond `cap` vectors or `budget` nodes (VEC_GAVE_UP: for good) or `seconds` or a
+// set `stop` flag (VEC_TIME: a later call may try again); the position search then works with
+// the per-clue bounds alone.
 enum VecOutcome { VEC_FOUND, VEC_GAVE_UP, VEC_TIME };
-VecOutcome count_vectors(Problem& P, int cap, long long budget, double seconds) {
+VecOutcome count_vectors(Problem& P, int cap, long long budget, double seconds,
+                         const volatile int32_t* stop = nullptr) {
     auto t0 = std::chrono::steady_clock::now();
     const int d = P.d, G = P.g;
     std::vector<int> suffix(static_cast<size_t>(G) * (d + 1), 0);   // sum_{s' >= s} cap(k_gs')
@@ -93,8 +94,8 @@ VecOutcome count_vectors(Problem& P, int cap, long long budget, double seconds) 
     std::function<void(int, int)> rec = [&](int s, int left) {
         if (!ok) return;
         if (++nodes > budget) { ok = false; return; }
-        if ((nodes & 4095) == 0 && seconds >= 0 &&
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= seconds) {
+        if ((nodes & 4095) == 0 && ((stop && *stop) || (seconds >= 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= seconds))) {
             ok = false;   // the query's time belongs to the search proper
             timed_out = true;
             return;

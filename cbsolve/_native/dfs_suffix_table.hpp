@@ -86,9 +86,10 @@ struct SuffixTable {
     }
 
     enum Outcome { BUILT, LATE, TOO_BIG };
-    // LATE (left empty) when `seconds` from t0 ran out first (seconds < 0: no limit); TOO_BIG
-    // (left empty) beyond `max_rows` rows.
-    Outcome build(const Problem& P, Clock::time_point t0, double seconds, size_t max_rows) {
+    // LATE (left empty) when `seconds` from t0 ran out first (seconds < 0: no limit) or `stop`
+    // was set; TOO_BIG (left empty) beyond `max_rows` rows.
+    Outcome build(const Problem& P, Clock::time_point t0, double seconds, size_t max_rows,
+                  const volatile int32_t* stop = nullptr) {
         weigh(P);
         const int n = P.n, h = n - m, d = P.d;
         std::vector<int> hi_s(d, 0), c(d, 0), b(P.g, 0), x(m, 0);
@@ -102,8 +103,8 @@ struct SuffixTable {
         Outcome out = BUILT;
         std::function<void(int, u64)> rec = [&](int q, u64 hv) {   // position h + q
             if (out != BUILT) return;
-            if ((++visits & 4095) == 0 && seconds >= 0 &&
-                std::chrono::duration<double>(Clock::now() - t0).count() >= seconds) {
+            if ((++visits & 4095) == 0 && ((stop && *stop) || (seconds >= 0 &&
+                std::chrono::duration<double>(Clock::now() - t0).count() >= seconds))) {
                 out = LATE;
                 return;
             }

@@ -17,6 +17,12 @@ A call is resumable: the kernel returns where the next call starts (``cursor``),
 stream in chunks with the GIL released, and a time or node budget stops it with an honest
 partial answer ("at least K", never a wrong number). Sampling is exact uniform without
 replacement: count exactly, draw ranks uniformly, then fetch the codes at those ranks.
+
+Find one (``auto``'s probe on spaces of at most 10^15 codes) races this search against the same
+search guided by belief-propagation marginals (marginals.py: the most certain positions first,
+each trying its likeliest symbols first) on a second thread; the first to answer stops the other
+through a shared flag. Which one answers depends on timing, so the secret found may differ
+between runs; the guided search is exhaustive too, so "none" is still a proof.
 """
 from __future__ import annotations
 
@@ -53,6 +59,10 @@ class Chunk:
     cursor: tuple[int, ...] | None
     nodes: int
     seconds: float = 0.0
+    #: False for a guided search's chunk (its cursor is not a lexicographic start)
+    resumable: bool = True
+    #: True when the search guided by belief propagation answered (:func:`race_first`)
+    guided: bool = False
 
     @property
     def complete(self) -> bool:
@@ -105,7 +115,8 @@ def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP, lies: int = 0):
 def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
         start=None, ranks=None, max_nodes: int | None = None,
         seconds: float | None = None, vec_cap: int = VEC_CAP, memo_cap: int = MEMO_CAP,
-        suffix: int = -1, lies: int = 0, table_cap: int | None = None) -> Chunk:
+        suffix: int = -1, lies: int = 0, table_cap: int | None = None,
+        stop: np.ndarray | None = None) -> Chunk:
     """One kernel call from ``start`` (a code; None: the first). ``limit``: codes to list (LIST)
     or a count at which to stop (COUNT); ``ranks``: sorted 0-based ranks to fetch (SELECT);
     ``vec_cap``: most count vectors the search keeps (0: per-clue bounds only); ``memo_cap``:
@@ -114,7 +125,8 @@ def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
     (0: off, the plain search; -1: automatic, N >= 8, m <= N/2, D^m <= 2M, at most
     ``table_cap`` rows (default 600k; else m shrinks), built once the search below that depth
     has visited 2% of the table's row cap); ``lies``: list the codes that contradict at most
-    that many entries."""
+    that many entries; ``stop``: an int32[1] flag another thread sets to stop the call (status
+    ``stopped``)."""
     t0 = time.perf_counter()
     out = searcher(log, vec_cap, lies).run(
         mode=mode, limit=-1 if limit is None else int(limit),
@@ -123,7 +135,7 @@ def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
         max_nodes=-1 if max_nodes is None else int(max_nodes),
         seconds=-1.0 if seconds is None else max(0.0, float(seconds)),
         memo_cap=int(memo_cap), suffix=int(suffix),
-        **({} if table_cap is None else {"table_cap": int(table_cap)}))
+        stop=stop, **({} if table_cap is None else {"table_cap": int(table_cap)}))
     cursor = out["cursor"]
     return Chunk(out["codes"], int(out["count"]), out["status"],
                  None if cursor is None else tuple(cursor), int(out["nodes"]),
@@ -171,6 +183,8 @@ def list_in_time(log: FeedbackLog, want: int, seconds: float | None, lies: int =
     t0 = time.perf_counter()
     pieces = [] if part is None else [part.codes]
     have = 0 if part is None else part.codes.shape[0]
+    if part is not None and not part.resumable:
+        raise ValueError("a guided search's listing cannot be resumed")
     cursor = None if part is None else part.cursor
     nodes, spent = (0, 0.0) if part is None else (part.nodes, part.seconds)
     post = POST_SECONDS_PER_SYMBOL * log.variant.length
@@ -219,6 +233,79 @@ def recheck(log: FeedbackLog, codes: np.ndarray, lies: int = 0) -> None:
         raise RuntimeError("depth-first search returned a code that contradicts the log")
 
 
+# --- a race for find-one (``auto``'s probe) ----------------------------------------------------
+#: Sum-product sweeps for the guided search's order (marginals.py; 60 converge on long codes,
+#: an order needs fewer).
+GUIDE_SWEEPS = 20
+
+
+def guided_order(log: FeedbackLog) -> tuple[np.ndarray, list[int]]:
+    """The guided search's order from belief-propagation marginals of the clues' bulls
+    (marginals.py): positions most certain first, each trying its likeliest symbols first.
+    Returns (positions in search order, per searched position its symbols in order, flat)."""
+    from .marginals import marginals
+
+    m = marginals(log, sweeps=GUIDE_SWEEPS)
+    pos = np.argsort(-m.max(axis=1), kind="stable")
+    if log.variant.no_leading_zero:     # the kernel's first position is the one that cannot be 0
+        pos = np.concatenate([[0], pos[pos != 0]])
+    return pos, np.argsort(-m[pos], axis=1, kind="stable").ravel().tolist()
+
+
+def guided(log: FeedbackLog, want: int, seconds: float | None,
+           stop: np.ndarray | None = None) -> Chunk:
+    """Up to ``want`` codes by the search in the marginals' order (:func:`guided_order`): the
+    same propagation and the same exhaustive search as :func:`run`, so ``complete`` is a proof,
+    but the codes come in no useful order and the search cannot be resumed. The positions are
+    permuted in the log given to the kernel (a symmetry of the scoring) and back in the codes."""
+    from .._native import dfs as kernel
+
+    t0 = time.perf_counter()
+    pos, order = guided_order(log)
+    args = prepare(log)
+    args["guesses"] = np.ascontiguousarray(args["guesses"][:, pos])
+    left = -1.0 if seconds is None else max(0.0, seconds - (time.perf_counter() - t0))
+    out = kernel.Searcher(**args, vec_cap=VEC_CAP, vec_budget=VEC_BUDGET).run(
+        mode=LIST, limit=int(want), start=[], ranks=[], max_nodes=-1, seconds=left,
+        order=order, stop=stop)
+    codes = np.ascontiguousarray(out["codes"][:, np.argsort(pos)])
+    return Chunk(codes, int(out["count"]), out["status"], None if out["cursor"] is None else (),
+                 int(out["nodes"]), time.perf_counter() - t0, resumable=False, guided=True)
+
+
+def _answered(c: Chunk | None) -> bool:
+    return c is not None and (c.complete or c.status == "limit")
+
+
+def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
+    """Up to ``want`` codes (find one; two for ``determined``) by two searches on two threads,
+    the lexicographic one and the guided one; the first to answer stops the other. Their times
+    differ from log to log by 10x either way, so the race cuts the tail (docs/benchmarks.md).
+    Returns the lexicographic search's chunk unless only the guided one answered."""
+    stop = np.zeros(1, np.int32)
+    box: dict = {}
+
+    def other():
+        try:
+            box["chunk"] = guided(log, want, seconds, stop)
+            if _answered(box["chunk"]):
+                stop[0] = 1
+        except BaseException as e:      # re-raised in the caller's thread
+            box["error"] = e
+
+    thread = threading.Thread(target=other, name="cbsolve-guided-search", daemon=True)
+    thread.start()
+    try:
+        lex = run(log, LIST, want, seconds=seconds, stop=stop)
+    finally:
+        stop[0] = 1                     # answered, failed or out of time: the race is over
+        thread.join()
+    if "error" in box:
+        raise box["error"]
+    other_chunk = box["chunk"]
+    return other_chunk if not _answered(lex) and _answered(other_chunk) else lex
+
+
 # --- probing (``auto``) -----------------------------------------------------------------------
 #: ``auto`` gives the search this long to answer a list/count/sample query before it falls back
 #: to the SAT engine (at most this fraction of the query's time limit).
@@ -238,6 +325,10 @@ PROBE_COUNT_GOING = 100_000
 #: rows where the search is slowest (Mastermind 16x6 with 8 guesses: 130-270/s, the search
 #: 12-14k/s; docs/benchmarks.md).
 PROBE_LIST_GOING = 2_000
+#: Find-one / unique probes on those spaces race the lexicographic search against the guided
+#: one (:func:`race_first`). Mastermind 16x6 with 12 clues, 100 logs, kernels alone: median /
+#: p95 8.6 / 36 ms lexicographic, 3.7 / 31 ms guided, 3.4 / 16 ms the first of the two.
+RACE_GUIDED = True
 _probe_cache: dict = {}
 
 
@@ -283,11 +374,15 @@ def probe(log: FeedbackLog, query, seconds: float = PROBE_SECONDS,
                           "(too many for enumeration by SAT or for Ganak)")
         return False, f"depth-first search counted only {c.count} secrets in {seconds:.3g} s"
     want = _want(query)
-    c = run(log, LIST, want, seconds=seconds, lies=lies)
+    if want == 1 and not lies and RACE_GUIDED and log.space.size <= FIND_PROBE_SMALL_SPACE:
+        c = race_first(log, want, seconds)
+    else:
+        c = run(log, LIST, want, seconds=seconds, lies=lies)
     n = c.codes.shape[0]
     if c.complete or c.status == "limit":
         _probe_cache[_key(log, LIST, want, lies)] = c
-        return True, f"depth-first search listed {n} secrets in {c.seconds:.3g} s"
+        how = " (guided by belief propagation, raced)" if c.guided else ""
+        return True, f"depth-first search{how} listed {n} secrets in {c.seconds:.3g} s"
     if n >= PROBE_LIST_GOING * c.seconds and n > 1:
         _probe_cache[_key(log, LIST, want, lies)] = c     # solve() resumes from its cursor
         return True, (f"depth-first search listed {n} secrets in {c.seconds:.3g} s and goes on "
