@@ -109,9 +109,9 @@ class CodeSpace:
         import numpy as np
 
         if not self.enumerable:
-            raise SpaceTooLarge(
-                f"{self.variant.describe()} has {self.size} codes; enumeration is limited to "
-                f"{ENUMERATION_LIMIT} (use a constraint backend: --backend cpsat or sat)")
+            # The fact only: each caller knows what its user can do instead.
+            raise SpaceTooLarge(f"{self.variant.describe()} has {self.size} codes, more than the "
+                                f"{ENUMERATION_LIMIT} that can be listed")
         n, d = self.length, self.n_symbols
         first = np.arange(1 if self.variant.no_leading_zero else 0, d, dtype=np.uint8)
         arr = first[:, None]

@@ -21,9 +21,9 @@ def verify_command(file, as_json) -> int:
 
     try:
         report = verify_file(file)
-    except SpaceTooLarge as exc:   # its advice (a constraint backend) is for `consistent`
+    except SpaceTooLarge as exc:
         raise SpaceTooLarge(f"{file}: cannot be verified here: replaying every secret needs "
-                            f"their list, and {str(exc).split(';')[0]}") from None
+                            f"their list, and {exc}") from None
     emit(as_json, report.to_json(), format_report(file, report))
     return EXIT_OK if report.valid else EXIT_NONE
 
