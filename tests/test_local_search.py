@@ -146,3 +146,15 @@ def test_bad_shapes_are_rejected():
     with pytest.raises(ValueError):
         local_search.solve(g, b, t, 10, True, False, np.zeros(3, np.uint8),
                            np.zeros((0, 4), np.uint8), 0, 10, 1.0, stop)
+
+
+def test_a_stop_flag_that_would_be_copied_is_rejected():
+    """The stop flag must be the caller's own int32 array: a converted copy would never see
+    the caller set it."""
+    log = FeedbackLog(Variant(4, string.digits, True))
+    log.add("0123", 1, 1)
+    g, b, t = arrays(log)
+    for copied in (np.zeros(1, np.int64), np.zeros(4, np.int32)[::2]):
+        with pytest.raises(TypeError):
+            local_search.solve(g, b, t, 10, True, False, np.zeros(0, np.uint8),
+                               np.zeros((0, 4), np.uint8), 0, 10, 1.0, copied)

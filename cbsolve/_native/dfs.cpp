@@ -464,7 +464,7 @@ PYBIND11_MODULE(dfs, m) {
              py::arg("ranks"), py::arg("max_nodes"), py::arg("seconds"),
              py::arg("memo_cap") = 1000000, py::arg("suffix") = -1,
              py::arg("table_cap") = MITM_ROWS, py::arg("order") = std::vector<int>(),
-             py::arg("stop") = py::none(),
+             py::arg("stop").noconvert() = py::none(),   // a converted copy would miss the flag
              "mode 0 list (up to limit codes), 1 count, 2 the codes at sorted ranks; order: N*D "
              "symbols, each position's try order (listing only); stop: int32[1] flag; returns "
              "{codes, count, status: complete|limit|nodes|time|stopped, nodes, cursor (next "

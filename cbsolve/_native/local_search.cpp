@@ -474,7 +474,7 @@ PYBIND11_MODULE(local_search, m) {
     m.def("solve", &solve, py::arg("guesses"), py::arg("bulls"), py::arg("totals"),
           py::arg("n_symbols"), py::arg("repeats"), py::arg("no_leading_zero"), py::arg("start"),
           py::arg("forbidden"), py::arg("seed"), py::arg("max_flips"), py::arg("seconds"),
-          py::arg("stop"), py::arg("want") = 1, py::arg("noise") = 0.05, py::arg("tenure") = 5,
+          py::arg("stop").noconvert(), py::arg("want") = 1, py::arg("noise") = 0.05, py::arg("tenure") = 5,
           py::arg("restart") = 8000, py::arg("swaps_only") = false,
           py::arg("luby") = false,
           "Search for up to `want` codes of cost 0 matching no row of `forbidden` (255 = any "
