@@ -33,6 +33,10 @@
 // of compact reply numbers, a chunk of guesses at a time.
 // The search is single-threaded per call; several Python threads share one Solver (the table is
 // sharded with mutexes) and release the GIL.
+//
+// Parts: search_expected_bounds.hpp (the value (t, w), the fill-bound tables, the cost by
+// depth); this file holds the Solver (options, transposition table, symmetry, node scan and
+// partitions, the branch-and-bound search, greedy) and the Python module.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -49,23 +53,13 @@
 #include <unordered_set>
 #include <vector>
 
+#include "search_expected_bounds.hpp"
+
 namespace py = pybind11;
 using i64 = int64_t;
 using u64 = uint64_t;
 
 namespace {
-
-struct Val {
-    i64 t;
-    int w;
-};
-inline bool lt(Val a, Val b) { return a.t < b.t || (a.t == b.t && a.w < b.w); }
-inline Val vmin(Val a, Val b) { return lt(a, b) ? a : b; }
-inline Val vmax(Val a, Val b) { return lt(a, b) ? b : a; }
-constexpr i64 INF_T = i64(1) << 60;
-constexpr int INF_W = 1 << 20;
-constexpr Val INF{INF_T, INF_W};
-constexpr int UNCAPPED = 1 << 20;  // "depth left" when there is no cap (never decremented)
 
 struct Stopped {};
 
@@ -141,47 +135,7 @@ class Solver {
         }
         capped_ = max_depth > 0;
         max_depth_ = capped_ ? max_depth : UNCAPPED;
-        // Per-depth weights (see inc()): weights[k-1] is the cost of a secret found with guess
-        // k; nondecreasing, so every bound below stays a lower bound (see fill_row).
-        inc_.assign(size_t(capped_ ? max_depth + 1 : 1), 1);
-        if (!weights.empty()) {
-            if (!capped_ || int(weights.size()) != max_depth)
-                throw std::invalid_argument("weights need a depth cap and one weight per depth");
-            i64 prev = 0;
-            for (int k = 1; k <= max_depth; ++k) {
-                if (weights[k - 1] < prev || weights[k - 1] > (i64(1) << 40))
-                    throw std::invalid_argument("weights must be nondecreasing, >= 0, < 2^40");
-                inc_[max_depth - k + 1] = weights[k - 1] - prev;  // depth left d = W - k + 1
-                prev = weights[k - 1];
-            }
-            weighted_ = true;
-        }
-        int rows = capped_ ? max_depth + 1 : 1;
-        // Bound tables for every branching factor b = 1..R-1 (see lbrow).
-        tabs_.resize(branching_ + 1);
-        for (int br = 1; br <= branching_; ++br) {
-            Tables& t = tabs_[br];
-            t.lbt.assign(size_t(rows) * (nc_ + 1), INF_T);
-            for (int r = 0; r < rows; ++r) fill_row(capped_ ? r : nc_ + 1, br, &t.lbt[size_t(r) * (nc_ + 1)]);
-            t.lbnc.assign(size_t(rows) * (nc_ + 1), INF_T);
-            for (int r = 0; r < rows; ++r) forest_row(capped_ ? r : nc_ + 1, br, &t.lbnc[size_t(r) * (nc_ + 1)]);
-            t.lbnc_w.assign(nc_ + 1, 0);
-            t.lbw.assign(nc_ + 1, 0);
-            for (int m = 1; m <= nc_; ++m) {
-                for (int first : {br, 1}) {  // forest (no secret finished) / tree
-                    i64 capsum = 0, level = first;
-                    int k = 0;
-                    while (capsum < m) {
-                        capsum += level;
-                        level = std::min<i64>(level * br, i64(nc_) + 1);
-                        ++k;
-                    }
-                    if (first == br && br != 1) t.lbnc_w[m] = 1 + k;
-                    if (first == 1) t.lbw[m] = k;
-                }
-                if (br == 1) t.lbnc_w[m] = 1 + m;
-            }
-        }
+        bounds_.init(nc_, branching_, max_depth, weights);
         memo_cap_ = std::max<i64>(memo_entries / kShards, 1);
     }
 
@@ -223,8 +177,8 @@ class Solver {
         return total;
     }
 
-    i64 lb_total(int d, int m) const { return lbrow(d, branching_)[m]; }
-    int lb_worst(int m) const { return tabs_[branching_].lbw[m]; }
+    i64 lb_total(int d, int m) const { return bounds_.lbrow(d, branching_)[m]; }
+    int lb_worst(int m) const { return bounds_.lbw(branching_)[m]; }
 
     // Python entry points ----------------------------------------------------------------------
     // Returns (t, w, exact): exact is False on a fail-high (value >= budget, t/w a lower bound).
@@ -279,8 +233,8 @@ class Solver {
             h1 ^= z1_[s];
             h2 ^= z2_[s];
         }
-        if (n <= 1) return py::make_tuple(i64(n) * inc(d), n, true);
-        Val v{lbrow(d, branching_)[n], tabs_[branching_].lbw[n]};
+        if (n <= 1) return py::make_tuple(i64(n) * bounds_.inc(d), n, true);
+        Val v{bounds_.lbrow(d, branching_)[n], bounds_.lbw(branching_)[n]};
         bool exact = false;
         {
             py::gil_scoped_release nogil;
@@ -420,18 +374,11 @@ class Solver {
     bool cand_only_;
     int n_symbols_;
     u64 base_played_;
-    bool unplayed_ok_ = true, capped_ = false, weighted_ = false;
-    std::vector<i64> inc_;  // cost increment by depth left (see inc())
+    bool unplayed_ok_ = true, capped_ = false;
     int max_depth_ = UNCAPPED;
     std::vector<uint8_t> M_, MT_, codes_;
     std::vector<u64> symmask_, z1_, z2_;
-    struct Tables {
-        std::vector<i64> lbt;   // fill bound of the total, rows by depth left when capped
-        std::vector<int> lbw;   // fewest levels
-        std::vector<i64> lbnc;  // n + forest fill bound: the value of any non-candidate guess
-        std::vector<int> lbnc_w;
-    };
-    std::vector<Tables> tabs_;  // by branching factor
+    Bounds bounds_;  // fill-bound tables and the cost by depth
     Shard shards_[kShards];
     i64 memo_cap_;
     std::atomic<i64> nodes_{0};
@@ -459,65 +406,6 @@ class Solver {
             if (S[i] < 0 || S[i] >= nc_) throw std::invalid_argument("code index out of range");
             if (i && S[i] <= S[i - 1]) throw std::invalid_argument("set must be sorted and distinct");
         }
-    }
-
-    // Cost increment of every secret of a node with `d` guesses left: a secret found with guess
-    // k costs weight(k) = the sum of the increments of the nodes on its path (1 each without
-    // weights: the number of guesses). inc >= 0 (nondecreasing weights).
-    inline i64 inc(int d) const { return capped_ ? inc_[std::max(0, std::min(d, max_depth_))] : 1; }
-    // Cost of a secret found k levels below a node with `d` guesses left (k = 1: the node's guess).
-    i64 cum(int d, int k) const {
-        i64 c = 0;
-        for (int j = 0; j < k; ++j) c += inc(d - j);
-        return c;
-    }
-    // Fill bound: the cheapest depths n secrets can have when a node finishes at most one secret
-    // and has at most `branching` children, with at most `depth` levels (INF_T if they do not fit).
-    // Sound for any nondecreasing per-depth weight, not only weight(k) = k: in any strategy at most
-    // 1 + b + ... + b^(k-1) secrets are found within k levels, so the i-th cheapest secret of the
-    // strategy is at least as deep as the i-th slot of the level-by-level fill; a nondecreasing
-    // cost of depth then makes the fill's sum a lower bound (term by term).
-    void fill_row(int depth, int br, i64* row) const {
-        for (int m = 0; m <= nc_; ++m) {
-            i64 rem = m, level = 1, total = 0;
-            for (int k = 1; k <= depth && rem > 0; ++k) {
-                i64 take = std::min(rem, level);
-                total += take * (capped_ ? cum(depth, k) : k);
-                rem -= take;
-                level = std::min<i64>(level * br, i64(nc_) + 1);
-            }
-            row[m] = rem > 0 ? INF_T : total;
-        }
-    }
-    // A non-candidate guess finishes nobody: its n secrets pay inc(depth) each, then fill R-1
-    // subtrees (R-1 roots one level down, (R-1)^2 two levels down, ...) within depth-1 levels
-    // (the same term-by-term argument as fill_row, the first level holding no secret).
-    void forest_row(int depth, int br, i64* row) const {
-        for (int m = 0; m <= nc_; ++m) {
-            i64 rem = m, level = br, total = i64(m) * inc(depth);
-            for (int k = 1; k <= depth - 1 && rem > 0; ++k) {
-                i64 take = std::min(rem, level);
-                total += take * (capped_ ? cum(depth - 1, k) : k);
-                rem -= take;
-                level = std::min<i64>(level * br, i64(nc_) + 1);
-            }
-            row[m] = rem > 0 ? INF_T : total;
-        }
-    }
-    // Fill bounds with branching factor b: valid for a set S when no guess splits S (hence
-    // any subset of S) into more than b non-winning classes. b is computed by the full scan of
-    // a node (the most classes any guess makes) and passed down to its descendants.
-    const i64* lbnc_row(int d, int b) const {
-        const Tables& t = tabs_[b];
-        if (!capped_) return t.lbnc.data();
-        d = std::max(0, std::min(d, max_depth_));
-        return &t.lbnc[size_t(d) * (nc_ + 1)];
-    }
-    const i64* lbrow(int d, int b) const {
-        const Tables& t = tabs_[b];
-        if (!capped_) return t.lbt.data();
-        d = std::max(0, std::min(d, max_depth_));
-        return &t.lbt[size_t(d) * (nc_ + 1)];
     }
 
     // --- transposition table ----------------------------------------------------------------
@@ -704,9 +592,9 @@ class Solver {
              int b = 0, int* most_classes = nullptr) {
         gl.clear();
         if (b <= 0) b = branching_;
-        const i64* row_lb = lbrow(d - 1, b);
-        const int* row_lbw = tabs_[b].lbw.data();
-        const i64 inc_d = inc(d);
+        const i64* row_lb = bounds_.lbrow(d - 1, b);
+        const int* row_lbw = bounds_.lbw(b);
+        const i64 inc_d = bounds_.inc(d);
         int mostc = 0;
         // The guesses of the pool, as a compact index list (ascending unless overridden).
         static thread_local std::vector<int> G;
@@ -836,9 +724,9 @@ class Solver {
               const std::vector<int>* override, int b) {
         if (n == 0) return Val{0, 0};
         if (d <= 0) return INF;
-        if (n == 1) return Val{inc(d), 1};
+        if (n == 1) return Val{bounds_.inc(d), 1};
         if (d == 1) return INF;
-        if (n == 2) return Val{2 * inc(d) + inc(d - 1), 2};  // one of the two, then the other
+        if (n == 2) return Val{2 * bounds_.inc(d) + bounds_.inc(d - 1), 2};  // one of the two, then the other
         tick();
         const bool use_memo = opt_memo && n >= memo_min;
         Val lower{0, 0};
@@ -866,7 +754,7 @@ class Solver {
                 if (ok) {
                     // any strategy finds at most one secret with its first guess: optimal for
                     // every nondecreasing weight too
-                    Val v{i64(n) * inc(d) + i64(n - 1) * inc(d - 1), 2};
+                    Val v{i64(n) * bounds_.inc(d) + i64(n - 1) * bounds_.inc(d - 1), 2};
                     if (use_memo) store(h1, h2, d, v, S[i], true);
                     stat(1, n);
                     return v;
@@ -887,7 +775,7 @@ class Solver {
         if (!split && opt_branching && mc_first > 0) bS = std::min(b, mc_first);
         Val others_lb = INF;
         if (split) {
-            others_lb = Val{lbnc_row(d, b)[n], tabs_[b].lbnc_w[n]};
+            others_lb = Val{bounds_.lbnc_row(d, b)[n], bounds_.lbnc_w(b)[n]};
             node_lb = vmin(node_lb, others_lb);
         }
         lower = vmax(lower, node_lb);
@@ -1017,11 +905,11 @@ class Solver {
         if (duplicate(S, n, k.g, sc)) return false;
         k.refined = 2;  // dedup done
         partition(S, n, k.g, sc);
-        const i64* row_lb = lbrow(d - 1, bS);
-        const int* row_lbw = tabs_[bS].lbw.data();
+        const i64* row_lb = bounds_.lbrow(d - 1, bS);
+        const int* row_lbw = bounds_.lbw(bS);
         const int child_d = capped_ ? d - 1 : d;
         const u64 child_played = played | symmask_[k.g];
-        i64 sum = i64(n) * inc(d);
+        i64 sum = i64(n) * bounds_.inc(d);
         int wlb = 1;
         std::vector<Val> lbs(sc.order.size());
         for (size_t i = 0; i < sc.order.size(); ++i) {
@@ -1078,8 +966,8 @@ class Solver {
         // Own copies: the recursion below must not see sc change (it has its own scratch).
         std::vector<int> part(sc.part), order(sc.order), cnt(sc.cnt), off(sc.off);
         std::vector<u64> c1(sc.c1), c2(sc.c2);
-        const i64* row_lb = lbrow(d - 1, bS);
-        const int* row_lbw = tabs_[bS].lbw.data();
+        const i64* row_lb = bounds_.lbrow(d - 1, bS);
+        const int* row_lbw = bounds_.lbw(bS);
         const int child_d = capped_ ? d - 1 : d;
         const u64 child_played = played | symmask_[k.g];
         std::vector<Val> lbs(order.size());
@@ -1097,7 +985,7 @@ class Solver {
             }
             rest += lbs[i].t;
         }
-        i64 done = i64(n) * inc(d);
+        i64 done = i64(n) * bounds_.inc(d);
         int wmax = 1;
         for (size_t i = 0; i < order.size(); ++i) {
             int r = order[i], m = cnt[r];
@@ -1138,13 +1026,13 @@ class Solver {
     Val greedy(const int* S, int n, int d, u64 played) {
         if (n == 0) return Val{0, 0};
         if (d <= 0) return INF;
-        if (n == 1) return Val{inc(d), 1};
+        if (n == 1) return Val{bounds_.inc(d), 1};
         int g = pick_greedy(S, n, played, d);
         if (g < 0) return INF;
         const uint8_t* row = &M_[size_t(g) * nc_];
         std::vector<std::vector<int>> classes(slots_);
         for (int i = 0; i < n; ++i) classes[row[S[i]]].push_back(S[i]);
-        i64 t = i64(n) * inc(d);
+        i64 t = i64(n) * bounds_.inc(d);
         int w = 1;
         int child_d = capped_ ? d - 1 : d;
         for (int r = 0; r < slots_; ++r) {
