@@ -35,8 +35,9 @@
 // sharded with mutexes) and release the GIL.
 //
 // Parts: search_expected_bounds.hpp (the value (t, w), the fill-bound tables, the cost by
-// depth); this file holds the Solver (options, transposition table, symmetry, node scan and
-// partitions, the branch-and-bound search, greedy) and the Python module.
+// depth), search_expected_table.hpp (the transposition table); this file holds the Solver
+// (options, symmetry, node scan and partitions, the branch-and-bound search, greedy) and the
+// Python module.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -54,6 +55,7 @@
 #include <vector>
 
 #include "search_expected_bounds.hpp"
+#include "search_expected_table.hpp"
 
 namespace py = pybind11;
 using i64 = int64_t;
@@ -62,19 +64,6 @@ using u64 = uint64_t;
 namespace {
 
 struct Stopped {};
-
-struct Entry {
-    u64 k2;
-    i64 t;
-    int w;
-    int guess;  // best guess when exact
-    bool exact;
-};
-
-struct Shard {
-    std::mutex mu;
-    std::unordered_map<u64, Entry> map;
-};
 
 struct GuessInfo {
     i64 lt;
@@ -136,7 +125,7 @@ class Solver {
         capped_ = max_depth > 0;
         max_depth_ = capped_ ? max_depth : UNCAPPED;
         bounds_.init(nc_, branching_, max_depth, weights);
-        memo_cap_ = std::max<i64>(memo_entries / kShards, 1);
+        memo_.init(capped_, memo_entries);
     }
 
     // --- options (all on by default; tests switch them off to compare) -----------------------
@@ -162,20 +151,8 @@ class Solver {
     }
     void request_stop() { stop_.store(true); }
     bool stopped() const { return stop_.load(); }
-    void clear_memo() {
-        for (auto& sh : shards_) {
-            std::lock_guard<std::mutex> lock(sh.mu);
-            sh.map.clear();
-        }
-    }
-    i64 memo_size() {
-        i64 total = 0;
-        for (auto& s : shards_) {
-            std::lock_guard<std::mutex> lock(s.mu);
-            total += i64(s.map.size());
-        }
-        return total;
-    }
+    void clear_memo() { memo_.clear(); }
+    i64 memo_size() { return memo_.size(); }
 
     i64 lb_total(int d, int m) const { return bounds_.lbrow(d, branching_)[m]; }
     int lb_worst(int m) const { return bounds_.lbw(branching_)[m]; }
@@ -240,7 +217,7 @@ class Solver {
             py::gil_scoped_release nogil;
             HistoryScope scope(hist, known);
             Entry e;
-            if (lookup(h1, h2, d, e)) {
+            if (memo_.lookup(h1, h2, d, e)) {
                 v = vmax(v, Val{e.t, e.w});
                 exact = e.exact;
             }
@@ -253,7 +230,7 @@ class Solver {
             Val one = scan(S.data(), n, d, played | base_played_, nullptr, ALL, none, Val{0, 0});
             if (one.t >= INF_T) one = INF;
             v = vmax(v, one);
-            if (opt_memo) store(h1, h2, d, v, -1, false);
+            if (opt_memo) memo_.store(h1, h2, d, v, -1, false);
         }
         return py::make_tuple(v.t, v.w, false);
     }
@@ -268,7 +245,7 @@ class Solver {
             h1 ^= z1_[s];
             h2 ^= z2_[s];
         }
-        store(h1, h2, capped_ ? depth : UNCAPPED, Val{t, w}, guess, true);
+        memo_.store(h1, h2, capped_ ? depth : UNCAPPED, Val{t, w}, guess, true);
     }
 
     // Best guess stored for an exactly solved set, or -1.
@@ -282,7 +259,7 @@ class Solver {
         int d = capped_ ? depth : UNCAPPED;
         if (S.size() == 1) return S[0];
         Entry e;
-        if (lookup(h1, h2, d, e) && e.exact) return e.guess;
+        if (memo_.lookup(h1, h2, d, e) && e.exact) return e.guess;
         return -1;
     }
 
@@ -369,7 +346,6 @@ class Solver {
     }
     std::vector<std::vector<int>> perms_;  // position permutations (empty: stabiliser off)
     std::vector<int> code_index_;          // dense code -> index (-1: not a code)
-    static constexpr int kShards = 64;
     int nc_ = 0, len_ = 0, slots_, win_, branching_, nr_ = 1;
     bool cand_only_;
     int n_symbols_;
@@ -379,8 +355,7 @@ class Solver {
     std::vector<uint8_t> M_, MT_, codes_;
     std::vector<u64> symmask_, z1_, z2_;
     Bounds bounds_;  // fill-bound tables and the cost by depth
-    Shard shards_[kShards];
-    i64 memo_cap_;
+    TranspositionTable memo_;
     std::atomic<i64> nodes_{0};
     std::atomic<i64> deadline_ns_{0};
     std::atomic<bool> stop_{false};
@@ -406,41 +381,6 @@ class Solver {
             if (S[i] < 0 || S[i] >= nc_) throw std::invalid_argument("code index out of range");
             if (i && S[i] <= S[i - 1]) throw std::invalid_argument("set must be sorted and distinct");
         }
-    }
-
-    // --- transposition table ----------------------------------------------------------------
-    inline void key_of(u64 h1, u64 h2, int d, u64& k1, u64& k2) const {
-        k1 = h1;
-        k2 = h2;
-        if (capped_) {
-            k1 ^= u64(d) * 0x9E3779B97F4A7C15ULL;
-            k2 ^= u64(d) * 0xC2B2AE3D27D4EB4FULL;
-        }
-    }
-    bool lookup(u64 h1, u64 h2, int d, Entry& out) {
-        u64 k1, k2;
-        key_of(h1, h2, d, k1, k2);
-        Shard& s = shards_[k1 % kShards];
-        std::lock_guard<std::mutex> lock(s.mu);
-        auto it = s.map.find(k1);
-        if (it == s.map.end() || it->second.k2 != k2) return false;
-        out = it->second;
-        return true;
-    }
-    void store(u64 h1, u64 h2, int d, Val v, int guess, bool exact) {
-        u64 k1, k2;
-        key_of(h1, h2, d, k1, k2);
-        Shard& s = shards_[k1 % kShards];
-        std::lock_guard<std::mutex> lock(s.mu);
-        auto it = s.map.find(k1);
-        if (it != s.map.end() && it->second.k2 == k2) {
-            Entry& e = it->second;
-            if (e.exact) return;  // an exact value is never replaced
-            if (exact || lt(Val{e.t, e.w}, v)) e = Entry{k2, v.t, v.w, guess, exact};
-            return;
-        }
-        if (i64(s.map.size()) >= memo_cap_) s.map.clear();  // crude but bounded: memory <= cap
-        s.map[k1] = Entry{k2, v.t, v.w, guess, exact};
     }
 
     inline void tick() {
@@ -732,7 +672,7 @@ class Solver {
         Val lower{0, 0};
         if (use_memo) {
             Entry e;
-            if (lookup(h1, h2, d, e)) {
+            if (memo_.lookup(h1, h2, d, e)) {
                 Val v{e.t, e.w};
                 if (e.exact || !lt(v, B)) { stat(0, n); return v; }
                 lower = v;
@@ -755,7 +695,7 @@ class Solver {
                     // any strategy finds at most one secret with its first guess: optimal for
                     // every nondecreasing weight too
                     Val v{i64(n) * bounds_.inc(d) + i64(n - 1) * bounds_.inc(d - 1), 2};
-                    if (use_memo) store(h1, h2, d, v, S[i], true);
+                    if (use_memo) memo_.store(h1, h2, d, v, S[i], true);
                     stat(1, n);
                     return v;
                 }
@@ -781,7 +721,7 @@ class Solver {
         lower = vmax(lower, node_lb);
         if (!lt(lower, B)) {
             stat(2, n);
-            if (use_memo) store(h1, h2, d, lower, -1, false);
+            if (use_memo) memo_.store(h1, h2, d, lower, -1, false);
             return lower;
         }
         Val best = B;
@@ -830,11 +770,11 @@ class Solver {
         }
         stat(bestg >= 0 ? 3 : 4, n);
         if (bestg >= 0) {
-            if (use_memo) store(h1, h2, d, best, bestg, true);
+            if (use_memo) memo_.store(h1, h2, d, best, bestg, true);
             return best;
         }
         Val res = vmax(lower, vmin(fail, rejected));
-        if (use_memo) store(h1, h2, d, res, -1, false);
+        if (use_memo) memo_.store(h1, h2, d, res, -1, false);
         return res;
     }
 
@@ -917,7 +857,7 @@ class Solver {
             lbs[i] = Val{row_lb[m], row_lbw[m]};
             if (opt_memo && m >= memo_min) {
                 Entry e;
-                if (lookup(sc.c1[r], sc.c2[r], child_d, e)) lbs[i] = vmax(lbs[i], Val{e.t, e.w});
+                if (memo_.lookup(sc.c1[r], sc.c2[r], child_d, e)) lbs[i] = vmax(lbs[i], Val{e.t, e.w});
             }
             sum = std::min(sum + lbs[i].t, INF_T);  // saturate: INF_T entries must not overflow
             wlb = std::max(wlb, 1 + lbs[i].w);
@@ -932,7 +872,7 @@ class Solver {
                 int r = sc.order[i], m = sc.cnt[r];
                 if (m < lookahead_min) break;
                 Entry e;
-                if (opt_memo && lookup(sc.c1[r], sc.c2[r], child_d, e)) continue;  // bounded already
+                if (opt_memo && memo_.lookup(sc.c1[r], sc.c2[r], child_d, e)) continue;  // bounded already
                 Val one;
                 {
                     Push into(k.g);
@@ -940,7 +880,7 @@ class Solver {
                                nullptr, bS);
                 }
                 if (one.t >= INF_T) one = INF;
-                if (opt_memo) store(sc.c1[r], sc.c2[r], child_d, one, -1, false);
+                if (opt_memo) memo_.store(sc.c1[r], sc.c2[r], child_d, one, -1, false);
                 if (lt(lbs[i], one)) {
                     sum = one.t >= INF_T ? INF_T : sum + one.t - lbs[i].t;
                     lbs[i] = one;
@@ -977,7 +917,7 @@ class Solver {
             lbs[i] = Val{row_lb[m], row_lbw[m]};
             if (opt_memo && m >= memo_min) {
                 Entry e;
-                if (lookup(c1[order[i]], c2[order[i]], child_d, e)) lbs[i] = vmax(lbs[i], Val{e.t, e.w});
+                if (memo_.lookup(c1[order[i]], c2[order[i]], child_d, e)) lbs[i] = vmax(lbs[i], Val{e.t, e.w});
             }
             if (lbs[i].t >= INF_T) {  // a class that cannot be solved within the depth left
                 fail = vmin(fail, INF);
