@@ -35,8 +35,9 @@
 // sharded with mutexes) and release the GIL.
 //
 // Parts: search_expected_bounds.hpp (the value (t, w), the fill-bound tables, the cost by
-// depth), search_expected_table.hpp (the transposition table); this file holds the Solver
-// (options, symmetry, node scan and partitions, the branch-and-bound search, greedy) and the
+// depth), search_expected_table.hpp (the transposition table), search_expected_symmetry.hpp
+// (unplayed symbols, the stabiliser of the history, the per-thread history); this file holds
+// the Solver (options, node scan and partitions, the branch-and-bound search, greedy) and the
 // Python module.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -55,6 +56,7 @@
 #include <vector>
 
 #include "search_expected_bounds.hpp"
+#include "search_expected_symmetry.hpp"
 #include "search_expected_table.hpp"
 
 namespace py = pybind11;
@@ -81,14 +83,13 @@ class Solver {
            u64 base_played, int slots, int win, int branching, bool cand_only, int max_depth,
            i64 memo_entries, std::vector<i64> weights = {})
         : slots_(slots), win_(win), branching_(branching), cand_only_(cand_only),
-          n_symbols_(n_symbols), base_played_(base_played) {
+          base_played_(base_played) {
         if (slots > 256) throw std::invalid_argument("at most 256 response slots (N <= 14)");
         if (matrix.ndim() != 2 || matrix.shape(0) != matrix.shape(1))
             throw std::invalid_argument("matrix must be square (all codes x all codes)");
         nc_ = static_cast<int>(matrix.shape(0));
         if (codes.ndim() != 2 || codes.shape(0) != nc_)
             throw std::invalid_argument("codes must have one row per matrix row");
-        len_ = static_cast<int>(codes.shape(1));
         M_.assign(matrix.data(), matrix.data() + size_t(nc_) * nc_);
         // Compact reply numbers for the scans: 0 = the win, then the other replies that occur.
         std::vector<int> compact(256, -1);
@@ -99,22 +100,7 @@ class Solver {
         MT_.resize(M_.size());  // MT_[secret * n + guess]: compact reply of every guess to a secret
         for (int g = 0; g < nc_; ++g)
             for (int s = 0; s < nc_; ++s) MT_[size_t(s) * nc_ + g] = uint8_t(compact[M_[size_t(g) * nc_ + s]]);
-        codes_.assign(codes.data(), codes.data() + size_t(nc_) * len_);
-        symmask_.assign(nc_, 0);
-        for (int g = 0; g < nc_; ++g)
-            for (int j = 0; j < len_; ++j) symmask_[g] |= u64(1) << std::min(codes_[size_t(g) * len_ + j], uint8_t(63));
-        unplayed_ok_ = n_symbols_ <= 63;
-        // Stabiliser support: all position permutations (N <= 6) and a dense code index.
-        double dense = 1;
-        for (int j = 0; j < len_; ++j) dense *= n_symbols_;
-        if (len_ <= 6 && unplayed_ok_ && dense <= double(1 << 22)) {
-            code_index_.assign(size_t(dense), -1);
-            for (int g = 0; g < nc_; ++g) code_index_[code_key(&codes_[size_t(g) * len_])] = g;
-            std::vector<int> p(len_);
-            for (int j = 0; j < len_; ++j) p[j] = j;
-            do perms_.push_back(p);
-            while (std::next_permutation(p.begin(), p.end()));
-        }
+        sym_.init(codes.data(), nc_, static_cast<int>(codes.shape(1)), n_symbols, base_played);
         std::mt19937_64 rng(0x5eed1234abcdULL);
         z1_.resize(nc_);
         z2_.resize(nc_);
@@ -314,26 +300,6 @@ class Solver {
     }
 
    private:
-    // History of the node being searched (guesses from the root), per thread; known = false
-    // (greedy, or a caller that gave none) switches the stabiliser off.
-    static thread_local std::vector<int> hist_;
-    static thread_local bool hist_known_;
-    struct HistoryScope {
-        std::vector<int> saved;
-        bool saved_known;
-        HistoryScope(std::vector<int> h, bool known) : saved(std::move(hist_)), saved_known(hist_known_) {
-            hist_ = std::move(h);
-            hist_known_ = known;
-        }
-        ~HistoryScope() {
-            hist_ = std::move(saved);
-            hist_known_ = saved_known;
-        }
-    };
-    struct Push {  // the guess of a child node's parent, for the child's stabiliser
-        explicit Push(int g) { hist_.push_back(g); }
-        ~Push() { hist_.pop_back(); }
-    };
     std::vector<int> history_of(const py::object& history) const {
         std::vector<int> h;
         if (history.is_none()) return h;
@@ -344,16 +310,14 @@ class Solver {
         }
         return h;
     }
-    std::vector<std::vector<int>> perms_;  // position permutations (empty: stabiliser off)
-    std::vector<int> code_index_;          // dense code -> index (-1: not a code)
-    int nc_ = 0, len_ = 0, slots_, win_, branching_, nr_ = 1;
+    int nc_ = 0, slots_, win_, branching_, nr_ = 1;
     bool cand_only_;
-    int n_symbols_;
     u64 base_played_;
-    bool unplayed_ok_ = true, capped_ = false;
+    bool capped_ = false;
     int max_depth_ = UNCAPPED;
-    std::vector<uint8_t> M_, MT_, codes_;
-    std::vector<u64> symmask_, z1_, z2_;
+    std::vector<uint8_t> M_, MT_;
+    std::vector<u64> z1_, z2_;
+    Symmetry sym_;  // unplayed symbols, the stabiliser of the history
     Bounds bounds_;  // fill-bound tables and the cost by depth
     TranspositionTable memo_;
     std::atomic<i64> nodes_{0};
@@ -397,111 +361,6 @@ class Solver {
         }
     }
 
-    // Symbols never played are interchangeable: keep a guess only if its unplayed symbols
-    // appear as the lowest unplayed symbols in order of first appearance.
-    inline bool canonical(int g, u64 played) const {
-        if (!unplayed_ok_) return true;
-        const uint8_t* c = &codes_[size_t(g) * len_];
-        u64 all = (n_symbols_ >= 64) ? ~u64(0) : ((u64(1) << n_symbols_) - 1);
-        u64 assigned = 0;
-        for (int j = 0; j < len_; ++j) {
-            u64 bit = u64(1) << c[j];
-            if ((played | assigned) & bit) continue;
-            u64 free = all & ~played & ~assigned;
-            if ((free & (~free + 1)) != bit) return false;  // not the lowest free symbol
-            assigned |= bit;
-        }
-        return true;
-    }
-
-    size_t code_key(const uint8_t* c) const {
-        size_t k = 0;
-        for (int j = len_ - 1; j >= 0; --j) k = k * n_symbols_ + c[j];
-        return k;
-    }
-
-    // Guesses equivalent under the stabiliser of the history (Knuth 1977, Koyama–Lai 1993,
-    // applied at every level): a permutation pi of positions with a map sigma of the played
-    // symbols such that every history guess h satisfies h[pi(j)] = sigma(h[j]) maps every
-    // consistent set of the node onto itself (replies are invariant when both codes are
-    // transformed), so guesses in one orbit have equal values. Combined with the never-played
-    // symbols (relabelled to the lowest free ones in order of first appearance), each orbit
-    // keeps only its smallest canonical code. sigma fixes the base-played symbol (no leading
-    // zero) and then pi must fix position 0, so the code space is mapped onto itself.
-    void stabiliser_filter(u64 played, std::vector<int>& G) const {
-        if (!opt_stabiliser || !hist_known_ || perms_.empty() || !opt_unplayed || G.empty()) return;
-        struct Elem {
-            const int* pi;
-            uint8_t sigma[64];
-        };
-        std::vector<Elem> group;
-        const u64 all = (n_symbols_ >= 64) ? ~u64(0) : ((u64(1) << n_symbols_) - 1);
-        for (size_t p = 1; p < perms_.size(); ++p) {  // perms_[0] is the identity
-            const int* pi = perms_[p].data();
-            if (base_played_ && pi[0] != 0) continue;
-            Elem e;
-            e.pi = pi;
-            uint8_t inv[64];
-            std::memset(e.sigma, 255, sizeof e.sigma);
-            std::memset(inv, 255, sizeof inv);
-            bool ok = true;
-            auto bind = [&](int a, int b) {
-                if (e.sigma[a] == 255 && inv[b] == 255) {
-                    e.sigma[a] = uint8_t(b);
-                    inv[b] = uint8_t(a);
-                } else if (e.sigma[a] != b) {
-                    ok = false;
-                }
-            };
-            for (int s = 0; s < n_symbols_ && ok; ++s)
-                if ((base_played_ >> s) & 1) bind(s, s);
-            for (size_t t = 0; t < hist_.size() && ok; ++t) {
-                const uint8_t* h = &codes_[size_t(hist_[t]) * len_];
-                for (int j = 0; j < len_ && ok; ++j) bind(h[j], h[pi[j]]);
-            }
-            if (!ok) continue;
-            for (int s = 0; s < n_symbols_; ++s)
-                if (!((played >> s) & 1)) {
-                    if (e.sigma[s] != 255 || inv[s] != 255) { ok = false; break; }  // cannot happen
-                    e.sigma[s] = uint8_t(s);
-                }
-            if (ok) group.push_back(e);
-        }
-        if (group.empty()) return;
-        size_t kept = 0;
-        uint8_t img[16];
-        for (size_t i = 0; i < G.size(); ++i) {
-            const int g = G[i];
-            const uint8_t* c = &codes_[size_t(g) * len_];
-            bool keep = true;
-            for (const Elem& e : group) {
-                for (int j = 0; j < len_; ++j) img[e.pi[j]] = e.sigma[c[j]];
-                // relabel never-played symbols by first appearance
-                uint8_t relabel[64];
-                std::memset(relabel, 255, sizeof relabel);
-                u64 used = 0;
-                for (int j = 0; j < len_; ++j) {
-                    const int a = img[j];
-                    if ((played >> a) & 1) continue;
-                    if (relabel[a] == 255) {
-                        const u64 free = all & ~played & ~used;
-                        const int b = __builtin_ctzll(free);
-                        relabel[a] = uint8_t(b);
-                        used |= u64(1) << b;
-                    }
-                    img[j] = relabel[a];
-                }
-                const int other = code_index_[code_key(img)];
-                if (other >= 0 && other < g) {
-                    keep = false;
-                    break;
-                }
-            }
-            if (keep) G[kept++] = g;
-        }
-        G.resize(kept);
-    }
-
     // Heap order: a guess comes after another when its bound is larger (then: not a candidate,
     // larger expected class size, higher index).
     static bool after(const GuessInfo& a, const GuessInfo& b) {
@@ -543,7 +402,7 @@ class Solver {
             G.assign(override->begin(), override->end());
         } else if (cand_only_ || pool == CANDIDATES) {
             for (int i = 0; i < n; ++i)
-                if (!opt_unplayed || canonical(S[i], played)) G.push_back(S[i]);
+                if (!opt_unplayed || sym_.canonical(S[i], played)) G.push_back(S[i]);
         } else {
             int i = 0;  // S is sorted: walk it alongside to skip candidates in pool OTHERS
             for (int g = 0; g < nc_; ++g) {
@@ -551,10 +410,10 @@ class Solver {
                     while (i < n && S[i] < g) ++i;
                     if (i < n && S[i] == g) continue;
                 }
-                if (!opt_unplayed || canonical(g, played)) G.push_back(g);
+                if (!opt_unplayed || sym_.canonical(g, played)) G.push_back(g);
             }
         }
-        if (!override) stabiliser_filter(played, G);
+        if (!override && opt_stabiliser && opt_unplayed) sym_.stabiliser_filter(played, G);
         Val node_min = INF;
         // hist: counts per compact reply (index 0 = the win); row_lb[0] = lbw_[0] = 0, so the
         // loop needs no branch on empty classes.
@@ -848,7 +707,7 @@ class Solver {
         const i64* row_lb = bounds_.lbrow(d - 1, bS);
         const int* row_lbw = bounds_.lbw(bS);
         const int child_d = capped_ ? d - 1 : d;
-        const u64 child_played = played | symmask_[k.g];
+        const u64 child_played = played | sym_.symmask(k.g);
         i64 sum = i64(n) * bounds_.inc(d);
         int wlb = 1;
         std::vector<Val> lbs(sc.order.size());
@@ -909,7 +768,7 @@ class Solver {
         const i64* row_lb = bounds_.lbrow(d - 1, bS);
         const int* row_lbw = bounds_.lbw(bS);
         const int child_d = capped_ ? d - 1 : d;
-        const u64 child_played = played | symmask_[k.g];
+        const u64 child_played = played | sym_.symmask(k.g);
         std::vector<Val> lbs(order.size());
         i64 rest = 0;
         for (size_t i = 0; i < order.size(); ++i) {
@@ -977,7 +836,7 @@ class Solver {
         int child_d = capped_ ? d - 1 : d;
         for (int r = 0; r < slots_; ++r) {
             if (r == win_ || classes[r].empty()) continue;
-            Val v = greedy(classes[r].data(), int(classes[r].size()), child_d, played | symmask_[g]);
+            Val v = greedy(classes[r].data(), int(classes[r].size()), child_d, played | sym_.symmask(g));
             if (v.t >= INF_T) return INF;
             t += v.t;
             w = std::max(w, 1 + v.w);
@@ -987,8 +846,6 @@ class Solver {
 };
 
 thread_local i64 Solver::local_nodes_ = 0;
-thread_local std::vector<int> Solver::hist_;
-thread_local bool Solver::hist_known_ = false;
 
 }  // namespace
 
