@@ -36,9 +36,10 @@
 //
 // Parts: search_expected_bounds.hpp (the value (t, w), the fill-bound tables, the cost by
 // depth), search_expected_table.hpp (the transposition table), search_expected_symmetry.hpp
-// (unplayed symbols, the stabiliser of the history, the per-thread history); this file holds
-// the Solver (options, node scan and partitions, the branch-and-bound search, greedy) and the
-// Python module.
+// (unplayed symbols, the stabiliser of the history, the per-thread history),
+// search_expected_partition.hpp (the score matrix and its compact transpose, partition
+// histograms, a guess's classes, equal partitions); this file holds the Solver (options, stop
+// and deadline, the node scan, the branch-and-bound search, greedy) and the Python module.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -48,14 +49,13 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <mutex>
 #include <random>
 #include <stdexcept>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "search_expected_bounds.hpp"
+#include "search_expected_partition.hpp"
 #include "search_expected_symmetry.hpp"
 #include "search_expected_table.hpp"
 
@@ -82,24 +82,14 @@ class Solver {
            py::array_t<uint8_t, py::array::c_style | py::array::forcecast> codes, int n_symbols,
            u64 base_played, int slots, int win, int branching, bool cand_only, int max_depth,
            i64 memo_entries, std::vector<i64> weights = {})
-        : slots_(slots), win_(win), branching_(branching), cand_only_(cand_only),
-          base_played_(base_played) {
+        : branching_(branching), cand_only_(cand_only), base_played_(base_played) {
         if (slots > 256) throw std::invalid_argument("at most 256 response slots (N <= 14)");
         if (matrix.ndim() != 2 || matrix.shape(0) != matrix.shape(1))
             throw std::invalid_argument("matrix must be square (all codes x all codes)");
         nc_ = static_cast<int>(matrix.shape(0));
         if (codes.ndim() != 2 || codes.shape(0) != nc_)
             throw std::invalid_argument("codes must have one row per matrix row");
-        M_.assign(matrix.data(), matrix.data() + size_t(nc_) * nc_);
-        // Compact reply numbers for the scans: 0 = the win, then the other replies that occur.
-        std::vector<int> compact(256, -1);
-        compact[win_] = 0;
-        nr_ = 1;
-        for (uint8_t r : M_)
-            if (compact[r] < 0) compact[r] = nr_++;
-        MT_.resize(M_.size());  // MT_[secret * n + guess]: compact reply of every guess to a secret
-        for (int g = 0; g < nc_; ++g)
-            for (int s = 0; s < nc_; ++s) MT_[size_t(s) * nc_ + g] = uint8_t(compact[M_[size_t(g) * nc_ + s]]);
+        replies_.init(matrix.data(), nc_, slots, win);
         sym_.init(codes.data(), nc_, static_cast<int>(codes.shape(1)), n_symbols, base_played);
         std::mt19937_64 rng(0x5eed1234abcdULL);
         z1_.resize(nc_);
@@ -310,12 +300,12 @@ class Solver {
         }
         return h;
     }
-    int nc_ = 0, slots_, win_, branching_, nr_ = 1;
+    int nc_ = 0, branching_;
     bool cand_only_;
     u64 base_played_;
     bool capped_ = false;
     int max_depth_ = UNCAPPED;
-    std::vector<uint8_t> M_, MT_;
+    Replies replies_;  // the score matrix and its compact transpose
     std::vector<u64> z1_, z2_;
     Symmetry sym_;  // unplayed symbols, the stabiliser of the history
     Bounds bounds_;  // fill-bound tables and the cost by depth
@@ -421,7 +411,7 @@ class Solver {
             const int cand = hist[0] != 0;
             int classes = 0, wmax = 0;
             i64 lbt = i64(n) * inc_d, ss = 0;
-            for (int r = 1; r < nr_; ++r) {
+            for (int r = 1; r < replies_.nr(); ++r) {
                 const int c = hist[r];
                 classes += c != 0;
                 lbt += row_lb[c];
@@ -434,9 +424,9 @@ class Solver {
             // to a negative value for k = 8..15 (-fwrapv); with more replies it could wrap
             // further, so those variants re-add with saturation (kept out of the common path:
             // the extra work in this loop cost ~50% on Mastermind).
-            if (nr_ > 16) {
+            if (replies_.nr() > 16) {
                 lbt = i64(n) * inc_d;
-                for (int r = 1; r < nr_; ++r) lbt = std::min(lbt + row_lb[hist[r]], INF_T);
+                for (int r = 1; r < replies_.nr(); ++r) lbt = std::min(lbt + row_lb[hist[r]], INF_T);
             }
             if (lbt >= INF_T || lbt < 0) return;
             Val v{lbt, 1 + wmax};
@@ -453,71 +443,13 @@ class Solver {
         // counters (uint16: n <= 16384) stay in L1.
         // uint8 counters when no class can reach 256 (most nodes), uint16 otherwise (n <= 16384).
         if (n < 256)
-            count_chunks<uint8_t>(S, n, G, consider);
+            replies_.count_chunks<uint8_t>(S, n, G, consider);
         else
-            count_chunks<uint16_t>(S, n, G, consider);
+            replies_.count_chunks<uint16_t>(S, n, G, consider);
         std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
         if (most_classes) *most_classes = mostc;
         return node_min;
     }
-
-    // Histograms of a chunk of guesses at once, candidates in the outer loop: each candidate's
-    // row of the transposed matrix (its reply to every guess) is read sequentially and every
-    // guess has its own counters, so consecutive increments never wait on each other (the
-    // guess-major loop serialised on repeated replies); two candidates per pass share the
-    // guess index loads. A chunk's counters stay in L1.
-    template <class T, class F>
-    void count_chunks(const int* S, int n, const std::vector<int>& G, F& consider) {
-        constexpr int kChunk = 256;
-        static thread_local std::vector<T> H;
-        H.resize(size_t(kChunk) * nr_);
-        const size_t ng = G.size();
-        const int sl = nr_;
-        for (size_t c0 = 0; c0 < ng; c0 += kChunk) {
-            const int cn = int(std::min<size_t>(kChunk, ng - c0));
-            const int* gc = &G[c0];
-            std::fill(H.begin(), H.begin() + size_t(cn) * sl, T(0));
-            T* h = H.data();
-            int i = 0;
-            if (gc[cn - 1] - gc[0] == cn - 1) {  // a contiguous run of guesses
-                for (; i + 1 < n; i += 2) {
-                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_ + gc[0]];
-                    const uint8_t* r2 = &MT_[size_t(S[i + 1]) * nc_ + gc[0]];
-                    for (int j = 0; j < cn; ++j) {
-                        ++h[j * sl + r1[j]];
-                        ++h[j * sl + r2[j]];
-                    }
-                }
-                for (; i < n; ++i) {
-                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_ + gc[0]];
-                    for (int j = 0; j < cn; ++j) ++h[j * sl + r1[j]];
-                }
-            } else {
-                for (; i + 1 < n; i += 2) {
-                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_];
-                    const uint8_t* r2 = &MT_[size_t(S[i + 1]) * nc_];
-                    for (int j = 0; j < cn; ++j) {
-                        const int g = gc[j];
-                        ++h[j * sl + r1[g]];
-                        ++h[j * sl + r2[g]];
-                    }
-                }
-                for (; i < n; ++i) {
-                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_];
-                    for (int j = 0; j < cn; ++j) ++h[j * sl + r1[gc[j]]];
-                }
-            }
-            for (int j = 0; j < cn; ++j) consider(gc[j], h + size_t(j) * sl);
-        }
-    }
-
-    // Per-node scratch for exploring guesses (dedup signatures, partition buffers).
-    struct Scratch {
-        std::vector<int> part, cnt, off, pos, order, lab;
-        std::vector<u64> c1, c2;
-        std::unordered_multimap<u64, size_t> seen_sig;
-        std::vector<uint8_t> sigs;
-    };
 
     Val solve(const int* S, int n, u64 h1, u64 h2, int d, Val B, u64 played,
               const std::vector<int>* override, int b) {
@@ -542,8 +474,8 @@ class Solver {
         if (opt_obvious && n <= branching_ + 1) {
             bool seen[256];
             for (int i = 0; i < n; ++i) {
-                const uint8_t* row = &M_[size_t(S[i]) * nc_];
-                std::memset(seen, 0, sizeof(bool) * std::min(slots_, 256));
+                const uint8_t* row = replies_.row(S[i]);
+                std::memset(seen, 0, sizeof(bool) * std::min(replies_.slots(), 256));
                 bool ok = true;
                 for (int j = 0; j < n && ok; ++j) {
                     uint8_t r = row[S[j]];
@@ -637,61 +569,12 @@ class Solver {
         return res;
     }
 
-    // Partition S by the reply to guess g into sc (a counting sort keeps each class sorted);
-    // sc.order lists the non-winning classes, smallest first.
-    void partition(const int* S, int n, int g, Scratch& sc) {
-        const uint8_t* row = &M_[size_t(g) * nc_];
-        sc.part.resize(n);
-        sc.cnt.assign(slots_, 0);
-        sc.off.resize(slots_ + 1);
-        sc.pos.resize(slots_);
-        sc.c1.assign(slots_, 0);
-        sc.c2.assign(slots_, 0);
-        for (int i = 0; i < n; ++i) {
-            int r = row[S[i]];
-            ++sc.cnt[r];
-            sc.c1[r] ^= z1_[S[i]];
-            sc.c2[r] ^= z2_[S[i]];
-        }
-        sc.off[0] = 0;
-        for (int r = 0; r < slots_; ++r) sc.off[r + 1] = sc.off[r] + sc.cnt[r];
-        for (int r = 0; r < slots_; ++r) sc.pos[r] = sc.off[r];
-        for (int i = 0; i < n; ++i) sc.part[sc.pos[row[S[i]]]++] = S[i];
-        sc.order.clear();
-        for (int r = 0; r < slots_; ++r)
-            if (sc.cnt[r] && r != win_) sc.order.push_back(r);
-        // Smallest classes first: cheap exact values tighten the budget of the big ones.
-        std::sort(sc.order.begin(), sc.order.end(), [&](int a, int b) { return sc.cnt[a] < sc.cnt[b]; });
-    }
-
-    // True if an equal partition (classes renamed in order of first appearance) was seen
-    // before at this node; records it otherwise. Compared exactly, the hash only files them.
+    // A partition of S seen before at this node (see Replies::duplicate); never with opt_dedup off.
     bool duplicate(const int* S, int n, int g, Scratch& sc) {
         if (!opt_dedup) return false;
-        const uint8_t* row = &M_[size_t(g) * nc_];
-        if (sc.lab.empty()) sc.lab.assign(slots_, -1);
-        size_t at = sc.sigs.size();
-        sc.sigs.resize(at + n);
-        int next = 0;
-        u64 h = 1469598103934665603ULL;
-        for (int i = 0; i < n; ++i) {
-            int r = row[S[i]];
-            // the win keeps its own label: a candidate and a non-candidate with otherwise equal
-            // partitions differ in value (by the singleton's cost, 0 for some weights)
-            if (sc.lab[r] < 0) sc.lab[r] = r == win_ ? 255 : next++;
-            sc.sigs[at + i] = uint8_t(sc.lab[r]);
-            h = (h ^ u64(sc.lab[r])) * 1099511628211ULL;
-        }
-        std::fill(sc.lab.begin(), sc.lab.end(), -1);
-        auto range = sc.seen_sig.equal_range(h);
-        for (auto it = range.first; it != range.second; ++it)
-            if (std::memcmp(&sc.sigs[it->second], &sc.sigs[at], n) == 0) {
-                stat(6, n);
-                sc.sigs.resize(at);
-                return true;
-            }
-        sc.seen_sig.emplace(h, at);
-        return false;
+        if (!replies_.duplicate(S, n, g, sc)) return false;
+        stat(6, n);
+        return true;
     }
 
     // Sharpen a guess's bound before any deep recursion: bounds and exact values the table
@@ -703,7 +586,7 @@ class Solver {
         stat(7, n);
         if (duplicate(S, n, k.g, sc)) return false;
         k.refined = 2;  // dedup done
-        partition(S, n, k.g, sc);
+        replies_.partition(S, n, k.g, z1_, z2_, sc);
         const i64* row_lb = bounds_.lbrow(d - 1, bS);
         const int* row_lbw = bounds_.lbw(bS);
         const int child_d = capped_ ? d - 1 : d;
@@ -761,7 +644,7 @@ class Solver {
                 Val& fail, Scratch& sc, int bS) {
         stat(5, n);
         if (k.refined != 2 && duplicate(S, n, k.g, sc)) return;
-        partition(S, n, k.g, sc);
+        replies_.partition(S, n, k.g, z1_, z2_, sc);
         // Own copies: the recursion below must not see sc change (it has its own scratch).
         std::vector<int> part(sc.part), order(sc.order), cnt(sc.cnt), off(sc.off);
         std::vector<u64> c1(sc.c1), c2(sc.c2);
@@ -828,14 +711,14 @@ class Solver {
         if (n == 1) return Val{bounds_.inc(d), 1};
         int g = pick_greedy(S, n, played, d);
         if (g < 0) return INF;
-        const uint8_t* row = &M_[size_t(g) * nc_];
-        std::vector<std::vector<int>> classes(slots_);
+        const uint8_t* row = replies_.row(g);
+        std::vector<std::vector<int>> classes(replies_.slots());
         for (int i = 0; i < n; ++i) classes[row[S[i]]].push_back(S[i]);
         i64 t = i64(n) * bounds_.inc(d);
         int w = 1;
         int child_d = capped_ ? d - 1 : d;
-        for (int r = 0; r < slots_; ++r) {
-            if (r == win_ || classes[r].empty()) continue;
+        for (int r = 0; r < replies_.slots(); ++r) {
+            if (r == replies_.win() || classes[r].empty()) continue;
             Val v = greedy(classes[r].data(), int(classes[r].size()), child_d, played | sym_.symmask(g));
             if (v.t >= INF_T) return INF;
             t += v.t;

@@ -1,0 +1,162 @@
+// Replies and partitions of the expected-case search (search_expected.cpp): the score matrix
+// with a transposed copy in compact reply numbers, the partition histograms of many guesses
+// at once (the node scan's inner loop), a guess's classes with their hashes, and the detection
+// of guesses that partition a set the same way.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+using u64 = uint64_t;
+
+namespace {
+
+// Per-node scratch for exploring guesses (dedup signatures, partition buffers).
+struct Scratch {
+    std::vector<int> part, cnt, off, pos, order, lab;
+    std::vector<u64> c1, c2;
+    std::unordered_multimap<u64, size_t> seen_sig;
+    std::vector<uint8_t> sigs;
+};
+
+class Replies {
+   public:
+    // The score matrix (M[guess * nc + secret], replies < slots, `win` the winning reply).
+    void init(const uint8_t* matrix, int nc, int slots, int win) {
+        nc_ = nc;
+        slots_ = slots;
+        win_ = win;
+        M_.assign(matrix, matrix + size_t(nc_) * nc_);
+        // Compact reply numbers for the scans: 0 = the win, then the other replies that occur.
+        std::vector<int> compact(256, -1);
+        compact[win_] = 0;
+        nr_ = 1;
+        for (uint8_t r : M_)
+            if (compact[r] < 0) compact[r] = nr_++;
+        MT_.resize(M_.size());  // MT_[secret * n + guess]: compact reply of every guess to a secret
+        for (int g = 0; g < nc_; ++g)
+            for (int s = 0; s < nc_; ++s) MT_[size_t(s) * nc_ + g] = uint8_t(compact[M_[size_t(g) * nc_ + s]]);
+    }
+
+    // The replies of guess g to every secret.
+    const uint8_t* row(int g) const { return &M_[size_t(g) * nc_]; }
+    int slots() const { return slots_; }
+    int win() const { return win_; }
+    int nr() const { return nr_; }  // compact replies (0 = the win) that occur
+
+    // Histograms of a chunk of guesses at once, candidates in the outer loop: each candidate's
+    // row of the transposed matrix (its reply to every guess) is read sequentially and every
+    // guess has its own counters, so consecutive increments never wait on each other (the
+    // guess-major loop serialised on repeated replies); two candidates per pass share the
+    // guess index loads. A chunk's counters stay in L1.
+    template <class T, class F>
+    void count_chunks(const int* S, int n, const std::vector<int>& G, F& consider) const {
+        constexpr int kChunk = 256;
+        static thread_local std::vector<T> H;
+        H.resize(size_t(kChunk) * nr_);
+        const size_t ng = G.size();
+        const int sl = nr_;
+        for (size_t c0 = 0; c0 < ng; c0 += kChunk) {
+            const int cn = int(std::min<size_t>(kChunk, ng - c0));
+            const int* gc = &G[c0];
+            std::fill(H.begin(), H.begin() + size_t(cn) * sl, T(0));
+            T* h = H.data();
+            int i = 0;
+            if (gc[cn - 1] - gc[0] == cn - 1) {  // a contiguous run of guesses
+                for (; i + 1 < n; i += 2) {
+                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_ + gc[0]];
+                    const uint8_t* r2 = &MT_[size_t(S[i + 1]) * nc_ + gc[0]];
+                    for (int j = 0; j < cn; ++j) {
+                        ++h[j * sl + r1[j]];
+                        ++h[j * sl + r2[j]];
+                    }
+                }
+                for (; i < n; ++i) {
+                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_ + gc[0]];
+                    for (int j = 0; j < cn; ++j) ++h[j * sl + r1[j]];
+                }
+            } else {
+                for (; i + 1 < n; i += 2) {
+                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_];
+                    const uint8_t* r2 = &MT_[size_t(S[i + 1]) * nc_];
+                    for (int j = 0; j < cn; ++j) {
+                        const int g = gc[j];
+                        ++h[j * sl + r1[g]];
+                        ++h[j * sl + r2[g]];
+                    }
+                }
+                for (; i < n; ++i) {
+                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_];
+                    for (int j = 0; j < cn; ++j) ++h[j * sl + r1[gc[j]]];
+                }
+            }
+            for (int j = 0; j < cn; ++j) consider(gc[j], h + size_t(j) * sl);
+        }
+    }
+
+    // Partition S by the reply to guess g into sc (a counting sort keeps each class sorted);
+    // sc.order lists the non-winning classes, smallest first; sc.c1/c2 the classes' hashes
+    // (z1, z2: the Zobrist keys of the codes).
+    void partition(const int* S, int n, int g, const std::vector<u64>& z1, const std::vector<u64>& z2,
+                   Scratch& sc) const {
+        const uint8_t* row = &M_[size_t(g) * nc_];
+        sc.part.resize(n);
+        sc.cnt.assign(slots_, 0);
+        sc.off.resize(slots_ + 1);
+        sc.pos.resize(slots_);
+        sc.c1.assign(slots_, 0);
+        sc.c2.assign(slots_, 0);
+        for (int i = 0; i < n; ++i) {
+            int r = row[S[i]];
+            ++sc.cnt[r];
+            sc.c1[r] ^= z1[S[i]];
+            sc.c2[r] ^= z2[S[i]];
+        }
+        sc.off[0] = 0;
+        for (int r = 0; r < slots_; ++r) sc.off[r + 1] = sc.off[r] + sc.cnt[r];
+        for (int r = 0; r < slots_; ++r) sc.pos[r] = sc.off[r];
+        for (int i = 0; i < n; ++i) sc.part[sc.pos[row[S[i]]]++] = S[i];
+        sc.order.clear();
+        for (int r = 0; r < slots_; ++r)
+            if (sc.cnt[r] && r != win_) sc.order.push_back(r);
+        // Smallest classes first: cheap exact values tighten the budget of the big ones.
+        std::sort(sc.order.begin(), sc.order.end(), [&](int a, int b) { return sc.cnt[a] < sc.cnt[b]; });
+    }
+
+    // True if an equal partition (classes renamed in order of first appearance) was seen
+    // before at this node; records it otherwise. Compared exactly, the hash only files them.
+    bool duplicate(const int* S, int n, int g, Scratch& sc) const {
+        const uint8_t* row = &M_[size_t(g) * nc_];
+        if (sc.lab.empty()) sc.lab.assign(slots_, -1);
+        size_t at = sc.sigs.size();
+        sc.sigs.resize(at + n);
+        int next = 0;
+        u64 h = 1469598103934665603ULL;
+        for (int i = 0; i < n; ++i) {
+            int r = row[S[i]];
+            // the win keeps its own label: a candidate and a non-candidate with otherwise equal
+            // partitions differ in value (by the singleton's cost, 0 for some weights)
+            if (sc.lab[r] < 0) sc.lab[r] = r == win_ ? 255 : next++;
+            sc.sigs[at + i] = uint8_t(sc.lab[r]);
+            h = (h ^ u64(sc.lab[r])) * 1099511628211ULL;
+        }
+        std::fill(sc.lab.begin(), sc.lab.end(), -1);
+        auto range = sc.seen_sig.equal_range(h);
+        for (auto it = range.first; it != range.second; ++it)
+            if (std::memcmp(&sc.sigs[it->second], &sc.sigs[at], n) == 0) {
+                sc.sigs.resize(at);
+                return true;
+            }
+        sc.seen_sig.emplace(h, at);
+        return false;
+    }
+
+   private:
+    int nc_ = 0, slots_ = 0, win_ = 0, nr_ = 1;
+    std::vector<uint8_t> M_, MT_;
+};
+
+}  // namespace
