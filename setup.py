@@ -24,8 +24,9 @@ only = {s for s in os.environ.get("CBSOLVE_NATIVE_ONLY", "").split(",") if s}
 sources = [src for src in sorted(glob.glob("cbsolve/_native/*.cpp"))
            if not only or os.path.splitext(os.path.basename(src))[0] in only]
 
-# A kernel may keep parts in headers beside it (dfs_*.hpp for dfs.cpp): listed as depends, a
-# changed header rebuilds the kernels, and the sdist ships it.
+# A kernel may keep parts in headers beside it (dfs_*.hpp for dfs.cpp, search_expected_*.hpp for
+# search_expected.cpp): listed as depends, a changed header rebuilds the kernels, and the sdist
+# ships it.
 headers = sorted(glob.glob("cbsolve/_native/*.hpp"))
 
 extensions = [
