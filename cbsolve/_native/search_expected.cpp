@@ -51,7 +51,6 @@
 #include <cstring>
 #include <random>
 #include <stdexcept>
-#include <unordered_set>
 #include <vector>
 
 #include "search_expected_bounds.hpp"
