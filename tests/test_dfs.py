@@ -557,3 +557,40 @@ def test_guided_order_is_for_listing_only_and_checked():
     for bad, mode in (([0] * 5, dfs.LIST), (ok[:-1] + [6], dfs.LIST), (ok, dfs.COUNT)):
         with pytest.raises(ValueError, match="order"):
             s.run(mode=mode, limit=1, start=[], ranks=[], max_nodes=-1, seconds=-1.0, order=bad)
+
+
+def test_a_call_waiting_for_a_busy_searcher_keeps_its_time_limit_and_stop_flag():
+    """Calls on one log share a searcher and run one at a time; a call that waits behind a
+    long one still stops at its own time limit or flag, having done nothing (its cursor is its
+    start). Found by a differential test: a 0.01 s race waited 2.4 s behind a count."""
+    import threading
+    import time
+
+    log, _ = big_log(1, 3, Variant(16, string.ascii_uppercase, True))
+    dfs.first(log)                                      # the searcher exists
+    busy = threading.Thread(target=lambda: dfs.count(log, seconds=2.0))
+    busy.start()
+    time.sleep(0.2)
+    try:
+        t0 = time.perf_counter()
+        c = dfs.run(log, dfs.LIST, 1, seconds=0.05)
+        assert c.status == "time" and c.seconds < 0.5 and time.perf_counter() - t0 < 0.5
+        assert c.codes.shape == (0, 16) and c.cursor == (0,) * 16
+        stopped = dfs.run(log, dfs.LIST, 1, stop=np.ones(1, np.int32))
+        assert stopped.status == "stopped" and stopped.seconds < 0.5
+        race = dfs.race_first(log, 1, 0.05)             # the guided search has its own searcher
+        assert race.codes.shape[0] == 1 or race.status == "time"
+        assert time.perf_counter() - t0 < 1.5
+    finally:
+        busy.join()
+    rescore(log, race.codes)
+
+
+def test_an_unknown_mode_is_an_error_not_a_crash():
+    from cbsolve._native import dfs as kernel
+
+    log, _ = big_log()
+    for mode in (-1, 3):
+        with pytest.raises(ValueError, match="mode"):
+            kernel.Searcher(**dfs.prepare(log)).run(mode=mode, limit=-1, start=[], ranks=[],
+                                                    max_nodes=-1, seconds=-1.0)

@@ -50,6 +50,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -75,6 +76,14 @@ struct Persistent {
     int mitm_max_m = 1 << 20;   // automatic tables: at most this many positions (too big above)
 };
 
+// Finds the count vectors once per log (a time-out or a stop leaves them for a later call).
+void settle_vectors(Persistent& K, double seconds, const volatile int32_t* stop) {
+    if (K.vec_settled) return;
+    VecOutcome r = VEC_GAVE_UP;
+    if (K.P.totals && K.vec_cap > 0) r = count_vectors(K.P, K.vec_cap, K.vec_budget, seconds, stop);
+    K.vec_settled = r != VEC_TIME;
+}
+
 template <int W>
 py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> start,
                     std::vector<u64> ranks, long long max_nodes, double seconds,
@@ -89,12 +98,7 @@ py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> s
     {
         py::gil_scoped_release release;
         auto t0 = Clock::now();
-        if (!K.vec_settled) {
-            VecOutcome r = VEC_GAVE_UP;
-            if (K.P.totals && K.vec_cap > 0)
-                r = count_vectors(K.P, K.vec_cap, K.vec_budget, seconds < 0 ? -1.0 : 0.25 * seconds, stop);
-            K.vec_settled = r != VEC_TIME;
-        }
+        settle_vectors(K, seconds < 0 ? -1.0 : 0.25 * seconds, stop);
         Search<W> S(P);
         const int n = P.n;
         auto emit = [&](int last) {
@@ -430,11 +434,33 @@ class Searcher {
             if (mode != LIST) throw std::invalid_argument("order is for listing only");
             suffix = 0;
         }
+        if (mode < LIST || mode > SELECT) throw std::invalid_argument("mode must be 0, 1 or 2");
+        // Wait for another thread's call on this log without the GIL, and no longer than this
+        // call's own time limit or stop flag allow: the wait counts against `seconds`.
         std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
+        const auto entered = Clock::now();
+        auto waited = [&] { return std::chrono::duration<double>(Clock::now() - entered).count(); };
+        const char* gave_up = nullptr;
         {
-            py::gil_scoped_release release;   // wait for another thread's call without the GIL
-            lock.lock();
+            py::gil_scoped_release release;
+            while (!lock.try_lock()) {
+                if (stop_flag && *stop_flag) gave_up = "stopped";
+                else if (seconds >= 0 && waited() >= seconds) gave_up = "time";
+                if (gave_up) break;
+                std::this_thread::sleep_for(std::chrono::microseconds(100));
+            }
         }
+        if (gave_up) {   // nothing done: the next call starts where this one would have
+            py::dict r;
+            r["codes"] = py::array_t<uint8_t>(std::vector<py::ssize_t>{0, n});
+            r["count"] = py::int_(0);
+            r["status"] = gave_up;
+            r["nodes"] = py::int_(0);
+            r["vectors"] = -1;
+            r["cursor"] = start;
+            return r;
+        }
+        if (seconds >= 0) seconds = std::max(0.0, seconds - waited());
         if (K.P.d <= 64) return run_search<1>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap, order, stop_flag);
         return run_search<4>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap, order, stop_flag);
     }
