@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cbsolve.cli import main
 from cbsolve.codes import CodeSpace
-from cbsolve.consistency import Query, consistent
+from cbsolve.consistency import Query, consistent, diagnose
 from cbsolve.consistency.diagnose import conflict_search, consistent_with_lies, corrections, minimal_conflict
 from cbsolve.consistency.incremental import IncrementalSolver
 from cbsolve.feedback import Feedback, FeedbackLog
@@ -113,6 +113,46 @@ def test_conflict_and_corrections_in_a_huge_space():
     fixed[fix["entry"] - 1] = Feedback(old.guess, old.text, b, c)
     again = consistent(FeedbackLog(v, fixed), Query(limit=1, time_limit=60), "cpsat")
     assert again.status in (Status.FEASIBLE, Status.OPTIMAL)
+
+
+def _solvers_not_called(*args, **kwargs):
+    raise AssertionError("the depth-first search should have answered")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bad_logs())
+def test_beyond_the_filter_the_search_diagnoses_like_brute_force(log):
+    """Past the filter, ``native`` (and ``auto``) diagnose by the depth-first search: deletion
+    tests and L = 1, 2, ... lies, each search exhaustive, so both answers are proved. Forced
+    here on small logs, with the solvers barred, and checked by brute force."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(diagnose, "_native_ok", lambda log, backend: False)
+        mp.setattr(diagnose, "_conflict_sat", _solvers_not_called)
+        mp.setattr(diagnose, "_corrections_cpsat", _solvers_not_called)
+        conflict, minimal = conflict_search(log, "native")
+        fixes, proved, secret = corrections(log, "native")
+    if holds(log):
+        assert conflict is None
+        return
+    assert minimal and not holds(log.subset(conflict))
+    for k in conflict:
+        assert holds(log.subset([j for j in conflict if j != k]))
+    assert proved and len(fixes) == lies_of(log).min()
+    assert sum(score(log.variant, secret, e.guess) != (e.bulls, e.cows) for e in log) == len(fixes)
+
+
+def test_an_inconsistent_log_beyond_the_filter_is_diagnosed_by_the_search():
+    """N=10 of 26 letters, distinct (1.9e13 codes): the SAT deletion had not proved a minimal
+    conflict in 15 s, nor CP-SAT the fewest corrections (found by a differential test); the
+    search proves both at once."""
+    v = Variant(10, string.ascii_uppercase, False)
+    log = FeedbackLog.parse(v, ["PINKYQGEJM:0,2", "PYBDVHFWMQ:2,6", "BJIGQXTURS:0,5",
+                                "KFMHNJTLQE:0,2", "DZIHEMRSYV:0,4", "COLSNKBQJA:0,2"])
+    r = consistent(log, Query(limit=1, determined=False, time_limit=30), "auto")
+    assert r.status == Status.INFEASIBLE and r.conflict == [2, 3]
+    assert len(r.corrections) == 1 and r.seconds < 10
+    assert not any("time limit" in n for n in r.notes)
+    assert any("fewest replies to change: 1;" in n for n in r.notes)
 
 
 def test_conflict_search_reports_unproved_minimality_on_timeout():
