@@ -417,7 +417,7 @@ class Searcher {
                  long long max_nodes, double seconds, long long memo_cap, int suffix,
                  size_t table_cap, std::vector<int> order,
                  std::optional<py::array_t<int32_t, py::array::c_style>> stop) {
-        const int32_t* stop_flag = nullptr;
+        const volatile int32_t* stop_flag = nullptr;   // set by another thread
         if (stop) {
             if (stop->size() < 1) throw std::invalid_argument("stop: int32[1]");
             stop_flag = stop->data();
