@@ -76,8 +76,18 @@ DFS_SHARE = 0.5
 DFS_UNTIMED_SECONDS = 10.0
 
 
-def _dfs_deadline(deadline: Deadline) -> Deadline:
-    return deadline.part(DFS_SHARE) if deadline.seconds is not None else Deadline(DFS_UNTIMED_SECONDS)
+def _search_then_solver(log: FeedbackLog, backend: str, time_limit: float | None,
+                        by_search, by_solver):
+    """Beyond the filter: ``by_search`` (the depth-first search, for ``native`` and ``auto``)
+    with its share of the time, then ``by_solver`` with the time left when it could not
+    answer (returned None)."""
+    deadline = Deadline(time_limit)
+    if backend in DFS_BACKENDS:
+        share = deadline.part(DFS_SHARE) if time_limit is not None else Deadline(DFS_UNTIMED_SECONDS)
+        found = by_search(log, share)
+        if found is not None:
+            return found
+    return by_solver(log, deadline)
 
 
 def conflict_search(log: FeedbackLog, backend: str = "native",
@@ -87,12 +97,7 @@ def conflict_search(log: FeedbackLog, backend: str = "native",
         return None, False
     if _native_ok(log, backend):
         return _conflict_native(_mismatch_matrix(log)), True
-    deadline = Deadline(time_limit)
-    if backend in DFS_BACKENDS:
-        found = _conflict_dfs(log, _dfs_deadline(deadline))
-        if found is not None:
-            return found
-    return _conflict_sat(log, deadline)
+    return _search_then_solver(log, backend, time_limit, _conflict_dfs, _conflict_sat)
 
 
 def _conflict_native(bad: np.ndarray) -> list[int] | None:
@@ -198,12 +203,7 @@ def corrections(log: FeedbackLog, backend: str = "native", time_limit: float | N
         j = int(np.argmin(lies))           # the first code (alphabet order) with fewest lies
         secret = tuple(int(v) for v in log.space.codes[j])
         return corrections_for(log, secret), True, secret
-    deadline = Deadline(time_limit)
-    if backend in DFS_BACKENDS:
-        found = _corrections_dfs(log, _dfs_deadline(deadline))
-        if found is not None:
-            return found
-    return _corrections_cpsat(log, deadline)
+    return _search_then_solver(log, backend, time_limit, _corrections_dfs, _corrections_cpsat)
 
 
 def _corrections_dfs(log: FeedbackLog, deadline: Deadline):
