@@ -543,7 +543,7 @@ def test_a_set_stop_flag_stops_the_search_and_its_set_up():
     assert c.status == "stopped" and c.cursor is not None and c.seconds < 1.0
     g = dfs.guided(log, 10**6, None, stop=stop)
     assert g.status == "stopped" and not g.complete
-    for copied in (np.ones(1, np.int64), np.ones(4, np.int32)[::2]):   # a copy would miss it
+    for copied in (np.ones(1, np.int16), np.ones(4, np.int32)[::2]):   # a copy would miss it
         with pytest.raises(TypeError):
             dfs.run(log, dfs.LIST, 1, stop=copied)
 

@@ -154,7 +154,7 @@ def test_a_stop_flag_that_would_be_copied_is_rejected():
     log = FeedbackLog(Variant(4, string.digits, True))
     log.add("0123", 1, 1)
     g, b, t = arrays(log)
-    for copied in (np.zeros(1, np.int64), np.zeros(4, np.int32)[::2]):
+    for copied in (np.zeros(1, np.int16), np.zeros(4, np.int32)[::2]):
         with pytest.raises(TypeError):
             local_search.solve(g, b, t, 10, True, False, np.zeros(0, np.uint8),
                                np.zeros((0, 4), np.uint8), 0, 10, 1.0, copied)
