@@ -155,6 +155,23 @@ def test_an_inconsistent_log_beyond_the_filter_is_diagnosed_by_the_search():
     assert any("fewest replies to change: 1;" in n for n in r.notes)
 
 
+def test_a_deletion_test_the_search_finds_hard_goes_to_sat():
+    """Mastermind 16x6 with one guess answered twice: dropping entries leaves small subsets that
+    the search can only prove empty by a huge exhaustive search (10 s per test, found by a
+    cross-check) while SAT proves them in ms; each test alternates the two engines."""
+    import time
+
+    log = FeedbackLog.parse(Variant(16, "123456", True), [
+        "1446434243442422:2,3", "6655236436561462:2,9", "1653262153256626:1,11",
+        "3654455651626633:1,11", "4566661221442131:4,7", "6144313223214434:0,9",
+        "6144313223214434:2,7", "3262656531351133:3,10", "3216221615526653:7,5",
+        "4126412345144656:4,6", "2232254623654353:3,6", "3156214643431161:2,10",
+        "5245234133226264:0,9"])
+    t0 = time.perf_counter()
+    assert conflict_search(log, "native", 20) == ([6, 7], True)
+    assert time.perf_counter() - t0 < 5
+
+
 def test_conflict_search_reports_unproved_minimality_on_timeout():
     log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:4,0", "0123:0,4"])
     conflict, minimal = conflict_search(log, "sat", time_limit=30)
