@@ -59,10 +59,13 @@ class Chunk:
     cursor: tuple[int, ...] | None
     nodes: int
     seconds: float = 0.0
-    #: False for a guided search's chunk (its cursor is not a lexicographic start)
-    resumable: bool = True
     #: True when the search guided by belief propagation answered (:func:`race_first`)
     guided: bool = False
+
+    @property
+    def resumable(self) -> bool:
+        """A guided search's cursor is not a lexicographic start: it cannot be resumed."""
+        return not self.guided
 
     @property
     def complete(self) -> bool:
@@ -270,7 +273,7 @@ def guided(log: FeedbackLog, want: int, seconds: float | None,
         order=order, stop=stop)
     codes = np.ascontiguousarray(out["codes"][:, np.argsort(pos)])
     return Chunk(codes, int(out["count"]), out["status"], None if out["cursor"] is None else (),
-                 int(out["nodes"]), time.perf_counter() - t0, resumable=False, guided=True)
+                 int(out["nodes"]), time.perf_counter() - t0, guided=True)
 
 
 def _answered(c: Chunk | None) -> bool:
