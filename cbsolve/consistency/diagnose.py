@@ -100,18 +100,28 @@ def conflict_search(log: FeedbackLog, backend: str = "native",
     return _search_then_solver(log, backend, time_limit, _conflict_dfs, _conflict_sat)
 
 
+def _deletion(numbers: list[int], consistent) -> list[int] | None:
+    """Deletion-based minimisation of an inconsistent set of entries: drop each entry whose
+    removal leaves the rest inconsistent; what stays is minimal. ``consistent`` answers True,
+    False or None (unknown: then None)."""
+    keep = list(numbers)
+    for i in numbers:
+        trial = [k for k in keep if k != i]
+        answer = consistent(trial)
+        if answer is None:
+            return None
+        if not answer:
+            keep = trial
+    return keep
+
+
 def _conflict_native(bad: np.ndarray) -> list[int] | None:
-    def consistent(rows) -> bool:
+    def consistent(numbers) -> bool:
+        rows = [k - 1 for k in numbers]
         return bool((~bad[rows].any(axis=0)).any()) if rows else True
 
-    keep = list(range(bad.shape[0]))
-    if consistent(keep):
-        return None
-    for i in list(keep):
-        trial = [k for k in keep if k != i]
-        if not consistent(trial):
-            keep = trial
-    return [k + 1 for k in keep]
+    numbers = list(range(1, bad.shape[0] + 1))
+    return None if consistent(numbers) else _deletion(numbers, consistent)
 
 
 #: A deletion test alternates the search and the SAT engine with budgets doubling from this:
@@ -137,34 +147,26 @@ def _conflict_dfs(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] | Non
             nonlocal session
             budget = TEST_FIRST_SECONDS
             while not deadline.expired():
-                left = deadline.left()
-                step = Deadline(budget if left is None else min(budget, left))
-                c = dfs.first(log.subset(numbers), seconds=step.left())
+                c = dfs.first(log.subset(numbers), seconds=deadline.capped(budget).left())
                 if c.codes.shape[0] or c.complete:
                     return bool(c.codes.shape[0])
                 if session is None:
                     session = stack.enter_context(session_for(log))
-                step = Deadline(budget if left is None else min(budget, deadline.left()))
-                answer = session.solve([session.selectors[k - 1] for k in numbers], step)
+                answer = session.solve([session.selectors[k - 1] for k in numbers],
+                                       deadline.capped(budget))
                 if answer is not None:
                     return answer
                 budget *= 2
             return None
 
-        keep = list(range(1, len(log) + 1))
-        answer = consistent(keep)
+        numbers = list(range(1, len(log) + 1))
+        answer = consistent(numbers)
         if answer is None:
             return None
         if answer:
             return None, False
-        for i in list(keep):
-            trial = [k for k in keep if k != i]
-            answer = consistent(trial)
-            if answer is None:
-                return None
-            if not answer:
-                keep = trial
-        return keep, True
+        keep = _deletion(numbers, consistent)
+        return None if keep is None else (keep, True)
 
 
 def _conflict_sat(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] | None, bool]:

@@ -86,6 +86,11 @@ class Deadline:
         left = self.left()
         return Deadline(None if left is None else left * fraction)
 
+    def capped(self, seconds: float) -> Deadline:
+        """A sub-budget of at most ``seconds`` (of the time left, if that is less)."""
+        left = self.left()
+        return Deadline(seconds if left is None else min(seconds, left))
+
     def expired(self) -> bool:
         return self.end is not None and time.perf_counter() >= self.end
 
