@@ -12,6 +12,14 @@ using u64 = uint64_t;
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+// A call's budget is spent: `seconds` since t0 (< 0: no limit), or another thread set `stop`.
+inline bool over_budget(Clock::time_point t0, double seconds, const volatile int32_t* stop) {
+    if (stop && *stop) return true;
+    return seconds >= 0 && std::chrono::duration<double>(Clock::now() - t0).count() >= seconds;
+}
+
 template <int W>
 struct Mask {
     u64 w[W];
@@ -75,7 +83,7 @@ struct Problem {
 enum VecOutcome { VEC_FOUND, VEC_GAVE_UP, VEC_TIME };
 VecOutcome count_vectors(Problem& P, int cap, long long budget, double seconds,
                          const volatile int32_t* stop = nullptr) {
-    auto t0 = std::chrono::steady_clock::now();
+    auto t0 = Clock::now();
     const int d = P.d, G = P.g;
     std::vector<int> suffix(static_cast<size_t>(G) * (d + 1), 0);   // sum_{s' >= s} cap(k_gs')
     for (int g = 0; g < G; ++g)
@@ -94,8 +102,7 @@ VecOutcome count_vectors(Problem& P, int cap, long long budget, double seconds,
     std::function<void(int, int)> rec = [&](int s, int left) {
         if (!ok) return;
         if (++nodes > budget) { ok = false; return; }
-        if ((nodes & 4095) == 0 && ((stop && *stop) || (seconds >= 0 &&
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= seconds))) {
+        if ((nodes & 4095) == 0 && over_budget(t0, seconds, stop)) {
             ok = false;   // the query's time belongs to the search proper
             timed_out = true;
             return;

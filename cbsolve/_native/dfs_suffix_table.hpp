@@ -24,8 +24,6 @@ constexpr size_t MITM_ROWS = 600000;
 // factor of either choice). Mastermind 16x6: 0.01-0.03 alike, 0.1 slower (docs/benchmarks.md).
 constexpr double MITM_BUILD_AFTER = 0.02;
 
-using Clock = std::chrono::steady_clock;
-
 u64 splitmix(u64& state) {
     u64 z = (state += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -103,8 +101,7 @@ struct SuffixTable {
         Outcome out = BUILT;
         std::function<void(int, u64)> rec = [&](int q, u64 hv) {   // position h + q
             if (out != BUILT) return;
-            if ((++visits & 4095) == 0 && ((stop && *stop) || (seconds >= 0 &&
-                std::chrono::duration<double>(Clock::now() - t0).count() >= seconds))) {
+            if ((++visits & 4095) == 0 && over_budget(t0, seconds, stop)) {
                 out = LATE;
                 return;
             }
