@@ -84,6 +84,23 @@ void settle_vectors(Persistent& K, double seconds, const volatile int32_t* stop)
     K.vec_settled = r != VEC_TIME;
 }
 
+// One call's answer to Python: `out` holds the codes listed, N symbols each.
+py::dict reply(const std::vector<uint8_t>& out, int n, u64 count, const std::string& status,
+               u64 nodes, int vectors, const std::optional<std::vector<int>>& cursor) {
+    size_t rows = out.size() / n;
+    py::array_t<uint8_t> codes({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(n)});
+    std::copy(out.begin(), out.end(), codes.mutable_data());
+    py::dict r;
+    r["codes"] = codes;
+    r["count"] = py::int_(count);
+    r["status"] = status;
+    r["nodes"] = py::int_(nodes);
+    r["vectors"] = vectors;
+    if (cursor) r["cursor"] = *cursor;
+    else r["cursor"] = py::none();
+    return r;
+}
+
 template <int W>
 py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> start,
                     std::vector<u64> ranks, long long max_nodes, double seconds,
@@ -364,18 +381,7 @@ py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> s
             }
         }
     }
-    size_t rows = out.size() / P.n;
-    py::array_t<uint8_t> codes({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(P.n)});
-    std::copy(out.begin(), out.end(), codes.mutable_data());
-    py::dict r;
-    r["codes"] = codes;
-    r["count"] = py::int_(count);
-    r["status"] = status;
-    r["nodes"] = py::int_(nodes);
-    r["vectors"] = P.vec_on ? P.nvec : -1;
-    if (cursor) r["cursor"] = *cursor;
-    else r["cursor"] = py::none();
-    return r;
+    return reply(out, P.n, count, status, nodes, P.vec_on ? P.nvec : -1, cursor);
 }
 
 // One log's search, kept across calls: the count vectors and the meet-in-the-middle table
@@ -450,16 +456,8 @@ class Searcher {
                 std::this_thread::sleep_for(std::chrono::microseconds(100));
             }
         }
-        if (gave_up) {   // nothing done: the next call starts where this one would have
-            py::dict r;
-            r["codes"] = py::array_t<uint8_t>(std::vector<py::ssize_t>{0, n});
-            r["count"] = py::int_(0);
-            r["status"] = gave_up;
-            r["nodes"] = py::int_(0);
-            r["vectors"] = -1;
-            r["cursor"] = start;
-            return r;
-        }
+        if (gave_up)   // nothing done (K is another call's meanwhile): the next call starts here
+            return reply({}, n, 0, gave_up, 0, -1, start);
         if (seconds >= 0) seconds = std::max(0.0, seconds - waited());
         if (K.P.d <= 64) return run_search<1>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap, order, stop_flag);
         return run_search<4>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap, order, stop_flag);
