@@ -155,11 +155,8 @@ class Solver {
         try {
             py::gil_scoped_release nogil;
             HistoryScope scope(hist, known);
-            u64 h1 = 0, h2 = 0;
-            for (int s : S) {
-                h1 ^= z1_[s];
-                h2 ^= z2_[s];
-            }
+            u64 h1, h2;
+            hash_set(S, h1, h2);
             v = solve(S.data(), int(S.size()), h1, h2, d, B, played | base_played_,
                       has_override ? &override : nullptr, branching_);
             flush_nodes();
@@ -180,11 +177,8 @@ class Solver {
         const bool known = !history.is_none();
         const int n = int(S.size());
         int d = capped_ ? depth : UNCAPPED;
-        u64 h1 = 0, h2 = 0;
-        for (int s : S) {
-            h1 ^= z1_[s];
-            h2 ^= z2_[s];
-        }
+        u64 h1, h2;
+        hash_set(S, h1, h2);
         if (n <= 1) return py::make_tuple(i64(n) * bounds_.inc(d), n, true);
         Val v{bounds_.lbrow(d, branching_)[n], bounds_.lbw(branching_)[n]};
         bool exact = false;
@@ -215,22 +209,16 @@ class Solver {
                         i64 t, int w, int guess) {
         std::vector<int> S(set.data(), set.data() + set.size());
         check_set(S);
-        u64 h1 = 0, h2 = 0;
-        for (int s : S) {
-            h1 ^= z1_[s];
-            h2 ^= z2_[s];
-        }
+        u64 h1, h2;
+        hash_set(S, h1, h2);
         memo_.store(h1, h2, capped_ ? depth : UNCAPPED, Val{t, w}, guess, true);
     }
 
     // Best guess stored for an exactly solved set, or -1.
     int best_guess(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, int depth) {
         std::vector<int> S(set.data(), set.data() + set.size());
-        u64 h1 = 0, h2 = 0;
-        for (int s : S) {
-            h1 ^= z1_[s];
-            h2 ^= z2_[s];
-        }
+        u64 h1, h2;
+        hash_set(S, h1, h2);
         int d = capped_ ? depth : UNCAPPED;
         if (S.size() == 1) return S[0];
         Entry e;
@@ -327,6 +315,15 @@ class Solver {
     void flush_nodes() {
         nodes_.fetch_add(local_nodes_);
         local_nodes_ = 0;
+    }
+
+    // The two Zobrist hashes of a set (the transposition table's key).
+    void hash_set(const std::vector<int>& S, u64& h1, u64& h2) const {
+        h1 = h2 = 0;
+        for (int s : S) {
+            h1 ^= z1_[s];
+            h2 ^= z2_[s];
+        }
     }
 
     void check_set(const std::vector<int>& S) const {
