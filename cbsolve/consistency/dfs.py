@@ -97,18 +97,22 @@ _searchers: OrderedDict = OrderedDict()
 _searchers_lock = threading.Lock()
 
 
+def new_searcher(args: dict, vec_cap: int = VEC_CAP, lies: int = 0):
+    """A fresh kernel :class:`Searcher` for the log given as :func:`prepare`'s arguments."""
+    from .._native import dfs as kernel
+
+    return kernel.Searcher(**args, vec_cap=int(vec_cap), vec_budget=VEC_BUDGET, lies=int(lies))
+
+
 def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP, lies: int = 0):
     """The kernel's :class:`Searcher` for ``log`` (kept for the last few logs); ``lies``: the
     codes may contradict that many entries (each count vector then carries the totals it
     gets wrong)."""
-    from .._native import dfs as kernel
-
     key = (*log_key(log), vec_cap, lies)
     with _searchers_lock:
         s = _searchers.pop(key, None)
         if s is None:
-            s = kernel.Searcher(**prepare(log), vec_cap=int(vec_cap), vec_budget=VEC_BUDGET,
-                                lies=int(lies))
+            s = new_searcher(prepare(log), vec_cap, lies)
         _searchers[key] = s
         while len(_searchers) > SEARCHERS_KEPT:
             _searchers.popitem(last=False)
@@ -261,14 +265,12 @@ def guided(log: FeedbackLog, want: int, seconds: float | None,
     same propagation and the same exhaustive search as :func:`run`, so ``complete`` is a proof,
     but the codes come in no useful order and the search cannot be resumed. The positions are
     permuted in the log given to the kernel (a symmetry of the scoring) and back in the codes."""
-    from .._native import dfs as kernel
-
     t0 = time.perf_counter()
     pos, order = guided_order(log)
     args = prepare(log)
     args["guesses"] = np.ascontiguousarray(args["guesses"][:, pos])
     left = -1.0 if seconds is None else max(0.0, seconds - (time.perf_counter() - t0))
-    out = kernel.Searcher(**args, vec_cap=VEC_CAP, vec_budget=VEC_BUDGET).run(
+    out = new_searcher(args).run(
         mode=LIST, limit=int(want), start=[], ranks=[], max_nodes=-1, seconds=left,
         order=order, stop=stop)
     codes = np.ascontiguousarray(out["codes"][:, np.argsort(pos)])
