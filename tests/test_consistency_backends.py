@@ -152,6 +152,23 @@ def hidden_secret_log(variant: Variant, n_guesses: int, seed: int) -> FeedbackLo
     return log
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_sat_proves_totals_that_ask_for_too_many_symbols_inconsistent(seed):
+    """Two guesses on disjoint letters whose totals add to more than N: a pigeonhole argument
+    for a CNF without a global symbol count (PySAT said `unknown` after 5 s); every backend
+    must prove it, and the differential tests above are too small to hit it."""
+    rng = random.Random(seed)
+    n = rng.choice([8, 10])
+    letters = rng.sample(string.ascii_uppercase, 2 * n)
+    first = rng.randint(n // 2 + 1, n)
+    log = FeedbackLog.parse(Variant(n, string.ascii_uppercase, False),
+                            ["".join(letters[:n]) + f":0,{first}",
+                             "".join(letters[n:]) + f":0,{n - first + 1}"])
+    for solver in ("sat", "cpsat"):
+        r = get_backend(solver).solve(log, Query(limit=1, time_limit=30))
+        assert r.status == Status.INFEASIBLE, (solver, log.tokens(), r.notes)
+
+
 def test_time_limit_is_reported_never_silent():
     log = hidden_secret_log(Variant(40, string.digits, True), 40, seed=1)   # the hard band
     for solver in ("sat", "cpsat"):

@@ -27,6 +27,9 @@ from .encoding import Clue, Deadline, clues
 SOLVER = "glucose4"
 #: Pairwise at-most-one up to this many literals; a counter beyond.
 PAIRWISE_MAX = 40
+#: Distinct variants: the redundant "exactly N symbols present" sum (see SatSession); False
+#: only for the benchmark baseline (docs/benchmarks.md).
+SYMBOL_SUM = True
 #: Cardinality encodings for ``SatSession(card=...)``: "counter" (default, the two-way
 #: sequential counter: one model per secret, which counters and samplers rely on), "totalizer"
 #: (a two-way totalizer, Bailleux & Boufkhad 2003, for the per-symbol counts and the clues), and
@@ -87,6 +90,12 @@ class SatSession:
         if not variant.repeats:
             for s in range(d):
                 self.at_most_one([self.x[p][s] for p in range(n)], ("col", s))
+        if not variant.repeats and SYMBOL_SUM:
+            # Redundant: exactly n symbols are present. The totals count present symbols, and
+            # without this sum CDCL must rediscover a pigeonhole argument over the positions:
+            # `ABCDEFGHIJ:0,10 KLMNOPQRST:0,1` (10 of 26 letters) stayed unknown after 5 s.
+            for cond in self.exactly([self.present(s) for s in range(d)], n, "symbols"):
+                self.clause([cond])
         if variant.no_leading_zero:
             self.clause([-self.x[0][0]])
 
