@@ -69,12 +69,14 @@ class Report:
     optimal: bool | None = None         # tree worst == certificate lower bound
     nodes: int = 0
     message: str = ""
+    variant: dict | None = None         # the file's variant (Variant.to_dict), once read
 
     def to_json(self) -> dict:
         data = {"valid": self.valid, "kind": self.kind, "worst": self.worst, "total": self.total,
                 "secrets": self.secrets,
                 "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
-                "lower_bound": self.lower_bound, "optimal": self.optimal, "nodes": self.nodes}
+                "lower_bound": self.lower_bound, "optimal": self.optimal, "nodes": self.nodes,
+                "variant": self.variant}
         if self.message:
             data["message"] = self.message
         return data
@@ -97,23 +99,28 @@ def load(path) -> dict:
         raise UnreadableFile(f"{str(path)!r} is nested too deeply to read") from None
 
 
-def verify_file(path) -> Report:
-    return verify(load(path))
+def verify_file(path, expect: Variant | None = None) -> Report:
+    return verify(load(path), expect)
 
 
-def verify(doc) -> Report:
-    """Check a strategy tree (with an optional embedded certificate) or a certificate."""
+def verify(doc, expect: Variant | None = None) -> Report:
+    """Check a strategy tree (with an optional embedded certificate) or a certificate; with
+    ``expect``, the document must also be for that variant (a valid proof of another game
+    does not prove the claim the user asked about)."""
     kind = doc.get("format") if isinstance(doc, dict) else None
     try:
+        if kind not in (TREE_FORMAT, CERT_FORMAT):
+            raise Invalid(f'unknown document format {kind!r}; expected "{TREE_FORMAT}" or "{CERT_FORMAT}"')
+        variant = _variant(doc)
+        if expect is not None and variant != expect:
+            raise Invalid(f"the file is for {variant.describe()}, not for {expect.describe()}")
         if kind == TREE_FORMAT:
-            return _verify_tree_doc(doc)
-        if kind == CERT_FORMAT:
-            rep = Report(valid=True, kind="lower-bound")
-            variant = _variant(doc)
-            rep.secrets = CodeSpace(variant).size
+            rep = _verify_tree_doc(doc)
+        else:
+            rep = Report(valid=True, kind="lower-bound", secrets=CodeSpace(variant).size)
             rep.nodes, rep.lower_bound = verify_certificate(doc)
-            return rep
-        raise Invalid(f'unknown document format {kind!r}; expected "{TREE_FORMAT}" or "{CERT_FORMAT}"')
+        rep.variant = variant.to_dict()
+        return rep
     except Invalid as exc:
         name = {TREE_FORMAT: "tree", CERT_FORMAT: "lower-bound"}.get(kind, "unknown")
         return Report(valid=False, kind=name, message=str(exc))

@@ -55,6 +55,25 @@ def test_max_depth_infeasible_writes_certificate(capsys, tmp_path):
     assert code == 0 and report["kind"] == "lower-bound" and report["lower_bound"] == 5
 
 
+def test_verify_checks_the_variant_the_user_names(capsys, tmp_path):
+    cert = tmp_path / "lb.json"
+    run(capsys, "optimal", "--length", "3", "--digits", "6", "--repeats", "--max-depth", "3",
+        "--out", str(cert))
+    code, out, _ = run(capsys, "verify", str(cert), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["valid"] and report["variant"]["length"] == 3
+    code, out, _ = run(capsys, "verify", str(cert), "--length", "3", "--digits", "6",
+                       "--repeats", "--json")
+    assert code == 0 and json.loads(out)["valid"]
+    # a valid proof of another game is no proof for this one
+    for options in (["--variant", "mastermind"], ["--length", "3", "--digits", "6", "--distinct"]):
+        code, out, _ = run(capsys, "verify", str(cert), *options, "--json")
+        report = json.loads(out)
+        assert code == 1 and not report["valid"] and "the file is for 3 of 6" in report["message"]
+    code, _, err = run(capsys, "verify", str(cert), "--length", "0")
+    assert code == 2 and "length" in err
+
+
 def test_time_limit_reports_interval(capsys):
     code, out, _ = run(capsys, "optimal", "--time-limit", "0.05", "--workers", "1")
     assert code == 0

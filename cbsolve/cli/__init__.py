@@ -31,8 +31,12 @@ def app() -> None:
     """Constraint solver and analyzer for Bulls-and-Cows-family code-breaking games."""
 
 
-def variant_options(func):
-    """Add the shared variant options; the command receives a validated ``variant``."""
+def variant_options(func=None, *, optional: bool = False):
+    """Add the shared variant options; the command receives a validated ``variant``. With
+    ``optional``, ``variant`` is None when no variant option was given (``verify``: the file
+    names its variant; options there state the variant the file must be for)."""
+    if func is None:
+        return functools.partial(variant_options, optional=optional)
     options = [
         click.option("--variant", "variant_name", default=None, metavar="NAME",
                      help=f"Preset: {', '.join(PRESETS)} (default bulls-cows)."),
@@ -49,6 +53,9 @@ def variant_options(func):
 
     def wrapper(variant_name, length, digits, letters, symbols, repeats, no_leading_zero,
                 feedback, **kwargs):
+        given = (variant_name, length, digits, letters, symbols, repeats, no_leading_zero, feedback)
+        if optional and all(v is None for v in given):
+            return func(variant=None, **kwargs)
         kwargs["variant"] = Variant.from_options(
             variant_name, length=length, digits=digits, letters=letters, symbols=symbols,
             repeats=repeats, no_leading_zero=no_leading_zero, feedback=feedback)

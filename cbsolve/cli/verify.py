@@ -2,25 +2,29 @@
 
 Calls :func:`cbsolve.certify.verify_file` (scorer only, never the search). Exit 0 when the file
 is valid, 1 when it is not (the message says which node and which claim), 2 when it cannot be
-read.
+read. Variant options, when given, state the variant the file must be for: a valid
+proof of another game is reported invalid for this one (exit 1).
 """
 from __future__ import annotations
 
 import click
 
-from . import EXIT_NONE, EXIT_OK, app, emit, json_option
+from . import EXIT_NONE, EXIT_OK, app, emit, json_option, variant_options
 
 
 @app.command("verify")
 @click.argument("file", metavar="FILE")
 @json_option
-def verify_command(file, as_json) -> int:
-    """Replay a tree against every secret / check a certificate, with the scorer alone."""
+@variant_options(optional=True)
+def verify_command(file, as_json, variant) -> int:
+    """Replay a tree against every secret / check a certificate, with the scorer alone.
+
+    Variant options, when given, name the game the file must be for (else it is INVALID)."""
     from ..certify import verify_file
     from ..errors import SpaceTooLarge
 
     try:
-        report = verify_file(file)
+        report = verify_file(file, variant)
     except SpaceTooLarge as exc:
         raise SpaceTooLarge(f"{file}: cannot be verified here: replaying every secret needs "
                             f"their list, and {exc}") from None
@@ -31,7 +35,9 @@ def verify_command(file, as_json) -> int:
 def format_report(file: str, rep) -> str:
     if not rep.valid:
         return f"{file}: INVALID {rep.kind}: {rep.message}"
-    lines = [f"{file}: valid {rep.kind}"]
+    from ..variant import Variant
+
+    lines = [f"{file}: valid {rep.kind} for {Variant.from_dict(rep.variant).describe()}"]
     if rep.worst is not None:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(rep.histogram.items()))
         lines.append(f"  secrets {rep.secrets}, worst {rep.worst}, total {rep.total}, "
