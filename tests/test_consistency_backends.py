@@ -288,3 +288,45 @@ def test_an_empty_log_counts_the_whole_space_exactly(backend):
         assert len(r.secrets) == 3 and r.truncated and r.determined is False
         for s in r.secrets:
             log.space.parse(s)              # a valid code of the variant
+
+
+# --- cheap-to-see inconsistencies a backend could not prove (scripts/audit_inconsistent.py) ---
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs())
+def test_a_pair_the_precheck_rejects_is_inconsistent_by_brute_force(log):
+    """The native search's pair pre-check (consistency/precheck.py) is a proof, never a guess."""
+    from cbsolve.consistency.native import consistent_indices
+    from cbsolve.consistency.precheck import pair_conflict
+
+    pair = pair_conflict(log)
+    if pair is not None:
+        assert consistent_indices(log.subset(pair)).size == 0, (log.tokens(), pair)
+
+
+@pytest.mark.parametrize("variant, tokens", [
+    # one guess twice with different bulls (40 of 10 digits); was `unknown` after 10 s
+    (Variant(40, string.digits, True),
+     ["3502131921724085471893866318537210762532:13,18",
+      "9081744958244256443407737592767613396571:6,25",
+      "3502131921724085471893866318537210762532:25,6"]),
+    # one guess twice, same bulls, totals 28 and 25
+    (Variant(40, string.digits, True),
+     ["2084440554681924390522888990186848474460:21,4",
+      "2084440554681924390522888990186848474460:21,7"]),
+    # a guess and a copy with 5 positions changed whose bulls differ by 6 (20 of 26 letters)
+    (Variant(20, string.ascii_uppercase, True),
+     ["VPLRZSMSLLGKHQXHWVYL:7,3", "VPLRZSMSLTGKHMXSHPYL:1,8"]),
+    # the same in black-peg Mastermind 16 x 6
+    (Variant(16, "123456", True, feedback="bulls"),
+     ["3312135161216362:0", "1346133452114214:2", "1346133452114214:5"]),
+    # 10 of 26 letters, distinct: a copy with 2 positions changed, bulls 1 and 4
+    (Variant(10, string.ascii_uppercase, False),
+     ["XEQGLADSON:1,3", "WEQGLAKSON:4,1", "TYBKQACMZL:1,2"]),
+])
+def test_native_search_proves_two_entries_on_shared_positions_inconsistent(variant, tokens):
+    """The search propagates each clue alone, so two replies to (nearly) the same guess left it
+    an exhaustive search (`unknown` after 10 s, where CP-SAT and PySAT answer in ms)."""
+    log = FeedbackLog.parse(variant, tokens)
+    r = get_backend("native").solve(log, Query(limit=1, time_limit=20))
+    assert r.status == Status.INFEASIBLE, (r.status, r.notes)
+    assert consistent(log, Query(limit=1, time_limit=20), "native").conflict is not None
