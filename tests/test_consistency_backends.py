@@ -291,6 +291,13 @@ def test_an_empty_log_counts_the_whole_space_exactly(backend):
 
 
 # --- cheap-to-see inconsistencies a backend could not prove (scripts/audit_inconsistent.py) ---
+def single_symbol_log(variant: Variant, counts: dict[str, int]) -> FeedbackLog:
+    """One single-symbol guess per symbol given: its bulls are the secret's count of it."""
+    n = variant.length
+    cows = "" if variant.bulls_only else ",0"
+    return FeedbackLog.parse(variant, [c * n + f":{k}{cows}" for c, k in counts.items()])
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(logs())
 def test_a_pair_the_precheck_rejects_is_inconsistent_by_brute_force(log):
@@ -330,3 +337,21 @@ def test_native_search_proves_two_entries_on_shared_positions_inconsistent(varia
     r = get_backend("native").solve(log, Query(limit=1, time_limit=20))
     assert r.status == Status.INFEASIBLE, (r.status, r.notes)
     assert consistent(log, Query(limit=1, time_limit=20), "native").conflict is not None
+
+
+@pytest.mark.parametrize("log", [
+    # every symbol's count given, adding to N - 1 (20 of 26 letters); was `unknown` after 10 s
+    single_symbol_log(Variant(20, string.ascii_uppercase, True), dict(zip(
+        "CMSWOBYRNXFIZJQPUGLEHVTDKA",
+        [0, 1, 0, 0, 0, 2, 0, 0, 1, 0, 3, 1, 1, 0, 2, 1, 1, 0, 0, 1, 1, 0, 1, 2, 1, 0],
+        strict=True))),
+    # the same for 40 of 10 digits (counts add to 39)
+    single_symbol_log(Variant(40, string.digits, True), dict(zip(
+        "4052381697", [4, 5, 4, 6, 5, 2, 2, 2, 5, 4], strict=True))),
+])
+def test_sat_proves_counts_that_cannot_add_up_to_n_inconsistent(log):
+    """With repeats the totals constrain the symbols' counts, which add up to N; PySAT's CNF
+    lacked that sum (and the counts' order n >= t+1 -> n >= t), so these stayed `unknown`
+    after 10 s where the native search and CP-SAT answer in ms."""
+    r = get_backend("sat").solve(log, Query(limit=1, time_limit=20))
+    assert r.status == Status.INFEASIBLE, (r.status, r.notes)

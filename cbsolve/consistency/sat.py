@@ -30,6 +30,12 @@ PAIRWISE_MAX = 40
 #: Distinct variants: the redundant "exactly N symbols present" sum (see SatSession); False
 #: only for the benchmark baseline (docs/benchmarks.md).
 SYMBOL_SUM = True
+#: Repeats: the sum is built over full unary counts of every symbol (D * N^2 auxiliaries in
+#: the per-symbol counters), so only up to this size (N=40 of 10 digits: 16,000).
+COUNT_SUM_MAX = 50_000
+#: Redundant binary clauses n_s >= t+1 -> n_s >= t on the unary counts: with them unit
+#: propagation reads a single-symbol total as a count (N=40 counts adding to 41: 0.3 s vs unknown).
+CHAIN = True
 #: Cardinality encodings for ``SatSession(card=...)``: "counter" (default, the two-way
 #: sequential counter: one model per secret, which counters and samplers rely on), "totalizer"
 #: (a two-way totalizer, Bailleux & Boufkhad 2003, for the per-symbol counts and the clues), and
@@ -95,6 +101,17 @@ class SatSession:
             # without this sum CDCL must rediscover a pigeonhole argument over the positions:
             # `ABCDEFGHIJ:0,10 KLMNOPQRST:0,1` (10 of 26 letters) stayed unknown after 5 s.
             for cond in self.exactly([self.present(s) for s in range(d)], n, "symbols"):
+                self.clause([cond])
+        if variant.repeats and not variant.bulls_only and SYMBOL_SUM \
+                and variant.n_symbols * n * n <= COUNT_SUM_MAX:
+            # The same with repeats: the symbols' counts add up to n, summed over the unary
+            # count indicators [n_s >= t] that the totals use. Totals of single-symbol (or
+            # few-symbol) guesses asking for n + 1 or n - 1 symbols in all stayed unknown after
+            # 10 s without it (N=20 of 26 letters, N=40 of 10 digits; audit_inconsistent.py).
+            for s in range(d):
+                self.at_least_sym(s, n)         # each counter once, at its full size
+            lits = [self.at_least_sym(s, t) for s in range(d) for t in range(1, n + 1)]
+            for cond in self.exactly(lits, n, "counts"):
                 self.clause([cond])
         if variant.no_leading_zero:
             self.clause([-self.x[0][0]])
@@ -251,6 +268,9 @@ class SatSession:
                 outs = self.counter(col, t, ("n", sym, t))
             else:
                 outs = self.totalizer(col, t, ("n", sym, t))
+            if CHAIN:
+                for t_ in range(1, len(outs)):      # redundant: n >= t+1 -> n >= t
+                    self.clause([_neg(outs[t_]), outs[t_ - 1]])
             self._unary[sym] = outs
         return outs[t - 1] if t <= len(outs) else FALSE
 
