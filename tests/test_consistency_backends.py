@@ -355,3 +355,16 @@ def test_sat_proves_counts_that_cannot_add_up_to_n_inconsistent(log):
     after 10 s where the native search and CP-SAT answer in ms."""
     r = get_backend("sat").solve(log, Query(limit=1, time_limit=20))
     assert r.status == Status.INFEASIBLE, (r.status, r.notes)
+
+
+def test_cpsat_proves_black_peg_counts_adding_to_n_minus_1_inconsistent():
+    """Black-peg 16 x 6: single-symbol guesses count 15 pegs in all, plus four other clues.
+    CP-SAT's presolve lost the row sums' total and it stayed `unknown` after 10 s; the same
+    six clues alone it proved in 20 ms."""
+    v = Variant(16, "123456", True, feedback="bulls")
+    log = FeedbackLog.parse(v, [
+        "3244325155453646:3", "1111111111111111:4", "3333333333333333:2", "2222222222222222:1",
+        "1234333436416455:2", "5555555555555555:3", "6641134436126645:2", "6666666666666666:4",
+        "4444444444444444:1", "6416343525213511:1"])
+    r = get_backend("cpsat").solve(log, Query(limit=1, time_limit=20))
+    assert r.status == Status.INFEASIBLE, (r.status, r.notes)

@@ -65,6 +65,12 @@ class CpSatModel:
             for s in range(d):
                 self._count(s)
             m.Add(sum(self.n_sym.values()) == n)
+        else:
+            # Redundant: n symbols in all. Without it, presolve loses the row sums' total and a
+            # black-peg log whose single-symbol guesses count n - 1 pegs in all, plus four other
+            # clues, stayed unknown after 10 s (16 x 6; audit_inconsistent.py); with it the LP
+            # proves it at the root.
+            m.Add(sum(self.x[p][s] for p in range(n) for s in range(d)) == n)
 
     def _count(self, s: int):
         if s not in self.n_sym:
