@@ -50,7 +50,7 @@ def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[
     ``-noguide`` suffix turns off CP-SAT's belief-propagation branching order (cpsat.GUIDE);
     ``auto-norace``: ``auto`` without the guided depth-first search raced in its find-one
     probe (dfs.RACE_GUIDED);
-    ``-nosum`` suffix drops the CNF's redundant symbol sum (sat.SYMBOL_SUM);
+    ``-nosum`` suffix drops the CNF's redundant symbol sums and count chains (sat.SYMBOL_SUM, sat.CHAIN);
     ``sat-NAME`` runs PySAT with solver NAME (e.g. sat-cadical195); a ``-solveronly``
     suffix turns off the one-move neighbour listing (the previous behaviour); ``sat+ENC`` or
     ``sat-NAME+ENC`` builds the CNF with cardinality encoding ENC (sat.CARD_ENCODINGS, e.g.
@@ -75,7 +75,7 @@ def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[
         backend, kwargs["portfolio"] = "cpsat", PORTFOLIOS[backend]
     from cbsolve.consistency import sat
 
-    sat.SYMBOL_SUM = not backend.endswith("-nosum")     # distinct variants' symbol sum
+    sat.SYMBOL_SUM = sat.CHAIN = not backend.endswith("-nosum")   # the CNF's redundant sums
     backend = backend.removesuffix("-nosum")
     if backend.startswith("sat-"):
         backend, kwargs["solver"] = "sat", backend[4:]

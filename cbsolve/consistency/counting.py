@@ -37,7 +37,7 @@ def cnf_of(log, lies: int = 0):
     from .encoding import clues
     from .sat import SatSession
 
-    with SatSession(log.variant) as session:
+    with SatSession(log.variant, redundant=False) as session:   # counters: see sat.SYMBOL_SUM
         sels = [session.add_clue(c) for c in clues(log)]
         if lies:
             act = session.new_var("lies")

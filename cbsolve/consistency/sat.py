@@ -27,11 +27,14 @@ from .encoding import Clue, Deadline, clues
 SOLVER = "glucose4"
 #: Pairwise at-most-one up to this many literals; a counter beyond.
 PAIRWISE_MAX = 40
-#: Distinct variants: the redundant "exactly N symbols present" sum (see SatSession); False
-#: only for the benchmark baseline (docs/benchmarks.md).
+#: The redundant "symbols add up to N" sums of a solving session (see SatSession); False only
+#: for the benchmark baseline (docs/benchmarks.md). The CNF handed to model counters and
+#: samplers (counting.cnf_of) never has them: Ganak counted slower with them (dense N=9 of 10
+#: digits: 2-12 s without, over 20 s with), and it only counts logs the session found consistent.
 SYMBOL_SUM = True
 #: Repeats: the sum is built over full unary counts of every symbol (D * N^2 auxiliaries in
-#: the per-symbol counters), so only up to this size (N=40 of 10 digits: 16,000).
+#: the per-symbol counters), so only up to this size (N=40 of 10 digits: 16,000). It costs
+#: 15-20 % of PySAT's find-one time there and on N=20 of 26 letters (docs/benchmarks.md).
 COUNT_SUM_MAX = 50_000
 #: Redundant binary clauses n_s >= t+1 -> n_s >= t on the unary counts: with them unit
 #: propagation reads a single-symbol total as a count (N=40 counts adding to 41: 0.3 s vs unknown).
@@ -64,11 +67,13 @@ class SatSession:
     """CNF of one variant plus any number of entries, with a live PySAT solver.
 
     Use inside ``with`` so the solver's memory is freed. ``clauses`` keeps the whole formula
-    for export to counters and samplers.
+    for export to counters and samplers. ``redundant``: add the implied "symbols add up to N"
+    sums, which let CDCL prove logs whose totals ask for too many or too few symbols (off
+    for the counters' CNF, :data:`SYMBOL_SUM`).
     """
 
     def __init__(self, variant, solver: str = SOLVER, keep_clauses: bool = True,
-                 card: str = "counter"):
+                 card: str = "counter", redundant: bool = True):
         from pysat.formula import IDPool
         from pysat.solvers import Solver
 
@@ -96,13 +101,14 @@ class SatSession:
         if not variant.repeats:
             for s in range(d):
                 self.at_most_one([self.x[p][s] for p in range(n)], ("col", s))
-        if not variant.repeats and SYMBOL_SUM:
+        sums = redundant and SYMBOL_SUM
+        if not variant.repeats and sums:
             # Redundant: exactly n symbols are present. The totals count present symbols, and
             # without this sum CDCL must rediscover a pigeonhole argument over the positions:
             # `ABCDEFGHIJ:0,10 KLMNOPQRST:0,1` (10 of 26 letters) stayed unknown after 5 s.
             for cond in self.exactly([self.present(s) for s in range(d)], n, "symbols"):
                 self.clause([cond])
-        if variant.repeats and not variant.bulls_only and SYMBOL_SUM \
+        if variant.repeats and not variant.bulls_only and sums \
                 and variant.n_symbols * n * n <= COUNT_SUM_MAX:
             # The same with repeats: the symbols' counts add up to n, summed over the unary
             # count indicators [n_s >= t] that the totals use. Totals of single-symbol (or
