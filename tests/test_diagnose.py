@@ -127,7 +127,7 @@ def test_beyond_the_filter_the_search_diagnoses_like_brute_force(log):
     here on small logs, with the solvers barred, and checked by brute force."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(diagnose, "_native_ok", lambda log, backend: False)
-        mp.setattr(diagnose, "_conflict_sat", _solvers_not_called)
+        mp.setattr(diagnose, "_conflict_solvers", _solvers_not_called)
         mp.setattr(diagnose, "_corrections_cpsat", _solvers_not_called)
         conflict, minimal = conflict_search(log, "native")
         fixes, proved, secret = corrections(log, "native")

@@ -97,83 +97,141 @@ def conflict_search(log: FeedbackLog, backend: str = "native",
         return None, False
     if _native_ok(log, backend):
         return _conflict_native(_mismatch_matrix(log)), True
-    return _search_then_solver(log, backend, time_limit, _conflict_dfs, _conflict_sat)
+    return _search_then_solver(log, backend, time_limit, _conflict_dfs, _conflict_solvers)
 
 
-def _deletion(numbers: list[int], consistent) -> list[int] | None:
-    """Deletion-based minimisation of an inconsistent set of entries: drop each entry whose
-    removal leaves the rest inconsistent; what stays is minimal. ``consistent`` answers True,
-    False or None (unknown: then None)."""
-    keep = list(numbers)
-    for i in numbers:
-        trial = [k for k in keep if k != i]
-        answer = consistent(trial)
-        if answer is None:
-            return None
-        if not answer:
-            keep = trial
-    return keep
+def _deletion(numbers: list[int], consistent) -> tuple[list[int], bool]:
+    """Deletion-based minimisation of a set of entries proved inconsistent: drop each entry
+    whose removal leaves the rest inconsistent. ``consistent`` answers True, False or None
+    (unknown). Returns (kept, proved minimal); the kept set is always proved inconsistent.
+
+    An entry whose test was unknown stays and is tested again once the pass has shrunk the
+    set: removing a needed entry from a large set leaves a hard find-one (N=40, 32 clues: the
+    hard band), the same test on a small set is easy."""
+    keep, unsure, attempt = list(numbers), list(numbers), 0
+    while unsure:
+        retry, before = [], len(keep)
+        for i in unsure:
+            trial = [k for k in keep if k != i]
+            answer = consistent(trial, attempt)
+            if answer is None:
+                retry.append(i)
+            elif not answer:
+                keep = trial
+        if len(retry) == len(unsure) and len(keep) == before and attempt >= MAX_ATTEMPTS:
+            break                           # no progress: out of time, or hard either way
+        unsure, attempt = retry, attempt + 1
+    return keep, not unsure
+
+
+#: Passes over the entries whose test was unknown (each pass doubles a test's time cap).
+MAX_ATTEMPTS = 4
 
 
 def _conflict_native(bad: np.ndarray) -> list[int] | None:
-    def consistent(numbers) -> bool:
+    def consistent(numbers, attempt: int = 0) -> bool:
         rows = [k - 1 for k in numbers]
         return bool((~bad[rows].any(axis=0)).any()) if rows else True
 
     numbers = list(range(1, bad.shape[0] + 1))
-    return None if consistent(numbers) else _deletion(numbers, consistent)
+    return None if consistent(numbers) else _deletion(numbers, consistent)[0]
 
 
-#: A deletion test alternates the search and the SAT engine with budgets doubling from this:
-#: the search is fast on most tests, but a small subset of clues (two replies to one guess and
-#: little else) leaves it an exhaustive proof over a huge space, which SAT finds in ms
-#: (Mastermind 16x6: 10 s of search for one test, 5 ms for SAT; found by a cross-check).
+#: A deletion test alternates two engines with budgets doubling from this: the first (the
+#: search, or CP-SAT) is fast on most tests, but a small subset of clues (two replies to one
+#: guess and little else) leaves the search an exhaustive proof over a huge space, which SAT
+#: finds in ms (Mastermind 16x6: 10 s of search for one test, 5 ms for SAT; found by a
+#: cross-check), and CP-SAT's LP proves bulls that add up to more than N where SAT cannot.
 TEST_FIRST_SECONDS = 0.02
+#: A test's time cap in its first pass when the diagnosis is untimed (timed: the time left
+#: over twice the entries tested).
+TEST_UNTIMED_CAP = 1.0
 
 
-def _conflict_dfs(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] | None, bool] | None:
-    """The same deletion as the filter's, each test decided by the depth-first search (or, where
-    it is slow, the SAT engine); both are exact, so the conflict is proved minimal. None when a
-    test ran out of time."""
+def _search_test(log: FeedbackLog, numbers, seconds: float) -> bool | None:
+    from . import dfs
+
+    c = dfs.first(log.subset(numbers), seconds=seconds)
+    return bool(c.codes.shape[0]) if c.codes.shape[0] or c.complete else None
+
+
+def _cpsat_test(log: FeedbackLog, numbers, seconds: float) -> bool | None:
+    r = get_backend("cpsat").solve(log.subset(numbers),
+                                   Query(limit=1, determined=False, time_limit=seconds))
+    return r.consistent
+
+
+def _conflict_by_tests(log: FeedbackLog, deadline: Deadline, first_engine,
+                       numbers: list[int] | None = None,
+                       first_seconds: float = TEST_FIRST_SECONDS) -> tuple[list[int] | None, bool] | None:
+    """Deletion from ``numbers`` (default all entries), each test decided by ``first_engine``
+    (``_search_test`` or ``_cpsat_test``) or, where it is slow, the SAT engine, alternating with
+    doubling budgets; all are exact. None when the whole set could not be decided."""
     import contextlib
 
-    from . import dfs
     from .sat import session_for
 
     with contextlib.ExitStack() as stack:
         session = None
 
-        def consistent(numbers) -> bool | None:
+        def consistent(subset, attempt: int = 0) -> bool | None:
+            """Decided within a cap that doubles with each pass of the deletion: a test left
+            unknown waits for the next pass, on a smaller set, instead of taking all the time."""
             nonlocal session
-            budget = TEST_FIRST_SECONDS
-            while not deadline.expired():
-                c = dfs.first(log.subset(numbers), seconds=deadline.capped(budget).left())
-                if c.codes.shape[0] or c.complete:
-                    return bool(c.codes.shape[0])
+            budget = first_seconds
+            left = deadline.left()
+            cap = (TEST_UNTIMED_CAP if left is None else left / (2 * len(subset) + 1)) * 2 ** attempt
+            while not deadline.expired() and budget <= max(cap, first_seconds):
+                answer = first_engine(log, subset, deadline.capped(budget).left())
+                if answer is not None:
+                    return answer
                 if session is None:
                     session = stack.enter_context(session_for(log))
-                answer = session.solve([session.selectors[k - 1] for k in numbers],
+                answer = session.solve([session.selectors[k - 1] for k in subset],
                                        deadline.capped(budget))
                 if answer is not None:
                     return answer
                 budget *= 2
             return None
 
-        numbers = list(range(1, len(log) + 1))
-        answer = consistent(numbers)
+        numbers = numbers or list(range(1, len(log) + 1))
+        answer = consistent(numbers, MAX_ATTEMPTS)       # the whole set: all the time it needs
         if answer is None:
             return None
         if answer:
             return None, False
-        keep = _deletion(numbers, consistent)
-        return None if keep is None else (keep, True)
+        return _deletion(numbers, consistent)
 
 
-def _conflict_sat(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] | None, bool]:
+def _conflict_dfs(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] | None, bool] | None:
+    """The filter's deletion with each test decided by the depth-first search (or SAT)."""
+    return _conflict_by_tests(log, deadline, _search_test)
+
+
+#: The solvers' conflict starts with PySAT's failed-assumption core (a small set in ms where
+#: CDCL is strong) with this share of the time (this long when untimed), then CP-SAT's
+#: deletion from what it left.
+SAT_CORE_SHARE, SAT_CORE_UNTIMED_SECONDS = 0.1, 2.0
+#: CP-SAT's tests start with this budget: it rarely answers in less (model, presolve, LP).
+CPSAT_TEST_FIRST_SECONDS = 0.1
+
+
+def _conflict_solvers(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] | None, bool]:
+    """PySAT's core and deletion; where it could not finish, the deletion by CP-SAT tests (its
+    LP proves what CDCL cannot: a black-peg or N=40 log whose bulls add up to more than N)
+    from the smallest set proved so far."""
     from .sat import session_for
 
     with session_for(log) as s:
-        return session_conflict(s, deadline)
+        timed = deadline.left() is not None
+        conflict, minimal = session_conflict(s, deadline.part(SAT_CORE_SHARE) if timed
+                                             else Deadline(SAT_CORE_UNTIMED_SECONDS))
+    if minimal:
+        return conflict, True
+    found = _conflict_by_tests(log, deadline, _cpsat_test, conflict, CPSAT_TEST_FIRST_SECONDS)
+    if found is None:
+        return conflict, False
+    return found
 
 
 def session_conflict(s, deadline: Deadline) -> tuple[list[int] | None, bool]:
@@ -285,9 +343,12 @@ def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native
     half = None if time_limit is None else time_limit / 2
     conflict, minimal = conflict_search(log, backend, half)
     result.conflict = conflict
-    if conflict is not None and not minimal:
+    if conflict is None:
+        result.notes.append("time limit: no conflicting set of replies found")
+    elif not minimal:
         result.notes.append("time limit: the conflict shown may not be minimal")
     fixes, proved, secret = corrections(log, backend, half)
+    proved = proved or (fixes is not None and len(fixes) == 1)   # none fits: at least one
     result.corrections = fixes
     if fixes is not None and secret is not None:
         k = len(fixes)
