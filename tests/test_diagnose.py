@@ -271,3 +271,63 @@ def test_cli_default_time_limit_is_reported_and_zero_means_none(capsys):
     code, out, _ = run(capsys, "consistent", "0123:4,0", "--time-limit", "0", "--json")
     data = json.loads(out)
     assert "time_limit" not in data and data["secrets"] == ["0123"]
+
+
+# --- beyond the filter, where CP-SAT's LP proves what CDCL and the search cannot ---------------
+def bulls_overflow_log(seed: int = 0) -> tuple[FeedbackLog, list[int]]:
+    """N=40 of 10 digits: 20 replies to random guesses for a hidden secret, then three guesses
+    that differ at every position (digit + 0, 1, 2), whose bulls are raised to add up to 41:
+    at most 40 positions can match one of them. Totals stay true. Returns the log and the
+    numbers of the three doctored entries."""
+    from cbsolve.feedback import random_log
+
+    v = Variant(40, string.digits, True)
+    log, secret = random_log(v, 20, seed)
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, 10, 40)
+    guesses = [tuple(int(x) for x in (base + k) % 10) for k in range(3)]
+    replies = [list(score(v, secret, g)) for g in guesses]
+    extra = 41 - sum(b for b, _ in replies)
+    for r in replies:                       # move cows to bulls, keeping each total
+        step = min(extra, r[1])
+        r[0], r[1], extra = r[0] + step, r[1] - step, extra - step
+    assert extra == 0
+    tokens = log.tokens() + [f"{''.join(map(str, g))}:{b},{c}"
+                             for g, (b, c) in zip(guesses, replies, strict=True)]
+    return FeedbackLog.parse(v, tokens), [21, 22, 23]
+
+
+def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict():
+    """PySAT and the depth-first search cannot prove this log inconsistent (`unknown` after
+    10 s, scripts/audit_inconsistent.py); CP-SAT proves it in 0.2 s. The conflict comes from
+    CP-SAT's deletion tests, whose unknown answers (a hard find-one on 22 clues) wait for a
+    later pass on a smaller set; checked here: inconsistent, and each entry needed."""
+    from cbsolve.consistency import _proved_none_first, auto_choice
+
+    log, doctored = bulls_overflow_log()
+    count = Query(count=True, time_limit=30)
+    assert auto_choice(log, count)["backend"] == "sat"       # which said `unknown` here
+    assert _proved_none_first(log, count).status == Status.INFEASIBLE   # so auto asks CP-SAT first
+    conflict, minimal = conflict_search(log, "cpsat", 60)
+    assert minimal and set(conflict) & set(doctored)
+    from cbsolve.consistency import get_backend
+
+    cpsat, check = get_backend("cpsat"), Query(limit=1, determined=False, time_limit=30)
+    assert cpsat.solve(log.subset(conflict), check).status == Status.INFEASIBLE
+    for k in conflict:
+        rest = cpsat.solve(log.subset([j for j in conflict if j != k]), check)
+        assert rest.status in (Status.FEASIBLE, Status.OPTIMAL), (conflict, k)
+
+
+def test_solvers_find_the_conflict_of_colour_counts_that_miss_a_peg():
+    """Black-peg 16 x 6: the single-colour guesses (entries 2, 3, 4, 6, 8, 9) count 4 + 2 + 1 +
+    3 + 4 + 1 = 15 pegs of 16, and no other entry is needed for that; with any one of them
+    dropped, its colour may fill the gap. CP-SAT had been `unknown` after 10 s (presolve lost
+    the rows' total) and the PySAT core alone is not minimal."""
+    v = Variant(16, "123456", True, feedback="bulls")
+    log = FeedbackLog.parse(v, [
+        "3244325155453646:3", "1111111111111111:4", "3333333333333333:2", "2222222222222222:1",
+        "1234333436416455:2", "5555555555555555:3", "6641134436126645:2", "6666666666666666:4",
+        "4444444444444444:1", "6416343525213511:1"])
+    for backend in ("cpsat", "sat"):
+        assert conflict_search(log, backend, 30) == ([2, 3, 4, 6, 8, 9], True)

@@ -212,7 +212,8 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") 
         from .diagnose import diagnose
 
         t0 = time.perf_counter()
-        diagnose(log, result, backend=name, time_limit=query.time_limit)
+        left = None if query.time_limit is None else max(0.0, query.time_limit - (t0 - start))
+        diagnose(log, result, backend=name, time_limit=left)
         if choice:
             choice["diagnose_seconds"] = round(time.perf_counter() - t0, 6)
     result.seconds = time.perf_counter() - start
