@@ -1,22 +1,13 @@
 """scripts/band_scaling.py smoke test: every engine on a tiny point, and the pooled refit."""
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("band_scaling", ROOT / "scripts" / "band_scaling.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from testkit import load_script
 
 
 def test_tiny_run_and_refit(tmp_path):
-    bs = load_script()
+    bs = load_script("band_scaling")
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     common = ["--lengths", "8,10", "--ratios", "1.0", "--seeds", "2", "--time-limit", "5",
               "--fit-floor", "0"]

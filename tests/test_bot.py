@@ -1,11 +1,11 @@
 """`cbsolve bot`: the line protocol (in-process and as a real subprocess) and the referee."""
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from testkit import load_script
 
 from cbsolve.codes import CodeSpace
 from cbsolve.play.bot import Bot, serve
@@ -149,9 +149,7 @@ def test_referee_faults_a_lying_checker():
 
 
 def test_referee_script_with_two_subprocesses():
-    spec = importlib.util.spec_from_file_location("referee_script", ROOT / "scripts" / "referee.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script("referee")
     data = mod.run_match("minimax", "entropy", games=3, variant_args=["--variant", "mastermind"],
                          seed=4)
     assert data["games"] == 3 and data["variant"]["name"] == "mastermind"

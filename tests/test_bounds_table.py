@@ -2,22 +2,13 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import math
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("bounds_table", ROOT / "scripts" / "bounds_table.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from testkit import load_script
 
 
 def test_smoke_grid_writes_table_csv_and_plots(tmp_path):
-    bt = load_script()
+    bt = load_script("bounds_table")
     rows = bt.bounds_table(range(2, 4), range(2, 5), workers=1, time_limit=2, strategy_limit=100,
                            search_limit=0)
     assert len(rows) == 5 + 6  # distinct needs N <= D
@@ -36,6 +27,6 @@ def test_smoke_grid_writes_table_csv_and_plots(tmp_path):
 
 
 def test_main_smoke(tmp_path, capsys):
-    bt = load_script()
+    bt = load_script("bounds_table")
     assert bt.main(["--smoke", "--workers", "1", "--out", str(tmp_path)]) == 0
     assert "11 cells" in capsys.readouterr().out

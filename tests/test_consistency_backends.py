@@ -264,13 +264,9 @@ def test_every_code_of_a_tiny_space_round_trips_through_the_encodings():
 
 def test_bench_script_smoke():
     """scripts/bench_consistency.py: its instances are consistent and its cheap rows run."""
-    import importlib.util
-    from pathlib import Path
+    from testkit import load_script
 
-    path = Path(__file__).resolve().parent.parent / "scripts" / "bench_consistency.py"
-    spec = importlib.util.spec_from_file_location("bench_consistency", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("bench_consistency")
     log, secret = bench.random_log(Variant(8, "123456", True), 5, seed=1)
     assert log.space.format(secret) in SatBackend().solve(log, Query(limit=None)).secrets
     rows = bench.count_native(2) + bench.diagnose_rows(1, backends=("native",))

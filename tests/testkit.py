@@ -1,7 +1,10 @@
-"""Shared test helpers: random variants (Hypothesis strategies) and a brute-force filter."""
+"""Shared test helpers: random variants (Hypothesis strategies), a brute-force filter, and the
+loader of scripts/ for their smoke tests."""
 from __future__ import annotations
 
+import importlib.util
 import itertools
+from pathlib import Path
 
 from hypothesis import strategies as st
 
@@ -84,3 +87,12 @@ def informative_splits(table, guesses, secrets, win):
         if len(classes) == 1 and win not in classes:
             continue
         yield g, classes
+
+
+def load_script(name: str):
+    """scripts/NAME.py as a module (the scripts are not a package)."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
