@@ -364,3 +364,15 @@ def test_cpsat_proves_black_peg_counts_adding_to_n_minus_1_inconsistent():
         "4444444444444444:1", "6416343525213511:1"])
     r = get_backend("cpsat").solve(log, Query(limit=1, time_limit=20))
     assert r.status == Status.INFEASIBLE, (r.status, r.notes)
+
+
+def test_a_count_of_zero_by_the_search_is_not_followed_by_a_listing():
+    """Black-peg 16 x 6, colour counts adding to 17: the search's memoised count proves 0 in
+    ms, and the listing that used to follow it (to show up to 20 secrets) ran to the time
+    limit trying to prove the same thing. The answer must not wait for the limit."""
+    v = Variant(16, "123456", True, feedback="bulls")
+    log = FeedbackLog.parse(v, ["5555555555555555:3", "3333333333333333:6", "1111111111111111:4",
+                                "6666666666666666:4"])
+    r = get_backend("native").solve(log, Query(count=True, time_limit=30))
+    assert r.status == Status.INFEASIBLE and r.count == 0 and r.exact
+    assert r.seconds < 10           # not a speed test: before, it always ran to the 30 s limit
