@@ -297,13 +297,15 @@ def bulls_overflow_log(seed: int = 0) -> tuple[FeedbackLog, list[int]]:
     return FeedbackLog.parse(v, tokens), [21, 22, 23]
 
 
-def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict():
+def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict(monkeypatch):
     """PySAT and the depth-first search cannot prove this log inconsistent (`unknown` after
     10 s, scripts/audit_inconsistent.py); CP-SAT proves it in 0.2 s. The conflict comes from
     CP-SAT's deletion tests, whose unknown answers (a hard find-one on 22 clues) wait for a
     later pass on a smaller set; checked here: inconsistent, and each entry needed."""
+    import cbsolve.consistency as consistency
     from cbsolve.consistency import _proved_none_first, auto_choice
 
+    monkeypatch.setattr(consistency, "CHECK_SECONDS", 30.0)   # the mechanism, not its budget
     log, doctored = bulls_overflow_log()
     count = Query(count=True, time_limit=30)
     assert auto_choice(log, count)["backend"] == "sat"       # which said `unknown` here
