@@ -21,6 +21,7 @@ through) or by solvers when those cannot answer in time:
 """
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -174,13 +175,15 @@ def _conflict_by_tests(log: FeedbackLog, deadline: Deadline, first_engine,
     with contextlib.ExitStack() as stack:
         session = None
 
-        def consistent(subset, attempt: int = 0) -> bool | None:
+        def consistent(subset, attempt: int | None = 0) -> bool | None:
             """Decided within a cap that doubles with each pass of the deletion: a test left
-            unknown waits for the next pass, on a smaller set, instead of taking all the time."""
+            unknown waits for the next pass, on a smaller set, instead of taking all the time
+            (``attempt`` None: no cap but the deadline)."""
             nonlocal session
             budget = first_seconds
             left = deadline.left()
-            cap = (TEST_UNTIMED_CAP if left is None else left / (2 * len(subset) + 1)) * 2 ** attempt
+            cap = math.inf if attempt is None else \
+                (TEST_UNTIMED_CAP if left is None else left / (2 * len(subset) + 1)) * 2 ** attempt
             while not deadline.expired() and budget <= max(cap, first_seconds):
                 answer = first_engine(log, subset, deadline.capped(budget).left())
                 if answer is not None:
@@ -195,7 +198,7 @@ def _conflict_by_tests(log: FeedbackLog, deadline: Deadline, first_engine,
             return None
 
         numbers = numbers or list(range(1, len(log) + 1))
-        answer = consistent(numbers, MAX_ATTEMPTS)       # the whole set: all the time it needs
+        answer = consistent(numbers, None)          # the whole set: all the time it needs
         if answer is None:
             return None
         if answer:
