@@ -190,7 +190,10 @@ def choose_backend(log: FeedbackLog, query: Query | None = None) -> str:
 def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") -> ConsistencyResult:
     """Secrets consistent with ``log``. An inconsistent log gives status INFEASIBLE with a
     minimal conflicting set of entries in ``conflict`` (when it could be computed)."""
+    from .encoding import Deadline
+
     start = time.perf_counter()
+    deadline = Deadline(query.time_limit)     # choice, solve and diagnosis share the limit
     if not len(log) and query.count and not query.sample:
         return _unconstrained(log, query, backend)
     choice = auto_choice(log, query) if backend == "auto" else None
@@ -200,10 +203,7 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") 
         name = choice["backend"] = "cpsat"
         choice["reason"] += "; CP-SAT's check proved the log inconsistent first"
     else:
-        asked = query
-        if choice and query.time_limit is not None:     # the choice's time counts
-            asked = replace(query, time_limit=max(0.0, query.time_limit - (time.perf_counter() - start)))
-        result = get_backend(name).solve(log, asked)
+        result = get_backend(name).solve(log, replace(query, time_limit=deadline.left()))
     if choice:
         choice["choose_seconds"] = round(time.perf_counter() - start - result.seconds, 6)
         choice["solve_seconds"] = round(result.seconds, 6)
@@ -212,8 +212,7 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") 
         from .diagnose import diagnose
 
         t0 = time.perf_counter()
-        left = None if query.time_limit is None else max(0.0, query.time_limit - (t0 - start))
-        diagnose(log, result, backend=name, time_limit=left)
+        diagnose(log, result, backend=name, time_limit=deadline.left())
         if choice:
             choice["diagnose_seconds"] = round(time.perf_counter() - t0, 6)
     result.seconds = time.perf_counter() - start
@@ -227,7 +226,7 @@ def _proved_none_first(log: FeedbackLog, query: Query) -> ConsistencyResult | No
     seconds = CHECK_SECONDS if query.time_limit is None else \
         min(CHECK_SECONDS, CHECK_SHARE * query.time_limit)
     check = replace(query, count=False, sample=None, limit=1, determined=False,
-                                time_limit=seconds)
+                    time_limit=seconds)
     result = get_backend("cpsat").solve(log, check)
     if result.status != Status.INFEASIBLE:
         return None
