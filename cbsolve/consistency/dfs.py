@@ -71,6 +71,11 @@ class Chunk:
     def complete(self) -> bool:
         return self.cursor is None
 
+    @property
+    def answered(self) -> bool:
+        """The call did what was asked: searched everything, or reached its limit."""
+        return self.complete or self.status == "limit"
+
 
 def prepare(log: FeedbackLog) -> dict:
     """The log as the kernel's flat arguments."""
@@ -109,14 +114,17 @@ def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP, lies: int = 0):
     codes may contradict that many entries (each count vector then carries the totals it
     gets wrong)."""
     key = (*log_key(log), vec_cap, lies)
+    return _kept(_searchers, key, lambda: new_searcher(prepare(log), vec_cap, lies))
+
+
+def _kept(cache: OrderedDict, key, make):
+    """``cache[key]``, made by ``make()`` when missing; the last SEARCHERS_KEPT keys stay."""
     with _searchers_lock:
-        s = _searchers.pop(key, None)
-        if s is None:
-            s = new_searcher(prepare(log), vec_cap, lies)
-        _searchers[key] = s
-        while len(_searchers) > SEARCHERS_KEPT:
-            _searchers.popitem(last=False)
-    return s
+        value = cache.pop(key) if key in cache else make()
+        cache[key] = value
+        while len(cache) > SEARCHERS_KEPT:
+            cache.popitem(last=False)
+    return value
 
 
 #: :func:`precheck.pair_conflict` of the last few logs (one check per log, not per call). The
@@ -131,16 +139,7 @@ def pair_conflict(log: FeedbackLog) -> tuple[int, int] | None:
     """Two entries that cannot both hold, by counting (:mod:`precheck`); kept per log."""
     from .precheck import pair_conflict as check
 
-    key = log_key(log)
-    with _searchers_lock:
-        if key in _pairs:
-            return _pairs[key]
-    found = check(log)
-    with _searchers_lock:
-        _pairs[key] = found
-        while len(_pairs) > SEARCHERS_KEPT:
-            _pairs.popitem(last=False)
-    return found
+    return _kept(_pairs, log_key(log), lambda: check(log))
 
 
 def _none_left(log: FeedbackLog, t0: float) -> Chunk:
@@ -311,10 +310,6 @@ def guided(log: FeedbackLog, want: int, seconds: float | None,
                  int(out["nodes"]), time.perf_counter() - t0, guided=True)
 
 
-def _answered(c: Chunk | None) -> bool:
-    return c is not None and (c.complete or c.status == "limit")
-
-
 def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
     """Up to ``want`` codes (find one; two for ``determined``) by two searches on two threads,
     the lexicographic one and the guided one; the first to answer stops the other. Their times
@@ -326,7 +321,7 @@ def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
     def other():
         try:
             box["chunk"] = guided(log, want, seconds, stop)
-            if _answered(box["chunk"]):
+            if box["chunk"].answered:
                 stop[0] = 1
         except BaseException as e:      # re-raised in the caller's thread
             box["error"] = e
@@ -341,7 +336,7 @@ def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
     if "error" in box:
         raise box["error"]
     other_chunk = box["chunk"]
-    return other_chunk if not _answered(lex) and _answered(other_chunk) else lex
+    return other_chunk if not lex.answered and other_chunk.answered else lex
 
 
 # --- probing (``auto``) -----------------------------------------------------------------------
@@ -417,7 +412,7 @@ def probe(log: FeedbackLog, query, seconds: float = PROBE_SECONDS,
     else:
         c = run(log, LIST, want, seconds=seconds, lies=lies)
     n = c.codes.shape[0]
-    if c.complete or c.status == "limit":
+    if c.answered:
         _probe_cache[_key(log, LIST, want, lies)] = c
         how = " (guided by belief propagation, raced)" if c.guided else ""
         return True, f"depth-first search{how} listed {n} secrets in {c.seconds:.3g} s"
@@ -499,7 +494,7 @@ def solve(log: FeedbackLog, query, backend: str = "native", lies: int = 0):
         c = _cached(log, LIST, want, lies)
         if c is None:
             c = list_in_time(log, want, tl, lies)
-        elif not (c.complete or c.status == "limit"):     # the probe's listing, still going
+        elif not c.answered:                            # the probe's listing, still going
             left = None if tl is None else max(0.0, tl - c.seconds)
             c = list_in_time(log, want, left, lies, part=c)
         n = c.codes.shape[0]
