@@ -28,15 +28,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import statistics
 import string
 import time
 
 import numpy as np
+from bench_consistency import check, stats  # the same re-scoring and p95 as the issue's rows
 
 from cbsolve.consistency import Query, consistent, dfs, get_backend
 from cbsolve.feedback import FeedbackLog, random_log
-from cbsolve.rule import score
 from cbsolve.variant import Variant
 
 ENGINES = ("auto", "cpsat", "dfs", "dfs-race")
@@ -64,19 +63,6 @@ def find_one(engine: str, log: FeedbackLog, seconds: float) -> tuple[float, list
     return dt, log.space.format_many(c.codes), "guided" if c.guided else "lex"
 
 
-def check(log: FeedbackLog, secrets: list[str]) -> None:
-    """Re-score every secret returned against the log (a wrong answer aborts the run)."""
-    for text in secrets:
-        code = log.space.parse(text)
-        for e in log:
-            assert score(log.variant, code, e.guess) == (e.bulls, e.cows), (text, e)
-
-
-def p95(times: list[float]) -> float:
-    ordered = sorted(times)
-    return ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
-
-
 def point(engine: str, n: int, ratio: float, seeds: int, seconds: float,
           first_seed: int = 0) -> dict:
     """One (N, r, engine) point over ``seeds`` logs (random_log seeds first_seed, ...)."""
@@ -98,7 +84,8 @@ def point(engine: str, n: int, ratio: float, seeds: int, seconds: float,
 
 def summarise(row: dict, unknown: int) -> dict:
     times = row["times"]
-    row.update(seeds=len(times), median=statistics.median(times), p95=p95(times), unknown=unknown)
+    median, p95 = stats(times)
+    row.update(seeds=len(times), median=median, p95=p95, unknown=unknown)
     return row
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import sys
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -90,8 +91,12 @@ def informative_splits(table, guesses, secrets, win):
 
 
 def load_script(name: str):
-    """scripts/NAME.py as a module (the scripts are not a package)."""
-    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    """scripts/NAME.py as a module (the scripts are not a package); scripts/ goes on the path,
+    as when a script runs, so that one script can import another."""
+    folder = Path(__file__).resolve().parent.parent / "scripts"
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    path = folder / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
