@@ -177,6 +177,8 @@ def _verify_tree_doc(doc: dict) -> Report:
     rep = Report(valid=True, kind="tree", secrets=m["secrets"], worst=m["worst"],
                  total=m["total"], histogram=hist, nodes=m["nodes"], guesses=m["guesses"],
                  claimed={k: doc[k] for k in CLAIM_KEYS if k in doc})
+    if m["counts"]:
+        rep.claimed["node counts"] = m["counts"]
     rep.mismatches = claims.check_document(doc, m)
     rep.search_word = claims.search_word(doc)
     cert = doc.get("certificate")
@@ -220,6 +222,7 @@ def measure_tree(variant: Variant, root) -> dict:
     nodes = 0
     non_candidate = None
     count_errors = []
+    counts = 0
     stack = [(root, np.arange(codes.shape[0]), 1, "(root)")]
     while stack:
         node, idx, depth, where = stack.pop()
@@ -227,8 +230,10 @@ def measure_tree(variant: Variant, root) -> dict:
         if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
             raise Invalid(f"node at reply path {where} has no guess")
         guess = _parse(space, node["guess"], where)
-        if "count" in node and node["count"] != len(idx):
-            count_errors.append((where, node["count"], len(idx)))
+        if "count" in node:
+            counts += 1
+            if node["count"] != len(idx):
+                count_errors.append((where, node["count"], len(idx)))
         replies = score_against(variant, guess, codes[idx])
         if non_candidate is None and not np.any(replies == win):
             non_candidate = where
@@ -256,7 +261,7 @@ def measure_tree(variant: Variant, root) -> dict:
     total = sum(k * v for k, v in hist.items())
     return {"histogram": hist, "secrets": sum(hist.values()), "worst": max(hist), "total": total,
             "nodes": nodes, "guesses": "all" if non_candidate else "candidates",
-            "non_candidate": non_candidate, "count_errors": count_errors}
+            "non_candidate": non_candidate, "count_errors": count_errors, "counts": counts}
 
 
 def _parse(space: CodeSpace, text, where: str) -> tuple[int, ...]:
