@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..feedback import FeedbackLog
 from ..deadline import Deadline
+from ..status import Status
 from .blocks import Oracle
 from .clues import Clue, clues
 
@@ -175,20 +176,20 @@ class CpSatOracle(Oracle):
         self.ready(deadline)
         left = deadline.left()
         if left is not None and left <= 0:
-            return "unknown", None
+            return Status.UNKNOWN, None
         solver = self.cm.solver(left, self.workers, self.seed)
         return self.outcome(solver, solver.Solve(self.cm.model))
 
-    def outcome(self, solver, status) -> tuple[str, tuple[int, ...] | None]:
-        """("sat", code) | ("unsat", None) | ("unknown", None) for a finished Solve; a found
+    def outcome(self, solver, status) -> tuple[Status, tuple[int, ...] | None]:
+        """(FEASIBLE, code) | (INFEASIBLE, None) | (UNKNOWN, None) for a finished Solve; a found
         code becomes the hint of the next solve."""
         cp = self.cm.cp
         self.solves += 1
         if status in (cp.OPTIMAL, cp.FEASIBLE):
             code = self.cm.decode(solver)
             self.cm.hint(code)
-            return "sat", code
-        return ("unsat", None) if status == cp.INFEASIBLE else ("unknown", None)
+            return Status.FEASIBLE, code
+        return (Status.INFEASIBLE, None) if status == cp.INFEASIBLE else (Status.UNKNOWN, None)
 
     def find_many(self, want: int | None, deadline: Deadline):
         """Up to ``want`` solutions: one ordinary solve (with presolve: the fast way to a first
@@ -197,8 +198,8 @@ class CpSatOracle(Oracle):
         backtracking, far faster than re-solving once per secret on large N."""
         cp, cm = self.cm.cp, self.cm
         status, first = self.find(deadline)       # also sets the hint
-        if status != "sat":
-            return [], "complete" if status == "unsat" else "timeout"
+        if status != Status.FEASIBLE:
+            return [], "complete" if status == Status.INFEASIBLE else "timeout"
         if want is not None and want <= 1:
             return [first], "limit"
         left = deadline.left()

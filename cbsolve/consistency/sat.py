@@ -20,6 +20,7 @@ import time
 
 from ..feedback import FeedbackLog
 from ..deadline import Deadline
+from ..status import Status
 from .blocks import Oracle
 from .clues import Clue, clues
 
@@ -371,10 +372,10 @@ class SatOracle(Oracle):
     def find(self, deadline: Deadline):
         answer = self.s.solve(self.assumptions, deadline)
         if answer is None:
-            return "unknown", None
+            return Status.UNKNOWN, None
         if not answer:
-            return "unsat", None
-        return "sat", self.s.decode(self.s.solver.get_model())
+            return Status.INFEASIBLE, None
+        return Status.FEASIBLE, self.s.decode(self.s.solver.get_model())
 
     def block(self, assignment) -> None:
         self.s.clause([-self.act, *[-self.s.x[p][v] for p, v in assignment]])
