@@ -29,15 +29,16 @@ from .query import ConsistencyResult, Query
 
 #: Enumerate at most this many secrets for an exact count before trying a model counter.
 COUNT_CAP = 200_000
-#: List a few secrets (and decide ``determined``) from one-move neighbours of the first secret
-#: before asking the solver again; False restores the solver-only path (benchmark baseline).
-LOCAL_NEIGHBOURS = True
 #: Sampling enumerates the whole set (exact uniform sampling) when it has at most this many.
 SAMPLE_ENUM_CAP = 100_000
 
 
 def answer_query(name: str, log: FeedbackLog, query: Query, deadline: Deadline, oracle: Oracle,
-                 suffix_budget: int | None = None, lies: int = 0) -> ConsistencyResult:
+                 suffix_budget: int | None = None, lies: int = 0,
+                 neighbours: bool = True) -> ConsistencyResult:
+    """``neighbours``: list a few secrets (and decide ``determined``) from one-move neighbours
+    of the first secret before asking the solver again; False is the solver-only path (the
+    benchmark baseline)."""
     m = suffix_length(log.variant, SUFFIX_BUDGET if suffix_budget is None else suffix_budget)
     result = ConsistencyResult(status=Status.UNKNOWN, backend=name)
     if query.sample:
@@ -48,17 +49,17 @@ def answer_query(name: str, log: FeedbackLog, query: Query, deadline: Deadline, 
         # One more than asked decides ``determined``; a pure find-one asks for exactly one.
         extra = 1 if query.determined else 0
         want = None if query.limit is None else max(1 + extra, query.limit + extra)
-        found, how = _list(oracle, log, want, deadline, m, lies)
+        found, how = _list(oracle, log, want, deadline, m, lies, neighbours)
         _settle(result, log, found, how, query.limit)
     oracle.close()
     return result
 
 
-def _list(oracle, log, want, deadline, m, lies):
+def _list(oracle, log, want, deadline, m, lies, neighbours: bool):
     """``want`` secrets; after the solver's first secret, its consistent one-move neighbours
     are listed (re-scored, exact; milliseconds) before the solver is asked again."""
     return enumerate_blocks(oracle, log, want, deadline, m, lies,
-                            neighbours=LOCAL_NEIGHBOURS and want is not None and not lies)
+                            neighbours=neighbours and want is not None and not lies)
 
 
 def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: str, limit) -> None:

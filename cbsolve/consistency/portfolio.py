@@ -19,8 +19,8 @@ import threading
 
 import numpy as np
 
-from ..feedback import FeedbackLog
 from ..deadline import Deadline
+from ..feedback import FeedbackLog
 from ..status import Status
 from .blocks import Oracle
 from .rescoring import Checker, valid_rows
@@ -152,7 +152,7 @@ class PortfolioOracle(Oracle):
     def _race(self, deadline: Deadline):
         self.cp.ready(deadline)
         left = deadline.left()
-        solver = self.cm.solver(left, self.cp.workers, self.cp.seed)
+        solver = self.cm.solver(left, self.cp.workers, self.cp.seed, self.cp.options.params)
         stop = np.zeros(1, np.int32)
         done = threading.Event()
         box: dict = {}
