@@ -1,5 +1,6 @@
-"""Benchmark the consistency backends (issue 3 rows): find one, the hard band, enumeration,
-counting, diagnosis. Pure functions plus ``main()``; small defaults, figures printed as a table.
+"""Benchmark the consistency backends (the rows of docs/benchmarks.md, "Constraint backends"):
+find one, the hard band, enumeration, counting, diagnosis. Pure functions plus ``main()``; small
+defaults, figures printed as a table.
 
 Every instance hides a random secret, draws random guesses and scores them, so each log is
 consistent; timings are medians and p95 over the seeds, measured side by side in one run.

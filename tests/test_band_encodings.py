@@ -1,5 +1,6 @@
 """Alternative cardinality encodings of the SAT backend (``SatSession(card=...)``), measured on
-the hard band (docs/benchmarks.md): every encoding lists exactly the native filter's set, the
+the hard band (docs/benchmarks.md, "PySAT encoding options"): every encoding lists exactly the native
+filter's set, the
 hand-written totalizer is exact both ways, and a bad name is refused with the valid ones."""
 from __future__ import annotations
 

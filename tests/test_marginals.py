@@ -133,7 +133,7 @@ def test_forced_zeros_and_normalisation():
 
 def test_overdetermined_band_log_points_at_the_secret():
     """At 90 random clues the band's logs have one secret and sum-product finds it
-    (docs/benchmarks.md); a regression in the messages shows here first."""
+    (docs/benchmarks.md, "Hard band"); a regression in the messages shows here first."""
     v = Variant(40, string.digits, True)
     log, secret = random_log(v, 90, seed=0)
     found = count_vectors(log)

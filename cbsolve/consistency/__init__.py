@@ -27,7 +27,7 @@ BACKEND_CHOICES = ("auto", *BACKENDS)
 #: ``auto`` uses the native filter up to this many codes (measured: sub-second filtering).
 AUTO_NATIVE_LIMIT = 5_000_000
 #: ``auto``'s budget for the native filter, and its per-code cost model in nanoseconds, measured
-#: on the 2-core machine (docs/benchmarks.md, "Constraint backends"): listing the space costs
+#: on the 2-core machine (docs/benchmarks.md, "`auto`: cost model and probes"): listing the space costs
 #: ~16-60 ns/code with repeats and ~200-550 ns/code distinct; packing and filtering ~250 ns/code
 #: plus a few ns per entry.
 AUTO_NATIVE_SECONDS = 1.0
@@ -146,7 +146,8 @@ def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True
     it, for enumeration-heavy queries (lists, counts, samples), the native depth-first search
     (consistency/dfs.py) when a short probe of it answers the query (or, for a count, is
     already past what SAT enumeration and Ganak can count; measured 10-1000x faster than
-    PySAT listing where it works, docs/benchmarks.md); else PySAT for counts, samples and
+    PySAT listing where it works, docs/benchmarks.md, "Enumeration and exact counts beyond the filter");
+    else PySAT for counts, samples and
     unbounded lists, CP-SAT (raced against local search) for find-one / unique / none and
     bounded lists. Find-one gets a shorter probe.
     ``probe=False`` skips the probe; ``lies``: the query tolerates that many wrong replies
@@ -164,7 +165,8 @@ def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True
         from . import dfs
 
         # Find-one / unique too: the search answers distinct and short-code logs in
-        # milliseconds where CP-SAT's tail is 10x its median (docs/benchmarks.md).
+        # milliseconds where CP-SAT's tail is 10x its median (docs/benchmarks.md, "Find one and
+        # `determined`").
         ok, why = dfs.probe(log, query, dfs.PROBE_SECONDS if many else dfs.find_probe_seconds(log),
                             lies)
         if ok:
@@ -172,7 +174,7 @@ def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True
                     "reason": f"{too_many}; native depth-first search: {why}"}
         too_many += f"; {why}"
     # A bounded list goes to CP-SAT's block enumeration raced with local search: measured
-    # (docs/benchmarks.md, "auto for bounded lists") 10-100x faster than PySAT on long codes
+    # (docs/benchmarks.md, "`auto`: cost model and probes") 10-100x faster than PySAT on long codes
     # and never far behind; PySAT keeps counts, samples and unbounded lists.
     unbounded = query.count or bool(query.sample) or query.limit is None
     name = "sat" if unbounded else "cpsat"

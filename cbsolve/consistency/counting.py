@@ -12,7 +12,7 @@ Place in the data flow: sat.py (CNF with one model per secret) -> (this module) 
 * Exact counts by the native depth-first search (:mod:`dfs`), tried before Ganak by
   :func:`exact_count_log` (the native backend's counter beyond the filter): it counts with a
   popcount at the last position, ~10^7 secrets/s, where Ganak took 2-25 s for a few thousand
-  and ran past 60 s on 10^5-10^10 (docs/benchmarks.md).
+  and ran past 60 s on 10^5-10^10 (docs/benchmarks.md, "Enumeration and exact counts beyond the filter").
 
 Each library is optional: when it is missing the caller gets ``None`` and a note saying so.
 Ganak and ApproxMC have no time limit of their own, so they run in a child interpreter that is

@@ -31,7 +31,7 @@ PIN_COUNTS = True
 PIN_SECONDS = 1.0
 #: When the counts are pinned to one vector, branch on the position/symbol literals in the order
 #: of their belief-propagation marginals (marginals.py), likeliest first (CP-SAT fixed search).
-#: Hard band, find one, 5 s (docs/benchmarks.md): 45 clues 1 of 7 found vs 0, 50 clues 3 of 7
+#: Hard band, find one, 5 s (docs/benchmarks.md, "Hard band"): 45 clues 1 of 7 found vs 0, 50 clues 3 of 7
 #: vs 2, 60 clues 8 of 8 vs 7. Sweeps: 20 found the same as 60, at a third of the cost.
 GUIDE, GUIDE_SWEEPS = True, 20
 #: Extra CP-SAT parameters for every solve (benchmarks: e.g. {"linearization_level": 0}).
@@ -154,7 +154,8 @@ class CpSatOracle:
         self.solves = 0
         #: Decide ``determined`` (two secrets) by the hinted enumeration of :meth:`find_many`
         #: rather than a second full solve with a blocking constraint. Measured side by side
-        #: (docs/benchmarks.md) it is no faster for two secrets, so it is off; lists of 3+
+        #: (docs/journal.md, "2026-11-22 04:29 · Find-one alone vs find-one + `determined`") it is no
+        #: faster for two secrets, so it is off; lists of 3+
         #: always use the hinted enumeration.
         self.seeded = seeded
 

@@ -313,7 +313,8 @@ def guided(log: FeedbackLog, want: int, seconds: float | None,
 def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
     """Up to ``want`` codes (find one; two for ``determined``) by two searches on two threads,
     the lexicographic one and the guided one; the first to answer stops the other. Their times
-    differ from log to log by 10x either way, so the race cuts the tail (docs/benchmarks.md).
+    differ from log to log by 10x either way, so the race cuts the tail (docs/benchmarks.md, "Find one
+    and `determined`").
     Returns the lexicographic search's chunk unless only the guided one answered."""
     stop = np.zeros(1, np.int32)
     box: dict = {}
@@ -344,7 +345,8 @@ def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
 #: to the SAT engine (at most this fraction of the query's time limit).
 PROBE_SECONDS, PROBE_FRACTION = 0.25, 0.1
 #: The probe before a find-one / unique query: short, because CP-SAT's portfolio answers the
-#: long-code rows in ~0.05 s where the search finds nothing (docs/benchmarks.md); longer on
+#: long-code rows in ~0.05 s where the search finds nothing (docs/benchmarks.md, "`auto`: cost model and
+#: probes"); longer on
 #: spaces of at most FIND_PROBE_SMALL_SPACE codes, where the search found a first secret
 #: within 55 ms on every seed measured (Mastermind 16x6, N=10 of 26 letters) and the
 #: portfolio's tail is ten times that, while on N=20 and N=40 it found none in 0.5 s.
@@ -356,7 +358,8 @@ PROBE_COUNT_GOING = 100_000
 #: A listing the probe could not finish still goes to the search (resumed where the probe
 #: stopped) when the probe listed at this rate, secrets/s: 10x what CP-SAT and PySAT list on the
 #: rows where the search is slowest (Mastermind 16x6 with 8 guesses: 130-270/s, the search
-#: 12-14k/s; docs/benchmarks.md).
+#: 12-14k/s; docs/journal.md, "2026-11-24 01:13 · Listing, first secrets and lies by the
+#: depth-first search").
 PROBE_LIST_GOING = 2_000
 #: Find-one / unique probes on those spaces race the lexicographic search against the guided
 #: one (:func:`race_first`). Mastermind 16x6 with 12 clues, 100 logs, kernels alone: median /

@@ -24,10 +24,12 @@ from .encoding import Checker, Deadline, valid_rows
 
 #: Byte marking "any symbol" in a forbidden pattern (a blocked prefix).
 WILD = 255
-#: Kernel tuning (measured on N=40, 10 digits; docs/benchmarks.md): random-walk probability,
+#: Kernel tuning (measured on N=40, 10 digits; docs/benchmarks.md, "Local-search portfolio"): random-walk
+#: probability,
 #: base tabu tenure (tenure = base + uniform 0..base), flips without a new best before a restart.
 NOISE, TENURE, RESTART = 0.05, 5, 8_000
-#: Portfolio shape (measured side by side, docs/benchmarks.md): local-search flips tried alone
+#: Portfolio shape (measured side by side, docs/benchmarks.md, "Local-search portfolio"): local-search
+#: flips tried alone
 #: before CP-SAT starts; then race it against CP-SAT (True) or let CP-SAT run alone (False);
 #: hint CP-SAT with the burst's lowest-cost code.
 BURST_FLIPS, RACE, HINT_BEST = 5_000, True, False

@@ -28,13 +28,15 @@ SOLVER = "glucose4"
 #: Pairwise at-most-one up to this many literals; a counter beyond.
 PAIRWISE_MAX = 40
 #: The redundant "symbols add up to N" sums of a solving session (see SatSession); False only
-#: for the benchmark baseline (docs/benchmarks.md). The CNF handed to model counters and
+#: for the benchmark baseline (docs/benchmarks.md, "PySAT encoding options"). The CNF handed to model
+#: counters and
 #: samplers (counting.cnf_of) never has them: Ganak counted slower with them (dense N=9 of 10
 #: digits: 2-12 s without, over 20 s with), and it only counts logs the session found consistent.
 SYMBOL_SUM = True
 #: Repeats: the sum is built over full unary counts of every symbol (D * N^2 auxiliaries in
 #: the per-symbol counters), so only up to this size (N=40 of 10 digits: 16,000). It costs
-#: 15-20 % of PySAT's find-one time there and on N=20 of 26 letters (docs/benchmarks.md).
+#: 15-20 % of PySAT's find-one time there and on N=20 of 26 letters (docs/benchmarks.md, "PySAT encoding
+#: options").
 COUNT_SUM_MAX = 50_000
 #: Redundant binary clauses n_s >= t+1 -> n_s >= t on the unary counts: with them unit
 #: propagation reads a single-symbol total as a count, which the repeats sum needs (N=40,
@@ -47,7 +49,8 @@ CHAIN = True
 #: two-way totalizer, whose outputs the totals need both ways): "cardnet" (cardinality networks,
 #: Asin et al. 2011), "sortnet", "seqcounter", "mtotalizer", "kmtotalizer". The one-way ones
 #: only force ``sel -> clue``: right for find-one and ``determined`` (every selector assumed),
-#: not for model counting. Measured on the hard band in docs/benchmarks.md.
+#: not for model counting. Measured on the hard band (docs/journal.md, "2026-11-22 12:06 · Hard band:
+#: every backend side by side").
 CARD_ENCODINGS = ("counter", "totalizer", "cardnet", "sortnet", "seqcounter", "mtotalizer",
                   "kmtotalizer")
 _PYSAT_ENC = {"cardnet": "cardnetwrk", "sortnet": "sortnetwrk", "seqcounter": "seqcounter",
