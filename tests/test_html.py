@@ -87,3 +87,10 @@ def test_walk_the_tree_in_a_browser(doc, tmp_path):
     assert 'data-state="solved"' in dom and f"Solved in {len(path_) + 1} guess" in dom
     dom = dump_dom(path, "9,9")
     assert 'data-state="impossible"' in dom
+
+
+def test_cli_optimal_writes_a_page(tmp_path):
+    page = tmp_path / "opt.html"
+    assert main(["optimal", "--variant", "mastermind", "--length", "3", "--digits", "4",
+                 "--html", str(page)]) == 0
+    assert embedded(page.read_text())["tree"]["n"] == 64
