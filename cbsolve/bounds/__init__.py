@@ -151,6 +151,8 @@ def _constructive_upper(out: Bounds) -> None:
         w, method = found
         out.worst.lower_upper(w, method)
         out.expected.lower_upper(w * out.secrets, f"{method}, worst x secrets")
+    from .constructive_expected import constructive_total
+    out.expected.lower_upper(*(constructive_total(out.variant) or (None, "")))
 
 
 def _strategy_upper(out: Bounds, deadline, names) -> None:

@@ -111,11 +111,16 @@ class CountThenLocate:
             raise ValueError(why)
         self.n, self.d = variant.length, variant.n_symbols
 
-    def play(self, respond: Respond) -> list[tuple[int, ...]]:
+    def play(self, respond: Respond, stop_early: bool = True) -> list[tuple[int, ...]]:
+        """``stop_early=False`` plays on after a guess that happened to win, as the expected-case
+        bound (:func:`count_locate_total`) counts; the game itself stops (the default)."""
         self.guesses: list[tuple[int, ...]] = []
         self.respond = respond
+        self.stop_early = stop_early
         try:
-            self._ask(tuple(self._solve()))
+            final = tuple(self._solve())
+            self.stop_early = True
+            self._ask(final)
         except Won:
             pass
         return self.guesses
@@ -123,7 +128,7 @@ class CountThenLocate:
     def _ask(self, code: tuple[int, ...]) -> int:
         self.guesses.append(code)
         bulls = self.respond(code)
-        if bulls == self.n:
+        if bulls == self.n and self.stop_early:
             raise Won
         return bulls
 

@@ -57,6 +57,8 @@ def _worst_progress(enabled: bool):
 @click.option("--out", type=FILE, default=None, metavar="FILE",
               help="Write the strategy tree, with its lower-bound certificate, to FILE.")
 @click.option("--dot", type=FILE, default=None, metavar="FILE", help="Write the tree as Graphviz DOT.")
+@click.option("--html", type=FILE, default=None, metavar="FILE",
+              help="Write a page to walk the tree in a browser (one self-contained file).")
 @click.option("--dot-depth", type=COUNT, default=None, metavar="K",
               help="Draw only the first K levels in --dot.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
@@ -72,8 +74,8 @@ def _worst_progress(enabled: bool):
                    "takes seconds, Bulls & Cows 4/10 much longer (see docs/optimal.md).")
 @variant_options
 @json_option
-def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_limit, workers,
-                    no_certificate, lookahead, ties, variant, as_json) -> int:
+def optimal_command(objective, max_depth, guesses, out, dot, html, dot_depth, time_limit,
+                    workers, no_certificate, lookahead, ties, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate."""
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
@@ -116,6 +118,10 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
         from ..tree import to_dot
 
         write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
+    if html and result.tree is not None:
+        from ..html import write_html
+
+        write_html(result.tree, html, title=f"optimal ({objective})")
     data = result.to_json()
     data["variant"] = variant.to_dict()
     if out:

@@ -24,6 +24,7 @@ A file's alphabet is matched to the variant's by position: arfst23 numbers colou
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 
 from ..errors import CbsolveError, unknown_name
@@ -50,7 +51,9 @@ def guess_format(path: str, text: str | None = None) -> str | None:
     if name.endswith((".yml", ".yaml")):
         return "arfst-yaml"
     if name.endswith((".json", ".js")):
-        if text is not None and text.lstrip().startswith(("[", "const", "let", "var")):
+        # kunigami's tree is a list whose first item is the guess (a list); a list of rows
+        # (a table of results) is left to the cbsolve reader, which names it as such
+        if text is not None and re.match(r"\s*(\[\s*\[|const\b|let\b|var\b)", text):
             return "kunigami-json"
         return "cbsolve"
     return None
