@@ -24,6 +24,7 @@ from .counting import (
     exact_count,
     near_uniform,
 )
+from . import sampling
 from .blocks import SUFFIX_BUDGET, Oracle, enumerate_blocks, suffix_length
 from .query import ConsistencyResult, Query
 
@@ -140,15 +141,13 @@ def _sample(result, log, query, deadline, oracle, m, lies) -> None:
     if how == "complete":
         found = sorted(set(found))
         n = len(found)
-        rng = np.random.default_rng(query.seed)
-        take = min(k, n)
-        picked = np.sort(rng.choice(n, size=take, replace=False)) if take else []
+        picked = sampling.draw(np.random.default_rng(query.seed), n, k)
         codes = np.array([found[i] for i in picked], dtype=np.uint8).reshape(-1, log.variant.length)
         result.secrets = log.space.format_many(codes)
         result.settle(n, True)
         result.count, result.exact = n, True
-        result.truncated = take < n
-        result.sampling = "exact uniform, without replacement, from the enumerated set"
+        result.truncated = picked.size < n
+        result.sampling = sampling.FROM_THE_SET
         return
     _settle(result, log, found, how, 0)
     if not found:
@@ -158,16 +157,15 @@ def _sample(result, log, query, deadline, oracle, m, lies) -> None:
     models = near_uniform(clauses, k, query.seed, left)
     if models:
         codes = [decode(mdl) for mdl in models]
-        result.sampling = ("near-uniform by CMSGen (heuristic sampler, no formal guarantee), "
-                           "with replacement; the set was too large to enumerate")
+        result.sampling = sampling.NEAR_UNIFORM.format(why="the set was too large to enumerate")
     else:
         rng = np.random.default_rng(query.seed)
         pool = sorted(set(found))
         idx = rng.choice(len(pool), size=min(k, len(pool)), replace=False)
         codes = [pool[i] for i in idx]
         why = "install pycmsgen" if models is None else "CMSGen ran out of time"
-        result.sampling = ("NOT uniform: drawn from the first secrets the solver enumerated "
-                           f"({why} for near-uniform sampling)")
+        result.sampling = sampling.NOT_UNIFORM.format(listed="the solver enumerated",
+                                                      why=f"{why} for near-uniform sampling")
     arr = np.array(codes, dtype=np.uint8).reshape(-1, log.variant.length)
     result.secrets = log.space.format_many(arr)
     result.truncated = True

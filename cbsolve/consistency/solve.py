@@ -11,6 +11,7 @@ from dataclasses import replace
 from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..status import Status
+from . import sampling
 from .backends import Engines, get_backend
 from .diagnose import diagnose
 from .plan import plan_for
@@ -68,7 +69,7 @@ def _proved_none_first(log: FeedbackLog, query: Query,
     if result.status != Status.INFEASIBLE:
         return None
     if query.sample:
-        result.sampling = "nothing to draw: no secret is consistent"
+        result.sampling = sampling.NOTHING
     return result
 
 
