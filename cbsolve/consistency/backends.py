@@ -91,10 +91,7 @@ class CpSatBackend(Backend):
         note = oracle.note()
         if note:
             result.notes.append(note)
-        if result.status == Status.INFEASIBLE:
-            result.notes.append("proved inconsistent by CP-SAT")
-        result.seconds = time.perf_counter() - start
-        return result
+        return _finished(result, start, "CP-SAT")
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
                         head_start=None) -> ConsistencyResult:
@@ -123,10 +120,7 @@ class SatBackend(Backend):
             oracle = session.oracle()
             result = answer_query(self.name, log, query, deadline, oracle,
                                   suffix_budget=self.suffix_budget, neighbours=self.neighbours)
-        if result.status == Status.INFEASIBLE:
-            result.notes.append("proved inconsistent by PySAT (" + self.options.solver + ")")
-        result.seconds = time.perf_counter() - start
-        return result
+        return _finished(result, start, f"PySAT ({self.options.solver})")
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
                         head_start=None) -> ConsistencyResult:
@@ -134,6 +128,14 @@ class SatBackend(Backend):
         with sat.session_for(log, self.options) as s:
             return answer_query(self.name, log, query, Deadline(query.time_limit),
                                 s.oracle(lies=max_lies), lies=max_lies)
+
+
+def _finished(result: ConsistencyResult, start: float, engine: str) -> ConsistencyResult:
+    """The result with its time, and which engine proved "none" when it did."""
+    if result.status == Status.INFEASIBLE:
+        result.notes.append(f"proved inconsistent by {engine}")
+    result.seconds = time.perf_counter() - start
+    return result
 
 
 @dataclass(frozen=True)
