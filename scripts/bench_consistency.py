@@ -389,7 +389,7 @@ def lies_rows(seeds: int, backends=("native", "sat"), lies: int = 1,
     random log with one reply made wrong, beyond the native filter: the depth-first search
     (``native``) vs PySAT's block enumeration (``sat``), side by side; a stopped count is
     "unknown" (time at the limit)."""
-    from cbsolve.consistency.diagnose import consistent_with_lies
+    from cbsolve.consistency.lies import consistent_with_lies
 
     rows = []
     for label, variant, n_guesses in LIES_ROWS:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import click
 
-from ..errors import CbsolveError, InvalidVariant, unknown_name
+from ..errors import InvalidVariant, unknown_name
+from ..status import Status
 from . import (
     COUNT,
     EXIT_NONE,
@@ -25,10 +26,6 @@ from . import (
 
 OBJECTIVES = ("worst", "expected")
 GUESS_MODES = ("all", "candidates")
-
-
-class Unavailable(CbsolveError):
-    """A requested solver is not part of this installation."""
 
 
 def _worst_progress(enabled: bool):
@@ -105,11 +102,8 @@ def optimal_command(objective, max_depth, guesses, out, dot, html, dot_depth, ti
             if status is not None:
                 status.stop()
     else:
-        try:
-            from ..search.expected import solve_expected
-        except ImportError:
-            raise Unavailable("expected objective not available in this installation "
-                              "(cbsolve.search.expected is missing); use --objective worst") from None
+        from ..search.expected import solve_expected
+
         result = solve_expected(variant, max_depth=max_depth, guesses=guesses,
                                 time_limit=time_limit, workers=workers, progress=show)
     if out and result.tree is not None:
@@ -135,14 +129,14 @@ def optimal_command(objective, max_depth, guesses, out, dot, html, dot_depth, ti
     if dot:
         data["dot"] = dot
     emit(as_json, data, format_result(result, variant, out, dot))
-    infeasible = str(result.status) == "infeasible"
+    infeasible = result.status == Status.INFEASIBLE
     return EXIT_NONE if infeasible else EXIT_OK
 
 
 def format_result(result, variant, out, dot) -> str:
     lines = [f"{variant.describe()}: {result.secrets} secrets, guesses from {result.guesses}"]
     what = "worst case" if result.objective == "worst" else "total guesses"
-    if str(result.status) == "infeasible":
+    if result.status == Status.INFEASIBLE:
         # proved infeasible: the bound is on the worst case (no capped total exists)
         lines.append(f"infeasible: no strategy finds every secret within {result.max_depth} "
                      f"guesses (proved; worst case >= {result.max_depth + 1})")

@@ -15,7 +15,7 @@ y_st``: the same unary encoding as the positional model (cpsat.py).
 from __future__ import annotations
 
 from ..feedback import FeedbackLog
-from .encoding import clues
+from .clues import clues
 
 
 def count_vectors(log: FeedbackLog, cap: int = 16, seconds: float = 1.0) -> list[tuple[int, ...]] | None:

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import importlib.util
 
+from .clues import clues
+
 #: Counting time when the query gave no time limit (the counters can run for hours).
 DEFAULT_COUNTER_SECONDS = 60.0
 EPSILON, DELTA = 0.8, 0.2
@@ -34,7 +36,6 @@ def available(module: str) -> bool:
 def cnf_of(log, lies: int = 0):
     """(clauses, x variables, decode) of the log with every entry asserted, or at most
     ``lies`` entries violated."""
-    from .encoding import clues
     from .sat import SatSession
 
     with SatSession(log.variant, redundant=False) as session:   # counters: see sat.SYMBOL_SUM

@@ -1,6 +1,6 @@
 """PySAT backend: a CNF encoding of a feedback log, solved incrementally.
 
-Place in the data flow: FeedbackLog -> encoding.Clue -> (this CNF) -> answer.py. The secret is
+Place in the data flow: FeedbackLog -> clues.Clue -> (this CNF) -> answer.py. The secret is
 one-hot ``x[pos][sym]`` (names from an :class:`~pysat.formula.IDPool`, never counted by hand).
 Cardinalities use a sequential counter (Sinz 2005) written with *both* directions of every
 definition, so each auxiliary variable is a function of ``x``: the CNF has exactly one model per
@@ -10,8 +10,8 @@ counters (ApproxMC) and near-uniform samplers (CMSGen) without projection mistak
 Every entry gets a selector ``sel_i <=> (entry i holds)``, so one solver answers "is the log
 consistent" (assume all selectors), finds minimal conflicts (failed assumptions), and counts
 lies (a counter over the negated selectors). Enumeration blocks each solution (or each solution
-prefix, see :func:`encoding.enumerate_blocks`) under a fresh activation literal, so the same
-solver stays usable as the log grows (:mod:`incremental`).
+prefix, see :func:`blocks.enumerate_blocks`) under a fresh activation literal, so the same
+solver stays usable for the next question (the diagnosis asks one session many).
 """
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ import threading
 import time
 
 from ..feedback import FeedbackLog
-from ..status import Status
-from . import ConsistencyResult, Query
-from .encoding import Clue, Deadline, clues
+from ..deadline import Deadline
+from .blocks import Oracle
+from .clues import Clue, clues
 
 #: PySAT solver used by default: Glucose 4 supports assumptions, cores and interruption.
 SOLVER = "glucose4"
@@ -355,8 +355,8 @@ class SatSession:
         return SatOracle(self, self.selectors if assumptions is None else assumptions, lies)
 
 
-class SatOracle:
-    """Find/block interface for :func:`encoding.enumerate_blocks`; blocking clauses live under
+class SatOracle(Oracle):
+    """Find/block interface for :func:`blocks.enumerate_blocks`; blocking clauses live under
     a fresh activation literal and are retired by :meth:`close` (the session stays reusable)."""
 
     def __init__(self, session: SatSession, assumptions, lies: int = 0):
@@ -388,29 +388,3 @@ def session_for(log: FeedbackLog, solver: str = SOLVER, card: str = "counter") -
     for clue in clues(log):
         session.add_clue(clue)
     return session
-
-
-class SatBackend:
-    """PySAT: the enumeration engine (incremental blocking clauses, block completion)."""
-
-    name = "sat"
-
-    def __init__(self, solver: str = SOLVER, suffix_budget: int | None = None,
-                 card: str = "counter"):
-        self.solver = solver
-        self.suffix_budget = suffix_budget
-        self.card = card        # cardinality encoding (CARD_ENCODINGS); benchmarks only
-
-    def solve(self, log: FeedbackLog, query: Query) -> ConsistencyResult:
-        from .answer import answer_query
-
-        start = time.perf_counter()
-        deadline = Deadline(query.time_limit)
-        with session_for(log, self.solver, self.card) as session:
-            oracle = session.oracle()
-            result = answer_query(self.name, log, query, deadline, oracle,
-                                  suffix_budget=self.suffix_budget)
-        if result.status == Status.INFEASIBLE:
-            result.notes.append("proved inconsistent by PySAT (" + self.solver + ")")
-        result.seconds = time.perf_counter() - start
-        return result
