@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cbsolve.bounds import compute_bounds
-from cbsolve.bounds.constructive import CountThenLocate, count_locate_worst, locate_worst, supported
+from cbsolve.bounds.constructive import (
+    CountThenLocate,
+    count_locate_worst,
+    locate_worst,
+    split_point,
+    supported,
+)
 from cbsolve.bounds.constructive_distinct import SetThenPlace, set_place_worst
 from cbsolve.bounds.constructive_expected import count_locate_total, halving_total
 from cbsolve.rule import score
@@ -139,7 +145,7 @@ def _halving_cost(positions: list[int], marked: set[int]) -> int:
     k = sum(p in marked for p in positions)
     if k in (0, len(positions)):
         return 0
-    half = (len(positions) + 1) // 2
+    half = split_point(len(positions), k)
     return 1 + _halving_cost(positions[:half], marked) + _halving_cost(positions[half:], marked)
 
 

@@ -24,10 +24,12 @@ The strategy uses bulls only, so it works for bulls-and-cows and bulls-only (bla
    scoring its one bull since p_b is on the other side): bulls - 1 = bit_s(p_a) = bit_s(p_b).
    At most L + (L - 1) guesses.
 3. **Locate.** For each remaining symbol c present (ascending count; the last one takes the
-   positions left, free), find its k positions among the m still unknown ones by halving: guess
-   c on the first half (filler elsewhere), whose bulls give how many of the k are there, and
-   recurse on both halves; a part whose count is 0 or its size needs no guess. Its worst case
-   is L(m, k) = 1 + max_j [L(ceil(m/2), j) + L(floor(m/2), k - j)], L = 0 when k in {0, m}.
+   positions left, free), find its k positions among the m still unknown ones by splitting:
+   guess c on the first s positions (filler elsewhere), whose bulls give how many of the k are
+   there, and recurse on both parts; a part whose count is 0 or its size needs no guess. Its
+   worst case is L(m, k) = 1 + min_s max_j [L(s, j) + L(m - s, k - j)], L = 0 when k in {0, m};
+   the s attaining the minimum (:func:`split_point`) is the one played. Halving (s = m/2) is
+   not always best: L(40, 4) is 16 with the best s, 19 with halves.
 4. Guess the secret (one more guess; earlier ones may already have won).
 
 Worst case (proved by the construction, computed by :func:`count_locate_worst`): the maximum,
@@ -61,14 +63,33 @@ def supported(variant: Variant) -> tuple[bool, str]:
     return True, ""
 
 
-@cache
 def locate_worst(m: int, k: int) -> int:
-    """Worst-case guesses to find the k positions of a symbol among m by halving."""
+    """Worst-case guesses to find the k positions of a symbol among m by splitting."""
+    return _best_split(m, k)[0]
+
+
+def split_point(m: int, k: int) -> int:
+    """How many of the m positions the next splitting guess covers (0 < k < m)."""
+    return _best_split(m, k)[1]
+
+
+@cache
+def _best_split(m: int, k: int) -> tuple[int, int]:
+    """(worst case, first part size) of locating k marked positions among m: guess a first part
+    of s positions, read how many marks it holds, recurse on both parts; s minimises the worst
+    case (ties: the most even split). Complements have the same cost, so k <= m/2 suffices."""
     if k == 0 or k == m:
-        return 0
-    left, right = (m + 1) // 2, m // 2
-    return 1 + max(locate_worst(left, j) + locate_worst(right, k - j)
-                   for j in range(max(0, k - right), min(k, left) + 1))
+        return 0, 0
+    if 2 * k > m:
+        return _best_split(m, m - k)
+    best = None
+    for s in range(m // 2, 0, -1):
+        worst = 1 + max(locate_worst(s, j) + locate_worst(m - s, k - j)
+                        for j in range(max(0, k - (m - s)), min(k, s) + 1))
+        if best is None or worst < best[0]:
+            best = (worst, s)
+    assert best is not None
+    return best
 
 
 @cache
@@ -238,7 +259,7 @@ class CountThenLocate:
             return []
         if k == len(positions):
             return positions
-        half = positions[:(len(positions) + 1) // 2]
+        half = positions[:split_point(len(positions), k)]
         on = set(half)
         code = tuple(c if p in on else self.filler for p in range(self.n))
         # The filler scores exactly at its own located positions, none of which is in ``on``.
@@ -264,4 +285,4 @@ def constructive_worst(variant: Variant) -> tuple[int, str] | None:
 
 
 __all__ = ["CountThenLocate", "METHOD", "Won", "constructive_worst", "count_locate_worst",
-           "locate_worst", "pair_search_worst", "supported"]
+           "locate_worst", "pair_search_worst", "split_point", "supported"]

@@ -37,15 +37,17 @@ from functools import cache
 from math import comb
 
 from ..variant import Variant
-from .constructive import METHOD, pair_search_worst, supported
+from .constructive import METHOD, pair_search_worst, split_point, supported
 
 
 @cache
 def halving_total(m: int, k: int) -> int:
-    """Halving guesses to locate k marked positions among m, summed over all C(m, k) subsets."""
+    """Splitting guesses to locate k marked positions among m, summed over all C(m, k) subsets
+    (the parts :func:`.constructive.split_point` chooses)."""
     if k == 0 or k == m:
         return 0
-    left, right = (m + 1) // 2, m // 2
+    left = split_point(m, k)
+    right = m - left
     return comb(m, k) + sum(halving_total(left, j) * comb(right, k - j)
                             + comb(left, j) * halving_total(right, k - j)
                             for j in range(max(0, k - right), min(k, left) + 1))
