@@ -146,7 +146,7 @@ def _remaining(deadline: float | None) -> float | None:
 
 def _constructive_upper(out: Bounds) -> None:
     """Upper bounds from a construction with a proved worst case (any N and D)."""
-    from .constructive import constructive_worst
+    from .constructions import constructive_worst
 
     found = constructive_worst(out.variant)
     if found is not None:

@@ -271,18 +271,5 @@ class Won(Exception):
     """The last guess was the secret: the game is over."""
 
 
-def constructive_worst(variant: Variant) -> tuple[int, str] | None:
-    """(proved worst case, method) of the construction that applies to ``variant``, or None:
-    count-then-locate for repeats, set-then-place (:mod:`.constructive_distinct`) for distinct."""
-    from .constructive_distinct import METHOD as DISTINCT_METHOD
-    from .constructive_distinct import set_place_worst
-
-    for worst, method in ((count_locate_worst, METHOD), (set_place_worst, DISTINCT_METHOD)):
-        w = worst(variant)
-        if w is not None:
-            return w, method
-    return None
-
-
-__all__ = ["CountThenLocate", "METHOD", "Won", "constructive_worst", "count_locate_worst",
-           "locate_worst", "pair_search_worst", "split_point", "supported"]
+__all__ = ["CountThenLocate", "METHOD", "Won", "count_locate_worst", "locate_worst",
+           "pair_search_worst", "split_point", "supported"]
