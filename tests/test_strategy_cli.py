@@ -45,7 +45,7 @@ def test_evaluate_text_and_sample(capsys):
     (["evaluate", "--guesses", "some"], "unknown guess set 'some'"),
     (["evaluate", "--first", "0012"], "repeats symbol"),
     (["evaluate", "--sample", "0"], "--sample must be at least 1"),
-    (["evaluate", "--sample", "5", "--out", "x.json"], "--out, --dot and --html need an exhaustive"),
+    (["evaluate", "--sample", "5", "--out", "x.json"], "--out and --dot need an exhaustive"),
     (["evaluate", "--variant", "mastermind", "--dot", "x.dot", "--dot-depth", "0"],
      "--dot-depth must be at least 1"),
     (["evaluate", "--length", "6"], "use --sample K"),   # 151200^2 matrix: 21 GiB
