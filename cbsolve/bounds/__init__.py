@@ -120,6 +120,8 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
         expected.raise_lower(pb.total, f"{pb.method}, {pb.best_total}")
     elif why:
         out.notes.append(f"closed-form partition bound skipped: {why}")
+    from .bulls_only import raise_lower_bounds
+    raise_lower_bounds(worst, expected, variant, responses)
     if secrets <= SCORER_LIMIT and (deep or not ok) and secrets > 1:
         two = deep and deep_feasible(variant, secrets)
         if two or not ok:
