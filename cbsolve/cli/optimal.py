@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import click
 
-from ..errors import CbsolveError, InvalidVariant, unknown_name
+from ..errors import InvalidVariant, unknown_name
+from ..status import Status
 from . import (
     COUNT,
     EXIT_NONE,
@@ -26,10 +27,6 @@ from . import (
 OBJECTIVES = ("worst", "expected")
 EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 GUESS_MODES = ("all", "candidates")
-
-
-class Unavailable(CbsolveError):
-    """A requested solver is not part of this installation."""
 
 
 def _worst_progress(enabled: bool):
@@ -62,6 +59,8 @@ def _worst_progress(enabled: bool):
 @click.option("--out", type=FILE, default=None, metavar="FILE",
               help="Write the strategy tree, with its lower-bound certificate, to FILE.")
 @click.option("--dot", type=FILE, default=None, metavar="FILE", help="Write the tree as Graphviz DOT.")
+@click.option("--html", type=FILE, default=None, metavar="FILE",
+              help="Write a page to walk the tree in a browser (one self-contained file).")
 @click.option("--dot-depth", type=COUNT, default=None, metavar="K",
               help="Draw only the first K levels in --dot.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
@@ -80,8 +79,9 @@ def _worst_progress(enabled: bool):
                    "quarter of RAM); a game whose reply matrix does not fit is refused.")
 @variant_options
 @json_option
-def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_limit, workers,
-                    no_certificate, lookahead, ties, memory_budget, variant, as_json) -> int:
+def optimal_command(objective, max_depth, guesses, out, dot, html, dot_depth, time_limit,
+                    workers, no_certificate, lookahead, ties, memory_budget, variant,
+                    as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate."""
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
@@ -105,7 +105,7 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
                          not no_certificate, lookahead, ties, limit)
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
-    code = _report(result, variant, out, dot, dot_depth, as_json)
+    code = _report(result, variant, out, dot, html, dot_depth, as_json)
     return EXIT_INTERRUPTED if result.interrupted else code
 
 
@@ -123,17 +123,14 @@ def _search(objective, variant, guesses, max_depth, time_limit, workers, show, c
         finally:
             if status is not None:
                 status.stop()
-    try:
-        from ..search.expected import solve_expected
-    except ImportError:
-        raise Unavailable("expected objective not available in this installation "
-                          "(cbsolve.search.expected is missing); use --objective worst") from None
+    from ..search.expected import solve_expected
+
     return solve_expected(variant, max_depth=max_depth, guesses=guesses, time_limit=time_limit,
                           workers=workers, progress=show, memory_budget=limit)
 
 
-def _report(result, variant, out, dot, dot_depth, as_json) -> int:
-    """Write --out/--dot, print the result; the exit code of the answer (1: infeasible)."""
+def _report(result, variant, out, dot, html, dot_depth, as_json) -> int:
+    """Write --out/--dot/--html, print the result; the exit code of the answer (1: infeasible)."""
     if out and result.tree is not None:
         from ..tree import write_tree
 
@@ -146,6 +143,10 @@ def _report(result, variant, out, dot, dot_depth, as_json) -> int:
         from ..tree import to_dot
 
         write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
+    if html and result.tree is not None:
+        from ..html import write_html
+
+        write_html(result.tree, html, title=f"optimal ({result.objective})")
     data = result.to_json()
     data["variant"] = variant.to_dict()
     if out:
@@ -153,14 +154,14 @@ def _report(result, variant, out, dot, dot_depth, as_json) -> int:
     if dot:
         data["dot"] = dot
     emit(as_json, data, format_result(result, variant, out, dot))
-    infeasible = str(result.status) == "infeasible"
+    infeasible = result.status == Status.INFEASIBLE
     return EXIT_NONE if infeasible else EXIT_OK
 
 
 def format_result(result, variant, out, dot) -> str:
     lines = [f"{variant.describe()}: {result.secrets} secrets, guesses from {result.guesses}"]
     what = "worst case" if result.objective == "worst" else "total guesses"
-    if str(result.status) == "infeasible":
+    if result.status == Status.INFEASIBLE:
         # proved infeasible: the bound is on the worst case (no capped total exists)
         lines.append(f"infeasible: no strategy finds every secret within {result.max_depth} "
                      f"guesses (proved; worst case >= {result.max_depth + 1})")
