@@ -128,24 +128,11 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     ``ties="count"``: the first tie-break only (fewest secrets at the worst depth).
     """
     start = time.perf_counter()
-    if guesses not in GUESS_MODES:
-        raise unknown_name("guess set", guesses, GUESS_MODES)
     prune = dict(prune or {})
-    bad = sorted(set(prune) - set(PRUNINGS))
-    if bad:
-        raise unknown_name("pruning", bad[0], PRUNINGS)
-    space = CodeSpace(variant)
-    budget = memory.budget(memory_budget)
-    memory.check(variant.describe(), space.size, "worst", budget)
-    if variant.response_slots > 256:
-        raise SpaceTooLarge(f"code length {variant.length} too large for the exact search "
-                            "(replies must fit in a byte: at most 14)")
-    if max_depth is not None and max_depth < 1:
-        raise InvalidVariant(f"--max-depth must be >= 1, got {max_depth}")
+    n, budget = _check(variant, guesses, prune, max_depth, memory_budget)
     if workers is None:
         import os
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    n = space.size
     native = _Native(variant, guesses, prune, max(1, workers), lookahead,
                      memo_bytes=memory.worst_memo_bytes(n, budget))
     deadline = Deadline(time_limit if time_limit is not None and time_limit > 0 else None)
@@ -252,19 +239,44 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
                              "minimal; the total is that of the tree found)")
         return finish(Status.OPTIMAL, True)
     except KeyboardInterrupt:
-        # Ctrl-C: report the interval proved so far (no tree: building it would delay the exit)
-        result.interrupted = True
-        result.seconds = time.perf_counter() - start
-        result.nodes = int(native.core.nodes())
-        if result.lower is not None and result.lower == result.upper:
-            result.status, result.proved = Status.OPTIMAL, True   # the value; maybe no tree
-        else:
-            result.status = Status.FEASIBLE if result.upper is not None else Status.UNKNOWN
-            result.proved = False
-        notes.append(f"interrupted: worst case in [{result.lower}, "
-                     f"{'?' if result.upper is None else result.upper}]")
-        result.notes = notes
-        raise SearchInterrupted(result) from None
+        raise SearchInterrupted(_interrupted(result, native, notes, start)) from None
+
+
+def _check(variant: Variant, guesses: str, prune: dict, max_depth: int | None,
+           memory_budget) -> tuple[int, int]:
+    """Validate the arguments; the number of codes and the memory budget (bytes)."""
+    if guesses not in GUESS_MODES:
+        raise unknown_name("guess set", guesses, GUESS_MODES)
+    bad = sorted(set(prune) - set(PRUNINGS))
+    if bad:
+        raise unknown_name("pruning", bad[0], PRUNINGS)
+    n = CodeSpace(variant).size
+    budget = memory.budget(memory_budget)
+    memory.check(variant.describe(), n, "worst", budget)
+    if variant.response_slots > 256:
+        raise SpaceTooLarge(f"code length {variant.length} too large for the exact search "
+                            "(replies must fit in a byte: at most 14)")
+    if max_depth is not None and max_depth < 1:
+        raise InvalidVariant(f"--max-depth must be >= 1, got {max_depth}")
+    return n, budget
+
+
+def _interrupted(result: SearchResult, native: _Native, notes: list[str],
+                 start: float) -> SearchResult:
+    """What Ctrl-C leaves: the interval proved so far (no tree: building it would delay the
+    exit; a value already proved stays proved)."""
+    result.interrupted = True
+    result.seconds = time.perf_counter() - start
+    result.nodes = int(native.core.nodes())
+    if result.lower is not None and result.lower == result.upper:
+        result.status, result.proved = Status.OPTIMAL, True
+    else:
+        result.status = Status.FEASIBLE if result.upper is not None else Status.UNKNOWN
+        result.proved = False
+    notes.append(f"interrupted: worst case in [{result.lower}, "
+                 f"{'?' if result.upper is None else result.upper}]")
+    result.notes = notes
+    return result
 
 
 def tie_weights(n: int, W: int) -> list[int]:
