@@ -219,8 +219,22 @@ class Symmetry:
         the stabiliser (e.g. the secrets consistent with ``history``) so that each
         representative is itself one of the candidates.
         """
+        if not history and candidates is None and self.enabled and not self.variant.no_leading_zero:
+            return self._pattern_representatives()
         _, rep, _ = self.orbit_map(history, candidates, with_perms=False)
         return np.unique(rep)
+
+    def _pattern_representatives(self) -> np.ndarray:
+        """Orbit minima of the whole group (empty history), without enumerating N! position maps.
+
+        Under all position and symbol permutations a code's orbit is its pattern (its sorted
+        symbol multiplicities), and the lowest code of a pattern lists symbol 0 m_0 times, then
+        symbol 1 m_1 times, ... (largest multiplicity first).
+        """
+        from .bounds.partition import guess_patterns, pattern_code
+
+        reps = [pattern_code(p) for p in guess_patterns(self.variant)]
+        return np.unique(self._index(np.array(reps, dtype=np.int64)))
 
     def mapping(self, history: Sequence[Sequence[int]], guess: Sequence[int]) -> tuple[Perm, Code]:
         """The explicit map taking ``guess`` onto its orbit's representative, and that code."""

@@ -22,19 +22,10 @@ from ..codes import CodeSpace
 from ..errors import SpaceTooLarge
 from ..tree import make_tree
 from ..variant import Variant
-from .heuristics import (
-    MATRIX_LIMIT_BYTES,
-    SCORED,
-    Chooser,
-    check_guesses,
-    check_strategy,
-    matrix_bytes,
-    require_enumerable,
-)
+from .heuristics import Chooser, check_guesses, check_strategy, require_enumerable
 
-#: Largest space evaluated exhaustively by ``first``/``random`` (the tree has one node a
-#: secret); the scored heuristics need the full score matrix in memory
-#: (:data:`~cbsolve.strategy.heuristics.MATRIX_LIMIT_BYTES`). Beyond either, use ``--sample K``.
+#: Largest space evaluated exhaustively (the tree has one node a secret; the scored heuristics
+#: compute replies on the fly, so memory stays O(n)). Beyond it, use ``--sample K``.
 EXHAUSTIVE_LIMIT = 1_000_000
 
 
@@ -86,12 +77,14 @@ def _opening(space: CodeSpace, first: str | None) -> int | None:
 
 
 def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses: str = "all",
-             seed=None, progress=None, *, sample: int | None = None, symmetry=None) -> Evaluation:
+             seed=None, progress=None, *, sample: int | None = None,
+             symmetry="auto") -> Evaluation:
     """Play ``strategy`` against every secret of ``variant`` as one shared decision tree.
 
     ``first`` fixes the opening guess; ``guesses`` is ``"all"`` or ``"candidates"``; ``seed``
     seeds ``random``; ``progress(done, total)`` is called as secrets are settled. With
-    ``sample=K`` only K random secrets are played (see :func:`estimate`).
+    ``sample=K`` only K random secrets are played (see :func:`estimate`). ``symmetry``: see
+    :class:`~cbsolve.strategy.heuristics.Chooser` (the tree is the same either way).
     """
     check_strategy(strategy)
     check_guesses(guesses)
@@ -104,11 +97,6 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
         require_enumerable(variant, "evaluation (exhaustive or sampled)")
         raise SpaceTooLarge(f"{variant.describe()} has {space.size} secrets; exhaustive "
                             f"evaluation is limited to {EXHAUSTIVE_LIMIT} (use --sample K)")
-    if strategy in SCORED and matrix_bytes(variant) > MATRIX_LIMIT_BYTES:
-        raise SpaceTooLarge(
-            f"{variant.describe()} has {space.size} secrets; evaluating {strategy} exhaustively "
-            f"needs a {matrix_bytes(variant) / 2**30:.1f} GiB score matrix (limit "
-            f"{MATRIX_LIMIT_BYTES / 2**30:.0f} GiB); use --sample K for an estimate")
     opening = _opening(space, first)
     chooser = Chooser(variant, strategy, guesses, seed=seed, symmetry=symmetry)
     builder = _TreeBuilder(chooser, opening, progress)
@@ -204,7 +192,7 @@ class _TreeBuilder:
 
 
 def estimate(variant: Variant, strategy: str, k: int, first: str | None = None,
-             guesses: str = "all", seed=None, progress=None, symmetry=None) -> Evaluation:
+             guesses: str = "all", seed=None, progress=None, symmetry="auto") -> Evaluation:
     """Mean guess count over ``k`` secrets drawn uniformly with replacement (seeded).
 
     The secrets share one lazily built tree (a node's guess is chosen once, the first time a
