@@ -1,5 +1,6 @@
-"""Benchmark the consistency backends (issue 3 rows): find one, the hard band, enumeration,
-counting, diagnosis. Pure functions plus ``main()``; small defaults, figures printed as a table.
+"""Benchmark the consistency backends (the rows of docs/benchmarks.md, "Constraint backends"):
+find one, the hard band, enumeration, counting, diagnosis. Pure functions plus ``main()``; small
+defaults, figures printed as a table.
 
 Every instance hides a random secret, draws random guesses and scores them, so each log is
 consistent; timings are medians and p95 over the seeds, measured side by side in one run.
@@ -388,7 +389,7 @@ def lies_rows(seeds: int, backends=("native", "sat"), lies: int = 1,
     random log with one reply made wrong, beyond the native filter: the depth-first search
     (``native``) vs PySAT's block enumeration (``sat``), side by side; a stopped count is
     "unknown" (time at the limit)."""
-    from cbsolve.consistency.diagnose import consistent_with_lies
+    from cbsolve.consistency.lies import consistent_with_lies
 
     rows = []
     for label, variant, n_guesses in LIES_ROWS:

@@ -144,13 +144,15 @@ def _remaining(deadline: float | None) -> float | None:
 
 def _constructive_upper(out: Bounds) -> None:
     """Upper bounds from a construction with a proved worst case (any N and D)."""
-    from .constructive import constructive_worst
+    from .constructions import constructive_worst
 
     found = constructive_worst(out.variant)
     if found is not None:
         w, method = found
         out.worst.lower_upper(w, method)
         out.expected.lower_upper(w * out.secrets, f"{method}, worst x secrets")
+    from .constructive_expected import constructive_total
+    out.expected.lower_upper(*(constructive_total(out.variant) or (None, "")))
 
 
 def _strategy_upper(out: Bounds, deadline, names) -> None:

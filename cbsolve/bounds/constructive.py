@@ -111,11 +111,16 @@ class CountThenLocate:
             raise ValueError(why)
         self.n, self.d = variant.length, variant.n_symbols
 
-    def play(self, respond: Respond) -> list[tuple[int, ...]]:
+    def play(self, respond: Respond, stop_early: bool = True) -> list[tuple[int, ...]]:
+        """``stop_early=False`` plays on after a guess that happened to win, as the expected-case
+        bound (:func:`count_locate_total`) counts; the game itself stops (the default)."""
         self.guesses: list[tuple[int, ...]] = []
         self.respond = respond
+        self.stop_early = stop_early
         try:
-            self._ask(tuple(self._solve()))
+            final = tuple(self._solve())
+            self.stop_early = True
+            self._ask(final)
         except Won:
             pass
         return self.guesses
@@ -123,7 +128,7 @@ class CountThenLocate:
     def _ask(self, code: tuple[int, ...]) -> int:
         self.guesses.append(code)
         bulls = self.respond(code)
-        if bulls == self.n:
+        if bulls == self.n and self.stop_early:
             raise Won
         return bulls
 
@@ -188,18 +193,4 @@ class Won(Exception):
     """The last guess was the secret: the game is over."""
 
 
-def constructive_worst(variant: Variant) -> tuple[int, str] | None:
-    """(proved worst case, method) of the construction that applies to ``variant``, or None:
-    count-then-locate for repeats, set-then-place (:mod:`.constructive_distinct`) for distinct."""
-    from .constructive_distinct import METHOD as DISTINCT_METHOD
-    from .constructive_distinct import set_place_worst
-
-    for worst, method in ((count_locate_worst, METHOD), (set_place_worst, DISTINCT_METHOD)):
-        w = worst(variant)
-        if w is not None:
-            return w, method
-    return None
-
-
-__all__ = ["CountThenLocate", "METHOD", "Won", "constructive_worst", "count_locate_worst",
-           "locate_worst", "supported"]
+__all__ = ["CountThenLocate", "METHOD", "Won", "count_locate_worst", "locate_worst", "supported"]

@@ -15,6 +15,7 @@ import sys
 
 import click
 
+from ..deadline import clear_stop
 from ..errors import CbsolveError
 from ..variant import FEEDBACK_MODES, PRESETS, Variant
 
@@ -39,9 +40,14 @@ def variant_options(func=None, *, optional: bool = False):
         return functools.partial(variant_options, optional=optional)
     options = [
         click.option("--variant", "variant_name", default=None, metavar="NAME",
-                     help=f"Preset: {', '.join(PRESETS)} (default bulls-cows)."),
+                     help=f"Preset: {', '.join(PRESETS)} (default bulls-cows); the other "
+                          "variant options change it."),
         click.option("--length", type=int, default=None, help="Code length N (1..64)."),
-        click.option("--digits", type=int, default=None, help="Alphabet of D digits (D <= 10)."),
+        click.option("--digits", type=int, default=None,
+                     help="Alphabet of D digits (D <= 10): 0..D-1, but 1..D for presets "
+                          "numbered from 1 (mastermind, black-peg) while D <= 9: "
+                          "--variant mastermind --digits 6 is 123456, --digits 10 is "
+                          "0123456789."),
         click.option("--letters", type=int, default=None, help="Alphabet of D letters A.. (D <= 26)."),
         click.option("--symbols", default=None, help="Alphabet of the given distinct characters."),
         click.option("--repeats/--distinct", default=None, help="Symbols may repeat, or not."),
@@ -138,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     """Console entry point; never lets a traceback reach the user for bad input."""
     for name in COMMAND_MODULES:
         importlib.import_module(f"{__name__}.{name}")
+    clear_stop()    # an earlier command's Ctrl-C (in-process callers, tests) does not carry over
     try:
         code = app.main(args=argv, prog_name="cbsolve", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # bare `cbsolve`: show help

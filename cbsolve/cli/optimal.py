@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import click
 
-from ..errors import CbsolveError, InvalidVariant, unknown_name
+from ..errors import InvalidVariant, unknown_name
+from ..status import Status
 from . import (
     COUNT,
     EXIT_NONE,
@@ -25,10 +26,6 @@ from . import (
 
 OBJECTIVES = ("worst", "expected")
 GUESS_MODES = ("all", "candidates")
-
-
-class Unavailable(CbsolveError):
-    """A requested solver is not part of this installation."""
 
 
 def _worst_progress(enabled: bool):
@@ -60,6 +57,8 @@ def _worst_progress(enabled: bool):
 @click.option("--out", type=FILE, default=None, metavar="FILE",
               help="Write the strategy tree, with its lower-bound certificate, to FILE.")
 @click.option("--dot", type=FILE, default=None, metavar="FILE", help="Write the tree as Graphviz DOT.")
+@click.option("--html", type=FILE, default=None, metavar="FILE",
+              help="Write a page to walk the tree in a browser (one self-contained file).")
 @click.option("--dot-depth", type=COUNT, default=None, metavar="K",
               help="Draw only the first K levels in --dot.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
@@ -75,8 +74,8 @@ def _worst_progress(enabled: bool):
                    "takes seconds, Bulls & Cows 4/10 much longer (see docs/optimal.md).")
 @variant_options
 @json_option
-def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_limit, workers,
-                    no_certificate, lookahead, ties, variant, as_json) -> int:
+def optimal_command(objective, max_depth, guesses, out, dot, html, dot_depth, time_limit,
+                    workers, no_certificate, lookahead, ties, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate."""
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
@@ -103,11 +102,8 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
             if status is not None:
                 status.stop()
     else:
-        try:
-            from ..search.expected import solve_expected
-        except ImportError:
-            raise Unavailable("expected objective not available in this installation "
-                              "(cbsolve.search.expected is missing); use --objective worst") from None
+        from ..search.expected import solve_expected
+
         result = solve_expected(variant, max_depth=max_depth, guesses=guesses,
                                 time_limit=time_limit, workers=workers, progress=show)
     if out and result.tree is not None:
@@ -122,6 +118,10 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
         from ..tree import to_dot
 
         write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
+    if html and result.tree is not None:
+        from ..html import write_html
+
+        write_html(result.tree, html, title=f"optimal ({objective})")
     data = result.to_json()
     data["variant"] = variant.to_dict()
     if out:
@@ -129,14 +129,14 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
     if dot:
         data["dot"] = dot
     emit(as_json, data, format_result(result, variant, out, dot))
-    infeasible = str(result.status) == "infeasible"
+    infeasible = result.status == Status.INFEASIBLE
     return EXIT_NONE if infeasible else EXIT_OK
 
 
 def format_result(result, variant, out, dot) -> str:
     lines = [f"{variant.describe()}: {result.secrets} secrets, guesses from {result.guesses}"]
     what = "worst case" if result.objective == "worst" else "total guesses"
-    if str(result.status) == "infeasible":
+    if result.status == Status.INFEASIBLE:
         # proved infeasible: the bound is on the worst case (no capped total exists)
         lines.append(f"infeasible: no strategy finds every secret within {result.max_depth} "
                      f"guesses (proved; worst case >= {result.max_depth + 1})")

@@ -1,6 +1,6 @@
 """Answer a :class:`Query` with any solver oracle: list, count, sample, determined.
 
-Place in the data flow: cpsat.py / sat.py (oracles) -> (this module) -> ConsistencyResult. The
+Place in the data flow: cpsat.py / sat.py (oracles) -> (this module) -> backends.py. The
 semantics are the native backend's: status OPTIMAL when the full answer is known (every secret
 found, or an exact count), FEASIBLE when partial (a limit or cap was hit), INFEASIBLE when proved
 none, UNKNOWN when a time limit hit before any secret was found. A count that is not exact is a
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import ConsistencyResult, Query
 from .counting import (
     DEFAULT_COUNTER_SECONDS,
     DELTA,
@@ -24,7 +24,8 @@ from .counting import (
     exact_count,
     near_uniform,
 )
-from .encoding import SUFFIX_BUDGET, Deadline, Oracle, enumerate_blocks, suffix_length
+from .blocks import SUFFIX_BUDGET, Oracle, enumerate_blocks, suffix_length
+from .query import ConsistencyResult, Query
 
 #: Enumerate at most this many secrets for an exact count before trying a model counter.
 COUNT_CAP = 200_000
@@ -49,8 +50,7 @@ def answer_query(name: str, log: FeedbackLog, query: Query, deadline: Deadline, 
         want = None if query.limit is None else max(1 + extra, query.limit + extra)
         found, how = _list(oracle, log, want, deadline, m, lies)
         _settle(result, log, found, how, query.limit)
-    if hasattr(oracle, "close"):
-        oracle.close()
+    oracle.close()
     return result
 
 

@@ -1,6 +1,6 @@
 """OR-Tools CP-SAT backend: find one, prove unique, prove none, optimise (corrections).
 
-Place in the data flow: FeedbackLog -> encoding.Clue -> (this model) -> answer.py. Same one-hot
+Place in the data flow: FeedbackLog -> clues.Clue -> (this model) -> answer.py. Same one-hot
 ``x[pos][sym]`` as the SAT backend. Each symbol's count ``n_sym = sum_pos x[pos][sym]`` is an
 integer variable with unary indicators ``y[sym][t] <=> n_sym >= t`` (reified bounds, chained
 ``y[t] -> y[t-1]``); a clue's total matches is then ``sum_{sym, t <= k_sym} y[sym][t]`` --
@@ -13,12 +13,10 @@ blocking constraint with the previous solution as a hint, one block of completio
 """
 from __future__ import annotations
 
-import time
-
 from ..feedback import FeedbackLog
-from ..status import Status
-from . import ConsistencyResult, Query
-from .encoding import Clue, Deadline, clues
+from ..deadline import Deadline
+from .blocks import Oracle
+from .clues import Clue, clues
 
 #: CP-SAT search workers (the machine has 2 cores; more workers = a wider portfolio).
 WORKERS = 1
@@ -31,7 +29,7 @@ PIN_COUNTS = True
 PIN_SECONDS = 1.0
 #: When the counts are pinned to one vector, branch on the position/symbol literals in the order
 #: of their belief-propagation marginals (marginals.py), likeliest first (CP-SAT fixed search).
-#: Hard band, find one, 5 s (docs/benchmarks.md): 45 clues 1 of 7 found vs 0, 50 clues 3 of 7
+#: Hard band, find one, 5 s (docs/benchmarks.md, "Hard band"): 45 clues 1 of 7 found vs 0, 50 clues 3 of 7
 #: vs 2, 60 clues 8 of 8 vs 7. Sweeps: 20 found the same as 60, at a third of the cost.
 GUIDE, GUIDE_SWEEPS = True, 20
 #: Extra CP-SAT parameters for every solve (benchmarks: e.g. {"linearization_level": 0}).
@@ -142,8 +140,8 @@ class CpSatModel:
                 self.model.AddHint(v, int(code[p] == s))
 
 
-class CpSatOracle:
-    """Find/block interface for :func:`encoding.enumerate_blocks`."""
+class CpSatOracle(Oracle):
+    """Find/block interface for :func:`blocks.enumerate_blocks`."""
 
     def __init__(self, cm: CpSatModel, workers: int = WORKERS, seed: int = 0,
                  seeded: bool = False, log: FeedbackLog | None = None):
@@ -154,7 +152,8 @@ class CpSatOracle:
         self.solves = 0
         #: Decide ``determined`` (two secrets) by the hinted enumeration of :meth:`find_many`
         #: rather than a second full solve with a blocking constraint. Measured side by side
-        #: (docs/benchmarks.md) it is no faster for two secrets, so it is off; lists of 3+
+        #: (docs/journal.md, "2026-11-22 04:29 · Find-one alone vs find-one + `determined`") it is no
+        #: faster for two secrets, so it is off; lists of 3+
         #: always use the hinted enumeration.
         self.seeded = seeded
 
@@ -239,39 +238,12 @@ def model_for(log: FeedbackLog) -> CpSatModel:
     return cm
 
 
-class CpSatBackend:
-    """CP-SAT: robust find-one / unique / none at large N; enumerates by re-solving."""
-
-    name = "cpsat"
-
-    def __init__(self, workers: int = WORKERS, suffix_budget: int | None = None, seed: int = 0,
-                 seeded: bool = False, local_search: bool | None = None):
-        self.workers = workers
-        self.local_search = LOCAL_SEARCH if local_search is None else local_search
-        self.portfolio: dict = {}   # PortfolioOracle options (benchmarks)
-        self.suffix_budget = suffix_budget
-        self.seed = seed
-        self.seeded = seeded
-
-    def solve(self, log: FeedbackLog, query: Query) -> ConsistencyResult:
-        from .answer import answer_query
-
-        start = time.perf_counter()
-        deadline = Deadline(query.time_limit)
-        oracle = CpSatOracle(model_for(log), self.workers, self.seed, self.seeded,
-                             log=log if PIN_COUNTS else None)
-        # Lists of a few secrets (find-one, determined): race the native local search against
-        # CP-SAT (portfolio.py). Counts, samples and full lists enumerate, where it cannot help.
-        if self.local_search and not query.count and not query.sample and query.limit is not None:
-            from .portfolio import PortfolioOracle
-
-            oracle = PortfolioOracle(oracle, log, self.seed, **self.portfolio)
-        result = answer_query(self.name, log, query, deadline, oracle,
-                              suffix_budget=self.suffix_budget)
-        note = getattr(oracle, "note", lambda: None)()
-        if note:
-            result.notes.append(note)
-        if result.status == Status.INFEASIBLE:
-            result.notes.append("proved inconsistent by CP-SAT")
-        result.seconds = time.perf_counter() - start
-        return result
+def selector_model(log: FeedbackLog):
+    """CP-SAT model of the log with each entry enforced only by its own selector literal."""
+    cm = CpSatModel(log.variant)
+    sels = []
+    for i, clue in enumerate(clues(log)):
+        sel = cm.model.NewBoolVar(f"sel{i}")
+        cm.add_clue(clue, enforce=sel)
+        sels.append(sel)
+    return cm, sels

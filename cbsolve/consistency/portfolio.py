@@ -1,7 +1,7 @@
 """A portfolio for find-one / determined: native local search raced against CP-SAT.
 
-Place in the data flow: FeedbackLog -> encoding.Clue -> (this module: LocalSearch + CP-SAT model
-from cpsat.py) -> encoding.enumerate_blocks -> answer.py. The local search
+Place in the data flow: FeedbackLog -> clues.Clue -> (this module: LocalSearch + CP-SAT model
+from cpsat.py) -> blocks.enumerate_blocks -> answer.py. The local search
 (``cbsolve._native.local_search``: min-conflicts moves, tabu, breakout clause weights and
 random-walk noise; Minton et al. 1992, Glover 1989, Morris 1993, Selman et al. 1994) can only
 FIND secrets, never prove there are none, so each ``find`` runs it in a native thread (the GIL
@@ -20,14 +20,18 @@ import threading
 import numpy as np
 
 from ..feedback import FeedbackLog
-from .encoding import Checker, Deadline, valid_rows
+from ..deadline import Deadline
+from .blocks import Oracle
+from .rescoring import Checker, valid_rows
 
 #: Byte marking "any symbol" in a forbidden pattern (a blocked prefix).
 WILD = 255
-#: Kernel tuning (measured on N=40, 10 digits; docs/benchmarks.md): random-walk probability,
+#: Kernel tuning (measured on N=40, 10 digits; docs/benchmarks.md, "Local-search portfolio"): random-walk
+#: probability,
 #: base tabu tenure (tenure = base + uniform 0..base), flips without a new best before a restart.
 NOISE, TENURE, RESTART = 0.05, 5, 8_000
-#: Portfolio shape (measured side by side, docs/benchmarks.md): local-search flips tried alone
+#: Portfolio shape (measured side by side, docs/benchmarks.md, "Local-search portfolio"): local-search
+#: flips tried alone
 #: before CP-SAT starts; then race it against CP-SAT (True) or let CP-SAT run alone (False);
 #: hint CP-SAT with the burst's lowest-cost code.
 BURST_FLIPS, RACE, HINT_BEST = 5_000, True, False
@@ -87,8 +91,8 @@ class LocalSearch:
         return r
 
 
-class PortfolioOracle:
-    """Find/block oracle (:class:`encoding.Oracle`) racing local search against CP-SAT.
+class PortfolioOracle(Oracle):
+    """Find/block oracle (:class:`blocks.Oracle`) racing local search against CP-SAT.
 
     ``block`` forwards to CP-SAT and keeps the blocked assignment as a forbidden pattern for the
     local search, so both engines search the same remaining set and ``enumerate_blocks`` stays
@@ -191,4 +195,3 @@ class PortfolioOracle:
             return None
         return ("secrets found by " + ", ".join(used) + " (local search raced against CP-SAT; "
                 f"{self.ls.flips} local-search flips)")
-

@@ -1,6 +1,6 @@
 """PySAT backend: a CNF encoding of a feedback log, solved incrementally.
 
-Place in the data flow: FeedbackLog -> encoding.Clue -> (this CNF) -> answer.py. The secret is
+Place in the data flow: FeedbackLog -> clues.Clue -> (this CNF) -> answer.py. The secret is
 one-hot ``x[pos][sym]`` (names from an :class:`~pysat.formula.IDPool`, never counted by hand).
 Cardinalities use a sequential counter (Sinz 2005) written with *both* directions of every
 definition, so each auxiliary variable is a function of ``x``: the CNF has exactly one model per
@@ -10,8 +10,8 @@ counters (ApproxMC) and near-uniform samplers (CMSGen) without projection mistak
 Every entry gets a selector ``sel_i <=> (entry i holds)``, so one solver answers "is the log
 consistent" (assume all selectors), finds minimal conflicts (failed assumptions), and counts
 lies (a counter over the negated selectors). Enumeration blocks each solution (or each solution
-prefix, see :func:`encoding.enumerate_blocks`) under a fresh activation literal, so the same
-solver stays usable as the log grows (:mod:`incremental`).
+prefix, see :func:`blocks.enumerate_blocks`) under a fresh activation literal, so the same
+solver stays usable for the next question (the diagnosis asks one session many).
 """
 from __future__ import annotations
 
@@ -19,22 +19,24 @@ import threading
 import time
 
 from ..feedback import FeedbackLog
-from ..status import Status
-from . import ConsistencyResult, Query
-from .encoding import Clue, Deadline, clues
+from ..deadline import Deadline
+from .blocks import Oracle
+from .clues import Clue, clues
 
 #: PySAT solver used by default: Glucose 4 supports assumptions, cores and interruption.
 SOLVER = "glucose4"
 #: Pairwise at-most-one up to this many literals; a counter beyond.
 PAIRWISE_MAX = 40
 #: The redundant "symbols add up to N" sums of a solving session (see SatSession); False only
-#: for the benchmark baseline (docs/benchmarks.md). The CNF handed to model counters and
+#: for the benchmark baseline (docs/benchmarks.md, "PySAT encoding options"). The CNF handed to model
+#: counters and
 #: samplers (counting.cnf_of) never has them: Ganak counted slower with them (dense N=9 of 10
 #: digits: 2-12 s without, over 20 s with), and it only counts logs the session found consistent.
 SYMBOL_SUM = True
 #: Repeats: the sum is built over full unary counts of every symbol (D * N^2 auxiliaries in
 #: the per-symbol counters), so only up to this size (N=40 of 10 digits: 16,000). It costs
-#: 15-20 % of PySAT's find-one time there and on N=20 of 26 letters (docs/benchmarks.md).
+#: 15-20 % of PySAT's find-one time there and on N=20 of 26 letters (docs/benchmarks.md, "PySAT encoding
+#: options").
 COUNT_SUM_MAX = 50_000
 #: Redundant binary clauses n_s >= t+1 -> n_s >= t on the unary counts: with them unit
 #: propagation reads a single-symbol total as a count, which the repeats sum needs (N=40,
@@ -47,7 +49,8 @@ CHAIN = True
 #: two-way totalizer, whose outputs the totals need both ways): "cardnet" (cardinality networks,
 #: Asin et al. 2011), "sortnet", "seqcounter", "mtotalizer", "kmtotalizer". The one-way ones
 #: only force ``sel -> clue``: right for find-one and ``determined`` (every selector assumed),
-#: not for model counting. Measured on the hard band in docs/benchmarks.md.
+#: not for model counting. Measured on the hard band (docs/journal.md, "2026-11-22 12:06 · Hard band:
+#: every backend side by side").
 CARD_ENCODINGS = ("counter", "totalizer", "cardnet", "sortnet", "seqcounter", "mtotalizer",
                   "kmtotalizer")
 _PYSAT_ENC = {"cardnet": "cardnetwrk", "sortnet": "sortnetwrk", "seqcounter": "seqcounter",
@@ -352,8 +355,8 @@ class SatSession:
         return SatOracle(self, self.selectors if assumptions is None else assumptions, lies)
 
 
-class SatOracle:
-    """Find/block interface for :func:`encoding.enumerate_blocks`; blocking clauses live under
+class SatOracle(Oracle):
+    """Find/block interface for :func:`blocks.enumerate_blocks`; blocking clauses live under
     a fresh activation literal and are retired by :meth:`close` (the session stays reusable)."""
 
     def __init__(self, session: SatSession, assumptions, lies: int = 0):
@@ -385,29 +388,3 @@ def session_for(log: FeedbackLog, solver: str = SOLVER, card: str = "counter") -
     for clue in clues(log):
         session.add_clue(clue)
     return session
-
-
-class SatBackend:
-    """PySAT: the enumeration engine (incremental blocking clauses, block completion)."""
-
-    name = "sat"
-
-    def __init__(self, solver: str = SOLVER, suffix_budget: int | None = None,
-                 card: str = "counter"):
-        self.solver = solver
-        self.suffix_budget = suffix_budget
-        self.card = card        # cardinality encoding (CARD_ENCODINGS); benchmarks only
-
-    def solve(self, log: FeedbackLog, query: Query) -> ConsistencyResult:
-        from .answer import answer_query
-
-        start = time.perf_counter()
-        deadline = Deadline(query.time_limit)
-        with session_for(log, self.solver, self.card) as session:
-            oracle = session.oracle()
-            result = answer_query(self.name, log, query, deadline, oracle,
-                                  suffix_budget=self.suffix_budget)
-        if result.status == Status.INFEASIBLE:
-            result.notes.append("proved inconsistent by PySAT (" + self.solver + ")")
-        result.seconds = time.perf_counter() - start
-        return result
