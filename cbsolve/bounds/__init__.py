@@ -39,8 +39,12 @@ from ..errors import SpaceTooLarge
 from ..variant import Variant
 from .counting import total_lower, worst_lower
 
-#: Heuristics tried for upper bounds (Knuth 1977, Irving 1979, Neuwirth 1982, Kooi 2005).
-UPPER_STRATEGIES = ("minimax", "expected", "entropy", "parts")
+#: Heuristics tried for upper bounds (Knuth 1977, Irving 1979, Neuwirth 1982, Kooi 2005), and
+#: the first consistent code (Shapiro 1983), which needs no scoring of guesses.
+UPPER_STRATEGIES = ("minimax", "expected", "entropy", "parts", "first")
+#: From this size on ``first`` is evaluated before the scored heuristics: it takes seconds where
+#: they take minutes, so a cell whose time runs out still gets an exact-evaluation bound.
+FIRST_FIRST = 20_000
 #: Largest space on which strategies are evaluated exhaustively by default (the evaluator's
 #: own limit; the time limit bounds the work).
 STRATEGY_LIMIT = 1_000_000
@@ -198,6 +202,8 @@ def _strategy_upper(out: Bounds, deadline: Deadline, names, say) -> None:
     """Upper bounds from heuristic strategies evaluated exactly against every secret."""
     from ..strategy import Unfinished, evaluate
 
+    if out.secrets >= FIRST_FIRST and "first" in names:
+        names = ("first", *(n for n in names if n != "first"))
     for k, name in enumerate(names):
         if deadline.expired():
             out.notes.append("time limit reached before strategies "
