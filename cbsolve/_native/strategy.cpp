@@ -270,6 +270,21 @@ void check_heuristic(int heur) {
     if (heur < 0 || heur > 3) throw std::invalid_argument("heuristic must be 0..3");
 }
 
+// The arguments of one node: candidate columns increasing and below ``ncols``, guess rows (null:
+// all) increasing and below ``nrows``, a log table long enough for entropy.
+void check_node(const int64_t* rows, long long R, const int64_t* cols, long long C,
+                long long ncols, long long nrows, int max_classes, int heur, long long lsize) {
+    if (C == 0) throw std::invalid_argument("no candidates");
+    if (max_classes < 1) throw std::invalid_argument("max_classes must be >= 1");
+    for (long long j = 0; j < C; ++j)
+        if (cols[j] < 0 || cols[j] >= ncols || (j && cols[j] <= cols[j - 1]))
+            throw std::out_of_range("columns must be increasing valid indices");
+    for (long long i = 0; rows && i < R; ++i)
+        if (rows[i] < 0 || rows[i] >= nrows || (i && rows[i] <= rows[i - 1]))
+            throw std::out_of_range("rows must be increasing valid indices");
+    if (heur == ENTROPY && lsize <= C) throw std::invalid_argument("log table too short");
+}
+
 // Best guess over a score matrix (rows = guesses, columns = secrets, symmetric code space).
 // ``cols``: candidate code indices, sorted ascending. ``rows``: the guess code indices to try,
 // sorted ascending (empty = every row); it must contain, for every guess, the lowest code
@@ -288,17 +303,9 @@ int64_t best_guess_matrix(py::array_t<T, py::array::c_style> matrix,
     const long long C = cols.size();
     const bool all_rows = rows.size() == 0;
     const long long R = all_rows ? NR : rows.size();
-    if (C == 0) throw std::invalid_argument("no candidates");
-    if (max_classes < 1) throw std::invalid_argument("max_classes must be >= 1");
     const int64_t* cc = cols.data();
     const int64_t* rr = all_rows ? nullptr : rows.data();
-    for (long long j = 0; j < C; ++j)
-        if (cc[j] < 0 || cc[j] >= S || cc[j] >= NR || (j && cc[j] <= cc[j - 1]))
-            throw std::out_of_range("columns must be increasing valid indices");
-    for (long long i = 0; i < (all_rows ? 0 : R); ++i)
-        if (rr[i] < 0 || rr[i] >= NR || (i && rr[i] <= rr[i - 1]))
-            throw std::out_of_range("rows must be increasing valid indices");
-    if (heur == ENTROPY && lfix.size() <= C) throw std::invalid_argument("log table too short");
+    check_node(rr, R, cc, C, std::min(S, NR), NR, max_classes, heur, lfix.size());
     const T* m = matrix.data();
     const int64_t* lf = lfix.data();
     py::gil_scoped_release nogil;
@@ -495,18 +502,10 @@ int64_t best_guess_packed(const PackedSpace& space, py::array_t<int64_t, py::arr
     const long long NR = sp.n, C = cols.size();
     const bool all_rows = rows.size() == 0;
     const long long R = all_rows ? NR : rows.size();
-    if (C == 0) throw std::invalid_argument("no candidates");
-    if (max_classes < 1) throw std::invalid_argument("max_classes must be >= 1");
     if (slots < 1 || slots > 65535) throw std::invalid_argument("slots must be 1..65535");
     const int64_t* cc = cols.data();
     const int64_t* rr = all_rows ? nullptr : rows.data();
-    for (long long j = 0; j < C; ++j)
-        if (cc[j] < 0 || cc[j] >= NR || (j && cc[j] <= cc[j - 1]))
-            throw std::out_of_range("columns must be increasing valid indices");
-    for (long long i = 0; i < (all_rows ? 0 : R); ++i)
-        if (rr[i] < 0 || rr[i] >= NR || (i && rr[i] <= rr[i - 1]))
-            throw std::out_of_range("rows must be increasing valid indices");
-    if (heur == ENTROPY && lfix.size() <= C) throw std::invalid_argument("log table too short");
+    check_node(rr, R, cc, C, NR, NR, max_classes, heur, lfix.size());
     const int64_t* lf = lfix.data();
     py::gil_scoped_release nogil;
     if (C <= 2) return cc[0];  // the lowest candidate splits them: optimal and tie-break winner

@@ -37,28 +37,25 @@ def second_level_bound(variant: Variant, responses: int,
     symmetry = Symmetry(variant)
     win = variant.win_response
     wl, tl = _lookups(secrets, responses)
-    best_w = best_t = None
+    per_guess = []  # (worst, total, first guess) for each first guess
     for rep in first_guess_representatives(variant, codes).tolist():
         replies = score_against(variant, codes[rep], packed)
         second = symmetry.guess_representatives([tuple(int(x) for x in codes[rep])])
         guesses = pack(variant, codes[second])
-        worst, total = 1, secrets
+        classes = []  # (worst, total) lower bounds of each non-win class
         for r in np.unique(replies).tolist():
             if deadline is not None and deadline.expired():
                 return None
+            members = np.flatnonzero(replies == r)
             if r == win:
                 continue
-            members = np.flatnonzero(replies == r)
-            if len(members) > 1:
-                w2, t2 = _second_level(variant, guesses, codes[members], win, wl, tl)
+            if len(members) == 1:
+                classes.append((int(wl[1]), int(tl[1])))
             else:
-                w2, t2 = int(wl[1]), int(tl[1])
-            worst = max(worst, 1 + w2)
-            total += t2
-        if best_w is None or worst < best_w[0]:
-            best_w = (worst, rep)
-        if best_t is None or total < best_t[0]:
-            best_t = (total, rep)
-    assert best_w is not None and best_t is not None
-    return PartitionBound(best_w[0], best_t[0], METHOD, space.format(codes[best_w[1]]),
-                          space.format(codes[best_t[1]]))
+                classes.append(_second_level(variant, guesses, codes[members], win, wl, tl))
+        per_guess.append((1 + max((w for w, _ in classes), default=0),
+                          secrets + sum(t for _, t in classes), rep))
+    worst = min(per_guess, key=lambda x: x[0])     # first minimum: the lowest representative
+    total = min(per_guess, key=lambda x: x[1])
+    return PartitionBound(worst[0], total[1], METHOD, space.format(codes[worst[2]]),
+                          space.format(codes[total[2]]))
