@@ -16,7 +16,7 @@
 // A guess is a candidate iff its histogram has an all-bulls entry (the guess set and the
 // candidate set are subsets of one code space, and only equal codes score all bulls).
 // Python owns validation and I/O; these are flat loops over a precomputed score matrix
-// (rows = guesses, columns = secrets) or over histograms computed elsewhere.
+// (rows = guesses, columns = secrets) or over replies computed on the fly from packed codes.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -54,29 +54,6 @@ struct Key {
 };
 
 const Key WORST{(static_cast<i128>(1) << 126), 1, INT64_MAX};
-
-// Score a histogram over the slots (used when there are more candidates than slots).
-inline i128 score_slots(const uint32_t* h, int slots, int heur, const int64_t* lfix) {
-    i128 s = 0;
-    switch (heur) {
-        case MINIMAX: {
-            uint32_t m = 0;
-            for (int r = 0; r < slots; ++r) m = h[r] > m ? h[r] : m;
-            return m;
-        }
-        case EXPECTED:
-            for (int r = 0; r < slots; ++r) s += static_cast<i128>(h[r]) * h[r];
-            return s;
-        case ENTROPY:
-            for (int r = 0; r < slots; ++r) s += static_cast<i128>(h[r]) * lfix[h[r]];
-            return s;
-        default: {
-            int parts = 0;
-            for (int r = 0; r < slots; ++r) parts += h[r] != 0;
-            return -parts;
-        }
-    }
-}
 
 // Score one guess row incrementally over the candidate columns, abandoning it as soon as it can
 // no longer be *strictly* better than ``bound`` (partial scores only grow as candidates are
@@ -536,33 +513,6 @@ int64_t best_guess_packed(const PackedSpace& space, py::array_t<int64_t, py::arr
     return out;
 }
 
-// Best guess from precomputed histograms (one row per guess; ``index`` gives each row's code
-// index for the tie-break). Used where the matrix is too large to keep (scoring on the fly).
-int64_t best_guess_counts(py::array_t<uint32_t, py::array::c_style> counts,
-                          py::array_t<int64_t, py::array::c_style> index, int win, int heur,
-                          py::array_t<int64_t, py::array::c_style> lfix) {
-    check_heuristic(heur);
-    if (counts.ndim() != 2 || index.size() != counts.shape(0) || counts.shape(0) == 0)
-        throw std::invalid_argument("counts must be (G, slots) with one index per row, G >= 1");
-    const long long G = counts.shape(0);
-    const int slots = static_cast<int>(counts.shape(1));
-    const uint32_t* h = counts.data();
-    const int64_t* idx = index.data();
-    const int64_t* lf = lfix.data();
-    const long long lsize = lfix.size();
-    if (heur == ENTROPY)
-        for (long long i = 0; i < G * slots; ++i)
-            if (h[i] >= lsize) throw std::invalid_argument("log table too short");
-    py::gil_scoped_release nogil;
-    Key best = WORST;
-    for (long long i = 0; i < G; ++i) {
-        const uint32_t* row = h + i * slots;
-        Key k{score_slots(row, slots, heur, lf), row[win] ? 0 : 1, idx[i]};
-        if (k < best) best = k;
-    }
-    return best.index;
-}
-
 // Fixed-point log2 table L(n), n = 0..nmax, scaled by 2^52, built additively over the smallest
 // prime factor so that L(a*b) == L(a) + L(b) exactly. L(0) = L(1) = 0.
 py::array_t<int64_t> log2_fixed_table(long long nmax) {
@@ -601,7 +551,5 @@ PYBIND11_MODULE(strategy, m) {
     m.def("best_guess_matrix", &best_guess_matrix<uint16_t>, py::arg("matrix"), py::arg("rows"),
           py::arg("cols"), py::arg("slots"), py::arg("win"), py::arg("max_classes"),
           py::arg("heuristic"), py::arg("candidates_only"), py::arg("lfix"));
-    m.def("best_guess_counts", &best_guess_counts, py::arg("counts"), py::arg("index"),
-          py::arg("win"), py::arg("heuristic"), py::arg("lfix"));
     m.def("log2_fixed_table", &log2_fixed_table, py::arg("nmax"));
 }
