@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cbsolve.bounds import compute_bounds
-from cbsolve.bounds.constructive import CountThenLocate, count_locate_worst, locate_worst, supported
+from cbsolve.bounds.constructive import (
+    CountThenLocate,
+    count_locate_worst,
+    locate_worst,
+    split_point,
+    supported,
+)
 from cbsolve.bounds.constructive_distinct import SetThenPlace, set_place_worst
 from cbsolve.bounds.constructive_expected import count_locate_total, halving_total
 from cbsolve.rule import score
@@ -139,7 +145,7 @@ def _halving_cost(positions: list[int], marked: set[int]) -> int:
     k = sum(p in marked for p in positions)
     if k in (0, len(positions)):
         return 0
-    half = (len(positions) + 1) // 2
+    half = split_point(len(positions), k)
     return 1 + _halving_cost(positions[:half], marked) + _halving_cost(positions[half:], marked)
 
 
@@ -149,3 +155,34 @@ def test_expected_upper_bound_is_used_beyond_worst_times_secrets():
     assert b.expected.upper == count_locate_total(v) < b.worst.upper * b.secrets
     assert "count-then-locate" in b.expected.upper_method
     assert b.expected.lower <= b.expected.upper
+
+
+@pytest.mark.parametrize("n, d", [(7, 3), (8, 3), (7, 4)])
+def test_pair_search_games_worst_and_total_on_every_secret(n, d):
+    # N >= 7: the pair search (2L - 1 = 5 guesses) beats the scan (N - 1) for two singletons.
+    v = Variant.from_options(length=n, digits=d, repeats=True, feedback="bulls")
+    worst = full = 0
+    for secret in itertools.product(range(d), repeat=n):
+        respond = (lambda s: lambda code: score(v, s, code)[0])(secret)
+        worst = max(worst, len(play(v, secret)))
+        full += len(CountThenLocate(v).play(respond, stop_early=False))
+    assert worst == count_locate_worst(v)
+    assert full == count_locate_total(v)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(7, 64), seed=st.integers(0, 2**32 - 1))
+def test_pair_search_on_random_all_present_secrets(n, seed):
+    # Adversarial for the pair search: every symbol present, two of them once, placed at
+    # positions whose bits agree as much as possible (p and p ^ 1 differ in one bit only).
+    rng = random.Random(seed)
+    d = rng.randint(3, min(26, (n + 2) // 2))
+    v = Variant.from_options(length=n, letters=d, repeats=True)
+    pa = rng.randrange(n)
+    pb = pa ^ 1 if pa ^ 1 < n and rng.random() < 0.7 else rng.choice([p for p in range(n) if p != pa])
+    others = list(range(2, d)) + [rng.randrange(2, d) for _ in range(n - d)]
+    rng.shuffle(others)
+    fill = iter(others)
+    secret = tuple(0 if p == pa else 1 if p == pb else next(fill) for p in range(n))
+    assert len(set(secret)) == d
+    assert len(play(v, secret)) <= count_locate_worst(v)

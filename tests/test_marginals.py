@@ -189,7 +189,7 @@ def test_belief_guided_cpsat_lists_the_same_set(log):
         return
     oracle = cpsat.CpSatOracle(cpsat.model_for(log), log=log)
     oracle.ready(Deadline(60))
-    assert oracle.cm.guided == cpsat.GUIDE
+    assert oracle.cm.guided == cpsat.CpSatOptions().guide
     found, how = oracle.find_many(None, Deadline(60))
     assert how == "complete"
     assert sorted(found) == sorted(map(tuple, consistent_codes(log).tolist()))

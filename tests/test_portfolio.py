@@ -83,11 +83,11 @@ def test_blocked_prefixes_reach_the_local_search():
     got = []
     while True:
         status, code = oracle.find(Deadline(10))
-        if status != "sat":
+        if status != Status.FEASIBLE:
             break
         got.append(log.space.format(code))
         oracle.block(list(enumerate(code)))
-    assert status == "unsat" and sorted(got) == sorted(truth)
+    assert status == Status.INFEASIBLE and sorted(got) == sorted(truth)
 
 
 def _hidden(variant: Variant, n: int, seed: int) -> FeedbackLog:

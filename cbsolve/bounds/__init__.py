@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from ..codes import CodeSpace
 from ..deadline import Deadline
-from ..errors import SpaceTooLarge
+from ..errors import CbsolveError
 from ..variant import Variant
 from .counting import total_lower, worst_lower
 
@@ -141,6 +141,8 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
         expected.raise_lower(pb.total, f"{pb.method}, {pb.best_total}")
     elif why:
         out.notes.append(f"closed-form partition bound skipped: {why}")
+    from .bulls_only import raise_lower_bounds
+    raise_lower_bounds(worst, expected, variant, responses)
     if secrets <= SCORER_LIMIT and (deep or not ok) and secrets > 1:
         two = deep and deep_feasible(variant, secrets)
         if two or not ok:
@@ -243,7 +245,7 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
                 from ..search.expected import solve_expected
 
                 res = solve_expected(out.variant, time_limit=deadline.left(), workers=workers)
-        except SpaceTooLarge as exc:
+        except CbsolveError as exc:  # e.g. a space too large: noted; a bug is not a note
             out.notes.append(f"exact {objective}-case search not run: {exc}")
             continue
         tag = "search (optimal, proved)" if res.proved else "search (bound proved before time limit)"

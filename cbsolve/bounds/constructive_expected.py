@@ -9,7 +9,8 @@ the expected total where the strategies cannot be evaluated against every secret
 * min(D-1, M+1) one-symbol guesses, M the largest symbol present (it stops once the counts
   reach N);
 * when every symbol is present, the pair scan: min(q+1, N-1) guesses, q the last position
-  holding either of the two rarest symbols a, b (it stops once all of them are found);
+  holding either of the two rarest symbols a, b (it stops once all of them are found), or,
+  when a and b occur once each and the pair search is used, L + (bits where p_a, p_b agree);
 * for each further present symbol in ascending count order, the halving guesses that locate
   its k positions among the m still unknown (the last symbol has k = m: none);
 * the final guess.
@@ -23,7 +24,8 @@ positions of the i-th located symbol are a uniform k_i-subset of the m_i positio
 earlier ones, independently of what happens to it, so the halving totals factor:
 H(m, k) = sum over k-subsets of the halving guesses (a recursion on the two halves) is charged
 H(m_i, k_i) x (secrets) / C(m_i, k_i). The scan's positions a u b form a uniform K-subset
-(K = n_a + n_b), whose last element q is t for C(t, K-1) of them. The count phase depends only
+(K = n_a + n_b), whose last element q is t for C(t, K-1) of them; for the pair search, bit t
+of p_a and p_b differs for 2 c_t (N - c_t) of the N(N-1) ordered pairs (c_t positions have it). The count phase depends only
 on which ℓ symbols are present, a uniform ℓ-subset of the D symbols. A dynamic programme over
 the counts in ascending order (state: positions used, symbols used; a group of r symbols of
 equal count chooses its labels in C(D - used symbols, r) ways) accumulates the number of
@@ -35,15 +37,17 @@ from functools import cache
 from math import comb
 
 from ..variant import Variant
-from .constructive import METHOD, supported
+from .constructive import METHOD, pair_search_worst, split_point, supported
 
 
 @cache
 def halving_total(m: int, k: int) -> int:
-    """Halving guesses to locate k marked positions among m, summed over all C(m, k) subsets."""
+    """Splitting guesses to locate k marked positions among m, summed over all C(m, k) subsets
+    (the parts :func:`.constructive.split_point` chooses)."""
     if k == 0 or k == m:
         return 0
-    left, right = (m + 1) // 2, m // 2
+    left = split_point(m, k)
+    right = m - left
     return comb(m, k) + sum(halving_total(left, j) * comb(right, k - j)
                             + comb(left, j) * halving_total(right, k - j)
                             for j in range(max(0, k - right), min(k, left) + 1))
@@ -52,6 +56,22 @@ def halving_total(m: int, k: int) -> int:
 def _scan_total(n: int, size: int) -> int:
     """Pair-scan guesses summed over the size-subsets of n positions holding a or b."""
     return sum(comb(t, size - 1) * min(t + 1, n - 1) for t in range(size - 1, n))
+
+
+def _pair_search_total(n: int) -> int:
+    """Pair-search guesses summed over the ordered pairs (p_a, p_b) of distinct positions:
+    L + (bits where they agree) each, and bit t differs for 2 c_t (n - c_t) ordered pairs."""
+    bits = (n - 1).bit_length()
+    ones = [sum(p >> t & 1 for p in range(n)) for t in range(bits)]
+    return 2 * bits * n * (n - 1) - sum(2 * c * (n - c) for c in ones)
+
+
+def _find_pair_total(n: int, size: int, secrets: int) -> int:
+    """Guesses finding the two rarest symbols (size = their positions together), summed over
+    ``secrets`` secrets whose pair positions are spread evenly over the possible ones."""
+    if size == 2 and pair_search_worst(n) < n - 1:
+        return secrets // (n * (n - 1)) * _pair_search_total(n)
+    return secrets // comb(n, size) * _scan_total(n, size)
 
 
 def _count_phase_total(d: int, present: int) -> int:
@@ -75,8 +95,7 @@ def _sweep(n: int, d: int, scan: bool) -> dict[tuple[int, int], tuple[int, int]]
                 m = n - u
                 secrets, cost = secrets * comb(m, j), cost * comb(m, j)
                 if scan and s == 1:
-                    size = u + j                               # the pair: a's and b's positions
-                    cost += secrets // comb(n, size) * _scan_total(n, size)
+                    cost += _find_pair_total(n, u + j, secrets)
                 elif not (scan and s == 0):
                     cost += secrets // comb(m, j) * halving_total(m, j)
                 labels = comb(d - syms, r)

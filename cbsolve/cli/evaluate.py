@@ -70,8 +70,8 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
     if sample is not None and sample < 1:
         raise InvalidVariant(f"--sample must be at least 1, got {sample}")
     if sample is not None and (out or dot or html):
-        raise InvalidVariant("--out, --dot and --html need an exhaustive evaluation; drop "
-                             "--sample to write a tree")
+        raise InvalidVariant("--out and --dot need an exhaustive evaluation (so does --html); "
+                             "drop --sample to write a tree")
     if dot_depth < 1:
         raise InvalidVariant(f"--dot-depth must be at least 1, got {dot_depth}")
     result = evaluate(variant, strategy, first=first, guesses=guesses, seed=seed,

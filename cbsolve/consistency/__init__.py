@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from ..errors import InconsistentLog
 from .backend import Backend, NotSupported
-from .backends import BACKEND_CHOICES, BACKENDS, get_backend
+from .backends import BACKEND_CHOICES, BACKENDS, Engines, get_backend
 from .plan import Plan, auto_choice, plan_for
 from .query import ConsistencyResult, Query
 from .solve import consistent
 
-__all__ = ["BACKENDS", "BACKEND_CHOICES", "Backend", "ConsistencyResult", "InconsistentLog",
+__all__ = ["BACKENDS", "BACKEND_CHOICES", "Backend", "ConsistencyResult", "Engines", "InconsistentLog",
            "NotSupported", "Plan", "Query", "auto_choice", "consistent", "get_backend", "plan_for"]

@@ -9,6 +9,7 @@ imported by the engines on their first solve, not here.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -64,32 +65,33 @@ class CpSatBackend(Backend):
     name = "cpsat"
 
     def __init__(self, workers: int = cpsat.WORKERS, suffix_budget: int | None = None,
-                 seed: int = 0, seeded: bool = False, local_search: bool | None = None):
+                 seed: int = 0, seeded: bool = False, local_search: bool | None = None,
+                 options: cpsat.CpSatOptions = cpsat.CpSatOptions(), neighbours: bool = True,
+                 portfolio: dict | None = None):
         self.workers = workers
         self.local_search = cpsat.LOCAL_SEARCH if local_search is None else local_search
-        self.portfolio: dict = {}   # PortfolioOracle options (benchmarks)
+        self.portfolio = portfolio or {}    # PortfolioOracle options (benchmarks)
         self.suffix_budget = suffix_budget
         self.seed = seed
         self.seeded = seeded
+        self.options = options
+        self.neighbours = neighbours        # answer.answer_query's one-move neighbours
 
     def solve(self, log: FeedbackLog, query: Query, head_start=None) -> ConsistencyResult:
         start = time.perf_counter()
         deadline = Deadline(query.time_limit)
         oracle = cpsat.CpSatOracle(cpsat.model_for(log), self.workers, self.seed, self.seeded,
-                                   log=log if cpsat.PIN_COUNTS else None)
+                                   log=log if cpsat.PIN_COUNTS else None, options=self.options)
         # Lists of a few secrets (find-one, determined): race the native local search against
         # CP-SAT (portfolio.py). Counts, samples and full lists enumerate, where it cannot help.
         if self.local_search and not query.count and not query.sample and query.limit is not None:
             oracle = PortfolioOracle(oracle, log, self.seed, **self.portfolio)
         result = answer_query(self.name, log, query, deadline, oracle,
-                              suffix_budget=self.suffix_budget)
+                              suffix_budget=self.suffix_budget, neighbours=self.neighbours)
         note = oracle.note()
         if note:
             result.notes.append(note)
-        if result.status == Status.INFEASIBLE:
-            result.notes.append("proved inconsistent by CP-SAT")
-        result.seconds = time.perf_counter() - start
-        return result
+        return _finished(result, start, "CP-SAT")
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
                         head_start=None) -> ConsistencyResult:
@@ -97,7 +99,7 @@ class CpSatBackend(Backend):
         cm, sels = cpsat.selector_model(log)
         cm.model.Add(sum(sels) >= len(sels) - max_lies)
         return answer_query(self.name, log, query, Deadline(query.time_limit),
-                            cpsat.CpSatOracle(cm), lies=max_lies)
+                            cpsat.CpSatOracle(cm, options=self.options), lies=max_lies)
 
 
 class SatBackend(Backend):
@@ -105,30 +107,48 @@ class SatBackend(Backend):
 
     name = "sat"
 
-    def __init__(self, solver: str = sat.SOLVER, suffix_budget: int | None = None,
-                 card: str = "counter"):
-        self.solver = solver
+    def __init__(self, options: sat.SatOptions = sat.SatOptions(), suffix_budget: int | None = None,
+                 neighbours: bool = True):
+        self.options = options
         self.suffix_budget = suffix_budget
-        self.card = card        # cardinality encoding (CARD_ENCODINGS); benchmarks only
+        self.neighbours = neighbours        # answer.answer_query's one-move neighbours
 
     def solve(self, log: FeedbackLog, query: Query, head_start=None) -> ConsistencyResult:
         start = time.perf_counter()
         deadline = Deadline(query.time_limit)
-        with sat.session_for(log, self.solver, self.card) as session:
+        with sat.session_for(log, self.options) as session:
             oracle = session.oracle()
             result = answer_query(self.name, log, query, deadline, oracle,
-                                  suffix_budget=self.suffix_budget)
-        if result.status == Status.INFEASIBLE:
-            result.notes.append("proved inconsistent by PySAT (" + self.solver + ")")
-        result.seconds = time.perf_counter() - start
-        return result
+                                  suffix_budget=self.suffix_budget, neighbours=self.neighbours)
+        return _finished(result, start, f"PySAT ({self.options.solver})")
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
                         head_start=None) -> ConsistencyResult:
         """A counter over the negated selectors: at most ``max_lies`` entries false."""
-        with sat.session_for(log) as s:
+        with sat.session_for(log, self.options) as s:
             return answer_query(self.name, log, query, Deadline(query.time_limit),
                                 s.oracle(lies=max_lies), lies=max_lies)
+
+
+def _finished(result: ConsistencyResult, start: float, engine: str) -> ConsistencyResult:
+    """The result with its time, and which engine proved "none" when it did."""
+    if result.status == Status.INFEASIBLE:
+        result.notes.append(f"proved inconsistent by {engine}")
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+@dataclass(frozen=True)
+class Engines:
+    """The engines' options, passed down from :func:`~.solve.consistent` to every backend it
+    makes; the defaults are the product's, benchmarks compare others side by side."""
+
+    sat: sat.SatOptions = sat.SatOptions()
+    cpsat: cpsat.CpSatOptions = cpsat.CpSatOptions()
+    #: The solvers list one-move neighbours of a first secret before asking again.
+    neighbours: bool = True
+    #: ``auto``'s find-one probe races two orders of the depth-first search (plan.probe_search).
+    race_guided: bool = True
 
 
 BACKENDS: dict[str, type[Backend]] = {"native": NativeBackend, "cpsat": CpSatBackend,
@@ -136,8 +156,13 @@ BACKENDS: dict[str, type[Backend]] = {"native": NativeBackend, "cpsat": CpSatBac
 BACKEND_CHOICES = ("auto", *BACKENDS)
 
 
-def get_backend(name: str) -> Backend:
-    """Backend instance by name; an unknown name lists the valid ones."""
+def get_backend(name: str, engines: Engines = Engines()) -> Backend:
+    """Backend instance by name, with ``engines``' options; an unknown name lists the valid
+    ones."""
     if name not in BACKENDS:
         raise unknown_name("backend", name, BACKEND_CHOICES)
+    if name == "cpsat":
+        return CpSatBackend(options=engines.cpsat, neighbours=engines.neighbours)
+    if name == "sat":
+        return SatBackend(options=engines.sat, neighbours=engines.neighbours)
     return BACKENDS[name]()

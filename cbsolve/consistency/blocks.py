@@ -15,6 +15,7 @@ import numpy as np
 
 from ..deadline import Deadline
 from ..feedback import FeedbackLog
+from ..status import Status
 from ..variant import Variant
 from .neighbours import local_neighbours
 from .rescoring import Checker
@@ -34,7 +35,7 @@ class Oracle:
     seeded = False
 
     def find(self, deadline: Deadline) -> tuple[str, tuple[int, ...] | None]:
-        """("sat", code) | ("unsat", None) | ("unknown", None) when the deadline hit."""
+        """(FEASIBLE, code) | (INFEASIBLE, None) | (UNKNOWN, None) when the deadline hit."""
         raise NotImplementedError
 
     def block(self, assignment: list[tuple[int, int]]) -> None:
@@ -128,9 +129,9 @@ def enumerate_blocks(oracle: Oracle, log: FeedbackLog, want: int | None, deadlin
         t0 = time.perf_counter()
         status, code = oracle.find(deadline)
         t_solve = time.perf_counter() - t0
-        if status == "unsat":
+        if status == Status.INFEASIBLE:
             return found, "complete"
-        if status == "unknown":
+        if status == Status.UNKNOWN:
             return found, "timeout"
         assert code is not None
         if cur == 0:

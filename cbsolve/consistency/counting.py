@@ -38,7 +38,7 @@ def cnf_of(log, lies: int = 0):
     ``lies`` entries violated."""
     from .sat import SatSession
 
-    with SatSession(log.variant, redundant=False) as session:   # counters: see sat.SYMBOL_SUM
+    with SatSession(log.variant, redundant=False) as session:   # counters: see SatOptions.symbol_sum
         sels = [session.add_clue(c) for c in clues(log)]
         if lies:
             act = session.new_var("lies")

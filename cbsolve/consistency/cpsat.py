@@ -13,8 +13,11 @@ blocking constraint with the previous solution as a hint, one block of completio
 """
 from __future__ import annotations
 
-from ..feedback import FeedbackLog
+from dataclasses import dataclass
+
 from ..deadline import Deadline
+from ..feedback import FeedbackLog
+from ..status import Status
 from .blocks import Oracle
 from .clues import Clue, clues
 
@@ -27,13 +30,23 @@ LOCAL_SEARCH = True
 PIN_COUNTS = True
 #: Most seconds spent enumerating the count vectors (N=40: 0.02-0.07 s).
 PIN_SECONDS = 1.0
-#: When the counts are pinned to one vector, branch on the position/symbol literals in the order
-#: of their belief-propagation marginals (marginals.py), likeliest first (CP-SAT fixed search).
-#: Hard band, find one, 5 s (docs/benchmarks.md, "Hard band"): 45 clues 1 of 7 found vs 0, 50 clues 3 of 7
-#: vs 2, 60 clues 8 of 8 vs 7. Sweeps: 20 found the same as 60, at a third of the cost.
-GUIDE, GUIDE_SWEEPS = True, 20
-#: Extra CP-SAT parameters for every solve (benchmarks: e.g. {"linearization_level": 0}).
-PARAMS: dict = {}
+
+
+@dataclass(frozen=True)
+class CpSatOptions:
+    """How the CP-SAT engine searches; benchmarks pass other values, the defaults are the
+    product's."""
+
+    #: When the counts are pinned to one vector, branch on the position/symbol literals in the
+    #: order of their belief-propagation marginals (marginals.py), likeliest first (CP-SAT fixed
+    #: search). Hard band, find one, 5 s (docs/benchmarks.md, "Hard band"): 45 clues 1 of 7
+    #: found vs 0, 50 clues 3 of 7 vs 2, 60 clues 8 of 8 vs 7.
+    guide: bool = True
+    #: Sum-product sweeps for that order: 20 found the same as 60, at a third of the cost.
+    guide_sweeps: int = 20
+    #: Extra CP-SAT parameters for every solve, as (name, value) pairs (benchmarks: e.g.
+    #: (("linearization_level", 0),)).
+    params: tuple[tuple[str, object], ...] = ()
 
 
 class CpSatModel:
@@ -118,7 +131,8 @@ class CpSatModel:
                                        self.cp.CHOOSE_FIRST, self.cp.SELECT_MAX_VALUE)
         self.guided = True
 
-    def solver(self, seconds: float | None, workers: int = WORKERS, seed: int = 0):
+    def solver(self, seconds: float | None, workers: int = WORKERS, seed: int = 0,
+               params: tuple[tuple[str, object], ...] = ()):
         s = self.cp.CpSolver()
         if self.guided:
             s.parameters.search_branching = self.cp.FIXED_SEARCH
@@ -126,7 +140,7 @@ class CpSatModel:
             s.parameters.max_time_in_seconds = max(seconds, 0.001)
         s.parameters.num_workers = workers
         s.parameters.random_seed = seed
-        for k, v in PARAMS.items():
+        for k, v in params:
             setattr(s.parameters, k, v)
         return s
 
@@ -144,8 +158,10 @@ class CpSatOracle(Oracle):
     """Find/block interface for :func:`blocks.enumerate_blocks`."""
 
     def __init__(self, cm: CpSatModel, workers: int = WORKERS, seed: int = 0,
-                 seeded: bool = False, log: FeedbackLog | None = None):
+                 seeded: bool = False, log: FeedbackLog | None = None,
+                 options: CpSatOptions = CpSatOptions()):
         self.cm, self.workers, self.seed = cm, workers, seed
+        self.options = options
         #: The log whose count vectors are pinned before the first solve (count_vectors.py);
         #: lazily, so answers found without CP-SAT (the local search) do not pay for them.
         self.pin_log = log
@@ -165,30 +181,30 @@ class CpSatOracle(Oracle):
             left = deadline.left()
             vecs = pin_counts(self.cm, self.pin_log, PIN_SECONDS if left is None else
                               min(PIN_SECONDS, left / 10))
-            if GUIDE and vecs and len(vecs) == 1:
+            if self.options.guide and vecs and len(vecs) == 1:
                 from .marginals import marginals
 
-                self.cm.guide(marginals(self.pin_log, vecs[0], sweeps=GUIDE_SWEEPS))
+                self.cm.guide(marginals(self.pin_log, vecs[0], sweeps=self.options.guide_sweeps))
             self.pin_log = None
 
     def find(self, deadline: Deadline):
         self.ready(deadline)
         left = deadline.left()
         if left is not None and left <= 0:
-            return "unknown", None
-        solver = self.cm.solver(left, self.workers, self.seed)
+            return Status.UNKNOWN, None
+        solver = self.cm.solver(left, self.workers, self.seed, self.options.params)
         return self.outcome(solver, solver.Solve(self.cm.model))
 
-    def outcome(self, solver, status) -> tuple[str, tuple[int, ...] | None]:
-        """("sat", code) | ("unsat", None) | ("unknown", None) for a finished Solve; a found
+    def outcome(self, solver, status) -> tuple[Status, tuple[int, ...] | None]:
+        """(FEASIBLE, code) | (INFEASIBLE, None) | (UNKNOWN, None) for a finished Solve; a found
         code becomes the hint of the next solve."""
         cp = self.cm.cp
         self.solves += 1
         if status in (cp.OPTIMAL, cp.FEASIBLE):
             code = self.cm.decode(solver)
             self.cm.hint(code)
-            return "sat", code
-        return ("unsat", None) if status == cp.INFEASIBLE else ("unknown", None)
+            return Status.FEASIBLE, code
+        return (Status.INFEASIBLE, None) if status == cp.INFEASIBLE else (Status.UNKNOWN, None)
 
     def find_many(self, want: int | None, deadline: Deadline):
         """Up to ``want`` solutions: one ordinary solve (with presolve: the fast way to a first
@@ -197,8 +213,8 @@ class CpSatOracle(Oracle):
         backtracking, far faster than re-solving once per secret on large N."""
         cp, cm = self.cm.cp, self.cm
         status, first = self.find(deadline)       # also sets the hint
-        if status != "sat":
-            return [], "complete" if status == "unsat" else "timeout"
+        if status != Status.FEASIBLE:
+            return [], "complete" if status == Status.INFEASIBLE else "timeout"
         if want is not None and want <= 1:
             return [first], "limit"
         left = deadline.left()
@@ -217,7 +233,7 @@ class CpSatOracle(Oracle):
                 if want is not None and len(found) >= want:
                     self.StopSearch()
 
-        solver = cm.solver(left, 1, self.seed)
+        solver = cm.solver(left, 1, self.seed, self.options.params)
         solver.parameters.enumerate_all_solutions = True
         status = solver.Solve(cm.model, Collect())
         self.solves += 1

@@ -357,10 +357,6 @@ PROBE_COUNT_GOING = 100_000
 #: 12-14k/s; docs/journal.md, "2026-11-24 01:13 · Listing, first secrets and lies by the
 #: depth-first search").
 PROBE_LIST_GOING = 2_000
-#: Find-one / unique probes on those spaces race the lexicographic search against the guided
-#: one (:func:`race_first`). Mastermind 16x6 with 12 clues, 100 logs, kernels alone: median /
-#: p95 8.6 / 36 ms lexicographic, 3.7 / 31 ms guided, 3.4 / 16 ms the first of the two.
-RACE_GUIDED = True
 
 
 def find_probe_seconds(log: FeedbackLog) -> float:

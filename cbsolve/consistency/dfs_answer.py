@@ -15,7 +15,7 @@ import numpy as np
 
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import dfs
+from . import dfs, sampling
 from .counting import cnf_of, exact_count_log, near_uniform
 from .dfs import COUNT, LIST, Chunk
 from .query import ConsistencyResult, Query
@@ -68,7 +68,7 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
         result.count, result.exact = 0, True
         result.settle(0, True)
         if query.sample:            # as the counted path labels an empty draw
-            result.sampling = SAMPLED_BY_RANKS
+            result.sampling = sampling.BY_RANKS
         result.notes.append(f"entries {pair[0]} and {pair[1]} cannot both hold: their guesses "
                             "share too few positions (or symbols) for both replies")
         result.seconds = time.perf_counter() - start
@@ -142,10 +142,6 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
     return result
 
 
-SAMPLED_BY_RANKS = ("exact uniform, without replacement: counted by depth-first search, then "
-                    "ranks drawn uniformly")
-
-
 def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, lies: int = 0,
             head_start: HeadStart | None = None) -> None:
     """Exact uniform without replacement when the set can be counted in time; otherwise the
@@ -157,15 +153,15 @@ def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, lies: int
     n = c.count
     rng = np.random.default_rng(query.seed)
     if c.complete:
-        k = min(query.sample, n)
-        ranks = np.sort(rng.choice(n, size=k, replace=False)) if k else []
+        ranks = sampling.draw(rng, n, query.sample)
+        k = ranks.size
         left = None if tl is None else max(0.0, tl - (time.perf_counter() - t0))
         got = dfs.at_ranks(log, ranks, left, lies)
         if got.codes.shape[0] == k:
             dfs.recheck(log, got.codes, lies)
             result.secrets = log.space.format_many(got.codes)
             result.count, result.exact, result.truncated = n, True, k < n
-            result.sampling = SAMPLED_BY_RANKS
+            result.sampling = sampling.BY_RANKS
             result.settle(n, True)
             return
     left = None if tl is None else max(0.01, tl - (time.perf_counter() - t0))
@@ -177,17 +173,17 @@ def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, lies: int
         result.secrets = log.space.format_many(codes)
         result.count, result.exact, result.truncated = n or None, False, True
         result.time_limit_hit = True
-        result.sampling = ("near-uniform by CMSGen (heuristic sampler, no formal guarantee), "
-                           "with replacement; the set could not be counted within the time limit")
+        result.sampling = sampling.NEAR_UNIFORM.format(
+            why="the set could not be counted within the time limit")
         result.settle(max(n, codes.shape[0]), False)
         return
     listed = dfs.list_codes(log, max(query.sample, 1000), None if tl is None else tl * 0.1, lies)
     dfs.recheck(log, listed.codes, lies)
     m = listed.codes.shape[0]
-    pick = np.sort(rng.choice(m, size=min(query.sample, m), replace=False)) if m else []
+    pick = sampling.draw(rng, m, query.sample)
     result.secrets = log.space.format_many(listed.codes[pick])
     result.count, result.exact, result.truncated = max(n, m) or None, False, True
     result.time_limit_hit = True
-    result.sampling = ("NOT uniform: drawn from the first secrets in lexicographic order "
-                       "(the set could not be counted within the time limit)")
+    result.sampling = sampling.NOT_UNIFORM.format(
+        listed="in lexicographic order", why="the set could not be counted within the time limit")
     result.settle(max(n, m), False)

@@ -254,7 +254,8 @@ def session_conflict(s, deadline: Deadline) -> tuple[list[int] | None, bool]:
 
 
 # --- corrections ----------------------------------------------------------------------------
-def _reply(variant, bulls: int, cows: int) -> str:
+def reply_text(variant, bulls: int, cows: int) -> str:
+    """A reply as entries spell it: ``B,C``, or ``B`` when the variant scores bulls only."""
     return f"{bulls}" if variant.bulls_only else f"{bulls},{cows}"
 
 
@@ -265,7 +266,7 @@ def corrections_for(log: FeedbackLog, secret) -> list[dict]:
     for i, e in enumerate(log, 1):
         b, c = score(variant, secret, e.guess)
         if (b, c) != (e.bulls, e.cows):
-            wrong.append((i, e, _reply(variant, e.bulls, e.cows), _reply(variant, b, c)))
+            wrong.append((i, e, reply_text(variant, e.bulls, e.cows), reply_text(variant, b, c)))
     out = []
     for i, e, old, new in wrong:
         if len(wrong) == 1:

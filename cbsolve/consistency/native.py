@@ -12,6 +12,7 @@ import numpy as np
 from .. import scoring
 from ..feedback import FeedbackLog
 from ..status import Status
+from . import sampling
 from .query import ConsistencyResult, Query
 
 
@@ -48,12 +49,10 @@ def result_from_indices(space, idx: np.ndarray, query: Query, backend: str = "na
     result = ConsistencyResult(status=Status.OPTIMAL if n else Status.INFEASIBLE,
                                backend=backend, count=n, exact=True, determined=n == 1)
     if query.sample:
-        rng = np.random.default_rng(query.seed)
-        k = min(query.sample, n)
-        picked = np.sort(rng.choice(idx, size=k, replace=False)) if k else idx[:0]
+        picked = idx[sampling.draw(np.random.default_rng(query.seed), n, query.sample)]
         result.secrets = space.format_many(space.codes[picked])
-        result.sampling = "exact uniform, without replacement, from the enumerated set"
-        result.truncated = k < n
+        result.sampling = sampling.FROM_THE_SET
+        result.truncated = picked.size < n
     else:
         shown = idx if query.limit is None else idx[:query.limit]
         result.secrets = space.format_many(space.codes[shown])

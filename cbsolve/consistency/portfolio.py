@@ -19,8 +19,9 @@ import threading
 
 import numpy as np
 
-from ..feedback import FeedbackLog
 from ..deadline import Deadline
+from ..feedback import FeedbackLog
+from ..status import Status
 from .blocks import Oracle
 from .rescoring import Checker, valid_rows
 
@@ -124,12 +125,12 @@ class PortfolioOracle(Oracle):
         self.wins[engine] += 1
         self.cm.hint(code)
         self.last = code
-        return "sat", code
+        return Status.FEASIBLE, code
 
     def find(self, deadline: Deadline):
         left = deadline.left()
         if left is not None and left <= 0:
-            return "unknown", None
+            return Status.UNKNOWN, None
         # Phase 1: a flip-bounded burst of local search alone (deterministic for the seed).
         burst = self.burst if self.last is None else min(self.burst, self.burst_after_first)
         if burst:
@@ -140,18 +141,18 @@ class PortfolioOracle(Oracle):
                 self.cm.hint(tuple(int(v) for v in r["best"]))   # its lowest-cost code
             left = deadline.left()
             if left is not None and left <= 0:
-                return "unknown", None
+                return Status.UNKNOWN, None
         # Phase 2: CP-SAT, raced by the local search in a native thread.
         return self._race(deadline) if self.race else self._cpsat(deadline)
 
     def _cpsat(self, deadline: Deadline):
         status, code = self.cp.find(deadline)
-        return self._found(code, "CP-SAT") if status == "sat" else (status, None)
+        return self._found(code, "CP-SAT") if status == Status.FEASIBLE else (status, None)
 
     def _race(self, deadline: Deadline):
         self.cp.ready(deadline)
         left = deadline.left()
-        solver = self.cm.solver(left, self.cp.workers, self.cp.seed)
+        solver = self.cm.solver(left, self.cp.workers, self.cp.seed, self.cp.options.params)
         stop = np.zeros(1, np.int32)
         done = threading.Event()
         box: dict = {}
@@ -182,8 +183,8 @@ class PortfolioOracle(Oracle):
             raise box["error"]
         sols = box.get("r", {}).get("solutions", [])
         kind, code = self.cp.outcome(solver, status)
-        assert not (sols and kind == "unsat"), "CP-SAT proved none, local search found one"
-        if kind == "sat":
+        assert not (sols and kind == Status.INFEASIBLE), "CP-SAT proved none, local search found one"
+        if kind == Status.FEASIBLE:
             return self._found(code, "CP-SAT")
         if sols:
             return self._found(sols[0], "local search")

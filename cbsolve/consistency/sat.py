@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
 
-from ..feedback import FeedbackLog
 from ..deadline import Deadline
+from ..feedback import FeedbackLog
+from ..status import Status
 from .blocks import Oracle
 from .clues import Clue, clues
 
@@ -27,21 +29,11 @@ from .clues import Clue, clues
 SOLVER = "glucose4"
 #: Pairwise at-most-one up to this many literals; a counter beyond.
 PAIRWISE_MAX = 40
-#: The redundant "symbols add up to N" sums of a solving session (see SatSession); False only
-#: for the benchmark baseline (docs/benchmarks.md, "PySAT encoding options"). The CNF handed to model
-#: counters and
-#: samplers (counting.cnf_of) never has them: Ganak counted slower with them (dense N=9 of 10
-#: digits: 2-12 s without, over 20 s with), and it only counts logs the session found consistent.
-SYMBOL_SUM = True
 #: Repeats: the sum is built over full unary counts of every symbol (D * N^2 auxiliaries in
 #: the per-symbol counters), so only up to this size (N=40 of 10 digits: 16,000). It costs
 #: 15-20 % of PySAT's find-one time there and on N=20 of 26 letters (docs/benchmarks.md, "PySAT encoding
 #: options").
 COUNT_SUM_MAX = 50_000
-#: Redundant binary clauses n_s >= t+1 -> n_s >= t on the unary counts: with them unit
-#: propagation reads a single-symbol total as a count, which the repeats sum needs (N=40,
-#: counts adding to 39: 0.2 s with both, 4.1 s with the sum alone, unknown with neither).
-CHAIN = True
 #: Cardinality encodings for ``SatSession(card=...)``: "counter" (default, the two-way
 #: sequential counter: one model per secret, which counters and samplers rely on), "totalizer"
 #: (a two-way totalizer, Bailleux & Boufkhad 2003, for the per-symbol counts and the clues), and
@@ -55,6 +47,29 @@ CARD_ENCODINGS = ("counter", "totalizer", "cardnet", "sortnet", "seqcounter", "m
                   "kmtotalizer")
 _PYSAT_ENC = {"cardnet": "cardnetwrk", "sortnet": "sortnetwrk", "seqcounter": "seqcounter",
               "mtotalizer": "mtotalizer", "kmtotalizer": "kmtotalizer"}
+
+
+
+@dataclass(frozen=True)
+class SatOptions:
+    """How the PySAT engine builds and solves its CNF; benchmarks pass other values, the
+    defaults are the product's."""
+
+    #: The solver (PySAT's name for it).
+    solver: str = SOLVER
+    #: Cardinality encoding, one of :data:`CARD_ENCODINGS`.
+    card: str = "counter"
+    #: The redundant "symbols add up to N" sums of a solving session (see SatSession); off only
+    #: for the benchmark baseline (docs/benchmarks.md, "PySAT encoding options"). The CNF handed
+    #: to model counters and samplers (counting.cnf_of) never has them: Ganak counted slower with
+    #: them (dense N=9 of 10 digits: 2-12 s without, over 20 s with), and it only counts logs the
+    #: session found consistent.
+    symbol_sum: bool = True
+    #: Redundant binary clauses n_s >= t+1 -> n_s >= t on the unary counts: with them unit
+    #: propagation reads a single-symbol total as a count, which the repeats sum needs (N=40,
+    #: counts adding to 39: 0.2 s with both, 4.1 s with the sum alone, unknown with neither).
+    chain: bool = True
+
 
 TRUE, FALSE = "T", "F"  # literal constants, simplified away before reaching the solver
 
@@ -73,11 +88,11 @@ class SatSession:
     Use inside ``with`` so the solver's memory is freed. ``clauses`` keeps the whole formula
     for export to counters and samplers. ``redundant``: add the implied "symbols add up to N"
     sums, which let CDCL prove logs whose totals ask for too many or too few symbols (off
-    for the counters' CNF, :data:`SYMBOL_SUM`).
+    for the counters' CNF, :attr:`SatOptions.symbol_sum`); ``chain``: :attr:`SatOptions.chain`.
     """
 
     def __init__(self, variant, solver: str = SOLVER, keep_clauses: bool = True,
-                 card: str = "counter", redundant: bool = True):
+                 card: str = "counter", redundant: bool = True, chain: bool = True):
         from pysat.formula import IDPool
         from pysat.solvers import Solver
 
@@ -86,6 +101,7 @@ class SatSession:
 
             raise unknown_name("cardinality encoding", card, CARD_ENCODINGS)
         self.card = card
+        self.chain = chain
         self.variant = variant
         self.pool = IDPool()
         self.solver = Solver(name=solver)
@@ -105,7 +121,7 @@ class SatSession:
         if not variant.repeats:
             for s in range(d):
                 self.at_most_one([self.x[p][s] for p in range(n)], ("col", s))
-        sums = redundant and SYMBOL_SUM
+        sums = redundant
         if not variant.repeats and sums:
             # Redundant: exactly n symbols are present. The totals count present symbols, and
             # without this sum CDCL must rediscover a pigeonhole argument over the positions:
@@ -278,7 +294,7 @@ class SatSession:
                 outs = self.counter(col, t, ("n", sym, t))
             else:
                 outs = self.totalizer(col, t, ("n", sym, t))
-            if CHAIN:
+            if self.chain:
                 for t_ in range(1, len(outs)):      # redundant: n >= t+1 -> n >= t
                     self.clause([_neg(outs[t_]), outs[t_ - 1]])
             self._unary[sym] = outs
@@ -371,10 +387,10 @@ class SatOracle(Oracle):
     def find(self, deadline: Deadline):
         answer = self.s.solve(self.assumptions, deadline)
         if answer is None:
-            return "unknown", None
+            return Status.UNKNOWN, None
         if not answer:
-            return "unsat", None
-        return "sat", self.s.decode(self.s.solver.get_model())
+            return Status.INFEASIBLE, None
+        return Status.FEASIBLE, self.s.decode(self.s.solver.get_model())
 
     def block(self, assignment) -> None:
         self.s.clause([-self.act, *[-self.s.x[p][v] for p, v in assignment]])
@@ -383,8 +399,9 @@ class SatOracle(Oracle):
         self.s.clause([-self.act])
 
 
-def session_for(log: FeedbackLog, solver: str = SOLVER, card: str = "counter") -> SatSession:
-    session = SatSession(log.variant, solver, card=card)
+def session_for(log: FeedbackLog, options: SatOptions = SatOptions()) -> SatSession:
+    session = SatSession(log.variant, options.solver, card=options.card,
+                         redundant=options.symbol_sum, chain=options.chain)
     for clue in clues(log):
         session.add_clue(clue)
     return session

@@ -11,7 +11,8 @@ from dataclasses import replace
 from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..status import Status
-from .backends import get_backend
+from . import sampling
+from .backends import Engines, get_backend
 from .diagnose import diagnose
 from .plan import plan_for
 from .query import ConsistencyResult, Query
@@ -23,22 +24,24 @@ from .query import ConsistencyResult, Query
 CHECK_SHARE, CHECK_SECONDS = 0.1, 1.0
 
 
-def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") -> ConsistencyResult:
+def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
+               engines: Engines = Engines()) -> ConsistencyResult:
     """Secrets consistent with ``log``. An inconsistent log gives status INFEASIBLE with a
-    minimal conflicting set of entries in ``conflict`` (when it could be computed)."""
+    minimal conflicting set of entries in ``conflict`` (when it could be computed).
+    ``engines``: the engines' options (benchmarks; the defaults are the product's)."""
     start = time.perf_counter()
     deadline = Deadline(query.time_limit)     # choice, solve and diagnosis share the limit
     if not len(log) and query.count and not query.sample:
-        return _unconstrained(log, query, backend)
-    plan = plan_for(log, query) if backend == "auto" else None
+        return _unconstrained(log, query, backend, engines)
+    plan = plan_for(log, query, race_guided=engines.race_guided) if backend == "auto" else None
     choice = plan.to_json() if plan else None
     name = plan.backend if plan else backend
-    result = _proved_none_first(log, query) if name == "sat" and plan else None
+    result = _proved_none_first(log, query, engines) if name == "sat" and plan else None
     if result is not None:
         name = choice["backend"] = "cpsat"
         choice["reason"] += "; CP-SAT's check proved the log inconsistent first"
     else:
-        result = get_backend(name).solve(log, replace(query, time_limit=deadline.left()),
+        result = get_backend(name, engines).solve(log, replace(query, time_limit=deadline.left()),
                                           head_start=plan.head_start if plan else None)
     if choice:
         choice["choose_seconds"] = round(time.perf_counter() - start - result.seconds, 6)
@@ -54,26 +57,28 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") 
     return result
 
 
-def _proved_none_first(log: FeedbackLog, query: Query) -> ConsistencyResult | None:
+def _proved_none_first(log: FeedbackLog, query: Query,
+                       engines: Engines = Engines()) -> ConsistencyResult | None:
     """CP-SAT's answer when it proves within a short budget that no secret fits (the answer
     to any query then), else None (a secret was found, or the budget ran out)."""
     seconds = CHECK_SECONDS if query.time_limit is None else \
         min(CHECK_SECONDS, CHECK_SHARE * query.time_limit)
     check = replace(query, count=False, sample=None, limit=1, determined=False,
                     time_limit=seconds)
-    result = get_backend("cpsat").solve(log, check)
+    result = get_backend("cpsat", engines).solve(log, check)
     if result.status != Status.INFEASIBLE:
         return None
     if query.sample:
-        result.sampling = "nothing to draw: no secret is consistent"
+        result.sampling = sampling.NOTHING
     return result
 
 
-def _unconstrained(log: FeedbackLog, query: Query, backend: str) -> ConsistencyResult:
+def _unconstrained(log: FeedbackLog, query: Query, backend: str,
+                   engines: Engines) -> ConsistencyResult:
     """No entry constrains the secret: every code is consistent and the code space counts them
     exactly (a backend would count 10^40 codes one by one and stop at "at least"); the secrets
     are listed by the backend as asked."""
-    result = consistent(log, replace(query, count=False), backend)
+    result = consistent(log, replace(query, count=False), backend, engines)
     n = log.space.size
     result.count, result.exact = n, True
     result.truncated = len(result.secrets) < n

@@ -38,8 +38,9 @@ class Alphabet:
             return "".join(self._in[c] for c in text)
         except KeyError as exc:
             raise FormatError(f"{where}: code {text!r} has symbol {exc.args[0]!r}, not in the "
-                              f"file's alphabet {self.file[:self.variant.n_symbols]!r} (set it "
-                              "with --file-symbols)") from None
+                              f"file's alphabet {self.file[:self.variant.n_symbols]!r} (name the "
+                              "game with the variant options, e.g. --digits, or the file's "
+                              "alphabet with --file-symbols)") from None
 
     def write(self, code: str) -> str:
         return "".join(self._out[c] for c in code)

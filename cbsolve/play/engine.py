@@ -89,7 +89,9 @@ class Diagnosis:
 
 
 def _reply_text(log: FeedbackLog, entry) -> str:
-    return f"{entry.bulls}" if log.variant.bulls_only else f"{entry.bulls},{entry.cows}"
+    from ..consistency.diagnose import reply_text
+
+    return reply_text(log.variant, entry.bulls, entry.cows)
 
 
 class Guesser:
@@ -303,9 +305,12 @@ def suggest_corrections(log: FeedbackLog, conflict: list[int] | None,
     """Single-reply changes that make an enumerable log consistent again.
 
     Used when the consistency backend returned no corrections of its own: for each entry of the
-    conflict, every other possible reply is tried with the native filter.
+    conflict, every other possible reply is tried with the native filter. Each correction has
+    the fields of the consistency diagnosis' corrections (``entry``, ``guess``, ``from``,
+    ``to``, ``message``), plus ``bulls``, ``cows``, ``secrets`` left and the ``distance``.
     """
     from .. import scoring
+    from ..consistency.diagnose import reply_text
     from ..consistency.native import consistent_indices
 
     if not log.space.enumerable or not conflict:
@@ -323,9 +328,10 @@ def suggest_corrections(log: FeedbackLog, conflict: list[int] | None,
         values, counts = np.unique(resp, return_counts=True)
         for r, n in zip(values.tolist(), counts.tolist(), strict=False):
             b, c = log.variant.response_of(r)
-            reply = f"{b}" if log.variant.bulls_only else f"{b},{c}"
+            reply = reply_text(log.variant, b, c)
             was = _reply_text(log, old)
-            out.append({"entry": number, "guess": old.text, "bulls": b, "cows": c,
+            out.append({"entry": number, "guess": old.text, "from": was, "to": reply,
+                        "bulls": b, "cows": c,
                         "secrets": n, "distance": abs(b - old.bulls) + abs(c - old.cows),
                         "message": f"if reply #{number} ({old.text}) were {reply} instead of "
                                    f"{was}, {n} secret{'s' if n != 1 else ''} would remain"})
