@@ -93,7 +93,8 @@ def _interval(lo, hi, exact, lo_m, hi_m, fmt=str) -> str:
 
 
 def markdown(rows: list[dict], header: str = "") -> str:
-    out = ([header, ""] if header else []) + ["Worst case: guesses including the final one. Expected: average guesses over all "
+    out = [header, ""] if header else []
+    out += ["Worst case: guesses including the final one. Expected: average guesses over all "
            "secrets (total / secrets). **Bold** = exact (lower = upper). In brackets the method of "
            "each end: C counting, P1 first-guess partition (closed form), P2 partition two "
            "guesses deep (scorer), H heuristic strategy evaluated exactly, K construction with a "

@@ -22,7 +22,8 @@ from ..codes import CodeSpace
 from ..errors import SpaceTooLarge
 from ..tree import make_tree, stats_of
 from ..variant import Variant
-from .heuristics import Chooser, check_guesses, check_strategy, require_enumerable
+from .heuristics import (Chooser, DeadlineExpired, check_guesses, check_strategy,
+                         require_enumerable)
 
 #: Largest space evaluated exhaustively (the tree has one node a secret; the scored heuristics
 #: compute replies on the fly, so memory stays O(n)). Beyond it, use ``--sample K``.
@@ -110,9 +111,12 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
         raise SpaceTooLarge(f"{variant.describe()} has {space.size} secrets; exhaustive "
                             f"evaluation is limited to {EXHAUSTIVE_LIMIT} (use --sample K)")
     opening = _opening(space, first)
-    chooser = Chooser(variant, strategy, guesses, seed=seed, symmetry=symmetry)
+    chooser = Chooser(variant, strategy, guesses, seed=seed, symmetry=symmetry, deadline=deadline)
     builder = _TreeBuilder(chooser, opening, progress, deadline, keep_tree)
-    root = builder.build()
+    try:
+        root = builder.build()
+    except DeadlineExpired:
+        raise Unfinished(strategy, builder.done, space.size) from None
     hist = builder.histogram
     used = _effective_guesses(strategy, guesses)
     tree = make_tree(variant, strategy, used, root, hist) if keep_tree else None

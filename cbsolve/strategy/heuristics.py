@@ -100,6 +100,10 @@ def log2_table(nmax: int) -> np.ndarray:
     return _LOG_TABLE
 
 
+class DeadlineExpired(Exception):
+    """The chooser's deadline expired while it prepared a node (the caller reports it)."""
+
+
 class Chooser:
     """Picks guesses for one variant and strategy; reused across all nodes of a tree.
 
@@ -115,7 +119,7 @@ class Chooser:
     """
 
     def __init__(self, variant: Variant, strategy: str, guesses: str = "all", seed=None,
-                 use_matrix="auto", symmetry=None, symmetry_depth: int = 3):
+                 use_matrix="auto", symmetry=None, symmetry_depth: int = 3, deadline=None):
         self.variant = variant
         self.strategy = check_strategy(strategy)
         self.guesses = check_guesses(guesses)
@@ -140,6 +144,7 @@ class Chooser:
         self.matrix = full_matrix(variant) if use_matrix else None
         self._packed_space = None
         self._none = np.empty(0, dtype=np.int64)
+        self.deadline = deadline  # stops the orbit computation (DeadlineExpired)
 
     # --- replies -------------------------------------------------------------------------
     def responses(self, guess: int, cands: np.ndarray) -> np.ndarray:
@@ -174,8 +179,11 @@ class Chooser:
             key = tuple(int(h) for h in history)  # siblings share their history: cache it
             reps = self._reps.get(key)
             if reps is None:
-                reps = np.asarray(self.symmetry.guess_representatives(
-                    [tuple(int(x) for x in self.codes[h]) for h in key]), dtype=np.int64)
+                reps = self.symmetry.guess_representatives(
+                    [tuple(int(x) for x in self.codes[h]) for h in key], deadline=self.deadline)
+                if reps is None:
+                    raise DeadlineExpired
+                reps = np.asarray(reps, dtype=np.int64)
                 self._reps[key] = reps
             if self.guesses == "candidates":
                 reps = reps[np.isin(reps, cands)]
