@@ -187,15 +187,19 @@ def choose_backend(log: FeedbackLog, query: Query | None = None) -> str:
     return auto_choice(log, query)["backend"]
 
 
-def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") -> ConsistencyResult:
+def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
+               deadline=None) -> ConsistencyResult:
     """Secrets consistent with ``log``. An inconsistent log gives status INFEASIBLE with a
-    minimal conflicting set of entries in ``conflict`` (when it could be computed)."""
-    from .encoding import Deadline
+    minimal conflicting set of entries in ``conflict`` (when it could be computed).
+    ``deadline``: the command's :class:`~cbsolve.deadline.Deadline` (default: a new one of
+    ``query.time_limit`` seconds); choice, solve and diagnosis share it."""
+    from ..deadline import Deadline
 
     start = time.perf_counter()
-    deadline = Deadline(query.time_limit)     # choice, solve and diagnosis share the limit
+    deadline = Deadline(query.time_limit) if deadline is None else deadline
+    query = replace(query, time_limit=deadline.left())
     if not len(log) and query.count and not query.sample:
-        return _unconstrained(log, query, backend)
+        return _unconstrained(log, query, backend, deadline)
     choice = auto_choice(log, query) if backend == "auto" else None
     name = choice["backend"] if choice else backend
     result = _proved_none_first(log, query) if name == "sat" and choice else None
@@ -216,7 +220,7 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto") 
         if choice:
             choice["diagnose_seconds"] = round(time.perf_counter() - t0, 6)
     result.seconds = time.perf_counter() - start
-    result.time_limit = query.time_limit
+    result.time_limit = deadline.seconds
     return result
 
 
@@ -235,11 +239,11 @@ def _proved_none_first(log: FeedbackLog, query: Query) -> ConsistencyResult | No
     return result
 
 
-def _unconstrained(log: FeedbackLog, query: Query, backend: str) -> ConsistencyResult:
+def _unconstrained(log: FeedbackLog, query: Query, backend: str, deadline) -> ConsistencyResult:
     """No entry constrains the secret: every code is consistent and the code space counts them
     exactly (a backend would count 10^40 codes one by one and stop at "at least"); the secrets
     are listed by the backend as asked."""
-    result = consistent(log, replace(query, count=False), backend)
+    result = consistent(log, replace(query, count=False), backend, deadline)
     n = log.space.size
     result.count, result.exact = n, True
     result.truncated = len(result.secrets) < n

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 
+from ..deadline import stop_hook
 from ..feedback import FeedbackLog
 from ..status import Status
 from . import ConsistencyResult, Query
@@ -36,6 +37,15 @@ PIN_SECONDS = 1.0
 GUIDE, GUIDE_SWEEPS = True, 20
 #: Extra CP-SAT parameters for every solve (benchmarks: e.g. {"linearization_level": 0}).
 PARAMS: dict = {}
+
+
+def solve(solver, model, callback=None):
+    """``solver.Solve`` that a stop request (Ctrl-C) ends at once. CP-SAT's own SIGINT
+    catching is off: it stopped the search silently and left SIGINT at the system default, so a
+    later Ctrl-C killed the process without a word."""
+    solver.parameters.catch_sigint_signal = False
+    with stop_hook(solver.stop_search):
+        return solver.Solve(model, callback)
 
 
 class CpSatModel:
@@ -178,7 +188,7 @@ class CpSatOracle:
         if left is not None and left <= 0:
             return "unknown", None
         solver = self.cm.solver(left, self.workers, self.seed)
-        return self.outcome(solver, solver.Solve(self.cm.model))
+        return self.outcome(solver, solve(solver, self.cm.model))
 
     def outcome(self, solver, status) -> tuple[str, tuple[int, ...] | None]:
         """("sat", code) | ("unsat", None) | ("unknown", None) for a finished Solve; a found
@@ -220,7 +230,7 @@ class CpSatOracle:
 
         solver = cm.solver(left, 1, self.seed)
         solver.parameters.enumerate_all_solutions = True
-        status = solver.Solve(cm.model, Collect())
+        status = solve(solver, cm.model, Collect())
         self.solves += 1
         if status in (cp.OPTIMAL, cp.INFEASIBLE) and (want is None or len(found) < want):
             return found, "complete"

@@ -331,7 +331,9 @@ def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
     cm, sels = _selector_model(log)
     cm.model.Maximize(sum(sels))
     solver = cm.solver(deadline.left(), workers=2)
-    status = solver.Solve(cm.model)
+    from . import cpsat
+
+    status = cpsat.solve(solver, cm.model)
     cp = cm.cp
     if status not in (cp.OPTIMAL, cp.FEASIBLE):
         return None, False, None
