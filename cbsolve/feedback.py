@@ -27,6 +27,14 @@ _AB = re.compile(r"^(\d+)[Aa](\d+)[Bb]$", re.ASCII)
 _B = re.compile(r"^(\d+)$", re.ASCII)
 
 
+def reply_count(digits: str, length: int) -> int:
+    """A bulls or cows count from its digits; one longer than any code is refused here (Python
+    will not even convert more than 4300 digits)."""
+    if len(digits.lstrip("0")) > 9:
+        raise InvalidFeedback(f"a count of {len(digits)} digits exceeds the length {length}")
+    return int(digits)
+
+
 @dataclass(frozen=True)
 class Feedback:
     """One reply: the guess (symbol indices and text) and its bulls/cows (cows 0 if bulls-only)."""
@@ -97,12 +105,10 @@ class FeedbackLog:
         return entry
 
     def _count(self, digits: str, number: int, shown: str) -> int:
-        """A bulls or cows count from its digits; one longer than any code is refused here
-        (Python will not even convert more than 4300 digits)."""
-        if len(digits.lstrip("0")) > 9:
-            raise InvalidFeedback(f"entry {number} ({shown!r}): a count of {len(digits)} digits "
-                                  f"exceeds the length {self.variant.length}")
-        return int(digits)
+        try:
+            return reply_count(digits, self.variant.length)
+        except InvalidFeedback as exc:
+            raise InvalidFeedback(f"entry {number} ({shown!r}): {exc}") from None
 
     def parse_token(self, token: str, number: int) -> Feedback:
         """Parse ``GUESS:B,C``, ``GUESS:xAyB`` or ``GUESS:B``."""

@@ -185,7 +185,8 @@ class Guesser:
                 self._inconsistent = self._diagnose()
         if self._inconsistent is not None:
             raise self.inconsistency_error()
-        return self.suggest() if advise or self.large else None
+        # Not even for large spaces: a replayed log (assist --log) would solve after each entry.
+        return self.suggest() if advise else None
 
     def undo(self) -> Feedback | None:
         """Take back the last reply; returns it (None if the log was empty)."""

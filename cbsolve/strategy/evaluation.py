@@ -85,6 +85,16 @@ def _opening(space: CodeSpace, first: str | None) -> int | None:
     return None if first is None else space.index_of(space.parse(first))
 
 
+def _exact_is_cheaper(variant: Variant, strategy: str, sample) -> bool:
+    """A sample of at least every secret costs more than playing each once (1,296 secrets,
+    --sample 100000: 9.6 s against 0.05 s exactly) and says less: evaluate exactly then."""
+    if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+        return False                     # estimate() names the bad value
+    space = CodeSpace(variant)
+    return (space.size <= min(sample, EXHAUSTIVE_LIMIT)
+            and not (strategy in SCORED and matrix_bytes(variant) > MATRIX_LIMIT_BYTES))
+
+
 def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses: str = "all",
              seed=None, progress=None, *, sample: int | None = None, symmetry=None) -> Evaluation:
     """Play ``strategy`` against every secret of ``variant`` as one shared decision tree.
@@ -95,7 +105,7 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     """
     check_strategy(strategy)
     check_guesses(guesses)
-    if sample is not None:
+    if sample is not None and not _exact_is_cheaper(variant, strategy, sample):
         return estimate(variant, strategy, sample, first=first, guesses=guesses, seed=seed,
                         progress=progress, symmetry=symmetry)
     start = time.perf_counter()
@@ -117,7 +127,10 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     used = _effective_guesses(strategy, guesses)
     tree = make_tree(variant, strategy, used, root, hist)
     stats = tree["stats"]
-    return Evaluation(strategy=strategy, first=root["guess"], secrets=stats["secrets"],
+    notes = [] if sample is None else [
+        f"--sample {sample} would play at least as many games as the {space.size} secrets: "
+        "evaluated every secret exactly instead"]
+    return Evaluation(strategy=strategy, first=root["guess"], secrets=stats["secrets"], notes=notes,
                       worst=stats["worst"], total=stats["total"],
                       average=stats["total"] / stats["secrets"], histogram=dict(sorted(hist.items())),
                       tree=tree, guesses=used, seconds=time.perf_counter() - start,
