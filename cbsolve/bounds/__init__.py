@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..codes import CodeSpace
+from ..deadline import stop_requested
 from ..variant import Variant
 from .counting import total_lower, worst_lower
 
@@ -98,13 +99,19 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
                    strategies: bool = True, deep: bool = True,
                    strategy_limit: int = STRATEGY_LIMIT, search_limit: int = SEARCH_LIMIT,
                    strategy_names=UPPER_STRATEGIES, workers: int | None = None,
-                   progress=None) -> Bounds:
-    """Lower and upper bounds on the worst and the total number of guesses for ``variant``."""
+                   progress=None, deadline=None) -> Bounds:
+    """Lower and upper bounds on the worst and the total number of guesses for ``variant``.
+    ``deadline`` (a :class:`~cbsolve.deadline.Deadline`) replaces ``time_limit``;
+    ``progress(message)`` hears what is being computed (the optional work takes seconds)."""
     from ..scoring import possible_responses
     from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible, scorer_bound
 
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+    if deadline is not None:              # the command's own budget, started at its edge
+        deadline = deadline.end
+    else:
+        deadline = None if time_limit is None else start + time_limit
+    say = progress or (lambda message: None)
     secrets = CodeSpace(variant).size
     responses = len(possible_responses(variant))
     trivial = "trivial (every code in order)"
@@ -123,15 +130,19 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     if secrets <= SCORER_LIMIT and (deep or not ok) and secrets > 1:
         two = deep and deep_feasible(variant, secrets)
         if two or not ok:
+            say("partition bound over every first guess" + (" and reply" if two else ""))
             pb = scorer_bound(variant, responses, deep=two)
             worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
             expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
 
     _constructive_upper(out)
-    if strategies and secrets <= strategy_limit:
-        _strategy_upper(out, deadline, strategy_names)
-    if search and secrets <= search_limit:
-        _search_exact(out, deadline, workers)
+    try:
+        if strategies and secrets <= strategy_limit:
+            _strategy_upper(out, deadline, strategy_names, say)
+        if search and secrets <= search_limit:
+            _search_exact(out, deadline, workers, say)
+    except KeyboardInterrupt:             # Ctrl-C: the bounds proved so far are the answer
+        out.notes.append("interrupted (Ctrl-C): the bounds proved before it")
     if worst.lower > worst.upper or expected.lower > expected.upper:
         raise AssertionError(f"contradictory bounds for {variant.describe()}: {out.to_json()}")
     out.seconds = time.perf_counter() - start
@@ -139,6 +150,8 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
 
 
 def _remaining(deadline: float | None) -> float | None:
+    if stop_requested():
+        return 0.0
     return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
 
@@ -153,7 +166,7 @@ def _constructive_upper(out: Bounds) -> None:
         out.expected.lower_upper(w * out.secrets, f"{method}, worst x secrets")
 
 
-def _strategy_upper(out: Bounds, deadline, names) -> None:
+def _strategy_upper(out: Bounds, deadline, names, say) -> None:
     """Upper bounds from heuristic strategies evaluated exactly against every secret."""
     try:
         from ..strategy import evaluate
@@ -165,6 +178,7 @@ def _strategy_upper(out: Bounds, deadline, names) -> None:
         if left is not None and left <= 0:
             out.notes.append(f"time limit reached before strategy {name!r} was evaluated")
             return
+        say(f"upper bound: evaluating strategy {name} against every secret")
         try:
             ev = evaluate(out.variant, name)
         except Exception as exc:  # a strategy that fails must not break the bounds
@@ -177,7 +191,7 @@ def _strategy_upper(out: Bounds, deadline, names) -> None:
         out.expected.lower_upper(ev.total, method)
 
 
-def _search_exact(out: Bounds, deadline, workers) -> None:
+def _search_exact(out: Bounds, deadline, workers, say) -> None:
     """Exact optima (or proved brackets) from the optimal searches, when they exist."""
     for objective in ("worst", "expected"):
         if (out.worst if objective == "worst" else out.expected).exact is not None:
@@ -187,6 +201,8 @@ def _search_exact(out: Bounds, deadline, workers) -> None:
         if left is not None and left <= 0:
             out.notes.append(f"time limit reached before the {objective}-case search")
             continue
+        say(f"exact {objective}-case search"
+            + ("" if left is None else f" (up to {left:.0f} s, --time-limit)"))
         try:
             kwargs = {"time_limit": left, "workers": workers}
             if "certificate" in inspect.signature(solver).parameters:

@@ -211,4 +211,9 @@ def _run(argv):
 
 
 def run() -> None:
-    sys.exit(main())
+    code = main()
+    if code == 130:
+        from . import _interrupt
+
+        _interrupt.leave(code)   # the output is complete: nothing still running may hold us
+    sys.exit(code)

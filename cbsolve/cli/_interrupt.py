@@ -61,12 +61,24 @@ def _escalate() -> None:
 
 
 def _force_exit() -> None:
-    try:
-        sys.stdout.flush()
-    except Exception:   # noqa: BLE001  (a broken stdout must not keep the process alive)
-        pass
     os.write(2, b"cbsolve: interrupted\n")
-    os._exit(EXIT_INTERRUPTED)
+    leave(EXIT_INTERRUPTED)
+
+
+def leave(code: int) -> None:
+    """Exit now with ``code``: flush the output, end worker processes (a pool's workers would
+    outlive the command), and skip the interpreter's shutdown, which waits for (or, for a
+    native thread, aborts on) work that ignores the stop request."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:   # noqa: BLE001  (a broken stream must not keep the process alive)
+            pass
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        child.terminate()
+    os._exit(code)
 
 
 def _on_signal() -> None:
