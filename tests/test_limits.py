@@ -9,6 +9,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -94,6 +95,33 @@ def test_ctrl_c_ends_the_interactive_commands_with_one_line():
         proc.wait(timeout=30)
         err = proc.stderr.read()
         assert proc.returncode == 130 and err.strip().splitlines() == ["cbsolve: interrupted"]
+
+
+def _hard(tmp_path) -> FeedbackLog:
+    hard_log(tmp_path / "log.txt")
+    return FeedbackLog.from_file(Variant(40, "0123456789", True), tmp_path / "log.txt")
+
+
+def test_the_native_search_stops_on_the_stop_request(tmp_path):
+    """The depth-first search polls its stop flag every 256 nodes; a stop request (Ctrl-C)
+    now sets it, so an untimed count ends as at a time limit."""
+    from cbsolve.consistency import dfs
+    from cbsolve.deadline import request_stop
+
+    log = _hard(tmp_path)
+    threading.Timer(0.3, request_stop).start()
+    chunk = dfs.run(log, dfs.COUNT, seconds=None, max_nodes=10**8)   # the old code: "nodes"
+    assert chunk.status == "time" and not chunk.complete
+
+
+def test_the_local_search_stops_on_the_stop_request(tmp_path):
+    from cbsolve.consistency.portfolio import LocalSearch
+    from cbsolve.deadline import request_stop
+
+    ls = LocalSearch(_hard(tmp_path), seed=1)
+    threading.Timer(0.3, request_stop).start()
+    r = ls.run(None, want=10**6, max_flips=10**9)
+    assert r["stopped"] and not r["timed_out"]
 
 
 # --- 2. time limits cover the whole command --------------------------------------------------
