@@ -77,7 +77,8 @@ def test_ctrl_c_during_consistent_prints_the_partial_answer_and_exits_130(tmp_pa
 
 
 def test_ctrl_c_during_static_reports_the_interval(tmp_path):
-    code, out, err = interrupt(["static", "--length", "5", "--digits", "9", "--time-limit", "0"])
+    code, out, err = interrupt(["static", "--length", "5", "--digits", "9", "--time-limit", "0"],
+                               after=8.0)
     assert code == 130 and "questions in [" in out
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
@@ -172,9 +173,9 @@ def test_assist_replays_a_log_without_solving_after_each_entry(monkeypatch):
 def test_no_time_limit_with_an_inner_budget_hit_is_reported_not_a_crash(capsys, monkeypatch):
     """`--time-limit 0` crashed with "unsupported format string passed to NoneType" once an
     inner budget ran out."""
-    from cbsolve.consistency import dfs
+    from cbsolve.consistency import dfs_answer
 
-    monkeypatch.setattr(dfs, "DEFAULT_COUNT_SECONDS", 0.05)
+    monkeypatch.setattr(dfs_answer, "DEFAULT_COUNT_SECONDS", 0.05)
     code, out, err = run(capsys, "consistent", "--length", "12", "--repeats",
                          "012345678901:2,3", "--count", "--time-limit", "0", "--json")
     data = json.loads(out)

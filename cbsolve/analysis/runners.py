@@ -32,18 +32,20 @@ def single_threaded() -> None:
     os.environ["OMP_NUM_THREADS"] = "1"
 
 
-def run_local(cells: list[dict], workers: int | None = None) -> Iterator[dict]:
+def run_local(cells: list[dict], workers: int | None = None, *, work=run_cell,
+              order=cost) -> Iterator[dict]:
     """Run cells on ``workers`` single-threaded processes (default: one per CPU).
 
     ``workers=0`` runs them in this process, one after the other (debugging, tiny sweeps);
-    the native kernels may then use several threads.
+    the native kernels may then use several threads. ``work`` (a picklable function of one
+    cell) and ``order`` (its rough cost) let other tables reuse the runner.
     """
-    cells = sorted(cells, key=cost, reverse=True)
+    cells = sorted(cells, key=order, reverse=True)
     if workers == 0:
         for cell in cells:
             if stop_requested():
                 return
-            yield run_cell(cell)
+            yield work(cell)
         return
     workers = workers or default_workers()
     import multiprocessing
@@ -53,7 +55,7 @@ def run_local(cells: list[dict], workers: int | None = None) -> Iterator[dict]:
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                              initializer=single_threaded) as pool:
-        futures = [pool.submit(run_cell, cell) for cell in cells]
+        futures = [pool.submit(work, cell) for cell in cells]
         pending = set(futures)
         try:
             while pending and not stop_requested():   # Ctrl-C: finished cells are kept
@@ -73,7 +75,7 @@ def _cancel(pool) -> None:
         process.terminate()
 
 
-def run_dask(cells: list[dict], scheduler: str) -> Iterator[dict]:
+def run_dask(cells: list[dict], scheduler: str, *, work=run_cell, order=cost) -> Iterator[dict]:
     """Run cells on the Dask distributed cluster whose scheduler is at ``scheduler``.
 
     Workers must be able to import cbsolve (install it on every worker); start them with
@@ -86,7 +88,7 @@ def run_dask(cells: list[dict], scheduler: str) -> Iterator[dict]:
     except ImportError:
         raise CbsolveError("--scheduler needs dask[distributed]; pip install 'dask[distributed]'") \
             from None
-    cells = sorted(cells, key=cost, reverse=True)
+    cells = sorted(cells, key=order, reverse=True)
     try:
         client = Client(scheduler, timeout=10)
     except (OSError, TimeoutError, ValueError) as exc:   # ValueError: no port in the address
@@ -95,7 +97,7 @@ def run_dask(cells: list[dict], scheduler: str) -> Iterator[dict]:
     try:
         # pure=False: identical cells are still computed (and keys stay unique); the priority
         # makes the scheduler start the longest cells first, as the local pool does
-        futures = [client.submit(run_cell, cell, pure=False, priority=len(cells) - i)
+        futures = [client.submit(work, cell, pure=False, priority=len(cells) - i)
                    for i, cell in enumerate(cells)]
         for fut in as_completed(futures):
             if stop_requested():          # Ctrl-C: cancel what has not finished

@@ -12,7 +12,8 @@ Every guess is a valid code (N distinct symbols). Bulls + cows = |guess symbols 
    difference tells y's membership (and x's); the earlier x share y's, later ones are read
    directly. At most M guesses (all M zero is impossible when 0 < N - t < M); stops early when
    the outside count is reached either way. Then the base symbols (t', minus y when known) are
-   split by halving, swapping a half H for |H| outside symbols of known membership:
+   split (parts of :func:`.constructive.split_point` size), swapping a part H for |H| outside
+   symbols of known membership:
    |H & S| = t' - (total - known). Worst case locate_worst(m, t') as in count-then-locate.
 2. **Where.** With the N secret symbols s_0..s_{N-1} known, round r (r < N-1) places s_i at
    position (i + r) mod N for every symbol not yet placed whose position there is still free,
@@ -22,15 +23,17 @@ Every guess is a valid code (N distinct symbols). Bulls + cows = |guess symbols 
 3. Guess the secret.
 
 Worst case (:func:`set_place_worst`): phase 1 maximised over t and the base symbol's membership;
+the total (:func:`set_place_total`) charges each secret the worst case for its t instead;
 phase 2 by a dynamic programme over the hits per round, charging each round 1 + the halving
 worst case of its hits among at most the unplaced symbols.
 """
 from __future__ import annotations
 
 from functools import cache
+from math import comb, factorial
 
 from ..variant import Variant
-from .constructive import Won, locate_worst
+from .constructive import Won, locate_worst, split_point
 
 METHOD = "constructive strategy (set-then-place, worst case proved by construction)"
 
@@ -70,6 +73,19 @@ def set_place_worst(variant: Variant) -> int | None:
     m = d - n
     which = 1 + max(_which_worst(n, m, t) for t in range(max(0, n - m), n + 1))
     return which + _rounds_worst(0, n, n) + 1
+
+
+def set_place_total(variant: Variant) -> int | None:
+    """Proved upper bound on the total guesses over all secrets: each secret is charged the
+    worst case for its number t of base symbols (phase 1 depends on t only through that worst
+    case), C(N, t) C(D - N, N - t) N! secrets having t of them."""
+    if not supported(variant)[0]:
+        return None
+    n, d = variant.length, variant.n_symbols
+    m = d - n
+    rest = _rounds_worst(0, n, n) + 1
+    return sum(comb(n, t) * comb(m, n - t) * factorial(n) * (1 + _which_worst(n, m, t) + rest)
+               for t in range(max(0, n - m), n + 1))
 
 
 def _which_worst(n: int, m: int, t: int) -> int:
@@ -157,7 +173,7 @@ class SetThenPlace:
             return []
         if k == len(items):
             return items
-        half = items[:(len(items) + 1) // 2]
+        half = items[:split_point(len(items), k)]
         swap_in = fillers[:len(half)]
         total = self._total([s for s in base if s not in half] + swap_in)
         in_half = t - (total - sum(member[f] for f in swap_in))
@@ -198,10 +214,10 @@ class SetThenPlace:
             return []
         if hits == len(pairs):
             return pairs
-        half = pairs[:(len(pairs) + 1) // 2]
+        half = pairs[:split_point(len(pairs), hits)]
         j = self._matching_hits(half, absent)
         return self._locate_pairs(half, j, absent) + \
             self._locate_pairs(pairs[len(half):], hits - j, absent)
 
 
-__all__ = ["METHOD", "SetThenPlace", "set_place_worst", "supported"]
+__all__ = ["METHOD", "SetThenPlace", "set_place_total", "set_place_worst", "supported"]

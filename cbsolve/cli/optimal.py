@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import click
 
-from ..errors import CbsolveError, InvalidVariant, unknown_name
+from ..errors import InvalidVariant, unknown_name
+from ..status import Status
 from . import (
     COUNT,
     EXIT_NONE,
@@ -24,11 +25,8 @@ from . import (
 )
 
 OBJECTIVES = ("worst", "expected")
+EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 GUESS_MODES = ("all", "candidates")
-
-
-class Unavailable(CbsolveError):
-    """A requested solver is not part of this installation."""
 
 
 def _worst_progress(enabled: bool):
@@ -42,10 +40,11 @@ def _worst_progress(enabled: bool):
     words = {"greedy": "greedy upper bound", "feasible": "deciding whether {d} guesses suffice",
              "tree": "building the depth-{d} tree", "certificate": "certifying that {d} do not suffice"}
 
-    def update(method: str, d: int, control) -> None:
+    def update(method: str, d: int, control, lower, upper) -> None:
         what = words.get(method, method).format(d=d)
         top = f", top guesses {control[1]}/{control[2]}" if control[2] else ""
-        status.update(f"{what}: {control[0]:,} nodes, {control[4]:,} sets memoised{top}")
+        status.update(f"worst case in [{lower}, {'?' if upper is None else upper}]; {what}: "
+                      f"{control[0]:,} nodes, {control[4]:,} sets memoised{top}")
 
     return update, status
 
@@ -60,6 +59,8 @@ def _worst_progress(enabled: bool):
 @click.option("--out", type=FILE, default=None, metavar="FILE",
               help="Write the strategy tree, with its lower-bound certificate, to FILE.")
 @click.option("--dot", type=FILE, default=None, metavar="FILE", help="Write the tree as Graphviz DOT.")
+@click.option("--html", type=FILE, default=None, metavar="FILE",
+              help="Write a page to walk the tree in a browser (one self-contained file).")
 @click.option("--dot-depth", type=COUNT, default=None, metavar="K",
               help="Draw only the first K levels in --dot.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
@@ -73,10 +74,14 @@ def _worst_progress(enabled: bool):
               help="Worst objective: also prove the tie-breaks (fewest secrets needing the worst "
                    "case, then smallest total) with a weighted exact search; Mastermind 4/6 "
                    "takes seconds, Bulls & Cows 4/10 much longer (see docs/optimal.md).")
+@click.option("--memory-budget", default=None, metavar="SIZE",
+              help="Memory the search may take, e.g. 6G (default: $CBSOLVE_MEMORY_BUDGET, else a "
+                   "quarter of RAM); a game whose reply matrix does not fit is refused.")
 @variant_options
 @json_option
-def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_limit, workers,
-                    no_certificate, lookahead, ties, variant, as_json) -> int:
+def optimal_command(objective, max_depth, guesses, out, dot, html, dot_depth, time_limit,
+                    workers, no_certificate, lookahead, ties, memory_budget, variant,
+                    as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate."""
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
@@ -90,26 +95,42 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
                              "already breaks ties by the worst case)")
     if workers is not None and workers < 1:
         raise InvalidVariant(f"--workers must be at least 1, got {workers}")
+    from ..search import SearchInterrupted
+    from ..search.memory import budget
+
+    limit = budget(memory_budget)
     show = progress_enabled(as_json)
+    try:
+        result = _search(objective, variant, guesses, max_depth, time_limit, workers, show,
+                         not no_certificate, lookahead, ties, limit)
+    except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
+        result = stop.result
+    code = _report(result, variant, out, dot, html, dot_depth, as_json)
+    return EXIT_INTERRUPTED if result.interrupted else code
+
+
+def _search(objective, variant, guesses, max_depth, time_limit, workers, show, certificate,
+            lookahead, ties, limit):
     if objective == "worst":
         from ..search.worst import solve_worst
 
         update, status = _worst_progress(show)
         try:
-            result = solve_worst(variant, guesses=guesses, max_depth=max_depth,
-                                 time_limit=time_limit, workers=workers, progress=update,
-                                 certificate=not no_certificate, lookahead=lookahead, ties=ties)
+            return solve_worst(variant, guesses=guesses, max_depth=max_depth,
+                               time_limit=time_limit, workers=workers, progress=update,
+                               certificate=certificate, lookahead=lookahead, ties=ties,
+                               memory_budget=limit)
         finally:
             if status is not None:
                 status.stop()
-    else:
-        try:
-            from ..search.expected import solve_expected
-        except ImportError:
-            raise Unavailable("expected objective not available in this installation "
-                              "(cbsolve.search.expected is missing); use --objective worst") from None
-        result = solve_expected(variant, max_depth=max_depth, guesses=guesses,
-                                time_limit=time_limit, workers=workers, progress=show)
+    from ..search.expected import solve_expected
+
+    return solve_expected(variant, max_depth=max_depth, guesses=guesses, time_limit=time_limit,
+                          workers=workers, progress=show, memory_budget=limit)
+
+
+def _report(result, variant, out, dot, html, dot_depth, as_json) -> int:
+    """Write --out/--dot/--html, print the result; the exit code of the answer (1: infeasible)."""
     if out and result.tree is not None:
         from ..tree import write_tree
 
@@ -122,6 +143,10 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
         from ..tree import to_dot
 
         write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
+    if html and result.tree is not None:
+        from ..html import write_html
+
+        write_html(result.tree, html, title=f"optimal ({result.objective})")
     data = result.to_json()
     data["variant"] = variant.to_dict()
     if out:
@@ -129,22 +154,25 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
     if dot:
         data["dot"] = dot
     emit(as_json, data, format_result(result, variant, out, dot))
-    infeasible = str(result.status) == "infeasible"
+    infeasible = result.status == Status.INFEASIBLE
     return EXIT_NONE if infeasible else EXIT_OK
 
 
 def format_result(result, variant, out, dot) -> str:
     lines = [f"{variant.describe()}: {result.secrets} secrets, guesses from {result.guesses}"]
     what = "worst case" if result.objective == "worst" else "total guesses"
-    if str(result.status) == "infeasible":
+    if result.status == Status.INFEASIBLE:
         # proved infeasible: the bound is on the worst case (no capped total exists)
         lines.append(f"infeasible: no strategy finds every secret within {result.max_depth} "
                      f"guesses (proved; worst case >= {result.max_depth + 1})")
     elif result.proved:
+        # an interrupt after the value was proved leaves no tree: the interval holds it
         if result.objective == "worst":
-            lines.append(f"optimal worst case: {result.worst} guesses (proved)")
+            value = result.worst if result.worst is not None else result.upper
+            lines.append(f"optimal worst case: {value} guesses (proved)")
         else:
-            lines.append(f"optimal total: {result.total} guesses (proved)")
+            value = result.total if result.total is not None else result.upper
+            lines.append(f"optimal total: {value} guesses (proved)")
     else:
         lo = "?" if result.lower is None else result.lower
         hi = "?" if result.upper is None else result.upper

@@ -21,33 +21,23 @@ is exact only when the backend proves it.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 
 from ..codes import CodeSpace
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, unknown_name
 from ..feedback import Feedback, FeedbackLog
+from ..status import Status
 from ..variant import Variant
 
-#: Strategy names; the strategies module's own tuple wins once it is importable.
-FALLBACK_STRATEGIES = ("minimax", "expected", "entropy", "parts", "first", "random")
 #: Above this many codes the heuristics (which score every guess against every candidate)
 #: are too slow for interactive play; the guess is a consistent code from a constraint backend.
 HEURISTIC_LIMIT = 1_000_000
 
 
-def strategy_module():
-    """:mod:`cbsolve.strategy` when it is installed (it is built in parallel), else None."""
-    try:
-        mod = importlib.import_module("cbsolve.strategy")
-    except ImportError:
-        return None
-    return mod if hasattr(mod, "next_guess") else None
-
-
 def strategy_names() -> tuple[str, ...]:
-    mod = strategy_module()
-    return tuple(getattr(mod, "STRATEGIES", FALLBACK_STRATEGIES)) if mod else FALLBACK_STRATEGIES
+    from ..strategy import STRATEGIES
+
+    return tuple(STRATEGIES)
 
 
 def check_strategy(name: str) -> str:
@@ -99,7 +89,9 @@ class Diagnosis:
 
 
 def _reply_text(log: FeedbackLog, entry) -> str:
-    return f"{entry.bulls}" if log.variant.bulls_only else f"{entry.bulls},{entry.cows}"
+    from ..consistency.diagnose import reply_text
+
+    return reply_text(log.variant, entry.bulls, entry.cows)
 
 
 class Guesser:
@@ -229,16 +221,11 @@ class Guesser:
         key = (self.variant, self.strategy, self.guesses, tuple(self.log.tokens()))
         if cacheable and key in _ADVICE_CACHE:
             return _ADVICE_CACHE[key]
-        chooser = self._get_chooser()
-        if chooser is None:
-            advice = first_consistent_fallback(self)
-        else:
-            # the strategies' own chooser (same rules and tie-breaks as ``cbsolve next``), kept
-            # for the whole game so its score matrix is built once, at start-up
-            history = tuple(self.space.index_of(e.guess) for e in self.log)
-            g = chooser.choose(self._cand, history)
-            advice = Suggestion(self.space.format(self.space.codes[g]), self.strategy, n, True,
-                                False)
+        # the strategies' own chooser (same rules and tie-breaks as ``cbsolve next``), kept for
+        # the whole game so its score matrix is built once, at start-up
+        history = tuple(self.space.index_of(e.guess) for e in self.log)
+        g = self._get_chooser().choose(self._cand, history)
+        advice = Suggestion(self.space.format(self.space.codes[g]), self.strategy, n, True, False)
         if cacheable:
             _ADVICE_CACHE[key] = advice
         return advice
@@ -267,11 +254,10 @@ class Guesser:
 
     def _get_chooser(self):
         if self._chooser is None:
-            mod = strategy_module()
-            if mod is None:
-                return None
-            self._chooser = mod.Chooser(self.variant, self.strategy, self.guesses,
-                                        seed=int(self.rng.integers(2**31)))
+            from ..strategy import Chooser
+
+            self._chooser = Chooser(self.variant, self.strategy, self.guesses,
+                                    seed=int(self.rng.integers(2**31)))
         return self._chooser
 
     def _suggest_large(self) -> Suggestion:
@@ -284,7 +270,7 @@ class Guesser:
                               note="space too large for the heuristics; playing a random code")
         res = consistent(self.log, Query(sample=1, seed=seed, count=True,
                                          time_limit=self.backend_time_limit))
-        if res.status == "infeasible":
+        if res.status == Status.INFEASIBLE:
             self._inconsistent = Diagnosis(res.conflict, res.corrections or [])
             raise self.inconsistency_error()
         if not res.secrets:
@@ -313,13 +299,6 @@ def _cows(variant: Variant, cows: int | None) -> int | None:
     return None if variant.bulls_only and not cows else cows
 
 
-def first_consistent_fallback(guesser: Guesser) -> Suggestion:
-    """Test double / stand-in used only while :mod:`cbsolve.strategy` is not installed: the
-    first consistent code in lexicographic order (the ``first`` strategy's rule)."""
-    idx = guesser._cand
-    return Suggestion(guesser.space.format(guesser.space.codes[idx[0]]), guesser.strategy,
-                      int(idx.size), True, idx.size == 1,
-                      note="cbsolve.strategy not installed; playing the first consistent code")
 
 
 class Host:
@@ -355,4 +334,4 @@ class Host:
 
 
 __all__ = ["Diagnosis", "Guesser", "Host", "InvalidCode", "Suggestion", "check_strategy",
-           "first_consistent_fallback", "strategy_names"]
+           "strategy_names"]
