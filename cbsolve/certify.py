@@ -33,7 +33,6 @@ the history: the file is rejected with a message naming the node and the guess.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 import numpy as np
