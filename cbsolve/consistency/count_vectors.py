@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..feedback import FeedbackLog
 from .clues import clues
+from .cpsat_run import solve
 
 
 def count_vectors(log: FeedbackLog, cap: int = 16, seconds: float = 1.0) -> list[tuple[int, ...]] | None:
@@ -70,8 +71,6 @@ def count_vectors(log: FeedbackLog, cap: int = 16, seconds: float = 1.0) -> list
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = max(seconds, 0.001)
     collect = Collect()
-    from .cpsat import solve
-
     status = solve(solver, model, collect)
     if collect.overflow or status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         return None

@@ -20,6 +20,7 @@ from ..feedback import FeedbackLog
 from ..status import Status
 from .blocks import Oracle
 from .clues import Clue, clues
+from .cpsat_run import solve  # noqa: F401  (cpsat.solve: the engines call it from here)
 
 #: CP-SAT search workers (the machine has 2 cores; more workers = a wider portfolio).
 WORKERS = 1
@@ -30,15 +31,6 @@ LOCAL_SEARCH = True
 PIN_COUNTS = True
 #: Most seconds spent enumerating the count vectors (N=40: 0.02-0.07 s).
 PIN_SECONDS = 1.0
-
-
-def solve(solver, model, callback=None):
-    """``solver.Solve`` that a stop request (Ctrl-C) ends at once. CP-SAT's own SIGINT
-    catching is off: it stopped the search silently and left SIGINT at the system default, so a
-    later Ctrl-C killed the process without a word."""
-    solver.parameters.catch_sigint_signal = False
-    with stop_hook(solver.stop_search):
-        return solver.Solve(model, callback)
 
 
 @dataclass(frozen=True)

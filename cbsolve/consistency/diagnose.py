@@ -281,15 +281,16 @@ def corrections_for(log: FeedbackLog, secret) -> list[dict]:
 
 def _likeliest_fix(log: FeedbackLog, wrong: np.ndarray) -> int:
     """The code (index) whose corrections are likeliest what the player meant: the fewest
-    replies changed; among those, the newest replies (a mistyped score is usually the one just
-    typed); then the first code in alphabet order. A code equal to a logged guess is taken only
-    if nothing else fits that well: its correction would be a winning reply for a guess that
-    did not end the game."""
+    replies changed; among those, a code that is not a guess played before the last one (it
+    would turn that guess's reply into a win, though the game went on), then the newest replies
+    changed (a mistyped score is usually the one just typed), then the first code in alphabet
+    order."""
     lies = wrong.sum(axis=0)
-    guessed = np.zeros(lies.size, bool)
-    guessed[[log.space.index_of(e.guess) for e in log]] = True
-    allowed = ~guessed if (~guessed).any() else np.ones(lies.size, bool)
-    best = np.flatnonzero(allowed & (lies == lies[allowed].min()))
+    best = np.flatnonzero(lies == lies.min())
+    played_on = [log.space.index_of(e.guess) for e in list(log)[:-1]]
+    unplayed = best[~np.isin(best, played_on)]
+    if unplayed.size:
+        best = unplayed
     for k in range(len(log) - 1, -1, -1):      # newest first: keep the codes that change it
         changes = wrong[k, best]
         if changes.any() and not changes.all():
