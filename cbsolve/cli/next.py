@@ -4,8 +4,8 @@ from __future__ import annotations
 import click
 
 from ..errors import InconsistentLog
-from . import EXIT_NONE, EXIT_OK, FILE, SEED, app, emit, json_option, variant_options
-from .consistent import read_log
+from . import EXIT_OK, FILE, SEED, app, emit, json_option, variant_options
+from .consistent import read_log, report_inconsistent
 from .evaluate import STRATEGY_HELP
 
 
@@ -26,14 +26,8 @@ def next_command(entries, log_file, strategy, guesses, seed, variant, as_json) -
     try:
         advice = next_guess(log, strategy, guesses=guesses, seed=seed)
     except InconsistentLog as exc:
-        data = {"consistent": False, "candidates": 0, "guess": None, "strategy": strategy,
-                "conflict": exc.conflict, "corrections": exc.corrections}
-        lines = ["No secret is consistent with this log."]
-        if exc.conflict:
-            lines.append("  conflicting entries: " + "; ".join(
-                f"#{n} {log[n - 1].token(variant)}" for n in exc.conflict))
-        emit(as_json, data, "\n".join(lines))
-        return EXIT_NONE
+        return report_inconsistent(log, exc, as_json,
+                                   {"candidates": 0, "guess": None, "strategy": strategy})
     data = {"consistent": True, **advice.to_json()}
     if advice.determined:
         text = f"determined: the secret is {advice.guess} (play it)"

@@ -50,7 +50,15 @@ def _worst_progress(enabled: bool):
     return update, status
 
 
+#: Most threads (or local Dask workers) accepted: libgomp aborts the process when it cannot
+#: create the threads asked for (``--workers 100000``), so larger requests are refused.
+MAX_WORKERS = 256
+
+
 @app.command("optimal")
+@click.argument("entries", nargs=-1)
+@click.option("--log", "log_file", type=FILE, default=None, metavar="FILE",
+              help="Start from the entries in a file (as `consistent --log`).")
 @click.option("--objective", default="worst", show_default=True, metavar="worst|expected",
               help="Minimise the worst case (ties: fewest secrets at that depth) or the total.")
 @click.option("--max-depth", type=COUNT, default=None, metavar="K",
@@ -64,7 +72,8 @@ def _worst_progress(enabled: bool):
               help="Draw only the first K levels in --dot.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
               help="Stop and report the bounds proved so far (default and 0: no limit).")
-@click.option("--workers", type=COUNT, default=None, metavar="N", help="Threads (default: all cores).")
+@click.option("--workers", type=COUNT, default=None, metavar="N",
+              help=f"Threads (default: all cores; at most {MAX_WORKERS}).")
 @click.option("--no-certificate", is_flag=True, help="Skip the lower-bound certificate (worst).")
 @click.option("--lookahead", type=COUNT, default=0, show_default=True, metavar="K",
               help="Worst objective tie-break: compare up to K working guesses per node on the "
@@ -75,9 +84,12 @@ def _worst_progress(enabled: bool):
                    "takes seconds, Bulls & Cows 4/10 much longer (see docs/optimal.md).")
 @variant_options
 @json_option
-def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_limit, workers,
-                    no_certificate, lookahead, ties, variant, as_json) -> int:
-    """Exact optimal strategy: proved worst case or expected case, with certificate."""
+def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, dot_depth,
+                    time_limit, workers, no_certificate, lookahead, ties, variant, as_json) -> int:
+    """Exact optimal strategy: proved worst case or expected case, with certificate.
+
+    ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
+    the position they leave (guesses counted from there); exit 1 if they are inconsistent."""
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
     if guesses not in GUESS_MODES:
@@ -88,10 +100,18 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
     if ties and objective != "worst":
         raise InvalidVariant("--ties applies to --objective worst only (the expected objective "
                              "already breaks ties by the worst case)")
-    if workers is not None and workers < 1:
-        raise InvalidVariant(f"--workers must be at least 1, got {workers}")
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise InvalidVariant(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
     show = progress_enabled(as_json)
-    if objective == "worst":
+    position = _position(variant, entries, log_file, as_json)
+    if isinstance(position, int):
+        return position     # inconsistent log, reported
+    if position is not None:
+        if ties:
+            raise InvalidVariant("--ties applies to the whole game only, not from a position")
+        result = _solve_from(position, objective, guesses, max_depth, time_limit, workers,
+                             not no_certificate, lookahead, show)
+    elif objective == "worst":
         from ..search.worst import solve_worst
 
         update, status = _worst_progress(show)
@@ -124,17 +144,54 @@ def optimal_command(objective, max_depth, guesses, out, dot, dot_depth, time_lim
         write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
     data = result.to_json()
     data["variant"] = variant.to_dict()
+    if position is not None:
+        data["position"] = position.to_json()
     if out:
         data["out"] = out
     if dot:
         data["dot"] = dot
-    emit(as_json, data, format_result(result, variant, out, dot))
+    emit(as_json, data, format_result(result, variant, out, dot, position))
     infeasible = str(result.status) == "infeasible"
     return EXIT_NONE if infeasible else EXIT_OK
 
 
-def format_result(result, variant, out, dot) -> str:
+def _position(variant, entries, log_file, as_json):
+    """The position the entries leave (None: the whole game), or the exit code after
+    reporting an inconsistent log."""
+    if not entries and log_file is None:
+        return None
+    from ..errors import InconsistentLog
+    from ..search.position import Position
+    from .consistent import read_log, report_inconsistent
+
+    log = read_log(variant, entries, log_file)
+    try:
+        position = Position.from_log(log)
+    except InconsistentLog as exc:
+        return report_inconsistent(log, exc, as_json, {"objective": None})
+    return None if position.start else position
+
+
+def _solve_from(position, objective, guesses, max_depth, time_limit, workers, certificate,
+                lookahead, show):
+    from ..search.position import solve_from
+
+    update, status = _worst_progress(show and objective == "worst")
+    try:
+        return solve_from(position, objective, guesses=guesses, max_depth=max_depth,
+                          time_limit=time_limit, workers=workers, progress=update,
+                          certificate=certificate, lookahead=lookahead)
+    finally:
+        if status is not None:
+            status.stop()
+
+
+def format_result(result, variant, out, dot, position=None) -> str:
     lines = [f"{variant.describe()}: {result.secrets} secrets, guesses from {result.guesses}"]
+    if position is not None:
+        played = " ".join(f"{g}:{r}" for g, r in position.entries)
+        lines[0] = (f"{variant.describe()}, after {played}: {result.secrets} secrets left, "
+                    f"guesses from {result.guesses} (counted from here)")
     what = "worst case" if result.objective == "worst" else "total guesses"
     if str(result.status) == "infeasible":
         # proved infeasible: the bound is on the worst case (no capped total exists)

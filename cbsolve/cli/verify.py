@@ -38,6 +38,10 @@ def format_report(file: str, rep) -> str:
     from ..variant import Variant
 
     lines = [f"{file}: valid {rep.kind} for {Variant.from_dict(rep.variant).describe()}"]
+    if rep.position is not None:
+        played = " ".join(f"{e['guess']}:{e['reply']}" for e in rep.position["entries"])
+        lines.append(f"  from the position after {played or 'no entries'} (guesses counted "
+                     "from there)")
     if rep.worst is not None:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(rep.histogram.items()))
         lines.append(f"  secrets {rep.secrets}, worst {rep.worst}, total {rep.total}, "
