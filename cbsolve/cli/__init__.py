@@ -15,6 +15,7 @@ import sys
 
 import click
 
+from ..deadline import clear_stop
 from ..errors import CbsolveError
 from ..variant import FEEDBACK_MODES, PRESETS, Variant
 
@@ -138,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     """Console entry point; never lets a traceback reach the user for bad input."""
     for name in COMMAND_MODULES:
         importlib.import_module(f"{__name__}.{name}")
+    clear_stop()    # an earlier command's Ctrl-C (in-process callers, tests) does not carry over
     try:
         code = app.main(args=argv, prog_name="cbsolve", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # bare `cbsolve`: show help

@@ -28,6 +28,7 @@ from typing import Protocol
 import numpy as np
 
 from .. import scoring
+from ..deadline import Deadline  # noqa: F401  (re-exported: the engines import it from here)
 from ..feedback import FeedbackLog
 from ..variant import Variant
 
@@ -69,30 +70,6 @@ def max_counts(variant: Variant, all_clues) -> dict[int, int]:
         for s, k in clue.counts.items():
             need[s] = max(need.get(s, 0), k if variant.repeats else 1)
     return need
-
-
-class Deadline:
-    """A wall-clock budget; ``None`` seconds means unlimited."""
-
-    def __init__(self, seconds: float | None):
-        self.seconds = seconds
-        self.end = None if seconds is None else time.perf_counter() + seconds
-
-    def left(self) -> float | None:
-        return None if self.end is None else max(0.0, self.end - time.perf_counter())
-
-    def part(self, fraction: float) -> Deadline:
-        """A sub-budget: ``fraction`` of the time left (unlimited stays unlimited)."""
-        left = self.left()
-        return Deadline(None if left is None else left * fraction)
-
-    def capped(self, seconds: float) -> Deadline:
-        """A sub-budget of at most ``seconds`` (of the time left, if that is less)."""
-        left = self.left()
-        return Deadline(seconds if left is None else min(seconds, left))
-
-    def expired(self) -> bool:
-        return self.end is not None and time.perf_counter() >= self.end
 
 
 # --- checking -------------------------------------------------------------------------------

@@ -1,0 +1,114 @@
+"""One time budget and one stop request, made at a command's edge and passed down to the kernels.
+
+A :class:`Deadline` is a wall-clock budget (``None`` seconds: no limit) that also answers to the
+process-wide stop request Ctrl-C raises (:func:`request_stop`). Layers below take a part of what
+is left (:meth:`Deadline.part`, :meth:`Deadline.capped`) instead of recomputing shares by hand.
+
+Native kernels run in a worker thread with the GIL released (:func:`run_interruptible`): the
+calling thread keeps receiving SIGINT and watching the clock, and on either it calls the kernel's
+own stop hook (typically a flag in its control block, polled by the kernel), so a search stops
+within a poll interval instead of when the kernel happens to return.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+
+#: Set by Ctrl-C (or anything that asks the whole command to stop); every Deadline sees it.
+_STOP = threading.Event()
+
+#: How often a waiting caller looks at the clock and the stop request (s). Kernels that poll their
+#: control block at least this often stop within about twice this interval.
+POLL_SECONDS = 0.1
+
+
+def request_stop() -> None:
+    """Ask every running search to stop (what Ctrl-C does)."""
+    _STOP.set()
+
+
+def clear_stop() -> None:
+    """Forget an earlier stop request (a new command, or a test, starts afresh)."""
+    _STOP.clear()
+
+
+def stop_requested() -> bool:
+    return _STOP.is_set()
+
+
+class Deadline:
+    """A wall-clock budget; ``None`` seconds means unlimited. Expires early on a stop request."""
+
+    def __init__(self, seconds: float | None):
+        self.seconds = seconds
+        self.end = None if seconds is None else time.perf_counter() + seconds
+
+    def left(self) -> float | None:
+        """Seconds left (0 once stopped); ``None`` when unlimited."""
+        if _STOP.is_set():
+            return 0.0
+        return None if self.end is None else max(0.0, self.end - time.perf_counter())
+
+    def part(self, fraction: float) -> Deadline:
+        """A sub-budget: ``fraction`` of the time left (unlimited stays unlimited)."""
+        left = self.left()
+        return Deadline(None if left is None else left * fraction)
+
+    def capped(self, seconds: float) -> Deadline:
+        """A sub-budget of at most ``seconds`` (of the time left, if that is less)."""
+        left = self.left()
+        return Deadline(seconds if left is None else min(seconds, left))
+
+    def expired(self) -> bool:
+        return _STOP.is_set() or (self.end is not None and time.perf_counter() >= self.end)
+
+    @property
+    def unlimited(self) -> bool:
+        return self.end is None
+
+
+def run_interruptible(work: Callable[[], T], stop: Callable[[], None], *,
+                      deadline: Deadline | None = None,
+                      on_wait: Callable[[], None] | None = None) -> T:
+    """Run ``work`` (a call into a kernel that releases the GIL) in a worker thread.
+
+    While it runs, the calling thread polls every :data:`POLL_SECONDS`: it calls ``on_wait``
+    (progress), and when the deadline expires or Ctrl-C arrives it calls ``stop`` (the kernel's
+    stop hook) and waits for the kernel to return what it has. A Ctrl-C is re-raised as
+    :class:`KeyboardInterrupt` once the kernel has stopped, so the caller can report the
+    interval proved so far; a deadline only stops the kernel, whose result says it was stopped.
+    """
+    box: dict = {}
+
+    def target() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # surfaced in the calling thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, daemon=True)
+    worker.start()
+    interrupted = False
+    stopped = False
+    while worker.is_alive():
+        try:
+            worker.join(POLL_SECONDS)
+            if on_wait is not None:
+                on_wait()
+            if not stopped and deadline is not None and deadline.expired():
+                stop()
+                stopped = True
+        except KeyboardInterrupt:
+            request_stop()
+            interrupted = True
+            if not stopped:
+                stop()
+                stopped = True
+    if interrupted:
+        raise KeyboardInterrupt
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
