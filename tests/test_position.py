@@ -133,3 +133,26 @@ def test_cli_one_secret_left_and_bad_options(capsys):
     assert code == 2 and "position" in err
     code, _, err = run(capsys, "optimal", "--workers", "100000", "--length", "2", "--digits", "3")
     assert code == 2 and "--workers" in err and len(err.strip().splitlines()) == 1
+
+
+def test_next_optimal_says_which_source_it_used(capsys):
+    # a small set: solved exactly, the optimum reported beside the guess
+    code, text, _ = run(capsys, "next", "1122:1,0", "--variant", "mastermind", "--strategy",
+                        "optimal", "--json")
+    data = json.loads(text)
+    position = Position.from_log(FeedbackLog.parse(MASTERMIND, ["1122:1,0"]))
+    best = solve_from(position, "expected")
+    assert code == 0 and data["source"] == "exact" and data["guess"] == best.tree["root"]["guess"]
+    assert data["optimum"]["total"] == best.total and data["optimum"]["worst"] == best.worst
+    # the whole game: the certified tree's first guess
+    code, text, _ = run(capsys, "next", "--variant", "mastermind", "--strategy", "optimal",
+                        "--json")
+    data = json.loads(text)
+    tree = json.loads((MODELS / "mastermind-worst.json").read_text())
+    assert data["source"] == "tree" and data["guess"] == tree["root"]["guess"]
+    # no tree for this game: the heuristic, and the reason
+    code, text, _ = run(capsys, "next", "--variant", "numbers", "--strategy", "optimal")
+    assert code == 0 and "heuristic" in text and "minimax" in text
+    code, text, _ = run(capsys, "next", "1122:1,0", "1122:1,1", "--variant", "mastermind",
+                        "--strategy", "optimal", "--json")
+    assert code == 1 and json.loads(text)["conflict"] == [1, 2]

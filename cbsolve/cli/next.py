@@ -12,7 +12,10 @@ from .evaluate import STRATEGY_HELP
 @app.command("next")
 @click.argument("entries", nargs=-1)
 @click.option("--log", "log_file", type=FILE, default=None, metavar="FILE", help="Read entries from a file.")
-@click.option("--strategy", default="minimax", show_default=True, help=STRATEGY_HELP)
+@click.option("--strategy", default="minimax", show_default=True,
+              help=f"{STRATEGY_HELP} | optimal (the exact optimum from this position when at "
+                   "most 500 secrets remain, else the certified tree in models/, else minimax; "
+                   "the output says which)")
 @click.option("--guesses", default="all", show_default=True, metavar="all|candidates",
               help="Draw guesses from all codes or from the remaining candidates only.")
 @click.option("--seed", type=SEED, default=None, help="Seed for the random strategy.")
@@ -35,5 +38,7 @@ def next_command(entries, log_file, strategy, guesses, seed, variant, as_json) -
         p = advice.partition
         text = (f"next guess {advice.guess} ({advice.strategy}); {advice.candidates} candidates "
                 f"remain; it splits them into {p['classes']} classes, largest {p['largest']}")
+    if advice.note:
+        text += f"\n  ({advice.source}: {advice.note})"
     emit(as_json, data, text)
     return EXIT_OK

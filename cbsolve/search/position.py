@@ -116,32 +116,21 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
     core's ``solve``, or None when stopped; the call runs in a thread so Ctrl-C stops it."""
     from .expected import INF_T, INF_W
 
+    from ..deadline import run_interruptible
+
     solver = search.solver
     members = np.ascontiguousarray(members, dtype=np.int32)
     bt, bw = budget if budget is not None else (INF_T, INF_W)
-    box: dict = {}
 
-    def target():
-        try:
-            box["out"] = solver.solve(members, search.depth, int(bt), int(bw),
-                                      search._played(history), None, search._history(history))
-        except BaseException as exc:  # surfaced in the calling thread
-            box["error"] = exc
+    def work():
+        return solver.solve(members, search.depth, int(bt), int(bw), search._played(history),
+                            None, search._history(history))
 
-    worker = threading.Thread(target=target, daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.1)
-            if stop is not None and stop.is_set():
-                solver.request_stop()
-    except KeyboardInterrupt:
-        solver.request_stop()
-        worker.join()
-        raise
-    if "error" in box:
-        raise box["error"]
-    return box["out"]
+    def watch():
+        if stop is not None and stop.is_set():
+            solver.request_stop()
+
+    return run_interruptible(work, solver.request_stop, on_wait=watch)
 
 
 def subtree(search, members: np.ndarray, history: list[int]) -> tuple[dict, dict[int, int]]:
