@@ -82,10 +82,14 @@ MAX_WORKERS = 256
               help="Worst objective: also prove the tie-breaks (fewest secrets needing the worst "
                    "case, then smallest total) with a weighted exact search; Mastermind 4/6 "
                    "takes seconds, Bulls & Cows 4/10 much longer (see docs/optimal.md).")
+@click.option("--scheduler", default=None, metavar="ADDRESS|local",
+              help="Expected objective: split the search over a Dask cluster (tcp://host:8786), "
+                   "or 'local' for a local cluster of --workers one-thread processes.")
 @variant_options
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, dot_depth,
-                    time_limit, workers, no_certificate, lookahead, ties, variant, as_json) -> int:
+                    time_limit, workers, no_certificate, lookahead, ties, scheduler, variant,
+                    as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
 
     ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
@@ -106,7 +110,10 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     position = _position(variant, entries, log_file, as_json)
     if isinstance(position, int):
         return position     # inconsistent log, reported
-    if position is not None:
+    if scheduler is not None:
+        result = _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses,
+                                    time_limit, position)
+    elif position is not None:
         if ties:
             raise InvalidVariant("--ties applies to the whole game only, not from a position")
         result = _solve_from(position, objective, guesses, max_depth, time_limit, workers,
@@ -170,6 +177,26 @@ def _position(variant, entries, log_file, as_json):
     except InconsistentLog as exc:
         return report_inconsistent(log, exc, as_json, {"objective": None})
     return None if position.start else position
+
+
+def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses, time_limit,
+                       position):
+    """``--scheduler``: the expected-case search split over a Dask cluster."""
+    if objective != "expected":
+        raise InvalidVariant("--scheduler applies to --objective expected only (the worst-case "
+                             "search runs on one machine's threads: --workers N)")
+    if workers is not None and scheduler != "local":
+        raise InvalidVariant("--workers with --scheduler ADDRESS: the cluster's workers are "
+                             "used (start them with `dask worker ADDRESS --nthreads 1`); "
+                             "--workers N sizes a `--scheduler local` cluster only")
+    from ..search.distributed import solve_expected_distributed
+    from ..search.position import stamp
+
+    result = solve_expected_distributed(variant, scheduler, workers=workers, max_depth=max_depth,
+                                        guesses=guesses, time_limit=time_limit, root=position)
+    if position is not None:
+        stamp(result, position)
+    return result
 
 
 def _solve_from(position, objective, guesses, max_depth, time_limit, workers, certificate,

@@ -111,9 +111,10 @@ def expected_search(variant: Variant, max_depth: int | None, guesses: str,
 
 
 def solve_set(search, members: np.ndarray, history: list[int], budget=None,
-              stop: threading.Event | None = None):
+              stop: threading.Event | None = None, depth: int | None = None):
     """Solve one set exactly within ``budget`` (total, worst): (total, worst, exact) as the
-    core's ``solve``, or None when stopped; the call runs in a thread so Ctrl-C stops it."""
+    core's ``solve``, or None when stopped; the call runs in a thread so Ctrl-C stops it.
+    ``depth``: guesses left under a ``max_depth`` cap (default: the search's cap; 0 none)."""
     from .expected import INF_T, INF_W
 
     from ..deadline import run_interruptible
@@ -123,8 +124,8 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
     bt, bw = budget if budget is not None else (INF_T, INF_W)
 
     def work():
-        return solver.solve(members, search.depth, int(bt), int(bw), search._played(history),
-                            None, search._history(history))
+        return solver.solve(members, search.depth if depth is None else depth, int(bt), int(bw),
+                            search._played(history), None, search._history(history))
 
     def watch():
         if stop is not None and stop.is_set():
@@ -133,12 +134,13 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
     return run_interruptible(work, solver.request_stop, on_wait=watch)
 
 
-def subtree(search, members: np.ndarray, history: list[int]) -> tuple[dict, dict[int, int]]:
+def subtree(search, members: np.ndarray, history: list[int],
+            depth: int | None = None) -> tuple[dict, dict[int, int]]:
     """The optimal tree of a set the solver has just solved exactly, and its histogram with
     depths counted from that set (guess 1 = the first guess there)."""
     search._wins = {}
-    root = search._optimal_subtree(np.ascontiguousarray(members, dtype=np.int32), search.depth,
-                                   list(history))
+    root = search._optimal_subtree(np.ascontiguousarray(members, dtype=np.int32),
+                                   search.depth if depth is None else depth, list(history))
     shift = len(history)
     hist = {k - shift: v for k, v in sorted(search._wins.items())}
     search._wins = {}
