@@ -27,6 +27,7 @@ Workers keep one search (reply matrix and transposition table) per process acros
 from __future__ import annotations
 
 import json
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -40,18 +41,21 @@ from . import SearchResult
 #: classes 0,1 (1440) and 0,2 (1260) of 0123, which alone are most of the single-worker time).
 SPLIT_MIN = 1000
 
-_WORKER: dict = {}   # on a worker: (variant, cap, guesses) -> expected-case search
+#: On a worker thread: its search for the current game ((variant, cap, guesses), search). One
+#: per thread, as a search builds trees in Python-side state (a threaded worker would race).
+_WORKER = threading.local()
 
 
 def _search(variant_dict: dict, max_depth, guesses: str):
-    """This process's search for the game (built once, its table reused across tasks)."""
+    """This thread's search for the game (built once, its table reused across tasks)."""
     from .position import expected_search
 
     key = (json.dumps(variant_dict, sort_keys=True), max_depth, guesses)
-    if key not in _WORKER:
-        _WORKER.clear()
-        _WORKER[key] = expected_search(Variant.from_dict(variant_dict), max_depth, guesses)
-    return _WORKER[key]
+    if getattr(_WORKER, "key", None) != key:
+        _WORKER.key, _WORKER.search = None, None      # free the previous game's matrix first
+        _WORKER.search = expected_search(Variant.from_dict(variant_dict), max_depth, guesses)
+        _WORKER.key = key
+    return _WORKER.search
 
 
 def solve_class(spec: dict) -> dict:
@@ -63,9 +67,10 @@ def solve_class(spec: dict) -> dict:
     from .expected import INF_T
     from .position import solve_set, subtree
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
     solver = search.solver
+    nodes = solver.nodes    # cumulative over this thread's tasks
     members = np.asarray(spec["members"], dtype=np.int32)
     history, depth = list(spec["history"]), int(spec["depth"])
     budget = tuple(spec["budget"])
@@ -78,7 +83,8 @@ def solve_class(spec: dict) -> dict:
         out = solve_set(search, members, history, budget, depth=depth)
     finally:
         solver.set_deadline(0)
-    done = {"seconds": time.perf_counter() - started, "nodes": int(solver.nodes)}
+    done = {"seconds": time.perf_counter() - started, "nodes": int(solver.nodes - nodes),
+            "cpu": time.process_time() - cpu}
     if out is None:
         return {**done, "stopped": True}
     total, worst, exact = out
@@ -120,6 +126,7 @@ class DistributedExpected:
         self.slots = max(1, sum(client.nthreads().values()))
         self.tasks = 0
         self.nodes = 0
+        self.task_seconds = 0.0   # CPU seconds of the tasks on the workers (their processes)
         self.root_level = 0     # guesses played before the searched set (a position's entries)
 
     # --- the driver's view of a set: which guesses, in which order ---------------------------
@@ -216,6 +223,7 @@ class DistributedExpected:
                     c = running.pop(fut)
                     res = fut.result()
                     self.nodes += res["nodes"]
+                    self.task_seconds += res["cpu"]
                     if res["stopped"]:
                         raise _Stopped
                     c.lower = max(c.lower, (res["total"], res["worst"]))
@@ -299,7 +307,9 @@ class DistributedExpected:
                                     **extra)
             result.lower = result.upper = result.total
             result.status, result.proved = Status.OPTIMAL, True
-        result.notes.append(f"distributed: {self.tasks} tasks on {self.slots} worker threads")
+        result.notes.append(f"distributed: {self.tasks} tasks on {self.slots} worker threads, "
+                            f"{self.task_seconds:.1f} s of CPU in the tasks")
+        result.phases["task_cpu"] = round(self.task_seconds, 3)
         result.seconds, result.nodes = time.perf_counter() - started, self.nodes
         return result
 
