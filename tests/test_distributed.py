@@ -29,7 +29,7 @@ def client():
 @pytest.mark.parametrize("max_depth", [None, 4, 3])
 @pytest.mark.parametrize("split", [1000, 20])
 def test_same_optimum_as_one_machine_and_a_valid_tree(client, monkeypatch, max_depth, split):
-    # split=20 sends every class of at least 20 secrets through the second-guess split
+    # split=20: every class of at least 20 secrets goes through the second-guess split
     monkeypatch.setattr(distributed, "SPLIT_MIN", split)
     one = solve_expected(SMALL, max_depth=max_depth, workers=1, progress=False)
     many = DistributedExpected(client, SMALL, max_depth, "all").run()

@@ -96,6 +96,64 @@ def solve_class(spec: dict) -> dict:
     return res
 
 
+def solve_guess(spec: dict) -> dict:
+    """A Dask task: guess ``spec["guess"]`` at a set, its classes solved here one by one within
+    the budget (the expansion step of the core's best-first search); exact value and subtree
+    when it beats the budget, else a proved lower bound >= the budget."""
+    from .position import solve_set, subtree
+
+    started, cpu = time.perf_counter(), time.process_time()
+    search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
+    solver = search.solver
+    nodes = solver.nodes
+    g, depth, best = int(spec["guess"]), int(spec["depth"]), tuple(spec["budget"])
+    members = np.asarray(spec["members"], dtype=np.int32)
+    history = list(spec["history"])
+    child = history + [g]
+    cd = depth - 1 if search.max_depth else 0
+    resp = search.matrix[g][members]
+    win = search.variant.win_response
+    replies = [int(r) for r in np.unique(resp) if r != win]
+    subs = sorted(((r, members[resp == r]) for r in replies), key=lambda x: len(x[1]))
+    bounds = [solver.lower_bound(sub, cd, search._played(child), search._history(child))
+              for _, sub in subs]
+    if spec.get("seconds"):
+        solver.set_deadline(float(spec["seconds"]))
+    done, wmax, rest = len(members), 1, sum(b[0] for b in bounds)
+    out = None
+    try:
+        for (_, sub), bound in zip(subs, bounds, strict=True):
+            rest -= bound[0]
+            cb = (best[0] - done - rest, best[1] - 1)
+            value = (bound[0], bound[1])
+            if value < cb and not bound[2]:
+                got = solve_set(search, sub, child, cb, depth=cd)
+                if got is None:
+                    out = {"stopped": True}
+                    break
+                value = (got[0], got[1])
+            if value >= cb:
+                out = {"stopped": False, "exact": False, "total": int(done + value[0] + rest),
+                       "worst": int(max(wmax, 1 + value[1]))}
+                break
+            done, wmax = done + value[0], max(wmax, 1 + value[1])
+    finally:
+        solver.set_deadline(0)
+    if out is None:
+        children, hist = {}, {1: 1} if np.any(resp == win) else {}
+        for r, sub in sorted(subs, key=lambda x: x[0]):
+            tree, h = subtree(search, sub, child, cd)
+            children[search.variant.format_response(r)] = tree
+            for k, v in h.items():
+                hist[k + 1] = hist.get(k + 1, 0) + v
+        out = {"stopped": False, "exact": True, "total": int(done), "worst": int(wmax),
+               "tree": {"guess": search.space.format(search.codes[g]), "children": children},
+               "histogram": dict(sorted(hist.items()))}
+    out.update(seconds=time.perf_counter() - started, nodes=int(solver.nodes - nodes),
+               cpu=time.process_time() - cpu)
+    return out
+
+
 @dataclass
 class _Class:
     reply: int
@@ -210,7 +268,7 @@ class DistributedExpected:
                     c = pending.pop(0)
                     if c.lower >= budget(c):
                         return max(value(), best), classes
-                    if len(c.members) >= SPLIT_MIN and len(history) == self.root_level:
+                    if self._split_worth(c, history):
                         self._split(c, cd, child_history, budget(c))
                         if not c.exact:
                             return max(value(), best), classes
@@ -221,11 +279,7 @@ class DistributedExpected:
                 done, _ = wait(list(running), return_when="FIRST_COMPLETED")
                 for fut in done:
                     c = running.pop(fut)
-                    res = fut.result()
-                    self.nodes += res["nodes"]
-                    self.task_seconds += res["cpu"]
-                    if res["stopped"]:
-                        raise _Stopped
+                    res = self._collect(fut)
                     c.lower = max(c.lower, (res["total"], res["worst"]))
                     if not res["exact"]:
                         return max(value(), best), classes
@@ -235,6 +289,13 @@ class DistributedExpected:
             for fut in running:
                 fut.cancel()
         return value(), classes
+
+    def _split_worth(self, c: _Class, history: list[int]) -> bool:
+        """Split the large classes of the searched set by their second guesses: one task per
+        class would leave a single worker busy, and the core's plain solve of a set that large
+        does more work than the best-first split (Bulls & Cows 4/10, class 0,1 of 0123: over
+        60 s of CPU alone; the single-machine search splits it on its threads too)."""
+        return len(history) == self.root_level and len(c.members) >= SPLIT_MIN
 
     def _submit(self, c: _Class, depth: int, history: list[int], budget):
         spec = {"variant": self.variant.to_dict(), "max_depth": self.max_depth,
@@ -246,13 +307,90 @@ class DistributedExpected:
         return self.client.submit(solve_class, spec, pure=False, priority=len(c.members))
 
     def _split(self, c: _Class, depth: int, history: list[int], budget) -> None:
-        """Solve a large class here, its second guesses' classes on the workers."""
-        value, g, classes = self.solve_set(c.members, depth, history, budget)
-        c.lower = max(c.lower, value)
-        if g is None:
+        """Solve a large class by the core's best-first search over its guesses, each guess
+        expanded by a task (:func:`solve_guess`): a guess popped the first time gets its
+        classes' one-level bounds here and goes back; popped again it is sent to a worker with
+        the best value known at that moment. Every guess is expanded or has a bound reaching
+        the best, so the value is the class's optimum whatever the order tasks finish in."""
+        import heapq
+
+        from distributed import wait
+
+        from .expected import INF_T, INF_W
+
+        s, members = self.search, c.members
+        played, hist = s._played(history), s._history(history)
+        best = tuple(budget)
+        greedy = s.solver.greedy_value(members, depth, played)
+        if greedy is not None and (greedy[0], greedy[1] + 1) < best:
+            best = (greedy[0], greedy[1] + 1)
+        heap = [((lbt, lbw), not cand, int(g), False)
+                for g, lbt, lbw, cand in s.solver.scan(members, depth, played, None, hist)]
+        heapq.heapify(heap)
+        fail, found, running = (INF_T, INF_W), None, {}
+        try:
+            while heap or running:
+                while heap and len(running) < self.slots:
+                    bound, notcand, g, refined = heapq.heappop(heap)
+                    if bound >= best:
+                        fail = min(fail, bound)
+                        heap.clear()
+                        break
+                    if not refined:
+                        heapq.heappush(heap, (max(bound, self._refine(g, members, depth,
+                                                                      history)),
+                                              notcand, g, True))
+                        continue
+                    running[self._submit_guess(g, members, depth, history, best)] = g
+                if not running:
+                    continue
+                done, _ = wait(list(running), return_when="FIRST_COMPLETED")
+                for fut in done:
+                    g = running.pop(fut)
+                    res = self._collect(fut)
+                    value = (res["total"], res["worst"])
+                    if res["exact"] and value < best:
+                        best, found = value, res
+                    else:
+                        fail = min(fail, value)
+        finally:
+            for fut in running:
+                fut.cancel()
+        if found is None:
+            c.lower = max(c.lower, fail)
             return
-        c.exact = True
-        c.tree, c.histogram = self._assemble(g, c.members, classes)
+        c.exact, c.lower = True, best
+        c.tree = found["tree"]
+        c.histogram = {int(k): v for k, v in found["histogram"].items()}
+
+    def _refine(self, g: int, members: np.ndarray, depth: int, history: list[int]):
+        """One-level lower bound of guess ``g`` at a set: |set| + its classes' bounds."""
+        s, win = self.search, self.variant.win_response
+        cd = depth - 1 if self.max_depth else 0
+        resp = s.matrix[g][members]
+        child = history + [g]
+        bounds = [s.solver.lower_bound(members[resp == r], cd, s._played(child),
+                                       s._history(child))
+                  for r in np.unique(resp) if r != win]
+        return (len(members) + sum(b[0] for b in bounds),
+                1 + max((b[1] for b in bounds), default=0))
+
+    def _submit_guess(self, g: int, members: np.ndarray, depth: int, history: list[int], best):
+        spec = {"variant": self.variant.to_dict(), "max_depth": self.max_depth,
+                "guesses": self.guesses, "members": members.tolist(), "history": history,
+                "guess": int(g), "depth": depth, "budget": [int(best[0]), int(best[1])],
+                "seconds": self._left()}
+        self.tasks += 1
+        return self.client.submit(solve_guess, spec, pure=False, priority=len(members))
+
+    def _collect(self, fut) -> dict:
+        """A finished task's result, its work counted; a stopped task stops the search."""
+        res = fut.result()
+        self.nodes += res["nodes"]
+        self.task_seconds += res["cpu"]
+        if res["stopped"]:
+            raise _Stopped
+        return res
 
     def _assemble(self, g: int, members: np.ndarray, classes: list[_Class]):
         """The tree and histogram (depths from this set) of guess ``g`` and its solved classes."""
@@ -344,7 +482,7 @@ class cluster_client:
 
         self.cluster = LocalCluster(n_workers=self.workers or default_workers(),
                                     threads_per_worker=1, processes=True,
-                                    dashboard_address=None, silence_logs=50)
+                                    dashboard_address=":0", silence_logs=50)
         self.client = Client(self.cluster)
         return self.client
 

@@ -18,7 +18,6 @@ applies to a refutation tree's history).
 """
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 
@@ -30,7 +29,7 @@ from ..status import Status
 from ..variant import Variant
 from . import SearchResult
 
-#: Version of the ``position`` block written into trees and certificates.
+#: The key of the position block in trees and certificates (docs/tree-format.md).
 POSITION_KEY = "position"
 
 
@@ -111,7 +110,7 @@ def expected_search(variant: Variant, max_depth: int | None, guesses: str,
 
 
 def solve_set(search, members: np.ndarray, history: list[int], budget=None,
-              stop: threading.Event | None = None, depth: int | None = None):
+              depth: int | None = None):
     """Solve one set exactly within ``budget`` (total, worst): (total, worst, exact) as the
     core's ``solve``, or None when stopped; the call runs in a thread so Ctrl-C stops it.
     ``depth``: guesses left under a ``max_depth`` cap (default: the search's cap; 0 none)."""
@@ -127,11 +126,7 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
         return solver.solve(members, search.depth if depth is None else depth, int(bt), int(bw),
                             search._played(history), None, search._history(history))
 
-    def watch():
-        if stop is not None and stop.is_set():
-            solver.request_stop()
-
-    return run_interruptible(work, solver.request_stop, on_wait=watch)
+    return run_interruptible(work, solver.request_stop)
 
 
 def subtree(search, members: np.ndarray, history: list[int],

@@ -1,0 +1,51 @@
+"""Scaling of the distributed expected-case search (cbsolve.search.distributed) on 1 and 2 workers.
+
+Side by side in one run: the single-process search on one thread (the reference value and
+time), then a local Dask cluster of 1 and of 2 one-thread worker processes. Per row: wall
+seconds, the CPU seconds spent in the tasks (the steadier figure on a shared machine), tasks,
+the optimum and whether it matches the reference. Run it with nice on a shared machine.
+
+    nice python scripts/bench_distributed.py                        # Bulls & Cows 4/10
+    nice python scripts/bench_distributed.py --variant mastermind   # seconds, a smoke run
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+from cbsolve.search.distributed import DistributedExpected, cluster_client
+from cbsolve.search.expected import solve_expected
+from cbsolve.variant import Variant
+
+
+def bench(variant: Variant, workers=(1, 2)) -> list[dict]:
+    start, cpu = time.perf_counter(), time.process_time()
+    ref = solve_expected(variant, workers=1, progress=False)
+    rows = [{"run": "one process, 1 thread", "seconds": time.perf_counter() - start,
+             "cpu": time.process_time() - cpu, "tasks": 0, "total": ref.total, "same": True}]
+    for n in workers:
+        with cluster_client("local", n) as client:
+            start = time.perf_counter()
+            driver = DistributedExpected(client, variant, None, "all")
+            res = driver.run()
+            rows.append({"run": f"Dask, {n} worker{'s' if n > 1 else ''}",
+                         "seconds": time.perf_counter() - start, "cpu": driver.task_seconds,
+                         "tasks": driver.tasks, "total": res.total,
+                         "same": (res.total, res.worst) == (ref.total, ref.worst)})
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="bulls-cows")
+    args = ap.parse_args()
+    variant = Variant.preset(args.variant)
+    print(f"{variant.describe()}, expected-case optimum")
+    print(f"{'run':24} {'wall s':>8} {'task CPU s':>11} {'tasks':>6} {'total':>7} same")
+    for r in bench(variant):
+        print(f"{r['run']:24} {r['seconds']:8.1f} {r['cpu']:11.1f} {r['tasks']:6d} "
+              f"{r['total']:7d} {r['same']}")
+
+
+if __name__ == "__main__":
+    main()
