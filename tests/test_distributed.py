@@ -31,8 +31,11 @@ def client():
 def test_same_optimum_as_one_machine_and_a_valid_tree(client, monkeypatch, max_depth, split):
     # split=20: every class of at least 20 secrets goes through the second-guess split
     monkeypatch.setattr(distributed, "SPLIT_MIN", split)
+    monkeypatch.setattr(distributed, "SPLIT_SLOTS", 1)
     one = solve_expected(SMALL, max_depth=max_depth, workers=1, progress=False)
-    many = DistributedExpected(client, SMALL, max_depth, "all").run()
+    driver = DistributedExpected(client, SMALL, max_depth, "all")
+    many = driver.run()
+    assert (driver.splits > 0) == (split == 20)
     assert many.status == one.status and many.proved == one.proved
     assert (many.total, many.worst) == (one.total, one.worst)
     if many.tree is not None:

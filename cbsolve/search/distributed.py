@@ -10,9 +10,10 @@ is min over first guesses g of |S| + the sum of the optima of g's reply classes,
 is the game from the position "g, that reply". The driver orders the first guesses (up to
 symmetry) by their proved lower bounds, keeps the incumbent (initially Irving's greedy
 strategy) and, for one first guess at a time, sends its classes to the workers, largest
-first. A class of at least :data:`SPLIT_MIN` secrets is split once more: its second guesses
-(up to the stabiliser of the history) are themselves evaluated class by class, so one large
-class does not leave the other workers idle.
+first. On a cluster of at least :data:`SPLIT_SLOTS` threads a class of at least
+:data:`SPLIT_MIN` secrets is split once more, as the threaded search splits it: a best-first
+search over its second guesses (up to the stabiliser of the history), each guess's expansion
+a task, so one large class does not keep a single worker busy while the others idle.
 
 The incumbent bound is shared by ordering: at most as many tasks as the cluster has threads
 are in flight, and each task is submitted with the budget the driver knows at that moment
@@ -37,9 +38,11 @@ from ..status import Status
 from ..variant import Variant
 from . import SearchResult
 
-#: Classes at least this large are split by their second guesses (Bulls & Cows 4/10: the
+#: Classes at least this large may be split by their second guesses (Bulls & Cows 4/10: the
 #: classes 0,1 (1440) and 0,2 (1260) of 0123, which alone are most of the single-worker time).
 SPLIT_MIN = 1000
+#: ... and only on clusters of at least this many worker threads (see ``_split_worth``).
+SPLIT_SLOTS = 4
 
 #: On a worker thread: its search for the current game ((variant, cap, guesses), search). One
 #: per thread, as a search builds trees in Python-side state (a threaded worker would race).
@@ -186,6 +189,7 @@ class DistributedExpected:
         self.nodes = 0
         self.task_seconds = 0.0   # CPU seconds of the tasks on the workers (their processes)
         self.root_level = 0     # guesses played before the searched set (a position's entries)
+        self.splits = 0         # classes solved by the second-guess split
 
     # --- the driver's view of a set: which guesses, in which order ---------------------------
     def _order(self, members: np.ndarray, depth: int, history: list[int]):
@@ -291,11 +295,14 @@ class DistributedExpected:
         return value(), classes
 
     def _split_worth(self, c: _Class, history: list[int]) -> bool:
-        """Split the large classes of the searched set by their second guesses: one task per
-        class would leave a single worker busy, and the core's plain solve of a set that large
-        does more work than the best-first split (Bulls & Cows 4/10, class 0,1 of 0123: over
-        60 s of CPU alone; the single-machine search splits it on its threads too)."""
-        return len(history) == self.root_level and len(c.members) >= SPLIT_MIN
+        """Split a large class of the searched set by its second guesses only on a cluster of at
+        least :data:`SPLIT_SLOTS` threads. Measured on Bulls & Cows 4/10 with 2 workers (its
+        classes 0,1 and 0,2 of 0123, 1440 and 1260 secrets): whole-class tasks took 89.6 s of
+        task CPU, the split 124 s (each worker has its own table, and a guess's budget is the
+        best known when it is sent), so with few workers the classes stay whole; with many,
+        one whole class would keep a single worker busy while the others idle."""
+        return (len(history) == self.root_level and len(c.members) >= SPLIT_MIN
+                and self.slots >= SPLIT_SLOTS)
 
     def _submit(self, c: _Class, depth: int, history: list[int], budget):
         spec = {"variant": self.variant.to_dict(), "max_depth": self.max_depth,
@@ -319,6 +326,7 @@ class DistributedExpected:
         from .expected import INF_T, INF_W
 
         s, members = self.search, c.members
+        self.splits += 1
         played, hist = s._played(history), s._history(history)
         best = tuple(budget)
         greedy = s.solver.greedy_value(members, depth, played)
