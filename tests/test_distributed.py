@@ -35,7 +35,10 @@ def test_same_optimum_as_one_machine_and_a_valid_tree(client, monkeypatch, max_d
     one = solve_expected(SMALL, max_depth=max_depth, workers=1, progress=False)
     driver = DistributedExpected(client, SMALL, max_depth, "all")
     many = driver.run()
-    assert (driver.splits > 0) == (split == 20)
+    if split == 1000:
+        assert driver.splits == 0
+    elif max_depth is None:         # the optimal first guess has a class of more than 20
+        assert driver.splits > 0
     assert many.status == one.status and many.proved == one.proved
     assert (many.total, many.worst) == (one.total, one.worst)
     if many.tree is not None:
