@@ -249,8 +249,6 @@ class DistributedExpected:
     def evaluate(self, g: int, members: np.ndarray, depth: int, history: list[int], best):
         """(value, classes) of guess ``g`` at a set: exact when below ``best``, else a proved
         lower bound >= ``best`` (the guess is refuted and its running tasks cancelled)."""
-        from distributed import wait
-
         n = len(members)
         cd = depth - 1 if self.max_depth else 0
         classes = self._classes(g, members, depth)
@@ -278,12 +276,7 @@ class DistributedExpected:
                             return max(value(), best), classes
                         continue
                     running[self._submit(c, cd, child_history, budget(c))] = c
-                if not running:
-                    continue
-                done, _ = wait(list(running), return_when="FIRST_COMPLETED")
-                for fut in done:
-                    c = running.pop(fut)
-                    res = self._collect(fut)
+                for c, res in self._finished(running):
                     c.lower = max(c.lower, (res["total"], res["worst"]))
                     if not res["exact"]:
                         return max(value(), best), classes
@@ -321,8 +314,6 @@ class DistributedExpected:
         the best, so the value is the class's optimum whatever the order tasks finish in."""
         import heapq
 
-        from distributed import wait
-
         from .expected import INF_T, INF_W
 
         s, members = self.search, c.members
@@ -350,12 +341,7 @@ class DistributedExpected:
                                               notcand, g, True))
                         continue
                     running[self._submit_guess(g, members, depth, history, best)] = g
-                if not running:
-                    continue
-                done, _ = wait(list(running), return_when="FIRST_COMPLETED")
-                for fut in done:
-                    g = running.pop(fut)
-                    res = self._collect(fut)
+                for _g, res in self._finished(running):
                     value = (res["total"], res["worst"])
                     if res["exact"] and value < best:
                         best, found = value, res
@@ -391,14 +377,23 @@ class DistributedExpected:
         self.tasks += 1
         return self.client.submit(solve_guess, spec, pure=False, priority=len(members))
 
-    def _collect(self, fut) -> dict:
-        """A finished task's result, its work counted; a stopped task stops the search."""
-        res = fut.result()
-        self.nodes += res["nodes"]
-        self.task_seconds += res["cpu"]
-        if res["stopped"]:
-            raise _Stopped
-        return res
+    def _finished(self, running: dict) -> list:
+        """(what, result) of the tasks of ``running`` (future -> what) that finish next,
+        removed from it, their work counted; a stopped task stops the search."""
+        from distributed import wait
+
+        if not running:
+            return []
+        done, _ = wait(list(running), return_when="FIRST_COMPLETED")
+        out = []
+        for fut in done:
+            res = fut.result()
+            self.nodes += res["nodes"]
+            self.task_seconds += res["cpu"]
+            if res["stopped"]:
+                raise _Stopped
+            out.append((running.pop(fut), res))
+        return out
 
     def _assemble(self, g: int, members: np.ndarray, classes: list[_Class]):
         """The tree and histogram (depths from this set) of guess ``g`` and its solved classes."""
