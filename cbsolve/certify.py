@@ -40,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import claims
 from .codes import CodeSpace
 from .errors import CbsolveError, InvalidCode
 from .scoring import pack, partition_counts, possible_responses, score_against, score_matrix
@@ -47,6 +48,8 @@ from .variant import Variant
 
 TREE_FORMAT, TREE_VERSION = "cbsolve-tree", 1
 CERT_FORMAT, CERT_VERSION = "cbsolve-worst-lower-bound", 1
+#: Top-level keys of a tree document that are claims (checked by :mod:`cbsolve.claims`).
+CLAIM_KEYS = ("stats", "ties", "at_worst", "max_depth", "proved")
 
 
 class Invalid(Exception):
@@ -55,6 +58,10 @@ class Invalid(Exception):
 
 class UnreadableFile(CbsolveError):
     """The file cannot be read or is not JSON (bad input: CLI exit 2)."""
+
+
+class NotATree(CbsolveError):
+    """The JSON document is something else (a table of results): bad input, CLI exit 2."""
 
 
 @dataclass
@@ -70,14 +77,23 @@ class Report:
     nodes: int = 0
     message: str = ""
     variant: dict | None = None         # the file's variant (Variant.to_dict), once read
+    guesses: str | None = None          # measured: "candidates" if every guess could be the secret
+    claimed: dict = field(default_factory=dict)      # the file's claim blocks, as written
+    mismatches: list[dict] = field(default_factory=list)  # every claim the replay contradicts
+    search_word: list[str] = field(default_factory=list)  # proof claims without a certificate
     position: dict | None = None        # the file's position block (a game from a log's entries)
+
+    @property
+    def average(self) -> float | None:
+        return None if self.total is None else self.total / self.secrets
 
     def to_json(self) -> dict:
         data = {"valid": self.valid, "kind": self.kind, "worst": self.worst, "total": self.total,
-                "secrets": self.secrets,
+                "secrets": self.secrets, "average": self.average,
                 "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
                 "lower_bound": self.lower_bound, "optimal": self.optimal, "nodes": self.nodes,
-                "variant": self.variant}
+                "guesses": self.guesses, "variant": self.variant, "claimed": self.claimed,
+                "mismatches": self.mismatches, "search_word": self.search_word}
         if self.message:
             data["message"] = self.message
         if self.position is not None:
@@ -110,6 +126,11 @@ def verify(doc, expect: Variant | None = None) -> Report:
     """Check a strategy tree (with an optional embedded certificate) or a certificate; with
     ``expect``, the document must also be for that variant (a valid proof of another game
     does not prove the claim the user asked about)."""
+    if isinstance(doc, list):
+        keys = sorted({k for row in doc if isinstance(row, dict) for k in row})
+        raise NotATree(f"a table of {len(doc)} rows (columns {', '.join(keys[:6])}"
+                       f"{', ...' if len(keys) > 6 else ''}), not a strategy tree or certificate: "
+                       "there is no tree to replay")
     kind = doc.get("format") if isinstance(doc, dict) else None
     try:
         if kind not in (TREE_FORMAT, CERT_FORMAT):
@@ -182,30 +203,21 @@ def _position(doc: dict, variant: Variant) -> tuple[np.ndarray | None, list]:
 
 
 def _verify_tree_doc(doc: dict) -> Report:
+    """Replay the tree, then compare every claim with the replay (all differences reported)."""
     variant, guesses = _header(doc, "tree", TREE_VERSION)
     start, _ = _position(doc, variant)
-    hist, nodes = replay_tree(variant, doc.get("root"), candidates_only=guesses == "candidates",
-                              start=start)
-    secrets = sum(hist.values())
-    worst = max(hist)
-    total = sum(k * v for k, v in hist.items())
-    stats = doc.get("stats")
-    if not isinstance(stats, dict):
-        raise Invalid('tree has no "stats" block')
-    claimed = stats.get("histogram")
-    try:
-        claimed_hist = {int(k): int(v) for k, v in (claimed or {}).items()}
-    except (TypeError, ValueError):
-        raise Invalid(f"bad histogram {claimed!r}") from None
-    claimed_hist = {k: v for k, v in claimed_hist.items() if v}
-    for key, have, want in (("secrets", stats.get("secrets"), secrets),
-                            ("worst", stats.get("worst"), worst),
-                            ("total", stats.get("total"), total),
-                            ("histogram", claimed_hist, hist)):
-        if have != want:
-            raise Invalid(f"stats claim {key} = {have!r} but the replay gives {want!r}")
-    rep = Report(valid=True, kind="tree", secrets=secrets, worst=worst, total=total,
-                 histogram=hist, nodes=nodes)
+    m = measure_tree(variant, doc.get("root"), start)
+    hist = m["histogram"]
+    if guesses == "candidates" and m["guesses"] != "candidates":
+        raise Invalid(f"node at reply path {m['non_candidate']}: guess is not a candidate "
+                      'but the tree claims "guesses": "candidates"')
+    rep = Report(valid=True, kind="tree", secrets=m["secrets"], worst=m["worst"],
+                 total=m["total"], histogram=hist, nodes=m["nodes"], guesses=m["guesses"],
+                 claimed={k: doc[k] for k in CLAIM_KEYS if k in doc})
+    if m["counts"]:
+        rep.claimed["node counts"] = m["counts"]
+    rep.mismatches = claims.check_document(doc, m)
+    rep.search_word = claims.search_word(doc)
     cert = doc.get("certificate")
     if cert is not None:
         if not isinstance(cert, dict) or cert.get("format") != CERT_FORMAT:
@@ -215,11 +227,14 @@ def _verify_tree_doc(doc: dict) -> Report:
         if cert.get("position") != doc.get("position"):
             raise Invalid("embedded certificate is for another position than the tree")
         cert_nodes, lower = verify_certificate(cert)
-        rep.kind, rep.nodes, rep.lower_bound = "tree+lower-bound", nodes + cert_nodes, lower
-        rep.optimal = lower == worst
+        rep.kind, rep.nodes, rep.lower_bound = "tree+lower-bound", m["nodes"] + cert_nodes, lower
+        rep.optimal = lower == m["worst"]
         if doc.get("proved") and not rep.optimal:
-            raise Invalid(f"the tree claims to be proved optimal but its worst case {worst} "
-                          f"exceeds the certified lower bound {lower}")
+            rep.mismatches.append(claims.mismatch(
+                "proved (worst case = certified lower bound)", lower, m["worst"]))
+    if rep.mismatches:
+        rep.valid = False
+        rep.message = "; ".join(claims.describe(x) for x in rep.mismatches)
     return rep
 
 
@@ -227,6 +242,19 @@ def replay_tree(variant: Variant, root, candidates_only: bool = False,
                 start: np.ndarray | None = None) -> tuple[dict[int, int], int]:
     """Play every secret (or the code indices ``start``: a position's secrets) through the
     tree with the scorer; returns (histogram, node count)."""
+    m = measure_tree(variant, root, start)
+    if candidates_only and m["guesses"] != "candidates":
+        raise Invalid(f"node at reply path {m['non_candidate']}: guess is not a candidate "
+                      'but the tree claims "guesses": "candidates"')
+    return m["histogram"], m["nodes"]
+
+
+def measure_tree(variant: Variant, root, start: np.ndarray | None = None) -> dict:
+    """Play every secret (or the code indices ``start``: a position's secrets) through the tree
+    with the scorer and measure it: histogram, secrets,
+    worst, total, nodes, ``guesses`` ("candidates" when every guess could be the secret where
+    it is played, else "all"), and the nodes whose ``count`` claim differs from the secrets
+    reaching them. A secret the tree does not solve raises :class:`Invalid`."""
     if not isinstance(root, dict):
         raise Invalid('tree has no "root" node')
     space = CodeSpace(variant)
@@ -234,6 +262,9 @@ def replay_tree(variant: Variant, root, candidates_only: bool = False,
     win = variant.win_response
     hist: dict[int, int] = {}
     nodes = 0
+    non_candidate = None
+    count_errors = []
+    counts = 0
     stack = [(root, np.arange(codes.shape[0]) if start is None else start, 1, "(root)")]
     while stack:
         node, idx, depth, where = stack.pop()
@@ -241,10 +272,13 @@ def replay_tree(variant: Variant, root, candidates_only: bool = False,
         if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
             raise Invalid(f"node at reply path {where} has no guess")
         guess = _parse(space, node["guess"], where)
+        if "count" in node:
+            counts += 1
+            if node["count"] != len(idx):
+                count_errors.append((where, node["count"], len(idx)))
         replies = score_against(variant, guess, codes[idx])
-        if candidates_only and not np.any(replies == win):
-            raise Invalid(f"node at reply path {where}: guess {node['guess']} is not a candidate "
-                          'but the tree claims "guesses": "candidates"')
+        if non_candidate is None and not np.any(replies == win):
+            non_candidate = where
         children = node.get("children") or {}
         if not isinstance(children, dict):
             raise Invalid(f"node at reply path {where}: children must be an object")
@@ -265,7 +299,11 @@ def replay_tree(variant: Variant, root, candidates_only: bool = False,
         if extra:
             raise Invalid(f"node at reply path {where}: child for reply {extra[0]} that no "
                           "remaining secret gives")
-    return dict(sorted(hist.items())), nodes
+    hist = dict(sorted(hist.items()))
+    total = sum(k * v for k, v in hist.items())
+    return {"histogram": hist, "secrets": sum(hist.values()), "worst": max(hist), "total": total,
+            "nodes": nodes, "guesses": "all" if non_candidate else "candidates",
+            "non_candidate": non_candidate, "count_errors": count_errors, "counts": counts}
 
 
 def _parse(space: CodeSpace, text, where: str) -> tuple[int, ...]:

@@ -1,7 +1,7 @@
 """How the hard band's cost grows with the code length: time to find one secret consistent with
 G = round(r * N) random guesses (10 digits, repeats), for several lengths N at fixed ratios r.
 
-The band at N=40 (30-50 guesses, docs/benchmarks.md) times out at 10 s with every method tried,
+The band at N=40 (30-50 guesses, docs/benchmarks.md, "Hard band") times out at 10 s with every method tried,
 so it cannot be timed there; this script times the same kind of instance on shorter codes, where
 it can, to see how fast the cost grows with N. Each instance hides a random secret
 (``feedback.random_log``), so every log is consistent; a query stopped at the time limit counts

@@ -1,5 +1,7 @@
-"""Benchmark the consistency backends (issue 3 rows): find one, the hard band, enumeration,
-counting, diagnosis. Pure functions plus ``main()``; small defaults, figures printed as a table.
+"""Benchmark the consistency backends: find one, the hard band, enumeration, counting, diagnosis.
+
+The rows of docs/benchmarks.md, "Constraint backends". Pure functions plus ``main()``; small
+defaults, figures printed as a table.
 
 Every instance hides a random secret, draws random guesses and scores them, so each log is
 consistent; timings are medians and p95 over the seeds, measured side by side in one run.
@@ -42,77 +44,80 @@ PORTFOLIOS = {
 }
 
 
-def time_query(backend: str, log: FeedbackLog, query: Query, **kwargs) -> tuple[float, object]:
+def time_query(backend: str, log: FeedbackLog, query: Query) -> tuple[float, object]:
     """Time one query; ``cpsat:W`` runs CP-SAT with W workers; ``cpsat-seeded`` decides
     ``determined`` by the hinted enumeration instead of a second full solve; ``cpsat-nols``
     is CP-SAT without the local-search race (portfolio.py); ``PORTFOLIOS`` names other
     shapes of the portfolio;
-    ``-noguide`` suffix turns off CP-SAT's belief-propagation branching order (cpsat.GUIDE);
+    ``-noguide`` suffix turns off CP-SAT's belief-propagation branching order
+    (``CpSatOptions.guide``);
     ``auto-norace``: ``auto`` without the guided depth-first search raced in its find-one
-    probe (dfs.RACE_GUIDED);
-    ``-nosum`` suffix drops the CNF's redundant symbol sums and count chains (sat.SYMBOL_SUM, sat.CHAIN);
+    probe (``Engines.race_guided``);
+    ``-nosum`` suffix drops the CNF's redundant symbol sums and count chains
+    (``SatOptions.symbol_sum``, ``SatOptions.chain``);
     ``sat-NAME`` runs PySAT with solver NAME (e.g. sat-cadical195); a ``-solveronly``
     suffix turns off the one-move neighbour listing (the previous behaviour); ``sat+ENC`` or
     ``sat-NAME+ENC`` builds the CNF with cardinality encoding ENC (sat.CARD_ENCODINGS, e.g.
     sat+totalizer, sat-cadical195+cardnet)."""
+    import dataclasses
+
+    from cbsolve.consistency import Engines, consistent, dfs
+    from cbsolve.consistency.backends import CpSatBackend, SatBackend
+
     backend, _, workers = backend.partition(":")
     backend, _, card = backend.partition("+")
-    if card:
-        kwargs["card"] = card
-    from cbsolve.consistency import answer
-
-    answer.LOCAL_NEIGHBOURS = not backend.endswith("-solveronly")   # before/after baseline
+    engines = Engines()
+    sat_options = engines.sat if not card else dataclasses.replace(engines.sat, card=card)
+    neighbours = not backend.endswith("-solveronly")   # before/after baseline
     backend = backend.removesuffix("-solveronly")
-    from cbsolve.consistency import cpsat
-
-    cpsat.GUIDE = not backend.endswith("-noguide")      # belief-propagation branching order
+    guide = not backend.endswith("-noguide")          # belief-propagation branching order
     backend = backend.removesuffix("-noguide")
+    cpsat_kwargs: dict = {}
     if backend == "cpsat-seeded":
-        backend, kwargs["seeded"] = "cpsat", True
+        backend, cpsat_kwargs["seeded"] = "cpsat", True
     if backend == "cpsat-nols":                  # CP-SAT alone (before the portfolio)
-        backend, kwargs["local_search"] = "cpsat", False
+        backend, cpsat_kwargs["local_search"] = "cpsat", False
     if backend in PORTFOLIOS:                    # other shapes of the local-search portfolio
-        backend, kwargs["portfolio"] = "cpsat", PORTFOLIOS[backend]
-    from cbsolve.consistency import sat
-
-    sat.SYMBOL_SUM = sat.CHAIN = not backend.endswith("-nosum")   # the CNF's redundant sums
+        backend, cpsat_kwargs["portfolio"] = "cpsat", PORTFOLIOS[backend]
+    if workers:
+        cpsat_kwargs["workers"] = int(workers)
+    sums = not backend.endswith("-nosum")        # the CNF's redundant sums
+    sat_options = dataclasses.replace(sat_options, symbol_sum=sums, chain=sums)
     backend = backend.removesuffix("-nosum")
     if backend.startswith("sat-"):
-        backend, kwargs["solver"] = "sat", backend[4:]
-        if kwargs["solver"].startswith("cadical"):
-            return _killed_at_limit(log, query, kwargs)
-    from cbsolve.consistency import dfs
-
+        sat_options = dataclasses.replace(sat_options, solver=backend[4:])
+        backend = "sat"
+    engines = Engines(sat=sat_options, cpsat=dataclasses.replace(engines.cpsat, guide=guide),
+                      neighbours=neighbours, race_guided=backend != "auto-norace")
+    backend = backend.removesuffix("-norace")
+    if backend == "sat" and engines.sat.solver.startswith("cadical"):
+        return _killed_at_limit(log, query, engines)
     # Each query starts cold: a searcher kept from the previous backend's query on the same log
     # (count vectors, suffix table) would favour whichever backend runs second.
     dfs._searchers.clear()
-    dfs.RACE_GUIDED = backend != "auto-norace"   # the find-one probe's guided race (dfs.py)
-    backend = backend.removesuffix("-norace")
     if backend == "auto":                        # the product's default: choice included
-        from cbsolve.consistency import consistent
-
         start = time.perf_counter()
-        result = consistent(log, query, "auto")
+        result = consistent(log, query, "auto", engines)
         return time.perf_counter() - start, result
-    b = get_backend(backend)
-    if workers:
-        kwargs["workers"] = int(workers)
-    for k, v in kwargs.items():
-        setattr(b, k, v)
+    if backend == "cpsat":
+        b = CpSatBackend(options=engines.cpsat, neighbours=neighbours, **cpsat_kwargs)
+    elif backend == "sat":
+        b = SatBackend(options=engines.sat, neighbours=neighbours)
+    else:
+        b = get_backend(backend, engines)
     start = time.perf_counter()
     result = b.solve(log, query)
     return time.perf_counter() - start, result
 
 
-def _child_solve(conn, log, query, kwargs) -> None:
-    b = get_backend("sat")
-    for k, v in kwargs.items():
-        setattr(b, k, v)
-    r = b.solve(log, query)
+def _child_solve(conn, log, query, engines) -> None:
+    from cbsolve.consistency.backends import SatBackend
+
+    r = SatBackend(options=engines.sat, neighbours=engines.neighbours).solve(log, query)
     conn.send((r.status.value, r.secrets, r.determined))
 
 
-def _killed_at_limit(log: FeedbackLog, query: Query, kwargs) -> tuple[float, object]:
+def _killed_at_limit(log: FeedbackLog, query: Query, engines) -> tuple[float, object]:
     """PySAT's CaDiCaL cannot be interrupted (solve_limited is unsupported), so it runs
     without a deadline in a forked child that is killed at the time limit: status unknown,
     as the other backends report it (the fork and pipe cost ~10 ms)."""
@@ -126,7 +131,7 @@ def _killed_at_limit(log: FeedbackLog, query: Query, kwargs) -> tuple[float, obj
     parent, child = ctx.Pipe(duplex=False)
     start = time.perf_counter()
     proc = ctx.Process(target=_child_solve,
-                       args=(child, log, dataclasses.replace(query, time_limit=None), kwargs))
+                       args=(child, log, dataclasses.replace(query, time_limit=None), engines))
     proc.start()
     child.close()                   # a crashed child then reads as EOF, not as a time-out
     got = parent.recv() if parent.poll(query.time_limit) else None   # EOFError if it crashed
@@ -388,7 +393,7 @@ def lies_rows(seeds: int, backends=("native", "sat"), lies: int = 1,
     random log with one reply made wrong, beyond the native filter: the depth-first search
     (``native``) vs PySAT's block enumeration (``sat``), side by side; a stopped count is
     "unknown" (time at the limit)."""
-    from cbsolve.consistency.diagnose import consistent_with_lies
+    from cbsolve.consistency.lies import consistent_with_lies
 
     rows = []
     for label, variant, n_guesses in LIES_ROWS:

@@ -1,5 +1,6 @@
 """Alternative cardinality encodings of the SAT backend (``SatSession(card=...)``), measured on
-the hard band (docs/benchmarks.md): every encoding lists exactly the native filter's set, the
+the hard band (docs/benchmarks.md, "PySAT encoding options"): every encoding lists exactly the native
+filter's set, the
 hand-written totalizer is exact both ways, and a bad name is refused with the valid ones."""
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 from test_local_search import logs
 
 from cbsolve.consistency import Query, get_backend
-from cbsolve.consistency.sat import CARD_ENCODINGS, FALSE, TRUE, SatBackend, SatSession
+from cbsolve.consistency.backends import SatBackend
+from cbsolve.consistency.sat import CARD_ENCODINGS, FALSE, TRUE, SatOptions, SatSession
 from cbsolve.errors import UnknownName
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
@@ -26,7 +28,7 @@ def native_set(log: FeedbackLog) -> list[str]:
 @given(log=logs(), card=st.sampled_from(CARD_ENCODINGS))
 def test_every_encoding_lists_the_native_set(log, card):
     """Full lists (blocking on x) under each encoding equal the filter's set, re-scored."""
-    result = SatBackend(card=card).solve(log, Query(limit=None, time_limit=30))
+    result = SatBackend(SatOptions(card=card)).solve(log, Query(limit=None, time_limit=30))
     assert sorted(result.secrets) == native_set(log)
     for text in result.secrets:
         code = log.space.parse(text)
@@ -57,7 +59,7 @@ def test_totalizer_cnf_keeps_one_model_per_secret():
 
     log = FeedbackLog.parse(Variant.preset("mastermind"), ["1122:1,1", "3345:0,2"])
     with SatSession(log.variant, card="totalizer") as s:
-        from cbsolve.consistency.encoding import clues
+        from cbsolve.consistency.clues import clues
 
         for clue in clues(log):
             s.add_clue(clue)

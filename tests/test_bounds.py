@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.constructive import count_locate_worst
+from cbsolve.bounds.constructive_expected import count_locate_total
 from cbsolve.bounds.counting import capacity, total_lower, worst_lower
 from cbsolve.bounds.partition import (
     count_patterns,
@@ -212,7 +213,7 @@ def test_huge_space_is_counted_not_enumerated():
     assert b.worst.lower == worst_lower(26 ** 40, b.responses)
     # Upper end: the count-then-locate construction (tests/test_bounds_constructive.py).
     assert b.worst.upper == count_locate_worst(v) < 26 ** 40 and b.worst.exact is None
-    assert b.expected.upper == count_locate_worst(v) * 26 ** 40
+    assert b.expected.upper == count_locate_total(v) < count_locate_worst(v) * 26 ** 40
 
 
 # --- CLI ------------------------------------------------------------------------------------

@@ -11,8 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cbsolve.bounds import compute_bounds
-from cbsolve.bounds.constructive import CountThenLocate, count_locate_worst, locate_worst, supported
+from cbsolve.bounds.constructive import (
+    CountThenLocate,
+    count_locate_worst,
+    locate_worst,
+    split_point,
+    supported,
+)
 from cbsolve.bounds.constructive_distinct import SetThenPlace, set_place_worst
+from cbsolve.bounds.constructive_expected import count_locate_total, halving_total
 from cbsolve.rule import score
 from cbsolve.variant import Variant
 
@@ -107,3 +114,75 @@ def test_set_then_place_scope_and_bounds_integration():
     v = Variant.from_options(length=10, letters=26, repeats=False)
     b = compute_bounds(v, search=False)
     assert b.worst.upper == set_place_worst(v) and "set-then-place" in b.worst.upper_method
+
+
+# --- the expected case of count-then-locate -----------------------------------------------------
+@pytest.mark.parametrize("n, d", [(n, d) for n, d, fb in SMALL if fb == "bulls"])
+def test_total_bound_counts_every_guess_of_every_secret(n, d):
+    v = Variant.from_options(length=n, digits=d, repeats=True)
+    full = played = 0
+    for secret in itertools.product(range(d), repeat=n):
+        respond = (lambda s: lambda code: score(v, s, code)[0])(secret)
+        full += len(CountThenLocate(v).play(respond, stop_early=False))
+        played += len(play(v, secret))
+    # The closed form charges every guess the strategy asks when it does not stop on a lucky
+    # win; the real game stops there, so the bound is exact for the first and holds for both.
+    assert count_locate_total(v) == full
+    assert played <= full
+
+
+def test_halving_total_matches_enumeration():
+    for m in range(1, 11):
+        for k in range(m + 1):
+            cost = 0
+            for subset in itertools.combinations(range(m), k):
+                marked = set(subset)
+                cost += _halving_cost(list(range(m)), marked)
+            assert halving_total(m, k) == cost
+
+
+def _halving_cost(positions: list[int], marked: set[int]) -> int:
+    k = sum(p in marked for p in positions)
+    if k in (0, len(positions)):
+        return 0
+    half = split_point(len(positions), k)
+    return 1 + _halving_cost(positions[:half], marked) + _halving_cost(positions[half:], marked)
+
+
+def test_expected_upper_bound_is_used_beyond_worst_times_secrets():
+    v = Variant.from_options(length=40, letters=26, repeats=True)
+    b = compute_bounds(v, search=False, strategies=False)
+    assert b.expected.upper == count_locate_total(v) < b.worst.upper * b.secrets
+    assert "count-then-locate" in b.expected.upper_method
+    assert b.expected.lower <= b.expected.upper
+
+
+@pytest.mark.parametrize("n, d", [(7, 3), (8, 3), (7, 4)])
+def test_pair_search_games_worst_and_total_on_every_secret(n, d):
+    # N >= 7: the pair search (2L - 1 = 5 guesses) beats the scan (N - 1) for two singletons.
+    v = Variant.from_options(length=n, digits=d, repeats=True, feedback="bulls")
+    worst = full = 0
+    for secret in itertools.product(range(d), repeat=n):
+        respond = (lambda s: lambda code: score(v, s, code)[0])(secret)
+        worst = max(worst, len(play(v, secret)))
+        full += len(CountThenLocate(v).play(respond, stop_early=False))
+    assert worst == count_locate_worst(v)
+    assert full == count_locate_total(v)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(7, 64), seed=st.integers(0, 2**32 - 1))
+def test_pair_search_on_random_all_present_secrets(n, seed):
+    # Adversarial for the pair search: every symbol present, two of them once, placed at
+    # positions whose bits agree as much as possible (p and p ^ 1 differ in one bit only).
+    rng = random.Random(seed)
+    d = rng.randint(3, min(26, (n + 2) // 2))
+    v = Variant.from_options(length=n, letters=d, repeats=True)
+    pa = rng.randrange(n)
+    pb = pa ^ 1 if pa ^ 1 < n and rng.random() < 0.7 else rng.choice([p for p in range(n) if p != pa])
+    others = list(range(2, d)) + [rng.randrange(2, d) for _ in range(n - d)]
+    rng.shuffle(others)
+    fill = iter(others)
+    secret = tuple(0 if p == pa else 1 if p == pb else next(fill) for p in range(n))
+    assert len(set(secret)) == d
+    assert len(play(v, secret)) <= count_locate_worst(v)

@@ -15,9 +15,11 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
 @pytest.mark.parametrize("filename, worst, secrets", [
     # Knuth 1977: Mastermind 4/6 is solved within 5 guesses, and not within 4.
     ("mastermind-worst.json", 5, 1296),
-    # Bulls & Cows 4/10: 7 guesses suffice, 6 do not (issue 5; PROTOTYPE-NOTES).
+    # Bulls & Cows 4/10: 7 guesses suffice, 6 do not (the published "crush5o" results: no
+    # strategy within six guesses; docs/optimal.md, "Results").
     ("bulls-cows-worst.json.gz", 7, 5040),
-    # the same with the fewest secrets at 7 (50, issue 5), scripts/make_models_worst.py
+    # the same with the fewest secrets at 7 (50, published as "crush5o"),
+    # scripts/make_models_worst.py
     ("bulls-cows-worst-ties.json.gz", 7, 5040),
 ])
 def test_stored_model_is_certified_optimal(filename, worst, secrets):
@@ -28,9 +30,10 @@ def test_stored_model_is_certified_optimal(filename, worst, secrets):
 
 
 def test_mastermind_model_has_the_proved_tie_breaks():
-    # Published (issue 5): within 5 guesses, at least 539 secrets of Mastermind 4/6 need the
-    # fifth; the model is the tie-break optimum (539, then the smallest total, 5627, found by
-    # scripts/make_models_worst.py) and its histogram is recomputed by the verifier.
+    # Published (docs/optimal.md, "Tie-breaks of the worst objective"): within 5 guesses, at
+    # least 539 secrets of Mastermind 4/6 need the fifth; the model is the tie-break optimum
+    # (539, then the smallest total, 5627, found by scripts/make_models_worst.py) and its
+    # histogram is recomputed by the verifier.
     import json
 
     doc = json.loads((MODELS / "mastermind-worst.json").read_text())
@@ -42,8 +45,9 @@ def test_mastermind_model_has_the_proved_tie_breaks():
 
 
 def test_bulls_cows_model_has_the_fewest_secrets_at_7():
-    # Published (issue 5): a 7-guess Bulls & Cows 4/10 strategy leaves at least 50 secrets for
-    # the seventh guess; proved by the count-only weighted search (solve_worst ties="count").
+    # Published ("crush5o", 50 secrets at the seventh guess): a 7-guess Bulls & Cows 4/10
+    # strategy leaves at least 50 secrets for the seventh guess; proved by the count-only
+    # weighted search (solve_worst ties="count").
     import gzip
     import json
 

@@ -62,7 +62,7 @@ def test_log_file_and_tokens_are_numbered_together(tmp_path, capsys):
     (["consistent", "--log", "/nonexistent/log.txt"], "cannot read log file"),
     (["consistent", "--limit", "many"], "many"),
     (["consistent", "--limit", "-1"], "'--limit': -1 is not in the range"),
-    # Found by a CLI audit (session 6): these reached NumPy or C++ and gave tracebacks, or
+    # Found by a scripted audit of the CLI: these reached NumPy or C++ and gave tracebacks, or
     # NaN reached the JSON output.
     (["consistent", "0123:1,2", "--sample", "5", "--seed", "-1"], "'--seed': -1"),
     (["next", "0123:1,2", "--strategy", "random", "--seed", "-1"], "'--seed': -1"),
@@ -95,7 +95,7 @@ def test_bad_input_exits_2_with_one_line(capsys, args, fragment):
 
 def test_unusable_files_exit_2(tmp_path, capsys):
     """A tree nested deeper than Python's recursion limit, and an output directory that is a
-    file, gave tracebacks (CLI audit, session 6)."""
+    file, gave tracebacks (found by a scripted audit of the CLI)."""
     deep = tmp_path / "deep.json"
     with deep.open("w") as fh:          # json.dumps itself cannot nest this deep: write by hand
         fh.write('{"format":"cbsolve-tree","version":1,"variant":{"name":null,"length":2,'

@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, consistent, get_backend
-from cbsolve.consistency.cpsat import CpSatBackend
-from cbsolve.consistency.sat import SatBackend
+from cbsolve.consistency.backends import CpSatBackend, SatBackend
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.scoring import possible_responses

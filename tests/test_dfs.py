@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from testkit import variants
 
 from cbsolve import CodeSpace, Variant
-from cbsolve.consistency import Query, auto_choice, consistent, dfs
-from cbsolve.consistency.native import NativeBackend, consistent_indices
+from cbsolve.consistency import Query, auto_choice, consistent, dfs, dfs_answer, plan
+from cbsolve.consistency.backends import NativeBackend
+from cbsolve.consistency.native import consistent_indices
 from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score
 from cbsolve.status import Status
@@ -307,7 +308,7 @@ def test_auto_probes_the_search_and_falls_back_to_a_solver():
 
 def test_listing_everything_is_capped_honestly(monkeypatch):
     log, _ = big_log(4, 1)
-    monkeypatch.setattr(dfs, "LIST_CAP", 10)
+    monkeypatch.setattr(dfs_answer, "LIST_CAP", 10)
     r = NativeBackend("dfs").solve(log, Query(limit=None))
     assert len(r.secrets) == 10 and not r.exact and r.truncated and r.count >= 10
     assert r.status == Status.FEASIBLE and any("stopped at 10" in n for n in r.notes)
@@ -396,7 +397,7 @@ def test_lies_list_count_ranks_and_resume_like_the_filter(log, lies, vec_cap, da
     """``lies``: the codes contradicting at most that many entries, exactly the mismatch
     counts' set of the enumerated space, in order; counted, picked by rank and resumed; with
     count vectors (each with the totals it gets wrong) and without."""
-    from cbsolve.consistency.diagnose import mismatch_counts
+    from cbsolve.consistency.rescoring import mismatch_counts
 
     codes = log.space.codes
     want = codes[mismatch_counts(log, codes) <= lies] if len(log) else codes
@@ -417,7 +418,7 @@ def test_max_lies_beyond_the_filter_uses_the_search():
     """Mastermind with 16 pegs (2.8e12 codes) and a wrong reply: ``auto`` answers --max-lies 1
     by the depth-first search; the secret is among the answers, every answer contradicts at
     most one reply, and the SAT backend counts the same set."""
-    from cbsolve.consistency.diagnose import consistent_with_lies
+    from cbsolve.consistency.lies import consistent_with_lies
 
     v = Variant(16, "123456", True)
     true_log, secret = random_log(v, 16, 5)
@@ -525,9 +526,9 @@ def test_the_race_answers_find_one_like_the_filter(log):
     c = dfs.race_first(log, 1, None)
     assert c.complete or c.status == "limit"
     assert {tuple(x) for x in c.codes.tolist()} <= truth and len(c.codes) == min(1, len(truth))
-    dfs._probe_cache.clear()
-    assert dfs.probe(log, Query(limit=1, determined=False))[0]
-    r = dfs.solve(log, Query(limit=1, determined=False))
+    found = plan.probe_search(log, Query(limit=1, determined=False))
+    assert found.ok
+    r = dfs_answer.solve(log, Query(limit=1, determined=False), head_start=found.head_start)
     assert (r.status == Status.INFEASIBLE) == (not truth)
     assert len(r.secrets) == min(1, len(truth))
     rescore(log, [log.space.parse(s) for s in r.secrets])

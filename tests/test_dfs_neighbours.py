@@ -1,4 +1,4 @@
-"""One-move neighbour walks (consistency/encoding.py: MoveTable, local_neighbours), which list
+"""One-move neighbour walks (consistency/neighbours.py: MoveTable, local_neighbours), which list
 many secrets of a huge consistent set per solver call: the move rule against the scoring core
 on every small variant, and the walk's answers (distinct, re-scored) on a huge set."""
 import string
@@ -10,7 +10,8 @@ from testkit import variants
 
 from cbsolve import CodeSpace, Variant
 from cbsolve.consistency import Query, get_backend
-from cbsolve.consistency.encoding import Deadline, MoveTable, local_neighbours, neighbour_codes
+from cbsolve.consistency.neighbours import MoveTable, local_neighbours, neighbour_codes
+from cbsolve.deadline import Deadline
 from cbsolve.consistency.native import consistent_indices
 from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from cbsolve.cli import main
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, consistent, diagnose
-from cbsolve.consistency.diagnose import conflict_search, consistent_with_lies, corrections, minimal_conflict
-from cbsolve.consistency.incremental import IncrementalSolver
+from cbsolve.consistency.diagnose import conflict_search, corrections, minimal_conflict
+from cbsolve.consistency.lies import consistent_with_lies
 from cbsolve.feedback import Feedback, FeedbackLog
 from cbsolve.rule import score
 from cbsolve.scoring import possible_responses
@@ -178,25 +178,6 @@ def test_conflict_search_reports_unproved_minimality_on_timeout():
     assert (conflict, minimal) == ([1, 2], True)
 
 
-@pytest.mark.parametrize("engine", ["sat", "cpsat"])
-def test_incremental_solver_follows_a_growing_log(engine):
-    v = Variant.preset("bulls-cows")
-    tokens = ["0123:1,1", "4567:0,2", "8901:0,1", "2546:1,1"]
-    with IncrementalSolver(v, engine) as inc:
-        for k, token in enumerate(tokens, 1):
-            inc.add(token)
-            log = FeedbackLog.parse(v, tokens[:k])
-            native = consistent(log, Query(count=True, limit=None), "native")
-            got = inc.query(Query(count=True, limit=None))
-            assert set(got.secrets) == set(native.secrets) and got.count == native.count
-            secret = inc.find()
-            assert secret in native.secrets
-            assert inc.determined() == native.determined
-        inc.add("0123:2,0")                                   # contradicts entry 1
-        assert inc.consistent() is False
-        assert inc.conflict() == [1, 5]
-
-
 # --- CLI ------------------------------------------------------------------------------------
 def run(capsys, *args):
     code = main(list(args))
@@ -302,10 +283,10 @@ def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict(monkeypatc
     10 s, scripts/audit_inconsistent.py); CP-SAT proves it in 0.2 s. The conflict comes from
     CP-SAT's deletion tests, whose unknown answers (a hard find-one on 22 clues) wait for a
     later pass on a smaller set; checked here: inconsistent, and each entry needed."""
-    import cbsolve.consistency as consistency
-    from cbsolve.consistency import _proved_none_first, auto_choice
+    from cbsolve.consistency import auto_choice, solve
+    from cbsolve.consistency.solve import _proved_none_first
 
-    monkeypatch.setattr(consistency, "CHECK_SECONDS", 30.0)   # the mechanism, not its budget
+    monkeypatch.setattr(solve, "CHECK_SECONDS", 30.0)   # the mechanism, not its budget
     log, doctored = bulls_overflow_log()
     count = Query(count=True, time_limit=30)
     assert auto_choice(log, count)["backend"] == "sat"       # which said `unknown` here

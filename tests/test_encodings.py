@@ -11,7 +11,7 @@ from pysat.solvers import Solver
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.counting import cnf_of
-from cbsolve.consistency.encoding import Completions, suffix_length
+from cbsolve.consistency.blocks import Completions, suffix_length
 from cbsolve.consistency.sat import FALSE, TRUE, SatSession
 from cbsolve.feedback import FeedbackLog
 from cbsolve.variant import Variant
@@ -68,7 +68,7 @@ def test_cnf_with_lies_counts_secrets_within_the_lie_budget():
             count += 1
             s.add_clause([-v for v in m if abs(v) in set(xs) and v > 0])
     space = CodeSpace(log.variant)
-    from cbsolve.consistency.encoding import mismatch_counts
+    from cbsolve.consistency.rescoring import mismatch_counts
 
     assert count == int((mismatch_counts(log, space.codes) <= 1).sum())
 
@@ -102,7 +102,8 @@ def test_near_uniform_sampling_in_a_huge_space_is_labelled_and_rescored():
 @pytest.mark.parametrize("variant", [Variant(5, "0123", True), Variant(4, "012345", False),
                                      Variant(4, "01234", True, no_leading_zero=True)])
 def test_local_neighbours_are_consistent_codes_of_the_variant(variant):
-    from cbsolve.consistency.encoding import Deadline, local_neighbours, neighbour_codes
+    from cbsolve.consistency.neighbours import local_neighbours, neighbour_codes
+    from cbsolve.deadline import Deadline
     from cbsolve.consistency.native import consistent_indices
     from cbsolve.feedback import FeedbackLog
     from cbsolve.rule import score

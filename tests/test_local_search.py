@@ -106,8 +106,9 @@ def test_forbidden_patterns_are_never_returned(log, seed):
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_finds_a_hidden_secret_at_n40(seed):
-    """N=40, 10 digits with repeats, 20 random guesses: the issue-3 row the local search is
-    for. Deterministic for the seed and flip budget (measured: 200-8000 flips)."""
+    """N=40, 10 digits with repeats, 20 random guesses: the find row (docs/benchmarks.md, "Find one
+    and `determined`") the local search is for. Deterministic for the seed and flip budget
+    (measured: 200-8000 flips)."""
     variant = Variant(40, string.digits, True)
     rng = np.random.default_rng(seed)
     space = CodeSpace(variant)

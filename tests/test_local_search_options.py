@@ -1,4 +1,5 @@
-"""Local-search options tried on the hard band (docs/benchmarks.md): swaps only and Luby restarts.
+"""Local-search options tried on the hard band (docs/benchmarks.md, "Local-search portfolio"): swaps only
+and Luby restarts.
 
 Swaps only must keep the start code's symbol counts in everything it reports (solutions and the
 best code), and both options must still return only consistent, valid codes.

@@ -133,7 +133,7 @@ def test_forced_zeros_and_normalisation():
 
 def test_overdetermined_band_log_points_at_the_secret():
     """At 90 random clues the band's logs have one secret and sum-product finds it
-    (docs/benchmarks.md); a regression in the messages shows here first."""
+    (docs/benchmarks.md, "Hard band"); a regression in the messages shows here first."""
     v = Variant(40, string.digits, True)
     log, secret = random_log(v, 90, seed=0)
     found = count_vectors(log)
@@ -148,7 +148,7 @@ def test_pinned_counts_keep_cpsat_solution_set(log):
     """The count-vector bounds are redundant: CP-SAT with them lists exactly the filter's set."""
     from cbsolve.consistency.count_vectors import pin_counts
     from cbsolve.consistency.cpsat import CpSatOracle, model_for
-    from cbsolve.consistency.encoding import Deadline
+    from cbsolve.deadline import Deadline
 
     cm = model_for(log)
     pin_counts(cm, log)
@@ -182,14 +182,14 @@ def test_belief_guided_cpsat_lists_the_same_set(log):
     """The branching order from the marginals changes CP-SAT's path, never its answers: with
     one count vector pinned and the guide on, CP-SAT lists exactly the filter's set."""
     from cbsolve.consistency import cpsat
-    from cbsolve.consistency.encoding import Deadline
+    from cbsolve.deadline import Deadline
 
     vecs = count_vectors(log)
     if not vecs or len(vecs) != 1:
         return
     oracle = cpsat.CpSatOracle(cpsat.model_for(log), log=log)
     oracle.ready(Deadline(60))
-    assert oracle.cm.guided == cpsat.GUIDE
+    assert oracle.cm.guided == cpsat.CpSatOptions().guide
     found, how = oracle.find_many(None, Deadline(60))
     assert how == "complete"
     assert sorted(found) == sorted(map(tuple, consistent_codes(log).tolist()))
@@ -197,7 +197,7 @@ def test_belief_guided_cpsat_lists_the_same_set(log):
 
 def test_guide_is_used_when_one_count_vector_is_left():
     from cbsolve.consistency import cpsat
-    from cbsolve.consistency.encoding import Deadline
+    from cbsolve.deadline import Deadline
 
     v = Variant(8, "0123", True)
     log, secret = random_log(v, 10, seed=2)

@@ -14,7 +14,7 @@ from test_local_search import consistent_with, logs
 
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, get_backend
-from cbsolve.consistency.cpsat import CpSatBackend
+from cbsolve.consistency.backends import CpSatBackend
 from cbsolve.consistency.portfolio import PortfolioOracle
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
@@ -77,17 +77,17 @@ def test_blocked_prefixes_reach_the_local_search():
     log = _hidden(variant, 3, seed=2)
     truth = get_backend("native").solve(log, Query(limit=None)).secrets
     from cbsolve.consistency.cpsat import CpSatOracle, model_for
-    from cbsolve.consistency.encoding import Deadline
+    from cbsolve.deadline import Deadline
 
     oracle = PortfolioOracle(CpSatOracle(model_for(log)), log)
     got = []
     while True:
         status, code = oracle.find(Deadline(10))
-        if status != "sat":
+        if status != Status.FEASIBLE:
             break
         got.append(log.space.format(code))
         oracle.block(list(enumerate(code)))
-    assert status == "unsat" and sorted(got) == sorted(truth)
+    assert status == Status.INFEASIBLE and sorted(got) == sorted(truth)
 
 
 def _hidden(variant: Variant, n: int, seed: int) -> FeedbackLog:

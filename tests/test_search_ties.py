@@ -180,7 +180,8 @@ def test_tie_weights_encode_the_lexicographic_order():
 
 
 def test_mastermind_4_6_ties():  # ~3 s CPU (scripts/bench_optimal.py --ties)
-    # Published (issue 5 brief; the minimum for Mastermind 4/6 within 5 guesses): 539 secrets
+    # Published (the minimum for Mastermind 4/6 within 5 guesses; docs/optimal.md, "Tie-breaks of the
+    # worst objective"): 539 secrets
     # need 5 guesses at minimum.
     v = Variant.preset("mastermind")
     result = solve_worst(v, progress=None, ties=True)

@@ -37,7 +37,7 @@ def brute_force_reps(variant, history):
 
 def test_known_counts():
     # Bulls & Cows 4/10: one first guess and 20 second guesses after 0123 up to symmetry
-    # (issue 5 / PROTOTYPE-NOTES; the classic count of inequivalent second guesses).
+    # (docs/optimal.md, "Results": the proof that 6 guesses fail runs over these 20).
     bc = Symmetry(Variant.preset("bulls-cows"))
     assert len(bc.guess_representatives([])) == 1
     assert len(bc.guess_representatives([(0, 1, 2, 3)])) == 20

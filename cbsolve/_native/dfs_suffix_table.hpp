@@ -21,7 +21,7 @@ constexpr size_t MITM_ROWS = 600000;
 // Automatic tables are built only once the search below depth N - m has visited this fraction
 // of the table's rows (at most MITM_ROWS; a search node costs several table rows): a first
 // secret found in a few hundred nodes never pays for a table (ski rental: within a constant
-// factor of either choice). Mastermind 16x6: 0.01-0.03 alike, 0.1 slower (docs/benchmarks.md).
+// factor of either choice). Mastermind 16x6: 0.01-0.03 alike, 0.1 slower (docs/benchmarks.md, "Native depth-first search").
 constexpr double MITM_BUILD_AFTER = 0.02;
 
 u64 splitmix(u64& state) {

@@ -21,7 +21,7 @@
 // distinct symbols (changes only to unused symbols; swaps keep distinctness), no leading zero
 // (symbol 0 never placed at position 0), bulls-only (no total terms).
 //
-// Options measured on the hard band (docs/benchmarks.md): swaps only (the caller starts from a
+// Options measured on the hard band (docs/benchmarks.md, "Local-search portfolio"): swaps only (the caller starts from a
 // code with the count vector the totals force, and every move keeps it: the totals then hold
 // throughout, restarts shuffle the code), and Luby restarts (Luby, Sinclair & Zuckerman 1993:
 // the stall threshold of restart r is `restart` x luby(r)).

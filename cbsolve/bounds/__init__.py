@@ -26,11 +26,11 @@ Every end of every interval says which method produced it. The expected case is 
 """
 from __future__ import annotations
 
-import inspect
 import time
 from dataclasses import dataclass, field
 
 from ..codes import CodeSpace
+from ..errors import CbsolveError
 from ..variant import Variant
 from .counting import total_lower, worst_lower
 
@@ -120,6 +120,8 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
         expected.raise_lower(pb.total, f"{pb.method}, {pb.best_total}")
     elif why:
         out.notes.append(f"closed-form partition bound skipped: {why}")
+    from .bulls_only import raise_lower_bounds
+    raise_lower_bounds(worst, expected, variant, responses)
     if secrets <= SCORER_LIMIT and (deep or not ok) and secrets > 1:
         two = deep and deep_feasible(variant, secrets)
         if two or not ok:
@@ -144,22 +146,21 @@ def _remaining(deadline: float | None) -> float | None:
 
 def _constructive_upper(out: Bounds) -> None:
     """Upper bounds from a construction with a proved worst case (any N and D)."""
-    from .constructive import constructive_worst
+    from .constructions import constructive_worst
 
     found = constructive_worst(out.variant)
     if found is not None:
         w, method = found
         out.worst.lower_upper(w, method)
         out.expected.lower_upper(w * out.secrets, f"{method}, worst x secrets")
+    from .constructive_expected import constructive_total
+    out.expected.lower_upper(*(constructive_total(out.variant) or (None, "")))
 
 
 def _strategy_upper(out: Bounds, deadline, names) -> None:
     """Upper bounds from heuristic strategies evaluated exactly against every secret."""
-    try:
-        from ..strategy import evaluate
-    except ImportError as exc:  # the strategies package is optional for bounds
-        out.notes.append(f"strategy upper bounds unavailable: {exc}")
-        return
+    from ..strategy import evaluate
+
     for name in names:
         left = _remaining(deadline)
         if left is not None and left <= 0:
@@ -167,7 +168,7 @@ def _strategy_upper(out: Bounds, deadline, names) -> None:
             return
         try:
             ev = evaluate(out.variant, name)
-        except Exception as exc:  # a strategy that fails must not break the bounds
+        except CbsolveError as exc:  # e.g. a space too large: noted; a bug is not a note
             out.notes.append(f"strategy {name!r} unavailable: {exc}")
             continue
         if ev.estimate or ev.worst is None or ev.total is None:
@@ -189,10 +190,10 @@ def _search_exact(out: Bounds, deadline, workers) -> None:
             continue
         try:
             kwargs = {"time_limit": left, "workers": workers}
-            if "certificate" in inspect.signature(solver).parameters:
+            if objective == "worst":
                 kwargs["certificate"] = False   # bounds need the value, not the certificate
             res = solver(out.variant, **kwargs)
-        except Exception as exc:
+        except CbsolveError as exc:     # e.g. a space too large: noted; a bug is not a note
             out.notes.append(f"optimal {objective}-case search failed: {exc}")
             continue
         interval = out.worst if objective == "worst" else out.expected

@@ -16,11 +16,20 @@ The strategy uses bulls only, so it works for bulls-and-cows and bulls-only (bla
    everywhere else; bulls - n_b = [x_p = a] - [x_p = b] tells whether p holds a, b or neither.
    The scan stops once every a and b is found, so it costs at most N-1 guesses, after which a
    scores exactly n_a wherever it is placed outside the positions still unknown.
+   When a and b occur once each (always so when 2D >= N + 2), a *pair search* replaces the scan
+   if cheaper: with L = bit length of N-1, guess a on the positions whose bit t is 1 and b
+   elsewhere: bulls - 1 = bit_t(p_a) - bit_t(p_b), so each of the L bits is seen to differ
+   (both values read) or to be equal. The positions differ, so some bit t* differs; for each
+   equal bit s, guess a on the positions on p_a's side of bit t* whose bit s is 1 (b elsewhere,
+   scoring its one bull since p_b is on the other side): bulls - 1 = bit_s(p_a) = bit_s(p_b).
+   At most L + (L - 1) guesses.
 3. **Locate.** For each remaining symbol c present (ascending count; the last one takes the
-   positions left, free), find its k positions among the m still unknown ones by halving: guess
-   c on the first half (filler elsewhere), whose bulls give how many of the k are there, and
-   recurse on both halves; a part whose count is 0 or its size needs no guess. Its worst case
-   is L(m, k) = 1 + max_j [L(ceil(m/2), j) + L(floor(m/2), k - j)], L = 0 when k in {0, m}.
+   positions left, free), find its k positions among the m still unknown ones by splitting:
+   guess c on the first s positions (filler elsewhere), whose bulls give how many of the k are
+   there, and recurse on both parts; a part whose count is 0 or its size needs no guess. Its
+   worst case is L(m, k) = 1 + min_s max_j [L(s, j) + L(m - s, k - j)], L = 0 when k in {0, m};
+   the s attaining the minimum (:func:`split_point`) is the one played. Halving (s = m/2) is
+   not always best: L(40, 4) is 16 with the best s, 19 with halves.
 4. Guess the secret (one more guess; earlier ones may already have won).
 
 Worst case (proved by the construction, computed by :func:`count_locate_worst`): the maximum,
@@ -54,14 +63,33 @@ def supported(variant: Variant) -> tuple[bool, str]:
     return True, ""
 
 
-@cache
 def locate_worst(m: int, k: int) -> int:
-    """Worst-case guesses to find the k positions of a symbol among m by halving."""
+    """Worst-case guesses to find the k positions of a symbol among m by splitting."""
+    return _best_split(m, k)[0]
+
+
+def split_point(m: int, k: int) -> int:
+    """How many of the m positions the next splitting guess covers (0 < k < m)."""
+    return _best_split(m, k)[1]
+
+
+@cache
+def _best_split(m: int, k: int) -> tuple[int, int]:
+    """(worst case, first part size) of locating k marked positions among m: guess a first part
+    of s positions, read how many marks it holds, recurse on both parts; s minimises the worst
+    case (ties: the most even split). Complements have the same cost, so k <= m/2 suffices."""
     if k == 0 or k == m:
-        return 0
-    left, right = (m + 1) // 2, m // 2
-    return 1 + max(locate_worst(left, j) + locate_worst(right, k - j)
-                   for j in range(max(0, k - right), min(k, left) + 1))
+        return 0, 0
+    if 2 * k > m:
+        return _best_split(m, m - k)
+    best = None
+    for s in range(m // 2, 0, -1):
+        worst = 1 + max(locate_worst(s, j) + locate_worst(m - s, k - j)
+                        for j in range(max(0, k - (m - s)), min(k, s) + 1))
+        if best is None or worst < best[0]:
+            best = (worst, s)
+    assert best is not None
+    return best
 
 
 @cache
@@ -91,10 +119,37 @@ def count_locate_worst(variant: Variant) -> int | None:
     absent = max((_locate_rest(n, 1, s) for s in range(1, min(d - 1, n) + 1)), default=0)
     worst = counts + absent + 1
     if d <= n:
-        # Every symbol present: scan for a and b (<= N-1 guesses), then the other d-2 symbols
-        # share the m <= N-2 positions left. Over-counting m is safe: take the max over m.
-        rest = max(_locate_rest(m, 1, d - 2) for m in range(d - 2, n - 1)) if d > 2 else 0
-        worst = max(worst, counts + (n - 1) + max(rest, 0) + 1)
+        # Every symbol present: the two rarest a, b (counts ka <= kb) are found by the pair
+        # search when both occur once and it is cheaper, else by the scan (<= N-1 guesses); the
+        # other d-2 symbols, each at least kb times, then share the N - ka - kb positions left.
+        for ka in range(1, n // d + 1):
+            for kb in range(ka, (n - ka) // (d - 1) + 1):
+                rest = _locate_exact(n - ka - kb, kb, d - 2)
+                if rest >= 0:
+                    find = pair_search_worst(n) if ka == kb == 1 else n - 1
+                    worst = max(worst, counts + find + rest + 1)
+    return worst
+
+
+def pair_search_worst(n: int) -> int:
+    """Guesses to find two symbols occurring once each among n positions: the pair search
+    (2L - 1, L the bit length of n - 1) or the scan (n - 1), whichever is smaller."""
+    return min(n - 1, 2 * (n - 1).bit_length() - 1)
+
+
+@cache
+def _locate_exact(m: int, smallest: int, symbols: int) -> int:
+    """Worst case of phase 3 when exactly ``symbols`` symbols, each present ``smallest`` times
+    or more, share the m unknown positions (-1: impossible); the last one is free."""
+    if symbols == 0:
+        return 0 if m == 0 else -1
+    if symbols == 1:
+        return 0 if m >= smallest else -1
+    worst = -1
+    for k in range(smallest, m // symbols + 1):
+        rest = _locate_exact(m - k, k, symbols - 1)
+        if rest >= 0:
+            worst = max(worst, locate_worst(m, k) + rest)
     return worst
 
 
@@ -111,11 +166,16 @@ class CountThenLocate:
             raise ValueError(why)
         self.n, self.d = variant.length, variant.n_symbols
 
-    def play(self, respond: Respond) -> list[tuple[int, ...]]:
+    def play(self, respond: Respond, stop_early: bool = True) -> list[tuple[int, ...]]:
+        """``stop_early=False`` plays on after a guess that happened to win, as the expected-case
+        bound (:func:`count_locate_total`) counts; the game itself stops (the default)."""
         self.guesses: list[tuple[int, ...]] = []
         self.respond = respond
+        self.stop_early = stop_early
         try:
-            self._ask(tuple(self._solve()))
+            final = tuple(self._solve())
+            self.stop_early = True
+            self._ask(final)
         except Won:
             pass
         return self.guesses
@@ -123,7 +183,7 @@ class CountThenLocate:
     def _ask(self, code: tuple[int, ...]) -> int:
         self.guesses.append(code)
         bulls = self.respond(code)
-        if bulls == self.n:
+        if bulls == self.n and self.stop_early:
             raise Won
         return bulls
 
@@ -144,7 +204,10 @@ class CountThenLocate:
             self.filler_bulls = 0
         else:
             a, b = present[0], present[1]
-            self._scan_pair(a, b, counts, secret)
+            if counts[a] == counts[b] == 1 and pair_search_worst(n) < n - 1:
+                self._pair_search(a, b, secret)
+            else:
+                self._scan_pair(a, b, counts, secret)
             present = present[2:]
             self.filler, self.filler_bulls = a, counts[a]
         for c in present[:-1]:
@@ -155,6 +218,26 @@ class CountThenLocate:
             if secret[p] is None:
                 secret[p] = present[-1] if present else None
         return secret
+
+    def _pair_search(self, a: int, b: int, secret: list) -> None:
+        """a and b occur once each: read the bits of their positions (see the module doc)."""
+        n = self.n
+        bits = (n - 1).bit_length()
+
+        def ask_a_on(on) -> int:          # bulls minus b's one bull outside ``on``
+            return self._ask(tuple(a if on(p) else b for p in range(n))) - 1
+
+        diff = [ask_a_on(lambda p, t=t: p >> t & 1) for t in range(bits)]
+        split = next(t for t in range(bits) if diff[t])
+        side = 1 if diff[split] > 0 else 0                # bit ``split`` of p_a
+        pa = pb = 0
+        for t in range(bits):
+            if diff[t]:
+                va, vb = (1, 0) if diff[t] > 0 else (0, 1)
+            else:
+                va = vb = ask_a_on(lambda p, t=t: (p >> split & 1) == side and p >> t & 1)
+            pa, pb = pa | va << t, pb | vb << t
+        secret[pa], secret[pb] = a, b
 
     def _scan_pair(self, a: int, b: int, counts: list[int], secret: list) -> None:
         left = {a: counts[a], b: counts[b]}
@@ -176,7 +259,7 @@ class CountThenLocate:
             return []
         if k == len(positions):
             return positions
-        half = positions[:(len(positions) + 1) // 2]
+        half = positions[:split_point(len(positions), k)]
         on = set(half)
         code = tuple(c if p in on else self.filler for p in range(self.n))
         # The filler scores exactly at its own located positions, none of which is in ``on``.
@@ -188,18 +271,5 @@ class Won(Exception):
     """The last guess was the secret: the game is over."""
 
 
-def constructive_worst(variant: Variant) -> tuple[int, str] | None:
-    """(proved worst case, method) of the construction that applies to ``variant``, or None:
-    count-then-locate for repeats, set-then-place (:mod:`.constructive_distinct`) for distinct."""
-    from .constructive_distinct import METHOD as DISTINCT_METHOD
-    from .constructive_distinct import set_place_worst
-
-    for worst, method in ((count_locate_worst, METHOD), (set_place_worst, DISTINCT_METHOD)):
-        w = worst(variant)
-        if w is not None:
-            return w, method
-    return None
-
-
-__all__ = ["CountThenLocate", "METHOD", "Won", "constructive_worst", "count_locate_worst",
-           "locate_worst", "supported"]
+__all__ = ["CountThenLocate", "METHOD", "Won", "count_locate_worst", "locate_worst",
+           "pair_search_worst", "split_point", "supported"]

@@ -12,7 +12,8 @@ Every guess is a valid code (N distinct symbols). Bulls + cows = |guess symbols 
    difference tells y's membership (and x's); the earlier x share y's, later ones are read
    directly. At most M guesses (all M zero is impossible when 0 < N - t < M); stops early when
    the outside count is reached either way. Then the base symbols (t', minus y when known) are
-   split by halving, swapping a half H for |H| outside symbols of known membership:
+   split (parts of :func:`.constructive.split_point` size), swapping a part H for |H| outside
+   symbols of known membership:
    |H & S| = t' - (total - known). Worst case locate_worst(m, t') as in count-then-locate.
 2. **Where.** With the N secret symbols s_0..s_{N-1} known, round r (r < N-1) places s_i at
    position (i + r) mod N for every symbol not yet placed whose position there is still free,
@@ -30,7 +31,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..variant import Variant
-from .constructive import Won, locate_worst
+from .constructive import Won, locate_worst, split_point
 
 METHOD = "constructive strategy (set-then-place, worst case proved by construction)"
 
@@ -157,7 +158,7 @@ class SetThenPlace:
             return []
         if k == len(items):
             return items
-        half = items[:(len(items) + 1) // 2]
+        half = items[:split_point(len(items), k)]
         swap_in = fillers[:len(half)]
         total = self._total([s for s in base if s not in half] + swap_in)
         in_half = t - (total - sum(member[f] for f in swap_in))
@@ -198,7 +199,7 @@ class SetThenPlace:
             return []
         if hits == len(pairs):
             return pairs
-        half = pairs[:(len(pairs) + 1) // 2]
+        half = pairs[:split_point(len(pairs), hits)]
         j = self._matching_hits(half, absent)
         return self._locate_pairs(half, j, absent) + \
             self._locate_pairs(pairs[len(half):], hits - j, absent)

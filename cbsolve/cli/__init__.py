@@ -40,9 +40,14 @@ def variant_options(func=None, *, optional: bool = False):
         return functools.partial(variant_options, optional=optional)
     options = [
         click.option("--variant", "variant_name", default=None, metavar="NAME",
-                     help=f"Preset: {', '.join(PRESETS)} (default bulls-cows)."),
+                     help=f"Preset: {', '.join(PRESETS)} (default bulls-cows); the other "
+                          "variant options change it."),
         click.option("--length", type=int, default=None, help="Code length N (1..64)."),
-        click.option("--digits", type=int, default=None, help="Alphabet of D digits (D <= 10)."),
+        click.option("--digits", type=int, default=None,
+                     help="Alphabet of D digits (D <= 10): 0..D-1, but 1..D for presets "
+                          "numbered from 1 (mastermind, black-peg) while D <= 9: "
+                          "--variant mastermind --digits 6 is 123456, --digits 10 is "
+                          "0123456789."),
         click.option("--letters", type=int, default=None, help="Alphabet of D letters A.. (D <= 26)."),
         click.option("--symbols", default=None, help="Alphabet of the given distinct characters."),
         click.option("--repeats/--distinct", default=None, help="Symbols may repeat, or not."),

@@ -23,11 +23,14 @@ from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, json_option, variant
 @click.option("--seed", type=SEED, default=None, help="Seed for the random strategy.")
 @click.option("--time-limit", type=SECONDS, default=10.0, show_default=True, metavar="SECONDS",
               help="Solver time per answer for spaces too large to list (0: no limit).")
+@click.option("--coach", is_flag=True,
+              help="Review each guess you type: what it costs against the best guess from that "
+                   "position (on average and in the worst case).")
 @click.option("--quiet", is_flag=True, help="Accepted for symmetry; assist shows no progress bars.")
 @variant_options
 @json_option
-def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_limit, quiet,
-                   variant, as_json) -> int:
+def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_limit, coach,
+                   quiet, variant, as_json) -> int:
     """Suggest the next guess for a game you play elsewhere; type guesses and scores as you go.
 
     ENTRIES (GUESS:B,C ...) and --log start the game part-way. With --json the conversation
@@ -44,7 +47,7 @@ def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_l
 
     log = read_log(variant, entries, log_file)
     assistant = Assistant(variant, strategy=strategy, guesses=guesses, seed=seed,
-                          tree_path=tree_path, time_limit=time_limit or None)
+                          tree_path=tree_path, time_limit=time_limit or None, coach=coach)
     for e in log:
         try:
             assistant.add(e.text, e.bulls, e.cows)

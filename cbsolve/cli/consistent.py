@@ -70,7 +70,7 @@ def consistent_command(entries, log_file, backend, want_count, limit, list_all, 
     query = Query(count=want_count, limit=None if list_all else limit, sample=sample, seed=seed,
                   time_limit=time_limit, count_cap=count_cap or None, approximate=approximate)
     if max_lies:
-        from ..consistency.diagnose import consistent_with_lies
+        from ..consistency.lies import consistent_with_lies
 
         result = consistent_with_lies(log, max_lies, query, backend=backend)
     else:

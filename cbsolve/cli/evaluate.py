@@ -51,6 +51,8 @@ def _progress(enabled: bool):
               help="Write the tree as Graphviz DOT (first --dot-depth guesses) to FILE.")
 @click.option("--dot-depth", type=COUNT, default=3, show_default=True, metavar="K",
               help="Levels drawn by --dot (full trees of large variants are unreadable).")
+@click.option("--html", "html", type=FILE, default=None, metavar="FILE",
+              help="Write a page to walk the tree in a browser (one self-contained file).")
 @click.option("--sample", type=COUNT, default=None, metavar="K",
               help="Play K random secrets only and report an estimate (for large spaces).")
 @click.option("--seed", type=SEED, default=None, help="Seed for --sample and the random strategy.")
@@ -58,17 +60,17 @@ def _progress(enabled: bool):
               help="Score one guess per symmetry class at the top of the tree (same result).")
 @variant_options
 @json_option
-def evaluate_command(strategy, first, guesses, out, dot, dot_depth, sample, seed, symmetry,
-                     variant, as_json) -> int:
+def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample, seed,
+                     symmetry, variant, as_json) -> int:
     """Play a strategy against every secret (one shared decision tree) and report its cost."""
     from ..strategy import evaluate
     from ..tree import to_dot, write_tree
 
     if sample is not None and sample < 1:
         raise InvalidVariant(f"--sample must be at least 1, got {sample}")
-    if sample is not None and (out or dot):
-        raise InvalidVariant("--out and --dot need an exhaustive evaluation; drop --sample to "
-                             "write a tree")
+    if sample is not None and (out or dot or html):
+        raise InvalidVariant("--out and --dot need an exhaustive evaluation (so does --html); "
+                             "drop --sample to write a tree")
     if dot_depth < 1:
         raise InvalidVariant(f"--dot-depth must be at least 1, got {dot_depth}")
     result = evaluate(variant, strategy, first=first, guesses=guesses, seed=seed,
@@ -78,7 +80,13 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, sample, seed
         write_tree(result.tree, out)
     if dot:
         write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
+    if html:
+        from ..html import write_html
+
+        write_html(result.tree, html, title=f"{strategy} strategy")
     data = result.to_json()
+    if html:
+        data["html"] = html
     if out:
         data["out"] = out
     if dot:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import click
 
-from ..errors import CbsolveError, InvalidVariant, unknown_name
+from ..errors import InvalidVariant, unknown_name
+from ..status import Status
 from . import (
     COUNT,
     EXIT_NONE,
@@ -25,10 +26,6 @@ from . import (
 
 OBJECTIVES = ("worst", "expected")
 GUESS_MODES = ("all", "candidates")
-
-
-class Unavailable(CbsolveError):
-    """A requested solver is not part of this installation."""
 
 
 def _worst_progress(enabled: bool):
@@ -68,6 +65,8 @@ MAX_WORKERS = 256
 @click.option("--out", type=FILE, default=None, metavar="FILE",
               help="Write the strategy tree, with its lower-bound certificate, to FILE.")
 @click.option("--dot", type=FILE, default=None, metavar="FILE", help="Write the tree as Graphviz DOT.")
+@click.option("--html", type=FILE, default=None, metavar="FILE",
+              help="Write a page to walk the tree in a browser (one self-contained file).")
 @click.option("--dot-depth", type=COUNT, default=None, metavar="K",
               help="Draw only the first K levels in --dot.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
@@ -87,7 +86,7 @@ MAX_WORKERS = 256
                    "or 'local' for a local cluster of --workers one-thread processes.")
 @variant_options
 @json_option
-def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, dot_depth,
+def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
                     time_limit, workers, no_certificate, lookahead, ties, scheduler, variant,
                     as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
@@ -130,11 +129,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
             if status is not None:
                 status.stop()
     else:
-        try:
-            from ..search.expected import solve_expected
-        except ImportError:
-            raise Unavailable("expected objective not available in this installation "
-                              "(cbsolve.search.expected is missing); use --objective worst") from None
+        from ..search.expected import solve_expected
+
         result = solve_expected(variant, max_depth=max_depth, guesses=guesses,
                                 time_limit=time_limit, workers=workers, progress=show)
     if out and result.tree is not None:
@@ -149,6 +145,10 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         from ..tree import to_dot
 
         write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
+    if html and result.tree is not None:
+        from ..html import write_html
+
+        write_html(result.tree, html, title=f"optimal ({objective})")
     data = result.to_json()
     data["variant"] = variant.to_dict()
     if position is not None:
@@ -158,7 +158,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     if dot:
         data["dot"] = dot
     emit(as_json, data, format_result(result, variant, out, dot, position))
-    infeasible = str(result.status) == "infeasible"
+    infeasible = result.status == Status.INFEASIBLE
     return EXIT_NONE if infeasible else EXIT_OK
 
 
@@ -220,7 +220,7 @@ def format_result(result, variant, out, dot, position=None) -> str:
         lines[0] = (f"{variant.describe()}, after {played}: {result.secrets} secrets left, "
                     f"guesses from {result.guesses} (counted from here)")
     what = "worst case" if result.objective == "worst" else "total guesses"
-    if str(result.status) == "infeasible":
+    if result.status == Status.INFEASIBLE:
         # proved infeasible: the bound is on the worst case (no capped total exists)
         lines.append(f"infeasible: no strategy finds every secret within {result.max_depth} "
                      f"guesses (proved; worst case >= {result.max_depth + 1})")

@@ -17,10 +17,13 @@ from . import EXIT_OK, SEED, app, json_option, variant_options
 @click.option("--seed", type=SEED, default=None, help="Seed for the computer's secret and choices.")
 @click.option("--secret", default=None, metavar="CODE",
               help="Fix the computer's secret (teaching, testing).")
+@click.option("--coach", is_flag=True,
+              help="After each of your guesses, say what it costs against the best guess from "
+                   "that position (on average and in the worst case).")
 @click.option("--quiet", is_flag=True, help="Accepted for symmetry; play shows no progress bars.")
 @variant_options
 @json_option
-def play_command(mode, strategy, seed, secret, quiet, variant, as_json) -> int:
+def play_command(mode, strategy, seed, secret, coach, quiet, variant, as_json) -> int:
     """Play Bulls and Cows (or any variant) against the computer.
 
     With --json the conversation goes to stderr and one JSON record of the game to stdout.
@@ -37,7 +40,8 @@ def play_command(mode, strategy, seed, secret, quiet, variant, as_json) -> int:
         raise unknown_name("mode", mode, MODES)
     check_strategy(strategy)
     console = Console(stdin=sys.stdin, stdout=sys.stderr if as_json else sys.stdout)
-    result = play(variant, mode, console, strategy=strategy, seed=seed, secret=secret)
+    result = play(variant, mode, console, strategy=strategy, seed=seed, secret=secret,
+                  coach=coach)
     if as_json:
         click.echo(json.dumps(result.to_json()))
     return EXIT_OK

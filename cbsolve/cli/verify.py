@@ -9,43 +9,100 @@ from __future__ import annotations
 
 import click
 
-from . import EXIT_NONE, EXIT_OK, app, emit, json_option, variant_options
+from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
+
+
+FORMAT_HELP = "cbsolve, irving, arfst-yaml, arfst-text, kunigami-json"
+
+
+def format_option(flag: str, dest: str):
+    return click.option(flag, dest, default=None, metavar="FMT",
+                        help=f"Format of the file: {FORMAT_HELP} (default: from its name; "
+                             ".json is cbsolve or kunigami-json, .yml arfst-yaml).")
+
+
+file_symbols_option = click.option(
+    "--file-symbols", default=None, metavar="STR",
+    help="The file's alphabet, matched to the variant's by position (default: arfst-* files "
+         "0123..., the others the variant's own symbols).")
+
+
+def read_for_verify(file: str, fmt: str | None, variant, file_symbols: str | None):
+    """(document, verifier report, format) for a tree file in any supported format."""
+    from ..certify import NotATree, verify
+    from ..errors import SpaceTooLarge
+    from ..formats import check_format, guess_format, read_document, read_text
+
+    if fmt is None:
+        fmt = guess_format(file, read_text(file)[:64] if str(file).endswith((".json", ".js"))
+                           else None)
+        if fmt is None:
+            raise click.UsageError(f"cannot tell the format of {file!r} from its name; "
+                                   f"give --format ({FORMAT_HELP})")
+    check_format(fmt)
+    try:
+        doc = read_document(file, fmt, variant, file_symbols)
+        # a cbsolve file names its variant: options state the game it must be for
+        report = verify(doc, variant if fmt == "cbsolve" else None)
+    except NotATree as exc:
+        raise NotATree(f"{file}: {exc}") from None
+    except SpaceTooLarge as exc:
+        raise SpaceTooLarge(f"{file}: cannot be verified here: replaying every secret needs "
+                            f"their list, and {exc}") from None
+    return doc, report, fmt
 
 
 @app.command("verify")
 @click.argument("file", metavar="FILE")
+@format_option("--format", "fmt")
+@file_symbols_option
+@click.option("--html", "html", type=FILE, default=None, metavar="FILE",
+              help="Also write a page to walk the tree in a browser (one self-contained file).")
 @json_option
 @variant_options(optional=True)
-def verify_command(file, as_json, variant) -> int:
+def verify_command(file, fmt, file_symbols, html, as_json, variant) -> int:
     """Replay a tree against every secret / check a certificate, with the scorer alone.
 
-    Variant options, when given, name the game the file must be for (else it is INVALID)."""
-    from ..certify import verify_file
-    from ..errors import SpaceTooLarge
+    Measures any tree (worst, total, average, histogram, nodes, guess set) and checks every
+    claim the file makes. For a cbsolve file, variant options name the game it must be for
+    (else it is INVALID); for the other formats they name the game the file is for."""
+    doc, report, fmt = read_for_verify(file, fmt, variant, file_symbols)
+    if html and report.worst is not None:
+        from ..html import write_html
 
-    try:
-        report = verify_file(file, variant)
-    except SpaceTooLarge as exc:
-        raise SpaceTooLarge(f"{file}: cannot be verified here: replaying every secret needs "
-                            f"their list, and {exc}") from None
-    emit(as_json, report.to_json(), format_report(file, report))
+        write_html(doc, html, title=f"{file} ({fmt})")
+    emit(as_json, {**report.to_json(), "format": fmt}, format_report(file, report))
     return EXIT_OK if report.valid else EXIT_NONE
 
 
 def format_report(file: str, rep) -> str:
-    if not rep.valid:
+    if not rep.valid and rep.worst is None:
         return f"{file}: INVALID {rep.kind}: {rep.message}"
+    from ..claims import describe
     from ..variant import Variant
 
-    lines = [f"{file}: valid {rep.kind} for {Variant.from_dict(rep.variant).describe()}"]
+    if rep.valid:
+        lines = [f"{file}: valid {rep.kind} for {Variant.from_dict(rep.variant).describe()}"]
+    else:
+        n = len(rep.mismatches)
+        lines = [f"{file}: INVALID {rep.kind}: {n} claim{'s' if n != 1 else ''} "
+                 "differ from the replay"]
+        lines += [f"  {describe(x)}" for x in rep.mismatches]
     if rep.position is not None:
         played = " ".join(f"{e['guess']}:{e['reply']}" for e in rep.position["entries"])
         lines.append(f"  from the position after {played or 'no entries'} (guesses counted "
                      "from there)")
     if rep.worst is not None:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(rep.histogram.items()))
-        lines.append(f"  secrets {rep.secrets}, worst {rep.worst}, total {rep.total}, "
+        lines.append(f"  {'replayed: ' if not rep.valid else ''}secrets {rep.secrets}, "
+                     f"worst {rep.worst}, total {rep.total}, average {rep.average:.5f}, "
                      f"histogram {{{hist}}}")
+        lines.append(f"  guesses: {_guesses(rep.guesses)}")
+        if rep.valid:
+            lines.append("  " + _claims_line(rep.claimed))
+        if rep.search_word:
+            lines.append("  the search's word, consistent with the tree but not re-proved here: "
+                         + ", ".join(rep.search_word))
     if rep.lower_bound is not None:
         lines.append(f"  certified: no strategy finds every secret within {rep.lower_bound - 1} "
                      f"guesses (worst case >= {rep.lower_bound})")
@@ -53,3 +110,20 @@ def format_report(file: str, rep) -> str:
         lines.append(f"  the tree's worst case {rep.worst} is therefore optimal")
     lines.append(f"  {rep.nodes} nodes checked")
     return "\n".join(lines)
+
+
+def _guesses(measured: str) -> str:
+    return ("candidates only (every guess could be the secret where it is played)"
+            if measured == "candidates" else "all (some guesses cannot be the secret)")
+
+
+def _claims_line(claimed: dict) -> str:
+    if not claimed:
+        return "no claims in the file: the numbers above are measured"
+    parts = []
+    for key, value in claimed.items():
+        if isinstance(value, dict):
+            parts.append(f"{key} ({', '.join(value)})")
+        else:
+            parts.append(f"{key} ({value})" if key == "node counts" else key)
+    return "claims agree with the replay: " + ", ".join(parts)

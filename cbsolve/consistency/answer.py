@@ -1,6 +1,6 @@
 """Answer a :class:`Query` with any solver oracle: list, count, sample, determined.
 
-Place in the data flow: cpsat.py / sat.py (oracles) -> (this module) -> ConsistencyResult. The
+Place in the data flow: cpsat.py / sat.py (oracles) -> (this module) -> backends.py. The
 semantics are the native backend's: status OPTIMAL when the full answer is known (every secret
 found, or an exact count), FEASIBLE when partial (a limit or cap was hit), INFEASIBLE when proved
 none, UNKNOWN when a time limit hit before any secret was found. A count that is not exact is a
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import ConsistencyResult, Query
 from .counting import (
     DEFAULT_COUNTER_SECONDS,
     DELTA,
@@ -24,19 +24,22 @@ from .counting import (
     exact_count,
     near_uniform,
 )
-from .encoding import SUFFIX_BUDGET, Deadline, Oracle, enumerate_blocks, suffix_length
+from . import sampling
+from .blocks import SUFFIX_BUDGET, Oracle, enumerate_blocks, suffix_length
+from .query import ConsistencyResult, Query
 
 #: Enumerate at most this many secrets for an exact count before trying a model counter.
 COUNT_CAP = 200_000
-#: List a few secrets (and decide ``determined``) from one-move neighbours of the first secret
-#: before asking the solver again; False restores the solver-only path (benchmark baseline).
-LOCAL_NEIGHBOURS = True
 #: Sampling enumerates the whole set (exact uniform sampling) when it has at most this many.
 SAMPLE_ENUM_CAP = 100_000
 
 
 def answer_query(name: str, log: FeedbackLog, query: Query, deadline: Deadline, oracle: Oracle,
-                 suffix_budget: int | None = None, lies: int = 0) -> ConsistencyResult:
+                 suffix_budget: int | None = None, lies: int = 0,
+                 neighbours: bool = True) -> ConsistencyResult:
+    """``neighbours``: list a few secrets (and decide ``determined``) from one-move neighbours
+    of the first secret before asking the solver again; False is the solver-only path (the
+    benchmark baseline)."""
     m = suffix_length(log.variant, SUFFIX_BUDGET if suffix_budget is None else suffix_budget)
     result = ConsistencyResult(status=Status.UNKNOWN, backend=name)
     if query.sample:
@@ -47,18 +50,17 @@ def answer_query(name: str, log: FeedbackLog, query: Query, deadline: Deadline, 
         # One more than asked decides ``determined``; a pure find-one asks for exactly one.
         extra = 1 if query.determined else 0
         want = None if query.limit is None else max(1 + extra, query.limit + extra)
-        found, how = _list(oracle, log, want, deadline, m, lies)
+        found, how = _list(oracle, log, want, deadline, m, lies, neighbours)
         _settle(result, log, found, how, query.limit)
-    if hasattr(oracle, "close"):
-        oracle.close()
+    oracle.close()
     return result
 
 
-def _list(oracle, log, want, deadline, m, lies):
+def _list(oracle, log, want, deadline, m, lies, neighbours: bool):
     """``want`` secrets; after the solver's first secret, its consistent one-move neighbours
     are listed (re-scored, exact; milliseconds) before the solver is asked again."""
     return enumerate_blocks(oracle, log, want, deadline, m, lies,
-                            neighbours=LOCAL_NEIGHBOURS and want is not None and not lies)
+                            neighbours=neighbours and want is not None and not lies)
 
 
 def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: str, limit) -> None:
@@ -139,15 +141,13 @@ def _sample(result, log, query, deadline, oracle, m, lies) -> None:
     if how == "complete":
         found = sorted(set(found))
         n = len(found)
-        rng = np.random.default_rng(query.seed)
-        take = min(k, n)
-        picked = np.sort(rng.choice(n, size=take, replace=False)) if take else []
+        picked = sampling.draw(np.random.default_rng(query.seed), n, k)
         codes = np.array([found[i] for i in picked], dtype=np.uint8).reshape(-1, log.variant.length)
         result.secrets = log.space.format_many(codes)
         result.settle(n, True)
         result.count, result.exact = n, True
-        result.truncated = take < n
-        result.sampling = "exact uniform, without replacement, from the enumerated set"
+        result.truncated = picked.size < n
+        result.sampling = sampling.FROM_THE_SET
         return
     _settle(result, log, found, how, 0)
     if not found:
@@ -157,16 +157,15 @@ def _sample(result, log, query, deadline, oracle, m, lies) -> None:
     models = near_uniform(clauses, k, query.seed, left)
     if models:
         codes = [decode(mdl) for mdl in models]
-        result.sampling = ("near-uniform by CMSGen (heuristic sampler, no formal guarantee), "
-                           "with replacement; the set was too large to enumerate")
+        result.sampling = sampling.NEAR_UNIFORM.format(why="the set was too large to enumerate")
     else:
         rng = np.random.default_rng(query.seed)
         pool = sorted(set(found))
         idx = rng.choice(len(pool), size=min(k, len(pool)), replace=False)
         codes = [pool[i] for i in idx]
         why = "install pycmsgen" if models is None else "CMSGen ran out of time"
-        result.sampling = ("NOT uniform: drawn from the first secrets the solver enumerated "
-                           f"({why} for near-uniform sampling)")
+        result.sampling = sampling.NOT_UNIFORM.format(listed="the solver enumerated",
+                                                      why=f"{why} for near-uniform sampling")
     arr = np.array(codes, dtype=np.uint8).reshape(-1, log.variant.length)
     result.secrets = log.space.format_many(arr)
     result.truncated = True

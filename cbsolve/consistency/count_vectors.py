@@ -4,7 +4,8 @@ Place in the data flow: FeedbackLog -> (this) -> redundant constraints and searc
 the solvers (cpsat.py, marginals.py). A clue's total matches depends on the counts alone,
 ``m_g = sum_s min(k_gs, n_s)`` (k_gs: the guess's count of s), so the totals constrain the count
 vector without any positional reasoning. On long codes a few dozen random clues leave one
-vector (N=40, 10 digits: 1-4 vectors at 20-90 clues, docs/benchmarks.md), and fixing it makes
+vector (N=40, 10 digits: 1-4 vectors at 20-90 clues, docs/journal.md, "2026-11-22 08:14 · Local-search
+portfolio for find-one, `determined` and the hard band"), and fixing it makes
 CP-SAT's positional search markedly easier. Every vector of a consistent secret is returned
 (the enumeration is exact), so constraints built from the list are implied, never guesses.
 
@@ -14,7 +15,7 @@ y_st``: the same unary encoding as the positional model (cpsat.py).
 from __future__ import annotations
 
 from ..feedback import FeedbackLog
-from .encoding import clues
+from .clues import clues
 
 
 def count_vectors(log: FeedbackLog, cap: int = 16, seconds: float = 1.0) -> list[tuple[int, ...]] | None:
@@ -80,7 +81,8 @@ def pin_counts(cm, log: FeedbackLog, seconds: float = 1.0) -> list[tuple[int, ..
     count between its least and greatest value over the vectors (equal when only one is left,
     the usual case on long codes). Redundant, so the set of solutions is unchanged; returns the
     vectors (None when not enumerated). Measured on the hard band: N=40, 50 clues, 22 seeds,
-    10 s: 11 found vs 6 without (docs/benchmarks.md)."""
+    10 s: 11 found vs 6 without (docs/journal.md, "2026-11-22 12:06 · Hard band: every backend side by
+    side")."""
     vecs = count_vectors(log, seconds=seconds)
     if not vecs:            # unknown, or none: CP-SAT proves the log inconsistent on its own
         return vecs

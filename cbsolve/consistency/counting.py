@@ -12,7 +12,7 @@ Place in the data flow: sat.py (CNF with one model per secret) -> (this module) 
 * Exact counts by the native depth-first search (:mod:`dfs`), tried before Ganak by
   :func:`exact_count_log` (the native backend's counter beyond the filter): it counts with a
   popcount at the last position, ~10^7 secrets/s, where Ganak took 2-25 s for a few thousand
-  and ran past 60 s on 10^5-10^10 (docs/benchmarks.md).
+  and ran past 60 s on 10^5-10^10 (docs/benchmarks.md, "Enumeration and exact counts beyond the filter").
 
 Each library is optional: when it is missing the caller gets ``None`` and a note saying so.
 Ganak and ApproxMC have no time limit of their own, so they run in a child interpreter that is
@@ -21,6 +21,8 @@ killed at the deadline.
 from __future__ import annotations
 
 import importlib.util
+
+from .clues import clues
 
 #: Counting time when the query gave no time limit (the counters can run for hours).
 DEFAULT_COUNTER_SECONDS = 60.0
@@ -34,10 +36,9 @@ def available(module: str) -> bool:
 def cnf_of(log, lies: int = 0):
     """(clauses, x variables, decode) of the log with every entry asserted, or at most
     ``lies`` entries violated."""
-    from .encoding import clues
     from .sat import SatSession
 
-    with SatSession(log.variant, redundant=False) as session:   # counters: see sat.SYMBOL_SUM
+    with SatSession(log.variant, redundant=False) as session:   # counters: see SatOptions.symbol_sum
         sels = [session.add_clue(c) for c in clues(log)]
         if lies:
             act = session.new_var("lies")

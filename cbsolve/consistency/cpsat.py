@@ -1,6 +1,6 @@
 """OR-Tools CP-SAT backend: find one, prove unique, prove none, optimise (corrections).
 
-Place in the data flow: FeedbackLog -> encoding.Clue -> (this model) -> answer.py. Same one-hot
+Place in the data flow: FeedbackLog -> clues.Clue -> (this model) -> answer.py. Same one-hot
 ``x[pos][sym]`` as the SAT backend. Each symbol's count ``n_sym = sum_pos x[pos][sym]`` is an
 integer variable with unary indicators ``y[sym][t] <=> n_sym >= t`` (reified bounds, chained
 ``y[t] -> y[t-1]``); a clue's total matches is then ``sum_{sym, t <= k_sym} y[sym][t]`` --
@@ -13,12 +13,13 @@ blocking constraint with the previous solution as a hint, one block of completio
 """
 from __future__ import annotations
 
-import time
+from dataclasses import dataclass
 
+from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import ConsistencyResult, Query
-from .encoding import Clue, Deadline, clues
+from .blocks import Oracle
+from .clues import Clue, clues
 
 #: CP-SAT search workers (the machine has 2 cores; more workers = a wider portfolio).
 WORKERS = 1
@@ -29,13 +30,23 @@ LOCAL_SEARCH = True
 PIN_COUNTS = True
 #: Most seconds spent enumerating the count vectors (N=40: 0.02-0.07 s).
 PIN_SECONDS = 1.0
-#: When the counts are pinned to one vector, branch on the position/symbol literals in the order
-#: of their belief-propagation marginals (marginals.py), likeliest first (CP-SAT fixed search).
-#: Hard band, find one, 5 s (docs/benchmarks.md): 45 clues 1 of 7 found vs 0, 50 clues 3 of 7
-#: vs 2, 60 clues 8 of 8 vs 7. Sweeps: 20 found the same as 60, at a third of the cost.
-GUIDE, GUIDE_SWEEPS = True, 20
-#: Extra CP-SAT parameters for every solve (benchmarks: e.g. {"linearization_level": 0}).
-PARAMS: dict = {}
+
+
+@dataclass(frozen=True)
+class CpSatOptions:
+    """How the CP-SAT engine searches; benchmarks pass other values, the defaults are the
+    product's."""
+
+    #: When the counts are pinned to one vector, branch on the position/symbol literals in the
+    #: order of their belief-propagation marginals (marginals.py), likeliest first (CP-SAT fixed
+    #: search). Hard band, find one, 5 s (docs/benchmarks.md, "Hard band"): 45 clues 1 of 7
+    #: found vs 0, 50 clues 3 of 7 vs 2, 60 clues 8 of 8 vs 7.
+    guide: bool = True
+    #: Sum-product sweeps for that order: 20 found the same as 60, at a third of the cost.
+    guide_sweeps: int = 20
+    #: Extra CP-SAT parameters for every solve, as (name, value) pairs (benchmarks: e.g.
+    #: (("linearization_level", 0),)).
+    params: tuple[tuple[str, object], ...] = ()
 
 
 class CpSatModel:
@@ -120,7 +131,8 @@ class CpSatModel:
                                        self.cp.CHOOSE_FIRST, self.cp.SELECT_MAX_VALUE)
         self.guided = True
 
-    def solver(self, seconds: float | None, workers: int = WORKERS, seed: int = 0):
+    def solver(self, seconds: float | None, workers: int = WORKERS, seed: int = 0,
+               params: tuple[tuple[str, object], ...] = ()):
         s = self.cp.CpSolver()
         if self.guided:
             s.parameters.search_branching = self.cp.FIXED_SEARCH
@@ -128,7 +140,7 @@ class CpSatModel:
             s.parameters.max_time_in_seconds = max(seconds, 0.001)
         s.parameters.num_workers = workers
         s.parameters.random_seed = seed
-        for k, v in PARAMS.items():
+        for k, v in params:
             setattr(s.parameters, k, v)
         return s
 
@@ -142,19 +154,22 @@ class CpSatModel:
                 self.model.AddHint(v, int(code[p] == s))
 
 
-class CpSatOracle:
-    """Find/block interface for :func:`encoding.enumerate_blocks`."""
+class CpSatOracle(Oracle):
+    """Find/block interface for :func:`blocks.enumerate_blocks`."""
 
     def __init__(self, cm: CpSatModel, workers: int = WORKERS, seed: int = 0,
-                 seeded: bool = False, log: FeedbackLog | None = None):
+                 seeded: bool = False, log: FeedbackLog | None = None,
+                 options: CpSatOptions = CpSatOptions()):
         self.cm, self.workers, self.seed = cm, workers, seed
+        self.options = options
         #: The log whose count vectors are pinned before the first solve (count_vectors.py);
         #: lazily, so answers found without CP-SAT (the local search) do not pay for them.
         self.pin_log = log
         self.solves = 0
         #: Decide ``determined`` (two secrets) by the hinted enumeration of :meth:`find_many`
         #: rather than a second full solve with a blocking constraint. Measured side by side
-        #: (docs/benchmarks.md) it is no faster for two secrets, so it is off; lists of 3+
+        #: (docs/journal.md, "2026-11-22 04:29 · Find-one alone vs find-one + `determined`") it is no
+        #: faster for two secrets, so it is off; lists of 3+
         #: always use the hinted enumeration.
         self.seeded = seeded
 
@@ -166,30 +181,30 @@ class CpSatOracle:
             left = deadline.left()
             vecs = pin_counts(self.cm, self.pin_log, PIN_SECONDS if left is None else
                               min(PIN_SECONDS, left / 10))
-            if GUIDE and vecs and len(vecs) == 1:
+            if self.options.guide and vecs and len(vecs) == 1:
                 from .marginals import marginals
 
-                self.cm.guide(marginals(self.pin_log, vecs[0], sweeps=GUIDE_SWEEPS))
+                self.cm.guide(marginals(self.pin_log, vecs[0], sweeps=self.options.guide_sweeps))
             self.pin_log = None
 
     def find(self, deadline: Deadline):
         self.ready(deadline)
         left = deadline.left()
         if left is not None and left <= 0:
-            return "unknown", None
-        solver = self.cm.solver(left, self.workers, self.seed)
+            return Status.UNKNOWN, None
+        solver = self.cm.solver(left, self.workers, self.seed, self.options.params)
         return self.outcome(solver, solver.Solve(self.cm.model))
 
-    def outcome(self, solver, status) -> tuple[str, tuple[int, ...] | None]:
-        """("sat", code) | ("unsat", None) | ("unknown", None) for a finished Solve; a found
+    def outcome(self, solver, status) -> tuple[Status, tuple[int, ...] | None]:
+        """(FEASIBLE, code) | (INFEASIBLE, None) | (UNKNOWN, None) for a finished Solve; a found
         code becomes the hint of the next solve."""
         cp = self.cm.cp
         self.solves += 1
         if status in (cp.OPTIMAL, cp.FEASIBLE):
             code = self.cm.decode(solver)
             self.cm.hint(code)
-            return "sat", code
-        return ("unsat", None) if status == cp.INFEASIBLE else ("unknown", None)
+            return Status.FEASIBLE, code
+        return (Status.INFEASIBLE, None) if status == cp.INFEASIBLE else (Status.UNKNOWN, None)
 
     def find_many(self, want: int | None, deadline: Deadline):
         """Up to ``want`` solutions: one ordinary solve (with presolve: the fast way to a first
@@ -198,8 +213,8 @@ class CpSatOracle:
         backtracking, far faster than re-solving once per secret on large N."""
         cp, cm = self.cm.cp, self.cm
         status, first = self.find(deadline)       # also sets the hint
-        if status != "sat":
-            return [], "complete" if status == "unsat" else "timeout"
+        if status != Status.FEASIBLE:
+            return [], "complete" if status == Status.INFEASIBLE else "timeout"
         if want is not None and want <= 1:
             return [first], "limit"
         left = deadline.left()
@@ -218,7 +233,7 @@ class CpSatOracle:
                 if want is not None and len(found) >= want:
                     self.StopSearch()
 
-        solver = cm.solver(left, 1, self.seed)
+        solver = cm.solver(left, 1, self.seed, self.options.params)
         solver.parameters.enumerate_all_solutions = True
         status = solver.Solve(cm.model, Collect())
         self.solves += 1
@@ -239,39 +254,12 @@ def model_for(log: FeedbackLog) -> CpSatModel:
     return cm
 
 
-class CpSatBackend:
-    """CP-SAT: robust find-one / unique / none at large N; enumerates by re-solving."""
-
-    name = "cpsat"
-
-    def __init__(self, workers: int = WORKERS, suffix_budget: int | None = None, seed: int = 0,
-                 seeded: bool = False, local_search: bool | None = None):
-        self.workers = workers
-        self.local_search = LOCAL_SEARCH if local_search is None else local_search
-        self.portfolio: dict = {}   # PortfolioOracle options (benchmarks)
-        self.suffix_budget = suffix_budget
-        self.seed = seed
-        self.seeded = seeded
-
-    def solve(self, log: FeedbackLog, query: Query) -> ConsistencyResult:
-        from .answer import answer_query
-
-        start = time.perf_counter()
-        deadline = Deadline(query.time_limit)
-        oracle = CpSatOracle(model_for(log), self.workers, self.seed, self.seeded,
-                             log=log if PIN_COUNTS else None)
-        # Lists of a few secrets (find-one, determined): race the native local search against
-        # CP-SAT (portfolio.py). Counts, samples and full lists enumerate, where it cannot help.
-        if self.local_search and not query.count and not query.sample and query.limit is not None:
-            from .portfolio import PortfolioOracle
-
-            oracle = PortfolioOracle(oracle, log, self.seed, **self.portfolio)
-        result = answer_query(self.name, log, query, deadline, oracle,
-                              suffix_budget=self.suffix_budget)
-        note = getattr(oracle, "note", lambda: None)()
-        if note:
-            result.notes.append(note)
-        if result.status == Status.INFEASIBLE:
-            result.notes.append("proved inconsistent by CP-SAT")
-        result.seconds = time.perf_counter() - start
-        return result
+def selector_model(log: FeedbackLog):
+    """CP-SAT model of the log with each entry enforced only by its own selector literal."""
+    cm = CpSatModel(log.variant)
+    sels = []
+    for i, clue in enumerate(clues(log)):
+        sel = cm.model.NewBoolVar(f"sel{i}")
+        cm.add_clue(clue, enforce=sel)
+        sels.append(sel)
+    return cm, sels

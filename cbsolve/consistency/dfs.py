@@ -1,8 +1,8 @@
 """Native depth-first search: list, count, pick or sample the secrets consistent with a log
 when the code space is too large to filter.
 
-Place in the data flow: FeedbackLog -> (this module) -> cbsolve._native.dfs -> ConsistencyResult
-(via :mod:`native`, which uses it beyond the filter's budget). The kernel assigns positions
+Place in the data flow: FeedbackLog -> (this module) -> cbsolve._native.dfs; its chunks of codes
+become answers in :mod:`dfs_answer`. The kernel assigns positions
 0..N-1 and tries symbols in ascending order, so codes come out in **lexicographic order**, the
 order of ``CodeSpace.codes`` and of the native filter. Per clue it propagates bounds on bulls and
 on the total matches ``sum_s min(k_s, n_s)`` (monotone in the partial secret's counts), filters
@@ -15,8 +15,8 @@ as in counting by dynamic programming over states.
 
 A call is resumable: the kernel returns where the next call starts (``cursor``), so listing can
 stream in chunks with the GIL released, and a time or node budget stops it with an honest
-partial answer ("at least K", never a wrong number). Sampling is exact uniform without
-replacement: count exactly, draw ranks uniformly, then fetch the codes at those ranks.
+partial answer ("at least K", never a wrong number). Answering a query with these calls (lists,
+counts, exact uniform samples) is :mod:`dfs_answer`; ``auto``'s probe is :mod:`plan`.
 
 Find one (``auto``'s probe on spaces of at most 10^15 codes) races this search against the same
 search guided by belief-propagation marginals (marginals.py: the most certain positions first,
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..feedback import FeedbackLog
-from ..status import Status
+from .rescoring import Checker
 
 LIST, COUNT, SELECT = 0, 1, 2
 #: Count vectors (n_s per symbol meeting every clue's total) kept when at most this many, found
@@ -43,8 +43,6 @@ VEC_CAP, VEC_BUDGET = 256, 2_000_000
 #: Counting and rank selection memoise subtree sizes by state (depth, bulls per clue, symbol
 #: counts): up to this many entries (~100 bytes each). Dense counts 15-20x faster (measured).
 MEMO_CAP = 1_000_000
-#: Counting budget when a query gives no time limit (a count of 10^12 codes would not finish).
-DEFAULT_COUNT_SECONDS = 60.0
 
 
 @dataclass
@@ -266,8 +264,6 @@ def at_ranks(log: FeedbackLog, ranks, seconds: float | None = None, lies: int = 
 
 def recheck(log: FeedbackLog, codes: np.ndarray, lies: int = 0) -> None:
     """Re-score codes with the scoring core; a mismatch is a kernel bug, never an answer."""
-    from .encoding import Checker
-
     if codes.shape[0] and not Checker(log).keep(codes, lies).all():
         raise RuntimeError("depth-first search returned a code that contradicts the log")
 
@@ -313,7 +309,8 @@ def guided(log: FeedbackLog, want: int, seconds: float | None,
 def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
     """Up to ``want`` codes (find one; two for ``determined``) by two searches on two threads,
     the lexicographic one and the guided one; the first to answer stops the other. Their times
-    differ from log to log by 10x either way, so the race cuts the tail (docs/benchmarks.md).
+    differ from log to log by 10x either way, so the race cuts the tail (docs/benchmarks.md, "Find one
+    and `determined`").
     Returns the lexicographic search's chunk unless only the guided one answered."""
     stop = np.zeros(1, np.int32)
     box: dict = {}
@@ -339,12 +336,13 @@ def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
     return other_chunk if not lex.answered and other_chunk.answered else lex
 
 
-# --- probing (``auto``) -----------------------------------------------------------------------
+# --- probing (``auto``, plan.py) ---------------------------------------------------------------
 #: ``auto`` gives the search this long to answer a list/count/sample query before it falls back
 #: to the SAT engine (at most this fraction of the query's time limit).
 PROBE_SECONDS, PROBE_FRACTION = 0.25, 0.1
 #: The probe before a find-one / unique query: short, because CP-SAT's portfolio answers the
-#: long-code rows in ~0.05 s where the search finds nothing (docs/benchmarks.md); longer on
+#: long-code rows in ~0.05 s where the search finds nothing (docs/benchmarks.md, "`auto`: cost model and
+#: probes"); longer on
 #: spaces of at most FIND_PROBE_SMALL_SPACE codes, where the search found a first secret
 #: within 55 ms on every seed measured (Mastermind 16x6, N=10 of 26 letters) and the
 #: portfolio's tail is ten times that, while on N=20 and N=40 it found none in 0.5 s.
@@ -356,216 +354,12 @@ PROBE_COUNT_GOING = 100_000
 #: A listing the probe could not finish still goes to the search (resumed where the probe
 #: stopped) when the probe listed at this rate, secrets/s: 10x what CP-SAT and PySAT list on the
 #: rows where the search is slowest (Mastermind 16x6 with 8 guesses: 130-270/s, the search
-#: 12-14k/s; docs/benchmarks.md).
+#: 12-14k/s; docs/journal.md, "2026-11-24 01:13 · Listing, first secrets and lies by the
+#: depth-first search").
 PROBE_LIST_GOING = 2_000
-#: Find-one / unique probes on those spaces race the lexicographic search against the guided
-#: one (:func:`race_first`). Mastermind 16x6 with 12 clues, 100 logs, kernels alone: median /
-#: p95 8.6 / 36 ms lexicographic, 3.7 / 31 ms guided, 3.4 / 16 ms the first of the two.
-RACE_GUIDED = True
-_probe_cache: dict = {}
 
 
 def find_probe_seconds(log: FeedbackLog) -> float:
     """The probe's time for a find-one / unique query on this log's space."""
     small = log.space.size <= FIND_PROBE_SMALL_SPACE
     return FIND_PROBE_SMALL_SECONDS if small else FIND_PROBE_SECONDS
-
-
-def _key(log: FeedbackLog, mode: int, limit, lies: int) -> tuple:
-    return (*log_key(log), mode, limit, lies)
-
-
-#: ``limit=None`` lists at most this many secrets (memory: N bytes each, then Python strings);
-#: beyond it the answer is partial ("at least"), never silently cut.
-LIST_CAP = 5_000_000
-
-
-def _want(query) -> int:
-    extra = 1 if query.determined else 0
-    if query.limit is None:
-        return LIST_CAP + 1
-    return max(1 + extra, query.limit + extra)
-
-
-def probe(log: FeedbackLog, query, seconds: float = PROBE_SECONDS,
-          lies: int = 0) -> tuple[bool, str]:
-    """Does the search answer ``query`` quickly? (ok, why). The probe's finished result is
-    kept (one entry) so :func:`solve` does not redo it."""
-    if query.time_limit is not None:
-        seconds = min(seconds, PROBE_FRACTION * query.time_limit)
-    _probe_cache.clear()
-    if query.count or query.sample:
-        cap = query.count_cap + 1 if query.count and query.count_cap else None
-        c = run(log, COUNT, cap, seconds=seconds, lies=lies)
-        if c.complete:
-            _probe_cache[_key(log, COUNT, None, lies)] = c
-            return True, f"depth-first search counted {c.count} secrets in {c.seconds:.3g} s"
-        if c.count >= PROBE_COUNT_GOING:
-            # Counting on gives an exact count (and exact uniform samples) where SAT
-            # enumeration and Ganak stop; samples fall back to CMSGen as the SAT path does.
-            return True, (f"depth-first search counted {c.count}+ secrets in {c.seconds:.3g} s "
-                          "(too many for enumeration by SAT or for Ganak)")
-        return False, f"depth-first search counted only {c.count} secrets in {seconds:.3g} s"
-    want = _want(query)
-    if want == 1 and not lies and RACE_GUIDED and log.space.size <= FIND_PROBE_SMALL_SPACE:
-        c = race_first(log, want, seconds)
-    else:
-        c = run(log, LIST, want, seconds=seconds, lies=lies)
-    n = c.codes.shape[0]
-    if c.answered:
-        _probe_cache[_key(log, LIST, want, lies)] = c
-        how = " (guided by belief propagation, raced)" if c.guided else ""
-        return True, f"depth-first search{how} listed {n} secrets in {c.seconds:.3g} s"
-    if n >= PROBE_LIST_GOING * c.seconds and n > 1:
-        _probe_cache[_key(log, LIST, want, lies)] = c     # solve() resumes from its cursor
-        return True, (f"depth-first search listed {n} secrets in {c.seconds:.3g} s and goes on "
-                      f"(at least {PROBE_LIST_GOING} secrets/s)")
-    return False, f"depth-first search listed only {n} secrets in {seconds:.3g} s"
-
-
-def _cached(log: FeedbackLog, mode: int, limit, lies: int) -> Chunk | None:
-    return _probe_cache.pop(_key(log, mode, limit, lies), None)
-
-
-# --- answering a Query -----------------------------------------------------------------------
-def solve(log: FeedbackLog, query, backend: str = "native", lies: int = 0):
-    """Answer a :class:`~cbsolve.consistency.Query` by depth-first search (same semantics as
-    :mod:`answer`: OPTIMAL when complete, FEASIBLE when partial, UNKNOWN when a limit hit first);
-    ``lies``: the codes that contradict at most that many entries (``--max-lies``)."""
-    from . import ConsistencyResult
-
-    start = time.perf_counter()
-    result = ConsistencyResult(status=Status.UNKNOWN, backend=backend)
-    result.notes.append("native depth-first search (the space is too large to filter)")
-    pair = None if lies else pair_conflict(log)
-    if pair is not None:
-        # The search propagates each clue alone: it would exhaust the space to see this.
-        result.count, result.exact = 0, True
-        result.settle(0, True)
-        if query.sample:            # as the counted path labels an empty draw
-            result.sampling = SAMPLED_BY_RANKS
-        result.notes.append(f"entries {pair[0]} and {pair[1]} cannot both hold: their guesses "
-                            "share too few positions (or symbols) for both replies")
-        result.seconds = time.perf_counter() - start
-        return result
-    tl = query.time_limit
-    if query.sample:
-        _sample(result, log, query, lies)
-    elif query.count:
-        seconds = tl if tl is not None else DEFAULT_COUNT_SECONDS
-        if query.count_cap:     # one more than the cap: exactly `cap` secrets count exactly
-            c = _cached(log, COUNT, None, lies) or count(log, seconds, query.count_cap + 1, lies)
-            n, exact, method = c.count, c.complete, "native depth-first search"
-            if c.status == "limit":     # more than the cap: "at least cap", as the contract says
-                n = query.count_cap
-            stopped = c.status
-        else:
-            from .counting import exact_count_log
-
-            c = _cached(log, COUNT, None, lies)
-            if lies and c is None:      # Ganak counts the exact log only
-                c = count(log, seconds, None, lies)
-            n, exact, method = ((c.count, c.complete, "native depth-first search") if c
-                                else exact_count_log(log, seconds))
-            stopped = "time"
-        result.count, result.exact = n, exact
-        if exact:
-            if "Ganak" in method:
-                result.notes.append(f"exact count by the {method}")
-        else:
-            result.time_limit_hit = stopped == "time"
-            why = "the time limit" if stopped == "time" else f"the cap of {query.count_cap}"
-            if tl is None and stopped == "time":
-                why = f"{DEFAULT_COUNT_SECONDS:g} s (no --time-limit given)"
-            result.notes.append(f"at least {n}: counting stopped at {why} ({method})")
-        if query.limit != 0 and (n or not exact):   # a count of 0 is the whole answer: the
-            # listing search proves it far more slowly than the memoised count (black-peg 16x6,
-            # colour counts adding to 17: 0.01 s counted, then 10 s of listing to the limit)
-            left = None if tl is None else max(0.0, tl - (time.perf_counter() - start))
-            shown = list_in_time(log, LIST_CAP if query.limit is None else query.limit, left, lies)
-            result.secrets = log.space.format_many(shown.codes)
-            recheck(log, shown.codes, lies)
-            result.truncated = shown.codes.shape[0] < n or not result.exact
-        else:
-            result.truncated = n > 0
-        result.settle(n, result.exact)
-    else:
-        want = _want(query)
-        c = _cached(log, LIST, want, lies)
-        if c is None:
-            c = list_in_time(log, want, tl, lies)
-        elif not c.answered:                            # the probe's listing, still going
-            left = None if tl is None else max(0.0, tl - c.seconds)
-            c = list_in_time(log, want, left, lies, part=c)
-        n = c.codes.shape[0]
-        recheck(log, c.codes, lies)
-        shown = c.codes[:LIST_CAP] if query.limit is None else c.codes[:query.limit]
-        result.secrets = log.space.format_many(shown)
-        if query.limit is None and not c.complete and c.status == "limit":
-            result.notes.append(f"listing stopped at {LIST_CAP} secrets (give --count for the "
-                                "exact number)")
-        if c.complete:
-            result.count, result.exact = n, True
-            result.truncated = shown.shape[0] < n
-        else:
-            result.count, result.exact = (n if n else None), False
-            result.truncated = True
-            if c.status == "time":
-                result.time_limit_hit = True
-                result.notes.append(f"time limit reached after {n} secret{'s' if n != 1 else ''}"
-                                    + ("; the log's consistency is unknown" if not n else ""))
-        result.settle(n, c.complete)
-    result.seconds = time.perf_counter() - start
-    return result
-
-
-SAMPLED_BY_RANKS = ("exact uniform, without replacement: counted by depth-first search, then "
-                    "ranks drawn uniformly")
-
-
-def _sample(result, log: FeedbackLog, query, lies: int = 0) -> None:
-    """Exact uniform without replacement when the set can be counted in time; otherwise the
-    first secrets in lexicographic order, labelled NOT uniform."""
-    tl = query.time_limit
-    t0 = time.perf_counter()
-    c = (_cached(log, COUNT, None, lies)
-         or count(log, (tl if tl is not None else DEFAULT_COUNT_SECONDS) * 0.7, None, lies))
-    n = c.count
-    rng = np.random.default_rng(query.seed)
-    if c.complete:
-        k = min(query.sample, n)
-        ranks = np.sort(rng.choice(n, size=k, replace=False)) if k else []
-        left = None if tl is None else max(0.0, tl - (time.perf_counter() - t0))
-        got = at_ranks(log, ranks, left, lies)
-        if got.codes.shape[0] == k:
-            recheck(log, got.codes, lies)
-            result.secrets = log.space.format_many(got.codes)
-            result.count, result.exact, result.truncated = n, True, k < n
-            result.sampling = SAMPLED_BY_RANKS
-            result.settle(n, True)
-            return
-    from .counting import cnf_of, near_uniform
-
-    left = None if tl is None else max(0.01, tl - (time.perf_counter() - t0))
-    clauses, _, decode = cnf_of(log, lies)
-    models = near_uniform(clauses, query.sample, query.seed, left)
-    if models:
-        codes = np.array([decode(m) for m in models], dtype=np.uint8)
-        recheck(log, codes, lies)
-        result.secrets = log.space.format_many(codes)
-        result.count, result.exact, result.truncated = n or None, False, True
-        result.time_limit_hit = True
-        result.sampling = ("near-uniform by CMSGen (heuristic sampler, no formal guarantee), "
-                           "with replacement; the set could not be counted within the time limit")
-        result.settle(max(n, codes.shape[0]), False)
-        return
-    listed = list_codes(log, max(query.sample, 1000), None if tl is None else tl * 0.1, lies)
-    recheck(log, listed.codes, lies)
-    m = listed.codes.shape[0]
-    pick = np.sort(rng.choice(m, size=min(query.sample, m), replace=False)) if m else []
-    result.secrets = log.space.format_many(listed.codes[pick])
-    result.count, result.exact, result.truncated = max(n, m) or None, False, True
-    result.time_limit_hit = True
-    result.sampling = ("NOT uniform: drawn from the first secrets in lexicographic order "
-                       "(the set could not be counted within the time limit)")
-    result.settle(max(n, m), False)

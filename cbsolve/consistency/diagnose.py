@@ -1,7 +1,7 @@
-"""Diagnosis of an inconsistent log: a minimal conflict, the fewest corrections, and lies.
+"""Diagnosis of an inconsistent log: a minimal conflict and the fewest corrections.
 
 Place in the data flow: consistency backends -> (this module) -> CLI (exit 1 with ``conflict``
-and ``corrections``). Three questions, each answered natively (a mismatch matrix over the
+and ``corrections``). Two questions, each answered natively (a mismatch matrix over the
 enumerated space; beyond it, for ``native`` and ``auto``, the depth-first search first: the same
 deletion with each test a search, and the corrections as the fewest lies L = 1, 2, ... it lets
 through) or by solvers when those cannot answer in time:
@@ -14,10 +14,8 @@ through) or by solvers when those cannot answer in time:
   fewest entries is a MaxSAT optimum (maximise the number of satisfied entries; CP-SAT with
   enforcement literals); changing each contradicted reply to that secret's true score makes
   the log consistent, and no smaller change can.
-* ``--max-lies L``: the secrets that contradict at most L entries (Ulam's game with lies;
-  Pelc 2002): the filter's mismatch counts, the native depth-first search beyond the filter
-  (each clue may be broken while at most L are), or the solvers' block enumeration with a
-  counter on the selectors.
+
+``--max-lies`` (the secrets that contradict at most L entries) is :mod:`lies`.
 """
 from __future__ import annotations
 
@@ -26,27 +24,25 @@ import time
 
 import numpy as np
 
+from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..rule import score
 from ..status import Status
-from . import ConsistencyResult, Query, auto_choice, get_backend
-from .encoding import Deadline, clues, mismatch_counts
-
-
-def is_consistent(log: FeedbackLog, backend: str, time_limit: float | None = None) -> bool | None:
-    result = get_backend(backend).solve(log, Query(limit=1, time_limit=time_limit))
-    return result.consistent
+from . import dfs
+from .backends import get_backend
+from .cpsat import selector_model
+from .native import filterable
+from .plan import plan_for
+from .query import ConsistencyResult, Query
 
 
 def _native_ok(log: FeedbackLog, backend: str) -> bool:
-    from .native import filterable
-
     if not filterable(log):        # the native backend searches such spaces: solvers diagnose
         return False
     if backend == "native":
         return True
     if backend == "auto":
-        return auto_choice(log)["backend"] == "native"
+        return plan_for(log).backend == "native"
     return False
 
 
@@ -150,8 +146,6 @@ TEST_UNTIMED_CAP = 1.0
 
 
 def _search_test(log: FeedbackLog, numbers, seconds: float) -> bool | None:
-    from . import dfs
-
     c = dfs.first(log.subset(numbers), seconds=seconds)
     return bool(c.codes.shape[0]) if c.codes.shape[0] or c.complete else None
 
@@ -260,7 +254,8 @@ def session_conflict(s, deadline: Deadline) -> tuple[list[int] | None, bool]:
 
 
 # --- corrections ----------------------------------------------------------------------------
-def _reply(variant, bulls: int, cows: int) -> str:
+def reply_text(variant, bulls: int, cows: int) -> str:
+    """A reply as entries spell it: ``B,C``, or ``B`` when the variant scores bulls only."""
     return f"{bulls}" if variant.bulls_only else f"{bulls},{cows}"
 
 
@@ -271,7 +266,7 @@ def corrections_for(log: FeedbackLog, secret) -> list[dict]:
     for i, e in enumerate(log, 1):
         b, c = score(variant, secret, e.guess)
         if (b, c) != (e.bulls, e.cows):
-            wrong.append((i, e, _reply(variant, e.bulls, e.cows), _reply(variant, b, c)))
+            wrong.append((i, e, reply_text(variant, e.bulls, e.cows), reply_text(variant, b, c)))
     out = []
     for i, e, old, new in wrong:
         if len(wrong) == 1:
@@ -301,8 +296,6 @@ def _corrections_dfs(log: FeedbackLog, deadline: Deadline):
     """The depth-first search with L = 1, 2, ... lies allowed: the first L that lets a code
     through is the fewest replies to change, since L - 1 was searched exhaustively. None when
     a search ran out of time."""
-    from . import dfs
-
     for lies in range(1, len(log) + 1):
         c = dfs.run(log, dfs.LIST, 1, seconds=deadline.left(), lies=lies)
         if c.codes.shape[0]:
@@ -314,21 +307,8 @@ def _corrections_dfs(log: FeedbackLog, deadline: Deadline):
     return None
 
 
-def _selector_model(log: FeedbackLog):
-    """CP-SAT model of the log with each entry enforced only by its own selector literal."""
-    from .cpsat import CpSatModel
-
-    cm = CpSatModel(log.variant)
-    sels = []
-    for i, clue in enumerate(clues(log)):
-        sel = cm.model.NewBoolVar(f"sel{i}")
-        cm.add_clue(clue, enforce=sel)
-        sels.append(sel)
-    return cm, sels
-
-
 def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
-    cm, sels = _selector_model(log)
+    cm, sels = selector_model(log)
     cm.model.Maximize(sum(sels))
     solver = cm.solver(deadline.left(), workers=2)
     status = solver.Solve(cm.model)
@@ -361,57 +341,3 @@ def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native
     elif fixes is None:
         result.notes.append("time limit: no correction found")
     return result
-
-
-# --- lies -----------------------------------------------------------------------------------
-def consistent_with_lies(log: FeedbackLog, max_lies: int, query: Query = Query(),
-                         backend: str = "auto") -> ConsistencyResult:
-    """Secrets consistent with all but at most ``max_lies`` entries (count and list)."""
-    start = time.perf_counter()
-    choice = None
-    if backend == "auto":
-        choice = auto_choice(log, query, lies=max_lies)
-        backend = choice["backend"]
-    if backend == "native":
-        result = _lies_native(log, max_lies, query)
-    else:
-        result = _lies_solver(log, max_lies, query, backend)
-    result.lies = max_lies
-    result.auto = choice
-    result.notes.insert(0, f"each secret listed contradicts at most {max_lies} "
-                           f"repl{'y' if max_lies == 1 else 'ies'}")
-    if result.status == Status.INFEASIBLE:
-        fixes, proved, _ = corrections(log, backend, query.time_limit)
-        result.corrections = fixes
-        if fixes is not None:
-            result.notes.append(f"at least {len(fixes)} replies must be wrong"
-                                + ("" if proved else " (not proved)"))
-    result.seconds = time.perf_counter() - start
-    return result
-
-
-def _lies_native(log: FeedbackLog, max_lies: int, query: Query) -> ConsistencyResult:
-    from .native import filterable, result_from_indices
-
-    if not filterable(log):     # beyond the filter's budget: the depth-first search
-        from . import dfs
-
-        return dfs.solve(log, query, "native", lies=max_lies)
-    idx = np.flatnonzero(mismatch_counts(log, log.space.codes) <= max_lies)
-    return result_from_indices(log.space, idx, query)
-
-
-def _lies_solver(log: FeedbackLog, max_lies: int, query: Query, backend: str):
-    from .answer import answer_query
-
-    deadline = Deadline(query.time_limit)
-    if backend == "cpsat":
-        from .cpsat import CpSatOracle
-
-        cm, sels = _selector_model(log)
-        cm.model.Add(sum(sels) >= len(sels) - max_lies)
-        return answer_query("cpsat", log, query, deadline, CpSatOracle(cm), lies=max_lies)
-    from .sat import session_for
-
-    with session_for(log) as s:
-        return answer_query("sat", log, query, deadline, s.oracle(lies=max_lies), lies=max_lies)

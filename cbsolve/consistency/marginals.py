@@ -16,7 +16,7 @@ kernel (cbsolve/_native/belief.cpp: N=40 with 50 / 90 clues, 20 sweeps, 10 / 31 
 NumPy's 120 / 230 ms, measured on a loaded machine); the NumPy code
 below is its reference, compared with it in the tests.
 
-Measured on the hard band (N=40, 10 digits, repeats; docs/benchmarks.md): at 30-50 random
+Measured on the hard band (N=40, 10 digits, repeats; docs/benchmarks.md, "Hard band"): at 30-50 random
 clues the argmax agrees with the hidden secret on 16-26 of 40 positions (a random code: 4), and
 at 60-90 clues it usually *is* the secret, where a local search's best codes agree on 9-19.
 """

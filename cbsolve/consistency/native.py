@@ -1,21 +1,37 @@
-"""Native backend: filter the enumerated code space with the scoring core, or search it.
+"""The native filter: score the whole enumerated code space against the log, and its cost model.
 
 Brute force beats every solver whenever the space can be listed (sub-millisecond up to ~150k
 codes on the prototype machine), so this is ``auto``'s choice for enumerable spaces and the
-reference every other backend is compared with. Beyond the filter's budget (the same cost model
-``auto`` uses) the backend answers by the native propagating depth-first search of :mod:`dfs`,
-which lists, counts and samples without enumerating the space.
+reference every other backend is compared with. Beyond the filter's budget (:func:`filterable`)
+the native backend (backends.py) answers by the depth-first search of :mod:`dfs`.
 """
 from __future__ import annotations
-
-import time
 
 import numpy as np
 
 from .. import scoring
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import ConsistencyResult, Query
+from . import sampling
+from .query import ConsistencyResult, Query
+
+
+#: ``auto`` uses the native filter up to this many codes (measured: sub-second filtering).
+AUTO_NATIVE_LIMIT = 5_000_000
+#: ``auto``'s budget for the native filter, and its per-code cost model in nanoseconds, measured
+#: on the 2-core machine (docs/benchmarks.md, "`auto`: cost model and probes"): listing the space costs
+#: ~16-60 ns/code with repeats and ~200-550 ns/code distinct; packing and filtering ~250 ns/code
+#: plus a few ns per entry.
+AUTO_NATIVE_SECONDS = 1.0
+NATIVE_NS_LIST = {True: 60.0, False: 600.0}   # keyed by variant.repeats
+NATIVE_NS_FILTER, NATIVE_NS_ENTRY = 250.0, 10.0
+
+
+def native_estimate(log: FeedbackLog) -> float:
+    """Estimated seconds for the native filter (listing + filtering the whole space)."""
+    per_code = (NATIVE_NS_LIST[log.variant.repeats] + NATIVE_NS_FILTER
+                + NATIVE_NS_ENTRY * len(log))
+    return log.space.size * per_code * 1e-9
 
 
 def consistent_indices(log: FeedbackLog) -> np.ndarray:
@@ -33,12 +49,10 @@ def result_from_indices(space, idx: np.ndarray, query: Query, backend: str = "na
     result = ConsistencyResult(status=Status.OPTIMAL if n else Status.INFEASIBLE,
                                backend=backend, count=n, exact=True, determined=n == 1)
     if query.sample:
-        rng = np.random.default_rng(query.seed)
-        k = min(query.sample, n)
-        picked = np.sort(rng.choice(idx, size=k, replace=False)) if k else idx[:0]
+        picked = idx[sampling.draw(np.random.default_rng(query.seed), n, query.sample)]
         result.secrets = space.format_many(space.codes[picked])
-        result.sampling = "exact uniform, without replacement, from the enumerated set"
-        result.truncated = k < n
+        result.sampling = sampling.FROM_THE_SET
+        result.truncated = picked.size < n
     else:
         shown = idx if query.limit is None else idx[:query.limit]
         result.secrets = space.format_many(space.codes[shown])
@@ -48,31 +62,5 @@ def result_from_indices(space, idx: np.ndarray, query: Query, backend: str = "na
 
 def filterable(log: FeedbackLog) -> bool:
     """True when filtering the whole space fits ``auto``'s budget (else depth-first search)."""
-    from . import AUTO_NATIVE_LIMIT, AUTO_NATIVE_SECONDS, native_estimate
-
     return (log.space.size <= AUTO_NATIVE_LIMIT
             and native_estimate(log) <= AUTO_NATIVE_SECONDS)
-
-
-class NativeBackend:
-    """``method``: ``auto`` (filter when :func:`filterable`, else depth-first search),
-    ``filter`` or ``dfs``."""
-
-    name = "native"
-
-    def __init__(self, method: str = "auto"):
-        self.method = method
-
-    def solve(self, log: FeedbackLog, query: Query) -> ConsistencyResult:
-        start = time.perf_counter()
-        method = self.method
-        if method == "auto":
-            method = "filter" if filterable(log) else "dfs"
-        if method == "dfs":
-            from . import dfs
-
-            result = dfs.solve(log, query, self.name)
-        else:
-            result = result_from_indices(log.space, consistent_indices(log), query, self.name)
-        result.seconds = time.perf_counter() - start
-        return result

@@ -1,7 +1,7 @@
 """A portfolio for find-one / determined: native local search raced against CP-SAT.
 
-Place in the data flow: FeedbackLog -> encoding.Clue -> (this module: LocalSearch + CP-SAT model
-from cpsat.py) -> encoding.enumerate_blocks -> answer.py. The local search
+Place in the data flow: FeedbackLog -> clues.Clue -> (this module: LocalSearch + CP-SAT model
+from cpsat.py) -> blocks.enumerate_blocks -> answer.py. The local search
 (``cbsolve._native.local_search``: min-conflicts moves, tabu, breakout clause weights and
 random-walk noise; Minton et al. 1992, Glover 1989, Morris 1993, Selman et al. 1994) can only
 FIND secrets, never prove there are none, so each ``find`` runs it in a native thread (the GIL
@@ -19,15 +19,20 @@ import threading
 
 import numpy as np
 
+from ..deadline import Deadline
 from ..feedback import FeedbackLog
-from .encoding import Checker, Deadline, valid_rows
+from ..status import Status
+from .blocks import Oracle
+from .rescoring import Checker, valid_rows
 
 #: Byte marking "any symbol" in a forbidden pattern (a blocked prefix).
 WILD = 255
-#: Kernel tuning (measured on N=40, 10 digits; docs/benchmarks.md): random-walk probability,
+#: Kernel tuning (measured on N=40, 10 digits; docs/benchmarks.md, "Local-search portfolio"): random-walk
+#: probability,
 #: base tabu tenure (tenure = base + uniform 0..base), flips without a new best before a restart.
 NOISE, TENURE, RESTART = 0.05, 5, 8_000
-#: Portfolio shape (measured side by side, docs/benchmarks.md): local-search flips tried alone
+#: Portfolio shape (measured side by side, docs/benchmarks.md, "Local-search portfolio"): local-search
+#: flips tried alone
 #: before CP-SAT starts; then race it against CP-SAT (True) or let CP-SAT run alone (False);
 #: hint CP-SAT with the burst's lowest-cost code.
 BURST_FLIPS, RACE, HINT_BEST = 5_000, True, False
@@ -87,8 +92,8 @@ class LocalSearch:
         return r
 
 
-class PortfolioOracle:
-    """Find/block oracle (:class:`encoding.Oracle`) racing local search against CP-SAT.
+class PortfolioOracle(Oracle):
+    """Find/block oracle (:class:`blocks.Oracle`) racing local search against CP-SAT.
 
     ``block`` forwards to CP-SAT and keeps the blocked assignment as a forbidden pattern for the
     local search, so both engines search the same remaining set and ``enumerate_blocks`` stays
@@ -120,12 +125,12 @@ class PortfolioOracle:
         self.wins[engine] += 1
         self.cm.hint(code)
         self.last = code
-        return "sat", code
+        return Status.FEASIBLE, code
 
     def find(self, deadline: Deadline):
         left = deadline.left()
         if left is not None and left <= 0:
-            return "unknown", None
+            return Status.UNKNOWN, None
         # Phase 1: a flip-bounded burst of local search alone (deterministic for the seed).
         burst = self.burst if self.last is None else min(self.burst, self.burst_after_first)
         if burst:
@@ -136,18 +141,18 @@ class PortfolioOracle:
                 self.cm.hint(tuple(int(v) for v in r["best"]))   # its lowest-cost code
             left = deadline.left()
             if left is not None and left <= 0:
-                return "unknown", None
+                return Status.UNKNOWN, None
         # Phase 2: CP-SAT, raced by the local search in a native thread.
         return self._race(deadline) if self.race else self._cpsat(deadline)
 
     def _cpsat(self, deadline: Deadline):
         status, code = self.cp.find(deadline)
-        return self._found(code, "CP-SAT") if status == "sat" else (status, None)
+        return self._found(code, "CP-SAT") if status == Status.FEASIBLE else (status, None)
 
     def _race(self, deadline: Deadline):
         self.cp.ready(deadline)
         left = deadline.left()
-        solver = self.cm.solver(left, self.cp.workers, self.cp.seed)
+        solver = self.cm.solver(left, self.cp.workers, self.cp.seed, self.cp.options.params)
         stop = np.zeros(1, np.int32)
         done = threading.Event()
         box: dict = {}
@@ -178,8 +183,8 @@ class PortfolioOracle:
             raise box["error"]
         sols = box.get("r", {}).get("solutions", [])
         kind, code = self.cp.outcome(solver, status)
-        assert not (sols and kind == "unsat"), "CP-SAT proved none, local search found one"
-        if kind == "sat":
+        assert not (sols and kind == Status.INFEASIBLE), "CP-SAT proved none, local search found one"
+        if kind == Status.FEASIBLE:
             return self._found(code, "CP-SAT")
         if sols:
             return self._found(sols[0], "local search")
@@ -191,4 +196,3 @@ class PortfolioOracle:
             return None
         return ("secrets found by " + ", ".join(used) + " (local search raced against CP-SAT; "
                 f"{self.ls.flips} local-search flips)")
-

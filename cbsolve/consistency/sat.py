@@ -1,6 +1,6 @@
 """PySAT backend: a CNF encoding of a feedback log, solved incrementally.
 
-Place in the data flow: FeedbackLog -> encoding.Clue -> (this CNF) -> answer.py. The secret is
+Place in the data flow: FeedbackLog -> clues.Clue -> (this CNF) -> answer.py. The secret is
 one-hot ``x[pos][sym]`` (names from an :class:`~pysat.formula.IDPool`, never counted by hand).
 Cardinalities use a sequential counter (Sinz 2005) written with *both* directions of every
 definition, so each auxiliary variable is a function of ``x``: the CNF has exactly one model per
@@ -10,36 +10,30 @@ counters (ApproxMC) and near-uniform samplers (CMSGen) without projection mistak
 Every entry gets a selector ``sel_i <=> (entry i holds)``, so one solver answers "is the log
 consistent" (assume all selectors), finds minimal conflicts (failed assumptions), and counts
 lies (a counter over the negated selectors). Enumeration blocks each solution (or each solution
-prefix, see :func:`encoding.enumerate_blocks`) under a fresh activation literal, so the same
-solver stays usable as the log grows (:mod:`incremental`).
+prefix, see :func:`blocks.enumerate_blocks`) under a fresh activation literal, so the same
+solver stays usable for the next question (the diagnosis asks one session many).
 """
 from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
 
+from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import ConsistencyResult, Query
-from .encoding import Clue, Deadline, clues
+from .blocks import Oracle
+from .clues import Clue, clues
 
 #: PySAT solver used by default: Glucose 4 supports assumptions, cores and interruption.
 SOLVER = "glucose4"
 #: Pairwise at-most-one up to this many literals; a counter beyond.
 PAIRWISE_MAX = 40
-#: The redundant "symbols add up to N" sums of a solving session (see SatSession); False only
-#: for the benchmark baseline (docs/benchmarks.md). The CNF handed to model counters and
-#: samplers (counting.cnf_of) never has them: Ganak counted slower with them (dense N=9 of 10
-#: digits: 2-12 s without, over 20 s with), and it only counts logs the session found consistent.
-SYMBOL_SUM = True
 #: Repeats: the sum is built over full unary counts of every symbol (D * N^2 auxiliaries in
 #: the per-symbol counters), so only up to this size (N=40 of 10 digits: 16,000). It costs
-#: 15-20 % of PySAT's find-one time there and on N=20 of 26 letters (docs/benchmarks.md).
+#: 15-20 % of PySAT's find-one time there and on N=20 of 26 letters (docs/benchmarks.md, "PySAT encoding
+#: options").
 COUNT_SUM_MAX = 50_000
-#: Redundant binary clauses n_s >= t+1 -> n_s >= t on the unary counts: with them unit
-#: propagation reads a single-symbol total as a count, which the repeats sum needs (N=40,
-#: counts adding to 39: 0.2 s with both, 4.1 s with the sum alone, unknown with neither).
-CHAIN = True
 #: Cardinality encodings for ``SatSession(card=...)``: "counter" (default, the two-way
 #: sequential counter: one model per secret, which counters and samplers rely on), "totalizer"
 #: (a two-way totalizer, Bailleux & Boufkhad 2003, for the per-symbol counts and the clues), and
@@ -47,11 +41,35 @@ CHAIN = True
 #: two-way totalizer, whose outputs the totals need both ways): "cardnet" (cardinality networks,
 #: Asin et al. 2011), "sortnet", "seqcounter", "mtotalizer", "kmtotalizer". The one-way ones
 #: only force ``sel -> clue``: right for find-one and ``determined`` (every selector assumed),
-#: not for model counting. Measured on the hard band in docs/benchmarks.md.
+#: not for model counting. Measured on the hard band (docs/journal.md, "2026-11-22 12:06 · Hard band:
+#: every backend side by side").
 CARD_ENCODINGS = ("counter", "totalizer", "cardnet", "sortnet", "seqcounter", "mtotalizer",
                   "kmtotalizer")
 _PYSAT_ENC = {"cardnet": "cardnetwrk", "sortnet": "sortnetwrk", "seqcounter": "seqcounter",
               "mtotalizer": "mtotalizer", "kmtotalizer": "kmtotalizer"}
+
+
+
+@dataclass(frozen=True)
+class SatOptions:
+    """How the PySAT engine builds and solves its CNF; benchmarks pass other values, the
+    defaults are the product's."""
+
+    #: The solver (PySAT's name for it).
+    solver: str = SOLVER
+    #: Cardinality encoding, one of :data:`CARD_ENCODINGS`.
+    card: str = "counter"
+    #: The redundant "symbols add up to N" sums of a solving session (see SatSession); off only
+    #: for the benchmark baseline (docs/benchmarks.md, "PySAT encoding options"). The CNF handed
+    #: to model counters and samplers (counting.cnf_of) never has them: Ganak counted slower with
+    #: them (dense N=9 of 10 digits: 2-12 s without, over 20 s with), and it only counts logs the
+    #: session found consistent.
+    symbol_sum: bool = True
+    #: Redundant binary clauses n_s >= t+1 -> n_s >= t on the unary counts: with them unit
+    #: propagation reads a single-symbol total as a count, which the repeats sum needs (N=40,
+    #: counts adding to 39: 0.2 s with both, 4.1 s with the sum alone, unknown with neither).
+    chain: bool = True
+
 
 TRUE, FALSE = "T", "F"  # literal constants, simplified away before reaching the solver
 
@@ -70,11 +88,11 @@ class SatSession:
     Use inside ``with`` so the solver's memory is freed. ``clauses`` keeps the whole formula
     for export to counters and samplers. ``redundant``: add the implied "symbols add up to N"
     sums, which let CDCL prove logs whose totals ask for too many or too few symbols (off
-    for the counters' CNF, :data:`SYMBOL_SUM`).
+    for the counters' CNF, :attr:`SatOptions.symbol_sum`); ``chain``: :attr:`SatOptions.chain`.
     """
 
     def __init__(self, variant, solver: str = SOLVER, keep_clauses: bool = True,
-                 card: str = "counter", redundant: bool = True):
+                 card: str = "counter", redundant: bool = True, chain: bool = True):
         from pysat.formula import IDPool
         from pysat.solvers import Solver
 
@@ -83,6 +101,7 @@ class SatSession:
 
             raise unknown_name("cardinality encoding", card, CARD_ENCODINGS)
         self.card = card
+        self.chain = chain
         self.variant = variant
         self.pool = IDPool()
         self.solver = Solver(name=solver)
@@ -102,7 +121,7 @@ class SatSession:
         if not variant.repeats:
             for s in range(d):
                 self.at_most_one([self.x[p][s] for p in range(n)], ("col", s))
-        sums = redundant and SYMBOL_SUM
+        sums = redundant
         if not variant.repeats and sums:
             # Redundant: exactly n symbols are present. The totals count present symbols, and
             # without this sum CDCL must rediscover a pigeonhole argument over the positions:
@@ -275,7 +294,7 @@ class SatSession:
                 outs = self.counter(col, t, ("n", sym, t))
             else:
                 outs = self.totalizer(col, t, ("n", sym, t))
-            if CHAIN:
+            if self.chain:
                 for t_ in range(1, len(outs)):      # redundant: n >= t+1 -> n >= t
                     self.clause([_neg(outs[t_]), outs[t_ - 1]])
             self._unary[sym] = outs
@@ -352,8 +371,8 @@ class SatSession:
         return SatOracle(self, self.selectors if assumptions is None else assumptions, lies)
 
 
-class SatOracle:
-    """Find/block interface for :func:`encoding.enumerate_blocks`; blocking clauses live under
+class SatOracle(Oracle):
+    """Find/block interface for :func:`blocks.enumerate_blocks`; blocking clauses live under
     a fresh activation literal and are retired by :meth:`close` (the session stays reusable)."""
 
     def __init__(self, session: SatSession, assumptions, lies: int = 0):
@@ -368,10 +387,10 @@ class SatOracle:
     def find(self, deadline: Deadline):
         answer = self.s.solve(self.assumptions, deadline)
         if answer is None:
-            return "unknown", None
+            return Status.UNKNOWN, None
         if not answer:
-            return "unsat", None
-        return "sat", self.s.decode(self.s.solver.get_model())
+            return Status.INFEASIBLE, None
+        return Status.FEASIBLE, self.s.decode(self.s.solver.get_model())
 
     def block(self, assignment) -> None:
         self.s.clause([-self.act, *[-self.s.x[p][v] for p, v in assignment]])
@@ -380,34 +399,9 @@ class SatOracle:
         self.s.clause([-self.act])
 
 
-def session_for(log: FeedbackLog, solver: str = SOLVER, card: str = "counter") -> SatSession:
-    session = SatSession(log.variant, solver, card=card)
+def session_for(log: FeedbackLog, options: SatOptions = SatOptions()) -> SatSession:
+    session = SatSession(log.variant, options.solver, card=options.card,
+                         redundant=options.symbol_sum, chain=options.chain)
     for clue in clues(log):
         session.add_clue(clue)
     return session
-
-
-class SatBackend:
-    """PySAT: the enumeration engine (incremental blocking clauses, block completion)."""
-
-    name = "sat"
-
-    def __init__(self, solver: str = SOLVER, suffix_budget: int | None = None,
-                 card: str = "counter"):
-        self.solver = solver
-        self.suffix_budget = suffix_budget
-        self.card = card        # cardinality encoding (CARD_ENCODINGS); benchmarks only
-
-    def solve(self, log: FeedbackLog, query: Query) -> ConsistencyResult:
-        from .answer import answer_query
-
-        start = time.perf_counter()
-        deadline = Deadline(query.time_limit)
-        with session_for(log, self.solver, self.card) as session:
-            oracle = session.oracle()
-            result = answer_query(self.name, log, query, deadline, oracle,
-                                  suffix_budget=self.suffix_budget)
-        if result.status == Status.INFEASIBLE:
-            result.notes.append("proved inconsistent by PySAT (" + self.solver + ")")
-        result.seconds = time.perf_counter() - start
-        return result

@@ -10,7 +10,8 @@ Advice comes from a heuristic strategy (:mod:`cbsolve.strategy`) or, with
 (docs/tree-format.md) when one exists for the variant: the tree is replayed against every
 secret when loaded (the check ``cbsolve verify`` makes), and followed while your guesses are
 the ones it recommends; once you leave it the assistant falls back to minimax (Knuth 1977) and
-says so.
+says so. With ``coach``, each guess you type is reviewed against the best from the same
+position (:mod:`.coach`) before it is recorded.
 """
 from __future__ import annotations
 
@@ -100,8 +101,13 @@ class Assistant:
 
     def __init__(self, variant: Variant, strategy: str = "minimax", guesses: str = "all",
                  seed: int | None = None, tree_path: str | None = None,
-                 time_limit: float = 10.0):
+                 time_limit: float = 10.0, coach: bool = False):
         self.variant = variant
+        self.coach = None
+        if coach:
+            from .coach import Coach
+
+            self.coach = Coach(variant)
         self.tree = None
         self.exact = strategy == "optimal"    # solve small positions exactly (strategy/exact.py)
         self.guesses = guesses
@@ -188,6 +194,7 @@ class AssistSession:
     def __init__(self, assistant: Assistant, console: Console):
         self.a, self.c = assistant, console
         self.won = False
+        self.reviews: list[dict] = []
 
     def show(self) -> None:
         c, g = self.c, self.a.guesser
@@ -255,12 +262,18 @@ class AssistSession:
         except (InvalidCode, InvalidFeedback) as exc:
             c.say(f"  {exc}; try again (help lists the commands).")
             return True
+        review = (a.coach.review(a.log, guess)
+                  if a.coach is not None and a.guesser.inconsistent is None else None)
         try:
             a.add(guess, *reply)
         except InconsistentLog:
             pass  # shown below
         k = len(a.log)
         c.say(f"  entry {k}: {guess} -> {format_reply(v, *reply)}")
+        if review is not None:
+            self.reviews.append({"entry": k, **review.to_json()})
+            c.say(f"  {review.describe()}")
+            c.say(f"    ({review.label})")
         if reply[0] == v.length and a.guesser.inconsistent is None:
             self.won = True
             c.say(f"Solved in {k} guess{'es' if k != 1 else ''}.")
@@ -272,6 +285,8 @@ class AssistSession:
         a = self.a
         data = {"entries": a.log.to_json(), "solved": self.won,
                 "consistent": a.guesser.inconsistent is None}
+        if a.coach is not None:
+            data["coach"] = self.reviews
         if a.guesser.inconsistent is not None:
             data.update(a.guesser.inconsistent.to_json())
         elif not self.won:

@@ -21,33 +21,23 @@ is exact only when the backend proves it.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 
 from ..codes import CodeSpace
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, unknown_name
 from ..feedback import Feedback, FeedbackLog
+from ..status import Status
 from ..variant import Variant
 
-#: Strategy names; the strategies module's own tuple wins once it is importable.
-FALLBACK_STRATEGIES = ("minimax", "expected", "entropy", "parts", "first", "random")
 #: Above this many codes the heuristics (which score every guess against every candidate)
 #: are too slow for interactive play; the guess is a consistent code from a constraint backend.
 HEURISTIC_LIMIT = 1_000_000
 
 
-def strategy_module():
-    """:mod:`cbsolve.strategy` when it is installed (it is built in parallel), else None."""
-    try:
-        mod = importlib.import_module("cbsolve.strategy")
-    except ImportError:
-        return None
-    return mod if hasattr(mod, "next_guess") else None
-
-
 def strategy_names() -> tuple[str, ...]:
-    mod = strategy_module()
-    return tuple(getattr(mod, "STRATEGIES", FALLBACK_STRATEGIES)) if mod else FALLBACK_STRATEGIES
+    from ..strategy import STRATEGIES
+
+    return tuple(STRATEGIES)
 
 
 def check_strategy(name: str) -> str:
@@ -99,7 +89,9 @@ class Diagnosis:
 
 
 def _reply_text(log: FeedbackLog, entry) -> str:
-    return f"{entry.bulls}" if log.variant.bulls_only else f"{entry.bulls},{entry.cows}"
+    from ..consistency.diagnose import reply_text
+
+    return reply_text(log.variant, entry.bulls, entry.cows)
 
 
 class Guesser:
@@ -228,16 +220,11 @@ class Guesser:
         key = (self.variant, self.strategy, self.guesses, tuple(self.log.tokens()))
         if cacheable and key in _ADVICE_CACHE:
             return _ADVICE_CACHE[key]
-        chooser = self._get_chooser()
-        if chooser is None:
-            advice = first_consistent_fallback(self)
-        else:
-            # the strategies' own chooser (same rules and tie-breaks as ``cbsolve next``), kept
-            # for the whole game so its score matrix is built once, at start-up
-            history = tuple(self.space.index_of(e.guess) for e in self.log)
-            g = chooser.choose(self._cand, history)
-            advice = Suggestion(self.space.format(self.space.codes[g]), self.strategy, n, True,
-                                False)
+        # the strategies' own chooser (same rules and tie-breaks as ``cbsolve next``), kept for
+        # the whole game so its score matrix is built once, at start-up
+        history = tuple(self.space.index_of(e.guess) for e in self.log)
+        g = self._get_chooser().choose(self._cand, history)
+        advice = Suggestion(self.space.format(self.space.codes[g]), self.strategy, n, True, False)
         if cacheable:
             _ADVICE_CACHE[key] = advice
         return advice
@@ -266,11 +253,10 @@ class Guesser:
 
     def _get_chooser(self):
         if self._chooser is None:
-            mod = strategy_module()
-            if mod is None:
-                return None
-            self._chooser = mod.Chooser(self.variant, self.strategy, self.guesses,
-                                        seed=int(self.rng.integers(2**31)))
+            from ..strategy import Chooser
+
+            self._chooser = Chooser(self.variant, self.strategy, self.guesses,
+                                    seed=int(self.rng.integers(2**31)))
         return self._chooser
 
     def _suggest_large(self) -> Suggestion:
@@ -283,7 +269,7 @@ class Guesser:
                               note="space too large for the heuristics; playing a random code")
         res = consistent(self.log, Query(sample=1, seed=seed, count=True,
                                          time_limit=self.backend_time_limit))
-        if res.status == "infeasible":
+        if res.status == Status.INFEASIBLE:
             self._inconsistent = Diagnosis(res.conflict, res.corrections or [])
             raise self.inconsistency_error()
         if not res.secrets:
@@ -314,23 +300,17 @@ def _cows(variant: Variant, cows: int | None) -> int | None:
     return None if variant.bulls_only and not cows else cows
 
 
-def first_consistent_fallback(guesser: Guesser) -> Suggestion:
-    """Test double / stand-in used only while :mod:`cbsolve.strategy` is not installed: the
-    first consistent code in lexicographic order (the ``first`` strategy's rule)."""
-    idx = guesser._cand
-    return Suggestion(guesser.space.format(guesser.space.codes[idx[0]]), guesser.strategy,
-                      int(idx.size), True, idx.size == 1,
-                      note="cbsolve.strategy not installed; playing the first consistent code")
-
-
 def suggest_corrections(log: FeedbackLog, conflict: list[int] | None,
                         limit: int = 8) -> list[dict]:
     """Single-reply changes that make an enumerable log consistent again.
 
     Used when the consistency backend returned no corrections of its own: for each entry of the
-    conflict, every other possible reply is tried with the native filter.
+    conflict, every other possible reply is tried with the native filter. Each correction has
+    the fields of the consistency diagnosis' corrections (``entry``, ``guess``, ``from``,
+    ``to``, ``message``), plus ``bulls``, ``cows``, ``secrets`` left and the ``distance``.
     """
     from .. import scoring
+    from ..consistency.diagnose import reply_text
     from ..consistency.native import consistent_indices
 
     if not log.space.enumerable or not conflict:
@@ -348,9 +328,10 @@ def suggest_corrections(log: FeedbackLog, conflict: list[int] | None,
         values, counts = np.unique(resp, return_counts=True)
         for r, n in zip(values.tolist(), counts.tolist(), strict=False):
             b, c = log.variant.response_of(r)
-            reply = f"{b}" if log.variant.bulls_only else f"{b},{c}"
+            reply = reply_text(log.variant, b, c)
             was = _reply_text(log, old)
-            out.append({"entry": number, "guess": old.text, "bulls": b, "cows": c,
+            out.append({"entry": number, "guess": old.text, "from": was, "to": reply,
+                        "bulls": b, "cows": c,
                         "secrets": n, "distance": abs(b - old.bulls) + abs(c - old.cows),
                         "message": f"if reply #{number} ({old.text}) were {reply} instead of "
                                    f"{was}, {n} secret{'s' if n != 1 else ''} would remain"})
@@ -393,4 +374,4 @@ class Host:
 
 
 __all__ = ["Diagnosis", "Guesser", "Host", "InvalidCode", "Suggestion", "check_strategy",
-           "first_consistent_fallback", "strategy_names", "suggest_corrections"]
+           "strategy_names", "suggest_corrections"]

@@ -5,13 +5,15 @@ type its score), ``both`` (turn by turn, you first; a round is finished before a
 declared, so equal guess counts are a draw). Every input is checked and asked again on error
 (wrong length, symbol outside the alphabet, repeated symbol, malformed or impossible score).
 When your scores contradict each other the computer names the conflicting replies, suggests a
-correction, and lets you ``fix K B C`` a reply or ``undo`` the last one.
+correction, and lets you ``fix K B C`` a reply or ``undo`` the last one. With ``coach``,
+each of your guesses is reviewed against the best from the same position (:mod:`.coach`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..errors import CbsolveError, InconsistentLog, InvalidCode, InvalidFeedback
+from ..feedback import FeedbackLog
 from ..variant import Variant
 from .engine import Guesser, Host
 from .inputs import Console, format_reply, parse_reply, reply_syntax
@@ -49,11 +51,13 @@ class Game:
 
     def __init__(self, variant: Variant, mode: str = "both", console: Console | None = None,
                  strategy: str = "minimax", seed: int | None = None, secret: str | None = None,
-                 guesses: str = "all"):
+                 guesses: str = "all", coach: bool = False):
         if mode not in MODES:
             from ..errors import unknown_name
 
             raise unknown_name("mode", mode, MODES)
+        if coach and mode == "host":
+            raise CbsolveError("the coach reviews your guesses: use --mode guess or both")
         self.variant = variant
         self.mode = mode
         self.console = console or Console()
@@ -61,6 +65,11 @@ class Game:
         self.guesser = (Guesser(variant, strategy=strategy, seed=seed, guesses=guesses)
                         if mode != "guess" else None)
         self.result = GameResult(mode, None, secret=None)
+        self.coach = None
+        if coach:
+            from .coach import Coach
+
+            self.coach = Coach(variant)
         self.you_done = mode == "host"
         self.me_done = mode == "guess"
 
@@ -105,11 +114,26 @@ class Game:
                 c.say(f"  {exc}; try again.")
                 continue
             break
-        self.result.your_guesses.append({"guess": line, "bulls": bulls, "cows": cows})
+        entry = {"guess": line, "bulls": bulls, "cows": cows}
+        review = self._review(line)
+        self.result.your_guesses.append(entry)
         c.say(f"  {line}: {format_reply(self.variant, bulls, cows)}")
+        if review is not None:
+            entry["coach"] = review.to_json()
+            c.say(f"  {review.describe()}")
+            c.say(f"    ({review.label})")
         if bulls == self.variant.length:
             self.you_done = True
             c.say(f"  You found my secret in {k} guess{'es' if k != 1 else ''}!")
+
+    def _review(self, guess: str):
+        """The coach's review of ``guess`` from the position your earlier guesses left."""
+        if self.coach is None:
+            return None
+        log = FeedbackLog(self.variant)
+        for e in self.result.your_guesses:
+            log.add(e["guess"], e["bulls"], e["cows"])
+        return self.coach.review(log, guess)
 
     def _my_turn(self) -> None:
         """Ask for the score of my guess until one is recorded and all scores are consistent."""

@@ -51,4 +51,4 @@ class SearchResult:
                 # proved: no strategy within max_depth guesses, so the worst case exceeds it
                 **({"infeasible": {"max_depth": self.max_depth,
                                    "worst_at_least": self.max_depth + 1}}
-                   if str(self.status) == "infeasible" and self.max_depth else {})}
+                   if self.status == Status.INFEASIBLE and self.max_depth else {})}

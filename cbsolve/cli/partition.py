@@ -1,0 +1,83 @@
+"""``cbsolve partition GUESS [ENTRY...]``: how GUESS splits the secrets the entries leave.
+
+Thin: :func:`cbsolve.strategy.partition.partition` (one guess) or
+:func:`~cbsolve.strategy.partition.partition_table` (``--all``: every guess up to symmetry).
+"""
+from __future__ import annotations
+
+import click
+
+from ..errors import InconsistentLog
+from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
+from .consistent import read_log
+
+SORTS = ("minimax", "expected", "entropy", "parts")
+
+
+@app.command("partition")
+@click.argument("guess", required=False)
+@click.argument("entries", nargs=-1)
+@click.option("--log", "log_file", type=FILE, default=None, metavar="FILE", help="Read entries from a file.")
+@click.option("--list", "list_members", is_flag=True, help="List the secrets of every class.")
+@click.option("--all", "every_guess", is_flag=True,
+              help="A table of every guess up to symmetry instead of one GUESS (then every "
+                   "argument is an entry).")
+@click.option("--sort", default="minimax", show_default=True, type=click.Choice(SORTS),
+              help="--all: order the table by this heuristic's score (best first).")
+@variant_options
+@json_option
+def partition_command(guess, entries, log_file, list_members, every_guess, sort, variant,
+                      as_json) -> int:
+    """Reply classes of GUESS over the secrets ENTRIES leave: count per reply, largest class,
+    the heuristics' scores of GUESS beside the best any guess reaches."""
+    from ..strategy.partition import partition, partition_table
+
+    if every_guess:
+        entries = (guess, *entries) if guess is not None else entries
+    elif guess is None:
+        raise click.UsageError("give a GUESS, or --all for every guess")
+    log = read_log(variant, entries, log_file)
+    try:
+        if every_guess:
+            table = partition_table(log, sort)
+            data = {"candidates": table.candidates, "sort": sort, "guesses": table.rows}
+            emit(as_json, data, _table_text(table, sort))
+        else:
+            part = partition(log, guess)
+            emit(as_json, part.to_json(members=list_members), _text(part, list_members))
+    except InconsistentLog:
+        emit(as_json, {"consistent": False, "candidates": 0},
+             "No secret is consistent with this log.")
+        return EXIT_NONE
+    return EXIT_OK
+
+
+def _score_line(scores: dict, best: dict) -> str:
+    return (f"  largest class {scores['minimax']} (best {best['minimax']}), expected size "
+            f"{scores['expected']:.4f} (best {best['expected']:.4f}), entropy "
+            f"{scores['entropy']:.4f} bits (best {best['entropy']:.4f}), classes "
+            f"{scores['parts']} (best {best['parts']})")
+
+
+def _text(part, list_members: bool) -> str:
+    lines = [f"{part.guess} splits {part.candidates} candidates into {len(part.classes)} "
+             f"classes{'' if part.candidate else ' (it cannot be the secret itself)'}",
+             _score_line(part.scores, part.best)]
+    width = max(len(c["reply"]) for c in part.classes)
+    for c in part.classes:
+        line = f"  {c['reply']:>{width}}  {c['count']}"
+        if list_members:
+            line += "  " + " ".join(c["members"])
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _table_text(table, sort: str) -> str:
+    lines = [f"{table.candidates} candidates; {len(table.rows)} guesses up to symmetry, "
+             f"best {sort} first",
+             "  guess      equiv  cand  largest  expected   entropy  classes"]
+    for r in table.rows:
+        lines.append(f"  {r['guess']:<10} {r['equivalent']:>5}  {'yes' if r['candidate'] else 'no':>4}"
+                     f"  {r['minimax']:>7}  {r['expected']:>8.4f}  {r['entropy']:>8.4f}"
+                     f"  {r['parts']:>7}")
+    return "\n".join(lines)

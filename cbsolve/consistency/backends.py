@@ -1,0 +1,168 @@
+"""The consistency backends by name: ``native``, ``cpsat`` and ``sat``, each a
+:class:`~.backend.Backend` answering every query (and ``--max-lies``) with its engines.
+
+Place in the data flow: engines (native.py, dfs.py, cpsat.py + portfolio.py, sat.py) and the
+query answerers (dfs_answer.py, answer.py) -> (this module) -> plan.py, solve.py. All return the
+same result type, so the CLI and JSON are identical whichever answered. OR-Tools and PySAT are
+imported by the engines on their first solve, not here.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..deadline import Deadline
+from ..errors import unknown_name
+from ..feedback import FeedbackLog
+from ..status import Status
+from . import cpsat, dfs_answer, sat
+from .answer import answer_query
+from .backend import Backend
+from .dfs_answer import HeadStart
+from .native import consistent_indices, filterable, result_from_indices
+from .portfolio import PortfolioOracle
+from .query import ConsistencyResult, Query
+from .rescoring import mismatch_counts
+
+
+class NativeBackend(Backend):
+    """``method``: ``auto`` (filter when :func:`filterable`, else depth-first search),
+    ``filter`` or ``dfs``."""
+
+    name = "native"
+
+    def __init__(self, method: str = "auto"):
+        self.method = method
+
+    def solve(self, log: FeedbackLog, query: Query, head_start: HeadStart | None = None
+              ) -> ConsistencyResult:
+        start = time.perf_counter()
+        method = self.method
+        if method == "auto":
+            method = "filter" if filterable(log) else "dfs"
+        if method == "dfs":
+            result = dfs_answer.solve(log, query, self.name, head_start=head_start)
+        else:
+            result = result_from_indices(log.space, consistent_indices(log), query, self.name)
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
+                        head_start: HeadStart | None = None) -> ConsistencyResult:
+        """The filter's mismatch counts, or beyond the filter the depth-first search that lets
+        up to ``max_lies`` clues break."""
+        if not filterable(log):     # beyond the filter's budget: the depth-first search
+            return dfs_answer.solve(log, query, self.name, lies=max_lies, head_start=head_start)
+        idx = np.flatnonzero(mismatch_counts(log, log.space.codes) <= max_lies)
+        return result_from_indices(log.space, idx, query)
+
+
+class CpSatBackend(Backend):
+    """CP-SAT: robust find-one / unique / none at large N; enumerates by re-solving."""
+
+    name = "cpsat"
+
+    def __init__(self, workers: int = cpsat.WORKERS, suffix_budget: int | None = None,
+                 seed: int = 0, seeded: bool = False, local_search: bool | None = None,
+                 options: cpsat.CpSatOptions = cpsat.CpSatOptions(), neighbours: bool = True,
+                 portfolio: dict | None = None):
+        self.workers = workers
+        self.local_search = cpsat.LOCAL_SEARCH if local_search is None else local_search
+        self.portfolio = portfolio or {}    # PortfolioOracle options (benchmarks)
+        self.suffix_budget = suffix_budget
+        self.seed = seed
+        self.seeded = seeded
+        self.options = options
+        self.neighbours = neighbours        # answer.answer_query's one-move neighbours
+
+    def solve(self, log: FeedbackLog, query: Query, head_start=None) -> ConsistencyResult:
+        start = time.perf_counter()
+        deadline = Deadline(query.time_limit)
+        oracle = cpsat.CpSatOracle(cpsat.model_for(log), self.workers, self.seed, self.seeded,
+                                   log=log if cpsat.PIN_COUNTS else None, options=self.options)
+        # Lists of a few secrets (find-one, determined): race the native local search against
+        # CP-SAT (portfolio.py). Counts, samples and full lists enumerate, where it cannot help.
+        if self.local_search and not query.count and not query.sample and query.limit is not None:
+            oracle = PortfolioOracle(oracle, log, self.seed, **self.portfolio)
+        result = answer_query(self.name, log, query, deadline, oracle,
+                              suffix_budget=self.suffix_budget, neighbours=self.neighbours)
+        note = oracle.note()
+        if note:
+            result.notes.append(note)
+        return _finished(result, start, "CP-SAT")
+
+    def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
+                        head_start=None) -> ConsistencyResult:
+        """Each entry enforced by its own selector, at least all but ``max_lies`` of them true."""
+        cm, sels = cpsat.selector_model(log)
+        cm.model.Add(sum(sels) >= len(sels) - max_lies)
+        return answer_query(self.name, log, query, Deadline(query.time_limit),
+                            cpsat.CpSatOracle(cm, options=self.options), lies=max_lies)
+
+
+class SatBackend(Backend):
+    """PySAT: the enumeration engine (incremental blocking clauses, block completion)."""
+
+    name = "sat"
+
+    def __init__(self, options: sat.SatOptions = sat.SatOptions(), suffix_budget: int | None = None,
+                 neighbours: bool = True):
+        self.options = options
+        self.suffix_budget = suffix_budget
+        self.neighbours = neighbours        # answer.answer_query's one-move neighbours
+
+    def solve(self, log: FeedbackLog, query: Query, head_start=None) -> ConsistencyResult:
+        start = time.perf_counter()
+        deadline = Deadline(query.time_limit)
+        with sat.session_for(log, self.options) as session:
+            oracle = session.oracle()
+            result = answer_query(self.name, log, query, deadline, oracle,
+                                  suffix_budget=self.suffix_budget, neighbours=self.neighbours)
+        return _finished(result, start, f"PySAT ({self.options.solver})")
+
+    def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
+                        head_start=None) -> ConsistencyResult:
+        """A counter over the negated selectors: at most ``max_lies`` entries false."""
+        with sat.session_for(log, self.options) as s:
+            return answer_query(self.name, log, query, Deadline(query.time_limit),
+                                s.oracle(lies=max_lies), lies=max_lies)
+
+
+def _finished(result: ConsistencyResult, start: float, engine: str) -> ConsistencyResult:
+    """The result with its time, and which engine proved "none" when it did."""
+    if result.status == Status.INFEASIBLE:
+        result.notes.append(f"proved inconsistent by {engine}")
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+@dataclass(frozen=True)
+class Engines:
+    """The engines' options, passed down from :func:`~.solve.consistent` to every backend it
+    makes; the defaults are the product's, benchmarks compare others side by side."""
+
+    sat: sat.SatOptions = sat.SatOptions()
+    cpsat: cpsat.CpSatOptions = cpsat.CpSatOptions()
+    #: The solvers list one-move neighbours of a first secret before asking again.
+    neighbours: bool = True
+    #: ``auto``'s find-one probe races two orders of the depth-first search (plan.probe_search).
+    race_guided: bool = True
+
+
+BACKENDS: dict[str, type[Backend]] = {"native": NativeBackend, "cpsat": CpSatBackend,
+                                      "sat": SatBackend}
+BACKEND_CHOICES = ("auto", *BACKENDS)
+
+
+def get_backend(name: str, engines: Engines = Engines()) -> Backend:
+    """Backend instance by name, with ``engines``' options; an unknown name lists the valid
+    ones."""
+    if name not in BACKENDS:
+        raise unknown_name("backend", name, BACKEND_CHOICES)
+    if name == "cpsat":
+        return CpSatBackend(options=engines.cpsat, neighbours=engines.neighbours)
+    if name == "sat":
+        return SatBackend(options=engines.sat, neighbours=engines.neighbours)
+    return BACKENDS[name]()

@@ -1,0 +1,123 @@
+"""``--backend auto``: which engine answers a query, why, and what the probe already found.
+
+The decision is made once, by :func:`plan_for`, and travels as a :class:`Plan` value: the
+engine's name, the reason (reported under ``auto`` in the JSON), the native filter's estimated
+cost, and the depth-first search's head start when a probe of it answered, which the native
+backend resumes from instead of starting over. The thresholds, each with the measurement that
+set it, are in native.py (the filter's cost model) and dfs.py (the probe's budgets).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..feedback import FeedbackLog
+from . import dfs
+from .dfs import COUNT, LIST
+from .dfs_answer import HeadStart, codes_wanted
+from .native import AUTO_NATIVE_LIMIT, AUTO_NATIVE_SECONDS, native_estimate
+from .query import Query
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A probe's outcome: does the search answer the query (``ok``), why, and what it found."""
+
+    ok: bool
+    why: str
+    head_start: HeadStart | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which backend answers, why, the filter's estimated seconds, and the probe's head start."""
+
+    backend: str
+    reason: str
+    native_estimate: float
+    head_start: HeadStart | None = None
+
+    def to_json(self) -> dict:
+        return {"backend": self.backend, "native_estimate_seconds": round(self.native_estimate, 6),
+                "reason": self.reason}
+
+
+def probe_search(log: FeedbackLog, query: Query, seconds: float = dfs.PROBE_SECONDS,
+                 lies: int = 0, race_guided: bool = True) -> Probe:
+    """Does the depth-first search answer ``query`` quickly? What it found comes with the
+    answer (:class:`Probe`), so the answer does not redo it. ``race_guided``: find-one / unique
+    probes on spaces of at most ``dfs.FIND_PROBE_SMALL_SPACE`` codes race the lexicographic
+    search against the guided one (:func:`dfs.race_first`; Mastermind 16x6 with 12 clues, 100
+    logs, kernels alone: median / p95 8.6 / 36 ms lexicographic, 3.7 / 31 ms guided, 3.4 / 16
+    ms the first of the two); False: the lexicographic search alone (benchmark baseline)."""
+    if query.time_limit is not None:
+        seconds = min(seconds, dfs.PROBE_FRACTION * query.time_limit)
+    if query.count or query.sample:
+        cap = query.count_cap + 1 if query.count and query.count_cap else None
+        c = dfs.run(log, COUNT, cap, seconds=seconds, lies=lies)
+        if c.complete:
+            return Probe(True, f"depth-first search counted {c.count} secrets in {c.seconds:.3g} s",
+                         HeadStart(COUNT, None, lies, c))
+        if c.count >= dfs.PROBE_COUNT_GOING:
+            # Counting on gives an exact count (and exact uniform samples) where SAT
+            # enumeration and Ganak stop; samples fall back to CMSGen as the SAT path does.
+            return Probe(True, f"depth-first search counted {c.count}+ secrets in {c.seconds:.3g} s "
+                               "(too many for enumeration by SAT or for Ganak)")
+        return Probe(False, f"depth-first search counted only {c.count} secrets in {seconds:.3g} s")
+    want = codes_wanted(query)
+    if want == 1 and not lies and race_guided and log.space.size <= dfs.FIND_PROBE_SMALL_SPACE:
+        c = dfs.race_first(log, want, seconds)
+    else:
+        c = dfs.run(log, LIST, want, seconds=seconds, lies=lies)
+    n = c.codes.shape[0]
+    if c.answered:
+        how = " (guided by belief propagation, raced)" if c.guided else ""
+        return Probe(True, f"depth-first search{how} listed {n} secrets in {c.seconds:.3g} s",
+                     HeadStart(LIST, want, lies, c))
+    if n >= dfs.PROBE_LIST_GOING * c.seconds and n > 1:     # the answer resumes from its cursor
+        return Probe(True, f"depth-first search listed {n} secrets in {c.seconds:.3g} s and goes on "
+                           f"(at least {dfs.PROBE_LIST_GOING} secrets/s)", HeadStart(LIST, want, lies, c))
+    return Probe(False, f"depth-first search listed only {n} secrets in {seconds:.3g} s")
+
+
+def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
+             lies: int = 0, race_guided: bool = True) -> Plan:
+    """``auto``: brute force wins whenever the space can be listed within the budget. Beyond
+    it, for enumeration-heavy queries (lists, counts, samples), the native depth-first search
+    (consistency/dfs.py) when a short probe of it answers the query (or, for a count, is
+    already past what SAT enumeration and Ganak can count; measured 10-1000x faster than
+    PySAT listing where it works, docs/benchmarks.md, "Enumeration and exact counts beyond the
+    filter"); else PySAT for counts, samples and unbounded lists, CP-SAT (raced against local
+    search) for find-one / unique / none and bounded lists. Find-one gets a shorter probe.
+    ``probe=False`` skips the probe; ``lies``: the query tolerates that many wrong replies
+    (``--max-lies``); ``race_guided``: see :func:`probe_search`."""
+    est = native_estimate(log)
+    if log.space.size <= AUTO_NATIVE_LIMIT and est <= AUTO_NATIVE_SECONDS:
+        return Plan("native", f"{log.space.size} codes: filtering all is estimated at {est:.3g} s "
+                              f"<= {AUTO_NATIVE_SECONDS:g} s", est)
+    query = query or Query()
+    many = query.count or bool(query.sample) or query.limit is None or query.limit > 2
+    too_many = f"{log.space.size} codes: too many to filter within {AUTO_NATIVE_SECONDS:g} s"
+    if probe:
+        # Find-one / unique too: the search answers distinct and short-code logs in
+        # milliseconds where CP-SAT's tail is 10x its median (docs/benchmarks.md, "Find one and
+        # `determined`").
+        found = probe_search(log, query, dfs.PROBE_SECONDS if many else dfs.find_probe_seconds(log),
+                             lies, race_guided)
+        if found.ok:
+            return Plan("native", f"{too_many}; native depth-first search: {found.why}", est,
+                        found.head_start)
+        too_many += f"; {found.why}"
+    # A bounded list goes to CP-SAT's block enumeration raced with local search: measured
+    # (docs/benchmarks.md, "`auto`: cost model and probes") 10-100x faster than PySAT on long
+    # codes and never far behind; PySAT keeps counts, samples and unbounded lists.
+    unbounded = query.count or bool(query.sample) or query.limit is None
+    name = "sat" if unbounded else "cpsat"
+    why = "enumeration engine for counts, samples and whole lists" if unbounded else \
+        "find-one / unique / bounded lists (CP-SAT raced with local search)"
+    return Plan(name, f"{too_many}; {name}: {why}", est)
+
+
+def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True,
+                lies: int = 0) -> dict:
+    """:func:`plan_for` as JSON: {"backend", "reason", "native_estimate_seconds"}."""
+    return plan_for(log, query, probe, lies).to_json()

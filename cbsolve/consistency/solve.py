@@ -1,0 +1,87 @@
+"""``consistent``: the secrets consistent with a feedback log, by ``auto``'s plan or a named
+backend, with the diagnosis of an inconsistent log, all within the query's one time limit.
+
+Place in the data flow: plan, backends, diagnose -> (this module) -> CLI, strategies, play.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from ..deadline import Deadline
+from ..feedback import FeedbackLog
+from ..status import Status
+from . import sampling
+from .backends import Engines, get_backend
+from .diagnose import diagnose
+from .plan import plan_for
+from .query import ConsistencyResult, Query
+
+#: Before PySAT takes a count, a sample or a whole list beyond the filter, ``auto`` asks CP-SAT
+#: for one secret with this share of the time (at most CHECK_SECONDS): CP-SAT's LP proves
+#: many inconsistent logs at once that CDCL cannot (N=40 of 10 digits, 33 entries: `unknown`
+#: after 5 s by PySAT, proved in 0.18 s by CP-SAT; scripts/audit_inconsistent.py).
+CHECK_SHARE, CHECK_SECONDS = 0.1, 1.0
+
+
+def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
+               engines: Engines = Engines()) -> ConsistencyResult:
+    """Secrets consistent with ``log``. An inconsistent log gives status INFEASIBLE with a
+    minimal conflicting set of entries in ``conflict`` (when it could be computed).
+    ``engines``: the engines' options (benchmarks; the defaults are the product's)."""
+    start = time.perf_counter()
+    deadline = Deadline(query.time_limit)     # choice, solve and diagnosis share the limit
+    if not len(log) and query.count and not query.sample:
+        return _unconstrained(log, query, backend, engines)
+    plan = plan_for(log, query, race_guided=engines.race_guided) if backend == "auto" else None
+    choice = plan.to_json() if plan else None
+    name = plan.backend if plan else backend
+    result = _proved_none_first(log, query, engines) if name == "sat" and plan else None
+    if result is not None:
+        name = choice["backend"] = "cpsat"
+        choice["reason"] += "; CP-SAT's check proved the log inconsistent first"
+    else:
+        result = get_backend(name, engines).solve(log, replace(query, time_limit=deadline.left()),
+                                          head_start=plan.head_start if plan else None)
+    if choice:
+        choice["choose_seconds"] = round(time.perf_counter() - start - result.seconds, 6)
+        choice["solve_seconds"] = round(result.seconds, 6)
+        result.auto = choice
+    if result.status == Status.INFEASIBLE and result.conflict is None:
+        t0 = time.perf_counter()
+        diagnose(log, result, backend=name, time_limit=deadline.left())
+        if choice:
+            choice["diagnose_seconds"] = round(time.perf_counter() - t0, 6)
+    result.seconds = time.perf_counter() - start
+    result.time_limit = query.time_limit
+    return result
+
+
+def _proved_none_first(log: FeedbackLog, query: Query,
+                       engines: Engines = Engines()) -> ConsistencyResult | None:
+    """CP-SAT's answer when it proves within a short budget that no secret fits (the answer
+    to any query then), else None (a secret was found, or the budget ran out)."""
+    seconds = CHECK_SECONDS if query.time_limit is None else \
+        min(CHECK_SECONDS, CHECK_SHARE * query.time_limit)
+    check = replace(query, count=False, sample=None, limit=1, determined=False,
+                    time_limit=seconds)
+    result = get_backend("cpsat", engines).solve(log, check)
+    if result.status != Status.INFEASIBLE:
+        return None
+    if query.sample:
+        result.sampling = sampling.NOTHING
+    return result
+
+
+def _unconstrained(log: FeedbackLog, query: Query, backend: str,
+                   engines: Engines) -> ConsistencyResult:
+    """No entry constrains the secret: every code is consistent and the code space counts them
+    exactly (a backend would count 10^40 codes one by one and stop at "at least"); the secrets
+    are listed by the backend as asked."""
+    result = consistent(log, replace(query, count=False), backend, engines)
+    n = log.space.size
+    result.count, result.exact = n, True
+    result.truncated = len(result.secrets) < n
+    result.settle(n, True)
+    result.notes.append("no entries: every code is consistent; the count is the code space's size")
+    return result

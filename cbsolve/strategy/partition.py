@@ -1,0 +1,127 @@
+"""How a guess splits the secrets a log leaves: reply classes and the heuristics' scores.
+
+Place in the data flow: FeedbackLog -> native consistency filter (the candidates) -> the
+partition of one guess (``cbsolve partition GUESS``), or of every guess up to symmetry
+(``--all``), the first table of every paper on these games (Knuth 1977's first-guess table).
+
+The four scores are those the heuristics rank guesses by (:mod:`.heuristics`): ``minimax``
+the largest class (Knuth 1977), ``expected`` the expected class size sum(s^2)/n (Irving
+1979), ``entropy`` the class distribution's entropy in bits (Neuwirth 1982), ``parts`` the
+number of classes (Kooi 2005). The all-bulls class of a candidate guess counts as a class.
+Each score is given beside the best any guess reaches from the same position.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import scoring
+from ..consistency.native import consistent_indices
+from ..errors import InconsistentLog
+from ..feedback import FeedbackLog
+from .heuristics import require_enumerable
+
+#: score name -> True when larger is better
+SCORES = {"minimax": False, "expected": False, "entropy": True, "parts": True}
+
+
+def scores_of(counts: np.ndarray) -> dict[str, np.ndarray]:
+    """The four scores of each row of a (guesses, replies) class-size matrix."""
+    counts = np.asarray(counts, dtype=np.float64)
+    n = counts.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plogp = np.where(counts > 0, counts * np.log2(np.where(counts > 0, counts, 1)), 0.0)
+    return {"minimax": counts.max(axis=1).astype(np.int64),
+            "expected": (counts ** 2).sum(axis=1) / n,
+            "entropy": np.log2(n) - plogp.sum(axis=1) / n,
+            "parts": np.count_nonzero(counts, axis=1)}
+
+
+@dataclass
+class Partition:
+    guess: str
+    candidates: int
+    candidate: bool                    # the guess itself can be the secret
+    classes: list[dict]                # {"reply", "count", "members"} by reply
+    scores: dict[str, float]
+    best: dict[str, float]             # the best each score reaches over all guesses
+
+    @property
+    def largest(self) -> int:
+        return max(c["count"] for c in self.classes)
+
+    def to_json(self, members: bool = False) -> dict:
+        classes = [{k: v for k, v in c.items() if members or k != "members"} for c in self.classes]
+        return {"guess": self.guess, "candidates": self.candidates, "candidate": self.candidate,
+                "classes": classes, "largest": self.largest, "scores": self.scores,
+                "best": self.best}
+
+
+@dataclass
+class Table:
+    candidates: int
+    rows: list[dict] = field(default_factory=list)   # one per guess up to symmetry
+
+
+def _candidates(log: FeedbackLog) -> np.ndarray:
+    require_enumerable(log.variant, "a partition")
+    cands = consistent_indices(log)
+    if cands.size == 0:
+        raise InconsistentLog("no secret is consistent with this log")
+    return cands
+
+
+def _all_counts(log: FeedbackLog, cands: np.ndarray) -> np.ndarray:
+    v = log.variant
+    codes = log.space.codes
+    return scoring.partition_counts(v, scoring.pack(v, codes), scoring.pack(v, codes[cands]))
+
+
+def _best(scores: dict[str, np.ndarray]) -> dict[str, float]:
+    return {k: _plain(scores[k].max() if high else scores[k].min()) for k, high in SCORES.items()}
+
+
+def _plain(x) -> float | int:
+    return int(x) if isinstance(x, (np.integer, int)) else round(float(x), 6)
+
+
+def partition(log: FeedbackLog, guess: str) -> Partition:
+    """The reply classes of ``guess`` over the secrets ``log`` leaves (raises
+    InconsistentLog when none is left, InvalidCode for a bad guess)."""
+    v, space = log.variant, log.space
+    g = space.index_of(space.parse(guess))
+    cands = _candidates(log)
+    counts = _all_counts(log, cands)
+    scores = scores_of(counts)
+    replies = scoring.score_against(v, space.codes[g], space.codes[cands])
+    classes = []
+    for r in np.unique(replies):
+        members = cands[replies == r]
+        classes.append({"reply": v.format_response(int(r)), "count": int(members.size),
+                        "members": space.format_many(space.codes[members])})
+    return Partition(guess=space.format(space.codes[g]), candidates=int(cands.size),
+                     candidate=bool(np.any(replies == v.win_response)), classes=classes,
+                     scores={k: _plain(scores[k][g]) for k in SCORES}, best=_best(scores))
+
+
+def partition_table(log: FeedbackLog, sort: str = "minimax") -> Table:
+    """Every guess up to symmetry (permutations of positions and symbols fixing the log's
+    guesses, :mod:`cbsolve.symmetry`), with its scores, best first by ``sort``."""
+    from ..symmetry import Symmetry
+
+    cands = _candidates(log)
+    counts = _all_counts(log, cands)
+    scores = scores_of(counts)
+    history = [e.guess for e in log]
+    _, rep, _ = Symmetry(log.variant).orbit_map(history, with_perms=False)
+    reps, sizes = np.unique(rep, return_counts=True)
+    in_cands = np.zeros(log.space.codes.shape[0], dtype=bool)
+    in_cands[cands] = True
+    rows = [{"guess": log.space.format(log.space.codes[g]), "equivalent": int(n),
+             "candidate": bool(in_cands[g]), **{k: _plain(scores[k][g]) for k in SCORES}}
+            for g, n in zip(reps, sizes)]
+    order = [sort] + [k for k in SCORES if k != sort]
+    rows.sort(key=lambda r: tuple(-r[k] if SCORES[k] else r[k] for k in order)
+              + (not r["candidate"], r["guess"]))
+    return Table(candidates=int(cands.size), rows=rows)

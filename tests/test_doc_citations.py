@@ -1,0 +1,33 @@
+"""Code and docs cite measurements by a heading of docs/benchmarks.md or docs/journal.md: every
+such citation must name a heading that exists, so a reader can follow it."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CITATION = re.compile(r'docs/(benchmarks|journal)\.md,\s+"([^"]+)"')
+
+
+def _headings(doc: str) -> list[str]:
+    text = (ROOT / "docs" / f"{doc}.md").read_text()
+    return [line.lstrip("#").strip() for line in text.splitlines() if line.startswith("#")]
+
+
+def _citations():
+    for path in [*ROOT.glob("cbsolve/**/*.py"), *ROOT.glob("cbsolve/_native/*.[ch]pp"),
+                 *ROOT.glob("scripts/*.py"), *ROOT.glob("tests/*.py"), *ROOT.glob("docs/*.md"),
+                 ROOT / "README.md"]:
+        # comments wrap: join a citation's lines (and drop comment markers) before matching
+        text = re.sub(r"\s*\n\s*(?:#:?|//)?\s*", " ", path.read_text())
+        for doc, heading in CITATION.findall(text):
+            yield path.relative_to(ROOT), doc, heading
+
+
+def test_every_cited_heading_exists():
+    headings = {doc: _headings(doc) for doc in ("benchmarks", "journal")}
+    cited = list(_citations())
+    assert cited, "no citation found: the pattern no longer matches how the code cites"
+    missing = [(str(path), doc, heading) for path, doc, heading in cited
+               if not any(h.startswith(heading) for h in headings[doc])]
+    assert not missing, missing

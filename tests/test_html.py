@@ -1,0 +1,96 @@
+"""--html: a self-contained page to walk a tree; checked as data, then in a real browser."""
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from cbsolve.cli import main
+from cbsolve.html import LIST_LIMIT, page_tree, render
+from cbsolve.strategy import evaluate
+from cbsolve.tree import make_tree
+from cbsolve.variant import Variant
+
+VARIANT = Variant(3, "0123", repeats=False)      # 24 secrets: small enough to list at the root
+
+
+@pytest.fixture(scope="module")
+def doc():
+    ev = evaluate(VARIANT, "minimax")
+    return make_tree(VARIANT, "minimax", "all", ev.tree["root"], ev.histogram)
+
+
+def embedded(page: str) -> dict:
+    m = re.search(r'<script id="tree-data" type="application/json">(.*?)</script>', page, re.S)
+    return json.loads(m.group(1))
+
+
+def test_page_is_self_contained(doc):
+    page = render(doc, "t")
+    assert not re.search(r"(src|href)=\"(https?:)?//", page)   # no network
+    assert "<link" not in page and "import " not in page
+
+
+def test_page_tree_counts_every_secret(doc):
+    tree = embedded(render(doc, "t"))["tree"]
+    assert tree["n"] == 24 and len(tree["s"]) == 24
+
+    def solved(node):   # every secret ends at exactly one node whose guess it is
+        return int(node["w"]) + sum(solved(c) for c in node["c"].values())
+
+    assert solved(tree) == 24
+    for child in tree["c"].values():
+        assert child["n"] == len(child["s"]) <= LIST_LIMIT
+
+
+def test_cli_evaluate_and_verify_write_pages(tmp_path, capsys):
+    page = tmp_path / "mm.html"
+    assert main(["evaluate", "--variant", "mastermind", "--html", str(page), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["html"] == str(page)
+    assert embedded(page.read_text())["tree"]["g"] == "1122"     # Knuth's opening
+    out = tmp_path / "t.json"
+    assert main(["evaluate", "--variant", "mastermind", "--out", str(out)]) == 0
+    assert main(["verify", str(out), "--html", str(tmp_path / "v.html")]) == 0
+    assert (tmp_path / "v.html").exists()
+
+
+BROWSER = next((b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)),
+               None)
+
+
+def dump_dom(path, fragment: str) -> str:
+    out = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                          f"file://{path}#{fragment}"], capture_output=True, text=True,
+                         timeout=120, check=True)
+    return out.stdout
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no headless browser installed (Debian: apt-get "
+                                            "install chromium; .ci/run installs it when it can)")
+def test_walk_the_tree_in_a_browser(doc, tmp_path):
+    path = tmp_path / "tree.html"
+    path.write_text(render(doc, "walk"))
+    tree = page_tree(VARIANT, doc["root"])
+    reply, child = next(iter(tree["c"].items()))
+    dom = dump_dom(path, reply)      # the page after the first reply
+    assert 'data-state="play"' in dom
+    assert f'<div id="guess" class="code">{child["g"]}</div>' in dom
+    assert f"{child['n']} candidate" in dom and " ".join(child["s"]) in dom
+    assert f"<code>{tree['g']}</code>" in dom                   # the path so far
+    # the winning reply to a guess that can be the secret ends the game
+    node, path_ = tree, []
+    while not node["w"]:
+        r, node = next(iter(node["c"].items()))
+        path_.append(r)
+    dom = dump_dom(path, "/".join(path_ + ["3,0"]))
+    assert 'data-state="solved"' in dom and f"Solved in {len(path_) + 1} guess" in dom
+    dom = dump_dom(path, "9,9")
+    assert 'data-state="impossible"' in dom
+
+
+def test_cli_optimal_writes_a_page(tmp_path):
+    page = tmp_path / "opt.html"
+    assert main(["optimal", "--variant", "mastermind", "--length", "3", "--digits", "4",
+                 "--html", str(page)]) == 0
+    assert embedded(page.read_text())["tree"]["n"] == 64

@@ -1,0 +1,58 @@
+"""cbsolve partition: reply classes of one guess, and the table of every guess up to symmetry."""
+import json
+
+import pytest
+
+from cbsolve.cli import main
+from cbsolve.consistency import Query, consistent
+from cbsolve.feedback import FeedbackLog
+from cbsolve.strategy.partition import partition
+from cbsolve.variant import Variant
+
+
+def run_json(capsys, *args):
+    code = main(["partition", *args, "--json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_knuth_first_guess_table(capsys):
+    # Knuth 1977, "The computer as Master Mind": the largest class after each first guess of
+    # Mastermind 4/6 is 625 (1111), 317 (1112), 256 (1122), 276 (1123), 312 (1234).
+    code, data = run_json(capsys, "--all", "--variant", "mastermind")
+    assert code == 0 and data["candidates"] == 1296
+    largest = {row["guess"]: row["minimax"] for row in data["guesses"]}
+    assert largest == {"1111": 625, "1112": 317, "1122": 256, "1123": 276, "1234": 312}
+    assert data["guesses"][0]["guess"] == "1122"          # best minimax first
+    assert sum(row["equivalent"] for row in data["guesses"]) == 1296
+
+
+def test_classes_agree_with_the_consistency_filter():
+    v = Variant.preset("bulls-cows")
+    entries = ["0123:1,2", "4567:0,1"]
+    part = partition(FeedbackLog.parse(v, entries), "0145")
+    assert sum(c["count"] for c in part.classes) == part.candidates == 108
+    for c in part.classes:   # each class is what the log plus that reply leaves
+        result = consistent(FeedbackLog.parse(v, [*entries, f"0145:{c['reply']}"]),
+                            Query(count=True, limit=None), backend="native")
+        assert result.count == c["count"] and sorted(result.secrets) == c["members"]
+    assert part.scores["minimax"] == part.largest
+    assert part.best["minimax"] <= part.scores["minimax"]
+    assert part.best["entropy"] >= part.scores["entropy"]
+
+
+def test_cli_list_and_errors(capsys):
+    code, data = run_json(capsys, "1122", "1234:0,0", "--variant", "mastermind", "--list")
+    assert code == 0 and data["candidates"] == 16 and not data["candidate"]
+    assert data["classes"] == [{"reply": "0,0", "count": 16,
+                                "members": data["classes"][0]["members"]}]
+    assert main(["partition", "0123", "0123:1,2", "4567:0,2"]) == 1
+    assert main(["partition", "01234"]) == 2
+    assert "length 5" in capsys.readouterr().err
+    assert main(["partition"]) == 2
+
+
+@pytest.mark.parametrize("sort", ["expected", "entropy", "parts"])
+def test_table_sorted_by_the_heuristic(capsys, sort):
+    code, data = run_json(capsys, "--all", "--sort", sort, "--variant", "mastermind")
+    values = [row[sort] for row in data["guesses"]]
+    assert values == sorted(values, reverse=sort in ("entropy", "parts"))
