@@ -202,6 +202,14 @@ def _position(doc: dict, variant: Variant) -> tuple[np.ndarray | None, list]:
     return members, history
 
 
+def position_secrets(doc: dict, variant: Variant) -> np.ndarray | None:
+    """The code indices of the secrets a tree's ``position`` leaves (None: the whole game)."""
+    try:
+        return _position(doc, variant)[0]
+    except Invalid as exc:
+        raise CbsolveError(f"bad position block: {exc}") from None
+
+
 def _verify_tree_doc(doc: dict) -> Report:
     """Replay the tree, then compare every claim with the replay (all differences reported)."""
     variant, guesses = _header(doc, "tree", TREE_VERSION)

@@ -82,11 +82,12 @@ def test_worst_optimum_from_the_classes_of_the_certified_trees_first_guess():
 
 
 def test_cli_from_position_writes_a_tree_verify_replays_from_there(capsys, tmp_path):
-    out = tmp_path / "t.json"
+    out, page = tmp_path / "t.json", tmp_path / "t.html"
     code, text, _ = run(capsys, "optimal", "1122:1,0", "--variant", "mastermind", "--out",
-                        str(out), "--json")
+                        str(out), "--html", str(page), "--json")
     data = json.loads(text)
     assert code == 0 and data["proved"] and data["worst"] == 4
+    assert '"n":256,' in page.read_text()     # the page starts from the position's secrets
     assert data["position"]["entries"] == [{"guess": "1122", "reply": "1,0"}]
     assert data["secrets"] == data["position"]["secrets"] == 256
     code, text, _ = run(capsys, "verify", str(out), "--json")
