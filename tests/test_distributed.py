@@ -79,3 +79,10 @@ def test_cli_bad_distributed_options_exit_2(capsys, args, words):
     code = main(["optimal", "--length", "2", "--digits", "3", *args])
     err = capsys.readouterr().err
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_time_limit_reports_not_proved(client):
+    result = DistributedExpected(client, Variant.preset("mastermind"), None, "all",
+                                 time_limit=0.001).run()
+    assert not result.proved and result.tree is None
+    assert any("time limit" in note for note in result.notes)
