@@ -71,7 +71,7 @@ def test_cli_published_optimum_on_a_local_cluster(capsys, tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (["--scheduler", "tcp://127.0.0.1:9", "--objective", "expected"], "cannot connect"),
-    (["--scheduler", "local"], "--objective expected only"),
+    (["--scheduler", "local", "--ties"], "--ties"),
     (["--scheduler", "tcp://127.0.0.1:9", "--objective", "expected", "--workers", "2"],
      "--workers"),
 ])
@@ -86,3 +86,34 @@ def test_time_limit_reports_not_proved(client):
                                  time_limit=0.001).run()
     assert not result.proved and result.tree is None
     assert any("time limit" in note for note in result.notes)
+
+
+@pytest.mark.parametrize("variant, options", [
+    (SMALL, {}), (SMALL, {"guesses": "candidates"}), (SMALL, {"max_depth": 3}),
+    (Variant(3, "012345", repeats=False), {}),
+    (Variant(3, "0123", repeats=True, feedback="bulls"), {}),
+])
+def test_worst_case_same_optimum_and_a_verified_certificate(client, variant, options):
+    from cbsolve.search.distributed_worst import solve_worst_distributed
+    from cbsolve.search.worst import solve_worst
+
+    one = solve_worst(variant, workers=1, **options)
+    many = solve_worst_distributed(client, variant, **options)
+    assert (many.status, many.proved, many.worst) == (one.status, one.proved, one.worst)
+    assert many.lower == one.lower
+    doc = many.tree if many.tree is not None else many.certificate
+    report = verify(doc)
+    assert report.valid, report.message
+    assert report.lower_bound == (one.worst if one.worst else options["max_depth"] + 1)
+
+
+def test_worst_case_from_a_position_on_the_cluster(client):
+    from cbsolve.search.distributed_worst import solve_worst_distributed
+    from cbsolve.search.position import stamp
+
+    position = Position.from_log(FeedbackLog.parse(SMALL, ["123:0,1"]))
+    here = solve_from(position, "worst")
+    there = solve_worst_distributed(client, SMALL, root=position)
+    stamp(there, position)
+    assert there.worst == here.worst
+    assert verify(there.tree).valid

@@ -82,8 +82,8 @@ MAX_WORKERS = 256
                    "case, then smallest total) with a weighted exact search; Mastermind 4/6 "
                    "takes seconds, Bulls & Cows 4/10 much longer (see docs/optimal.md).")
 @click.option("--scheduler", default=None, metavar="ADDRESS|local",
-              help="Expected objective: split the search over a Dask cluster (tcp://host:8786), "
-                   "or 'local' for a local cluster of --workers one-thread processes.")
+              help="Split the search over a Dask cluster (tcp://host:8786), or 'local' for a "
+                   "local cluster of --workers one-thread processes.")
 @variant_options
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
@@ -111,7 +111,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         return position     # inconsistent log, reported
     if scheduler is not None:
         result = _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses,
-                                    time_limit, position)
+                                    time_limit, position, not no_certificate, ties, lookahead)
     elif position is not None:
         if ties:
             raise InvalidVariant("--ties applies to the whole game only, not from a position")
@@ -180,20 +180,32 @@ def _position(variant, entries, log_file, as_json):
 
 
 def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses, time_limit,
-                       position):
-    """``--scheduler``: the expected-case search split over a Dask cluster."""
-    if objective != "expected":
-        raise InvalidVariant("--scheduler applies to --objective expected only (the worst-case "
-                             "search runs on one machine's threads: --workers N)")
+                       position, certificate, ties, lookahead):
+    """``--scheduler``: the search split over a Dask cluster (cbsolve/search/distributed*.py)."""
     if workers is not None and scheduler != "local":
         raise InvalidVariant("--workers with --scheduler ADDRESS: the cluster's workers are "
                              "used (start them with `dask worker ADDRESS --nthreads 1`); "
                              "--workers N sizes a `--scheduler local` cluster only")
-    from ..search.distributed import solve_expected_distributed
+    if ties or lookahead:
+        raise InvalidVariant("--ties and --lookahead run on one machine only (not with "
+                             "--scheduler)")
+    from ..search.distributed import cluster_client, solve_expected_distributed
     from ..search.position import stamp
 
-    result = solve_expected_distributed(variant, scheduler, workers=workers, max_depth=max_depth,
-                                        guesses=guesses, time_limit=time_limit, root=position)
+    if objective == "expected":
+        result = solve_expected_distributed(variant, scheduler, workers=workers,
+                                            max_depth=max_depth, guesses=guesses,
+                                            time_limit=time_limit, root=position)
+    else:
+        if time_limit:
+            raise InvalidVariant("--time-limit with --scheduler applies to --objective "
+                                 "expected only")
+        from ..search.distributed_worst import solve_worst_distributed
+
+        with cluster_client(scheduler, workers) as client:
+            result = solve_worst_distributed(client, variant, guesses=guesses,
+                                             max_depth=max_depth, certificate=certificate,
+                                             root=position)
     if position is not None:
         stamp(result, position)
     return result
