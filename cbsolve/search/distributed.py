@@ -61,6 +61,16 @@ def _search(variant_dict: dict, max_depth, guesses: str):
     return _WORKER.search
 
 
+def _worker_name() -> str:
+    """The Dask worker running this task (its address), for the per-worker CPU account."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return "local"
+
+
 def solve_class(spec: dict) -> dict:
     """A Dask task: the exact optimum of one set within a budget, with its tree when exact.
 
@@ -87,7 +97,7 @@ def solve_class(spec: dict) -> dict:
     finally:
         solver.set_deadline(0)
     done = {"seconds": time.perf_counter() - started, "nodes": int(solver.nodes - nodes),
-            "cpu": time.process_time() - cpu}
+            "cpu": time.process_time() - cpu, "worker": _worker_name()}
     if out is None:
         return {**done, "stopped": True}
     total, worst, exact = out
@@ -153,7 +163,7 @@ def solve_guess(spec: dict) -> dict:
                "tree": {"guess": search.space.format(search.codes[g]), "children": children},
                "histogram": dict(sorted(hist.items()))}
     out.update(seconds=time.perf_counter() - started, nodes=int(solver.nodes - nodes),
-               cpu=time.process_time() - cpu)
+               cpu=time.process_time() - cpu, worker=_worker_name())
     return out
 
 
@@ -188,6 +198,7 @@ class DistributedExpected:
         self.tasks = 0
         self.nodes = 0
         self.task_seconds = 0.0   # CPU seconds of the tasks on the workers (their processes)
+        self.worker_seconds: dict[str, float] = {}   # the same per worker
         self.root_level = 0     # guesses played before the searched set (a position's entries)
         self.splits = 0         # classes solved by the second-guess split
 
@@ -390,6 +401,8 @@ class DistributedExpected:
             res = fut.result()
             self.nodes += res["nodes"]
             self.task_seconds += res["cpu"]
+            self.worker_seconds[res["worker"]] = self.worker_seconds.get(res["worker"], 0.0) \
+                + res["cpu"]
             if res["stopped"]:
                 raise _Stopped
             out.append((running.pop(fut), res))
