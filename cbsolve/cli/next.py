@@ -23,11 +23,15 @@ from .evaluate import STRATEGY_HELP
 @json_option
 def next_command(entries, log_file, strategy, guesses, seed, variant, as_json) -> int:
     """The best next guess after ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
+    from ..play.optimal_advice import OPTIMAL, optimal_next_guess
     from ..strategy import next_guess
 
     log = read_log(variant, entries, log_file)
     try:
-        advice = next_guess(log, strategy, guesses=guesses, seed=seed)
+        if strategy == OPTIMAL:
+            advice = optimal_next_guess(log, guesses)
+        else:
+            advice = next_guess(log, strategy, guesses=guesses, seed=seed)
     except InconsistentLog as exc:
         return report_inconsistent(log, exc, as_json,
                                    {"candidates": 0, "guess": None, "strategy": strategy})
