@@ -82,20 +82,26 @@ def run_interruptible(work: Callable[[], T], stop: Callable[[], None], *,
     interval proved so far; a deadline only stops the kernel, whose result says it was stopped.
     """
     box: dict = {}
+    # An Event, not Thread.join/is_alive: a Ctrl-C that interrupts join() can leave is_alive()
+    # False while the kernel still runs (CPython 3.11), and the process then exits under a
+    # running native thread ("terminate called without an active exception").
+    done = threading.Event()
 
     def target() -> None:
         try:
             box["value"] = work()
         except BaseException as exc:  # surfaced in the calling thread
             box["error"] = exc
+        finally:
+            done.set()
 
     worker = threading.Thread(target=target, daemon=True)
     worker.start()
     interrupted = False
     stopped = False
-    while worker.is_alive():
+    while not done.is_set():
         try:
-            worker.join(POLL_SECONDS)
+            done.wait(POLL_SECONDS)
             if on_wait is not None:
                 on_wait()
             if not stopped and deadline is not None and deadline.expired():

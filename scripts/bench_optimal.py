@@ -10,12 +10,22 @@ of different days; CPU seconds and the load average are printed with the wall ti
     python scripts/bench_optimal.py
     python scripts/bench_optimal.py --full --workers 1 2
     python scripts/bench_optimal.py --ties                 # Mastermind 4/6: 539, total 5627
+    python scripts/bench_optimal.py --mmstrat /tmp/mmstrat  # whole processes side by side
+
+``--mmstrat PATH`` compares whole processes (start-up included) with fancidev/mastermind's
+``mmstrat -s optimal`` built from its public source outside this repository: Mastermind 4/6 and
+Bulls & Cows 4/10 expected optimum, each program with the same threads, wall and CPU seconds
+and peak memory (max RSS) of the child process, and the ratios of one run.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import resource
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from cbsolve.certify import verify
 from cbsolve.search.worst import solve_worst
@@ -68,6 +78,43 @@ def bench(presets=("mastermind",), workers=(2,), expected: bool = False, ties: b
     return rows
 
 
+#: (label, cbsolve variant preset, mmstrat rules) of the whole-process comparison
+VERSUS = (("Mastermind 4/6", "mastermind", "mm"), ("Bulls & Cows 4/10", "bulls-cows", "bc"))
+
+
+def measure(args: list[str], env: dict | None = None) -> dict:
+    """Run a whole process; its wall and CPU seconds and peak memory (max RSS)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                            text=True)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    return {"wall_s": round(time.perf_counter() - t0, 2),
+            "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
+            "max_rss_mib": round(usage.ru_maxrss / 1024), "ok": status == 0, "out": out}
+
+
+def versus_mmstrat(mmstrat: str, workers: int = 2, games=VERSUS) -> list[dict]:
+    """Expected optimum, whole processes: this checkout's `cbsolve optimal` against mmstrat."""
+    import json
+
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    rows = []
+    for label, preset, rules in games:
+        ours = measure([sys.executable, "-m", "cbsolve", "optimal", "--objective", "expected",
+                        "--variant", preset, "--workers", str(workers), "--json"], env)
+        theirs = measure([mmstrat, "-r", rules, "-s", "optimal", "-mt", str(workers), "-S"])
+        total = json.loads(ours.pop("out"))["total"] if ours["ok"] else None
+        theirs.pop("out")
+        rows.append({"game": label, "workers": workers, "total": total, "cbsolve": ours,
+                     "mmstrat": theirs,
+                     "wall_ratio": round(ours["wall_s"] / max(theirs["wall_s"], 1e-3), 2),
+                     "cpu_ratio": round(ours["cpu_s"] / max(theirs["cpu_s"], 1e-3), 2),
+                     "load": round(os.getloadavg()[0], 1)})
+    return rows
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="add Bulls & Cows 4/10")
@@ -75,7 +122,13 @@ def main(argv=None) -> None:
     parser.add_argument("--expected", action="store_true", help="add the expected-case solver")
     parser.add_argument("--ties", action="store_true", help="add the proved tie-breaks")
     parser.add_argument("--ties-limit", type=float, default=None, metavar="SECONDS")
+    parser.add_argument("--mmstrat", default=None, metavar="PATH",
+                        help="compare whole processes with this mmstrat binary")
     args = parser.parse_args(argv)
+    if args.mmstrat:
+        for row in versus_mmstrat(args.mmstrat, args.workers[0]):
+            print(row)
+        return
     presets = ("mastermind", "bulls-cows") if args.full else ("mastermind",)
     for row in bench(presets, tuple(args.workers), args.expected, args.ties, args.ties_limit):
         print(row)

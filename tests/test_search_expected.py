@@ -227,8 +227,8 @@ def test_bad_arguments():
         solve_expected(v, max_depth=0)
     with pytest.raises(UnknownName, match="memo"):
         solve_expected(v, options={"nope": False})
-    with pytest.raises(SpaceTooLarge):
-        solve_expected(Variant(6, "0123456789", False))
+    with pytest.raises(SpaceTooLarge, match="memory-budget"):
+        solve_expected(Variant(5, "0123456789", False), memory_budget="1G")
 
 
 def test_exhaustive_reference_itself():

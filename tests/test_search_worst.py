@@ -144,8 +144,9 @@ def test_bad_options():
         solve_worst(Variant.preset("mastermind"), guesses="some")
     with pytest.raises(CbsolveError, match="pruning"):
         solve_worst(Variant.preset("mastermind"), prune={"magic": False})
-    with pytest.raises(CbsolveError, match="limited"):
-        solve_worst(Variant(5, "0123456789", repeats=False))
+    # Bulls & Cows 5/10: 30,240 codes, a 0.85 GiB reply matrix, over a 256 MiB budget
+    with pytest.raises(CbsolveError, match="memory-budget"):
+        solve_worst(Variant(5, "0123456789", repeats=False), memory_budget="256M")
 
 
 @pytest.mark.slow

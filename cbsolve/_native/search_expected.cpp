@@ -81,7 +81,7 @@ class Solver {
            py::array_t<uint8_t, py::array::c_style | py::array::forcecast> codes, int n_symbols,
            u64 base_played, int slots, int win, int branching, bool cand_only, int max_depth,
            i64 memo_entries, std::vector<i64> weights = {})
-        : branching_(branching), cand_only_(cand_only), base_played_(base_played) {
+        : branching_(branching), cand_only_(cand_only), base_played_(base_played), matrix_keep_(matrix) {
         if (slots > 256) throw std::invalid_argument("at most 256 response slots (N <= 14)");
         if (matrix.ndim() != 2 || matrix.shape(0) != matrix.shape(1))
             throw std::invalid_argument("matrix must be square (all codes x all codes)");
@@ -114,18 +114,9 @@ class Solver {
     int max_depth() const { return capped_ ? max_depth_ : 0; }
     i64 nodes() const { return nodes_.load(); }
     // Seconds from now (<= 0: none); also clears a previous stop.
-    void set_deadline(double seconds) {
-        stop_.store(false);
-        if (seconds <= 0) {
-            deadline_ns_.store(0);
-            return;
-        }
-        auto now = std::chrono::steady_clock::now().time_since_epoch();
-        deadline_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() +
-                           i64(seconds * 1e9));
-    }
-    void request_stop() { stop_.store(true); }
-    bool stopped() const { return stop_.load(); }
+    void set_deadline(double seconds) { ctl_.set_deadline(seconds); }
+    void request_stop() { ctl_.request_stop(); }
+    bool stopped() const { return ctl_.stopped(); }
     void clear_memo() { memo_.clear(); }
     i64 memo_size() { return memo_.size(); }
 
@@ -192,7 +183,7 @@ class Solver {
             }
         }
         if (exact) return py::make_tuple(v.t, v.w, true);
-        {
+        try {
             py::gil_scoped_release nogil;
             HistoryScope scope(hist, known);
             std::vector<GuessInfo> none;
@@ -200,6 +191,8 @@ class Solver {
             if (one.t >= INF_T) one = INF;
             v = vmax(v, one);
             if (opt_memo) memo_.store(h1, h2, d, v, -1, false);
+        } catch (const Stopped&) {
+            // stopped: the fill bound and the table's entry are still a lower bound
         }
         return py::make_tuple(v.t, v.w, false);
     }
@@ -241,10 +234,12 @@ class Solver {
         }
         int d = capped_ ? depth : UNCAPPED;
         std::vector<GuessInfo> gl;
-        {
+        try {
             py::gil_scoped_release nogil;
             HistoryScope scope(hist, known);
             scan(S.data(), int(S.size()), d, played | base_played_, guesses.is_none() ? nullptr : &override, ALL, gl);
+        } catch (const Stopped&) {
+            gl.clear();  // stopped: the caller sees stopped() and an empty list
         }
         py::list out;
         for (auto& k : gl) out.append(py::make_tuple(k.g, k.lt, k.lw, bool(k.cand)));
@@ -260,17 +255,23 @@ class Solver {
         check_set(S);
         py::gil_scoped_release nogil;
         HistoryScope scope({}, false);
-        return pick_greedy(S.data(), int(S.size()), played | base_played_, capped_ ? depth : UNCAPPED);
+        try {
+            return pick_greedy(S.data(), int(S.size()), played | base_played_, capped_ ? depth : UNCAPPED);
+        } catch (const Stopped&) {
+            return -1;  // stopped: the caller sees stopped()
+        }
     }
     py::object greedy_value(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set,
                             int depth, u64 played) {
         std::vector<int> S(set.data(), set.data() + set.size());
         check_set(S);
         Val v;
-        {
+        try {
             py::gil_scoped_release nogil;
             HistoryScope scope({}, false);
             v = greedy(S.data(), int(S.size()), capped_ ? depth : UNCAPPED, played | base_played_);
+        } catch (const Stopped&) {
+            return py::none();  // stopped: the caller sees stopped()
         }
         if (v.t >= INF_T) return py::none();
         return py::make_tuple(v.t, v.w);
@@ -298,8 +299,8 @@ class Solver {
     Bounds bounds_;  // fill-bound tables and the cost by depth
     TranspositionTable memo_;
     std::atomic<i64> nodes_{0};
-    std::atomic<i64> deadline_ns_{0};
-    std::atomic<bool> stop_{false};
+    SearchControl ctl_;  // stop flag (Ctrl-C, time limit) and deadline
+    py::object matrix_keep_;  // Replies borrows the score matrix
 
     static thread_local i64 local_nodes_;
    public:
@@ -333,18 +334,10 @@ class Solver {
         }
     }
 
+    // Every node polls the stop flag (see search_control.hpp): a node of a large game can
+    // take milliseconds, so polling every 1024 nodes left Ctrl-C unanswered for 40 s and more.
     inline void tick() {
-        if ((++local_nodes_ & 1023) == 0) {
-            if (stop_.load(std::memory_order_relaxed)) throw Stopped();
-            i64 dl = deadline_ns_.load(std::memory_order_relaxed);
-            if (dl) {
-                auto now = std::chrono::steady_clock::now().time_since_epoch();
-                if (std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() > dl) {
-                    stop_.store(true);
-                    throw Stopped();
-                }
-            }
-        }
+        if (ctl_.poll(++local_nodes_)) throw Stopped();
     }
 
     // Heap order: a guess comes after another when its bound is larger (then: not a candidate,
@@ -439,9 +432,10 @@ class Solver {
         // counters (uint16: n <= 16384) stay in L1.
         // uint8 counters when no class can reach 256 (most nodes), uint16 otherwise (n <= 16384).
         if (n < 256)
-            replies_.count_chunks<uint8_t>(S, n, G, consider);
+            replies_.count_chunks<uint8_t>(S, n, G, consider, ctl_);
         else
-            replies_.count_chunks<uint16_t>(S, n, G, consider);
+            replies_.count_chunks<uint16_t>(S, n, G, consider, ctl_);
+        if (ctl_.stopped()) throw Stopped();  // the histograms are incomplete
         std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
         if (most_classes) *most_classes = mostc;
         return node_min;

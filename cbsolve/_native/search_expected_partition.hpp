@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "search_control.hpp"
+
 using u64 = uint64_t;
 
 namespace {
@@ -24,21 +26,28 @@ struct Scratch {
 
 class Replies {
    public:
-    // The score matrix (M[guess * nc + secret], replies < slots, `win` the winning reply).
+    // The score matrix (M[guess * nc + secret], replies < slots, `win` the winning reply),
+    // borrowed: the caller keeps it alive (no copy: it is n^2 bytes, 1 GiB for Logik).
     void init(const uint8_t* matrix, int nc, int slots, int win) {
         nc_ = nc;
         slots_ = slots;
         win_ = win;
-        M_.assign(matrix, matrix + size_t(nc_) * nc_);
+        M_ = matrix;
+        const size_t cells = size_t(nc_) * nc_;
         // Compact reply numbers for the scans: 0 = the win, then the other replies that occur.
         std::vector<int> compact(256, -1);
         compact[win_] = 0;
         nr_ = 1;
-        for (uint8_t r : M_)
-            if (compact[r] < 0) compact[r] = nr_++;
-        MT_.resize(M_.size());  // MT_[secret * n + guess]: compact reply of every guess to a secret
-        for (int g = 0; g < nc_; ++g)
-            for (int s = 0; s < nc_; ++s) MT_[size_t(s) * nc_ + g] = uint8_t(compact[M_[size_t(g) * nc_ + s]]);
+        for (size_t i = 0; i < cells; ++i)
+            if (compact[M_[i]] < 0) compact[M_[i]] = nr_++;
+        MT_.resize(cells);  // MT_[secret * n + guess]: compact reply of every guess to a secret
+        // in 64 x 64 tiles: a column-at-a-time transpose of a 1 GiB matrix thrashes the cache
+        constexpr int kTile = 64;
+        for (int g0 = 0; g0 < nc_; g0 += kTile)
+            for (int s0 = 0; s0 < nc_; s0 += kTile)
+                for (int g = g0; g < std::min(nc_, g0 + kTile); ++g)
+                    for (int s = s0; s < std::min(nc_, s0 + kTile); ++s)
+                        MT_[size_t(s) * nc_ + g] = uint8_t(compact[M_[size_t(g) * nc_ + s]]);
     }
 
     // The replies of guess g to every secret.
@@ -53,13 +62,17 @@ class Replies {
     // guess-major loop serialised on repeated replies); two candidates per pass share the
     // guess index loads. A chunk's counters stay in L1.
     template <class T, class F>
-    void count_chunks(const int* S, int n, const std::vector<int>& G, F& consider) const {
+    // A stop request (`ctl`) leaves between chunks: the histograms are then incomplete and the
+    // caller must discard the scan.
+    void count_chunks(const int* S, int n, const std::vector<int>& G, F& consider,
+                      const SearchControl& ctl) const {
         constexpr int kChunk = 256;
         static thread_local std::vector<T> H;
         H.resize(size_t(kChunk) * nr_);
         const size_t ng = G.size();
         const int sl = nr_;
         for (size_t c0 = 0; c0 < ng; c0 += kChunk) {
+            if (ctl.stopped()) return;
             const int cn = int(std::min<size_t>(kChunk, ng - c0));
             const int* gc = &G[c0];
             std::fill(H.begin(), H.begin() + size_t(cn) * sl, T(0));
@@ -156,7 +169,8 @@ class Replies {
 
    private:
     int nc_ = 0, slots_ = 0, win_ = 0, nr_ = 1;
-    std::vector<uint8_t> M_, MT_;
+    const uint8_t* M_ = nullptr;
+    std::vector<uint8_t> MT_;
 };
 
 }  // namespace

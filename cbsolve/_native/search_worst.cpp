@@ -26,13 +26,14 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
 #include <vector>
+
+#include "search_control.hpp"
 
 namespace py = pybind11;
 using std::vector;
@@ -89,6 +90,8 @@ struct Memo {
     std::mutex mu[STRIPES];
     std::unordered_map<uint64_t, vector<MemoEntry>> maps[STRIPES];
     std::atomic<int64_t> size{0};
+    std::atomic<int64_t> bytes{0};          // about what the stored sets take
+    int64_t max_bytes = INT64_MAX;          // beyond it nothing more is stored (still sound)
 
     // returns +1 feasible, 0 infeasible, -1 unknown
     int lookup(const vector<int>& s, uint64_t h, int d) {
@@ -114,6 +117,9 @@ struct Memo {
                 else e.infeasible_at = std::max(e.infeasible_at, d);
                 return;
             }
+        const int64_t cost = int64_t(sizeof(MemoEntry) + 48 + s.size() * sizeof(int));
+        if (bytes.load(std::memory_order_relaxed) + cost > max_bytes) return;
+        bytes += cost;
         MemoEntry e;
         e.set = s;
         if (ok) e.feasible_at = d;
@@ -145,11 +151,9 @@ class Search {
     vector<int64_t> cap;
     Options opt;
     Memo memo;
-    std::atomic<bool> stop{false};
+    SearchControl ctl;                    // stop flag (Ctrl-C, time limit) and deadline
     std::atomic<int64_t> nodes{0};
-    volatile int64_t* control = nullptr;  // [nodes, top done, top total, stop request, memo]
-    std::chrono::steady_clock::time_point deadline;
-    bool has_deadline = false;
+    volatile int64_t* control = nullptr;  // progress: [nodes, top done, top total, -, memo]
 
     Search(py::array_t<uint8_t, py::array::c_style> matrix,
            py::array_t<uint8_t, py::array::c_style> codes_, int n_symbols, bool nlz_,
@@ -251,12 +255,11 @@ class Search {
     }
 
     // ---- helpers ----------------------------------------------------------------------
+    bool stopped() const { return ctl.stopped(); }
     void check_stop() {
         int64_t k = ++nodes;
-        if ((k & 255) == 0) {
-            if (control) { control[0] = k; control[4] = memo.size.load(); if (control[3]) stop = true; }
-            if (has_deadline && std::chrono::steady_clock::now() > deadline) stop = true;
-        }
+        if (control && (k & 255) == 0) { control[0] = k; control[4] = memo.size.load(); }
+        ctl.poll(k);
     }
 
     // Guesses worth trying at a node, with their class statistics (useless and
@@ -293,6 +296,8 @@ class Search {
         size_t P = pool.size();
         const size_t CHUNK = 24;
         for (size_t start = 0; start < S.size(); start += CHUNK) {
+            // a large node's scan takes long: a stop leaves it (the callers then discard it)
+            if (start % (CHUNK * 64) == 0 && ctl.stopped()) break;
             size_t stop_at = std::min(S.size(), start + CHUNK);
             for (size_t i = start; i < stop_at; ++i) {
                 const uint8_t* row = M + static_cast<size_t>(S[i]) * n;
@@ -425,7 +430,7 @@ class Search {
     }
 
     bool cancelled() const {
-        return stop || (tl_cancel != nullptr && tl_cancel->load(std::memory_order_relaxed));
+        return stopped() || (tl_cancel != nullptr && tl_cancel->load(std::memory_order_relaxed));
     }
 
     bool feasible(const vector<int>& S, int d, vector<int>& hist) {
@@ -452,12 +457,12 @@ class Search {
                 std::atomic<int64_t> done{0};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(opt.threads)
                 for (int k = 0; k < static_cast<int>(cs.size()); ++k) {
-                    if (found || stop) continue;
+                    if (found || stopped()) continue;
                     vector<int> hist_k = hist;
                     tl_cancel = &found;
                     bool works = guess_works(cs[k].g, S, d, hist_k);
                     tl_cancel = nullptr;
-                    if (works && !stop) found = true;
+                    if (works && !stopped()) found = true;
                     int64_t dn = ++done;
                     if (control) control[1] = dn;
                 }
@@ -507,7 +512,7 @@ class Search {
             }
         }
         if (g < 0) {
-            if (stop) return node;   // the deadline cut guess_works short: Runner::tree says None
+            if (stopped()) return node;   // the deadline cut guess_works short: Runner::tree says None
             throw std::logic_error("tree: no guess works (set not feasible at this depth)");
         }
         node->guess = g;
@@ -539,7 +544,7 @@ class Search {
     std::unique_ptr<TreeNode> greedy(const vector<int>& S, vector<int>& hist) {
         auto node = std::make_unique<TreeNode>();
         int m = static_cast<int>(S.size());
-        if (stop) return node;
+        if (stopped()) return node;
         check_stop();
         if (m == 1) { node->guess = S[0]; return node; }
         int g = (m == 2) ? S[0] : solve2(S);
@@ -548,7 +553,10 @@ class Search {
             for (int x : S) in_set[x] = 1;
             bool settled;
             auto cs = candidates(S, 60, hist, &settled, in_set, GREEDY);
-            if (cs.empty()) throw std::logic_error("greedy: no informative guess");
+            if (cs.empty()) {
+                if (stopped()) return node;
+                throw std::logic_error("greedy: no informative guess");
+            }
             g = cs[0].g;
         }
         node->guess = g;
@@ -615,7 +623,7 @@ class Search {
         std::atomic<bool> failed{false};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(opt.threads) if (par)
         for (int k = 0; k < static_cast<int>(explicit_refuted.size()); ++k) {
-            if (failed || stop) continue;
+            if (failed || stopped()) continue;
             int g = explicit_refuted[k];
             vector<int> hist_k = hist;
             auto cls = classes(g, S);
@@ -635,7 +643,7 @@ class Search {
             }
             if (e.reply < 0) failed = true;
         }
-        if (stop) return node;
+        if (stopped()) return node;
         if (failed) throw std::logic_error("certificate: a guess could not be refuted (node is feasible)");
         return node;
     }
@@ -700,19 +708,15 @@ struct Runner {
         op.threads = o.contains("threads") ? o["threads"].cast<int>() : 1;
         op.sym_min_left = o.contains("sym_min_left") ? o["sym_min_left"].cast<int>() : 3;
         op.lookahead = o.contains("lookahead") ? o["lookahead"].cast<int>() : 0;
+        if (o.contains("memo_bytes")) s->memo.max_bytes = o["memo_bytes"].cast<int64_t>();
     }
     void set_control(py::array_t<int64_t, py::array::c_style> ctl) {
         if (ctl.size() < 5) throw std::invalid_argument("control array needs 5 slots");
         s->control = ctl.mutable_data();
         control_keep = ctl;
     }
-    void set_deadline(double seconds) {
-        if (seconds > 0) {
-            s->has_deadline = true;
-            s->deadline = std::chrono::steady_clock::now() +
-                          std::chrono::microseconds(static_cast<int64_t>(seconds * 1e6));
-        } else s->has_deadline = false;
-    }
+    void set_deadline(double seconds) { s->ctl.set_deadline(seconds); }
+    void request_stop() { s->ctl.request_stop(); }
     // +1 feasible, 0 infeasible, -1 stopped
     int feasible(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
                  py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
@@ -722,7 +726,7 @@ struct Runner {
             py::gil_scoped_release nogil;
             ok = s->feasible(v, d, h);
         }
-        if (s->stop) return -1;
+        if (s->stopped()) return -1;
         return ok ? 1 : 0;
     }
     py::object tree(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
@@ -733,7 +737,7 @@ struct Runner {
             py::gil_scoped_release nogil;
             t = s->tree(v, d, h);
         }
-        if (s->stop) return py::none();
+        if (s->stopped()) return py::none();
         return tree_to_py(*t);
     }
     py::object greedy(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
@@ -745,7 +749,7 @@ struct Runner {
             py::gil_scoped_release nogil;
             t = s->greedy(v, h);
         }
-        if (s->stop) return py::none();
+        if (s->stopped()) return py::none();
         return tree_to_py(*t);
     }
     py::object certificate(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
@@ -756,7 +760,7 @@ struct Runner {
             py::gil_scoped_release nogil;
             c = s->certificate(v, d, h);
         }
-        if (s->stop) return py::none();
+        if (s->stopped()) return py::none();
         return cert_to_py(*c);
     }
     vector<int> representatives(py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
@@ -769,7 +773,8 @@ struct Runner {
     int64_t capacity(int d) const { return (d >= 0 && d < 64) ? s->cap[d] : -1; }
     int64_t nodes() const { return s->nodes.load(); }
     int64_t memo_size() const { return s->memo.size.load(); }
-    void reset_stop() { s->stop = false; }
+    int64_t memo_bytes() const { return s->memo.bytes.load(); }
+    void reset_stop() { s->ctl.clear_stop(); }
     py::object control_keep;
 };
 
@@ -785,6 +790,7 @@ PYBIND11_MODULE(search_worst, m) {
         .def("configure", &Runner::configure)
         .def("set_control", &Runner::set_control)
         .def("set_deadline", &Runner::set_deadline)
+        .def("request_stop", &Runner::request_stop)
         .def("feasible", &Runner::feasible)
         .def("tree", &Runner::tree)
         .def("certificate", &Runner::certificate)
@@ -793,5 +799,6 @@ PYBIND11_MODULE(search_worst, m) {
         .def("capacity", &Runner::capacity)
         .def("nodes", &Runner::nodes)
         .def("memo_size", &Runner::memo_size)
+        .def("memo_bytes", &Runner::memo_bytes)
         .def("reset_stop", &Runner::reset_stop);
 }

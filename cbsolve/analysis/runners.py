@@ -31,16 +31,18 @@ def single_threaded() -> None:
     os.environ["OMP_NUM_THREADS"] = "1"
 
 
-def run_local(cells: list[dict], workers: int | None = None) -> Iterator[dict]:
+def run_local(cells: list[dict], workers: int | None = None, *, work=run_cell,
+              order=cost) -> Iterator[dict]:
     """Run cells on ``workers`` single-threaded processes (default: one per CPU).
 
     ``workers=0`` runs them in this process, one after the other (debugging, tiny sweeps);
-    the native kernels may then use several threads.
+    the native kernels may then use several threads. ``work`` (a picklable function of one
+    cell) and ``order`` (its rough cost) let other tables reuse the runner.
     """
-    cells = sorted(cells, key=cost, reverse=True)
+    cells = sorted(cells, key=order, reverse=True)
     if workers == 0:
         for cell in cells:
-            yield run_cell(cell)
+            yield work(cell)
         return
     workers = workers or default_workers()
     import multiprocessing
@@ -50,7 +52,7 @@ def run_local(cells: list[dict], workers: int | None = None) -> Iterator[dict]:
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                              initializer=single_threaded) as pool:
-        futures = [pool.submit(run_cell, cell) for cell in cells]
+        futures = [pool.submit(work, cell) for cell in cells]
         for fut in as_completed(futures):
             yield fut.result()
 
@@ -72,7 +74,7 @@ def connect(scheduler: str):
             from None
 
 
-def run_dask(cells: list[dict], scheduler: str) -> Iterator[dict]:
+def run_dask(cells: list[dict], scheduler: str, *, work=run_cell, order=cost) -> Iterator[dict]:
     """Run cells on the Dask distributed cluster whose scheduler is at ``scheduler``.
 
     Workers must be able to import cbsolve (install it on every worker); start them with
@@ -80,12 +82,12 @@ def run_dask(cells: list[dict], scheduler: str) -> Iterator[dict]:
     """
     from distributed import as_completed
 
-    cells = sorted(cells, key=cost, reverse=True)
+    cells = sorted(cells, key=order, reverse=True)
     client = connect(scheduler)
     try:
         # pure=False: identical cells are still computed (and keys stay unique); the priority
         # makes the scheduler start the longest cells first, as the local pool does
-        futures = [client.submit(run_cell, cell, pure=False, priority=len(cells) - i)
+        futures = [client.submit(work, cell, pure=False, priority=len(cells) - i)
                    for i, cell in enumerate(cells)]
         for fut in as_completed(futures):
             yield fut.result()

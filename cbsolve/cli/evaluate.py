@@ -56,8 +56,9 @@ def _progress(enabled: bool):
 @click.option("--sample", type=COUNT, default=None, metavar="K",
               help="Play K random secrets only and report an estimate (for large spaces).")
 @click.option("--seed", type=SEED, default=None, help="Seed for --sample and the random strategy.")
-@click.option("--symmetry/--no-symmetry", default=False, show_default=True,
-              help="Score one guess per symmetry class at the top of the tree (same result).")
+@click.option("--symmetry/--no-symmetry", default=None,
+              help="Score one guess per symmetry class at the top of the tree (same result; "
+                   "default: on from 20,000 codes).")
 @variant_options
 @json_option
 def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample, seed,
@@ -75,7 +76,7 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
         raise InvalidVariant(f"--dot-depth must be at least 1, got {dot_depth}")
     result = evaluate(variant, strategy, first=first, guesses=guesses, seed=seed,
                       progress=_progress(progress_enabled(as_json)), sample=sample,
-                      symmetry=symmetry)
+                      symmetry="auto" if symmetry is None else symmetry)
     if out:
         write_tree(result.tree, out)
     if dot:

@@ -25,6 +25,7 @@ from . import (
 )
 
 OBJECTIVES = ("worst", "expected")
+EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 GUESS_MODES = ("all", "candidates")
 
 
@@ -39,10 +40,11 @@ def _worst_progress(enabled: bool):
     words = {"greedy": "greedy upper bound", "feasible": "deciding whether {d} guesses suffice",
              "tree": "building the depth-{d} tree", "certificate": "certifying that {d} do not suffice"}
 
-    def update(method: str, d: int, control) -> None:
+    def update(method: str, d: int, control, lower, upper) -> None:
         what = words.get(method, method).format(d=d)
         top = f", top guesses {control[1]}/{control[2]}" if control[2] else ""
-        status.update(f"{what}: {control[0]:,} nodes, {control[4]:,} sets memoised{top}")
+        status.update(f"worst case in [{lower}, {'?' if upper is None else upper}]; {what}: "
+                      f"{control[0]:,} nodes, {control[4]:,} sets memoised{top}")
 
     return update, status
 
@@ -72,7 +74,8 @@ MAX_WORKERS = 256
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
               help="Stop and report the bounds proved so far (default and 0: no limit).")
 @click.option("--workers", type=COUNT, default=None, metavar="N",
-              help=f"Threads (default: all cores; at most {MAX_WORKERS}).")
+              help=f"Threads (default: all cores; at most {MAX_WORKERS}); with --scheduler local "
+                   "the number of worker processes.")
 @click.option("--no-certificate", is_flag=True, help="Skip the lower-bound certificate (worst).")
 @click.option("--lookahead", type=COUNT, default=0, show_default=True, metavar="K",
               help="Worst objective tie-break: compare up to K working guesses per node on the "
@@ -81,14 +84,17 @@ MAX_WORKERS = 256
               help="Worst objective: also prove the tie-breaks (fewest secrets needing the worst "
                    "case, then smallest total) with a weighted exact search; Mastermind 4/6 "
                    "takes seconds, Bulls & Cows 4/10 much longer (see docs/optimal.md).")
+@click.option("--memory-budget", default=None, metavar="SIZE",
+              help="Memory the search may take, e.g. 6G (default: $CBSOLVE_MEMORY_BUDGET, else a "
+                   "quarter of RAM); a game whose reply matrix does not fit is refused.")
 @click.option("--scheduler", default=None, metavar="ADDRESS|local",
               help="Split the search over a Dask cluster (tcp://host:8786), or 'local' for a "
                    "local cluster of --workers one-thread processes.")
 @variant_options
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
-                    time_limit, workers, no_certificate, lookahead, ties, scheduler, variant,
-                    as_json) -> int:
+                    time_limit, workers, no_certificate, lookahead, ties, memory_budget,
+                    scheduler, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
 
     ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
@@ -105,34 +111,55 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                              "already breaks ties by the worst case)")
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise InvalidVariant(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
+    from ..search import SearchInterrupted
+    from ..search.memory import budget
+
+    limit = budget(memory_budget)
     show = progress_enabled(as_json)
     position = _position(variant, entries, log_file, as_json)
     if isinstance(position, int):
         return position     # inconsistent log, reported
-    if scheduler is not None:
-        result = _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses,
-                                    time_limit, position, not no_certificate, ties, lookahead)
-    elif position is not None:
-        if ties:
-            raise InvalidVariant("--ties applies to the whole game only, not from a position")
-        result = _solve_from(position, objective, guesses, max_depth, time_limit, workers,
-                             not no_certificate, lookahead, show)
-    elif objective == "worst":
+    try:
+        if scheduler is not None:
+            result = _solve_distributed(variant, scheduler, objective, workers, max_depth,
+                                        guesses, time_limit, position, not no_certificate, ties,
+                                        lookahead)
+        elif position is not None:
+            if ties:
+                raise InvalidVariant("--ties applies to the whole game only, not from a position")
+            result = _solve_from(position, objective, guesses, max_depth, time_limit, workers,
+                                 not no_certificate, lookahead, show)
+        else:
+            result = _search(objective, variant, guesses, max_depth, time_limit, workers, show,
+                             not no_certificate, lookahead, ties, limit)
+    except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
+        result = stop.result
+    code = _report(result, variant, out, dot, html, dot_depth, as_json, position)
+    return EXIT_INTERRUPTED if result.interrupted else code
+
+
+def _search(objective, variant, guesses, max_depth, time_limit, workers, show, certificate,
+            lookahead, ties, limit):
+    if objective == "worst":
         from ..search.worst import solve_worst
 
         update, status = _worst_progress(show)
         try:
-            result = solve_worst(variant, guesses=guesses, max_depth=max_depth,
-                                 time_limit=time_limit, workers=workers, progress=update,
-                                 certificate=not no_certificate, lookahead=lookahead, ties=ties)
+            return solve_worst(variant, guesses=guesses, max_depth=max_depth,
+                               time_limit=time_limit, workers=workers, progress=update,
+                               certificate=certificate, lookahead=lookahead, ties=ties,
+                               memory_budget=limit)
         finally:
             if status is not None:
                 status.stop()
-    else:
-        from ..search.expected import solve_expected
+    from ..search.expected import solve_expected
 
-        result = solve_expected(variant, max_depth=max_depth, guesses=guesses,
-                                time_limit=time_limit, workers=workers, progress=show)
+    return solve_expected(variant, max_depth=max_depth, guesses=guesses, time_limit=time_limit,
+                          workers=workers, progress=show, memory_budget=limit)
+
+
+def _report(result, variant, out, dot, html, dot_depth, as_json, position=None) -> int:
+    """Write --out/--dot/--html, print the result; the exit code of the answer (1: infeasible)."""
     if out and result.tree is not None:
         from ..tree import write_tree
 
@@ -148,7 +175,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     if html and result.tree is not None:
         from ..html import write_html
 
-        write_html(result.tree, html, title=f"optimal ({objective})")
+        write_html(result.tree, html, title=f"optimal ({result.objective})")
     data = result.to_json()
     data["variant"] = variant.to_dict()
     if position is not None:
@@ -237,10 +264,13 @@ def format_result(result, variant, out, dot, position=None) -> str:
         lines.append(f"infeasible: no strategy finds every secret within {result.max_depth} "
                      f"guesses (proved; worst case >= {result.max_depth + 1})")
     elif result.proved:
+        # an interrupt after the value was proved leaves no tree: the interval holds it
         if result.objective == "worst":
-            lines.append(f"optimal worst case: {result.worst} guesses (proved)")
+            value = result.worst if result.worst is not None else result.upper
+            lines.append(f"optimal worst case: {value} guesses (proved)")
         else:
-            lines.append(f"optimal total: {result.total} guesses (proved)")
+            value = result.total if result.total is not None else result.upper
+            lines.append(f"optimal total: {value} guesses (proved)")
     else:
         lo = "?" if result.lower is None else result.lower
         hi = "?" if result.upper is None else result.upper

@@ -1,9 +1,9 @@
 """A feedback log as clues: the form in which the constraint engines encode it.
 
-Place in the data flow: FeedbackLog -> (this module) -> cpsat.py / sat.py / counting.py. A log entry becomes a
-:class:`Clue`: the guess, its bulls, its total matches ``bulls + cows`` (None in bulls-only
-mode) and the guess's count ``k_sym`` of every symbol it uses. Both backends encode the secret
-as one-hot booleans ``x[pos][sym]`` and a clue as two cardinality constraints:
+Place in the data flow: FeedbackLog -> (this module) -> cpsat.py / sat.py / counting.py. A log
+entry becomes a :class:`Clue`: the guess, its bulls, its total matches ``bulls + cows`` (None in
+bulls-only mode) and the guess's count ``k_sym`` of every symbol it uses. Both solver engines
+encode the secret as one-hot booleans ``x[pos][sym]`` and a clue as two cardinality constraints:
 
 * bulls: ``sum_pos x[pos][guess[pos]] == bulls``;
 * total: ``sum_sym min(k_sym, n_sym) == bulls + cows`` where ``n_sym = sum_pos x[pos][sym]``.

@@ -1,6 +1,7 @@
 """Model counting and sampling of the log's CNF where enumeration is hopeless.
 
-Place in the data flow: sat.py (CNF with one model per secret) -> (this module) -> answer.py.
+Place in the data flow: sat.py (CNF with one model per secret) -> (this module) -> answer.py,
+dfs_answer.py.
 
 * Exact counts: Ganak (Sharma, Roy, Soos & Meel 2019; ``pyganak``), projected on the ``x``
   variables for safety although every auxiliary variable is already a function of them.

@@ -1,4 +1,4 @@
-"""OR-Tools CP-SAT backend: find one, prove unique, prove none, optimise (corrections).
+"""The OR-Tools CP-SAT engine: find one, prove unique, prove none, optimise (corrections).
 
 Place in the data flow: FeedbackLog -> clues.Clue -> (this model) -> answer.py. Same one-hot
 ``x[pos][sym]`` as the SAT backend. Each symbol's count ``n_sym = sum_pos x[pos][sym]`` is an

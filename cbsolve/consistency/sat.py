@@ -1,4 +1,4 @@
-"""PySAT backend: a CNF encoding of a feedback log, solved incrementally.
+"""The PySAT engine: a CNF encoding of a feedback log, solved incrementally.
 
 Place in the data flow: FeedbackLog -> clues.Clue -> (this CNF) -> answer.py. The secret is
 one-hot ``x[pos][sym]`` (names from an :class:`~pysat.formula.IDPool`, never counted by hand).

@@ -30,6 +30,7 @@ class SearchResult:
     certificate: dict | None = None     # lower-bound certificate (worst objective)
     notes: list[str] = field(default_factory=list)
     phases: dict[str, float] = field(default_factory=dict)  # seconds per search phase
+    interrupted: bool = False           # stopped by Ctrl-C (the interval is what was proved)
     # worst objective's tie-break: proved interval [lower, upper] on the fewest secrets that
     # need the worst-case number of guesses (upper = the tree's count)
     at_worst: tuple[int, int] | None = None
@@ -46,9 +47,20 @@ class SearchResult:
                 "lower": self.lower, "upper": self.upper, "max_depth": self.max_depth,
                 "guesses": self.guesses, "seconds": round(self.seconds, 3), "nodes": self.nodes,
                 "notes": self.notes,
+                **({"interrupted": True} if self.interrupted else {}),
                 **({"at_worst": {"lower": self.at_worst[0], "upper": self.at_worst[1]}}
                    if self.at_worst is not None else {}),
                 # proved: no strategy within max_depth guesses, so the worst case exceeds it
                 **({"infeasible": {"max_depth": self.max_depth,
                                    "worst_at_least": self.max_depth + 1}}
                    if self.status == Status.INFEASIBLE and self.max_depth else {})}
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a search: ``result`` holds what was proved by then (the interval
+    ``lower``/``upper``, ``proved`` False unless the value itself was already proved). A
+    KeyboardInterrupt, so a caller that does not look at it still exits as interrupted."""
+
+    def __init__(self, result: SearchResult):
+        super().__init__()
+        self.result = result

@@ -79,7 +79,7 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
 
     started = time.perf_counter()
     threads = workers or len(os.sched_getaffinity(0))
-    native = _Native(variant, guesses, {}, threads, 0, root)
+    native = _Native(variant, guesses, {}, threads, root=root)
     members, history = native.all, native.empty
     n = len(members)
     result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False, secrets=n,
@@ -106,7 +106,7 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
     if optimum is None:   # no strategy within max_depth: certificate for max_depth
         result.notes.append(f"no strategy finds every secret within {max_depth} guesses")
         if certificate:
-            result.certificate = _certificate(variant, native, max_depth, guesses, None)
+            result.certificate = _certificate(variant, native, max_depth, guesses, None, None)
         result.status, result.proved = Status.INFEASIBLE, True
     else:
         if winner is None:
@@ -115,7 +115,7 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
             doc = _winning_tree(client, variant, native, guesses, winner, optimum)
         if certificate and optimum > 1:
             doc["certificate"] = result.certificate = _certificate(
-                variant, native, optimum - 1, guesses, None)
+                variant, native, optimum - 1, guesses, None, None)
         result.tree = doc
         _fill_stats(result, doc)
         result.lower = result.upper = optimum

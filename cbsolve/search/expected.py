@@ -43,14 +43,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..codes import CodeSpace
+from ..deadline import run_interruptible, stop_requested
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ..status import Status
 from ..variant import Variant
-from . import SearchResult
+from . import SearchInterrupted, SearchResult, memory
 
 GUESS_POOLS = ("all", "candidates")
-#: Largest space searched: the score matrix is n^2 bytes (Bulls & Cows 4/10: 25 MB).
-MAX_CODES = 16_384
 INF_T = 1 << 60
 INF_W = 1 << 20
 #: A stopped search still reports a tree: building it (greedy subtrees, re-solving the classes
@@ -68,6 +67,10 @@ OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "re
            "branching")
 
 
+class _Abandoned(Exception):
+    """Ctrl-C reached the driver: leave without building a tree."""
+
+
 @dataclass
 class _Class:
     """One reply class of a first guess: a subproblem solved exactly (or refuted)."""
@@ -82,7 +85,8 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
                    time_limit: float | None = None, workers: int | None = None,
                    progress: bool | None = None, symmetry: bool = True,
                    options: dict | None = None, memo_entries: int = 8_000_000,
-                   weights: list[int] | None = None) -> SearchResult:
+                   weights: list[int] | None = None,
+                   memory_budget: str | int | None = None) -> SearchResult:
     """Prove the expected-case optimum of ``variant`` and return it with its strategy tree.
 
     ``guesses``: ``"all"`` codes or only ``"candidates"`` (codes consistent with the replies).
@@ -95,15 +99,26 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     result's ``lower``/``upper``/``weighted`` are in that unit (``total`` stays the number of
     guesses). :func:`cbsolve.search.worst.solve_worst_ties` uses it for the worst objective's
     tie-breaks.
+    ``memory_budget`` (bytes or "6G"; default :func:`cbsolve.search.memory.budget`): a game
+    whose matrices do not fit is refused (SpaceTooLarge, naming what it needs).
+    Ctrl-C stops the search within a fraction of a second and raises
+    :class:`SearchInterrupted` holding the interval proved so far (no tree).
     """
     started = time.perf_counter()
+    _check(variant, max_depth, guesses, options, memory.budget(memory_budget))
     search = _Search(variant, max_depth, guesses, workers, symmetry, options, memo_entries,
                      weights)
     show = sys.stderr.isatty() if progress is None else bool(progress)
-    return search.run(time_limit, show, started)
+    try:
+        # The driver runs in a worker thread: the calling thread answers Ctrl-C at once and
+        # sets the kernel's stop flag, which every node polls.
+        return run_interruptible(lambda: search.run(time_limit, show, started),
+                                 search.solver.request_stop, on_wait=search.show_interval)
+    except (KeyboardInterrupt, _Abandoned):
+        raise SearchInterrupted(search.interrupted(started)) from None
 
 
-def _check(variant: Variant, max_depth, guesses: str, options) -> None:
+def _check(variant: Variant, max_depth, guesses: str, options, budget: int) -> None:
     if guesses not in GUESS_POOLS:
         raise unknown_name("guess pool", guesses, GUESS_POOLS)
     if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int)
@@ -112,10 +127,7 @@ def _check(variant: Variant, max_depth, guesses: str, options) -> None:
     for key in options or {}:
         if key not in OPTIONS:
             raise unknown_name("search option", key, OPTIONS)
-    size = CodeSpace(variant).size
-    if size > MAX_CODES:
-        raise SpaceTooLarge(f"{variant.describe()} has {size} codes; the exact expected-case "
-                            f"search handles at most {MAX_CODES}")
+    memory.check(variant.describe(), CodeSpace(variant).size, "expected", budget)
     if variant.response_slots > 256:
         raise SpaceTooLarge(f"code length {variant.length} too large for the exact search "
                             "(at most 14)")
@@ -124,7 +136,6 @@ def _check(variant: Variant, max_depth, guesses: str, options) -> None:
 class _Search:
     def __init__(self, variant, max_depth, guesses, workers, symmetry, options, memo_entries,
                  weights=None):
-        _check(variant, max_depth, guesses, options)
         if weights is not None:
             weights = [int(x) for x in weights]
             if max_depth is None or len(weights) != max_depth or weights[-1] <= 0 or any(
@@ -165,6 +176,11 @@ class _Search:
             self.symmask |= np.left_shift(np.uint64(1), self.codes[:, j].astype(np.uint64))
         self.lock = threading.Lock()
         self.notes: list[str] = []
+        # the proved interval while the search runs (objective units), for progress and Ctrl-C
+        self.live_lower: int | None = None
+        self.live_upper: int | None = None
+        self.bar = None
+        self._live: dict = {}
 
     # --- symmetry at the top two levels ------------------------------------------------------
     def _reps(self, history, members) -> np.ndarray | None:
@@ -209,6 +225,9 @@ class _Search:
         everyone = np.arange(n, dtype=np.int32)
         t = time.perf_counter()
         greedy = solver.greedy_value(everyone, d, self.base_played)
+        self._abandon_if_interrupted()
+        if greedy is not None:
+            self.live_upper = greedy[0]
         if time_limit is not None:
             # After a stop the reported tree is built (greedy where the search did not
             # finish): keep TREE_RESERVE x the greedy value's time for it, and count the set-up.
@@ -221,18 +240,23 @@ class _Search:
             self.notes.append(f"the greedy strategy needs more than {self.max_depth} guesses")
         reps = self._reps([], everyone)
         order = solver.scan(everyone, d, self.base_played, reps, self._history([]))
+        self._abandon_if_interrupted()
         order.sort(key=lambda x: (x[1], x[2], not x[3], x[0]))
         bounds: list[tuple[int, int]] = []   # proved lower bound of every first guess
         stopped = False
         partial = None  # (first guess, classes) being solved when the time ran out
-        bar = _Progress(show, len(order))
+        bar = self.bar = _Progress(show, len(order))
+        self._live = {"bounds": bounds, "current": None, "pending": order[0][1] if order else None}
         try:
             for rank, (g1, lbt, lbw, _cand) in enumerate(order):
                 if (lbt, lbw) >= best:
                     bounds.append((lbt, lbw))
                     break
                 bar.first(rank, self.space.format(self.codes[g1]))
+                self._live["pending"] = order[rank + 1][1] if rank + 1 < len(order) else None
+                self._live["current"] = ((lbt, lbw), [])
                 value, classes, done = self._first_guess(g1, best, bar)
+                self._live["current"] = None
                 if not done:
                     stopped = True
                     partial = (g1, classes)
@@ -242,10 +266,12 @@ class _Search:
                 if value < best:
                     best, best_guess, best_classes = value, g1, classes
                     bounds.append(value)
+                    self.live_upper = best[0]
                 else:
                     bounds.append(max(self._partial_bound(classes, (lbt, lbw)), best))
         finally:
             bar.close()
+        self._abandon_if_interrupted()
         seconds = time.perf_counter() - started
         solver.set_deadline(0)  # clears the stop flag: the tree walk may need to re-solve
         lower = min(bounds) if bounds else best
@@ -294,6 +320,49 @@ class _Search:
         result.nodes = solver.nodes
         return result
 
+    # --- interrupts and progress ----------------------------------------------------------------
+    def _abandon_if_interrupted(self) -> None:
+        """After Ctrl-C the driver leaves at once (no tree); :meth:`interrupted` reports."""
+        if stop_requested() and self.solver.stopped():
+            raise _Abandoned
+
+    def live_interval(self) -> tuple[int | None, int | None]:
+        """The interval proved so far (objective units): lower is the least bound over the
+        first guesses settled, the one being solved (its classes' bounds so far) and the next
+        in bound order (the scan's order, so every later one is at least that)."""
+        live = getattr(self, "_live", None)
+        if not live:
+            return None, self.live_upper
+        with self.lock:
+            parts = [b[0] for b in live["bounds"]]
+            if live["current"] is not None:
+                parts.append(self._partial_bound(live["current"][1], live["current"][0])[0])
+            if live["pending"] is not None:
+                parts.append(live["pending"])
+        lower = min(parts) if parts else self.live_upper
+        if lower is not None and self.live_upper is not None:
+            lower = min(lower, self.live_upper)
+        return lower, self.live_upper
+
+    def show_interval(self) -> None:
+        if self.bar is not None and self.bar.bar is not None:
+            self.bar.interval(*self.live_interval())
+
+    def interrupted(self, started: float) -> SearchResult:
+        """What Ctrl-C leaves: the interval proved so far, no tree."""
+        lower, upper = self.live_interval()
+        proved = lower is not None and lower == upper
+        result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=proved,
+                              secrets=self.n, max_depth=self.max_depth, guesses=self.pool,
+                              seconds=time.perf_counter() - started, nodes=self.solver.nodes,
+                              notes=self.notes, lower=lower, upper=upper, interrupted=True)
+        if upper is not None:
+            result.status = Status.OPTIMAL if proved else Status.FEASIBLE
+        unit = "weighted total" if self.weights else "total"
+        self.notes.append(f"interrupted: {unit} in [{'?' if lower is None else lower}, "
+                          f"{'?' if upper is None else upper}] (no tree)")
+        return result
+
     def _partial_bound(self, classes: list[_Class], scan_bound) -> tuple[int, int]:
         if not classes:
             return scan_bound
@@ -319,6 +388,8 @@ class _Search:
         refuted = threading.Event()
         stopped = threading.Event()
         reps_all = None if self.cand_only else self._reps([g1], None)
+        if self._live.get("current") is not None:
+            self._live["current"] = (self._live["current"][0], classes)  # for show_interval
 
         def task(c: _Class):
             if solver.stopped():      # the deadline passed in another class's search
@@ -507,6 +578,7 @@ class _Search:
                              self._history(history))
                 g = solver.best_guess(members, d)
             if g < 0:
+                self._abandon_if_interrupted()
                 raise AssertionError("internal error: an exactly solved set has no best guess")
         return self._node(g, members, d, history, self._optimal_subtree)
 
@@ -527,6 +599,8 @@ class _Search:
 
     def _greedy_tree(self, members: np.ndarray, d: int, history) -> dict:
         g = self.solver.greedy_guess(members, self._played(history), d)
+        if g < 0:
+            self._abandon_if_interrupted()
         return self._node(g, members, d, history, self._greedy_tree)
 
     def _document(self, root: dict, hist: dict[int, int], proved: bool) -> dict:
@@ -549,10 +623,11 @@ class _Progress:
 
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
                             TextColumn("{task.completed}/{task.total} classes"),
+                            TextColumn("{task.fields[interval]}"),
                             TimeElapsedColumn(), transient=True,
                             console=_stderr_console())
         self.bar.start()
-        self.task = self.bar.add_task("expected search", total=1)
+        self.task = self.bar.add_task("expected search", total=1, interval="")
         self.n_first = n_first
 
     def first(self, rank: int, code: str) -> None:
@@ -563,6 +638,11 @@ class _Progress:
     def classes(self, k: int) -> None:
         if self.bar:
             self.bar.update(self.task, total=k, completed=0)
+
+    def interval(self, lower, upper) -> None:
+        if self.bar:
+            self.bar.update(self.task, interval=f"total in [{'?' if lower is None else lower}, "
+                                                f"{'?' if upper is None else upper}]")
 
     def advance(self) -> None:
         if self.bar:

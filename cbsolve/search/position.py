@@ -83,7 +83,7 @@ def solve_from(position: Position, objective: str = "worst", *, guesses: str = "
 
         result = solve_worst(position.variant, guesses=guesses, max_depth=max_depth,
                              time_limit=time_limit, workers=workers, progress=progress,
-                             certificate=certificate, lookahead=lookahead, root=position)
+                             certificate=certificate, lookahead=lookahead, position=position)
     else:
         result = solve_expected_from(position, guesses=guesses, max_depth=max_depth,
                                      time_limit=time_limit)

@@ -27,20 +27,17 @@ compare results with and without it.
 """
 from __future__ import annotations
 
-import threading
 import time
 
 import numpy as np
 
 from ..codes import CodeSpace
+from ..deadline import Deadline, run_interruptible
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ..scoring import possible_responses, score_matrix
 from ..status import Status
 from ..variant import Variant
-from . import SearchResult
-
-#: Largest space searched: the reply matrix is n^2 bytes (5040^2 = 25 MB; 30240^2 = 0.9 GB).
-MAX_CODES = 12_000
+from . import SearchInterrupted, SearchResult, memory
 PRUNINGS = ("symmetry", "capacity", "obvious", "order", "memo", "dedupe")
 GUESS_MODES = ("all", "candidates")
 CERT_FORMAT = "cbsolve-worst-lower-bound"
@@ -71,7 +68,7 @@ class _Native:
     """The native search with its control block (progress counters and stop request)."""
 
     def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int,
-                 lookahead: int = 0, root=None):
+                 lookahead: int = 0, memo_bytes: int | None = None, root=None):
         from .._native.search_worst import WorstSearch
 
         space = CodeSpace(variant)
@@ -84,6 +81,8 @@ class _Native:
         opts = {k: bool(prune.get(k, True)) for k in PRUNINGS}
         opts.update(candidates_only=guesses == "candidates", threads=int(workers),
                     lookahead=int(lookahead))
+        if memo_bytes is not None:
+            opts["memo_bytes"] = int(memo_bytes)
         self.core.configure(opts)
         self.control = np.zeros(8, dtype=np.int64)
         self.core.set_control(self.control)
@@ -93,170 +92,196 @@ class _Native:
         self.empty = np.zeros(0, dtype=np.int64) if root is None else root.history
         self.phases: dict[str, float] = {}
 
-    def run(self, method: str, d: int, on_wait=None):
-        """Call the native method in a worker thread (GIL released) while ``on_wait`` polls."""
-        box: dict = {}
+    def run(self, method: str, d: int, deadline: Deadline | None = None, on_wait=None):
+        """Call the native method in a worker thread (GIL released); the time limit and Ctrl-C
+        set the kernel's stop flag (:func:`cbsolve.deadline.run_interruptible`), ``on_wait``
+        (progress) is called every poll with ``(method, d, control)``."""
         t0 = time.perf_counter()
-
-        def target():
-            try:
-                box["value"] = getattr(self.core, method)(self.all, d, self.empty)
-            except BaseException as exc:  # surfaced in the calling thread
-                box["error"] = exc
-
-        worker = threading.Thread(target=target, daemon=True)
-        worker.start()
+        poll = None if on_wait is None else (lambda: on_wait(method, d, self.control))
         try:
-            while worker.is_alive():
-                worker.join(0.2)
-                if on_wait is not None:
-                    on_wait(method, d, self.control)
-        except KeyboardInterrupt:
-            self.control[3] = 1
-            worker.join()
-            raise
-        key = f"{method}({d})"
-        self.phases[key] = self.phases.get(key, 0.0) + time.perf_counter() - t0
-        if "error" in box:
-            raise box["error"]
-        return box["value"]
+            return run_interruptible(lambda: getattr(self.core, method)(self.all, d, self.empty),
+                                     self.core.request_stop, deadline=deadline, on_wait=poll)
+        finally:
+            key = f"{method}({d})"
+            self.phases[key] = self.phases.get(key, 0.0) + time.perf_counter() - t0
 
 
 def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None = None,
                 time_limit: float | None = None, workers: int | None = None, progress=None,
                 certificate: bool = True, prune: dict | None = None,
                 lookahead: int = 0, ties: bool = False,
-                ties_limit: float | None = None, root=None) -> SearchResult:
+                ties_limit: float | None = None,
+                memory_budget: str | int | None = None, position=None) -> SearchResult:
     """Fewest guesses that find every secret in the worst case, proved, with tree and certificate.
 
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
     optimum is larger); ``time_limit`` stops the search and reports the bounds proved so far;
     ``workers`` threads share the top of the search (default: all cores); ``progress`` is a
-    callable ``(phase, depth, control)`` polled while the native search runs. ``lookahead``
+    callable ``(phase, depth, control, lower, upper)`` polled while the native search runs
+    (``lower``/``upper``: the interval proved so far). Ctrl-C stops the search within a
+    fraction of a second and raises :class:`SearchInterrupted` with that interval.
+    ``memory_budget`` (bytes or "6G"; default :func:`cbsolve.search.memory.budget`): a game
+    whose reply matrix does not fit is refused (SpaceTooLarge, naming what it needs). ``lookahead``
     (tie-break, slower): at each node of the optimal tree compare up to that many working
     guesses on a lower bound of the secrets they leave for the last guess (0: the first one).
     ``ties``: also prove the tie-breaks (fewest secrets needing the worst case, then smallest
     total; :func:`_solve_ties`) and return that tree; a time limit leaves an interval.
     ``ties_limit``: seconds for the tie-breaks alone (default: what ``time_limit`` leaves).
     ``ties="count"``: the first tie-break only (fewest secrets at the worst depth).
-    ``root``: search the game from a position (:mod:`cbsolve.search.position`) instead of from
-    the start; depths then count the guesses from that position (no tie-breaks).
+    ``position``: search the game from a position (:mod:`cbsolve.search.position`) instead of
+    from the start; depths then count the guesses from that position (no tie-breaks).
     """
     start = time.perf_counter()
-    if guesses not in GUESS_MODES:
-        raise unknown_name("guess set", guesses, GUESS_MODES)
     prune = dict(prune or {})
-    bad = sorted(set(prune) - set(PRUNINGS))
-    if bad:
-        raise unknown_name("pruning", bad[0], PRUNINGS)
-    space = CodeSpace(variant)
-    if space.size > MAX_CODES:
-        raise SpaceTooLarge(f"{variant.describe()} has {space.size} codes; the exact worst-case "
-                            f"search is limited to {MAX_CODES} (its reply matrix is n^2 bytes)")
-    if max_depth is not None and max_depth < 1:
-        raise InvalidVariant(f"--max-depth must be >= 1, got {max_depth}")
+    n, budget = _check(variant, guesses, prune, max_depth, memory_budget)
     if workers is None:
         import os
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    native = _Native(variant, guesses, prune, max(1, workers), lookahead, root)
-    if time_limit is not None and time_limit > 0:
-        native.core.set_deadline(float(time_limit))
+    native = _Native(variant, guesses, prune, max(1, workers), lookahead,
+                     memo_bytes=memory.worst_memo_bytes(n, budget), root=position)
+    deadline = Deadline(time_limit if time_limit is not None and time_limit > 0 else None)
     n = len(native.all)
     notes: list[str] = []
     result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False, secrets=n,
                           guesses=guesses, max_depth=max_depth)
 
-    # Counting lower bound and greedy upper bound.
-    lower = 1
-    if prune.get("capacity", True):
-        while capacity(native.n_responses, lower) < n:
-            lower += 1
-    greedy_tree = native.run("greedy", 0, progress)
-    upper = _depth(greedy_tree) if greedy_tree is not None else None
-    result.lower, result.upper = lower, upper
+    def report(method: str, d: int, control) -> None:
+        if progress is not None:
+            progress(method, d, control, result.lower, result.upper)
 
-    def finish(status: Status, proved: bool) -> SearchResult:
-        result.status, result.proved = status, proved
-        result.seconds = time.perf_counter() - start
-        result.nodes = int(native.core.nodes()) + extra_nodes[0]
-        result.notes = notes
-        result.phases = {**{k: round(v, 3) for k, v in native.phases.items()}, **result.phases}
-        return result
+    try:
+        # Counting lower bound and greedy upper bound.
+        lower = 1
+        if prune.get("capacity", True):
+            while capacity(native.n_responses, lower) < n:
+                lower += 1
+        result.lower = lower
+        greedy_tree = native.run("greedy", 0, deadline, report)
+        upper = _depth(greedy_tree) if greedy_tree is not None else None
+        result.lower, result.upper = lower, upper
 
-    extra_nodes = [0]  # nodes of the tie-break searches
-    optimum = None
-    d = lower
-    while optimum is None:
-        if max_depth is not None and d > max_depth:
-            notes.append(f"no strategy finds every secret within {max_depth} guesses")
-            if certificate:
-                result.certificate = _certificate(variant, native, max_depth, guesses, progress)
-            return finish(Status.INFEASIBLE, True)
-        if upper is not None and d >= upper:
-            optimum = upper  # the greedy tree reaches it
-            break
-        answer = native.run("feasible", d, progress)
-        if answer < 0:
-            notes.append(f"time limit reached while deciding whether {d} guesses suffice")
-            if greedy_tree is not None:
-                result.tree = _tree_doc(variant, native, greedy_tree, guesses, proved=False)
-                _fill_stats(result, result.tree)
-            return finish(Status.FEASIBLE if greedy_tree is not None else Status.UNKNOWN, False)
-        if answer == 1:
-            optimum = d
-        else:
-            result.lower = lower = d + 1
-            d += 1
-    result.lower = result.upper = optimum
-    root = native.run("tree", optimum, progress)
-    if root is None:  # stopped while building the tree: fall back on the greedy one
-        notes.append("time limit reached while building the tree; the greedy tree is reported")
-        root = greedy_tree
-    tree_doc = _tree_doc(variant, native, root, guesses)
-    if certificate and optimum > 1:
-        cert = _certificate(variant, native, optimum - 1, guesses, progress)
-        if cert is None:
-            notes.append("time limit reached while writing the lower-bound certificate")
-        else:
-            tree_doc["certificate"] = cert
-            result.certificate = cert
-    result.tree = tree_doc
-    _fill_stats(result, tree_doc)
-    hi = result.histogram[optimum]
-    if ties and time_limit is not None:
-        # The tie-break search sets up and reports a tree even when stopped at once: on
-        # Bulls & Cows that took 3-4x building the worst-case tree. With less time left than
-        # that, starting it would only overrun the limit.
-        left = time_limit - (time.perf_counter() - start)
-        need = TIES_SETUP_FACTOR * native.phases.get(f"tree({optimum})", 0.0)
-        if left < need:
-            notes.append(f"time limit: {max(left, 0):.1f} s left, too little to start the "
-                         f"tie-break search (about {need:.1f} s to set it up)")
-            ties = False
-    # The certificate shows optimum-1 guesses fail, so at least one secret needs the optimum;
-    # with lookahead (the user asked for tie-break work) a one-level bound is computed too.
-    lo = _at_worst_lower(variant, native, optimum) if lookahead > 0 and not ties else 1
-    if lo is not None and optimum > 1:
-        lo = max(lo, 1)
-    if ties:
-        left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
-        if ties_limit is not None:
-            left = ties_limit if left is None else min(left, ties_limit)
-        lo, hi, extra_nodes[0] = _solve_ties(variant, result, optimum, guesses, left, workers, lo,
-                                             notes, "count" if ties == "count" else "both")
-        tree_doc = result.tree
-    if lo is not None:
-        result.at_worst = (lo, hi)
-        tree_doc["at_worst"] = {"lower": lo, "upper": hi}
-    if not ties:  # _solve_ties writes its own notes
-        if lo == hi:
-            notes.append(f"proved: the worst case, and {hi} secrets at that depth is the fewest "
-                         "possible")
-        else:
-            notes.append(f"proved: the worst case; fewest secrets needing {optimum} guesses in "
-                         f"[{lo if lo is not None else '?'}, {hi}] (tie-break not proved "
-                         "minimal; the total is that of the tree found)")
-    return finish(Status.OPTIMAL, True)
+        def finish(status: Status, proved: bool) -> SearchResult:
+            result.status, result.proved = status, proved
+            result.seconds = time.perf_counter() - start
+            result.nodes = int(native.core.nodes()) + extra_nodes[0]
+            result.notes = notes
+            result.phases = {**{k: round(v, 3) for k, v in native.phases.items()}, **result.phases}
+            return result
+
+        extra_nodes = [0]  # nodes of the tie-break searches
+        optimum = None
+        d = lower
+        while optimum is None:
+            if max_depth is not None and d > max_depth:
+                notes.append(f"no strategy finds every secret within {max_depth} guesses")
+                if certificate:
+                    result.certificate = _certificate(variant, native, max_depth, guesses, deadline,
+                                                      report)
+                return finish(Status.INFEASIBLE, True)
+            if upper is not None and d >= upper:
+                optimum = upper  # the greedy tree reaches it
+                break
+            answer = native.run("feasible", d, deadline, report)
+            if answer < 0:
+                notes.append(f"time limit reached while deciding whether {d} guesses suffice")
+                if greedy_tree is not None:
+                    result.tree = _tree_doc(variant, native, greedy_tree, guesses, proved=False)
+                    _fill_stats(result, result.tree)
+                return finish(Status.FEASIBLE if greedy_tree is not None else Status.UNKNOWN, False)
+            if answer == 1:
+                optimum = d
+            else:
+                result.lower = lower = d + 1
+                d += 1
+        result.lower = result.upper = optimum
+        root = native.run("tree", optimum, deadline, report)
+        if root is None:  # stopped while building the tree: fall back on the greedy one
+            notes.append("time limit reached while building the tree; the greedy tree is reported")
+            root = greedy_tree
+        tree_doc = _tree_doc(variant, native, root, guesses)
+        if certificate and optimum > 1:
+            cert = _certificate(variant, native, optimum - 1, guesses, deadline, report)
+            if cert is None:
+                notes.append("time limit reached while writing the lower-bound certificate")
+            else:
+                tree_doc["certificate"] = cert
+                result.certificate = cert
+        result.tree = tree_doc
+        _fill_stats(result, tree_doc)
+        hi = result.histogram[optimum]
+        if ties and time_limit is not None:
+            # The tie-break search sets up and reports a tree even when stopped at once: on
+            # Bulls & Cows that took 3-4x building the worst-case tree. With less time left than
+            # that, starting it would only overrun the limit.
+            left = time_limit - (time.perf_counter() - start)
+            need = TIES_SETUP_FACTOR * native.phases.get(f"tree({optimum})", 0.0)
+            if left < need:
+                notes.append(f"time limit: {max(left, 0):.1f} s left, too little to start the "
+                             f"tie-break search (about {need:.1f} s to set it up)")
+                ties = False
+        # The certificate shows optimum-1 guesses fail, so at least one secret needs the optimum;
+        # with lookahead (the user asked for tie-break work) a one-level bound is computed too.
+        lo = _at_worst_lower(variant, native, optimum) if lookahead > 0 and not ties else 1
+        if lo is not None and optimum > 1:
+            lo = max(lo, 1)
+        if ties:
+            left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+            if ties_limit is not None:
+                left = ties_limit if left is None else min(left, ties_limit)
+            lo, hi, extra_nodes[0] = _solve_ties(variant, result, optimum, guesses, left, workers, lo,
+                                                 notes, "count" if ties == "count" else "both")
+            tree_doc = result.tree
+        if lo is not None:
+            result.at_worst = (lo, hi)
+            tree_doc["at_worst"] = {"lower": lo, "upper": hi}
+        if not ties:  # _solve_ties writes its own notes
+            if lo == hi:
+                notes.append(f"proved: the worst case, and {hi} secrets at that depth is the fewest "
+                             "possible")
+            else:
+                notes.append(f"proved: the worst case; fewest secrets needing {optimum} guesses in "
+                             f"[{lo if lo is not None else '?'}, {hi}] (tie-break not proved "
+                             "minimal; the total is that of the tree found)")
+        return finish(Status.OPTIMAL, True)
+    except KeyboardInterrupt:
+        raise SearchInterrupted(_interrupted(result, native, notes, start)) from None
+
+
+def _check(variant: Variant, guesses: str, prune: dict, max_depth: int | None,
+           memory_budget) -> tuple[int, int]:
+    """Validate the arguments; the number of codes and the memory budget (bytes)."""
+    if guesses not in GUESS_MODES:
+        raise unknown_name("guess set", guesses, GUESS_MODES)
+    bad = sorted(set(prune) - set(PRUNINGS))
+    if bad:
+        raise unknown_name("pruning", bad[0], PRUNINGS)
+    n = CodeSpace(variant).size
+    budget = memory.budget(memory_budget)
+    memory.check(variant.describe(), n, "worst", budget)
+    if variant.response_slots > 256:
+        raise SpaceTooLarge(f"code length {variant.length} too large for the exact search "
+                            "(replies must fit in a byte: at most 14)")
+    if max_depth is not None and max_depth < 1:
+        raise InvalidVariant(f"--max-depth must be >= 1, got {max_depth}")
+    return n, budget
+
+
+def _interrupted(result: SearchResult, native: _Native, notes: list[str],
+                 start: float) -> SearchResult:
+    """What Ctrl-C leaves: the interval proved so far (no tree: building it would delay the
+    exit; a value already proved stays proved)."""
+    result.interrupted = True
+    result.seconds = time.perf_counter() - start
+    result.nodes = int(native.core.nodes())
+    if result.lower is not None and result.lower == result.upper:
+        result.status, result.proved = Status.OPTIMAL, True
+    else:
+        result.status = Status.FEASIBLE if result.upper is not None else Status.UNKNOWN
+        result.proved = False
+    notes.append(f"interrupted: worst case in [{result.lower}, "
+                 f"{'?' if result.upper is None else result.upper}]")
+    result.notes = notes
+    return result
 
 
 def tie_weights(n: int, W: int) -> list[int]:
@@ -430,9 +455,10 @@ def _tree_doc(variant: Variant, native: _Native, root: dict, guesses: str,
     return make_tree(variant, name, guesses, root_doc, hist, objective="worst", proved=proved)
 
 
-def _certificate(variant: Variant, native: _Native, d: int, guesses: str, progress) -> dict | None:
+def _certificate(variant: Variant, native: _Native, d: int, guesses: str, deadline: Deadline,
+                 progress) -> dict | None:
     """Refutation tree proving that ``d`` guesses do not suffice (docs/optimal.md)."""
-    raw = native.run("certificate", d, progress)
+    raw = native.run("certificate", d, deadline, progress)
     if raw is None:
         return None
     fmt, codes = native.space.format, native.codes
