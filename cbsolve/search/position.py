@@ -27,7 +27,7 @@ from ..errors import InconsistentLog
 from ..feedback import FeedbackLog
 from ..status import Status
 from ..variant import Variant
-from . import SearchResult
+from . import SearchInterrupted, SearchResult
 
 #: The key of the position block in trees and certificates (docs/tree-format.md).
 POSITION_KEY = "position"
@@ -156,17 +156,26 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
     if time_limit:
         search.solver.set_deadline(float(time_limit))
     history = [int(g) for g in position.history]
-    out = solve_set(search, position.members, history)
-    search.solver.set_deadline(0)
-    result.nodes = search.solver.nodes
-    if out is None:
+
+    def stopped(why: str) -> SearchResult:
+        search.solver.set_deadline(0)
         low = search.solver.lower_bound(np.ascontiguousarray(position.members, dtype=np.int32),
                                         search.depth, search._played(history),
                                         search._history(history))
         result.lower = int(low[0])
-        result.notes.append(f"time limit: total >= {result.lower} (not proved)")
-        result.seconds = time.perf_counter() - started
+        result.notes.append(f"{why}: total >= {result.lower} (not proved)")
+        result.seconds, result.nodes = time.perf_counter() - started, search.solver.nodes
         return result
+
+    try:
+        out = solve_set(search, position.members, history)
+    except KeyboardInterrupt:     # Ctrl-C: report the bound proved, as the whole-game search
+        result.interrupted = True
+        raise SearchInterrupted(stopped("interrupted")) from None
+    search.solver.set_deadline(0)
+    result.nodes = search.solver.nodes
+    if out is None:
+        return stopped("time limit")
     total, worst, exact = out
     if not exact:   # only with max_depth: no strategy within the cap
         result.status, result.proved = Status.INFEASIBLE, True
