@@ -101,11 +101,17 @@ class Bounds:
 
 
 def exact_search_limit() -> int:
-    """Largest space both exact searches accept (their own caps)."""
-    from ..search.expected import MAX_CODES as expected_cap
-    from ..search.worst import MAX_CODES as worst_cap
+    """Largest space both exact searches accept within the memory budget (cbsolve.search.memory)."""
+    from ..search import memory
 
-    return min(expected_cap, worst_cap)
+    lo, hi = 0, memory.MAX_KERNEL_CODES      # fits() is monotone in the number of codes
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if memory.fits(mid, "worst") and memory.fits(mid, "expected"):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def compute_bounds(variant: Variant, *, time_limit: float | None = None, search: bool = True,
