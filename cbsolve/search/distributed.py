@@ -42,7 +42,7 @@ from . import SearchResult
 #: classes 0,1 (1440) and 0,2 (1260) of 0123, which alone are most of the single-worker time).
 SPLIT_MIN = 1000
 #: ... and only on clusters of at least this many worker threads (see ``_split_worth``).
-SPLIT_SLOTS = 4
+SPLIT_SLOTS = 2
 
 #: On a worker thread: its search for the current game ((variant, cap, guesses), search). One
 #: per thread, as a search builds trees in Python-side state (a threaded worker would race).
@@ -299,12 +299,12 @@ class DistributedExpected:
         return value(), classes
 
     def _split_worth(self, c: _Class, history: list[int]) -> bool:
-        """Split a large class of the searched set by its second guesses only on a cluster of at
-        least :data:`SPLIT_SLOTS` threads. Measured on Bulls & Cows 4/10 with 2 workers (its
-        classes 0,1 and 0,2 of 0123, 1440 and 1260 secrets): whole-class tasks took 89.6 s of
-        task CPU, the split 124 s (each worker has its own table, and a guess's budget is the
-        best known when it is sent), so with few workers the classes stay whole; with many,
-        one whole class would keep a single worker busy while the others idle."""
+        """Split a large class of the searched set by its second guesses when the cluster has
+        at least :data:`SPLIT_SLOTS` threads. Measured on Bulls & Cows 4/10 with 2 workers
+        (classes 0,1 and 0,2 of 0123, 1440 and 1260 secrets): whole-class tasks 94.3 s of task
+        CPU, 80.2 s of it on the busiest worker; split, 115.2 s, 62.3 s on the busiest (more
+        work: each worker has its own table and a guess's budget is the best known when it is
+        sent; but shared out, so the run ends sooner). One worker gains nothing from it."""
         return (len(history) == self.root_level and len(c.members) >= SPLIT_MIN
                 and self.slots >= SPLIT_SLOTS)
 
