@@ -23,9 +23,10 @@ from cbsolve.analysis.runners import run_dask, run_local
 from cbsolve.bounds.table import FIELDS, cell_cost, table_cell, table_row
 
 #: Seconds of optional work (strategies, two-level bound, exact search) per cell by default.
-#: About 40 cells use all of it (the exact searches that do not close below 12,000 secrets, the
-#: strategies above ~50,000), so with 2 workers the grid takes about 40 x 90 / 2 s = 30 min.
-CELL_BUDGET = 90.0
+#: About 50 cells use all of it (exact searches that do not close, up to the search's memory
+#: limit of ~53,000 codes; strategies above ~50,000), so with 2 workers the grid takes about
+#: 50 x 70 / 2 s = 30 min.
+CELL_BUDGET = 70.0
 
 #: Method labels shortened for the Markdown table (the CSV keeps the full text).
 ABBREV = [("search", "X"), ("constructive", "K"), ("strategy", "H"), ("two guesses deep", "P2"),

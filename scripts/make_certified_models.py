@@ -157,7 +157,8 @@ def table(rows: dict) -> str:
         game = label(name)
         ours = (f"**{r['value']}** (proved)" if r["proved"]
                 else f"[{r['lower']}, {r['upper']}] (time limit)")
-        published = "—" if r["published"] is None else f"{r['published']} ({r['source']})"
+        published = ("—" if r["published"] is None
+                     else f"{r['published']} ({r['source'].split(',')[0]})")  # full: below
         lines.append(f"| {game} | {r['objective']} | {r['secrets']:,} | {ours} | {published} | "
                      f"{r['seconds']:g} ({r.get('cpu_seconds', '?')}) | "
                      f"{r.get('max_rss_mib', '?')} MiB | `{r['command']}` |")

@@ -86,6 +86,7 @@ class Solver {
         if (matrix.ndim() != 2 || matrix.shape(0) != matrix.shape(1))
             throw std::invalid_argument("matrix must be square (all codes x all codes)");
         nc_ = static_cast<int>(matrix.shape(0));
+        if (nc_ > 65535) throw std::invalid_argument("at most 65535 codes (16-bit class counts)");
         if (codes.ndim() != 2 || codes.shape(0) != nc_)
             throw std::invalid_argument("codes must have one row per matrix row");
         replies_.init(matrix.data(), nc_, slots, win);
@@ -429,8 +430,9 @@ class Solver {
         // candidate's row of the transposed matrix (its reply to every guess) is read
         // sequentially and every guess has its own counters, so consecutive increments never
         // wait on each other (the guess-major loop serialised on repeated replies). A chunk's
-        // counters (uint16: n <= 16384) stay in L1.
-        // uint8 counters when no class can reach 256 (most nodes), uint16 otherwise (n <= 16384).
+        // counters stay in L1.
+        // uint8 counters when no class can reach 256 (most nodes), uint16 otherwise (the
+        // constructor refuses more than 65,535 codes).
         if (n < 256)
             replies_.count_chunks<uint8_t>(S, n, G, consider, ctl_);
         else

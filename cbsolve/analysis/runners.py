@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from ..deadline import POLL_SECONDS, stop_requested
 from .sweep import cost, run_cell
 
 
@@ -42,19 +43,36 @@ def run_local(cells: list[dict], workers: int | None = None, *, work=run_cell,
     cells = sorted(cells, key=order, reverse=True)
     if workers == 0:
         for cell in cells:
+            if stop_requested():
+                return
             yield work(cell)
         return
     workers = workers or default_workers()
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     # spawn, not fork: the parent may hold threads (rich, OpenMP) that fork would copy broken
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                              initializer=single_threaded) as pool:
         futures = [pool.submit(work, cell) for cell in cells]
-        for fut in as_completed(futures):
-            yield fut.result()
+        pending = set(futures)
+        try:
+            while pending and not stop_requested():   # Ctrl-C: finished cells are kept
+                done, pending = wait(pending, POLL_SECONDS, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    yield fut.result()
+        finally:
+            if stop_requested() or any(not f.done() for f in futures):
+                _cancel(pool)
+
+
+def _cancel(pool) -> None:
+    """Stop a process pool now: drop the queued cells and end the running workers (a cell
+    runs for up to minutes and nothing in it listens for a stop request)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def connect(scheduler: str):
@@ -69,9 +87,9 @@ def connect(scheduler: str):
             from None
     try:
         return Client(scheduler, timeout=10)
-    except (OSError, TimeoutError) as exc:
-        raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}: {exc}") \
-            from None
+    except (OSError, TimeoutError, ValueError) as exc:   # ValueError: no port in the address
+        raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}: {exc} "
+                           "(expected an address like tcp://host:8786)") from None
 
 
 def run_dask(cells: list[dict], scheduler: str, *, work=run_cell, order=cost) -> Iterator[dict]:
@@ -90,6 +108,9 @@ def run_dask(cells: list[dict], scheduler: str, *, work=run_cell, order=cost) ->
         futures = [client.submit(work, cell, pure=False, priority=len(cells) - i)
                    for i, cell in enumerate(cells)]
         for fut in as_completed(futures):
+            if stop_requested():          # Ctrl-C: cancel what has not finished
+                client.cancel(futures)
+                return
             yield fut.result()
     finally:
         client.close()

@@ -118,17 +118,18 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
                    strategies: bool = True, deep: bool = True,
                    strategy_limit: int = STRATEGY_LIMIT, search_limit: int | None = None,
                    strategy_names=UPPER_STRATEGIES, workers: int | None = None,
-                   progress=None) -> Bounds:
+                   progress=None, deadline: Deadline | None = None) -> Bounds:
     """Lower and upper bounds on the worst and the total number of guesses for ``variant``.
 
     ``search_limit``: largest space handed to the exact searches (None:
-    :func:`exact_search_limit`).
+    :func:`exact_search_limit`). ``deadline``: the command's budget, started at its edge
+    (default: ``time_limit`` seconds from now).
     """
     from ..scoring import possible_responses
     from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible, scorer_bound
 
     start = time.perf_counter()
-    deadline = Deadline(time_limit)
+    deadline = Deadline(time_limit) if deadline is None else deadline
     say = progress or (lambda message: None)
     if search_limit is None:
         search_limit = exact_search_limit()
@@ -161,16 +162,19 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     if deep and secrets > 1 and not (secrets <= SCORER_LIMIT and deep_feasible(variant, secrets)):
         _second_level_lower(out, deadline, say)
     _constructive_upper(out)
-    if strategies and secrets <= strategy_limit:
-        _strategy_upper(out, deadline, strategy_names, say)
-    elif strategies:
-        out.notes.append(f"strategies not evaluated: {secrets} secrets is more than the "
-                         f"{strategy_limit} an exact evaluation handles")
-    if search and secrets <= search_limit:
-        _search_exact(out, deadline, workers, say)
-    elif search:
-        out.notes.append(f"exact search not run: {secrets} secrets is more than the "
-                         f"{search_limit} it handles")
+    try:
+        if strategies and secrets <= strategy_limit:
+            _strategy_upper(out, deadline, strategy_names, say)
+        elif strategies:
+            out.notes.append(f"strategies not evaluated: {secrets} secrets is more than the "
+                             f"{strategy_limit} an exact evaluation handles")
+        if search and secrets <= search_limit:
+            _search_exact(out, deadline, workers, say)
+        elif search:
+            out.notes.append(f"exact search not run: {secrets} secrets is more than the "
+                             f"{search_limit} it handles")
+    except KeyboardInterrupt:             # Ctrl-C: the bounds proved so far are the answer
+        out.notes.append("interrupted (Ctrl-C): the bounds proved before it")
     if worst.lower > worst.upper or expected.lower > expected.upper:
         raise AssertionError(f"contradictory bounds for {variant.describe()}: {out.to_json()}")
     out.seconds = time.perf_counter() - start

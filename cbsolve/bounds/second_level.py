@@ -40,7 +40,10 @@ def second_level_bound(variant: Variant, responses: int,
     per_guess = []  # (worst, total, first guess) for each first guess
     for rep in first_guess_representatives(variant, codes).tolist():
         replies = score_against(variant, codes[rep], packed)
-        second = symmetry.guess_representatives([tuple(int(x) for x in codes[rep])])
+        second = symmetry.guess_representatives([tuple(int(x) for x in codes[rep])],
+                                                deadline=deadline)
+        if second is None:
+            return None
         guesses = pack(variant, codes[second])
         classes = []  # (worst, total) lower bounds of each non-win class
         for r in np.unique(replies).tolist():

@@ -101,7 +101,9 @@ def format_evaluation(result, out: str | None) -> str:
     if result.estimate:
         lo, hi = result.ci95 if result.ci95 else (float("nan"), float("nan"))
         lines = [f"{result.strategy} (estimate from {result.sample} random secrets of "
-                 f"{result.secrets}, seed {result.seed}), opening {result.first}",
+                 f"{result.secrets}, "
+                 + ("unseeded" if result.seed is None else f"seed {result.seed}")
+                 + f"), opening {result.first}",
                  f"  average {result.average:.4f} guesses, 95% CI [{lo:.4f}, {hi:.4f}]",
                  f"  worst observed {result.worst}",
                  f"  histogram (sample) {{{hist}}}"]
@@ -110,6 +112,7 @@ def format_evaluation(result, out: str | None) -> str:
                  f"  secrets {result.secrets}, worst {result.worst}, total {result.total}, "
                  f"average {result.average:.4f}",
                  f"  histogram {{{hist}}}"]
+    lines += [f"  note: {note}" for note in result.notes if not result.estimate]
     if out:
         lines.append(f"  tree written to {out}")
     lines.append(f"  {result.seconds:.3f} s")

@@ -86,6 +86,14 @@ class Unfinished(Exception):
         self.strategy, self.settled, self.secrets = strategy, settled, secrets
 
 
+def _exact_is_cheaper(variant: Variant, sample) -> bool:
+    """A sample of at least every secret costs more than playing each once (1,296 secrets,
+    --sample 100000: 9.6 s against 0.05 s exactly) and says less: evaluate exactly then."""
+    if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+        return False                     # estimate() names the bad value
+    return CodeSpace(variant).size <= min(sample, EXHAUSTIVE_LIMIT)
+
+
 def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses: str = "all",
              seed=None, progress=None, *, sample: int | None = None,
              symmetry="auto", deadline=None, keep_tree: bool = True) -> Evaluation:
@@ -101,7 +109,7 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     """
     check_strategy(strategy)
     check_guesses(guesses)
-    if sample is not None:
+    if sample is not None and not _exact_is_cheaper(variant, sample):
         return estimate(variant, strategy, sample, first=first, guesses=guesses, seed=seed,
                         progress=progress, symmetry=symmetry)
     start = time.perf_counter()
@@ -121,7 +129,10 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     used = _effective_guesses(strategy, guesses)
     tree = make_tree(variant, strategy, used, root, hist) if keep_tree else None
     stats = stats_of(hist)
-    return Evaluation(strategy=strategy, first=root["guess"], secrets=stats["secrets"],
+    notes = [] if sample is None else [
+        f"--sample {sample} would play at least as many games as the {space.size} secrets: "
+        "evaluated every secret exactly instead"]
+    return Evaluation(strategy=strategy, first=root["guess"], secrets=stats["secrets"], notes=notes,
                       worst=stats["worst"], total=stats["total"],
                       average=stats["total"] / stats["secrets"],
                       histogram=dict(sorted(hist.items())), tree=tree, guesses=used,
