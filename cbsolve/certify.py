@@ -33,16 +33,14 @@ the history: the file is rejected with a message naming the node and the guess.
 """
 from __future__ import annotations
 
-import gzip
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from . import claims
 from .codes import CodeSpace
 from .errors import CbsolveError, InvalidCode
+from .inputs import InputTooLarge, UnreadableInput, load_json
 from .scoring import pack, partition_counts, possible_responses, score_against, score_matrix
 from .variant import Variant
 
@@ -101,12 +99,10 @@ class Report:
 # --- entry points ---------------------------------------------------------------------------
 def load(path) -> dict:
     """Read a JSON document (``.gz`` files are decompressed)."""
-    p = Path(path)
     try:
-        raw = p.read_bytes()
-        if p.suffix == ".gz":
-            raw = gzip.decompress(raw)
-        return json.loads(raw.decode("utf-8"))
+        return load_json(path, repr(str(path)))
+    except (InputTooLarge, UnreadableInput):
+        raise
     except OSError as exc:
         raise UnreadableFile(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
     except (ValueError, UnicodeDecodeError, EOFError) as exc:

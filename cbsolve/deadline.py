@@ -11,9 +11,10 @@ within a poll interval instead of when the kernel happens to return.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 T = TypeVar("T")
 
@@ -25,9 +26,35 @@ _STOP = threading.Event()
 POLL_SECONDS = 0.1
 
 
+#: Stop hooks of the kernels running now (a CP-SAT solver's stop_search, a SAT solver's
+#: interrupt, a native kernel's stop flag): a stop request calls them at once, so a kernel
+#: blocking the main thread stops without a thread of its own polling the clock.
+_HOOKS: dict[int, Callable[[], None]] = {}
+_HOOKS_LOCK = threading.Lock()
+
+
 def request_stop() -> None:
     """Ask every running search to stop (what Ctrl-C does)."""
     _STOP.set()
+    with _HOOKS_LOCK:
+        hooks = list(_HOOKS.values())
+    for hook in hooks:
+        hook()
+
+
+@contextlib.contextmanager
+def stop_hook(hook: Callable[[], None]) -> Iterator[None]:
+    """While the block runs, a stop request calls ``hook`` (at once if one was made already)."""
+    key = id(hook)
+    with _HOOKS_LOCK:
+        _HOOKS[key] = hook
+    try:
+        if _STOP.is_set():
+            hook()
+        yield
+    finally:
+        with _HOOKS_LOCK:
+            _HOOKS.pop(key, None)
 
 
 def clear_stop() -> None:
@@ -104,7 +131,7 @@ def run_interruptible(work: Callable[[], T], stop: Callable[[], None], *,
             done.wait(POLL_SECONDS)
             if on_wait is not None:
                 on_wait()
-            if not stopped and deadline is not None and deadline.expired():
+            if not stopped and (_STOP.is_set() or deadline is not None and deadline.expired()):
                 stop()
                 stopped = True
         except KeyboardInterrupt:

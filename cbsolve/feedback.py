@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from .codes import CodeSpace
 from .errors import InvalidCode, InvalidFeedback
@@ -26,6 +25,14 @@ from .variant import Variant
 _BC = re.compile(r"^(\d+),(\d+)$", re.ASCII)
 _AB = re.compile(r"^(\d+)[Aa](\d+)[Bb]$", re.ASCII)
 _B = re.compile(r"^(\d+)$", re.ASCII)
+
+
+def reply_count(digits: str, length: int) -> int:
+    """A bulls or cows count from its digits; one longer than any code is refused here (Python
+    will not even convert more than 4300 digits)."""
+    if len(digits.lstrip("0")) > 9:
+        raise InvalidFeedback(f"a count of {len(digits)} digits exceeds the length {length}")
+    return int(digits)
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,12 @@ class FeedbackLog:
         self.entries.append(entry)
         return entry
 
+    def _count(self, digits: str, number: int, shown: str) -> int:
+        try:
+            return reply_count(digits, self.variant.length)
+        except InvalidFeedback as exc:
+            raise InvalidFeedback(f"entry {number} ({shown!r}): {exc}") from None
+
     def parse_token(self, token: str, number: int) -> Feedback:
         """Parse ``GUESS:B,C``, ``GUESS:xAyB`` or ``GUESS:B``."""
         guess, sep, reply = token.strip().partition(":")
@@ -107,13 +120,15 @@ class FeedbackLog:
         for pattern in (_BC, _AB):
             m = pattern.match(reply)
             if m:
-                return self.make_entry(guess, int(m.group(1)), int(m.group(2)), number, token)
+                return self.make_entry(guess, self._count(m.group(1), number, token),
+                                       self._count(m.group(2), number, token), number, token)
         m = _B.match(reply)
         if m:
             if not self.variant.bulls_only:
                 raise InvalidFeedback(f"entry {number} ({token!r}): reply {reply!r} has no cows; "
                                       "write GUESS:B,C or GUESS:xAyB")
-            return self.make_entry(guess, int(m.group(1)), None, number, token)
+            return self.make_entry(guess, self._count(m.group(1), number, token), None, number,
+                                   token)
         raise InvalidFeedback(f"entry {number} ({token!r}): malformed reply {reply!r}; expected "
                               "B,C or xAyB (bulls only: B)")
 
@@ -127,8 +142,10 @@ class FeedbackLog:
     @classmethod
     def from_file(cls, variant: Variant, path, start: int = 1) -> FeedbackLog:
         """Read a text or JSON log; unreadable or malformed files raise InvalidFeedback."""
+        from .inputs import read_text
+
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_text(path, f"log file {str(path)!r}")
         except (OSError, UnicodeDecodeError) as exc:
             raise InvalidFeedback(f"cannot read log file {str(path)!r}: "
                                   f"{getattr(exc, 'strerror', None) or exc}") from None
@@ -157,12 +174,16 @@ class FeedbackLog:
             if len(parts) != want or not all(p.isascii() and p.isdigit() for p in parts[1:]):
                 raise InvalidFeedback(f"entry {number} ({line!r}): malformed line; expected "
                                       + ("GUESS B" if self.variant.bulls_only else "GUESS B C"))
-            cows = int(parts[2]) if len(parts) > 2 else None
-            self.entries.append(self.make_entry(parts[0], int(parts[1]), cows, number, line))
+            cows = self._count(parts[2], number, line) if len(parts) > 2 else None
+            self.entries.append(self.make_entry(parts[0], self._count(parts[1], number, line),
+                                                cows, number, line))
 
     def _read_json(self, text: str, path, start: int) -> None:
+        from . import inputs
+
+        inputs.check_json_depth(text, f"log file {str(path)!r}")
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=inputs.number)
         except json.JSONDecodeError as exc:
             raise InvalidFeedback(f"log file {str(path)!r} is not valid JSON: {exc.msg} "
                                   f"(line {exc.lineno})") from None

@@ -183,12 +183,14 @@ class Symmetry:
             "a symmetry image left the code space"
         return idx
 
-    def orbit_map(self, history: Sequence[Sequence[int]], codes_idx=None, with_perms: bool = True):
+    def orbit_map(self, history: Sequence[Sequence[int]], codes_idx=None, with_perms: bool = True,
+                  deadline=None):
         """For each code (all, or the given indices): its orbit's lowest index and the map to it.
 
         Returns ``(codes_idx, rep_idx, perms)`` where ``perms[k]`` is a :class:`Perm` taking code
         ``codes_idx[k]`` onto ``rep_idx[k]`` and fixing every guess of ``history`` (``perms`` is
-        None when ``with_perms`` is False, which is much faster).
+        None when ``with_perms`` is False, which is much faster). With a ``deadline``
+        (:class:`cbsolve.deadline.Deadline`) that expires part-way, returns None.
         """
         all_codes = self.space.codes
         if codes_idx is None:
@@ -199,6 +201,8 @@ class Symmetry:
         best_pos = np.zeros((len(codes_idx), self.variant.length), dtype=np.int64)
         best_sym = np.zeros((len(codes_idx), self.variant.n_symbols), dtype=np.int64)
         for pos_perm, sigma in self.stabilizer(history):
+            if deadline is not None and deadline.expired():
+                return None
             images, sym = self._images(codes, pos_perm, sigma, complete=with_perms)
             idx = self._index(images)
             better = idx < best
@@ -212,15 +216,31 @@ class Symmetry:
                  for p, s in zip(best_pos, best_sym, strict=False)]
         return codes_idx, best, perms
 
-    def guess_representatives(self, history: Sequence[Sequence[int]], candidates=None) -> np.ndarray:
+    def guess_representatives(self, history: Sequence[Sequence[int]], candidates=None,
+                              deadline=None) -> np.ndarray | None:
         """Sorted code indices, one per orbit (its lowest index), of the guesses up to symmetry.
 
         ``candidates`` (code indices) restricts the guesses considered; pass a set closed under
         the stabiliser (e.g. the secrets consistent with ``history``) so that each
-        representative is itself one of the candidates.
+        representative is itself one of the candidates. None if ``deadline`` expired first
+        (the orbits of a large stabiliser over 10^6 codes take a minute).
         """
-        _, rep, _ = self.orbit_map(history, candidates, with_perms=False)
-        return np.unique(rep)
+        if not history and candidates is None and self.enabled and not self.variant.no_leading_zero:
+            return self._pattern_representatives()
+        found = self.orbit_map(history, candidates, with_perms=False, deadline=deadline)
+        return None if found is None else np.unique(found[1])
+
+    def _pattern_representatives(self) -> np.ndarray:
+        """Orbit minima of the whole group (empty history), without enumerating N! position maps.
+
+        Under all position and symbol permutations a code's orbit is its pattern (its sorted
+        symbol multiplicities), and the lowest code of a pattern lists symbol 0 m_0 times, then
+        symbol 1 m_1 times, ... (largest multiplicity first).
+        """
+        from .bounds.partition import guess_patterns, pattern_code
+
+        reps = [pattern_code(p) for p in guess_patterns(self.variant)]
+        return np.unique(self._index(np.array(reps, dtype=np.int64)))
 
     def mapping(self, history: Sequence[Sequence[int]], guess: Sequence[int]) -> tuple[Perm, Code]:
         """The explicit map taking ``guess`` onto its orbit's representative, and that code."""

@@ -25,6 +25,7 @@ import json
 from pathlib import Path
 
 from .errors import CbsolveError
+from .inputs import load_json
 from .variant import Variant
 
 FORMAT = "cbsolve-tree"
@@ -66,7 +67,7 @@ def write_tree(tree: dict, path) -> None:
 def read_tree(path) -> dict:
     """Read and structurally check a tree file (format, version, variant, node shapes)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = load_json(path, f"tree file {str(path)!r}")
     except OSError as exc:
         raise InvalidTree(f"cannot read tree file {str(path)!r}: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

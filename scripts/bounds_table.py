@@ -1,52 +1,36 @@
 """Bounds table: worst and expected number of guesses for N = 2..8, D = 2..12, distinct and repeats.
 
 A pure function (:func:`bounds_table`) computes one row per variant with
-:func:`cbsolve.bounds.compute_bounds`; :func:`write_outputs` writes Markdown, CSV and PNG plots;
-:func:`main` parses options. ``--smoke`` runs a tiny grid (used by the tests).
+:func:`cbsolve.bounds.compute_bounds` (:mod:`cbsolve.bounds.table`), each cell within the same
+time budget, on a local process pool or a Dask cluster; :func:`write_outputs` writes Markdown
+(headed by the budget, the machine and the wall time), CSV and PNG plots; :func:`main` parses
+options. ``--smoke`` runs a tiny grid (used by the tests).
 
-    python scripts/bounds_table.py                 # full grid, both cores, writes docs/bounds-table.*
+    nice python scripts/bounds_table.py                 # full grid, 2 workers, docs/bounds-table.*
+    python scripts/bounds_table.py --scheduler tcp://host:8786 --cell-budget 3600
     python scripts/bounds_table.py --smoke --out /tmp/bt
 """
 from __future__ import annotations
 
 import argparse
 import csv
-import math
+import os
+import platform
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from cbsolve.bounds import compute_bounds
-from cbsolve.variant import Variant
+from cbsolve.analysis.runners import run_dask, run_local
+from cbsolve.bounds.table import FIELDS, cell_cost, table_cell, table_row
 
-LETTERS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-FIELDS = ["N", "D", "kind", "secrets", "responses", "worst_lower", "worst_upper", "worst_exact",
-          "worst_lower_method", "worst_upper_method", "total_lower", "total_upper", "total_exact",
-          "total_lower_method", "total_upper_method", "avg_lower", "avg_upper", "chvatal",
-          "seconds"]
+#: Seconds of optional work (strategies, two-level bound, exact search) per cell by default.
+#: About 50 cells use all of it (exact searches that do not close, up to the search's memory
+#: limit of ~53,000 codes; strategies above ~50,000), so with 2 workers the grid takes about
+#: 50 x 70 / 2 s = 30 min.
+CELL_BUDGET = 70.0
 
 #: Method labels shortened for the Markdown table (the CSV keeps the full text).
 ABBREV = [("search", "X"), ("constructive", "K"), ("strategy", "H"), ("two guesses deep", "P2"),
           ("first guess", "P1"), ("counting", "C"), ("trivial", "T")]
-
-
-def chvatal(n: int, d: int) -> float:
-    """Chvátal's (1983) counting bound for n positions and d colours: n log d / log C(n+2, 2)."""
-    return n * math.log(d) / math.log(math.comb(n + 2, 2))
-
-
-def one_row(n: int, d: int, repeats: bool, options: dict) -> dict:
-    variant = Variant(n, LETTERS[:d], repeats)
-    b = compute_bounds(variant, workers=1, **options)
-    w, e = b.worst, b.expected
-    return {"N": n, "D": d, "kind": "repeats" if repeats else "distinct", "secrets": b.secrets,
-            "responses": b.responses, "worst_lower": w.lower, "worst_upper": w.upper,
-            "worst_exact": w.exact is not None, "worst_lower_method": w.lower_method,
-            "worst_upper_method": w.upper_method, "total_lower": e.lower, "total_upper": e.upper,
-            "total_exact": e.exact is not None, "total_lower_method": e.lower_method,
-            "total_upper_method": e.upper_method, "avg_lower": e.lower / b.secrets,
-            "avg_upper": e.upper / b.secrets, "chvatal": chvatal(n, d),
-            "seconds": round(b.seconds, 2)}
 
 
 def _cells(ns, ds, kinds):
@@ -58,21 +42,39 @@ def _cells(ns, ds, kinds):
 
 
 def bounds_table(ns=range(2, 9), ds=range(2, 13), kinds=("distinct", "repeats"), *,
-                 workers: int = 2, time_limit: float = 10.0, strategy_limit: int = 16_000,
-                 search_limit: int = 6_000) -> list[dict]:
-    """One row per (N, D, kind). Cells run in a process pool, largest spaces first."""
-    options = {"time_limit": time_limit, "strategy_limit": strategy_limit,
-               "search_limit": search_limit}
-    cells = sorted(_cells(ns, ds, kinds),
-                   key=lambda c: -(c[1] ** c[0] if c[2] else math.perm(c[1], c[0])))
-    if workers <= 1:
-        rows = [one_row(n, d, r, options) for n, d, r in cells]
+                 workers: int = 2, time_limit: float = CELL_BUDGET,
+                 strategy_limit: int | None = None, search_limit: int | None = None,
+                 scheduler: str | None = None) -> list[dict]:
+    """One row per (N, D, kind); ``time_limit`` is each cell's budget. Largest cells first.
+
+    ``workers <= 1`` computes the cells in this process; ``scheduler`` sends them to Dask.
+    """
+    options = {"time_limit": time_limit}
+    if strategy_limit is not None:
+        options["strategy_limit"] = strategy_limit
+    if search_limit is not None:
+        options["search_limit"] = search_limit
+    cells = [table_cell(n, d, r, options) for n, d, r in _cells(ns, ds, kinds)]
+    if scheduler:
+        rows = list(run_dask(cells, scheduler, work=table_row, order=cell_cost))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(one_row, n, d, r, options) for n, d, r in cells]
-            rows = [f.result() for f in futures]
+        rows = list(run_local(cells, workers if workers > 1 else 0, work=table_row,
+                              order=cell_cost))
     rows.sort(key=lambda r: (r["kind"], r["N"], r["D"]))
     return rows
+
+
+def machine() -> str:
+    """CPU model, cores and memory of this machine, for the table's header."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            model = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
+        with open("/proc/meminfo") as fh:
+            mem = int(next(line.split()[1] for line in fh if line.startswith("MemTotal"))) / 2**20
+        return f"{model}, {os.cpu_count()} cores, {mem:.0f} GiB"
+    except (OSError, StopIteration):
+        return f"{model}, {os.cpu_count()} cores"
 
 
 # --- output ---------------------------------------------------------------------------------
@@ -91,13 +93,15 @@ def _interval(lo, hi, exact, lo_m, hi_m, fmt=str) -> str:
     return f"{fmt(lo)}–{fmt(hi)} ({_abbrev(lo_m)}/{_abbrev(hi_m)})"
 
 
-def markdown(rows: list[dict]) -> str:
-    out = ["Worst case: guesses including the final one. Expected: average guesses over all "
+def markdown(rows: list[dict], header: str = "") -> str:
+    out = [header, ""] if header else []
+    out += ["Worst case: guesses including the final one. Expected: average guesses over all "
            "secrets (total / secrets). **Bold** = exact (lower = upper). In brackets the method of "
            "each end: C counting, P1 first-guess partition (closed form), P2 partition two "
            "guesses deep (scorer), H heuristic strategy evaluated exactly, K construction with a "
            "proved worst case (count-then-locate, set-then-place), X exact search; "
-           "'?' = no upper bound better than the trivial one (every code in order). "
+           "'?' = no upper bound better than the trivial one (every code in order; only "
+           "above 10^6 secrets, where no strategy is evaluated exactly). "
            "Chvátal = N log D / log C(N+2, 2).", ""]
     for kind in ("distinct", "repeats"):
         part = [r for r in rows if r["kind"] == kind]
@@ -118,11 +122,12 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
-def write_outputs(rows: list[dict], outdir: Path, stem: str = "bounds-table") -> list[Path]:
+def write_outputs(rows: list[dict], outdir: Path, stem: str = "bounds-table",
+                  header: str = "") -> list[Path]:
     """Write ``stem``.md, ``stem``.csv and two PNG plots into ``outdir``; return the paths."""
     outdir.mkdir(parents=True, exist_ok=True)
     paths = [outdir / f"{stem}.md", outdir / f"{stem}.csv"]
-    paths[0].write_text(markdown(rows) + "\n")
+    paths[0].write_text(markdown(rows, header) + "\n")
     with paths[1].open("w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=FIELDS)
         writer.writeheader()
@@ -170,19 +175,33 @@ def plot(rows: list[dict], outdir: Path, stem: str) -> list[Path]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run the cells on this Dask scheduler instead (e.g. tcp://host:8786)")
     parser.add_argument("--smoke", action="store_true", help="tiny grid N=2..3, D=2..4")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "docs")
-    parser.add_argument("--time-limit", type=float, default=10.0, help="search seconds per cell")
+    parser.add_argument("--cell-budget", "--time-limit", dest="budget", type=float,
+                        default=CELL_BUDGET, metavar="SECONDS",
+                        help=f"optional work per cell (default {CELL_BUDGET:.0f} s)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     if args.smoke:
+        args.budget = min(args.budget, 10.0)
         rows = bounds_table(range(2, 4), range(2, 5), workers=args.workers,
-                            time_limit=args.time_limit, strategy_limit=100, search_limit=30)
+                            time_limit=args.budget, strategy_limit=100,
+                            search_limit=30, scheduler=args.scheduler)
     else:
-        rows = bounds_table(workers=args.workers, time_limit=args.time_limit)
-    paths = write_outputs(rows, args.out)
+        rows = bounds_table(workers=args.workers, time_limit=args.budget,
+                            scheduler=args.scheduler)
+    wall = time.perf_counter() - start
+    where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} local workers"
+    header = (f"Generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by "
+              f"`python scripts/bounds_table.py --cell-budget {args.budget:g}` in {wall / 60:.1f} "
+              f"min on {where}; machine: {machine()}. Each cell had {args.budget:g} s for the "
+              "optional work (strategies evaluated exactly, the two-level partition bound, the "
+              "exact searches); the CSV's notes column names what did not fit.")
+    paths = write_outputs(rows, args.out, header=header)
     exact = sum(r["worst_exact"] for r in rows), sum(r["total_exact"] for r in rows)
-    print(f"{len(rows)} cells in {time.perf_counter() - start:.1f} s; exact worst {exact[0]}, "
+    print(f"{len(rows)} cells in {wall:.1f} s; exact worst {exact[0]}, "
           f"exact expected {exact[1]}; wrote {', '.join(str(p) for p in paths)}")
     return 0
 

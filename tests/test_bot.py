@@ -162,7 +162,10 @@ def test_referee_script_with_two_subprocesses():
 def test_bot_process_reports_a_dead_bot():
     from cbsolve.play.referee import BotFailure
 
-    bot = BotProcess([sys.executable, "-c", "print('ok')"], name="dead", timeout=5)
+    # it reads its first command before answering and exiting, so the first exchange never races
+    # its exit
+    bot = BotProcess([sys.executable, "-c", "import sys; sys.stdin.readline(); print('ok')"],
+                     name="dead", timeout=5)
     assert bot.ask("new") == "ok"
     with pytest.raises(BotFailure, match="dead"):
         bot.ask("guess")

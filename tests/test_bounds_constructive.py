@@ -18,8 +18,8 @@ from cbsolve.bounds.constructive import (
     split_point,
     supported,
 )
-from cbsolve.bounds.constructive_distinct import SetThenPlace, set_place_worst
-from cbsolve.bounds.constructive_expected import count_locate_total, halving_total
+from cbsolve.bounds.constructive_distinct import SetThenPlace, set_place_total, set_place_worst
+from cbsolve.bounds.constructive_expected import constructive_total, count_locate_total, halving_total
 from cbsolve.rule import score
 from cbsolve.variant import Variant
 
@@ -186,3 +186,12 @@ def test_pair_search_on_random_all_present_secrets(n, seed):
     secret = tuple(0 if p == pa else 1 if p == pb else next(fill) for p in range(n))
     assert len(set(secret)) == d
     assert len(play(v, secret)) <= count_locate_worst(v)
+
+
+@pytest.mark.parametrize("n, d", [(2, 5), (3, 5), (3, 6), (4, 7)])
+def test_set_then_place_total_bound_holds_on_every_secret(n, d):
+    v = Variant.from_options(length=n, digits=d, repeats=False)
+    secrets = list(itertools.permutations(range(d), n))
+    total = sum(len(play_distinct(v, s)) for s in secrets)
+    assert total <= set_place_total(v) <= set_place_worst(v) * len(secrets)
+    assert constructive_total(v)[0] == set_place_total(v)

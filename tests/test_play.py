@@ -15,10 +15,11 @@ from cbsolve.codes import CodeSpace
 from cbsolve.consistency.native import consistent_indices
 from cbsolve.errors import InconsistentLog, InvalidFeedback
 from cbsolve.feedback import FeedbackLog
-from cbsolve.play.engine import Guesser, Host, suggest_corrections
+from cbsolve.play.engine import Guesser, Host
 from cbsolve.play.inputs import Console, parse_reply
 from cbsolve.play.terminal import Game
 from cbsolve.rule import score
+from cbsolve.scoring import possible_responses
 from cbsolve.variant import Variant
 
 BC = Variant.preset("bulls-cows")
@@ -131,21 +132,43 @@ def test_fix_repairs_an_earlier_reply():
 
 
 def fix_reply(fix):
-    """(bulls, cows) a correction proposes, in either the backend's or the fallback's form."""
-    if "bulls" in fix:
-        return fix["bulls"], fix["cows"]
+    """(bulls, cows) a correction proposes."""
     return parse_reply(BC, fix["to"])
 
 
-def test_fallback_corrections_each_repair_the_log_and_prefer_small_recent_changes():
-    log = FeedbackLog.parse(BC, ["0123:0,0", "4567:0,0"])
-    fixes = suggest_corrections(log, [1, 2])
-    assert fixes[0]["entry"] == 2 and fixes[0]["distance"] == min(f["distance"] for f in fixes)
-    for fix in fixes:  # each single change is a repair; its count re-checked by the filter
-        trial = FeedbackLog(BC, list(log.entries))
-        trial.entries[fix["entry"] - 1] = trial.make_entry(fix["guess"], fix["bulls"],
-                                                           fix["cows"], fix["entry"])
-        assert consistent_indices(trial).size == fix["secrets"] > 0
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.integers(0, 5039), st.lists(st.integers(0, 5039), min_size=2, max_size=5),
+       st.integers(0, 13))
+def test_a_mistyped_newest_score_is_corrected_there_and_never_to_a_win(secret, guesses, typo):
+    """After the newest score is mistyped, the suggested correction changed an older, correct
+    reply, sometimes to 4 bulls, which would have ended the game. Among the fewest changes the
+    newest reply is preferred, and no non-winning guess is corrected to the winning reply."""
+    space = CodeSpace(BC)
+    truth = space.codes[secret]
+    log = FeedbackLog(BC)
+    for g in guesses:
+        b, c = score(BC, truth, space.codes[g])
+        if b == 4:
+            return                                   # the game would have ended
+        log.add(space.format(space.codes[g]), b, c)
+    replies = [r for r in possible_responses(BC) if r != (log[-1].bulls, log[-1].cows)
+               and r[0] != 4]
+    b, c = replies[typo % len(replies)]
+    log.entries[-1] = log.make_entry(log[-1].text, b, c, len(log))
+    if consistent_indices(log).size:
+        return                                       # the typo still fits some secret
+    g = Guesser(BC, strategy="first")
+    with pytest.raises(InconsistentLog) as info:
+        for e in log:
+            g.record(e.text, e.bulls, e.cows)
+    fixes = info.value.corrections
+    assert [f["entry"] for f in fixes] == [len(log)]          # the true secret needs only this
+    assert all(fix_reply(f)[0] < 4 for f in fixes)
+    trial = FeedbackLog(BC, list(log.entries))
+    for fix in fixes:
+        trial.entries[fix["entry"] - 1] = trial.make_entry(fix["guess"], *fix_reply(fix),
+                                                           fix["entry"])
+    assert consistent_indices(trial).size > 0
 
 
 def test_large_space_plays_through_the_constraint_backend():

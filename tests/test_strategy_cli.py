@@ -48,7 +48,7 @@ def test_evaluate_text_and_sample(capsys):
     (["evaluate", "--sample", "5", "--out", "x.json"], "--out and --dot need an exhaustive"),
     (["evaluate", "--variant", "mastermind", "--dot", "x.dot", "--dot-depth", "0"],
      "--dot-depth must be at least 1"),
-    (["evaluate", "--length", "6"], "use --sample K"),   # 151200^2 matrix: 21 GiB
+    (["evaluate", "--length", "8"], "use --sample K"),   # 1,814,400 secrets > 10^6
     (["next", "--length", "12", "--letters", "26", "--repeats"], "lists every code"),
     (["evaluate", "--length", "12", "--letters", "26", "--sample", "3"], "lists every code"),
     (["next", "--strategy", "best"], "unknown strategy 'best'"),

@@ -16,18 +16,26 @@
 // A guess is a candidate iff its histogram has an all-bulls entry (the guess set and the
 // candidate set are subsets of one code space, and only equal codes score all bulls).
 // Python owns validation and I/O; these are flat loops over a precomputed score matrix
-// (rows = guesses, columns = secrets) or over histograms computed elsewhere.
+// (rows = guesses, columns = secrets) or over replies computed on the fly from packed codes.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <cmath>
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <iterator>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
+
+#include "scoring_pack.hpp"
 
 namespace py = pybind11;
 using i128 = __int128;
+using cbsolve_scoring::PackedCodes;
+using cbsolve_scoring::u64;
+using cbsolve_scoring::with_kernel;
 
 namespace {
 
@@ -47,39 +55,17 @@ struct Key {
 
 const Key WORST{(static_cast<i128>(1) << 126), 1, INT64_MAX};
 
-// Score a histogram over the slots (used when there are more candidates than slots).
-inline i128 score_slots(const uint32_t* h, int slots, int heur, const int64_t* lfix) {
-    i128 s = 0;
-    switch (heur) {
-        case MINIMAX: {
-            uint32_t m = 0;
-            for (int r = 0; r < slots; ++r) m = h[r] > m ? h[r] : m;
-            return m;
-        }
-        case EXPECTED:
-            for (int r = 0; r < slots; ++r) s += static_cast<i128>(h[r]) * h[r];
-            return s;
-        case ENTROPY:
-            for (int r = 0; r < slots; ++r) s += static_cast<i128>(h[r]) * lfix[h[r]];
-            return s;
-        default: {
-            int parts = 0;
-            for (int r = 0; r < slots; ++r) parts += h[r] != 0;
-            return -parts;
-        }
-    }
-}
-
 // Score one guess row incrementally over the candidate columns, abandoning it as soon as it can
 // no longer be *strictly* better than ``bound`` (partial scores only grow as candidates are
 // added: minimax the largest count so far; expected sum (2c+1) = sum n^2; entropy the
 // telescoping sum of T(c+1) - T(c), T(n) = n L(n), exact in integers; parts is abandoned when
 // even all remaining candidates opening new classes could not beat it).
 // Returns false when abandoned. ``h`` must be zero on entry and is zero again on return.
-template <int H, bool DIRECT, class T>
-bool score_row(const T* mrow, const int64_t* cols, long long C, uint32_t* h, T* rp, int slots,
-               int win, int max_classes, const int64_t* dlog, i128 bound, i128& score,
-               bool& cand) {
+// ``reply(j)`` gives the reply to candidate j, j = 0, 1, ... in order (read from a matrix row or
+// computed on the fly).
+template <int H, class Reply, class T>
+bool score_row(Reply&& reply, long long C, uint32_t* h, T* rp, int slots, int win,
+               int max_classes, const int64_t* dlog, i128 bound, i128& score, bool& cand) {
     const bool store = C <= slots;  // few candidates: reset through the touched slots
     constexpr long long CHECK = 32;  // test the bound every few steps (int64 partial sums)
     long long j = 0;
@@ -87,7 +73,7 @@ bool score_row(const T* mrow, const int64_t* cols, long long C, uint32_t* h, T* 
     if (H == MINIMAX) {
         uint32_t mx = 0;
         for (; j < C; ++j) {
-            T r = DIRECT ? mrow[j] : mrow[cols[j]];
+            const T r = reply(j);
             if (store) rp[j] = r;
             uint32_t c = ++h[r];
             mx = c > mx ? c : mx;
@@ -98,7 +84,7 @@ bool score_row(const T* mrow, const int64_t* cols, long long C, uint32_t* h, T* 
         int64_t acc = 0;  // each step < 2^58 (see log2_fixed_table): CHECK steps fit in int64
         i128 wide = 0;
         for (; j < C; ++j) {
-            T r = DIRECT ? mrow[j] : mrow[cols[j]];
+            const T r = reply(j);
             if (store) rp[j] = r;
             uint32_t c = h[r]++;
             acc += (H == EXPECTED) ? static_cast<int64_t>(2) * c + 1 : dlog[c];
@@ -113,7 +99,7 @@ bool score_row(const T* mrow, const int64_t* cols, long long C, uint32_t* h, T* 
     } else {
         int parts = 0;
         for (; j < C; ++j) {
-            T r = DIRECT ? mrow[j] : mrow[cols[j]];
+            const T r = reply(j);
             if (store) rp[j] = r;
             parts += h[r]++ == 0;
             if ((j & (CHECK - 1)) == CHECK - 1) {
@@ -178,12 +164,13 @@ Key scan(const T* m, long long S, bool square, const int64_t* rows, long long R,
             const int64_t g = rows ? rows[i] : i;
             i128 s;
             bool cand;
+            const T* mrow = transpose ? b + i * C : m + g * S;
             const bool ok = transpose || identity
-                ? score_row<H, true>(transpose ? b + i * C : m + g * S, cols, C, hist.data(),
-                                     resp.data(), slots, win, max_classes, dlog, local.score, s,
-                                     cand)
-                : score_row<H, false>(m + g * S, cols, C, hist.data(), resp.data(), slots, win,
-                                      max_classes, dlog, local.score, s, cand);
+                ? score_row<H>([mrow](long long j) { return mrow[j]; }, C, hist.data(),
+                               resp.data(), slots, win, max_classes, dlog, local.score, s, cand)
+                : score_row<H>([mrow, cols](long long j) { return mrow[cols[j]]; }, C,
+                               hist.data(), resp.data(), slots, win, max_classes, dlog,
+                               local.score, s, cand);
             if (!ok) continue;
             Key k{s, cand ? 0 : 1, g};
             if (k < local) local = k;
@@ -208,29 +195,78 @@ i128 lower_bound_non_candidate(int heur, long long C, int max_classes, const int
     }
 }
 
-template <int H, class T>
-int64_t best_two_pass(const T* m, long long S, bool square, const int64_t* rows, long long R,
-                      const int64_t* cols, long long C, int slots, int win, int max_classes,
-                      const int64_t* dlog, const int64_t* lfix, bool candidates_only) {
-    // Pass 1: the candidates as guesses. Candidates are usually near the best, and a
-    // non-candidate must then be strictly better, which lets pass 2 abandon rows early.
-    Key best = scan<H>(m, S, square, cols, C, cols, C, slots, win, max_classes, dlog, WORST);
-    if (candidates_only || (!rows && C == R) ||
+// The two passes over the guesses. ``scan(rows, R, init)`` returns the best key over guess
+// codes ``rows[0..R)`` (null: every code 0..R) starting from ``init``. ``all_candidates``: every
+// code is a candidate (pass 2 would see the same guesses again).
+template <int H, class Scan>
+int64_t best_two_pass(Scan&& scan, const int64_t* rows, long long R, const int64_t* cols,
+                      long long C, bool all_candidates, int max_classes, const int64_t* lfix,
+                      bool candidates_only) {
+    // Pass 1: the candidates as guesses (those among ``rows`` when it is given: the rows hold
+    // one guess of every class). Candidates are usually near the best, and a non-candidate
+    // must then be strictly better, which lets pass 2 abandon rows early.
+    std::vector<int64_t> both;
+    if (rows && !candidates_only) {  // both lists are sorted ascending
+        std::set_intersection(rows, rows + R, cols, cols + C, std::back_inserter(both));
+        if (both.empty()) both.push_back(rows[0]);  // pass 1 only needs some guess
+    }
+    Key best = both.empty() ? scan(candidates_only && rows ? rows : cols,
+                                   candidates_only && rows ? R : C, WORST)
+                            : scan(both.data(), static_cast<long long>(both.size()), WORST);
+    if (candidates_only || all_candidates ||
         best.score <= lower_bound_non_candidate(H, C, max_classes, lfix))
         return best.index;
     // Pass 2: every guess (candidates again cannot beat ``best``).
-    return scan<H>(m, S, square, rows, R, cols, C, slots, win, max_classes, dlog, best).index;
+    return scan(rows, R, best).index;
+}
+
+// Entropy steps T(c+1) - T(c) with T(n) = n L(n), c = 0..C-1: each < 2^58, exact in integers.
+std::vector<int64_t> entropy_steps(int heur, long long C, const int64_t* lf) {
+    std::vector<int64_t> dlog;
+    if (heur == ENTROPY) {
+        dlog.resize(C + 1);
+        for (long long c = 0; c < C; ++c)
+            dlog[c] = static_cast<int64_t>(static_cast<i128>(c + 1) * lf[c + 1] -
+                                           static_cast<i128>(c) * lf[c]);
+    }
+    return dlog;
+}
+
+// Calls ``f(std::integral_constant<int, H>{})`` for the run-time heuristic id.
+template <class F>
+int64_t with_heuristic(int heur, F&& f) {
+    switch (heur) {
+        case MINIMAX: return f(std::integral_constant<int, MINIMAX>{});
+        case EXPECTED: return f(std::integral_constant<int, EXPECTED>{});
+        case ENTROPY: return f(std::integral_constant<int, ENTROPY>{});
+        default: return f(std::integral_constant<int, PARTS>{});
+    }
 }
 
 void check_heuristic(int heur) {
     if (heur < 0 || heur > 3) throw std::invalid_argument("heuristic must be 0..3");
 }
 
+// The arguments of one node: candidate columns increasing and below ``ncols``, guess rows (null:
+// all) increasing and below ``nrows``, a log table long enough for entropy.
+void check_node(const int64_t* rows, long long R, const int64_t* cols, long long C,
+                long long ncols, long long nrows, int max_classes, int heur, long long lsize) {
+    if (C == 0) throw std::invalid_argument("no candidates");
+    if (max_classes < 1) throw std::invalid_argument("max_classes must be >= 1");
+    for (long long j = 0; j < C; ++j)
+        if (cols[j] < 0 || cols[j] >= ncols || (j && cols[j] <= cols[j - 1]))
+            throw std::out_of_range("columns must be increasing valid indices");
+    for (long long i = 0; rows && i < R; ++i)
+        if (rows[i] < 0 || rows[i] >= nrows || (i && rows[i] <= rows[i - 1]))
+            throw std::out_of_range("rows must be increasing valid indices");
+    if (heur == ENTROPY && lsize <= C) throw std::invalid_argument("log table too short");
+}
+
 // Best guess over a score matrix (rows = guesses, columns = secrets, symmetric code space).
-// ``cols``: candidate code indices, sorted ascending. ``rows``: the guess code indices to try
-// besides the candidates (empty = every row); it must contain, for every guess, one that is
+// ``cols``: candidate code indices, sorted ascending. ``rows``: the guess code indices to try,
+// sorted ascending (empty = every row); it must contain, for every guess, the lowest code
 // equivalent to it (all codes, or orbit representatives). ``candidates_only``: guesses are the
-// candidates alone. ``max_classes``: number of non-winning replies the variant can give.
+// candidates alone (``rows``, when given, then holds only candidates). ``max_classes``: number of non-winning replies the variant can give.
 // ``lfix``: fixed-point log2 table covering 0..C (entropy only).
 template <class T>
 int64_t best_guess_matrix(py::array_t<T, py::array::c_style> matrix,
@@ -244,63 +280,237 @@ int64_t best_guess_matrix(py::array_t<T, py::array::c_style> matrix,
     const long long C = cols.size();
     const bool all_rows = rows.size() == 0;
     const long long R = all_rows ? NR : rows.size();
-    if (C == 0) throw std::invalid_argument("no candidates");
-    if (max_classes < 1) throw std::invalid_argument("max_classes must be >= 1");
     const int64_t* cc = cols.data();
     const int64_t* rr = all_rows ? nullptr : rows.data();
-    for (long long j = 0; j < C; ++j)
-        if (cc[j] < 0 || cc[j] >= S || cc[j] >= NR || (j && cc[j] <= cc[j - 1]))
-            throw std::out_of_range("columns must be increasing valid indices");
-    for (long long i = 0; i < (all_rows ? 0 : R); ++i)
-        if (rr[i] < 0 || rr[i] >= NR) throw std::out_of_range("row index out of range");
-    if (heur == ENTROPY && lfix.size() <= C) throw std::invalid_argument("log table too short");
+    check_node(rr, R, cc, C, std::min(S, NR), NR, max_classes, heur, lfix.size());
     const T* m = matrix.data();
     const int64_t* lf = lfix.data();
     py::gil_scoped_release nogil;
     if (C <= 2) return cc[0];  // the lowest candidate splits them: optimal and tie-break winner
-    std::vector<int64_t> dlog;
-    if (heur == ENTROPY) {  // T(c+1) - T(c) with T(n) = n L(n): < 2^58, exact in integers
-        dlog.resize(C + 1);
-        for (long long c = 0; c < C; ++c)
-            dlog[c] = static_cast<int64_t>(static_cast<i128>(c + 1) * lf[c + 1] -
-                                           static_cast<i128>(c) * lf[c]);
-    }
+    const std::vector<int64_t> dlog = entropy_steps(heur, C, lf);
     const int64_t* d = dlog.data();
-    const bool co = candidates_only;
     const bool sq = S == NR;  // the full symmetric matrix: all codes against all codes
-    switch (heur) {
-        case MINIMAX: return best_two_pass<MINIMAX>(m, S, sq, rr, R, cc, C, slots, win, max_classes, d, lf, co);
-        case EXPECTED: return best_two_pass<EXPECTED>(m, S, sq, rr, R, cc, C, slots, win, max_classes, d, lf, co);
-        case ENTROPY: return best_two_pass<ENTROPY>(m, S, sq, rr, R, cc, C, slots, win, max_classes, d, lf, co);
-        default: return best_two_pass<PARTS>(m, S, sq, rr, R, cc, C, slots, win, max_classes, d, lf, co);
-    }
+    return with_heuristic(heur, [&](auto h) {
+        constexpr int H = decltype(h)::value;
+        auto sc = [&](const int64_t* g, long long n, Key init) {
+            return scan<H>(m, S, sq, g, n, cc, C, slots, win, max_classes, d, init);
+        };
+        return best_two_pass<H>(sc, rr, R, cc, C, !rr && C == R, max_classes, lf,
+                                candidates_only);
+    });
 }
 
-// Best guess from precomputed histograms (one row per guess; ``index`` gives each row's code
-// index for the tie-break). Used where the matrix is too large to keep (scoring on the fly).
-int64_t best_guess_counts(py::array_t<uint32_t, py::array::c_style> counts,
-                          py::array_t<int64_t, py::array::c_style> index, int win, int heur,
+// --- scoring on the fly --------------------------------------------------------------------
+// Without a score matrix, replies are computed from packed codes (scoring_pack.hpp) in blocks
+// of BLOCK candidates: the block loop vectorises (AVX-512 VPOPCNTQ where the CPU has it), and a
+// row abandoned early leaves the rest of its blocks uncomputed.
+
+// The whole code space packed once, with its feedback mode (the Python Chooser keeps one).
+struct PackedSpace {
+    PackedCodes codes;
+    bool bulls_only;
+    PackedSpace(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> c, int n_symbols,
+                bool repeats, bool bulls_only_)
+        : codes(c, n_symbols, repeats), bulls_only(bulls_only_) {}
+};
+
+constexpr long long BLOCK = 64;
+
+// Replies of one guess to the gathered candidates, produced in order, one block at a time.
+template <class K>
+struct PackedReplies {
+    K k;
+    const u64 *gp, *gc, *cp, *cc;
+    long long C, pw, cw;
+    uint16_t* buf;
+    long long base = 0, end = 0;
+    inline uint16_t operator()(long long j) {
+        if (j >= end) fill(j);
+        return buf[j - base];
+    }
+    void fill(long long j) {
+        const K kk = k;
+        const long long e = std::min(C, j + BLOCK), ps = pw, cs = cw;
+        const u64 *const pa = gp, *const ca = gc, *const pb = cp, *const cb = cc;
+        uint16_t* const out = buf - j;
+        for (long long t = j; t < e; ++t) out[t] = static_cast<uint16_t>(kk(pa, ca, pb + t * ps, cb + t * cs));
+        base = j;
+        end = e;
+    }
+};
+
+// Best key over guess codes ``rows[0..R)`` (null: codes 0..R) against the gathered candidate
+// words ``cp``/``cc`` (C of them), starting from ``init``; same rules as ``scan``.
+template <int H, class K>
+Key scan_packed(const K& k, const PackedCodes& space, const int64_t* rows, long long R,
+                const u64* cp, const u64* cc, long long C, int slots, int win, int max_classes,
+                const int64_t* dlog, Key init) {
+    Key best = init;
+    const long long pw = space.pw, cw = space.cw;
+    const u64 *const sp = space.pos.data(), *const sc = space.cnt.data();
+#pragma omp parallel if (R * C > 200000)
+    {
+        Key local = init;
+        std::vector<uint32_t> hist(slots, 0);
+        std::vector<uint16_t> resp(C <= slots ? C : 0);
+        std::vector<uint16_t> buf(BLOCK);
+#pragma omp for schedule(dynamic, 64) nowait
+        for (long long i = 0; i < R; ++i) {
+            const int64_t g = rows ? rows[i] : i;
+            PackedReplies<K> reply{k, sp + g * pw, sc + g * cw, cp, cc, C, pw, cw, buf.data()};
+            i128 s;
+            bool cand;
+            if (!score_row<H>(reply, C, hist.data(), resp.data(), slots, win, max_classes, dlog,
+                              local.score, s, cand))
+                continue;
+            Key key{s, cand ? 0 : 1, g};
+            if (key < local) local = key;
+        }
+#pragma omp critical
+        if (local < best) best = local;
+    }
+    return best;
+}
+
+// Few candidates (C <= SMALL_C, replies < 256): a guess costs little more than its C replies, so
+// per-guess overheads (histogram reset, early-abandon checks) would dominate. Instead a block of
+// SMALL_B guesses is scored at once, lane by lane, from pairwise comparisons of the replies: the
+// class of candidate j has size cnt_j = #{k : r_k = r_j}, hence
+//   largest class = max_j cnt_j,  sum n^2 = sum_j cnt_j,  sum n L(n) = sum_j L(cnt_j),
+//   classes = #{j : r_k != r_j for all k < j}.
+// Every loop over the block's lanes vectorises. The result is the exact minimum key, as ``scan``.
+constexpr long long SMALL_C = 96;
+static_assert(SMALL_C < 255, "class sizes are counted in uint8 lanes");
+constexpr long long SMALL_B = 64;
+typedef uint8_t Lanes __attribute__((vector_size(SMALL_B)));
+
+inline Lanes load_lanes(const uint8_t* p) {
+    Lanes v;
+    std::memcpy(&v, p, SMALL_B);
+    return v;
+}
+
+template <int H, class K>
+Key scan_small(const K& k, const PackedCodes& space, const int64_t* rows, long long R,
+               const u64* cp, const u64* cc, long long C, int win, const int64_t* lfix,
+               Key init) {
+    Key best = init;
+    const long long pw = space.pw, cw = space.cw;
+    const u64 *const sp = space.pos.data(), *const sc = space.cnt.data();
+    const long long blocks = (R + SMALL_B - 1) / SMALL_B;
+#pragma omp parallel if (R * C > 200000)
+    {
+        Key local = init;
+        std::vector<u64> gpos(SMALL_B * pw), gcnt(SMALL_B * cw);
+        std::vector<uint8_t> resp(C * SMALL_B);
+        alignas(64) uint8_t cnt[SMALL_B], mx[SMALL_B], parts[SMALL_B], hit[SMALL_B];
+        alignas(64) uint32_t total[SMALL_B];
+#pragma omp for schedule(dynamic, 4) nowait
+        for (long long blk = 0; blk < blocks; ++blk) {
+            const long long i0 = blk * SMALL_B, nb = std::min(SMALL_B, R - i0);
+            for (long long b = 0; b < SMALL_B; ++b) {  // gather (pad the tail with the first)
+                const int64_t g = rows ? rows[i0 + (b < nb ? b : 0)] : i0 + (b < nb ? b : 0);
+                std::copy_n(sp + g * pw, pw, gpos.data() + b * pw);
+                std::copy_n(sc + g * cw, cw, gcnt.data() + b * cw);
+            }
+            const K kk = k;
+            for (long long j = 0; j < C; ++j) {
+                uint8_t* const r = resp.data() + j * SMALL_B;
+                const u64 *const pb = cp + j * pw, *const cb = cc + j * cw;
+                const u64 *const pa = gpos.data(), *const ca = gcnt.data();
+                const long long ps = pw, cs = cw;
+                for (long long b = 0; b < SMALL_B; ++b)
+                    r[b] = static_cast<uint8_t>(kk(pa + b * ps, ca + b * cs, pb, cb));
+            }
+            // Lane-parallel counts (GCC vector types: one AVX-512 register, or two/four halves).
+            const Lanes w = Lanes{} + static_cast<uint8_t>(win);
+            Lanes mxv{}, partsv{}, hitv{};
+            if (H == EXPECTED)
+                for (long long b = 0; b < SMALL_B; ++b) total[b] = 0;
+            // L(n) < 2^55 for n <= SMALL_C, so SMALL_C terms fit in int64
+            int64_t ent[SMALL_B];
+            if (H == ENTROPY)
+                for (long long b = 0; b < SMALL_B; ++b) ent[b] = 0;
+            for (long long j = 0; j < C; ++j) {
+                const Lanes rj = load_lanes(resp.data() + j * SMALL_B);
+                Lanes cntv{}, dupv{};
+                for (long long q = 0; q < C; ++q) {
+                    const Lanes eq = reinterpret_cast<Lanes>(load_lanes(resp.data() + q * SMALL_B) == rj);
+                    cntv -= eq;  // eq lanes are 0xFF (-1) where equal
+                    if (H == PARTS && q < j) dupv |= eq;
+                }
+                hitv |= reinterpret_cast<Lanes>(rj == w);
+                if (H == MINIMAX) mxv = mxv > cntv ? mxv : cntv;
+                if (H == PARTS) partsv -= reinterpret_cast<Lanes>(dupv == 0);
+                if (H == EXPECTED || H == ENTROPY) {
+                    std::memcpy(cnt, &cntv, SMALL_B);
+                    const int64_t* const lf = lfix;
+                    if (H == EXPECTED)
+                        for (long long b = 0; b < SMALL_B; ++b) total[b] += cnt[b];
+                    else
+                        for (long long b = 0; b < SMALL_B; ++b) ent[b] += lf[cnt[b]];
+                }
+            }
+            std::memcpy(mx, &mxv, SMALL_B);
+            std::memcpy(parts, &partsv, SMALL_B);
+            std::memcpy(hit, &hitv, SMALL_B);
+            for (long long b = 0; b < nb; ++b) {
+                const i128 s = H == MINIMAX ? i128(mx[b]) : H == EXPECTED ? i128(total[b])
+                             : H == ENTROPY ? i128(ent[b]) : -i128(parts[b]);
+                const Key key{s, hit[b] ? 0 : 1, rows ? rows[i0 + b] : i0 + b};
+                if (key < local) local = key;
+            }
+        }
+#pragma omp critical
+        if (local < best) best = local;
+    }
+    return best;
+}
+
+// Best guess for the candidates ``cols`` (sorted code indices) of a packed code space, scoring
+// on the fly: the same choice as ``best_guess_matrix`` over the space's score matrix, in
+// O(n) memory instead of O(n^2). Arguments as there.
+int64_t best_guess_packed(const PackedSpace& space, py::array_t<int64_t, py::array::c_style> rows,
+                          py::array_t<int64_t, py::array::c_style> cols, int slots, int win,
+                          int max_classes, int heur, bool candidates_only,
                           py::array_t<int64_t, py::array::c_style> lfix) {
     check_heuristic(heur);
-    if (counts.ndim() != 2 || index.size() != counts.shape(0) || counts.shape(0) == 0)
-        throw std::invalid_argument("counts must be (G, slots) with one index per row, G >= 1");
-    const long long G = counts.shape(0);
-    const int slots = static_cast<int>(counts.shape(1));
-    const uint32_t* h = counts.data();
-    const int64_t* idx = index.data();
+    const PackedCodes& sp = space.codes;
+    const long long NR = sp.n, C = cols.size();
+    const bool all_rows = rows.size() == 0;
+    const long long R = all_rows ? NR : rows.size();
+    if (slots < 1 || slots > 65535) throw std::invalid_argument("slots must be 1..65535");
+    const int64_t* cc = cols.data();
+    const int64_t* rr = all_rows ? nullptr : rows.data();
+    check_node(rr, R, cc, C, NR, NR, max_classes, heur, lfix.size());
     const int64_t* lf = lfix.data();
-    const long long lsize = lfix.size();
-    if (heur == ENTROPY)
-        for (long long i = 0; i < G * slots; ++i)
-            if (h[i] >= lsize) throw std::invalid_argument("log table too short");
     py::gil_scoped_release nogil;
-    Key best = WORST;
-    for (long long i = 0; i < G; ++i) {
-        const uint32_t* row = h + i * slots;
-        Key k{score_slots(row, slots, heur, lf), row[win] ? 0 : 1, idx[i]};
-        if (k < best) best = k;
+    if (C <= 2) return cc[0];  // the lowest candidate splits them: optimal and tie-break winner
+    // The candidates' words, gathered once so that every guess streams through them.
+    const long long pw = sp.pw, cw = sp.cw;
+    std::vector<u64> cpos(C * pw), ccnt(C * cw);
+    for (long long j = 0; j < C; ++j) {
+        std::copy_n(sp.pos.data() + cc[j] * pw, pw, cpos.data() + j * pw);
+        std::copy_n(sp.cnt.data() + cc[j] * cw, cw, ccnt.data() + j * cw);
     }
-    return best.index;
+    const std::vector<int64_t> dlog = entropy_steps(heur, C, lf);
+    const int64_t* d = dlog.data();
+    int64_t out = 0;
+    with_kernel(sp, space.bulls_only, [&](const auto k) {
+        out = with_heuristic(heur, [&](auto h) {
+            constexpr int H = decltype(h)::value;
+            const bool small = C <= SMALL_C && slots <= 256;
+            auto sc = [&](const int64_t* g, long long n, Key init) {
+                if (small)
+                    return scan_small<H>(k, sp, g, n, cpos.data(), ccnt.data(), C, win, lf, init);
+                return scan_packed<H>(k, sp, g, n, cpos.data(), ccnt.data(), C, slots, win,
+                                      max_classes, d, init);
+            };
+            return best_two_pass<H>(sc, rr, R, cc, C, !rr && C == R, max_classes, lf,
+                                    candidates_only);
+        });
+    });
+    return out;
 }
 
 // Fixed-point log2 table L(n), n = 0..nmax, scaled by 2^52, built additively over the smallest
@@ -328,13 +538,18 @@ py::array_t<int64_t> log2_fixed_table(long long nmax) {
 
 PYBIND11_MODULE(strategy, m) {
     m.doc() = "Native heuristic kernels (see cbsolve.strategy.heuristics for the Python face).";
+    py::class_<PackedSpace>(m, "PackedSpace")
+        .def(py::init<py::array_t<uint8_t, py::array::c_style | py::array::forcecast>, int, bool,
+                      bool>(),
+             py::arg("codes"), py::arg("n_symbols"), py::arg("repeats"), py::arg("bulls_only"));
+    m.def("best_guess_packed", &best_guess_packed, py::arg("space"), py::arg("rows"),
+          py::arg("cols"), py::arg("slots"), py::arg("win"), py::arg("max_classes"),
+          py::arg("heuristic"), py::arg("candidates_only"), py::arg("lfix"));
     m.def("best_guess_matrix", &best_guess_matrix<uint8_t>, py::arg("matrix"), py::arg("rows"),
           py::arg("cols"), py::arg("slots"), py::arg("win"), py::arg("max_classes"),
           py::arg("heuristic"), py::arg("candidates_only"), py::arg("lfix"));
     m.def("best_guess_matrix", &best_guess_matrix<uint16_t>, py::arg("matrix"), py::arg("rows"),
           py::arg("cols"), py::arg("slots"), py::arg("win"), py::arg("max_classes"),
           py::arg("heuristic"), py::arg("candidates_only"), py::arg("lfix"));
-    m.def("best_guess_counts", &best_guess_counts, py::arg("counts"), py::arg("index"),
-          py::arg("win"), py::arg("heuristic"), py::arg("lfix"));
     m.def("log2_fixed_table", &log2_fixed_table, py::arg("nmax"));
 }

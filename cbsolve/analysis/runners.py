@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from ..deadline import POLL_SECONDS, stop_requested
 from .sweep import cost, run_cell
 
 
@@ -31,31 +32,50 @@ def single_threaded() -> None:
     os.environ["OMP_NUM_THREADS"] = "1"
 
 
-def run_local(cells: list[dict], workers: int | None = None) -> Iterator[dict]:
+def run_local(cells: list[dict], workers: int | None = None, *, work=run_cell,
+              order=cost) -> Iterator[dict]:
     """Run cells on ``workers`` single-threaded processes (default: one per CPU).
 
     ``workers=0`` runs them in this process, one after the other (debugging, tiny sweeps);
-    the native kernels may then use several threads.
+    the native kernels may then use several threads. ``work`` (a picklable function of one
+    cell) and ``order`` (its rough cost) let other tables reuse the runner.
     """
-    cells = sorted(cells, key=cost, reverse=True)
+    cells = sorted(cells, key=order, reverse=True)
     if workers == 0:
         for cell in cells:
-            yield run_cell(cell)
+            if stop_requested():
+                return
+            yield work(cell)
         return
     workers = workers or default_workers()
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     # spawn, not fork: the parent may hold threads (rich, OpenMP) that fork would copy broken
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                              initializer=single_threaded) as pool:
-        futures = [pool.submit(run_cell, cell) for cell in cells]
-        for fut in as_completed(futures):
-            yield fut.result()
+        futures = [pool.submit(work, cell) for cell in cells]
+        pending = set(futures)
+        try:
+            while pending and not stop_requested():   # Ctrl-C: finished cells are kept
+                done, pending = wait(pending, POLL_SECONDS, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    yield fut.result()
+        finally:
+            if stop_requested() or any(not f.done() for f in futures):
+                _cancel(pool)
 
 
-def run_dask(cells: list[dict], scheduler: str) -> Iterator[dict]:
+def _cancel(pool) -> None:
+    """Stop a process pool now: drop the queued cells and end the running workers (a cell
+    runs for up to minutes and nothing in it listens for a stop request)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+def run_dask(cells: list[dict], scheduler: str, *, work=run_cell, order=cost) -> Iterator[dict]:
     """Run cells on the Dask distributed cluster whose scheduler is at ``scheduler``.
 
     Workers must be able to import cbsolve (install it on every worker); start them with
@@ -68,18 +88,21 @@ def run_dask(cells: list[dict], scheduler: str) -> Iterator[dict]:
     except ImportError:
         raise CbsolveError("--scheduler needs dask[distributed]; pip install 'dask[distributed]'") \
             from None
-    cells = sorted(cells, key=cost, reverse=True)
+    cells = sorted(cells, key=order, reverse=True)
     try:
         client = Client(scheduler, timeout=10)
-    except (OSError, TimeoutError) as exc:
-        raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}: {exc}") \
-            from None
+    except (OSError, TimeoutError, ValueError) as exc:   # ValueError: no port in the address
+        raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}: {exc} "
+                           "(expected an address like tcp://host:8786)") from None
     try:
         # pure=False: identical cells are still computed (and keys stay unique); the priority
         # makes the scheduler start the longest cells first, as the local pool does
-        futures = [client.submit(run_cell, cell, pure=False, priority=len(cells) - i)
+        futures = [client.submit(work, cell, pure=False, priority=len(cells) - i)
                    for i, cell in enumerate(cells)]
         for fut in as_completed(futures):
+            if stop_requested():          # Ctrl-C: cancel what has not finished
+                client.cancel(futures)
+                return
             yield fut.result()
     finally:
         client.close()

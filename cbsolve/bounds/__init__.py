@@ -10,12 +10,16 @@ Place in the data flow: code space sizes, scoring, strategies and the optimal se
 3. partition lower bounds (:mod:`.adaptive`) from the first-guess partitions in closed form
    (:mod:`.partition`), or read off the scorer two guesses deep when the space is small;
 4. upper bounds from heuristic strategies played against every secret (exact evaluation by
-   :func:`cbsolve.strategy.evaluate`; a sampled estimate is never used as a bound), from the
+   :func:`cbsolve.strategy.evaluate`, scored on the fly up to 10^6 secrets, within the time
+   limit; a sampled estimate is never used as a bound), from the
    count-then-locate construction for games with repeats and the set-then-place one for
    distinct games with D >= 2N-1, any N (:mod:`.constructive`: worst W proved by construction,
    total <= W x S), and the trivial strategy "guess every code
    in order" (worst S, total S(S+1)/2) otherwise;
 5. the exact optimum from :mod:`cbsolve.search` when the space is small and time allows.
+
+Steps 4 and 5 are the optional work: they share the time limit, and whatever did not fit is
+named in the notes. ``progress(message)`` hears what is being done (the CLI prints it on stderr).
 
 Every end of every interval says which method produced it. The expected case is reported as the
 *total* number of guesses over all secrets (an exact integer; average = total / secrets).
@@ -30,18 +34,20 @@ import time
 from dataclasses import dataclass, field
 
 from ..codes import CodeSpace
+from ..deadline import Deadline
 from ..errors import CbsolveError
 from ..variant import Variant
 from .counting import total_lower, worst_lower
 
-#: Heuristics tried for upper bounds (Knuth 1977, Irving 1979, Neuwirth 1982, Kooi 2005).
-UPPER_STRATEGIES = ("minimax", "expected", "entropy", "parts")
-#: Largest space on which strategies are evaluated exhaustively by default.
-STRATEGY_LIMIT = 20_000
-#: Largest space handed to the exact searches by default: the worst-case search's own cap
-#: (its reply matrix is n^2 bytes); the time limit bounds the work, and a stopped search still
-#: contributes the interval it proved.
-SEARCH_LIMIT = 12_000
+#: Heuristics tried for upper bounds (Knuth 1977, Irving 1979, Neuwirth 1982, Kooi 2005), and
+#: the first consistent code (Shapiro 1983), which needs no scoring of guesses.
+UPPER_STRATEGIES = ("minimax", "expected", "entropy", "parts", "first")
+#: From this size on ``first`` is evaluated before the scored heuristics: it takes seconds where
+#: they take minutes, so a cell whose time runs out still gets an exact-evaluation bound.
+FIRST_FIRST = 20_000
+#: Largest space on which strategies are evaluated exhaustively by default (the evaluator's
+#: own limit; the time limit bounds the work).
+STRATEGY_LIMIT = 1_000_000
 #: Largest space for the scorer-based partition bound when no closed form applies.
 SCORER_LIMIT = 200_000
 
@@ -94,17 +100,39 @@ class Bounds:
                 "seconds": round(self.seconds, 3)}
 
 
+def exact_search_limit() -> int:
+    """Largest space both exact searches accept within the memory budget (cbsolve.search.memory)."""
+    from ..search import memory
+
+    lo, hi = 0, memory.MAX_KERNEL_CODES      # fits() is monotone in the number of codes
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if memory.fits(mid, "worst") and memory.fits(mid, "expected"):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def compute_bounds(variant: Variant, *, time_limit: float | None = None, search: bool = True,
                    strategies: bool = True, deep: bool = True,
-                   strategy_limit: int = STRATEGY_LIMIT, search_limit: int = SEARCH_LIMIT,
+                   strategy_limit: int = STRATEGY_LIMIT, search_limit: int | None = None,
                    strategy_names=UPPER_STRATEGIES, workers: int | None = None,
-                   progress=None) -> Bounds:
-    """Lower and upper bounds on the worst and the total number of guesses for ``variant``."""
+                   progress=None, deadline: Deadline | None = None) -> Bounds:
+    """Lower and upper bounds on the worst and the total number of guesses for ``variant``.
+
+    ``search_limit``: largest space handed to the exact searches (None:
+    :func:`exact_search_limit`). ``deadline``: the command's budget, started at its edge
+    (default: ``time_limit`` seconds from now).
+    """
     from ..scoring import possible_responses
     from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible, scorer_bound
 
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+    deadline = Deadline(time_limit) if deadline is None else deadline
+    say = progress or (lambda message: None)
+    if search_limit is None:
+        search_limit = exact_search_limit()
     secrets = CodeSpace(variant).size
     responses = len(possible_responses(variant))
     trivial = "trivial (every code in order)"
@@ -125,23 +153,32 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     if secrets <= SCORER_LIMIT and (deep or not ok) and secrets > 1:
         two = deep and deep_feasible(variant, secrets)
         if two or not ok:
+            say(f"partition bound {'two guesses deep' if two else 'of the first guess'} "
+                f"({secrets} secrets)")
             pb = scorer_bound(variant, responses, deep=two)
             worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
             expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
 
+    if deep and secrets > 1 and not (secrets <= SCORER_LIMIT and deep_feasible(variant, secrets)):
+        _second_level_lower(out, deadline, say)
     _constructive_upper(out)
-    if strategies and secrets <= strategy_limit:
-        _strategy_upper(out, deadline, strategy_names)
-    if search and secrets <= search_limit:
-        _search_exact(out, deadline, workers)
+    try:
+        if strategies and secrets <= strategy_limit:
+            _strategy_upper(out, deadline, strategy_names, say)
+        elif strategies:
+            out.notes.append(f"strategies not evaluated: {secrets} secrets is more than the "
+                             f"{strategy_limit} an exact evaluation handles")
+        if search and secrets <= search_limit:
+            _search_exact(out, deadline, workers, say)
+        elif search:
+            out.notes.append(f"exact search not run: {secrets} secrets is more than the "
+                             f"{search_limit} it handles")
+    except KeyboardInterrupt:             # Ctrl-C: the bounds proved so far are the answer
+        out.notes.append("interrupted (Ctrl-C): the bounds proved before it")
     if worst.lower > worst.upper or expected.lower > expected.upper:
         raise AssertionError(f"contradictory bounds for {variant.describe()}: {out.to_json()}")
     out.seconds = time.perf_counter() - start
     return out
-
-
-def _remaining(deadline: float | None) -> float | None:
-    return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
 
 def _constructive_upper(out: Bounds) -> None:
@@ -157,48 +194,72 @@ def _constructive_upper(out: Bounds) -> None:
     out.expected.lower_upper(*(constructive_total(out.variant) or (None, "")))
 
 
-def _strategy_upper(out: Bounds, deadline, names) -> None:
-    """Upper bounds from heuristic strategies evaluated exactly against every secret."""
-    from ..strategy import evaluate
+def _second_level_lower(out: Bounds, deadline: Deadline, say) -> None:
+    """The two-level partition bound with second guesses up to symmetry (large spaces)."""
+    from .second_level import SECOND_LEVEL_LIMIT, second_level_bound
 
-    for name in names:
-        left = _remaining(deadline)
-        if left is not None and left <= 0:
-            out.notes.append(f"time limit reached before strategy {name!r} was evaluated")
+    if out.secrets > SECOND_LEVEL_LIMIT:
+        return
+    say(f"partition bound two guesses deep, up to symmetry ({out.secrets} secrets)")
+    # at most half the time: the strategies' upper bounds are usually worth more
+    pb = second_level_bound(out.variant, out.responses, deadline.part(0.5))
+    if pb is None:
+        out.notes.append("partition bound two guesses deep not finished within the time limit")
+        return
+    out.worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
+    out.expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
+
+
+def _strategy_upper(out: Bounds, deadline: Deadline, names, say) -> None:
+    """Upper bounds from heuristic strategies evaluated exactly against every secret."""
+    from ..strategy import Unfinished, evaluate
+
+    if out.secrets >= FIRST_FIRST and "first" in names:
+        names = ("first", *(n for n in names if n != "first"))
+    for k, name in enumerate(names):
+        if deadline.expired():
+            out.notes.append("time limit reached before strategies "
+                             f"{', '.join(names[k:])} were evaluated")
             return
+        say(f"evaluating strategy {name} against all {out.secrets} secrets")
         try:
-            ev = evaluate(out.variant, name)
-        except CbsolveError as exc:  # e.g. a space too large: noted; a bug is not a note
-            out.notes.append(f"strategy {name!r} unavailable: {exc}")
-            continue
-        if ev.estimate or ev.worst is None or ev.total is None:
-            continue
+            ev = evaluate(out.variant, name, deadline=deadline, keep_tree=False)
+        except Unfinished as stop:
+            rest = f"; not tried: {', '.join(names[k + 1:])}" if names[k + 1:] else ""
+            out.notes.append(f"strategy {name} not finished within the time limit ({stop.settled} "
+                             f"of {stop.secrets} secrets settled{rest}; raise --time-limit)")
+            return
         method = f"strategy {name} (exact evaluation, first guess {ev.first})"
         out.worst.lower_upper(ev.worst, method)
         out.expected.lower_upper(ev.total, method)
 
 
-def _search_exact(out: Bounds, deadline, workers) -> None:
+def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
     """Exact optima (or proved brackets) from the optimal searches, when they exist."""
     for objective in ("worst", "expected"):
-        if (out.worst if objective == "worst" else out.expected).exact is not None:
+        interval = out.worst if objective == "worst" else out.expected
+        if interval.exact is not None:
             continue  # already pinned down by cheaper methods
-        solver = _search_function(objective)
-        left = _remaining(deadline)
-        if left is not None and left <= 0:
+        if deadline.expired():
             out.notes.append(f"time limit reached before the {objective}-case search")
             continue
+        say(f"exact {objective}-case search")
         try:
-            kwargs = {"time_limit": left, "workers": workers}
             if objective == "worst":
-                kwargs["certificate"] = False   # bounds need the value, not the certificate
-            res = solver(out.variant, **kwargs)
-        except CbsolveError as exc:     # e.g. a space too large: noted; a bug is not a note
-            out.notes.append(f"optimal {objective}-case search failed: {exc}")
+                from ..search.worst import solve_worst
+
+                # bounds need the value, not the certificate
+                res = solve_worst(out.variant, time_limit=deadline.left(), workers=workers,
+                                  certificate=False)
+            else:
+                from ..search.expected import solve_expected
+
+                res = solve_expected(out.variant, time_limit=deadline.left(), workers=workers)
+        except CbsolveError as exc:  # e.g. a space too large: noted; a bug is not a note
+            out.notes.append(f"exact {objective}-case search not run: {exc}")
             continue
-        interval = out.worst if objective == "worst" else out.expected
         tag = "search (optimal, proved)" if res.proved else "search (bound proved before time limit)"
-        lower = res.lower if res.lower is not None else None
+        lower = res.lower
         upper = res.upper
         if upper is None:
             upper = res.worst if objective == "worst" else res.total
@@ -212,15 +273,4 @@ def _search_exact(out: Bounds, deadline, workers) -> None:
         interval.lower_upper(upper, tag)
 
 
-def _search_function(objective: str):
-    """The optimal search for ``objective`` (imported here: it loads the native search core)."""
-    if objective == "expected":
-        from ..search.expected import solve_expected
-
-        return solve_expected
-    from ..search.worst import solve_worst
-
-    return solve_worst
-
-
-__all__ = ["Bounds", "Interval", "compute_bounds"]
+__all__ = ["Bounds", "Interval", "compute_bounds", "exact_search_limit"]

@@ -92,21 +92,6 @@ def _best_split(m: int, k: int) -> tuple[int, int]:
     return best
 
 
-@cache
-def _locate_rest(m: int, smallest: int, symbols: int) -> int:
-    """Worst case of phase 3: m unknown positions shared by at most ``symbols`` symbols, each
-    present ``smallest`` times or more, located in ascending count order, the last one free."""
-    if m == 0:
-        return 0
-    worst = 0 if symbols >= 1 and m >= smallest else -1     # one symbol takes all m (free)
-    if symbols >= 2:
-        for k in range(smallest, m // 2 + 1):              # the rest holds counts >= k
-            rest = _locate_rest(m - k, k, symbols - 1)
-            if rest >= 0:
-                worst = max(worst, locate_worst(m, k) + rest)
-    return worst
-
-
 def count_locate_worst(variant: Variant) -> int | None:
     """Proved worst case (guesses, final one included) of count-then-locate, or None."""
     if not supported(variant)[0]:
@@ -116,7 +101,7 @@ def count_locate_worst(variant: Variant) -> int | None:
         return 1
     counts = d - 1
     # Some symbol absent (always when D > N): locate everything with that filler.
-    absent = max((_locate_rest(n, 1, s) for s in range(1, min(d - 1, n) + 1)), default=0)
+    absent = max((_locate_exact(n, 1, s) for s in range(1, min(d - 1, n) + 1)), default=0)
     worst = counts + absent + 1
     if d <= n:
         # Every symbol present: the two rarest a, b (counts ka <= kb) are found by the pair

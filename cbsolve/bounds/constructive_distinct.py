@@ -23,12 +23,14 @@ Every guess is a valid code (N distinct symbols). Bulls + cows = |guess symbols 
 3. Guess the secret.
 
 Worst case (:func:`set_place_worst`): phase 1 maximised over t and the base symbol's membership;
+the total (:func:`set_place_total`) charges each secret the worst case for its t instead;
 phase 2 by a dynamic programme over the hits per round, charging each round 1 + the halving
 worst case of its hits among at most the unplaced symbols.
 """
 from __future__ import annotations
 
 from functools import cache
+from math import comb, factorial
 
 from ..variant import Variant
 from .constructive import Won, locate_worst, split_point
@@ -71,6 +73,19 @@ def set_place_worst(variant: Variant) -> int | None:
     m = d - n
     which = 1 + max(_which_worst(n, m, t) for t in range(max(0, n - m), n + 1))
     return which + _rounds_worst(0, n, n) + 1
+
+
+def set_place_total(variant: Variant) -> int | None:
+    """Proved upper bound on the total guesses over all secrets: each secret is charged the
+    worst case for its number t of base symbols (phase 1 depends on t only through that worst
+    case), C(N, t) C(D - N, N - t) N! secrets having t of them."""
+    if not supported(variant)[0]:
+        return None
+    n, d = variant.length, variant.n_symbols
+    m = d - n
+    rest = _rounds_worst(0, n, n) + 1
+    return sum(comb(n, t) * comb(m, n - t) * factorial(n) * (1 + _which_worst(n, m, t) + rest)
+               for t in range(max(0, n - m), n + 1))
 
 
 def _which_worst(n: int, m: int, t: int) -> int:
@@ -205,4 +220,4 @@ class SetThenPlace:
             self._locate_pairs(pairs[len(half):], hits - j, absent)
 
 
-__all__ = ["METHOD", "SetThenPlace", "set_place_worst", "supported"]
+__all__ = ["METHOD", "SetThenPlace", "set_place_total", "set_place_worst", "supported"]

@@ -134,9 +134,20 @@ TOTAL_METHOD = METHOD.replace("worst case proved by construction",
 
 
 def constructive_total(variant: Variant) -> tuple[int, str] | None:
-    """(proved upper bound on the total guesses, method) of a construction, or None."""
+    """(proved upper bound on the total guesses, method) of a construction, or None:
+    count-then-locate's total, or set-then-place's per number of base symbols."""
+    from .constructive_distinct import METHOD as DISTINCT_METHOD
+    from .constructive_distinct import set_place_total
+
     total = count_locate_total(variant)
-    return None if total is None else (total, TOTAL_METHOD)
+    if total is not None:
+        return total, TOTAL_METHOD
+    total = set_place_total(variant)
+    if total is not None:
+        return total, DISTINCT_METHOD.replace("worst case proved by construction",
+                                              "total: each secret charged the worst case for "
+                                              "its number of base symbols")
+    return None
 
 
 __all__ = ["TOTAL_METHOD", "constructive_total", "count_locate_total", "halving_total"]

@@ -10,12 +10,14 @@ import functools
 import importlib
 import json
 import math
+import os
 import pkgutil
+import re
 import sys
 
 import click
 
-from ..deadline import clear_stop
+from ..deadline import clear_stop, stop_requested
 from ..errors import CbsolveError
 from ..variant import FEEDBACK_MODES, PRESETS, Variant
 
@@ -135,9 +137,35 @@ def progress_enabled(as_json: bool, quiet: bool = False) -> bool:
     return not (as_json or quiet) and sys.stderr.isatty()
 
 
+#: Longest run of non-blank characters an error line shows from a value (a 200 KB entry
+#: echoed whole is no message); longer runs keep their start and say how long they were.
+MAX_SHOWN = 60
+_LONG_RUN = re.compile(r"\S{%d,}" % (MAX_SHOWN + 1))
+
+
+def clip(message: str) -> str:
+    """``message`` on one line with every overlong value cut (see MAX_SHOWN)."""
+    def cut(m):
+        return f"{m.group(0)[:MAX_SHOWN - 20]}...({len(m.group(0))} characters)"
+    return _LONG_RUN.sub(cut, " ".join(message.split()))
+
+
 def _fail(message: str) -> int:
-    click.echo(f"cbsolve: error: {message}", err=True)
+    click.echo(f"cbsolve: error: {clip(message)}", err=True)
     return EXIT_USAGE
+
+
+def _output_failed(exc: OSError) -> int:
+    """Writing the output failed (a full disk, a closed pipe). Later writes go nowhere, so
+    Python's own flush at exit does not print a second error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    if isinstance(exc, BrokenPipeError):    # the reader stopped reading (| head): no message
+        return EXIT_USAGE
+    return _fail(f"cannot write the output: {exc.strerror or exc}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,6 +173,26 @@ def main(argv: list[str] | None = None) -> int:
     for name in COMMAND_MODULES:
         importlib.import_module(f"{__name__}.{name}")
     clear_stop()    # an earlier command's Ctrl-C (in-process callers, tests) does not carry over
+    from . import _interrupt
+
+    _interrupt.install()
+    try:
+        code = _run(argv)
+    finally:
+        _interrupt.uninstall()
+    if stop_requested() and code in (EXIT_OK, EXIT_NONE, None):
+        # Ctrl-C: the command stopped early and printed what it had (its notes say so).
+        click.echo("cbsolve: interrupted: the answer above is partial", err=True)
+        code = _interrupt.EXIT_INTERRUPTED
+    if code in (EXIT_OK, EXIT_NONE) or code is None:
+        try:
+            sys.stdout.flush()          # a full disk shows here when the output was buffered
+        except OSError as exc:
+            code = _output_failed(exc)
+    return code if isinstance(code, int) else EXIT_OK
+
+
+def _run(argv):
     try:
         code = app.main(args=argv, prog_name="cbsolve", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # bare `cbsolve`: show help
@@ -159,13 +207,18 @@ def main(argv: list[str] | None = None) -> int:
         code = _fail(str(exc))
     except RecursionError:   # a file nested deeper than any real tree or log (Python's limit)
         code = _fail("input nested too deeply to process")
+    except OSError as exc:   # input files are mapped to CbsolveError where read: this is output
+        code = _output_failed(exc)
     except KeyboardInterrupt:
         click.echo("cbsolve: interrupted", err=True)
         code = 130
-    if isinstance(code, int):
-        return code
-    return EXIT_OK
+    return code
 
 
 def run() -> None:
-    sys.exit(main())
+    code = main()
+    if code == 130:
+        from . import _interrupt
+
+        _interrupt.leave(code)   # the output is complete: nothing still running may hold us
+    sys.exit(code)

@@ -40,6 +40,9 @@ def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_l
     import json
 
     from ..errors import InconsistentLog
+    from ._interrupt import interactive
+
+    interactive()     # Ctrl-C ends the session at once
     from ..play.assistant import Assistant, AssistSession
     from ..play.inputs import Console
     from .consistent import read_log

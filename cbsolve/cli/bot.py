@@ -21,7 +21,9 @@ def bot_command(strategy, guesses, seed, variant) -> int:
     """
     from ..play.bot import Bot, serve
     from ..play.engine import check_strategy
+    from ._interrupt import interactive
 
+    interactive()     # Ctrl-C ends the protocol at once
     check_strategy(strategy)
     serve(Bot(variant, strategy=strategy, seed=seed, guesses=guesses))
     return EXIT_OK

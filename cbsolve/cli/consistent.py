@@ -1,12 +1,16 @@
 """``cbsolve consistent [ENTRY...]``: the secrets consistent with a feedback log."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from ..consistency import BACKEND_CHOICES, Query, consistent
+from ..deadline import stop_requested
 from ..errors import unknown_name
 from ..feedback import FeedbackLog
 from ..status import Status
+from ._budget import TimeLimit
 from . import COUNT, EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
 
 #: Default wall-clock budget for solver work: no query waits silently for minutes (a 25-clue
@@ -49,23 +53,20 @@ def consistent_command(entries, log_file, backend, want_count, limit, list_all, 
     """Secrets consistent with ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
     if backend not in BACKEND_CHOICES:
         raise unknown_name("backend", backend, BACKEND_CHOICES)
-    if time_limit is None:
-        time_limit = DEFAULT_TIME_LIMIT
-    elif time_limit == 0:
-        time_limit = None
+    budget = TimeLimit.from_option(time_limit, DEFAULT_TIME_LIMIT)   # reading the log counts
     log = read_log(variant, entries, log_file)
     query = Query(count=want_count, limit=None if list_all else limit, sample=sample, seed=seed,
-                  time_limit=time_limit, count_cap=count_cap or None, approximate=approximate)
+                  time_limit=budget.seconds, count_cap=count_cap or None, approximate=approximate)
     if max_lies:
         from ..consistency.lies import consistent_with_lies
 
-        result = consistent_with_lies(log, max_lies, query, backend=backend)
+        result = consistent_with_lies(log, max_lies, replace(query, time_limit=budget.deadline.left()),
+                                      backend=backend)
+        result.time_limit = budget.seconds
     else:
-        result = consistent(log, query, backend=backend)
-    if result.time_limit_hit:
-        limit = "the default " if query.time_limit == DEFAULT_TIME_LIMIT else "the "
-        result.notes.append(f"stopped at {limit}time limit of {query.time_limit:g} s: the answer is "
-                            "partial (--time-limit SECONDS to change, 0 for none)")
+        result = consistent(log, query, backend=backend, deadline=budget.deadline)
+    if result.time_limit_hit or stop_requested():
+        result.notes.append(budget.note())
     emit(as_json, result.to_json(), format_result(log, result))
     return EXIT_NONE if result.status == Status.INFEASIBLE else EXIT_OK
 

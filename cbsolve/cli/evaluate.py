@@ -56,8 +56,9 @@ def _progress(enabled: bool):
 @click.option("--sample", type=COUNT, default=None, metavar="K",
               help="Play K random secrets only and report an estimate (for large spaces).")
 @click.option("--seed", type=SEED, default=None, help="Seed for --sample and the random strategy.")
-@click.option("--symmetry/--no-symmetry", default=False, show_default=True,
-              help="Score one guess per symmetry class at the top of the tree (same result).")
+@click.option("--symmetry/--no-symmetry", default=None,
+              help="Score one guess per symmetry class at the top of the tree (same result; "
+                   "default: on from 20,000 codes).")
 @variant_options
 @json_option
 def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample, seed,
@@ -75,7 +76,7 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
         raise InvalidVariant(f"--dot-depth must be at least 1, got {dot_depth}")
     result = evaluate(variant, strategy, first=first, guesses=guesses, seed=seed,
                       progress=_progress(progress_enabled(as_json)), sample=sample,
-                      symmetry=symmetry)
+                      symmetry="auto" if symmetry is None else symmetry)
     if out:
         write_tree(result.tree, out)
     if dot:
@@ -100,7 +101,9 @@ def format_evaluation(result, out: str | None) -> str:
     if result.estimate:
         lo, hi = result.ci95 if result.ci95 else (float("nan"), float("nan"))
         lines = [f"{result.strategy} (estimate from {result.sample} random secrets of "
-                 f"{result.secrets}, seed {result.seed}), opening {result.first}",
+                 f"{result.secrets}, "
+                 + ("unseeded" if result.seed is None else f"seed {result.seed}")
+                 + f"), opening {result.first}",
                  f"  average {result.average:.4f} guesses, 95% CI [{lo:.4f}, {hi:.4f}]",
                  f"  worst observed {result.worst}",
                  f"  histogram (sample) {{{hist}}}"]
@@ -109,6 +112,7 @@ def format_evaluation(result, out: str | None) -> str:
                  f"  secrets {result.secrets}, worst {result.worst}, total {result.total}, "
                  f"average {result.average:.4f}",
                  f"  histogram {{{hist}}}"]
+    lines += [f"  note: {note}" for note in result.notes if not result.estimate]
     if out:
         lines.append(f"  tree written to {out}")
     lines.append(f"  {result.seconds:.3f} s")

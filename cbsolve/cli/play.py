@@ -31,6 +31,9 @@ def play_command(mode, strategy, seed, secret, coach, quiet, variant, as_json) -
     import json
 
     from ..play.engine import check_strategy
+    from ._interrupt import interactive
+
+    interactive()     # Ctrl-C ends the game at once
     from ..play.inputs import Console
     from ..play.terminal import MODES, play
 

@@ -4,13 +4,18 @@ from __future__ import annotations
 import click
 
 from ..status import Status
+from ._budget import TimeLimit
 from . import COUNT, EXIT_NONE, EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
 
 
+#: The whole command's budget when no --time-limit is given (s).
+DEFAULT_TIME_LIMIT = 60.0
+
+
 @app.command("static")
-@click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, metavar="SECONDS",
-              help="Stop the SAT refinement after this long and report the proved interval "
-                   "(0: no refinement).")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
+              help=f"Stop after this long (default {DEFAULT_TIME_LIMIT:g}; 0: no limit) and "
+                   "report the proved interval.")
 @click.option("--max-questions", type=COUNT, default=None, metavar="K",
               help="Do K questions suffice? Search at most K; exit 1 when more are needed "
                    "(proved).")
@@ -24,8 +29,11 @@ def static_command(time_limit, max_questions, variant, as_json) -> int:
     if progress_enabled(as_json):
         def progress(message):
             click.echo(f"  {message}", err=True)
-    result = solve_static(variant, time_limit=time_limit, max_questions=max_questions,
+    budget = TimeLimit.from_option(time_limit, DEFAULT_TIME_LIMIT)
+    result = solve_static(variant, deadline=budget.deadline, max_questions=max_questions,
                           progress=progress)
+    if budget.deadline.expired() and not result.proved:
+        result.notes.append(budget.note())
     emit(as_json, result.to_json(), format_static(result))
     return EXIT_NONE if result.status == Status.INFEASIBLE else EXIT_OK
 

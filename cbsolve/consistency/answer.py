@@ -83,6 +83,10 @@ def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: str, limit)
                             + ("; the log's consistency is unknown" if not n else ""))
 
 
+#: Share of the time limit kept for ApproxMC when ``--approximate`` asks for an estimate.
+APPROX_SHARE = 0.4
+
+
 def _counter_seconds(deadline: Deadline, result: ConsistencyResult) -> float:
     left = deadline.left()
     if left is None:
@@ -94,13 +98,15 @@ def _counter_seconds(deadline: Deadline, result: ConsistencyResult) -> float:
 
 def _count(result, log, query, deadline, oracle, m, lies) -> None:
     cap = query.count_cap or COUNT_CAP
-    # Half the time for enumeration, the rest for a model counter if the cap or time is hit.
-    found, how = enumerate_blocks(oracle, log, cap + 1, deadline.part(0.5), m, lies)
+    # Half the time for enumeration, the rest for a model counter if the cap or time is hit;
+    # an asked-for estimate keeps APPROX_SHARE of the whole (the exact counter took it all).
+    exact_part = deadline.part(1 - APPROX_SHARE) if query.approximate else deadline
+    found, how = enumerate_blocks(oracle, log, cap + 1, exact_part.part(0.5), m, lies)
     _settle(result, log, found, how, query.limit)
     if how == "complete" or not found:
         return
     # Enumeration was capped or timed out: try an exact model counter on the CNF.
-    seconds = _counter_seconds(deadline, result)
+    seconds = _counter_seconds(exact_part, result)
     if seconds > 0 and available("pyganak"):
         clauses, xs, _ = cnf_of(log, lies)
         exact = exact_count(clauses, xs, seconds)

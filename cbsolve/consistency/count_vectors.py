@@ -70,7 +70,9 @@ def count_vectors(log: FeedbackLog, cap: int = 16, seconds: float = 1.0) -> list
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = max(seconds, 0.001)
     collect = Collect()
-    status = solver.Solve(model, collect)
+    from .cpsat import solve
+
+    status = solve(solver, model, collect)
     if collect.overflow or status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         return None
     return sorted(collect.found)

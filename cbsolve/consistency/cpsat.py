@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..deadline import Deadline
+from ..deadline import Deadline, stop_hook
 from ..feedback import FeedbackLog
 from ..status import Status
 from .blocks import Oracle
@@ -30,6 +30,15 @@ LOCAL_SEARCH = True
 PIN_COUNTS = True
 #: Most seconds spent enumerating the count vectors (N=40: 0.02-0.07 s).
 PIN_SECONDS = 1.0
+
+
+def solve(solver, model, callback=None):
+    """``solver.Solve`` that a stop request (Ctrl-C) ends at once. CP-SAT's own SIGINT
+    catching is off: it stopped the search silently and left SIGINT at the system default, so a
+    later Ctrl-C killed the process without a word."""
+    solver.parameters.catch_sigint_signal = False
+    with stop_hook(solver.stop_search):
+        return solver.Solve(model, callback)
 
 
 @dataclass(frozen=True)
@@ -193,7 +202,7 @@ class CpSatOracle(Oracle):
         if left is not None and left <= 0:
             return Status.UNKNOWN, None
         solver = self.cm.solver(left, self.workers, self.seed, self.options.params)
-        return self.outcome(solver, solver.Solve(self.cm.model))
+        return self.outcome(solver, solve(solver, self.cm.model))
 
     def outcome(self, solver, status) -> tuple[Status, tuple[int, ...] | None]:
         """(FEASIBLE, code) | (INFEASIBLE, None) | (UNKNOWN, None) for a finished Solve; a found
@@ -235,7 +244,7 @@ class CpSatOracle(Oracle):
 
         solver = cm.solver(left, 1, self.seed, self.options.params)
         solver.parameters.enumerate_all_solutions = True
-        status = solver.Solve(cm.model, Collect())
+        status = solve(solver, cm.model, Collect())
         self.solves += 1
         if status in (cp.OPTIMAL, cp.INFEASIBLE) and (want is None or len(found) < want):
             return found, "complete"

@@ -26,6 +26,7 @@ between runs; the guided search is exhaustive too, so "none" is still a proof.
 """
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import OrderedDict
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..deadline import Deadline, stop_hook, stop_requested
 from ..feedback import FeedbackLog
 from .rescoring import Checker
 
@@ -133,17 +135,38 @@ def _kept(cache: OrderedDict, key, make):
 _pairs: OrderedDict = OrderedDict()
 
 
-def pair_conflict(log: FeedbackLog) -> tuple[int, int] | None:
-    """Two entries that cannot both hold, by counting (:mod:`precheck`); kept per log."""
+#: Most seconds the pair check takes (it is quadratic in the log; 10% of a time limit if less).
+PAIR_CHECK_SECONDS, PAIR_CHECK_SHARE = 1.0, 0.1
+
+
+def pair_conflict(log: FeedbackLog, seconds: float | None = None) -> tuple[int, int] | None:
+    """Two entries that cannot both hold, by counting (:mod:`precheck`); kept per log. The
+    check takes at most PAIR_CHECK_SECONDS (or PAIR_CHECK_SHARE of ``seconds``); one cut short
+    found nothing and is not kept."""
     from .precheck import pair_conflict as check
 
-    return _kept(_pairs, log_key(log), lambda: check(log))
+    key = log_key(log)
+    with _searchers_lock:
+        if key in _pairs:
+            _pairs.move_to_end(key)
+            return _pairs[key]
+    budget = Deadline(PAIR_CHECK_SECONDS if seconds is None else
+                      min(PAIR_CHECK_SECONDS, PAIR_CHECK_SHARE * seconds))
+    pair = check(log, budget)
+    if pair is not None or not budget.expired():
+        _kept(_pairs, key, lambda: pair)
+    return pair
 
 
 def _none_left(log: FeedbackLog, t0: float) -> Chunk:
     """The answer of a search that proved no code consistent before it started."""
     return Chunk(np.zeros((0, log.variant.length), np.uint8), 0, "complete", None, 0,
                  time.perf_counter() - t0)
+
+
+def _status(kernel_status: str) -> str:
+    """A search stopped by Ctrl-C's stop request ended as at its time limit: ``time``."""
+    return "time" if kernel_status == "stopped" and stop_requested() else kernel_status
 
 
 def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
@@ -162,16 +185,18 @@ def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
     that many entries; ``stop``: an int32[1] flag another thread sets to stop the call (status
     ``stopped``)."""
     t0 = time.perf_counter()
-    out = searcher(log, vec_cap, lies).run(
-        mode=mode, limit=-1 if limit is None else int(limit),
-        start=[] if start is None else [int(s) for s in start],
-        ranks=[] if ranks is None else [int(r) for r in ranks],
-        max_nodes=-1 if max_nodes is None else int(max_nodes),
-        seconds=-1.0 if seconds is None else max(0.0, float(seconds)),
-        memo_cap=int(memo_cap), suffix=int(suffix),
-        stop=stop, **({} if table_cap is None else {"table_cap": int(table_cap)}))
+    stop = np.zeros(1, np.int32) if stop is None else stop
+    with stop_hook(functools.partial(stop.__setitem__, 0, 1)):   # Ctrl-C sets the kernel's flag
+        out = searcher(log, vec_cap, lies).run(
+            mode=mode, limit=-1 if limit is None else int(limit),
+            start=[] if start is None else [int(s) for s in start],
+            ranks=[] if ranks is None else [int(r) for r in ranks],
+            max_nodes=-1 if max_nodes is None else int(max_nodes),
+            seconds=-1.0 if seconds is None else max(0.0, float(seconds)),
+            memo_cap=int(memo_cap), suffix=int(suffix),
+            stop=stop, **({} if table_cap is None else {"table_cap": int(table_cap)}))
     cursor = out["cursor"]
-    return Chunk(out["codes"], int(out["count"]), out["status"],
+    return Chunk(out["codes"], int(out["count"]), _status(out["status"]),
                  None if cursor is None else tuple(cursor), int(out["nodes"]),
                  time.perf_counter() - t0)
 
@@ -251,7 +276,7 @@ def count(log: FeedbackLog, seconds: float | None = None, cap: int | None = None
 def first(log: FeedbackLog, seconds: float | None = None, lies: int = 0) -> Chunk:
     """Find one: the lexicographically first consistent code, or a proof there is none (at
     once when two entries cannot both hold, :func:`pair_conflict`)."""
-    if not lies and pair_conflict(log) is not None:
+    if not lies and pair_conflict(log, seconds) is not None:
         return _none_left(log, time.perf_counter())
     return run(log, LIST, 1, seconds=seconds, lies=lies)
 
@@ -298,11 +323,13 @@ def guided(log: FeedbackLog, want: int, seconds: float | None,
     args = prepare(log)
     args["guesses"] = np.ascontiguousarray(args["guesses"][:, pos])
     left = -1.0 if seconds is None else max(0.0, seconds - (time.perf_counter() - t0))
-    out = new_searcher(args).run(
-        mode=LIST, limit=int(want), start=[], ranks=[], max_nodes=-1, seconds=left,
-        order=order, stop=stop)
+    stop = np.zeros(1, np.int32) if stop is None else stop
+    with stop_hook(functools.partial(stop.__setitem__, 0, 1)):
+        out = new_searcher(args).run(
+            mode=LIST, limit=int(want), start=[], ranks=[], max_nodes=-1, seconds=left,
+            order=order, stop=stop)
     codes = np.ascontiguousarray(out["codes"][:, np.argsort(pos)])
-    return Chunk(codes, int(out["count"]), out["status"], None if out["cursor"] is None else (),
+    return Chunk(codes, int(out["count"]), _status(out["status"]), None if out["cursor"] is None else (),
                  int(out["nodes"]), time.perf_counter() - t0, guided=True)
 
 

@@ -62,7 +62,7 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
     start = time.perf_counter()
     result = ConsistencyResult(status=Status.UNKNOWN, backend=backend)
     result.notes.append("native depth-first search (the space is too large to filter)")
-    pair = None if lies else dfs.pair_conflict(log)
+    pair = None if lies else dfs.pair_conflict(log, query.time_limit)
     if pair is not None:
         # The search propagates each clue alone: it would exhaust the space to see this.
         result.count, result.exact = 0, True

@@ -279,14 +279,31 @@ def corrections_for(log: FeedbackLog, secret) -> list[dict]:
     return out
 
 
+def _likeliest_fix(log: FeedbackLog, wrong: np.ndarray) -> int:
+    """The code (index) whose corrections are likeliest what the player meant: the fewest
+    replies changed; among those, the newest replies (a mistyped score is usually the one just
+    typed); then the first code in alphabet order. A code equal to a logged guess is taken only
+    if nothing else fits that well: its correction would be a winning reply for a guess that
+    did not end the game."""
+    lies = wrong.sum(axis=0)
+    guessed = np.zeros(lies.size, bool)
+    guessed[[log.space.index_of(e.guess) for e in log]] = True
+    allowed = ~guessed if (~guessed).any() else np.ones(lies.size, bool)
+    best = np.flatnonzero(allowed & (lies == lies[allowed].min()))
+    for k in range(len(log) - 1, -1, -1):      # newest first: keep the codes that change it
+        changes = wrong[k, best]
+        if changes.any() and not changes.all():
+            best = best[changes]
+    return int(best[0])
+
+
 def corrections(log: FeedbackLog, backend: str = "native", time_limit: float | None = None
                 ) -> tuple[list[dict] | None, bool, tuple[int, ...] | None]:
     """(fewest corrections, proved fewest, witness secret). None when nothing was found."""
     if len(log) == 0:
         return [], True, None
     if _native_ok(log, backend):
-        lies = _mismatch_matrix(log).sum(axis=0)
-        j = int(np.argmin(lies))           # the first code (alphabet order) with fewest lies
+        j = _likeliest_fix(log, _mismatch_matrix(log))
         secret = tuple(int(v) for v in log.space.codes[j])
         return corrections_for(log, secret), True, secret
     return _search_then_solver(log, backend, time_limit, _corrections_dfs, _corrections_cpsat)
@@ -311,7 +328,9 @@ def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
     cm, sels = selector_model(log)
     cm.model.Maximize(sum(sels))
     solver = cm.solver(deadline.left(), workers=2)
-    status = solver.Solve(cm.model)
+    from . import cpsat
+
+    status = cpsat.solve(solver, cm.model)
     cp = cm.cp
     if status not in (cp.OPTIMAL, cp.FEASIBLE):
         return None, False, None

@@ -15,13 +15,15 @@ which of the two answers first depends on timing, so the secret listed may diffe
 """
 from __future__ import annotations
 
+import functools
 import threading
 
 import numpy as np
 
-from ..deadline import Deadline
+from ..deadline import Deadline, stop_hook
 from ..feedback import FeedbackLog
 from ..status import Status
+from . import cpsat
 from .blocks import Oracle
 from .rescoring import Checker, valid_rows
 
@@ -77,11 +79,12 @@ class LocalSearch:
         # sequence of calls is reproducible.
         seed = (self.seed * 1_000_003 + self.calls) & 0xFFFFFFFFFFFF
         self.calls += 1
-        r = self.kernel.solve(self.guesses, self.bulls, self.totals, v.n_symbols, v.repeats,
-                              v.no_leading_zero, st, forb, seed,
-                              max_flips if max_flips is not None else 1 << 62,
-                              -1.0 if seconds is None else float(seconds), stop, want,
-                              NOISE, TENURE, restart, swaps_only, luby)
+        with stop_hook(functools.partial(stop.__setitem__, 0, 1)):   # Ctrl-C sets the flag
+            r = self.kernel.solve(self.guesses, self.bulls, self.totals, v.n_symbols, v.repeats,
+                                  v.no_leading_zero, st, forb, seed,
+                                  max_flips if max_flips is not None else 1 << 62,
+                                  -1.0 if seconds is None else float(seconds), stop, want,
+                                  NOISE, TENURE, restart, swaps_only, luby)
         self.flips += int(r["flips"])
         sols = [tuple(int(s) for s in code) for code in r["solutions"]]
         if sols:
@@ -175,7 +178,7 @@ class PortfolioOracle(Oracle):
 
         thread = threading.Thread(target=local, name="cbsolve-local-search", daemon=True)
         thread.start()
-        status = solver.Solve(self.cm.model)
+        status = cpsat.solve(solver, self.cm.model)
         done.set()
         stop[0] = 1
         thread.join()

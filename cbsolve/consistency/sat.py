@@ -19,7 +19,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..deadline import Deadline
+from ..deadline import Deadline, stop_hook, stop_requested
 from ..feedback import FeedbackLog
 from ..status import Status
 from .blocks import Oracle
@@ -345,7 +345,14 @@ class SatSession:
         if left is None:
             if self._armed is not None:
                 self._disarm()                 # a stale watchdog must not interrupt this call
-            return self.solver.solve(assumptions=assumptions)
+            if stop_requested():
+                return None
+            with stop_hook(self.solver.interrupt):    # Ctrl-C stops an untimed search too
+                answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            if stop_requested():
+                self.solver.clear_interrupt()
+                return None
+            return answer
         if left <= 0:
             return None
         if self._armed is not deadline:
@@ -355,7 +362,8 @@ class SatSession:
             self._timer.daemon = True
             self._timer.start()
             self._armed = deadline
-        return self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        with stop_hook(self.solver.interrupt):
+            return self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
 
     def _disarm(self) -> None:
         armed = self._armed is not None

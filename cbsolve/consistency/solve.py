@@ -25,14 +25,17 @@ CHECK_SHARE, CHECK_SECONDS = 0.1, 1.0
 
 
 def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
-               engines: Engines = Engines()) -> ConsistencyResult:
+               engines: Engines = Engines(), deadline: Deadline | None = None) -> ConsistencyResult:
     """Secrets consistent with ``log``. An inconsistent log gives status INFEASIBLE with a
     minimal conflicting set of entries in ``conflict`` (when it could be computed).
-    ``engines``: the engines' options (benchmarks; the defaults are the product's)."""
+    ``engines``: the engines' options (benchmarks; the defaults are the product's).
+    ``deadline``: the command's (default: one of ``query.time_limit`` seconds from now)."""
     start = time.perf_counter()
-    deadline = Deadline(query.time_limit)     # choice, solve and diagnosis share the limit
+    # Choice, solve and diagnosis share the limit.
+    deadline = Deadline(query.time_limit) if deadline is None else deadline
+    query = replace(query, time_limit=deadline.left())
     if not len(log) and query.count and not query.sample:
-        return _unconstrained(log, query, backend, engines)
+        return _unconstrained(log, query, backend, engines, deadline)
     plan = plan_for(log, query, race_guided=engines.race_guided) if backend == "auto" else None
     choice = plan.to_json() if plan else None
     name = plan.backend if plan else backend
@@ -53,7 +56,7 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
         if choice:
             choice["diagnose_seconds"] = round(time.perf_counter() - t0, 6)
     result.seconds = time.perf_counter() - start
-    result.time_limit = query.time_limit
+    result.time_limit = deadline.seconds
     return result
 
 
@@ -74,11 +77,11 @@ def _proved_none_first(log: FeedbackLog, query: Query,
 
 
 def _unconstrained(log: FeedbackLog, query: Query, backend: str,
-                   engines: Engines) -> ConsistencyResult:
+                   engines: Engines, deadline: Deadline) -> ConsistencyResult:
     """No entry constrains the secret: every code is consistent and the code space counts them
     exactly (a backend would count 10^40 codes one by one and stop at "at least"); the secrets
     are listed by the backend as asked."""
-    result = consistent(log, replace(query, count=False), backend, engines)
+    result = consistent(log, replace(query, count=False), backend, engines, deadline)
     n = log.space.size
     result.count, result.exact = n, True
     result.truncated = len(result.secrets) < n

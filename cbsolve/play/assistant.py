@@ -167,8 +167,13 @@ class AssistSession:
         qual = "" if s.exact else "at least "
         n = "?" if s.candidates is None else f"{qual}{s.candidates}"
         word = "secret remains" if s.candidates == 1 and s.exact else "secrets remain"
-        c.say(f"{n} {word}. " + (f"It must be {s.guess}." if s.determined
-                                 else f"Suggested guess: {s.guess} ({s.strategy})."))
+        if s.guess is None:
+            advice = "No suggestion this time."
+        elif s.determined:
+            advice = f"It must be {s.guess}."
+        else:
+            advice = f"Suggested guess: {s.guess} ({s.strategy})."
+        c.say(f"{n} {word}. {advice}")
         if s.note:
             c.say(f"  ({s.note})")
 

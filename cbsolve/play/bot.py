@@ -25,6 +25,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import CbsolveError, InconsistentLog
+from ..inputs import MAX_LINE_BYTES, read_line
 from ..variant import Variant
 from .engine import Guesser, Host
 from .inputs import parse_reply
@@ -127,7 +128,18 @@ def serve(bot: Bot, stdin=None, stdout=None) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     n = 0
-    for line in stdin:
+    while True:
+        try:
+            line = read_line(stdin)
+        except CbsolveError as exc:      # an overlong line: answered, and its rest skipped
+            stdout.write(f"error {_one_line(str(exc))}\n")
+            stdout.flush()
+            while line_rest := stdin.readline(MAX_LINE_BYTES):
+                if line_rest.endswith("\n"):
+                    break
+            continue
+        if not line:
+            break
         stdout.write(bot.handle(line) + "\n")
         stdout.flush()
         n += 1

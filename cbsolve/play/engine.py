@@ -177,7 +177,8 @@ class Guesser:
                 self._inconsistent = self._diagnose()
         if self._inconsistent is not None:
             raise self.inconsistency_error()
-        return self.suggest() if advise or self.large else None
+        # Not even for large spaces: a replayed log (assist --log) would solve after each entry.
+        return self.suggest() if advise else None
 
     def undo(self) -> Feedback | None:
         """Take back the last reply; returns it (None if the log was empty)."""
@@ -284,9 +285,7 @@ class Guesser:
         from ..consistency import Query, consistent
 
         res = consistent(self.log, Query(limit=1), backend="native")
-        conflict = res.conflict
-        corrections = list(res.corrections or []) or suggest_corrections(self.log, conflict)
-        return Diagnosis(conflict, corrections)
+        return Diagnosis(res.conflict, list(res.corrections or []))
 
 
 #: Advice by (variant, strategy, guess set, log tokens) for the first turns of deterministic
@@ -300,45 +299,6 @@ def _cows(variant: Variant, cows: int | None) -> int | None:
     return None if variant.bulls_only and not cows else cows
 
 
-def suggest_corrections(log: FeedbackLog, conflict: list[int] | None,
-                        limit: int = 8) -> list[dict]:
-    """Single-reply changes that make an enumerable log consistent again.
-
-    Used when the consistency backend returned no corrections of its own: for each entry of the
-    conflict, every other possible reply is tried with the native filter. Each correction has
-    the fields of the consistency diagnosis' corrections (``entry``, ``guess``, ``from``,
-    ``to``, ``message``), plus ``bulls``, ``cows``, ``secrets`` left and the ``distance``.
-    """
-    from .. import scoring
-    from ..consistency.diagnose import reply_text
-    from ..consistency.native import consistent_indices
-
-    if not log.space.enumerable or not conflict:
-        return []
-    out = []
-    for number in conflict:
-        old = log[number - 1]
-        others = [e for k, e in enumerate(log.entries, 1) if k != number]
-        base = consistent_indices(FeedbackLog(log.variant, others))
-        if base.size == 0:
-            continue
-        resp = scoring.score_against(log.variant, old.guess, log.space.codes[base])
-        import numpy as np
-
-        values, counts = np.unique(resp, return_counts=True)
-        for r, n in zip(values.tolist(), counts.tolist(), strict=False):
-            b, c = log.variant.response_of(r)
-            reply = reply_text(log.variant, b, c)
-            was = _reply_text(log, old)
-            out.append({"entry": number, "guess": old.text, "from": was, "to": reply,
-                        "bulls": b, "cows": c,
-                        "secrets": n, "distance": abs(b - old.bulls) + abs(c - old.cows),
-                        "message": f"if reply #{number} ({old.text}) were {reply} instead of "
-                                   f"{was}, {n} secret{'s' if n != 1 else ''} would remain"})
-    # A mistyped score is usually off by one and usually the latest: rank the smallest change
-    # first, then the most recent entry, then the change that keeps the most secrets.
-    out.sort(key=lambda d: (d["distance"], -d["entry"], -d["secrets"]))
-    return out[:limit]
 
 
 class Host:
@@ -374,4 +334,4 @@ class Host:
 
 
 __all__ = ["Diagnosis", "Guesser", "Host", "InvalidCode", "Suggestion", "check_strategy",
-           "strategy_names", "suggest_corrections"]
+           "strategy_names"]

@@ -16,6 +16,8 @@ import re
 import sys
 
 from ..errors import InvalidFeedback
+from ..feedback import reply_count
+from ..inputs import read_line
 from ..variant import Variant
 
 _PAIR = re.compile(r"^\s*(\d+)\s*(?:[,\s/]\s*|[Aa]\s*)(\d+)\s*[Bb]?\s*$")
@@ -35,7 +37,7 @@ def parse_reply(variant: Variant, text: str) -> tuple[int, int] | None:
     n = variant.length
     m = _PAIR.match(text)
     if m:
-        bulls, cows = int(m.group(1)), int(m.group(2))
+        bulls, cows = reply_count(m.group(1), n), reply_count(m.group(2), n)
         if variant.bulls_only and cows:
             raise InvalidFeedback(f"this variant reports bulls only; type {reply_syntax(variant)}")
     else:
@@ -45,7 +47,7 @@ def parse_reply(variant: Variant, text: str) -> tuple[int, int] | None:
         if not variant.bulls_only:
             raise InvalidFeedback(f"score {text.strip()!r} has no cows; type "
                                   f"{reply_syntax(variant)}")
-        bulls, cows = int(m.group(1)), 0
+        bulls, cows = reply_count(m.group(1), n), 0
     if bulls + cows > n:
         raise InvalidFeedback(f"bulls + cows = {bulls + cows} exceeds the length {n}; "
                               f"allowed totals 0..{n}")
@@ -82,7 +84,7 @@ class Console:
             return input(prompt)  # line editing through readline when a person types
         self.stdout.write(prompt)
         self.stdout.flush()
-        line = self.stdin.readline()
+        line = read_line(self.stdin)
         if not line:
             self.stdout.write("\n")
             raise EOFError

@@ -15,8 +15,8 @@ Unknown names raise :class:`~cbsolve.errors.UnknownName` listing the valid ones.
 5801
 """
 from .advice import Advice, next_guess
-from .evaluation import Evaluation, estimate, evaluate
+from .evaluation import Evaluation, Unfinished, estimate, evaluate
 from .heuristics import GUESS_MODES, SCORED, STRATEGIES, Chooser
 
-__all__ = ["Advice", "Chooser", "Evaluation", "GUESS_MODES", "SCORED", "STRATEGIES", "estimate",
-           "evaluate", "next_guess"]
+__all__ = ["Advice", "Chooser", "Evaluation", "GUESS_MODES", "SCORED", "STRATEGIES", "Unfinished",
+           "estimate", "evaluate", "next_guess"]

@@ -19,9 +19,11 @@ codes of the variant (``guesses="all"``) or from the candidates only (``"candida
 Unscored strategies play a consistent code: ``first`` the lowest candidate, ``random`` a
 uniformly random candidate from a seeded generator.
 
-Scoring runs in the native core, over a cached full score matrix when it fits in
-:data:`MATRIX_LIMIT_BYTES` (Mastermind 5/8 needs 1 GiB) and on the fly from packed codes
-otherwise.
+Scoring runs in the native core (``cbsolve/_native/strategy.cpp``): on the fly from the packed
+code space (O(n) memory; replies computed in vectorised blocks, few candidates scored many
+guesses at a time), or over a cached full score matrix for small spaces
+(:data:`MATRIX_AUTO_CODES`), where reading replies is cheaper than computing them. Both give the
+same choice, tie-break included.
 """
 from __future__ import annotations
 
@@ -38,8 +40,12 @@ STRATEGIES = (*SCORED, "first", "random")
 GUESS_MODES = ("all", "candidates")
 _HEURISTIC_ID = {name: i for i, name in enumerate(SCORED)}  # ids of the native kernel
 
-#: Largest full score matrix kept in memory (bytes); beyond it guesses are scored on the fly.
-MATRIX_LIMIT_BYTES = 2 << 30
+#: Largest space whose full score matrix is built by default (n^2 bytes: 16 MiB). Beyond it,
+#: scoring on the fly is as fast (measured on Bulls & Cows, 5,040 codes) and needs no n^2 memory.
+MATRIX_AUTO_CODES = 4096
+#: Spaces from this size on score one guess per symmetry class at the top of the tree by default
+#: (the orbit computation costs more than it saves on small spaces).
+SYMMETRY_AUTO_CODES = 20_000
 
 _MATRICES: dict[Variant, np.ndarray] = {}
 _LOG_TABLE = np.zeros(2, dtype=np.int64)
@@ -70,11 +76,6 @@ def require_enumerable(variant: Variant, what: str) -> CodeSpace:
     return space
 
 
-def matrix_bytes(variant: Variant) -> int:
-    size = CodeSpace(variant).size
-    return size * size * scoring.response_dtype(variant).itemsize
-
-
 def full_matrix(variant: Variant) -> np.ndarray:
     """The score matrix of all codes against all codes, computed once per variant.
 
@@ -99,12 +100,17 @@ def log2_table(nmax: int) -> np.ndarray:
     return _LOG_TABLE
 
 
+class DeadlineExpired(Exception):
+    """The chooser's deadline expired while it prepared a node (the caller reports it)."""
+
+
 class Chooser:
     """Picks guesses for one variant and strategy; reused across all nodes of a tree.
 
-    ``use_matrix``: ``"auto"`` keeps the full score matrix when it fits (fast for whole trees),
-    ``False`` always scores on the fly (cheaper for one node of a large variant).
-    ``symmetry``: True (or a :class:`cbsolve.symmetry.Symmetry`) scores only one guess per
+    ``use_matrix``: ``"auto"`` keeps the full score matrix for spaces up to
+    :data:`MATRIX_AUTO_CODES` codes, ``False`` always scores on the fly, ``True`` always uses it.
+    ``symmetry``: ``"auto"`` is on from :data:`SYMMETRY_AUTO_CODES` codes;
+    True (or a :class:`cbsolve.symmetry.Symmetry`) scores only one guess per
     class of guesses equivalent under the permutations of positions and symbols that fix every
     guess of the history, at nodes less than ``symmetry_depth`` guesses deep (deeper, the
     stabiliser is usually trivial and computing orbits costs more than scoring). Such maps
@@ -113,13 +119,15 @@ class Chooser:
     """
 
     def __init__(self, variant: Variant, strategy: str, guesses: str = "all", seed=None,
-                 use_matrix="auto", symmetry=None, symmetry_depth: int = 2):
+                 use_matrix="auto", symmetry=None, symmetry_depth: int = 3, deadline=None):
         self.variant = variant
         self.strategy = check_strategy(strategy)
         self.guesses = check_guesses(guesses)
         self.space = CodeSpace(variant)
         self.codes = self.space.codes
         self.rng = np.random.default_rng(seed)
+        if symmetry == "auto":
+            symmetry = self.space.size >= SYMMETRY_AUTO_CODES
         if symmetry is True:
             from ..symmetry import Symmetry
 
@@ -132,10 +140,11 @@ class Chooser:
         # replies a non-candidate guess can get (for the kernel's lower bound)
         self.max_classes = max(1, len(scoring.possible_responses(variant)) - 1)
         if use_matrix == "auto":
-            use_matrix = self.strategy in SCORED and matrix_bytes(variant) <= MATRIX_LIMIT_BYTES
+            use_matrix = self.strategy in SCORED and self.space.size <= MATRIX_AUTO_CODES
         self.matrix = full_matrix(variant) if use_matrix else None
-        self._packed_all = None
+        self._packed_space = None
         self._none = np.empty(0, dtype=np.int64)
+        self.deadline = deadline  # stops the orbit computation (DeadlineExpired)
 
     # --- replies -------------------------------------------------------------------------
     def responses(self, guess: int, cands: np.ndarray) -> np.ndarray:
@@ -170,8 +179,11 @@ class Chooser:
             key = tuple(int(h) for h in history)  # siblings share their history: cache it
             reps = self._reps.get(key)
             if reps is None:
-                reps = np.asarray(self.symmetry.guess_representatives(
-                    [tuple(int(x) for x in self.codes[h]) for h in key]), dtype=np.int64)
+                reps = self.symmetry.guess_representatives(
+                    [tuple(int(x) for x in self.codes[h]) for h in key], deadline=self.deadline)
+                if reps is None:
+                    raise DeadlineExpired
+                reps = np.asarray(reps, dtype=np.int64)
                 self._reps[key] = reps
             if self.guesses == "candidates":
                 reps = reps[np.isin(reps, cands)]
@@ -181,22 +193,13 @@ class Chooser:
         return self._none
 
     def _choose_on_the_fly(self, cands, rows, heur, table) -> int:
-        v = self.variant
-        cand_codes = scoring.pack(v, self.codes[cands])
-        if cands.size <= self.slots:  # a candidate splitting all candidates apart is optimal
-            inner = scoring.score_matrix(v, cand_codes, cand_codes)
-            for i in range(cands.size):
-                if np.unique(inner[i]).size == cands.size:
-                    return int(cands[i])
-        if rows.size == 0:
-            if self._packed_all is None:
-                self._packed_all = scoring.pack(v, self.codes)
-            guesses, index = self._packed_all, np.arange(self.codes.shape[0], dtype=np.int64)
-        else:
-            guesses, index = scoring.pack(v, self.codes[rows]), rows
-        counts = scoring.partition_counts(v, guesses, cand_codes)
-        return int(_native.best_guess_counts(counts, index, self.win, heur,
-                                             log2_table(cands.size)))
+        if self._packed_space is None:
+            v = self.variant
+            self._packed_space = _native.PackedSpace(self.codes, v.n_symbols, v.repeats,
+                                                     v.bulls_only)
+        return int(_native.best_guess_packed(
+            self._packed_space, rows, np.ascontiguousarray(cands, dtype=np.int64), self.slots,
+            self.win, self.max_classes, heur, self.guesses == "candidates", table))
 
 
 def partition_summary(variant: Variant, responses: np.ndarray) -> dict:

@@ -1,0 +1,133 @@
+"""Ctrl-C for the CLI: stop the work, print what it has, exit 130.
+
+Python runs a signal handler only when the main thread executes Python code, and a native
+kernel or solver may hold the main thread for many seconds. So the handler also writes to a
+wake-up pipe (``signal.set_wakeup_fd``) that a watcher thread reads: on the first Ctrl-C it
+makes the process-wide stop request (:func:`cbsolve.deadline.request_stop`), which expires every
+Deadline and calls the running kernels' stop hooks, and the command ends as at a time limit,
+with its partial answer; the CLI then exits 130. If the command has not ended within
+:data:`GRACE_SECONDS` (or on a second Ctrl-C, or at once in an interactive command) the main
+thread gets a KeyboardInterrupt; if even that cannot land within :data:`FORCE_SECONDS` (a
+kernel holding the main thread), the process prints one line and exits 130 on its own.
+"""
+from __future__ import annotations
+
+import _thread
+import os
+import select
+import signal
+import sys
+import threading
+
+from ..deadline import request_stop
+
+#: After the stop request, how long a command has to end with its partial answer.
+GRACE_SECONDS = 1.0
+#: After the KeyboardInterrupt, how long before the process exits without the main thread.
+FORCE_SECONDS = 2.0
+EXIT_INTERRUPTED = 130
+
+_state = {"signals": 0, "raise": False, "escalated": False, "graceful": True}
+
+
+def interactive() -> None:
+    """The running command reads a person's input: Ctrl-C interrupts it at once (no partial
+    answer to wait for)."""
+    _state["graceful"] = False
+
+
+_timers: list[threading.Timer] = []
+
+
+def _later(seconds: float, action) -> None:
+    timer = threading.Timer(seconds, action)
+    timer.daemon = True
+    _timers.append(timer)
+    timer.start()
+
+
+def _handler(signum, frame) -> None:
+    if _state["raise"]:
+        _state["raise"] = False        # once: a later Ctrl-C must not break the report
+        raise KeyboardInterrupt
+
+
+def _escalate() -> None:
+    if _state["escalated"]:
+        return
+    _state["escalated"] = _state["raise"] = True
+    _thread.interrupt_main(signal.SIGINT)
+    _later(FORCE_SECONDS, _force_exit)
+
+
+def _force_exit() -> None:
+    os.write(2, b"cbsolve: interrupted\n")
+    leave(EXIT_INTERRUPTED)
+
+
+def leave(code: int) -> None:
+    """Exit now with ``code``: flush the output, end worker processes (a pool's workers would
+    outlive the command), and skip the interpreter's shutdown, which waits for (or, for a
+    native thread, aborts on) work that ignores the stop request."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:   # noqa: BLE001  (a broken stream must not keep the process alive)
+            pass
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        child.terminate()
+    os._exit(code)
+
+
+def _on_signal() -> None:
+    if _state["escalated"]:
+        return                         # interrupt_main's own wake-up byte, or a later Ctrl-C
+    _state["signals"] += 1
+    if _state["signals"] == 1 and _state["graceful"]:
+        request_stop()
+        _later(GRACE_SECONDS, _escalate)
+    else:
+        request_stop()
+        _escalate()
+
+
+def _watch(fd: int) -> None:
+    while True:
+        select.select([fd], [], [])
+        try:
+            data = os.read(fd, 64)
+        except BlockingIOError:
+            continue
+        for byte in data:
+            if byte == signal.SIGINT:
+                _on_signal()
+
+
+def install() -> bool:
+    """Route SIGINT through the stop request; False when that is not possible here (not the
+    main thread, e.g. a test runner calling the CLI from a worker)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    _state.update(signals=0, graceful=True, escalated=False)
+    _state["raise"] = False
+    if _state.get("fd") is None:
+        read, write = os.pipe()
+        os.set_blocking(read, False)
+        os.set_blocking(write, False)
+        _state["fd"] = write
+        threading.Thread(target=_watch, args=(read,), name="cbsolve-sigint", daemon=True).start()
+    signal.signal(signal.SIGINT, _handler)
+    signal.set_wakeup_fd(_state["fd"], warn_on_full_buffer=False)
+    return True
+
+
+def uninstall() -> None:
+    """Give SIGINT back to Python's default (KeyboardInterrupt) after the command."""
+    for timer in _timers:
+        timer.cancel()
+    _timers.clear()
+    if threading.current_thread() is threading.main_thread():
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -1,0 +1,64 @@
+"""Scoring on the fly (no score matrix) makes the same choices and trees as the matrix path."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from testkit import variants
+
+from cbsolve import CodeSpace, Variant
+from cbsolve.strategy import evaluation
+from cbsolve.strategy.heuristics import SCORED, Chooser
+
+GAMES = [
+    Variant.preset("mastermind"),
+    Variant.preset("black-peg"),                          # bulls only, repeats
+    Variant(4, "012345", repeats=False, feedback="bulls"),  # bulls only, distinct
+    Variant(4, "0123456", repeats=False),                 # distinct
+    Variant(3, "01234", repeats=True, no_leading_zero=True),
+    Variant(5, "0123", repeats=True),                     # more candidates than slots: histograms
+]
+
+
+def evaluate_with(monkeypatch, variant, strategy, guesses, *, use_matrix, symmetry):
+    """``evaluate`` with the Chooser's matrix use forced (the default picks by space size)."""
+    make = Chooser
+    monkeypatch.setattr(evaluation, "Chooser",
+                        lambda *a, **k: make(*a, use_matrix=use_matrix, **k))
+    return evaluation.evaluate(variant, strategy, guesses=guesses, symmetry=symmetry)
+
+
+@pytest.mark.parametrize("variant", GAMES, ids=lambda v: v.describe()[:40])
+@pytest.mark.parametrize("strategy", SCORED)
+@pytest.mark.parametrize("guesses", ["all", "candidates"])
+def test_same_tree_as_matrix(monkeypatch, variant, strategy, guesses):
+    want = evaluate_with(monkeypatch, variant, strategy, guesses, use_matrix=True,
+                         symmetry=False).tree
+    for symmetry in (False, True):
+        got = evaluate_with(monkeypatch, variant, strategy, guesses, use_matrix=False,
+                            symmetry=symmetry).tree
+        assert got == want, symmetry
+
+
+@st.composite
+def large_node(draw):
+    """A node with up to 300 candidates: both native paths (few / many candidates) are hit."""
+    v = draw(variants(max_length=5, max_symbols=6, max_size=2000))
+    size = CodeSpace(v).size
+    idx = draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=min(size, 300),
+                        unique=True))
+    return v, np.array(sorted(idx), dtype=np.int64), draw(st.sampled_from(SCORED)), \
+        draw(st.sampled_from(["all", "candidates"]))
+
+
+@settings(max_examples=120, deadline=None)
+@given(large_node())
+def test_node_choice_matches_matrix(case):
+    v, cands, strategy, guesses = case
+    want = Chooser(v, strategy, guesses, use_matrix=True).choose(cands)
+    assert Chooser(v, strategy, guesses, use_matrix=False).choose(cands) == want
+
+
+def test_default_uses_no_matrix_for_large_spaces():
+    logik = Variant(5, "12345678", repeats=True)          # 32,768 codes: 1 GiB as a matrix
+    assert Chooser(logik, "minimax").matrix is None
+    assert Chooser(Variant.preset("mastermind"), "minimax").matrix is not None
