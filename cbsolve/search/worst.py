@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 from ..codes import CodeSpace
-from ..deadline import Deadline, run_interruptible
+from ..deadline import Deadline, run_interruptible, stop_requested
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ..scoring import possible_responses, score_matrix
 from ..status import Status
@@ -162,6 +162,10 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
 
         def finish(status: Status, proved: bool) -> SearchResult:
             result.status, result.proved = status, proved
+            if stop_requested() and not proved:
+                # the CLI's Ctrl-C ends the search as a time limit would: say which it was
+                result.interrupted = True
+                notes[:] = [x.replace("time limit reached", "interrupted") for x in notes]
             result.seconds = time.perf_counter() - start
             result.nodes = int(native.core.nodes()) + extra_nodes[0]
             result.notes = notes
