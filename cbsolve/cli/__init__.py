@@ -175,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     clear_stop()    # an earlier command's Ctrl-C (in-process callers, tests) does not carry over
     from . import _interrupt
 
-    _interrupt.install()
+    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    _interrupt.install(words[0] if words else None)     # the command's name
     try:
         code = _run(argv)
     finally:

@@ -105,12 +105,17 @@ def _watch(fd: int) -> None:
                 _on_signal()
 
 
-def install() -> bool:
+#: Commands that turn a KeyboardInterrupt into their own report (the exact searches of
+#: ``optimal`` report the interval proved, marked "interrupted"): Ctrl-C raises it at once.
+RAISE_AT_ONCE = frozenset({"optimal"})
+
+
+def install(command: str | None = None) -> bool:
     """Route SIGINT through the stop request; False when that is not possible here (not the
     main thread, e.g. a test runner calling the CLI from a worker)."""
     if threading.current_thread() is not threading.main_thread():
         return False
-    _state.update(signals=0, graceful=True, escalated=False)
+    _state.update(signals=0, graceful=command not in RAISE_AT_ONCE, escalated=False)
     _state["raise"] = False
     if _state.get("fd") is None:
         read, write = os.pipe()

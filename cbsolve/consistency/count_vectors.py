@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..feedback import FeedbackLog
 from .clues import clues
-from .cpsat_run import solve
+from .cpsat_stop import solve
 
 
 def count_vectors(log: FeedbackLog, cap: int = 16, seconds: float = 1.0) -> list[tuple[int, ...]] | None:

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..deadline import Deadline, stop_hook
+from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..status import Status
 from .blocks import Oracle
 from .clues import Clue, clues
-from .cpsat_run import solve  # noqa: F401  (cpsat.solve: the engines call it from here)
+from .cpsat_stop import solve
 
 #: CP-SAT search workers (the machine has 2 cores; more workers = a wider portfolio).
 WORKERS = 1

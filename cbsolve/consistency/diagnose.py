@@ -28,7 +28,7 @@ from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..rule import score
 from ..status import Status
-from . import dfs
+from . import cpsat_stop, dfs
 from .backends import get_backend
 from .cpsat import selector_model
 from .native import filterable
@@ -329,9 +329,7 @@ def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
     cm, sels = selector_model(log)
     cm.model.Maximize(sum(sels))
     solver = cm.solver(deadline.left(), workers=2)
-    from . import cpsat
-
-    status = cpsat.solve(solver, cm.model)
+    status = cpsat_stop.solve(solver, cm.model)
     cp = cm.cp
     if status not in (cp.OPTIMAL, cp.FEASIBLE):
         return None, False, None

@@ -23,7 +23,7 @@ import numpy as np
 from ..deadline import Deadline, stop_hook
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import cpsat
+from . import cpsat_stop
 from .blocks import Oracle
 from .rescoring import Checker, valid_rows
 
@@ -178,7 +178,7 @@ class PortfolioOracle(Oracle):
 
         thread = threading.Thread(target=local, name="cbsolve-local-search", daemon=True)
         thread.start()
-        status = cpsat.solve(solver, self.cm.model)
+        status = cpsat_stop.solve(solver, self.cm.model)
         done.set()
         stop[0] = 1
         thread.join()
