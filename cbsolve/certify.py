@@ -79,6 +79,7 @@ class Report:
     claimed: dict = field(default_factory=dict)      # the file's claim blocks, as written
     mismatches: list[dict] = field(default_factory=list)  # every claim the replay contradicts
     search_word: list[str] = field(default_factory=list)  # proof claims without a certificate
+    position: dict | None = None        # the file's position block (a game from a log's entries)
 
     @property
     def average(self) -> float | None:
@@ -93,6 +94,8 @@ class Report:
                 "mismatches": self.mismatches, "search_word": self.search_word}
         if self.message:
             data["message"] = self.message
+        if self.position is not None:
+            data["position"] = self.position
         return data
 
 
@@ -134,9 +137,12 @@ def verify(doc, expect: Variant | None = None) -> Report:
         if kind == TREE_FORMAT:
             rep = _verify_tree_doc(doc)
         else:
-            rep = Report(valid=True, kind="lower-bound", secrets=CodeSpace(variant).size)
+            start, _ = _position(doc, variant)
+            rep = Report(valid=True, kind="lower-bound",
+                         secrets=CodeSpace(variant).size if start is None else int(start.size))
             rep.nodes, rep.lower_bound = verify_certificate(doc)
         rep.variant = variant.to_dict()
+        rep.position = doc.get("position")
         return rep
     except Invalid as exc:
         name = {TREE_FORMAT: "tree", CERT_FORMAT: "lower-bound"}.get(kind, "unknown")
@@ -162,10 +168,49 @@ def _header(doc: dict, kind: str, version: int) -> tuple[Variant, str]:
     return variant, guesses
 
 
+def _position(doc: dict, variant: Variant) -> tuple[np.ndarray | None, list]:
+    """The secrets and played guesses of a document's ``position`` block (docs/tree-format.md):
+    (None, []) for the whole game; else the codes consistent with every entry, recomputed
+    with the scorer, and the guesses as symbol tuples (a refutation tree's history)."""
+    block = doc.get("position")
+    if block is None:
+        return None, []
+    entries = block.get("entries") if isinstance(block, dict) else None
+    if not isinstance(entries, list):
+        raise Invalid('bad "position": expected {"entries": [{"guess": CODE, "reply": REPLY}, ...]}')
+    space = CodeSpace(variant)
+    codes = space.codes
+    replies = {variant.format_response(variant.response_index(b, c)): variant.response_index(b, c)
+               for b, c in possible_responses(variant)}
+    members = np.arange(codes.shape[0])
+    history = []
+    for i, e in enumerate(entries, 1):
+        if not isinstance(e, dict) or e.get("reply") not in replies:
+            raise Invalid(f"position entry {i}: expected a guess and one of the variant's replies")
+        guess = _parse(space, e.get("guess"), f"position entry {i}")
+        members = members[score_against(variant, guess, codes[members]) == replies[e["reply"]]]
+        history.append(tuple(int(x) for x in guess))
+    if members.size == 0:
+        raise Invalid("position: no secret is consistent with its entries")
+    claimed = block.get("secrets")
+    if claimed is not None and claimed != int(members.size):
+        raise Invalid(f"position claims {claimed!r} secrets; its entries leave {members.size}")
+    return members, history
+
+
+def position_secrets(doc: dict, variant: Variant) -> np.ndarray | None:
+    """The code indices of the secrets a tree's ``position`` leaves (None: the whole game)."""
+    try:
+        return _position(doc, variant)[0]
+    except Invalid as exc:
+        raise CbsolveError(f"bad position block: {exc}") from None
+
+
 def _verify_tree_doc(doc: dict) -> Report:
     """Replay the tree, then compare every claim with the replay (all differences reported)."""
     variant, guesses = _header(doc, "tree", TREE_VERSION)
-    m = measure_tree(variant, doc.get("root"))
+    start, _ = _position(doc, variant)
+    m = measure_tree(variant, doc.get("root"), start)
     hist = m["histogram"]
     if guesses == "candidates" and m["guesses"] != "candidates":
         raise Invalid(f"node at reply path {m['non_candidate']}: guess is not a candidate "
@@ -183,6 +228,8 @@ def _verify_tree_doc(doc: dict) -> Report:
             raise Invalid(f'embedded certificate must have "format": "{CERT_FORMAT}"')
         if _variant(cert) != variant or cert.get("guesses", "all") != guesses:
             raise Invalid("embedded certificate is for another variant or guess set")
+        if cert.get("position") != doc.get("position"):
+            raise Invalid("embedded certificate is for another position than the tree")
         cert_nodes, lower = verify_certificate(cert)
         rep.kind, rep.nodes, rep.lower_bound = "tree+lower-bound", m["nodes"] + cert_nodes, lower
         rep.optimal = lower == m["worst"]
@@ -195,17 +242,20 @@ def _verify_tree_doc(doc: dict) -> Report:
     return rep
 
 
-def replay_tree(variant: Variant, root, candidates_only: bool = False) -> tuple[dict[int, int], int]:
-    """Play every secret through the tree with the scorer; returns (histogram, node count)."""
-    m = measure_tree(variant, root)
+def replay_tree(variant: Variant, root, candidates_only: bool = False,
+                start: np.ndarray | None = None) -> tuple[dict[int, int], int]:
+    """Play every secret (or the code indices ``start``: a position's secrets) through the
+    tree with the scorer; returns (histogram, node count)."""
+    m = measure_tree(variant, root, start)
     if candidates_only and m["guesses"] != "candidates":
         raise Invalid(f"node at reply path {m['non_candidate']}: guess is not a candidate "
                       'but the tree claims "guesses": "candidates"')
     return m["histogram"], m["nodes"]
 
 
-def measure_tree(variant: Variant, root) -> dict:
-    """Play every secret through the tree with the scorer and measure it: histogram, secrets,
+def measure_tree(variant: Variant, root, start: np.ndarray | None = None) -> dict:
+    """Play every secret (or the code indices ``start``: a position's secrets) through the tree
+    with the scorer and measure it: histogram, secrets,
     worst, total, nodes, ``guesses`` ("candidates" when every guess could be the secret where
     it is played, else "all"), and the nodes whose ``count`` claim differs from the secrets
     reaching them. A secret the tree does not solve raises :class:`Invalid`."""
@@ -219,7 +269,7 @@ def measure_tree(variant: Variant, root) -> dict:
     non_candidate = None
     count_errors = []
     counts = 0
-    stack = [(root, np.arange(codes.shape[0]), 1, "(root)")]
+    stack = [(root, np.arange(codes.shape[0]) if start is None else start, 1, "(root)")]
     while stack:
         node, idx, depth, where = stack.pop()
         nodes += 1
@@ -287,7 +337,9 @@ def verify_certificate(doc: dict) -> tuple[int, int]:
     if doc.get("responses") is not None and doc["responses"] != checker.n_responses:
         raise Invalid(f"certificate counts {doc['responses']!r} replies; the variant has "
                       f"{checker.n_responses}")
-    checker.check(doc.get("root"), np.arange(checker.codes.shape[0]), [], d, "(root)")
+    start, history = _position(doc, variant)
+    checker.check(doc.get("root"), np.arange(checker.codes.shape[0]) if start is None else start,
+                  history, d, "(root)")
     return checker.nodes, d + 1
 
 

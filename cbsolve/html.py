@@ -28,9 +28,10 @@ from .variant import Variant
 LIST_LIMIT = 60
 
 
-def page_tree(variant: Variant, root: dict) -> dict:
+def page_tree(variant: Variant, root: dict, start: np.ndarray | None = None) -> dict:
     """The compact tree the page's script walks: g guess, n candidates, w the guess can win,
-    s candidates (when few), c {reply: node}."""
+    s candidates (when few), c {reply: node}; ``start``: the secrets of a tree from a position
+    (code indices; default every code)."""
     space = CodeSpace(variant)
     codes = space.codes
     win = variant.win_response
@@ -50,12 +51,14 @@ def page_tree(variant: Variant, root: dict) -> dict:
             out["c"][key] = build(kids[key], idx[replies == r])
         return out
 
-    return build(root, np.arange(codes.shape[0]))
+    return build(root, np.arange(codes.shape[0]) if start is None else start)
 
 
 def render(doc: dict, title: str) -> str:
+    from .certify import position_secrets
+
     variant = Variant.from_dict(doc["variant"])
-    data = {"tree": page_tree(variant, doc["root"]), "win": variant.format_response(
+    data = {"tree": page_tree(variant, doc["root"], position_secrets(doc, variant)), "win": variant.format_response(
         variant.win_response), "variant": variant.describe(),
         "strategy": doc.get("strategy", "")}
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")

@@ -11,6 +11,8 @@ from cbsolve.consistency.native import consistent_indices
 from cbsolve.play.assistant import MODELS, Assistant, AssistSession, find_tree
 from cbsolve.play.inputs import Console
 from cbsolve.rule import score
+from cbsolve.search.position import Position, solve_from
+from cbsolve.strategy.exact import EXACT_SECRETS
 from cbsolve.tree import InvalidTree
 from cbsolve.variant import Variant
 
@@ -73,31 +75,41 @@ def test_solved_ends_the_session():
     assert summary["solved"] and "Solved in 1 guess." in out
 
 
-@pytest.mark.parametrize("variant", [MM, BC], ids=["mastermind", "bulls-cows"])
-def test_optimal_follows_the_certified_tree_then_falls_back(variant):
+@pytest.mark.parametrize("variant, off_tree", [(MM, ("1111", 0, 0)), (BC, ("4567", 0, 1))],
+                         ids=["mastermind", "bulls-cows"])
+def test_optimal_uses_the_tree_the_exact_optimum_or_a_heuristic(variant, off_tree):
     path = find_tree(variant)
     assert path is not None, "models/ holds certified trees for Mastermind and Bulls & Cows"
     a = Assistant(variant, strategy="optimal")
     root = a.tree["root"]
-    assert a.advise().guess == root["guess"] and a.advise().strategy == a.tree["strategy"]
-    # follow the tree along the first reply that has a child
-    reply, child = next(iter(root["children"].items()))
+    # the whole game is beyond the exact budget: the certified tree's first guess
+    first = a.advise()
+    assert first.guess == root["guess"] and first.strategy == a.tree["strategy"]
+    assert "certified tree" in first.note
+    # a small class: the exact optimum from there, the first guess of solve_from's tree
+    reply = next(iter(root["children"]))          # 0,0: 81 (Mastermind), 360 (Bulls & Cows)
     b, c = variant.response_of(variant.response_index(*map(int, reply.split(","))))
     a.add(root["guess"], b, c)
-    assert a.advise().guess == child["guess"]
+    position = Position.from_log(a.log)
+    assert position.members.size <= EXACT_SECRETS
+    s = a.advise()
+    best = solve_from(position, "expected")
+    assert s.strategy == "optimal" and s.note.startswith("exact optimum")
+    assert s.guess == best.tree["root"]["guess"]
+    assert f"{best.total / best.secrets:.3f}" in s.note
     a.undo()
-    # a guess the tree does not recommend: advice comes from the fallback heuristic
-    space = CodeSpace(variant)
-    other = space.format(space.code_at(space.size - 1))
-    a.add(other, *score(variant, space.code_at(0), space.parse(other)))
-    assert "left the certified tree" in a.advise().note
+    # off the tree with more secrets than the budget: the fallback heuristic, and why
+    a.add(*off_tree)
+    assert Position.from_log(a.log).members.size > EXACT_SECRETS
+    note = a.advise().note
+    assert "left the certified tree" in note and "solved exactly" in note
 
 
-def test_optimal_without_a_tree_is_an_error(capsys, monkeypatch):
+def test_optimal_without_a_tree_falls_back_and_says_so(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    assert main(["assist", "--variant", "numbers", "--strategy", "optimal"]) == 2
-    err = capsys.readouterr().err
-    assert "no certified strategy tree" in err and len(err.strip().splitlines()) == 1
+    assert main(["assist", "--variant", "numbers", "--strategy", "optimal", "--json"]) == 0
+    note = json.loads(capsys.readouterr().out)["suggestion"]["note"]
+    assert "no certified tree" in note and "minimax" in note
 
 
 def test_a_tampered_tree_is_rejected(tmp_path):

@@ -75,25 +75,33 @@ def _cancel(pool) -> None:
         process.terminate()
 
 
+def connect(scheduler: str):
+    """A Dask client of the scheduler at ``scheduler``; one clear CbsolveError (exit 2) when
+    distributed is missing or the scheduler does not answer within 10 s."""
+    from ..errors import CbsolveError
+
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CbsolveError("--scheduler needs dask[distributed]; pip install 'dask[distributed]'") \
+            from None
+    try:
+        return Client(scheduler, timeout=10)
+    except (OSError, TimeoutError, ValueError) as exc:   # ValueError: no port in the address
+        raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}: {exc} "
+                           "(expected an address like tcp://host:8786)") from None
+
+
 def run_dask(cells: list[dict], scheduler: str, *, work=run_cell, order=cost) -> Iterator[dict]:
     """Run cells on the Dask distributed cluster whose scheduler is at ``scheduler``.
 
     Workers must be able to import cbsolve (install it on every worker); start them with
     ``--nthreads 1`` and ``OMP_NUM_THREADS=1`` so that each uses one core, as the local pool does.
     """
-    from ..errors import CbsolveError
+    from distributed import as_completed
 
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise CbsolveError("--scheduler needs dask[distributed]; pip install 'dask[distributed]'") \
-            from None
     cells = sorted(cells, key=order, reverse=True)
-    try:
-        client = Client(scheduler, timeout=10)
-    except (OSError, TimeoutError, ValueError) as exc:   # ValueError: no port in the address
-        raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}: {exc} "
-                           "(expected an address like tcp://host:8786)") from None
+    client = connect(scheduler)
     try:
         # pure=False: identical cells are still computed (and keys stay unique); the priority
         # makes the scheduler start the longest cells first, as the local pool does

@@ -13,8 +13,9 @@ from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, json_option, variant
 @click.option("--log", "log_file", type=FILE, default=None, metavar="FILE",
               help="Start from the entries in a log file.")
 @click.option("--strategy", default="minimax", show_default=True, metavar="NAME",
-              help="minimax, expected, entropy, parts, first, random, or optimal (the "
-                   "certified tree in models/ for this variant).")
+              help="minimax, expected, entropy, parts, first, random, or optimal (the exact "
+                   "optimum from the position when at most 500 secrets remain, else the "
+                   "certified tree in models/, else minimax; each answer says which).")
 @click.option("--tree", "tree_path", type=FILE, default=None, metavar="FILE",
               help="Follow this strategy tree (docs/tree-format.md).")
 @click.option("--guesses", default="all", show_default=True, metavar="SET",

@@ -25,6 +25,19 @@ def read_log(variant, entries, log_file) -> FeedbackLog:
     return log
 
 
+def report_inconsistent(log: FeedbackLog, exc, as_json: bool, fields: dict) -> int:
+    """Report an InconsistentLog (JSON: ``consistent: false``, the conflict and corrections
+    beside the command's own ``fields``); returns exit 1."""
+    data = {"consistent": False, **fields, "conflict": exc.conflict,
+            "corrections": exc.corrections}
+    lines = ["No secret is consistent with this log."]
+    if exc.conflict:
+        lines.append("  conflicting entries: " + "; ".join(
+            f"#{n} {log[n - 1].token(log.variant)}" for n in exc.conflict))
+    emit(as_json, data, "\n".join(lines))
+    return EXIT_NONE
+
+
 @app.command("consistent")
 @click.argument("entries", nargs=-1)
 @click.option("--log", "log_file", type=FILE, default=None, metavar="FILE", help="Read entries from a file.")

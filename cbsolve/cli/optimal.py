@@ -49,7 +49,15 @@ def _worst_progress(enabled: bool):
     return update, status
 
 
+#: Most threads (or local Dask workers) accepted: libgomp aborts the process when it cannot
+#: create the threads asked for (``--workers 100000``), so larger requests are refused.
+MAX_WORKERS = 256
+
+
 @app.command("optimal")
+@click.argument("entries", nargs=-1)
+@click.option("--log", "log_file", type=FILE, default=None, metavar="FILE",
+              help="Start from the entries in a file (as `consistent --log`).")
 @click.option("--objective", default="worst", show_default=True, metavar="worst|expected",
               help="Minimise the worst case (ties: fewest secrets at that depth) or the total.")
 @click.option("--max-depth", type=COUNT, default=None, metavar="K",
@@ -65,7 +73,9 @@ def _worst_progress(enabled: bool):
               help="Draw only the first K levels in --dot.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
               help="Stop and report the bounds proved so far (default and 0: no limit).")
-@click.option("--workers", type=COUNT, default=None, metavar="N", help="Threads (default: all cores).")
+@click.option("--workers", type=COUNT, default=None, metavar="N",
+              help=f"Threads (default: all cores; at most {MAX_WORKERS}); with --scheduler local "
+                   "the number of worker processes.")
 @click.option("--no-certificate", is_flag=True, help="Skip the lower-bound certificate (worst).")
 @click.option("--lookahead", type=COUNT, default=0, show_default=True, metavar="K",
               help="Worst objective tie-break: compare up to K working guesses per node on the "
@@ -77,12 +87,18 @@ def _worst_progress(enabled: bool):
 @click.option("--memory-budget", default=None, metavar="SIZE",
               help="Memory the search may take, e.g. 6G (default: $CBSOLVE_MEMORY_BUDGET, else a "
                    "quarter of RAM); a game whose reply matrix does not fit is refused.")
+@click.option("--scheduler", default=None, metavar="ADDRESS|local",
+              help="Split the search over a Dask cluster (tcp://host:8786), or 'local' for a "
+                   "local cluster of --workers one-thread processes.")
 @variant_options
 @json_option
-def optimal_command(objective, max_depth, guesses, out, dot, html, dot_depth, time_limit,
-                    workers, no_certificate, lookahead, ties, memory_budget, variant,
-                    as_json) -> int:
-    """Exact optimal strategy: proved worst case or expected case, with certificate."""
+def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
+                    time_limit, workers, no_certificate, lookahead, ties, memory_budget,
+                    scheduler, variant, as_json) -> int:
+    """Exact optimal strategy: proved worst case or expected case, with certificate.
+
+    ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
+    the position they leave (guesses counted from there); exit 1 if they are inconsistent."""
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
     if guesses not in GUESS_MODES:
@@ -93,19 +109,32 @@ def optimal_command(objective, max_depth, guesses, out, dot, html, dot_depth, ti
     if ties and objective != "worst":
         raise InvalidVariant("--ties applies to --objective worst only (the expected objective "
                              "already breaks ties by the worst case)")
-    if workers is not None and workers < 1:
-        raise InvalidVariant(f"--workers must be at least 1, got {workers}")
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise InvalidVariant(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
     from ..search import SearchInterrupted
     from ..search.memory import budget
 
     limit = budget(memory_budget)
     show = progress_enabled(as_json)
+    position = _position(variant, entries, log_file, as_json)
+    if isinstance(position, int):
+        return position     # inconsistent log, reported
     try:
-        result = _search(objective, variant, guesses, max_depth, time_limit, workers, show,
-                         not no_certificate, lookahead, ties, limit)
+        if scheduler is not None:
+            result = _solve_distributed(variant, scheduler, objective, workers, max_depth,
+                                        guesses, time_limit, position, not no_certificate, ties,
+                                        lookahead)
+        elif position is not None:
+            if ties:
+                raise InvalidVariant("--ties applies to the whole game only, not from a position")
+            result = _solve_from(position, objective, guesses, max_depth, time_limit, workers,
+                                 not no_certificate, lookahead, show)
+        else:
+            result = _search(objective, variant, guesses, max_depth, time_limit, workers, show,
+                             not no_certificate, lookahead, ties, limit)
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
-    code = _report(result, variant, out, dot, html, dot_depth, as_json)
+    code = _report(result, variant, out, dot, html, dot_depth, as_json, position)
     return EXIT_INTERRUPTED if result.interrupted else code
 
 
@@ -129,7 +158,7 @@ def _search(objective, variant, guesses, max_depth, time_limit, workers, show, c
                           workers=workers, progress=show, memory_budget=limit)
 
 
-def _report(result, variant, out, dot, html, dot_depth, as_json) -> int:
+def _report(result, variant, out, dot, html, dot_depth, as_json, position=None) -> int:
     """Write --out/--dot/--html, print the result; the exit code of the answer (1: infeasible)."""
     if out and result.tree is not None:
         from ..tree import write_tree
@@ -149,17 +178,86 @@ def _report(result, variant, out, dot, html, dot_depth, as_json) -> int:
         write_html(result.tree, html, title=f"optimal ({result.objective})")
     data = result.to_json()
     data["variant"] = variant.to_dict()
+    if position is not None:
+        data["position"] = position.to_json()
     if out:
         data["out"] = out
     if dot:
         data["dot"] = dot
-    emit(as_json, data, format_result(result, variant, out, dot))
+    emit(as_json, data, format_result(result, variant, out, dot, position))
     infeasible = result.status == Status.INFEASIBLE
     return EXIT_NONE if infeasible else EXIT_OK
 
 
-def format_result(result, variant, out, dot) -> str:
+def _position(variant, entries, log_file, as_json):
+    """The position the entries leave (None: the whole game), or the exit code after
+    reporting an inconsistent log."""
+    if not entries and log_file is None:
+        return None
+    from ..errors import InconsistentLog
+    from ..search.position import Position
+    from .consistent import read_log, report_inconsistent
+
+    log = read_log(variant, entries, log_file)
+    try:
+        position = Position.from_log(log)
+    except InconsistentLog as exc:
+        return report_inconsistent(log, exc, as_json, {"objective": None})
+    return None if position.start else position
+
+
+def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses, time_limit,
+                       position, certificate, ties, lookahead):
+    """``--scheduler``: the search split over a Dask cluster (cbsolve/search/distributed*.py)."""
+    if workers is not None and scheduler != "local":
+        raise InvalidVariant("--workers with --scheduler ADDRESS: the cluster's workers are "
+                             "used (start them with `dask worker ADDRESS --nthreads 1`); "
+                             "--workers N sizes a `--scheduler local` cluster only")
+    if ties or lookahead:
+        raise InvalidVariant("--ties and --lookahead run on one machine only (not with "
+                             "--scheduler)")
+    from ..search.distributed import cluster_client, solve_expected_distributed
+    from ..search.position import stamp
+
+    if objective == "expected":
+        result = solve_expected_distributed(variant, scheduler, workers=workers,
+                                            max_depth=max_depth, guesses=guesses,
+                                            time_limit=time_limit, root=position)
+    else:
+        if time_limit:
+            raise InvalidVariant("--time-limit with --scheduler applies to --objective "
+                                 "expected only")
+        from ..search.distributed_worst import solve_worst_distributed
+
+        with cluster_client(scheduler, workers) as client:
+            result = solve_worst_distributed(client, variant, guesses=guesses,
+                                             max_depth=max_depth, certificate=certificate,
+                                             root=position)
+    if position is not None:
+        stamp(result, position)
+    return result
+
+
+def _solve_from(position, objective, guesses, max_depth, time_limit, workers, certificate,
+                lookahead, show):
+    from ..search.position import solve_from
+
+    update, status = _worst_progress(show and objective == "worst")
+    try:
+        return solve_from(position, objective, guesses=guesses, max_depth=max_depth,
+                          time_limit=time_limit, workers=workers, progress=update,
+                          certificate=certificate, lookahead=lookahead)
+    finally:
+        if status is not None:
+            status.stop()
+
+
+def format_result(result, variant, out, dot, position=None) -> str:
     lines = [f"{variant.describe()}: {result.secrets} secrets, guesses from {result.guesses}"]
+    if position is not None:
+        played = " ".join(f"{g}:{r}" for g, r in position.entries)
+        lines[0] = (f"{variant.describe()}, after {played}: {result.secrets} secrets left, "
+                    f"guesses from {result.guesses} (counted from here)")
     what = "worst case" if result.objective == "worst" else "total guesses"
     if result.status == Status.INFEASIBLE:
         # proved infeasible: the bound is on the worst case (no capped total exists)

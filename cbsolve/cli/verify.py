@@ -88,6 +88,10 @@ def format_report(file: str, rep) -> str:
         lines = [f"{file}: INVALID {rep.kind}: {n} claim{'s' if n != 1 else ''} "
                  "differ from the replay"]
         lines += [f"  {describe(x)}" for x in rep.mismatches]
+    if rep.position is not None:
+        played = " ".join(f"{e['guess']}:{e['reply']}" for e in rep.position["entries"])
+        lines.append(f"  from the position after {played or 'no entries'} (guesses counted "
+                     "from there)")
     if rep.worst is not None:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(rep.histogram.items()))
         lines.append(f"  {'replayed: ' if not rep.valid else ''}secrets {rep.secrets}, "

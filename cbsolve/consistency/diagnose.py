@@ -281,15 +281,14 @@ def corrections_for(log: FeedbackLog, secret) -> list[dict]:
 
 def _likeliest_fix(log: FeedbackLog, wrong: np.ndarray) -> int:
     """The code (index) whose corrections are likeliest what the player meant: the fewest
-    replies changed; among those, one that is not the guess of an entry without the winning
-    reply (its correction would be a win for a guess that did not end the game); then the
-    newest replies (a mistyped score is usually the one just typed); then alphabet order."""
+    replies changed; among those, a code that is not a guess played before the last one (it
+    would turn that guess's reply into a win, though the game went on), then the newest replies
+    changed (a mistyped score is usually the one just typed), then the first code in alphabet
+    order."""
     lies = wrong.sum(axis=0)
     best = np.flatnonzero(lies == lies.min())
-    win = log.variant.win_response
-    played = [log.space.index_of(e.guess) for e, r in zip(log, log.responses(), strict=True)
-              if r != win]
-    unplayed = best[~np.isin(best, played)]
+    played_on = [log.space.index_of(e.guess) for e in list(log)[:-1]]
+    unplayed = best[~np.isin(best, played_on)]
     if unplayed.size:
         best = unplayed
     for k in range(len(log) - 1, -1, -1):      # newest first: keep the codes that change it

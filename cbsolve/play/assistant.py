@@ -74,6 +74,28 @@ def load_tree(variant: Variant, path: Path | None = None) -> dict:
     return doc
 
 
+_SHIPPED: dict = {}
+
+
+def shipped_tree(variant: Variant) -> dict | None:
+    """The certified tree in models/ for ``variant``, loaded and replayed once; None if none."""
+    if variant not in _SHIPPED:
+        path = find_tree(variant)
+        _SHIPPED[variant] = load_tree(variant, None) if path is not None else None
+    return _SHIPPED[variant]
+
+
+def follow_tree(tree: dict, log) -> dict | None:
+    """The tree node the log's entries reach, or None once a guess leaves the tree."""
+    variant, node = log.variant, tree["root"]
+    for e in log:
+        if node is None or e.text != node["guess"]:
+            return None
+        key = variant.format_response(variant.response_index(e.bulls, e.cows))
+        node = (node.get("children") or {}).get(key)
+    return node
+
+
 class Assistant:
     """Advice for one game: a :class:`Guesser` plus an optional strategy tree to follow."""
 
@@ -87,8 +109,14 @@ class Assistant:
 
             self.coach = Coach(variant)
         self.tree = None
-        if strategy == "optimal" or tree_path:
-            self.tree = load_tree(variant, Path(tree_path) if tree_path else None)
+        self.exact = strategy == "optimal"    # solve small positions exactly (strategy/exact.py)
+        self.guesses = guesses
+        self._exact_key, self._exact_value = None, (None, "")
+        if tree_path:
+            self.tree = load_tree(variant, Path(tree_path))
+        elif self.exact:
+            self.tree = shipped_tree(variant)
+        if self.exact or tree_path:
             strategy = FALLBACK
         self.strategy = check_strategy(strategy)
         self.guesser = Guesser(variant, strategy=strategy, guesses=guesses, seed=seed,
@@ -100,19 +128,20 @@ class Assistant:
 
     def tree_node(self) -> dict | None:
         """The tree node the game has reached, or None once it left the tree."""
-        if self.tree is None:
-            return None
-        node = self.tree["root"]
-        for e in self.log:
-            if node is None or e.text != node["guess"]:
-                return None
-            key = self.variant.format_response(self.variant.response_index(e.bulls, e.cows))
-            node = (node.get("children") or {}).get(key)
-        return node
+        return None if self.tree is None else follow_tree(self.tree, self.log)
 
     def advise(self) -> Suggestion:
         base = self.guesser.suggest()  # also raises when the log is inconsistent
+        why = ""
+        if self.exact and not base.determined:
+            move, why = self._exact_move()
+            if move is not None:
+                return Suggestion(move.guess, "optimal", base.candidates, base.exact,
+                                  base.candidates == 1, note=move.describe())
         if self.tree is None:
+            if self.exact:
+                base.note = f"{why}; no certified tree for {self.variant.describe()}: advice from " \
+                            f"{self.strategy}"
             return base
         node = self.tree_node()
         if node is not None:
@@ -122,7 +151,18 @@ class Assistant:
                               note=f"from the {self.tree['_kind']} {Path(self.tree['_path']).name} "
                                    f"(worst case {self.tree['stats']['worst']})")
         base.note = (f"your guesses left the {self.tree['_kind']}; advice from {self.strategy}")
+        if why:
+            base.note = f"{why}; {base.note}"
         return base
+
+    def _exact_move(self):
+        """The exact optimum's move for this log (cached per log: advise runs several times)."""
+        from ..strategy.exact import exact_move
+
+        key = tuple(self.log.tokens())
+        if self._exact_key != key:
+            self._exact_key, self._exact_value = key, exact_move(self.log, self.guesses)
+        return self._exact_value
 
     def add(self, guess: str, bulls: int, cows: int) -> None:
         self.guesser.record(guess, bulls, cows, advise=False)

@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 from ..codes import CodeSpace
-from ..deadline import Deadline, run_interruptible
+from ..deadline import Deadline, run_interruptible, stop_requested
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ..scoring import possible_responses, score_matrix
 from ..status import Status
@@ -68,7 +68,7 @@ class _Native:
     """The native search with its control block (progress counters and stop request)."""
 
     def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int,
-                 lookahead: int = 0, memo_bytes: int | None = None):
+                 lookahead: int = 0, memo_bytes: int | None = None, root=None):
         from .._native.search_worst import WorstSearch
 
         space = CodeSpace(variant)
@@ -86,8 +86,10 @@ class _Native:
         self.core.configure(opts)
         self.control = np.zeros(8, dtype=np.int64)
         self.core.set_control(self.control)
-        self.all = np.arange(space.size, dtype=np.int64)
-        self.empty = np.zeros(0, dtype=np.int64)
+        # The set searched and the guesses already played: the whole game, or ``root`` (a
+        # :class:`cbsolve.search.position.Position`, the game from the entries of a log).
+        self.all = np.arange(space.size, dtype=np.int64) if root is None else root.members
+        self.empty = np.zeros(0, dtype=np.int64) if root is None else root.history
         self.phases: dict[str, float] = {}
 
     def run(self, method: str, d: int, deadline: Deadline | None = None, on_wait=None):
@@ -109,7 +111,7 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
                 certificate: bool = True, prune: dict | None = None,
                 lookahead: int = 0, ties: bool = False,
                 ties_limit: float | None = None,
-                memory_budget: str | int | None = None) -> SearchResult:
+                memory_budget: str | int | None = None, position=None) -> SearchResult:
     """Fewest guesses that find every secret in the worst case, proved, with tree and certificate.
 
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
@@ -126,6 +128,8 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     total; :func:`_solve_ties`) and return that tree; a time limit leaves an interval.
     ``ties_limit``: seconds for the tie-breaks alone (default: what ``time_limit`` leaves).
     ``ties="count"``: the first tie-break only (fewest secrets at the worst depth).
+    ``position``: search the game from a position (:mod:`cbsolve.search.position`) instead of
+    from the start; depths then count the guesses from that position (no tie-breaks).
     """
     start = time.perf_counter()
     prune = dict(prune or {})
@@ -134,8 +138,9 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
         import os
         workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     native = _Native(variant, guesses, prune, max(1, workers), lookahead,
-                     memo_bytes=memory.worst_memo_bytes(n, budget))
+                     memo_bytes=memory.worst_memo_bytes(n, budget), root=position)
     deadline = Deadline(time_limit if time_limit is not None and time_limit > 0 else None)
+    n = len(native.all)
     notes: list[str] = []
     result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False, secrets=n,
                           guesses=guesses, max_depth=max_depth)
@@ -157,6 +162,10 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
 
         def finish(status: Status, proved: bool) -> SearchResult:
             result.status, result.proved = status, proved
+            if stop_requested() and not proved:
+                # the CLI's Ctrl-C ends the search as a time limit would: say which it was
+                result.interrupted = True
+                notes[:] = [x.replace("time limit reached", "interrupted") for x in notes]
             result.seconds = time.perf_counter() - start
             result.nodes = int(native.core.nodes()) + extra_nodes[0]
             result.notes = notes
@@ -384,7 +393,7 @@ def _at_worst_lower(variant: Variant, native: _Native, W: int) -> int | None:
     (cap(W-2) secrets at most finish earlier). The bound is the minimum over first guesses.
     """
     if W <= 1:
-        return 1 if native.space.size == 1 else None
+        return 1 if len(native.all) == 1 else None
     reps = native.core.representatives(native.empty)
     cap = capacity(native.n_responses, W - 2)
     best = None

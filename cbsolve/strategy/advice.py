@@ -26,6 +26,11 @@ class Advice:
     guesses: str = "all"
     partition: dict = field(default_factory=dict)
     secret: str | None = None
+    # strategy "optimal": where the guess came from ("exact", "tree" or "heuristic"), why,
+    # and the optimum from here when it was solved exactly
+    source: str | None = None
+    note: str | None = None
+    optimum: dict | None = None
 
     def to_json(self) -> dict:
         data = {"guess": self.guess, "strategy": self.strategy, "candidates": self.candidates,
@@ -33,12 +38,15 @@ class Advice:
                 "partition": self.partition}
         if self.determined:
             data["secret"] = self.secret
+        if self.source is not None:
+            data.update(source=self.source, note=self.note, optimum=self.optimum)
         return data
 
 
 def next_guess(log: FeedbackLog, strategy: str = "minimax", guesses: str = "all", seed=None,
                symmetry=None) -> Advice:
-    """Best next guess for ``log`` (see :mod:`cbsolve.strategy.heuristics` for the rules)."""
+    """Best next guess for ``log`` (see :mod:`cbsolve.strategy.heuristics` for the rules;
+    the strategy "optimal" is :func:`cbsolve.play.optimal_advice.optimal_next_guess`)."""
     check_strategy(strategy)
     check_guesses(guesses)
     require_enumerable(log.variant, "next-guess advice")
@@ -61,3 +69,4 @@ def next_guess(log: FeedbackLog, strategy: str = "minimax", guesses: str = "all"
                   determined=determined, guesses=guesses,
                   partition=partition_summary(log.variant, chooser.responses(g, cands)),
                   secret=text if determined else None)
+

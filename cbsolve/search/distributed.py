@@ -1,0 +1,510 @@
+"""The expected-case optimum on a Dask cluster: reply classes as searches from a position.
+
+Place in the data flow: ``cbsolve optimal --objective expected --scheduler ADDRESS|local`` ->
+**this driver** (in the calling process) -> tasks :func:`solve_class` on the Dask workers, each
+the single-set exact search of :mod:`cbsolve.search.position` -> one strategy tree
+(docs/tree-format.md) that ``cbsolve verify`` replays.
+
+Decomposition (the one :mod:`cbsolve.search.expected` uses on threads): the optimum of a set S
+is min over first guesses g of |S| + the sum of the optima of g's reply classes, and a class
+is the game from the position "g, that reply". The driver orders the first guesses (up to
+symmetry) by their proved lower bounds, keeps the incumbent (initially Irving's greedy
+strategy) and, for one first guess at a time, sends its classes to the workers, largest
+first. On a cluster of at least :data:`SPLIT_SLOTS` threads a class of at least
+:data:`SPLIT_MIN` secrets is split once more, as the threaded search splits it: a best-first
+search over its second guesses (up to the stabiliser of the history), each guess's expansion
+a task, so one large class does not keep a single worker busy while the others idle.
+
+The incumbent bound is shared by ordering: at most as many tasks as the cluster has threads
+are in flight, and each task is submitted with the budget the driver knows at that moment
+(the incumbent minus the proved lower bounds of the sibling classes, capped on the worker by
+the class's own greedy value). A task whose class cannot beat its budget refutes its guess;
+the guess's remaining tasks are cancelled. Every value is exact or a proved bound whatever the
+order tasks finish in, so the optimum is the single-machine one; which of several equally good
+trees is returned may differ.
+
+Workers keep one search (reply matrix and transposition table) per process across tasks.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..status import Status
+from ..variant import Variant
+from . import SearchResult
+
+#: Classes at least this large may be split by their second guesses (Bulls & Cows 4/10: the
+#: classes 0,1 (1440) and 0,2 (1260) of 0123, which alone are most of the single-worker time).
+SPLIT_MIN = 1000
+#: ... and only on clusters of at least this many worker threads (see ``_split_worth``).
+SPLIT_SLOTS = 2
+
+#: On a worker thread: its search for the current game ((variant, cap, guesses), search). One
+#: per thread, as a search builds trees in Python-side state (a threaded worker would race).
+_WORKER = threading.local()
+
+
+def _search(variant_dict: dict, max_depth, guesses: str):
+    """This thread's search for the game (built once, its table reused across tasks)."""
+    from .position import expected_search
+
+    key = (json.dumps(variant_dict, sort_keys=True), max_depth, guesses)
+    if getattr(_WORKER, "key", None) != key:
+        _WORKER.key, _WORKER.search = None, None      # free the previous game's matrix first
+        _WORKER.search = expected_search(Variant.from_dict(variant_dict), max_depth, guesses)
+        _WORKER.key = key
+    return _WORKER.search
+
+
+def _worker_name() -> str:
+    """The Dask worker running this task (its address), for the per-worker CPU account."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return "local"
+
+
+def solve_class(spec: dict) -> dict:
+    """A Dask task: the exact optimum of one set within a budget, with its tree when exact.
+
+    ``spec``: variant (dict), max_depth, guesses, members and history (code indices), depth
+    (guesses left under the cap, 0: none), budget [total, worst], seconds (time left or None).
+    """
+    from .expected import INF_T
+    from .position import solve_set, subtree
+
+    started, cpu = time.perf_counter(), time.process_time()
+    search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
+    solver = search.solver
+    nodes = solver.nodes    # cumulative over this thread's tasks
+    members = np.asarray(spec["members"], dtype=np.int32)
+    history, depth = list(spec["history"]), int(spec["depth"])
+    budget = tuple(spec["budget"])
+    greedy = solver.greedy_value(members, depth, search._played(history))
+    if greedy is not None and (greedy[0], greedy[1] + 1) < budget:
+        budget = (greedy[0], greedy[1] + 1)   # the greedy strategy bounds the optimum
+    if spec.get("seconds"):
+        solver.set_deadline(float(spec["seconds"]))
+    try:
+        out = solve_set(search, members, history, budget, depth=depth)
+    finally:
+        solver.set_deadline(0)
+    done = {"seconds": time.perf_counter() - started, "nodes": int(solver.nodes - nodes),
+            "cpu": time.process_time() - cpu, "worker": _worker_name()}
+    if out is None:
+        return {**done, "stopped": True}
+    total, worst, exact = out
+    res = {**done, "stopped": False, "total": int(min(total, INF_T)), "worst": int(worst),
+           "exact": bool(exact)}
+    if exact:
+        tree, hist = subtree(search, members, history, depth)
+        res.update(tree=tree, histogram=hist)
+    return res
+
+
+def solve_guess(spec: dict) -> dict:
+    """A Dask task: guess ``spec["guess"]`` at a set, its classes solved here one by one within
+    the budget (the expansion step of the core's best-first search); exact value and subtree
+    when it beats the budget, else a proved lower bound >= the budget."""
+    from .position import solve_set, subtree
+
+    started, cpu = time.perf_counter(), time.process_time()
+    search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
+    solver = search.solver
+    nodes = solver.nodes
+    g, depth, best = int(spec["guess"]), int(spec["depth"]), tuple(spec["budget"])
+    members = np.asarray(spec["members"], dtype=np.int32)
+    history = list(spec["history"])
+    child = history + [g]
+    cd = depth - 1 if search.max_depth else 0
+    resp = search.matrix[g][members]
+    win = search.variant.win_response
+    replies = [int(r) for r in np.unique(resp) if r != win]
+    subs = sorted(((r, members[resp == r]) for r in replies), key=lambda x: len(x[1]))
+    bounds = [solver.lower_bound(sub, cd, search._played(child), search._history(child))
+              for _, sub in subs]
+    if spec.get("seconds"):
+        solver.set_deadline(float(spec["seconds"]))
+    done, wmax, rest = len(members), 1, sum(b[0] for b in bounds)
+    out = None
+    try:
+        for (_, sub), bound in zip(subs, bounds, strict=True):
+            rest -= bound[0]
+            cb = (best[0] - done - rest, best[1] - 1)
+            value = (bound[0], bound[1])
+            if value < cb and not bound[2]:
+                got = solve_set(search, sub, child, cb, depth=cd)
+                if got is None:
+                    out = {"stopped": True}
+                    break
+                value = (got[0], got[1])
+            if value >= cb:
+                out = {"stopped": False, "exact": False, "total": int(done + value[0] + rest),
+                       "worst": int(max(wmax, 1 + value[1]))}
+                break
+            done, wmax = done + value[0], max(wmax, 1 + value[1])
+    finally:
+        solver.set_deadline(0)
+    if out is None:
+        children, hist = {}, {1: 1} if np.any(resp == win) else {}
+        for r, sub in sorted(subs, key=lambda x: x[0]):
+            tree, h = subtree(search, sub, child, cd)
+            children[search.variant.format_response(r)] = tree
+            for k, v in h.items():
+                hist[k + 1] = hist.get(k + 1, 0) + v
+        out = {"stopped": False, "exact": True, "total": int(done), "worst": int(wmax),
+               "tree": {"guess": search.space.format(search.codes[g]), "children": children},
+               "histogram": dict(sorted(hist.items()))}
+    out.update(seconds=time.perf_counter() - started, nodes=int(solver.nodes - nodes),
+               cpu=time.process_time() - cpu, worker=_worker_name())
+    return out
+
+
+@dataclass
+class _Class:
+    reply: int
+    members: np.ndarray
+    lower: tuple[int, int]
+    exact: bool = False
+    tree: dict | None = None
+    histogram: dict[int, int] = field(default_factory=dict)
+
+
+class _Stopped(Exception):
+    """The time limit ran out in a task (or in the driver)."""
+
+
+class DistributedExpected:
+    """The driver: first (and second) guesses here, classes on the cluster's workers."""
+
+    def __init__(self, client, variant: Variant, max_depth: int | None, guesses: str,
+                 time_limit: float | None = None):
+        from .position import expected_search
+
+        self.client = client
+        self.variant = variant
+        self.max_depth = max_depth
+        self.guesses = guesses
+        self.search = expected_search(variant, max_depth, guesses)   # ordering and bounds
+        self.deadline = None if not time_limit else time.perf_counter() + time_limit
+        self.slots = max(1, sum(client.nthreads().values()))
+        self.tasks = 0
+        self.nodes = 0
+        self.task_seconds = 0.0   # CPU seconds of the tasks on the workers (their processes)
+        self.worker_seconds: dict[str, float] = {}   # the same per worker
+        self.root_level = 0     # guesses played before the searched set (a position's entries)
+        self.splits = 0         # classes solved by the second-guess split
+
+    # --- the driver's view of a set: which guesses, in which order ---------------------------
+    def _order(self, members: np.ndarray, depth: int, history: list[int]):
+        s = self.search
+        order = s.solver.scan(members, depth, s._played(history), None, s._history(history))
+        order.sort(key=lambda x: (x[1], x[2], not x[3], x[0]))
+        return order
+
+    def _classes(self, g: int, members: np.ndarray, depth: int) -> list[_Class]:
+        s, win = self.search, self.variant.win_response
+        resp = s.matrix[g][members]
+        cd = depth - 1 if self.max_depth else 0
+        out = []
+        for r in np.unique(resp):
+            if r == win:
+                continue
+            sub = members[resp == r]
+            out.append(_Class(int(r), sub, (s.solver.lb_total(max(cd, 0), len(sub)),
+                                            s.solver.lb_worst(len(sub)))))
+        return sorted(out, key=lambda c: -len(c.members))
+
+    def _left(self):
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.perf_counter()
+        if left <= 0:
+            raise _Stopped
+        return left
+
+    # --- a set: min over its guesses ---------------------------------------------------------
+    def solve_set(self, members: np.ndarray, depth: int, history: list[int], budget):
+        """(value, guess, classes): the optimum of ``members`` if below ``budget``, with the
+        guess and its solved classes; else (a proved lower bound >= budget, None, None)."""
+        from .expected import INF_T, INF_W
+
+        s = self.search
+        greedy = s.solver.greedy_value(members, depth, s._played(history))
+        best = budget
+        if greedy is not None and (greedy[0], greedy[1] + 1) < best:
+            best = (greedy[0], greedy[1] + 1)   # strictly above the greedy value: it is found
+        found, bounds = None, []
+        for g, lbt, lbw, _cand in self._order(members, depth, history):
+            if (lbt, lbw) >= best:
+                bounds.append((lbt, lbw))
+                break
+            value, classes = self.evaluate(g, members, depth, history, best)
+            if value < best:
+                best, found = value, (g, classes)
+            else:
+                bounds.append(value)
+        if found is None:
+            low = min(bounds) if bounds else (INF_T, INF_W)
+            return max(low, best), None, None
+        return best, found[0], found[1]
+
+    # --- a guess: its classes on the workers -------------------------------------------------
+    def evaluate(self, g: int, members: np.ndarray, depth: int, history: list[int], best):
+        """(value, classes) of guess ``g`` at a set: exact when below ``best``, else a proved
+        lower bound >= ``best`` (the guess is refuted and its running tasks cancelled)."""
+        n = len(members)
+        cd = depth - 1 if self.max_depth else 0
+        classes = self._classes(g, members, depth)
+        child_history = history + [g]
+
+        def value() -> tuple[int, int]:
+            return (n + sum(c.lower[0] for c in classes),
+                    1 + max((c.lower[1] for c in classes), default=0))
+
+        def budget(c: _Class) -> tuple[int, int]:
+            others = sum(o.lower[0] for o in classes if o is not c)
+            return (best[0] - n - others, best[1] - 1)
+
+        pending = list(classes)
+        running: dict = {}
+        try:
+            while pending or running:
+                while pending and len(running) < self.slots:
+                    c = pending.pop(0)
+                    if c.lower >= budget(c):
+                        return max(value(), best), classes
+                    if self._split_worth(c, history):
+                        self._split(c, cd, child_history, budget(c))
+                        if not c.exact:
+                            return max(value(), best), classes
+                        continue
+                    running[self._submit(c, cd, child_history, budget(c))] = c
+                for c, res in self._finished(running):
+                    c.lower = max(c.lower, (res["total"], res["worst"]))
+                    if not res["exact"]:
+                        return max(value(), best), classes
+                    c.exact, c.tree = True, res["tree"]
+                    c.histogram = {int(k): v for k, v in res["histogram"].items()}
+        finally:
+            for fut in running:
+                fut.cancel()
+        return value(), classes
+
+    def _split_worth(self, c: _Class, history: list[int]) -> bool:
+        """Split a large class of the searched set by its second guesses when the cluster has
+        at least :data:`SPLIT_SLOTS` threads. Measured on Bulls & Cows 4/10 with 2 workers
+        (classes 0,1 and 0,2 of 0123, 1440 and 1260 secrets): whole-class tasks 94.3 s of task
+        CPU, 80.2 s of it on the busiest worker; split, 115.2 s, 62.3 s on the busiest (more
+        work: each worker has its own table and a guess's budget is the best known when it is
+        sent; but shared out, so the run ends sooner). One worker gains nothing from it."""
+        return (len(history) == self.root_level and len(c.members) >= SPLIT_MIN
+                and self.slots >= SPLIT_SLOTS)
+
+    def _submit(self, c: _Class, depth: int, history: list[int], budget):
+        spec = {"variant": self.variant.to_dict(), "max_depth": self.max_depth,
+                "guesses": self.guesses, "members": c.members.tolist(), "history": history,
+                "depth": depth, "budget": [int(budget[0]), int(budget[1])],
+                "seconds": self._left()}
+        self.tasks += 1
+        # larger classes first: priority is the class size
+        return self.client.submit(solve_class, spec, pure=False, priority=len(c.members))
+
+    def _split(self, c: _Class, depth: int, history: list[int], budget) -> None:
+        """Solve a large class by the core's best-first search over its guesses, each guess
+        expanded by a task (:func:`solve_guess`): a guess popped the first time gets its
+        classes' one-level bounds here and goes back; popped again it is sent to a worker with
+        the best value known at that moment. Every guess is expanded or has a bound reaching
+        the best, so the value is the class's optimum whatever the order tasks finish in."""
+        import heapq
+
+        from .expected import INF_T, INF_W
+
+        s, members = self.search, c.members
+        self.splits += 1
+        played, hist = s._played(history), s._history(history)
+        best = tuple(budget)
+        greedy = s.solver.greedy_value(members, depth, played)
+        if greedy is not None and (greedy[0], greedy[1] + 1) < best:
+            best = (greedy[0], greedy[1] + 1)
+        heap = [((lbt, lbw), not cand, int(g), False)
+                for g, lbt, lbw, cand in s.solver.scan(members, depth, played, None, hist)]
+        heapq.heapify(heap)
+        fail, found, running = (INF_T, INF_W), None, {}
+        try:
+            while heap or running:
+                while heap and len(running) < self.slots:
+                    bound, notcand, g, refined = heapq.heappop(heap)
+                    if bound >= best:
+                        fail = min(fail, bound)
+                        heap.clear()
+                        break
+                    if not refined:
+                        heapq.heappush(heap, (max(bound, self._refine(g, members, depth,
+                                                                      history)),
+                                              notcand, g, True))
+                        continue
+                    running[self._submit_guess(g, members, depth, history, best)] = g
+                for _g, res in self._finished(running):
+                    value = (res["total"], res["worst"])
+                    if res["exact"] and value < best:
+                        best, found = value, res
+                    else:
+                        fail = min(fail, value)
+        finally:
+            for fut in running:
+                fut.cancel()
+        if found is None:
+            c.lower = max(c.lower, fail)
+            return
+        c.exact, c.lower = True, best
+        c.tree = found["tree"]
+        c.histogram = {int(k): v for k, v in found["histogram"].items()}
+
+    def _refine(self, g: int, members: np.ndarray, depth: int, history: list[int]):
+        """One-level lower bound of guess ``g`` at a set: |set| + its classes' bounds."""
+        s, win = self.search, self.variant.win_response
+        cd = depth - 1 if self.max_depth else 0
+        resp = s.matrix[g][members]
+        child = history + [g]
+        bounds = [s.solver.lower_bound(members[resp == r], cd, s._played(child),
+                                       s._history(child))
+                  for r in np.unique(resp) if r != win]
+        return (len(members) + sum(b[0] for b in bounds),
+                1 + max((b[1] for b in bounds), default=0))
+
+    def _submit_guess(self, g: int, members: np.ndarray, depth: int, history: list[int], best):
+        spec = {"variant": self.variant.to_dict(), "max_depth": self.max_depth,
+                "guesses": self.guesses, "members": members.tolist(), "history": history,
+                "guess": int(g), "depth": depth, "budget": [int(best[0]), int(best[1])],
+                "seconds": self._left()}
+        self.tasks += 1
+        return self.client.submit(solve_guess, spec, pure=False, priority=len(members))
+
+    def _finished(self, running: dict) -> list:
+        """(what, result) of the tasks of ``running`` (future -> what) that finish next,
+        removed from it, their work counted; a stopped task stops the search."""
+        from distributed import wait
+
+        if not running:
+            return []
+        done, _ = wait(list(running), return_when="FIRST_COMPLETED")
+        out = []
+        for fut in done:
+            res = fut.result()
+            self.nodes += res["nodes"]
+            self.task_seconds += res["cpu"]
+            self.worker_seconds[res["worker"]] = self.worker_seconds.get(res["worker"], 0.0) \
+                + res["cpu"]
+            if res["stopped"]:
+                raise _Stopped
+            out.append((running.pop(fut), res))
+        return out
+
+    def _assemble(self, g: int, members: np.ndarray, classes: list[_Class]):
+        """The tree and histogram (depths from this set) of guess ``g`` and its solved classes."""
+        space, v = self.search.space, self.variant
+        hist: dict[int, int] = {}
+        if np.any(self.search.matrix[g][members] == v.win_response):
+            hist[1] = 1
+        children = {}
+        for c in sorted(classes, key=lambda c: c.reply):
+            children[v.format_response(c.reply)] = c.tree
+            for k, count in c.histogram.items():
+                hist[k + 1] = hist.get(k + 1, 0) + count
+        return {"guess": space.format(self.search.codes[g]), "children": children}, \
+            dict(sorted(hist.items()))
+
+    # --- the whole search --------------------------------------------------------------------
+    def run(self, members: np.ndarray | None = None, history: list[int] | None = None
+            ) -> SearchResult:
+        from ..tree import make_tree
+        from .expected import INF_T, INF_W
+
+        started = time.perf_counter()
+        s = self.search
+        members = np.arange(s.n, dtype=np.int32) if members is None else \
+            np.ascontiguousarray(members, dtype=np.int32)
+        history = [] if history is None else [int(g) for g in history]
+        self.root_level = len(history)
+        result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=False,
+                              secrets=int(members.size), max_depth=self.max_depth,
+                              guesses=self.guesses)
+        try:
+            value, g, classes = self.solve_set(members, s.depth, history, (INF_T, INF_W))
+        except _Stopped:
+            result.notes.append("time limit reached: the distributed search did not finish")
+            result.seconds, result.nodes = time.perf_counter() - started, self.nodes
+            return result
+        if g is None:   # only under a depth cap: nothing within it
+            result.status, result.proved = Status.INFEASIBLE, True
+            result.notes.append(f"no strategy solves every secret in at most {self.max_depth} "
+                                "guesses")
+        else:
+            root, hist = self._assemble(g, members, classes)
+            result.histogram = hist
+            result.total, result.worst = sum(k * v for k, v in hist.items()), max(hist)
+            if (result.total, result.worst) != tuple(value):
+                raise AssertionError(f"internal error: tree gives {(result.total, result.worst)}"
+                                     f", search claimed {tuple(value)}")
+            extra = {"objective": "expected", "proved": True}
+            if self.max_depth:
+                extra["max_depth"] = self.max_depth
+            result.tree = make_tree(self.variant, "optimal-expected", self.guesses, root, hist,
+                                    **extra)
+            result.lower = result.upper = result.total
+            result.status, result.proved = Status.OPTIMAL, True
+        result.notes.append(f"distributed: {self.tasks} tasks on {self.slots} worker threads, "
+                            f"{self.task_seconds:.1f} s of CPU in the tasks")
+        result.phases["task_cpu"] = round(self.task_seconds, 3)
+        result.seconds, result.nodes = time.perf_counter() - started, self.nodes
+        return result
+
+
+def solve_expected_distributed(variant: Variant, scheduler: str, *, workers: int | None = None,
+                               max_depth: int | None = None, guesses: str = "all",
+                               time_limit: float | None = None, root=None) -> SearchResult:
+    """The expected-case optimum on the Dask cluster at ``scheduler`` (an address, or "local":
+    a local cluster of ``workers`` one-thread processes); ``root`` a position to start from."""
+    with cluster_client(scheduler, workers) as client:
+        driver = DistributedExpected(client, variant, max_depth, guesses, time_limit)
+        if root is None:
+            return driver.run()
+        return driver.run(root.members, list(root.history))
+
+
+class cluster_client:
+    """``with cluster_client(address_or_local, workers) as client``: a client of an existing
+    scheduler, or of a local cluster of ``workers`` one-thread worker processes."""
+
+    def __init__(self, scheduler: str, workers: int | None):
+        self.scheduler, self.workers = scheduler, workers
+        self.cluster = self.client = None
+
+    def __enter__(self):
+        from ..analysis.runners import connect, default_workers
+
+        if self.scheduler != "local":
+            self.client = connect(self.scheduler)
+            return self.client
+        from distributed import Client, LocalCluster
+
+        self.cluster = LocalCluster(n_workers=self.workers or default_workers(),
+                                    threads_per_worker=1, processes=True,
+                                    dashboard_address=":0", silence_logs=50)
+        self.client = Client(self.cluster)
+        return self.client
+
+    def __exit__(self, *exc):
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+        return False

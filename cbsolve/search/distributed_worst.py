@@ -1,0 +1,186 @@
+"""The worst-case optimum on a Dask cluster: first guesses decided in parallel.
+
+Place in the data flow: ``cbsolve optimal --objective worst --scheduler ADDRESS|local`` ->
+**this driver** -> tasks :func:`decide_guess` on the workers (the native decision search of
+:mod:`cbsolve.search.worst` asked about the reply classes of one first guess, each a game from
+a position) -> the tree of the winning guess, and the lower-bound certificate written by the
+driver on its own threads (the same native certificate as on one machine) -> ``verify``.
+
+The question "can every secret be found within d guesses?" holds for the set S when some
+first guess g (up to the symmetry that fixes the guesses played) leaves only reply classes
+that d-1 guesses settle. The driver tries d from the counting lower bound up to the greedy
+tree's depth, as :func:`cbsolve.search.worst.solve_worst` does, and for each d sends one task
+per first guess (smallest largest class first); the first task that succeeds cancels the
+others (that is the shared bound: a depth proved feasible ends the round). The answer is the
+single-machine one; the tree may use another of the equally good first guesses.
+"""
+from __future__ import annotations
+
+import json
+import threading
+
+import numpy as np
+
+from ..status import Status
+from ..variant import Variant
+from . import SearchResult
+
+_WORKER = threading.local()   # per worker thread: (game key, native worst-case search)
+
+
+def _native(variant_dict: dict, guesses: str):
+    from .worst import _Native
+
+    key = (json.dumps(variant_dict, sort_keys=True), guesses)
+    if getattr(_WORKER, "key", None) != key:
+        _WORKER.key, _WORKER.native = None, None
+        _WORKER.native = _Native(Variant.from_dict(variant_dict), guesses, {}, 1)
+        _WORKER.key = key
+    return _WORKER.native
+
+
+def decide_guess(spec: dict) -> dict:
+    """A Dask task: do all reply classes of guess ``spec["guess"]`` at the set ``members``
+    (after ``history``) fit within ``left - 1`` more guesses? With ``tree``: also their trees
+    (docs/tree-format.md nodes, depths from the class) when they do."""
+    from .worst import _tree_doc
+
+    variant = Variant.from_dict(spec["variant"])
+    native = _native(spec["variant"], spec["guesses"])
+    g, left = int(spec["guess"]), int(spec["left"])
+    members = np.asarray(spec["members"], dtype=np.int64)
+    hist = np.asarray(list(spec["history"]) + [g], dtype=np.int64)
+    replies = native.matrix[g, members]
+    classes = sorted(((int(r), members[replies == r]) for r in np.unique(replies)
+                      if r != variant.win_response), key=lambda x: -len(x[1]))
+    for _, sub in classes:
+        if left <= 1 or native.core.feasible(sub, left - 1, hist) != 1:
+            return {"ok": False}
+    if not spec.get("tree"):
+        return {"ok": True}
+    trees = {}
+    for r, sub in classes:
+        raw = native.core.tree(sub, left - 1, hist)
+        native.all, native.empty = sub, hist   # _tree_doc converts from the set the core solved
+        doc = _tree_doc(variant, native, raw, spec["guesses"])
+        trees[variant.format_response(r)] = (doc["root"], doc["stats"]["histogram"])
+    return {"ok": True, "trees": trees}
+
+
+def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
+                            max_depth: int | None = None, certificate: bool = True,
+                            workers: int | None = None, root=None) -> SearchResult:
+    """Fewest guesses in the worst case (from ``root``, a position, when given), decided on the
+    cluster of ``client``; tree and certificate as :func:`cbsolve.search.worst.solve_worst`."""
+    import os
+    import time
+
+    from .worst import _certificate, _depth, _fill_stats, _Native, _tree_doc, capacity
+
+    started = time.perf_counter()
+    threads = workers or len(os.sched_getaffinity(0))
+    native = _Native(variant, guesses, {}, threads, root=root)
+    members, history = native.all, native.empty
+    n = len(members)
+    result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False, secrets=n,
+                          guesses=guesses, max_depth=max_depth)
+    lower = 1
+    while capacity(native.n_responses, lower) < n:
+        lower += 1
+    greedy = native.run("greedy", 0)
+    upper = _depth(greedy)
+    result.lower, result.upper = lower, upper
+    order = _first_guesses(variant, native, members, history, guesses)
+    tasks, optimum, winner = 0, None, None
+    for d in range(lower, upper):
+        if max_depth is not None and d > max_depth:
+            break
+        winner = _decide(client, variant, guesses, members, history, order, d)
+        tasks += len(order)
+        if winner is not None:
+            optimum = d
+            break
+        result.lower = d + 1
+    if optimum is None and (max_depth is None or upper <= max_depth):
+        optimum = upper
+    if optimum is None:   # no strategy within max_depth: certificate for max_depth
+        result.notes.append(f"no strategy finds every secret within {max_depth} guesses")
+        if certificate:
+            result.certificate = _certificate(variant, native, max_depth, guesses, None, None)
+        result.status, result.proved = Status.INFEASIBLE, True
+    else:
+        if winner is None:
+            doc = _tree_doc(variant, native, greedy, guesses)
+        else:
+            doc = _winning_tree(client, variant, native, guesses, winner, optimum)
+        if certificate and optimum > 1:
+            doc["certificate"] = result.certificate = _certificate(
+                variant, native, optimum - 1, guesses, None, None)
+        result.tree = doc
+        _fill_stats(result, doc)
+        result.lower = result.upper = optimum
+        result.status, result.proved = Status.OPTIMAL, True
+    result.notes.append(f"distributed: {tasks} first-guess decisions on the cluster; the "
+                        "certificate written here")
+    result.seconds, result.nodes = time.perf_counter() - started, int(native.core.nodes())
+    return result
+
+
+def _first_guesses(variant, native, members, history, guesses) -> list[int]:
+    """One guess per orbit of the played guesses' stabiliser, useless guesses left out
+    (one reply for the whole set and not a secret), smallest largest class first."""
+    reps = [int(g) for g in native.core.representatives(history)]
+    if guesses == "candidates":
+        inside = set(int(m) for m in members)
+        reps = [g for g in reps if g in inside]
+    keyed = []
+    for g in reps:
+        replies = native.matrix[g, members]
+        counts = np.bincount(replies, minlength=variant.response_slots)
+        won = counts[variant.win_response] > 0
+        if np.count_nonzero(counts) == 1 and not won:
+            continue
+        counts[variant.win_response] = 0
+        keyed.append((int(counts.max()), not won, g))
+    return [g for *_, g in sorted(keyed)]
+
+
+def _spec(variant, guesses, members, history, g, d, tree=False) -> dict:
+    return {"variant": variant.to_dict(), "guesses": guesses, "members": members.tolist(),
+            "history": [int(h) for h in history], "guess": int(g), "left": d, "tree": tree}
+
+
+def _decide(client, variant, guesses, members, history, order, d) -> int | None:
+    """A first guess with which ``d`` guesses suffice, or None (proved: none does)."""
+    from distributed import as_completed
+
+    futures = {client.submit(decide_guess, _spec(variant, guesses, members, history, g, d),
+                             pure=False, priority=len(order) - i): g
+               for i, g in enumerate(order)}
+    winner = None
+    for fut in as_completed(list(futures)):
+        if fut.result()["ok"]:
+            winner = futures[fut]
+            break
+    for fut in futures:
+        fut.cancel()
+    return winner
+
+
+def _winning_tree(client, variant, native, guesses, g, d) -> dict:
+    from ..tree import make_tree
+
+    res = client.submit(decide_guess, _spec(variant, guesses, native.all, native.empty, g, d,
+                                            tree=True), pure=False).result()
+    hist: dict[int, int] = {}
+    if np.any(native.matrix[g, native.all] == variant.win_response):
+        hist[1] = 1
+    children = {}
+    for reply, (node, h) in sorted(res["trees"].items()):
+        children[reply] = node
+        for k, v in h.items():
+            hist[int(k) + 1] = hist.get(int(k) + 1, 0) + v
+    root = {"guess": native.space.format(native.codes[g]), "children": children}
+    return make_tree(variant, "optimal-worst", guesses, root, dict(sorted(hist.items())),
+                     objective="worst", proved=True)
+

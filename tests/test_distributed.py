@@ -1,0 +1,119 @@
+"""`cbsolve optimal --scheduler`: the expected-case search split over a Dask cluster gives the
+single-machine optimum and a tree the verifier accepts (a two-process LocalCluster)."""
+import json
+
+import pytest
+
+from cbsolve.certify import verify
+from cbsolve.cli import main
+from cbsolve.feedback import FeedbackLog
+from cbsolve.search import distributed
+from cbsolve.search.distributed import DistributedExpected
+from cbsolve.search.expected import solve_expected
+from cbsolve.search.position import Position, solve_from
+from cbsolve.variant import Variant
+
+SMALL = Variant(3, "12345", repeats=True, name="mastermind-3-5")
+
+
+@pytest.fixture(scope="module")
+def client():
+    distributed_mod = pytest.importorskip("distributed")
+    with distributed_mod.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                      dashboard_address=None,
+                                      env={"OMP_NUM_THREADS": "1"}) as cluster:
+        with distributed_mod.Client(cluster) as c:
+            yield c
+
+
+@pytest.mark.parametrize("max_depth", [None, 4, 3])
+@pytest.mark.parametrize("split", [1000, 20])
+def test_same_optimum_as_one_machine_and_a_valid_tree(client, monkeypatch, max_depth, split):
+    # split=20: every class of at least 20 secrets goes through the second-guess split
+    monkeypatch.setattr(distributed, "SPLIT_MIN", split)
+    monkeypatch.setattr(distributed, "SPLIT_SLOTS", 1)
+    one = solve_expected(SMALL, max_depth=max_depth, workers=1, progress=False)
+    driver = DistributedExpected(client, SMALL, max_depth, "all")
+    many = driver.run()
+    if split == 1000:
+        assert driver.splits == 0
+    elif max_depth is None:         # the optimal first guess has a class of more than 20
+        assert driver.splits > 0
+    assert many.status == one.status and many.proved == one.proved
+    assert (many.total, many.worst) == (one.total, one.worst)
+    if many.tree is not None:
+        report = verify(many.tree)
+        assert report.valid and report.total == one.total, report.message
+
+
+def test_candidates_only_and_from_a_position(client):
+    one = solve_expected(SMALL, guesses="candidates", workers=1, progress=False)
+    many = DistributedExpected(client, SMALL, None, "candidates").run()
+    assert (many.total, many.worst) == (one.total, one.worst)
+    assert verify(many.tree).valid
+    position = Position.from_log(FeedbackLog.parse(SMALL, ["123:0,1"]))
+    here = solve_from(position, "expected")
+    there = DistributedExpected(client, SMALL, None, "all").run(position.members,
+                                                                list(position.history))
+    assert (there.total, there.worst) == (here.total, here.worst)
+
+
+def test_cli_published_optimum_on_a_local_cluster(capsys, tmp_path):
+    # Koyama & Lai 1993: Mastermind 4/6, 5625 guesses in total (average 4.340)
+    out = tmp_path / "t.json"
+    code = main(["optimal", "--variant", "mastermind", "--objective", "expected",
+                 "--scheduler", "local", "--workers", "2", "--out", str(out), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["proved"] and data["total"] == 5625
+    assert main(["verify", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 5625
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--scheduler", "tcp://127.0.0.1:9", "--objective", "expected"], "cannot connect"),
+    (["--scheduler", "local", "--ties"], "--ties"),
+    (["--scheduler", "tcp://127.0.0.1:9", "--objective", "expected", "--workers", "2"],
+     "--workers"),
+])
+def test_cli_bad_distributed_options_exit_2(capsys, args, words):
+    code = main(["optimal", "--length", "2", "--digits", "3", *args])
+    err = capsys.readouterr().err
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_time_limit_reports_not_proved(client):
+    result = DistributedExpected(client, Variant.preset("mastermind"), None, "all",
+                                 time_limit=0.001).run()
+    assert not result.proved and result.tree is None
+    assert any("time limit" in note for note in result.notes)
+
+
+@pytest.mark.parametrize("variant, options", [
+    (SMALL, {}), (SMALL, {"guesses": "candidates"}), (SMALL, {"max_depth": 3}),
+    (Variant(3, "012345", repeats=False), {}),
+    (Variant(3, "0123", repeats=True, feedback="bulls"), {}),
+])
+def test_worst_case_same_optimum_and_a_verified_certificate(client, variant, options):
+    from cbsolve.search.distributed_worst import solve_worst_distributed
+    from cbsolve.search.worst import solve_worst
+
+    one = solve_worst(variant, workers=1, **options)
+    many = solve_worst_distributed(client, variant, **options)
+    assert (many.status, many.proved, many.worst) == (one.status, one.proved, one.worst)
+    assert many.lower == one.lower
+    doc = many.tree if many.tree is not None else many.certificate
+    report = verify(doc)
+    assert report.valid, report.message
+    assert report.lower_bound == (one.worst if one.worst else options["max_depth"] + 1)
+
+
+def test_worst_case_from_a_position_on_the_cluster(client):
+    from cbsolve.search.distributed_worst import solve_worst_distributed
+    from cbsolve.search.position import stamp
+
+    position = Position.from_log(FeedbackLog.parse(SMALL, ["123:0,1"]))
+    here = solve_from(position, "worst")
+    there = solve_worst_distributed(client, SMALL, root=position)
+    stamp(there, position)
+    assert there.worst == here.worst
+    assert verify(there.tree).valid
