@@ -29,7 +29,7 @@ def test_cost_is_the_evaluation_of_that_opening():
 def test_best_is_the_best_of_every_guess():
     # a small game where every code can be compared without symmetry
     v = Variant(3, "01234", repeats=False)
-    coach = Coach(v)
+    coach = Coach(v, exact_secrets=0)               # the heuristic review
     log = FeedbackLog.parse(v, ["012:0,1"])
     review = coach.review(log, "340")
     cands = consistent_indices(log)
@@ -42,7 +42,7 @@ def test_best_is_the_best_of_every_guess():
 
 
 def test_large_positions_compare_the_top_guesses():
-    coach = Coach(MM, top=4)
+    coach = Coach(MM, top=4, exact_secrets=0)       # the heuristic review
     review = coach.review(FeedbackLog.parse(MM, ["1122:1,0"]), "3344")
     assert not review.complete and review.compared <= 5      # 4 + the heuristic's choice
     assert "best of" in review.label and review.delta_expected >= 0
@@ -63,3 +63,76 @@ def test_cli_play_and_assist_report_the_coach(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["play", "--mode", "host", "--coach"]) == 2
     assert "--mode guess or both" in capsys.readouterr().err
+
+
+
+# --- the exact review -------------------------------------------------------------------------
+TWO_IN = ["1122:0,1", "3345:1,1"]          # Mastermind, two guesses in: 56 candidates
+
+
+def optimum_from(entries, objective):
+    """(total, worst) of the proved optimum from the position ``entries`` leave, by the
+    position search of ``cbsolve optimal ENTRY...`` (a fresh search, not the coach's)."""
+    from cbsolve.search.position import Position, solve_from
+
+    result = solve_from(Position.from_log(FeedbackLog.parse(MM, entries)), objective,
+                        certificate=False, workers=1)
+    if objective == "worst":
+        return None, result.upper
+    return result.total, result.worst
+
+
+def guess_then_optimum(entries, guess, objective):
+    """(total, worst) of ``guess`` then the optimum in each of its reply classes, each class
+    solved as a position of its own."""
+    from cbsolve.scoring import score_against
+
+    log = FeedbackLog.parse(MM, entries)
+    cands = consistent_indices(log)
+    replies = score_against(MM, log.space.parse(guess), log.space.codes[cands])
+    total, worst = int(cands.size), 1
+    for r in np.unique(replies):
+        if r == MM.win_response:
+            continue                    # the guess itself: no further guess
+        bulls, cows = MM.response_of(int(r))
+        t, w = optimum_from(entries + [f"{guess}:{bulls},{cows}"], objective)
+        total, worst = (total + t if t is not None else None), max(worst, 1 + w)
+    return total, worst
+
+
+def test_exact_review_matches_the_position_searches():
+    coach = Coach(MM)
+    log = FeedbackLog.parse(MM, TWO_IN)
+    best_total, _ = optimum_from(TWO_IN, "expected")
+    _, best_worst = optimum_from(TWO_IN, "worst")
+    for guess in ("1111", "2436"):
+        review = coach.review(log, guess)
+        assert review.exact and "exact optimum" in review.label
+        assert (review.best_total, review.best_worst) == (best_total, best_worst)
+        assert review.total == guess_then_optimum(TWO_IN, guess, "expected")[0]
+        assert review.worst == guess_then_optimum(TWO_IN, guess, "worst")[1]
+        assert review.delta_expected > 0              # neither is an optimal first guess here
+    assert coach.review(log, "1111").delta_expected > coach.review(log, "2436").delta_expected
+
+
+def test_the_searchs_own_guess_costs_nothing():
+    from cbsolve.play.optimal_advice import optimal_next_guess
+
+    for entries in (TWO_IN, ["1122:1,0"]):
+        log = FeedbackLog.parse(MM, entries)
+        advice = optimal_next_guess(log)
+        assert advice.source == "exact"
+        review = Coach(MM).review(log, advice.guess)
+        assert review.exact and review.delta_expected == 0 and review.delta_worst >= 0
+        assert review.best_expected_guess == advice.guess
+
+
+def test_large_or_slow_positions_fall_back_to_the_labelled_heuristic():
+    log = FeedbackLog.parse(MM, ["1122:1,0"])                  # 256 candidates
+    small = Coach(MM, exact_secrets=100).review(log, "1344")
+    assert not small.exact and small.label.startswith("heuristic:")
+    assert "256 candidates, more than the 100" in small.why
+    record = small.to_json()
+    assert record["exact"] is False and record["not_exact"] == small.why
+    timed = Coach(MM, exact_seconds=1e-9).review(log, "1344")
+    assert not timed.exact and "did not end within" in timed.why

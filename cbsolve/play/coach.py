@@ -1,6 +1,10 @@
 """The coach (``play --coach``, ``assist --coach``): what a person's guess costs against the
 best guess from the same position, in guesses on average and in the worst case.
 
+Exact where the remaining set is small: :mod:`.coach_exact` compares the guess with the proved
+optimum from the position (within :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and
+:data:`.coach_exact.REVIEW_SECONDS`). Otherwise, the heuristic review below, labelled so:
+
 Place in the data flow: a live game's log (the position before the guess) -> the candidates
 (native filter) -> each guess compared is played, then the game is finished with Irving's
 expected-size heuristic (Irving 1979) on every reply class, evaluated exactly over the
@@ -41,8 +45,10 @@ class Review:
     best_worst: int
     best_expected_guess: str
     best_worst_guess: str
-    compared: int              # guesses compared (up to symmetry)
+    compared: int | None       # guesses compared (up to symmetry); None: the exact search
     complete: bool             # every guess up to symmetry was compared
+    exact: bool = False        # against the proved optimum (coach_exact), not the heuristic
+    why: str = ""              # why the review is not exact
 
     @property
     def delta_expected(self) -> float:
@@ -54,10 +60,15 @@ class Review:
 
     @property
     def label(self) -> str:
+        if self.exact:
+            return (f"exact optimum from this position ({self.candidates} candidates): the guess "
+                    "then optimal play in each reply class, vs the optimal strategy; average "
+                    "from the expected optimum, worst case from the minimax optimum")
         scope = ("every guess up to symmetry" if self.complete
                  else f"best of {self.compared} guesses (smallest expected class size first)")
-        return (f"exact over the {self.candidates} candidates, each guess followed by Irving's "
-                f"expected-size heuristic; {scope}")
+        return (f"heuristic: each guess followed by Irving's expected-size heuristic, evaluated "
+                f"exactly over the {self.candidates} candidates; {scope}"
+                + (f"; not exact: {self.why}" if self.why else ""))
 
     def describe(self) -> str:
         n = self.candidates
@@ -73,13 +84,15 @@ class Review:
                 "best_worst": self.best_worst, "best_expected_guess": self.best_expected_guess,
                 "best_worst_guess": self.best_worst_guess,
                 "delta_expected": self.delta_expected, "delta_worst": self.delta_worst,
-                "compared": self.compared, "complete": self.complete, "method": self.label}
+                "compared": self.compared, "complete": self.complete, "method": self.label,
+                "exact": self.exact, **({"not_exact": self.why} if self.why else {})}
 
 
 class Coach:
     """Reviews guesses of one variant (the continuation's score matrix is built once)."""
 
-    def __init__(self, variant: Variant, top: int = TOP):
+    def __init__(self, variant: Variant, top: int = TOP, exact_secrets: int | None = None,
+                 exact_seconds: float | None = None):
         from ..codes import CodeSpace
         from ..errors import SpaceTooLarge
 
@@ -87,8 +100,14 @@ class Coach:
         if size > LIMIT:
             raise SpaceTooLarge(f"the coach evaluates every guess exactly and is limited to "
                                 f"{LIMIT} codes; {variant.describe()} has {size}")
+        from ..strategy.exact import EXACT_SECRETS
+        from .coach_exact import REVIEW_SECONDS
+
         self.variant = variant
         self.top = top
+        self.exact_secrets = EXACT_SECRETS if exact_secrets is None else exact_secrets
+        self.exact_seconds = REVIEW_SECONDS if exact_seconds is None else exact_seconds
+        self._capped = None       # the depth-capped core of the exact review, built when needed
         self.chooser = Chooser(variant, CONTINUATION)
         self.symmetry = Symmetry(variant)
         self.space = self.chooser.space
@@ -126,6 +145,15 @@ class Coach:
         if cands.size == 0:
             return None
         g = self.space.index_of(self.space.parse(guess))
+        fmt = self.space.format
+        exact, why = self.exact_review(log, g, int(cands.size))
+        if exact is not None:
+            return Review(guess=fmt(self.space.codes[g]), candidates=int(cands.size),
+                          total=exact.total, worst=exact.worst, best_total=exact.best_total,
+                          best_worst=exact.best_worst,
+                          best_expected_guess=exact.best_expected_guess,
+                          best_worst_guess=exact.best_worst_guess, compared=None,
+                          complete=True, exact=True)
         total, worst = self.cost(g, cands)
         best_t, best_w = (total, g), (worst, g)
         compared, complete = self.compared_guesses(log, cands)
@@ -133,9 +161,30 @@ class Coach:
             t, w = self.cost(int(h), cands)
             best_t = min(best_t, (t, int(h)))
             best_w = min(best_w, (w, int(h)))
-        fmt = self.space.format
         return Review(guess=fmt(self.space.codes[g]), candidates=int(cands.size), total=total,
                       worst=worst, best_total=best_t[0], best_worst=best_w[0],
                       best_expected_guess=fmt(self.space.codes[best_t[1]]),
                       best_worst_guess=fmt(self.space.codes[best_w[1]]),
-                      compared=int(len(compared)), complete=complete)
+                      compared=int(len(compared)), complete=complete, why=why)
+
+    def exact_review(self, log: FeedbackLog, guess: int, n: int):
+        """(ExactCosts, "") when the exact review ends within its budget, else (None, why)."""
+        from ..deadline import Deadline
+        from ..errors import CbsolveError
+        from ..search.position import Position
+        from ..strategy.exact import cached_search
+        from .coach_exact import OutOfTime, capped_search, exact_costs
+
+        if n > self.exact_secrets:
+            return None, f"{n} candidates, more than the {self.exact_secrets} solved exactly"
+        try:
+            search = cached_search(self.variant)
+            if self._capped is None:
+                self._capped = capped_search(self.variant)
+        except CbsolveError as exc:        # e.g. a space too large for the exact search
+            return None, f"no exact search here: {exc}"
+        try:
+            return exact_costs(search, self._capped, self.space, Position.from_log(log), guess,
+                               Deadline(self.exact_seconds)), ""
+        except OutOfTime:
+            return None, f"the exact review did not end within {self.exact_seconds:g} s"

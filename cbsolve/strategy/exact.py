@@ -42,25 +42,33 @@ class ExactMove:
                 f"average, {self.worst} at worst")
 
 
+def cached_search(variant, guesses: str = "all"):
+    """The expected-case search of ``variant`` (built once per game: its reply matrix and memo
+    are reused from move to move); a space too large for it raises a CbsolveError."""
+    from ..search.position import expected_search
+
+    key = (variant, guesses)
+    if key not in _SEARCHES:
+        _SEARCHES.clear()           # one game at a time: keep one reply matrix
+        _SEARCHES[key] = expected_search(variant, None, guesses, memo_entries=1 << 20)
+    return _SEARCHES[key]
+
+
 def exact_move(log, guesses: str = "all", budget: int = EXACT_SECRETS,
                time_limit: float = EXACT_SECONDS) -> tuple[ExactMove | None, str]:
     """(the optimal move, "") when the set left by ``log`` is solved within the budget, else
     (None, why not). An inconsistent log raises InconsistentLog."""
     from ..errors import CbsolveError
-    from ..search.position import Position, expected_search, solve_set, subtree
+    from ..search.position import Position, solve_set, subtree
 
     position = Position.from_log(log)
     n = int(position.members.size)
     if n > budget:
         return None, f"{n} secrets remain, more than the {budget} solved exactly for advice"
-    key = (log.variant, guesses)
     try:
-        if key not in _SEARCHES:
-            _SEARCHES.clear()           # one game at a time: keep one reply matrix
-            _SEARCHES[key] = expected_search(log.variant, None, guesses, memo_entries=1 << 20)
+        search = cached_search(log.variant, guesses)
     except CbsolveError as exc:        # e.g. a space too large for the exact search
         return None, f"no exact search here: {exc}"
-    search = _SEARCHES[key]
     history = [int(g) for g in position.history]
     search.solver.set_deadline(time_limit)
     try:

@@ -1,0 +1,127 @@
+"""The coach's exact review: a guess against the proved optimum from the same position.
+
+Place in the data flow: the position before the guess (:class:`cbsolve.search.position.Position`)
+-> the expected-case core (:func:`cbsolve.strategy.exact.cached_search`) asked about the set
+and, for the person's guess, about each of its reply classes (the position plus that guess and
+reply) -> :class:`ExactCosts`. Both sides count the guesses made from the position the same
+way (the guess itself is 1 for every secret; a class that is the guess itself costs nothing
+more), so the differences are exact and never negative:
+
+- expected: the optimal total from the set versus ``n`` + the sum over the guess's classes of
+  the optimal total from each class;
+- worst case: the minimax optimum from the set versus 1 + the largest minimax optimum of a
+  class. The core minimises the total first, so the minimax optimum is found by asking a
+  depth-capped core (:func:`capped_search`) for a strategy within fewer guesses than the
+  optimal tree's worst case until none exists.
+
+Only while the set is within :data:`cbsolve.strategy.exact.EXACT_SECRETS` and every solve ends
+within the review's :class:`cbsolve.deadline.Deadline`; otherwise the caller falls back to the
+heuristic review (:mod:`.coach`) and says why.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..deadline import Deadline
+from ..scoring import score_against
+
+#: The cap the depth-capped core is built with; each probe passes its own, smaller cap.
+CAP = 32
+
+#: Seconds one exact review may take before the coach falls back to the heuristic review
+#: (measured: docs/play.md, "The coach").
+REVIEW_SECONDS = 2.0
+
+
+class OutOfTime(Exception):
+    """An exact solve did not end within the review's deadline."""
+
+
+@dataclass
+class ExactCosts:
+    """Guesses from the position, summed over the ``secrets`` and in the worst case."""
+
+    total: int             # the guess, then the expected-optimal play in each class
+    worst: int             # the guess, then the minimax-optimal play in each class
+    best_total: int        # the expected optimum from the position
+    best_worst: int        # the minimax optimum from the position
+    best_expected_guess: str
+    best_worst_guess: str
+
+
+def capped_search(variant):
+    """The expected-case core that honours a depth cap per solve (the minimax probes)."""
+    from ..search.position import expected_search
+
+    return expected_search(variant, CAP, "all", memo_entries=1 << 20)
+
+
+class _Solver:
+    """The cores asked about sets of one position, every solve within one deadline."""
+
+    def __init__(self, search, capped, deadline: Deadline):
+        self.search, self.capped, self.deadline = search, capped, deadline
+
+    def solve(self, members: np.ndarray, history: list[int], depth: int = 0):
+        """(total, worst) of the optimum within ``depth`` guesses (0: no cap), None when no
+        strategy fits the cap; OutOfTime when the deadline stops it."""
+        from ..search.position import solve_set
+
+        left = self.deadline.left()
+        if left is not None and left <= 0:
+            raise OutOfTime
+        search = self.capped if depth else self.search
+        search.solver.set_deadline(left or 0)
+        try:
+            out = solve_set(search, members, history, depth=depth)
+        finally:
+            search.solver.set_deadline(0)
+        if out is None:
+            raise OutOfTime
+        return (int(out[0]), int(out[1])) if out[2] else None
+
+    def minimax(self, members: np.ndarray, history: list[int], worst: int) -> int:
+        """The fewest guesses that find every member, given a strategy within ``worst``."""
+        while worst > min(2, members.size) and self.solve(members, history, worst - 1):
+            worst -= 1
+        return worst
+
+    def first_guess(self, members: np.ndarray, history: list[int], depth: int = 0) -> int:
+        """The first guess of the optimal tree within ``depth`` (solved just before)."""
+        from ..search.position import subtree
+
+        self.solve(members, history, depth)       # memoised: puts the set's answer back on top
+        root, _ = subtree(self.capped if depth else self.search, members, history,
+                          depth=depth or None)
+        return root["guess"]
+
+
+def exact_costs(search, capped, space, position, guess: int,
+                deadline: Deadline) -> ExactCosts:
+    """The exact review of the code index ``guess`` (of ``space``) from ``position`` with the
+    uncapped and the :func:`capped_search` cores; OutOfTime when the deadline stops a solve
+    (Ctrl-C raises KeyboardInterrupt)."""
+    solver = _Solver(search, capped, deadline)
+    members = position.members
+    history = [int(g) for g in position.history]
+    best_total, best_w = solver.solve(members, history)
+    best_worst = solver.minimax(members, history, best_w)
+    v = position.variant
+    replies = score_against(v, space.codes[guess], space.codes[members])
+    win = v.win_response
+    n = int(members.size)
+    total, worst = n, 1
+    after = history + [int(guess)]
+    for r in np.unique(replies):
+        cls = members[replies == r]
+        if int(r) == win:
+            continue            # the guess itself: found by that one guess
+        t, w = solver.solve(cls, after)
+        total += t
+        worst = max(worst, 1 + solver.minimax(cls, after, w))
+    expected_guess = solver.first_guess(members, history)
+    worst_guess = (expected_guess if best_worst == best_w
+                   else solver.first_guess(members, history, best_worst))
+    return ExactCosts(total, worst, best_total, best_worst, expected_guess, worst_guess)
