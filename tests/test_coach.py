@@ -136,3 +136,23 @@ def test_large_or_slow_positions_fall_back_to_the_labelled_heuristic():
     assert record["exact"] is False and record["not_exact"] == small.why
     timed = Coach(MM, exact_seconds=1e-9).review(log, "1344")
     assert not timed.exact and "did not end within" in timed.why
+
+
+def test_opening_delta_is_the_best_tree_after_the_guess_against_the_optimum():
+    # From the start: the optimal total 5625 (Koyama & Lai 1993, J. Recreational Math. 25(4)),
+    # the minimax optimum 5 (Knuth 1976, J. Recreational Math. 9(1)); the best tree after
+    # 1122 is assembled here from one position search per reply class.
+    coach = Coach(MM, exact_secrets=1296, exact_seconds=60)
+    review = coach.review(FeedbackLog(MM), "1122")
+    assert review.exact and (review.best_total, review.best_worst) == (5625, 5)
+    after_1122 = guess_then_optimum([], "1122", "expected")[0]
+    assert review.delta_expected == (after_1122 - 5625) / 1296 > 0
+    assert coach.review(FeedbackLog(MM), review.best_expected_guess).delta_expected == 0
+
+
+def test_cli_assist_reports_the_exact_review(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1111 0 0\nquit\n"))
+    assert main(["assist", *TWO_IN, "--variant", "mastermind", "--coach", "--json"]) == 0
+    review = json.loads(capsys.readouterr().out)["coach"][0]
+    assert review["exact"] is True and review["method"].startswith("exact optimum")
+    assert review["delta_expected"] > 0 and "not_exact" not in review
