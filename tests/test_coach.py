@@ -125,6 +125,7 @@ def test_the_searchs_own_guess_costs_nothing():
         review = Coach(MM).review(log, advice.guess)
         assert review.exact and review.delta_expected == 0 and review.delta_worst >= 0
         assert review.best_expected_guess == advice.guess
+        assert Coach(MM).review(log, review.best_worst_guess).delta_worst == 0
 
 
 def test_large_or_slow_positions_fall_back_to_the_labelled_heuristic():

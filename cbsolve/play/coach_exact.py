@@ -10,9 +10,11 @@ more), so the differences are exact and never negative:
 - expected: the optimal total from the set versus ``n`` + the sum over the guess's classes of
   the optimal total from each class;
 - worst case: the minimax optimum from the set versus 1 + the largest minimax optimum of a
-  class. The core minimises the total first, so the minimax optimum is found by asking a
-  depth-capped core (:func:`capped_search`) for a strategy within fewer guesses than the
-  optimal tree's worst case until none exists.
+  class. The set itself and large classes go to the worst-case search
+  (:func:`cbsolve.search.position.solve_from`); for a class of at most :data:`PROBE_LIMIT`
+  secrets it is cheaper to ask a depth-capped expected core (:func:`capped_search`) for a
+  strategy within fewer guesses than the optimal tree's worst case until none exists (that
+  core minimises the total under the cap, which costs seconds on a few hundred secrets).
 
 Only while the set is within :data:`cbsolve.strategy.exact.EXACT_SECRETS` and every solve ends
 within the review's :class:`cbsolve.deadline.Deadline`; otherwise the caller falls back to the
@@ -30,9 +32,12 @@ from ..scoring import score_against
 #: The cap the depth-capped core is built with; each probe passes its own, smaller cap.
 CAP = 32
 
+#: Largest class whose minimax optimum comes from depth-capped probes of the expected core.
+PROBE_LIMIT = 100
+
 #: Seconds one exact review may take before the coach falls back to the heuristic review
 #: (measured: docs/play.md, "The coach").
-REVIEW_SECONDS = 2.0
+REVIEW_SECONDS = 3.0
 
 
 class OutOfTime(Exception):
@@ -82,20 +87,34 @@ class _Solver:
             raise OutOfTime
         return (int(out[0]), int(out[1])) if out[2] else None
 
-    def minimax(self, members: np.ndarray, history: list[int], worst: int) -> int:
-        """The fewest guesses that find every member, given a strategy within ``worst``."""
+    def minimax(self, position, worst: int) -> int:
+        """The fewest guesses that find every member of ``position``, given a strategy within
+        ``worst`` (the expected optimum's worst case)."""
+        members, history = position.members, [int(g) for g in position.history]
+        if members.size > PROBE_LIMIT:
+            return self.worst_search(position)[0]
         while worst > min(2, members.size) and self.solve(members, history, worst - 1):
             worst -= 1
         return worst
 
-    def first_guess(self, members: np.ndarray, history: list[int], depth: int = 0) -> int:
-        """The first guess of the optimal tree within ``depth`` (solved just before)."""
+    def worst_search(self, position) -> tuple[int, str]:
+        """(minimax optimum, an optimal first guess) by the worst-case search."""
+        from ..search.position import solve_from
+
+        left = self.deadline.left()
+        if left is not None and left <= 0:
+            raise OutOfTime
+        result = solve_from(position, "worst", time_limit=left, certificate=False)
+        if not result.proved or result.tree is None:
+            raise OutOfTime
+        return int(result.upper), result.tree["root"]["guess"]
+
+    def first_guess(self, members: np.ndarray, history: list[int]) -> str:
+        """The first guess of the expected-optimal tree of the set."""
         from ..search.position import subtree
 
-        self.solve(members, history, depth)       # memoised: puts the set's answer back on top
-        root, _ = subtree(self.capped if depth else self.search, members, history,
-                          depth=depth or None)
-        return root["guess"]
+        self.solve(members, history)       # memoised: puts the set's answer back on top
+        return subtree(self.search, members, history)[0]["guess"]
 
 
 def exact_costs(search, capped, space, position, guess: int,
@@ -103,25 +122,27 @@ def exact_costs(search, capped, space, position, guess: int,
     """The exact review of the code index ``guess`` (of ``space``) from ``position`` with the
     uncapped and the :func:`capped_search` cores; OutOfTime when the deadline stops a solve
     (Ctrl-C raises KeyboardInterrupt)."""
+    from ..search.position import Position
+
     solver = _Solver(search, capped, deadline)
     members = position.members
     history = [int(g) for g in position.history]
     best_total, best_w = solver.solve(members, history)
-    best_worst = solver.minimax(members, history, best_w)
     v = position.variant
     replies = score_against(v, space.codes[guess], space.codes[members])
     win = v.win_response
     n = int(members.size)
     total, worst = n, 1
-    after = history + [int(guess)]
+    after = np.append(position.history, guess).astype(np.int64)
+    text = space.format(space.codes[guess])
     for r in np.unique(replies):
-        cls = members[replies == r]
         if int(r) == win:
             continue            # the guess itself: found by that one guess
-        t, w = solver.solve(cls, after)
+        cls = Position(v, position.entries + ((text, v.format_response(int(r))),), after,
+                       members[replies == r])
+        t, w = solver.solve(cls.members, [int(g) for g in after])
         total += t
-        worst = max(worst, 1 + solver.minimax(cls, after, w))
+        worst = max(worst, 1 + solver.minimax(cls, w))
     expected_guess = solver.first_guess(members, history)
-    worst_guess = (expected_guess if best_worst == best_w
-                   else solver.first_guess(members, history, best_worst))
+    best_worst, worst_guess = solver.worst_search(position)
     return ExactCosts(total, worst, best_total, best_worst, expected_guess, worst_guess)
