@@ -25,7 +25,8 @@ from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, json_option, variant
               help="Solver time per answer for spaces too large to list (0: no limit).")
 @click.option("--coach", is_flag=True,
               help="Review each guess you type: what it costs against the best guess from that "
-                   "position (on average and in the worst case).")
+                   "position (on average and in the worst case; exact when at most 500 "
+                   "candidates remain, else from a heuristic; labelled).")
 @click.option("--quiet", is_flag=True, help="Accepted for symmetry; assist shows no progress bars.")
 @variant_options
 @json_option

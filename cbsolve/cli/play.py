@@ -19,7 +19,8 @@ from . import EXIT_OK, SEED, app, json_option, variant_options
               help="Fix the computer's secret (teaching, testing).")
 @click.option("--coach", is_flag=True,
               help="After each of your guesses, say what it costs against the best guess from "
-                   "that position (on average and in the worst case).")
+                   "that position (on average and in the worst case; exact when at most 500 "
+                   "candidates remain, else from a heuristic; labelled).")
 @click.option("--quiet", is_flag=True, help="Accepted for symmetry; play shows no progress bars.")
 @variant_options
 @json_option
