@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from cbsolve.cli import main
-from cbsolve.deadline import Deadline, clear_stop
+from cbsolve.deadline import Deadline, clear_stop, request_stop
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.variant import Variant
@@ -319,3 +319,17 @@ def test_bounds_says_what_it_computes():
     compute_bounds(Variant(3, "012345", False), time_limit=5, progress=said.append)
     assert any("strategy" in s for s in said) and any("partition" in s for s in said)
     assert np.all([isinstance(s, str) for s in said])
+
+
+def test_ctrl_c_during_evaluate_reports_how_far_it_got(capsys):
+    """`evaluate` on a large game had no partial answer: Ctrl-C ended it with no result. The
+    stop request (what Ctrl-C makes) now stops the tree between nodes, and the answer says how
+    many secrets were settled; the CLI exits 130."""
+    timer = threading.Timer(0.5, request_stop)
+    timer.start()
+    code, out, err = run(capsys, "evaluate", "--strategy", "entropy", "--length", "6", "--json")
+    timer.join()
+    data = json.loads(out)
+    assert code == 130 and data["complete"] is False
+    assert 0 <= data["settled"] < data["secrets"] == 151200
+    assert err.strip().splitlines() == ["cbsolve: interrupted: the answer above is partial"]

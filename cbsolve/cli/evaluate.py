@@ -64,7 +64,8 @@ def _progress(enabled: bool):
 def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample, seed,
                      symmetry, variant, as_json) -> int:
     """Play a strategy against every secret (one shared decision tree) and report its cost."""
-    from ..strategy import evaluate
+    from ..deadline import Deadline
+    from ..strategy import Unfinished, evaluate
     from ..tree import to_dot, write_tree
 
     if sample is not None and sample < 1:
@@ -74,9 +75,18 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
                              "drop --sample to write a tree")
     if dot_depth < 1:
         raise InvalidVariant(f"--dot-depth must be at least 1, got {dot_depth}")
-    result = evaluate(variant, strategy, first=first, guesses=guesses, seed=seed,
-                      progress=_progress(progress_enabled(as_json)), sample=sample,
-                      symmetry="auto" if symmetry is None else symmetry)
+    try:
+        # no time limit of its own: the deadline only answers Ctrl-C's stop request
+        result = evaluate(variant, strategy, first=first, guesses=guesses, seed=seed,
+                          progress=_progress(progress_enabled(as_json)), sample=sample,
+                          symmetry="auto" if symmetry is None else symmetry,
+                          deadline=Deadline(None))
+    except Unfinished as stopped:    # the CLI turns the stop request into exit 130
+        emit(as_json, {"strategy": strategy, "complete": False, "settled": stopped.settled,
+                       "secrets": stopped.secrets},
+             f"{strategy}: stopped after settling {stopped.settled} of {stopped.secrets} "
+             "secrets; no worst case or total can be read off a partial tree")
+        return EXIT_OK
     if out:
         write_tree(result.tree, out)
     if dot:
