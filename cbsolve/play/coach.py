@@ -3,7 +3,7 @@ best guess from the same position, in guesses on average and in the worst case.
 
 Exact where the remaining set is small: :mod:`.coach_exact` compares the guess with the proved
 optimum from the position (within :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and
-:data:`.coach_exact.REVIEW_SECONDS`). Otherwise, the heuristic review below, labelled so:
+:data:`.coach_exact.REVIEW_SECONDS`). Otherwise, the heuristic review below, labelled so.
 
 Place in the data flow: a live game's log (the position before the guess) -> the candidates
 (native filter) -> each guess compared is played, then the game is finished with Irving's

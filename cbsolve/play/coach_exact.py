@@ -127,7 +127,7 @@ def exact_costs(search, capped, space, position, guess: int,
     solver = _Solver(search, capped, deadline)
     members = position.members
     history = [int(g) for g in position.history]
-    best_total, best_w = solver.solve(members, history)
+    best_total, _ = solver.solve(members, history)
     v = position.variant
     replies = score_against(v, space.codes[guess], space.codes[members])
     win = v.win_response
