@@ -157,3 +157,14 @@ def test_cli_assist_reports_the_exact_review(capsys, monkeypatch):
     review = json.loads(capsys.readouterr().out)["coach"][0]
     assert review["exact"] is True and review["method"].startswith("exact optimum")
     assert review["delta_expected"] > 0 and "not_exact" not in review
+
+
+def test_a_stop_request_ends_the_exact_review():
+    from cbsolve.deadline import clear_stop, request_stop
+
+    request_stop()
+    try:
+        review = Coach(MM).review(FeedbackLog.parse(MM, TWO_IN), "2436")
+    finally:
+        clear_stop()
+    assert not review.exact and review.why == "the exact review was stopped"

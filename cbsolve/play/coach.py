@@ -187,4 +187,8 @@ class Coach:
             return exact_costs(search, self._capped, self.space, Position.from_log(log), guess,
                                Deadline(self.exact_seconds)), ""
         except OutOfTime:
+            from ..deadline import stop_requested
+
+            if stop_requested():
+                return None, "the exact review was stopped"
             return None, f"the exact review did not end within {self.exact_seconds:g} s"
