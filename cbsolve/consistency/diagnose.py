@@ -20,7 +20,6 @@ through) or by solvers when those cannot answer in time:
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 

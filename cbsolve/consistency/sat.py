@@ -16,7 +16,6 @@ solver stays usable for the next question (the diagnosis asks one session many).
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 
 from ..deadline import Deadline, stop_hook, stop_requested
