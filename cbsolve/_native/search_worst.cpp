@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -83,6 +84,16 @@ inline uint64_t hash_set(const vector<int>& s) {
         h *= 0xBF58476D1CE4E5B9ULL;
     }
     return h ^ (h >> 31);
+}
+
+// 32 bytes as one vector (GCC/Clang vector extension; -march=native makes it AVX2 or better)
+typedef uint8_t V32 __attribute__((vector_size(32)));
+inline V32 splat(uint8_t x) { V32 v; for (int k = 0; k < 32; ++k) v[k] = x; return v; }
+inline V32 load32(const uint8_t* p) { V32 v; std::memcpy(&v, p, 32); return v; }
+inline bool none(V32 v) {
+    uint64_t w[4];
+    std::memcpy(w, &v, 32);
+    return (w[0] | w[1] | w[2] | w[3]) == 0;
 }
 
 struct Memo {
@@ -153,6 +164,8 @@ class Search {
     Memo memo;
     SearchControl ctl;                    // stop flag (Ctrl-C, time limit) and deadline
     std::atomic<int64_t> nodes{0};
+    // profile per guesses left: nodes searched, memo hits, guesses whose classes were explored
+    std::atomic<int64_t> prof_nodes[64] = {}, prof_hits[64] = {}, prof_tried[64] = {};
     volatile int64_t* control = nullptr;  // progress: [nodes, top done, top total, -, memo]
 
     Search(py::array_t<uint8_t, py::array::c_style> matrix,
@@ -403,7 +416,34 @@ class Search {
         };
         for (int g : S) if (splits(g)) return g;
         if (m > nonwin || opt.candidates_only) return -1;
-        for (int g = 0; g < n; ++g) if (splits(g)) return g;
+        if (m > 64 || slots > 128) {  // the vector test marks the win with 0x80 + i
+            for (int g = 0; g < n; ++g) if (splits(g)) return g;
+            return -1;
+        }
+        // Every guess, 32 at a time: the m rows of S are read at the same 32 columns (the score
+        // is symmetric: row s holds every guess's reply to s), so the reads are sequential where
+        // gathering each guess's replies costs a cache miss per secret, and a block stops as
+        // soon as each of its guesses has two secrets with one reply (this test dominated).
+        vector<const uint8_t*> rows(m);
+        for (int i = 0; i < m; ++i) rows[i] = M + static_cast<size_t>(S[i]) * n;
+        V32 seen[64];
+        const V32 winv = splat(static_cast<uint8_t>(win));
+        int g0 = 0;
+        for (; g0 + 32 <= n; g0 += 32) {
+            V32 alive = splat(0xFF);
+            for (int i = 0; i < m; ++i) {
+                V32 v = load32(rows[i] + g0);
+                // the winning reply (guess = secret) collides with nothing: a value of its own
+                V32 isw = (V32)(v == winv);
+                v = (v & ~isw) | (splat(static_cast<uint8_t>(0x80 + i)) & isw);
+                for (int j = 0; j < i; ++j) alive &= ~(V32)(v == seen[j]);
+                seen[i] = v;
+                if (none(alive)) break;
+            }
+            if (!none(alive))
+                for (int k = 0; k < 32; ++k) if (alive[k]) return g0 + k;
+        }
+        for (int g = g0; g < n; ++g) if (splits(g)) return g;
         return -1;
     }
 
@@ -420,6 +460,7 @@ class Search {
     }
 
     bool guess_works(int g, const vector<int>& S, int d, vector<int>& hist) {
+        prof_tried[d]++;
         auto cls = classes(g, S);
         hist.push_back(g);
         bool ok = true;
@@ -442,8 +483,9 @@ class Search {
         if (opt.memo) {
             h = hash_set(S);
             int r = memo.lookup(S, h, d);
-            if (r >= 0) return r;
+            if (r >= 0) { prof_hits[d]++; return r; }
         }
+        prof_nodes[d]++;
         vector<char> in_set(n, 0);
         for (int s : S) in_set[s] = 1;
         bool settled;
@@ -774,6 +816,13 @@ struct Runner {
     int64_t nodes() const { return s->nodes.load(); }
     int64_t memo_size() const { return s->memo.size.load(); }
     int64_t memo_bytes() const { return s->memo.bytes.load(); }
+    // per guesses left d: [nodes searched, memo hits, guesses explored]
+    vector<vector<int64_t>> profile() const {
+        vector<vector<int64_t>> out;
+        for (int d = 0; d < 64; ++d)
+            out.push_back({s->prof_nodes[d].load(), s->prof_hits[d].load(), s->prof_tried[d].load()});
+        return out;
+    }
     void reset_stop() { s->ctl.clear_stop(); }
     py::object control_keep;
 };
@@ -800,5 +849,6 @@ PYBIND11_MODULE(search_worst, m) {
         .def("nodes", &Runner::nodes)
         .def("memo_size", &Runner::memo_size)
         .def("memo_bytes", &Runner::memo_bytes)
+        .def("profile", &Runner::profile)
         .def("reset_stop", &Runner::reset_stop);
 }
