@@ -160,6 +160,7 @@ class Search {
     vector<int32_t> dense;
     vector<vector<int>> pos_perms;
     vector<int64_t> cap;
+    vector<int> replies;                  // non-winning replies that occur in the matrix
     Options opt;
     Memo memo;
     SearchControl ctl;                    // stop flag (Ctrl-C, time limit) and deadline
@@ -194,6 +195,10 @@ class Search {
         do {
             if (!nlz || p[0] == 0) pos_perms.push_back(p);
         } while (std::next_permutation(p.begin(), p.end()));
+        // the replies that occur (the vector scan counts only these)
+        vector<char> occurs(256, 0);
+        for (size_t i = 0; i < static_cast<size_t>(n) * n; ++i) occurs[M[i]] = 1;
+        for (int r = 0; r < 256; ++r) if (occurs[r] && r != win) replies.push_back(r);
         cap.assign(64, 0);
         const int64_t BIG = int64_t(1) << 50;
         for (int d = 1; d < 64; ++d) cap[d] = std::min(BIG, 1 + nonwin * cap[d - 1]);
@@ -308,7 +313,9 @@ class Search {
         vector<uint8_t> dead(pool.size(), 0);
         size_t P = pool.size();
         const size_t CHUNK = 24;
-        for (size_t start = 0; start < S.size(); start += CHUNK) {
+        const bool vec = lim <= SMALL_LIM && slots <= 64 && P > 0;
+        if (vec) scan_small(S, pool, lim, cnt, dead);
+        for (size_t start = 0; !vec && start < S.size(); start += CHUNK) {
             // a large node's scan takes long: a stop leaves it (the callers then discard it)
             if (start % (CHUNK * 64) == 0 && ctl.stopped()) break;
             size_t stop_at = std::min(S.size(), start + CHUNK);
@@ -347,6 +354,7 @@ class Search {
                 if (r != win) { maxc = std::max<int>(maxc, counts[r]); sq += int64_t(counts[r]) * counts[r]; }
             }
             bool ins = in_set[g];
+            if (vec && ins) ++ncls;  // the vector scan leaves the winning class out
             if (ncls == 1 && !ins) continue;  // useless guess
             if (mode == SEARCH && opt.obvious && maxc <= 1) {
                 *settled = true;
@@ -367,13 +375,76 @@ class Search {
         return out;
     }
 
+    // Class counts of 64 guesses at a time in byte lanes, for limits that fit a byte (the nodes
+    // with few guesses left, which are most of the search): one compare-and-add per reply and
+    // secret serves 64 guesses, and a block ends once each of its guesses has a class beyond
+    // lim. Fills cnt (the survivors' counts) and dead like the scalar scan.
+    static constexpr int SMALL_LIM = 200;  // counts may pass lim by 8 before a check: < 256
+    typedef uint8_t V64 __attribute__((vector_size(64)));
+    void scan_small(const vector<int>& S, const vector<int>& pool, int lim, vector<uint16_t>& cnt,
+                    vector<uint8_t>& dead) const {
+        const size_t P = pool.size();
+        const int R = static_cast<int>(replies.size());
+        V64 zero = {};
+        V64 limv = zero + static_cast<uint8_t>(lim);
+        V64 rv[64];
+        for (int j = 0; j < R; ++j) rv[j] = zero + static_cast<uint8_t>(replies[j]);
+        V64 c[64];
+        for (size_t b0 = 0; b0 < P; b0 += 64) {
+            if ((b0 & 4095) == 0 && ctl.stopped()) break;  // the callers discard a stopped scan
+            const size_t len = std::min<size_t>(64, P - b0);
+            // contiguous guesses are read straight from the row; others gathered
+            const bool direct = len == 64 && pool[b0 + 63] - pool[b0] == 63;
+            for (int j = 0; j < R; ++j) c[j] = zero;
+            V64 over = zero;
+            for (size_t i = 0; i < S.size(); ++i) {
+                const uint8_t* row = M + static_cast<size_t>(S[i]) * n;
+                V64 v;
+                if (direct) std::memcpy(&v, row + pool[b0], 64);
+                else {
+                    v = zero + static_cast<uint8_t>(win);
+                    for (size_t k = 0; k < len; ++k) v[k] = row[pool[b0 + k]];
+                }
+                for (int j = 0; j < R; ++j) c[j] -= (V64)(v == rv[j]);  // true is 0xFF = -1
+                if ((i & 7) == 7 || i + 1 == S.size()) {
+                    for (int j = 0; j < R; ++j) over |= (V64)(c[j] > limv);
+                    uint64_t w[8];
+                    std::memcpy(w, &over, 64);
+                    uint64_t all = ~uint64_t(0);
+                    for (int q = 0; q < 8; ++q) all &= w[q];
+                    if (all == ~uint64_t(0)) break;
+                }
+            }
+            for (size_t k = 0; k < len; ++k) {
+                dead[b0 + k] = over[k] != 0;
+                if (dead[b0 + k]) continue;
+                uint16_t* out = &cnt[(b0 + k) * slots];
+                for (int j = 0; j < R; ++j) out[replies[j]] = c[j][k];
+            }
+        }
+    }
+
+    // A hash of each guess's replies to S, row by row (the score is symmetric: row s holds
+    // every guess's reply to s; hashing guess by guess cost a cache miss per secret and was
+    // most of the time of a node with many guesses).
+    vector<uint64_t> reply_hashes(const vector<int>& gs, const vector<int>& S) const {
+        vector<uint64_t> h(gs.size(), 1469598103934665603ULL);
+        for (int s : S) {
+            const uint8_t* row = M + static_cast<size_t>(s) * n;
+            for (size_t k = 0; k < gs.size(); ++k) h[k] = (h[k] ^ row[gs[k]]) * 1099511628211ULL;
+        }
+        return h;
+    }
+
     vector<Cand> dedupe(const vector<Cand>& cs, const vector<int>& S) const {
         std::unordered_map<uint64_t, vector<int>> seen;  // hash -> indices into out
         vector<Cand> out;
-        for (auto& c : cs) {
-            uint64_t h = 1469598103934665603ULL;
-            for (int s : S) { h ^= score(c.g, s); h *= 1099511628211ULL; }
-            auto& bucket = seen[h];
+        vector<int> gs;
+        for (auto& c : cs) gs.push_back(c.g);
+        const vector<uint64_t> hs = reply_hashes(gs, S);
+        for (size_t k = 0; k < cs.size(); ++k) {
+            const Cand& c = cs[k];
+            auto& bucket = seen[hs[k]];
             bool dup = false;
             for (int k : bucket) if (same_replies(out[k].g, c.g, S)) { dup = true; break; }
             if (dup) continue;
@@ -629,6 +700,14 @@ class Search {
         auto alive = candidates(S, d, hist, &settled, in_set, CERT, &G);
         vector<char> survives(n, 0);
         for (auto& c : alive) survives[c.g] = 1;
+        vector<uint64_t> hash_of;  // reply hash of each survivor (dedupe)
+        if (opt.dedupe) {
+            vector<int> gs;
+            for (auto& c : alive) gs.push_back(c.g);
+            const vector<uint64_t> hs = reply_hashes(gs, S);
+            hash_of.assign(n, 0);
+            for (size_t k = 0; k < gs.size(); ++k) hash_of[gs[k]] = hs[k];
+        }
         vector<int> explicit_refuted;  // guesses needing a refuting class, in order
         std::unordered_map<uint64_t, vector<int>> seen;
         for (int g : pool) {
@@ -644,9 +723,7 @@ class Search {
                 continue;
             }
             if (opt.dedupe) {
-                uint64_t h = 1469598103934665603ULL;
-                for (int s : S) { h ^= score(g, s); h *= 1099511628211ULL; }
-                auto& bucket = seen[h];
+                auto& bucket = seen[hash_of[g]];
                 int twin = -1;
                 for (int o : bucket) if (same_replies(o, g, S)) { twin = o; break; }
                 if (twin >= 0) {
