@@ -309,11 +309,15 @@ class Search {
         // beyond cap(d-1) are dropped (capacity pruning), so refuted guesses cost little.
         const bool capacity = mode == CERT || (mode == SEARCH && opt.capacity);
         const int lim = capacity ? static_cast<int>(std::min<int64_t>(cap[d - 1], 60000)) : 65535;
-        vector<uint16_t> cnt(pool.size() * slots, 0);
-        vector<uint8_t> dead(pool.size(), 0);
+        // per-thread buffers: a fresh 2 MB table per node cost page faults (and the kernel's
+        // zeroing); the byte-lane scan writes every count it leaves, the scalar one needs zeros
+        static thread_local vector<uint16_t> cnt;
         size_t P = pool.size();
-        const size_t CHUNK = 24;
         const bool vec = lim <= SMALL_LIM && slots <= 64 && P > 0;
+        if (cnt.size() < P * slots) cnt.resize(P * slots);
+        if (!vec) std::fill(cnt.begin(), cnt.begin() + P * slots, 0);
+        vector<uint8_t> dead(P, 0);
+        const size_t CHUNK = 24;
         if (vec) scan_small(S, pool, lim, cnt, dead);
         for (size_t start = 0; !vec && start < S.size(); start += CHUNK) {
             // a large node's scan takes long: a stop leaves it (the callers then discard it)
@@ -419,6 +423,7 @@ class Search {
                 dead[b0 + k] = over[k] != 0;
                 if (dead[b0 + k]) continue;
                 uint16_t* out = &cnt[(b0 + k) * slots];
+                std::fill(out, out + slots, 0);
                 for (int j = 0; j < R; ++j) out[replies[j]] = c[j][k];
             }
         }
@@ -454,7 +459,11 @@ class Search {
         return out;
     }
     bool same_replies(int a, int b, const vector<int>& S) const {
-        for (int s : S) if (score(a, s) != score(b, s)) return false;
+        // row s (hot after reply_hashes) rather than rows a and b: the score is symmetric
+        for (int s : S) {
+            const uint8_t* row = M + static_cast<size_t>(s) * n;
+            if (row[a] != row[b]) return false;
+        }
         return true;
     }
 
