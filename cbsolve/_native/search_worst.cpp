@@ -480,12 +480,13 @@ class Search {
 
     // ---- decision ---------------------------------------------------------------------
     // d = 2: some guess (a candidate preferred) leaves only singleton classes.
-    int solve2(const vector<int>& S) const {
-        int m = static_cast<int>(S.size());
+    int solve2(const vector<int>& S) const { return solve2(S.data(), static_cast<int>(S.size())); }
+    int solve2(const int* S, int m) const {
         if (m > nonwin + 1) return -1;
         auto splits = [&](int g) {
             uint64_t seen[4] = {0, 0, 0, 0};
-            for (int s : S) {
+            for (int i = 0; i < m; ++i) {
+                const int s = S[i];
                 int r = score(g, s);
                 if (r == win) continue;
                 uint64_t bit = 1ULL << (r & 63);
@@ -494,7 +495,7 @@ class Search {
             }
             return true;
         };
-        for (int g : S) if (splits(g)) return g;
+        for (int i = 0; i < m; ++i) if (splits(S[i])) return S[i];
         if (m > nonwin || opt.candidates_only) return -1;
         if (m > 64 || slots > 128) {  // the vector test marks the win with 0x80 + i
             for (int g = 0; g < n; ++g) if (splits(g)) return g;
@@ -550,6 +551,53 @@ class Search {
         return ok;
     }
 
+    // Three guesses left: does one of the guesses cs (in order) leave only classes that one
+    // more guess splits into singletons? The classes are built in a flat buffer (no set per
+    // class), largest first, and a class that failed is remembered: a later guess that keeps
+    // all of it in one class fails too (its class contains a set no single guess splits).
+    bool some_guess_works3(const vector<Cand>& cs, const vector<int>& S) {
+        const int m = static_cast<int>(S.size());
+        vector<int> flat(m), start(slots + 1), fill(slots);
+        vector<uint8_t> rep(m);
+        vector<vector<int>> failed;  // classes that no single guess splits
+        for (const Cand& c : cs) {
+            if (cancelled()) return false;
+            prof_tried[3]++;
+            const uint8_t* row = M + static_cast<size_t>(c.g) * n;
+            bool refuted = false;
+            for (auto& f : failed) {
+                const uint8_t r0 = row[f[0]];
+                size_t i = 1;
+                while (i < f.size() && row[f[i]] == r0) ++i;
+                if (i == f.size()) { refuted = true; break; }
+            }
+            if (refuted) continue;
+            std::fill(start.begin(), start.end(), 0);
+            for (int i = 0; i < m; ++i) { rep[i] = row[S[i]]; ++start[rep[i] + 1]; }
+            for (int r = 0; r < slots; ++r) start[r + 1] += start[r];
+            std::copy(start.begin(), start.end() - 1, fill.begin());
+            for (int i = 0; i < m; ++i) flat[fill[rep[i]]++] = S[i];
+            vector<int> order;  // replies of the classes of 3 or more, largest first
+            for (int r = 0; r < slots; ++r)
+                if (r != win && start[r + 1] - start[r] >= 3) order.push_back(r);
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+                return start[a + 1] - start[a] > start[b + 1] - start[b];
+            });
+            bool ok = true;
+            for (int r : order) {
+                const int* cls = &flat[start[r]];
+                const int size = start[r + 1] - start[r];
+                if (solve2(cls, size) < 0) {
+                    if (failed.size() < 16) failed.emplace_back(cls, cls + size);
+                    ok = false;
+                    break;
+                }
+            }
+            if (ok) return true;
+        }
+        return false;
+    }
+
     bool cancelled() const {
         return stopped() || (tl_cancel != nullptr && tl_cancel->load(std::memory_order_relaxed));
     }
@@ -590,8 +638,10 @@ class Search {
                 }
                 ok = found;
             } else {
-                for (auto& c : cs)
-                    if (guess_works(c.g, S, d, hist)) { ok = true; break; }
+                if (d == 3) ok = some_guess_works3(cs, S);
+                else
+                    for (auto& c : cs)
+                        if (guess_works(c.g, S, d, hist)) { ok = true; break; }
             }
         }
         if (cancelled()) return false;  // an abandoned exploration proves nothing
