@@ -56,6 +56,7 @@ ENTRIES = {
     "mm-5x7-worst": ((5, MM[:7], True, False), "worst", None, None),
     "mm-5x8-worst": ((5, MM[:8], True, False), "worst", None, None),
     "mm-6x6-worst": ((6, MM[:6], True, False), "worst", None, None),
+    "bc-5-9-worst": ((5, DIGITS[:9], False, False), "worst", None, None),
     "bc-5-10-worst": ((5, DIGITS, False, False), "worst", None, None),
 }
 
@@ -141,7 +142,7 @@ def label(name: str) -> str:
     if game.startswith("mm-"):
         pegs, colours = game[3:].split("x")
         return f"Mastermind {pegs}×{colours}" + (" (Logik)" if game == "mm-5x8" else "")
-    return {"bc-4-9": "Bulls & Cows 4/9", "bc-5-10": "Bulls & Cows 5/10",
+    return {"bc-4-9": "Bulls & Cows 4/9", "bc-5-9": "Bulls & Cows 5/9", "bc-5-10": "Bulls & Cows 5/10",
             "bc-nlz": "Bulls & Cows 4/10, no leading zero",
             "numbers": "numbers (4 digits 1000–9999, repeats)"}[game]
 
