@@ -118,11 +118,12 @@ def test_the_native_search_stops_on_the_stop_request(tmp_path):
 def test_the_local_search_stops_on_the_stop_request(tmp_path):
     from cbsolve.consistency.portfolio import LocalSearch
     from cbsolve.deadline import request_stop
+    from cbsolve.status import StopReason
 
     ls = LocalSearch(_hard(tmp_path), seed=1)
     threading.Timer(0.3, request_stop).start()
     r = ls.run(None, want=10**6, max_flips=10**9)
-    assert r["stopped"] and not r["timed_out"]
+    assert r["stop"] is StopReason.STOPPED
 
 
 # --- 2. time limits cover the whole command --------------------------------------------------

@@ -335,7 +335,7 @@ class Solver {
         }
     }
 
-    // Every node polls the stop flag (see search_control.hpp): a node of a large game can
+    // Every node polls the stop flag (see toolkit_control.hpp): a node of a large game can
     // take milliseconds, so polling every 1024 nodes left Ctrl-C unanswered for 40 s and more.
     inline void tick() {
         if (ctl_.poll(++local_nodes_)) throw Stopped();

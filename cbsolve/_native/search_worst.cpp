@@ -33,7 +33,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "search_control.hpp"
+#include "toolkit_bind.hpp"
+#include "toolkit_control.hpp"
 
 namespace py = pybind11;
 using std::vector;
@@ -151,9 +152,8 @@ class Search {
     vector<int64_t> cap;
     Options opt;
     Memo memo;
-    SearchControl ctl;                    // stop flag (Ctrl-C, time limit) and deadline
+    SearchControl ctl;  // stop flag (Ctrl-C, time limit), deadline, progress counters
     std::atomic<int64_t> nodes{0};
-    volatile int64_t* control = nullptr;  // progress: [nodes, top done, top total, -, memo]
 
     Search(py::array_t<uint8_t, py::array::c_style> matrix,
            py::array_t<uint8_t, py::array::c_style> codes_, int n_symbols, bool nlz_,
@@ -258,7 +258,7 @@ class Search {
     bool stopped() const { return ctl.stopped(); }
     void check_stop() {
         int64_t k = ++nodes;
-        if (control && (k & 255) == 0) { control[0] = k; control[4] = memo.size.load(); }
+        if ((k & 255) == 0) ctl.count_nodes(k, memo.size.load());
         ctl.poll(k);
     }
 
@@ -453,7 +453,7 @@ class Search {
             bool top = opt.threads > 1 && !omp_in_parallel() && cs.size() > 1 && d >= 4;
             if (top) {
                 std::atomic<bool> found{false};
-                if (control) { control[1] = 0; control[2] = static_cast<int64_t>(cs.size()); }
+                ctl.top_node(0, static_cast<int64_t>(cs.size()));
                 std::atomic<int64_t> done{0};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(opt.threads)
                 for (int k = 0; k < static_cast<int>(cs.size()); ++k) {
@@ -464,7 +464,7 @@ class Search {
                     tl_cancel = nullptr;
                     if (works && !stopped()) found = true;
                     int64_t dn = ++done;
-                    if (control) control[1] = dn;
+                    ctl.top_node(dn, -1);
                 }
                 ok = found;
             } else {
@@ -710,11 +710,7 @@ struct Runner {
         op.lookahead = o.contains("lookahead") ? o["lookahead"].cast<int>() : 0;
         if (o.contains("memo_bytes")) s->memo.max_bytes = o["memo_bytes"].cast<int64_t>();
     }
-    void set_control(py::array_t<int64_t, py::array::c_style> ctl) {
-        if (ctl.size() < 5) throw std::invalid_argument("control array needs 5 slots");
-        s->control = ctl.mutable_data();
-        control_keep = ctl;
-    }
+    Progress progress() const { return s->ctl.progress(); }
     void set_deadline(double seconds) { s->ctl.set_deadline(seconds); }
     void request_stop() { s->ctl.request_stop(); }
     // +1 feasible, 0 infeasible, -1 stopped
@@ -775,20 +771,20 @@ struct Runner {
     int64_t memo_size() const { return s->memo.size.load(); }
     int64_t memo_bytes() const { return s->memo.bytes.load(); }
     void reset_stop() { s->ctl.clear_stop(); }
-    py::object control_keep;
 };
 
 }  // namespace
 
 PYBIND11_MODULE(search_worst, m) {
     m.doc() = "Worst-case exact search (decision, tree, lower-bound certificate); see cbsolve/search/worst.py";
+    bind_toolkit(m);
     py::class_<Runner>(m, "WorstSearch")
         .def(py::init<py::array_t<uint8_t, py::array::c_style>, py::array_t<uint8_t, py::array::c_style>,
                       int, bool, int, int, int>(),
              py::arg("matrix"), py::arg("codes"), py::arg("n_symbols"), py::arg("no_leading_zero"),
              py::arg("slots"), py::arg("win"), py::arg("n_responses"))
         .def("configure", &Runner::configure)
-        .def("set_control", &Runner::set_control)
+        .def("progress", &Runner::progress)
         .def("set_deadline", &Runner::set_deadline)
         .def("request_stop", &Runner::request_stop)
         .def("feasible", &Runner::feasible)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..deadline import Deadline
 from ..feedback import FeedbackLog
-from ..status import Status
+from ..status import Status, StopReason
 from .blocks import Oracle
 from .clues import Clue, clues
 from .cpsat_stop import solve
@@ -215,12 +215,12 @@ class CpSatOracle(Oracle):
         cp, cm = self.cm.cp, self.cm
         status, first = self.find(deadline)       # also sets the hint
         if status != Status.FEASIBLE:
-            return [], "complete" if status == Status.INFEASIBLE else "timeout"
+            return [], StopReason.COMPLETE if status == Status.INFEASIBLE else StopReason.TIME
         if want is not None and want <= 1:
-            return [first], "limit"
+            return [first], StopReason.LIMIT
         left = deadline.left()
         if left is not None and left <= 0:
-            return [first], "timeout"
+            return [first], StopReason.TIME
         found: list[tuple[int, ...]] = [first]
         seen = {first}
 
@@ -239,10 +239,10 @@ class CpSatOracle(Oracle):
         status = solve(solver, cm.model, Collect())
         self.solves += 1
         if status in (cp.OPTIMAL, cp.INFEASIBLE) and (want is None or len(found) < want):
-            return found, "complete"
+            return found, StopReason.COMPLETE
         if want is not None and len(found) >= want:
-            return found, "limit"
-        return found, "timeout"
+            return found, StopReason.LIMIT
+        return found, StopReason.TIME
 
     def block(self, assignment) -> None:
         self.cm.model.AddBoolOr([self.cm.x[p][v].Not() for p, v in assignment])

@@ -36,6 +36,7 @@ import numpy as np
 
 from ..deadline import Deadline, stop_hook, stop_requested
 from ..feedback import FeedbackLog
+from ..status import StopReason
 from .rescoring import Checker
 
 LIST, COUNT, SELECT = 0, 1, 2
@@ -49,13 +50,14 @@ MEMO_CAP = 1_000_000
 
 @dataclass
 class Chunk:
-    """One kernel call. ``status``: ``complete`` (the search is exhausted, ``count`` covers every
-    code from the start), ``limit`` (stopped at the limit or after the last rank), ``time`` or
-    ``nodes`` (a budget stopped it). ``cursor``: the start of the next call (None: nothing left)."""
+    """One kernel call. ``status``, why it ended: ``COMPLETE`` (the search is exhausted,
+    ``count`` covers every code from the start), ``LIMIT`` (stopped at the limit or after the
+    last rank), ``TIME``, ``NODES`` or ``STOPPED`` (a budget or another thread stopped it).
+    ``cursor``: the start of the next call (None: nothing left)."""
 
     codes: np.ndarray
     count: int
-    status: str
+    status: StopReason
     cursor: tuple[int, ...] | None
     nodes: int
     seconds: float = 0.0
@@ -74,7 +76,7 @@ class Chunk:
     @property
     def answered(self) -> bool:
         """The call did what was asked: searched everything, or reached its limit."""
-        return self.complete or self.status == "limit"
+        return self.complete or self.status is StopReason.LIMIT
 
 
 def prepare(log: FeedbackLog) -> dict:
@@ -160,13 +162,15 @@ def pair_conflict(log: FeedbackLog, seconds: float | None = None) -> tuple[int, 
 
 def _none_left(log: FeedbackLog, t0: float) -> Chunk:
     """The answer of a search that proved no code consistent before it started."""
-    return Chunk(np.zeros((0, log.variant.length), np.uint8), 0, "complete", None, 0,
+    return Chunk(np.zeros((0, log.variant.length), np.uint8), 0, StopReason.COMPLETE, None, 0,
                  time.perf_counter() - t0)
 
 
-def _status(kernel_status: str) -> str:
-    """A search stopped by Ctrl-C's stop request ended as at its time limit: ``time``."""
-    return "time" if kernel_status == "stopped" and stop_requested() else kernel_status
+def _status(kernel_status: str) -> StopReason:
+    """The kernel's stop word as a :class:`StopReason`; a search stopped by Ctrl-C's stop
+    request ended as at its time limit: ``TIME``."""
+    why = StopReason(kernel_status)
+    return StopReason.TIME if why is StopReason.STOPPED and stop_requested() else why
 
 
 def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
@@ -213,7 +217,7 @@ def iter_chunks(log: FeedbackLog, chunk: int = 65_536, seconds: float | None = N
         c = run(log, LIST, chunk, start, seconds=left, lies=lies)
         if c.codes.shape[0]:
             yield c.codes
-        if c.complete or c.status == "time":
+        if c.complete or c.status is StopReason.TIME:
             return c
         start = c.cursor
 
@@ -247,20 +251,20 @@ def list_in_time(log: FeedbackLog, want: int, seconds: float | None, lies: int =
     cursor = None if part is None else part.cursor
     nodes, spent = (0, 0.0) if part is None else (part.nodes, part.seconds)
     post = POST_SECONDS_PER_SYMBOL * log.variant.length
-    status = "limit"
+    status = StopReason.LIMIT
     while have < want:
         left = None
         if seconds is not None:
             left = seconds - (time.perf_counter() - t0) - post * have
             if left <= 0 and have:
-                status = "time"
+                status = StopReason.TIME
                 break
         ask = want - have if seconds is None else min(want - have, TIMED_CHUNK)
         c = run(log, LIST, ask, cursor, seconds=None if left is None else max(0.0, left), lies=lies)
         pieces.append(c.codes)
         have += c.codes.shape[0]
         cursor, status, nodes = c.cursor, c.status, nodes + c.nodes
-        if c.complete or c.status != "limit":
+        if c.complete or c.status is not StopReason.LIMIT:
             break
     codes = np.concatenate(pieces) if len(pieces) > 1 else (pieces[0] if pieces else
                                                             np.zeros((0, log.variant.length), np.uint8))

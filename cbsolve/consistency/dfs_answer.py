@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..feedback import FeedbackLog
-from ..status import Status
+from ..status import Status, StopReason
 from . import dfs, sampling
 from .counting import cnf_of, exact_count_log, near_uniform
 from .dfs import COUNT, LIST, Chunk
@@ -81,7 +81,7 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
         if query.count_cap:     # one more than the cap: exactly `cap` secrets count exactly
             c = _taken(head_start, COUNT, None, lies) or dfs.count(log, seconds, query.count_cap + 1, lies)
             n, exact, method = c.count, c.complete, "native depth-first search"
-            if c.status == "limit":     # more than the cap: "at least cap", as the contract says
+            if c.status is StopReason.LIMIT:     # more than the cap: "at least cap", as the contract says
                 n = query.count_cap
             stopped = c.status
         else:
@@ -90,15 +90,15 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
                 c = dfs.count(log, seconds, None, lies)
             n, exact, method = ((c.count, c.complete, "native depth-first search") if c
                                 else exact_count_log(log, seconds))
-            stopped = "time"
+            stopped = StopReason.TIME
         result.count, result.exact = n, exact
         if exact:
             if "Ganak" in method:
                 result.notes.append(f"exact count by the {method}")
         else:
-            result.time_limit_hit = stopped == "time"
-            why = "the time limit" if stopped == "time" else f"the cap of {query.count_cap}"
-            if tl is None and stopped == "time":
+            result.time_limit_hit = stopped is StopReason.TIME
+            why = "the time limit" if stopped is StopReason.TIME else f"the cap of {query.count_cap}"
+            if tl is None and stopped is StopReason.TIME:
                 why = f"{DEFAULT_COUNT_SECONDS:g} s (no --time-limit given)"
             result.notes.append(f"at least {n}: counting stopped at {why} ({method})")
         if query.limit != 0 and (n or not exact):   # a count of 0 is the whole answer: the
@@ -124,7 +124,7 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
         dfs.recheck(log, c.codes, lies)
         shown = c.codes[:LIST_CAP] if query.limit is None else c.codes[:query.limit]
         result.secrets = log.space.format_many(shown)
-        if query.limit is None and not c.complete and c.status == "limit":
+        if query.limit is None and not c.complete and c.status is StopReason.LIMIT:
             result.notes.append(f"listing stopped at {LIST_CAP} secrets (give --count for the "
                                 "exact number)")
         if c.complete:
@@ -133,7 +133,7 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
         else:
             result.count, result.exact = (n if n else None), False
             result.truncated = True
-            if c.status == "time":
+            if c.status is StopReason.TIME:
                 result.time_limit_hit = True
                 result.notes.append(f"time limit reached after {n} secret{'s' if n != 1 else ''}"
                                     + ("; the log's consistency is unknown" if not n else ""))

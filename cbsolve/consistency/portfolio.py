@@ -17,22 +17,50 @@ from __future__ import annotations
 
 import functools
 import threading
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
 from ..deadline import Deadline, stop_hook
 from ..feedback import FeedbackLog
-from ..status import Status
+from ..status import Status, StopReason
 from . import cpsat_stop
 from .blocks import Oracle
 from .rescoring import Checker, valid_rows
 
 #: Byte marking "any symbol" in a forbidden pattern (a blocked prefix).
 WILD = 255
-#: Kernel tuning (measured on N=40, 10 digits; docs/benchmarks.md, "Local-search portfolio"): random-walk
-#: probability,
-#: base tabu tenure (tenure = base + uniform 0..base), flips without a new best before a restart.
-NOISE, TENURE, RESTART = 0.05, 5, 8_000
+
+
+@dataclass(frozen=True)
+class LocalSearchOptions:
+    """One kernel call's options (the native ``local_search.Options``, field for field).
+
+    Tuning measured on N=40, 10 digits (docs/benchmarks.md, "Local-search portfolio"):
+    ``noise`` the random-walk probability, ``tenure`` the base tabu tenure (tenure = base +
+    uniform 0..base), ``restart`` the flips without a new best before a restart (scaled by the
+    Luby sequence when ``luby``). ``swaps_only`` keeps the start code's symbol counts (a start is
+    then required); ``seconds`` None is no time limit; ``want`` distinct codes stop the call."""
+
+    seed: int = 0
+    max_flips: int = 1 << 62
+    seconds: float | None = None
+    want: int = 1
+    noise: float = 0.05
+    tenure: int = 5
+    restart: int = 8_000
+    swaps_only: bool = False
+    luby: bool = False
+
+    def native(self, kernel):
+        """The kernel's ``Options`` with these values (the kernel's "no limit" is -1)."""
+        out = kernel.Options()
+        for f in fields(self):
+            value = getattr(self, f.name)
+            setattr(out, f.name, -1.0 if f.name == "seconds" and value is None else value)
+        return out
+
+
 #: Portfolio shape (measured side by side, docs/benchmarks.md, "Local-search portfolio"): local-search
 #: flips tried alone
 #: before CP-SAT starts; then race it against CP-SAT (True) or let CP-SAT run alone (False);
@@ -64,13 +92,14 @@ class LocalSearch:
         self.calls = 0
         self.flips = 0
 
-    def run(self, seconds: float | None, forbidden=(), start=None, want: int = 1,
-            stop: np.ndarray | None = None, max_flips: int | None = None,
-            swaps_only: bool = False, luby: bool = False, restart: int = RESTART) -> dict:
+    def run(self, seconds: float | None, forbidden=(), start=None,
+            stop: np.ndarray | None = None, options: LocalSearchOptions | None = None,
+            **changes) -> dict:
         """Up to ``want`` consistent codes matching no row of ``forbidden`` (WILD = any symbol).
-        Returns the kernel's dict with ``solutions`` as re-scored tuples. ``swaps_only`` keeps
-        the symbol counts of ``start`` (required then); ``luby`` scales the restart threshold
-        by the Luby sequence."""
+        ``options`` (default :class:`LocalSearchOptions`), with ``changes`` to its fields
+        (``want``, ``max_flips``, ``swaps_only``, ...) applied; the seed is the call's own.
+        Returns the kernel's dict with ``solutions`` as re-scored tuples and ``stop`` a
+        :class:`StopReason`."""
         v, n = self.variant, self.variant.length
         forb = np.array(list(forbidden), dtype=np.uint8).reshape(-1, n)
         st = np.zeros(0, np.uint8) if start is None else np.asarray(start, dtype=np.uint8)
@@ -79,12 +108,11 @@ class LocalSearch:
         # sequence of calls is reproducible.
         seed = (self.seed * 1_000_003 + self.calls) & 0xFFFFFFFFFFFF
         self.calls += 1
+        opts = replace(options or LocalSearchOptions(), seed=seed, seconds=seconds, **changes)
         with stop_hook(functools.partial(stop.__setitem__, 0, 1)):   # Ctrl-C sets the flag
             r = self.kernel.solve(self.guesses, self.bulls, self.totals, v.n_symbols, v.repeats,
-                                  v.no_leading_zero, st, forb, seed,
-                                  max_flips if max_flips is not None else 1 << 62,
-                                  -1.0 if seconds is None else float(seconds), stop, want,
-                                  NOISE, TENURE, restart, swaps_only, luby)
+                                  v.no_leading_zero, st, forb, stop, opts.native(self.kernel))
+        r["stop"] = StopReason(r["stop"])
         self.flips += int(r["flips"])
         sols = [tuple(int(s) for s in code) for code in r["solutions"]]
         if sols:

@@ -65,7 +65,7 @@ TIES_SETUP_FACTOR = 4.0
 
 
 class _Native:
-    """The native search with its control block (progress counters and stop request)."""
+    """The native search with its control block (named progress counters, stop request)."""
 
     def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int,
                  lookahead: int = 0, memo_bytes: int | None = None, root=None):
@@ -84,8 +84,6 @@ class _Native:
         if memo_bytes is not None:
             opts["memo_bytes"] = int(memo_bytes)
         self.core.configure(opts)
-        self.control = np.zeros(8, dtype=np.int64)
-        self.core.set_control(self.control)
         # The set searched and the guesses already played: the whole game, or ``root`` (a
         # :class:`cbsolve.search.position.Position`, the game from the entries of a log).
         self.all = np.arange(space.size, dtype=np.int64) if root is None else root.members
@@ -95,9 +93,10 @@ class _Native:
     def run(self, method: str, d: int, deadline: Deadline | None = None, on_wait=None):
         """Call the native method in a worker thread (GIL released); the time limit and Ctrl-C
         set the kernel's stop flag (:func:`cbsolve.deadline.run_interruptible`), ``on_wait``
-        (progress) is called every poll with ``(method, d, control)``."""
+        (progress) is called every poll with ``(method, d, progress)``, ``progress`` the
+        kernel's named counters (``nodes``, ``top_done``, ``top_total``, ``memo_entries``)."""
         t0 = time.perf_counter()
-        poll = None if on_wait is None else (lambda: on_wait(method, d, self.control))
+        poll = None if on_wait is None else (lambda: on_wait(method, d, self.core.progress()))
         try:
             return run_interruptible(lambda: getattr(self.core, method)(self.all, d, self.empty),
                                      self.core.request_stop, deadline=deadline, on_wait=poll)
@@ -117,7 +116,7 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
     optimum is larger); ``time_limit`` stops the search and reports the bounds proved so far;
     ``workers`` threads share the top of the search (default: all cores); ``progress`` is a
-    callable ``(phase, depth, control, lower, upper)`` polled while the native search runs
+    callable ``(phase, depth, counters, lower, upper)`` polled while the native search runs
     (``lower``/``upper``: the interval proved so far). Ctrl-C stops the search within a
     fraction of a second and raises :class:`SearchInterrupted` with that interval.
     ``memory_budget`` (bytes or "6G"; default :func:`cbsolve.search.memory.budget`): a game
@@ -145,9 +144,9 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False, secrets=n,
                           guesses=guesses, max_depth=max_depth)
 
-    def report(method: str, d: int, control) -> None:
+    def report(method: str, d: int, counters) -> None:
         if progress is not None:
-            progress(method, d, control, result.lower, result.upper)
+            progress(method, d, counters, result.lower, result.upper)
 
     try:
         # Counting lower bound and greedy upper bound.
