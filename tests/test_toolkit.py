@@ -50,3 +50,27 @@ def test_a_stopped_local_search_says_so():
     log = FeedbackLog.parse(Variant.preset("mastermind"), ["1122:1,1", "3456:0,2"])
     r = LocalSearch(log).run(None, stop=np.ones(1, np.int32), want=10**6)
     assert r["stop"] is StopReason.STOPPED and r["flips"] == 0
+
+
+GAMES = [Variant(3, "01234", repeats=False), Variant(3, "0123", repeats=True),
+         Variant(3, "01234", repeats=False, no_leading_zero=True),
+         Variant(3, "0123", repeats=True, no_leading_zero=True),
+         Variant(3, "012345", repeats=True, feedback="bulls"),
+         Variant(4, "012345", repeats=False), Variant.preset("mastermind")]
+
+
+@pytest.mark.parametrize("variant", GAMES, ids=lambda v: v.describe())
+def test_the_native_stabiliser_matches_the_python_reference(variant):
+    """toolkit_symmetry.hpp (through the worst-case kernel) keeps exactly the orbit
+    representatives of cbsolve.symmetry on random histories of up to three guesses."""
+    from cbsolve.codes import CodeSpace
+    from cbsolve.search.worst import _Native
+    from cbsolve.symmetry import Symmetry
+
+    native, sym, space = _Native(variant, "all", {}, workers=1), Symmetry(variant), CodeSpace(variant)
+    rng = np.random.default_rng(11)
+    for trial in range(24):
+        history = [int(i) for i in rng.integers(space.size, size=trial % 4)]
+        got = native.core.representatives(np.array(history, dtype=np.int64))
+        want = sym.guess_representatives([space.code_at(i) for i in history]).tolist()
+        assert got == want, history

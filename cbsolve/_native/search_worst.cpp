@@ -35,6 +35,7 @@
 
 #include "toolkit_bind.hpp"
 #include "toolkit_control.hpp"
+#include "toolkit_symmetry.hpp"
 
 namespace py = pybind11;
 using std::vector;
@@ -49,9 +50,7 @@ struct Options {
     int lookahead = 0;     // tree: working guesses compared on the depth-W count (0: first one)
 };
 
-struct Elem {  // a position permutation with its forced map on the fixed symbols (-1: free)
-    vector<int> pos, sigma, free_targets;
-};
+using Elem = CodeSymmetry::Elem;  // a stabiliser element (toolkit_symmetry.hpp)
 
 struct TreeNode {
     int guess = -1;
@@ -147,8 +146,7 @@ class Search {
     int64_t nonwin;
     const uint8_t* M;
     vector<uint8_t> codes;
-    vector<int32_t> dense;
-    vector<vector<int>> pos_perms;
+    CodeSymmetry sym;  // the stabiliser of a history, written once in toolkit_symmetry.hpp
     vector<int64_t> cap;
     Options opt;
     Memo memo;
@@ -174,84 +172,22 @@ class Search {
         int64_t span = 1;
         for (int i = 0; i < N; ++i) span *= D;
         if (span > (int64_t(1) << 28)) throw std::invalid_argument("space too large for symmetry table");
-        dense.assign(span, -1);
-        for (int i = 0; i < n; ++i) dense[value(&codes[static_cast<size_t>(i) * N])] = i;
-        vector<int> p(N);
-        for (int i = 0; i < N; ++i) p[i] = i;
-        do {
-            if (!nlz || p[0] == 0) pos_perms.push_back(p);
-        } while (std::next_permutation(p.begin(), p.end()));
+        sym.init(codes.data(), n, N, D, nlz, N, double(span));
         cap.assign(64, 0);
         const int64_t BIG = int64_t(1) << 50;
         for (int d = 1; d < 64; ++d) cap[d] = std::min(BIG, 1 + nonwin * cap[d - 1]);
     }
 
-    int64_t value(const uint8_t* c) const {
-        int64_t v = 0;
-        for (int i = 0; i < N; ++i) v = v * D + c[i];
-        return v;
-    }
     const uint8_t* code(int i) const { return &codes[static_cast<size_t>(i) * N]; }
     inline uint8_t score(int g, int s) const { return M[static_cast<size_t>(g) * n + s]; }
 
-    // ---- symmetry ---------------------------------------------------------------------
+    // ---- symmetry (toolkit_symmetry.hpp) -----------------------------------------------
     vector<Elem> stabilizer(const vector<int>& hist) const {
-        vector<Elem> out;
-        for (auto& p : pos_perms) {
-            vector<int> sigma(D, -1);
-            vector<char> taken(D, 0);
-            if (nlz) { sigma[0] = 0; taken[0] = 1; }
-            bool ok = true;
-            for (int h : hist) {
-                const uint8_t* c = code(h);
-                for (int i = 0; i < N && ok; ++i) {
-                    int src = c[p[i]], dst = c[i];
-                    if (sigma[src] < 0) {
-                        if (taken[dst]) ok = false;
-                        else { sigma[src] = dst; taken[dst] = 1; }
-                    } else if (sigma[src] != dst) ok = false;
-                }
-                if (!ok) break;
-            }
-            if (!ok) continue;
-            Elem e;
-            e.pos = p;
-            e.sigma = sigma;
-            for (int s = 0; s < D; ++s) if (!taken[s]) e.free_targets.push_back(s);
-            out.push_back(std::move(e));
-        }
-        return out;
+        return sym.stabiliser(hist.data(), hist.size());
     }
-
-    // lowest image of code g under elem e x permutations of the free symbols; optionally the
-    // full symbol permutation realising it
-    int image(const Elem& e, int g, vector<int>* full = nullptr) const {
-        const uint8_t* c = code(g);
-        int m[64];
-        for (int s = 0; s < D; ++s) m[s] = e.sigma[s];
-        size_t next = 0;
-        int64_t v = 0;
-        for (int i = 0; i < N; ++i) {
-            int s = c[e.pos[i]];
-            if (m[s] < 0) m[s] = e.free_targets[next++];
-            v = v * D + m[s];
-        }
-        if (full) {
-            for (int s = 0; s < D; ++s)
-                if (m[s] < 0) m[s] = e.free_targets[next++];
-            full->assign(m, m + D);
-        }
-        return dense[v];
-    }
-
+    int image(const Elem& e, int g, vector<int>* full = nullptr) const { return sym.image(e, g, full); }
     int canonical(const vector<Elem>& G, int g, int* which = nullptr) const {
-        int best = g, arg = -1;
-        for (size_t k = 0; k < G.size(); ++k) {
-            int im = image(G[k], g);
-            if (im < best) { best = im; arg = static_cast<int>(k); }
-        }
-        if (which) *which = arg;
-        return best;
+        return sym.canonical(G, g, which);
     }
 
     // ---- helpers ----------------------------------------------------------------------
@@ -596,7 +532,7 @@ class Search {
             if (rep != g) {
                 CertEntry e;
                 e.guess = g; e.kind = MAPPED; e.other = rep;
-                e.pos_perm = G[which].pos;
+                e.pos_perm = sym.positions(G[which]);
                 image(G[which], g, &e.sym_perm);
                 node->entries.push_back(std::move(e));
                 continue;
