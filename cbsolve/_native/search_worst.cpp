@@ -36,6 +36,7 @@
 #include "toolkit_bind.hpp"
 #include "toolkit_control.hpp"
 #include "toolkit_symmetry.hpp"
+#include "toolkit_table.hpp"
 
 namespace py = pybind11;
 using std::vector;
@@ -76,56 +77,47 @@ struct MemoEntry {
     int feasible_at = 1 << 20;  // smallest d proved feasible
 };
 
-inline uint64_t hash_set(const vector<int>& s) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ s.size();
-    for (int x : s) {
-        h ^= static_cast<uint64_t>(x) + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-        h *= 0xBF58476D1CE4E5B9ULL;
-    }
-    return h ^ (h >> 31);
-}
-
+// The transposition table: proved depth intervals per candidate set (a proof table: see
+// toolkit_table.hpp for how it differs from the expected-case table).
 struct Memo {
-    static constexpr int STRIPES = 64;
-    std::mutex mu[STRIPES];
-    std::unordered_map<uint64_t, vector<MemoEntry>> maps[STRIPES];
+    ShardedTable<std::unordered_map<uint64_t, vector<MemoEntry>>> maps;  // hash -> same-hash sets
     std::atomic<int64_t> size{0};
     std::atomic<int64_t> bytes{0};          // about what the stored sets take
     int64_t max_bytes = INT64_MAX;          // beyond it nothing more is stored (still sound)
 
     // returns +1 feasible, 0 infeasible, -1 unknown
     int lookup(const vector<int>& s, uint64_t h, int d) {
-        int k = h % STRIPES;
-        std::lock_guard<std::mutex> lock(mu[k]);
-        auto it = maps[k].find(h);
-        if (it == maps[k].end()) return -1;
-        for (auto& e : it->second)
-            if (e.set == s) {
-                if (d <= e.infeasible_at) return 0;
-                if (d >= e.feasible_at) return 1;
-                return -1;
-            }
-        return -1;
+        return maps.locked(h, [&](auto& map) {
+            auto it = map.find(h);
+            if (it == map.end()) return -1;
+            for (auto& e : it->second)
+                if (e.set == s) {
+                    if (d <= e.infeasible_at) return 0;
+                    if (d >= e.feasible_at) return 1;
+                    return -1;
+                }
+            return -1;
+        });
     }
     void store(const vector<int>& s, uint64_t h, int d, bool ok) {
-        int k = h % STRIPES;
-        std::lock_guard<std::mutex> lock(mu[k]);
-        auto& bucket = maps[k][h];
-        for (auto& e : bucket)
-            if (e.set == s) {
-                if (ok) e.feasible_at = std::min(e.feasible_at, d);
-                else e.infeasible_at = std::max(e.infeasible_at, d);
-                return;
-            }
-        const int64_t cost = int64_t(sizeof(MemoEntry) + 48 + s.size() * sizeof(int));
-        if (bytes.load(std::memory_order_relaxed) + cost > max_bytes) return;
-        bytes += cost;
-        MemoEntry e;
-        e.set = s;
-        if (ok) e.feasible_at = d;
-        else e.infeasible_at = d;
-        bucket.push_back(std::move(e));
-        size++;
+        maps.locked(h, [&](auto& map) {
+            auto& bucket = map[h];
+            for (auto& e : bucket)
+                if (e.set == s) {
+                    if (ok) e.feasible_at = std::min(e.feasible_at, d);
+                    else e.infeasible_at = std::max(e.infeasible_at, d);
+                    return;
+                }
+            const int64_t cost = int64_t(sizeof(MemoEntry) + 48 + s.size() * sizeof(int));
+            if (bytes.load(std::memory_order_relaxed) + cost > max_bytes) return;
+            bytes += cost;
+            MemoEntry e;
+            e.set = s;
+            if (ok) e.feasible_at = d;
+            else e.infeasible_at = d;
+            bucket.push_back(std::move(e));
+            size++;
+        });
     }
 };
 
@@ -150,6 +142,7 @@ class Search {
     vector<int64_t> cap;
     Options opt;
     Memo memo;
+    SetKeys set_keys;   // the hashing of candidate sets (toolkit_table.hpp)
     SearchControl ctl;  // stop flag (Ctrl-C, time limit), deadline, progress counters
     std::atomic<int64_t> nodes{0};
 
@@ -173,6 +166,7 @@ class Search {
         for (int i = 0; i < N; ++i) span *= D;
         if (span > (int64_t(1) << 28)) throw std::invalid_argument("space too large for symmetry table");
         sym.init(codes.data(), n, N, D, nlz, N, double(span));
+        set_keys.init(n, kSetKeySeed);
         cap.assign(64, 0);
         const int64_t BIG = int64_t(1) << 50;
         for (int d = 1; d < 64; ++d) cap[d] = std::min(BIG, 1 + nonwin * cap[d - 1]);
@@ -376,7 +370,7 @@ class Search {
         check_stop();
         uint64_t h = 0;
         if (opt.memo) {
-            h = hash_set(S);
+            h = set_keys.hash(S);
             int r = memo.lookup(S, h, d);
             if (r >= 0) return r;
         }
