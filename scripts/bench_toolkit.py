@@ -68,7 +68,7 @@ def local_search():
 def worst_mm():
     from cbsolve.search.worst import solve_worst
     for _ in range(5):
-        solve_worst(Variant.preset("mastermind"), workers=2)
+        solve_worst(Variant.preset("mastermind"), workers=1)
 
 def worst_bc():
     from cbsolve.search.worst import solve_worst
@@ -81,7 +81,7 @@ def expected_mm():
 def expected_3():
     from cbsolve.search.expected import solve_expected
     for _ in range(5):
-        solve_expected(Variant(3, string.digits, False), workers=2, progress=False)
+        solve_expected(Variant(3, string.digits, False), workers=1, progress=False)
 
 work = globals()[sys.argv[1]]
 t0 = time.perf_counter()
