@@ -318,11 +318,7 @@ class Solver {
 
     // The two Zobrist hashes of a set (the transposition table's key).
     void hash_set(const std::vector<int>& S, u64& h1, u64& h2) const {
-        h1 = h2 = 0;
-        for (int s : S) {
-            h1 ^= z1_[s];
-            h2 ^= z2_[s];
-        }
+        hash_set_with(z1_, z2_, S.data(), S.size(), h1, h2);
     }
 
     void check_set(const std::vector<int>& S) const {
