@@ -61,10 +61,21 @@ def test_the_note_names_the_engine():
 
 
 def test_time_limit_is_honoured_on_a_hard_instance():
-    """The hard band (N=40, 40 guesses): a 1 s limit stops both engines (generous bound)."""
+    """The hard band (N=40, 40 guesses): a budget already spent, or a stop request, ends the
+    race of both engines on its time-out path; a 1 s limit answers or says so (the wall time
+    past the limit: scripts/bench_time_limits.py)."""
+    from cbsolve.deadline import clear_stop, request_stop
+
     log = _hidden(Variant(40, string.digits, True), 40, seed=1)
+    spent = CpSatBackend().solve(log, Query(limit=1, time_limit=0.0))
+    assert spent.status == Status.UNKNOWN and spent.time_limit_hit and spent.count is None
+    request_stop()
+    try:
+        stopped = CpSatBackend().solve(log, Query(limit=1, time_limit=None))
+    finally:
+        clear_stop()
+    assert stopped.status == Status.UNKNOWN and stopped.count is None
     r = CpSatBackend().solve(log, Query(limit=1, time_limit=1.0))
-    assert r.seconds < 10
     if r.status == Status.UNKNOWN:
         assert r.time_limit_hit and r.count is None
     for text in r.secrets:
