@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from testkit import variants
 
-from cbsolve import CodeSpace, Variant
+from cbsolve import CodeSpace, Variant, time_policy
 from cbsolve.consistency import Query, auto_choice, consistent, dfs, dfs_answer, plan
 from cbsolve.consistency.backends import NativeBackend
 from cbsolve.consistency.native import consistent_indices
@@ -452,7 +452,7 @@ def test_auto_keeps_a_listing_the_probe_left_going_and_resumes_it(monkeypatch):
     the whole set, in order, no code twice."""
     log = mastermind_16x6_log()
     want = dfs.run(log, dfs.LIST, suffix=0).codes
-    monkeypatch.setattr(dfs, "PROBE_SECONDS", 0.02)
+    monkeypatch.setattr(time_policy, "PROBE_SECONDS", 0.02)
     monkeypatch.setattr(dfs, "PROBE_LIST_GOING", 1)
     dfs._searchers.clear()
     r = consistent(log, Query(limit=None))

@@ -303,10 +303,11 @@ def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict(monkeypatc
     10 s, scripts/audit_inconsistent.py); CP-SAT proves it in 0.2 s. The conflict comes from
     CP-SAT's deletion tests, whose unknown answers (a hard find-one on 22 clues) wait for a
     later pass on a smaller set; checked here: inconsistent, and each entry needed."""
-    from cbsolve.consistency import auto_choice, solve
+    from cbsolve import time_policy
+    from cbsolve.consistency import auto_choice
     from cbsolve.consistency.solve import _proved_none_first
 
-    monkeypatch.setattr(solve, "CHECK_SECONDS", 30.0)   # the mechanism, not its budget
+    monkeypatch.setattr(time_policy, "CHECK_SECONDS", 30.0)   # the mechanism, not its budget
     log, doctored = bulls_overflow_log()
     count = Query(count=True, time_limit=30)
     assert auto_choice(log, count)["backend"] == "sat"       # which said `unknown` here

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import time_policy
 from ..deadline import Deadline, stop_hook, stop_requested
 from ..feedback import FeedbackLog
 from .rescoring import Checker
@@ -135,13 +136,11 @@ def _kept(cache: OrderedDict, key, make):
 _pairs: OrderedDict = OrderedDict()
 
 
-#: Most seconds the pair check takes (it is quadratic in the log; 10% of a time limit if less).
-PAIR_CHECK_SECONDS, PAIR_CHECK_SHARE = 1.0, 0.1
-
 
 def pair_conflict(log: FeedbackLog, seconds: float | None = None) -> tuple[int, int] | None:
     """Two entries that cannot both hold, by counting (:mod:`precheck`); kept per log. The
-    check takes at most PAIR_CHECK_SECONDS (or PAIR_CHECK_SHARE of ``seconds``); one cut short
+    check takes at most ``time_policy.PAIR_CHECK_SECONDS`` (or ``PAIR_CHECK_SHARE`` of
+    ``seconds``); one cut short
     found nothing and is not kept."""
     from .precheck import pair_conflict as check
 
@@ -150,8 +149,8 @@ def pair_conflict(log: FeedbackLog, seconds: float | None = None) -> tuple[int, 
         if key in _pairs:
             _pairs.move_to_end(key)
             return _pairs[key]
-    budget = Deadline(PAIR_CHECK_SECONDS if seconds is None else
-                      min(PAIR_CHECK_SECONDS, PAIR_CHECK_SHARE * seconds))
+    budget = Deadline(time_policy.PAIR_CHECK_SECONDS if seconds is None else
+                      min(time_policy.PAIR_CHECK_SECONDS, time_policy.PAIR_CHECK_SHARE * seconds))
     pair = check(log, budget)
     if pair is not None or not budget.expired():
         _kept(_pairs, key, lambda: pair)
@@ -192,7 +191,7 @@ def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
             start=[] if start is None else [int(s) for s in start],
             ranks=[] if ranks is None else [int(r) for r in ranks],
             max_nodes=-1 if max_nodes is None else int(max_nodes),
-            seconds=-1.0 if seconds is None else max(0.0, float(seconds)),
+            seconds=time_policy.kernel_seconds(seconds),
             memo_cap=int(memo_cap), suffix=int(suffix),
             stop=stop, **({} if table_cap is None else {"table_cap": int(table_cap)}))
     cursor = out["cursor"]
@@ -322,7 +321,7 @@ def guided(log: FeedbackLog, want: int, seconds: float | None,
     pos, order = guided_order(log)
     args = prepare(log)
     args["guesses"] = np.ascontiguousarray(args["guesses"][:, pos])
-    left = -1.0 if seconds is None else max(0.0, seconds - (time.perf_counter() - t0))
+    left = time_policy.kernel_seconds(None if seconds is None else seconds - (time.perf_counter() - t0))
     stop = np.zeros(1, np.int32) if stop is None else stop
     with stop_hook(functools.partial(stop.__setitem__, 0, 1)):
         out = new_searcher(args).run(
@@ -363,18 +362,7 @@ def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
     return other_chunk if not lex.answered and other_chunk.answered else lex
 
 
-# --- probing (``auto``, plan.py) ---------------------------------------------------------------
-#: ``auto`` gives the search this long to answer a list/count/sample query before it falls back
-#: to the SAT engine (at most this fraction of the query's time limit).
-PROBE_SECONDS, PROBE_FRACTION = 0.25, 0.1
-#: The probe before a find-one / unique query: short, because CP-SAT's portfolio answers the
-#: long-code rows in ~0.05 s where the search finds nothing (docs/benchmarks.md, "`auto`: cost model and
-#: probes"); longer on
-#: spaces of at most FIND_PROBE_SMALL_SPACE codes, where the search found a first secret
-#: within 55 ms on every seed measured (Mastermind 16x6, N=10 of 26 letters) and the
-#: portfolio's tail is ten times that, while on N=20 and N=40 it found none in 0.5 s.
-FIND_PROBE_SECONDS = 0.03
-FIND_PROBE_SMALL_SECONDS, FIND_PROBE_SMALL_SPACE = 0.1, 10**15
+# --- probing (``auto``, plan.py; the probes' times are in time_policy) --------------------------
 #: A count the probe could not finish still goes to the search when the probe had already
 #: counted this many (the SAT engine enumerates at most 200k and Ganak fails on large counts).
 PROBE_COUNT_GOING = 100_000
@@ -388,5 +376,5 @@ PROBE_LIST_GOING = 2_000
 
 def find_probe_seconds(log: FeedbackLog) -> float:
     """The probe's time for a find-one / unique query on this log's space."""
-    small = log.space.size <= FIND_PROBE_SMALL_SPACE
-    return FIND_PROBE_SMALL_SECONDS if small else FIND_PROBE_SECONDS
+    small = log.space.size <= time_policy.FIND_PROBE_SMALL_SPACE
+    return time_policy.FIND_PROBE_SMALL_SECONDS if small else time_policy.FIND_PROBE_SECONDS

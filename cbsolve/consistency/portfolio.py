@@ -20,6 +20,7 @@ import threading
 
 import numpy as np
 
+from .. import time_policy
 from ..deadline import Deadline, stop_hook
 from ..feedback import FeedbackLog
 from ..status import Status
@@ -38,10 +39,6 @@ NOISE, TENURE, RESTART = 0.05, 5, 8_000
 #: before CP-SAT starts; then race it against CP-SAT (True) or let CP-SAT run alone (False);
 #: hint CP-SAT with the burst's lowest-cost code.
 BURST_FLIPS, RACE, HINT_BEST = 5_000, True, False
-#: After a first secret, the racing local search stops after this many seconds and leaves the
-#: core to CP-SAT (a second secret, when it exists, is usually found near the first quickly;
-#: when it does not, CP-SAT must prove it and a competing thread only slows the proof).
-RACE_AFTER_FIRST = 0.3
 #: The burst before a second (third, ...) secret: shorter, as it starts from the last secret.
 BURST_AFTER_FIRST = 1_000
 
@@ -83,7 +80,7 @@ class LocalSearch:
             r = self.kernel.solve(self.guesses, self.bulls, self.totals, v.n_symbols, v.repeats,
                                   v.no_leading_zero, st, forb, seed,
                                   max_flips if max_flips is not None else 1 << 62,
-                                  -1.0 if seconds is None else float(seconds), stop, want,
+                                  time_policy.kernel_seconds(seconds), stop, want,
                                   NOISE, TENURE, restart, swaps_only, luby)
         self.flips += int(r["flips"])
         sols = [tuple(int(s) for s in code) for code in r["solutions"]]
@@ -104,7 +101,7 @@ class PortfolioOracle(Oracle):
 
     def __init__(self, cpsat_oracle, log: FeedbackLog, seed: int = 0, burst: int = BURST_FLIPS,
                  race: bool = RACE, hint_best: bool = HINT_BEST,
-                 race_after_first: float | None = RACE_AFTER_FIRST,
+                 race_after_first: float | None = time_policy.RACE_AFTER_FIRST,
                  burst_after_first: int = BURST_AFTER_FIRST):
         self.cp = cpsat_oracle
         self.cm = cpsat_oracle.cm

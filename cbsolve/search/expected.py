@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import time_policy
 from ..codes import CodeSpace
 from ..deadline import run_interruptible, stop_requested
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
@@ -52,10 +53,6 @@ from . import SearchInterrupted, SearchResult, memory
 GUESS_POOLS = ("all", "candidates")
 INF_T = 1 << 60
 INF_W = 1 << 20
-#: A stopped search still reports a tree: building it (greedy subtrees, re-solving the classes
-#: it had finished) took 2-4x the root's greedy value on Bulls & Cows (0.34 s), so the search
-#: stops that long before the time limit.
-TREE_RESERVE = 3.0
 #: Classes of the first guess at least this large are expanded by the driver, their guesses
 #: shared among the workers (one big class would otherwise keep a single core busy); inside
 #: such a class, classes of at least SPLIT_NESTED secrets are split again (the optimal guess's
@@ -230,8 +227,8 @@ class _Search:
             self.live_upper = greedy[0]
         if time_limit is not None:
             # After a stop the reported tree is built (greedy where the search did not
-            # finish): keep TREE_RESERVE x the greedy value's time for it, and count the set-up.
-            reserve = TREE_RESERVE * (time.perf_counter() - t)
+            # finish): keep time_policy.TREE_RESERVE x the greedy value's time for it, and count the set-up.
+            reserve = time_policy.TREE_RESERVE * (time.perf_counter() - t)
             solver.set_deadline(max(time_limit - (time.perf_counter() - started) - reserve, 1e-3))
         best = (greedy[0], greedy[1]) if greedy else (INF_T, INF_W)
         best_guess = None            # None: the incumbent is the greedy strategy
