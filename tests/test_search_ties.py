@@ -180,9 +180,9 @@ def test_tie_weights_encode_the_lexicographic_order():
 
 
 def test_mastermind_4_6_ties():  # ~3 s CPU (scripts/bench_optimal.py --ties)
-    # Published (the minimum for Mastermind 4/6 within 5 guesses; docs/optimal.md, "Tie-breaks of the
-    # worst objective"): 539 secrets
-    # need 5 guesses at minimum.
+    # Within 5 guesses, 539 secrets of Mastermind 4/6 need the fifth at minimum: proved by this
+    # search and by the verifier on the stored model (tests/test_certify_models.py); no
+    # publication of the figure found (docs/optimal.md, "Tie-breaks of the worst objective").
     v = Variant.preset("mastermind")
     result = solve_worst(v, progress=None, ties=True)
     assert result.worst == 5 and result.at_worst == (539, 539)
