@@ -2,7 +2,7 @@
 
 A command makes one :class:`~cbsolve.deadline.Deadline` at its edge; the layers below take a
 part of what is left. The parts are here, each with the measurement or the reason that set it
-(the figures: docs/benchmarks.md under the heading named). "No limit" is spelled ``None``
+(the figures: docs/benchmarks.md under the heading each cites). "No limit" is spelled ``None``
 everywhere in Python (a ``Deadline(None)``, a ``time_limit=None``); only the native kernels'
 arguments spell it ``-1`` (:func:`kernel_seconds`), and only the CLI spells it ``0``
 (``--time-limit 0``, turned into ``None`` at the edge). Where a step must end even with no
@@ -16,26 +16,31 @@ The depth-first kernel gives its count vectors a quarter of its call's time (``d
 from __future__ import annotations
 
 # --- command defaults (``--time-limit`` not given) -----------------------------------------------
-#: ``consistent``: long enough for the hard band's find-one (docs/benchmarks.md, "Hard band").
+# A user waits for these; what did not fit is reported (partial answers, notes), never dropped.
+#: ``consistent``: long enough for the hard band's find-one from 60 guesses up
+#: (docs/benchmarks.md, "Hard band").
 CONSISTENT_SECONDS = 30.0
-#: ``static``: the greedy separating set and its lower bounds on 6-position games.
+#: ``static``: the exact refinement of small games; larger ones get an interval.
 STATIC_SECONDS = 60.0
-#: ``bounds``: every step for a game up to the searches' memory limit ("Bounds").
+#: ``bounds``: the proved bounds take milliseconds; the optional work (strategies, exact
+#: searches) shares the rest (docs/benchmarks.md, "Bounds").
 BOUNDS_SECONDS = 30.0
-#: ``assist``: a reply to a typed entry should come within seconds.
+#: ``assist``: one answer per typed entry, within seconds.
 ASSIST_SECONDS = 10.0
 
 # --- ``auto``: choosing an engine (consistency/plan.py) ------------------------------------------
-#: The native filter answers when its cost model says at most this long ("`auto`: cost model
-#: and probes").
+#: The native filter answers when its cost model says at most this long (docs/benchmarks.md,
+#: "`auto`: cost model and probes").
 FILTER_SECONDS = 1.0
 #: The depth-first search's probe before a list, count or sample: long enough to finish the
-#: rows it wins, short beside the SAT engine's time ("`auto`: cost model and probes") ...
+#: rows it wins, short beside the SAT engine's time (docs/benchmarks.md, "`auto`: cost model
+#: and probes") ...
 PROBE_SECONDS = 0.25
 #: ... and at most this share of a query's time limit (a short limit keeps most for the answer).
 PROBE_FRACTION = 0.1
 #: The probe before a find-one / unique query: short, because CP-SAT's portfolio answers the
-#: long-code rows in ~0.05 s where the search finds nothing ("Find one and `determined`") ...
+#: long-code rows in ~0.05 s where the search finds nothing (docs/benchmarks.md, "Find one
+#: and `determined`") ...
 FIND_PROBE_SECONDS = 0.03
 #: ... and longer on spaces of at most FIND_PROBE_SMALL_SPACE codes, where the search found a
 #: first secret within 55 ms on every seed measured (Mastermind 16x6, N=10 of 26 letters) and
@@ -49,14 +54,16 @@ CHECK_SHARE, CHECK_SECONDS = 0.1, 1.0
 
 # --- engines ---------------------------------------------------------------------------------
 #: The pairwise pre-check is quadratic in the log (20,000 entries: 13.6 s): at most this long,
-#: or this share of the call's time if less ("Time limits, Ctrl-C and input caps").
+#: or this share of the call's time if less (docs/benchmarks.md, "Time limits, Ctrl-C and
+#: input caps").
 PAIR_CHECK_SECONDS, PAIR_CHECK_SHARE = 1.0, 0.1
 #: CP-SAT's count-vector enumeration before the first solve (N=40: 0.02-0.07 s): at most this
 #: long, or this share of the time left if less.
 PIN_SECONDS, PIN_SHARE = 1.0, 0.1
 #: After a first secret the racing local search stops after this long and leaves the core to
 #: CP-SAT: a second secret is usually found near the first at once, and when there is none
-#: CP-SAT must prove it, which a competing thread only slows ("Local-search portfolio").
+#: CP-SAT must prove it, which a competing thread only slows (docs/benchmarks.md,
+#: "Local-search portfolio").
 RACE_AFTER_FIRST = 0.3
 
 # --- counting and sampling (consistency/answer.py, dfs_answer.py, counting.py) ----------------
@@ -86,7 +93,7 @@ SEARCH_COUNT_SHARE = 0.5
 CONFLICT_SHARE = 0.5
 #: Beyond the filter, the depth-first search diagnoses first with this share (an inconsistent
 #: N=10 log of 26 letters: a minimal conflict in 3 ms, where the SAT deletion had not finished
-#: in 15 s; "Diagnosis"), the solvers then take what is left ...
+#: in 15 s; docs/benchmarks.md, "Diagnosis"), the solvers then take what is left ...
 DIAGNOSE_SEARCH_SHARE = 0.5
 #: ... and the search this long when the query has no time limit.
 DIAGNOSE_SEARCH_UNTIMED_SECONDS = 10.0
