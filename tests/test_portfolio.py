@@ -15,23 +15,21 @@ from test_local_search import consistent_with, logs
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.backends import CpSatBackend
-from cbsolve.consistency.portfolio import PortfolioOracle
+from cbsolve.consistency.portfolio import PortfolioOracle, PortfolioShape
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.status import Status
 from cbsolve.variant import Variant
 
-SHAPES = {   # PortfolioOracle options: default, race from the start, burst then CP-SAT alone
-    "default": {},
-    "race": {"burst": 0, "race": True},
-    "burst": {"race": False},
+SHAPES = {   # the default, race from the start, burst then CP-SAT alone
+    "default": PortfolioShape(),
+    "race": PortfolioShape(burst=0, race=True),
+    "burst": PortfolioShape(race=False),
 }
 
 
 def portfolio(shape: str) -> CpSatBackend:
-    b = CpSatBackend(local_search=True)
-    b.portfolio = SHAPES[shape]
-    return b
+    return CpSatBackend(local_search=True, portfolio=SHAPES[shape])
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])

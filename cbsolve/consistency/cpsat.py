@@ -27,9 +27,6 @@ from .cpsat_stop import solve
 WORKERS = 1
 #: Race the native local search (portfolio.py) against CP-SAT for find-one / determined.
 LOCAL_SEARCH = True
-#: Fix each symbol's count when the clues' totals allow one count vector (count_vectors.py):
-#: redundant, and on the hard band (N=40, 50 clues, 22 seeds, 10 s) 11 secrets found vs 6.
-PIN_COUNTS = True
 
 
 @dataclass(frozen=True)
@@ -37,6 +34,9 @@ class CpSatOptions:
     """How the CP-SAT engine searches; benchmarks pass other values, the defaults are the
     product's."""
 
+    #: Fix each symbol's count when the clues' totals allow one count vector (count_vectors.py):
+    #: redundant, and on the hard band (N=40, 50 clues, 22 seeds, 10 s) 11 secrets found vs 6.
+    pin_counts: bool = True
     #: When the counts are pinned to one vector, branch on the position/symbol literals in the
     #: order of their belief-propagation marginals (marginals.py), likeliest first (CP-SAT fixed
     #: search). Hard band, find one, 5 s (docs/benchmarks.md, "Hard band"): 45 clues 1 of 7
