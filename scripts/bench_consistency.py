@@ -95,7 +95,7 @@ def time_query(backend: str, log: FeedbackLog, query: Query) -> tuple[float, obj
         return _killed_at_limit(log, query, engines)
     # Each query starts cold: a searcher kept from the previous backend's query on the same log
     # (count vectors, suffix table) would favour whichever backend runs second.
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     if backend == "auto":                        # the product's default: choice included
         start = time.perf_counter()
         result = consistent(log, query, "auto", engines)

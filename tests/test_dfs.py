@@ -369,7 +369,7 @@ def test_a_searcher_builds_its_table_once_and_only_when_listing_pays():
     it in a few nodes), a whole listing builds it once, and listing again in chunks reuses it;
     every way gives the same codes."""
     log = mastermind_16x6_log()
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     one = dfs.first(log)
     s = dfs.searcher(log)
     assert one.codes.shape[0] == 1 and s.table_rows == 0 and s.table_builds == 0
@@ -378,7 +378,7 @@ def test_a_searcher_builds_its_table_once_and_only_when_listing_pays():
     chunks = list(dfs.iter_chunks(log, chunk=500))
     assert np.array_equal(np.concatenate(chunks), whole.codes)
     assert dfs.searcher(log) is s and s.table_builds == 1
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     plain = dfs.run(log, dfs.LIST, suffix=0)
     assert np.array_equal(plain.codes, whole.codes)
     rescore(log, whole.codes[:200])
@@ -390,7 +390,7 @@ def test_table_build_stops_at_the_time_limit_and_the_listing_resumes():
     listing then resumes from its cursor to the complete set."""
     log = mastermind_16x6_log()
     want = dfs.run(log, dfs.LIST, suffix=0).codes
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     dfs.first(log)                        # settle the count vectors (no table)
     c = dfs.run(log, dfs.LIST, seconds=0.001, suffix=8)
     s = dfs.searcher(log)
@@ -454,7 +454,7 @@ def test_auto_keeps_a_listing_the_probe_left_going_and_resumes_it(monkeypatch):
     want = dfs.run(log, dfs.LIST, suffix=0).codes
     monkeypatch.setattr(time_policy, "PROBE_SECONDS", 0.02)
     monkeypatch.setattr(dfs, "PROBE_LIST_GOING", 1)
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     r = consistent(log, Query(limit=None))
     assert r.auto["backend"] == "native" and "goes on" in r.auto["reason"]
     assert r.exact and r.count == want.shape[0]
@@ -467,7 +467,7 @@ def test_an_automatic_table_too_big_gives_way_to_a_shorter_one(cap):
     position fewer (the search goes one level deeper), the same codes in the same order."""
     log = mastermind_16x6_log(0)
     want = dfs.run(log, dfs.LIST, suffix=0).codes
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     got = dfs.run(log, dfs.LIST, table_cap=cap)
     s = dfs.searcher(log)
     assert got.complete and np.array_equal(got.codes, want)
@@ -481,7 +481,7 @@ def test_one_searcher_shared_by_threads_gives_every_thread_the_whole_set():
 
     log = mastermind_16x6_log(1)
     want = dfs.run(log, dfs.LIST, suffix=0).codes
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda _: dfs.run(log, dfs.LIST).codes, range(4)))
     assert all(np.array_equal(g, want) for g in got)
@@ -549,7 +549,7 @@ def test_a_set_stop_flag_stops_the_search_and_its_set_up():
     vectors and the suffix table check it too) with status ``stopped`` and a cursor."""
     log, _ = big_log(1, 3, Variant(16, string.ascii_uppercase, True))
     stop = np.ones(1, np.int32)
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     c = dfs.run(log, dfs.LIST, None, stop=stop)
     assert c.status == "stopped" and c.cursor is not None and c.nodes < KERNEL_CHECK_STEPS
     g = dfs.guided(log, 10**6, None, stop=stop)

@@ -99,8 +99,6 @@ def log_key(log: FeedbackLog) -> tuple:
 #: meet-in-the-middle table (at most 600k rows of ~50 bytes) across calls, so a probe, the
 #: answer after it and a listing in chunks compute them once.
 SEARCHERS_KEPT = 2
-_searchers: OrderedDict = OrderedDict()
-_searchers_lock = threading.Lock()
 
 
 def new_searcher(args: dict, vec_cap: int = VEC_CAP, lies: int = 0):
@@ -110,50 +108,76 @@ def new_searcher(args: dict, vec_cap: int = VEC_CAP, lies: int = 0):
     return kernel.Searcher(**args, vec_cap=int(vec_cap), vec_budget=VEC_BUDGET, lies=int(lies))
 
 
+class Kept:
+    """What the search keeps for the last ``size`` logs, under one lock: the kernel searchers
+    and the pair checks (:func:`pair_conflict`: one check per log, not per call). The process
+    has one, :data:`KEPT`; :meth:`clear` forgets everything (a cold start, for a benchmark or
+    a test)."""
+
+    def __init__(self, size: int = SEARCHERS_KEPT):
+        self.size = size
+        self._searchers: OrderedDict = OrderedDict()
+        self._pairs: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def searcher(self, log: FeedbackLog, vec_cap: int = VEC_CAP, lies: int = 0):
+        key = (*log_key(log), vec_cap, lies)
+        return self._kept(self._searchers, key, lambda: new_searcher(prepare(log), vec_cap, lies))
+
+    def pair(self, key) -> tuple[bool, tuple[int, int] | None]:
+        """(known, the pair check's answer) for a log's key."""
+        with self._lock:
+            if key not in self._pairs:
+                return False, None
+            self._pairs.move_to_end(key)
+            return True, self._pairs[key]
+
+    def keep_pair(self, key, pair: tuple[int, int] | None) -> None:
+        self._kept(self._pairs, key, lambda: pair)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._searchers.clear()
+            self._pairs.clear()
+
+    def _kept(self, cache: OrderedDict, key, make):
+        """``cache[key]``, made by ``make()`` when missing; the last ``size`` keys stay."""
+        with self._lock:
+            value = cache.pop(key) if key in cache else make()
+            cache[key] = value
+            while len(cache) > self.size:
+                cache.popitem(last=False)
+        return value
+
+
+KEPT = Kept()
+
+
 def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP, lies: int = 0):
-    """The kernel's :class:`Searcher` for ``log`` (kept for the last few logs); ``lies``: the
-    codes may contradict that many entries (each count vector then carries the totals it
-    gets wrong)."""
-    key = (*log_key(log), vec_cap, lies)
-    return _kept(_searchers, key, lambda: new_searcher(prepare(log), vec_cap, lies))
-
-
-def _kept(cache: OrderedDict, key, make):
-    """``cache[key]``, made by ``make()`` when missing; the last SEARCHERS_KEPT keys stay."""
-    with _searchers_lock:
-        value = cache.pop(key) if key in cache else make()
-        cache[key] = value
-        while len(cache) > SEARCHERS_KEPT:
-            cache.popitem(last=False)
-    return value
-
-
-#: :func:`precheck.pair_conflict` of the last few logs (one check per log, not per call). The
-#: native backend's answer (:func:`solve`) and :func:`first` (the diagnosis's deletion tests)
-#: use it; ``auto``'s probe does not, so ``auto`` still sends such logs to CP-SAT, whose
-#: diagnosis is faster than the search's (measured: 0.7 s vs 15 s on the N=20 log of
-#: tests/test_diagnose.py).
-_pairs: OrderedDict = OrderedDict()
-
+    """The kernel's :class:`Searcher` for ``log`` (kept for the last few logs, :data:`KEPT`);
+    ``lies``: the codes may contradict that many entries (each count vector then carries the
+    totals it gets wrong)."""
+    return KEPT.searcher(log, vec_cap, lies)
 
 
 def pair_conflict(log: FeedbackLog, seconds: float | None = None) -> tuple[int, int] | None:
     """Two entries that cannot both hold, by counting (:mod:`precheck`); kept per log. The
     check takes at most ``time_policy.PAIR_CHECK_SECONDS`` (or ``PAIR_CHECK_SHARE`` of
-    ``seconds``); one cut short
-    found nothing and is not kept."""
+    ``seconds``); one cut short found nothing and is not kept. The native backend's answer
+    and :func:`first` (the diagnosis's deletion tests) use it; ``auto``'s probe does not, so
+    ``auto`` still sends such logs to CP-SAT, whose diagnosis is faster than the search's
+    (measured: 0.7 s vs 15 s on the N=20 log of tests/test_diagnose.py)."""
     from .precheck import pair_conflict as check
 
     key = log_key(log)
-    with _searchers_lock:
-        if key in _pairs:
-            _pairs.move_to_end(key)
-            return _pairs[key]
+    known, pair = KEPT.pair(key)
+    if known:
+        return pair
     budget = Deadline(time_policy.PAIR_CHECK_SECONDS if seconds is None else
                       min(time_policy.PAIR_CHECK_SECONDS, time_policy.PAIR_CHECK_SHARE * seconds))
     pair = check(log, budget)
     if pair is not None or not budget.expired():
-        _kept(_pairs, key, lambda: pair)
+        KEPT.keep_pair(key, pair)
     return pair
 
 

@@ -327,7 +327,7 @@ class _Search:
         """The interval proved so far (objective units): lower is the least bound over the
         first guesses settled, the one being solved (its classes' bounds so far) and the next
         in bound order (the scan's order, so every later one is at least that)."""
-        live = getattr(self, "_live", None)
+        live = self._live
         if not live:
             return None, self.live_upper
         with self.lock:
