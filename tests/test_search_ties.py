@@ -17,7 +17,7 @@ from testkit import informative_splits
 from cbsolve.codes import CodeSpace
 from cbsolve.errors import InvalidVariant
 from cbsolve.rule import score
-from cbsolve.search.expected import OPTIONS, solve_expected
+from cbsolve.search.expected import PRUNINGS, solve_expected
 from cbsolve.search.worst import solve_worst, tie_weights
 from cbsolve.status import Status
 from cbsolve.variant import Variant
@@ -88,29 +88,26 @@ def test_weighted_optimum_matches_exhaustive_search(variant, cap, steps):
     check_weighted(result, variant, weights, want)
 
 
-@pytest.mark.parametrize("off", OPTIONS + ("symmetry",))
+@pytest.mark.parametrize("off", PRUNINGS)
 def test_weighted_each_pruning_switched_off(off):
     for variant in (TINY[1], TINY[4], TINY[6]):
         for weights in ([1, 2, 3, 104], [1, 5, 6, 40], [2, 3, 50], [0, 0, 0, 1], [0, 1, 1, 3]):
             want = exhaustive_weighted(variant, tuple(weights))
-            kw = {"symmetry": False} if off == "symmetry" else {"options": {off: False}}
             result = solve_expected(variant, max_depth=len(weights), weights=weights,
-                                    progress=False, **kw)
+                                    progress=False, prune={off: False})
             check_weighted(result, variant, weights, want)
 
 
 @pytest.mark.parametrize("variant", [TINY[1], TINY[4], TINY[6]], ids=lambda v: v.describe())
-def test_weighted_candidates_and_split_driver(variant, monkeypatch):
-    import cbsolve.search.expected as expected
-
+def test_weighted_candidates_and_split_driver(variant):
     weights = [1, 2, 3, 4 + 100]
     want = exhaustive_weighted(variant, tuple(weights), candidates_only=True)
     result = solve_expected(variant, max_depth=4, weights=weights, guesses="candidates",
                             progress=False)
     check_weighted(result, variant, weights, want)
-    monkeypatch.setattr(expected, "SPLIT_MIN", 2)  # the driver expands every class itself
     want = exhaustive_weighted(variant, tuple(weights))
-    result = solve_expected(variant, max_depth=4, weights=weights, progress=False, workers=2)
+    result = solve_expected(variant, max_depth=4, weights=weights, progress=False, workers=2,
+                            split_min=2)            # the driver expands every class itself
     check_weighted(result, variant, weights, want)
 
 
