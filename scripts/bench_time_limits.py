@@ -14,25 +14,17 @@ import statistics
 import string
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 
-from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, consistent, dfs, get_backend
 from cbsolve.consistency.diagnose import conflict_search
 from cbsolve.feedback import FeedbackLog, random_log
-from cbsolve.rule import score
 from cbsolve.variant import Variant
 
-
-def hidden_secret_log(variant: Variant, n_guesses: int, seed: int) -> FeedbackLog:
-    """Random guesses scored against a random secret (a consistent log)."""
-    space = CodeSpace(variant)
-    secret, *guesses = space.random_codes(n_guesses + 1, np.random.default_rng(seed))
-    log = FeedbackLog(variant)
-    for g in guesses:
-        log.add(space.format(g), *score(variant, secret, g))
-    return log
+ONE_GUESS_TWICE = (Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "logs"
+                   / "mastermind-16x6-one-guess-twice.txt")
 
 
 def wall(work) -> float:
@@ -51,7 +43,7 @@ def count_n16() -> tuple[float, float]:
 def hard_band(backend: str, limit: float):
     """Find one on the hard band (N=40 digits, 40 guesses) under ``limit``."""
     def row() -> tuple[float, float]:
-        log = hidden_secret_log(Variant(40, string.digits, True), 40, seed=1)
+        log, _ = random_log(Variant(40, string.digits, True), 40, 1)
         return limit, wall(lambda: get_backend(backend).solve(log, Query(limit=1, time_limit=limit)))
     return row
 
@@ -80,13 +72,8 @@ def diagnosis_n10() -> tuple[float, float]:
 
 
 def deletion_16x6() -> tuple[float, float]:
-    """The Mastermind 16x6 conflict of tests/test_diagnose.py under a 20 s limit."""
-    log = FeedbackLog.parse(Variant(16, "123456", True), [
-        "1446434243442422:2,3", "6655236436561462:2,9", "1653262153256626:1,11",
-        "3654455651626633:1,11", "4566661221442131:4,7", "6144313223214434:0,9",
-        "6144313223214434:2,7", "3262656531351133:3,10", "3216221615526653:7,5",
-        "4126412345144656:4,6", "2232254623654353:3,6", "3156214643431161:2,10",
-        "5245234133226264:0,9"])
+    """The Mastermind 16x6 conflict (one guess answered twice) under a 20 s limit."""
+    log = FeedbackLog.from_file(Variant(16, "123456", True), ONE_GUESS_TWICE)
     return 20.0, wall(lambda: conflict_search(log, "native", 20))
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import string
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +22,9 @@ from cbsolve.status import Status
 from cbsolve.variant import Variant
 
 BACKENDS = ["native", "sat", "cpsat"]
+#: Mastermind 16x6, 13 entries, one guess answered twice (also a row of
+#: scripts/bench_time_limits.py).
+ONE_GUESS_TWICE = Path(__file__).parent / "fixtures" / "logs" / "mastermind-16x6-one-guess-twice.txt"
 
 
 def lies_of(log: FeedbackLog) -> np.ndarray:
@@ -175,12 +179,7 @@ def test_a_deletion_test_the_search_finds_hard_goes_to_sat(monkeypatch):
     from cbsolve.consistency.sat import SatSession
     from cbsolve.deadline import Deadline
 
-    log = FeedbackLog.parse(Variant(16, "123456", True), [
-        "1446434243442422:2,3", "6655236436561462:2,9", "1653262153256626:1,11",
-        "3654455651626633:1,11", "4566661221442131:4,7", "6144313223214434:0,9",
-        "6144313223214434:2,7", "3262656531351133:3,10", "3216221615526653:7,5",
-        "4126412345144656:4,6", "2232254623654353:3,6", "3156214643431161:2,10",
-        "5245234133226264:0,9"])
+    log = FeedbackLog.from_file(Variant(16, "123456", True), ONE_GUESS_TWICE)
     assert conflict_search(log, "native", 20) == ([6, 7], True)
     tries, by_sat = [], []
     sat_solve = SatSession.solve
