@@ -92,7 +92,7 @@ class LocalSearch:
             r = self.kernel.solve(self.guesses, self.bulls, self.totals, v.n_symbols, v.repeats,
                                   v.no_leading_zero, st, forb, seed,
                                   max_flips if max_flips is not None else 1 << 62,
-                                  time_policy.kernel_seconds(seconds), stop, want,
+                                  -1.0 if seconds is None else float(seconds), stop, want,
                                   NOISE, TENURE, restart, swaps_only, luby)
         self.flips += int(r["flips"])
         sols = [tuple(int(s) for s in code) for code in r["solutions"]]
