@@ -26,7 +26,7 @@ STATIC_SECONDS = 60.0
 #: ``bounds``: the proved bounds take milliseconds; the optional work (strategies, exact
 #: searches) shares the rest (docs/benchmarks.md, "Bounds").
 BOUNDS_SECONDS = 30.0
-#: ``assist``: one answer per typed entry, within seconds.
+#: ``assist`` (and the game engine's solver calls): one answer per typed entry, within seconds.
 ASSIST_SECONDS = 10.0
 
 # --- ``auto``: choosing an engine (consistency/plan.py) ------------------------------------------
