@@ -174,9 +174,9 @@ def test_assist_replays_a_log_without_solving_after_each_entry(monkeypatch):
 def test_no_time_limit_with_an_inner_budget_hit_is_reported_not_a_crash(capsys, monkeypatch):
     """`--time-limit 0` crashed with "unsupported format string passed to NoneType" once an
     inner budget ran out."""
-    from cbsolve.consistency import dfs_answer
+    from cbsolve import time_policy
 
-    monkeypatch.setattr(dfs_answer, "DEFAULT_COUNT_SECONDS", 0.05)
+    monkeypatch.setattr(time_policy, "UNTIMED_COUNT_SECONDS", 0.05)
     code, out, err = run(capsys, "consistent", "--length", "12", "--repeats",
                          "012345678901:2,3", "--count", "--time-limit", "0", "--json")
     data = json.loads(out)

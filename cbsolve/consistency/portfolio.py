@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+from .. import time_policy
 from ..deadline import Deadline, stop_hook
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
@@ -53,25 +54,31 @@ class LocalSearchOptions:
     luby: bool = False
 
     def native(self, kernel):
-        """The kernel's ``Options`` with these values (the kernel's "no limit" is -1)."""
+        """The kernel's ``Options`` with these values (``seconds`` as the kernels spell it:
+        :func:`cbsolve.time_policy.kernel_seconds`)."""
         out = kernel.Options()
         for f in fields(self):
             value = getattr(self, f.name)
-            setattr(out, f.name, -1.0 if f.name == "seconds" and value is None else value)
+            setattr(out, f.name, time_policy.kernel_seconds(value) if f.name == "seconds" else value)
         return out
 
 
-#: Portfolio shape (measured side by side, docs/benchmarks.md, "Local-search portfolio"): local-search
-#: flips tried alone
-#: before CP-SAT starts; then race it against CP-SAT (True) or let CP-SAT run alone (False);
-#: hint CP-SAT with the burst's lowest-cost code.
-BURST_FLIPS, RACE, HINT_BEST = 5_000, True, False
-#: After a first secret, the racing local search stops after this many seconds and leaves the
-#: core to CP-SAT (a second secret, when it exists, is usually found near the first quickly;
-#: when it does not, CP-SAT must prove it and a competing thread only slows the proof).
-RACE_AFTER_FIRST = 0.3
-#: The burst before a second (third, ...) secret: shorter, as it starts from the last secret.
-BURST_AFTER_FIRST = 1_000
+@dataclass(frozen=True)
+class PortfolioShape:
+    """How the portfolio runs its two engines; each field measured side by side against the
+    others (docs/benchmarks.md, "Local-search portfolio"); benchmarks pass other shapes."""
+
+    #: Local-search flips tried alone before CP-SAT starts.
+    burst: int = 5_000
+    #: Then race the local search against CP-SAT (True), or let CP-SAT run alone (False).
+    race: bool = True
+    #: Hint CP-SAT with the burst's lowest-cost code.
+    hint_best: bool = False
+    #: After a first secret the race lasts at most this long (None: to the end); its reason is
+    #: in time_policy.
+    race_after_first: float | None = time_policy.RACE_AFTER_FIRST
+    #: The burst before a second (third, ...) secret: shorter, as it starts from the last secret.
+    burst_after_first: int = 1_000
 
 
 class LocalSearch:
@@ -130,17 +137,13 @@ class PortfolioOracle(Oracle):
     local search, so both engines search the same remaining set and ``enumerate_blocks`` stays
     exact. ``wins`` counts which engine produced each answer (for the notes and benchmarks)."""
 
-    def __init__(self, cpsat_oracle, log: FeedbackLog, seed: int = 0, burst: int = BURST_FLIPS,
-                 race: bool = RACE, hint_best: bool = HINT_BEST,
-                 race_after_first: float | None = RACE_AFTER_FIRST,
-                 burst_after_first: int = BURST_AFTER_FIRST):
+    def __init__(self, cpsat_oracle, log: FeedbackLog, seed: int = 0,
+                 shape: PortfolioShape = PortfolioShape()):
         self.cp = cpsat_oracle
         self.cm = cpsat_oracle.cm
         self.ls = LocalSearch(log, seed)
         self.n = log.variant.length
-        self.burst, self.race, self.hint_best = burst, race, hint_best
-        self.race_after_first = race_after_first
-        self.burst_after_first = burst_after_first
+        self.shape = shape
         self.patterns: list[list[int]] = []
         self.last: tuple[int, ...] | None = None
         self.wins = {"local search": 0, "CP-SAT": 0}
@@ -163,18 +166,19 @@ class PortfolioOracle(Oracle):
         if left is not None and left <= 0:
             return Status.UNKNOWN, None
         # Phase 1: a flip-bounded burst of local search alone (deterministic for the seed).
-        burst = self.burst if self.last is None else min(self.burst, self.burst_after_first)
+        shape = self.shape
+        burst = shape.burst if self.last is None else min(shape.burst, shape.burst_after_first)
         if burst:
             r = self.ls.run(left, self.patterns, start=self.last, max_flips=burst)
             if r["solutions"]:
                 return self._found(r["solutions"][0], "local search")
-            if self.hint_best and self.last is None:
+            if shape.hint_best and self.last is None:
                 self.cm.hint(tuple(int(v) for v in r["best"]))   # its lowest-cost code
             left = deadline.left()
             if left is not None and left <= 0:
                 return Status.UNKNOWN, None
         # Phase 2: CP-SAT, raced by the local search in a native thread.
-        return self._race(deadline) if self.race else self._cpsat(deadline)
+        return self._race(deadline) if shape.race else self._cpsat(deadline)
 
     def _cpsat(self, deadline: Deadline):
         status, code = self.cp.find(deadline)
@@ -189,8 +193,9 @@ class PortfolioOracle(Oracle):
         box: dict = {}
 
         budget = left
-        if self.last is not None and self.race_after_first is not None:
-            budget = self.race_after_first if left is None else min(left, self.race_after_first)
+        after = self.shape.race_after_first
+        if self.last is not None and after is not None:
+            budget = after if left is None else min(left, after)
 
         def local():
             try:

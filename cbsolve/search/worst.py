@@ -31,6 +31,7 @@ import time
 
 import numpy as np
 
+from .. import time_policy
 from ..codes import CodeSpace
 from ..deadline import Deadline, run_interruptible, stop_requested
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
@@ -57,11 +58,6 @@ def capacity(n_responses: int, k: int) -> int:
     for _ in range(k):
         c = 1 + (n_responses - 1) * c
     return c
-
-
-#: The tie-break search's set-up and tree, relative to building the worst-case tree (Bulls &
-#: Cows: 2.7 s against 0.8 s): it starts only with at least this much of that time left.
-TIES_SETUP_FACTOR = 4.0
 
 
 class _Native:
@@ -270,7 +266,7 @@ class _WorstRun:
             # Bulls & Cows that took 3-4x building the worst-case tree. With less time left than
             # that, starting it would only overrun the limit.
             left = self.left()
-            need = TIES_SETUP_FACTOR * self.native.phases.get(f"tree({optimum})", 0.0)
+            need = time_policy.TIES_SETUP_FACTOR * self.native.phases.get(f"tree({optimum})", 0.0)
             if left < need:
                 notes.append(f"time limit: {max(left, 0):.1f} s left, too little to start the "
                              f"tie-break search (about {need:.1f} s to set it up)")
@@ -369,12 +365,12 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
     from .expected import solve_expected
 
     n = result.secrets
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = Deadline(time_limit)
     ties = {"at_worst": result.histogram[W], "total": result.total, "proved": False,
             "at_worst_proved": False, "total_lower": None}
 
-    def left():
-        return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+    def left():     # the searches take no 0 (the floor keeps a spent budget a limit)
+        return None if deadline.unlimited else max(deadline.left(), 1e-3)
 
     def adopt(found) -> None:
         # keep the better (count at W, total) tree; both are within W guesses
@@ -394,7 +390,7 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
     if at_proved:
         lo = count.lower
     # Phase 2: the smallest total among the strategies with that count.
-    if at_proved and mode != "count" and (deadline is None or deadline > time.perf_counter()):
+    if at_proved and mode != "count" and not deadline.expired():
         weights = tie_weights(n, W)
         big = weights[-1] - W
         both = solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,
