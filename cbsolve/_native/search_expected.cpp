@@ -300,6 +300,9 @@ class Solver {
     Bounds bounds_;  // fill-bound tables and the cost by depth
     TranspositionTable memo_;
     std::atomic<i64> nodes_{0};
+    // Tells this Solver's per-thread caches from another's (a later Solver may reuse the address).
+    const u64 id_ = next_solver_id_.fetch_add(1) + 1;
+    static std::atomic<u64> next_solver_id_;
     SearchControl ctl_;  // stop flag (Ctrl-C, time limit) and deadline
     py::object matrix_keep_;  // Replies borrows the score matrix
 
@@ -341,15 +344,49 @@ class Solver {
         if (ctl_.poll(++local_nodes_)) throw Stopped();
     }
 
+    // The guesses a node may try: every code up to the relabelling of never-played symbols
+    // and the stabiliser of the history, ascending, with a membership table. It depends only on
+    // (played, history), which all the classes of one guess share, so it is kept per depth
+    // (per thread) and rebuilt when the node's key changes.
+    struct NodeGuesses {
+        u64 owner = 0, played = 0;
+        int flags = -1;
+        std::vector<int> hist, list;
+        std::vector<uint8_t> member;
+    };
+    const NodeGuesses& node_guesses(u64 played) {
+        static thread_local std::vector<NodeGuesses> cache;
+        const size_t depth = node_hist.size();
+        if (cache.size() <= depth) cache.resize(depth + 1);
+        NodeGuesses& c = cache[depth];
+        const int flags = int(opt_unplayed) | int(opt_stabiliser) << 1 | int(node_hist_known) << 2;
+        if (c.owner == id_ && c.played == played && c.flags == flags && c.hist == node_hist) return c;
+        c.list.clear();
+        for (int g = 0; g < nc_; ++g)
+            if (!opt_unplayed || sym_.canonical(g, played)) c.list.push_back(g);
+        if (opt_stabiliser && opt_unplayed) sym_.stabiliser_filter(played, c.list);
+        c.member.assign(nc_, 0);
+        for (int g : c.list) c.member[g] = 1;
+        c.owner = id_;
+        c.played = played;
+        c.flags = flags;
+        c.hist = node_hist;
+        return c;
+    }
+
     // Heap order: a guess comes after another when its bound is larger (then: not a candidate,
     // larger expected class size, higher index).
-    static bool after(const GuessInfo& a, const GuessInfo& b) {
-        if (a.lt != b.lt) return a.lt > b.lt;
-        if (a.lw != b.lw) return a.lw > b.lw;
-        if (a.cand != b.cand) return a.cand < b.cand;
-        if (a.ss != b.ss) return a.ss > b.ss;
-        return a.g > b.g;
-    }
+    // (A function object, not a function pointer: the heap routines inline it.)
+    struct After {
+        bool operator()(const GuessInfo& a, const GuessInfo& b) const {
+            if (a.lt != b.lt) return a.lt > b.lt;
+            if (a.lw != b.lw) return a.lw > b.lw;
+            if (a.cand != b.cand) return a.cand < b.cand;
+            if (a.ss != b.ss) return a.ss > b.ss;
+            return a.g > b.g;
+        }
+    };
+    static constexpr After after{};
     static GuessInfo pop_best(std::vector<GuessInfo>& heap) {
         std::pop_heap(heap.begin(), heap.end(), after);
         GuessInfo k = heap.back();
@@ -377,48 +414,40 @@ class Solver {
         int mostc = 0;
         // The guesses of the pool, as a compact index list (ascending unless overridden).
         static thread_local std::vector<int> G;
-        G.clear();
+        const std::vector<int>* pool_guesses = &G;
         if (override) {
-            G.assign(override->begin(), override->end());
-        } else if (cand_only_ || pool == CANDIDATES) {
+            pool_guesses = override;
+        } else if (cand_only_) {
+            G.clear();
             for (int i = 0; i < n; ++i)
                 if (!opt_unplayed || sym_.canonical(S[i], played)) G.push_back(S[i]);
+            if (opt_stabiliser && opt_unplayed) sym_.stabiliser_filter(played, G);
         } else {
-            int i = 0;  // S is sorted: walk it alongside to skip candidates in pool OTHERS
-            for (int g = 0; g < nc_; ++g) {
-                if (pool == OTHERS) {
+            const NodeGuesses& all = node_guesses(played);
+            if (pool == ALL) {
+                pool_guesses = &all.list;
+            } else if (pool == CANDIDATES) {
+                G.clear();
+                for (int i = 0; i < n; ++i)
+                    if (all.member[S[i]]) G.push_back(S[i]);
+            } else {  // OTHERS: S is sorted, walk it alongside
+                G.clear();
+                int i = 0;
+                for (int g : all.list) {
                     while (i < n && S[i] < g) ++i;
                     if (i < n && S[i] == g) continue;
+                    G.push_back(g);
                 }
-                if (!opt_unplayed || sym_.canonical(g, played)) G.push_back(g);
             }
         }
-        if (!override && opt_stabiliser && opt_unplayed) sym_.stabiliser_filter(played, G);
+        gl.reserve(pool_guesses->size());
         Val node_min = INF;
-        // hist: counts per compact reply (index 0 = the win); row_lb[0] = lbw_[0] = 0, so the
-        // loop needs no branch on empty classes.
-        auto consider = [&](int g, const auto* hist) {
-            const int cand = hist[0] != 0;
-            int classes = 0, wmax = 0;
-            i64 lbt = i64(n) * inc_d, ss = 0;
-            for (int r = 1; r < replies_.nr(); ++r) {
-                const int c = hist[r];
-                classes += c != 0;
-                lbt += row_lb[c];
-                wmax = std::max(wmax, row_lbw[c]);
-                ss += i64(c) * c;
-            }
+        // The bound of one guess from its histogram (counts per compact reply, index 0 = the
+        // win); row_lb[0] = lbw_[0] = 0, so empty classes need no branch.
+        auto keep = [&](int g, int cand, int classes, i64 lbt, int wmax, i64 ss) {
             mostc = std::max(mostc, classes);
             if (!cand && classes == 1) return;  // learns nothing
-            // Some class cannot fit in the depth left. A sum of k INF_T (2^60) entries wraps
-            // to a negative value for k = 8..15 (-fwrapv); with more replies it could wrap
-            // further, so those variants re-add with saturation (kept out of the common path:
-            // the extra work in this loop cost ~50% on Mastermind).
-            if (replies_.nr() > 16) {
-                lbt = i64(n) * inc_d;
-                for (int r = 1; r < replies_.nr(); ++r) lbt = std::min(lbt + row_lb[hist[r]], INF_T);
-            }
-            if (lbt >= INF_T || lbt < 0) return;
+            if (lbt >= INF_T || lbt < 0) return;  // some class cannot fit in the depth left
             Val v{lbt, 1 + wmax};
             if (lt(v, node_min)) node_min = v;
             if (lt(v, keep_below))
@@ -426,17 +455,51 @@ class Solver {
             else if (rejected_min && lt(v, *rejected_min))
                 *rejected_min = v;
         };
-        // Histograms of a chunk of guesses at once, candidates in the outer loop: each
-        // candidate's row of the transposed matrix (its reply to every guess) is read
-        // sequentially and every guess has its own counters, so consecutive increments never
-        // wait on each other (the guess-major loop serialised on repeated replies). A chunk's
-        // counters stay in L1.
+        // At most 16 replies (4 pegs, 14): the histograms are padded to 16 counters (zeros
+        // beyond nr), so the loops have a fixed trip count and vectorise; row_lbw is
+        // nondecreasing, so the largest class gives the worst-case bound. The sum is taken
+        // unsigned: 15 classes of INF_T (2^60) cannot wrap.
+        auto consider16 = [&](int g, const auto* hist) {
+            unsigned maxc = 0;
+            int classes = 0;
+            u64 ss = 0;  // c * c < 2^32: counts are below 65,536
+            u64 lbt = u64(n) * u64(inc_d);
+            for (int r = 1; r < 16; ++r) {
+                const unsigned c = hist[r];
+                classes += c != 0;
+                maxc = std::max(maxc, c);
+                ss += c * c;
+            }
+            for (int r = 1; r < 16; ++r) lbt += u64(row_lb[hist[r]]);
+            keep(g, hist[0] != 0, classes, lbt >= u64(INF_T) ? INF_T : i64(lbt), row_lbw[maxc], i64(ss));
+        };
+        // More replies: a sum of INF_T entries could wrap, so it saturates.
+        auto consider_any = [&](int g, const auto* hist) {
+            int classes = 0, wmax = 0;
+            i64 lbt = i64(n) * inc_d, ss = 0;
+            for (int r = 1; r < replies_.nr(); ++r) {
+                const int c = hist[r];
+                classes += c != 0;
+                lbt = std::min(lbt + row_lb[c], INF_T);
+                wmax = std::max(wmax, row_lbw[c]);
+                ss += i64(c) * c;
+            }
+            keep(g, hist[0] != 0, classes, lbt, wmax, ss);
+        };
         // uint8 counters when no class can reach 256 (most nodes), uint16 otherwise (the
         // constructor refuses more than 65,535 codes).
-        if (n < 256)
-            replies_.count_chunks<uint8_t>(S, n, G, consider, ctl_);
-        else
-            replies_.count_chunks<uint16_t>(S, n, G, consider, ctl_);
+        const std::vector<int>& GG = *pool_guesses;
+        if (replies_.stride() == 16) {
+            if (n < 256)
+                replies_.count_chunks<uint8_t>(S, n, GG, consider16, ctl_);
+            else
+                replies_.count_chunks<uint16_t>(S, n, GG, consider16, ctl_);
+        } else {
+            if (n < 256)
+                replies_.count_chunks<uint8_t>(S, n, GG, consider_any, ctl_);
+            else
+                replies_.count_chunks<uint16_t>(S, n, GG, consider_any, ctl_);
+        }
         if (ctl_.stopped()) throw Stopped();  // the histograms are incomplete
         std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
         if (most_classes) *most_classes = mostc;
@@ -721,6 +784,7 @@ class Solver {
 };
 
 thread_local i64 Solver::local_nodes_ = 0;
+std::atomic<u64> Solver::next_solver_id_{0};
 
 }  // namespace
 
