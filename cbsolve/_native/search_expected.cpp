@@ -66,13 +66,14 @@ namespace {
 
 struct Stopped {};
 
+// 24 bytes: a scan keeps one per guess below the budget (pushing them was a tenth of its time).
 struct GuessInfo {
     i64 lt;
     int lw;
-    int cand;  // 1 if the guess is a candidate
-    i64 ss;    // sum of squared class sizes (Irving's expected size), to order ties
+    uint32_t ss;  // sum of squared class sizes (Irving's expected size), to order ties; < 2^32
     int g;
-    int refined = 0;  // 1 once the class bounds were sharpened (lookahead)
+    uint8_t cand;  // 1 if the guess is a candidate
+    uint8_t refined = 0;  // 1 once the class bounds were sharpened (lookahead), 2 deduplicated
 };
 
 class Solver {
@@ -347,7 +348,8 @@ class Solver {
     // The guesses a node may try: every code up to the relabelling of never-played symbols
     // and the stabiliser of the history, ascending, with a membership table. It depends only on
     // (played, history), which all the classes of one guess share, so it is kept per depth
-    // (per thread) and rebuilt when the node's key changes.
+    // (per thread, a few keys per depth: the lookahead of a node's guesses scans the classes
+    // of several guesses in turn) and rebuilt when the node's key is not among them.
     struct NodeGuesses {
         u64 owner = 0, played = 0;
         int flags = -1;
@@ -355,12 +357,21 @@ class Solver {
         std::vector<uint8_t> member;
     };
     const NodeGuesses& node_guesses(u64 played) {
+        constexpr size_t kWays = 4;
         static thread_local std::vector<NodeGuesses> cache;
+        static thread_local std::vector<uint8_t> next_way;
         const size_t depth = node_hist.size();
-        if (cache.size() <= depth) cache.resize(depth + 1);
-        NodeGuesses& c = cache[depth];
+        if (next_way.size() <= depth) {
+            cache.resize((depth + 1) * kWays);
+            next_way.resize(depth + 1, 0);
+        }
         const int flags = int(opt_unplayed) | int(opt_stabiliser) << 1 | int(node_hist_known) << 2;
-        if (c.owner == id_ && c.played == played && c.flags == flags && c.hist == node_hist) return c;
+        for (size_t w = 0; w < kWays; ++w) {
+            const NodeGuesses& c = cache[depth * kWays + w];
+            if (c.owner == id_ && c.played == played && c.flags == flags && c.hist == node_hist) return c;
+        }
+        NodeGuesses& c = cache[depth * kWays + next_way[depth]];
+        next_way[depth] = uint8_t((next_way[depth] + 1) % kWays);
         c.list.clear();
         for (int g = 0; g < nc_; ++g)
             if (!opt_unplayed || sym_.canonical(g, played)) c.list.push_back(g);
@@ -451,7 +462,7 @@ class Solver {
             Val v{lbt, 1 + wmax};
             if (lt(v, node_min)) node_min = v;
             if (lt(v, keep_below))
-                gl.push_back(GuessInfo{lbt, 1 + wmax, cand, ss, g});
+                gl.push_back(GuessInfo{lbt, 1 + wmax, uint32_t(ss), g, uint8_t(cand)});
             else if (rejected_min && lt(v, *rejected_min))
                 *rejected_min = v;
         };
@@ -774,6 +785,7 @@ class Solver {
         int child_d = capped_ ? d - 1 : d;
         for (int r = 0; r < replies_.slots(); ++r) {
             if (r == replies_.win() || classes[r].empty()) continue;
+            Push into(g);  // (no stabiliser here: the path keys the cache of node guesses)
             Val v = greedy(classes[r].data(), int(classes[r].size()), child_d, played | sym_.symmask(g));
             if (v.t >= INF_T) return INF;
             t += v.t;
