@@ -345,6 +345,30 @@ class Solver {
         if (ctl_.poll(++local_nodes_)) throw Stopped();
     }
 
+    // Every code up to the relabelling of never-played symbols, ascending: it depends on the
+    // played symbols alone (a few masks per game), so a small per-thread cache keeps it.
+    const std::vector<int>& canonical_codes(u64 played) {
+        struct Entry {
+            u64 owner = 0, played = 0;
+            bool unplayed = false;
+            std::vector<int> list;
+        };
+        constexpr size_t kEntries = 8;
+        static thread_local Entry cache[kEntries];
+        static thread_local size_t next = 0;
+        for (Entry& e : cache)
+            if (e.owner == id_ && e.played == played && e.unplayed == opt_unplayed) return e.list;
+        Entry& e = cache[next];
+        next = (next + 1) % kEntries;
+        e.list.clear();
+        for (int g = 0; g < nc_; ++g)
+            if (!opt_unplayed || sym_.canonical(g, played)) e.list.push_back(g);
+        e.owner = id_;
+        e.played = played;
+        e.unplayed = opt_unplayed;
+        return e.list;
+    }
+
     // The guesses a node may try: every code up to the relabelling of never-played symbols
     // and the stabiliser of the history, ascending, with a membership table. It depends only on
     // (played, history), which all the classes of one guess share, so it is kept per depth
@@ -372,9 +396,7 @@ class Solver {
         }
         NodeGuesses& c = cache[depth * kWays + next_way[depth]];
         next_way[depth] = uint8_t((next_way[depth] + 1) % kWays);
-        c.list.clear();
-        for (int g = 0; g < nc_; ++g)
-            if (!opt_unplayed || sym_.canonical(g, played)) c.list.push_back(g);
+        c.list = canonical_codes(played);
         if (opt_stabiliser && opt_unplayed) sym_.stabiliser_filter(played, c.list);
         c.member.assign(nc_, 0);
         for (int g : c.list) c.member[g] = 1;
@@ -470,19 +492,38 @@ class Solver {
         // beyond nr), so the loops have a fixed trip count and vectorise; row_lbw is
         // nondecreasing, so the largest class gives the worst-case bound. The sum is taken
         // unsigned: 15 classes of INF_T (2^60) cannot wrap.
+        // The fill bound is linear in the class size up to some size T (c <= b + 1 at least:
+        // the first two levels), row_lb[c] = alpha * c + beta for 1 <= c <= T; when no class
+        // is larger, the sum over the classes is alpha * (n - cand) + beta * classes.
+        i64 alpha = 0, beta = 0;
+        unsigned lin_max = 0;
+        if (nc_ >= 2 && row_lb[1] < INF_T && row_lb[2] < INF_T) {
+            alpha = row_lb[2] - row_lb[1];
+            beta = row_lb[1] - alpha;
+            lin_max = 2;
+            while (int(lin_max) < std::min(nc_, 65535) && row_lb[lin_max + 1] == alpha * (lin_max + 1) + beta)
+                ++lin_max;
+        }
         auto consider16 = [&](int g, const auto* hist) {
             unsigned maxc = 0;
             int classes = 0;
             u64 ss = 0;  // c * c < 2^32: counts are below 65,536
-            u64 lbt = u64(n) * u64(inc_d);
             for (int r = 1; r < 16; ++r) {
                 const unsigned c = hist[r];
                 classes += c != 0;
                 maxc = std::max(maxc, c);
                 ss += c * c;
             }
-            for (int r = 1; r < 16; ++r) lbt += u64(row_lb[hist[r]]);
-            keep(g, hist[0] != 0, classes, lbt >= u64(INF_T) ? INF_T : i64(lbt), row_lbw[maxc], i64(ss));
+            const int cand = hist[0] != 0;
+            i64 lbt;
+            if (maxc <= lin_max) {
+                lbt = i64(n) * inc_d + alpha * (n - cand) + beta * classes;
+            } else {
+                u64 sum = u64(n) * u64(inc_d);
+                for (int r = 1; r < 16; ++r) sum += u64(row_lb[hist[r]]);
+                lbt = sum >= u64(INF_T) ? INF_T : i64(sum);
+            }
+            keep(g, cand, classes, lbt, row_lbw[maxc], i64(ss));
         };
         // More replies: a sum of INF_T entries could wrap, so it saturates.
         auto consider_any = [&](int g, const auto* hist) {
