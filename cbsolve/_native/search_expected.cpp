@@ -599,6 +599,19 @@ class Solver {
                 }
             }
         }
+        // Three secrets no candidate tells apart (the obvious guess failed): a candidate finds
+        // one and leaves the other two together, 3 + 3 = 6 guesses, worst 3; a non-candidate
+        // that tells all three apart also totals 6, worst 2; every other guess totals 7 or
+        // more. So the value is known without a scan (unweighted: weights change the costs).
+        if (opt_obvious && n == 3 && !override && !bounds_.weighted() && d >= 2) {
+            const int g = cand_only_ ? -1 : replies_.separates_three(S);
+            if (g >= 0 || d >= 3) {
+                Val v = g >= 0 ? Val{6, 2} : Val{6, 3};
+                if (use_memo) memo_.store(h1, h2, d, v, g >= 0 ? g : S[0], true);
+                stat(1, n);
+                return v;
+            }
+        }
         // Candidates first: a non-candidate solves nobody now, so its value is at least
         // n + (forest fill bound of n secrets); the other codes are scanned only if that bound is
         // below the best value found among the candidates.

@@ -113,6 +113,18 @@ class Replies {
         }
     }
 
+    // A code outside the three secrets S[0..2] whose replies to them all differ (it tells
+    // them apart), or -1. The transposed rows are read in order, so the first one found ends
+    // a short scan.
+    int separates_three(const int* S) const {
+        const uint8_t* a = &MT_[size_t(S[0]) * nc_];
+        const uint8_t* b = &MT_[size_t(S[1]) * nc_];
+        const uint8_t* c = &MT_[size_t(S[2]) * nc_];
+        for (int g = 0; g < nc_; ++g)
+            if (a[g] && b[g] && c[g] && a[g] != b[g] && a[g] != c[g] && b[g] != c[g]) return g;
+        return -1;
+    }
+
     // Partition S by the reply to guess g into sc (a counting sort keeps each class sorted);
     // sc.order lists the non-winning classes, smallest first; sc.c1/c2 the classes' hashes
     // (z1, z2: the Zobrist keys of the codes).
