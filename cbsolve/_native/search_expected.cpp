@@ -52,6 +52,9 @@
 #include <random>
 #include <stdexcept>
 #include <vector>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "search_expected_bounds.hpp"
 #include "search_expected_partition.hpp"
@@ -508,11 +511,34 @@ class Solver {
             unsigned maxc = 0;
             int classes = 0;
             u64 ss = 0;  // c * c < 2^32: counts are below 65,536
-            for (int r = 1; r < 16; ++r) {
-                const unsigned c = hist[r];
-                classes += c != 0;
-                maxc = std::max(maxc, c);
-                ss += c * c;
+#ifdef __SSE2__
+            if constexpr (sizeof(hist[0]) == 1) {
+                // 16 byte counters in one register (the compiler moved them one by one)
+                __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(hist));
+                v = _mm_and_si128(v, _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                                  -1, -1, -1, 0));  // the win is not a class
+                const unsigned empty = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
+                classes = 16 - __builtin_popcount(empty);
+                __m128i m = _mm_max_epu8(v, _mm_srli_si128(v, 8));
+                m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
+                m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
+                m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
+                maxc = unsigned(_mm_cvtsi128_si32(m) & 0xff);
+                const __m128i lo = _mm_unpacklo_epi8(v, _mm_setzero_si128());
+                const __m128i hi = _mm_unpackhi_epi8(v, _mm_setzero_si128());
+                __m128i sq = _mm_add_epi32(_mm_madd_epi16(lo, lo), _mm_madd_epi16(hi, hi));
+                sq = _mm_add_epi32(sq, _mm_srli_si128(sq, 8));
+                sq = _mm_add_epi32(sq, _mm_srli_si128(sq, 4));
+                ss = u64(unsigned(_mm_cvtsi128_si32(sq)));
+            } else
+#endif
+            {
+                for (int r = 1; r < 16; ++r) {
+                    const unsigned c = hist[r];
+                    classes += c != 0;
+                    maxc = std::max(maxc, c);
+                    ss += c * c;
+                }
             }
             const int cand = hist[0] != 0;
             i64 lbt;
