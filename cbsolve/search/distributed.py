@@ -18,7 +18,10 @@ a task, so one large class does not keep a single worker busy while the others i
 The incumbent bound is shared by ordering: at most as many tasks as the cluster has threads
 are in flight, and each task is submitted with the budget the driver knows at that moment
 (the incumbent minus the proved lower bounds of the sibling classes, capped on the worker by
-the class's own greedy value). A task whose class cannot beat its budget refutes its guess;
+the class's own greedy value). Inside a split class the incumbent also reaches running tasks:
+the driver publishes each improvement in a Dask Variable that every guess task reads between
+its classes (the single-machine split shares it the same way between threads). A task whose
+class cannot beat its budget refutes its guess;
 the guess's remaining tasks are cancelled. Every value is exact or a proved bound whatever the
 order tasks finish in, so the optimum is the single-machine one; which of several equally good
 trees is returned may differ.
