@@ -49,10 +49,13 @@ class Split:
     """When the driver splits a class of the first guess by its second guesses (see
     ``DistributedExpected._split_worth``): classes of at least ``min_size`` secrets (Bulls &
     Cows 4/10: the classes 0,1 (1440) and 0,2 (1260) of 0123, which alone are most of the
-    single-worker time), and only on clusters of at least ``min_slots`` worker threads."""
+    single-worker time), and only on clusters of at least ``min_slots`` worker threads.
+    ``share_incumbent``: running guess tasks read the split's best value between classes (a
+    Dask Variable); off, each keeps the budget it was sent with (for the scaling benchmark)."""
 
     min_size: int = 1000
     min_slots: int = 2
+    share_incumbent: bool = True
 
 #: On a worker thread: its search for the current game ((variant, cap, guesses), search). One
 #: per thread, as a search builds trees in Python-side state (a threaded worker would race).
@@ -364,7 +367,7 @@ class DistributedExpected:
                 for g, lbt, lbw, cand in s.solver.scan(members, depth, played, None, hist)]
         heapq.heapify(heap)
         fail, found, running = (INF_T, INF_W), None, {}
-        incumbent = self._publish(None, best)
+        incumbent = self._publish(None, best) if self.split.share_incumbent else None
         try:
             while heap or running:
                 while heap and len(running) < self.slots:
@@ -384,7 +387,8 @@ class DistributedExpected:
                     value = (res["total"], res["worst"])
                     if res["exact"] and value < best:
                         best, found = value, res
-                        self._publish(incumbent, best)
+                        if incumbent:
+                            self._publish(incumbent, best)
                     else:
                         fail = min(fail, value)
         finally:
