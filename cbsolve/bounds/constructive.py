@@ -19,10 +19,14 @@ The strategy uses bulls only, so it works for bulls-and-cows and bulls-only (bla
    When a and b occur once each (always so when 2D >= N + 2), a *pair search* replaces the scan
    if cheaper: with L = bit length of N-1, guess a on the positions whose bit t is 1 and b
    elsewhere: bulls - 1 = bit_t(p_a) - bit_t(p_b), so each of the L bits is seen to differ
-   (both values read) or to be equal. The positions differ, so some bit t* differs; for each
-   equal bit s, guess a on the positions on p_a's side of bit t* whose bit s is 1 (b elsewhere,
-   scoring its one bull since p_b is on the other side): bulls - 1 = bit_s(p_a) = bit_s(p_b).
-   At most L + (L - 1) guesses.
+   (both values read) or to be equal. The positions differ, so the bits that differ (mask M)
+   are known on both sides, and p_b = p_a XOR M: what is left is the one common value of the
+   equal bits, among the F values v for which both p_a(v) and p_b(v) are positions. Search it
+   by thirds, two symbols weighing it at once: guess a at p_a(v) for v in the upper two thirds
+   of the candidates, b at p_b(v) for v in the upper third, a and b swapped on the other
+   candidate positions of the two sides (where neither can score), so bulls - 1 is 2, 1 or 0:
+   ceil(log3 F) guesses. At most L + ceil((L - 1) log3 2) in all (:func:`pair_search_worst`
+   plays every pair of positions; 9 for N = 38, where halving the common bits needed 11).
 3. **Locate.** For each remaining symbol c present (ascending count; the last one takes the
    positions left, free), find its k positions among the m still unknown ones by splitting:
    guess c on the first s positions (filler elsewhere), whose bulls give how many of the k are
@@ -30,6 +34,10 @@ The strategy uses bulls only, so it works for bulls-and-cows and bulls-only (bla
    worst case is L(m, k) = 1 + min_s max_j [L(s, j) + L(m - s, k - j)], L = 0 when k in {0, m};
    the s attaining the minimum (:func:`split_point`) is the one played. Halving (s = m/2) is
    not always best: L(40, 4) is 16 with the best s, 19 with halves.
+   Symbols occurring once are located two at a time (consecutive in that order; an odd one
+   out alone): the pair search of step 2 (or the scan, whichever is cheaper in the worst case)
+   played on the m unknown positions, filler outside them, where locating them one after the
+   other can take ceil(log2 m) + ceil(log2 (m - 1)) guesses (9 instead of 12 for m = 38).
 4. Guess the secret (one more guess; earlier ones may already have won).
 
 Worst case (proved by the construction, computed by :func:`count_locate_worst`): the maximum,
@@ -117,9 +125,41 @@ def count_locate_worst(variant: Variant) -> int | None:
 
 
 def pair_search_worst(n: int) -> int:
-    """Guesses to find two symbols occurring once each among n positions: the pair search
-    (2L - 1, L the bit length of n - 1) or the scan (n - 1), whichever is smaller."""
-    return min(n - 1, 2 * (n - 1).bit_length() - 1)
+    """Guesses to find two symbols occurring once each among n positions (the filler, if any,
+    elsewhere): the pair search's worst case or the scan's (n - 1), whichever is smaller."""
+    return min(n - 1, pair_search_costs(n)[0]) if n > 1 else 0
+
+
+@cache
+def pair_search_costs(n: int) -> tuple[int, int]:
+    """(worst, total) guesses of the pair search over the n (n - 1) ordered pairs of distinct
+    positions of a and b, by playing :func:`pair_search_cost` on each."""
+    costs = [pair_search_cost(n, ia, ib) for ia in range(n) for ib in range(n) if ia != ib]
+    return max(costs), sum(costs)
+
+
+def pair_search_cost(n: int, ia: int, ib: int) -> int:
+    """Guesses the pair search asks when a and b sit at indices ia != ib of n positions."""
+    asked = (n - 1).bit_length()                       # the signed bit readings
+    candidates = common_candidates(n, ia, ia ^ ib)
+    while len(candidates) > 1:
+        candidates = next(part for part in thirds(candidates) if ia in part)
+        asked += 1
+    return asked
+
+
+def common_candidates(n: int, ia: int, mask: int) -> list[int]:
+    """Indices a may have once the bits in ``mask`` are known to differ between a and b (and
+    read) and the others to agree: both it and its partner (XOR mask) below n."""
+    return [x for x in range(n) if (x ^ ia) & mask == 0 and x ^ mask < n]
+
+
+def thirds(candidates: list[int]) -> tuple[list[int], list[int], list[int]]:
+    """(top, middle, bottom) parts of the candidates, none larger than a third rounded up: a
+    weighs top + middle, b top, so the bulls read 2, 1 or 0 for them."""
+    k = -(-len(candidates) // 3)
+    f = len(candidates)
+    return candidates[f - k:], candidates[f - 2 * k:f - k], candidates[:max(0, f - 2 * k)]
 
 
 @cache
@@ -130,11 +170,34 @@ def _locate_exact(m: int, smallest: int, symbols: int) -> int:
         return 0 if m == 0 else -1
     if symbols == 1:
         return 0 if m >= smallest else -1
+    if smallest == 1:
+        return _locate_singletons_first(m, symbols)
     worst = -1
     for k in range(smallest, m // symbols + 1):
         rest = _locate_exact(m - k, k, symbols - 1)
         if rest >= 0:
             worst = max(worst, locate_worst(m, k) + rest)
+    return worst
+
+
+def _locate_singletons_first(m: int, symbols: int) -> int:
+    """:func:`_locate_exact` when symbols may occur once: the adversary chooses how many s do
+    (they come first), located in pairs by the pair search; the others at least twice each."""
+    worst = -1
+    for s in range(symbols + 1):
+        others = symbols - s
+        if others == 0 and m != s or others and m - s < 2 * others:
+            continue
+        rest = _locate_exact(m - s, 2, others) if others else 0
+        if rest < 0:
+            continue
+        located = s if others else s - 1            # the very last symbol is free
+        cost, left = 0, m
+        for _ in range(located // 2):
+            cost, left = cost + pair_search_worst(left), left - 2
+        if located % 2:
+            cost += locate_worst(left, 1)
+        worst = max(worst, cost + rest)
     return worst
 
 
@@ -189,52 +252,77 @@ class CountThenLocate:
             self.filler_bulls = 0
         else:
             a, b = present[0], present[1]
-            if counts[a] == counts[b] == 1 and pair_search_worst(n) < n - 1:
-                self._pair_search(a, b, secret)
-            else:
-                self._scan_pair(a, b, counts, secret)
+            self.filler, self.filler_bulls = None, 0       # none yet: the pair fills the board
+            self._find_pair(a, b, counts, list(range(n)), secret)
             present = present[2:]
             self.filler, self.filler_bulls = a, counts[a]
-        for c in present[:-1]:
+        to_locate = present[:-1]
+        i = 0
+        while i < len(to_locate):
+            c = to_locate[i]
             unknown = [p for p in range(n) if secret[p] is None]
+            if counts[c] == 1 and i + 1 < len(to_locate) and counts[to_locate[i + 1]] == 1:
+                self._find_pair(c, to_locate[i + 1], counts, unknown, secret)
+                i += 2
+                continue
             for p in self._locate(c, unknown, counts[c]):
                 secret[p] = c
+            i += 1
         for p in range(n):
             if secret[p] is None:
                 secret[p] = present[-1] if present else None
         return secret
 
-    def _pair_search(self, a: int, b: int, secret: list) -> None:
-        """a and b occur once each: read the bits of their positions (see the module doc)."""
-        n = self.n
-        bits = (n - 1).bit_length()
+    def _code(self, on: dict[int, int]) -> tuple[int, ...]:
+        """``on`` maps positions to symbols; every other position gets the filler."""
+        return tuple(on.get(p, self.filler) for p in range(self.n))
+
+    def _find_pair(self, a: int, b: int, counts: list[int], region: list[int],
+                   secret: list) -> None:
+        """Locate every a and b among ``region`` (the filler outside it, if any): the pair
+        search when both occur once and it is cheaper, else the scan."""
+        if counts[a] == counts[b] == 1 and pair_search_worst(len(region)) < len(region) - 1:
+            self._pair_search(a, b, region, secret)
+        else:
+            self._scan_pair(a, b, counts, region, secret)
+
+    def _pair_search(self, a: int, b: int, region: list[int], secret: list) -> None:
+        """a and b occur once each in ``region``: read the bits of their indices in it (see
+        the module doc)."""
+        m = len(region)
+        bits = (m - 1).bit_length()
 
         def ask_a_on(on) -> int:          # bulls minus b's one bull outside ``on``
-            return self._ask(tuple(a if on(p) else b for p in range(n))) - 1
+            return self._ask(self._code({p: a if on(i) else b for i, p in enumerate(region)})
+                             ) - self.filler_bulls - 1
 
-        diff = [ask_a_on(lambda p, t=t: p >> t & 1) for t in range(bits)]
-        split = next(t for t in range(bits) if diff[t])
-        side = 1 if diff[split] > 0 else 0                # bit ``split`` of p_a
-        pa = pb = 0
-        for t in range(bits):
-            if diff[t]:
-                va, vb = (1, 0) if diff[t] > 0 else (0, 1)
-            else:
-                va = vb = ask_a_on(lambda p, t=t: (p >> split & 1) == side and p >> t & 1)
-            pa, pb = pa | va << t, pb | vb << t
-        secret[pa], secret[pb] = a, b
+        diff = [ask_a_on(lambda i, t=t: i >> t & 1) for t in range(bits)]
+        mask = sum(1 << t for t in range(bits) if diff[t])
+        known = sum(1 << t for t in range(bits) if diff[t] > 0)    # a's differing bits
+        candidates = common_candidates(m, known, mask)
+        while len(candidates) > 1:
+            top, middle, bottom = thirds(candidates)
+            # a (b) scores only on its own candidates, so b (a) goes there and anywhere else in
+            # the region: bulls = [i_a in top + middle] + [i_b in top XOR mask] (+ filler)
+            on = {p: a for p in region} | {region[x]: b for x in candidates}
+            on |= {region[x]: a for x in top + middle} | {region[x ^ mask]: b for x in top}
+            read = self._ask(self._code(on)) - self.filler_bulls
+            candidates = (bottom, middle, top)[read]
+        ia = candidates[0]
+        secret[region[ia]], secret[region[ia ^ mask]] = a, b
 
-    def _scan_pair(self, a: int, b: int, counts: list[int], secret: list) -> None:
+    def _scan_pair(self, a: int, b: int, counts: list[int], region: list[int],
+                   secret: list) -> None:
         left = {a: counts[a], b: counts[b]}
-        for p in range(self.n):
+        for i, p in enumerate(region):
             if left[a] == 0 and left[b] == 0:
                 return
-            if p == self.n - 1:                       # the last position holds what is left
+            if i == len(region) - 1:                  # the last position holds what is left
                 secret[p] = a if left[a] else b
                 left[secret[p]] -= 1
                 return
-            code = tuple(a if q == p else b for q in range(self.n))
-            diff = self._ask(code) - counts[b]
+            code = self._code({q: a if q == p else b for q in region})
+            diff = self._ask(code) - self.filler_bulls - counts[b]
             if diff == 1 or diff == -1:
                 secret[p] = a if diff == 1 else b
                 left[secret[p]] -= 1
@@ -257,4 +345,5 @@ class Won(Exception):
 
 
 __all__ = ["CountThenLocate", "METHOD", "Won", "count_locate_worst", "locate_worst",
-           "pair_search_worst", "split_point", "supported"]
+           "pair_search_cost", "pair_search_costs", "pair_search_worst", "split_point",
+           "supported"]
