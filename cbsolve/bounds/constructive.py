@@ -55,6 +55,15 @@ from collections.abc import Callable
 from functools import cache
 
 from ..variant import Variant
+from .weighing import (
+    common_candidates,
+    signed_bits,
+    thirds,
+    two_unknowns_costs,
+    joint,
+    weigh_split,
+    weigh_worst,
+)
 
 #: Largest code length handled (the dynamic programmes are O(N^3 D)).
 MAX_LENGTH = 64
@@ -127,39 +136,9 @@ def count_locate_worst(variant: Variant) -> int | None:
 def pair_search_worst(n: int) -> int:
     """Guesses to find two symbols occurring once each among n positions (the filler, if any,
     elsewhere): the pair search's worst case or the scan's (n - 1), whichever is smaller."""
-    return min(n - 1, pair_search_costs(n)[0]) if n > 1 else 0
+    return min(n - 1, two_unknowns_costs(n, n, distinct=True)[0]) if n > 1 else 0
 
 
-@cache
-def pair_search_costs(n: int) -> tuple[int, int]:
-    """(worst, total) guesses of the pair search over the n (n - 1) ordered pairs of distinct
-    positions of a and b, by playing :func:`pair_search_cost` on each."""
-    costs = [pair_search_cost(n, ia, ib) for ia in range(n) for ib in range(n) if ia != ib]
-    return max(costs), sum(costs)
-
-
-def pair_search_cost(n: int, ia: int, ib: int) -> int:
-    """Guesses the pair search asks when a and b sit at indices ia != ib of n positions."""
-    asked = (n - 1).bit_length()                       # the signed bit readings
-    candidates = common_candidates(n, ia, ia ^ ib)
-    while len(candidates) > 1:
-        candidates = next(part for part in thirds(candidates) if ia in part)
-        asked += 1
-    return asked
-
-
-def common_candidates(n: int, ia: int, mask: int) -> list[int]:
-    """Indices a may have once the bits in ``mask`` are known to differ between a and b (and
-    read) and the others to agree: both it and its partner (XOR mask) below n."""
-    return [x for x in range(n) if (x ^ ia) & mask == 0 and x ^ mask < n]
-
-
-def thirds(candidates: list[int]) -> tuple[list[int], list[int], list[int]]:
-    """(top, middle, bottom) parts of the candidates, none larger than a third rounded up: a
-    weighs top + middle, b top, so the bulls read 2, 1 or 0 for them."""
-    k = -(-len(candidates) // 3)
-    f = len(candidates)
-    return candidates[f - k:], candidates[f - 2 * k:f - k], candidates[:max(0, f - 2 * k)]
 
 
 @cache
@@ -176,7 +155,7 @@ def _locate_exact(m: int, smallest: int, symbols: int) -> int:
     for k in range(smallest, m // symbols + 1):
         rest = _locate_exact(m - k, k, symbols - 1)
         if rest >= 0:
-            worst = max(worst, locate_worst(m, k) + rest)
+            worst = max(worst, weigh_worst(m, k) + rest)
     return worst
 
 
@@ -196,7 +175,7 @@ def _locate_singletons_first(m: int, symbols: int) -> int:
         for _ in range(located // 2):
             cost, left = cost + pair_search_worst(left), left - 2
         if located % 2:
-            cost += locate_worst(left, 1)
+            cost += weigh_worst(left, 1)
         worst = max(worst, cost + rest)
     return worst
 
@@ -290,7 +269,7 @@ class CountThenLocate:
         """a and b occur once each in ``region``: read the bits of their indices in it (see
         the module doc)."""
         m = len(region)
-        bits = (m - 1).bit_length()
+        bits = signed_bits(m, m)
 
         def ask_a_on(on) -> int:          # bulls minus b's one bull outside ``on``
             return self._ask(self._code({p: a if on(i) else b for i, p in enumerate(region)})
@@ -299,7 +278,7 @@ class CountThenLocate:
         diff = [ask_a_on(lambda i, t=t: i >> t & 1) for t in range(bits)]
         mask = sum(1 << t for t in range(bits) if diff[t])
         known = sum(1 << t for t in range(bits) if diff[t] > 0)    # a's differing bits
-        candidates = common_candidates(m, known, mask)
+        candidates = common_candidates(m, m, known, mask)
         while len(candidates) > 1:
             top, middle, bottom = thirds(candidates)
             # a (b) scores only on its own candidates, so b (a) goes there and anywhere else in
@@ -328,16 +307,41 @@ class CountThenLocate:
                 left[secret[p]] -= 1
 
     def _locate(self, c: int, positions: list[int], k: int) -> list[int]:
+        """The k positions of c among ``positions`` (:mod:`.weighing`)."""
         if k == 0:
             return []
         if k == len(positions):
             return positions
-        half = positions[:split_point(len(positions), k)]
-        on = set(half)
-        code = tuple(c if p in on else self.filler for p in range(self.n))
-        # The filler scores exactly at its own located positions, none of which is in ``on``.
-        j = self._ask(code) - self.filler_bulls
-        return self._locate(c, half, j) + self._locate(c, positions[len(half):], k - j)
+        first = positions[:weigh_split(len(positions), k)]
+        second = positions[len(first):]
+        # The filler scores exactly at its own located positions, none of which is weighed.
+        j = self._ask(self._code({p: c for p in first})) - self.filler_bulls
+        if joint(len(first), j, len(second), k - j):
+            return self._two_blocks(c, first, second, marked=j == 1 and k - j == 1)
+        return self._locate(c, first, j) + self._locate(c, second, k - j)
+
+    def _two_blocks(self, c: int, xs: list[int], ys: list[int], marked: bool) -> list[int]:
+        """c's positions when xs and ys each hold exactly one of them (``marked``) or each
+        exactly one position without c: both unknowns weighed at once (:mod:`.weighing`)."""
+        x, y = len(xs), len(ys)
+
+        def weigh(a_set, b_set) -> int:           # [ip in a_set] + [iq in b_set]
+            bulls = self._ask(self._code({xs[i]: c for i in a_set} | {ys[i]: c for i in b_set}))
+            bulls -= self.filler_bulls
+            return bulls if marked else len(a_set) + len(b_set) - bulls
+
+        diff = [weigh([i for i in range(x) if i >> t & 1], [i for i in range(y) if not i >> t & 1])
+                - 1 for t in range(signed_bits(x, y))]
+        mask = sum(1 << t for t, dt in enumerate(diff) if dt)
+        known = sum(1 << t for t, dt in enumerate(diff) if dt > 0)
+        candidates = common_candidates(x, y, known, mask)
+        while len(candidates) > 1:
+            top, middle, bottom = thirds(candidates)
+            candidates = (bottom, middle, top)[weigh(top + middle, [v ^ mask for v in top])]
+        ip = candidates[0]
+        if marked:
+            return [xs[ip], ys[ip ^ mask]]
+        return [p for p in xs if p != xs[ip]] + [p for p in ys if p != ys[ip ^ mask]]
 
 
 class Won(Exception):
@@ -345,5 +349,4 @@ class Won(Exception):
 
 
 __all__ = ["CountThenLocate", "METHOD", "Won", "count_locate_worst", "locate_worst",
-           "pair_search_cost", "pair_search_costs", "pair_search_worst", "split_point",
-           "supported"]
+           "pair_search_worst", "split_point", "supported"]

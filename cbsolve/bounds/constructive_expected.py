@@ -11,7 +11,7 @@ the expected total where the strategies cannot be evaluated against every secret
 * when every symbol is present, the pair scan: min(q+1, N-1) guesses, q the last position
   holding either of the two rarest symbols a, b (it stops once all of them are found), or,
   when a and b occur once each and the pair search is used, its guesses for their positions
-  (:func:`.constructive.pair_search_cost`);
+  (:func:`.weighing.two_unknowns_cost`);
 * for each further present symbol in ascending count order, the halving guesses that locate
   its k positions among the m still unknown (the last symbol has k = m: none), except that
   symbols occurring once are located in consecutive pairs by the pair search (or the scan)
@@ -40,7 +40,8 @@ from functools import cache
 from math import comb
 
 from ..variant import Variant
-from .constructive import METHOD, pair_search_costs, pair_search_worst, split_point, supported
+from .constructive import METHOD, pair_search_worst, split_point, supported
+from .weighing import two_unknowns_costs, weigh_total
 
 
 @cache
@@ -65,7 +66,7 @@ def _find_pair_total(n: int, size: int, secrets: int) -> int:
     """Guesses finding the two rarest symbols (size = their positions together), summed over
     ``secrets`` secrets whose pair positions are spread evenly over the possible ones."""
     if size == 2 and pair_search_worst(n) < n - 1:
-        return secrets // (n * (n - 1)) * pair_search_costs(n)[1]
+        return secrets // (n * (n - 1)) * two_unknowns_costs(n, n, distinct=True)[1]
     return secrets // comb(n, size) * _scan_total(n, size)
 
 
@@ -98,9 +99,9 @@ def _sweep(n: int, d: int, scan: bool) -> dict[tuple[int, int], tuple[int, int]]
                     cost += _find_pair_total(m + 1, 2, secrets)
                     alone = 0
                 elif j == 1:
-                    alone = secrets // m * halving_total(m, 1)
+                    alone = secrets // m * weigh_total(m, 1)
                 else:
-                    cost += secrets // comb(m, j) * halving_total(m, j)
+                    cost += secrets // comb(m, j) * weigh_total(m, j)
                 labels = comb(d - syms, r)
                 _add(nxt, (u + j, s + 1), secrets * labels, (cost + alone) * labels)
         states = nxt

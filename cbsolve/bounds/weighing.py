@@ -1,0 +1,137 @@
+"""Locating marked positions by weighing, with two unknown positions weighed at once: the
+searches count-then-locate (:mod:`.constructive`) plays, and their exact costs.
+
+Place in the data flow: :mod:`.constructive` (the strategy and its worst case) and
+:mod:`.constructive_expected` (its total over all secrets) -> here.
+
+**Two unknowns.** Let one unknown index ip lie in 0..x-1 and another, iq, in 0..y-1, and let
+a guess *weigh* any sets A of the first range and B of the second at once, reading
+[ip in A] + [iq in B]. Two ways to build such guesses:
+
+* two symbols a, b occurring once each in the same m positions (x = y = m, ip != iq): a on the
+  positions of A, b on those of B, A and B disjoint (the pair search of count-then-locate);
+* one symbol with exactly one mark in each of two disjoint blocks of positions X and Y (a
+  symbol found twice among m positions, split 1 + 1 by a first guess): the symbol on X[A] and
+  Y[B], the filler elsewhere. The same works for exactly one position *without* the symbol in
+  each block, the bulls then reading |A| + |B| minus the weighing.
+
+The search: with L the bit length of max(x, y) - 1, weigh A = {bit t is 1}, B = {bit t is 0}
+for each bit t: the reading minus 1 is bit_t(ip) - bit_t(iq), so the bits where they differ
+(mask M) are read on both sides and the others are seen to agree: iq = ip XOR M. Then the one
+common value of the agreeing bits remains, among the F candidates for which both indices are
+in range; weigh the upper two thirds of them on ip's side and the upper third on iq's side:
+the reading is 2, 1 or 0, so ceil(log3 F) more guesses. Charged exactly per pair of indices
+(:func:`two_unknowns_cost`): for x = y = 38, 9 guesses in the worst case where locating the
+two one after the other by halving takes 12.
+
+**Locating k marks among m** (:func:`weigh_worst`): weigh the first s positions, read how many
+marks j they hold, and go on in both parts; when each part holds exactly one mark (or exactly
+one unmarked position), the two are weighed at once if that is cheaper. The worst case obeys
+W(m, k) = 1 + min_s max_j cost(s, j; m - s, k - j), with cost the two-unknowns worst case or
+W(s, j) + W(m - s, k - j); the s attaining the minimum is played (:func:`weigh_split`).
+W(40, 2) = 9 where halving alone needs 10.
+"""
+from __future__ import annotations
+
+from functools import cache
+from math import comb
+
+
+def thirds(candidates: list[int]) -> tuple[list[int], list[int], list[int]]:
+    """(top, middle, bottom) parts of the candidates, none larger than a third rounded up: ip's
+    side weighs top + middle, iq's side top, so the reading is 2, 1 or 0 for them."""
+    k = -(-len(candidates) // 3)
+    f = len(candidates)
+    return candidates[f - k:], candidates[f - 2 * k:f - k], candidates[:max(0, f - 2 * k)]
+
+
+def common_candidates(x: int, y: int, known: int, mask: int) -> list[int]:
+    """The indices ip may still have once the bits in ``mask`` are read (ip's are those of
+    ``known``) and the others seen to agree: ip < x and its partner ip XOR mask < y."""
+    return [v for v in range(x) if (v ^ known) & mask == 0 and v ^ mask < y]
+
+
+def signed_bits(x: int, y: int) -> int:
+    """The first phase's guesses: one per bit of the larger range."""
+    return (max(x, y) - 1).bit_length()
+
+
+def two_unknowns_cost(x: int, y: int, ip: int, iq: int) -> int:
+    """Guesses the two-unknowns search asks for indices ip < x and iq < y."""
+    asked = signed_bits(x, y)
+    candidates = common_candidates(x, y, ip, ip ^ iq)
+    while len(candidates) > 1:
+        candidates = next(part for part in thirds(candidates) if ip in part)
+        asked += 1
+    return asked
+
+
+@cache
+def two_unknowns_costs(x: int, y: int, distinct: bool = False) -> tuple[int, int]:
+    """(worst, total) guesses of the search over every pair of indices (ip != iq if
+    ``distinct``: two symbols in the same positions)."""
+    costs = [two_unknowns_cost(x, y, ip, iq) for ip in range(x) for iq in range(y)
+             if not (distinct and ip == iq)]
+    return max(costs), sum(costs)
+
+
+def joint(x: int, j1: int, y: int, j2: int) -> bool:
+    """Whether parts of x and y positions holding j1 and j2 marks are searched together: each
+    holds exactly one mark, or each exactly one unmarked position, and that is cheaper."""
+    one_each = (j1 == 1 and j2 == 1) or (x - j1 == 1 and y - j2 == 1)
+    return one_each and two_unknowns_costs(x, y)[0] < weigh_worst(x, j1) + weigh_worst(y, j2)
+
+
+def _part_cost(x: int, j1: int, y: int, j2: int) -> int:
+    if joint(x, j1, y, j2):
+        return two_unknowns_costs(x, y)[0]
+    return weigh_worst(x, j1) + weigh_worst(y, j2)
+
+
+def weigh_worst(m: int, k: int) -> int:
+    """Worst-case guesses to locate k marks among m positions (module doc)."""
+    return _weigh(m, k)[0]
+
+
+def weigh_split(m: int, k: int) -> int:
+    """How many of the m positions the next weighing covers (0 < k < m)."""
+    return _weigh(m, k)[1]
+
+
+@cache
+def _weigh(m: int, k: int) -> tuple[int, int]:
+    """(worst case, first part size); marks and unmarked positions play symmetric roles, and
+    so do the two parts (ties: the most even split)."""
+    if k == 0 or k == m:
+        return 0, 0
+    if 2 * k > m:
+        return _weigh(m, m - k)
+    best = None
+    for s in range(m // 2, 0, -1):
+        worst = 1 + max(_part_cost(s, j, m - s, k - j)
+                        for j in range(max(0, k - (m - s)), min(k, s) + 1))
+        if best is None or worst < best[0]:
+            best = (worst, s)
+    assert best is not None
+    return best
+
+
+@cache
+def weigh_total(m: int, k: int) -> int:
+    """Guesses of the search of :func:`weigh_worst` summed over all C(m, k) sets of marks."""
+    if k == 0 or k == m:
+        return 0
+    left = weigh_split(m, k)
+    right = m - left
+    total = comb(m, k)
+    for j in range(max(0, k - right), min(k, left) + 1):
+        if joint(left, j, right, k - j):
+            total += two_unknowns_costs(left, right)[1]
+        else:
+            total += (weigh_total(left, j) * comb(right, k - j)
+                      + comb(left, j) * weigh_total(right, k - j))
+    return total
+
+
+__all__ = ["common_candidates", "joint", "signed_bits", "thirds", "two_unknowns_cost",
+           "two_unknowns_costs", "weigh_split", "weigh_total", "weigh_worst"]
