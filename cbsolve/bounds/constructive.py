@@ -59,7 +59,7 @@ from .weighing import (
     common_candidates,
     signed_bits,
     thirds,
-    two_unknowns_costs,
+    two_unknowns_worst,
     joint,
     weigh_split,
     weigh_worst,
@@ -136,7 +136,7 @@ def count_locate_worst(variant: Variant) -> int | None:
 def pair_search_worst(n: int) -> int:
     """Guesses to find two symbols occurring once each among n positions (the filler, if any,
     elsewhere): the pair search's worst case or the scan's (n - 1), whichever is smaller."""
-    return min(n - 1, two_unknowns_costs(n, n, distinct=True)[0]) if n > 1 else 0
+    return min(n - 1, two_unknowns_worst(n, n, distinct=True)) if n > 1 else 0
 
 
 

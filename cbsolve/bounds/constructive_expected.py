@@ -12,8 +12,9 @@ the expected total where the strategies cannot be evaluated against every secret
   holding either of the two rarest symbols a, b (it stops once all of them are found), or,
   when a and b occur once each and the pair search is used, its guesses for their positions
   (:func:`.weighing.two_unknowns_cost`);
-* for each further present symbol in ascending count order, the halving guesses that locate
-  its k positions among the m still unknown (the last symbol has k = m: none), except that
+* for each further present symbol in ascending count order, the weighing guesses that locate
+  its k positions among the m still unknown (:mod:`.weighing`; the last symbol has k = m:
+  none), except that
   symbols occurring once are located in consecutive pairs by the pair search (or the scan)
   over the m unknown positions, charged as above with N replaced by m;
 * the final guess.
@@ -24,8 +25,8 @@ which the tests check on every secret of small games).
 
 **Summing without enumerating.** Fix the counts. Over all secrets with these counts, the
 positions of the i-th located symbol are a uniform k_i-subset of the m_i positions left by the
-earlier ones, independently of what happens to it, so the halving totals factor:
-H(m, k) = sum over k-subsets of the halving guesses (a recursion on the two halves) is charged
+earlier ones, independently of what happens to it, so the weighing totals factor:
+H(m, k) = sum over k-subsets of the weighing guesses (:func:`.weighing.weigh_total`) is charged
 H(m_i, k_i) x (secrets) / C(m_i, k_i). The scan's positions a u b form a uniform K-subset
 (K = n_a + n_b), whose last element q is t for C(t, K-1) of them; the pair search is
 played on each of the N(N-1) ordered pairs (p_a, p_b) of positions. The count phase depends
@@ -36,25 +37,11 @@ secrets and the guesses charged, all exact integers.
 """
 from __future__ import annotations
 
-from functools import cache
 from math import comb
 
 from ..variant import Variant
-from .constructive import METHOD, pair_search_worst, split_point, supported
-from .weighing import two_unknowns_costs, weigh_total
-
-
-@cache
-def halving_total(m: int, k: int) -> int:
-    """Splitting guesses to locate k marked positions among m, summed over all C(m, k) subsets
-    (the parts :func:`.constructive.split_point` chooses)."""
-    if k == 0 or k == m:
-        return 0
-    left = split_point(m, k)
-    right = m - left
-    return comb(m, k) + sum(halving_total(left, j) * comb(right, k - j)
-                            + comb(left, j) * halving_total(right, k - j)
-                            for j in range(max(0, k - right), min(k, left) + 1))
+from .constructive import METHOD, pair_search_worst, supported
+from .weighing import two_unknowns_total, weigh_total
 
 
 def _scan_total(n: int, size: int) -> int:
@@ -66,7 +53,7 @@ def _find_pair_total(n: int, size: int, secrets: int) -> int:
     """Guesses finding the two rarest symbols (size = their positions together), summed over
     ``secrets`` secrets whose pair positions are spread evenly over the possible ones."""
     if size == 2 and pair_search_worst(n) < n - 1:
-        return secrets // (n * (n - 1)) * two_unknowns_costs(n, n, distinct=True)[1]
+        return secrets // (n * (n - 1)) * two_unknowns_total(n, n, distinct=True)
     return secrets // comb(n, size) * _scan_total(n, size)
 
 
@@ -79,14 +66,14 @@ def _sweep(n: int, d: int, scan: bool) -> dict[tuple[int, int], tuple[int, int]]
     """Terminal states (N, symbols used) -> (secrets, guesses charged for locating and scan).
 
     Counts are added in ascending order, one group of equal counts at a time. With ``scan`` the
-    first two symbols are the scanned pair (no halving; the scan is charged when the second one
+    first two symbols are the scanned pair (no weighing; the scan is charged when the second one
     is added) and only terminals using all D symbols matter."""
     states = {(0, 0): (1, 0)}
     for j in range(1, n + 1):
         nxt: dict[tuple[int, int], tuple[int, int]] = {}
         for (used, syms), (secrets, cost) in states.items():
             _add(nxt, (used, syms), secrets, cost)             # no symbol of count j
-            alone = 0      # a located singleton not (yet) paired: its halving, if it stays so
+            alone = 0      # a located singleton not (yet) paired: its search, if it stays so
             for r in range(1, min(d - syms, (n - used) // j) + 1):
                 u, s = used + (r - 1) * j, syms + r - 1        # before the r-th symbol
                 m = n - u
@@ -154,4 +141,4 @@ def constructive_total(variant: Variant) -> tuple[int, str] | None:
     return None
 
 
-__all__ = ["TOTAL_METHOD", "constructive_total", "count_locate_total", "halving_total"]
+__all__ = ["TOTAL_METHOD", "constructive_total", "count_locate_total"]

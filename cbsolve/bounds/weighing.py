@@ -36,6 +36,8 @@ from __future__ import annotations
 from functools import cache
 from math import comb
 
+import numpy as np
+
 
 def thirds(candidates: list[int]) -> tuple[list[int], list[int], list[int]]:
     """(top, middle, bottom) parts of the candidates, none larger than a third rounded up: ip's
@@ -67,24 +69,45 @@ def two_unknowns_cost(x: int, y: int, ip: int, iq: int) -> int:
 
 
 @cache
-def two_unknowns_costs(x: int, y: int, distinct: bool = False) -> tuple[int, int]:
-    """(worst, total) guesses of the search over every pair of indices (ip != iq if
-    ``distinct``: two symbols in the same positions)."""
-    costs = [two_unknowns_cost(x, y, ip, iq) for ip in range(x) for iq in range(y)
-             if not (distinct and ip == iq)]
-    return max(costs), sum(costs)
+def two_unknowns_worst(x: int, y: int, distinct: bool = False) -> int:
+    """Worst case of the search over every pair of indices (ip != iq if ``distinct``: two
+    symbols in the same positions): the signed bits, then ceil(log3 F) for the largest set F
+    of candidates any outcome of them leaves (the thirds never hold more than a third rounded
+    up). The tests check it against :func:`two_unknowns_cost` on every pair."""
+    v = np.arange(x)
+    largest = 0
+    for mask in range(1 if distinct else 0, 1 << signed_bits(x, y)):
+        inside = (v ^ mask) < y
+        if inside.any():
+            largest = max(largest, int(np.bincount(v[inside] & mask).max()))
+    return signed_bits(x, y) + _log3_ceil(largest)
+
+
+def _log3_ceil(f: int) -> int:
+    steps = 0
+    while f > 1:
+        f, steps = -(-f // 3), steps + 1
+    return steps
+
+
+@cache
+def two_unknowns_total(x: int, y: int, distinct: bool = False) -> int:
+    """Guesses of the search summed over every pair of indices (as in
+    :func:`two_unknowns_worst`), each pair played (:func:`two_unknowns_cost`)."""
+    return sum(two_unknowns_cost(x, y, ip, iq) for ip in range(x) for iq in range(y)
+               if not (distinct and ip == iq))
 
 
 def joint(x: int, j1: int, y: int, j2: int) -> bool:
     """Whether parts of x and y positions holding j1 and j2 marks are searched together: each
     holds exactly one mark, or each exactly one unmarked position, and that is cheaper."""
     one_each = (j1 == 1 and j2 == 1) or (x - j1 == 1 and y - j2 == 1)
-    return one_each and two_unknowns_costs(x, y)[0] < weigh_worst(x, j1) + weigh_worst(y, j2)
+    return one_each and two_unknowns_worst(x, y) < weigh_worst(x, j1) + weigh_worst(y, j2)
 
 
 def _part_cost(x: int, j1: int, y: int, j2: int) -> int:
     if joint(x, j1, y, j2):
-        return two_unknowns_costs(x, y)[0]
+        return two_unknowns_worst(x, y)
     return weigh_worst(x, j1) + weigh_worst(y, j2)
 
 
@@ -126,7 +149,7 @@ def weigh_total(m: int, k: int) -> int:
     total = comb(m, k)
     for j in range(max(0, k - right), min(k, left) + 1):
         if joint(left, j, right, k - j):
-            total += two_unknowns_costs(left, right)[1]
+            total += two_unknowns_total(left, right)
         else:
             total += (weigh_total(left, j) * comb(right, k - j)
                       + comb(left, j) * weigh_total(right, k - j))
@@ -134,4 +157,5 @@ def weigh_total(m: int, k: int) -> int:
 
 
 __all__ = ["common_candidates", "joint", "signed_bits", "thirds", "two_unknowns_cost",
-           "two_unknowns_costs", "weigh_split", "weigh_total", "weigh_worst"]
+           "two_unknowns_total", "two_unknowns_worst", "weigh_split", "weigh_total",
+           "weigh_worst"]
