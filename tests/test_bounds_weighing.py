@@ -10,8 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cbsolve.bounds import cross_search
 from cbsolve.bounds.constructive import CountThenLocate, count_locate_worst, locate_worst
 from cbsolve.bounds.weighing import (
+    blocks_worst,
     two_unknowns_cost,
     two_unknowns_total,
     two_unknowns_worst,
@@ -59,10 +61,26 @@ def test_weighing_locates_every_set_of_marks_within_its_worst_case_and_total(m):
         assert weigh_worst(m, k) <= locate_worst(m, k)      # never worse than halving alone
 
 
-def test_two_marks_cost_less_than_halving_on_large_blocks():
-    # 40 positions, two marks: 9 guesses where halving needs 10 (the module doc's figure).
-    assert (weigh_worst(40, 2), locate_worst(40, 2)) == (9, 10)
-    assert two_unknowns_worst(38, 38, distinct=True) == 9
+def test_weighing_two_at_once_beats_one_at_a_time_on_large_blocks():
+    for m in (19, 32, 38, 40, 64):
+        assert weigh_worst(m, 2) < locate_worst(m, 2)
+        assert two_unknowns_worst(m, m, distinct=True) < locate_worst(m, 1) + locate_worst(m - 1, 1)
+        assert blocks_worst(m // 2, m - m // 2) < locate_worst(m // 2, 1) + locate_worst(m - m // 2, 1)
+
+
+@pytest.mark.parametrize("x", range(1, 10))
+def test_rectangle_search_finds_every_pair_within_its_worst_case_and_total(x):
+    for y in range(1, 10):
+        worst = total = 0
+        for ip, iq in itertools.product(range(x), range(y)):
+            asked = []
+
+            def weigh(a, b, ip=ip, iq=iq):
+                asked.append(1)
+                return (ip in a) + (iq in b)
+            assert cross_search.play(range(x), range(y), weigh) == (ip, iq)
+            worst, total = max(worst, len(asked)), total + len(asked)
+        assert (worst, total) == (cross_search.cross_worst(x, y), cross_search.cross_total(x, y))
 
 
 @settings(max_examples=30, deadline=None)

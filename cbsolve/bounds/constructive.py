@@ -55,7 +55,9 @@ from collections.abc import Callable
 from functools import cache
 
 from ..variant import Variant
+from . import cross_search
 from .weighing import (
+    by_rectangles,
     common_candidates,
     signed_bits,
     thirds,
@@ -330,6 +332,9 @@ class CountThenLocate:
             bulls -= self.filler_bulls
             return bulls if marked else len(a_set) + len(b_set) - bulls
 
+        if by_rectangles(x, y):
+            ip, iq = cross_search.play(range(x), range(y), weigh)
+            return _marked_or_not(xs, ip, marked) + _marked_or_not(ys, iq, marked)
         diff = [weigh([i for i in range(x) if i >> t & 1], [i for i in range(y) if not i >> t & 1])
                 - 1 for t in range(signed_bits(x, y))]
         mask = sum(1 << t for t, dt in enumerate(diff) if dt)
@@ -339,9 +344,12 @@ class CountThenLocate:
             top, middle, bottom = thirds(candidates)
             candidates = (bottom, middle, top)[weigh(top + middle, [v ^ mask for v in top])]
         ip = candidates[0]
-        if marked:
-            return [xs[ip], ys[ip ^ mask]]
-        return [p for p in xs if p != xs[ip]] + [p for p in ys if p != ys[ip ^ mask]]
+        return _marked_or_not(xs, ip, marked) + _marked_or_not(ys, ip ^ mask, marked)
+
+
+def _marked_or_not(block: list[int], index: int, marked: bool) -> list[int]:
+    """c's positions in a block whose one marked (or one unmarked) position is block[index]."""
+    return [block[index]] if marked else [p for p in block if p != block[index]]
 
 
 class Won(Exception):

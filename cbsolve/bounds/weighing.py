@@ -24,12 +24,15 @@ the reading is 2, 1 or 0, so ceil(log3 F) more guesses. Charged exactly per pair
 (:func:`two_unknowns_cost`): for x = y = 38, 9 guesses in the worst case where locating the
 two one after the other by halving takes 12.
 
+On two disjoint blocks a search by rectangles (:mod:`.cross_search`) is often cheaper still
+(19 x 19: 7 guesses instead of 8); the cheaper one is played (:func:`blocks_worst`).
+
 **Locating k marks among m** (:func:`weigh_worst`): weigh the first s positions, read how many
 marks j they hold, and go on in both parts; when each part holds exactly one mark (or exactly
 one unmarked position), the two are weighed at once if that is cheaper. The worst case obeys
-W(m, k) = 1 + min_s max_j cost(s, j; m - s, k - j), with cost the two-unknowns worst case or
+W(m, k) = 1 + min_s max_j cost(s, j; m - s, k - j), with cost the two-blocks worst case or
 W(s, j) + W(m - s, k - j); the s attaining the minimum is played (:func:`weigh_split`).
-W(40, 2) = 9 where halving alone needs 10.
+W(40, 2) = 8 where halving alone needs 10.
 """
 from __future__ import annotations
 
@@ -37,6 +40,8 @@ from functools import cache
 from math import comb
 
 import numpy as np
+
+from .cross_search import cross_total, cross_worst
 
 
 def thirds(candidates: list[int]) -> tuple[list[int], list[int], list[int]]:
@@ -98,16 +103,32 @@ def two_unknowns_total(x: int, y: int, distinct: bool = False) -> int:
                if not (distinct and ip == iq))
 
 
+def by_rectangles(x: int, y: int) -> bool:
+    """Whether two unknowns in disjoint blocks of x and y positions are searched by rectangles
+    (:mod:`.cross_search`) rather than bit by bit: when that is no worse."""
+    return cross_worst(x, y) <= two_unknowns_worst(x, y)
+
+
+def blocks_worst(x: int, y: int) -> int:
+    """Worst case of the two-unknowns search played on disjoint blocks."""
+    return cross_worst(x, y) if by_rectangles(x, y) else two_unknowns_worst(x, y)
+
+
+def blocks_total(x: int, y: int) -> int:
+    """Its guesses summed over all x * y pairs."""
+    return cross_total(x, y) if by_rectangles(x, y) else two_unknowns_total(x, y)
+
+
 def joint(x: int, j1: int, y: int, j2: int) -> bool:
     """Whether parts of x and y positions holding j1 and j2 marks are searched together: each
     holds exactly one mark, or each exactly one unmarked position, and that is cheaper."""
     one_each = (j1 == 1 and j2 == 1) or (x - j1 == 1 and y - j2 == 1)
-    return one_each and two_unknowns_worst(x, y) < weigh_worst(x, j1) + weigh_worst(y, j2)
+    return one_each and blocks_worst(x, y) < weigh_worst(x, j1) + weigh_worst(y, j2)
 
 
 def _part_cost(x: int, j1: int, y: int, j2: int) -> int:
     if joint(x, j1, y, j2):
-        return two_unknowns_worst(x, y)
+        return blocks_worst(x, y)
     return weigh_worst(x, j1) + weigh_worst(y, j2)
 
 
@@ -149,13 +170,13 @@ def weigh_total(m: int, k: int) -> int:
     total = comb(m, k)
     for j in range(max(0, k - right), min(k, left) + 1):
         if joint(left, j, right, k - j):
-            total += two_unknowns_total(left, right)
+            total += blocks_total(left, right)
         else:
             total += (weigh_total(left, j) * comb(right, k - j)
                       + comb(left, j) * weigh_total(right, k - j))
     return total
 
 
-__all__ = ["common_candidates", "joint", "signed_bits", "thirds", "two_unknowns_cost",
+__all__ = ["blocks_total", "blocks_worst", "by_rectangles", "common_candidates", "joint", "signed_bits", "thirds", "two_unknowns_cost",
            "two_unknowns_total", "two_unknowns_worst", "weigh_split", "weigh_total",
            "weigh_worst"]
