@@ -28,12 +28,13 @@ The strategy uses bulls only, so it works for bulls-and-cows and bulls-only (bla
    ceil(log3 F) guesses. At most L + ceil((L - 1) log3 2) in all (:func:`pair_search_worst`
    plays every pair of positions; 9 for N = 38, where halving the common bits needed 11).
 3. **Locate.** For each remaining symbol c present (ascending count; the last one takes the
-   positions left, free), find its k positions among the m still unknown ones by splitting:
-   guess c on the first s positions (filler elsewhere), whose bulls give how many of the k are
-   there, and recurse on both parts; a part whose count is 0 or its size needs no guess. Its
-   worst case is L(m, k) = 1 + min_s max_j [L(s, j) + L(m - s, k - j)], L = 0 when k in {0, m};
-   the s attaining the minimum (:func:`split_point`) is the one played. Halving (s = m/2) is
-   not always best: L(40, 4) is 16 with the best s, 19 with halves.
+   positions left, free), find its k positions among the m still unknown ones by weighing
+   (:mod:`.weighing`): guess c on the first s positions (filler elsewhere), whose bulls give
+   how many of the k are there, and go on in both parts; a part whose count is 0 or its size
+   needs no guess, and two parts holding exactly one of them each (or exactly one position
+   without c each) are searched together, both weighed by each guess (bit by bit as in step
+   2, or by rectangles: :mod:`.cross_search`). Worst case W(m, k) by a recursion over the
+   split points (:func:`.weighing.weigh_worst`; W(40, 2) = 8 where halving needs 10).
    Symbols occurring once are located two at a time (consecutive in that order; an odd one
    out alone): the pair search of step 2 (or the scan, whichever is cheaper in the worst case)
    played on the m unknown positions, filler outside them, where locating them one after the
@@ -61,8 +62,8 @@ from .weighing import (
     common_candidates,
     signed_bits,
     thirds,
-    two_unknowns_worst,
     joint,
+    two_unknowns_worst,
     weigh_split,
     weigh_worst,
 )
@@ -83,7 +84,8 @@ def supported(variant: Variant) -> tuple[bool, str]:
 
 
 def locate_worst(m: int, k: int) -> int:
-    """Worst-case guesses to find the k positions of a symbol among m by splitting."""
+    """Worst-case guesses to find the k positions of a symbol among m by splitting alone (what
+    set-then-place plays; count-then-locate weighs two parts at once: :mod:`.weighing`)."""
     return _best_split(m, k)[0]
 
 
