@@ -150,6 +150,9 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
         out.notes.append(f"closed-form partition bound skipped: {why}")
     from .bulls_only import raise_lower_bounds
     raise_lower_bounds(worst, expected, variant, responses)
+    if not ok:                  # the bulls classes alone, where the pattern closed forms stop
+        from .bulls_classes import raise_lower_bounds as raise_by_bulls_classes
+        raise_by_bulls_classes(worst, expected, variant, responses)
     if secrets <= SCORER_LIMIT and (deep or not ok) and secrets > 1:
         two = deep and deep_feasible(variant, secrets)
         if two or not ok:
