@@ -91,13 +91,10 @@ class Solver {
             throw std::invalid_argument("codes must have one row per matrix row");
         replies_.init(matrix.data(), nc_, slots, win);
         sym_.init(codes.data(), nc_, static_cast<int>(codes.shape(1)), n_symbols, base_played);
-        std::mt19937_64 rng(0x5eed1234abcdULL);
-        z1_.resize(nc_);
-        z2_.resize(nc_);
-        for (int i = 0; i < nc_; ++i) {
-            z1_[i] = rng();
-            z2_[i] = rng();
-        }
+        SetKeys keys;  // the toolkit's hashing of code sets (toolkit_table.hpp)
+        keys.init(nc_, kSetKeySeed);
+        z1_ = std::move(keys.k1);
+        z2_ = std::move(keys.k2);
         capped_ = max_depth > 0;
         max_depth_ = capped_ ? max_depth : UNCAPPED;
         bounds_.init(nc_, branching_, max_depth, weights);
@@ -335,7 +332,7 @@ class Solver {
         }
     }
 
-    // Every node polls the stop flag (see search_control.hpp): a node of a large game can
+    // Every node polls the stop flag (see toolkit_control.hpp): a node of a large game can
     // take milliseconds, so polling every 1024 nodes left Ctrl-C unanswered for 40 s and more.
     inline void tick() {
         if (ctl_.poll(++local_nodes_)) throw Stopped();
