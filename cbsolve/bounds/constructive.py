@@ -63,6 +63,7 @@ from .weighing import (
     signed_bits,
     thirds,
     joint,
+    minimise_split,
     two_unknowns_worst,
     weigh_split,
     weigh_worst,
@@ -97,20 +98,9 @@ def split_point(m: int, k: int) -> int:
 @cache
 def _best_split(m: int, k: int) -> tuple[int, int]:
     """(worst case, first part size) of locating k marked positions among m: guess a first part
-    of s positions, read how many marks it holds, recurse on both parts; s minimises the worst
-    case (ties: the most even split). Complements have the same cost, so k <= m/2 suffices."""
-    if k == 0 or k == m:
-        return 0, 0
-    if 2 * k > m:
-        return _best_split(m, m - k)
-    best = None
-    for s in range(m // 2, 0, -1):
-        worst = 1 + max(locate_worst(s, j) + locate_worst(m - s, k - j)
-                        for j in range(max(0, k - (m - s)), min(k, s) + 1))
-        if best is None or worst < best[0]:
-            best = (worst, s)
-    assert best is not None
-    return best
+    of s positions, read how many marks it holds, recurse on both parts (one at a time)."""
+    return minimise_split(m, k, lambda s, j, rest, left: locate_worst(s, j) + locate_worst(rest, left),
+                          _best_split)
 
 
 def count_locate_worst(variant: Variant) -> int | None:

@@ -142,22 +142,29 @@ def weigh_split(m: int, k: int) -> int:
     return _weigh(m, k)[1]
 
 
-@cache
-def _weigh(m: int, k: int) -> tuple[int, int]:
-    """(worst case, first part size); marks and unmarked positions play symmetric roles, and
-    so do the two parts (ties: the most even split)."""
+def minimise_split(m: int, k: int, part_cost, again) -> tuple[int, int]:
+    """(worst case, first part size) of locating k marks among m by a first weighing of s
+    positions: s minimises 1 + max_j part_cost(s, j, m - s, k - j) (ties: the most even split);
+    marks and unmarked positions play symmetric roles (``again`` is the cached caller), and so
+    do the two parts."""
     if k == 0 or k == m:
         return 0, 0
     if 2 * k > m:
-        return _weigh(m, m - k)
+        return again(m, m - k)
     best = None
     for s in range(m // 2, 0, -1):
-        worst = 1 + max(_part_cost(s, j, m - s, k - j)
+        worst = 1 + max(part_cost(s, j, m - s, k - j)
                         for j in range(max(0, k - (m - s)), min(k, s) + 1))
         if best is None or worst < best[0]:
             best = (worst, s)
     assert best is not None
     return best
+
+
+@cache
+def _weigh(m: int, k: int) -> tuple[int, int]:
+    """(worst case, first part size) with two one-mark parts weighed together."""
+    return minimise_split(m, k, _part_cost, _weigh)
 
 
 @cache
@@ -177,6 +184,6 @@ def weigh_total(m: int, k: int) -> int:
     return total
 
 
-__all__ = ["blocks_total", "blocks_worst", "by_rectangles", "common_candidates", "joint", "signed_bits", "thirds", "two_unknowns_cost",
-           "two_unknowns_total", "two_unknowns_worst", "weigh_split", "weigh_total",
-           "weigh_worst"]
+__all__ = ["blocks_total", "blocks_worst", "by_rectangles", "common_candidates", "joint",
+           "minimise_split", "signed_bits", "thirds", "two_unknowns_cost", "two_unknowns_total",
+           "two_unknowns_worst", "weigh_split", "weigh_total", "weigh_worst"]
