@@ -5,7 +5,7 @@ part of what is left. The parts are here, each with the measurement or the reaso
 (the figures: docs/benchmarks.md under the heading each cites). "No limit" is spelled ``None``
 everywhere in Python (a ``Deadline(None)``, a ``time_limit=None``); only the native kernels'
 arguments spell it otherwise (``-1`` for the depth-first and local-search kernels,
-:func:`kernel_seconds` for the former; ``0`` for the exact searches' ``set_deadline``), and
+:func:`kernel_seconds` for both; ``0`` for the exact searches' ``set_deadline``), and
 the CLI's ``--time-limit 0``, turned into ``None`` at the edge. Where a step must end even with no
 limit (a model counter can run for hours), its *untimed* budget is here too.
 

@@ -3,12 +3,14 @@
 Each workload runs in a fresh process started in a tree's root (its ``cbsolve`` and its built
 ``.so`` files), the two trees' processes at the same time, ``--repeats`` rounds; the table gives
 the median seconds of each and the geometric mean of the rounds' ratios (this tree / the
-other). Run together, both see the same load of a shared machine (run one after the other, the
-rounds' ratios wandered by +-15% on the 2-core machine; together by +-5%); absolute times are
-inflated by the pair sharing the cores. The workloads: the depth-first search counting and listing a Bulls-and-Cows-family
-log (N = 16, 10 digits, repeats), the local search on N = 40 (fixed flips), the worst-case search
-on Mastermind 4/6 (whole, with certificate) and Bulls & Cows 4/10 (decision and tree), the
-expected-case search on Mastermind 4/6 and on 3 distinct digits of 10.
+other). Run together, both see the same load of a shared machine: the local search's ratio,
+which wandered by +-15% with the trees run one after the other, stayed within +-5%; workloads
+under a second still move by +-10% at a load average of 6-10. Absolute times are inflated by
+the pair sharing the cores. The workloads: the depth-first search counting and listing
+Bulls-and-Cows-family logs (N = 16, 10 digits, repeats), the local search on N = 40 (fixed
+flips), the worst-case search on Mastermind 4/6 (whole, with certificate, one worker) and Bulls &
+Cows 4/10 (decision and tree), the expected-case search on Mastermind 4/6 and on 3 distinct
+digits of 10.
 
     python scripts/bench_toolkit.py --other /path/to/other/checkout [--repeats 3] [--only dfs]
 """

@@ -74,3 +74,21 @@ def test_the_native_stabiliser_matches_the_python_reference(variant):
         got = native.core.representatives(np.array(history, dtype=np.int64))
         want = sym.guess_representatives([space.code_at(i) for i in history]).tolist()
         assert got == want, history
+
+
+def test_the_local_search_options_are_the_kernels_field_for_field():
+    """The frozen dataclass and the native struct name the same fields with the same defaults
+    (no limit: None in Python, -1 in the kernel)."""
+    from dataclasses import fields
+
+    from cbsolve._native import local_search
+    from cbsolve.consistency.portfolio import LocalSearchOptions
+
+    native, python = local_search.Options(), LocalSearchOptions()
+    names = {f.name for f in fields(LocalSearchOptions)}
+    assert names == {n for n in dir(native) if not n.startswith("_")}
+    for name in names - {"seconds"}:
+        assert getattr(native, name) == pytest.approx(getattr(python, name)), name
+    assert python.seconds is None and native.seconds == -1
+    built = LocalSearchOptions(want=3, luby=True, seconds=2.5).native(local_search)
+    assert (built.want, built.luby, built.seconds) == (3, True, 2.5)

@@ -37,8 +37,9 @@
 // Python owns validation; kernels assume valid inputs. Cross-checked against the native filter.
 //
 // Parts: dfs_problem.hpp (bit masks, the problem's arrays, count vectors), dfs_search.hpp (the
-// search state, bounds and domains), dfs_suffix_table.hpp (meet in the middle); this file holds
-// the search loop over positions, the Searcher and the Python module.
+// search state, bounds and domains), dfs_suffix_table.hpp (meet in the middle), the toolkit's
+// toolkit_control.hpp (stop flags, deadline, stop reasons); this file holds the search loop over
+// positions (Run: its named steps), the Searcher and the Python module.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

@@ -38,8 +38,10 @@
 // depth), search_expected_table.hpp (the transposition table), search_expected_symmetry.hpp
 // (unplayed symbols, the stabiliser of the history, the per-thread history),
 // search_expected_partition.hpp (the score matrix and its compact transpose, partition
-// histograms, a guess's classes, equal partitions); this file holds the Solver (options, stop
-// and deadline, the node scan, the branch-and-bound search, greedy) and the Python module.
+// histograms, a guess's classes, equal partitions), and the toolkit shared with the other
+// searches (toolkit_control.hpp, toolkit_symmetry.hpp, toolkit_table.hpp); this file holds the
+// Solver (options, stop and deadline, the node scan, the branch-and-bound search, greedy) and
+// the Python module.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -318,11 +320,7 @@ class Solver {
 
     // The two Zobrist hashes of a set (the transposition table's key).
     void hash_set(const std::vector<int>& S, u64& h1, u64& h2) const {
-        h1 = h2 = 0;
-        for (int s : S) {
-            h1 ^= z1_[s];
-            h2 ^= z2_[s];
-        }
+        hash_set_with(z1_, z2_, S.data(), S.size(), h1, h2);
     }
 
     void check_set(const std::vector<int>& S) const {

@@ -10,13 +10,14 @@
 // Sound prunings, each switchable (Options):
 //   capacity  with k guesses left at most cap(k) = 1 + (R-1) cap(k-1) secrets can be told apart
 //             (R-1 non-winning replies, +1 when the guess is itself a candidate; cap(0) = 0);
-//   symmetry  only one guess per orbit of the stabiliser of the history (cbsolve/symmetry.py
-//             does the same in Python; both are cross-checked in the tests);
+//   symmetry  only one guess per orbit of the stabiliser of the history (toolkit_symmetry.hpp,
+//             shared with the expected-case search; cbsolve/symmetry.py is its reference);
 //   obvious   a guess splitting the set into singletons settles the node (depth <= 2);
 //   dedupe    guesses with identical replies on the set are one guess;
 //   order     guesses in lower-bound order (largest class), candidates first; classes largest
 //             first (the one most likely to fail);
-//   memo      transposition table keyed by the (sorted) candidate set.
+//   memo      transposition table keyed by the (sorted) candidate set (its hashing and sharded
+//             storage from toolkit_table.hpp).
 // A guess that gives every candidate the same reply and is not a candidate is skipped: a
 // strategy starting with it contains a shorter one for the same set.
 #include <pybind11/numpy.h>

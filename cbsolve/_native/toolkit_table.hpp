@@ -20,6 +20,16 @@
 
 namespace {
 
+// A set's two hashes: the XOR of its members' keys in k1 and in k2.
+inline void hash_set_with(const std::vector<uint64_t>& k1, const std::vector<uint64_t>& k2,
+                          const int* s, size_t n, uint64_t& h1, uint64_t& h2) {
+    h1 = h2 = 0;
+    for (size_t i = 0; i < n; ++i) {
+        h1 ^= k1[s[i]];
+        h2 ^= k2[s[i]];
+    }
+}
+
 // Two independent 64-bit Zobrist keys per code (Zobrist 1970): a set's hashes are the XOR of
 // its members' keys, whatever their order, and a partition's classes hash as they are filled.
 struct SetKeys {
@@ -34,16 +44,10 @@ struct SetKeys {
             k2[i] = rng();
         }
     }
-    void hash(const int* s, size_t n, uint64_t& h1, uint64_t& h2) const {
-        h1 = h2 = 0;
-        for (size_t i = 0; i < n; ++i) {
-            h1 ^= k1[s[i]];
-            h2 ^= k2[s[i]];
-        }
-    }
+    // The first of a set's two hashes (enough where the set itself is compared).
     uint64_t hash(const std::vector<int>& s) const {
         uint64_t h1, h2;
-        hash(s.data(), s.size(), h1, h2);
+        hash_set_with(k1, k2, s.data(), s.size(), h1, h2);
         return h1;
     }
 };

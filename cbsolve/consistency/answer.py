@@ -63,7 +63,7 @@ def _list(oracle, log, want, deadline, m, lies, neighbours: bool):
                             neighbours=neighbours and want is not None and not lies)
 
 
-def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: str, limit) -> None:
+def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: StopReason, limit) -> None:
     """Fill status/count/secrets from an enumeration outcome."""
     found = sorted(set(found))
     n = len(found)

@@ -43,7 +43,7 @@ class Oracle:
         raise NotImplementedError
 
     def find_many(self, want: int | None, deadline: Deadline
-                  ) -> tuple[list[tuple[int, ...]], str] | None:
+                  ) -> tuple[list[tuple[int, ...]], StopReason] | None:
         """Up to ``want`` secrets in one solver run, as :func:`enumerate_blocks` returns them;
         None: not supported (the caller enumerates by :meth:`find` and :meth:`block`)."""
         return None
@@ -94,7 +94,7 @@ class Completions:
 
 def enumerate_blocks(oracle: Oracle, log: FeedbackLog, want: int | None, deadline: Deadline,
                      m: int = 0, lies: int = 0,
-                     neighbours: bool = False) -> tuple[list[tuple[int, ...]], str]:
+                     neighbours: bool = False) -> tuple[list[tuple[int, ...]], StopReason]:
     """Up to ``want`` (None: all) distinct secrets; returns (codes, how) with how one of
     ``StopReason.COMPLETE`` (all found, the solver proved there are no more), ``LIMIT`` (stopped
     at ``want``; more may exist) or ``TIME``.

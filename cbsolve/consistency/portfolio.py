@@ -54,11 +54,12 @@ class LocalSearchOptions:
     luby: bool = False
 
     def native(self, kernel):
-        """The kernel's ``Options`` with these values (the kernel's "no limit" is -1)."""
+        """The kernel's ``Options`` with these values (``seconds`` as the kernels spell it:
+        :func:`cbsolve.time_policy.kernel_seconds`)."""
         out = kernel.Options()
         for f in fields(self):
             value = getattr(self, f.name)
-            setattr(out, f.name, -1.0 if f.name == "seconds" and value is None else value)
+            setattr(out, f.name, time_policy.kernel_seconds(value) if f.name == "seconds" else value)
         return out
 
 
