@@ -173,14 +173,18 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
             return result
 
         extra_nodes = [0]  # nodes of the tie-break searches
+        # d -> certificate that d guesses do not suffice, written as soon as feasible(d) says
+        # no (the memo still holds the refutation, so it is cheap): a search stopped later
+        # still leaves a checkable proof of the lower bound it reached.
+        refuted: dict[int, dict] = {}
         optimum = None
         d = lower
         while optimum is None:
             if max_depth is not None and d > max_depth:
                 notes.append(f"no strategy finds every secret within {max_depth} guesses")
                 if certificate:
-                    result.certificate = _certificate(variant, native, max_depth, guesses, deadline,
-                                                      report)
+                    result.certificate = refuted.get(max_depth) or _certificate(
+                        variant, native, max_depth, guesses, deadline, report)
                 return finish(Status.INFEASIBLE, True)
             if upper is not None and d >= upper:
                 optimum = upper  # the greedy tree reaches it
@@ -188,23 +192,34 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
             answer = native.run("feasible", d, deadline, report)
             if answer < 0:
                 notes.append(f"time limit reached while deciding whether {d} guesses suffice")
+                result.certificate = refuted.get(lower - 1)
                 if greedy_tree is not None:
                     result.tree = _tree_doc(variant, native, greedy_tree, guesses, proved=False)
                     _fill_stats(result, result.tree)
+                    if result.certificate is not None:
+                        result.tree["certificate"] = result.certificate
                 return finish(Status.FEASIBLE if greedy_tree is not None else Status.UNKNOWN, False)
             if answer == 1:
                 optimum = d
             else:
+                if certificate and d >= 1:
+                    cert = _certificate(variant, native, d, guesses, deadline, report)
+                    if cert is not None:
+                        refuted[d] = cert
                 result.lower = lower = d + 1
                 d += 1
         result.lower = result.upper = optimum
         root = native.run("tree", optimum, deadline, report)
-        if root is None:  # stopped while building the tree: fall back on the greedy one
-            notes.append("time limit reached while building the tree; the greedy tree is reported")
-            root = greedy_tree
+        if root is None:
+            # Stopped while building the tree: the optimum stays proved (lower = upper), but
+            # the tree reported is the greedy one, which may be deeper; it is labelled as such,
+            # and its worst case is not the optimum (read the value from lower/upper).
+            return _greedy_fallback(variant, native, greedy_tree, optimum, guesses, notes,
+                                    result, finish, refuted.get(optimum - 1))
         tree_doc = _tree_doc(variant, native, root, guesses)
         if certificate and optimum > 1:
-            cert = _certificate(variant, native, optimum - 1, guesses, deadline, report)
+            cert = refuted.get(optimum - 1) or _certificate(variant, native, optimum - 1, guesses,
+                                                            deadline, report)
             if cert is None:
                 notes.append("time limit reached while writing the lower-bound certificate")
             else:
@@ -249,6 +264,22 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
         return finish(Status.OPTIMAL, True)
     except KeyboardInterrupt:
         raise SearchInterrupted(_interrupted(result, native, notes, start)) from None
+
+
+def _greedy_fallback(variant: Variant, native: _Native, greedy_tree, optimum: int, guesses: str,
+                     notes: list[str], result: SearchResult, finish,
+                     cert: dict | None) -> SearchResult:
+    """The optimum is proved but its tree was not built in time: report the greedy tree,
+    labelled not optimal, and no tie-break claims (they would describe the wrong tree)."""
+    notes.append("time limit reached while building the optimal tree; the greedy tree "
+                 f"(not optimal) is reported; the optimum {optimum} is proved")
+    if greedy_tree is not None:
+        result.tree = _tree_doc(variant, native, greedy_tree, guesses, proved=False)
+        _fill_stats(result, result.tree)
+        if cert is not None:
+            result.tree["certificate"] = cert
+    result.certificate = cert
+    return finish(Status.OPTIMAL, True)
 
 
 def _check(variant: Variant, guesses: str, prune: dict, max_depth: int | None,
