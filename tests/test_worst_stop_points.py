@@ -9,9 +9,8 @@ optimum (4): a result that reads the greedy tree's depth as the optimum is caugh
 """
 from __future__ import annotations
 
-import random
-
 import pytest
+from testkit import load_script
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
@@ -98,19 +97,9 @@ def test_stop_before_any_phase_leaves_a_sound_interval(monkeypatch, method, nth)
 
 
 def test_random_stop_points_in_one_process():
-    """Deadlines that expire at random points, many searches in sequence in one process (as a
-    pool worker runs them): every proved value is the full search's, every proof checks."""
-    rng = random.Random(20261124)
-    games = [Variant(3, "012345", False), Variant(4, "0123", True), Variant(5, "01", True)]
-    full = {g: _full(g) for g in games}
-    for _ in range(12):
-        g = rng.choice(games)
-        res = worst.solve_worst(g, workers=rng.choice((1, 2)),
-                                time_limit=rng.uniform(0.0005, 0.05))
-        if res.proved:
-            assert res.lower == res.upper == full[g].upper
-        if res.lower is not None:
-            assert res.lower <= full[g].upper
-        for doc in (res.tree, res.certificate):
-            if doc is not None:
-                assert verify(doc, expect=g).valid
+    """Deadlines and stop requests at random points, searches and bounds in sequence in one
+    process (as a pool worker runs them): scripts/stress_worst_deadlines.py on small games."""
+    stress = load_script("stress_worst_deadlines")
+    report = stress.stress(stress.SMALL, rounds=30, seed=20261124)
+    assert report.failures == []
+    assert report.runs == 30 and sum(report.outcomes.values()) >= 25
