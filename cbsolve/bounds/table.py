@@ -55,12 +55,13 @@ def table_row(cell: dict) -> dict:
 
 def verified(checks: dict) -> str:
     """What the verifier said of the cell's exact searches ("" when none ran), e.g.
-    "worst: confirmed (tree replayed, certificate checked; 0.12 s)"."""
+    "worst: confirmed (upper: tree replayed; lower: certificate checked; 0.12 s)"."""
     out = []
     for objective, c in checks.items():
         if c["rejected"]:
             out.append(f"{objective}: rejected ({c['seconds']} s)")
         else:
-            how = ", ".join(x for x in (c["upper_how"], c["lower_how"]) if x) or "nothing to use"
+            how = "; ".join(f"{end}: {c[end + '_how']}" for end in ("upper", "lower")
+                            if c[end + "_how"]) or "nothing to use"
             out.append(f"{objective}: confirmed ({how}; {c['seconds']} s)")
     return "; ".join(out)
