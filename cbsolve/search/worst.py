@@ -217,6 +217,10 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
             return _greedy_fallback(variant, native, greedy_tree, optimum, guesses, notes,
                                     result, finish, refuted.get(optimum - 1))
         tree_doc = _tree_doc(variant, native, root, guesses)
+        if tree_doc["stats"]["worst"] != optimum:   # depth <= optimum by construction, and
+            # optimum - 1 was refuted: anything else means the decisions contradict each other
+            raise AssertionError(f"internal error: the tree of depth {optimum} has worst case "
+                                 f"{tree_doc['stats']['worst']}")
         if certificate and optimum > 1:
             cert = refuted.get(optimum - 1) or _certificate(variant, native, optimum - 1, guesses,
                                                             deadline, report)
