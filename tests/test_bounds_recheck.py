@@ -107,3 +107,12 @@ def test_missing_certificate_leaves_only_the_tree(honest):
     partial.tree.pop("certificate")
     checked = check_result(GAME, partial)
     assert not checked.rejected and checked.lower is None and checked.upper == w.upper
+
+
+def test_a_certificate_check_out_of_time_leaves_the_lower_end_unconfirmed(honest):
+    from cbsolve.deadline import Deadline
+
+    w, _ = honest
+    checked = check_result(GAME, w, Deadline(0.0))
+    assert not checked.rejected and checked.unconfirmed
+    assert checked.lower is None and checked.upper == w.upper

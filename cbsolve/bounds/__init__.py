@@ -239,7 +239,7 @@ def _strategy_upper(out: Bounds, deadline: Deadline, names, say) -> None:
 def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
     """Exact optima (or proved brackets) from the optimal searches, each end used only once
     the independent verifier confirmed it (:mod:`.recheck`)."""
-    from .recheck import check_result, verify_reserve
+    from .recheck import WORST_SEARCH_SHARE, check_result, verify_reserve
 
     reserve = verify_reserve(out.secrets)
     for objective in ("worst", "expected"):
@@ -250,8 +250,11 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
             out.notes.append(f"time limit reached before the {objective}-case search")
             continue
         say(f"exact {objective}-case search")
-        # the search leaves the verifier its reserve (a limit of 0 would mean "none")
-        left = None if deadline.left() is None else max(deadline.left() - reserve, 1e-3)
+        # the search leaves the verifier its time (a limit of 0 would mean "none"): the worst
+        # case's certificate can take as long to check as the search took
+        left = deadline.left()
+        if left is not None:
+            left = max(left * WORST_SEARCH_SHARE if objective == "worst" else left - reserve, 1e-3)
         try:
             if objective == "worst":
                 from ..search.worst import solve_worst
@@ -267,7 +270,7 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
             continue
         say(f"verifying the {objective}-case search's tree"
             + (" and certificate" if objective == "worst" else ""))
-        checked = check_result(out.variant, res)
+        checked = check_result(out.variant, res, deadline)
         out.checks[objective] = checked.to_json()
         if checked.rejected:
             out.notes.append(f"exact {objective}-case search result rejected by the verifier "
@@ -281,8 +284,9 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
         if checked.lower is not None:
             interval.raise_lower(checked.lower, f"search ({what}; {checked.lower_how})")
         elif res.lower is not None and res.lower > interval.lower:
-            out.notes.append(f"the {objective}-case search's lower bound {res.lower} is not used: "
-                             "no certificate for it was written within the time limit")
+            why = checked.unconfirmed or "no certificate for it was written within the time limit"
+            out.notes.append(f"the {objective}-case search's lower bound {res.lower} is not "
+                             f"used: {why}")
         if checked.upper is not None:
             interval.lower_upper(checked.upper, f"search ({what}; {checked.upper_how})")
 

@@ -61,7 +61,9 @@ def verified(checks: dict) -> str:
         if c["rejected"]:
             out.append(f"{objective}: rejected ({c['seconds']} s)")
         else:
-            how = "; ".join(f"{end}: {c[end + '_how']}" for end in ("upper", "lower")
-                            if c[end + "_how"]) or "nothing to use"
-            out.append(f"{objective}: confirmed ({how}; {c['seconds']} s)")
+            how = [f"{end}: {c[end + '_how']}" for end in ("upper", "lower") if c[end + "_how"]]
+            if c.get("unconfirmed"):
+                how.append("certificate not checked in time")
+            out.append(f"{objective}: confirmed ({'; '.join(how) or 'nothing to use'}; "
+                       f"{c['seconds']} s)")
     return "; ".join(out)
