@@ -22,7 +22,7 @@ from cbsolve.variant import Variant
 DIGITS = "0123456789AB"
 GAMES = [Variant(3, DIGITS[:10], True), Variant(4, DIGITS[:8], False), Variant(4, DIGITS[:7], True),
          Variant(5, DIGITS[:7], False), Variant(4, DIGITS[:9], False), Variant(5, DIGITS[:6], True),
-         Variant(4, DIGITS[:11], False)]
+         Variant(4, DIGITS[:10], False), Variant(4, DIGITS[:11], False)]
 QUICK = GAMES[:3]
 
 
