@@ -288,6 +288,9 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
             out.notes.append(f"the {objective}-case search's lower bound {res.lower} is not "
                              f"used: {why}")
         if checked.upper is not None:
+            # a proved optimum whose tree was not built in time comes with the greedy tree
+            if res.proved and checked.upper != res.upper:
+                what = "bound proved before time limit"
             interval.lower_upper(checked.upper, f"search ({what}; {checked.upper_how})")
 
 
