@@ -25,8 +25,8 @@ sources = [src for src in sorted(glob.glob("cbsolve/_native/*.cpp"))
            if not only or os.path.splitext(os.path.basename(src))[0] in only]
 
 # A kernel may keep parts in headers beside it (dfs_*.hpp for dfs.cpp, search_expected_*.hpp for
-# search_expected.cpp): listed as depends, a changed header rebuilds the kernels, and the sdist
-# ships it.
+# search_expected.cpp), and the search kernels share toolkit_*.hpp: listed as depends, a changed
+# header rebuilds the kernels, and the sdist ships it.
 headers = sorted(glob.glob("cbsolve/_native/*.hpp"))
 
 extensions = [

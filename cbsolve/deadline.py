@@ -67,30 +67,33 @@ def stop_requested() -> bool:
 
 
 class Deadline:
-    """A wall-clock budget; ``None`` seconds means unlimited. Expires early on a stop request."""
+    """A wall-clock budget; ``None`` seconds means unlimited. Expires early on a stop request.
+    ``clock`` (seconds, monotonic) is ``time.perf_counter`` unless a test injects another;
+    sub-budgets keep it."""
 
-    def __init__(self, seconds: float | None):
+    def __init__(self, seconds: float | None, clock: Callable[[], float] = time.perf_counter):
         self.seconds = seconds
-        self.end = None if seconds is None else time.perf_counter() + seconds
+        self.clock = clock
+        self.end = None if seconds is None else clock() + seconds
 
     def left(self) -> float | None:
         """Seconds left (0 once stopped); ``None`` when unlimited."""
         if _STOP.is_set():
             return 0.0
-        return None if self.end is None else max(0.0, self.end - time.perf_counter())
+        return None if self.end is None else max(0.0, self.end - self.clock())
 
     def part(self, fraction: float) -> Deadline:
         """A sub-budget: ``fraction`` of the time left (unlimited stays unlimited)."""
         left = self.left()
-        return Deadline(None if left is None else left * fraction)
+        return Deadline(None if left is None else left * fraction, self.clock)
 
     def capped(self, seconds: float) -> Deadline:
         """A sub-budget of at most ``seconds`` (of the time left, if that is less)."""
         left = self.left()
-        return Deadline(seconds if left is None else min(seconds, left))
+        return Deadline(seconds if left is None else min(seconds, left), self.clock)
 
     def expired(self) -> bool:
-        return _STOP.is_set() or (self.end is not None and time.perf_counter() >= self.end)
+        return _STOP.is_set() or (self.end is not None and self.clock() >= self.end)
 
     @property
     def unlimited(self) -> bool:

@@ -12,3 +12,26 @@ class Status(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+class StopReason(str, Enum):
+    """Why a piece of work ended: a native kernel's call (the words of
+    ``cbsolve/_native/toolkit_control.hpp``, checked equal by tests/test_toolkit.py) or a block
+    enumeration. Not a status: :meth:`status` is the one place a stop reason becomes one."""
+
+    COMPLETE = "complete"  # the search is exhausted: everything there is was found
+    LIMIT = "limit"        # the caller's limit (codes listed, a count's cap, ranks) was reached
+    NODES = "nodes"        # the node budget ran out
+    TIME = "time"          # the time limit (or the stop request seen as one) ran out
+    STOPPED = "stopped"    # another thread stopped it (a race won elsewhere)
+
+    def __str__(self) -> str:
+        return self.value
+
+    def status(self, found: int) -> Status:
+        """The status of an answer with ``found`` items when the work ended for this reason:
+        an exhausted search is the whole answer (OPTIMAL, or INFEASIBLE when it found none);
+        any other reason leaves a partial one (FEASIBLE, or UNKNOWN before the first item)."""
+        if self is StopReason.COMPLETE:
+            return Status.OPTIMAL if found else Status.INFEASIBLE
+        return Status.FEASIBLE if found else Status.UNKNOWN

@@ -326,7 +326,7 @@ def rescore(log: FeedbackLog, secret: str) -> bool:
 
 
 def run_backend(log, name, tl):
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     q = Query(count=True, limit=1, time_limit=tl) if name == "auto#" else Query(limit=1, time_limit=tl)
     t0 = time.perf_counter()
     try:

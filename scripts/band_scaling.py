@@ -44,7 +44,7 @@ ENGINES = ("auto", "cpsat", "dfs", "dfs-race")
 def find_one(engine: str, log: FeedbackLog, seconds: float) -> tuple[float, list[str], str]:
     """Time one find-one query. Returns (seconds, secrets found, who answered); every query
     starts cold (no searcher kept from the previous query, as bench_consistency.time_query)."""
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     query = Query(limit=1, determined=False, time_limit=seconds)
     t0 = time.perf_counter()
     if engine == "auto":

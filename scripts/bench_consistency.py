@@ -22,6 +22,7 @@ import time
 import numpy as np
 
 from cbsolve.consistency import Query, get_backend
+from cbsolve.consistency.portfolio import PortfolioShape
 from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score
 from cbsolve.variant import Variant
@@ -36,11 +37,11 @@ FIND_ROWS = [  # (label, variant, guesses, target seconds)
 BAND = Variant(40, string.digits, True)
 #: Portfolio shapes compared with the default (portfolio.py: burst flips, race, hint).
 PORTFOLIOS = {
-    "cpsat-race": {"burst": 0, "race": True},          # no burst: race from the start
-    "cpsat-burst": {"race": False, "burst_after_first": 5_000},  # burst, then CP-SAT alone
-    "cpsat-hint": {"race": False, "hint_best": True},  # ... hinted with the burst's best code
-    "cpsat-longburst": {"burst": 50_000, "race": False},
-    "cpsat-racefull": {"race_after_first": None, "burst_after_first": 5_000},  # as first
+    "cpsat-race": PortfolioShape(burst=0, race=True),          # no burst: race from the start
+    "cpsat-burst": PortfolioShape(race=False, burst_after_first=5_000),  # burst, CP-SAT alone
+    "cpsat-hint": PortfolioShape(race=False, hint_best=True),  # ... hinted with the burst's best
+    "cpsat-longburst": PortfolioShape(burst=50_000, race=False),
+    "cpsat-racefull": PortfolioShape(race_after_first=None, burst_after_first=5_000),  # as first
 }
 
 
@@ -94,7 +95,7 @@ def time_query(backend: str, log: FeedbackLog, query: Query) -> tuple[float, obj
         return _killed_at_limit(log, query, engines)
     # Each query starts cold: a searcher kept from the previous backend's query on the same log
     # (count vectors, suffix table) would favour whichever backend runs second.
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     if backend == "auto":                        # the product's default: choice included
         start = time.perf_counter()
         result = consistent(log, query, "auto", engines)

@@ -21,7 +21,8 @@ from cbsolve.search.expected import solve_expected
 from cbsolve.variant import Variant
 
 
-def bench(variant: Variant, workers=(1, 2), reference: bool = True) -> list[dict]:
+def bench(variant: Variant, workers=(1, 2), reference: bool = True,
+          split: distributed.Split = distributed.Split()) -> list[dict]:
     rows, ref = [], None
     if reference:
         start, cpu = time.perf_counter(), time.process_time()
@@ -32,7 +33,7 @@ def bench(variant: Variant, workers=(1, 2), reference: bool = True) -> list[dict
     for n in workers:
         with cluster_client("local", n) as client:
             start = time.perf_counter()
-            driver = DistributedExpected(client, variant, None, "all")
+            driver = DistributedExpected(client, variant, None, "all", split=split)
             res = driver.run()
             rows.append({"run": f"Dask, {n} worker{'s' if n > 1 else ''}",
                          "seconds": time.perf_counter() - start, "cpu": driver.task_seconds,
@@ -51,15 +52,15 @@ def main() -> None:
                     help="skip the single-process run")
     ap.add_argument("--split-slots", type=int, default=None,
                     help="split large classes by second guesses from this many worker threads "
-                         f"(default {distributed.SPLIT_SLOTS})")
+                         f"(default {distributed.Split().min_slots})")
     args = ap.parse_args()
-    if args.split_slots is not None:
-        distributed.SPLIT_SLOTS = args.split_slots
+    split = distributed.Split() if args.split_slots is None else \
+        distributed.Split(min_slots=args.split_slots)
     variant = Variant.preset(args.variant)
     print(f"{variant.describe()}, expected-case optimum")
     print(f"{'run':24} {'wall s':>8} {'task CPU s':>11} {'busiest s':>10} {'tasks':>6} "
           f"{'total':>7} same")
-    for r in bench(variant, tuple(args.workers), not args.no_reference):
+    for r in bench(variant, tuple(args.workers), not args.no_reference, split):
         print(f"{r['run']:24} {r['seconds']:8.1f} {r['cpu']:11.1f} {r['busiest']:10.1f} "
               f"{r['tasks']:6d} {r['total']:7d} {r['same']}", flush=True)
 

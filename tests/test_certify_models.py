@@ -30,10 +30,10 @@ def test_stored_model_is_certified_optimal(filename, worst, secrets):
 
 
 def test_mastermind_model_has_the_proved_tie_breaks():
-    # Published (docs/optimal.md, "Tie-breaks of the worst objective"): within 5 guesses, at
-    # least 539 secrets of Mastermind 4/6 need the fifth; the model is the tie-break optimum
-    # (539, then the smallest total, 5627, found by scripts/make_models_worst.py) and its
-    # histogram is recomputed by the verifier.
+    # Within 5 guesses, at least 539 secrets of Mastermind 4/6 need the fifth: proved by the
+    # tie-break search, not a published value (none found: docs/optimal.md, "Tie-breaks of the
+    # worst objective"). The model is the tie-break optimum (539, then the smallest total, 5627,
+    # found by scripts/make_models_worst.py) and its histogram is recomputed by the verifier.
     import json
 
     doc = json.loads((MODELS / "mastermind-worst.json").read_text())

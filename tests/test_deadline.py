@@ -1,6 +1,5 @@
 """The one deadline and stop request: budgets, sub-budgets, and a kernel stopped from outside."""
 import threading
-import time
 
 import pytest
 
@@ -14,17 +13,36 @@ def fresh_stop():
     clear_stop()
 
 
+class FakeClock:
+    """A clock that moves only when the test says (no wall time in the assertions)."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_unlimited_has_no_left_and_never_expires():
-    d = Deadline(None)
+    clock = FakeClock()
+    d = Deadline(None, clock)
+    clock.now += 10**6
     assert d.left() is None and not d.expired() and d.unlimited
     assert d.part(0.5).left() is None
-    assert d.capped(2.0).left() == pytest.approx(2.0, abs=0.05)
+    assert d.capped(2.0).left() == 2.0
 
 
 def test_parts_take_from_what_is_left():
-    d = Deadline(10.0)
-    assert 4.0 < d.part(0.5).left() <= 5.0
-    assert d.capped(1.0).left() <= 1.0
+    clock = FakeClock()
+    d = Deadline(10.0, clock)
+    clock.now += 2.0
+    half, one = d.part(0.5), d.capped(1.0)
+    assert d.left() == 8.0 and half.left() == 4.0 and one.left() == 1.0
+    assert d.capped(20.0).left() == 8.0              # at most what is left
+    clock.now += 1.0                                 # sub-budgets keep the clock
+    assert half.left() == 3.0 and one.left() == 0.0 and one.expired() and not half.expired()
+    clock.now += 7.0
+    assert d.left() == 0.0 and d.expired() and half.expired()
     assert Deadline(0.0).expired()
 
 
@@ -61,6 +79,14 @@ def test_kernel_errors_surface_in_the_caller():
 
 
 def test_on_wait_is_called_while_the_kernel_runs():
-    calls = []
-    run_interruptible(lambda: time.sleep(0.35), lambda: None, on_wait=lambda: calls.append(1))
+    """The kernel here runs until the caller's progress hook has been called twice (30 s: a
+    hang guard, not a timing)."""
+    calls, enough = [], threading.Event()
+
+    def progress():
+        calls.append(1)
+        if len(calls) >= 2:
+            enough.set()
+
+    assert run_interruptible(lambda: enough.wait(30), lambda: None, on_wait=progress)
     assert len(calls) >= 2

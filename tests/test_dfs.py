@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from testkit import variants
 
-from cbsolve import CodeSpace, Variant
+from cbsolve import CodeSpace, Variant, time_policy
 from cbsolve.consistency import Query, auto_choice, consistent, dfs, dfs_answer, plan
 from cbsolve.consistency.backends import NativeBackend
 from cbsolve.consistency.native import consistent_indices
@@ -218,17 +218,27 @@ def test_large_space_goes_to_dfs_and_finds_the_secret():
     assert c.count == r.count and c.exact
 
 
+#: The kernel looks at its stop flag, node budget and clock every this many steps (dfs.cpp), so
+#: a call whose budget is spent or whose flag is set stops within this many nodes.
+KERNEL_CHECK_STEPS = 256
+
+
 def test_time_limit_is_honoured_and_reported():
     """A count of ~10^12 codes (few clues on N=16 of 26) cannot finish in 0.2 s: a lower
-    bound, labelled, within the limit plus overhead."""
+    bound, labelled. The mechanism: a kernel call whose budget is spent stops at its first look
+    at the clock, with a cursor to resume from (how far past the limit a query ends, in wall
+    time, is measured by scripts/bench_time_limits.py: docs/benchmarks.md, "Time limits, Ctrl-C
+    and input caps")."""
     log, _ = big_log(1, 3, Variant(16, string.ascii_uppercase, True))
     r = consistent(log, Query(count=True, limit=2, time_limit=0.2), backend="native")
     assert not r.exact and r.time_limit_hit and r.status == Status.FEASIBLE
-    assert r.count >= 2 and r.seconds < 2.0
+    assert r.count >= 2
     assert any("at least" in n for n in r.notes)
     rescore(log, [log.space.parse(s) for s in r.secrets])
+    spent = dfs.count(log, seconds=0.0)
+    assert spent.status == "time" and spent.cursor is not None and spent.nodes < KERNEL_CHECK_STEPS
     c = dfs.count(log, seconds=0.05)
-    assert c.status == "time" and c.cursor is not None and c.seconds < 1.0
+    assert c.status == "time" and c.cursor is not None
     # resuming from the cursor continues the count where it stopped
     more = dfs.run(log, dfs.COUNT, start=c.cursor, seconds=0.05)
     assert more.count > 0
@@ -359,7 +369,7 @@ def test_a_searcher_builds_its_table_once_and_only_when_listing_pays():
     it in a few nodes), a whole listing builds it once, and listing again in chunks reuses it;
     every way gives the same codes."""
     log = mastermind_16x6_log()
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     one = dfs.first(log)
     s = dfs.searcher(log)
     assert one.codes.shape[0] == 1 and s.table_rows == 0 and s.table_builds == 0
@@ -368,7 +378,7 @@ def test_a_searcher_builds_its_table_once_and_only_when_listing_pays():
     chunks = list(dfs.iter_chunks(log, chunk=500))
     assert np.array_equal(np.concatenate(chunks), whole.codes)
     assert dfs.searcher(log) is s and s.table_builds == 1
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     plain = dfs.run(log, dfs.LIST, suffix=0)
     assert np.array_equal(plain.codes, whole.codes)
     rescore(log, whole.codes[:200])
@@ -380,7 +390,7 @@ def test_table_build_stops_at_the_time_limit_and_the_listing_resumes():
     listing then resumes from its cursor to the complete set."""
     log = mastermind_16x6_log()
     want = dfs.run(log, dfs.LIST, suffix=0).codes
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     dfs.first(log)                        # settle the count vectors (no table)
     c = dfs.run(log, dfs.LIST, seconds=0.001, suffix=8)
     s = dfs.searcher(log)
@@ -442,9 +452,9 @@ def test_auto_keeps_a_listing_the_probe_left_going_and_resumes_it(monkeypatch):
     the whole set, in order, no code twice."""
     log = mastermind_16x6_log()
     want = dfs.run(log, dfs.LIST, suffix=0).codes
-    monkeypatch.setattr(dfs, "PROBE_SECONDS", 0.02)
+    monkeypatch.setattr(time_policy, "PROBE_SECONDS", 0.02)
     monkeypatch.setattr(dfs, "PROBE_LIST_GOING", 1)
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     r = consistent(log, Query(limit=None))
     assert r.auto["backend"] == "native" and "goes on" in r.auto["reason"]
     assert r.exact and r.count == want.shape[0]
@@ -457,7 +467,7 @@ def test_an_automatic_table_too_big_gives_way_to_a_shorter_one(cap):
     position fewer (the search goes one level deeper), the same codes in the same order."""
     log = mastermind_16x6_log(0)
     want = dfs.run(log, dfs.LIST, suffix=0).codes
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     got = dfs.run(log, dfs.LIST, table_cap=cap)
     s = dfs.searcher(log)
     assert got.complete and np.array_equal(got.codes, want)
@@ -471,7 +481,7 @@ def test_one_searcher_shared_by_threads_gives_every_thread_the_whole_set():
 
     log = mastermind_16x6_log(1)
     want = dfs.run(log, dfs.LIST, suffix=0).codes
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda _: dfs.run(log, dfs.LIST).codes, range(4)))
     assert all(np.array_equal(g, want) for g in got)
@@ -539,9 +549,9 @@ def test_a_set_stop_flag_stops_the_search_and_its_set_up():
     vectors and the suffix table check it too) with status ``stopped`` and a cursor."""
     log, _ = big_log(1, 3, Variant(16, string.ascii_uppercase, True))
     stop = np.ones(1, np.int32)
-    dfs._searchers.clear()
+    dfs.KEPT.clear()
     c = dfs.run(log, dfs.LIST, None, stop=stop)
-    assert c.status == "stopped" and c.cursor is not None and c.seconds < 1.0
+    assert c.status == "stopped" and c.cursor is not None and c.nodes < KERNEL_CHECK_STEPS
     g = dfs.guided(log, 10**6, None, stop=stop)
     assert g.status == "stopped" and not g.complete
     for copied in (np.ones(1, np.int16), np.ones(4, np.int32)[::2]):   # a copy would miss it
@@ -563,27 +573,42 @@ def test_guided_order_is_for_listing_only_and_checked():
 def test_a_call_waiting_for_a_busy_searcher_keeps_its_time_limit_and_stop_flag():
     """Calls on one log share a searcher and run one at a time; a call that waits behind a
     long one still stops at its own time limit or flag, having done nothing (its cursor is its
-    start). Found by a differential test: a 0.01 s race waited 2.4 s behind a count."""
+    start). Found by a differential test: a 0.01 s race waited 2.4 s behind a count. The busy
+    call here has no time limit and runs until the test sets its flag, so every waiting call
+    that returns while it still runs returned on its own budget or flag."""
     import threading
     import time
 
     log, _ = big_log(1, 3, Variant(16, string.ascii_uppercase, True))
     dfs.first(log)                                      # the searcher exists
-    busy = threading.Thread(target=lambda: dfs.count(log, seconds=2.0))
+    busy_flag = np.zeros(1, np.int32)
+    busy = threading.Thread(target=lambda: dfs.run(log, dfs.COUNT, stop=busy_flag))
+    # a watchdog, not a timing assertion: a waiting call that waited for the busy one would
+    # otherwise hang; after it fires, the assertions on the busy call fail
+    watchdog = threading.Timer(120.0, busy_flag.__setitem__, (0, 1))
     busy.start()
-    time.sleep(0.2)
+    watchdog.start()
+    time.sleep(0.2)                                     # set-up: the busy call holds the searcher
+
+    def still_busy() -> bool:
+        return busy.is_alive() and not busy_flag[0]
+
     try:
-        t0 = time.perf_counter()
         c = dfs.run(log, dfs.LIST, 1, seconds=0.05)
-        assert c.status == "time" and c.seconds < 0.5 and time.perf_counter() - t0 < 0.5
+        assert still_busy()
+        # on its own it lists one code at once (status ``limit``): it waited, then gave up
+        assert c.status == "time"
         assert c.codes.shape == (0, 16) and c.cursor == (0,) * 16
         stopped = dfs.run(log, dfs.LIST, 1, stop=np.ones(1, np.int32))
-        assert stopped.status == "stopped" and stopped.seconds < 0.5
+        assert still_busy()
+        assert stopped.status == "stopped" and stopped.codes.shape == (0, 16)
         race = dfs.race_first(log, 1, 0.05)             # the guided search has its own searcher
+        assert still_busy()
         assert race.codes.shape[0] == 1 or race.status == "time"
-        assert time.perf_counter() - t0 < 1.5
     finally:
+        busy_flag[0] = 1
         busy.join()
+        watchdog.cancel()
     rescore(log, race.codes)
 
 

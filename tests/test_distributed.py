@@ -28,12 +28,11 @@ def client():
 
 @pytest.mark.parametrize("max_depth", [None, 4, 3])
 @pytest.mark.parametrize("split", [1000, 20])
-def test_same_optimum_as_one_machine_and_a_valid_tree(client, monkeypatch, max_depth, split):
+def test_same_optimum_as_one_machine_and_a_valid_tree(client, max_depth, split):
     # split=20: every class of at least 20 secrets goes through the second-guess split
-    monkeypatch.setattr(distributed, "SPLIT_MIN", split)
-    monkeypatch.setattr(distributed, "SPLIT_SLOTS", 1)
     one = solve_expected(SMALL, max_depth=max_depth, workers=1, progress=False)
-    driver = DistributedExpected(client, SMALL, max_depth, "all")
+    driver = DistributedExpected(client, SMALL, max_depth, "all",
+                                 split=distributed.Split(min_size=split, min_slots=1))
     many = driver.run()
     if split == 1000:
         assert driver.splits == 0

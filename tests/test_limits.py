@@ -118,11 +118,12 @@ def test_the_native_search_stops_on_the_stop_request(tmp_path):
 def test_the_local_search_stops_on_the_stop_request(tmp_path):
     from cbsolve.consistency.portfolio import LocalSearch
     from cbsolve.deadline import request_stop
+    from cbsolve.status import StopReason
 
     ls = LocalSearch(_hard(tmp_path), seed=1)
     threading.Timer(0.3, request_stop).start()
     r = ls.run(None, want=10**6, max_flips=10**9)
-    assert r["stopped"] and not r["timed_out"]
+    assert r["stop"] is StopReason.STOPPED
 
 
 # --- 2. time limits cover the whole command --------------------------------------------------
@@ -173,9 +174,9 @@ def test_assist_replays_a_log_without_solving_after_each_entry(monkeypatch):
 def test_no_time_limit_with_an_inner_budget_hit_is_reported_not_a_crash(capsys, monkeypatch):
     """`--time-limit 0` crashed with "unsupported format string passed to NoneType" once an
     inner budget ran out."""
-    from cbsolve.consistency import dfs_answer
+    from cbsolve import time_policy
 
-    monkeypatch.setattr(dfs_answer, "DEFAULT_COUNT_SECONDS", 0.05)
+    monkeypatch.setattr(time_policy, "UNTIMED_COUNT_SECONDS", 0.05)
     code, out, err = run(capsys, "consistent", "--length", "12", "--repeats",
                          "012345678901:2,3", "--count", "--time-limit", "0", "--json")
     data = json.loads(out)

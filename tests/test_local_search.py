@@ -17,7 +17,7 @@ from testkit import brute_force_consistent, variants
 
 from cbsolve._native import local_search
 from cbsolve.codes import CodeSpace
-from cbsolve.consistency.portfolio import WILD, LocalSearch
+from cbsolve.consistency.portfolio import WILD, LocalSearch, LocalSearchOptions
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.scoring import possible_responses
@@ -37,8 +37,9 @@ def kernel(log: FeedbackLog, seed=0, flips=20_000, forbidden=None, want=1, start
     g, b, t = arrays(log)
     forb = np.zeros((0, n), np.uint8) if forbidden is None else np.asarray(forbidden, np.uint8)
     st_ = np.zeros(0, np.uint8) if start is None else np.asarray(start, np.uint8)
+    opts = LocalSearchOptions(seed=seed, max_flips=flips, seconds=30.0, want=want)
     return local_search.solve(g, b, t, v.n_symbols, v.repeats, v.no_leading_zero, st_, forb,
-                              seed, flips, 30.0, np.zeros(1, np.int32), want)
+                              np.zeros(1, np.int32), opts.native(local_search))
 
 
 def is_code(variant: Variant, code) -> bool:
@@ -141,12 +142,13 @@ def test_bad_shapes_are_rejected():
     log.add("0123", 1, 1)
     g, b, t = arrays(log)
     stop = np.zeros(1, np.int32)
+    opts = LocalSearchOptions(max_flips=10, seconds=1.0).native(local_search)
     with pytest.raises(ValueError):
         local_search.solve(g, b[:0], t, 10, True, False, np.zeros(0, np.uint8),
-                           np.zeros((0, 4), np.uint8), 0, 10, 1.0, stop)
+                           np.zeros((0, 4), np.uint8), stop, opts)
     with pytest.raises(ValueError):
         local_search.solve(g, b, t, 10, True, False, np.zeros(3, np.uint8),
-                           np.zeros((0, 4), np.uint8), 0, 10, 1.0, stop)
+                           np.zeros((0, 4), np.uint8), stop, opts)
 
 
 def test_a_stop_flag_that_would_be_copied_is_rejected():
@@ -158,4 +160,5 @@ def test_a_stop_flag_that_would_be_copied_is_rejected():
     for copied in (np.zeros(1, np.int16), np.zeros(4, np.int32)[::2]):
         with pytest.raises(TypeError):
             local_search.solve(g, b, t, 10, True, False, np.zeros(0, np.uint8),
-                               np.zeros((0, 4), np.uint8), 0, 10, 1.0, copied)
+                               np.zeros((0, 4), np.uint8), copied,
+                               LocalSearchOptions(max_flips=10, seconds=1.0).native(local_search))

@@ -12,7 +12,7 @@ from testkit import informative_splits
 from cbsolve.codes import CodeSpace
 from cbsolve.errors import InvalidVariant, SpaceTooLarge, UnknownName
 from cbsolve.rule import score
-from cbsolve.search.expected import OPTIONS, solve_expected
+from cbsolve.search.expected import PRUNINGS, solve_expected
 from cbsolve.status import Status
 from cbsolve.variant import Variant
 
@@ -135,37 +135,30 @@ def test_depth_cap(variant):
             check(result, variant)
 
 
-@pytest.mark.parametrize("off", OPTIONS + ("symmetry",))
+@pytest.mark.parametrize("off", PRUNINGS)
 def test_each_pruning_switched_off_gives_the_same_optimum(off):
     for variant in (TINY[1], TINY[4], TINY[6]):
         want = exhaustive(variant)
-        if off == "symmetry":
-            result = solve_expected(variant, progress=False, symmetry=False)
-        else:
-            result = solve_expected(variant, progress=False, options={off: False})
+        result = solve_expected(variant, progress=False, prune={off: False})
         assert (result.total, result.worst) == want
         check(result, variant)
 
 
 @pytest.mark.parametrize("variant", [TINY[1], TINY[4], TINY[6], Variant(4, "1234", True)],
                          ids=lambda v: v.describe())
-def test_large_classes_split_among_workers_give_the_same_optimum(variant, monkeypatch):
+def test_large_classes_split_among_workers_give_the_same_optimum(variant):
     # The driver expands big classes itself, guesses shared by the threads; force it on tiny
     # games (every class) and compare with the plain search and the exhaustive reference.
-    import cbsolve.search.expected as expected
-
-    monkeypatch.setattr(expected, "SPLIT_MIN", 2)
     want = exhaustive(variant) if variant.length < 4 else None
-    split = solve_expected(variant, progress=False, workers=2)
-    monkeypatch.setattr(expected, "SPLIT_MIN", 10**9)
-    plain = solve_expected(variant, progress=False, workers=1)
+    split = solve_expected(variant, progress=False, workers=2, split_min=2)
+    plain = solve_expected(variant, progress=False, workers=1, split_min=10**9)
     assert (split.total, split.worst) == (plain.total, plain.worst)
     if want is not None:
         assert (split.total, split.worst) == want
     check(split, variant)
     if variant.length < 4:  # consistent guesses only, and a depth cap, through the split too
-        monkeypatch.setattr(expected, "SPLIT_MIN", 2)
-        cands = solve_expected(variant, guesses="candidates", progress=False, workers=2)
+        cands = solve_expected(variant, guesses="candidates", progress=False, workers=2,
+                               split_min=2)
         assert (cands.total, cands.worst) == exhaustive(variant, candidates_only=True)
         check(cands, variant)
         cap = want[1] - 1
@@ -226,7 +219,7 @@ def test_bad_arguments():
     with pytest.raises(InvalidVariant, match="max depth"):
         solve_expected(v, max_depth=0)
     with pytest.raises(UnknownName, match="memo"):
-        solve_expected(v, options={"nope": False})
+        solve_expected(v, prune={"nope": False})
     with pytest.raises(SpaceTooLarge, match="memory-budget"):
         solve_expected(Variant(5, "0123456789", False), memory_budget="1G")
 

@@ -37,8 +37,9 @@
 // Python owns validation; kernels assume valid inputs. Cross-checked against the native filter.
 //
 // Parts: dfs_problem.hpp (bit masks, the problem's arrays, count vectors), dfs_search.hpp (the
-// search state, bounds and domains), dfs_suffix_table.hpp (meet in the middle); this file holds
-// the search loop over positions, the Searcher and the Python module.
+// search state, bounds and domains), dfs_suffix_table.hpp (meet in the middle), the toolkit's
+// toolkit_control.hpp (stop flags, deadline, stop reasons); this file holds the search loop over
+// positions (Run: its named steps), the Searcher and the Python module.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -57,6 +58,8 @@
 #include "dfs_problem.hpp"
 #include "dfs_search.hpp"
 #include "dfs_suffix_table.hpp"
+#include "toolkit_bind.hpp"
+#include "toolkit_control.hpp"
 
 namespace py = pybind11;
 
@@ -85,7 +88,7 @@ void settle_vectors(Persistent& K, double seconds, const volatile int32_t* stop)
 }
 
 // One call's answer to Python: `out` holds the codes listed, N symbols each.
-py::dict reply(const std::vector<uint8_t>& out, int n, u64 count, const std::string& status,
+py::dict reply(const std::vector<uint8_t>& out, int n, u64 count, StopReason why,
                u64 nodes, int vectors, const std::optional<std::vector<int>>& cursor) {
     size_t rows = out.size() / n;
     py::array_t<uint8_t> codes({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(n)});
@@ -93,7 +96,7 @@ py::dict reply(const std::vector<uint8_t>& out, int n, u64 count, const std::str
     py::dict r;
     r["codes"] = codes;
     r["count"] = py::int_(count);
-    r["status"] = status;
+    r["status"] = stop_word(why);
     r["nodes"] = py::int_(nodes);
     r["vectors"] = vectors;
     if (cursor) r["cursor"] = *cursor;
@@ -101,287 +104,388 @@ py::dict reply(const std::vector<uint8_t>& out, int n, u64 count, const std::str
     return r;
 }
 
-template <int W>
-py::dict run_search(Persistent& K, int mode, long long limit, std::vector<int> start,
-                    std::vector<u64> ranks, long long max_nodes, double seconds,
-                    long long memo_cap, int suffix, size_t table_cap,
-                    const std::vector<int>& order, const volatile int32_t* stop) {
-    std::vector<uint8_t> out;
+// The arguments of one call (see the module's `run` for their meaning).
+struct Call {
+    int mode = LIST;
+    long long limit = -1;
+    std::vector<int> start;
+    std::vector<u64> ranks;
+    long long max_nodes = -1;
+    double seconds = -1;
+    long long memo_cap = 0;
+    int suffix = -1;
+    size_t table_cap = MITM_ROWS;
+    std::vector<int> order;
+    const volatile int32_t* stop = nullptr;   // set by another thread
+};
+
+// What one call found, and why it ended.
+struct Answer {
+    std::vector<uint8_t> out;   // the codes listed, N symbols each
     u64 count = 0, nodes = 0;
-    size_t next_rank = 0;
-    std::string status = "complete";
+    StopReason why = StopReason::kComplete;
     std::optional<std::vector<int>> cursor;
-    const Problem& P = K.P;
-    {
-        py::gil_scoped_release release;
-        auto t0 = Clock::now();
-        settle_vectors(K, seconds < 0 ? -1.0 : 0.25 * seconds, stop);
-        Search<W> S(P);
-        const int n = P.n;
-        auto emit = [&](int last) {
-            for (int q = 0; q < n - 1; ++q) out.push_back(static_cast<uint8_t>(S.sym[q]));
-            out.push_back(static_cast<uint8_t>(last));
-        };
-        bool done = false;   // stopped early (limit/budget); else search exhausted
-        // Meet in the middle (listing with count vectors): the last m positions come from a
-        // table of every suffix, keyed by (its symbol counts, its bulls per clue). A prefix of
-        // h = N - m positions is completed exactly by the suffixes whose counts make a count
-        // vector (every clue's total then holds) and whose bulls make up each clue's bulls:
-        // one lookup per vector still compatible, instead of the deepest levels of the search.
-        int m = 0;
-        double table_rows = 1;
-        if (mode == LIST && P.vec_on && P.lies == 0 && n >= 2) {   // the table needs exact clues
-            if (suffix > 0) m = std::min(suffix, n - 1);
-            else if (suffix < 0 && n >= MITM_MIN_N) {
+};
+
+// One call's search over positions, as named steps: size the suffix table, descend along
+// `start`, then step (backtrack, finish the last position, or branch) until the search is
+// exhausted or a limit stops it, and say where the next call starts.
+template <int W>
+class Run {
+  public:
+    Run(Persistent& K, const Call& call, const SearchControl& ctl, Clock::time_point t0)
+        : K(K), P(K.P), call(call), ctl(ctl), t0(t0), S(K.P), n(K.P.n), table(K.table),
+          guided(!call.order.empty()), want_key(K.P.d + K.P.g), key(K.P.n), entry(K.P.n, 0),
+          storable(K.P.n, 0) {}
+
+    Answer go() {
+        size_table();
+        if (call.suffix > 0) want_table();
+        hash_vectors();
+        descend_to_start();
+        if (call.mode == SELECT && call.ranks.empty()) finish(StopReason::kLimit);
+        // Counting and rank selection memoise subtree sizes: the completions of a prefix depend
+        // only on (depth, bulls so far per clue, symbol counts), so equal states count once.
+        memo_on = call.mode != LIST && call.memo_cap > 0 && n >= 3;
+        while (!done && step()) {}
+        where_next();
+        return std::move(ans);
+    }
+
+  private:
+    Persistent& K;
+    const Problem& P;
+    const Call& call;
+    const SearchControl& ctl;
+    Clock::time_point t0;
+    Search<W> S;
+    const int n;
+    SuffixTable& table;
+    const bool guided;   // position p tries its symbols in order[p*d ..], most likely first
+    Answer ans;
+    bool done = false;   // stopped early (limit/budget); else search exhausted
+    int p = 0;           // the position being assigned
+    size_t next_rank = 0;
+    u64 iter = 0;
+    // Meet in the middle: the last m positions come from the table, prefixes have h = N - m.
+    int m = 0, h = 0;
+    double table_rows = 1;
+    bool build_failed = false;
+    std::vector<u64> vec_hash;   // per count vector: hash(vector) + hash(bulls)
+    std::optional<std::vector<int>> mid_cursor;   // stopped inside a suffix list
+    std::vector<int> ids;
+    std::vector<uint8_t> want_key;
+    // The memo of subtree sizes, and per depth the entry it would store on the way back.
+    bool memo_on = false;
+    std::unordered_map<std::string, u64> memo;
+    std::vector<std::string> key;
+    std::vector<u64> entry;
+    std::vector<char> storable;
+    std::string k;
+
+    bool finish(StopReason why) {
+        ans.why = why;
+        done = true;
+        return true;
+    }
+    bool limit_reached() const {
+        return call.limit >= 0 && ans.count >= static_cast<u64>(call.limit);
+    }
+    void emit(int last) {
+        for (int q = 0; q < n - 1; ++q) ans.out.push_back(static_cast<uint8_t>(S.sym[q]));
+        ans.out.push_back(static_cast<uint8_t>(last));
+    }
+    int pick(const Mask<W>& dm) const {
+        if (!guided) return dm.low();
+        const int* o = &call.order[static_cast<size_t>(p) * P.d];
+        for (int i = 0; i < P.d; ++i)
+            if (dm.test(o[i])) return o[i];
+        return dm.low();
+    }
+
+    // Meet in the middle (listing with count vectors): the last m positions come from a
+    // table of every suffix, keyed by (its symbol counts, its bulls per clue). A prefix of
+    // h = N - m positions is completed exactly by the suffixes whose counts make a count
+    // vector (every clue's total then holds) and whose bulls make up each clue's bulls:
+    // one lookup per vector still compatible, instead of the deepest levels of the search.
+    void size_table() {
+        if (call.mode == LIST && P.vec_on && P.lies == 0 && n >= 2) {   // exact clues only
+            if (call.suffix > 0) m = std::min(call.suffix, n - 1);
+            else if (call.suffix < 0 && n >= MITM_MIN_N) {
                 while (m + 1 <= std::min(n / 2, K.mitm_max_m) && table_rows * P.d <= MITM_SPACE) {
                     table_rows *= P.d;
                     ++m;
                 }
             }
         }
-        int h = n - m;
-        SuffixTable& table = K.table;
+        h = n - m;
         if (m > 0 && table.m != m) table.reset(m);
-        bool build_failed = false;
-        // Can the table complete prefixes of depth h? An explicit suffix builds at once; the
-        // automatic one once the deep search has cost about as much as the table would (see
-        // MITM_BUILD_AFTER), and a table over MITM_ROWS rows gives way to one position fewer
-        // (h grows: the search goes one level deeper before completing).
-        auto want_table = [&]() {
-            if (m == 0 || table.ready || build_failed) return table.ready;
-            if (suffix < 0 && K.deep_nodes < MITM_BUILD_AFTER * std::min<double>(table_rows, table_cap))
-                return false;
-            auto got = table.build(P, t0, seconds, suffix > 0 ? SIZE_MAX : table_cap, stop);
-            if (got == SuffixTable::LATE) build_failed = true;
-            if (got != SuffixTable::TOO_BIG) return table.ready;
-            K.mitm_max_m = m - 1;   // for later calls too
-            table_rows /= P.d;
-            table.reset(--m);
-            ++h;
+    }
+
+    // Can the table complete prefixes of depth h? An explicit suffix builds at once; the
+    // automatic one once the deep search has cost about as much as the table would (see
+    // MITM_BUILD_AFTER), and a table over MITM_ROWS rows gives way to one position fewer
+    // (h grows: the search goes one level deeper before completing).
+    bool want_table() {
+        if (m == 0 || table.ready || build_failed) return table.ready;
+        if (call.suffix < 0 &&
+            K.deep_nodes < MITM_BUILD_AFTER * std::min<double>(table_rows, call.table_cap))
             return false;
-        };
-        if (suffix > 0) want_table();
-        std::vector<u64> vec_hash(P.vec_on ? P.nvec : 0, 0);   // hash(vector) + hash(bulls)
-        if (m > 0) {
-            table.weigh(P);
-            u64 hb = 0;
-            for (int g = 0; g < P.g; ++g) hb += static_cast<u64>(P.bulls[g]) * table.clue_weight[g];
-            for (int i = 0; i < P.nvec; ++i) {
-                u64 hv = hb;
-                for (int s = 0; s < P.d; ++s) hv += P.vecs[static_cast<size_t>(i) * P.d + s] * table.sym_weight[s];
-                vec_hash[i] = hv;
-            }
+        auto got = table.build(P, t0, call.seconds, call.suffix > 0 ? SIZE_MAX : call.table_cap,
+                               call.stop);
+        if (got == SuffixTable::LATE) build_failed = true;
+        if (got != SuffixTable::TOO_BIG) return table.ready;
+        K.mitm_max_m = m - 1;   // for later calls too
+        table_rows /= P.d;
+        table.reset(--m);
+        ++h;
+        return false;
+    }
+
+    void hash_vectors() {
+        vec_hash.assign(P.vec_on ? P.nvec : 0, 0);
+        if (m == 0) return;
+        table.weigh(P);
+        u64 hb = 0;
+        for (int g = 0; g < P.g; ++g) hb += static_cast<u64>(P.bulls[g]) * table.clue_weight[g];
+        for (int i = 0; i < P.nvec; ++i) {
+            u64 hv = hb;
+            for (int s = 0; s < P.d; ++s) hv += P.vecs[static_cast<size_t>(i) * P.d + s] * table.sym_weight[s];
+            vec_hash[i] = hv;
         }
-        const std::vector<uint8_t>& suffixes = table.codes;
-        std::optional<std::vector<int>> mid_cursor;   // stopped inside a suffix list
-        std::vector<int> ids;
-        std::vector<uint8_t> want_key(P.d + P.g);
-        auto complete_prefix = [&](const int* low) {
-            ids.clear();
-            u64 hp = 0;   // the prefix's hash
-            for (int q = 0; q < h; ++q) hp += table.weight[q * P.d + S.sym[q]];
-            const size_t width = P.d + P.g;
-            for (int i : S.compat[h]) {
-                int r = table.find(vec_hash[i] - hp);
-                if (r < 0) continue;
-                const uint8_t* v = &P.vecs[static_cast<size_t>(i) * P.d];
-                for (int s2 = 0; s2 < P.d; ++s2) want_key[s2] = static_cast<uint8_t>(v[s2] - S.cnt[s2]);
-                for (int g = 0; g < P.g; ++g) want_key[P.d + g] = static_cast<uint8_t>(P.bulls[g] - S.B[g]);
-                for (; r >= 0; r = table.next[r])   // same hash: confirm on the key itself
-                    if (std::equal(want_key.begin(), want_key.end(), &table.keys[r * width])) ids.push_back(r);
+    }
+
+    // Lists the suffixes completing the prefix S.sym[0..h) (those >= `low` when given);
+    // true when the limit is reached (mid_cursor then says where to resume).
+    bool complete_prefix(const int* low) {
+        ids.clear();
+        u64 hp = 0;   // the prefix's hash
+        for (int q = 0; q < h; ++q) hp += table.weight[q * P.d + S.sym[q]];
+        const size_t width = P.d + P.g;
+        for (int i : S.compat[h]) {
+            int r = table.find(vec_hash[i] - hp);
+            if (r < 0) continue;
+            const uint8_t* v = &P.vecs[static_cast<size_t>(i) * P.d];
+            for (int s2 = 0; s2 < P.d; ++s2) want_key[s2] = static_cast<uint8_t>(v[s2] - S.cnt[s2]);
+            for (int g = 0; g < P.g; ++g) want_key[P.d + g] = static_cast<uint8_t>(P.bulls[g] - S.B[g]);
+            for (; r >= 0; r = table.next[r])   // same hash: confirm on the key itself
+                if (std::equal(want_key.begin(), want_key.end(), &table.keys[r * width])) ids.push_back(r);
+        }
+        std::sort(ids.begin(), ids.end());
+        for (size_t t = 0; t < ids.size(); ++t) {
+            const uint8_t* x = &table.codes[static_cast<size_t>(ids[t]) * m];
+            if (low && std::lexicographical_compare(x, x + m, low, low + m)) continue;
+            if (limit_reached()) {
+                std::vector<int> c(n);
+                for (int q = 0; q < h; ++q) c[q] = S.sym[q];
+                for (int q = 0; q < m; ++q) c[h + q] = x[q];
+                mid_cursor = c;
+                return true;
             }
-            std::sort(ids.begin(), ids.end());
-            for (size_t t = 0; t < ids.size(); ++t) {
-                const uint8_t* x = &suffixes[static_cast<size_t>(ids[t]) * m];
-                if (low && std::lexicographical_compare(x, x + m, low, low + m)) continue;
-                if (limit >= 0 && count >= static_cast<u64>(limit)) {
-                    std::vector<int> c(n);
-                    for (int q = 0; q < h; ++q) c[q] = S.sym[q];
-                    for (int q = 0; q < m; ++q) c[h + q] = x[q];
-                    mid_cursor = c;
-                    return true;
-                }
-                for (int q = 0; q < h; ++q) out.push_back(static_cast<uint8_t>(S.sym[q]));
-                out.insert(out.end(), x, x + m);
-                ++count;
-            }
-            return limit >= 0 && count >= static_cast<u64>(limit);
-        };
-        int p = 0;
-        // Guided listing: position p tries its symbols in order[p*d ..] (most likely first)
-        // instead of ascending; a fresh search (no descent along `start`), no suffix table.
-        const bool guided = !order.empty();
-        auto pick = [&](const Mask<W>& dm) {
-            if (!guided) return dm.low();
-            const int* o = &order[static_cast<size_t>(p) * P.d];
-            for (int i = 0; i < P.d; ++i)
-                if (dm.test(o[i])) return o[i];
-            return dm.low();
-        };
+            for (int q = 0; q < h; ++q) ans.out.push_back(static_cast<uint8_t>(S.sym[q]));
+            ans.out.insert(ans.out.end(), x, x + m);
+            ++ans.count;
+        }
+        return limit_reached();
+    }
+
+    // Descend along `start`: level q keeps symbols >= start[q] while on its path. Guided
+    // listing starts fresh instead (no descent, no suffix table).
+    void descend_to_start() {
+        const std::vector<int>& start = call.start;
         if (!S.feasible(0)) {
             S.dom[0].clear();
-        } else if (guided) {
-            S.dom[0] = S.domain(0);
-        } else {
-            // Descend along `start`: level q keeps symbols >= start[q] while on its path.
-            for (p = 0;; ++p) {
-                if (m > 0 && p == h && table.ready) {
-                    S.dom[p].clear();
-                    if (complete_prefix(&start[h])) { status = "limit"; done = true; }
-                    break;
-                }
-                S.dom[p] = S.domain(p);
-                S.dom[p].keep_from(start[p]);
-                if (p == n - 1 || !S.dom[p].test(start[p])) break;
-                S.dom[p].reset(start[p]);
-                S.assign(p, start[p]);
-                ++nodes;
-                if (!S.feasible(p + 1)) {
-                    S.undo(p);
-                    break;
-                }
-            }
+            return;
         }
-        if (mode == SELECT && ranks.empty()) { done = true; status = "limit"; }
-        // Counting and rank selection memoise subtree sizes: the completions of a prefix depend
-        // only on (depth, bulls so far per clue, symbol counts), so equal states count once.
-        const bool memo_on = mode != LIST && memo_cap > 0 && n >= 3;
-        std::unordered_map<std::string, u64> memo;
-        std::vector<std::string> key(n);
-        std::vector<u64> entry(n, 0);
-        std::vector<char> storable(n, 0);
-        std::string k;
-        auto state_key = [&](int depth) {
-            k.assign(1, static_cast<char>(depth));
-            for (int g = 0; g < P.g; ++g) k.push_back(static_cast<char>(S.B[g]));
-            if (P.repeats) {
-                for (int s2 = 0; s2 < P.d; ++s2) k.push_back(static_cast<char>(S.cnt[s2]));
-            } else {   // distinct: the set of used symbols, as mask bytes (short keys)
-                for (int w = 0; w < W; ++w)
-                    for (int byte = 0; byte < 8; ++byte)
-                        if (64 * w + 8 * byte < P.d) k.push_back(static_cast<char>((S.used.w[w] >> (8 * byte)) & 0xFF));
-            }
-        };
-        u64 iter = 0;
-        while (!done) {
-            if ((++iter & 255) == 0) {
-                if (max_nodes >= 0 && nodes >= static_cast<u64>(max_nodes)) {
-                    status = "nodes"; done = true; break;
-                }
-                if (stop && *stop) {   // another thread's search answered first (a race)
-                    status = "stopped"; done = true; break;
-                }
-                if (seconds >= 0) {
-                    double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-                    // Freeing a full memo takes time too (up to ~0.5 us an entry under load): in budget.
-                    if (el + 6e-7 * static_cast<double>(memo.size()) >= seconds) {
-                        status = "time"; done = true; break;
-                    }
-                }
-            }
-            Mask<W>& dm = S.dom[p];
-            if (dm.empty()) {
-                if (storable[p]) {
-                    storable[p] = 0;
-                    if (memo.size() < static_cast<size_t>(memo_cap)) memo.emplace(key[p], count - entry[p]);
-                }
-                if (p == 0) break;
-                --p;
-                S.undo(p);
-                continue;
-            }
-            if (p == n - 1) {   // every surviving symbol completes a consistent code
-                int c = dm.count();
-                if (m > 0) K.deep_nodes += c;
-                if (mode == COUNT) {
-                    count += c;
-                    dm.clear();
-                    if (limit >= 0 && count >= static_cast<u64>(limit)) {   // a cap: "at least"
-                        status = "limit"; done = true;
-                    }
-                } else if (mode == SELECT) {
-                    if (count + c <= ranks[next_rank]) {
-                        count += c;
-                        dm.clear();
-                        continue;
-                    }
-                    while (!dm.empty()) {
-                        int s = dm.low();
-                        dm.reset(s);
-                        if (count == ranks[next_rank]) {
-                            emit(s);
-                            if (++next_rank == ranks.size()) { ++count; status = "limit"; done = true; break; }
-                        }
-                        ++count;
-                    }
-                } else {
-                    while (!dm.empty()) {
-                        int s = pick(dm);
-                        dm.reset(s);
-                        emit(s);
-                        ++count;
-                        if (limit >= 0 && count >= static_cast<u64>(limit)) {
-                            status = "limit"; done = true; break;
-                        }
-                    }
-                }
-                continue;
-            }
-            int s = pick(dm);
-            dm.reset(s);
-            S.assign(p, s);
-            ++nodes;
-            if (m > 0 && p >= h) K.deep_nodes += 1;
-            if (!S.feasible(p + 1)) {
-                S.undo(p);
-                continue;
-            }
-            ++p;
-            if (m > 0 && p == h && want_table()) {
+        if (guided) {
+            S.dom[0] = S.domain(0);
+            return;
+        }
+        for (p = 0;; ++p) {
+            if (m > 0 && p == h && table.ready) {
                 S.dom[p].clear();
-                if (complete_prefix(nullptr)) { status = "limit"; done = true; }
-                continue;
+                if (complete_prefix(&start[h])) finish(StopReason::kLimit);
+                break;
             }
             S.dom[p] = S.domain(p);
-            if (memo_on && p < n - 1) {
-                state_key(p);
-                auto it = memo.find(k);
-                if (it != memo.end()) {
-                    u64 v = it->second;
-                    if (mode == COUNT || count + v <= ranks[next_rank]) {
-                        count += v;            // the whole subtree, counted before
-                        S.dom[p].clear();
-                        if (mode == COUNT && limit >= 0 && count >= static_cast<u64>(limit)) {
-                            status = "limit"; done = true;
-                        }
-                        continue;
-                    }
-                } else {
-                    storable[p] = 1;
-                    entry[p] = count;
-                    key[p] = k;
-                }
-            }
-        }
-        if (mid_cursor) {
-            cursor = mid_cursor;
-        } else if (done) {
-            // Where the next call starts: the first untried branch, or nothing left at all.
-            while (S.dom[p].empty() && p > 0) {
-                --p;
+            S.dom[p].keep_from(start[p]);
+            if (p == n - 1 || !S.dom[p].test(start[p])) break;
+            S.dom[p].reset(start[p]);
+            S.assign(p, start[p]);
+            ++ans.nodes;
+            if (!S.feasible(p + 1)) {
                 S.undo(p);
-            }
-            if (!S.dom[p].empty()) {
-                std::vector<int> c(n, 0);
-                for (int q = 0; q < p; ++q) c[q] = S.sym[q];
-                c[p] = pick(S.dom[p]);
-                cursor = c;
-            } else {
-                status = "complete";   // nothing left: the search is exhausted after all
+                break;
             }
         }
     }
-    return reply(out, P.n, count, status, nodes, P.vec_on ? P.nvec : -1, cursor);
+
+    // The node budget, another thread's stop (a race, Ctrl-C) and the deadline, checked every
+    // 256 steps. Freeing a full memo takes time too (up to ~0.5 us an entry under load): it is
+    // kept in the time budget.
+    bool out_of_budget() {
+        if (call.max_nodes >= 0 && ans.nodes >= static_cast<u64>(call.max_nodes))
+            return finish(StopReason::kNodes);
+        if (ctl.stopped()) return finish(StopReason::kStopped);
+        if (ctl.out_of_time(6e-7 * static_cast<double>(memo.size())))
+            return finish(StopReason::kTime);
+        return false;
+    }
+
+    // One move of the search; false when it ends (exhausted, or stopped: then `done`).
+    bool step() {
+        if ((++iter & 255) == 0 && out_of_budget()) return false;
+        Mask<W>& dm = S.dom[p];
+        if (dm.empty()) return backtrack();
+        if (p == n - 1) last_position(dm);
+        else branch(dm);
+        return !done;
+    }
+
+    // Position p is exhausted: store its subtree's size, go back one position.
+    bool backtrack() {
+        if (storable[p]) {
+            storable[p] = 0;
+            if (memo.size() < static_cast<size_t>(call.memo_cap)) memo.emplace(key[p], ans.count - entry[p]);
+        }
+        if (p == 0) return false;
+        --p;
+        S.undo(p);
+        return true;
+    }
+
+    // Every symbol surviving at the last position completes a consistent code.
+    void last_position(Mask<W>& dm) {
+        int c = dm.count();
+        if (m > 0) K.deep_nodes += c;
+        if (call.mode == COUNT) {
+            ans.count += c;
+            dm.clear();
+            if (limit_reached()) finish(StopReason::kLimit);   // a cap: "at least"
+        } else if (call.mode == SELECT) {
+            const std::vector<u64>& ranks = call.ranks;
+            if (ans.count + c <= ranks[next_rank]) {
+                ans.count += c;
+                dm.clear();
+                return;
+            }
+            while (!dm.empty()) {
+                int s = dm.low();
+                dm.reset(s);
+                if (ans.count == ranks[next_rank]) {
+                    emit(s);
+                    if (++next_rank == ranks.size()) {
+                        ++ans.count;
+                        finish(StopReason::kLimit);
+                        break;
+                    }
+                }
+                ++ans.count;
+            }
+        } else {
+            while (!dm.empty()) {
+                int s = pick(dm);
+                dm.reset(s);
+                emit(s);
+                ++ans.count;
+                if (limit_reached()) {
+                    finish(StopReason::kLimit);
+                    break;
+                }
+            }
+        }
+    }
+
+    // Assign position p its next symbol and go one deeper (unless that prunes): the suffix
+    // table completes depth h, the memo answers a state counted before.
+    void branch(Mask<W>& dm) {
+        int s = pick(dm);
+        dm.reset(s);
+        S.assign(p, s);
+        ++ans.nodes;
+        if (m > 0 && p >= h) K.deep_nodes += 1;
+        if (!S.feasible(p + 1)) {
+            S.undo(p);
+            return;
+        }
+        ++p;
+        if (m > 0 && p == h && want_table()) {
+            S.dom[p].clear();
+            if (complete_prefix(nullptr)) finish(StopReason::kLimit);
+            return;
+        }
+        S.dom[p] = S.domain(p);
+        if (memo_on && p < n - 1) recall_or_mark();
+    }
+
+    // The memo's key of the state at `depth`: (depth, bulls per clue, symbol counts or, for
+    // distinct codes, the used symbols as mask bytes: short keys).
+    void state_key(int depth) {
+        k.assign(1, static_cast<char>(depth));
+        for (int g = 0; g < P.g; ++g) k.push_back(static_cast<char>(S.B[g]));
+        if (P.repeats) {
+            for (int s2 = 0; s2 < P.d; ++s2) k.push_back(static_cast<char>(S.cnt[s2]));
+        } else {
+            for (int w = 0; w < W; ++w)
+                for (int byte = 0; byte < 8; ++byte)
+                    if (64 * w + 8 * byte < P.d) k.push_back(static_cast<char>((S.used.w[w] >> (8 * byte)) & 0xFF));
+        }
+    }
+
+    // A state counted before adds its whole subtree at once (when the ranks wanted lie beyond
+    // it); a new one is marked for storing when position p is exhausted.
+    void recall_or_mark() {
+        state_key(p);
+        auto it = memo.find(k);
+        if (it == memo.end()) {
+            storable[p] = 1;
+            entry[p] = ans.count;
+            key[p] = k;
+            return;
+        }
+        u64 v = it->second;
+        if (call.mode == COUNT || ans.count + v <= call.ranks[next_rank]) {
+            ans.count += v;
+            S.dom[p].clear();
+            if (call.mode == COUNT && limit_reached()) finish(StopReason::kLimit);
+        }
+    }
+
+    // Where the next call starts: the first untried branch, or nothing left at all.
+    void where_next() {
+        if (mid_cursor) {
+            ans.cursor = mid_cursor;
+            return;
+        }
+        if (!done) return;
+        while (S.dom[p].empty() && p > 0) {
+            --p;
+            S.undo(p);
+        }
+        if (S.dom[p].empty()) {
+            ans.why = StopReason::kComplete;   // nothing left: the search is exhausted after all
+            return;
+        }
+        std::vector<int> c(n, 0);
+        for (int q = 0; q < p; ++q) c[q] = S.sym[q];
+        c[p] = pick(S.dom[p]);
+        ans.cursor = c;
+    }
+};
+
+template <int W>
+py::dict run_search(Persistent& K, const Call& call) {
+    Answer ans;
+    {
+        py::gil_scoped_release release;
+        auto t0 = Clock::now();
+        SearchControl ctl;
+        ctl.watch(call.stop);
+        ctl.set_time_limit(call.seconds);
+        settle_vectors(K, call.seconds < 0 ? -1.0 : 0.25 * call.seconds, call.stop);
+        ans = Run<W>(K, call, ctl, t0).go();
+    }
+    return reply(ans.out, K.P.n, ans.count, ans.why, ans.nodes, K.P.vec_on ? K.P.nvec : -1, ans.cursor);
 }
 
 // One log's search, kept across calls: the count vectors and the meet-in-the-middle table
@@ -446,21 +550,23 @@ class Searcher {
         std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
         const auto entered = Clock::now();
         auto waited = [&] { return std::chrono::duration<double>(Clock::now() - entered).count(); };
-        const char* gave_up = nullptr;
+        std::optional<StopReason> gave_up;
         {
             py::gil_scoped_release release;
             while (!lock.try_lock()) {
-                if (stop_flag && *stop_flag) gave_up = "stopped";
-                else if (seconds >= 0 && waited() >= seconds) gave_up = "time";
+                if (stop_flag && *stop_flag) gave_up = StopReason::kStopped;
+                else if (seconds >= 0 && waited() >= seconds) gave_up = StopReason::kTime;
                 if (gave_up) break;
                 std::this_thread::sleep_for(std::chrono::microseconds(100));
             }
         }
         if (gave_up)   // nothing done (K is another call's meanwhile): the next call starts here
-            return reply({}, n, 0, gave_up, 0, -1, start);
+            return reply({}, n, 0, *gave_up, 0, -1, start);
         if (seconds >= 0) seconds = std::max(0.0, seconds - waited());
-        if (K.P.d <= 64) return run_search<1>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap, order, stop_flag);
-        return run_search<4>(K, mode, limit, start, ranks, max_nodes, seconds, memo_cap, suffix, table_cap, order, stop_flag);
+        Call call{mode, limit, std::move(start), std::move(ranks), max_nodes, seconds, memo_cap,
+                  suffix, table_cap, std::move(order), stop_flag};
+        if (K.P.d <= 64) return run_search<1>(K, call);
+        return run_search<4>(K, call);
     }
 
     // Count vectors in use (-1: none, or not settled yet); meet-in-the-middle table rows (0: none).
@@ -477,6 +583,7 @@ class Searcher {
 
 PYBIND11_MODULE(dfs, m) {
     m.doc() = "Propagating depth-first search of the codes consistent with a feedback log.";
+    bind_toolkit(m);
     py::class_<Searcher>(m, "Searcher")
         .def(py::init<int, int, bool, bool, bool,
                       py::array_t<uint8_t, py::array::c_style | py::array::forcecast>,

@@ -27,7 +27,8 @@
 // the stall threshold of restart r is `restart` x luby(r)).
 //
 // The kernel is deterministic for a given seed and flip budget; the time budget and the stop flag
-// (an int32 the caller may set from another thread) only cut it short. The GIL is released.
+// (an int32 the caller may set from another thread, watched by the toolkit's SearchControl) only
+// cut it short. The GIL is released.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -38,6 +39,9 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <vector>
+
+#include "toolkit_bind.hpp"
+#include "toolkit_control.hpp"
 
 namespace py = pybind11;
 
@@ -58,13 +62,18 @@ struct Rng {  // xorshift64*: small, fast, seeded
     double unit() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
 };
 
-struct Params {
-    int64_t max_flips;
-    double seconds;
-    double noise;       // probability of a random-walk move
-    int tenure;         // base tabu tenure
-    int64_t restart;    // flips without a new best before a restart
-    int want;           // stop after this many distinct solutions
+// The kernel's options, built field by field from cbsolve.consistency.portfolio's frozen
+// LocalSearchOptions (names and defaults the same on both sides).
+struct Options {
+    uint64_t seed = 0;
+    int64_t max_flips = int64_t(1) << 62;
+    double seconds = -1;         // time budget (< 0: none)
+    int want = 1;                // stop after this many distinct solutions
+    double noise = 0.05;         // probability of a random-walk move
+    int tenure = 5;              // base tabu tenure
+    int64_t restart = 8000;      // flips without a new best before a restart
+    bool swaps_only = false;     // keep the start's symbol counts (swaps only)
+    bool luby = false;           // restart thresholds scaled by the Luby sequence
 };
 
 struct Search {
@@ -329,141 +338,197 @@ bool matches(const uint8_t* pat, const uint8_t* code, int n) {
     return true;
 }
 
-py::dict solve(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> guesses,
-               py::array_t<int32_t, py::array::c_style | py::array::forcecast> bulls,
-               py::array_t<int32_t, py::array::c_style | py::array::forcecast> totals,
-               int n_symbols, bool repeats, bool no_leading_zero,
-               py::array_t<uint8_t, py::array::c_style | py::array::forcecast> start,
-               py::array_t<uint8_t, py::array::c_style | py::array::forcecast> forbidden,
-               uint64_t seed, int64_t max_flips, double seconds,
-               py::array_t<int32_t, py::array::c_style> stop, int want, double noise,
-               int tenure, int64_t restart, bool swaps_only, bool luby_restarts) {
+using Codes = py::array_t<uint8_t, py::array::c_style | py::array::forcecast>;
+using Ints = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
+
+// Shapes and sizes (Python validates the log itself).
+void check_inputs(const Codes& guesses, const Ints& bulls, const Ints& totals, int D, bool repeats,
+                  const Codes& start, const Codes& forbidden,
+                  const py::array_t<int32_t, py::array::c_style>& stop, const Options& opt) {
     if (guesses.ndim() != 2) throw std::invalid_argument("guesses must be (G, N)");
     const int G = static_cast<int>(guesses.shape(0)), N = static_cast<int>(guesses.shape(1));
-    const int D = n_symbols;
     if (bulls.size() != G || totals.size() != G) throw std::invalid_argument("bulls/totals: G");
     if (start.size() != 0 && start.size() != N) throw std::invalid_argument("start: N");
     if (forbidden.size() % (N ? N : 1)) throw std::invalid_argument("forbidden: (F, N)");
     if (stop.size() < 1) throw std::invalid_argument("stop: int32[1]");
     if (D < 1 || N < 1 || (!repeats && N > D)) throw std::invalid_argument("variant");
-    if (swaps_only && start.size() != N) throw std::invalid_argument("swaps_only needs start");
+    if (opt.swaps_only && start.size() != N) throw std::invalid_argument("swaps_only needs start");
+}
+
+// What a call found.
+struct Found {
+    std::vector<std::vector<uint8_t>> solutions;
+    std::vector<uint8_t> best;
+    int64_t best_cost = INT64_MAX, flips = 0, restarts = 0;
+    StopReason why = StopReason::kComplete;   // kLimit: `want` found; kNodes: the flip budget
+};
+
+// The search loop over one Search state, as named steps: a restart after a stall, a noise
+// move, or the best (change or swap) move, each followed by the bookkeeping of bests.
+class Walk {
+  public:
+    Walk(Search&& search, const Options& opt, const std::vector<uint8_t>& forbidden, int F,
+         const SearchControl& ctl)
+        : S(std::move(search)), opt(opt), forb(forbidden), F(F), N(S.N), D(S.D), ctl(ctl) {}
+
+    Found go(const std::vector<uint8_t>& start) {
+        Search& S = this->S;
+        if (!start.empty()) S.c = start; else S.random_code();
+        S.recompute();
+        int64_t cost = S.true_cost(), run_best = cost, since = 0;
+        out.best = S.c;
+        out.best_cost = cost;
+        for (;;) {
+            if (cost == 0 && is_new_solution()) {
+                out.solutions.push_back(S.c);
+                if (static_cast<int>(out.solutions.size()) >= opt.want) {
+                    out.why = StopReason::kLimit;
+                    break;
+                }
+            }
+            if (out.flips >= opt.max_flips) {
+                out.why = StopReason::kNodes;
+                break;
+            }
+            if ((out.flips & 63) == 0 && out_of_budget()) break;
+            ++out.flips;
+            if (since > restart_threshold()) {
+                cost = run_best = restart();
+                since = 0;
+                continue;
+            }
+            if (S.rng.unit() < opt.noise && S.noise_move(out.flips)) cost = S.true_cost();
+            else cost = best_move();
+            ++since;
+            if (cost < run_best) { run_best = cost; since = 0; }
+            if (cost < out.best_cost) { out.best_cost = cost; out.best = S.c; }
+        }
+        return std::move(out);
+    }
+
+  private:
+    Search S;   // owned: a local of the walk's own, which the compiler keeps unaliased
+    const Options& opt;
+    const std::vector<uint8_t>& forb;
+    const int F, N, D;
+    const SearchControl& ctl;
+    Found out;
+
+    bool out_of_budget() {
+        if (ctl.stopped()) out.why = StopReason::kStopped;
+        else if (ctl.out_of_time()) out.why = StopReason::kTime;
+        else return false;
+        return true;
+    }
+
+    bool is_new_solution() const {
+        for (int f = 0; f < F; ++f)
+            if (matches(&forb[static_cast<size_t>(f) * N], S.c.data(), N)) return false;
+        for (auto& s : out.solutions)
+            if (same(s.data(), S.c.data(), N)) return false;
+        return true;
+    }
+
+    int64_t restart_threshold() const {
+        return opt.luby ? opt.restart * luby(out.restarts + 1) : opt.restart;
+    }
+
+    // Stall: restart from a fresh random code (the same counts when swaps only); its cost.
+    int64_t restart() {
+        if (opt.swaps_only) S.shuffle_code(); else S.random_code();
+        S.recompute();
+        S.reset_weights();
+        std::fill(S.tabu.begin(), S.tabu.end(), 0);
+        ++out.restarts;
+        return S.true_cost();
+    }
+
+    // The best non-tabu move: changes scored exactly from the tables, swaps ranked by the
+    // separable estimate and the chosen one re-evaluated exactly. In a local minimum of the
+    // weighted cost the violated terms' weights grow (breakout); all tabu: a random move.
+    // Returns the new cost.
+    int64_t best_move() {
+        // Locals, not members: the compiler keeps them in registers across the scans (as
+        // members they are reloaded after every write through S, ~10% of the kernel's time).
+        Search& S = this->S;
+        const int N = this->N, D = this->D;
+        const int64_t flips = out.flips;
+        S.tables();
+        int64_t bd = INT64_MAX;
+        int bp = -1, bs = -1, bq = -1, ties = 0;
+        for (int p = 0; p < N && !S.swaps_only; ++p)
+            for (int s = 0; s < D; ++s) {
+                if (!S.change_ok(p, s)) continue;
+                int64_t d = S.change_delta(p, s);
+                if (S.tabu[p * D + s] > flips) continue;
+                if (d < bd) { bd = d; bp = p; bs = s; bq = -1; ties = 1; }
+                else if (d == bd && S.rng.below(++ties) == 0) { bp = p; bs = s; bq = -1; }
+            }
+        int64_t sd = INT64_MAX;
+        int sp = -1, sq = -1, sties = 0;
+        for (int p = 0; p < N; ++p)
+            for (int q = p + 1; q < N; ++q) {
+                if (!S.swap_ok(p, q)) continue;
+                int a = S.c[p], s = S.c[q];
+                if (S.tabu[p * D + s] > flips || S.tabu[q * D + a] > flips) continue;
+                int64_t d = S.up[p * D + s] + S.down[p] + S.up[q * D + a] + S.down[q];
+                if (d < sd) { sd = d; sp = p; sq = q; sties = 1; }
+                else if (d == sd && S.rng.below(++sties) == 0) { sp = p; sq = q; }
+            }
+        if (sp >= 0) {
+            int64_t ex = S.swap_delta_exact(sp, sq);
+            if (ex < bd || bp < 0) { bd = ex; bp = sp; bq = sq; }
+        }
+        if (bp < 0) {
+            S.noise_move(flips);
+        } else {
+            if (bd >= 0) S.bump_weights();
+            if (bq >= 0) { S.mark_swap(bp, bq, flips); S.apply_swap(bp, bq); }
+            else { S.mark_change(bp, flips); S.apply_change(bp, bs); }
+        }
+        return S.true_cost();
+    }
+};
+
+py::array_t<uint8_t> as_array(const std::vector<uint8_t>& code) {
+    py::array_t<uint8_t> a(static_cast<py::ssize_t>(code.size()));
+    std::copy(code.begin(), code.end(), a.mutable_data());
+    return a;
+}
+
+py::dict solve(Codes guesses, Ints bulls, Ints totals, int n_symbols, bool repeats,
+               bool no_leading_zero, Codes start, Codes forbidden,
+               py::array_t<int32_t, py::array::c_style> stop, const Options& opt) {
+    check_inputs(guesses, bulls, totals, n_symbols, repeats, start, forbidden, stop, opt);
+    const int G = static_cast<int>(guesses.shape(0)), N = static_cast<int>(guesses.shape(1));
     const int F = static_cast<int>(forbidden.size() / N);
     std::vector<uint8_t> forb(forbidden.data(), forbidden.data() + forbidden.size());
     std::vector<uint8_t> st(start.data(), start.data() + start.size());
-    int32_t* stop_flag = stop.mutable_data();
     std::vector<int32_t> tots(totals.data(), totals.data() + G);
     if (G == 0) tots.push_back(-1);
 
-    Search S(G, N, D, repeats, no_leading_zero, guesses.data(), bulls.data(), tots.data(), seed);
-    S.tenure_base = tenure;
-    S.swaps_only = swaps_only;
-    std::vector<std::vector<uint8_t>> sols;
-    std::vector<uint8_t> best(N);
-    int64_t best_cost = INT64_MAX, flips = 0, restarts = 0;
-    bool stopped = false, timed_out = false;
+    Search S(G, N, n_symbols, repeats, no_leading_zero, guesses.data(), bulls.data(), tots.data(),
+             opt.seed);
+    S.tenure_base = opt.tenure;
+    S.swaps_only = opt.swaps_only;
+    Found found;
     {
         py::gil_scoped_release release;
-        auto t0 = std::chrono::steady_clock::now();
-        if (!st.empty()) S.c = st; else S.random_code();
-        S.recompute();
-        int64_t cost = S.true_cost(), run_best = cost, since = 0;
-        auto is_new_solution = [&]() {
-            for (int f = 0; f < F; ++f)
-                if (matches(&forb[static_cast<size_t>(f) * N], S.c.data(), N)) return false;
-            for (auto& s : sols)
-                if (same(s.data(), S.c.data(), N)) return false;
-            return true;
-        };
-        best = S.c;
-        best_cost = cost;
-        for (;;) {
-            if (cost == 0 && is_new_solution()) {
-                sols.push_back(S.c);
-                if (static_cast<int>(sols.size()) >= want) break;
-            }
-            if (flips >= max_flips) break;
-            if ((flips & 63) == 0) {
-                if (__atomic_load_n(stop_flag, __ATOMIC_RELAXED)) { stopped = true; break; }
-                double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                                .count();
-                if (seconds >= 0 && el >= seconds) { timed_out = true; break; }
-            }
-            ++flips;
-            if (since > (luby_restarts ? restart * luby(restarts + 1) : restart)) {
-                // stall: restart from a fresh random code (same counts when swaps only)
-                if (swaps_only) S.shuffle_code(); else S.random_code();
-                S.recompute();
-                S.reset_weights();
-                std::fill(S.tabu.begin(), S.tabu.end(), 0);
-                cost = S.true_cost();
-                run_best = cost;
-                since = 0;
-                ++restarts;
-                continue;
-            }
-            if (S.rng.unit() < noise && S.noise_move(flips)) {
-                cost = S.true_cost();
-            } else {
-                S.tables();
-                // Best non-tabu change; aspiration: a tabu move that reaches a new run best.
-                int64_t bd = INT64_MAX;
-                int bp = -1, bs = -1, bq = -1, ties = 0;
-                for (int p = 0; p < N && !S.swaps_only; ++p)
-                    for (int s = 0; s < D; ++s) {
-                        if (!S.change_ok(p, s)) continue;
-                        int64_t d = S.change_delta(p, s);
-                        bool tabu = S.tabu[p * D + s] > flips;
-                        if (tabu) continue;
-                        if (d < bd) { bd = d; bp = p; bs = s; bq = -1; ties = 1; }
-                        else if (d == bd && S.rng.below(++ties) == 0) { bp = p; bs = s; bq = -1; }
-                    }
-                // Swaps: ranked by the separable estimate, then re-evaluated exactly.
-                int64_t sd = INT64_MAX;
-                int sp = -1, sq = -1, sties = 0;
-                for (int p = 0; p < N; ++p)
-                    for (int q = p + 1; q < N; ++q) {
-                        if (!S.swap_ok(p, q)) continue;
-                        int a = S.c[p], s = S.c[q];
-                        if (S.tabu[p * D + s] > flips || S.tabu[q * D + a] > flips) continue;
-                        int64_t d = S.up[p * D + s] + S.down[p] + S.up[q * D + a] + S.down[q];
-                        if (d < sd) { sd = d; sp = p; sq = q; sties = 1; }
-                        else if (d == sd && S.rng.below(++sties) == 0) { sp = p; sq = q; }
-                    }
-                if (sp >= 0) {
-                    int64_t ex = S.swap_delta_exact(sp, sq);
-                    if (ex < bd || bp < 0) { bd = ex; bp = sp; bq = sq; }
-                }
-                if (bp < 0) {                      // everything tabu: take a random move
-                    S.noise_move(flips);
-                    cost = S.true_cost();
-                } else {
-                    if (bd >= 0) S.bump_weights();  // local minimum of the weighted cost
-                    if (bq >= 0) { S.mark_swap(bp, bq, flips); S.apply_swap(bp, bq); }
-                    else { S.mark_change(bp, flips); S.apply_change(bp, bs); }
-                    cost = S.true_cost();
-                }
-            }
-            ++since;
-            if (cost < run_best) { run_best = cost; since = 0; }
-            if (cost < best_cost) { best_cost = cost; best = S.c; }
-        }
+        SearchControl ctl;
+        ctl.watch(stop.data());
+        ctl.set_time_limit(opt.seconds);
+        Walk walk(std::move(S), opt, forb, F, ctl);
+        found = walk.go(st);
     }
     py::list out;
-    for (auto& s : sols) {
-        py::array_t<uint8_t> a(N);
-        std::copy(s.begin(), s.end(), a.mutable_data());
-        out.append(a);
-    }
-    py::array_t<uint8_t> bst(N);
-    std::copy(best.begin(), best.end(), bst.mutable_data());
+    for (auto& s : found.solutions) out.append(as_array(s));
     py::dict r;
     r["solutions"] = out;
-    r["best"] = bst;
-    r["best_cost"] = best_cost;
-    r["flips"] = flips;
-    r["restarts"] = restarts;
-    r["stopped"] = stopped;
-    r["timed_out"] = timed_out;
+    r["best"] = as_array(found.best);
+    r["best_cost"] = found.best_cost;
+    r["flips"] = found.flips;
+    r["restarts"] = found.restarts;
+    r["stop"] = stop_word(found.why);
     return r;
 }
 
@@ -471,13 +536,23 @@ py::dict solve(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> g
 
 PYBIND11_MODULE(local_search, m) {
     m.doc() = "Stochastic local search (tabu + breakout weights) for a code consistent with a log";
+    bind_toolkit(m);
+    py::class_<Options>(m, "Options", "The kernel's options (cbsolve.consistency.portfolio."
+                                      "LocalSearchOptions builds them)")
+        .def(py::init<>())
+        .def_readwrite("seed", &Options::seed)
+        .def_readwrite("max_flips", &Options::max_flips)
+        .def_readwrite("seconds", &Options::seconds)
+        .def_readwrite("want", &Options::want)
+        .def_readwrite("noise", &Options::noise)
+        .def_readwrite("tenure", &Options::tenure)
+        .def_readwrite("restart", &Options::restart)
+        .def_readwrite("swaps_only", &Options::swaps_only)
+        .def_readwrite("luby", &Options::luby);
     m.def("solve", &solve, py::arg("guesses"), py::arg("bulls"), py::arg("totals"),
           py::arg("n_symbols"), py::arg("repeats"), py::arg("no_leading_zero"), py::arg("start"),
-          py::arg("forbidden"), py::arg("seed"), py::arg("max_flips"), py::arg("seconds"),
-          py::arg("stop").noconvert(), py::arg("want") = 1, py::arg("noise") = 0.05, py::arg("tenure") = 5,
-          py::arg("restart") = 8000, py::arg("swaps_only") = false,
-          py::arg("luby") = false,
-          "Search for up to `want` codes of cost 0 matching no row of `forbidden` (255 = any "
-          "symbol); returns a dict with "
-          "solutions, best, best_cost, flips, restarts, stopped, timed_out.");
+          py::arg("forbidden"), py::arg("stop").noconvert(), py::arg("options"),
+          "Search for up to `options.want` codes of cost 0 matching no row of `forbidden` (255 = "
+          "any symbol); returns a dict with solutions, best, best_cost, flips, restarts and "
+          "stop (why it ended: a word of stop_reasons()).");
 }

@@ -38,8 +38,10 @@
 // depth), search_expected_table.hpp (the transposition table), search_expected_symmetry.hpp
 // (unplayed symbols, the stabiliser of the history, the per-thread history),
 // search_expected_partition.hpp (the score matrix and its compact transpose, partition
-// histograms, a guess's classes, equal partitions); this file holds the Solver (options, stop
-// and deadline, the node scan, the branch-and-bound search, greedy) and the Python module.
+// histograms, a guess's classes, equal partitions), and the toolkit shared with the other
+// searches (toolkit_control.hpp, toolkit_symmetry.hpp, toolkit_table.hpp); this file holds the
+// Solver (options, stop and deadline, the node scan, the branch-and-bound search, greedy) and
+// the Python module.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -91,13 +93,10 @@ class Solver {
             throw std::invalid_argument("codes must have one row per matrix row");
         replies_.init(matrix.data(), nc_, slots, win);
         sym_.init(codes.data(), nc_, static_cast<int>(codes.shape(1)), n_symbols, base_played);
-        std::mt19937_64 rng(0x5eed1234abcdULL);
-        z1_.resize(nc_);
-        z2_.resize(nc_);
-        for (int i = 0; i < nc_; ++i) {
-            z1_[i] = rng();
-            z2_[i] = rng();
-        }
+        SetKeys keys;  // the toolkit's hashing of code sets (toolkit_table.hpp)
+        keys.init(nc_, kSetKeySeed);
+        z1_ = std::move(keys.k1);
+        z2_ = std::move(keys.k2);
         capped_ = max_depth > 0;
         max_depth_ = capped_ ? max_depth : UNCAPPED;
         bounds_.init(nc_, branching_, max_depth, weights);
@@ -321,11 +320,7 @@ class Solver {
 
     // The two Zobrist hashes of a set (the transposition table's key).
     void hash_set(const std::vector<int>& S, u64& h1, u64& h2) const {
-        h1 = h2 = 0;
-        for (int s : S) {
-            h1 ^= z1_[s];
-            h2 ^= z2_[s];
-        }
+        hash_set_with(z1_, z2_, S.data(), S.size(), h1, h2);
     }
 
     void check_set(const std::vector<int>& S) const {
@@ -335,7 +330,7 @@ class Solver {
         }
     }
 
-    // Every node polls the stop flag (see search_control.hpp): a node of a large game can
+    // Every node polls the stop flag (see toolkit_control.hpp): a node of a large game can
     // take milliseconds, so polling every 1024 nodes left Ctrl-C unanswered for 40 s and more.
     inline void tick() {
         if (ctl_.poll(++local_nodes_)) throw Stopped();

@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "search_control.hpp"
+#include "toolkit_control.hpp"
 
 using u64 = uint64_t;
 

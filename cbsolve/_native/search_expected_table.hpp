@@ -1,10 +1,12 @@
 // The transposition table of the expected-case search (search_expected.cpp): values of sets
 // keyed by two independent 64-bit Zobrist hashes (and the depth left when depth-capped), exact
-// values with their best guess and fail-high lower bounds. Sharded with mutexes: several
-// threads searching with one Solver share it.
+// values with their best guess and fail-high lower bounds. The hashing and the sharded storage
+// (several threads searching with one Solver share it) are the toolkit's (toolkit_table.hpp,
+// which also says how this table differs from the worst-case search's).
 #pragma once
 
 #include "search_expected_bounds.hpp"
+#include "toolkit_table.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -23,60 +25,43 @@ struct Entry {
     bool exact;
 };
 
-struct Shard {
-    std::mutex mu;
-    std::unordered_map<u64, Entry> map;
-};
-
 class TranspositionTable {
    public:
     // Keys include the depth left when `capped`; about `memo_entries` entries at most.
     void init(bool capped, i64 memo_entries) {
         capped_ = capped;
-        memo_cap_ = std::max<i64>(memo_entries / kShards, 1);
+        memo_cap_ = std::max<i64>(memo_entries / Shards::kShards, 1);
     }
     bool lookup(u64 h1, u64 h2, int d, Entry& out) {
         u64 k1, k2;
         key_of(h1, h2, d, k1, k2);
-        Shard& s = shards_[k1 % kShards];
-        std::lock_guard<std::mutex> lock(s.mu);
-        auto it = s.map.find(k1);
-        if (it == s.map.end() || it->second.k2 != k2) return false;
-        out = it->second;
-        return true;
+        return shards_.locked(k1, [&](auto& map) {
+            auto it = map.find(k1);
+            if (it == map.end() || it->second.k2 != k2) return false;
+            out = it->second;
+            return true;
+        });
     }
     void store(u64 h1, u64 h2, int d, Val v, int guess, bool exact) {
         u64 k1, k2;
         key_of(h1, h2, d, k1, k2);
-        Shard& s = shards_[k1 % kShards];
-        std::lock_guard<std::mutex> lock(s.mu);
-        auto it = s.map.find(k1);
-        if (it != s.map.end() && it->second.k2 == k2) {
-            Entry& e = it->second;
-            if (e.exact) return;  // an exact value is never replaced
-            if (exact || lt(Val{e.t, e.w}, v)) e = Entry{k2, v.t, v.w, guess, exact};
-            return;
-        }
-        if (i64(s.map.size()) >= memo_cap_) s.map.clear();  // crude but bounded: memory <= cap
-        s.map[k1] = Entry{k2, v.t, v.w, guess, exact};
+        shards_.locked(k1, [&](auto& map) {
+            auto it = map.find(k1);
+            if (it != map.end() && it->second.k2 == k2) {
+                Entry& e = it->second;
+                if (e.exact) return;  // an exact value is never replaced
+                if (exact || lt(Val{e.t, e.w}, v)) e = Entry{k2, v.t, v.w, guess, exact};
+                return;
+            }
+            if (i64(map.size()) >= memo_cap_) map.clear();  // crude but bounded: memory <= cap
+            map[k1] = Entry{k2, v.t, v.w, guess, exact};
+        });
     }
-    void clear() {
-        for (auto& sh : shards_) {
-            std::lock_guard<std::mutex> lock(sh.mu);
-            sh.map.clear();
-        }
-    }
-    i64 size() {
-        i64 total = 0;
-        for (auto& s : shards_) {
-            std::lock_guard<std::mutex> lock(s.mu);
-            total += i64(s.map.size());
-        }
-        return total;
-    }
+    void clear() { shards_.clear(); }
+    i64 size() { return shards_.entries(); }
 
    private:
-    static constexpr int kShards = 64;
+    using Shards = ShardedTable<std::unordered_map<u64, Entry>>;
     inline void key_of(u64 h1, u64 h2, int d, u64& k1, u64& k2) const {
         k1 = h1;
         k2 = h2;
@@ -86,7 +71,7 @@ class TranspositionTable {
         }
     }
     bool capped_ = false;
-    Shard shards_[kShards];
+    Shards shards_;
     i64 memo_cap_;
 };
 

@@ -10,13 +10,14 @@
 // Sound prunings, each switchable (Options):
 //   capacity  with k guesses left at most cap(k) = 1 + (R-1) cap(k-1) secrets can be told apart
 //             (R-1 non-winning replies, +1 when the guess is itself a candidate; cap(0) = 0);
-//   symmetry  only one guess per orbit of the stabiliser of the history (cbsolve/symmetry.py
-//             does the same in Python; both are cross-checked in the tests);
+//   symmetry  only one guess per orbit of the stabiliser of the history (toolkit_symmetry.hpp,
+//             shared with the expected-case search; cbsolve/symmetry.py is its reference);
 //   obvious   a guess splitting the set into singletons settles the node (depth <= 2);
 //   dedupe    guesses with identical replies on the set are one guess;
 //   order     guesses in lower-bound order (largest class), candidates first; classes largest
 //             first (the one most likely to fail);
-//   memo      transposition table keyed by the (sorted) candidate set.
+//   memo      transposition table keyed by the (sorted) candidate set (its hashing and sharded
+//             storage from toolkit_table.hpp).
 // A guess that gives every candidate the same reply and is not a candidate is skipped: a
 // strategy starting with it contains a shorter one for the same set.
 #include <pybind11/numpy.h>
@@ -33,7 +34,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "search_control.hpp"
+#include "toolkit_bind.hpp"
+#include "toolkit_control.hpp"
+#include "toolkit_symmetry.hpp"
+#include "toolkit_table.hpp"
 
 namespace py = pybind11;
 using std::vector;
@@ -48,9 +52,7 @@ struct Options {
     int lookahead = 0;     // tree: working guesses compared on the depth-W count (0: first one)
 };
 
-struct Elem {  // a position permutation with its forced map on the fixed symbols (-1: free)
-    vector<int> pos, sigma, free_targets;
-};
+using Elem = CodeSymmetry::Elem;  // a stabiliser element (toolkit_symmetry.hpp)
 
 struct TreeNode {
     int guess = -1;
@@ -76,70 +78,54 @@ struct MemoEntry {
     int feasible_at = 1 << 20;  // smallest d proved feasible
 };
 
-inline uint64_t hash_set(const vector<int>& s) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ s.size();
-    for (int x : s) {
-        h ^= static_cast<uint64_t>(x) + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-        h *= 0xBF58476D1CE4E5B9ULL;
-    }
-    return h ^ (h >> 31);
-}
-
+// The transposition table: proved depth intervals per candidate set (a proof table: see
+// toolkit_table.hpp for how it differs from the expected-case table).
 struct Memo {
-    static constexpr int STRIPES = 64;
-    std::mutex mu[STRIPES];
-    std::unordered_map<uint64_t, vector<MemoEntry>> maps[STRIPES];
+    ShardedTable<std::unordered_map<uint64_t, vector<MemoEntry>>> maps;  // hash -> same-hash sets
     std::atomic<int64_t> size{0};
     std::atomic<int64_t> bytes{0};          // about what the stored sets take
     int64_t max_bytes = INT64_MAX;          // beyond it nothing more is stored (still sound)
 
     // returns +1 feasible, 0 infeasible, -1 unknown
     int lookup(const vector<int>& s, uint64_t h, int d) {
-        int k = h % STRIPES;
-        std::lock_guard<std::mutex> lock(mu[k]);
-        auto it = maps[k].find(h);
-        if (it == maps[k].end()) return -1;
-        for (auto& e : it->second)
-            if (e.set == s) {
-                if (d <= e.infeasible_at) return 0;
-                if (d >= e.feasible_at) return 1;
-                return -1;
-            }
-        return -1;
-    }
-    void store(const vector<int>& s, uint64_t h, int d, bool ok) {
-        int k = h % STRIPES;
-        std::lock_guard<std::mutex> lock(mu[k]);
-        // find first, insert only after the cap check: a full memo must not keep growing
-        // by empty buckets
-        auto it = maps[k].find(h);
-        if (it != maps[k].end())
+        return maps.locked(h, [&](auto& map) {
+            auto it = map.find(h);
+            if (it == map.end()) return -1;
             for (auto& e : it->second)
                 if (e.set == s) {
-                    if (ok) e.feasible_at = std::min(e.feasible_at, d);
-                    else e.infeasible_at = std::max(e.infeasible_at, d);
-                    return;
+                    if (d <= e.infeasible_at) return 0;
+                    if (d >= e.feasible_at) return 1;
+                    return -1;
                 }
-        const int64_t cost = int64_t(sizeof(MemoEntry) + 48 + s.size() * sizeof(int));
-        if (bytes.load(std::memory_order_relaxed) + cost > max_bytes) return;
-        bytes += cost;
-        MemoEntry e;
-        e.set = s;
-        if (ok) e.feasible_at = d;
-        else e.infeasible_at = d;
-        if (it == maps[k].end()) it = maps[k].emplace(h, vector<MemoEntry>()).first;
-        it->second.push_back(std::move(e));
-        size++;
+            return -1;
+        });
+    }
+    void store(const vector<int>& s, uint64_t h, int d, bool ok) {
+        maps.locked(h, [&](auto& map) {
+            // find first, insert only after the cap check: a full memo must not keep growing
+            // by empty buckets
+            auto it = map.find(h);
+            if (it != map.end())
+                for (auto& e : it->second)
+                    if (e.set == s) {
+                        if (ok) e.feasible_at = std::min(e.feasible_at, d);
+                        else e.infeasible_at = std::max(e.infeasible_at, d);
+                        return;
+                    }
+            const int64_t cost = int64_t(sizeof(MemoEntry) + 48 + s.size() * sizeof(int));
+            if (bytes.load(std::memory_order_relaxed) + cost > max_bytes) return;
+            bytes += cost;
+            MemoEntry e;
+            e.set = s;
+            if (ok) e.feasible_at = d;
+            else e.infeasible_at = d;
+            if (it == map.end()) it = map.emplace(h, vector<MemoEntry>()).first;
+            it->second.push_back(std::move(e));
+            size++;
+        });
     }
     // map slots in use (every one holds at least one entry: at most size)
-    int64_t buckets() {
-        int64_t total = 0;
-        for (int k = 0; k < STRIPES; ++k) {
-            std::lock_guard<std::mutex> lock(mu[k]);
-            total += static_cast<int64_t>(maps[k].size());
-        }
-        return total;
-    }
+    int64_t buckets() { return maps.entries(); }
 };
 
 // Set while a thread explores one guess of a parallel "is there a working guess?" loop: once
@@ -159,14 +145,13 @@ class Search {
     int64_t nonwin;
     const uint8_t* M;
     vector<uint8_t> codes;
-    vector<int32_t> dense;
-    vector<vector<int>> pos_perms;
+    CodeSymmetry sym;  // the stabiliser of a history, written once in toolkit_symmetry.hpp
     vector<int64_t> cap;
     Options opt;
     Memo memo;
-    SearchControl ctl;                    // stop flag (Ctrl-C, time limit) and deadline
+    SetKeys set_keys;   // the hashing of candidate sets (toolkit_table.hpp)
+    SearchControl ctl;  // stop flag (Ctrl-C, time limit), deadline, progress counters
     std::atomic<int64_t> nodes{0};
-    volatile int64_t* control = nullptr;  // progress: [nodes, top done, top total, -, memo]
 
     Search(py::array_t<uint8_t, py::array::c_style> matrix,
            py::array_t<uint8_t, py::array::c_style> codes_, int n_symbols, bool nlz_,
@@ -187,91 +172,30 @@ class Search {
         int64_t span = 1;
         for (int i = 0; i < N; ++i) span *= D;
         if (span > (int64_t(1) << 28)) throw std::invalid_argument("space too large for symmetry table");
-        dense.assign(span, -1);
-        for (int i = 0; i < n; ++i) dense[value(&codes[static_cast<size_t>(i) * N])] = i;
-        vector<int> p(N);
-        for (int i = 0; i < N; ++i) p[i] = i;
-        do {
-            if (!nlz || p[0] == 0) pos_perms.push_back(p);
-        } while (std::next_permutation(p.begin(), p.end()));
+        sym.init(codes.data(), n, N, D, nlz, N, double(span));
+        set_keys.init(n, kSetKeySeed);
         cap.assign(64, 0);
         const int64_t BIG = int64_t(1) << 50;
         for (int d = 1; d < 64; ++d) cap[d] = std::min(BIG, 1 + nonwin * cap[d - 1]);
     }
 
-    int64_t value(const uint8_t* c) const {
-        int64_t v = 0;
-        for (int i = 0; i < N; ++i) v = v * D + c[i];
-        return v;
-    }
     const uint8_t* code(int i) const { return &codes[static_cast<size_t>(i) * N]; }
     inline uint8_t score(int g, int s) const { return M[static_cast<size_t>(g) * n + s]; }
 
-    // ---- symmetry ---------------------------------------------------------------------
+    // ---- symmetry (toolkit_symmetry.hpp) -----------------------------------------------
     vector<Elem> stabilizer(const vector<int>& hist) const {
-        vector<Elem> out;
-        for (auto& p : pos_perms) {
-            vector<int> sigma(D, -1);
-            vector<char> taken(D, 0);
-            if (nlz) { sigma[0] = 0; taken[0] = 1; }
-            bool ok = true;
-            for (int h : hist) {
-                const uint8_t* c = code(h);
-                for (int i = 0; i < N && ok; ++i) {
-                    int src = c[p[i]], dst = c[i];
-                    if (sigma[src] < 0) {
-                        if (taken[dst]) ok = false;
-                        else { sigma[src] = dst; taken[dst] = 1; }
-                    } else if (sigma[src] != dst) ok = false;
-                }
-                if (!ok) break;
-            }
-            if (!ok) continue;
-            Elem e;
-            e.pos = p;
-            e.sigma = sigma;
-            for (int s = 0; s < D; ++s) if (!taken[s]) e.free_targets.push_back(s);
-            out.push_back(std::move(e));
-        }
-        return out;
+        return sym.stabiliser(hist.data(), hist.size());
     }
-
-    // lowest image of code g under elem e x permutations of the free symbols; optionally the
-    // full symbol permutation realising it
-    int image(const Elem& e, int g, vector<int>* full = nullptr) const {
-        const uint8_t* c = code(g);
-        int m[64];
-        for (int s = 0; s < D; ++s) m[s] = e.sigma[s];
-        size_t next = 0;
-        int64_t v = 0;
-        for (int i = 0; i < N; ++i) {
-            int s = c[e.pos[i]];
-            if (m[s] < 0) m[s] = e.free_targets[next++];
-            v = v * D + m[s];
-        }
-        if (full) {
-            for (int s = 0; s < D; ++s)
-                if (m[s] < 0) m[s] = e.free_targets[next++];
-            full->assign(m, m + D);
-        }
-        return dense[v];
-    }
-
+    int image(const Elem& e, int g, vector<int>* full = nullptr) const { return sym.image(e, g, full); }
     int canonical(const vector<Elem>& G, int g, int* which = nullptr) const {
-        int best = g, arg = -1;
-        for (size_t k = 0; k < G.size(); ++k) {
-            int im = image(G[k], g);
-            if (im < best) { best = im; arg = static_cast<int>(k); }
-        }
-        if (which) *which = arg;
-        return best;
+        return sym.canonical(G, g, which);
     }
 
     // ---- helpers ----------------------------------------------------------------------
     bool stopped() const { return ctl.stopped(); }
     void check_stop() {
         int64_t k = ++nodes;
-        if (control && (k & 255) == 0) { control[0] = k; control[4] = memo.size.load(); }
+        if ((k & 255) == 0) ctl.count_nodes(k, memo.size.load());
         ctl.poll(k);
     }
 
@@ -453,7 +377,7 @@ class Search {
         check_stop();
         uint64_t h = 0;
         if (opt.memo) {
-            h = hash_set(S);
+            h = set_keys.hash(S);
             int r = memo.lookup(S, h, d);
             if (r >= 0) return r;
         }
@@ -466,7 +390,7 @@ class Search {
             bool top = opt.threads > 1 && !omp_in_parallel() && cs.size() > 1 && d >= 4;
             if (top) {
                 std::atomic<bool> found{false};
-                if (control) { control[1] = 0; control[2] = static_cast<int64_t>(cs.size()); }
+                ctl.top_node(0, static_cast<int64_t>(cs.size()));
                 std::atomic<int64_t> done{0};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(opt.threads)
                 for (int k = 0; k < static_cast<int>(cs.size()); ++k) {
@@ -477,7 +401,7 @@ class Search {
                     tl_cancel = nullptr;
                     if (works && !stopped()) found = true;
                     int64_t dn = ++done;
-                    if (control) control[1] = dn;
+                    ctl.top_node(dn, -1);
                 }
                 ok = found;
             } else {
@@ -609,7 +533,7 @@ class Search {
             if (rep != g) {
                 CertEntry e;
                 e.guess = g; e.kind = MAPPED; e.other = rep;
-                e.pos_perm = G[which].pos;
+                e.pos_perm = sym.positions(G[which]);
                 image(G[which], g, &e.sym_perm);
                 node->entries.push_back(std::move(e));
                 continue;
@@ -723,11 +647,7 @@ struct Runner {
         op.lookahead = o.contains("lookahead") ? o["lookahead"].cast<int>() : 0;
         if (o.contains("memo_bytes")) s->memo.max_bytes = o["memo_bytes"].cast<int64_t>();
     }
-    void set_control(py::array_t<int64_t, py::array::c_style> ctl) {
-        if (ctl.size() < 5) throw std::invalid_argument("control array needs 5 slots");
-        s->control = ctl.mutable_data();
-        control_keep = ctl;
-    }
+    Progress progress() const { return s->ctl.progress(); }
     void set_deadline(double seconds) { s->ctl.set_deadline(seconds); }
     void request_stop() { s->ctl.request_stop(); }
     // +1 feasible, 0 infeasible, -1 stopped
@@ -789,20 +709,20 @@ struct Runner {
     int64_t memo_bytes() const { return s->memo.bytes.load(); }
     int64_t memo_buckets() { return s->memo.buckets(); }
     void reset_stop() { s->ctl.clear_stop(); }
-    py::object control_keep;
 };
 
 }  // namespace
 
 PYBIND11_MODULE(search_worst, m) {
     m.doc() = "Worst-case exact search (decision, tree, lower-bound certificate); see cbsolve/search/worst.py";
+    bind_toolkit(m);
     py::class_<Runner>(m, "WorstSearch")
         .def(py::init<py::array_t<uint8_t, py::array::c_style>, py::array_t<uint8_t, py::array::c_style>,
                       int, bool, int, int, int>(),
              py::arg("matrix"), py::arg("codes"), py::arg("n_symbols"), py::arg("no_leading_zero"),
              py::arg("slots"), py::arg("win"), py::arg("n_responses"))
         .def("configure", &Runner::configure)
-        .def("set_control", &Runner::set_control)
+        .def("progress", &Runner::progress)
         .def("set_deadline", &Runner::set_deadline)
         .def("request_stop", &Runner::request_stop)
         .def("feasible", &Runner::feasible)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from .. import time_policy
 from ..codes import CodeSpace
 from ..deadline import Deadline
 from ..errors import CbsolveError
@@ -203,8 +204,7 @@ def _second_level_lower(out: Bounds, deadline: Deadline, say) -> None:
     if out.secrets > SECOND_LEVEL_LIMIT:
         return
     say(f"partition bound two guesses deep, up to symmetry ({out.secrets} secrets)")
-    # at most half the time: the strategies' upper bounds are usually worth more
-    pb = second_level_bound(out.variant, out.responses, deadline.part(0.5))
+    pb = second_level_bound(out.variant, out.responses, deadline.part(time_policy.SECOND_LEVEL_SHARE))
     if pb is None:
         out.notes.append("partition bound two guesses deep not finished within the time limit")
         return

@@ -5,6 +5,7 @@ import sys
 
 import click
 
+from .. import time_policy
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, json_option, variant_options
 
 
@@ -21,7 +22,8 @@ from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, json_option, variant
 @click.option("--guesses", default="all", show_default=True, metavar="SET",
               help="Suggest from all codes or only the remaining candidates.")
 @click.option("--seed", type=SEED, default=None, help="Seed for the random strategy.")
-@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True, metavar="SECONDS",
+@click.option("--time-limit", type=SECONDS, default=time_policy.ASSIST_SECONDS, show_default=True,
+              metavar="SECONDS",
               help="Solver time per answer for spaces too large to list (0: no limit).")
 @click.option("--coach", is_flag=True,
               help="Review each guess you type: what it costs against the best guess from that "

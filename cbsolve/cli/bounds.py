@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import click
 
+from .. import time_policy
 from ._budget import TimeLimit
 from . import EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
 
 #: The whole command's budget when no --time-limit is given (s).
-DEFAULT_TIME_LIMIT = 30.0
+DEFAULT_TIME_LIMIT = time_policy.BOUNDS_SECONDS
 
 
 @app.command("bounds")

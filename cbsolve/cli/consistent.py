@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import click
 
+from .. import time_policy
 from ..consistency import BACKEND_CHOICES, Query, consistent
 from ..deadline import stop_requested
 from ..errors import unknown_name
@@ -15,7 +16,7 @@ from . import COUNT, EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_op
 
 #: Default wall-clock budget for solver work: no query waits silently for minutes (a 25-clue
 #: N=40 log once ran 489 s). ``--time-limit 0`` removes it; hitting it is reported.
-DEFAULT_TIME_LIMIT = 30.0
+DEFAULT_TIME_LIMIT = time_policy.CONSISTENT_SECONDS
 
 
 def read_log(variant, entries, log_file) -> FeedbackLog:

@@ -40,11 +40,12 @@ def _worst_progress(enabled: bool):
     words = {"greedy": "greedy upper bound", "feasible": "deciding whether {d} guesses suffice",
              "tree": "building the depth-{d} tree", "certificate": "certifying that {d} do not suffice"}
 
-    def update(method: str, d: int, control, lower, upper) -> None:
+    def update(method: str, d: int, counters, lower, upper) -> None:
         what = words.get(method, method).format(d=d)
-        top = f", top guesses {control[1]}/{control[2]}" if control[2] else ""
+        top = (f", top guesses {counters.top_done}/{counters.top_total}" if counters.top_total
+               else "")
         status.update(f"worst case in [{lower}, {'?' if upper is None else upper}]; {what}: "
-                      f"{control[0]:,} nodes, {control[4]:,} sets memoised{top}")
+                      f"{counters.nodes:,} nodes, {counters.memo_entries:,} sets memoised{top}")
 
     return update, status
 

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import click
 
+from .. import time_policy
 from ..status import Status
 from ._budget import TimeLimit
 from . import COUNT, EXIT_NONE, EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
 
 
 #: The whole command's budget when no --time-limit is given (s).
-DEFAULT_TIME_LIMIT = 60.0
+DEFAULT_TIME_LIMIT = time_policy.STATIC_SECONDS
 
 
 @app.command("static")

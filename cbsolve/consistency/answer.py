@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import time_policy
 from ..deadline import Deadline
 from ..feedback import FeedbackLog
-from ..status import Status
+from ..status import Status, StopReason
 from .counting import (
-    DEFAULT_COUNTER_SECONDS,
     DELTA,
     EPSILON,
     approx_count,
@@ -63,47 +63,44 @@ def _list(oracle, log, want, deadline, m, lies, neighbours: bool):
                             neighbours=neighbours and want is not None and not lies)
 
 
-def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: str, limit) -> None:
+def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: StopReason, limit) -> None:
     """Fill status/count/secrets from an enumeration outcome."""
     found = sorted(set(found))
     n = len(found)
     shown = found if limit is None else found[:limit]
     result.secrets = log.space.format_many(np.array(shown, dtype=np.uint8).reshape(-1, log.variant.length))
-    result.settle(n, how == "complete")
-    if how == "complete":
+    result.settle(n, how is StopReason.COMPLETE)
+    if how is StopReason.COMPLETE:
         result.count, result.exact = n, True
         result.truncated = len(shown) < n
         return
     result.count = n if n else None
     result.exact = False
     result.truncated = True
-    if how == "timeout":
+    if how is StopReason.TIME:
         result.time_limit_hit = True
         result.notes.append(f"enumeration time limit reached after {n} secret{'s' if n != 1 else ''}"
                             + ("; the log's consistency is unknown" if not n else ""))
 
 
-#: Share of the time limit kept for ApproxMC when ``--approximate`` asks for an estimate.
-APPROX_SHARE = 0.4
-
-
 def _counter_seconds(deadline: Deadline, result: ConsistencyResult) -> float:
     left = deadline.left()
     if left is None:
-        result.notes.append(f"model counter limited to {DEFAULT_COUNTER_SECONDS:g} s "
+        result.notes.append(f"model counter limited to {time_policy.UNTIMED_COUNT_SECONDS:g} s "
                             "(no --time-limit given)")
-        return DEFAULT_COUNTER_SECONDS
+        return time_policy.UNTIMED_COUNT_SECONDS
     return left
 
 
 def _count(result, log, query, deadline, oracle, m, lies) -> None:
     cap = query.count_cap or COUNT_CAP
-    # Half the time for enumeration, the rest for a model counter if the cap or time is hit;
-    # an asked-for estimate keeps APPROX_SHARE of the whole (the exact counter took it all).
-    exact_part = deadline.part(1 - APPROX_SHARE) if query.approximate else deadline
-    found, how = enumerate_blocks(oracle, log, cap + 1, exact_part.part(0.5), m, lies)
+    # Enumeration first, the rest for a model counter if the cap or time is hit; an asked-for
+    # estimate keeps its share of the whole (time_policy).
+    exact_part = deadline.part(1 - time_policy.APPROX_SHARE) if query.approximate else deadline
+    found, how = enumerate_blocks(oracle, log, cap + 1, exact_part.part(time_policy.ENUMERATE_SHARE),
+                                  m, lies)
     _settle(result, log, found, how, query.limit)
-    if how == "complete" or not found:
+    if how is StopReason.COMPLETE or not found:
         return
     # Enumeration was capped or timed out: try an exact model counter on the CNF.
     seconds = _counter_seconds(exact_part, result)
@@ -120,7 +117,7 @@ def _count(result, log, query, deadline, oracle, m, lies) -> None:
     elif not available("pyganak"):
         result.notes.append("exact model counting unavailable (install pyganak)")
     result.notes.append(f"at least {result.count}: enumeration stopped "
-                        + ("at the time limit" if how == "timeout" else f"at the cap of {cap}"))
+                        + ("at the time limit" if how is StopReason.TIME else f"at the cap of {cap}"))
     if query.approximate:
         _approximate(result, log, deadline, lies, query.seed)
 
@@ -143,8 +140,9 @@ def _approximate(result, log, deadline, lies, seed) -> None:
 
 def _sample(result, log, query, deadline, oracle, m, lies) -> None:
     k = query.sample
-    found, how = enumerate_blocks(oracle, log, SAMPLE_ENUM_CAP + 1, deadline.part(0.3), m, lies)
-    if how == "complete":
+    found, how = enumerate_blocks(oracle, log, SAMPLE_ENUM_CAP + 1,
+                                  deadline.part(time_policy.SAMPLE_ENUMERATE_SHARE), m, lies)
+    if how is StopReason.COMPLETE:
         found = sorted(set(found))
         n = len(found)
         picked = sampling.draw(np.random.default_rng(query.seed), n, k)

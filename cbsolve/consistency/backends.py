@@ -22,7 +22,7 @@ from .answer import answer_query
 from .backend import Backend
 from .dfs_answer import HeadStart
 from .native import consistent_indices, filterable, result_from_indices
-from .portfolio import PortfolioOracle
+from .portfolio import PortfolioOracle, PortfolioShape
 from .query import ConsistencyResult, Query
 from .rescoring import mismatch_counts
 
@@ -67,10 +67,10 @@ class CpSatBackend(Backend):
     def __init__(self, workers: int = cpsat.WORKERS, suffix_budget: int | None = None,
                  seed: int = 0, seeded: bool = False, local_search: bool | None = None,
                  options: cpsat.CpSatOptions = cpsat.CpSatOptions(), neighbours: bool = True,
-                 portfolio: dict | None = None):
+                 portfolio: PortfolioShape = PortfolioShape()):
         self.workers = workers
         self.local_search = cpsat.LOCAL_SEARCH if local_search is None else local_search
-        self.portfolio = portfolio or {}    # PortfolioOracle options (benchmarks)
+        self.portfolio = portfolio          # the race's shape (benchmarks try others)
         self.suffix_budget = suffix_budget
         self.seed = seed
         self.seeded = seeded
@@ -81,11 +81,12 @@ class CpSatBackend(Backend):
         start = time.perf_counter()
         deadline = Deadline(query.time_limit)
         oracle = cpsat.CpSatOracle(cpsat.model_for(log), self.workers, self.seed, self.seeded,
-                                   log=log if cpsat.PIN_COUNTS else None, options=self.options)
+                                   log=log if self.options.pin_counts else None,
+                                   options=self.options)
         # Lists of a few secrets (find-one, determined): race the native local search against
         # CP-SAT (portfolio.py). Counts, samples and full lists enumerate, where it cannot help.
         if self.local_search and not query.count and not query.sample and query.limit is not None:
-            oracle = PortfolioOracle(oracle, log, self.seed, **self.portfolio)
+            oracle = PortfolioOracle(oracle, log, self.seed, self.portfolio)
         result = answer_query(self.name, log, query, deadline, oracle,
                               suffix_budget=self.suffix_budget, neighbours=self.neighbours)
         note = oracle.note()
@@ -145,6 +146,8 @@ class Engines:
 
     sat: sat.SatOptions = sat.SatOptions()
     cpsat: cpsat.CpSatOptions = cpsat.CpSatOptions()
+    #: How ``cpsat`` races the native local search for find-one and short lists.
+    portfolio: PortfolioShape = PortfolioShape()
     #: The solvers list one-move neighbours of a first secret before asking again.
     neighbours: bool = True
     #: ``auto``'s find-one probe races two orders of the depth-first search (plan.probe_search).
@@ -162,7 +165,8 @@ def get_backend(name: str, engines: Engines = Engines()) -> Backend:
     if name not in BACKENDS:
         raise unknown_name("backend", name, BACKEND_CHOICES)
     if name == "cpsat":
-        return CpSatBackend(options=engines.cpsat, neighbours=engines.neighbours)
+        return CpSatBackend(options=engines.cpsat, neighbours=engines.neighbours,
+                            portfolio=engines.portfolio)
     if name == "sat":
         return SatBackend(options=engines.sat, neighbours=engines.neighbours)
     return BACKENDS[name]()

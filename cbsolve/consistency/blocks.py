@@ -15,7 +15,7 @@ import numpy as np
 
 from ..deadline import Deadline
 from ..feedback import FeedbackLog
-from ..status import Status
+from ..status import Status, StopReason
 from ..variant import Variant
 from .neighbours import local_neighbours
 from .rescoring import Checker
@@ -43,7 +43,7 @@ class Oracle:
         raise NotImplementedError
 
     def find_many(self, want: int | None, deadline: Deadline
-                  ) -> tuple[list[tuple[int, ...]], str] | None:
+                  ) -> tuple[list[tuple[int, ...]], StopReason] | None:
         """Up to ``want`` secrets in one solver run, as :func:`enumerate_blocks` returns them;
         None: not supported (the caller enumerates by :meth:`find` and :meth:`block`)."""
         return None
@@ -94,10 +94,10 @@ class Completions:
 
 def enumerate_blocks(oracle: Oracle, log: FeedbackLog, want: int | None, deadline: Deadline,
                      m: int = 0, lies: int = 0,
-                     neighbours: bool = False) -> tuple[list[tuple[int, ...]], str]:
+                     neighbours: bool = False) -> tuple[list[tuple[int, ...]], StopReason]:
     """Up to ``want`` (None: all) distinct secrets; returns (codes, how) with how one of
-    "complete" (all found, the solver proved there are no more), "limit" (stopped at ``want``;
-    more may exist) or "timeout".
+    ``StopReason.COMPLETE`` (all found, the solver proved there are no more), ``LIMIT`` (stopped
+    at ``want``; more may exist) or ``TIME``.
 
     ``m`` is the largest suffix completed by brute force. The suffix adapts: it starts short
     (cheap when solutions are sparse) and grows while blocks come back well filled (dense sets:
@@ -130,9 +130,9 @@ def enumerate_blocks(oracle: Oracle, log: FeedbackLog, want: int | None, deadlin
         status, code = oracle.find(deadline)
         t_solve = time.perf_counter() - t0
         if status == Status.INFEASIBLE:
-            return found, "complete"
+            return found, StopReason.COMPLETE
         if status == Status.UNKNOWN:
-            return found, "timeout"
+            return found, StopReason.TIME
         assert code is not None
         if cur == 0:
             if code not in seen:
@@ -162,4 +162,4 @@ def enumerate_blocks(oracle: Oracle, log: FeedbackLog, want: int | None, deadlin
             cur += 1
         elif cur > 1 and t_fill > 8 * t_solve:
             cur -= 1
-    return found, "limit"
+    return found, StopReason.LIMIT

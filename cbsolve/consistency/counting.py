@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import importlib.util
 
+from .. import time_policy
 from .clues import clues
 
-#: Counting time when the query gave no time limit (the counters can run for hours).
-DEFAULT_COUNTER_SECONDS = 60.0
 EPSILON, DELTA = 0.8, 0.2
 
 
@@ -110,10 +109,10 @@ def exact_count(clauses, xs, seconds: float) -> int | None:
 
 def exact_count_log(log, seconds: float, lies: int = 0) -> tuple[int, bool, str]:
     """(count, exact, method) within ``seconds``: the native depth-first search first (no lies;
-    half the time, all of it when Ganak is missing), then Ganak on the CNF for the rest, unless
-    the search had already counted more than Ganak finishes on: then the search goes on from
-    where it stopped for the rest of the time. When not exact, ``count`` is a lower bound (what
-    the search counted)."""
+    ``time_policy.SEARCH_COUNT_SHARE`` of the time, all of it when Ganak is missing), then Ganak
+    on the CNF for the rest, unless the search had already counted more than Ganak finishes on:
+    then the search goes on from where it stopped for the rest of the time. When not exact,
+    ``count`` is a lower bound (what the search counted)."""
     import time
 
     from . import dfs
@@ -122,7 +121,7 @@ def exact_count_log(log, seconds: float, lies: int = 0) -> tuple[int, bool, str]
     have_ganak = available("pyganak")
     n = 0
     if not lies:
-        c = dfs.count(log, seconds * (0.5 if have_ganak else 1.0))
+        c = dfs.count(log, seconds * (time_policy.SEARCH_COUNT_SHARE if have_ganak else 1.0))
         if c.complete:
             return c.count, True, "native depth-first search"
         n = c.count

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import time_policy
 from ..deadline import Deadline
 from ..feedback import FeedbackLog
-from ..status import Status
+from ..status import Status, StopReason
 from .blocks import Oracle
 from .clues import Clue, clues
 from .cpsat_stop import solve
@@ -26,11 +27,6 @@ from .cpsat_stop import solve
 WORKERS = 1
 #: Race the native local search (portfolio.py) against CP-SAT for find-one / determined.
 LOCAL_SEARCH = True
-#: Fix each symbol's count when the clues' totals allow one count vector (count_vectors.py):
-#: redundant, and on the hard band (N=40, 50 clues, 22 seeds, 10 s) 11 secrets found vs 6.
-PIN_COUNTS = True
-#: Most seconds spent enumerating the count vectors (N=40: 0.02-0.07 s).
-PIN_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -38,6 +34,9 @@ class CpSatOptions:
     """How the CP-SAT engine searches; benchmarks pass other values, the defaults are the
     product's."""
 
+    #: Fix each symbol's count when the clues' totals allow one count vector (count_vectors.py):
+    #: redundant, and on the hard band (N=40, 50 clues, 22 seeds, 10 s) 11 secrets found vs 6.
+    pin_counts: bool = True
     #: When the counts are pinned to one vector, branch on the position/symbol literals in the
     #: order of their belief-propagation marginals (marginals.py), likeliest first (CP-SAT fixed
     #: search). Hard band, find one, 5 s (docs/benchmarks.md, "Hard band"): 45 clues 1 of 7
@@ -180,8 +179,8 @@ class CpSatOracle(Oracle):
             from .count_vectors import pin_counts
 
             left = deadline.left()
-            vecs = pin_counts(self.cm, self.pin_log, PIN_SECONDS if left is None else
-                              min(PIN_SECONDS, left / 10))
+            vecs = pin_counts(self.cm, self.pin_log, time_policy.PIN_SECONDS if left is None else
+                              min(time_policy.PIN_SECONDS, time_policy.PIN_SHARE * left))
             if self.options.guide and vecs and len(vecs) == 1:
                 from .marginals import marginals
 
@@ -215,12 +214,12 @@ class CpSatOracle(Oracle):
         cp, cm = self.cm.cp, self.cm
         status, first = self.find(deadline)       # also sets the hint
         if status != Status.FEASIBLE:
-            return [], "complete" if status == Status.INFEASIBLE else "timeout"
+            return [], StopReason.COMPLETE if status == Status.INFEASIBLE else StopReason.TIME
         if want is not None and want <= 1:
-            return [first], "limit"
+            return [first], StopReason.LIMIT
         left = deadline.left()
         if left is not None and left <= 0:
-            return [first], "timeout"
+            return [first], StopReason.TIME
         found: list[tuple[int, ...]] = [first]
         seen = {first}
 
@@ -239,10 +238,10 @@ class CpSatOracle(Oracle):
         status = solve(solver, cm.model, Collect())
         self.solves += 1
         if status in (cp.OPTIMAL, cp.INFEASIBLE) and (want is None or len(found) < want):
-            return found, "complete"
+            return found, StopReason.COMPLETE
         if want is not None and len(found) >= want:
-            return found, "limit"
-        return found, "timeout"
+            return found, StopReason.LIMIT
+        return found, StopReason.TIME
 
     def block(self, assignment) -> None:
         self.cm.model.AddBoolOr([self.cm.x[p][v].Not() for p, v in assignment])

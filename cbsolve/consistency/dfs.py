@@ -34,8 +34,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import time_policy
 from ..deadline import Deadline, stop_hook, stop_requested
 from ..feedback import FeedbackLog
+from ..status import StopReason
 from .rescoring import Checker
 
 LIST, COUNT, SELECT = 0, 1, 2
@@ -49,13 +51,14 @@ MEMO_CAP = 1_000_000
 
 @dataclass
 class Chunk:
-    """One kernel call. ``status``: ``complete`` (the search is exhausted, ``count`` covers every
-    code from the start), ``limit`` (stopped at the limit or after the last rank), ``time`` or
-    ``nodes`` (a budget stopped it). ``cursor``: the start of the next call (None: nothing left)."""
+    """One kernel call. ``status``, why it ended: ``COMPLETE`` (the search is exhausted,
+    ``count`` covers every code from the start), ``LIMIT`` (stopped at the limit or after the
+    last rank), ``TIME``, ``NODES`` or ``STOPPED`` (a budget or another thread stopped it).
+    ``cursor``: the start of the next call (None: nothing left)."""
 
     codes: np.ndarray
     count: int
-    status: str
+    status: StopReason
     cursor: tuple[int, ...] | None
     nodes: int
     seconds: float = 0.0
@@ -74,7 +77,7 @@ class Chunk:
     @property
     def answered(self) -> bool:
         """The call did what was asked: searched everything, or reached its limit."""
-        return self.complete or self.status == "limit"
+        return self.complete or self.status is StopReason.LIMIT
 
 
 def prepare(log: FeedbackLog) -> dict:
@@ -98,8 +101,6 @@ def log_key(log: FeedbackLog) -> tuple:
 #: meet-in-the-middle table (at most 600k rows of ~50 bytes) across calls, so a probe, the
 #: answer after it and a listing in chunks compute them once.
 SEARCHERS_KEPT = 2
-_searchers: OrderedDict = OrderedDict()
-_searchers_lock = threading.Lock()
 
 
 def new_searcher(args: dict, vec_cap: int = VEC_CAP, lies: int = 0):
@@ -109,64 +110,90 @@ def new_searcher(args: dict, vec_cap: int = VEC_CAP, lies: int = 0):
     return kernel.Searcher(**args, vec_cap=int(vec_cap), vec_budget=VEC_BUDGET, lies=int(lies))
 
 
+class Kept:
+    """What the search keeps for the last ``size`` logs, under one lock: the kernel searchers
+    and the pair checks (:func:`pair_conflict`: one check per log, not per call). The process
+    has one, :data:`KEPT`; :meth:`clear` forgets everything (a cold start, for a benchmark or
+    a test)."""
+
+    def __init__(self, size: int = SEARCHERS_KEPT):
+        self.size = size
+        self._searchers: OrderedDict = OrderedDict()
+        self._pairs: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def searcher(self, log: FeedbackLog, vec_cap: int = VEC_CAP, lies: int = 0):
+        key = (*log_key(log), vec_cap, lies)
+        return self._kept(self._searchers, key, lambda: new_searcher(prepare(log), vec_cap, lies))
+
+    def pair(self, key) -> tuple[bool, tuple[int, int] | None]:
+        """(known, the pair check's answer) for a log's key."""
+        with self._lock:
+            if key not in self._pairs:
+                return False, None
+            self._pairs.move_to_end(key)
+            return True, self._pairs[key]
+
+    def keep_pair(self, key, pair: tuple[int, int] | None) -> None:
+        self._kept(self._pairs, key, lambda: pair)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._searchers.clear()
+            self._pairs.clear()
+
+    def _kept(self, cache: OrderedDict, key, make):
+        """``cache[key]``, made by ``make()`` when missing; the last ``size`` keys stay."""
+        with self._lock:
+            value = cache.pop(key) if key in cache else make()
+            cache[key] = value
+            while len(cache) > self.size:
+                cache.popitem(last=False)
+        return value
+
+
+KEPT = Kept()
+
+
 def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP, lies: int = 0):
-    """The kernel's :class:`Searcher` for ``log`` (kept for the last few logs); ``lies``: the
-    codes may contradict that many entries (each count vector then carries the totals it
-    gets wrong)."""
-    key = (*log_key(log), vec_cap, lies)
-    return _kept(_searchers, key, lambda: new_searcher(prepare(log), vec_cap, lies))
-
-
-def _kept(cache: OrderedDict, key, make):
-    """``cache[key]``, made by ``make()`` when missing; the last SEARCHERS_KEPT keys stay."""
-    with _searchers_lock:
-        value = cache.pop(key) if key in cache else make()
-        cache[key] = value
-        while len(cache) > SEARCHERS_KEPT:
-            cache.popitem(last=False)
-    return value
-
-
-#: :func:`precheck.pair_conflict` of the last few logs (one check per log, not per call). The
-#: native backend's answer (:func:`solve`) and :func:`first` (the diagnosis's deletion tests)
-#: use it; ``auto``'s probe does not, so ``auto`` still sends such logs to CP-SAT, whose
-#: diagnosis is faster than the search's (measured: 0.7 s vs 15 s on the N=20 log of
-#: tests/test_diagnose.py).
-_pairs: OrderedDict = OrderedDict()
-
-
-#: Most seconds the pair check takes (it is quadratic in the log; 10% of a time limit if less).
-PAIR_CHECK_SECONDS, PAIR_CHECK_SHARE = 1.0, 0.1
+    """The kernel's :class:`Searcher` for ``log`` (kept for the last few logs, :data:`KEPT`);
+    ``lies``: the codes may contradict that many entries (each count vector then carries the
+    totals it gets wrong)."""
+    return KEPT.searcher(log, vec_cap, lies)
 
 
 def pair_conflict(log: FeedbackLog, seconds: float | None = None) -> tuple[int, int] | None:
     """Two entries that cannot both hold, by counting (:mod:`precheck`); kept per log. The
-    check takes at most PAIR_CHECK_SECONDS (or PAIR_CHECK_SHARE of ``seconds``); one cut short
-    found nothing and is not kept."""
+    check takes at most ``time_policy.PAIR_CHECK_SECONDS`` (or ``PAIR_CHECK_SHARE`` of
+    ``seconds``); one cut short found nothing and is not kept. The native backend's answer
+    and :func:`first` (the diagnosis's deletion tests) use it; ``auto``'s probe does not, so
+    ``auto`` still sends such logs to CP-SAT, whose diagnosis is faster than the search's
+    (measured: 0.7 s vs 15 s on the N=20 log of tests/test_diagnose.py)."""
     from .precheck import pair_conflict as check
 
     key = log_key(log)
-    with _searchers_lock:
-        if key in _pairs:
-            _pairs.move_to_end(key)
-            return _pairs[key]
-    budget = Deadline(PAIR_CHECK_SECONDS if seconds is None else
-                      min(PAIR_CHECK_SECONDS, PAIR_CHECK_SHARE * seconds))
+    known, pair = KEPT.pair(key)
+    if known:
+        return pair
+    budget = Deadline(time_policy.PAIR_CHECK_SECONDS if seconds is None else
+                      min(time_policy.PAIR_CHECK_SECONDS, time_policy.PAIR_CHECK_SHARE * seconds))
     pair = check(log, budget)
     if pair is not None or not budget.expired():
-        _kept(_pairs, key, lambda: pair)
+        KEPT.keep_pair(key, pair)
     return pair
 
 
 def _none_left(log: FeedbackLog, t0: float) -> Chunk:
     """The answer of a search that proved no code consistent before it started."""
-    return Chunk(np.zeros((0, log.variant.length), np.uint8), 0, "complete", None, 0,
+    return Chunk(np.zeros((0, log.variant.length), np.uint8), 0, StopReason.COMPLETE, None, 0,
                  time.perf_counter() - t0)
 
 
-def _status(kernel_status: str) -> str:
-    """A search stopped by Ctrl-C's stop request ended as at its time limit: ``time``."""
-    return "time" if kernel_status == "stopped" and stop_requested() else kernel_status
+def _status(kernel_status: str) -> StopReason:
+    """The kernel's stop word as a :class:`StopReason`; a search stopped by Ctrl-C's stop
+    request ended as at its time limit: ``TIME``."""
+    why = StopReason(kernel_status)
+    return StopReason.TIME if why is StopReason.STOPPED and stop_requested() else why
 
 
 def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
@@ -192,7 +219,7 @@ def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
             start=[] if start is None else [int(s) for s in start],
             ranks=[] if ranks is None else [int(r) for r in ranks],
             max_nodes=-1 if max_nodes is None else int(max_nodes),
-            seconds=-1.0 if seconds is None else max(0.0, float(seconds)),
+            seconds=time_policy.kernel_seconds(seconds),
             memo_cap=int(memo_cap), suffix=int(suffix),
             stop=stop, **({} if table_cap is None else {"table_cap": int(table_cap)}))
     cursor = out["cursor"]
@@ -213,7 +240,7 @@ def iter_chunks(log: FeedbackLog, chunk: int = 65_536, seconds: float | None = N
         c = run(log, LIST, chunk, start, seconds=left, lies=lies)
         if c.codes.shape[0]:
             yield c.codes
-        if c.complete or c.status == "time":
+        if c.complete or c.status is StopReason.TIME:
             return c
         start = c.cursor
 
@@ -247,20 +274,20 @@ def list_in_time(log: FeedbackLog, want: int, seconds: float | None, lies: int =
     cursor = None if part is None else part.cursor
     nodes, spent = (0, 0.0) if part is None else (part.nodes, part.seconds)
     post = POST_SECONDS_PER_SYMBOL * log.variant.length
-    status = "limit"
+    status = StopReason.LIMIT
     while have < want:
         left = None
         if seconds is not None:
             left = seconds - (time.perf_counter() - t0) - post * have
             if left <= 0 and have:
-                status = "time"
+                status = StopReason.TIME
                 break
         ask = want - have if seconds is None else min(want - have, TIMED_CHUNK)
         c = run(log, LIST, ask, cursor, seconds=None if left is None else max(0.0, left), lies=lies)
         pieces.append(c.codes)
         have += c.codes.shape[0]
         cursor, status, nodes = c.cursor, c.status, nodes + c.nodes
-        if c.complete or c.status != "limit":
+        if c.complete or c.status is not StopReason.LIMIT:
             break
     codes = np.concatenate(pieces) if len(pieces) > 1 else (pieces[0] if pieces else
                                                             np.zeros((0, log.variant.length), np.uint8))
@@ -322,7 +349,7 @@ def guided(log: FeedbackLog, want: int, seconds: float | None,
     pos, order = guided_order(log)
     args = prepare(log)
     args["guesses"] = np.ascontiguousarray(args["guesses"][:, pos])
-    left = -1.0 if seconds is None else max(0.0, seconds - (time.perf_counter() - t0))
+    left = time_policy.kernel_seconds(None if seconds is None else seconds - (time.perf_counter() - t0))
     stop = np.zeros(1, np.int32) if stop is None else stop
     with stop_hook(functools.partial(stop.__setitem__, 0, 1)):
         out = new_searcher(args).run(
@@ -363,18 +390,7 @@ def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
     return other_chunk if not lex.answered and other_chunk.answered else lex
 
 
-# --- probing (``auto``, plan.py) ---------------------------------------------------------------
-#: ``auto`` gives the search this long to answer a list/count/sample query before it falls back
-#: to the SAT engine (at most this fraction of the query's time limit).
-PROBE_SECONDS, PROBE_FRACTION = 0.25, 0.1
-#: The probe before a find-one / unique query: short, because CP-SAT's portfolio answers the
-#: long-code rows in ~0.05 s where the search finds nothing (docs/benchmarks.md, "`auto`: cost model and
-#: probes"); longer on
-#: spaces of at most FIND_PROBE_SMALL_SPACE codes, where the search found a first secret
-#: within 55 ms on every seed measured (Mastermind 16x6, N=10 of 26 letters) and the
-#: portfolio's tail is ten times that, while on N=20 and N=40 it found none in 0.5 s.
-FIND_PROBE_SECONDS = 0.03
-FIND_PROBE_SMALL_SECONDS, FIND_PROBE_SMALL_SPACE = 0.1, 10**15
+# --- probing (``auto``, plan.py; the probes' times are in time_policy) --------------------------
 #: A count the probe could not finish still goes to the search when the probe had already
 #: counted this many (the SAT engine enumerates at most 200k and Ganak fails on large counts).
 PROBE_COUNT_GOING = 100_000
@@ -388,5 +404,5 @@ PROBE_LIST_GOING = 2_000
 
 def find_probe_seconds(log: FeedbackLog) -> float:
     """The probe's time for a find-one / unique query on this log's space."""
-    small = log.space.size <= FIND_PROBE_SMALL_SPACE
-    return FIND_PROBE_SMALL_SECONDS if small else FIND_PROBE_SECONDS
+    small = log.space.size <= time_policy.FIND_PROBE_SMALL_SPACE
+    return time_policy.FIND_PROBE_SMALL_SECONDS if small else time_policy.FIND_PROBE_SECONDS

@@ -13,15 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import time_policy
 from ..feedback import FeedbackLog
-from ..status import Status
+from ..status import Status, StopReason
 from . import dfs, sampling
 from .counting import cnf_of, exact_count_log, near_uniform
 from .dfs import COUNT, LIST, Chunk
 from .query import ConsistencyResult, Query
 
-#: Counting budget when a query gives no time limit (a count of 10^12 codes would not finish).
-DEFAULT_COUNT_SECONDS = 60.0
 #: ``limit=None`` lists at most this many secrets (memory: N bytes each, then Python strings);
 #: beyond it the answer is partial ("at least"), never silently cut.
 LIST_CAP = 5_000_000
@@ -77,11 +76,11 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
     if query.sample:
         _sample(result, log, query, lies, head_start)
     elif query.count:
-        seconds = tl if tl is not None else DEFAULT_COUNT_SECONDS
+        seconds = tl if tl is not None else time_policy.UNTIMED_COUNT_SECONDS
         if query.count_cap:     # one more than the cap: exactly `cap` secrets count exactly
             c = _taken(head_start, COUNT, None, lies) or dfs.count(log, seconds, query.count_cap + 1, lies)
             n, exact, method = c.count, c.complete, "native depth-first search"
-            if c.status == "limit":     # more than the cap: "at least cap", as the contract says
+            if c.status is StopReason.LIMIT:     # more than the cap: "at least cap", as the contract says
                 n = query.count_cap
             stopped = c.status
         else:
@@ -90,16 +89,16 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
                 c = dfs.count(log, seconds, None, lies)
             n, exact, method = ((c.count, c.complete, "native depth-first search") if c
                                 else exact_count_log(log, seconds))
-            stopped = "time"
+            stopped = StopReason.TIME
         result.count, result.exact = n, exact
         if exact:
             if "Ganak" in method:
                 result.notes.append(f"exact count by the {method}")
         else:
-            result.time_limit_hit = stopped == "time"
-            why = "the time limit" if stopped == "time" else f"the cap of {query.count_cap}"
-            if tl is None and stopped == "time":
-                why = f"{DEFAULT_COUNT_SECONDS:g} s (no --time-limit given)"
+            result.time_limit_hit = stopped is StopReason.TIME
+            why = "the time limit" if stopped is StopReason.TIME else f"the cap of {query.count_cap}"
+            if tl is None and stopped is StopReason.TIME:
+                why = f"{time_policy.UNTIMED_COUNT_SECONDS:g} s (no --time-limit given)"
             result.notes.append(f"at least {n}: counting stopped at {why} ({method})")
         if query.limit != 0 and (n or not exact):   # a count of 0 is the whole answer: the
             # listing search proves it far more slowly than the memoised count (black-peg 16x6,
@@ -124,7 +123,7 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
         dfs.recheck(log, c.codes, lies)
         shown = c.codes[:LIST_CAP] if query.limit is None else c.codes[:query.limit]
         result.secrets = log.space.format_many(shown)
-        if query.limit is None and not c.complete and c.status == "limit":
+        if query.limit is None and not c.complete and c.status is StopReason.LIMIT:
             result.notes.append(f"listing stopped at {LIST_CAP} secrets (give --count for the "
                                 "exact number)")
         if c.complete:
@@ -133,7 +132,7 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
         else:
             result.count, result.exact = (n if n else None), False
             result.truncated = True
-            if c.status == "time":
+            if c.status is StopReason.TIME:
                 result.time_limit_hit = True
                 result.notes.append(f"time limit reached after {n} secret{'s' if n != 1 else ''}"
                                     + ("; the log's consistency is unknown" if not n else ""))
@@ -149,7 +148,8 @@ def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, lies: int
     tl = query.time_limit
     t0 = time.perf_counter()
     c = (_taken(head_start, COUNT, None, lies)
-         or dfs.count(log, (tl if tl is not None else DEFAULT_COUNT_SECONDS) * 0.7, None, lies))
+         or dfs.count(log, (tl if tl is not None else time_policy.UNTIMED_COUNT_SECONDS)
+                      * time_policy.SAMPLE_COUNT_SHARE, None, lies))
     n = c.count
     rng = np.random.default_rng(query.seed)
     if c.complete:
@@ -177,7 +177,8 @@ def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, lies: int
             why="the set could not be counted within the time limit")
         result.settle(max(n, codes.shape[0]), False)
         return
-    listed = dfs.list_codes(log, max(query.sample, 1000), None if tl is None else tl * 0.1, lies)
+    listed = dfs.list_codes(log, max(query.sample, 1000),
+                            None if tl is None else tl * time_policy.SAMPLE_LIST_SHARE, lies)
     dfs.recheck(log, listed.codes, lies)
     m = listed.codes.shape[0]
     pick = sampling.draw(rng, m, query.sample)

@@ -23,6 +23,7 @@ import math
 
 import numpy as np
 
+from .. import time_policy
 from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..rule import score
@@ -65,11 +66,8 @@ def minimal_conflict(log: FeedbackLog, backend: str = "native",
 
 #: Beyond the filter, ``native`` and ``auto`` diagnose with the depth-first search first (an
 #: inconsistent N=10 log of 26 letters: a minimal conflict in 3 ms, where the SAT deletion had
-#: not finished in 15 s); it gets this share of the time, then the solvers take what is left.
+#: not finished in 15 s); its share of the time is ``time_policy.DIAGNOSE_SEARCH_SHARE``.
 DFS_BACKENDS = ("native", "auto")
-DFS_SHARE = 0.5
-#: ... and this long when the query has no time limit.
-DFS_UNTIMED_SECONDS = 10.0
 
 
 def _search_then_solver(log: FeedbackLog, backend: str, time_limit: float | None,
@@ -79,7 +77,8 @@ def _search_then_solver(log: FeedbackLog, backend: str, time_limit: float | None
     answer (returned None)."""
     deadline = Deadline(time_limit)
     if backend in DFS_BACKENDS:
-        share = deadline.part(DFS_SHARE) if time_limit is not None else Deadline(DFS_UNTIMED_SECONDS)
+        share = deadline.part(time_policy.DIAGNOSE_SEARCH_SHARE) if time_limit is not None \
+            else Deadline(time_policy.DIAGNOSE_SEARCH_UNTIMED_SECONDS)
         found = by_search(log, share)
         if found is not None:
             return found
@@ -133,15 +132,12 @@ def _conflict_native(bad: np.ndarray) -> list[int] | None:
     return None if consistent(numbers) else _deletion(numbers, consistent)[0]
 
 
-#: A deletion test alternates two engines with budgets doubling from this: the first (the
-#: search, or CP-SAT) is fast on most tests, but a small subset of clues (two replies to one
-#: guess and little else) leaves the search an exhaustive proof over a huge space, which SAT
-#: finds in ms (Mastermind 16x6: 10 s of search for one test, 5 ms for SAT; found by a
-#: cross-check), and CP-SAT's LP proves bulls that add up to more than N where SAT cannot.
-TEST_FIRST_SECONDS = 0.02
-#: A test's time cap in its first pass when the diagnosis is untimed (timed: the time left
-#: over twice the entries tested).
-TEST_UNTIMED_CAP = 1.0
+# A deletion test alternates two engines with budgets doubling from
+# time_policy.TEST_FIRST_SECONDS: the first (the search, or CP-SAT) is fast on most tests, but a
+# small subset of clues (two replies to one guess and little else) leaves the search an
+# exhaustive proof over a huge space, which SAT finds in ms (Mastermind 16x6: 10 s of search for
+# one test, 5 ms for SAT; found by a cross-check), and CP-SAT's LP proves bulls that add up to
+# more than N where SAT cannot.
 
 
 def _search_test(log: FeedbackLog, numbers, seconds: float) -> bool | None:
@@ -157,13 +153,16 @@ def _cpsat_test(log: FeedbackLog, numbers, seconds: float) -> bool | None:
 
 def _conflict_by_tests(log: FeedbackLog, deadline: Deadline, first_engine,
                        numbers: list[int] | None = None,
-                       first_seconds: float = TEST_FIRST_SECONDS) -> tuple[list[int] | None, bool] | None:
+                       first_seconds: float | None = None) -> tuple[list[int] | None, bool] | None:
     """Deletion from ``numbers`` (default all entries), each test decided by ``first_engine``
     (``_search_test`` or ``_cpsat_test``) or, where it is slow, the SAT engine, alternating with
-    doubling budgets; all are exact. None when the whole set could not be decided."""
+    doubling budgets from ``first_seconds`` (default ``time_policy.TEST_FIRST_SECONDS``); all
+    are exact. None when the whole set could not be decided."""
     import contextlib
 
     from .sat import session_for
+
+    first_seconds = time_policy.TEST_FIRST_SECONDS if first_seconds is None else first_seconds
 
     with contextlib.ExitStack() as stack:
         session = None
@@ -175,8 +174,9 @@ def _conflict_by_tests(log: FeedbackLog, deadline: Deadline, first_engine,
             nonlocal session
             budget = first_seconds
             left = deadline.left()
-            cap = math.inf if attempt is None else \
-                (TEST_UNTIMED_CAP if left is None else left / (2 * len(subset) + 1)) * 2 ** attempt
+            cap = math.inf if attempt is None else 2 ** attempt * (
+                time_policy.TEST_UNTIMED_CAP if left is None
+                else time_policy.deletion_test_cap(left, len(subset)))
             while not deadline.expired() and budget <= max(cap, first_seconds):
                 answer = first_engine(log, subset, deadline.capped(budget).left())
                 if answer is not None:
@@ -204,27 +204,20 @@ def _conflict_dfs(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] | Non
     return _conflict_by_tests(log, deadline, _search_test)
 
 
-#: The solvers' conflict starts with PySAT's failed-assumption core (a small set in ms where
-#: CDCL is strong) with this share of the time (this long when untimed), then CP-SAT's
-#: deletion from what it left.
-SAT_CORE_SHARE, SAT_CORE_UNTIMED_SECONDS = 0.1, 2.0
-#: CP-SAT's tests start with this budget: it rarely answers in less (model, presolve, LP).
-CPSAT_TEST_FIRST_SECONDS = 0.1
-
-
 def _conflict_solvers(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] | None, bool]:
-    """PySAT's core and deletion; where it could not finish, the deletion by CP-SAT tests (its
-    LP proves what CDCL cannot: a black-peg or N=40 log whose bulls add up to more than N)
-    from the smallest set proved so far."""
+    """PySAT's core (``time_policy.SAT_CORE_SHARE`` of the time) and deletion; where it could
+    not finish, the deletion by CP-SAT tests (its LP proves what CDCL cannot: a black-peg or
+    N=40 log whose bulls add up to more than N) from the smallest set proved so far."""
     from .sat import session_for
 
     with session_for(log) as s:
         timed = deadline.left() is not None
-        conflict, minimal = session_conflict(s, deadline.part(SAT_CORE_SHARE) if timed
-                                             else Deadline(SAT_CORE_UNTIMED_SECONDS))
+        conflict, minimal = session_conflict(s, deadline.part(time_policy.SAT_CORE_SHARE) if timed
+                                             else Deadline(time_policy.SAT_CORE_UNTIMED_SECONDS))
     if minimal:
         return conflict, True
-    found = _conflict_by_tests(log, deadline, _cpsat_test, conflict, CPSAT_TEST_FIRST_SECONDS)
+    found = _conflict_by_tests(log, deadline, _cpsat_test, conflict,
+                               time_policy.CPSAT_TEST_FIRST_SECONDS)
     if found is None:
         return conflict, False
     return found
@@ -338,16 +331,19 @@ def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
 
 def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native",
              time_limit: float | None = None) -> ConsistencyResult:
-    """Fill ``conflict`` and ``corrections`` of an infeasible result (half the time each)."""
+    """Fill ``conflict`` and ``corrections`` of an infeasible result (the conflict gets
+    ``time_policy.CONFLICT_SHARE`` of the time, the corrections the rest)."""
     assert result.status == Status.INFEASIBLE
-    half = None if time_limit is None else time_limit / 2
-    conflict, minimal = conflict_search(log, backend, half)
+    share = time_policy.CONFLICT_SHARE
+    conflict, minimal = conflict_search(log, backend,
+                                        None if time_limit is None else time_limit * share)
     result.conflict = conflict
     if conflict is None:
         result.notes.append("time limit: no conflicting set of replies found")
     elif not minimal:
         result.notes.append("time limit: the conflict shown may not be minimal")
-    fixes, proved, secret = corrections(log, backend, half)
+    fixes, proved, secret = corrections(log, backend,
+                                        None if time_limit is None else time_limit * (1 - share))
     proved = proved or (fixes is not None and len(fixes) == 1)   # none fits: at least one
     result.corrections = fixes
     if fixes is not None and secret is not None:

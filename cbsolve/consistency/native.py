@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import scoring
+from .. import scoring, time_policy
 from ..feedback import FeedbackLog
 from ..status import Status
 from . import sampling
@@ -18,11 +18,10 @@ from .query import ConsistencyResult, Query
 
 #: ``auto`` uses the native filter up to this many codes (measured: sub-second filtering).
 AUTO_NATIVE_LIMIT = 5_000_000
-#: ``auto``'s budget for the native filter, and its per-code cost model in nanoseconds, measured
-#: on the 2-core machine (docs/benchmarks.md, "`auto`: cost model and probes"): listing the space costs
-#: ~16-60 ns/code with repeats and ~200-550 ns/code distinct; packing and filtering ~250 ns/code
-#: plus a few ns per entry.
-AUTO_NATIVE_SECONDS = 1.0
+#: The native filter's per-code cost model in nanoseconds (its budget is
+#: ``time_policy.FILTER_SECONDS``), measured on the 2-core machine (docs/benchmarks.md, "`auto`:
+#: cost model and probes"): listing the space costs ~16-60 ns/code with repeats and ~200-550
+#: ns/code distinct; packing and filtering ~250 ns/code plus a few ns per entry.
 NATIVE_NS_LIST = {True: 60.0, False: 600.0}   # keyed by variant.repeats
 NATIVE_NS_FILTER, NATIVE_NS_ENTRY = 250.0, 10.0
 
@@ -63,4 +62,4 @@ def result_from_indices(space, idx: np.ndarray, query: Query, backend: str = "na
 def filterable(log: FeedbackLog) -> bool:
     """True when filtering the whole space fits ``auto``'s budget (else depth-first search)."""
     return (log.space.size <= AUTO_NATIVE_LIMIT
-            and native_estimate(log) <= AUTO_NATIVE_SECONDS)
+            and native_estimate(log) <= time_policy.FILTER_SECONDS)

@@ -4,17 +4,19 @@ The decision is made once, by :func:`plan_for`, and travels as a :class:`Plan` v
 engine's name, the reason (reported under ``auto`` in the JSON), the native filter's estimated
 cost, and the depth-first search's head start when a probe of it answered, which the native
 backend resumes from instead of starting over. The thresholds, each with the measurement that
-set it, are in native.py (the filter's cost model) and dfs.py (the probe's budgets).
+set it, are in native.py (the filter's cost model), dfs.py (what counts as "going") and
+cbsolve/time_policy.py (the probes' and the filter's times).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import time_policy
 from ..feedback import FeedbackLog
 from . import dfs
 from .dfs import COUNT, LIST
 from .dfs_answer import HeadStart, codes_wanted
-from .native import AUTO_NATIVE_LIMIT, AUTO_NATIVE_SECONDS, native_estimate
+from .native import AUTO_NATIVE_LIMIT, native_estimate
 from .query import Query
 
 
@@ -41,16 +43,19 @@ class Plan:
                 "reason": self.reason}
 
 
-def probe_search(log: FeedbackLog, query: Query, seconds: float = dfs.PROBE_SECONDS,
+def probe_search(log: FeedbackLog, query: Query, seconds: float | None = None,
                  lies: int = 0, race_guided: bool = True) -> Probe:
     """Does the depth-first search answer ``query`` quickly? What it found comes with the
     answer (:class:`Probe`), so the answer does not redo it. ``race_guided``: find-one / unique
-    probes on spaces of at most ``dfs.FIND_PROBE_SMALL_SPACE`` codes race the lexicographic
+    probes on spaces of at most ``time_policy.FIND_PROBE_SMALL_SPACE`` codes race the lexicographic
     search against the guided one (:func:`dfs.race_first`; Mastermind 16x6 with 12 clues, 100
     logs, kernels alone: median / p95 8.6 / 36 ms lexicographic, 3.7 / 31 ms guided, 3.4 / 16
-    ms the first of the two); False: the lexicographic search alone (benchmark baseline)."""
+    ms the first of the two); False: the lexicographic search alone (benchmark baseline).
+    ``seconds``: the probe's time (default ``time_policy.PROBE_SECONDS``), at most
+    ``time_policy.PROBE_FRACTION`` of the query's time limit."""
+    seconds = time_policy.PROBE_SECONDS if seconds is None else seconds
     if query.time_limit is not None:
-        seconds = min(seconds, dfs.PROBE_FRACTION * query.time_limit)
+        seconds = min(seconds, time_policy.PROBE_FRACTION * query.time_limit)
     if query.count or query.sample:
         cap = query.count_cap + 1 if query.count and query.count_cap else None
         c = dfs.run(log, COUNT, cap, seconds=seconds, lies=lies)
@@ -64,7 +69,7 @@ def probe_search(log: FeedbackLog, query: Query, seconds: float = dfs.PROBE_SECO
                                "(too many for enumeration by SAT or for Ganak)")
         return Probe(False, f"depth-first search counted only {c.count} secrets in {seconds:.3g} s")
     want = codes_wanted(query)
-    if want == 1 and not lies and race_guided and log.space.size <= dfs.FIND_PROBE_SMALL_SPACE:
+    if want == 1 and not lies and race_guided and log.space.size <= time_policy.FIND_PROBE_SMALL_SPACE:
         c = dfs.race_first(log, want, seconds)
     else:
         c = dfs.run(log, LIST, want, seconds=seconds, lies=lies)
@@ -91,17 +96,17 @@ def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
     ``probe=False`` skips the probe; ``lies``: the query tolerates that many wrong replies
     (``--max-lies``); ``race_guided``: see :func:`probe_search`."""
     est = native_estimate(log)
-    if log.space.size <= AUTO_NATIVE_LIMIT and est <= AUTO_NATIVE_SECONDS:
+    if log.space.size <= AUTO_NATIVE_LIMIT and est <= time_policy.FILTER_SECONDS:
         return Plan("native", f"{log.space.size} codes: filtering all is estimated at {est:.3g} s "
-                              f"<= {AUTO_NATIVE_SECONDS:g} s", est)
+                              f"<= {time_policy.FILTER_SECONDS:g} s", est)
     query = query or Query()
     many = query.count or bool(query.sample) or query.limit is None or query.limit > 2
-    too_many = f"{log.space.size} codes: too many to filter within {AUTO_NATIVE_SECONDS:g} s"
+    too_many = f"{log.space.size} codes: too many to filter within {time_policy.FILTER_SECONDS:g} s"
     if probe:
         # Find-one / unique too: the search answers distinct and short-code logs in
         # milliseconds where CP-SAT's tail is 10x its median (docs/benchmarks.md, "Find one and
         # `determined`").
-        found = probe_search(log, query, dfs.PROBE_SECONDS if many else dfs.find_probe_seconds(log),
+        found = probe_search(log, query, time_policy.PROBE_SECONDS if many else dfs.find_probe_seconds(log),
                              lies, race_guided)
         if found.ok:
             return Plan("native", f"{too_many}; native depth-first search: {found.why}", est,

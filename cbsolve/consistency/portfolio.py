@@ -17,33 +17,68 @@ from __future__ import annotations
 
 import functools
 import threading
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+from .. import time_policy
 from ..deadline import Deadline, stop_hook
 from ..feedback import FeedbackLog
-from ..status import Status
+from ..status import Status, StopReason
 from . import cpsat_stop
 from .blocks import Oracle
 from .rescoring import Checker, valid_rows
 
 #: Byte marking "any symbol" in a forbidden pattern (a blocked prefix).
 WILD = 255
-#: Kernel tuning (measured on N=40, 10 digits; docs/benchmarks.md, "Local-search portfolio"): random-walk
-#: probability,
-#: base tabu tenure (tenure = base + uniform 0..base), flips without a new best before a restart.
-NOISE, TENURE, RESTART = 0.05, 5, 8_000
-#: Portfolio shape (measured side by side, docs/benchmarks.md, "Local-search portfolio"): local-search
-#: flips tried alone
-#: before CP-SAT starts; then race it against CP-SAT (True) or let CP-SAT run alone (False);
-#: hint CP-SAT with the burst's lowest-cost code.
-BURST_FLIPS, RACE, HINT_BEST = 5_000, True, False
-#: After a first secret, the racing local search stops after this many seconds and leaves the
-#: core to CP-SAT (a second secret, when it exists, is usually found near the first quickly;
-#: when it does not, CP-SAT must prove it and a competing thread only slows the proof).
-RACE_AFTER_FIRST = 0.3
-#: The burst before a second (third, ...) secret: shorter, as it starts from the last secret.
-BURST_AFTER_FIRST = 1_000
+
+
+@dataclass(frozen=True)
+class LocalSearchOptions:
+    """One kernel call's options (the native ``local_search.Options``, field for field).
+
+    Tuning measured on N=40, 10 digits (docs/benchmarks.md, "Local-search portfolio"):
+    ``noise`` the random-walk probability, ``tenure`` the base tabu tenure (tenure = base +
+    uniform 0..base), ``restart`` the flips without a new best before a restart (scaled by the
+    Luby sequence when ``luby``). ``swaps_only`` keeps the start code's symbol counts (a start is
+    then required); ``seconds`` None is no time limit; ``want`` distinct codes stop the call."""
+
+    seed: int = 0
+    max_flips: int = 1 << 62
+    seconds: float | None = None
+    want: int = 1
+    noise: float = 0.05
+    tenure: int = 5
+    restart: int = 8_000
+    swaps_only: bool = False
+    luby: bool = False
+
+    def native(self, kernel):
+        """The kernel's ``Options`` with these values (``seconds`` as the kernels spell it:
+        :func:`cbsolve.time_policy.kernel_seconds`)."""
+        out = kernel.Options()
+        for f in fields(self):
+            value = getattr(self, f.name)
+            setattr(out, f.name, time_policy.kernel_seconds(value) if f.name == "seconds" else value)
+        return out
+
+
+@dataclass(frozen=True)
+class PortfolioShape:
+    """How the portfolio runs its two engines; each field measured side by side against the
+    others (docs/benchmarks.md, "Local-search portfolio"); benchmarks pass other shapes."""
+
+    #: Local-search flips tried alone before CP-SAT starts.
+    burst: int = 5_000
+    #: Then race the local search against CP-SAT (True), or let CP-SAT run alone (False).
+    race: bool = True
+    #: Hint CP-SAT with the burst's lowest-cost code.
+    hint_best: bool = False
+    #: After a first secret the race lasts at most this long (None: to the end); its reason is
+    #: in time_policy.
+    race_after_first: float | None = time_policy.RACE_AFTER_FIRST
+    #: The burst before a second (third, ...) secret: shorter, as it starts from the last secret.
+    burst_after_first: int = 1_000
 
 
 class LocalSearch:
@@ -64,13 +99,14 @@ class LocalSearch:
         self.calls = 0
         self.flips = 0
 
-    def run(self, seconds: float | None, forbidden=(), start=None, want: int = 1,
-            stop: np.ndarray | None = None, max_flips: int | None = None,
-            swaps_only: bool = False, luby: bool = False, restart: int = RESTART) -> dict:
+    def run(self, seconds: float | None, forbidden=(), start=None,
+            stop: np.ndarray | None = None, options: LocalSearchOptions | None = None,
+            **changes) -> dict:
         """Up to ``want`` consistent codes matching no row of ``forbidden`` (WILD = any symbol).
-        Returns the kernel's dict with ``solutions`` as re-scored tuples. ``swaps_only`` keeps
-        the symbol counts of ``start`` (required then); ``luby`` scales the restart threshold
-        by the Luby sequence."""
+        ``options`` (default :class:`LocalSearchOptions`), with ``changes`` to its fields
+        (``want``, ``max_flips``, ``swaps_only``, ...) applied; the seed is the call's own.
+        Returns the kernel's dict with ``solutions`` as re-scored tuples and ``stop`` a
+        :class:`StopReason`."""
         v, n = self.variant, self.variant.length
         forb = np.array(list(forbidden), dtype=np.uint8).reshape(-1, n)
         st = np.zeros(0, np.uint8) if start is None else np.asarray(start, dtype=np.uint8)
@@ -79,12 +115,11 @@ class LocalSearch:
         # sequence of calls is reproducible.
         seed = (self.seed * 1_000_003 + self.calls) & 0xFFFFFFFFFFFF
         self.calls += 1
+        opts = replace(options or LocalSearchOptions(), seed=seed, seconds=seconds, **changes)
         with stop_hook(functools.partial(stop.__setitem__, 0, 1)):   # Ctrl-C sets the flag
             r = self.kernel.solve(self.guesses, self.bulls, self.totals, v.n_symbols, v.repeats,
-                                  v.no_leading_zero, st, forb, seed,
-                                  max_flips if max_flips is not None else 1 << 62,
-                                  -1.0 if seconds is None else float(seconds), stop, want,
-                                  NOISE, TENURE, restart, swaps_only, luby)
+                                  v.no_leading_zero, st, forb, stop, opts.native(self.kernel))
+        r["stop"] = StopReason(r["stop"])
         self.flips += int(r["flips"])
         sols = [tuple(int(s) for s in code) for code in r["solutions"]]
         if sols:
@@ -102,17 +137,13 @@ class PortfolioOracle(Oracle):
     local search, so both engines search the same remaining set and ``enumerate_blocks`` stays
     exact. ``wins`` counts which engine produced each answer (for the notes and benchmarks)."""
 
-    def __init__(self, cpsat_oracle, log: FeedbackLog, seed: int = 0, burst: int = BURST_FLIPS,
-                 race: bool = RACE, hint_best: bool = HINT_BEST,
-                 race_after_first: float | None = RACE_AFTER_FIRST,
-                 burst_after_first: int = BURST_AFTER_FIRST):
+    def __init__(self, cpsat_oracle, log: FeedbackLog, seed: int = 0,
+                 shape: PortfolioShape = PortfolioShape()):
         self.cp = cpsat_oracle
         self.cm = cpsat_oracle.cm
         self.ls = LocalSearch(log, seed)
         self.n = log.variant.length
-        self.burst, self.race, self.hint_best = burst, race, hint_best
-        self.race_after_first = race_after_first
-        self.burst_after_first = burst_after_first
+        self.shape = shape
         self.patterns: list[list[int]] = []
         self.last: tuple[int, ...] | None = None
         self.wins = {"local search": 0, "CP-SAT": 0}
@@ -135,18 +166,19 @@ class PortfolioOracle(Oracle):
         if left is not None and left <= 0:
             return Status.UNKNOWN, None
         # Phase 1: a flip-bounded burst of local search alone (deterministic for the seed).
-        burst = self.burst if self.last is None else min(self.burst, self.burst_after_first)
+        shape = self.shape
+        burst = shape.burst if self.last is None else min(shape.burst, shape.burst_after_first)
         if burst:
             r = self.ls.run(left, self.patterns, start=self.last, max_flips=burst)
             if r["solutions"]:
                 return self._found(r["solutions"][0], "local search")
-            if self.hint_best and self.last is None:
+            if shape.hint_best and self.last is None:
                 self.cm.hint(tuple(int(v) for v in r["best"]))   # its lowest-cost code
             left = deadline.left()
             if left is not None and left <= 0:
                 return Status.UNKNOWN, None
         # Phase 2: CP-SAT, raced by the local search in a native thread.
-        return self._race(deadline) if self.race else self._cpsat(deadline)
+        return self._race(deadline) if shape.race else self._cpsat(deadline)
 
     def _cpsat(self, deadline: Deadline):
         status, code = self.cp.find(deadline)
@@ -161,8 +193,9 @@ class PortfolioOracle(Oracle):
         box: dict = {}
 
         budget = left
-        if self.last is not None and self.race_after_first is not None:
-            budget = self.race_after_first if left is None else min(left, self.race_after_first)
+        after = self.shape.race_after_first
+        if self.last is not None and after is not None:
+            budget = after if left is None else min(left, after)
 
         def local():
             try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..status import Status
+from ..status import Status, StopReason
 
 
 @dataclass(frozen=True)
@@ -49,11 +49,10 @@ class ConsistencyResult:
         """``status`` and ``determined`` from ``found`` secrets: the whole set when
         ``complete`` (OPTIMAL, or INFEASIBLE when none), else a partial answer (FEASIBLE, or
         UNKNOWN when a limit stopped the work before any secret)."""
+        self.status = (StopReason.COMPLETE if complete else StopReason.LIMIT).status(found)
         if complete:
-            self.status = Status.OPTIMAL if found else Status.INFEASIBLE
             self.determined = found == 1
         else:
-            self.status = Status.FEASIBLE if found else Status.UNKNOWN
             self.determined = False if found >= 2 else None
 
     @property

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
+from .. import time_policy
 from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..status import Status
@@ -16,12 +17,6 @@ from .backends import Engines, get_backend
 from .diagnose import diagnose
 from .plan import plan_for
 from .query import ConsistencyResult, Query
-
-#: Before PySAT takes a count, a sample or a whole list beyond the filter, ``auto`` asks CP-SAT
-#: for one secret with this share of the time (at most CHECK_SECONDS): CP-SAT's LP proves
-#: many inconsistent logs at once that CDCL cannot (N=40 of 10 digits, 33 entries: `unknown`
-#: after 5 s by PySAT, proved in 0.18 s by CP-SAT; scripts/audit_inconsistent.py).
-CHECK_SHARE, CHECK_SECONDS = 0.1, 1.0
 
 
 def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
@@ -63,9 +58,10 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
 def _proved_none_first(log: FeedbackLog, query: Query,
                        engines: Engines = Engines()) -> ConsistencyResult | None:
     """CP-SAT's answer when it proves within a short budget that no secret fits (the answer
-    to any query then), else None (a secret was found, or the budget ran out)."""
-    seconds = CHECK_SECONDS if query.time_limit is None else \
-        min(CHECK_SECONDS, CHECK_SHARE * query.time_limit)
+    to any query then), else None (a secret was found, or the budget ran out). The budget:
+    ``time_policy.CHECK_SHARE`` of the time, at most ``CHECK_SECONDS``."""
+    seconds = time_policy.CHECK_SECONDS if query.time_limit is None else \
+        min(time_policy.CHECK_SECONDS, time_policy.CHECK_SHARE * query.time_limit)
     check = replace(query, count=False, sample=None, limit=1, determined=False,
                     time_limit=seconds)
     result = get_backend("cpsat", engines).solve(log, check)

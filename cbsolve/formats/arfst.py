@@ -83,10 +83,8 @@ class _Builder:
 
 # --- YAML -----------------------------------------------------------------------------------
 def read_yaml(text: str, variant: Variant, alphabet: Alphabet) -> dict:
-    try:
-        import yaml
-    except ImportError:   # a declared dependency; the message says what to install
-        raise FormatError("reading YAML needs PyYAML (pip install pyyaml)") from None
+    import yaml    # a declared dependency (pyproject.toml)
+
     try:
         data = yaml.load(text, Loader=yaml.BaseLoader)   # noqa: S506 - BaseLoader builds no objects
     except yaml.YAMLError as exc:

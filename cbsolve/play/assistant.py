@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import time_policy
 from ..certify import UnreadableFile, load
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, UnknownName
 from ..variant import Variant
@@ -101,7 +102,7 @@ class Assistant:
 
     def __init__(self, variant: Variant, strategy: str = "minimax", guesses: str = "all",
                  seed: int | None = None, tree_path: str | None = None,
-                 time_limit: float = 10.0, coach: bool = False):
+                 time_limit: float = time_policy.ASSIST_SECONDS, coach: bool = False):
         self.variant = variant
         self.coach = None
         if coach:

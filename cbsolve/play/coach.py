@@ -3,7 +3,7 @@ best guess from the same position, in guesses on average and in the worst case.
 
 Exact where the remaining set is small: :mod:`.coach_exact` compares the guess with the proved
 optimum from the position (within :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and
-:data:`.coach_exact.REVIEW_SECONDS`). Otherwise, the heuristic review below, labelled so.
+:data:`cbsolve.time_policy.REVIEW_SECONDS`). Otherwise, the heuristic review below, labelled so.
 
 Place in the data flow: a live game's log (the position before the guess) -> the candidates
 (native filter) -> each guess compared is played, then the game is finished with Irving's
@@ -101,7 +101,7 @@ class Coach:
             raise SpaceTooLarge(f"the coach evaluates every guess exactly and is limited to "
                                 f"{LIMIT} codes; {variant.describe()} has {size}")
         from ..strategy.exact import EXACT_SECRETS
-        from .coach_exact import REVIEW_SECONDS
+        from ..time_policy import REVIEW_SECONDS
 
         self.variant = variant
         self.top = top

@@ -35,11 +35,6 @@ CAP = 32
 #: Largest class whose minimax optimum comes from depth-capped probes of the expected core.
 PROBE_LIMIT = 100
 
-#: Seconds one exact review may take before the coach falls back to the heuristic review
-#: (measured: docs/play.md, "The coach").
-REVIEW_SECONDS = 3.0
-
-
 class OutOfTime(Exception):
     """An exact solve did not end within the review's deadline."""
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import time_policy
 from ..codes import CodeSpace
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, unknown_name
 from ..feedback import Feedback, FeedbackLog
@@ -104,7 +105,7 @@ class Guesser:
 
     def __init__(self, variant: Variant, strategy: str = "minimax", guesses: str = "all",
                  seed: int | None = None, log: FeedbackLog | None = None,
-                 backend_time_limit: float = 10.0):
+                 backend_time_limit: float = time_policy.ASSIST_SECONDS):
         import numpy as np
 
         self.variant = variant

@@ -10,8 +10,8 @@ is min over first guesses g of |S| + the sum of the optima of g's reply classes,
 is the game from the position "g, that reply". The driver orders the first guesses (up to
 symmetry) by their proved lower bounds, keeps the incumbent (initially Irving's greedy
 strategy) and, for one first guess at a time, sends its classes to the workers, largest
-first. On a cluster of at least :data:`SPLIT_SLOTS` threads a class of at least
-:data:`SPLIT_MIN` secrets is split once more, as the threaded search splits it: a best-first
+first. On a cluster of enough threads a class of enough secrets (:class:`Split`) is split once
+more, as the threaded search splits it: a best-first
 search over its second guesses (up to the stabiliser of the history), each guess's expansion
 a task, so one large class does not keep a single worker busy while the others idle.
 
@@ -34,15 +34,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..deadline import Deadline
 from ..status import Status
 from ..variant import Variant
 from . import SearchResult
 
-#: Classes at least this large may be split by their second guesses (Bulls & Cows 4/10: the
-#: classes 0,1 (1440) and 0,2 (1260) of 0123, which alone are most of the single-worker time).
-SPLIT_MIN = 1000
-#: ... and only on clusters of at least this many worker threads (see ``_split_worth``).
-SPLIT_SLOTS = 2
+
+
+@dataclass(frozen=True)
+class Split:
+    """When the driver splits a class of the first guess by its second guesses (see
+    ``DistributedExpected._split_worth``): classes of at least ``min_size`` secrets (Bulls &
+    Cows 4/10: the classes 0,1 (1440) and 0,2 (1260) of 0123, which alone are most of the
+    single-worker time), and only on clusters of at least ``min_slots`` worker threads."""
+
+    min_size: int = 1000
+    min_slots: int = 2
 
 #: On a worker thread: its search for the current game ((variant, cap, guesses), search). One
 #: per thread, as a search builds trees in Python-side state (a threaded worker would race).
@@ -185,7 +192,7 @@ class DistributedExpected:
     """The driver: first (and second) guesses here, classes on the cluster's workers."""
 
     def __init__(self, client, variant: Variant, max_depth: int | None, guesses: str,
-                 time_limit: float | None = None):
+                 time_limit: float | None = None, split: Split = Split()):
         from .position import expected_search
 
         self.client = client
@@ -193,7 +200,8 @@ class DistributedExpected:
         self.max_depth = max_depth
         self.guesses = guesses
         self.search = expected_search(variant, max_depth, guesses)   # ordering and bounds
-        self.deadline = None if not time_limit else time.perf_counter() + time_limit
+        self.deadline = Deadline(time_limit)
+        self.split = split
         self.slots = max(1, sum(client.nthreads().values()))
         self.tasks = 0
         self.nodes = 0
@@ -223,12 +231,9 @@ class DistributedExpected:
         return sorted(out, key=lambda c: -len(c.members))
 
     def _left(self):
-        if self.deadline is None:
-            return None
-        left = self.deadline - time.perf_counter()
-        if left <= 0:
+        if self.deadline.expired():
             raise _Stopped
-        return left
+        return self.deadline.left()
 
     # --- a set: min over its guesses ---------------------------------------------------------
     def solve_set(self, members: np.ndarray, depth: int, history: list[int], budget):
@@ -300,13 +305,13 @@ class DistributedExpected:
 
     def _split_worth(self, c: _Class, history: list[int]) -> bool:
         """Split a large class of the searched set by its second guesses when the cluster has
-        at least :data:`SPLIT_SLOTS` threads. Measured on Bulls & Cows 4/10 with 2 workers
+        at least ``split.min_slots`` threads. Measured on Bulls & Cows 4/10 with 2 workers
         (classes 0,1 and 0,2 of 0123, 1440 and 1260 secrets): whole-class tasks 94.3 s of task
         CPU, 80.2 s of it on the busiest worker; split, 115.2 s, 62.3 s on the busiest (more
         work: each worker has its own table and a guess's budget is the best known when it is
         sent; but shared out, so the run ends sooner). One worker gains nothing from it."""
-        return (len(history) == self.root_level and len(c.members) >= SPLIT_MIN
-                and self.slots >= SPLIT_SLOTS)
+        return (len(history) == self.root_level and len(c.members) >= self.split.min_size
+                and self.slots >= self.split.min_slots)
 
     def _submit(self, c: _Class, depth: int, history: list[int], budget):
         spec = {"variant": self.variant.to_dict(), "max_depth": self.max_depth,

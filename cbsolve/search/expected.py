@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import time_policy
 from ..codes import CodeSpace
 from ..deadline import run_interruptible, stop_requested
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
@@ -52,10 +53,6 @@ from . import SearchInterrupted, SearchResult, memory
 GUESS_POOLS = ("all", "candidates")
 INF_T = 1 << 60
 INF_W = 1 << 20
-#: A stopped search still reports a tree: building it (greedy subtrees, re-solving the classes
-#: it had finished) took 2-4x the root's greedy value on Bulls & Cows (0.34 s), so the search
-#: stops that long before the time limit.
-TREE_RESERVE = 3.0
 #: Classes of the first guess at least this large are expanded by the driver, their guesses
 #: shared among the workers (one big class would otherwise keep a single core busy); inside
 #: such a class, classes of at least SPLIT_NESTED secrets are split again (the optimal guess's
@@ -65,6 +62,8 @@ SPLIT_NESTED = 300
 #: Pruning switches of the native core (all on by default); tests turn them off to compare.
 OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "refine", "stabiliser",
            "branching")
+#: Every pruning ``prune`` can switch off: the core's and the symmetry reduction.
+PRUNINGS = ("symmetry", *OPTIONS)
 
 
 class _Abandoned(Exception):
@@ -83,8 +82,8 @@ class _Class:
 
 def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: str = "all",
                    time_limit: float | None = None, workers: int | None = None,
-                   progress: bool | None = None, symmetry: bool = True,
-                   options: dict | None = None, memo_entries: int = 8_000_000,
+                   progress: bool | None = None, prune: dict | None = None,
+                   memo_entries: int = 8_000_000, split_min: int = SPLIT_MIN,
                    weights: list[int] | None = None,
                    memory_budget: str | int | None = None) -> SearchResult:
     """Prove the expected-case optimum of ``variant`` and return it with its strategy tree.
@@ -92,8 +91,10 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     ``guesses``: ``"all"`` codes or only ``"candidates"`` (codes consistent with the replies).
     ``max_depth``: at most this many guesses for every secret (None: no cap).
     ``time_limit`` (seconds): stop and return the proved bounds, ``proved=False``.
-    ``workers``: threads sharing the search (default: the machine's cores).
-    ``symmetry`` and ``options`` (names in :data:`OPTIONS` -> bool) switch prunings off for tests.
+    ``workers``: threads sharing the search (default: the machine's cores); with more than one,
+    the driver expands classes of at least ``split_min`` secrets itself (:data:`SPLIT_MIN`).
+    ``prune`` (names in :data:`PRUNINGS` -> bool, as :func:`cbsolve.search.worst.solve_worst`
+    takes them) switches prunings off, for the tests that compare results with and without.
     ``weights`` (needs ``max_depth``): ``weights[k-1]`` is the cost of a secret found with guess
     k, nondecreasing, >= 0; the search then minimises (sum of the weights, worst case) and the
     result's ``lower``/``upper``/``weighted`` are in that unit (``total`` stays the number of
@@ -105,9 +106,11 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     :class:`SearchInterrupted` holding the interval proved so far (no tree).
     """
     started = time.perf_counter()
-    _check(variant, max_depth, guesses, options, memory.budget(memory_budget))
-    search = _Search(variant, max_depth, guesses, workers, symmetry, options, memo_entries,
-                     weights)
+    prune = dict(prune or {})
+    _check(variant, max_depth, guesses, prune, memory.budget(memory_budget))
+    options = {k: v for k, v in prune.items() if k != "symmetry"}
+    search = _Search(variant, max_depth, guesses, workers, prune.get("symmetry", True), options,
+                     memo_entries, weights, split_min)
     show = sys.stderr.isatty() if progress is None else bool(progress)
     try:
         # The driver runs in a worker thread: the calling thread answers Ctrl-C at once and
@@ -118,15 +121,15 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
         raise SearchInterrupted(search.interrupted(started)) from None
 
 
-def _check(variant: Variant, max_depth, guesses: str, options, budget: int) -> None:
+def _check(variant: Variant, max_depth, guesses: str, prune: dict, budget: int) -> None:
     if guesses not in GUESS_POOLS:
         raise unknown_name("guess pool", guesses, GUESS_POOLS)
     if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int)
                                   or max_depth < 1):
         raise InvalidVariant(f"max depth must be a positive integer, got {max_depth!r}")
-    for key in options or {}:
-        if key not in OPTIONS:
-            raise unknown_name("search option", key, OPTIONS)
+    bad = sorted(set(prune) - set(PRUNINGS))
+    if bad:
+        raise unknown_name("pruning", bad[0], PRUNINGS)
     memory.check(variant.describe(), CodeSpace(variant).size, "expected", budget)
     if variant.response_slots > 256:
         raise SpaceTooLarge(f"code length {variant.length} too large for the exact search "
@@ -135,7 +138,8 @@ def _check(variant: Variant, max_depth, guesses: str, options, budget: int) -> N
 
 class _Search:
     def __init__(self, variant, max_depth, guesses, workers, symmetry, options, memo_entries,
-                 weights=None):
+                 weights=None, split_min: int = SPLIT_MIN):
+        self.split_min = split_min
         if weights is not None:
             weights = [int(x) for x in weights]
             if max_depth is None or len(weights) != max_depth or weights[-1] <= 0 or any(
@@ -230,8 +234,8 @@ class _Search:
             self.live_upper = greedy[0]
         if time_limit is not None:
             # After a stop the reported tree is built (greedy where the search did not
-            # finish): keep TREE_RESERVE x the greedy value's time for it, and count the set-up.
-            reserve = TREE_RESERVE * (time.perf_counter() - t)
+            # finish): keep time_policy.TREE_RESERVE x the greedy value's time for it, and count the set-up.
+            reserve = time_policy.TREE_RESERVE * (time.perf_counter() - t)
             solver.set_deadline(max(time_limit - (time.perf_counter() - started) - reserve, 1e-3))
         best = (greedy[0], greedy[1]) if greedy else (INF_T, INF_W)
         best_guess = None            # None: the incumbent is the greedy strategy
@@ -330,7 +334,7 @@ class _Search:
         """The interval proved so far (objective units): lower is the least bound over the
         first guesses settled, the one being solved (its classes' bounds so far) and the next
         in bound order (the scan's order, so every later one is at least that)."""
-        live = getattr(self, "_live", None)
+        live = self._live
         if not live:
             return None, self.live_upper
         with self.lock:
@@ -411,7 +415,7 @@ class _Search:
                 stopped.set()
                 return
             if (self.workers > 1 and reps is None and self.native_sym
-                    and len(c.members) >= SPLIT_MIN):
+                    and len(c.members) >= self.split_min):
                 out = self._solve_split(c.members, cd, budget, played, [g1])
             else:
                 out = solver.solve(c.members, cd, budget[0], budget[1], played, reps,
@@ -474,7 +478,7 @@ class _Search:
             return (t, w), (subs, bounds, child_played, child_hist)
 
         def solve_class(sub, cb, child_played, child_hist):
-            if len(sub) >= min(SPLIT_MIN, SPLIT_NESTED) and len(child_hist) < 3:
+            if len(sub) >= min(self.split_min, SPLIT_NESTED) and len(child_hist) < 3:
                 return self._solve_split(sub, cd, cb, child_played, child_hist)
             return solver.solve(sub, cd, cb[0], cb[1], child_played, None, child_hist)
 

@@ -31,6 +31,7 @@ import time
 
 import numpy as np
 
+from .. import time_policy
 from ..codes import CodeSpace
 from ..deadline import Deadline, run_interruptible, stop_requested
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
@@ -59,13 +60,8 @@ def capacity(n_responses: int, k: int) -> int:
     return c
 
 
-#: The tie-break search's set-up and tree, relative to building the worst-case tree (Bulls &
-#: Cows: 2.7 s against 0.8 s): it starts only with at least this much of that time left.
-TIES_SETUP_FACTOR = 4.0
-
-
 class _Native:
-    """The native search with its control block (progress counters and stop request)."""
+    """The native search with its control block (named progress counters, stop request)."""
 
     def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int,
                  lookahead: int = 0, memo_bytes: int | None = None, root=None):
@@ -84,8 +80,6 @@ class _Native:
         if memo_bytes is not None:
             opts["memo_bytes"] = int(memo_bytes)
         self.core.configure(opts)
-        self.control = np.zeros(8, dtype=np.int64)
-        self.core.set_control(self.control)
         # The set searched and the guesses already played: the whole game, or ``root`` (a
         # :class:`cbsolve.search.position.Position`, the game from the entries of a log).
         self.all = np.arange(space.size, dtype=np.int64) if root is None else root.members
@@ -95,9 +89,10 @@ class _Native:
     def run(self, method: str, d: int, deadline: Deadline | None = None, on_wait=None):
         """Call the native method in a worker thread (GIL released); the time limit and Ctrl-C
         set the kernel's stop flag (:func:`cbsolve.deadline.run_interruptible`), ``on_wait``
-        (progress) is called every poll with ``(method, d, control)``."""
+        (progress) is called every poll with ``(method, d, progress)``, ``progress`` the
+        kernel's named counters (``nodes``, ``top_done``, ``top_total``, ``memo_entries``)."""
         t0 = time.perf_counter()
-        poll = None if on_wait is None else (lambda: on_wait(method, d, self.control))
+        poll = None if on_wait is None else (lambda: on_wait(method, d, self.core.progress()))
         try:
             return run_interruptible(lambda: getattr(self.core, method)(self.all, d, self.empty),
                                      self.core.request_stop, deadline=deadline, on_wait=poll)
@@ -117,7 +112,7 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
     optimum is larger); ``time_limit`` stops the search and reports the bounds proved so far;
     ``workers`` threads share the top of the search (default: all cores); ``progress`` is a
-    callable ``(phase, depth, control, lower, upper)`` polled while the native search runs
+    callable ``(phase, depth, counters, lower, upper)`` polled while the native search runs
     (``lower``/``upper``: the interval proved so far). Ctrl-C stops the search within a
     fraction of a second and raises :class:`SearchInterrupted` with that interval.
     ``memory_budget`` (bytes or "6G"; default :func:`cbsolve.search.memory.budget`): a game
@@ -131,99 +126,146 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     ``position``: search the game from a position (:mod:`cbsolve.search.position`) instead of
     from the start; depths then count the guesses from that position (no tie-breaks).
     """
-    start = time.perf_counter()
-    prune = dict(prune or {})
-    n, budget = _check(variant, guesses, prune, max_depth, memory_budget)
-    if workers is None:
-        import os
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    native = _Native(variant, guesses, prune, max(1, workers), lookahead,
-                     memo_bytes=memory.worst_memo_bytes(n, budget), root=position)
-    deadline = Deadline(time_limit if time_limit is not None and time_limit > 0 else None)
-    n = len(native.all)
-    notes: list[str] = []
-    result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False, secrets=n,
-                          guesses=guesses, max_depth=max_depth)
-
-    def report(method: str, d: int, control) -> None:
-        if progress is not None:
-            progress(method, d, control, result.lower, result.upper)
-
+    run = _WorstRun(variant, guesses, max_depth, time_limit, workers, progress, prune,
+                    lookahead, memory_budget, position)
     try:
-        # Counting lower bound and greedy upper bound.
-        lower = 1
-        if prune.get("capacity", True):
-            while capacity(native.n_responses, lower) < n:
-                lower += 1
-        result.lower = lower
-        greedy_tree = native.run("greedy", 0, deadline, report)
-        upper = _depth(greedy_tree) if greedy_tree is not None else None
-        result.lower, result.upper = lower, upper
+        return run.solve(certificate, ties, ties_limit, lookahead)
+    except KeyboardInterrupt:
+        raise SearchInterrupted(_interrupted(run.result, run.native, run.notes, run.start)) from None
 
-        def finish(status: Status, proved: bool) -> SearchResult:
-            result.status, result.proved = status, proved
-            if stop_requested() and not proved:
-                # the CLI's Ctrl-C ends the search as a time limit would: say which it was
-                result.interrupted = True
-                notes[:] = [x.replace("time limit reached", "interrupted") for x in notes]
-            result.seconds = time.perf_counter() - start
-            result.nodes = int(native.core.nodes()) + extra_nodes[0]
-            result.notes = notes
-            result.phases = {**{k: round(v, 3) for k, v in native.phases.items()}, **result.phases}
-            return result
 
-        extra_nodes = [0]  # nodes of the tie-break searches
+class _WorstRun:
+    """One :func:`solve_worst` call as named steps: the bounds (counting, greedy), the
+    decisions d = lower, lower+1, ..., the optimal tree with its certificate, the count at the
+    worst depth (and the tie-breaks); ``finish`` fills the result once."""
+
+    def __init__(self, variant: Variant, guesses: str, max_depth: int | None,
+                 time_limit: float | None, workers: int | None, progress, prune: dict | None,
+                 lookahead: int, memory_budget, position) -> None:
+        self.start = time.perf_counter()
+        self.prune = dict(prune or {})
+        n, budget = _check(variant, guesses, self.prune, max_depth, memory_budget)
+        if workers is None:
+            import os
+            workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        self.variant, self.guesses, self.max_depth = variant, guesses, max_depth
+        self.time_limit, self.workers, self.progress = time_limit, workers, progress
+        self.native = _Native(variant, guesses, self.prune, max(1, workers), lookahead,
+                              memo_bytes=memory.worst_memo_bytes(n, budget), root=position)
+        self.deadline = Deadline(time_limit if time_limit is not None and time_limit > 0 else None)
+        self.notes: list[str] = []
+        self.result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False,
+                                   secrets=len(self.native.all), guesses=guesses,
+                                   max_depth=max_depth)
+        self.extra_nodes = 0  # nodes of the tie-break searches
         # d -> certificate that d guesses do not suffice, written as soon as feasible(d) says
         # no (the memo still holds the refutation, so it is cheap): a search stopped later
         # still leaves a checkable proof of the lower bound it reached.
-        refuted: dict[int, dict] = {}
-        optimum = None
-        d = lower
-        while optimum is None:
-            if max_depth is not None and d > max_depth:
-                notes.append(f"no strategy finds every secret within {max_depth} guesses")
+        self.refuted: dict[int, dict] = {}
+
+    def report(self, method: str, d: int, counters) -> None:
+        if self.progress is not None:
+            self.progress(method, d, counters, self.result.lower, self.result.upper)
+
+    def run(self, method: str, d: int):
+        return self.native.run(method, d, self.deadline, self.report)
+
+    def left(self) -> float:
+        return self.time_limit - (time.perf_counter() - self.start)
+
+    def finish(self, status: Status, proved: bool) -> SearchResult:
+        result, notes = self.result, self.notes
+        result.status, result.proved = status, proved
+        if stop_requested() and not proved:
+            # the CLI's Ctrl-C ends the search as a time limit would: say which it was
+            result.interrupted = True
+            notes[:] = [x.replace("time limit reached", "interrupted") for x in notes]
+        result.seconds = time.perf_counter() - self.start
+        result.nodes = int(self.native.core.nodes()) + self.extra_nodes
+        result.notes = notes
+        result.phases = {**{k: round(v, 3) for k, v in self.native.phases.items()},
+                         **result.phases}
+        return result
+
+    def solve(self, certificate: bool, ties, ties_limit: float | None,
+              lookahead: int) -> SearchResult:
+        greedy_tree = self.bounds()
+        optimum = self.decide(greedy_tree, certificate)
+        if optimum is None:
+            return self.result  # finished: infeasible within max_depth, or stopped
+        tree_doc = self.optimal_tree(optimum, greedy_tree, certificate)
+        if tree_doc is not None:
+            self.count_at_worst(optimum, tree_doc, ties, ties_limit, lookahead)
+        return self.finish(Status.OPTIMAL, True)
+
+    def bounds(self) -> dict | None:
+        """The counting lower bound and the greedy tree's depth (upper); the greedy tree."""
+        native, result = self.native, self.result
+        lower = 1
+        if self.prune.get("capacity", True):
+            while capacity(native.n_responses, lower) < result.secrets:
+                lower += 1
+        result.lower = lower
+        greedy_tree = self.run("greedy", 0)
+        result.upper = _depth(greedy_tree) if greedy_tree is not None else None
+        return greedy_tree
+
+    def decide(self, greedy_tree: dict | None, certificate: bool) -> int | None:
+        """The optimum: the first d from the lower bound that is feasible (the greedy depth at
+        the latest). None when the search ended without one (the result is then finished)."""
+        result, notes, upper = self.result, self.notes, self.result.upper
+        d = result.lower
+        while True:
+            if self.max_depth is not None and d > self.max_depth:
+                notes.append(f"no strategy finds every secret within {self.max_depth} guesses")
                 if certificate:
-                    result.certificate = refuted.get(max_depth) or _certificate(
-                        variant, native, max_depth, guesses, deadline, report)
-                return finish(Status.INFEASIBLE, True)
+                    result.certificate = self.refuted.get(self.max_depth) or _certificate(
+                        self.variant, self.native, self.max_depth, self.guesses, self.deadline,
+                        self.report)
+                self.finish(Status.INFEASIBLE, True)
+                return None
             if upper is not None and d >= upper:
-                optimum = upper  # the greedy tree reaches it
-                break
-            answer = native.run("feasible", d, deadline, report)
+                return upper  # the greedy tree reaches it
+            answer = self.run("feasible", d)
             if answer < 0:
                 notes.append(f"time limit reached while deciding whether {d} guesses suffice")
-                result.certificate = refuted.get(lower - 1)
+                result.certificate = self.refuted.get(d - 1)
                 if greedy_tree is not None:
-                    result.tree = _tree_doc(variant, native, greedy_tree, guesses, proved=False)
+                    result.tree = _tree_doc(self.variant, self.native, greedy_tree, self.guesses,
+                                            proved=False)
                     _fill_stats(result, result.tree)
                     if result.certificate is not None:
                         result.tree["certificate"] = result.certificate
-                return finish(Status.FEASIBLE if greedy_tree is not None else Status.UNKNOWN, False)
+                self.finish(Status.FEASIBLE if greedy_tree is not None else Status.UNKNOWN, False)
+                return None
             if answer == 1:
-                optimum = d
-            else:
-                if certificate and d >= 1:
-                    cert = _certificate(variant, native, d, guesses, deadline, report)
-                    if cert is not None:
-                        refuted[d] = cert
-                result.lower = lower = d + 1
-                d += 1
+                return d
+            if certificate:
+                cert = _certificate(self.variant, self.native, d, self.guesses, self.deadline,
+                                    self.report)
+                if cert is not None:
+                    self.refuted[d] = cert
+            result.lower = d + 1
+            d += 1
+
+    def optimal_tree(self, optimum: int, greedy_tree: dict | None,
+                     certificate: bool) -> dict | None:
+        """The tree of depth ``optimum`` and the certificate that ``optimum - 1`` fails; None
+        when stopped while building the tree (:meth:`greedy_fallback`)."""
+        result, notes = self.result, self.notes
         result.lower = result.upper = optimum
-        root = native.run("tree", optimum, deadline, report)
+        root = self.run("tree", optimum)
         if root is None:
-            # Stopped while building the tree: the optimum stays proved (lower = upper), but
-            # the tree reported is the greedy one, which may be deeper; it is labelled as such,
-            # and its worst case is not the optimum (read the value from lower/upper).
-            return _greedy_fallback(variant, native, greedy_tree, optimum, guesses, notes,
-                                    result, finish, refuted.get(optimum - 1))
-        tree_doc = _tree_doc(variant, native, root, guesses)
+            self.greedy_fallback(optimum, greedy_tree)
+            return None
+        tree_doc = _tree_doc(self.variant, self.native, root, self.guesses)
         if tree_doc["stats"]["worst"] != optimum:   # depth <= optimum by construction, and
             # optimum - 1 was refuted: anything else means the decisions contradict each other
             raise AssertionError(f"internal error: the tree of depth {optimum} has worst case "
                                  f"{tree_doc['stats']['worst']}")
         if certificate and optimum > 1:
-            cert = refuted.get(optimum - 1) or _certificate(variant, native, optimum - 1, guesses,
-                                                            deadline, report)
+            cert = self.refuted.get(optimum - 1) or _certificate(
+                self.variant, self.native, optimum - 1, self.guesses, self.deadline, self.report)
             if cert is None:
                 notes.append("time limit reached while writing the lower-bound certificate")
             else:
@@ -231,28 +273,52 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
                 result.certificate = cert
         result.tree = tree_doc
         _fill_stats(result, tree_doc)
+        return tree_doc
+
+    def greedy_fallback(self, optimum: int, greedy_tree: dict | None) -> None:
+        """Stopped while building the optimal tree: the optimum stays proved (lower = upper),
+        but the tree reported is the greedy one, which may be deeper. It is labelled not
+        optimal, carries no tie-break claims (they would describe the wrong tree), and its
+        worst case is not the optimum: read the value from lower/upper."""
+        result = self.result
+        self.notes.append("time limit reached while building the optimal tree; the greedy tree "
+                          f"(not optimal) is reported; the optimum {optimum} is proved")
+        result.certificate = self.refuted.get(optimum - 1)
+        if greedy_tree is not None:
+            result.tree = _tree_doc(self.variant, self.native, greedy_tree, self.guesses,
+                                    proved=False)
+            _fill_stats(result, result.tree)
+            if result.certificate is not None:
+                result.tree["certificate"] = result.certificate
+
+    def count_at_worst(self, optimum: int, tree_doc: dict, ties, ties_limit: float | None,
+                       lookahead: int) -> None:
+        """The interval on the secrets needing ``optimum`` guesses, proved by the tie-break
+        searches when ``ties`` (and time enough to start them)."""
+        result, notes = self.result, self.notes
         hi = result.histogram[optimum]
-        if ties and time_limit is not None:
+        if ties and self.time_limit is not None:
             # The tie-break search sets up and reports a tree even when stopped at once: on
             # Bulls & Cows that took 3-4x building the worst-case tree. With less time left than
             # that, starting it would only overrun the limit.
-            left = time_limit - (time.perf_counter() - start)
-            need = TIES_SETUP_FACTOR * native.phases.get(f"tree({optimum})", 0.0)
+            left = self.left()
+            need = time_policy.TIES_SETUP_FACTOR * self.native.phases.get(f"tree({optimum})", 0.0)
             if left < need:
                 notes.append(f"time limit: {max(left, 0):.1f} s left, too little to start the "
                              f"tie-break search (about {need:.1f} s to set it up)")
                 ties = False
         # The certificate shows optimum-1 guesses fail, so at least one secret needs the optimum;
         # with lookahead (the user asked for tie-break work) a one-level bound is computed too.
-        lo = _at_worst_lower(variant, native, optimum) if lookahead > 0 and not ties else 1
+        lo = _at_worst_lower(self.variant, self.native, optimum) if lookahead > 0 and not ties else 1
         if lo is not None and optimum > 1:
             lo = max(lo, 1)
         if ties:
-            left = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1e-3)
+            left = None if self.time_limit is None else max(self.left(), 1e-3)
             if ties_limit is not None:
                 left = ties_limit if left is None else min(left, ties_limit)
-            lo, hi, extra_nodes[0] = _solve_ties(variant, result, optimum, guesses, left, workers, lo,
-                                                 notes, "count" if ties == "count" else "both")
+            lo, hi, self.extra_nodes = _solve_ties(self.variant, result, optimum, self.guesses,
+                                                   left, self.workers, lo, notes,
+                                                   "count" if ties == "count" else "both")
             tree_doc = result.tree
         if lo is not None:
             result.at_worst = (lo, hi)
@@ -265,25 +331,6 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
                 notes.append(f"proved: the worst case; fewest secrets needing {optimum} guesses in "
                              f"[{lo if lo is not None else '?'}, {hi}] (tie-break not proved "
                              "minimal; the total is that of the tree found)")
-        return finish(Status.OPTIMAL, True)
-    except KeyboardInterrupt:
-        raise SearchInterrupted(_interrupted(result, native, notes, start)) from None
-
-
-def _greedy_fallback(variant: Variant, native: _Native, greedy_tree, optimum: int, guesses: str,
-                     notes: list[str], result: SearchResult, finish,
-                     cert: dict | None) -> SearchResult:
-    """The optimum is proved but its tree was not built in time: report the greedy tree,
-    labelled not optimal, and no tie-break claims (they would describe the wrong tree)."""
-    notes.append("time limit reached while building the optimal tree; the greedy tree "
-                 f"(not optimal) is reported; the optimum {optimum} is proved")
-    if greedy_tree is not None:
-        result.tree = _tree_doc(variant, native, greedy_tree, guesses, proved=False)
-        _fill_stats(result, result.tree)
-        if cert is not None:
-            result.tree["certificate"] = cert
-    result.certificate = cert
-    return finish(Status.OPTIMAL, True)
 
 
 def _check(variant: Variant, guesses: str, prune: dict, max_depth: int | None,
@@ -354,12 +401,12 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
     from .expected import solve_expected
 
     n = result.secrets
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = Deadline(time_limit)
     ties = {"at_worst": result.histogram[W], "total": result.total, "proved": False,
             "at_worst_proved": False, "total_lower": None}
 
-    def left():
-        return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+    def left():     # the searches take no 0 (the floor keeps a spent budget a limit)
+        return None if deadline.unlimited else max(deadline.left(), 1e-3)
 
     def adopt(found) -> None:
         # keep the better (count at W, total) tree; both are within W guesses
@@ -379,7 +426,7 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
     if at_proved:
         lo = count.lower
     # Phase 2: the smallest total among the strategies with that count.
-    if at_proved and mode != "count" and (deadline is None or deadline > time.perf_counter()):
+    if at_proved and mode != "count" and not deadline.expired():
         weights = tie_weights(n, W)
         big = weights[-1] - W
         both = solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,

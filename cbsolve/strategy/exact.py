@@ -4,8 +4,8 @@ Place in the data flow: FeedbackLog -> :class:`cbsolve.search.position.Position`
 expected-case core asked about the remaining set (:mod:`cbsolve.search.position`) -> the first
 guess of the optimal tree from there (smallest expected number of guesses, ties by the worst
 case). Only while the remaining set is within :data:`EXACT_SECRETS` and the answer comes
-within :data:`EXACT_SECONDS`; otherwise the caller uses the stored tree or a heuristic and says
-so (:func:`choose_optimal`).
+within :data:`cbsolve.time_policy.ADVICE_EXACT_SECONDS`; otherwise the caller uses the stored
+tree or a heuristic and says so (:func:`choose_optimal`).
 
 Budget, measured on the project machine (2 shared cores): from each reply class after the
 first guess, Mastermind 4/6 (at most 276 secrets) solves in 0.01-0.04 s; Bulls & Cows 4/10 in
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import time_policy
+
 #: Largest remaining set solved exactly for advice (see the module docstring).
 EXACT_SECRETS = 500
-#: Time allowed for one exact answer; a search that does not finish falls back.
-EXACT_SECONDS = 2.0
 
 _SEARCHES: dict = {}   # (variant, guesses) -> the expected-case search (its table is reused)
 
@@ -55,7 +55,7 @@ def cached_search(variant, guesses: str = "all"):
 
 
 def exact_move(log, guesses: str = "all", budget: int = EXACT_SECRETS,
-               time_limit: float = EXACT_SECONDS) -> tuple[ExactMove | None, str]:
+               time_limit: float = time_policy.ADVICE_EXACT_SECONDS) -> tuple[ExactMove | None, str]:
     """(the optimal move, "") when the set left by ``log`` is solved within the budget, else
     (None, why not). An inconsistent log raises InconsistentLog."""
     from ..errors import CbsolveError

@@ -1,0 +1,123 @@
+// The native search toolkit's control block, shared by every kernel that can run long
+// (dfs.cpp, local_search.cpp, search_worst.cpp, search_expected.cpp): a stop flag, a deadline,
+// named progress counters and the one list of stop reasons.
+//
+// Stop flags. The block owns a flag (request_stop(): Python's stop hook, through
+// cbsolve.deadline.run_interruptible) and may also watch a flag the caller owns (watch(): an
+// int32 array another thread sets, as the consistency race and stop_hook do).
+//
+// Time. set_deadline(s) (the exact searches: s <= 0 means none) and set_time_limit(s) (the
+// consistency kernels: s < 0 means none, 0 is a budget already spent, as a probe with nothing
+// left may pass) both arm one deadline on the steady clock.
+//
+// Polling contract: a search calls poll() at every node and inside any loop whose one pass can
+// take long (the scan of a large set). The stop flags are read at every call (a relaxed atomic
+// load: cheaper than anything a node does), the clock every kClockEvery calls, so a stop request
+// is seen within one node's work, which keeps Ctrl-C answered within ~0.1 s on the largest
+// games measured (a node of Logik 5x8 scans 32,768 guesses in a few ms).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+namespace {
+
+// Why a kernel call ended. The words are cbsolve.status.StopReason's values, the one place
+// Python maps them to a Status (tests/test_toolkit.py checks both lists agree).
+enum class StopReason { kComplete, kLimit, kNodes, kTime, kStopped };
+
+constexpr StopReason kStopReasons[] = {StopReason::kComplete, StopReason::kLimit,
+                                       StopReason::kNodes, StopReason::kTime,
+                                       StopReason::kStopped};
+
+inline const char* stop_word(StopReason r) {
+    switch (r) {
+        case StopReason::kComplete: return "complete";  // the search is exhausted
+        case StopReason::kLimit: return "limit";        // the caller's count or list limit
+        case StopReason::kNodes: return "nodes";        // the node budget
+        case StopReason::kTime: return "time";          // the deadline passed
+        case StopReason::kStopped: return "stopped";    // a stop flag was set
+    }
+    return "stopped";
+}
+
+// What a search reports while it runs, read by the Python driver's progress line.
+struct Progress {
+    int64_t nodes = 0;         // nodes searched
+    int64_t top_done = 0;      // guesses of the top node settled ...
+    int64_t top_total = 0;     // ... of this many (0: not in a top node)
+    int64_t memo_entries = 0;  // entries in the transposition table
+};
+
+class SearchControl {
+   public:
+    static constexpr int64_t kClockEvery = 64;
+
+    // Seconds from now (<= 0: none); also clears an earlier stop.
+    void set_deadline(double seconds) {
+        stop_.store(false);
+        deadline_ns_.store(seconds > 0 ? now_ns() + int64_t(seconds * 1e9) : 0);
+    }
+    // Seconds from now (< 0: none; 0: already due); also clears an earlier stop.
+    void set_time_limit(double seconds) {
+        stop_.store(false);
+        deadline_ns_.store(seconds >= 0 ? std::max<int64_t>(1, now_ns() + int64_t(seconds * 1e9)) : 0);
+    }
+    // Also stop when *flag becomes non-zero (a flag the caller owns; nullptr: none).
+    void watch(const volatile int32_t* flag) { outside_ = flag; }
+
+    void request_stop() { stop_.store(true); }
+    void clear_stop() { stop_.store(false); }
+    bool stopped() const {
+        return stop_.load(std::memory_order_relaxed) ||
+               (outside_ && __atomic_load_n(outside_, __ATOMIC_RELAXED));
+    }
+    // The deadline is less than `reserve` seconds away, or passed (false when there is none).
+    bool out_of_time(double reserve = 0) const {
+        int64_t dl = deadline_ns_.load(std::memory_order_relaxed);
+        return dl && now_ns() + int64_t(reserve * 1e9) >= dl;
+    }
+
+    // True once the search must stop (flag set, or the deadline passed: then the flag is set).
+    // `calls` is the caller's running count of polls (per thread or shared).
+    bool poll(int64_t calls) {
+        if (stopped()) return true;
+        if (calls % kClockEvery == 0 && out_of_time()) {
+            stop_.store(true);
+            return true;
+        }
+        return false;
+    }
+
+    // Progress counters: written by the search (relaxed stores), read by progress().
+    void count_nodes(int64_t nodes, int64_t memo_entries) {
+        nodes_.store(nodes, std::memory_order_relaxed);
+        memo_.store(memo_entries, std::memory_order_relaxed);
+    }
+    void top_node(int64_t done, int64_t total) {
+        top_done_.store(done, std::memory_order_relaxed);
+        if (total >= 0) top_total_.store(total, std::memory_order_relaxed);
+    }
+    Progress progress() const {
+        Progress p;
+        p.nodes = nodes_.load(std::memory_order_relaxed);
+        p.top_done = top_done_.load(std::memory_order_relaxed);
+        p.top_total = top_total_.load(std::memory_order_relaxed);
+        p.memo_entries = memo_.load(std::memory_order_relaxed);
+        return p;
+    }
+
+   private:
+    static int64_t now_ns() {
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(
+                   std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
+    std::atomic<bool> stop_{false};
+    std::atomic<int64_t> deadline_ns_{0};
+    const volatile int32_t* outside_ = nullptr;
+    std::atomic<int64_t> nodes_{0}, top_done_{0}, top_total_{0}, memo_{0};
+};
+
+}  // namespace

@@ -1,0 +1,139 @@
+"""Every share of a time budget, and why: the one place to change how the time is split.
+
+A command makes one :class:`~cbsolve.deadline.Deadline` at its edge; the layers below take a
+part of what is left. The parts are here, each with the measurement or the reason that set it
+(the figures: docs/benchmarks.md under the heading each cites). "No limit" is spelled ``None``
+everywhere in Python (a ``Deadline(None)``, a ``time_limit=None``); only the native kernels'
+arguments spell it otherwise (``-1`` for the depth-first and local-search kernels,
+:func:`kernel_seconds` for both; ``0`` for the exact searches' ``set_deadline``), and
+the CLI's ``--time-limit 0``, turned into ``None`` at the edge. Where a step must end even with no
+limit (a model counter can run for hours), its *untimed* budget is here too.
+
+Budgets kept elsewhere because they are not shares of a query's time: the poll interval of a
+waiting caller (``deadline.POLL_SECONDS``) and the Ctrl-C grace periods (``cli/_interrupt.py``).
+The depth-first kernel gives its count vectors a quarter of its call's time (``dfs.cpp``,
+``settle_vectors``).
+"""
+from __future__ import annotations
+
+# --- command defaults (``--time-limit`` not given) -----------------------------------------------
+# A user waits for these; what did not fit is reported (partial answers, notes), never dropped.
+#: ``consistent``: long enough for the hard band's find-one from 60 guesses up
+#: (docs/benchmarks.md, "Hard band").
+CONSISTENT_SECONDS = 30.0
+#: ``static``: the exact refinement of small games; larger ones get an interval.
+STATIC_SECONDS = 60.0
+#: ``bounds``: the proved bounds take milliseconds; the optional work (strategies, exact
+#: searches) shares the rest (docs/benchmarks.md, "Bounds").
+BOUNDS_SECONDS = 30.0
+#: ``assist`` (and the game engine's solver calls): one answer per typed entry, within seconds.
+ASSIST_SECONDS = 10.0
+
+# --- ``auto``: choosing an engine (consistency/plan.py) ------------------------------------------
+#: The native filter answers when its cost model says at most this long (docs/benchmarks.md,
+#: "`auto`: cost model and probes").
+FILTER_SECONDS = 1.0
+#: The depth-first search's probe before a list, count or sample: long enough to finish the
+#: rows it wins, short beside the SAT engine's time (docs/benchmarks.md, "`auto`: cost model
+#: and probes") ...
+PROBE_SECONDS = 0.25
+#: ... and at most this share of a query's time limit (a short limit keeps most for the answer).
+PROBE_FRACTION = 0.1
+#: The probe before a find-one / unique query: short, because CP-SAT's portfolio answers the
+#: long-code rows in ~0.05 s where the search finds nothing (docs/benchmarks.md, "Find one
+#: and `determined`") ...
+FIND_PROBE_SECONDS = 0.03
+#: ... and longer on spaces of at most FIND_PROBE_SMALL_SPACE codes, where the search found a
+#: first secret within 55 ms on every seed measured (Mastermind 16x6, N=10 of 26 letters) and
+#: the portfolio's tail is ten times that, while on N=20 and N=40 it found none in 0.5 s.
+FIND_PROBE_SMALL_SECONDS, FIND_PROBE_SMALL_SPACE = 0.1, 10**15
+#: Before PySAT takes a count, a sample or a whole list, CP-SAT looks for one secret with this
+#: share of the time (at most CHECK_SECONDS): its LP proves many inconsistent logs at once that
+#: CDCL cannot (N=40 of 10 digits, 33 entries: `unknown` after 5 s by PySAT, proved in 0.18 s
+#: by CP-SAT; scripts/audit_inconsistent.py).
+CHECK_SHARE, CHECK_SECONDS = 0.1, 1.0
+
+# --- engines ---------------------------------------------------------------------------------
+#: The pairwise pre-check is quadratic in the log (20,000 entries: 13.6 s): at most this long,
+#: or this share of the call's time if less (docs/benchmarks.md, "Time limits, Ctrl-C and
+#: input caps").
+PAIR_CHECK_SECONDS, PAIR_CHECK_SHARE = 1.0, 0.1
+#: CP-SAT's count-vector enumeration before the first solve (N=40: 0.02-0.07 s): at most this
+#: long, or this share of the time left if less.
+PIN_SECONDS, PIN_SHARE = 1.0, 0.1
+#: After a first secret the racing local search stops after this long and leaves the core to
+#: CP-SAT: a second secret is usually found near the first at once, and when there is none
+#: CP-SAT must prove it, which a competing thread only slows (docs/benchmarks.md,
+#: "Local-search portfolio").
+RACE_AFTER_FIRST = 0.3
+
+# --- counting and sampling (consistency/answer.py, dfs_answer.py, counting.py) ----------------
+#: A count with no time limit stops after this long (a count of 10^12 codes, or a model
+#: counter, can run for hours); the answer then says "at least" and why.
+UNTIMED_COUNT_SECONDS = 60.0
+#: A solver's count enumerates with this share of the time; a model counter (Ganak) takes the
+#: rest when the enumeration is capped or timed out.
+ENUMERATE_SHARE = 0.5
+#: ``--approximate`` keeps this share of the whole for ApproxMC (else the exact counter, which
+#: fails on large counts, took it all: "no time left for approximate counting").
+APPROX_SHARE = 0.4
+#: A solver's sample enumerates the set with this share of the time, to draw uniformly from it;
+#: the rest goes to the near-uniform sampler when the set is too large.
+SAMPLE_ENUMERATE_SHARE = 0.3
+#: The depth-first search's sample counts the set with this share (the draw by ranks needs the
+#: rest) ...
+SAMPLE_COUNT_SHARE = 0.7
+#: ... and when the count did not finish, lists the first secrets with this share to draw from.
+SAMPLE_LIST_SHARE = 0.1
+#: The exact count by the depth-first search takes this share when Ganak is installed (Ganak
+#: counts the CNF with the rest); all of it otherwise.
+SEARCH_COUNT_SHARE = 0.5
+
+# --- diagnosis of an inconsistent log (consistency/diagnose.py) --------------------------------
+#: The minimal conflict and the fewest corrections each get this share of the time left.
+CONFLICT_SHARE = 0.5
+#: Beyond the filter, the depth-first search diagnoses first with this share (an inconsistent
+#: N=10 log of 26 letters: a minimal conflict in 3 ms, where the SAT deletion had not finished
+#: in 15 s; docs/benchmarks.md, "Diagnosis"), the solvers then take what is left ...
+DIAGNOSE_SEARCH_SHARE = 0.5
+#: ... and the search this long when the query has no time limit.
+DIAGNOSE_SEARCH_UNTIMED_SECONDS = 10.0
+#: A deletion test starts with this budget and alternates two engines with doubling budgets:
+#: the first (the search, or CP-SAT) decides most tests fast, but a few leave the search an
+#: exhaustive proof that SAT makes in ms (Mastermind 16x6: 10 s against 5 ms).
+TEST_FIRST_SECONDS = 0.02
+#: CP-SAT's tests start with this budget: it rarely answers in less (model, presolve, LP).
+CPSAT_TEST_FIRST_SECONDS = 0.1
+#: A test's cap in the deletion's first pass when untimed (timed: :func:`deletion_test_cap`).
+TEST_UNTIMED_CAP = 1.0
+#: The solvers' conflict starts with PySAT's failed-assumption core (a small set in ms where
+#: CDCL is strong) with this share of the time (this long when untimed), then CP-SAT's
+#: deletion from what it left.
+SAT_CORE_SHARE, SAT_CORE_UNTIMED_SECONDS = 0.1, 2.0
+
+# --- exact searches, bounds, advice -------------------------------------------------------------
+#: The worst-case tie-break search's set-up and tree, relative to building the worst-case tree
+#: (Bulls & Cows: 2.7 s against 0.8 s): it starts only with at least this much of that time left.
+TIES_SETUP_FACTOR = 4.0
+#: A stopped expected-case search still reports a tree: building it took 2-4x the root's greedy
+#: value on Bulls & Cows (0.34 s), so the search stops this many times that before its limit.
+TREE_RESERVE = 3.0
+#: ``bounds``: the two-level partition bound takes at most this share of the time left (the
+#: strategies' upper bounds are usually worth more).
+SECOND_LEVEL_SHARE = 0.5
+#: One exact answer for advice (strategy/exact.py); a search that does not finish falls back.
+ADVICE_EXACT_SECONDS = 2.0
+#: One exact review by the coach before it falls back to the heuristic review (docs/play.md,
+#: "The coach").
+REVIEW_SECONDS = 3.0
+
+
+def deletion_test_cap(left: float, entries: int) -> float:
+    """A deletion test's cap in the first pass: the time left over twice the entries tested,
+    so the whole pass fits in about half of it (later passes double the cap)."""
+    return left / (2 * entries + 1)
+
+
+def kernel_seconds(seconds: float | None) -> float:
+    """A time budget as the native kernels take it: ``-1`` for no limit, never negative else."""
+    return -1.0 if seconds is None else max(0.0, float(seconds))
