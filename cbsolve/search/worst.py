@@ -229,13 +229,7 @@ class _WorstRun:
             answer = self.run("feasible", d)
             if answer < 0:
                 notes.append(f"time limit reached while deciding whether {d} guesses suffice")
-                result.certificate = self.refuted.get(d - 1)
-                if greedy_tree is not None:
-                    result.tree = _tree_doc(self.variant, self.native, greedy_tree, self.guesses,
-                                            proved=False)
-                    _fill_stats(result, result.tree)
-                    if result.certificate is not None:
-                        result.tree["certificate"] = result.certificate
+                self.report_greedy(greedy_tree, self.refuted.get(d - 1))
                 self.finish(Status.FEASIBLE if greedy_tree is not None else Status.UNKNOWN, False)
                 return None
             if answer == 1:
@@ -280,16 +274,21 @@ class _WorstRun:
         but the tree reported is the greedy one, which may be deeper. It is labelled not
         optimal, carries no tie-break claims (they would describe the wrong tree), and its
         worst case is not the optimum: read the value from lower/upper."""
-        result = self.result
         self.notes.append("time limit reached while building the optimal tree; the greedy tree "
                           f"(not optimal) is reported; the optimum {optimum} is proved")
-        result.certificate = self.refuted.get(optimum - 1)
+        self.report_greedy(greedy_tree, self.refuted.get(optimum - 1))
+
+    def report_greedy(self, greedy_tree: dict | None, cert: dict | None) -> None:
+        """Report the greedy tree, labelled not optimal, with ``cert``: the certificate of the
+        lower bound reached (embedded, so ``cbsolve verify`` checks both)."""
+        result = self.result
+        result.certificate = cert
         if greedy_tree is not None:
             result.tree = _tree_doc(self.variant, self.native, greedy_tree, self.guesses,
                                     proved=False)
             _fill_stats(result, result.tree)
-            if result.certificate is not None:
-                result.tree["certificate"] = result.certificate
+            if cert is not None:
+                result.tree["certificate"] = cert
 
     def count_at_worst(self, optimum: int, tree_doc: dict, ties, ties_limit: float | None,
                        lookahead: int) -> None:
