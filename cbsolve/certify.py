@@ -54,6 +54,11 @@ class Invalid(Exception):
     """Raised inside the verifier when a check fails (reported, not propagated)."""
 
 
+class OutOfTime(Exception):
+    """The caller's deadline expired before a certificate was checked: nothing was decided
+    (propagated; only callers that pass a deadline see it)."""
+
+
 class UnreadableFile(CbsolveError):
     """The file cannot be read or is not JSON (bad input: CLI exit 2)."""
 
@@ -118,10 +123,12 @@ def verify_file(path, expect: Variant | None = None) -> Report:
     return verify(load(path), expect)
 
 
-def verify(doc, expect: Variant | None = None) -> Report:
+def verify(doc, expect: Variant | None = None, deadline=None) -> Report:
     """Check a strategy tree (with an optional embedded certificate) or a certificate; with
     ``expect``, the document must also be for that variant (a valid proof of another game
-    does not prove the claim the user asked about)."""
+    does not prove the claim the user asked about). ``deadline`` (anything with
+    ``expired()``): a certificate check still running when it expires raises
+    :class:`OutOfTime`."""
     if isinstance(doc, list):
         keys = sorted({k for row in doc if isinstance(row, dict) for k in row})
         raise NotATree(f"a table of {len(doc)} rows (columns {', '.join(keys[:6])}"
@@ -135,12 +142,12 @@ def verify(doc, expect: Variant | None = None) -> Report:
         if expect is not None and variant != expect:
             raise Invalid(f"the file is for {variant.describe()}, not for {expect.describe()}")
         if kind == TREE_FORMAT:
-            rep = _verify_tree_doc(doc)
+            rep = _verify_tree_doc(doc, deadline)
         else:
             start, _ = _position(doc, variant)
             rep = Report(valid=True, kind="lower-bound",
                          secrets=CodeSpace(variant).size if start is None else int(start.size))
-            rep.nodes, rep.lower_bound = verify_certificate(doc)
+            rep.nodes, rep.lower_bound = verify_certificate(doc, deadline)
         rep.variant = variant.to_dict()
         rep.position = doc.get("position")
         return rep
@@ -206,7 +213,7 @@ def position_secrets(doc: dict, variant: Variant) -> np.ndarray | None:
         raise CbsolveError(f"bad position block: {exc}") from None
 
 
-def _verify_tree_doc(doc: dict) -> Report:
+def _verify_tree_doc(doc: dict, deadline=None) -> Report:
     """Replay the tree, then compare every claim with the replay (all differences reported)."""
     variant, guesses = _header(doc, "tree", TREE_VERSION)
     start, _ = _position(doc, variant)
@@ -230,7 +237,7 @@ def _verify_tree_doc(doc: dict) -> Report:
             raise Invalid("embedded certificate is for another variant or guess set")
         if cert.get("position") != doc.get("position"):
             raise Invalid("embedded certificate is for another position than the tree")
-        cert_nodes, lower = verify_certificate(cert)
+        cert_nodes, lower = verify_certificate(cert, deadline)
         rep.kind, rep.nodes, rep.lower_bound = "tree+lower-bound", m["nodes"] + cert_nodes, lower
         rep.optimal = lower == m["worst"]
         if doc.get("proved") and not rep.optimal:
@@ -326,14 +333,15 @@ def capacity(n_responses: int, k: int) -> int:
     return c
 
 
-def verify_certificate(doc: dict) -> tuple[int, int]:
-    """Check a lower-bound certificate; returns (nodes checked, proved lower bound on the worst case)."""
+def verify_certificate(doc: dict, deadline=None) -> tuple[int, int]:
+    """Check a lower-bound certificate; returns (nodes checked, proved lower bound on the worst
+    case). Raises :class:`OutOfTime` if ``deadline`` expires first."""
     variant, guesses = _header(doc, "certificate", CERT_VERSION)
     claim = doc.get("claim") or {}
     d = claim.get("max_guesses")
     if not isinstance(d, int) or isinstance(d, bool) or d < 0 or claim.get("solvable") is not False:
         raise Invalid(f"bad claim {claim!r}: expected {{\"max_guesses\": K, \"solvable\": false}}")
-    checker = _CertChecker(variant, guesses == "candidates")
+    checker = _CertChecker(variant, guesses == "candidates", deadline)
     if doc.get("responses") is not None and doc["responses"] != checker.n_responses:
         raise Invalid(f"certificate counts {doc['responses']!r} replies; the variant has "
                       f"{checker.n_responses}")
@@ -344,8 +352,9 @@ def verify_certificate(doc: dict) -> tuple[int, int]:
 
 
 class _CertChecker:
-    def __init__(self, variant: Variant, candidates_only: bool):
+    def __init__(self, variant: Variant, candidates_only: bool, deadline=None):
         self.variant = variant
+        self.deadline = deadline
         self.space = CodeSpace(variant)
         self.codes = self.space.codes
         self.packed = pack(variant, self.codes)        # packed once, reused at every node
@@ -365,6 +374,8 @@ class _CertChecker:
 
     def check(self, node, S: np.ndarray, history: list, k: int, where: str) -> None:
         self.nodes += 1
+        if self.deadline is not None and self.deadline.expired():
+            raise OutOfTime(f"certificate check stopped at node {where} ({self.nodes} nodes)")
         if not isinstance(node, dict):
             raise Invalid(f"node {where}: not an object")
         if node.get("left") != k:

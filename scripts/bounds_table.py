@@ -102,7 +102,11 @@ def markdown(rows: list[dict], header: str = "") -> str:
            "proved worst case (count-then-locate, set-then-place), X exact search; "
            "'?' = no upper bound better than the trivial one (every code in order; only "
            "above 10^6 secrets, where no strategy is evaluated exactly). "
-           "Chvátal = N log D / log C(N+2, 2).", ""]
+           "Chvátal = N log D / log C(N+2, 2). An X end is used only once the independent "
+           "verifier confirmed it (the search's tree replayed, its lower-bound certificate "
+           "checked; the CSV's `verified` column); † = an exact search's answer was rejected "
+           "by the verifier and the other methods' interval is shown (the CSV's notes say why).",
+           ""]
     for kind in ("distinct", "repeats"):
         part = [r for r in rows if r["kind"] == kind]
         if not part:
@@ -116,6 +120,9 @@ def markdown(rows: list[dict], header: str = "") -> str:
             exp = _interval(r["avg_lower"], r["avg_upper"], r["total_exact"],
                             r["total_lower_method"], r["total_upper_method"],
                             fmt=lambda x: f"{x:.3f}")
+            verdict = r.get("verified", "")
+            worst += " †" if "worst: rejected" in verdict else ""
+            exp += " †" if "expected: rejected" in verdict else ""
             out.append(f"| {r['N']} | {r['D']} | {r['secrets']} | {r['responses']} | {worst} | "
                        f"{exp} | {r['chvatal']:.2f} |")
         out.append("")

@@ -15,11 +15,10 @@ from cbsolve.bounds.constructive import (
     CountThenLocate,
     count_locate_worst,
     locate_worst,
-    split_point,
     supported,
 )
 from cbsolve.bounds.constructive_distinct import SetThenPlace, set_place_total, set_place_worst
-from cbsolve.bounds.constructive_expected import constructive_total, count_locate_total, halving_total
+from cbsolve.bounds.constructive_expected import constructive_total, count_locate_total
 from cbsolve.rule import score
 from cbsolve.variant import Variant
 
@@ -129,24 +128,6 @@ def test_total_bound_counts_every_guess_of_every_secret(n, d):
     # win; the real game stops there, so the bound is exact for the first and holds for both.
     assert count_locate_total(v) == full
     assert played <= full
-
-
-def test_halving_total_matches_enumeration():
-    for m in range(1, 11):
-        for k in range(m + 1):
-            cost = 0
-            for subset in itertools.combinations(range(m), k):
-                marked = set(subset)
-                cost += _halving_cost(list(range(m)), marked)
-            assert halving_total(m, k) == cost
-
-
-def _halving_cost(positions: list[int], marked: set[int]) -> int:
-    k = sum(p in marked for p in positions)
-    if k in (0, len(positions)):
-        return 0
-    half = split_point(len(positions), k)
-    return 1 + _halving_cost(positions[:half], marked) + _halving_cost(positions[half:], marked)
 
 
 def test_expected_upper_bound_is_used_beyond_worst_times_secrets():

@@ -30,3 +30,26 @@ def test_main_smoke(tmp_path, capsys):
     bt = load_script("bounds_table")
     assert bt.main(["--smoke", "--workers", "1", "--out", str(tmp_path)]) == 0
     assert "11 cells" in capsys.readouterr().out
+
+
+def test_rows_record_the_verifier_and_mark_a_rejected_search(monkeypatch):
+    import copy
+
+    from cbsolve.search import worst
+
+    bt = load_script("bounds_table")
+    honest = bt.bounds_table([4], [6], ("distinct",), workers=1, time_limit=5,
+                             strategy_limit=0)
+    assert "worst: confirmed" in honest[0]["verified"] and honest[0]["worst_exact"]
+    real = worst.solve_worst
+
+    def wrong(*args, **kwargs):
+        res = copy.deepcopy(real(*args, **kwargs))
+        res.worst = res.lower = res.upper = res.upper + 1
+        return res
+
+    monkeypatch.setattr(worst, "solve_worst", wrong)
+    rows = bt.bounds_table([4], [6], ("distinct",), workers=1, time_limit=5,
+                           strategy_limit=0)
+    assert "worst: rejected" in rows[0]["verified"] and not rows[0]["worst_exact"]
+    assert "†" in bt.markdown(rows)

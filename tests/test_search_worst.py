@@ -192,3 +192,11 @@ def test_tie_break_interval_contains_true_minimum(variant):
     lo, hi = result.at_worst
     assert hi == result.histogram[result.worst]
     assert lo <= brute_force_fewest_at_depth(variant, result.worst) <= hi
+
+
+def test_memo_stays_within_its_cap():
+    """A memo at its byte cap stores nothing more, not even an empty bucket per new set."""
+    native = _Native(Variant(4, "0123456", False), "all", {}, 1, memo_bytes=4000)
+    assert native.core.feasible(native.all, 5, native.empty) in (0, 1)
+    assert 0 < native.core.memo_bytes() <= 4000
+    assert native.core.memo_buckets() <= native.core.memo_size()

@@ -54,6 +54,9 @@
 #include <random>
 #include <stdexcept>
 #include <vector>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "search_expected_bounds.hpp"
 #include "search_expected_partition.hpp"
@@ -68,13 +71,14 @@ namespace {
 
 struct Stopped {};
 
+// 24 bytes: a scan keeps one per guess below the budget (pushing them was a tenth of its time).
 struct GuessInfo {
     i64 lt;
     int lw;
-    int cand;  // 1 if the guess is a candidate
-    i64 ss;    // sum of squared class sizes (Irving's expected size), to order ties
+    uint32_t ss;  // sum of squared class sizes (Irving's expected size), to order ties; < 2^32
     int g;
-    int refined = 0;  // 1 once the class bounds were sharpened (lookahead)
+    uint8_t cand;  // 1 if the guess is a candidate
+    uint8_t refined = 0;  // 1 once the class bounds were sharpened (lookahead), 2 deduplicated
 };
 
 class Solver {
@@ -299,6 +303,9 @@ class Solver {
     Bounds bounds_;  // fill-bound tables and the cost by depth
     TranspositionTable memo_;
     std::atomic<i64> nodes_{0};
+    // Tells this Solver's per-thread caches from another's (a later Solver may reuse the address).
+    const u64 id_ = next_solver_id_.fetch_add(1) + 1;
+    static std::atomic<u64> next_solver_id_;
     SearchControl ctl_;  // stop flag (Ctrl-C, time limit) and deadline
     py::object matrix_keep_;  // Replies borrows the score matrix
 
@@ -336,15 +343,81 @@ class Solver {
         if (ctl_.poll(++local_nodes_)) throw Stopped();
     }
 
+    // Every code up to the relabelling of never-played symbols, ascending: it depends on the
+    // played symbols alone (a few masks per game), so a small per-thread cache keeps it.
+    const std::vector<int>& canonical_codes(u64 played) {
+        struct Entry {
+            u64 owner = 0, played = 0;
+            bool unplayed = false;
+            std::vector<int> list;
+        };
+        constexpr size_t kEntries = 8;
+        static thread_local Entry cache[kEntries];
+        static thread_local size_t next = 0;
+        for (Entry& e : cache)
+            if (e.owner == id_ && e.played == played && e.unplayed == opt_unplayed) return e.list;
+        Entry& e = cache[next];
+        next = (next + 1) % kEntries;
+        e.list.clear();
+        for (int g = 0; g < nc_; ++g)
+            if (!opt_unplayed || sym_.canonical(g, played)) e.list.push_back(g);
+        e.owner = id_;
+        e.played = played;
+        e.unplayed = opt_unplayed;
+        return e.list;
+    }
+
+    // The guesses a node may try: every code up to the relabelling of never-played symbols
+    // and the stabiliser of the history, ascending, with a membership table. It depends only on
+    // (played, history), which all the classes of one guess share, so it is kept per depth
+    // (per thread, a few keys per depth: the lookahead of a node's guesses scans the classes
+    // of several guesses in turn) and rebuilt when the node's key is not among them.
+    struct NodeGuesses {
+        u64 owner = 0, played = 0;
+        int flags = -1;
+        std::vector<int> hist, list;
+        std::vector<uint8_t> member;
+    };
+    const NodeGuesses& node_guesses(u64 played) {
+        constexpr size_t kWays = 4;
+        static thread_local std::vector<NodeGuesses> cache;
+        static thread_local std::vector<uint8_t> next_way;
+        const size_t depth = node_hist.size();
+        if (next_way.size() <= depth) {
+            cache.resize((depth + 1) * kWays);
+            next_way.resize(depth + 1, 0);
+        }
+        const int flags = int(opt_unplayed) | int(opt_stabiliser) << 1 | int(node_hist_known) << 2;
+        for (size_t w = 0; w < kWays; ++w) {
+            const NodeGuesses& c = cache[depth * kWays + w];
+            if (c.owner == id_ && c.played == played && c.flags == flags && c.hist == node_hist) return c;
+        }
+        NodeGuesses& c = cache[depth * kWays + next_way[depth]];
+        next_way[depth] = uint8_t((next_way[depth] + 1) % kWays);
+        c.list = canonical_codes(played);
+        if (opt_stabiliser && opt_unplayed) sym_.stabiliser_filter(played, c.list);
+        c.member.assign(nc_, 0);
+        for (int g : c.list) c.member[g] = 1;
+        c.owner = id_;
+        c.played = played;
+        c.flags = flags;
+        c.hist = node_hist;
+        return c;
+    }
+
     // Heap order: a guess comes after another when its bound is larger (then: not a candidate,
     // larger expected class size, higher index).
-    static bool after(const GuessInfo& a, const GuessInfo& b) {
-        if (a.lt != b.lt) return a.lt > b.lt;
-        if (a.lw != b.lw) return a.lw > b.lw;
-        if (a.cand != b.cand) return a.cand < b.cand;
-        if (a.ss != b.ss) return a.ss > b.ss;
-        return a.g > b.g;
-    }
+    // (A function object, not a function pointer: the heap routines inline it.)
+    struct After {
+        bool operator()(const GuessInfo& a, const GuessInfo& b) const {
+            if (a.lt != b.lt) return a.lt > b.lt;
+            if (a.lw != b.lw) return a.lw > b.lw;
+            if (a.cand != b.cand) return a.cand < b.cand;
+            if (a.ss != b.ss) return a.ss > b.ss;
+            return a.g > b.g;
+        }
+    };
+    static constexpr After after{};
     static GuessInfo pop_best(std::vector<GuessInfo>& heap) {
         std::pop_heap(heap.begin(), heap.end(), after);
         GuessInfo k = heap.back();
@@ -372,66 +445,134 @@ class Solver {
         int mostc = 0;
         // The guesses of the pool, as a compact index list (ascending unless overridden).
         static thread_local std::vector<int> G;
-        G.clear();
+        const std::vector<int>* pool_guesses = &G;
         if (override) {
-            G.assign(override->begin(), override->end());
-        } else if (cand_only_ || pool == CANDIDATES) {
+            pool_guesses = override;
+        } else if (cand_only_) {
+            G.clear();
             for (int i = 0; i < n; ++i)
                 if (!opt_unplayed || sym_.canonical(S[i], played)) G.push_back(S[i]);
+            if (opt_stabiliser && opt_unplayed) sym_.stabiliser_filter(played, G);
         } else {
-            int i = 0;  // S is sorted: walk it alongside to skip candidates in pool OTHERS
-            for (int g = 0; g < nc_; ++g) {
-                if (pool == OTHERS) {
+            const NodeGuesses& all = node_guesses(played);
+            if (pool == ALL) {
+                pool_guesses = &all.list;
+            } else if (pool == CANDIDATES) {
+                G.clear();
+                for (int i = 0; i < n; ++i)
+                    if (all.member[S[i]]) G.push_back(S[i]);
+            } else {  // OTHERS: S is sorted, walk it alongside
+                G.clear();
+                int i = 0;
+                for (int g : all.list) {
                     while (i < n && S[i] < g) ++i;
                     if (i < n && S[i] == g) continue;
+                    G.push_back(g);
                 }
-                if (!opt_unplayed || sym_.canonical(g, played)) G.push_back(g);
             }
         }
-        if (!override && opt_stabiliser && opt_unplayed) sym_.stabiliser_filter(played, G);
+        gl.reserve(pool_guesses->size());
         Val node_min = INF;
-        // hist: counts per compact reply (index 0 = the win); row_lb[0] = lbw_[0] = 0, so the
-        // loop needs no branch on empty classes.
-        auto consider = [&](int g, const auto* hist) {
+        // The bound of one guess from its histogram (counts per compact reply, index 0 = the
+        // win); row_lb[0] = lbw_[0] = 0, so empty classes need no branch.
+        auto keep = [&](int g, int cand, int classes, i64 lbt, int wmax, i64 ss) {
+            mostc = std::max(mostc, classes);
+            if (!cand && classes == 1) return;  // learns nothing
+            if (lbt >= INF_T || lbt < 0) return;  // some class cannot fit in the depth left
+            Val v{lbt, 1 + wmax};
+            if (lt(v, node_min)) node_min = v;
+            if (lt(v, keep_below))
+                gl.push_back(GuessInfo{lbt, 1 + wmax, uint32_t(ss), g, uint8_t(cand)});
+            else if (rejected_min && lt(v, *rejected_min))
+                *rejected_min = v;
+        };
+        // At most 16 replies (4 pegs, 14): the histograms are padded to 16 counters (zeros
+        // beyond nr), so the loops have a fixed trip count and vectorise; row_lbw is
+        // nondecreasing, so the largest class gives the worst-case bound. The sum is taken
+        // unsigned: 15 classes of INF_T (2^60) cannot wrap.
+        // The fill bound is linear in the class size up to some size T (c <= b + 1 at least:
+        // the first two levels), row_lb[c] = alpha * c + beta for 1 <= c <= T; when no class
+        // is larger, the sum over the classes is alpha * (n - cand) + beta * classes.
+        i64 alpha = 0, beta = 0;
+        unsigned lin_max = 0;
+        if (nc_ >= 2 && row_lb[1] < INF_T && row_lb[2] < INF_T) {
+            alpha = row_lb[2] - row_lb[1];
+            beta = row_lb[1] - alpha;
+            lin_max = 2;
+            while (int(lin_max) < std::min(nc_, 65535) && row_lb[lin_max + 1] == alpha * (lin_max + 1) + beta)
+                ++lin_max;
+        }
+        auto consider16 = [&](int g, const auto* hist) {
+            unsigned maxc = 0;
+            int classes = 0;
+            u64 ss = 0;  // c * c < 2^32: counts are below 65,536
+#ifdef __SSE2__
+            if constexpr (sizeof(hist[0]) == 1) {
+                // 16 byte counters in one register (the compiler moved them one by one)
+                __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(hist));
+                v = _mm_and_si128(v, _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                                  -1, -1, -1, 0));  // the win is not a class
+                const unsigned empty = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
+                classes = 16 - __builtin_popcount(empty);
+                __m128i m = _mm_max_epu8(v, _mm_srli_si128(v, 8));
+                m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
+                m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
+                m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
+                maxc = unsigned(_mm_cvtsi128_si32(m) & 0xff);
+                const __m128i lo = _mm_unpacklo_epi8(v, _mm_setzero_si128());
+                const __m128i hi = _mm_unpackhi_epi8(v, _mm_setzero_si128());
+                __m128i sq = _mm_add_epi32(_mm_madd_epi16(lo, lo), _mm_madd_epi16(hi, hi));
+                sq = _mm_add_epi32(sq, _mm_srli_si128(sq, 8));
+                sq = _mm_add_epi32(sq, _mm_srli_si128(sq, 4));
+                ss = u64(unsigned(_mm_cvtsi128_si32(sq)));
+            } else
+#endif
+            {
+                for (int r = 1; r < 16; ++r) {
+                    const unsigned c = hist[r];
+                    classes += c != 0;
+                    maxc = std::max(maxc, c);
+                    ss += c * c;
+                }
+            }
             const int cand = hist[0] != 0;
+            i64 lbt;
+            if (maxc <= lin_max) {
+                lbt = i64(n) * inc_d + alpha * (n - cand) + beta * classes;
+            } else {
+                u64 sum = u64(n) * u64(inc_d);
+                for (int r = 1; r < 16; ++r) sum += u64(row_lb[hist[r]]);
+                lbt = sum >= u64(INF_T) ? INF_T : i64(sum);
+            }
+            keep(g, cand, classes, lbt, row_lbw[maxc], i64(ss));
+        };
+        // More replies: a sum of INF_T entries could wrap, so it saturates.
+        auto consider_any = [&](int g, const auto* hist) {
             int classes = 0, wmax = 0;
             i64 lbt = i64(n) * inc_d, ss = 0;
             for (int r = 1; r < replies_.nr(); ++r) {
                 const int c = hist[r];
                 classes += c != 0;
-                lbt += row_lb[c];
+                lbt = std::min(lbt + row_lb[c], INF_T);
                 wmax = std::max(wmax, row_lbw[c]);
                 ss += i64(c) * c;
             }
-            mostc = std::max(mostc, classes);
-            if (!cand && classes == 1) return;  // learns nothing
-            // Some class cannot fit in the depth left. A sum of k INF_T (2^60) entries wraps
-            // to a negative value for k = 8..15 (-fwrapv); with more replies it could wrap
-            // further, so those variants re-add with saturation (kept out of the common path:
-            // the extra work in this loop cost ~50% on Mastermind).
-            if (replies_.nr() > 16) {
-                lbt = i64(n) * inc_d;
-                for (int r = 1; r < replies_.nr(); ++r) lbt = std::min(lbt + row_lb[hist[r]], INF_T);
-            }
-            if (lbt >= INF_T || lbt < 0) return;
-            Val v{lbt, 1 + wmax};
-            if (lt(v, node_min)) node_min = v;
-            if (lt(v, keep_below))
-                gl.push_back(GuessInfo{lbt, 1 + wmax, cand, ss, g});
-            else if (rejected_min && lt(v, *rejected_min))
-                *rejected_min = v;
+            keep(g, hist[0] != 0, classes, lbt, wmax, ss);
         };
-        // Histograms of a chunk of guesses at once, candidates in the outer loop: each
-        // candidate's row of the transposed matrix (its reply to every guess) is read
-        // sequentially and every guess has its own counters, so consecutive increments never
-        // wait on each other (the guess-major loop serialised on repeated replies). A chunk's
-        // counters stay in L1.
         // uint8 counters when no class can reach 256 (most nodes), uint16 otherwise (the
         // constructor refuses more than 65,535 codes).
-        if (n < 256)
-            replies_.count_chunks<uint8_t>(S, n, G, consider, ctl_);
-        else
-            replies_.count_chunks<uint16_t>(S, n, G, consider, ctl_);
+        const std::vector<int>& GG = *pool_guesses;
+        if (replies_.stride() == 16) {
+            if (n < 256)
+                replies_.count_chunks<uint8_t>(S, n, GG, consider16, ctl_);
+            else
+                replies_.count_chunks<uint16_t>(S, n, GG, consider16, ctl_);
+        } else {
+            if (n < 256)
+                replies_.count_chunks<uint8_t>(S, n, GG, consider_any, ctl_);
+            else
+                replies_.count_chunks<uint16_t>(S, n, GG, consider_any, ctl_);
+        }
         if (ctl_.stopped()) throw Stopped();  // the histograms are incomplete
         std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
         if (most_classes) *most_classes = mostc;
@@ -477,6 +618,19 @@ class Solver {
                     stat(1, n);
                     return v;
                 }
+            }
+        }
+        // Three secrets no candidate tells apart (the obvious guess failed): a candidate finds
+        // one and leaves the other two together, 3 + 3 = 6 guesses, worst 3; a non-candidate
+        // that tells all three apart also totals 6, worst 2; every other guess totals 7 or
+        // more. So the value is known without a scan (unweighted: weights change the costs).
+        if (opt_obvious && n == 3 && !override && !bounds_.weighted() && d >= 2) {
+            const int g = cand_only_ ? -1 : replies_.separates_three(S);
+            if (g >= 0 || d >= 3) {
+                Val v = g >= 0 ? Val{6, 2} : Val{6, 3};
+                if (use_memo) memo_.store(h1, h2, d, v, g >= 0 ? g : S[0], true);
+                stat(1, n);
+                return v;
             }
         }
         // Candidates first: a non-candidate solves nobody now, so its value is at least
@@ -706,6 +860,7 @@ class Solver {
         int child_d = capped_ ? d - 1 : d;
         for (int r = 0; r < replies_.slots(); ++r) {
             if (r == replies_.win() || classes[r].empty()) continue;
+            Push into(g);  // (no stabiliser here: the path keys the cache of node guesses)
             Val v = greedy(classes[r].data(), int(classes[r].size()), child_d, played | sym_.symmask(g));
             if (v.t >= INF_T) return INF;
             t += v.t;
@@ -716,6 +871,7 @@ class Solver {
 };
 
 thread_local i64 Solver::local_nodes_ = 0;
+std::atomic<u64> Solver::next_solver_id_{0};
 
 }  // namespace
 

@@ -79,6 +79,7 @@ class Bounds {
     // Cost increment of every secret of a node with `d` guesses left: a secret found with guess
     // k costs weight(k) = the sum of the increments of the nodes on its path (1 each without
     // weights: the number of guesses). inc >= 0 (nondecreasing weights).
+    bool weighted() const { return weighted_; }
     inline i64 inc(int d) const { return capped_ ? inc_[std::max(0, std::min(d, max_depth_))] : 1; }
     // Cost of a secret found k levels below a node with `d` guesses left (k = 1: the node's guess).
     i64 cum(int d, int k) const {

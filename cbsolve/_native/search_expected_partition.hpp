@@ -40,6 +40,7 @@ class Replies {
         nr_ = 1;
         for (size_t i = 0; i < cells; ++i)
             if (compact[M_[i]] < 0) compact[M_[i]] = nr_++;
+        stride_ = nr_ <= 16 ? 16 : nr_;
         MT_.resize(cells);  // MT_[secret * n + guess]: compact reply of every guess to a secret
         // in 64 x 64 tiles: a column-at-a-time transpose of a 1 GiB matrix thrashes the cache
         constexpr int kTile = 64;
@@ -55,6 +56,8 @@ class Replies {
     int slots() const { return slots_; }
     int win() const { return win_; }
     int nr() const { return nr_; }  // compact replies (0 = the win) that occur
+    // Counters per guess in a histogram: 16 (zeros beyond nr) when nr <= 16, else nr.
+    int stride() const { return stride_; }
 
     // Histograms of a chunk of guesses at once, candidates in the outer loop: each candidate's
     // row of the transposed matrix (its reply to every guess) is read sequentially and every
@@ -68,9 +71,9 @@ class Replies {
                       const SearchControl& ctl) const {
         constexpr int kChunk = 256;
         static thread_local std::vector<T> H;
-        H.resize(size_t(kChunk) * nr_);
+        H.resize(size_t(kChunk) * stride_);
         const size_t ng = G.size();
-        const int sl = nr_;
+        const int sl = stride_;
         for (size_t c0 = 0; c0 < ng; c0 += kChunk) {
             if (ctl.stopped()) return;
             const int cn = int(std::min<size_t>(kChunk, ng - c0));
@@ -108,6 +111,18 @@ class Replies {
             }
             for (int j = 0; j < cn; ++j) consider(gc[j], h + size_t(j) * sl);
         }
+    }
+
+    // A code outside the three secrets S[0..2] whose replies to them all differ (it tells
+    // them apart), or -1. The transposed rows are read in order, so the first one found ends
+    // a short scan.
+    int separates_three(const int* S) const {
+        const uint8_t* a = &MT_[size_t(S[0]) * nc_];
+        const uint8_t* b = &MT_[size_t(S[1]) * nc_];
+        const uint8_t* c = &MT_[size_t(S[2]) * nc_];
+        for (int g = 0; g < nc_; ++g)
+            if (a[g] && b[g] && c[g] && a[g] != b[g] && a[g] != c[g] && b[g] != c[g]) return g;
+        return -1;
     }
 
     // Partition S by the reply to guess g into sc (a counting sort keeps each class sorted);
@@ -168,7 +183,7 @@ class Replies {
     }
 
    private:
-    int nc_ = 0, slots_ = 0, win_ = 0, nr_ = 1;
+    int nc_ = 0, slots_ = 0, win_ = 0, nr_ = 1, stride_ = 16;
     const uint8_t* M_ = nullptr;
     std::vector<uint8_t> MT_;
 };

@@ -113,13 +113,16 @@ struct Memo {
     }
     void store(const vector<int>& s, uint64_t h, int d, bool ok) {
         maps.locked(h, [&](auto& map) {
-            auto& bucket = map[h];
-            for (auto& e : bucket)
-                if (e.set == s) {
-                    if (ok) e.feasible_at = std::min(e.feasible_at, d);
-                    else e.infeasible_at = std::max(e.infeasible_at, d);
-                    return;
-                }
+            // find first, insert only after the cap check: a full memo must not keep growing
+            // by empty buckets
+            auto it = map.find(h);
+            if (it != map.end())
+                for (auto& e : it->second)
+                    if (e.set == s) {
+                        if (ok) e.feasible_at = std::min(e.feasible_at, d);
+                        else e.infeasible_at = std::max(e.infeasible_at, d);
+                        return;
+                    }
             const int64_t cost = int64_t(sizeof(MemoEntry) + 48 + s.size() * sizeof(int));
             if (bytes.load(std::memory_order_relaxed) + cost > max_bytes) return;
             bytes += cost;
@@ -127,10 +130,13 @@ struct Memo {
             e.set = s;
             if (ok) e.feasible_at = d;
             else e.infeasible_at = d;
-            bucket.push_back(std::move(e));
+            if (it == map.end()) it = map.emplace(h, vector<MemoEntry>()).first;
+            it->second.push_back(std::move(e));
             size++;
         });
     }
+    // map slots in use (every one holds at least one entry: at most size)
+    int64_t buckets() { return maps.entries(); }
 };
 
 // Set while a thread explores one guess of a parallel "is there a working guess?" loop: once
@@ -886,6 +892,7 @@ struct Runner {
             out.push_back({s->prof_nodes[d].load(), s->prof_hits[d].load(), s->prof_tried[d].load()});
         return out;
     }
+    int64_t memo_buckets() { return s->memo.buckets(); }
     void reset_stop() { s->ctl.clear_stop(); }
 };
 
@@ -913,5 +920,6 @@ PYBIND11_MODULE(search_worst, m) {
         .def("memo_size", &Runner::memo_size)
         .def("memo_bytes", &Runner::memo_bytes)
         .def("profile", &Runner::profile)
+        .def("memo_buckets", &Runner::memo_buckets)
         .def("reset_stop", &Runner::reset_stop);
 }

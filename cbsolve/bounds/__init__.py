@@ -89,6 +89,8 @@ class Bounds:
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
     estimates: list[dict] = field(default_factory=list)   # sampled, labelled, never bounds
+    # what the verifier confirmed of each exact search run (cbsolve.bounds.recheck)
+    checks: dict[str, dict] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         expected = self.expected.to_json()
@@ -97,7 +99,7 @@ class Bounds:
         expected["upper_average"] = self.expected.upper / self.secrets
         return {"variant": self.variant.to_dict(), "secrets": self.secrets,
                 "responses": self.responses, "worst": self.worst.to_json(), "expected": expected,
-                "estimates": self.estimates, "notes": self.notes,
+                "estimates": self.estimates, "notes": self.notes, "verification": self.checks,
                 "seconds": round(self.seconds, 3)}
 
 
@@ -151,6 +153,9 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
         out.notes.append(f"closed-form partition bound skipped: {why}")
     from .bulls_only import raise_lower_bounds
     raise_lower_bounds(worst, expected, variant, responses)
+    if not ok:                  # the bulls classes alone, where the pattern closed forms stop
+        from .bulls_classes import raise_lower_bounds as raise_by_bulls_classes
+        raise_by_bulls_classes(worst, expected, variant, responses)
     if secrets <= SCORER_LIMIT and (deep or not ok) and secrets > 1:
         two = deep and deep_feasible(variant, secrets)
         if two or not ok:
@@ -235,42 +240,61 @@ def _strategy_upper(out: Bounds, deadline: Deadline, names, say) -> None:
 
 
 def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
-    """Exact optima (or proved brackets) from the optimal searches, when they exist."""
+    """Exact optima (or proved brackets) from the optimal searches, each end used only once
+    the independent verifier confirmed it (:mod:`.recheck`)."""
+    from .recheck import WORST_SEARCH_SHARE, check_result, verify_reserve
+
+    reserve = verify_reserve(out.secrets)
     for objective in ("worst", "expected"):
         interval = out.worst if objective == "worst" else out.expected
         if interval.exact is not None:
             continue  # already pinned down by cheaper methods
-        if deadline.expired():
+        if deadline.left() is not None and deadline.left() <= reserve:
             out.notes.append(f"time limit reached before the {objective}-case search")
             continue
         say(f"exact {objective}-case search")
+        # the search leaves the verifier its time (a limit of 0 would mean "none"): the worst
+        # case's certificate can take as long to check as the search took
+        left = deadline.left()
+        if left is not None:
+            left = max(left * WORST_SEARCH_SHARE if objective == "worst" else left - reserve, 1e-3)
         try:
             if objective == "worst":
                 from ..search.worst import solve_worst
 
-                # bounds need the value, not the certificate
-                res = solve_worst(out.variant, time_limit=deadline.left(), workers=workers,
-                                  certificate=False)
+                # the certificate is what lets the verifier confirm the lower end
+                res = solve_worst(out.variant, time_limit=left, workers=workers)
             else:
                 from ..search.expected import solve_expected
 
-                res = solve_expected(out.variant, time_limit=deadline.left(), workers=workers)
+                res = solve_expected(out.variant, time_limit=left, workers=workers)
         except CbsolveError as exc:  # e.g. a space too large: noted; a bug is not a note
             out.notes.append(f"exact {objective}-case search not run: {exc}")
             continue
-        tag = "search (optimal, proved)" if res.proved else "search (bound proved before time limit)"
-        lower = res.lower
-        upper = res.upper
-        if upper is None:
-            upper = res.worst if objective == "worst" else res.total
-        if res.proved:
-            value = res.worst if objective == "worst" else res.total
-            lower = upper = value if value is not None else upper
-        else:
+        say(f"verifying the {objective}-case search's tree"
+            + (" and certificate" if objective == "worst" else ""))
+        checked = check_result(out.variant, res, deadline)
+        out.checks[objective] = checked.to_json()
+        if checked.rejected:
+            out.notes.append(f"exact {objective}-case search result rejected by the verifier "
+                             f"({checked.problem}); the other methods' interval stands")
+            continue
+        if not res.proved:
             out.notes.append(f"optimal {objective}-case search stopped at the time limit having "
-                             f"proved [{lower}, {upper}] (raise --time-limit to go further)")
-        interval.raise_lower(lower, tag)
-        interval.lower_upper(upper, tag)
+                             f"proved [{res.lower}, {res.upper}] (raise --time-limit to go "
+                             "further)")
+        what = "optimal, proved" if res.proved else "bound proved before time limit"
+        if checked.lower is not None:
+            interval.raise_lower(checked.lower, f"search ({what}; {checked.lower_how})")
+        elif res.lower is not None and res.lower > interval.lower:
+            why = checked.unconfirmed or "no certificate for it was written within the time limit"
+            out.notes.append(f"the {objective}-case search's lower bound {res.lower} is not "
+                             f"used: {why}")
+        if checked.upper is not None:
+            # a proved optimum whose tree was not built in time comes with the greedy tree
+            if res.proved and checked.upper != res.upper:
+                what = "bound proved before time limit"
+            interval.lower_upper(checked.upper, f"search ({what}; {checked.upper_how})")
 
 
 __all__ = ["Bounds", "Interval", "compute_bounds", "exact_search_limit"]

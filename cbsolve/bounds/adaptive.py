@@ -26,7 +26,6 @@ from .partition import (
     first_guess_partition,
     guess_patterns,
     pattern_code,
-    repeats_coefficients,
     repeats_work,
 )
 
@@ -55,8 +54,9 @@ def closed_form_feasible(variant: Variant) -> tuple[bool, str]:
     patterns = count_patterns(n, d)
     if patterns > 2000:
         return False, f"{patterns} guess patterns for N={n}, D={d} (closed forms limited to 2000)"
-    cached = repeats_coefficients.cache_info().currsize
-    work = sum(repeats_work(p) for p in guess_patterns(variant)) if cached == 0 else 0
+    # Always estimated (microseconds): coefficients cached for other patterns say nothing
+    # about these, and skipping the estimate let a long-lived process start N = 20's.
+    work = sum(repeats_work(p) for p in guess_patterns(variant))
     if work > CLOSED_FORM_WORK * 50:
         return False, f"closed-form coefficients for N={n} too costly (estimated {work:.2e} steps)"
     return True, ""

@@ -19,17 +19,26 @@ The strategy uses bulls only, so it works for bulls-and-cows and bulls-only (bla
    When a and b occur once each (always so when 2D >= N + 2), a *pair search* replaces the scan
    if cheaper: with L = bit length of N-1, guess a on the positions whose bit t is 1 and b
    elsewhere: bulls - 1 = bit_t(p_a) - bit_t(p_b), so each of the L bits is seen to differ
-   (both values read) or to be equal. The positions differ, so some bit t* differs; for each
-   equal bit s, guess a on the positions on p_a's side of bit t* whose bit s is 1 (b elsewhere,
-   scoring its one bull since p_b is on the other side): bulls - 1 = bit_s(p_a) = bit_s(p_b).
-   At most L + (L - 1) guesses.
+   (both values read) or to be equal. The positions differ, so the bits that differ (mask M)
+   are known on both sides, and p_b = p_a XOR M: what is left is the one common value of the
+   equal bits, among the F values v for which both p_a(v) and p_b(v) are positions. Search it
+   by thirds, two symbols weighing it at once: guess a at p_a(v) for v in the upper two thirds
+   of the candidates, b at p_b(v) for v in the upper third, a and b swapped on the other
+   candidate positions of the two sides (where neither can score), so bulls - 1 is 2, 1 or 0:
+   ceil(log3 F) guesses. At most L + ceil((L - 1) log3 2) in all (:func:`pair_search_worst`
+   plays every pair of positions; 9 for N = 38, where halving the common bits needed 11).
 3. **Locate.** For each remaining symbol c present (ascending count; the last one takes the
-   positions left, free), find its k positions among the m still unknown ones by splitting:
-   guess c on the first s positions (filler elsewhere), whose bulls give how many of the k are
-   there, and recurse on both parts; a part whose count is 0 or its size needs no guess. Its
-   worst case is L(m, k) = 1 + min_s max_j [L(s, j) + L(m - s, k - j)], L = 0 when k in {0, m};
-   the s attaining the minimum (:func:`split_point`) is the one played. Halving (s = m/2) is
-   not always best: L(40, 4) is 16 with the best s, 19 with halves.
+   positions left, free), find its k positions among the m still unknown ones by weighing
+   (:mod:`.weighing`): guess c on the first s positions (filler elsewhere), whose bulls give
+   how many of the k are there, and go on in both parts; a part whose count is 0 or its size
+   needs no guess, and two parts holding exactly one of them each (or exactly one position
+   without c each) are searched together, both weighed by each guess (bit by bit as in step
+   2, or by rectangles: :mod:`.cross_search`). Worst case W(m, k) by a recursion over the
+   split points (:func:`.weighing.weigh_worst`; W(40, 2) = 8 where halving needs 10).
+   Symbols occurring once are located two at a time (consecutive in that order; an odd one
+   out alone): the pair search of step 2 (or the scan, whichever is cheaper in the worst case)
+   played on the m unknown positions, filler outside them, where locating them one after the
+   other can take ceil(log2 m) + ceil(log2 (m - 1)) guesses (9 instead of 12 for m = 38).
 4. Guess the secret (one more guess; earlier ones may already have won).
 
 Worst case (proved by the construction, computed by :func:`count_locate_worst`): the maximum,
@@ -47,6 +56,18 @@ from collections.abc import Callable
 from functools import cache
 
 from ..variant import Variant
+from . import cross_search
+from .weighing import (
+    by_rectangles,
+    common_candidates,
+    signed_bits,
+    thirds,
+    joint,
+    minimise_split,
+    two_unknowns_worst,
+    weigh_split,
+    weigh_worst,
+)
 
 #: Largest code length handled (the dynamic programmes are O(N^3 D)).
 MAX_LENGTH = 64
@@ -64,7 +85,8 @@ def supported(variant: Variant) -> tuple[bool, str]:
 
 
 def locate_worst(m: int, k: int) -> int:
-    """Worst-case guesses to find the k positions of a symbol among m by splitting."""
+    """Worst-case guesses to find the k positions of a symbol among m by splitting alone (what
+    set-then-place plays; count-then-locate weighs two parts at once: :mod:`.weighing`)."""
     return _best_split(m, k)[0]
 
 
@@ -76,20 +98,9 @@ def split_point(m: int, k: int) -> int:
 @cache
 def _best_split(m: int, k: int) -> tuple[int, int]:
     """(worst case, first part size) of locating k marked positions among m: guess a first part
-    of s positions, read how many marks it holds, recurse on both parts; s minimises the worst
-    case (ties: the most even split). Complements have the same cost, so k <= m/2 suffices."""
-    if k == 0 or k == m:
-        return 0, 0
-    if 2 * k > m:
-        return _best_split(m, m - k)
-    best = None
-    for s in range(m // 2, 0, -1):
-        worst = 1 + max(locate_worst(s, j) + locate_worst(m - s, k - j)
-                        for j in range(max(0, k - (m - s)), min(k, s) + 1))
-        if best is None or worst < best[0]:
-            best = (worst, s)
-    assert best is not None
-    return best
+    of s positions, read how many marks it holds, recurse on both parts (one at a time)."""
+    return minimise_split(m, k, lambda s, j, rest, left: locate_worst(s, j) + locate_worst(rest, left),
+                          _best_split)
 
 
 def count_locate_worst(variant: Variant) -> int | None:
@@ -117,9 +128,11 @@ def count_locate_worst(variant: Variant) -> int | None:
 
 
 def pair_search_worst(n: int) -> int:
-    """Guesses to find two symbols occurring once each among n positions: the pair search
-    (2L - 1, L the bit length of n - 1) or the scan (n - 1), whichever is smaller."""
-    return min(n - 1, 2 * (n - 1).bit_length() - 1)
+    """Guesses to find two symbols occurring once each among n positions (the filler, if any,
+    elsewhere): the pair search's worst case or the scan's (n - 1), whichever is smaller."""
+    return min(n - 1, two_unknowns_worst(n, n, distinct=True)) if n > 1 else 0
+
+
 
 
 @cache
@@ -130,11 +143,34 @@ def _locate_exact(m: int, smallest: int, symbols: int) -> int:
         return 0 if m == 0 else -1
     if symbols == 1:
         return 0 if m >= smallest else -1
+    if smallest == 1:
+        return _locate_singletons_first(m, symbols)
     worst = -1
     for k in range(smallest, m // symbols + 1):
         rest = _locate_exact(m - k, k, symbols - 1)
         if rest >= 0:
-            worst = max(worst, locate_worst(m, k) + rest)
+            worst = max(worst, weigh_worst(m, k) + rest)
+    return worst
+
+
+def _locate_singletons_first(m: int, symbols: int) -> int:
+    """:func:`_locate_exact` when symbols may occur once: the adversary chooses how many s do
+    (they come first), located in pairs by the pair search; the others at least twice each."""
+    worst = -1
+    for s in range(symbols + 1):
+        others = symbols - s
+        if others == 0 and m != s or others and m - s < 2 * others:
+            continue
+        rest = _locate_exact(m - s, 2, others) if others else 0
+        if rest < 0:
+            continue
+        located = s if others else s - 1            # the very last symbol is free
+        cost, left = 0, m
+        for _ in range(located // 2):
+            cost, left = cost + pair_search_worst(left), left - 2
+        if located % 2:
+            cost += weigh_worst(left, 1)
+        worst = max(worst, cost + rest)
     return worst
 
 
@@ -189,67 +225,123 @@ class CountThenLocate:
             self.filler_bulls = 0
         else:
             a, b = present[0], present[1]
-            if counts[a] == counts[b] == 1 and pair_search_worst(n) < n - 1:
-                self._pair_search(a, b, secret)
-            else:
-                self._scan_pair(a, b, counts, secret)
+            self.filler, self.filler_bulls = None, 0       # none yet: the pair fills the board
+            self._find_pair(a, b, counts, list(range(n)), secret)
             present = present[2:]
             self.filler, self.filler_bulls = a, counts[a]
-        for c in present[:-1]:
+        to_locate = present[:-1]
+        i = 0
+        while i < len(to_locate):
+            c = to_locate[i]
             unknown = [p for p in range(n) if secret[p] is None]
+            if counts[c] == 1 and i + 1 < len(to_locate) and counts[to_locate[i + 1]] == 1:
+                self._find_pair(c, to_locate[i + 1], counts, unknown, secret)
+                i += 2
+                continue
             for p in self._locate(c, unknown, counts[c]):
                 secret[p] = c
+            i += 1
         for p in range(n):
             if secret[p] is None:
                 secret[p] = present[-1] if present else None
         return secret
 
-    def _pair_search(self, a: int, b: int, secret: list) -> None:
-        """a and b occur once each: read the bits of their positions (see the module doc)."""
-        n = self.n
-        bits = (n - 1).bit_length()
+    def _code(self, on: dict[int, int]) -> tuple[int, ...]:
+        """``on`` maps positions to symbols; every other position gets the filler."""
+        return tuple(on.get(p, self.filler) for p in range(self.n))
+
+    def _find_pair(self, a: int, b: int, counts: list[int], region: list[int],
+                   secret: list) -> None:
+        """Locate every a and b among ``region`` (the filler outside it, if any): the pair
+        search when both occur once and it is cheaper, else the scan."""
+        if counts[a] == counts[b] == 1 and pair_search_worst(len(region)) < len(region) - 1:
+            self._pair_search(a, b, region, secret)
+        else:
+            self._scan_pair(a, b, counts, region, secret)
+
+    def _pair_search(self, a: int, b: int, region: list[int], secret: list) -> None:
+        """a and b occur once each in ``region``: read the bits of their indices in it (see
+        the module doc)."""
+        m = len(region)
+        bits = signed_bits(m, m)
 
         def ask_a_on(on) -> int:          # bulls minus b's one bull outside ``on``
-            return self._ask(tuple(a if on(p) else b for p in range(n))) - 1
+            return self._ask(self._code({p: a if on(i) else b for i, p in enumerate(region)})
+                             ) - self.filler_bulls - 1
 
-        diff = [ask_a_on(lambda p, t=t: p >> t & 1) for t in range(bits)]
-        split = next(t for t in range(bits) if diff[t])
-        side = 1 if diff[split] > 0 else 0                # bit ``split`` of p_a
-        pa = pb = 0
-        for t in range(bits):
-            if diff[t]:
-                va, vb = (1, 0) if diff[t] > 0 else (0, 1)
-            else:
-                va = vb = ask_a_on(lambda p, t=t: (p >> split & 1) == side and p >> t & 1)
-            pa, pb = pa | va << t, pb | vb << t
-        secret[pa], secret[pb] = a, b
+        diff = [ask_a_on(lambda i, t=t: i >> t & 1) for t in range(bits)]
+        mask = sum(1 << t for t in range(bits) if diff[t])
+        known = sum(1 << t for t in range(bits) if diff[t] > 0)    # a's differing bits
+        candidates = common_candidates(m, m, known, mask)
+        while len(candidates) > 1:
+            top, middle, bottom = thirds(candidates)
+            # a (b) scores only on its own candidates, so b (a) goes there and anywhere else in
+            # the region: bulls = [i_a in top + middle] + [i_b in top XOR mask] (+ filler)
+            on = {p: a for p in region} | {region[x]: b for x in candidates}
+            on |= {region[x]: a for x in top + middle} | {region[x ^ mask]: b for x in top}
+            read = self._ask(self._code(on)) - self.filler_bulls
+            candidates = (bottom, middle, top)[read]
+        ia = candidates[0]
+        secret[region[ia]], secret[region[ia ^ mask]] = a, b
 
-    def _scan_pair(self, a: int, b: int, counts: list[int], secret: list) -> None:
+    def _scan_pair(self, a: int, b: int, counts: list[int], region: list[int],
+                   secret: list) -> None:
         left = {a: counts[a], b: counts[b]}
-        for p in range(self.n):
+        for i, p in enumerate(region):
             if left[a] == 0 and left[b] == 0:
                 return
-            if p == self.n - 1:                       # the last position holds what is left
+            if i == len(region) - 1:                  # the last position holds what is left
                 secret[p] = a if left[a] else b
                 left[secret[p]] -= 1
                 return
-            code = tuple(a if q == p else b for q in range(self.n))
-            diff = self._ask(code) - counts[b]
+            code = self._code({q: a if q == p else b for q in region})
+            diff = self._ask(code) - self.filler_bulls - counts[b]
             if diff == 1 or diff == -1:
                 secret[p] = a if diff == 1 else b
                 left[secret[p]] -= 1
 
     def _locate(self, c: int, positions: list[int], k: int) -> list[int]:
+        """The k positions of c among ``positions`` (:mod:`.weighing`)."""
         if k == 0:
             return []
         if k == len(positions):
             return positions
-        half = positions[:split_point(len(positions), k)]
-        on = set(half)
-        code = tuple(c if p in on else self.filler for p in range(self.n))
-        # The filler scores exactly at its own located positions, none of which is in ``on``.
-        j = self._ask(code) - self.filler_bulls
-        return self._locate(c, half, j) + self._locate(c, positions[len(half):], k - j)
+        first = positions[:weigh_split(len(positions), k)]
+        second = positions[len(first):]
+        # The filler scores exactly at its own located positions, none of which is weighed.
+        j = self._ask(self._code({p: c for p in first})) - self.filler_bulls
+        if joint(len(first), j, len(second), k - j):
+            return self._two_blocks(c, first, second, marked=j == 1 and k - j == 1)
+        return self._locate(c, first, j) + self._locate(c, second, k - j)
+
+    def _two_blocks(self, c: int, xs: list[int], ys: list[int], marked: bool) -> list[int]:
+        """c's positions when xs and ys each hold exactly one of them (``marked``) or each
+        exactly one position without c: both unknowns weighed at once (:mod:`.weighing`)."""
+        x, y = len(xs), len(ys)
+
+        def weigh(a_set, b_set) -> int:           # [ip in a_set] + [iq in b_set]
+            bulls = self._ask(self._code({xs[i]: c for i in a_set} | {ys[i]: c for i in b_set}))
+            bulls -= self.filler_bulls
+            return bulls if marked else len(a_set) + len(b_set) - bulls
+
+        if by_rectangles(x, y):
+            ip, iq = cross_search.play(range(x), range(y), weigh)
+            return _marked_or_not(xs, ip, marked) + _marked_or_not(ys, iq, marked)
+        diff = [weigh([i for i in range(x) if i >> t & 1], [i for i in range(y) if not i >> t & 1])
+                - 1 for t in range(signed_bits(x, y))]
+        mask = sum(1 << t for t, dt in enumerate(diff) if dt)
+        known = sum(1 << t for t, dt in enumerate(diff) if dt > 0)
+        candidates = common_candidates(x, y, known, mask)
+        while len(candidates) > 1:
+            top, middle, bottom = thirds(candidates)
+            candidates = (bottom, middle, top)[weigh(top + middle, [v ^ mask for v in top])]
+        ip = candidates[0]
+        return _marked_or_not(xs, ip, marked) + _marked_or_not(ys, ip ^ mask, marked)
+
+
+def _marked_or_not(block: list[int], index: int, marked: bool) -> list[int]:
+    """c's positions in a block whose one marked (or one unmarked) position is block[index]."""
+    return [block[index]] if marked else [p for p in block if p != block[index]]
 
 
 class Won(Exception):

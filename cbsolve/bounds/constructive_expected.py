@@ -10,9 +10,13 @@ the expected total where the strategies cannot be evaluated against every secret
   reach N);
 * when every symbol is present, the pair scan: min(q+1, N-1) guesses, q the last position
   holding either of the two rarest symbols a, b (it stops once all of them are found), or,
-  when a and b occur once each and the pair search is used, L + (bits where p_a, p_b agree);
-* for each further present symbol in ascending count order, the halving guesses that locate
-  its k positions among the m still unknown (the last symbol has k = m: none);
+  when a and b occur once each and the pair search is used, its guesses for their positions
+  (:func:`.weighing.two_unknowns_cost`);
+* for each further present symbol in ascending count order, the weighing guesses that locate
+  its k positions among the m still unknown (:mod:`.weighing`; the last symbol has k = m:
+  none), except that
+  symbols occurring once are located in consecutive pairs by the pair search (or the scan)
+  over the m unknown positions, charged as above with N replaced by m;
 * the final guess.
 
 A guess that happens to equal the secret ends the game earlier, so this count is an *upper
@@ -21,36 +25,23 @@ which the tests check on every secret of small games).
 
 **Summing without enumerating.** Fix the counts. Over all secrets with these counts, the
 positions of the i-th located symbol are a uniform k_i-subset of the m_i positions left by the
-earlier ones, independently of what happens to it, so the halving totals factor:
-H(m, k) = sum over k-subsets of the halving guesses (a recursion on the two halves) is charged
+earlier ones, independently of what happens to it, so the weighing totals factor:
+H(m, k) = sum over k-subsets of the weighing guesses (:func:`.weighing.weigh_total`) is charged
 H(m_i, k_i) x (secrets) / C(m_i, k_i). The scan's positions a u b form a uniform K-subset
-(K = n_a + n_b), whose last element q is t for C(t, K-1) of them; for the pair search, bit t
-of p_a and p_b differs for 2 c_t (N - c_t) of the N(N-1) ordered pairs (c_t positions have it). The count phase depends only
-on which ℓ symbols are present, a uniform ℓ-subset of the D symbols. A dynamic programme over
+(K = n_a + n_b), whose last element q is t for C(t, K-1) of them; the pair search is
+played on each of the N(N-1) ordered pairs (p_a, p_b) of positions. The count phase depends
+only on which ℓ symbols are present, a uniform ℓ-subset of the D symbols. A dynamic programme over
 the counts in ascending order (state: positions used, symbols used; a group of r symbols of
 equal count chooses its labels in C(D - used symbols, r) ways) accumulates the number of
 secrets and the guesses charged, all exact integers.
 """
 from __future__ import annotations
 
-from functools import cache
 from math import comb
 
 from ..variant import Variant
-from .constructive import METHOD, pair_search_worst, split_point, supported
-
-
-@cache
-def halving_total(m: int, k: int) -> int:
-    """Splitting guesses to locate k marked positions among m, summed over all C(m, k) subsets
-    (the parts :func:`.constructive.split_point` chooses)."""
-    if k == 0 or k == m:
-        return 0
-    left = split_point(m, k)
-    right = m - left
-    return comb(m, k) + sum(halving_total(left, j) * comb(right, k - j)
-                            + comb(left, j) * halving_total(right, k - j)
-                            for j in range(max(0, k - right), min(k, left) + 1))
+from .constructive import METHOD, pair_search_worst, supported
+from .weighing import two_unknowns_total, weigh_total
 
 
 def _scan_total(n: int, size: int) -> int:
@@ -58,19 +49,11 @@ def _scan_total(n: int, size: int) -> int:
     return sum(comb(t, size - 1) * min(t + 1, n - 1) for t in range(size - 1, n))
 
 
-def _pair_search_total(n: int) -> int:
-    """Pair-search guesses summed over the ordered pairs (p_a, p_b) of distinct positions:
-    L + (bits where they agree) each, and bit t differs for 2 c_t (n - c_t) ordered pairs."""
-    bits = (n - 1).bit_length()
-    ones = [sum(p >> t & 1 for p in range(n)) for t in range(bits)]
-    return 2 * bits * n * (n - 1) - sum(2 * c * (n - c) for c in ones)
-
-
 def _find_pair_total(n: int, size: int, secrets: int) -> int:
     """Guesses finding the two rarest symbols (size = their positions together), summed over
     ``secrets`` secrets whose pair positions are spread evenly over the possible ones."""
     if size == 2 and pair_search_worst(n) < n - 1:
-        return secrets // (n * (n - 1)) * _pair_search_total(n)
+        return secrets // (n * (n - 1)) * two_unknowns_total(n, n, distinct=True)
     return secrets // comb(n, size) * _scan_total(n, size)
 
 
@@ -83,23 +66,31 @@ def _sweep(n: int, d: int, scan: bool) -> dict[tuple[int, int], tuple[int, int]]
     """Terminal states (N, symbols used) -> (secrets, guesses charged for locating and scan).
 
     Counts are added in ascending order, one group of equal counts at a time. With ``scan`` the
-    first two symbols are the scanned pair (no halving; the scan is charged when the second one
+    first two symbols are the scanned pair (no weighing; the scan is charged when the second one
     is added) and only terminals using all D symbols matter."""
     states = {(0, 0): (1, 0)}
     for j in range(1, n + 1):
         nxt: dict[tuple[int, int], tuple[int, int]] = {}
         for (used, syms), (secrets, cost) in states.items():
             _add(nxt, (used, syms), secrets, cost)             # no symbol of count j
+            alone = 0      # a located singleton not (yet) paired: its search, if it stays so
             for r in range(1, min(d - syms, (n - used) // j) + 1):
                 u, s = used + (r - 1) * j, syms + r - 1        # before the r-th symbol
                 m = n - u
                 secrets, cost = secrets * comb(m, j), cost * comb(m, j)
                 if scan and s == 1:
                     cost += _find_pair_total(n, u + j, secrets)
-                elif not (scan and s == 0):
-                    cost += secrets // comb(m, j) * halving_total(m, j)
+                elif scan and s == 0:
+                    pass
+                elif j == 1 and (s - 2 * scan) % 2:            # second of a located pair
+                    cost += _find_pair_total(m + 1, 2, secrets)
+                    alone = 0
+                elif j == 1:
+                    alone = secrets // m * weigh_total(m, 1)
+                else:
+                    cost += secrets // comb(m, j) * weigh_total(m, j)
                 labels = comb(d - syms, r)
-                _add(nxt, (u + j, s + 1), secrets * labels, cost * labels)
+                _add(nxt, (u + j, s + 1), secrets * labels, (cost + alone) * labels)
         states = nxt
     return {k: v for k, v in states.items() if k[0] == n and (k[1] == d) == scan}
 
@@ -150,4 +141,4 @@ def constructive_total(variant: Variant) -> tuple[int, str] | None:
     return None
 
 
-__all__ = ["TOTAL_METHOD", "constructive_total", "count_locate_total", "halving_total"]
+__all__ = ["TOTAL_METHOD", "constructive_total", "count_locate_total"]

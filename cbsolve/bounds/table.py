@@ -17,7 +17,7 @@ LETTERS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 FIELDS = ["N", "D", "kind", "secrets", "responses", "worst_lower", "worst_upper", "worst_exact",
           "worst_lower_method", "worst_upper_method", "total_lower", "total_upper", "total_exact",
           "total_lower_method", "total_upper_method", "avg_lower", "avg_upper", "chvatal",
-          "seconds", "notes"]
+          "seconds", "verified", "notes"]
 
 
 def chvatal(n: int, d: int) -> float:
@@ -50,4 +50,20 @@ def table_row(cell: dict) -> dict:
             "total_lower_method": e.lower_method, "total_upper_method": e.upper_method,
             "avg_lower": e.lower / b.secrets, "avg_upper": e.upper / b.secrets,
             "chvatal": chvatal(n, d), "seconds": round(time.perf_counter() - start, 2),
-            "notes": "; ".join(b.notes)}
+            "verified": verified(b.checks), "notes": "; ".join(b.notes)}
+
+
+def verified(checks: dict) -> str:
+    """What the verifier said of the cell's exact searches ("" when none ran), e.g.
+    "worst: confirmed (upper: tree replayed; lower: certificate checked; 0.12 s)"."""
+    out = []
+    for objective, c in checks.items():
+        if c["rejected"]:
+            out.append(f"{objective}: rejected ({c['seconds']} s)")
+        else:
+            how = [f"{end}: {c[end + '_how']}" for end in ("upper", "lower") if c[end + "_how"]]
+            if c.get("unconfirmed"):
+                how.append("certificate not checked in time")
+            out.append(f"{objective}: confirmed ({'; '.join(how) or 'nothing to use'}; "
+                       f"{c['seconds']} s)")
+    return "; ".join(out)

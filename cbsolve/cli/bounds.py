@@ -53,5 +53,9 @@ def format_bounds(b) -> str:
              f"  worst case (guesses, final one included): {_interval(b.worst)}",
              f"  expected case (total guesses over all secrets): "
              f"{_interval(b.expected, b.secrets)}"]
+    if b.checks:   # what the independent verifier confirmed of the exact searches
+        from ..bounds.table import verified
+
+        lines.append(f"  verifier: {verified(b.checks)}")
     lines += [f"  note: {n}" for n in b.notes]
     return "\n".join(lines)

@@ -267,7 +267,8 @@ def format_result(result, variant, out, dot, position=None) -> str:
     elif result.proved:
         # an interrupt after the value was proved leaves no tree: the interval holds it
         if result.objective == "worst":
-            value = result.worst if result.worst is not None else result.upper
+            # the proved value is the interval's (the tree may be the greedy fallback)
+            value = result.upper if result.upper is not None else result.worst
             lines.append(f"optimal worst case: {value} guesses (proved)")
         else:
             value = result.total if result.total is not None else result.upper

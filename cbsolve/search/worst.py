@@ -158,6 +158,10 @@ class _WorstRun:
                                    secrets=len(self.native.all), guesses=guesses,
                                    max_depth=max_depth)
         self.extra_nodes = 0  # nodes of the tie-break searches
+        # d -> certificate that d guesses do not suffice, written as soon as feasible(d) says
+        # no (the memo still holds the refutation, so it is cheap): a search stopped later
+        # still leaves a checkable proof of the lower bound it reached.
+        self.refuted: dict[int, dict] = {}
 
     def report(self, method: str, d: int, counters) -> None:
         if self.progress is not None:
@@ -190,7 +194,8 @@ class _WorstRun:
         if optimum is None:
             return self.result  # finished: infeasible within max_depth, or stopped
         tree_doc = self.optimal_tree(optimum, greedy_tree, certificate)
-        self.count_at_worst(optimum, tree_doc, ties, ties_limit, lookahead)
+        if tree_doc is not None:
+            self.count_at_worst(optimum, tree_doc, ties, ties_limit, lookahead)
         return self.finish(Status.OPTIMAL, True)
 
     def bounds(self) -> dict | None:
@@ -214,8 +219,9 @@ class _WorstRun:
             if self.max_depth is not None and d > self.max_depth:
                 notes.append(f"no strategy finds every secret within {self.max_depth} guesses")
                 if certificate:
-                    result.certificate = _certificate(self.variant, self.native, self.max_depth,
-                                                      self.guesses, self.deadline, self.report)
+                    result.certificate = self.refuted.get(self.max_depth) or _certificate(
+                        self.variant, self.native, self.max_depth, self.guesses, self.deadline,
+                        self.report)
                 self.finish(Status.INFEASIBLE, True)
                 return None
             if upper is not None and d >= upper:
@@ -223,29 +229,37 @@ class _WorstRun:
             answer = self.run("feasible", d)
             if answer < 0:
                 notes.append(f"time limit reached while deciding whether {d} guesses suffice")
-                if greedy_tree is not None:
-                    result.tree = _tree_doc(self.variant, self.native, greedy_tree, self.guesses,
-                                            proved=False)
-                    _fill_stats(result, result.tree)
+                self.report_greedy(greedy_tree, self.refuted.get(d - 1))
                 self.finish(Status.FEASIBLE if greedy_tree is not None else Status.UNKNOWN, False)
                 return None
             if answer == 1:
                 return d
+            if certificate:
+                cert = _certificate(self.variant, self.native, d, self.guesses, self.deadline,
+                                    self.report)
+                if cert is not None:
+                    self.refuted[d] = cert
             result.lower = d + 1
             d += 1
 
-    def optimal_tree(self, optimum: int, greedy_tree: dict | None, certificate: bool) -> dict:
-        """The tree of depth ``optimum`` and the certificate that ``optimum - 1`` fails."""
+    def optimal_tree(self, optimum: int, greedy_tree: dict | None,
+                     certificate: bool) -> dict | None:
+        """The tree of depth ``optimum`` and the certificate that ``optimum - 1`` fails; None
+        when stopped while building the tree (:meth:`greedy_fallback`)."""
         result, notes = self.result, self.notes
         result.lower = result.upper = optimum
         root = self.run("tree", optimum)
-        if root is None:  # stopped while building the tree: fall back on the greedy one
-            notes.append("time limit reached while building the tree; the greedy tree is reported")
-            root = greedy_tree
+        if root is None:
+            self.greedy_fallback(optimum, greedy_tree)
+            return None
         tree_doc = _tree_doc(self.variant, self.native, root, self.guesses)
+        if tree_doc["stats"]["worst"] != optimum:   # depth <= optimum by construction, and
+            # optimum - 1 was refuted: anything else means the decisions contradict each other
+            raise AssertionError(f"internal error: the tree of depth {optimum} has worst case "
+                                 f"{tree_doc['stats']['worst']}")
         if certificate and optimum > 1:
-            cert = _certificate(self.variant, self.native, optimum - 1, self.guesses,
-                                self.deadline, self.report)
+            cert = self.refuted.get(optimum - 1) or _certificate(
+                self.variant, self.native, optimum - 1, self.guesses, self.deadline, self.report)
             if cert is None:
                 notes.append("time limit reached while writing the lower-bound certificate")
             else:
@@ -254,6 +268,27 @@ class _WorstRun:
         result.tree = tree_doc
         _fill_stats(result, tree_doc)
         return tree_doc
+
+    def greedy_fallback(self, optimum: int, greedy_tree: dict | None) -> None:
+        """Stopped while building the optimal tree: the optimum stays proved (lower = upper),
+        but the tree reported is the greedy one, which may be deeper. It is labelled not
+        optimal, carries no tie-break claims (they would describe the wrong tree), and its
+        worst case is not the optimum: read the value from lower/upper."""
+        self.notes.append("time limit reached while building the optimal tree; the greedy tree "
+                          f"(not optimal) is reported; the optimum {optimum} is proved")
+        self.report_greedy(greedy_tree, self.refuted.get(optimum - 1))
+
+    def report_greedy(self, greedy_tree: dict | None, cert: dict | None) -> None:
+        """Report the greedy tree, labelled not optimal, with ``cert``: the certificate of the
+        lower bound reached (embedded, so ``cbsolve verify`` checks both)."""
+        result = self.result
+        result.certificate = cert
+        if greedy_tree is not None:
+            result.tree = _tree_doc(self.variant, self.native, greedy_tree, self.guesses,
+                                    proved=False)
+            _fill_stats(result, result.tree)
+            if cert is not None:
+                result.tree["certificate"] = cert
 
     def count_at_worst(self, optimum: int, tree_doc: dict, ties, ties_limit: float | None,
                        lookahead: int) -> None:
