@@ -121,6 +121,16 @@ TREE_RESERVE = 3.0
 #: ``bounds``: the two-level partition bound takes at most this share of the time left (the
 #: strategies' upper bounds are usually worth more).
 SECOND_LEVEL_SHARE = 0.5
+#: ``bounds``: share of the time left the worst-case search may take. Checking its certificate
+#: takes r times the search's own time T, r from 0.2 (4 of 11) to 1.1 (4 of 10) measured: a value
+#: is confirmed when T(1 + r) fits in the time left, and a share of 1/(1 + 0.25) loses none of the
+#: cells with r <= 0.25 (most) while keeping a fifth of the time for checking the certificate of
+#: a stopped search's lower end (and for the expected-case search) (docs/bounds.md,
+#: "Verification of the exact searches").
+WORST_SEARCH_SHARE = 0.8
+#: ``bounds``: seconds a tree replay takes per secret, about (0.6 s for 5,040 secrets); an exact
+#: search leaves at least twice this for its check.
+VERIFY_SECONDS_PER_SECRET = 1e-4
 #: One exact answer for advice (strategy/exact.py); a search that does not finish falls back.
 ADVICE_EXACT_SECONDS = 2.0
 #: One exact review by the coach before it falls back to the heuristic review (docs/play.md,

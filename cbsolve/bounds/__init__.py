@@ -242,7 +242,7 @@ def _strategy_upper(out: Bounds, deadline: Deadline, names, say) -> None:
 def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
     """Exact optima (or proved brackets) from the optimal searches, each end used only once
     the independent verifier confirmed it (:mod:`.recheck`)."""
-    from .recheck import WORST_SEARCH_SHARE, check_result, verify_reserve
+    from .recheck import check_result, verify_reserve
 
     reserve = verify_reserve(out.secrets)
     for objective in ("worst", "expected"):
@@ -257,7 +257,8 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
         # case's certificate can take as long to check as the search took
         left = deadline.left()
         if left is not None:
-            left = max(left * WORST_SEARCH_SHARE if objective == "worst" else left - reserve, 1e-3)
+            share = left * time_policy.WORST_SEARCH_SHARE
+            left = max(share if objective == "worst" else left - reserve, 1e-3)
         try:
             if objective == "worst":
                 from ..search.worst import solve_worst

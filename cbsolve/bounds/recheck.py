@@ -25,23 +25,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from .. import time_policy
 from ..certify import OutOfTime, verify
 from ..variant import Variant
 
-#: Seconds a tree replay takes per secret, about (docs/bounds.md, "Verification of the exact
-#: searches": 0.6 s for 5,040 secrets); a search leaves at least twice this for its check.
-VERIFY_SECONDS_PER_SECRET = 1e-4
-#: Share of the time left that the worst-case search may take. Checking its certificate takes
-#: r times the search's own time T, r from 0.2 (4 of 11) to 1.1 (4 of 10) measured: a value is
-#: confirmed when T(1 + r) fits in the time left, and a share of 1/(1 + 0.25) loses none of the
-#: cells with r <= 0.25 (most) while keeping a fifth of the time for checking the certificate
-#: of a stopped search's lower end (and for the expected-case search).
-WORST_SEARCH_SHARE = 0.8
 
 
 def verify_reserve(secrets: int) -> float:
     """Seconds the bounds keep back from a search for replaying its tree."""
-    return max(0.2, 2 * VERIFY_SECONDS_PER_SECRET * secrets)
+    return max(0.2, 2 * time_policy.VERIFY_SECONDS_PER_SECRET * secrets)
 
 
 @dataclass
@@ -143,4 +135,4 @@ def _expected_lower(res, out: Checked) -> None:
     out.lower, out.lower_how = res.lower, "search's word, no certificate"
 
 
-__all__ = ["WORST_SEARCH_SHARE", "Checked", "check_result", "verify_reserve"]
+__all__ = ["Checked", "check_result", "verify_reserve"]
