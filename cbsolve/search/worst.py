@@ -219,9 +219,7 @@ class _WorstRun:
             if self.max_depth is not None and d > self.max_depth:
                 notes.append(f"no strategy finds every secret within {self.max_depth} guesses")
                 if certificate:
-                    result.certificate = self.refuted.get(self.max_depth) or _certificate(
-                        self.variant, self.native, self.max_depth, self.guesses, self.deadline,
-                        self.report)
+                    result.certificate = self.refutation(self.max_depth)
                 self.finish(Status.INFEASIBLE, True)
                 return None
             if upper is not None and d >= upper:
@@ -235,12 +233,17 @@ class _WorstRun:
             if answer == 1:
                 return d
             if certificate:
-                cert = _certificate(self.variant, self.native, d, self.guesses, self.deadline,
-                                    self.report)
+                cert = self.refutation(d)
                 if cert is not None:
                     self.refuted[d] = cert
             result.lower = d + 1
             d += 1
+
+    def refutation(self, d: int) -> dict | None:
+        """The certificate that ``d`` guesses do not suffice: the one written when ``d`` was
+        refuted, else written now from the memo (None when stopped)."""
+        return self.refuted.get(d) or _certificate(self.variant, self.native, d, self.guesses,
+                                                   self.deadline, self.report)
 
     def optimal_tree(self, optimum: int, greedy_tree: dict | None,
                      certificate: bool) -> dict | None:
@@ -258,8 +261,7 @@ class _WorstRun:
             raise AssertionError(f"internal error: the tree of depth {optimum} has worst case "
                                  f"{tree_doc['stats']['worst']}")
         if certificate and optimum > 1:
-            cert = self.refuted.get(optimum - 1) or _certificate(
-                self.variant, self.native, optimum - 1, self.guesses, self.deadline, self.report)
+            cert = self.refutation(optimum - 1)
             if cert is None:
                 notes.append("time limit reached while writing the lower-bound certificate")
             else:
