@@ -1,0 +1,239 @@
+"""Stress the expected-case search with deadlines and stop requests at random points.
+
+The twin of scripts/stress_worst_deadlines.py for ``optimal --objective expected``. Each game
+(some with a depth cap, one cap too small to be met) is first solved in full: its optimal total
+T, or "no strategy within the cap". Then, in one process and in sequence, the search is run
+again many times, each time cut short at a random moment between 0 and 1.2x the full run's
+time: by a time limit (the kernel's own deadline), by the kernel's stop flag set from a timer
+thread (what another thread's stop does), by a stop request (what Ctrl-C sends: the search
+raises SearchInterrupted holding the interval), or the bounds command is run with such a time
+limit. Every answer must be sound and honest:
+
+* a proved value is T (or a proved "none within the cap" when there is none); an interval
+  contains T; no stopped search says "infeasible";
+* every tree replays (:mod:`cbsolve.certify`) to the total the result reports, which is the
+  upper end; a tree labelled optimal totals T; a capped search's tree keeps the cap;
+* the status word matches (optimal when proved, else feasible with a tree, unknown without),
+  and the stop reason is the one that stopped it (``time`` for a time limit, ``stopped`` for
+  the kernel's flag, ``interrupted`` for the stop request), ``time_limit_hit`` only for a time
+  limit;
+* the bounds' expected interval contains T.
+
+    nice python scripts/stress_expected_deadlines.py                 # the heavy run (minutes)
+    python scripts/stress_expected_deadlines.py --games small --rounds 20
+
+Exit 0 when every run was sound, 1 otherwise (each unsound run printed).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from stress_worst_deadlines import Report, _later
+
+from cbsolve import deadline as deadlines
+from cbsolve.bounds import compute_bounds
+from cbsolve.certify import verify
+from cbsolve.deadline import clear_stop, request_stop
+from cbsolve.search import SearchInterrupted, expected
+from cbsolve.search.expected import solve_expected
+from cbsolve.status import Status, StopReason
+from cbsolve.variant import Variant
+
+DIGITS = "0123456789AB"
+#: (game, depth cap) pairs for the test suite, each full search well under a second; every
+#: game's greedy total exceeds its optimum (a stop that reports the greedy value as optimal is
+#: caught), and 3 of 6 distinct within 4 guesses is impossible.
+SMALL = [(Variant(3, DIGITS[:6], False), None), (Variant(4, DIGITS[:7], False), None),
+         (Variant(5, DIGITS[:2], True), None), (Variant(3, DIGITS[:5], True, feedback="bulls"), None),
+         (Variant(3, DIGITS[:6], False), 5), (Variant(3, DIGITS[:6], False), 4)]
+#: The heavy set: Mastermind 4x5 and 4x6 (and 4x6 within 5 guesses: 5626), Bulls & Cows 4 of
+#: 7 and 8, black-peg 4x4 and 3x5.
+HEAVY = [(Variant(4, DIGITS[:5], True), None), (Variant(4, DIGITS[:6], True), None),
+         (Variant(4, DIGITS[:6], True), 5), (Variant(4, DIGITS[:7], False), None),
+         (Variant(4, DIGITS[:8], False), None), (Variant(4, DIGITS[:4], True, feedback="bulls"), None),
+         (Variant(3, DIGITS[:5], True, feedback="bulls"), None), (Variant(4, DIGITS[:7], False), 5)]
+
+#: The stop reason each way of stopping must report.
+EXPECTED_STOP = {"deadline": StopReason.TIME, "kernel stop": StopReason.STOPPED,
+                 "stop request": StopReason.INTERRUPTED}
+
+
+def _check_search(game: Variant, cap, value, res, report: Report, how: str, mode: str) -> None:
+    """``value``: the optimal total, None when no strategy keeps the cap."""
+    def fail(why: str) -> None:
+        report.failures.append(f"{game.describe()}, cap {cap} [{how}]: {why}")
+
+    if res.status is Status.INFEASIBLE and (value is not None or not res.proved):
+        fail("reported infeasible" + (f"; the optimum is {value}" if value is not None else
+                                      " without proving it"))
+    if value is None:
+        if res.upper is not None or res.tree is not None:
+            fail(f"a strategy within {cap} guesses reported ({res.upper}); there is none")
+    else:
+        if res.proved and not (res.lower == res.upper == value):
+            fail(f"proved [{res.lower}, {res.upper}], the full search proves {value}")
+        if res.lower is not None and res.lower > value:
+            fail(f"lower bound {res.lower} > {value}")
+        if res.upper is not None and res.upper < value:
+            fail(f"upper bound {res.upper} < {value}")
+    if res.tree is not None:
+        rep = verify(res.tree, expect=game)
+        if not rep.valid:
+            fail(f"tree does not verify: {rep.message}")
+        elif rep.total != res.total or res.upper != res.total:
+            fail(f"tree replays to {rep.total}, the result says total {res.total}, "
+                 f"upper {res.upper}")
+        elif res.tree.get("proved") and rep.total != value:
+            fail(f"tree labelled optimal totals {rep.total}, the optimum is {value}")
+        elif cap is not None and rep.worst > cap:
+            fail(f"tree needs {rep.worst} guesses, the cap is {cap}")
+    _check_status(res, fail, mode)
+    report.outcomes[("proved" if res.proved else "interval")
+                    + (", interrupted" if res.interrupted else "")] += 1
+
+
+def _check_status(res, fail, mode: str) -> None:
+    """The status word and the stop reason say what happened."""
+    data = res.to_json()
+    if res.proved:
+        want = {Status.OPTIMAL, Status.INFEASIBLE}
+    else:
+        want = {Status.FEASIBLE if res.upper is not None else Status.UNKNOWN}
+    if res.status not in want or data["status"] != str(res.status):
+        fail(f"status {data['status']} (proved {res.proved}, upper {res.upper})")
+    if not res.proved and res.stop is None:
+        fail("not proved, and no stop reason given")
+    if res.stop is not None and res.stop is not EXPECTED_STOP[mode]:
+        fail(f"stop reason {res.stop}, stopped by a {mode}")
+    if data["time_limit_hit"] != (res.stop is StopReason.TIME):
+        fail(f"time_limit_hit {data['time_limit_hit']} with stop reason {res.stop}")
+    if res.interrupted != (res.stop is StopReason.INTERRUPTED):
+        fail(f"interrupted {res.interrupted} with stop reason {res.stop}")
+
+
+def _check_bounds(game: Variant, value: int, b, report: Report, how: str) -> None:
+    e = b.expected
+    if not e.lower <= value <= e.upper:
+        report.failures.append(f"{game.describe()} [{how}]: expected bounds [{e.lower}, "
+                               f"{e.upper}] exclude {value} ({e.lower_method} / {e.upper_method})")
+    checked = getattr(b, "checks", {}).get("expected")
+    if checked is not None and checked["rejected"]:
+        report.failures.append(f"{game.describe()} [{how}]: verifier rejected the search: "
+                               f"{checked['problem']}")
+    report.outcomes["bounds exact" if e.exact is not None else "bounds interval"] += 1
+
+
+class _Kernels:
+    """Remembers the native solvers solve_expected creates, so a timer can set their stop flag."""
+
+    def __init__(self):
+        self.made: list = []
+        self._init = expected._Search.__init__
+
+    def __enter__(self):
+        made, init = self.made, self._init
+
+        def record(search, *args, **kwargs):
+            init(search, *args, **kwargs)
+            made.append(search.solver)
+
+        expected._Search.__init__ = record
+        return self
+
+    def __exit__(self, *exc):
+        expected._Search.__init__ = self._init
+
+    def stop_latest(self) -> None:
+        if self.made:
+            self.made[-1].request_stop()
+
+
+def _run_one(g: Variant, cap, value, mode: str, at: float, threads: int, report: Report,
+             how: str) -> None:
+    if mode == "bounds":
+        _check_bounds(g, value, compute_bounds(g, time_limit=at, workers=threads), report, how)
+        return
+    with _Kernels() as kernels:
+        timer = None
+        if mode == "kernel stop":
+            timer = _later(at, kernels.stop_latest)
+        elif mode == "stop request":
+            timer = _later(at, request_stop)
+        try:
+            res = solve_expected(g, max_depth=cap, workers=threads,
+                                 time_limit=at if mode == "deadline" else None)
+        except SearchInterrupted as stop:
+            res = stop.result
+        finally:
+            if timer is not None:
+                timer.cancel()
+    _check_search(g, cap, value, res, report, how, mode)
+
+
+def stress(games, rounds: int, seed: int = 0, workers=(1, 2), log=None,
+           bounds_cap: float = 30.0) -> Report:
+    """Run ``rounds`` cut-short searches over ``games`` ((variant, cap) pairs; see the module
+    docstring); the reference bounds run of an uncapped game gets ``bounds_cap`` seconds."""
+    rng = random.Random(seed)
+    say = log or (lambda message: None)
+    full = {}
+    for g, cap in games:
+        t = time.perf_counter()
+        res = solve_expected(g, max_depth=cap, workers=1)
+        search_s = time.perf_counter() - t
+        value = res.total if res.status is Status.OPTIMAL else None
+        bounds_s = None
+        if cap is None:
+            t = time.perf_counter()
+            compute_bounds(g, time_limit=bounds_cap)
+            bounds_s = time.perf_counter() - t
+        full[g, cap] = (value, search_s, bounds_s)
+        say(f"{g.describe()}, cap {cap}: total {value}; search {search_s:.2f} s"
+            + (f", bounds {bounds_s:.2f} s" if bounds_s is not None else ""))
+    report = Report()
+    poll = deadlines.POLL_SECONDS
+    deadlines.POLL_SECONDS = 0.0005
+    try:
+        for k in range(rounds):
+            g, cap = rng.choice(games)
+            value, search_s, bounds_s = full[g, cap]
+            modes = ("deadline", "kernel stop", "stop request") + (("bounds",) if cap is None
+                                                                   else ())
+            mode = rng.choice(modes)
+            at = rng.uniform(0.0, 1.2 * (bounds_s if mode == "bounds" else search_s)) + 1e-4
+            threads = rng.choice(workers)
+            report.runs += 1
+            clear_stop()
+            try:
+                _run_one(g, cap, value, mode, at, threads, report,
+                         f"round {k}, {mode} at {at:.4f} s, {threads} threads")
+            finally:
+                clear_stop()
+    finally:
+        deadlines.POLL_SECONDS = poll
+    return report
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", choices=("heavy", "small"), default="heavy")
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bounds-cap", type=float, default=30.0, metavar="SECONDS",
+                        help="time limit of the reference bounds run (default 30 s)")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    report = stress(HEAVY if args.games == "heavy" else SMALL, args.rounds, args.seed,
+                    log=lambda m: print(m, flush=True), bounds_cap=args.bounds_cap)
+    for failure in report.failures:
+        print("UNSOUND:", failure)
+    print(f"{report.runs} runs in {time.perf_counter() - start:.0f} s: "
+          f"{dict(sorted(report.outcomes.items()))}; {len(report.failures)} unsound")
+    return 1 if report.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
