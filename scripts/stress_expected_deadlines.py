@@ -156,6 +156,7 @@ def _run_one(g: Variant, cap, value, mode: str, at: float, threads: int, report:
     if mode == "bounds":
         _check_bounds(g, value, compute_bounds(g, time_limit=at, workers=threads), report, how)
         return
+    res = None
     with _Kernels() as kernels:
         timer = None
         if mode == "kernel stop":
@@ -167,10 +168,14 @@ def _run_one(g: Variant, cap, value, mode: str, at: float, threads: int, report:
                                  time_limit=at if mode == "deadline" else None)
         except SearchInterrupted as stop:
             res = stop.result
+        except Exception as exc:  # noqa: BLE001  (a crash is a failure to report, not to hide)
+            report.failures.append(f"{g.describe()}, cap {cap} [{how}]: "
+                                   f"{type(exc).__name__}: {str(exc)[:200]}")
         finally:
             if timer is not None:
                 timer.cancel()
-    _check_search(g, cap, value, res, report, how, mode)
+    if res is not None:
+        _check_search(g, cap, value, res, report, how, mode)
 
 
 def stress(games, rounds: int, seed: int = 0, workers=(1, 2), log=None,

@@ -122,6 +122,19 @@ def test_a_stop_in_any_class_search_leaves_a_sound_interval(monkeypatch, nth, wh
     assert res.to_json()["time_limit_hit"] is (why == "time")
 
 
+@pytest.mark.parametrize("nth", [15, 28])
+def test_a_stop_under_a_depth_cap_keeps_a_tree_within_the_cap(monkeypatch, nth):
+    """Mastermind within 5 guesses (Koyama-Lai 1993: 5626). Stopped in the 15th or 28th class
+    search, the old driver built its stopped first guess's tree with Irving's greedy strategy
+    in the unsolved classes; there it breaks the cap, and the tree builder recursed on guess -1
+    until Python's recursion limit."""
+    game = Variant(4, "012345", True)
+    _stop_before(monkeypatch, "solve", nth)
+    res = expected.solve_expected(game, max_depth=5, workers=1)
+    _assert_sound(res, game, 5626)
+    assert verify(res.tree, expect=game).worst <= 5
+
+
 def test_the_stop_request_is_reported_as_an_interrupt(monkeypatch):
     full = _full(GAME)
     _stop_before(monkeypatch, "solve", 2, why="interrupted")

@@ -80,6 +80,10 @@ class _Abandoned(Exception):
     """Ctrl-C reached the driver: leave without building a tree."""
 
 
+class _NoGreedyTree(Exception):
+    """The greedy strategy breaks the depth cap on this set (it has no tree within it)."""
+
+
 @dataclass
 class _Class:
     """One reply class of a first guess: a subproblem solved exactly (or refuted)."""
@@ -325,12 +329,16 @@ class _Search:
         if partial is not None and any(c.exact for c in partial[1]):
             # Stopped: the classes solved so far are optimal subtrees; greedy for the rest.
             self._wins = {}
-            mixed = self._mixed_tree(*partial)
-            mixed_hist = self._take_histogram(mixed)
-            mixed_value = (self._value(mixed_hist), max(mixed_hist))
-            if mixed_value < (self._value(hist), worst):
-                root, hist = mixed, mixed_hist
-                total, worst = sum(k * v for k, v in hist.items()), max(hist)
+            try:
+                mixed = self._mixed_tree(*partial)
+            except _NoGreedyTree:   # no such tree within the cap: keep the incumbent's
+                mixed = None
+            if mixed is not None:
+                mixed_hist = self._take_histogram(mixed)
+                mixed_value = (self._value(mixed_hist), max(mixed_hist))
+                if mixed_value < (self._value(hist), worst):
+                    root, hist = mixed, mixed_hist
+                    total, worst = sum(k * v for k, v in hist.items()), max(hist)
         result.total, result.worst, result.histogram = total, worst, hist
         value = self._value(hist)
         result.upper = value
@@ -628,6 +636,9 @@ class _Search:
         g = self.solver.greedy_guess(members, self._played(history), d)
         if g < 0:
             self._abandon_if_interrupted()
+            # Under a depth cap the greedy strategy of a class below another first guess than
+            # its own may break the cap (it used to recurse on guess -1 until Python gave up).
+            raise _NoGreedyTree
         return self._node(g, members, d, history, self._greedy_tree)
 
     def _document(self, root: dict, hist: dict[int, int], proved: bool) -> dict:
