@@ -115,6 +115,7 @@ def install(command: str | None = None) -> bool:
     main thread, e.g. a test runner calling the CLI from a worker)."""
     if threading.current_thread() is not threading.main_thread():
         return False
+    _quiet_resource_tracker()
     _state.update(signals=0, graceful=command not in RAISE_AT_ONCE, escalated=False)
     _state["raise"] = False
     if _state.get("fd") is None:
@@ -126,6 +127,20 @@ def install(command: str | None = None) -> bool:
     signal.signal(signal.SIGINT, _handler)
     signal.set_wakeup_fd(_state["fd"], warn_on_full_buffer=False)
     return True
+
+
+#: The warning multiprocessing's resource tracker prints when the command it serves ends
+#: without the interpreter's shutdown (:func:`leave`): it cleans up the pool's semaphores and
+#: says so on stderr, three lines after the one "interrupted" line.
+_TRACKER_WARNING = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def _quiet_resource_tracker() -> None:
+    """Silence that warning in the tracker, a process started later with this environment."""
+    current = os.environ.get("PYTHONWARNINGS", "")
+    if _TRACKER_WARNING not in current:
+        os.environ["PYTHONWARNINGS"] = f"{current},{_TRACKER_WARNING}" if current else \
+            _TRACKER_WARNING
 
 
 def uninstall() -> None:
