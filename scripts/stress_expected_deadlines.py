@@ -19,8 +19,12 @@ limit. Every answer must be sound and honest:
   limit;
 * the bounds' expected interval contains T.
 
+``--dask K`` also runs K searches split over a local Dask cluster of 2 worker processes
+(:mod:`cbsolve.search.distributed`), each with a random time limit up to 1.2x that game's full
+distributed run, checked the same way.
+
     nice python scripts/stress_expected_deadlines.py                 # the heavy run (minutes)
-    python scripts/stress_expected_deadlines.py --games small --rounds 20
+    python scripts/stress_expected_deadlines.py --games small --rounds 20 --dask 10
 
 Exit 0 when every run was sound, 1 otherwise (each unsound run printed).
 """
@@ -222,6 +226,38 @@ def stress(games, rounds: int, seed: int = 0, workers=(1, 2), log=None,
     return report
 
 
+def stress_dask(games, rounds: int, seed: int = 0, workers: int = 2, log=None) -> Report:
+    """``rounds`` time-limited searches on a local Dask cluster (see the module docstring)."""
+    from cbsolve.search.distributed import DistributedExpected, cluster_client
+
+    rng = random.Random(seed)
+    say = log or (lambda message: None)
+    report, full = Report(), {}
+    with cluster_client("local", workers) as client:
+        for g, cap in games:
+            ref = solve_expected(g, max_depth=cap, workers=1)
+            t = time.perf_counter()
+            DistributedExpected(client, g, cap, "all").run()
+            full[g, cap] = (ref.total if ref.status is Status.OPTIMAL else None,
+                            time.perf_counter() - t)
+            say(f"{g.describe()}, cap {cap}: total {full[g, cap][0]}; on Dask "
+                f"{full[g, cap][1]:.2f} s")
+        for k in range(rounds):
+            g, cap = rng.choice(games)
+            value, seconds = full[g, cap]
+            at = rng.uniform(0.0, 1.2 * seconds) + 1e-3
+            report.runs += 1
+            how = f"Dask round {k}, time limit {at:.3f} s"
+            try:
+                res = DistributedExpected(client, g, cap, "all", at).run()
+            except Exception as exc:  # noqa: BLE001  (a crash is a failure to report)
+                report.failures.append(f"{g.describe()}, cap {cap} [{how}]: "
+                                       f"{type(exc).__name__}: {str(exc)[:200]}")
+                continue
+            _check_search(g, cap, value, res, report, how, "deadline")
+    return report
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", choices=("heavy", "small"), default="heavy")
@@ -229,10 +265,18 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bounds-cap", type=float, default=30.0, metavar="SECONDS",
                         help="time limit of the reference bounds run (default 30 s)")
+    parser.add_argument("--dask", type=int, default=0, metavar="K",
+                        help="also K time-limited searches on a local Dask cluster")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    report = stress(HEAVY if args.games == "heavy" else SMALL, args.rounds, args.seed,
-                    log=lambda m: print(m, flush=True), bounds_cap=args.bounds_cap)
+    games = HEAVY if args.games == "heavy" else SMALL
+    report = stress(games, args.rounds, args.seed, log=lambda m: print(m, flush=True),
+                    bounds_cap=args.bounds_cap)
+    if args.dask:
+        on_dask = stress_dask(games, args.dask, args.seed, log=lambda m: print(m, flush=True))
+        report.runs += on_dask.runs
+        report.outcomes.update({f"Dask {k}": v for k, v in on_dask.outcomes.items()})
+        report.failures += on_dask.failures
     for failure in report.failures:
         print("UNSOUND:", failure)
     print(f"{report.runs} runs in {time.perf_counter() - start:.0f} s: "

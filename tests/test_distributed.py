@@ -116,3 +116,19 @@ def test_worst_case_from_a_position_on_the_cluster(client):
     stamp(there, position)
     assert there.worst == here.worst
     assert verify(there.tree).valid
+
+
+@pytest.mark.parametrize("limit", [1e-3, 0.05, 0.3])
+def test_a_time_limit_leaves_a_sound_answer_that_says_why(client, limit):
+    """Cut short anywhere, the distributed search proves the single-machine optimum or
+    nothing, and says the time limit stopped it (scripts/stress_expected_deadlines.py --dask
+    runs this at random limits)."""
+    from cbsolve.status import Status, StopReason
+
+    one = solve_expected(SMALL, workers=1, progress=False)
+    res = DistributedExpected(client, SMALL, None, "all", limit).run()
+    if res.proved:
+        assert (res.total, res.status, res.stop) == (one.total, Status.OPTIMAL, None)
+    else:
+        assert res.status is Status.UNKNOWN and res.upper is None and res.tree is None
+        assert res.stop is StopReason.TIME and res.to_json()["time_limit_hit"] is True
