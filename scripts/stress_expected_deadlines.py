@@ -30,18 +30,16 @@ Exit 0 when every run was sound, 1 otherwise (each unsound run printed).
 """
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
 
-from stress_worst_deadlines import Report, _later
+from stress_worst_deadlines import (Kernels, Report, arguments, check_interval, cut_short,
+                                    in_rounds, print_report)
 
-from cbsolve import deadline as deadlines
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
-from cbsolve.deadline import clear_stop, request_stop
-from cbsolve.search import SearchInterrupted, expected
+from cbsolve.search import expected
 from cbsolve.search.expected import solve_expected
 from cbsolve.status import Status, StopReason
 from cbsolve.variant import Variant
@@ -77,12 +75,7 @@ def _check_search(game: Variant, cap, value, res, report: Report, how: str, mode
         if res.upper is not None or res.tree is not None:
             fail(f"a strategy within {cap} guesses reported ({res.upper}); there is none")
     else:
-        if res.proved and not (res.lower == res.upper == value):
-            fail(f"proved [{res.lower}, {res.upper}], the full search proves {value}")
-        if res.lower is not None and res.lower > value:
-            fail(f"lower bound {res.lower} > {value}")
-        if res.upper is not None and res.upper < value:
-            fail(f"upper bound {res.upper} < {value}")
+        check_interval(res, value, fail)
     if res.tree is not None:
         rep = verify(res.tree, expect=game)
         if not rep.valid:
@@ -130,54 +123,19 @@ def _check_bounds(game: Variant, value: int, b, report: Report, how: str) -> Non
     report.outcomes["bounds exact" if e.exact is not None else "bounds interval"] += 1
 
 
-class _Kernels:
-    """Remembers the native solvers solve_expected creates, so a timer can set their stop flag."""
-
-    def __init__(self):
-        self.made: list = []
-        self._init = expected._Search.__init__
-
-    def __enter__(self):
-        made, init = self.made, self._init
-
-        def record(search, *args, **kwargs):
-            init(search, *args, **kwargs)
-            made.append(search.solver)
-
-        expected._Search.__init__ = record
-        return self
-
-    def __exit__(self, *exc):
-        expected._Search.__init__ = self._init
-
-    def stop_latest(self) -> None:
-        if self.made:
-            self.made[-1].request_stop()
-
-
 def _run_one(g: Variant, cap, value, mode: str, at: float, threads: int, report: Report,
              how: str) -> None:
     if mode == "bounds":
         _check_bounds(g, value, compute_bounds(g, time_limit=at, workers=threads), report, how)
         return
-    res = None
-    with _Kernels() as kernels:
-        timer = None
-        if mode == "kernel stop":
-            timer = _later(at, kernels.stop_latest)
-        elif mode == "stop request":
-            timer = _later(at, request_stop)
-        try:
-            res = solve_expected(g, max_depth=cap, workers=threads,
-                                 time_limit=at if mode == "deadline" else None)
-        except SearchInterrupted as stop:
-            res = stop.result
-        except Exception as exc:  # noqa: BLE001  (a crash is a failure to report, not to hide)
-            report.failures.append(f"{g.describe()}, cap {cap} [{how}]: "
-                                   f"{type(exc).__name__}: {str(exc)[:200]}")
-        finally:
-            if timer is not None:
-                timer.cancel()
+    kernels = Kernels(expected._Search, lambda search: search.solver)
+    try:
+        res = cut_short(kernels, mode, at, lambda limit: solve_expected(
+            g, max_depth=cap, workers=threads, time_limit=limit))
+    except Exception as exc:  # noqa: BLE001  (a crash is a failure to report, not to hide)
+        report.failures.append(f"{g.describe()}, cap {cap} [{how}]: "
+                               f"{type(exc).__name__}: {str(exc)[:200]}")
+        return
     if res is not None:
         _check_search(g, cap, value, res, report, how, mode)
 
@@ -202,28 +160,19 @@ def stress(games, rounds: int, seed: int = 0, workers=(1, 2), log=None,
         full[g, cap] = (value, search_s, bounds_s)
         say(f"{g.describe()}, cap {cap}: total {value}; search {search_s:.2f} s"
             + (f", bounds {bounds_s:.2f} s" if bounds_s is not None else ""))
-    report = Report()
-    poll = deadlines.POLL_SECONDS
-    deadlines.POLL_SECONDS = 0.0005
-    try:
-        for k in range(rounds):
-            g, cap = rng.choice(games)
-            value, search_s, bounds_s = full[g, cap]
-            modes = ("deadline", "kernel stop", "stop request") + (("bounds",) if cap is None
-                                                                   else ())
-            mode = rng.choice(modes)
-            at = rng.uniform(0.0, 1.2 * (bounds_s if mode == "bounds" else search_s)) + 1e-4
-            threads = rng.choice(workers)
-            report.runs += 1
-            clear_stop()
-            try:
-                _run_one(g, cap, value, mode, at, threads, report,
-                         f"round {k}, {mode} at {at:.4f} s, {threads} threads")
-            finally:
-                clear_stop()
-    finally:
-        deadlines.POLL_SECONDS = poll
-    return report
+
+    def run_round(k: int, report: Report) -> None:
+        g, cap = rng.choice(games)
+        value, search_s, bounds_s = full[g, cap]
+        modes = ("deadline", "kernel stop", "stop request") + (("bounds",) if cap is None
+                                                               else ())
+        mode = rng.choice(modes)
+        at = rng.uniform(0.0, 1.2 * (bounds_s if mode == "bounds" else search_s)) + 1e-4
+        threads = rng.choice(workers)
+        _run_one(g, cap, value, mode, at, threads, report,
+                 f"round {k}, {mode} at {at:.4f} s, {threads} threads")
+
+    return in_rounds(rounds, run_round)
 
 
 def stress_dask(games, rounds: int, seed: int = 0, workers: int = 2, log=None) -> Report:
@@ -259,12 +208,7 @@ def stress_dask(games, rounds: int, seed: int = 0, workers: int = 2, log=None) -
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", choices=("heavy", "small"), default="heavy")
-    parser.add_argument("--rounds", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bounds-cap", type=float, default=30.0, metavar="SECONDS",
-                        help="time limit of the reference bounds run (default 30 s)")
+    parser = arguments(__doc__)
     parser.add_argument("--dask", type=int, default=0, metavar="K",
                         help="also K time-limited searches on a local Dask cluster")
     args = parser.parse_args(argv)
@@ -277,11 +221,7 @@ def main(argv=None) -> int:
         report.runs += on_dask.runs
         report.outcomes.update({f"Dask {k}": v for k, v in on_dask.outcomes.items()})
         report.failures += on_dask.failures
-    for failure in report.failures:
-        print("UNSOUND:", failure)
-    print(f"{report.runs} runs in {time.perf_counter() - start:.0f} s: "
-          f"{dict(sorted(report.outcomes.items()))}; {len(report.failures)} unsound")
-    return 1 if report.failures else 0
+    return print_report(report, start)
 
 
 if __name__ == "__main__":
