@@ -34,6 +34,7 @@ from cbsolve.certify import verify
 from cbsolve.deadline import clear_stop, request_stop
 from cbsolve.search import worst
 from cbsolve.search.worst import solve_worst
+from cbsolve.status import StopReason
 from cbsolve.variant import Variant
 
 DIGITS = "0123456789AB"
@@ -67,7 +68,26 @@ def check_interval(res, value: int, fail) -> None:
         fail(f"upper bound {res.upper} < {value}")
 
 
-def _check_search(game: Variant, value: int, res, report: Report, how: str) -> None:
+#: The stop reason each way of stopping must report.
+EXPECTED_STOP = {"deadline": StopReason.TIME, "kernel stop": StopReason.STOPPED,
+                 "stop request": StopReason.INTERRUPTED}
+
+
+def check_stop(res, mode: str, fail) -> None:
+    """The stop reason is the one that stopped the search, and the JSON says so."""
+    data = res.to_json()
+    if res.stop is not None and res.stop is not EXPECTED_STOP[mode]:
+        fail(f"stop reason {res.stop}, stopped by a {mode}")
+    if data["time_limit_hit"] != (res.stop is StopReason.TIME):
+        fail(f"time_limit_hit {data['time_limit_hit']} with stop reason {res.stop}")
+    if res.interrupted and res.stop is not StopReason.INTERRUPTED:
+        fail(f"interrupted with stop reason {res.stop}")
+    if not res.proved and res.interrupted != (res.stop is StopReason.INTERRUPTED):
+        fail(f"interrupted {res.interrupted} with stop reason {res.stop}")
+
+
+def _check_search(game: Variant, value: int, res, report: Report, how: str,
+                  mode: str) -> None:
     def fail(why: str) -> None:
         report.failures.append(f"{game.describe()} [{how}]: {why}")
 
@@ -82,6 +102,7 @@ def _check_search(game: Variant, value: int, res, report: Report, how: str) -> N
             fail(f"{name} does not verify: {rep.message}")
         elif rep.lower_bound is not None and rep.lower_bound > value:
             fail(f"{name}'s certificate proves {rep.lower_bound} > {value}")
+    check_stop(res, mode, fail)
     report.outcomes[_outcome(res)] += 1
 
 
@@ -203,7 +224,7 @@ def _run_one(g: Variant, value: int, mode: str, at: float, threads: int, report:
     res = cut_short(Kernels(worst._Native, lambda native: native.core), mode, at,
                     lambda limit: solve_worst(g, workers=threads, time_limit=limit))
     if res is not None:
-        _check_search(g, value, res, report, how)
+        _check_search(g, value, res, report, how, mode)
 
 
 def stress(games, rounds: int, seed: int = 0, workers=(1, 2), log=None,
