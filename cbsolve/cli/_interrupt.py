@@ -165,6 +165,36 @@ def _quiet_resource_tracker() -> None:
             _TRACKER_WARNING
 
 
+def abandonable(work):
+    """``work()`` (a heuristic kernel with no stop flag, which releases the GIL) in a worker
+    thread while the main thread watches the stop request: on Ctrl-C it raises
+    KeyboardInterrupt at once instead of after the forced exit's seconds. The kernel is left
+    running: the CLI then ends the process (:func:`leave`). Outside the CLI's main thread the
+    call is made directly."""
+    if threading.current_thread() is not threading.main_thread() or _state.get("fd") is None:
+        return work()
+    from ..deadline import POLL_SECONDS, stop_requested
+
+    box: dict = {}
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # surfaced in the calling thread  # noqa: BLE001
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=target, daemon=True, name="cbsolve-abandonable").start()
+    while not done.wait(POLL_SECONDS):
+        if stop_requested():
+            raise KeyboardInterrupt
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
 def uninstall() -> None:
     """Give SIGINT back to Python's default (KeyboardInterrupt) after the command."""
     for timer in _timers:
