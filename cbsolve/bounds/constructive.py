@@ -57,6 +57,7 @@ from functools import cache
 
 from ..variant import Variant
 from . import cross_search
+from .balance import balance_plan, balance_worst, outcomes
 from .weighing import (
     by_rectangles,
     common_candidates,
@@ -149,7 +150,9 @@ def _locate_exact(m: int, smallest: int, symbols: int) -> int:
     for k in range(smallest, m // symbols + 1):
         rest = _locate_exact(m - k, k, symbols - 1)
         if rest >= 0:
-            worst = max(worst, weigh_worst(m, k) + rest)
+            # The last two symbols alone share the m positions: the balance (:mod:`.balance`).
+            cost = balance_worst(m, k) if symbols == 2 else weigh_worst(m, k)
+            worst = max(worst, cost + rest)
     return worst
 
 
@@ -168,8 +171,8 @@ def _locate_singletons_first(m: int, symbols: int) -> int:
         cost, left = 0, m
         for _ in range(located // 2):
             cost, left = cost + pair_search_worst(left), left - 2
-        if located % 2:
-            cost += weigh_worst(left, 1)
+        if located % 2:          # the odd one out; with the last symbol alone: the balance
+            cost += balance_worst(left, 1) if others <= 1 else weigh_worst(left, 1)
         worst = max(worst, cost + rest)
     return worst
 
@@ -238,7 +241,11 @@ class CountThenLocate:
                 self._find_pair(c, to_locate[i + 1], counts, unknown, secret)
                 i += 2
                 continue
-            for p in self._locate(c, unknown, counts[c]):
+            if i == len(to_locate) - 1:       # c and the last symbol share what is unknown
+                found = self._balance(c, present[-1], unknown, counts[c])
+            else:
+                found = self._locate(c, unknown, counts[c])
+            for p in found:
                 secret[p] = c
             i += 1
         for p in range(n):
@@ -313,6 +320,26 @@ class CountThenLocate:
         if joint(len(first), j, len(second), k - j):
             return self._two_blocks(c, first, second, marked=j == 1 and k - j == 1)
         return self._locate(c, first, j) + self._locate(c, second, k - j)
+
+    def _balance(self, c: int, d: int, positions: list[int], k: int) -> list[int]:
+        """The k positions of c among ``positions``, every one of which holds c or d: c on one
+        pan, d on the other, read a - b (:mod:`.balance`)."""
+        m = len(positions)
+        if k == 0 or k == m:
+            return positions[:k]
+        if 2 * k > m:
+            found = set(self._balance(d, c, positions, m - k))
+            return [p for p in positions if p not in found]
+        s, t = balance_plan(m, k)
+        if s == 0:
+            return self._locate(c, positions, k)
+        pans = positions[:s], positions[s:s + t], positions[s + t:]
+        read = self._ask(self._code({p: c for p in pans[0]} | {p: d for p in pans[1]}))
+        triples = outcomes(m, k, s, t)[read - self.filler_bulls - t]
+        if len(triples) > 1:                        # weigh the first pan alone: a
+            a = self._ask(self._code({p: c for p in pans[0]})) - self.filler_bulls
+            triples = [tr for tr in triples if tr[0] == a]
+        return [p for part, j in zip(pans, triples[0]) for p in self._balance(c, d, part, j)]
 
     def _two_blocks(self, c: int, xs: list[int], ys: list[int], marked: bool) -> list[int]:
         """c's positions when xs and ys each hold exactly one of them (``marked``) or each

@@ -41,6 +41,7 @@ from math import comb
 
 from ..variant import Variant
 from .constructive import METHOD, pair_search_worst, supported
+from .balance import balance_total
 from .weighing import two_unknowns_total, weigh_total
 
 
@@ -67,17 +68,24 @@ def _sweep(n: int, d: int, scan: bool) -> dict[tuple[int, int], tuple[int, int]]
 
     Counts are added in ascending order, one group of equal counts at a time. With ``scan`` the
     first two symbols are the scanned pair (no weighing; the scan is charged when the second one
-    is added) and only terminals using all D symbols matter."""
-    states = {(0, 0): (1, 0)}
+    is added) and only terminals using all D symbols matter. A located symbol is charged the
+    plain weighing when added; if the next symbol turns out to be the last one, the two share
+    the positions left and the difference to the balance is charged then (the state keeps the
+    count of the symbol located last for that, 0 if it was not weighed alone)."""
+    states = {(0, 0, 0): (1, 0)}
     for j in range(1, n + 1):
-        nxt: dict[tuple[int, int], tuple[int, int]] = {}
-        for (used, syms), (secrets, cost) in states.items():
-            _add(nxt, (used, syms), secrets, cost)             # no symbol of count j
+        nxt: dict[tuple[int, int, int], tuple[int, int]] = {}
+        for (used, syms, pend), (secrets, cost) in states.items():
+            _add(nxt, (used, syms, pend), secrets, cost)       # no symbol of count j
             alone = 0      # a located singleton not (yet) paired: its search, if it stays so
             for r in range(1, min(d - syms, (n - used) // j) + 1):
                 u, s = used + (r - 1) * j, syms + r - 1        # before the r-th symbol
                 m = n - u
                 secrets, cost = secrets * comb(m, j), cost * comb(m, j)
+                if m == j and pend:                            # the last symbol: see above
+                    cost += secrets // comb(m + pend, pend) * (
+                        balance_total(m + pend, pend) - weigh_total(m + pend, pend))
+                pend = 0
                 if scan and s == 1:
                     cost += _find_pair_total(n, u + j, secrets)
                 elif scan and s == 0:
@@ -87,12 +95,18 @@ def _sweep(n: int, d: int, scan: bool) -> dict[tuple[int, int], tuple[int, int]]
                     alone = 0
                 elif j == 1:
                     alone = secrets // m * weigh_total(m, 1)
+                    pend = 1
                 else:
                     cost += secrets // comb(m, j) * weigh_total(m, j)
+                    pend = j
                 labels = comb(d - syms, r)
-                _add(nxt, (u + j, s + 1), secrets * labels, (cost + alone) * labels)
+                _add(nxt, (u + j, s + 1, pend), secrets * labels, (cost + alone) * labels)
         states = nxt
-    return {k: v for k, v in states.items() if k[0] == n and (k[1] == d) == scan}
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    for (used, syms, _), (secrets, cost) in states.items():
+        if used == n and (syms == d) == scan:
+            _add(out, (used, syms), secrets, cost)
+    return out
 
 
 def _add(states: dict, key, secrets: int, cost: int) -> None:
