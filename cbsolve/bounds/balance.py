@@ -36,6 +36,9 @@ from .weighing import weigh_total, weigh_worst
 #: Largest number of marks (of the rarer symbol) for which pans are tried.
 MAX_MARKS = 12
 
+#: How much smaller than the first pan the second may be.
+PAN_SLACK = 6
+
 Plan = tuple[int, int]      # (s, t): pan sizes; (0, 0) means the plain weighing
 
 
@@ -60,11 +63,6 @@ def outcomes(m: int, k: int, s: int, t: int) -> dict[int, list[tuple[int, int, i
     return out
 
 
-def _parts_worst(s: int, t: int, u: int, triple: tuple[int, int, int]) -> int:
-    a, b, c = triple
-    return balance_worst(s, a) + balance_worst(t, b) + balance_worst(u, c)
-
-
 @cache
 def _best(m: int, k: int) -> tuple[int, Plan]:
     if k == 0 or k == m:
@@ -74,17 +72,51 @@ def _best(m: int, k: int) -> tuple[int, Plan]:
     best: tuple[int, Plan] = (weigh_worst(m, k), (0, 0))
     if k > MAX_MARKS:
         return best
-    for s in range(1, m):            # s = m, t = 0 would learn nothing
-        for t in range(0, min(s, m - s) + 1):
-            worst = 0
-            for triples in outcomes(m, k, s, t).values():
-                cost = (len(triples) > 1) + max(_parts_worst(s, t, m - s - t, tr) for tr in triples)
-                worst = max(worst, cost)
-                if 1 + worst >= best[0]:
-                    break
+    floor = _readings_floor(comb(m, k), 2 * k + 1)
+    rows = [[balance_worst(x, y) for y in range(min(x, k) + 1)] for x in range(m)]
+    for s in sorted(range(1, m), key=lambda s: abs(3 * s - m)):   # s = m, t = 0: no news
+        for t in _second_pans(s, m):
+            worst = _pans_worst(rows[s], rows[t], rows[m - s - t], k, s, t, m - s - t,
+                                best[0] - 1)
             if 1 + worst < best[0]:
                 best = (1 + worst, (s, t))
+                if best[0] == floor:          # no guess does better: 2k + 1 readings at most
+                    return best
     return best
+
+
+def _pans_worst(ws: list[int], wt: list[int], wu: list[int], k: int, s: int, t: int, u: int,
+                enough: int) -> int:
+    """Worst case after the pans' reading (``ws[a]``: the parts' own worst cases), stopping
+    early once it reaches ``enough``. The triples of reading r are a - b = r, so a alone
+    ranges over an interval."""
+    worst = 0
+    for r in range(-min(t, k), min(s, k) + 1):
+        low, high = max(0, r, -((u - k - r) // 2)), min(s, t + r, (k + r) // 2)
+        if low > high:
+            continue
+        cost = (high > low) + max(ws[a] + wt[a - r] + wu[k - 2 * a + r]
+                                  for a in range(low, high + 1))
+        if cost > worst:
+            worst = cost
+            if worst >= enough:
+                break
+    return worst
+
+
+def _readings_floor(sets: int, readings: int) -> int:
+    """Least w with readings^w >= sets (a lower bound for any search of this kind)."""
+    w, reach = 0, 1
+    while reach < sets:
+        w, reach = w + 1, reach * readings
+    return w
+
+
+def _second_pans(s: int, m: int) -> list[int]:
+    """Sizes t tried for the second pan: none, or nearly the first pan's (a cheap rule: the
+    worst case is that of the search this rule defines)."""
+    top = min(s, m - s)
+    return [0] + list(range(max(1, top - PAN_SLACK), top + 1))
 
 
 @cache
