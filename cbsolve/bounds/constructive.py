@@ -219,24 +219,44 @@ class CountThenLocate:
                 break
             counts[s] = self._ask((s,) * n)
         counts[d - 1] = n - sum(counts[:d - 1])
+        self.counts = counts
         secret: list[int | None] = [None] * n
-        present = sorted((s for s in range(d) if counts[s]), key=lambda s: (counts[s], s))
+        self._region(list(range(n)), counts, secret)
+        return secret
+
+    def _split_at(self, m: int, present: list[int], counts: list[int]) -> int:
+        """How many of the region's m positions to split off first (0: locate in place). Count-
+        then-locate never splits; :class:`.regions.SplitThenLocate` does."""
+        return 0
+
+    def _region(self, region: list[int], counts: list[int], secret: list) -> None:
+        """Fill ``secret`` on ``region``, whose symbol counts are ``counts`` (every other
+        position of the secret is known or in another region of known counts)."""
+        present = sorted((s for s in range(self.d) if counts[s]), key=lambda s: (counts[s], s))
         if len(present) == 1:
-            return present * n
-        if len(present) < d:
-            self.filler = next(s for s in range(d) if counts[s] == 0)
-            self.filler_bulls = 0
+            for p in region:
+                secret[p] = present[0]
+            return
+        h = self._split_at(len(region), present, counts)
+        if h:
+            self._split(region, h, present, counts, secret)
+            return
+        if len(present) < self.d:
+            # A symbol absent from the region scores all its occurrences wherever it is put.
+            self.filler = next(s for s in range(self.d) if counts[s] == 0)
+            self.filler_bulls = self.counts[self.filler]
         else:
             a, b = present[0], present[1]
-            self.filler, self.filler_bulls = None, 0       # none yet: the pair fills the board
-            self._find_pair(a, b, counts, list(range(n)), secret)
+            # The pair fills the region; a outside it scores its occurrences there.
+            self.filler, self.filler_bulls = a, self.counts[a] - counts[a]
+            self._find_pair(a, b, counts, region, secret)
             present = present[2:]
-            self.filler, self.filler_bulls = a, counts[a]
+            self.filler, self.filler_bulls = a, self.counts[a]
         to_locate = present[:-1]
         i = 0
         while i < len(to_locate):
             c = to_locate[i]
-            unknown = [p for p in range(n) if secret[p] is None]
+            unknown = [p for p in region if secret[p] is None]
             if counts[c] == 1 and i + 1 < len(to_locate) and counts[to_locate[i + 1]] == 1:
                 self._find_pair(c, to_locate[i + 1], counts, unknown, secret)
                 i += 2
@@ -248,10 +268,26 @@ class CountThenLocate:
             for p in found:
                 secret[p] = c
             i += 1
-        for p in range(n):
+        for p in region:
             if secret[p] is None:
-                secret[p] = present[-1] if present else None
-        return secret
+                secret[p] = present[-1]
+
+    def _split(self, region: list[int], h: int, present: list[int], counts: list[int],
+               secret: list) -> None:
+        """Weigh every symbol of the region but the last, z, on its first h positions with z
+        everywhere else: the bulls minus z's count are h_s - h_z, and the h_s sum to h. Then
+        solve both parts as regions (:mod:`.regions`)."""
+        z, first = present[-1], region[:h]
+        self.filler, self.filler_bulls = z, self.counts[z]
+        diff = {s: self._ask(self._code({p: s for p in first})) - self.filler_bulls
+                for s in present[:-1]}
+        h_z, rest = divmod(h - sum(diff.values()), len(present))
+        assert rest == 0, "the weighings must add up"
+        inside = [0] * self.d
+        for s in present:
+            inside[s] = diff.get(s, 0) + h_z
+        self._region(first, inside, secret)
+        self._region(region[h:], [c - x for c, x in zip(counts, inside)], secret)
 
     def _code(self, on: dict[int, int]) -> tuple[int, ...]:
         """``on`` maps positions to symbols; every other position gets the filler."""
