@@ -89,20 +89,40 @@ def _any_region(m: int, q: int) -> int:
     return max(_with_filler(m, r)[0] for r in range(min(q, m) + 1))
 
 
-def _crowded_or_filler(m: int, d: int) -> int:
-    worst = _any_region(m, d - 1)
-    return max(worst, _crowded(m, d)[0]) if m >= d else worst
+def _filler_part(x: int, d: int) -> int:
+    return _any_region(x, d - 1)
+
+
+def _crowded_part(x: int, d: int) -> int:
+    return _crowded(x, d)[0] if x >= d else -1
+
+
+@cache
+def _split_crowded(m: int, d: int, singleton: bool) -> tuple[int, int]:
+    """(worst case, split point) of splitting a region where all d symbols occur. With a
+    symbol occurring once (``singleton``) at most one part can again hold all d."""
+    best = None
+    for h in range(m // 2, 0, -1):
+        f1, f2 = _filler_part(h, d), _filler_part(m - h, d)
+        c1, c2 = _crowded_part(h, d), _crowded_part(m - h, d)
+        if singleton:
+            parts = max(f1 + f2, c1 + f2, f1 + c2)
+        else:
+            parts = max(f1, c1) + max(f2, c2)
+        if best is None or d - 1 + parts < best[0]:
+            best = (d - 1 + parts, h)
+    assert best is not None
+    return best
 
 
 @cache
 def _crowded(m: int, d: int) -> tuple[int, int]:
-    """(worst case, split point) of a region of m >= d positions where all d symbols occur:
-    the split costs the second; the pair search or scan is taken when cheaper for the counts
-    of the two rarest symbols (:func:`crowded_split`)."""
-    split = min((d - 1 + _crowded_or_filler(h, d) + _crowded_or_filler(m - h, d), h)
-                for h in range(m // 2, 0, -1))
-    worst = max(min(_pair_first(m, d, ka, kb), split[0]) for ka, kb in _rarest_pairs(m, d))
-    return worst, split[1]
+    """(worst case, 0) of a region of m >= d positions where all d symbols occur: for the
+    counts ka <= kb of its two rarest symbols, the pair search or scan, or the split when
+    cheaper (:func:`crowded_split`)."""
+    worst = max(min(_pair_first(m, d, ka, kb), _split_crowded(m, d, ka == 1)[0])
+                for ka, kb in _rarest_pairs(m, d))
+    return worst, 0
 
 
 def _rarest_pairs(m: int, d: int):
@@ -120,9 +140,8 @@ def _pair_first(m: int, d: int, ka: int, kb: int) -> int:
 
 def crowded_split(m: int, d: int, ka: int, kb: int) -> int:
     """Where a region of m positions holding all d symbols is split (0: pair search or scan)."""
-    worst, h = _crowded(m, d)
-    return 0 if _pair_first(m, d, ka, kb) <= d - 1 + _crowded_or_filler(h, d) + \
-        _crowded_or_filler(m - h, d) else h
+    cost, h = _split_crowded(m, d, ka == 1)
+    return 0 if _pair_first(m, d, ka, kb) <= cost else h
 
 
 class SplitThenLocate(CountThenLocate):
