@@ -3,7 +3,6 @@ against the strategy's own play on every set of marks of small blocks, and on ra
 with two symbols sharing the board up to N = 64."""
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -16,28 +15,20 @@ from cbsolve.bounds.weighing import weigh_worst
 from cbsolve.rule import score
 from cbsolve.variant import Variant
 
+from testkit import block_player, every_set_of_marks
+
 
 def _balance_by_play(m: int, marks: set[int]) -> tuple[list[int], int]:
     """(positions of symbol 0 found, guesses asked) when CountThenLocate separates symbols 0
     (on the marks) and 1 (elsewhere) on m positions, with the absent symbol 2 as the filler."""
-    secret = tuple(0 if p in marks else 1 for p in range(m))
-    v = Variant.from_options(length=m, digits=3, repeats=True, feedback="bulls")
-    player = CountThenLocate(v)
-    player.guesses, player.stop_early = [], False
-    player.respond = lambda code: score(v, secret, code)[0]
-    player.filler, player.filler_bulls = 2, 0
-    found = player._balance(0, 1, list(range(m)), len(marks))
-    return found, len(player.guesses)
+    player = block_player(tuple(0 if p in marks else 1 for p in range(m)), filler=2)
+    return player._balance(0, 1, list(range(m)), len(marks)), len(player.guesses)
 
 
 @pytest.mark.parametrize("m", range(1, 13))
 def test_balance_finds_every_set_of_marks_within_its_worst_case_and_total(m):
     for k in range(m + 1):
-        worst = total = 0
-        for marks in itertools.combinations(range(m), k):
-            found, asked = _balance_by_play(m, set(marks))
-            assert sorted(found) == list(marks)
-            worst, total = max(worst, asked), total + asked
+        worst, total = every_set_of_marks(m, k, lambda marks: _balance_by_play(m, marks))
         assert worst == balance_worst(m, k)
         assert total == balance_total(m, k)
 
