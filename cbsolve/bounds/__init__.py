@@ -12,7 +12,8 @@ Place in the data flow: code space sizes, scoring, strategies and the optimal se
 4. upper bounds from heuristic strategies played against every secret (exact evaluation by
    :func:`cbsolve.strategy.evaluate`, scored on the fly up to 10^6 secrets, within the time
    limit; a sampled estimate is never used as a bound), from the
-   count-then-locate construction for games with repeats and the set-then-place one for
+   count-then-locate construction (with region splits, :mod:`.regions`) for games with
+   repeats and the set-then-place one for
    distinct games with D >= 2N-1, any N (:mod:`.constructive`: worst W proved by construction,
    total <= W x S), and the trivial strategy "guess every code
    in order" (worst S, total S(S+1)/2) otherwise;
