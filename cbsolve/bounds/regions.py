@@ -45,7 +45,7 @@ from .constructive import (
     pair_search_worst,
     supported,
 )
-from .small_regions import MAX_POSITIONS, region_tree, small_region_worst
+from .small_regions import played_tree, searched, small_region_worst
 
 METHOD = ("constructive strategy (count, split into regions, locate; worst case proved by "
           "construction)")
@@ -87,7 +87,7 @@ def _with_filler(m: int, q: int) -> tuple[int, int]:
 def _in_place(m: int, q: int) -> int:
     """Worst case of solving a region with a filler without splitting it: a searched tree
     when it is small (:mod:`.small_regions`), else locating one symbol after another."""
-    return small_region_worst(m, q) if m <= MAX_POSITIONS else _locate_exact(m, 1, q)
+    return small_region_worst(m, q) if searched(m, q) else _locate_exact(m, 1, q)
 
 
 @cache
@@ -163,10 +163,10 @@ class SplitThenLocate(CountThenLocate):
                         secret: list) -> bool:
         """A small region is solved by its searched tree (:mod:`.small_regions`): label i is
         the i-th present symbol (ascending count), label q the filler."""
-        if len(region) > MAX_POSITIONS:
+        if not searched(len(region), len(present)):
             return False
         q = len(present)
-        node = region_tree(tuple(counts[s] for s in present))
+        node = played_tree(tuple(counts[s] for s in present))
         while node[0] != "leaf":
             guess, children = node
             on = {p: present[label] for p, label in zip(region, guess) if label < q}
