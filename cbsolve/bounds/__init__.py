@@ -282,9 +282,11 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
                              f"({checked.problem}); the other methods' interval stands")
             continue
         if not res.proved:
-            out.notes.append(f"optimal {objective}-case search stopped at the time limit having "
-                             f"proved [{res.lower}, {res.upper}] (raise --time-limit to go "
-                             "further)")
+            # the kernel says why it stopped: a time limit, or Ctrl-C's stop request
+            out.notes.append(f"optimal {objective}-case search "
+                             + ("interrupted" if res.interrupted else "stopped at the time limit")
+                             + f" having proved [{res.lower}, {res.upper}]"
+                             + ("" if res.interrupted else " (raise --time-limit to go further)"))
         what = "optimal, proved" if res.proved else "bound proved before time limit"
         if checked.lower is not None:
             interval.raise_lower(checked.lower, f"search ({what}; {checked.lower_how})")
