@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.constructive import count_locate_worst
-from cbsolve.bounds.regions import SplitThenLocate, split_locate_worst
+from cbsolve.bounds.regions import SplitThenLocate, split_locate_total, split_locate_worst
 from cbsolve.rule import score
 from cbsolve.variant import Variant
 
@@ -30,6 +30,21 @@ def test_every_secret_of_small_games_within_the_bound(n, d):
     v = Variant.from_options(length=n, digits=d, repeats=True, feedback="bulls")
     worst = max(len(play(v, s)) for s in itertools.product(range(d), repeat=n))
     assert worst <= split_locate_worst(v) <= count_locate_worst(v)
+
+
+@pytest.mark.parametrize("n, d", [(4, 3), (5, 3), (5, 4), (6, 3), (6, 4), (7, 3)])
+def test_the_total_bound_covers_every_secret_played(n, d):
+    # Each secret is charged the worst case of its number of symbols: the strategy played on
+    # every secret must total no more.
+    v = Variant.from_options(length=n, digits=d, repeats=True, feedback="bulls")
+    played = [len(play(v, s)) for s in itertools.product(range(d), repeat=n)]
+    assert sum(played) <= split_locate_total(v) <= split_locate_worst(v) * d ** n
+
+
+def test_the_total_bound_beats_worst_times_secrets_where_every_symbol_is_likely():
+    v = Variant.from_options(length=40, digits=10, repeats=True)
+    assert split_locate_total(v) < split_locate_worst(v) * 10 ** 40
+    assert compute_bounds(v).expected.upper == split_locate_total(v)
 
 
 def _crowded_secret(rng: random.Random, n: int, d: int) -> tuple[int, ...]:

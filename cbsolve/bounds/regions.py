@@ -36,6 +36,7 @@ secret of small games and random and adversarial secrets up to N = 64.
 from __future__ import annotations
 
 from functools import cache
+from math import comb
 
 from ..variant import Variant
 from .constructive import (
@@ -65,6 +66,31 @@ def split_locate_worst(variant: Variant) -> int | None:
     # Sanity: splitting is an option on top of count-then-locate, never a cost.
     assert bound <= count_locate_worst(variant)
     return bound
+
+
+def split_locate_total(variant: Variant) -> int | None:
+    """Proved upper bound on the total guesses of :class:`SplitThenLocate` over all secrets, or
+    None: each secret charged the worst case of its kind of board. After the count phase the
+    strategy knows which q symbols occur and takes the recursion's choice for a board of q
+    symbols (:func:`_with_filler` while some symbol is absent, :func:`_crowded` when all D
+    occur), so the worst case of that recursion bounds every secret holding exactly q symbols;
+    C(D, q) x surjections(N, q) secrets do."""
+    if not supported(variant)[0]:
+        return None
+    n, d = variant.length, variant.n_symbols
+    if d == 1:
+        return 1
+    kinds = [(comb(d, q) * _surjections(n, q), _with_filler(n, q)[0])
+             for q in range(1, min(d - 1, n) + 1)]
+    if d <= n:
+        kinds.append((_surjections(n, d), _crowded(n, d)[0]))
+    assert sum(count for count, _ in kinds) == d ** n, "every secret is of one kind"
+    return sum(count * (d - 1 + worst + 1) for count, worst in kinds)
+
+
+def _surjections(n: int, q: int) -> int:
+    """Boards of n positions using each of q given symbols at least once (inclusion-exclusion)."""
+    return sum((-1) ** j * comb(q, j) * (q - j) ** n for j in range(q + 1))
 
 
 @cache
@@ -176,4 +202,4 @@ class SplitThenLocate(CountThenLocate):
         return True
 
 
-__all__ = ["METHOD", "SplitThenLocate", "crowded_split", "split_locate_worst"]
+__all__ = ["METHOD", "SplitThenLocate", "crowded_split", "split_locate_total", "split_locate_worst"]
