@@ -104,6 +104,17 @@ def test_the_heuristic_kernel_does_not_hold_ctrl_c(args):
     assert _one_line(err) == "cbsolve: interrupted"
 
 
+def test_assist_keeps_the_entries_when_its_advice_is_interrupted():
+    """`assist`'s advice (Bulls & Cows 6/10: minutes in the heuristic kernel, no stop flag)
+    held Ctrl-C until the forced exit, whose stub lost the entries typed. The advice now runs
+    in another thread; the session ends at once and reports its entries (none typed yet)."""
+    code, out, err = _interrupt(["assist", "--length", "6", "--json"], after=5.0)
+    data = json.loads(out)
+    assert code == 130 and data["interrupted"] is True and data["complete"] is False
+    assert data["entries"] == [] and data["consistent"] is True
+    assert err.strip().splitlines()[-1] == "cbsolve: interrupted" and "Traceback" not in err
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("args,after", [
     (["optimal", "--objective", "expected", "--scheduler", "local", "--workers", "2",
