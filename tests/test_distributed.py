@@ -134,3 +134,21 @@ def test_a_time_limit_leaves_a_sound_answer_that_says_why(client, limit):
         assert res.status is Status.FEASIBLE and res.lower <= one.total <= res.upper
         assert res.total == res.upper and verify(res.tree).valid
         assert res.stop is StopReason.TIME and res.to_json()["time_limit_hit"] is True
+
+
+@pytest.mark.parametrize("variant", [SMALL, Variant(4, "0123456", repeats=False)])
+def test_a_time_limited_worst_case_search_reports_the_interval_proved(client, variant):
+    """A time-limited worst-case search on the cluster reported unknown (or was refused): it
+    now reports the depths refuted so far and the greedy tree, as one process does."""
+    from cbsolve.search.distributed_worst import solve_worst_distributed
+    from cbsolve.search.worst import solve_worst
+    from cbsolve.status import Status, StopReason
+
+    one = solve_worst(variant, workers=1)
+    res = solve_worst_distributed(client, variant, time_limit=1e-3)
+    if res.proved:
+        assert (res.worst, res.stop) == (one.worst, None)
+    else:
+        assert res.status is Status.FEASIBLE and res.lower <= one.worst <= res.upper
+        assert res.worst == res.upper and verify(res.tree).valid
+        assert res.stop is StopReason.TIME and res.to_json()["time_limit_hit"] is True

@@ -116,13 +116,15 @@ def test_assist_keeps_the_entries_when_its_advice_is_interrupted():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("objective", ["expected", "worst"])
-def test_a_distributed_search_reports_the_interval_proved(objective):
+@pytest.mark.parametrize("objective,game", [("expected", []),
+                                            ("worst", ["--variant", "bulls-cows",
+                                                       "--no-leading-zero"])])
+def test_a_distributed_search_reports_the_interval_proved(objective, game):
     """The Dask driver's wait held Ctrl-C until the forced exit, which printed only the stub
     (and a worst-case run had no interval at all). The driver now waits in short steps, stops
     at once and reports the interval proved, as the one-process search does."""
     code, out, err = _interrupt(["optimal", "--objective", objective, "--scheduler", "local",
-                                 "--workers", "2", "--json"], after=15.0)
+                                 "--workers", "2", *game, "--json"], after=15.0)
     data = json.loads(out)
     assert code == 130 and data["interrupted"] is True and data["stop"] == "interrupted"
     assert data["lower"] is not None and data["lower"] <= data["upper"]

@@ -190,6 +190,26 @@ class _Stopped(Exception):
     """The time limit ran out in a task (or in the driver)."""
 
 
+def wait_any(futures: list, deadline: Deadline) -> set:
+    """The futures of ``futures`` that finish next. Waits in short steps: one blocked wait
+    would hold Ctrl-C until the forced exit (cli._interrupt). Raises :class:`_Stopped` at the
+    deadline or on Ctrl-C (the caller cancels what still runs)."""
+    from distributed import wait
+
+    while True:
+        if deadline.expired():
+            raise _Stopped
+        left = deadline.left()
+        try:
+            done, _ = wait(futures, timeout=POLL_SECONDS if left is None
+                           else min(POLL_SECONDS, max(left, 1e-3)),
+                           return_when="FIRST_COMPLETED")
+        except TimeoutError:    # none finished in this step
+            continue
+        if done:
+            return done
+
+
 class DistributedExpected:
     """The driver: first (and second) guesses here, classes on the cluster's workers."""
 
@@ -398,19 +418,9 @@ class DistributedExpected:
     def _finished(self, running: dict) -> list:
         """(what, result) of the tasks of ``running`` (future -> what) that finish next,
         removed from it, their work counted; a stopped task stops the search."""
-        from distributed import wait
-
         if not running:
             return []
-        done = None
-        while not done:   # in short waits: a blocked wait would hold Ctrl-C (cli._interrupt)
-            left = self._left()     # raises _Stopped at the time limit or on Ctrl-C
-            try:
-                done, _ = wait(list(running), timeout=POLL_SECONDS if left is None
-                               else min(POLL_SECONDS, max(left, 1e-3)),
-                               return_when="FIRST_COMPLETED")
-            except TimeoutError:    # tasks still running
-                continue
+        done = wait_any(list(running), self.deadline)
         out = []
         for fut in done:
             res = fut.result()
