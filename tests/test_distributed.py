@@ -83,8 +83,7 @@ def test_cli_bad_distributed_options_exit_2(capsys, args, words):
 def test_time_limit_reports_not_proved(client):
     result = DistributedExpected(client, Variant.preset("mastermind"), None, "all",
                                  time_limit=0.001).run()
-    assert not result.proved and result.tree is None
-    assert any("time limit" in note for note in result.notes)
+    assert not result.proved and any("time limit" in note for note in result.notes)
 
 
 @pytest.mark.parametrize("variant, options", [
@@ -130,5 +129,26 @@ def test_a_time_limit_leaves_a_sound_answer_that_says_why(client, limit):
     if res.proved:
         assert (res.total, res.status, res.stop) == (one.total, Status.OPTIMAL, None)
     else:
-        assert res.status is Status.UNKNOWN and res.upper is None and res.tree is None
+        # the interval proved so far, as one process reports it: the counting lower bound
+        # and the greedy strategy, whose tree the verifier replays to its upper bound
+        assert res.status is Status.FEASIBLE and res.lower <= one.total <= res.upper
+        assert res.total == res.upper and verify(res.tree).valid
+        assert res.stop is StopReason.TIME and res.to_json()["time_limit_hit"] is True
+
+
+@pytest.mark.parametrize("variant", [SMALL, Variant(4, "0123456", repeats=False)])
+def test_a_time_limited_worst_case_search_reports_the_interval_proved(client, variant):
+    """A time-limited worst-case search on the cluster reported unknown (or was refused): it
+    now reports the depths refuted so far and the greedy tree, as one process does."""
+    from cbsolve.search.distributed_worst import solve_worst_distributed
+    from cbsolve.search.worst import solve_worst
+    from cbsolve.status import Status, StopReason
+
+    one = solve_worst(variant, workers=1)
+    res = solve_worst_distributed(client, variant, time_limit=1e-3)
+    if res.proved:
+        assert (res.worst, res.stop) == (one.worst, None)
+    else:
+        assert res.status is Status.FEASIBLE and res.lower <= one.worst <= res.upper
+        assert res.worst == res.upper and verify(res.tree).valid
         assert res.stop is StopReason.TIME and res.to_json()["time_limit_hit"] is True

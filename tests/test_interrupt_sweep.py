@@ -104,14 +104,28 @@ def test_the_heuristic_kernel_does_not_hold_ctrl_c(args):
     assert _one_line(err) == "cbsolve: interrupted"
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("args,after", [
-    (["optimal", "--objective", "expected", "--scheduler", "local", "--workers", "2",
-      "--json"], 15.0),
-])
-def test_forced_exits_print_the_json_stub(args, after):
-    """The Dask driver waits on its cluster: the forced exit answers, with the stub."""
-    code, out, err = _interrupt(args, after)
+def test_assist_keeps_the_entries_when_its_advice_is_interrupted():
+    """`assist`'s advice (Bulls & Cows 6/10: minutes in the heuristic kernel, no stop flag)
+    held Ctrl-C until the forced exit, whose stub lost the entries typed. The advice now runs
+    in another thread; the session ends at once and reports its entries (none typed yet)."""
+    code, out, err = _interrupt(["assist", "--length", "6", "--json"], after=5.0)
     data = json.loads(out)
-    assert code == 130 and data["interrupted"] is True and data["command"] == args[0]
-    assert _one_line(err) == "cbsolve: interrupted"
+    assert code == 130 and data["interrupted"] is True and data["complete"] is False
+    assert data["entries"] == [] and data["consistent"] is True
+    assert err.strip().splitlines()[-1] == "cbsolve: interrupted" and "Traceback" not in err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("objective,game", [("expected", []),
+                                            ("worst", ["--variant", "bulls-cows",
+                                                       "--no-leading-zero"])])
+def test_a_distributed_search_reports_the_interval_proved(objective, game):
+    """The Dask driver's wait held Ctrl-C until the forced exit, which printed only the stub
+    (and a worst-case run had no interval at all). The driver now waits in short steps, stops
+    at once and reports the interval proved, as the one-process search does."""
+    code, out, err = _interrupt(["optimal", "--objective", objective, "--scheduler", "local",
+                                 "--workers", "2", *game, "--json"], after=15.0)
+    data = json.loads(out)
+    assert code == 130 and data["interrupted"] is True and data["stop"] == "interrupted"
+    assert data["lower"] is not None and data["lower"] <= data["upper"]
+    assert _one_line(err) == "cbsolve: interrupted: the interval above is what was proved"

@@ -42,7 +42,7 @@ def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_l
     inconsistent.
     """
     from ..errors import InconsistentLog
-    from ._interrupt import interactive
+    from ._interrupt import EXIT_INTERRUPTED, abandonable, interactive
 
     interactive()     # Ctrl-C ends the session at once
     from ..play.assistant import Assistant, AssistSession
@@ -51,14 +51,23 @@ def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_l
 
     log = read_log(variant, entries, log_file)
     assistant = Assistant(variant, strategy=strategy, guesses=guesses, seed=seed,
-                          tree_path=tree_path, time_limit=time_limit or None, coach=coach)
+                          tree_path=tree_path, time_limit=time_limit or None, coach=coach,
+                          wait=abandonable)
     for e in log:
         try:
             assistant.add(e.text, e.bulls, e.cows)
         except InconsistentLog:
             pass  # reported by the session
     console = Console(stdin=sys.stdin, stdout=sys.stderr if as_json else sys.stdout)
-    summary = AssistSession(assistant, console).run()
+    session = AssistSession(assistant, console)
+    try:
+        summary = session.run()
+    except KeyboardInterrupt:   # Ctrl-C: the entries typed so far, no advice
+        if as_json:
+            emit(True, {**session.entries(), "command": "assist", "interrupted": True,
+                        "complete": False}, "")
+        click.echo("cbsolve: interrupted", err=True)
+        return EXIT_INTERRUPTED
     if as_json:
         emit(True, summary, "")
     return EXIT_OK if summary["consistent"] else EXIT_NONE

@@ -228,15 +228,12 @@ def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesse
                                             max_depth=max_depth, guesses=guesses,
                                             time_limit=time_limit, root=position)
     else:
-        if time_limit:
-            raise InvalidVariant("--time-limit with --scheduler applies to --objective "
-                                 "expected only")
         from ..search.distributed_worst import solve_worst_distributed
 
         with cluster_client(scheduler, workers) as client:
             result = solve_worst_distributed(client, variant, guesses=guesses,
                                              max_depth=max_depth, certificate=certificate,
-                                             root=position)
+                                             root=position, time_limit=time_limit)
     if position is not None:
         stamp(result, position)
     return result

@@ -102,8 +102,12 @@ class Assistant:
 
     def __init__(self, variant: Variant, strategy: str = "minimax", guesses: str = "all",
                  seed: int | None = None, tree_path: str | None = None,
-                 time_limit: float = time_policy.ASSIST_SECONDS, coach: bool = False):
+                 time_limit: float = time_policy.ASSIST_SECONDS, coach: bool = False,
+                 wait=None):
         self.variant = variant
+        #: How to wait for the heuristic kernel, which has no stop flag: the CLI runs it in
+        #: another thread (cli._interrupt.abandonable) so Ctrl-C is not held until it ends.
+        self._wait = wait or (lambda work: work())
         self.coach = None
         if coach:
             from .coach import Coach
@@ -132,7 +136,7 @@ class Assistant:
         return None if self.tree is None else follow_tree(self.tree, self.log)
 
     def advise(self) -> Suggestion:
-        base = self.guesser.suggest()  # also raises when the log is inconsistent
+        base = self._wait(self.guesser.suggest)  # also raises when the log is inconsistent
         why = ""
         if self.exact and not base.determined:
             move, why = self._exact_move()
@@ -287,10 +291,15 @@ class AssistSession:
         self.show()
         return True
 
+    def entries(self) -> dict:
+        """What was typed: the entries, whether solved, whether consistent."""
+        a = self.a
+        return {"entries": a.log.to_json(), "solved": self.won,
+                "consistent": a.guesser.inconsistent is None}
+
     def summary(self) -> dict:
         a = self.a
-        data = {"entries": a.log.to_json(), "solved": self.won,
-                "consistent": a.guesser.inconsistent is None}
+        data = self.entries()
         if a.coach is not None:
             data["coach"] = self.reviews
         if a.guesser.inconsistent is not None:

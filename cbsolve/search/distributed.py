@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..deadline import Deadline, stop_requested
+from ..deadline import POLL_SECONDS, Deadline, stop_requested
 from ..status import Status, StopReason
 from ..variant import Variant
 from . import SearchResult
@@ -188,6 +188,26 @@ class _Class:
 
 class _Stopped(Exception):
     """The time limit ran out in a task (or in the driver)."""
+
+
+def wait_any(futures: list, deadline: Deadline) -> set:
+    """The futures of ``futures`` that finish next. Waits in short steps: one blocked wait
+    would hold Ctrl-C until the forced exit (cli._interrupt). Raises :class:`_Stopped` at the
+    deadline or on Ctrl-C (the caller cancels what still runs)."""
+    from distributed import wait
+
+    while True:
+        if deadline.expired():
+            raise _Stopped
+        left = deadline.left()
+        try:
+            done, _ = wait(futures, timeout=POLL_SECONDS if left is None
+                           else min(POLL_SECONDS, max(left, 1e-3)),
+                           return_when="FIRST_COMPLETED")
+        except TimeoutError:    # none finished in this step
+            continue
+        if done:
+            return done
 
 
 class DistributedExpected:
@@ -398,11 +418,9 @@ class DistributedExpected:
     def _finished(self, running: dict) -> list:
         """(what, result) of the tasks of ``running`` (future -> what) that finish next,
         removed from it, their work counted; a stopped task stops the search."""
-        from distributed import wait
-
         if not running:
             return []
-        done, _ = wait(list(running), return_when="FIRST_COMPLETED")
+        done = wait_any(list(running), self.deadline)
         out = []
         for fut in done:
             res = fut.result()
@@ -429,6 +447,49 @@ class DistributedExpected:
         return {"guess": space.format(self.search.codes[g]), "children": children}, \
             dict(sorted(hist.items()))
 
+    def _stopped(self, result: SearchResult, members: np.ndarray, history: list[int]) -> None:
+        """A time limit or Ctrl-C stopped the search: the interval proved, as the one-process
+        search reports it: the counting lower bound of the set and the greedy strategy's value
+        (its tree after a time limit; none after Ctrl-C, which leaves at once)."""
+        s = self.search
+        result.stop = StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
+        result.interrupted = result.stop is StopReason.INTERRUPTED
+        s.solver.set_deadline(0)
+        played = s._played(history)
+        result.lower = int(s.solver.lower_bound(members, s.depth, played, s._history(history))[0])
+        greedy = s.solver.greedy_value(members, s.depth, played)
+        if greedy is not None:
+            result.upper = int(greedy[0])
+            result.status = Status.FEASIBLE
+            if not result.interrupted:
+                self._greedy_tree(result, members, history)
+        what = "interrupted" if result.interrupted else "time limit"
+        hi = "?" if result.upper is None else result.upper
+        result.notes.append(f"{what}: total in [{result.lower}, {hi}]"
+                            + (" (no tree)" if result.tree is None else ""))
+
+    def _greedy_tree(self, result: SearchResult, members: np.ndarray, history: list[int]):
+        """The greedy strategy's tree from the searched set (depths counted from it)."""
+        from ..tree import make_tree
+        from .expected import _NoGreedyTree
+
+        s = self.search
+        s._wins = {}
+        try:
+            root = s._greedy_tree(members, s.depth, list(history))
+        except _NoGreedyTree:
+            return
+        finally:
+            wins, s._wins = s._wins, {}
+        hist = {k - len(history): v for k, v in sorted(wins.items())}
+        result.histogram = hist
+        result.total, result.worst = sum(k * v for k, v in hist.items()), max(hist)
+        extra = {"objective": "expected", "proved": False}
+        if self.max_depth:
+            extra["max_depth"] = self.max_depth
+        result.tree = make_tree(self.variant, "optimal-expected", self.guesses, root, hist,
+                                **extra)
+
     # --- the whole search --------------------------------------------------------------------
     def run(self, members: np.ndarray | None = None, history: list[int] | None = None
             ) -> SearchResult:
@@ -446,11 +507,8 @@ class DistributedExpected:
                               guesses=self.guesses)
         try:
             value, g, classes = self.solve_set(members, s.depth, history, (INF_T, INF_W))
-        except _Stopped:
-            result.stop = StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
-            result.interrupted = result.stop is StopReason.INTERRUPTED
-            what = "interrupted" if result.interrupted else "time limit reached"
-            result.notes.append(f"{what}: the distributed search did not finish")
+        except (_Stopped, KeyboardInterrupt):
+            self._stopped(result, members, history)
             result.seconds, result.nodes = time.perf_counter() - started, self.nodes
             return result
         if g is None:   # only under a depth cap: nothing within it
@@ -513,6 +571,10 @@ class cluster_client:
         return self.client
 
     def __exit__(self, *exc):
+        if stop_requested():
+            # Ctrl-C: closing a cluster with running tasks takes seconds; the CLI leaves now and
+            # ends the worker processes itself (cli._interrupt.leave).
+            return False
         if self.client is not None:
             self.client.close()
         if self.cluster is not None:

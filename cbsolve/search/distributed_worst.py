@@ -21,7 +21,8 @@ import threading
 
 import numpy as np
 
-from ..status import Status
+from ..deadline import Deadline, stop_requested
+from ..status import Status, StopReason
 from ..variant import Variant
 from . import SearchResult
 
@@ -69,15 +70,55 @@ def decide_guess(spec: dict) -> dict:
 
 def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
                             max_depth: int | None = None, certificate: bool = True,
-                            workers: int | None = None, root=None) -> SearchResult:
+                            workers: int | None = None, root=None,
+                            time_limit: float | None = None) -> SearchResult:
     """Fewest guesses in the worst case (from ``root``, a position, when given), decided on the
-    cluster of ``client``; tree and certificate as :func:`cbsolve.search.worst.solve_worst`."""
+    cluster of ``client``; tree and certificate as :func:`cbsolve.search.worst.solve_worst`.
+    Stopped by ``time_limit`` or Ctrl-C: the interval proved (the depths refuted so far, the
+    greedy tree's depth) and, after a time limit, the greedy tree."""
+    import time
+
+    from .distributed import _Stopped
+
+    started = time.perf_counter()
+    deadline = Deadline(time_limit)
+    try:
+        return _solve(client, variant, guesses, max_depth, certificate, workers, root,
+                      deadline, started)
+    except (_Stopped, KeyboardInterrupt) as stop:
+        result = getattr(stop, "result", None)
+        if result is None:      # stopped before the interval existed
+            raise
+        return _stopped(variant, result, guesses, started)
+
+
+def _stopped(variant, result, guesses, started):
+    import time
+
+    from .worst import _fill_stats, _tree_doc
+
+    result.stop = StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
+    result.interrupted = result.stop is StopReason.INTERRUPTED
+    native, greedy = result.native, result.greedy
+    if not result.interrupted:      # Ctrl-C leaves at once, without a tree
+        result.tree = _tree_doc(variant, native, greedy, guesses)
+        _fill_stats(result, result.tree)
+    result.status = Status.FEASIBLE
+    what = "interrupted" if result.interrupted else "time limit"
+    result.notes.append(f"{what}: worst case in [{result.lower}, {result.upper}]"
+                        + (" (no tree)" if result.tree is None else ""))
+    result.seconds, result.nodes = time.perf_counter() - started, int(native.core.nodes())
+    del result.native, result.greedy
+    return result
+
+
+def _solve(client, variant, guesses, max_depth, certificate, workers, root, deadline, started):
     import os
     import time
 
+    from .distributed import _Stopped
     from .worst import _certificate, _depth, _fill_stats, _Native, _tree_doc, capacity
 
-    started = time.perf_counter()
     threads = workers or len(os.sched_getaffinity(0))
     native = _Native(variant, guesses, {}, threads, root=root)
     members, history = native.all, native.empty
@@ -92,15 +133,21 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
     result.lower, result.upper = lower, upper
     order = _first_guesses(variant, native, members, history, guesses)
     tasks, optimum, winner = 0, None, None
-    for d in range(lower, upper):
-        if max_depth is not None and d > max_depth:
-            break
-        winner = _decide(client, variant, guesses, members, history, order, d)
-        tasks += len(order)
-        if winner is not None:
-            optimum = d
-            break
-        result.lower = d + 1
+    try:
+        for d in range(lower, upper):
+            if max_depth is not None and d > max_depth:
+                break
+            winner = _decide(client, variant, guesses, members, history, order, d, deadline)
+            tasks += len(order)
+            if winner is not None:
+                optimum = d
+                break
+            result.lower = d + 1
+    except (_Stopped, KeyboardInterrupt) as stop:
+        if optimum is None and result.lower < upper:   # else the answer is proved: finish
+            result.native, result.greedy = native, greedy
+            stop.result = result
+            raise
     if optimum is None and (max_depth is None or upper <= max_depth):
         optimum = upper
     if optimum is None:   # no strategy within max_depth: certificate for max_depth
@@ -150,20 +197,24 @@ def _spec(variant, guesses, members, history, g, d, tree=False) -> dict:
             "history": [int(h) for h in history], "guess": int(g), "left": d, "tree": tree}
 
 
-def _decide(client, variant, guesses, members, history, order, d) -> int | None:
+def _decide(client, variant, guesses, members, history, order, d, deadline) -> int | None:
     """A first guess with which ``d`` guesses suffice, or None (proved: none does)."""
-    from distributed import as_completed
+    from .distributed import wait_any
 
     futures = {client.submit(decide_guess, _spec(variant, guesses, members, history, g, d),
                              pure=False, priority=len(order) - i): g
                for i, g in enumerate(order)}
-    winner = None
-    for fut in as_completed(list(futures)):
-        if fut.result()["ok"]:
-            winner = futures[fut]
-            break
-    for fut in futures:
-        fut.cancel()
+    pending, winner = list(futures), None
+    try:
+        while pending and winner is None:
+            for fut in wait_any(pending, deadline):
+                pending.remove(fut)
+                if fut.result()["ok"]:
+                    winner = futures[fut]
+                    break
+    finally:
+        for fut in futures:
+            fut.cancel()
     return winner
 
 
