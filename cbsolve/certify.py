@@ -3,7 +3,8 @@
 Place in the data flow: the last stop. ``cbsolve optimal`` and ``cbsolve evaluate`` write
 strategy trees (docs/tree-format.md) and lower-bound certificates (docs/optimal.md);
 ``cbsolve verify FILE`` calls :func:`verify_file`. This module imports only the variant, the
-code space and the scoring rule, never the search that produced the file, so a bug in the
+code space, the scoring rule and its own helper :mod:`cbsolve.certify_orbits` (symbol swaps
+found from a node's secrets), never the search that produced the file, so a bug in the
 search cannot vouch for itself (the certificate idea of PySAT's proofs, applied to Knuth 1977's
 "5 guesses suffice and 4 do not").
 
