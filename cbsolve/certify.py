@@ -3,7 +3,8 @@
 Place in the data flow: the last stop. ``cbsolve optimal`` and ``cbsolve evaluate`` write
 strategy trees (docs/tree-format.md) and lower-bound certificates (docs/optimal.md);
 ``cbsolve verify FILE`` calls :func:`verify_file`. This module imports only the variant, the
-code space and the scoring rule, never the search that produced the file, so a bug in the
+code space, the scoring rule and its own helper :mod:`cbsolve.certify_orbits` (symbol swaps
+found from a node's secrets), never the search that produced the file, so a bug in the
 search cannot vouch for itself (the certificate idea of PySAT's proofs, applied to Knuth 1977's
 "5 guesses suffice and 4 do not").
 
@@ -38,10 +39,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import claims
+from .certify_orbits import GuessOrbits
 from .codes import CodeSpace
 from .errors import CbsolveError, InvalidCode
 from .inputs import InputTooLarge, UnreadableInput, load_json
-from .scoring import pack, partition_counts, possible_responses, score_against, score_matrix
+from .scoring import counting_verdicts, pack, possible_responses, score_against, score_matrix
 from .variant import Variant
 
 TREE_FORMAT, TREE_VERSION = "cbsolve-tree", 1
@@ -358,6 +360,7 @@ class _CertChecker:
         self.space = CodeSpace(variant)
         self.codes = self.space.codes
         self.packed = pack(variant, self.codes)        # packed once, reused at every node
+        self.orbits = GuessOrbits(self.codes, variant.n_symbols, lambda c: pack(variant, c))
         self.tuples = [tuple(int(x) for x in c) for c in self.codes]
         self.text_index = {self.space.format(c): i for i, c in enumerate(self.codes)}
         self.candidates_only = candidates_only
@@ -390,12 +393,16 @@ class _CertChecker:
         else:
             pool, packed_pool = np.arange(self.codes.shape[0]), self.packed
         packed_s = pack(v, self.codes[S])
-        counts = partition_counts(v, packed_pool, packed_s)      # (guesses, replies) uint32
-        in_s = counts[:, self.win] > 0
-        ncls = np.count_nonzero(counts, axis=1)
-        counts[:, self.win] = 0          # fresh array: the win column is no longer needed
-        largest = counts.max(axis=1)
-        implicit = (largest > self.cap(k - 1)) | ((ncls == 1) & ~in_s)
+        implicit = self._implicit(S, packed_s, packed_pool, k)
+        refuted = node.get("refuted") or {}
+        same = node.get("same") or {}
+        mapped = node.get("mapped") or {}
+        perms = node.get("perms") or []
+        if not all(isinstance(x, dict) for x in (refuted, same, mapped)) or not isinstance(perms, list):
+            raise Invalid(f"node {where}: refuted/same/mapped must be objects and perms a list")
+        if not (refuted or same or mapped):
+            self._all_handled(implicit, pool, S, k, where)   # most nodes: counting settles all
+            return
         rows: dict[int, np.ndarray] = {}
 
         def replies_of(i: int) -> np.ndarray:
@@ -414,12 +421,6 @@ class _CertChecker:
                 raise Invalid(f"node {where}: {role} {text} is not an allowed guess here")
             return int(position[g])
 
-        refuted = node.get("refuted") or {}
-        same = node.get("same") or {}
-        mapped = node.get("mapped") or {}
-        perms = node.get("perms") or []
-        if not all(isinstance(x, dict) for x in (refuted, same, mapped)) or not isinstance(perms, list):
-            raise Invalid(f"node {where}: refuted/same/mapped must be objects and perms a list")
         handled = implicit.copy()
         explicit = np.zeros(len(pool), dtype=bool)
         for text, entry in refuted.items():
@@ -468,6 +469,21 @@ class _CertChecker:
             if not (explicit[j] or implicit[j] or entry[1] in same):
                 raise Invalid(f"node {where}: guess {text} is mapped onto {entry[1]}, which is not refuted")
             handled[i] = True
+        self._all_handled(handled, pool, S, k, where)
+
+    def _implicit(self, S: np.ndarray, packed_s, packed_pool, k: int) -> np.ndarray:
+        """Guesses the counting rules settle: a non-winning class larger than cap(k-1), or one
+        class that is not a win (useless); scored once per orbit of the symbol swaps that keep
+        S (cbsolve/certify_orbits.py)."""
+        v, threshold = self.variant, self.cap(k - 1)
+        orbits = None if self.candidates_only else self.orbits.of(self.codes[S])
+        if orbits is None:
+            return counting_verdicts(v, packed_pool, packed_s, threshold) < 2
+        representatives, orbit = orbits
+        return (counting_verdicts(v, representatives, packed_s, threshold) < 2)[orbit]
+
+    def _all_handled(self, handled: np.ndarray, pool: np.ndarray, S: np.ndarray, k: int,
+                     where: str) -> None:
         if not handled.all():
             g = int(pool[np.flatnonzero(~handled)[0]])
             raise Invalid(f"node {where}: guess {self.space.format(self.codes[g])} is neither refuted "

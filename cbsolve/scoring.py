@@ -29,7 +29,7 @@ from .rule import score
 from .variant import Variant
 
 BACKENDS = ("native", "numpy")
-__all__ = ["score", "score_matrix", "score_against", "partition_counts",
+__all__ = ["score", "score_matrix", "score_against", "partition_counts", "counting_verdicts",
            "partition_counts_from_matrix", "filter_mask", "possible_responses", "pack", "Packed"]
 
 
@@ -105,6 +105,25 @@ def partition_counts(variant: Variant, guesses, candidates, backend: str = "nati
         out[i] = np.bincount(_numpy_scores(variant, g.codes[i:i + 1], c.codes)[0],
                              minlength=variant.response_slots)
     return out
+
+
+def counting_verdicts(variant: Variant, guesses, candidates, threshold: int,
+                      backend: str = "native") -> np.ndarray:
+    """Per guess (uint8): 0 if some non-winning reply class over ``candidates`` holds more than
+    ``threshold`` of them, else 1 if every candidate gives the same non-winning reply, else 2.
+
+    The counting rules of a lower-bound certificate (:mod:`cbsolve.certify`); the native kernel
+    stops scoring a guess once a class passes the threshold."""
+    _check_backend(backend)
+    g, c = pack(variant, guesses), pack(variant, candidates)
+    win = variant.win_response
+    if backend == "native":
+        return _core.counting_verdicts(g.native, c.native, variant.bulls_only,
+                                       variant.response_slots, win, int(threshold))
+    counts = partition_counts(variant, g, c, backend="numpy").astype(np.int64)
+    useless = (np.count_nonzero(counts, axis=1) == 1) & (counts[:, win] == 0)
+    counts[:, win] = 0
+    return np.where(counts.max(axis=1) > threshold, 0, np.where(useless, 1, 2)).astype(np.uint8)
 
 
 def partition_counts_from_matrix(matrix: np.ndarray, rows, cols, slots: int) -> np.ndarray:

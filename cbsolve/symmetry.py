@@ -82,6 +82,47 @@ def is_valid_perm(variant: Variant, perm) -> bool:
     return True
 
 
+#: Stabilisers with more elements than this get their orbits from generators.
+GENERATORS_FROM = 32
+
+
+def _generators(stabilizer, n_symbols: int) -> list[tuple[tuple[int, ...], dict]]:
+    """Elements generating the stabiliser: position parts (each with its forced symbol map,
+    identity on the free symbols) until their products give every position part of
+    ``stabilizer``, and the swaps of consecutive free symbols."""
+    n = len(stabilizer[0][0])
+    parts = np.array([p for p, _ in stabilizer], dtype=np.int64)
+    weights = n ** np.arange(n, dtype=np.int64)
+    keys = parts @ weights
+    chosen: list[int] = []
+    reached = np.array([np.arange(n) @ weights])
+    while True:
+        missing = np.flatnonzero(~np.isin(keys, reached))
+        if missing.size == 0:
+            break
+        chosen.append(int(missing[0]))
+        reached = _closure(parts[chosen], weights)
+    assert len(reached) == len(keys), "the position parts do not form a group"
+    fixed = set(stabilizer[0][1])
+    free = [x for x in range(n_symbols) if x not in fixed]
+    swaps = [(tuple(range(n)), {a: b, b: a}) for a, b in zip(free, free[1:])]
+    return [stabilizer[i] for i in chosen] + swaps
+
+
+def _closure(generators: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Keys (base-n digits) of the position permutations the rows of ``generators`` generate
+    (composition: (p then q)[i] = p[q[i]])."""
+    frontier = np.arange(len(weights))[None, :]
+    reached = frontier @ weights
+    while len(frontier):
+        step = np.concatenate([frontier[:, g] for g in generators])
+        step_keys, first = np.unique(step @ weights, return_index=True)
+        fresh = ~np.isin(step_keys, reached)
+        frontier = step[first[fresh]]
+        reached = np.concatenate([reached, step_keys[fresh]])
+    return reached
+
+
 class Symmetry:
     """Orbits of guesses under the stabiliser of a history, for one enumerable variant.
 
@@ -99,6 +140,7 @@ class Symmetry:
         positions = range(1, n) if variant.no_leading_zero else range(n)
         head = (0,) if variant.no_leading_zero else ()
         self._pos_perms = [head + p for p in permutations(positions)]
+        self._perm_array = np.array(self._pos_perms, dtype=np.int64).reshape(-1, n)
 
     # --- the stabiliser -------------------------------------------------------------------
     def _fixed_symbols(self, history: Sequence[Code]) -> set[int]:
@@ -117,21 +159,28 @@ class Symmetry:
         if not self.enabled:
             ident = tuple(range(self.variant.length))
             return [(ident, {s: s for s in self._fixed_symbols(history)})]
+        # slot k of the history: guess a, position i; a position part p is in the stabiliser
+        # when symbol h_a[p[i]] -> h_a[i] is one bijection over all slots (symbol 0 -> 0 too
+        # with no leading zero): slots agree in source exactly when they agree in target
+        perms = self._perm_array
+        src = [perms[:, :0]]
+        dst = []
+        for h in history:
+            src.append(np.asarray(h, dtype=np.int64)[perms])
+            dst.extend(h)
+        if self.variant.no_leading_zero:
+            src.append(np.zeros((len(perms), 1), dtype=np.int64))
+            dst.append(0)
+        src = np.concatenate(src, axis=1)
+        dst = np.asarray(dst, dtype=np.int64)
+        ok = np.ones(len(perms), dtype=bool)
+        for k in range(len(dst)):
+            for j in range(k + 1, len(dst)):
+                ok &= (src[:, k] == src[:, j]) == (dst[k] == dst[j])
         out = []
-        for p in self._pos_perms:
-            sigma: dict[int, int] = {0: 0} if self.variant.no_leading_zero else {}
-            ok = True
-            for h in history:
-                for i in range(self.variant.length):
-                    # image[i] = sigma[h[p[i]]] must equal h[i]
-                    src, dst = h[p[i]], h[i]
-                    if sigma.setdefault(src, dst) != dst:
-                        ok = False
-                        break
-                if not ok:
-                    break
-            if ok and len(set(sigma.values())) == len(sigma):
-                out.append((p, sigma))
+        for row in np.flatnonzero(ok).tolist():
+            sigma = {int(a): int(b) for a, b in zip(src[row], dst)}
+            out.append((self._pos_perms[row], sigma))
         return out
 
     # --- orbits -----------------------------------------------------------------------------
@@ -197,10 +246,14 @@ class Symmetry:
             codes_idx = np.arange(all_codes.shape[0])
         codes_idx = np.asarray(codes_idx, dtype=np.int64)
         codes = all_codes[codes_idx]
+        stabilizer = self.stabilizer(history)
+        if not with_perms and len(stabilizer) > GENERATORS_FROM:
+            best = self._orbit_minima(codes_idx, stabilizer, deadline)
+            return None if best is None else (codes_idx, best, None)
         best = np.full(len(codes_idx), np.iinfo(np.int64).max)
         best_pos = np.zeros((len(codes_idx), self.variant.length), dtype=np.int64)
         best_sym = np.zeros((len(codes_idx), self.variant.n_symbols), dtype=np.int64)
-        for pos_perm, sigma in self.stabilizer(history):
+        for pos_perm, sigma in stabilizer:
             if deadline is not None and deadline.expired():
                 return None
             images, sym = self._images(codes, pos_perm, sigma, complete=with_perms)
@@ -215,6 +268,34 @@ class Symmetry:
         perms = [Perm(tuple(int(x) for x in p), tuple(int(x) for x in s))
                  for p, s in zip(best_pos, best_sym, strict=False)]
         return codes_idx, best, perms
+
+    def _orbit_minima(self, codes_idx: np.ndarray, stabilizer, deadline=None) -> np.ndarray | None:
+        """Each code's orbit minimum as the least index of its connected component, the codes
+        linked by a few generators of the stabiliser (instead of applying all its elements:
+        8! of them fix a guess of 8 distinct symbols). ``codes_idx`` must be closed under it."""
+        d = self.variant.n_symbols
+        images = []
+        for pos_perm, sigma in _generators(stabilizer, d):
+            if deadline is not None and deadline.expired():
+                return None
+            sym = np.array([sigma.get(x, x) for x in range(d)], dtype=np.int64)
+            image = self._index(sym[self.space.codes[codes_idx][:, list(pos_perm)]])
+            where = np.searchsorted(codes_idx, image)
+            assert np.array_equal(codes_idx[np.minimum(where, len(codes_idx) - 1)], image), \
+                "the codes are not closed under the stabiliser"
+            images.append(where)
+        label = np.arange(len(codes_idx))
+        while True:          # least label over each component: relax along every link, jump
+            if deadline is not None and deadline.expired():
+                return None
+            new = label.copy()
+            for image in images:
+                np.minimum(new, new[image], out=new)
+                new[image] = np.minimum(new[image], new)
+            new = new[new]
+            if np.array_equal(new, label):
+                return codes_idx[label]
+            label = new
 
     def guess_representatives(self, history: Sequence[Sequence[int]], candidates=None,
                               deadline=None) -> np.ndarray | None:

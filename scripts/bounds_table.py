@@ -9,6 +9,7 @@ options. ``--smoke`` runs a tiny grid (used by the tests).
     nice python scripts/bounds_table.py                 # full grid, 2 workers, docs/bounds-table.*
     python scripts/bounds_table.py --scheduler tcp://host:8786 --cell-budget 3600
     python scripts/bounds_table.py --smoke --out /tmp/bt
+    python scripts/bounds_table.py --cells 5x10d,4x9r --update   # refresh two cells in place
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ import argparse
 import csv
 import os
 import platform
+import re
+import sys
 import time
 from pathlib import Path
 
@@ -41,12 +44,28 @@ def _cells(ns, ds, kinds):
                     yield n, d, kind == "repeats"
 
 
+def parse_cells(text: str) -> list[tuple[int, int, bool]]:
+    """"5x10d,4x9r" -> [(5, 10, False), (4, 9, True)]: N x D, d = distinct, r = repeats."""
+    out = []
+    for item in text.split(","):
+        m = re.fullmatch(r"\s*(\d+)x(\d+)([dr])\s*", item)
+        if not m:
+            raise ValueError(f"bad cell {item.strip()!r}: expected NxDd or NxDr, e.g. 5x10d,4x9r")
+        n, d, repeats = int(m[1]), int(m[2]), m[3] == "r"
+        if not (1 <= n and 2 <= d <= 36 and (repeats or n <= d)):
+            raise ValueError(f"bad cell {item.strip()!r}: need N >= 1, 2 <= D <= 36 and, for "
+                             "distinct symbols, N <= D")
+        out.append((n, d, repeats))
+    return out
+
+
 def bounds_table(ns=range(2, 9), ds=range(2, 13), kinds=("distinct", "repeats"), *,
                  workers: int = 2, time_limit: float = CELL_BUDGET,
                  strategy_limit: int | None = None, search_limit: int | None = None,
-                 scheduler: str | None = None) -> list[dict]:
+                 scheduler: str | None = None, cells=None) -> list[dict]:
     """One row per (N, D, kind); ``time_limit`` is each cell's budget. Largest cells first.
 
+    ``cells`` (a list of (N, D, repeats)) replaces the grid ``ns`` x ``ds`` x ``kinds``.
     ``workers <= 1`` computes the cells in this process; ``scheduler`` sends them to Dask.
     """
     options = {"time_limit": time_limit}
@@ -54,7 +73,8 @@ def bounds_table(ns=range(2, 9), ds=range(2, 13), kinds=("distinct", "repeats"),
         options["strategy_limit"] = strategy_limit
     if search_limit is not None:
         options["search_limit"] = search_limit
-    cells = [table_cell(n, d, r, options) for n, d, r in _cells(ns, ds, kinds)]
+    chosen = cells if cells is not None else _cells(ns, ds, kinds)
+    cells = [table_cell(n, d, r, options) for n, d, r in chosen]
     if scheduler:
         rows = list(run_dask(cells, scheduler, work=table_row, order=cell_cost))
     else:
@@ -75,6 +95,43 @@ def machine() -> str:
         return f"{model}, {os.cpu_count()} cores, {mem:.0f} GiB"
     except (OSError, StopIteration):
         return f"{model}, {os.cpu_count()} cores"
+
+
+# --- an existing table ----------------------------------------------------------------------
+INTS = {"N", "D", "secrets", "responses", "worst_lower", "worst_upper", "total_lower", "total_upper"}
+FLOATS = {"avg_lower", "avg_upper", "chvatal", "seconds"}
+BOOLS = {"worst_exact", "total_exact"}
+
+
+def read_rows(path: Path) -> list[dict]:
+    """The rows of a table's CSV, typed as :func:`bounds_table` returns them."""
+    with path.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for r in rows:
+        for key in INTS & r.keys():
+            r[key] = int(r[key])
+        for key in FLOATS & r.keys():
+            r[key] = float(r[key])
+        for key in BOOLS & r.keys():
+            r[key] = r[key] == "True"
+    return rows
+
+
+def merge_rows(old: list[dict], new: list[dict]) -> list[dict]:
+    """``old`` with the rows of the same cells replaced by ``new`` (new cells added), sorted
+    as the full table is."""
+    def key(r):
+        return r["kind"], r["N"], r["D"]
+    fresh = {key(r): r for r in new}
+    rows = [fresh.pop(key(r), r) for r in old] + list(fresh.values())
+    rows.sort(key=key)
+    return rows
+
+
+def split_header(markdown_text: str) -> str:
+    """The header paragraph of a written table (everything before the legend)."""
+    head, sep, _ = markdown_text.partition("\n\nWorst case:")
+    return head.strip() if sep else ""
 
 
 # --- output ---------------------------------------------------------------------------------
@@ -184,34 +241,63 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="run the cells on this Dask scheduler instead (e.g. tcp://host:8786)")
-    parser.add_argument("--smoke", action="store_true", help="tiny grid N=2..3, D=2..4")
+    parser.add_argument("--smoke", action="store_true",
+                        help="tiny grid N=2..3, D=2..4 (or --cells) with small limits")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "docs")
     parser.add_argument("--cell-budget", "--time-limit", dest="budget", type=float,
                         default=CELL_BUDGET, metavar="SECONDS",
                         help=f"optional work per cell (default {CELL_BUDGET:.0f} s)")
+    parser.add_argument("--cells", default=None, metavar="LIST",
+                        help="only these cells, e.g. 5x10d,4x9r (N x D, d distinct, r repeats)")
+    parser.add_argument("--update", action="store_true",
+                        help="with --cells: recompute them into the table already in --out, "
+                             "keeping its other rows")
     args = parser.parse_args(argv)
+    try:
+        cells = parse_cells(args.cells) if args.cells else None
+        if args.update and cells is None:
+            raise ValueError("--update needs --cells (the cells to recompute)")
+        old_rows, old_header = _existing(args.out) if args.update else ([], "")
+    except ValueError as exc:
+        print(f"bounds_table: {exc}", file=sys.stderr)
+        return 2
     start = time.perf_counter()
-    if args.smoke:
+    grid = {}
+    if args.smoke:   # the tiny grid (or the chosen cells) with small limits
         args.budget = min(args.budget, 10.0)
-        rows = bounds_table(range(2, 4), range(2, 5), workers=args.workers,
-                            time_limit=args.budget, strategy_limit=100,
-                            search_limit=30, scheduler=args.scheduler)
-    else:
-        rows = bounds_table(workers=args.workers, time_limit=args.budget,
-                            scheduler=args.scheduler)
+        grid = {"ns": range(2, 4), "ds": range(2, 5), "strategy_limit": 100, "search_limit": 30}
+    rows = bounds_table(workers=args.workers, time_limit=args.budget, scheduler=args.scheduler,
+                        cells=cells, **grid)
     wall = time.perf_counter() - start
     where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.workers} local workers"
-    header = (f"Generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by "
-              f"`python scripts/bounds_table.py --cell-budget {args.budget:g}` in {wall / 60:.1f} "
-              f"min on {where}; machine: {machine()}. Each cell had {args.budget:g} s for the "
-              "optional work (strategies evaluated exactly, the two-level partition bound, the "
-              "exact searches); the CSV's notes column names what did not fit.")
+    now = time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())
+    if args.update:
+        header = (f"{old_header} Updated {now}: cells {args.cells} recomputed by `python "
+                  f"scripts/bounds_table.py --cells {args.cells} --update --cell-budget "
+                  f"{args.budget:g}` in {wall:.0f} s on {where} ({machine()}).")
+        rows = merge_rows(old_rows, rows)
+    else:
+        header = (f"Generated {now} by `python scripts/bounds_table.py --cell-budget "
+                  f"{args.budget:g}{' --cells ' + args.cells if cells else ''}` in "
+                  f"{wall / 60:.1f} min on {where}; machine: {machine()}. Each cell had "
+                  f"{args.budget:g} s for the optional work (strategies evaluated exactly, the "
+                  "two-level partition bound, the exact searches); the CSV's notes column names "
+                  "what did not fit.")
     paths = write_outputs(rows, args.out, header=header)
     exact = sum(r["worst_exact"] for r in rows), sum(r["total_exact"] for r in rows)
-    print(f"{len(rows)} cells in {wall:.1f} s; exact worst {exact[0]}, "
-          f"exact expected {exact[1]}; wrote {', '.join(str(p) for p in paths)}")
+    print(f"{len(rows)} cells ({len(cells) if cells else len(rows)} computed in {wall:.1f} s); "
+          f"exact worst {exact[0]}, exact expected {exact[1]}; wrote "
+          f"{', '.join(str(p) for p in paths)}")
     return 0
 
+
+def _existing(outdir: Path, stem: str = "bounds-table") -> tuple[list[dict], str]:
+    """The rows and header of the table in ``outdir`` (ValueError if there is none)."""
+    csv_path, md_path = outdir / f"{stem}.csv", outdir / f"{stem}.md"
+    if not csv_path.exists() or not md_path.exists():
+        raise ValueError(f"--update: no table to update in {outdir} ({csv_path.name} and "
+                         f"{md_path.name} are needed)")
+    return read_rows(csv_path), split_header(md_path.read_text())
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -68,6 +68,20 @@ def test_native_kernels_equal_numpy_reference(v, seed):
 
 
 @settings(max_examples=40, deadline=None)
+@given(variants(max_length=5, max_symbols=8, max_size=3000), st.integers(0, 2**32 - 1))
+def test_counting_verdicts_equal_numpy_reference(v, seed):
+    codes = CodeSpace(v).codes
+    rng = np.random.default_rng(seed)
+    secrets = codes[rng.random(len(codes)) < rng.uniform(0.01, 1.0)]
+    if len(secrets) == 0:
+        secrets = codes[:1]
+    for threshold in (0, 1, int(rng.integers(0, len(secrets) + 1)), len(secrets)):
+        native = S.counting_verdicts(v, codes, secrets, threshold)
+        assert np.array_equal(native, S.counting_verdicts(v, codes, secrets, threshold,
+                                                          backend="numpy"))
+
+
+@settings(max_examples=40, deadline=None)
 @given(variants(max_length=5, max_symbols=6, max_size=1500))
 def test_possible_responses_are_exactly_those_observed(v):
     codes = CodeSpace(v).codes

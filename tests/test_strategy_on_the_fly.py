@@ -16,6 +16,7 @@ GAMES = [
     Variant(4, "0123456", repeats=False),                 # distinct
     Variant(3, "01234", repeats=True, no_leading_zero=True),
     Variant(5, "0123", repeats=True),                     # more candidates than slots: histograms
+    Variant(5, "012345", repeats=False),                  # 120 maps fix 01234: orbits from generators
 ]
 
 

@@ -66,6 +66,38 @@ def test_orbits_match_brute_force(variant, n_hist):
             assert apply_perm(perm, space.code_at(int(i))) == space.code_at(int(r))
 
 
+@pytest.mark.parametrize("variant", [*SMALL, Variant(4, "01234", repeats=False),
+                                     Variant(4, "0123", repeats=True, no_leading_zero=True)],
+                         ids=lambda v: v.describe())
+@pytest.mark.parametrize("n_hist", [1, 2])
+def test_orbits_from_generators_equal_every_element(variant, n_hist, monkeypatch):
+    # large stabilisers (a guess of 8 distinct symbols: 8! elements) take their orbits from
+    # generators; forced on here, the orbits must equal those from applying every element
+    import cbsolve.symmetry as symmetry
+
+    space = CodeSpace(variant)
+    rng = np.random.default_rng(n_hist + 11 * variant.length)
+    for _ in range(4):
+        history = [tuple(int(x) for x in space.codes[rng.integers(space.size)])
+                   for _ in range(n_hist)]
+        sym = Symmetry(variant)
+        _, every, _ = sym.orbit_map(history)
+        monkeypatch.setattr(symmetry, "GENERATORS_FROM", 0)
+        idx, generated, perms = sym.orbit_map(history, with_perms=False)
+        cands = np.flatnonzero(np.isin(every, every[:5]))   # a union of orbits: closed
+        _, generated_cands, _ = sym.orbit_map(history, cands, with_perms=False)
+        monkeypatch.setattr(symmetry, "GENERATORS_FROM", 10**9)
+        assert perms is None and np.array_equal(generated, every)
+        assert np.array_equal(generated_cands, every[cands])
+
+
+def test_eight_distinct_symbols_after_one_guess():
+    # Stab(01234567) has 8! elements; its orbits on the 40,320 codes are the cycle types of
+    # permutations of 8 things (the partitions of 8)
+    sym = Symmetry(Variant(8, "01234567", repeats=False))
+    assert len(sym.guess_representatives([tuple(range(8))])) == 22
+
+
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_maps_preserve_scores_and_consistent_sets(data):

@@ -90,6 +90,61 @@ py::array_t<uint32_t> partition_counts(const PackedCodes& g, const PackedCodes& 
     return out;
 }
 
+// The counting rules of a lower-bound certificate (cbsolve/certify.py), per guess:
+//   0  some non-winning reply class holds more than `threshold` candidates (refuted by counting),
+//   1  every candidate gives the same non-winning reply (a useless guess),
+//   2  neither: the certificate must dispose of the guess explicitly.
+// A guess stops being scored as soon as one class passes the threshold: at most nodes of a
+// refutation tree nearly every guess does so after a fraction of the candidates.
+py::array_t<uint8_t> counting_verdicts(const PackedCodes& g, const PackedCodes& c, bool bulls_only,
+                                       int slots, int win, long long threshold) {
+    check_compatible(g, c);
+    if (win < 0 || win >= slots) throw std::invalid_argument("win must be a reply slot");
+    py::array_t<uint8_t> out(static_cast<py::ssize_t>(g.n));
+    uint8_t* o = out.mutable_data();
+    const long long G = g.n, C = c.n;
+    const u64 *const gp = g.pos.data(), *const gc = g.cnt.data();
+    const u64 *const cp = c.pos.data(), *const ccw = c.cnt.data();
+    const long long pw = g.pw, cw = g.cw;
+    // The win slot starts so low that it never passes the threshold.
+    const long long win_start = -C - 1;
+    {
+        py::gil_scoped_release nogil;
+        with_kernel(g, bulls_only, [=](const auto k) {
+#pragma omp parallel if (G * C > 4000000)
+          {
+            constexpr int BLOCK = 16;  // small: most guesses pass the threshold within ~40 candidates
+            uint16_t buf[BLOCK];
+            std::vector<long long> hist(static_cast<size_t>(slots));
+#pragma omp for schedule(dynamic, 64)
+            for (long long i = 0; i < G; ++i) {
+                const auto kk = k;
+                const u64 *const pa = gp + i * pw, *const ca = gc + i * cw;
+                const long long ps = pw, cs = cw;
+                long long* const h = hist.data();
+                std::fill(hist.begin(), hist.end(), 0LL);
+                h[win] = win_start;
+                uint8_t verdict = 2;
+                for (long long j0 = 0; j0 < C && verdict == 2; j0 += BLOCK) {
+                    const int len = static_cast<int>(std::min<long long>(BLOCK, C - j0));
+                    const u64 *const pb = cp + j0 * ps, *const cb = ccw + j0 * cs;
+                    for (int j = 0; j < len; ++j) buf[j] = static_cast<uint16_t>(kk(pa, ca, pb + j * ps, cb + j * cs));
+                    for (int j = 0; j < len; ++j)
+                        if (++h[buf[j]] > threshold) { verdict = 0; break; }
+                }
+                if (verdict == 2 && h[win] == win_start) {
+                    int classes = 0;
+                    for (int r = 0; r < slots; ++r) classes += h[r] > 0;
+                    if (classes == 1) verdict = 1;
+                }
+                o[i] = verdict;
+            }
+          }
+        });
+    }
+    return out;
+}
+
 // Histogram of responses for guess rows over candidate columns of a precomputed score matrix.
 template <class T>
 py::array_t<uint32_t> partition_counts_matrix(py::array_t<T, py::array::c_style> matrix,
@@ -164,6 +219,8 @@ PYBIND11_MODULE(scoring, m) {
           py::arg("bulls_only"), py::arg("out"));
     m.def("partition_counts", &partition_counts, py::arg("guesses"), py::arg("candidates"),
           py::arg("bulls_only"), py::arg("slots"));
+    m.def("counting_verdicts", &counting_verdicts, py::arg("guesses"), py::arg("candidates"),
+          py::arg("bulls_only"), py::arg("slots"), py::arg("win"), py::arg("threshold"));
     m.def("partition_counts_matrix", &partition_counts_matrix<uint8_t>, py::arg("matrix"),
           py::arg("rows"), py::arg("cols"), py::arg("slots"));
     m.def("partition_counts_matrix", &partition_counts_matrix<uint16_t>, py::arg("matrix"),

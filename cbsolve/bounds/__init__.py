@@ -40,13 +40,11 @@ from ..deadline import Deadline
 from ..errors import CbsolveError
 from ..variant import Variant
 from .counting import total_lower, worst_lower
+from .strategies import strategy_upper
 
 #: Heuristics tried for upper bounds (Knuth 1977, Irving 1979, Neuwirth 1982, Kooi 2005), and
 #: the first consistent code (Shapiro 1983), which needs no scoring of guesses.
 UPPER_STRATEGIES = ("minimax", "expected", "entropy", "parts", "first")
-#: From this size on ``first`` is evaluated before the scored heuristics: it takes seconds where
-#: they take minutes, so a cell whose time runs out still gets an exact-evaluation bound.
-FIRST_FIRST = 20_000
 #: Largest space on which strategies are evaluated exhaustively by default (the evaluator's
 #: own limit; the time limit bounds the work).
 STRATEGY_LIMIT = 1_000_000
@@ -171,7 +169,7 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     _constructive_upper(out)
     try:
         if strategies and secrets <= strategy_limit:
-            _strategy_upper(out, deadline, strategy_names, say)
+            strategy_upper(out, deadline, strategy_names, say)
         elif strategies:
             out.notes.append(f"strategies not evaluated: {secrets} secrets is more than the "
                              f"{strategy_limit} an exact evaluation handles")
@@ -214,30 +212,6 @@ def _second_level_lower(out: Bounds, deadline: Deadline, say) -> None:
         return
     out.worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
     out.expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
-
-
-def _strategy_upper(out: Bounds, deadline: Deadline, names, say) -> None:
-    """Upper bounds from heuristic strategies evaluated exactly against every secret."""
-    from ..strategy import Unfinished, evaluate
-
-    if out.secrets >= FIRST_FIRST and "first" in names:
-        names = ("first", *(n for n in names if n != "first"))
-    for k, name in enumerate(names):
-        if deadline.expired():
-            out.notes.append("time limit reached before strategies "
-                             f"{', '.join(names[k:])} were evaluated")
-            return
-        say(f"evaluating strategy {name} against all {out.secrets} secrets")
-        try:
-            ev = evaluate(out.variant, name, deadline=deadline, keep_tree=False)
-        except Unfinished as stop:
-            rest = f"; not tried: {', '.join(names[k + 1:])}" if names[k + 1:] else ""
-            out.notes.append(f"strategy {name} not finished within the time limit ({stop.settled} "
-                             f"of {stop.secrets} secrets settled{rest}; raise --time-limit)")
-            return
-        method = f"strategy {name} (exact evaluation, first guess {ev.first})"
-        out.worst.lower_upper(ev.worst, method)
-        out.expected.lower_upper(ev.total, method)
 
 
 def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:

@@ -29,7 +29,12 @@ METHOD = "partition (two guesses deep, scorer, second guesses up to symmetry)"
 
 def second_level_bound(variant: Variant, responses: int,
                        deadline: Deadline | None = None) -> PartitionBound | None:
-    """The two-level partition bound, or None when ``deadline`` expired first."""
+    """The two-level partition bound, or None when ``deadline`` expired first.
+
+    First guesses are tried in the order of their one-level bounds; a first guess is dropped
+    as soon as the one-level bounds of its classes not yet refined show it can beat the best
+    first guess so far on neither objective (ties go to the lowest representative, as in
+    :func:`.adaptive.scorer_bound`), so the answer is that of refining every class."""
     space = CodeSpace(variant)
     codes = space.codes
     secrets = len(codes)
@@ -37,28 +42,59 @@ def second_level_bound(variant: Variant, responses: int,
     symmetry = Symmetry(variant)
     win = variant.win_response
     wl, tl = _lookups(secrets, responses)
-    per_guess = []  # (worst, total, first guess) for each first guess
+    firsts = []       # (one-level total, one-level worst, representative, its classes)
     for rep in first_guess_representatives(variant, codes).tolist():
         replies = score_against(variant, codes[rep], packed)
+        order = np.argsort(replies, kind="stable")
+        cuts = np.flatnonzero(np.diff(replies[order])) + 1
+        classes = [m for m in np.split(order, cuts) if replies[m[0]] != win]
+        classes.sort(key=len, reverse=True)        # the largest decide the worst case
+        firsts.append((secrets + sum(int(tl[len(m)]) for m in classes),
+                       1 + max((int(wl[len(m)]) for m in classes), default=0), rep, classes))
+    firsts.sort(key=lambda f: (f[0], f[1], f[2]))
+    best_w = best_t = (np.inf, np.inf)              # (value, representative)
+    for _, _, rep, classes in firsts:
         second = symmetry.guess_representatives([tuple(int(x) for x in codes[rep])],
                                                 deadline=deadline)
         if second is None:
             return None
         guesses = pack(variant, codes[second])
-        classes = []  # (worst, total) lower bounds of each non-win class
-        for r in np.unique(replies).tolist():
+        worst, total = 1, secrets + sum(int(tl[len(m)]) for m in classes)
+        for i, members in enumerate(classes):
+            # the classes not refined yet count with their one-level bounds
+            rest_w = 1 + max((int(wl[len(m)]) for m in classes[i:]), default=0)
+            if (max(worst, rest_w), rep) > best_w and (total, rep) > best_t:
+                break
             if deadline is not None and deadline.expired():
                 return None
-            members = np.flatnonzero(replies == r)
-            if r == win:
-                continue
             if len(members) == 1:
-                classes.append((int(wl[1]), int(tl[1])))
-            else:
-                classes.append(_second_level(variant, guesses, codes[members], win, wl, tl))
-        per_guess.append((1 + max((w for w, _ in classes), default=0),
-                          secrets + sum(t for _, t in classes), rep))
-    worst = min(per_guess, key=lambda x: x[0])     # first minimum: the lowest representative
-    total = min(per_guess, key=lambda x: x[1])
-    return PartitionBound(worst[0], total[1], METHOD, space.format(codes[worst[2]]),
-                          space.format(codes[total[2]]))
+                continue
+            w2, t2 = _refine(variant, guesses, codes[members], win, wl, tl, deadline)
+            if w2 is None:
+                return None
+            worst = max(worst, 1 + w2)
+            total += t2 - int(tl[len(members)])
+        else:
+            best_w = min(best_w, (worst, rep))
+            best_t = min(best_t, (total, rep))
+    return PartitionBound(int(best_w[0]), int(best_t[0]), METHOD, space.format(codes[best_w[1]]),
+                          space.format(codes[best_t[1]]))
+
+
+def _refine(variant, guesses, members, win, wl, tl, deadline) -> tuple[int | None, int | None]:
+    """:func:`.adaptive._second_level` over chunks of the second guesses (the deadline is
+    checked between chunks); (None, None) when it expired."""
+    chunk = max(1, CHUNK_PAIRS // len(members))
+    worst = total = None
+    for start in range(0, len(guesses), chunk):
+        if deadline is not None and deadline.expired():
+            return None, None
+        part = pack(variant, guesses.codes[start:start + chunk])
+        w, t = _second_level(variant, part, members, win, wl, tl)
+        worst = w if worst is None else min(worst, w)
+        total = t if total is None else min(total, t)
+    return worst, total
+
+
+#: Pair scorings per chunk of second guesses (about 0.1 s).
+CHUNK_PAIRS = 50_000_000
