@@ -34,6 +34,7 @@ class SearchResult:
     # worst objective's tie-break: proved interval [lower, upper] on the fewest secrets that
     # need the worst-case number of guesses (upper = the tree's count)
     at_worst: tuple[int, int] | None = None
+    reply_source: str | None = None     # "matrix" or "on-the-fly" (cbsolve.search.memory)
 
     @property
     def average(self) -> float | None:
@@ -48,6 +49,7 @@ class SearchResult:
                 "guesses": self.guesses, "seconds": round(self.seconds, 3), "nodes": self.nodes,
                 "notes": self.notes,
                 **({"interrupted": True} if self.interrupted else {}),
+                **({"reply_source": self.reply_source} if self.reply_source else {}),
                 **({"at_worst": {"lower": self.at_worst[0], "upper": self.at_worst[1]}}
                    if self.at_worst is not None else {}),
                 # proved: no strategy within max_depth guesses, so the worst case exceeds it
