@@ -28,6 +28,8 @@ class PackedScorer {
 
     // A node whose rows take more than this scores its pairs on demand (no table).
     int64_t table_bytes = int64_t(256) << 20;
+    // Row tables store row_map[reply] when set (the expected kernel's compact reply numbers).
+    const uint8_t* row_map = nullptr;
 
     int size() const { return packed_.n; }
 
@@ -68,7 +70,10 @@ struct RowTable {
                                                                index(sc.size(), -1) {
         for (size_t i = 0; i < m; ++i) {
             index[S[i]] = int32_t(i);
-            sc.range(S[i], 0, n, &data[i * size_t(n)]);
+            uint8_t* row = &data[i * size_t(n)];
+            sc.range(S[i], 0, n, row);
+            if (sc.row_map)
+                for (int g = 0; g < n; ++g) row[g] = sc.row_map[row[g]];
         }
     }
     bool covers(const int* S, size_t m) const {

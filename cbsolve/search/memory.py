@@ -31,13 +31,14 @@ DEFAULT_FRACTION = 0.25
 #: Where the replies come from (``--replies``; ``auto`` = the plan).
 MATRIX, ON_THE_FLY = "matrix", "on-the-fly"
 REPLY_SOURCES = ("auto", MATRIX, ON_THE_FLY)
-#: The expected-case kernel counts class sizes in 16 bits, and reads the matrix only.
-MAX_EXPECTED_CODES = 65_535
-#: The worst-case kernel's code indices are 32-bit ints; n^2 pair counts must fit 2^62.
+#: The kernels' code indices are 32-bit ints.
 MAX_KERNEL_CODES = 2**31 - 1
 #: On the fly: packed codes (2 x 8 bytes at most, for the lengths the search takes), the code
 #: array, a row table's index (4 bytes) and the Python side's arrays, per code.
 ON_THE_FLY_BYTES_PER_CODE = 64
+#: The expected-case kernel's fill-bound tables, per code (24 bytes per branching factor, up
+#: to ~40 replies) and its Zobrist keys: linear in n, so only on the fly do they matter.
+EXPECTED_BYTES_PER_CODE = 1024
 #: On the fly, each thread may hold a row table of at least this many secrets (a two-guesses
 #: test needs the rows of up to R secrets; more keeps the deep nodes at matrix speed).
 MIN_TABLE_ROWS = 256
@@ -94,14 +95,15 @@ def needed(n: int, objective: str = "worst", memo_entries: int = 8_000_000) -> i
     return BASE_BYTES + n * n
 
 
-def needed_on_the_fly(n: int, objective: str = "worst", workers: int = 1) -> int:
+def needed_on_the_fly(n: int, objective: str = "worst", workers: int = 1,
+                      memo_entries: int = 8_000_000) -> int:
     """Bytes a search of ``n`` codes needs at least with replies scored on the fly (the
-    smallest row tables; a larger budget gives them more). None for the expected objective,
-    whose kernel reads the matrix only."""
-    if objective != "worst":
-        return None
-    return (BASE_BYTES + ON_THE_FLY_BYTES_PER_CODE * n + 16 * 2**20
-            + max(1, workers) * MIN_TABLE_ROWS * n)
+    smallest row tables; a larger budget gives them more)."""
+    tables = max(1, workers) * MIN_TABLE_ROWS * n
+    if objective == "expected":
+        return (BASE_BYTES + (ON_THE_FLY_BYTES_PER_CODE + EXPECTED_BYTES_PER_CODE) * n + tables
+                + memo_entries * EXPECTED_MEMO_ENTRY_BYTES)
+    return BASE_BYTES + ON_THE_FLY_BYTES_PER_CODE * n + 16 * 2**20 + tables
 
 
 @dataclass(frozen=True)
@@ -112,37 +114,42 @@ class Plan:
     needed: int              # bytes this plan needs at least
     memo_bytes: int          # the worst-case transposition table's cap
     table_bytes: int = 0     # on the fly: the largest row table of one thread
+    asked: bool = False      # on the fly because the caller asked (the matrix would fit)
+    matrix_bytes: int = 0    # what the matrix plan would have needed
 
     def note(self, n: int, budget_bytes: int) -> str:
         """The line the CLI prints (and ``notes`` keeps) about the reply source."""
         if self.source == MATRIX:
             return f"replies from the reply matrix ({_gib(n * n)})"
-        return (f"replies scored on the fly (the reply matrix, {_gib(n * n)}, exceeds the memory "
-                f"budget {_gib(budget_bytes)}; row tables up to {_gib(self.table_bytes)} a thread)")
+        why = ("as asked" if self.asked else
+               f"the reply matrix needs {_gib(self.matrix_bytes)}, over the memory budget "
+               f"{_gib(budget_bytes)}")
+        return (f"replies scored on the fly ({why}); row tables up to "
+                f"{_gib(self.table_bytes)} a thread")
 
 
 def plan(n: int, objective: str = "worst", budget_bytes: int | None = None, workers: int = 1,
-         source: str = "auto") -> Plan | None:
-    """The matrix if it fits ``budget_bytes``, else on the fly (worst case only); None when
-    neither fits. ``source`` forces one (None if it does not fit)."""
+         source: str = "auto", memo_entries: int = 8_000_000) -> Plan | None:
+    """The matrix if it fits ``budget_bytes``, else on the fly; None when neither fits.
+    ``source`` forces one (None if it does not fit)."""
     limit = budget() if budget_bytes is None else budget_bytes
     if source not in REPLY_SOURCES:
         from ..errors import unknown_name
 
         raise unknown_name("reply source", source, REPLY_SOURCES)
-    if n > (MAX_KERNEL_CODES if objective == "worst" else MAX_EXPECTED_CODES):
+    if n > MAX_KERNEL_CODES:
         return None
-    need = needed(n, objective)
+    need = needed(n, objective, memo_entries)
     if source != ON_THE_FLY and need <= limit:
         return Plan(MATRIX, need, max(int((limit - need) * WORST_MEMO_SHARE), 16 * 2**20))
-    need_otf = needed_on_the_fly(n, objective, workers)
-    if source == MATRIX or need_otf is None or need_otf > limit:
+    need_otf = needed_on_the_fly(n, objective, workers, memo_entries)
+    if source == MATRIX or need_otf > limit:
         return None
     free = limit - need_otf
     workers = max(1, workers)
     table = MIN_TABLE_ROWS * n + int(free * TABLE_SHARE) // workers
     memo = 16 * 2**20 + int(free * (1 - TABLE_SHARE) * WORST_MEMO_SHARE)
-    return Plan(ON_THE_FLY, need_otf, memo, table)
+    return Plan(ON_THE_FLY, need_otf, memo, table, asked=need <= limit, matrix_bytes=need)
 
 
 def fits(n: int, objective: str = "worst", budget_bytes: int | None = None) -> bool:
@@ -157,28 +164,25 @@ def worst_memo_bytes(n: int, budget_bytes: int) -> int:
 
 
 def check(description: str, n: int, objective: str, budget_bytes: int, workers: int = 1,
-          source: str = "auto") -> Plan:
+          source: str = "auto", memo_entries: int = 8_000_000) -> Plan:
     """The plan for a game; refuse (SpaceTooLarge, exit 2) one the search cannot hold,
     naming what each reply source would need and the option that raises the budget."""
-    found = plan(n, objective, budget_bytes, workers, source)
+    found = plan(n, objective, budget_bytes, workers, source, memo_entries)
     if found is not None:
         return found
     what = "worst-case" if objective == "worst" else "expected-case"
-    limit = MAX_KERNEL_CODES if objective == "worst" else MAX_EXPECTED_CODES
-    if n > limit:
+    if n > MAX_KERNEL_CODES:
         raise SpaceTooLarge(f"{description} has {n:,} codes; the exact {what} search takes at "
-                            f"most {limit:,} codes")
-    need, otf = needed(n, objective), needed_on_the_fly(n, objective, workers)
+                            f"most {MAX_KERNEL_CODES:,} codes")
+    need = needed(n, objective, memo_entries)
+    otf = needed_on_the_fly(n, objective, workers, memo_entries)
     parts = []
     if source != ON_THE_FLY:
         parts.append(f"the reply matrix needs about {_gib(need)} "
                      f"({'2 n^2' if objective == 'expected' else 'n^2'} bytes)")
     if source != MATRIX:
-        parts.append("it has no on-the-fly mode" if otf is None
-                     else f"scoring on the fly needs about {_gib(otf)}")
-    options = [x for x, ok in ((need, source != ON_THE_FLY), (otf, source != MATRIX))
-               if ok and x is not None]
-    smallest = min(options or [need])
+        parts.append(f"scoring on the fly needs about {_gib(otf)}")
+    smallest = min(x for x, ok in ((need, source != ON_THE_FLY), (otf, source != MATRIX)) if ok)
     raise SpaceTooLarge(f"{description} has {n:,} codes; for the exact {what} search "
                         f"{', '.join(parts)}, and the memory budget is {_gib(budget_bytes)}; "
                         f"raise it with --memory-budget or ${ENV_VAR} (e.g. {_gib_option(smallest)})")
