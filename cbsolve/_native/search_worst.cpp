@@ -33,6 +33,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
+#include <tuple>
 #include <vector>
 
 #include "toolkit_bind.hpp"
@@ -1006,6 +1007,24 @@ struct Runner {
         if (s->stopped()) return py::none();
         return cert_to_py(*c);
     }
+    // The guesses the greedy tree would choose from at set S, in its order: (guess, largest
+    // non-winning class, classes, guess in S, sum of squared class sizes) (tests, profiling).
+    vector<std::tuple<int, int, int, bool, int64_t>> scan(
+        py::array_t<int64_t, py::array::c_style | py::array::forcecast> S,
+        py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
+        vector<int> v = to_vec(S), h = to_vec(hist);
+        vector<std::tuple<int, int, int, bool, int64_t>> out;
+        {
+            py::gil_scoped_release nogil;
+            auto scope = s->rows_for(v.data(), v.size());
+            vector<char> in_set(s->n, 0);
+            for (int x : v) in_set[x] = 1;
+            bool settled;
+            for (auto& c : s->candidates(v, 60, h, &settled, in_set, Search::GREEDY))
+                out.emplace_back(c.g, c.maxc, c.ncls, c.in_set, c.sumsq);
+        }
+        return out;
+    }
     vector<int> representatives(py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
         vector<int> h = to_vec(hist);
         auto G = s->stabilizer(h);
@@ -1049,6 +1068,7 @@ PYBIND11_MODULE(search_worst, m) {
         .def("certificate", &Runner::certificate)
         .def("greedy", &Runner::greedy)
         .def("representatives", &Runner::representatives)
+        .def("scan", &Runner::scan)
         .def("capacity", &Runner::capacity)
         .def("nodes", &Runner::nodes)
         .def("memo_size", &Runner::memo_size)

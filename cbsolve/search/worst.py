@@ -72,8 +72,11 @@ class _Native:
         self.variant = variant
         self.space = space
         self.codes = space.codes
+        if plan is None:   # the Dask paths: the default budget (--memory-budget, $CBSOLVE_...)
+            plan = memory.check(variant.describe(), space.size, "worst", memory.budget(),
+                                max(1, workers))
         # the reply matrix, or None: the kernel scores replies on the fly (memory.plan)
-        on_the_fly = plan is not None and plan.source == memory.ON_THE_FLY
+        on_the_fly = plan.source == memory.ON_THE_FLY
         self.matrix = None if on_the_fly else score_matrix(variant, self.codes, self.codes)
         self.reply_source = memory.ON_THE_FLY if on_the_fly else memory.MATRIX
         possible = possible_responses(variant)
@@ -85,10 +88,9 @@ class _Native:
         opts = {k: bool(prune.get(k, True)) for k in PRUNINGS}
         opts.update(candidates_only=guesses == "candidates", threads=int(workers),
                     lookahead=int(lookahead))
-        if plan is not None:
-            opts["memo_bytes"] = int(plan.memo_bytes)
-            if on_the_fly:
-                opts["table_bytes"] = int(plan.table_bytes)
+        opts["memo_bytes"] = int(plan.memo_bytes)
+        if on_the_fly:
+            opts["table_bytes"] = int(plan.table_bytes)
         if memo_bytes is not None:
             opts["memo_bytes"] = int(memo_bytes)
         self.core.configure(opts)
