@@ -16,6 +16,8 @@ import threading
 import time
 from typing import Callable, Iterator, TypeVar
 
+from .status import StopReason
+
 T = TypeVar("T")
 
 #: Set by Ctrl-C (or anything that asks the whole command to stop); every Deadline sees it.
@@ -100,14 +102,16 @@ class Deadline:
         return self.end is None
 
 
-def run_interruptible(work: Callable[[], T], stop: Callable[[], None], *,
+def run_interruptible(work: Callable[[], T], stop: Callable[[str], None], *,
                       deadline: Deadline | None = None,
                       on_wait: Callable[[], None] | None = None) -> T:
     """Run ``work`` (a call into a kernel that releases the GIL) in a worker thread.
 
     While it runs, the calling thread polls every :data:`POLL_SECONDS`: it calls ``on_wait``
     (progress), and when the deadline expires or Ctrl-C arrives it calls ``stop`` (the kernel's
-    stop hook) and waits for the kernel to return what it has. A Ctrl-C is re-raised as
+    stop hook) with the reason's word (:class:`~cbsolve.status.StopReason`: ``time`` for the
+    deadline, ``interrupted`` for Ctrl-C or a stop request), which the kernel's control block
+    keeps, and waits for the kernel to return what it has. A Ctrl-C is re-raised as
     :class:`KeyboardInterrupt` once the kernel has stopped, so the caller can report the
     interval proved so far; a deadline only stops the kernel, whose result says it was stopped.
     """
@@ -135,13 +139,13 @@ def run_interruptible(work: Callable[[], T], stop: Callable[[], None], *,
             if on_wait is not None:
                 on_wait()
             if not stopped and (_STOP.is_set() or deadline is not None and deadline.expired()):
-                stop()
+                stop((StopReason.INTERRUPTED if _STOP.is_set() else StopReason.TIME).value)
                 stopped = True
         except KeyboardInterrupt:
             request_stop()
             interrupted = True
             if not stopped:
-                stop()
+                stop(StopReason.INTERRUPTED.value)
                 stopped = True
     if interrupted:
         raise KeyboardInterrupt

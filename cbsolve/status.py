@@ -24,6 +24,7 @@ class StopReason(str, Enum):
     NODES = "nodes"        # the node budget ran out
     TIME = "time"          # the time limit (or the stop request seen as one) ran out
     STOPPED = "stopped"    # another thread stopped it (a race won elsewhere)
+    INTERRUPTED = "interrupted"  # the command's stop request (Ctrl-C)
 
     def __str__(self) -> str:
         return self.value

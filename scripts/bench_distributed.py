@@ -9,7 +9,7 @@ whether it matches the reference. Run it with nice on a shared machine.
 
     nice python scripts/bench_distributed.py                        # Bulls & Cows 4/10
     nice python scripts/bench_distributed.py --variant mastermind   # seconds, a smoke run
-    nice python scripts/bench_distributed.py --no-reference --workers 2 --no-shared-incumbent
+    nice python scripts/bench_distributed.py --no-reference --workers 2 --split-slots 3
 """
 from __future__ import annotations
 
@@ -51,16 +51,13 @@ def main() -> None:
                     help="Dask cluster sizes to run (default: 1 2)")
     ap.add_argument("--no-reference", action="store_true",
                     help="skip the single-process run")
-    ap.add_argument("--no-shared-incumbent", action="store_true",
-                    help="running guess tasks keep the budget they were sent with")
     ap.add_argument("--split-slots", type=int, default=None,
                     help="split large classes by second guesses from this many worker threads "
                          f"(default {distributed.Split().min_slots})")
     args = ap.parse_args()
-    split = distributed.Split(share_incumbent=not args.no_shared_incumbent)
+    split = distributed.Split()
     if args.split_slots is not None:
-        split = distributed.Split(min_slots=args.split_slots,
-                                  share_incumbent=not args.no_shared_incumbent)
+        split = distributed.Split(min_slots=args.split_slots)
     variant = Variant.preset(args.variant)
     print(f"{variant.describe()}, expected-case optimum")
     print(f"{'run':24} {'wall s':>8} {'task CPU s':>11} {'busiest s':>10} {'tasks':>6} "

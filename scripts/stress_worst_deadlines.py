@@ -34,6 +34,7 @@ from cbsolve.certify import verify
 from cbsolve.deadline import clear_stop, request_stop
 from cbsolve.search import worst
 from cbsolve.search.worst import solve_worst
+from cbsolve.status import StopReason
 from cbsolve.variant import Variant
 
 DIGITS = "0123456789AB"
@@ -57,16 +58,40 @@ class Report:
         self.failures: list[str] = []
 
 
-def _check_search(game: Variant, value: int, res, report: Report, how: str) -> None:
-    def fail(why: str) -> None:
-        report.failures.append(f"{game.describe()} [{how}]: {why}")
-
+def check_interval(res, value: int, fail) -> None:
+    """A proved value is ``value`` (the full search's), an interval contains it."""
     if res.proved and not (res.lower == res.upper == value):
         fail(f"proved [{res.lower}, {res.upper}], the full search proves {value}")
     if res.lower is not None and res.lower > value:
         fail(f"lower bound {res.lower} > {value}")
     if res.upper is not None and res.upper < value:
         fail(f"upper bound {res.upper} < {value}")
+
+
+#: The stop reason each way of stopping must report.
+EXPECTED_STOP = {"deadline": StopReason.TIME, "kernel stop": StopReason.STOPPED,
+                 "stop request": StopReason.INTERRUPTED}
+
+
+def check_stop(res, mode: str, fail) -> None:
+    """The stop reason is the one that stopped the search, and the JSON says so."""
+    data = res.to_json()
+    if res.stop is not None and res.stop is not EXPECTED_STOP[mode]:
+        fail(f"stop reason {res.stop}, stopped by a {mode}")
+    if data["time_limit_hit"] != (res.stop is StopReason.TIME):
+        fail(f"time_limit_hit {data['time_limit_hit']} with stop reason {res.stop}")
+    if res.interrupted and res.stop is not StopReason.INTERRUPTED:
+        fail(f"interrupted with stop reason {res.stop}")
+    if not res.proved and res.interrupted != (res.stop is StopReason.INTERRUPTED):
+        fail(f"interrupted {res.interrupted} with stop reason {res.stop}")
+
+
+def _check_search(game: Variant, value: int, res, report: Report, how: str,
+                  mode: str) -> None:
+    def fail(why: str) -> None:
+        report.failures.append(f"{game.describe()} [{how}]: {why}")
+
+    check_interval(res, value, fail)
     if res.tree is not None and res.tree.get("proved") and res.worst != value:
         fail(f"tree labelled optimal has worst {res.worst}, the optimum is {value}")
     for name, doc in (("tree", res.tree), ("certificate", res.certificate)):
@@ -77,6 +102,7 @@ def _check_search(game: Variant, value: int, res, report: Report, how: str) -> N
             fail(f"{name} does not verify: {rep.message}")
         elif rep.lower_bound is not None and rep.lower_bound > value:
             fail(f"{name}'s certificate proves {rep.lower_bound} > {value}")
+    check_stop(res, mode, fail)
     report.outcomes[_outcome(res)] += 1
 
 
@@ -115,29 +141,79 @@ def _later(seconds: float, action) -> threading.Timer:
     return timer
 
 
-class _Kernels:
-    """Remembers the native searches solve_worst creates, so a timer can set their stop flag."""
+class Kernels:
+    """Remembers the native kernels a search creates (``pick`` of each object ``owner``'s
+    constructor makes), so a timer can set the latest one's stop flag. The stress scripts of
+    both objectives use it."""
 
-    def __init__(self):
-        self.made: list = []
-        self._init = worst._Native.__init__
+    def __init__(self, owner, pick):
+        self.owner, self.pick, self.made = owner, pick, []
+        self._init = owner.__init__
 
     def __enter__(self):
-        made, init = self.made, self._init
+        made, init, pick = self.made, self._init, self.pick
 
-        def record(native, *args, **kwargs):
-            init(native, *args, **kwargs)
-            made.append(native)
+        def record(obj, *args, **kwargs):
+            init(obj, *args, **kwargs)
+            made.append(pick(obj))
 
-        worst._Native.__init__ = record
+        self.owner.__init__ = record
         return self
 
     def __exit__(self, *exc):
-        worst._Native.__init__ = self._init
+        self.owner.__init__ = self._init
 
     def stop_latest(self) -> None:
         if self.made:
-            self.made[-1].core.request_stop()
+            self.made[-1].request_stop()
+
+
+def in_rounds(rounds: int, run_round) -> Report:
+    """Call ``run_round(k, report)`` for k < ``rounds`` in sequence, each with a fresh stop
+    request, the waiting thread polling every 0.5 ms (so a stop lands inside the kernels even
+    on small games)."""
+    report = Report()
+    poll = deadlines.POLL_SECONDS
+    deadlines.POLL_SECONDS = 0.0005
+    try:
+        for k in range(rounds):
+            report.runs += 1
+            clear_stop()
+            try:
+                run_round(k, report)
+            finally:
+                clear_stop()
+    finally:
+        deadlines.POLL_SECONDS = poll
+    return report
+
+
+def print_report(report: Report, start: float) -> int:
+    """Print the unsound runs and the tally; the exit code (1 when any run was unsound)."""
+    for failure in report.failures:
+        print("UNSOUND:", failure)
+    print(f"{report.runs} runs in {time.perf_counter() - start:.0f} s: "
+          f"{dict(sorted(report.outcomes.items()))}; {len(report.failures)} unsound")
+    return 1 if report.failures else 0
+
+
+def cut_short(kernels: Kernels, mode: str, at: float, solve):
+    """``solve(time_limit)`` stopped after ``at`` seconds by ``mode`` ("deadline": that time
+    limit; "kernel stop": the latest kernel's stop flag; "stop request": what Ctrl-C sends):
+    its result, or the interval a SearchInterrupted carries."""
+    with kernels:
+        timer = None
+        if mode == "kernel stop":
+            timer = _later(at, kernels.stop_latest)
+        elif mode == "stop request":
+            timer = _later(at, request_stop)
+        try:
+            return solve(at if mode == "deadline" else None)
+        except KeyboardInterrupt as exc:   # SearchInterrupted carries the interval
+            return getattr(exc, "result", None)
+        finally:
+            if timer is not None:
+                timer.cancel()
 
 
 def _run_one(g: Variant, value: int, mode: str, at: float, threads: int, report: Report,
@@ -145,22 +221,10 @@ def _run_one(g: Variant, value: int, mode: str, at: float, threads: int, report:
     if mode == "bounds":
         _check_bounds(g, value, compute_bounds(g, time_limit=at, workers=threads), report, how)
         return
-    res = None
-    with _Kernels() as kernels:
-        timer = None
-        if mode == "kernel stop":
-            timer = _later(at, kernels.stop_latest)
-        elif mode == "stop request":
-            timer = _later(at, request_stop)
-        try:
-            res = solve_worst(g, workers=threads, time_limit=at if mode == "deadline" else None)
-        except KeyboardInterrupt as exc:   # SearchInterrupted carries the interval
-            res = getattr(exc, "result", None)
-        finally:
-            if timer is not None:
-                timer.cancel()
+    res = cut_short(Kernels(worst._Native, lambda native: native.core), mode, at,
+                    lambda limit: solve_worst(g, workers=threads, time_limit=limit))
     if res is not None:
-        _check_search(g, value, res, report, how)
+        _check_search(g, value, res, report, how, mode)
 
 
 def stress(games, rounds: int, seed: int = 0, workers=(1, 2), log=None,
@@ -179,44 +243,36 @@ def stress(games, rounds: int, seed: int = 0, workers=(1, 2), log=None,
         full[g] = (res.upper, search_s, time.perf_counter() - t)
         say(f"{g.describe()}: worst {res.upper}; search {search_s:.2f} s, bounds "
             f"{full[g][2]:.2f} s")
-    report = Report()
-    poll = deadlines.POLL_SECONDS
-    deadlines.POLL_SECONDS = 0.0005
-    try:
-        for k in range(rounds):
-            g = rng.choice(games)
-            value, search_s, bounds_s = full[g]
-            mode = rng.choice(("deadline", "kernel stop", "stop request", "bounds"))
-            at = rng.uniform(0.0, 1.2 * (bounds_s if mode == "bounds" else search_s)) + 1e-4
-            threads = rng.choice(workers)
-            report.runs += 1
-            clear_stop()
-            try:
-                _run_one(g, value, mode, at, threads, report,
-                         f"round {k}, {mode} at {at:.4f} s, {threads} threads")
-            finally:
-                clear_stop()
-    finally:
-        deadlines.POLL_SECONDS = poll
-    return report
+
+    def run_round(k: int, report: Report) -> None:
+        g = rng.choice(games)
+        value, search_s, bounds_s = full[g]
+        mode = rng.choice(("deadline", "kernel stop", "stop request", "bounds"))
+        at = rng.uniform(0.0, 1.2 * (bounds_s if mode == "bounds" else search_s)) + 1e-4
+        threads = rng.choice(workers)
+        _run_one(g, value, mode, at, threads, report,
+                 f"round {k}, {mode} at {at:.4f} s, {threads} threads")
+
+    return in_rounds(rounds, run_round)
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(doc: str) -> argparse.ArgumentParser:
+    """The options both stress scripts take."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--games", choices=("heavy", "small"), default="heavy")
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bounds-cap", type=float, default=30.0, metavar="SECONDS",
                         help="time limit of the reference bounds run (default 30 s)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = arguments(__doc__).parse_args(argv)
     start = time.perf_counter()
     report = stress(HEAVY if args.games == "heavy" else SMALL, args.rounds, args.seed,
                     log=lambda m: print(m, flush=True), bounds_cap=args.bounds_cap)
-    for failure in report.failures:
-        print("UNSOUND:", failure)
-    print(f"{report.runs} runs in {time.perf_counter() - start:.0f} s: "
-          f"{dict(sorted(report.outcomes.items()))}; {len(report.failures)} unsound")
-    return 1 if report.failures else 0
+    return print_report(report, start)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ from cbsolve.bounds.weighing import (
 from cbsolve.rule import score
 from cbsolve.variant import Variant
 
+from testkit import block_player, every_set_of_marks
+
 
 def test_two_unknowns_worst_is_the_largest_played_cost():
     for x in range(1, 18):
@@ -38,24 +40,14 @@ def test_two_unknowns_worst_is_the_largest_played_cost():
 def _locate_by_play(m: int, marks: set[int]) -> tuple[list[int], int]:
     """(positions found, guesses asked) when CountThenLocate locates symbol 0 on the marks of m
     positions, with an absent symbol 1 as the filler."""
-    secret = tuple(0 if p in marks else 2 for p in range(m))
-    v = Variant.from_options(length=m, digits=3, repeats=True, feedback="bulls")
-    player = CountThenLocate(v)
-    player.guesses, player.stop_early = [], False
-    player.respond = lambda code: score(v, secret, code)[0]
-    player.filler, player.filler_bulls = 1, 0
-    found = player._locate(0, list(range(m)), len(marks))
-    return found, len(player.guesses)
+    player = block_player(tuple(0 if p in marks else 2 for p in range(m)), filler=1)
+    return player._locate(0, list(range(m)), len(marks)), len(player.guesses)
 
 
 @pytest.mark.parametrize("m", range(1, 12))
 def test_weighing_locates_every_set_of_marks_within_its_worst_case_and_total(m):
     for k in range(m + 1):
-        worst = total = 0
-        for marks in itertools.combinations(range(m), k):
-            found, asked = _locate_by_play(m, set(marks))
-            assert sorted(found) == list(marks)
-            worst, total = max(worst, asked), total + asked
+        worst, total = every_set_of_marks(m, k, lambda marks: _locate_by_play(m, marks))
         assert worst == weigh_worst(m, k)
         assert total == weigh_total(m, k)
         assert weigh_worst(m, k) <= locate_worst(m, k)      # never worse than halving alone

@@ -52,30 +52,39 @@ def test_stop_request_expires_every_deadline():
     assert d.expired() and u.expired() and d.left() == 0.0 and u.left() == 0.0
 
 
-def _kernel(flag: threading.Event):
-    """Stands for a native search: returns when its stop flag is set, saying it was stopped."""
-    def work():
-        flag.wait(30)
-        return "stopped" if flag.is_set() else "ran out"
-    return work
+class _Kernel:
+    """Stands for a native search: its stop hook keeps the reason it is given (as the
+    control block does) and the call returns it once stopped."""
+
+    def __init__(self):
+        self.flag, self.why = threading.Event(), None
+
+    def request_stop(self, why: str) -> None:
+        self.why = why
+        self.flag.set()
+
+    def work(self):
+        self.flag.wait(30)
+        return self.why if self.flag.is_set() else "ran out"
 
 
-def test_deadline_calls_the_kernels_stop_hook():
-    flag = threading.Event()
-    assert run_interruptible(_kernel(flag), flag.set, deadline=Deadline(0.2)) == "stopped"
+def test_deadline_calls_the_kernels_stop_hook_with_time():
+    kernel = _Kernel()
+    assert run_interruptible(kernel.work, kernel.request_stop, deadline=Deadline(0.2)) == "time"
 
 
-def test_stop_request_stops_a_kernel_with_no_time_limit():
-    flag = threading.Event()
+def test_stop_request_stops_a_kernel_with_no_time_limit_as_interrupted():
+    kernel = _Kernel()
     threading.Timer(0.2, request_stop).start()
-    assert run_interruptible(_kernel(flag), flag.set, deadline=Deadline(None)) == "stopped"
+    assert run_interruptible(kernel.work, kernel.request_stop,
+                             deadline=Deadline(None)) == "interrupted"
 
 
 def test_kernel_errors_surface_in_the_caller():
     def work():
         raise ValueError("bad")
     with pytest.raises(ValueError):
-        run_interruptible(work, lambda: None)
+        run_interruptible(work, lambda why: None)
 
 
 def test_on_wait_is_called_while_the_kernel_runs():
@@ -88,5 +97,5 @@ def test_on_wait_is_called_while_the_kernel_runs():
         if len(calls) >= 2:
             enough.set()
 
-    assert run_interruptible(lambda: enough.wait(30), lambda: None, on_wait=progress)
+    assert run_interruptible(lambda: enough.wait(30), lambda why: None, on_wait=progress)
     assert len(calls) >= 2

@@ -37,26 +37,12 @@ def test_same_optimum_as_one_machine_and_a_valid_tree(client, max_depth, split):
     if split == 1000:
         assert driver.splits == 0
     elif max_depth is None:         # the optimal first guess has a class of more than 20
-        assert driver.splits > 0 and driver.published >= driver.splits
+        assert driver.splits > 0
     assert many.status == one.status and many.proved == one.proved
     assert (many.total, many.worst) == (one.total, one.worst)
     if many.tree is not None:
         report = verify(many.tree)
         assert report.valid and report.total == one.total, report.message
-
-
-def test_running_tasks_read_the_published_incumbent(client):
-    # the split shares its incumbent through a Dask Variable; a task takes the tighter bound
-    distributed_mod = pytest.importorskip("distributed")
-    distributed_mod.Variable("test-incumbent", client=client).set([100, 4])
-    read = distributed._published_best
-    assert client.submit(read, "test-incumbent", (120, 5), pure=False).result() == (100, 4)
-    assert client.submit(read, "test-incumbent", (90, 6), pure=False).result() == (90, 6)
-    assert client.submit(read, None, (120, 5), pure=False).result() == (120, 5)
-    driver = DistributedExpected(client, SMALL, None, "all")
-    distributed_mod.Variable("test-incumbent", client=client).delete()
-    driver.run()
-    assert driver.variables == []   # every incumbent the run published is deleted
 
 
 def test_candidates_only_and_from_a_position(client):
@@ -130,3 +116,19 @@ def test_worst_case_from_a_position_on_the_cluster(client):
     stamp(there, position)
     assert there.worst == here.worst
     assert verify(there.tree).valid
+
+
+@pytest.mark.parametrize("limit", [1e-3, 0.05, 0.3])
+def test_a_time_limit_leaves_a_sound_answer_that_says_why(client, limit):
+    """Cut short anywhere, the distributed search proves the single-machine optimum or
+    nothing, and says the time limit stopped it (scripts/stress_expected_deadlines.py --dask
+    runs this at random limits)."""
+    from cbsolve.status import Status, StopReason
+
+    one = solve_expected(SMALL, workers=1, progress=False)
+    res = DistributedExpected(client, SMALL, None, "all", limit).run()
+    if res.proved:
+        assert (res.total, res.status, res.stop) == (one.total, Status.OPTIMAL, None)
+    else:
+        assert res.status is Status.UNKNOWN and res.upper is None and res.tree is None
+        assert res.stop is StopReason.TIME and res.to_json()["time_limit_hit"] is True

@@ -10,7 +10,7 @@ import pytest
 from cbsolve.status import Status, StopReason
 from cbsolve.variant import Variant
 
-KERNELS = ("dfs", "local_search", "search_worst")
+KERNELS = ("dfs", "local_search", "search_worst", "search_expected")
 
 
 @pytest.mark.parametrize("name", KERNELS)
@@ -92,3 +92,94 @@ def test_the_local_search_options_are_the_kernels_field_for_field():
     assert python.seconds is None and native.seconds == -1
     built = LocalSearchOptions(want=3, luby=True, seconds=2.5).native(local_search)
     assert (built.want, built.luby, built.seconds) == (3, True, 2.5)
+
+
+# --- the control block keeps why a search stopped ---------------------------------------------
+def _stopped_worst_search():
+    """The worst-case kernel on Bulls & Cows and a call it cannot finish in a few nodes (are 6
+    guesses enough? seconds to refute): returns (kernel, call)."""
+    from cbsolve.search.worst import _Native
+
+    native = _Native(Variant.preset("bulls-cows"), "all", {}, workers=1)
+    return native.core, lambda: native.core.feasible(native.all, 6, native.empty) == -1
+
+
+def _stopped_expected_search():
+    from cbsolve.search.expected import INF_T, INF_W, _Search
+
+    search = _Search(Variant.preset("mastermind"), None, "all", 1, True, {}, 10**6)
+    everyone = np.arange(search.n, dtype=np.int32)
+    return search.solver, lambda: search.solver.solve(everyone, 0, INF_T, INF_W, 0) is None
+
+
+@pytest.mark.parametrize("make", [_stopped_worst_search, _stopped_expected_search])
+def test_the_kernel_tells_a_time_limit_from_a_stop_request(make):
+    kernel, stopped_call = make()
+    assert kernel.stop_reason() == "complete"
+    kernel.set_deadline(1e-9)                 # due at once: the clock's first poll stops it
+    assert stopped_call() and kernel.stop_reason() == "time"
+    kernel.set_deadline(0)                    # a new call starts afresh
+    assert kernel.stop_reason() == "complete"
+    kernel.request_stop("interrupted")        # what run_interruptible passes for Ctrl-C
+    kernel.request_stop("time")               # the first reason is kept
+    assert stopped_call() and kernel.stop_reason() == "interrupted"
+    kernel.set_deadline(0)
+    kernel.request_stop()                     # another thread's stop
+    assert kernel.stop_reason() == "stopped"
+    with pytest.raises(ValueError):
+        kernel.request_stop("tired")
+
+
+def test_a_time_limit_and_a_stop_request_reach_the_result_as_such():
+    """Through the driver: the worst-case search's time limit is Python's deadline, the
+    expected-case search's the kernel's own; a stop request (Ctrl-C) is "interrupted"."""
+    import threading
+
+    from cbsolve.deadline import clear_stop, request_stop
+    from cbsolve.search import SearchInterrupted
+    from cbsolve.search.expected import solve_expected
+    from cbsolve.search.worst import solve_worst
+
+    game = Variant.preset("bulls-cows")
+    for solve in (solve_worst, solve_expected):
+        res = solve(game, workers=1, time_limit=0.3)
+        assert not res.proved and res.stop is StopReason.TIME
+        assert res.to_json()["time_limit_hit"] is True and not res.interrupted
+        clear_stop()
+        timer = threading.Timer(0.3, request_stop)
+        timer.start()
+        try:
+            res = solve(game, workers=1)
+        except SearchInterrupted as stop:
+            res = stop.result
+        finally:
+            timer.join()
+            clear_stop()
+        assert res.stop is StopReason.INTERRUPTED and res.interrupted
+        assert res.to_json()["time_limit_hit"] is False
+
+
+# --- the worst-case kernel's replies come from Python ----------------------------------------
+@pytest.mark.parametrize("variant", GAMES[:6])
+def test_the_replies_given_to_the_worst_kernel_are_those_of_the_matrix(variant):
+    """The kernel once read the occurring replies off its n^2 matrix (0.6 s on Logik 5x8);
+    scoring.possible_responses is what it is now given, so both must agree."""
+    from cbsolve.codes import CodeSpace
+    from cbsolve.scoring import possible_responses, score_matrix
+
+    codes = CodeSpace(variant).codes
+    occurring = set(np.unique(score_matrix(variant, codes, codes)).tolist())
+    given = {variant.response_index(b, c) for b, c in possible_responses(variant)}
+    assert given == occurring
+
+
+def test_the_worst_kernel_refuses_a_reply_outside_the_slots():
+    from cbsolve._native.search_worst import WorstSearch
+    from cbsolve.codes import CodeSpace
+    from cbsolve.scoring import score_matrix
+
+    v = Variant(3, "0123", True)
+    codes = CodeSpace(v).codes
+    with pytest.raises(ValueError):
+        WorstSearch(score_matrix(v, codes, codes), codes, v.n_symbols, False, v.response_slots,
+                    v.win_response, 9, [0, v.response_slots])

@@ -101,3 +101,27 @@ def load_script(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def block_player(secret: tuple[int, ...], filler: int):
+    """A count-then-locate player primed to run one of its searches directly on ``secret``
+    (bulls only, three symbols), ``filler`` being the one absent from it."""
+    from cbsolve.bounds.constructive import CountThenLocate
+
+    v = Variant.from_options(length=len(secret), digits=3, repeats=True, feedback="bulls")
+    player = CountThenLocate(v)
+    player.guesses, player.stop_early = [], False
+    player.respond = lambda code: score(v, secret, code)[0]
+    player.filler, player.filler_bulls = filler, 0
+    return player
+
+
+def every_set_of_marks(m: int, k: int, search) -> tuple[int, int]:
+    """(worst, total) guesses of ``search(marks) -> (positions found, guesses)`` over every
+    set of k marks among m positions, each checked to be found exactly."""
+    worst = total = 0
+    for marks in itertools.combinations(range(m), k):
+        found, asked = search(set(marks))
+        assert sorted(found) == list(marks)
+        worst, total = max(worst, asked), total + asked
+    return worst, total

@@ -53,6 +53,7 @@
 #include <cstring>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -62,6 +63,7 @@
 #include "search_expected_partition.hpp"
 #include "search_expected_symmetry.hpp"
 #include "search_expected_table.hpp"
+#include "toolkit_bind.hpp"
 
 namespace py = pybind11;
 using i64 = int64_t;
@@ -128,8 +130,9 @@ class Solver {
     i64 nodes() const { return nodes_.load(); }
     // Seconds from now (<= 0: none); also clears a previous stop.
     void set_deadline(double seconds) { ctl_.set_deadline(seconds); }
-    void request_stop() { ctl_.request_stop(); }
+    void request_stop(const std::string& why) { ctl_.request_stop(stop_reason_named(why)); }
     bool stopped() const { return ctl_.stopped(); }
+    std::string stop_reason() const { return stop_word(ctl_.reason()); }
     void clear_memo() { memo_.clear(); }
     i64 memo_size() { return memo_.size(); }
 
@@ -895,6 +898,7 @@ std::atomic<u64> Solver::next_solver_id_{0};
 }  // namespace
 
 PYBIND11_MODULE(search_expected, m) {
+    bind_toolkit(m);
     m.doc() = "Expected-case exact search: branch and bound with fill bounds and a transposition table.";
     py::class_<Solver>(m, "Solver")
         .def(py::init<py::object, py::array_t<uint8_t, py::array::c_style | py::array::forcecast>, int,
@@ -921,8 +925,10 @@ PYBIND11_MODULE(search_expected, m) {
         .def_property_readonly("nodes", &Solver::nodes)
         .def_property_readonly("n_codes", &Solver::n_codes)
         .def("set_deadline", &Solver::set_deadline)
-        .def("request_stop", &Solver::request_stop)
+        .def("request_stop", &Solver::request_stop, py::arg("why") = "stopped",
+             "stop the running call; why: a stop reason word (time, interrupted, stopped)")
         .def("stopped", &Solver::stopped)
+        .def("stop_reason", &Solver::stop_reason, "why the search was stopped (complete: it was not)")
         .def("clear_memo", &Solver::clear_memo)
         .def("memo_size", &Solver::memo_size)
         .def("stats", &Solver::stats)

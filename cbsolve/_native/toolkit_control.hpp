@@ -2,9 +2,14 @@
 // (dfs.cpp, local_search.cpp, search_worst.cpp, search_expected.cpp): a stop flag, a deadline,
 // named progress counters and the one list of stop reasons.
 //
-// Stop flags. The block owns a flag (request_stop(): Python's stop hook, through
+// Stop flags. The block owns a flag (request_stop(why): Python's stop hook, through
 // cbsolve.deadline.run_interruptible) and may also watch a flag the caller owns (watch(): an
 // int32 array another thread sets, as the consistency race and stop_hook do).
+//
+// Stop reason. The first stop is remembered with its reason (reason()): the deadline passing
+// in poll() is kTime, a request names its own (Python's time limit kTime, Ctrl-C
+// kInterrupted, anything else kStopped), a watched flag is kStopped. So a caller reads why
+// the search ended from the block, not from its own guesses about who set the flag.
 //
 // Time. set_deadline(s) (the exact searches: s <= 0 means none) and set_time_limit(s) (the
 // consistency kernels: s < 0 means none, 0 is a budget already spent, as a probe with nothing
@@ -21,16 +26,18 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace {
 
 // Why a kernel call ended. The words are cbsolve.status.StopReason's values, the one place
 // Python maps them to a Status (tests/test_toolkit.py checks both lists agree).
-enum class StopReason { kComplete, kLimit, kNodes, kTime, kStopped };
+enum class StopReason { kComplete, kLimit, kNodes, kTime, kStopped, kInterrupted };
 
 constexpr StopReason kStopReasons[] = {StopReason::kComplete, StopReason::kLimit,
                                        StopReason::kNodes, StopReason::kTime,
-                                       StopReason::kStopped};
+                                       StopReason::kStopped, StopReason::kInterrupted};
 
 inline const char* stop_word(StopReason r) {
     switch (r) {
@@ -39,8 +46,16 @@ inline const char* stop_word(StopReason r) {
         case StopReason::kNodes: return "nodes";        // the node budget
         case StopReason::kTime: return "time";          // the deadline passed
         case StopReason::kStopped: return "stopped";    // a stop flag was set
+        case StopReason::kInterrupted: return "interrupted";  // the command's stop (Ctrl-C)
     }
     return "stopped";
+}
+
+// The reason a word names (a stop request from Python); an unknown word is an error.
+inline StopReason stop_reason_named(const std::string& word) {
+    for (StopReason r : kStopReasons)
+        if (word == stop_word(r)) return r;
+    throw std::invalid_argument("unknown stop reason: " + word);
 }
 
 // What a search reports while it runs, read by the Python driver's progress line.
@@ -57,19 +72,35 @@ class SearchControl {
 
     // Seconds from now (<= 0: none); also clears an earlier stop.
     void set_deadline(double seconds) {
-        stop_.store(false);
+        clear_stop();
         deadline_ns_.store(seconds > 0 ? now_ns() + int64_t(seconds * 1e9) : 0);
     }
     // Seconds from now (< 0: none; 0: already due); also clears an earlier stop.
     void set_time_limit(double seconds) {
-        stop_.store(false);
+        clear_stop();
         deadline_ns_.store(seconds >= 0 ? std::max<int64_t>(1, now_ns() + int64_t(seconds * 1e9)) : 0);
     }
     // Also stop when *flag becomes non-zero (a flag the caller owns; nullptr: none).
     void watch(const volatile int32_t* flag) { outside_ = flag; }
 
-    void request_stop() { stop_.store(true); }
-    void clear_stop() { stop_.store(false); }
+    // Stop; the first stop's reason is kept (recorded before the flag, so whoever sees the
+    // flag sees the reason).
+    void request_stop(StopReason why = StopReason::kStopped) {
+        int none = kNoReason;
+        why_.compare_exchange_strong(none, static_cast<int>(why));
+        stop_.store(true);
+    }
+    void clear_stop() {
+        why_.store(kNoReason);
+        stop_.store(false);
+    }
+    // Why the search was stopped: the first reason given; kStopped for a watched flag;
+    // kComplete when nothing stopped it.
+    StopReason reason() const {
+        int why = why_.load();
+        if (why != kNoReason) return static_cast<StopReason>(why);
+        return stopped() ? StopReason::kStopped : StopReason::kComplete;
+    }
     bool stopped() const {
         return stop_.load(std::memory_order_relaxed) ||
                (outside_ && __atomic_load_n(outside_, __ATOMIC_RELAXED));
@@ -85,7 +116,7 @@ class SearchControl {
     bool poll(int64_t calls) {
         if (stopped()) return true;
         if (calls % kClockEvery == 0 && out_of_time()) {
-            stop_.store(true);
+            request_stop(StopReason::kTime);
             return true;
         }
         return false;
@@ -114,7 +145,9 @@ class SearchControl {
         return std::chrono::duration_cast<std::chrono::nanoseconds>(
                    std::chrono::steady_clock::now().time_since_epoch()).count();
     }
+    static constexpr int kNoReason = -1;
     std::atomic<bool> stop_{false};
+    std::atomic<int> why_{kNoReason};
     std::atomic<int64_t> deadline_ns_{0};
     const volatile int32_t* outside_ = nullptr;
     std::atomic<int64_t> nodes_{0}, top_done_{0}, top_total_{0}, memo_{0};

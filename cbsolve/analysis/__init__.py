@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..deadline import stop_requested
 from .report import Appender, markdown, plots, read_rows, write_results
 from .sweep import (
     BOUNDS,
@@ -40,11 +41,13 @@ class SweepResult:
     seconds: float
     rows: list[dict] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    interrupted: bool = False    # Ctrl-C: the cells computed so far are kept, no plots drawn
 
     def to_json(self) -> dict:
         return {"out": str(self.out), "cells": self.cells, "computed": self.computed,
                 "resumed": self.skipped, "errors": self.errors,
-                "seconds": round(self.seconds, 3), "files": self.files}
+                "seconds": round(self.seconds, 3), "files": self.files,
+                **({"interrupted": True} if self.interrupted else {})}
 
 
 def run_sweep(cells: list[dict], out, workers: int | None = None, scheduler: str | None = None,
@@ -60,11 +63,12 @@ def run_sweep(cells: list[dict], out, workers: int | None = None, scheduler: str
     out = Path(out)
     done = read_rows(out)
     todo = [c for c in cells if c["key"] not in done]
-    errors = 0
+    errors = computed = 0
     appender = Appender(out)
     try:
         stream = run_dask(todo, scheduler) if scheduler else run_local(todo, workers)
         for i, res in enumerate(stream, 1):
+            computed = i
             row = res["row"]
             appender.add(row, res["seconds"], res.get("cpu_seconds", 0.0))
             if row["status"] == "ok" or row["status"] == "skipped":
@@ -79,10 +83,13 @@ def run_sweep(cells: list[dict], out, workers: int | None = None, scheduler: str
     files = [str(out / "results.csv"), str(out / "timings.csv")]
     (out / "results.md").write_text(markdown(table), encoding="utf-8")
     files.append(str(out / "results.md"))
-    if make_plots and table:
+    # after Ctrl-C the plots (seconds of matplotlib) would outlast the grace period and lose
+    # the report; the next run draws them
+    interrupted = stop_requested()
+    if make_plots and table and not interrupted:
         files += [str(p) for p in plots(table, out)]
-    return SweepResult(out, len(cells), len(todo), len(cells) - len(todo), errors,
-                       time.perf_counter() - start, table, files)
+    return SweepResult(out, len(cells), computed, len(cells) - len(todo), errors,
+                       time.perf_counter() - start, table, files, interrupted)
 
 
 __all__ = ["BOUNDS", "COLUMNS", "DEFAULT_ALPHABETS", "DEFAULT_FAMILIES", "DEFAULT_LENGTHS",

@@ -12,7 +12,8 @@ Place in the data flow: code space sizes, scoring, strategies and the optimal se
 4. upper bounds from heuristic strategies played against every secret (exact evaluation by
    :func:`cbsolve.strategy.evaluate`, scored on the fly up to 10^6 secrets, within the time
    limit; a sampled estimate is never used as a bound), from the
-   count-then-locate construction for games with repeats and the set-then-place one for
+   count-then-locate construction (with region splits, :mod:`.regions`) for games with
+   repeats and the set-then-place one for
    distinct games with D >= 2N-1, any N (:mod:`.constructive`: worst W proved by construction,
    total <= W x S), and the trivial strategy "guess every code
    in order" (worst S, total S(S+1)/2) otherwise;
@@ -281,9 +282,11 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
                              f"({checked.problem}); the other methods' interval stands")
             continue
         if not res.proved:
-            out.notes.append(f"optimal {objective}-case search stopped at the time limit having "
-                             f"proved [{res.lower}, {res.upper}] (raise --time-limit to go "
-                             "further)")
+            # the kernel says why it stopped: a time limit, or Ctrl-C's stop request
+            out.notes.append(f"optimal {objective}-case search "
+                             + ("interrupted" if res.interrupted else "stopped at the time limit")
+                             + f" having proved [{res.lower}, {res.upper}]"
+                             + ("" if res.interrupted else " (raise --time-limit to go further)"))
         what = "optimal, proved" if res.proved else "bound proved before time limit"
         if checked.lower is not None:
             interval.raise_lower(checked.lower, f"search ({what}; {checked.lower_how})")

@@ -57,6 +57,7 @@ from functools import cache
 
 from ..variant import Variant
 from . import cross_search
+from .balance import balance_plan, balance_worst, outcomes
 from .weighing import (
     by_rectangles,
     common_candidates,
@@ -149,7 +150,9 @@ def _locate_exact(m: int, smallest: int, symbols: int) -> int:
     for k in range(smallest, m // symbols + 1):
         rest = _locate_exact(m - k, k, symbols - 1)
         if rest >= 0:
-            worst = max(worst, weigh_worst(m, k) + rest)
+            # The last two symbols alone share the m positions: the balance (:mod:`.balance`).
+            cost = balance_worst(m, k) if symbols == 2 else weigh_worst(m, k)
+            worst = max(worst, cost + rest)
     return worst
 
 
@@ -168,8 +171,8 @@ def _locate_singletons_first(m: int, symbols: int) -> int:
         cost, left = 0, m
         for _ in range(located // 2):
             cost, left = cost + pair_search_worst(left), left - 2
-        if located % 2:
-            cost += weigh_worst(left, 1)
+        if located % 2:          # the odd one out; with the last symbol alone: the balance
+            cost += balance_worst(left, 1) if others <= 1 else weigh_worst(left, 1)
         worst = max(worst, cost + rest)
     return worst
 
@@ -216,35 +219,75 @@ class CountThenLocate:
                 break
             counts[s] = self._ask((s,) * n)
         counts[d - 1] = n - sum(counts[:d - 1])
+        self.counts = counts
         secret: list[int | None] = [None] * n
-        present = sorted((s for s in range(d) if counts[s]), key=lambda s: (counts[s], s))
+        self._region(list(range(n)), counts, secret)
+        return secret
+
+    def _split_at(self, m: int, present: list[int], counts: list[int]) -> int:
+        """How many of the region's m positions to split off first (0: locate in place). Count-
+        then-locate never splits; :class:`.regions.SplitThenLocate` does."""
+        return 0
+
+    def _region(self, region: list[int], counts: list[int], secret: list) -> None:
+        """Fill ``secret`` on ``region``, whose symbol counts are ``counts`` (every other
+        position of the secret is known or in another region of known counts)."""
+        present = sorted((s for s in range(self.d) if counts[s]), key=lambda s: (counts[s], s))
         if len(present) == 1:
-            return present * n
-        if len(present) < d:
-            self.filler = next(s for s in range(d) if counts[s] == 0)
-            self.filler_bulls = 0
+            for p in region:
+                secret[p] = present[0]
+            return
+        h = self._split_at(len(region), present, counts)
+        if h:
+            self._split(region, h, present, counts, secret)
+            return
+        if len(present) < self.d:
+            # A symbol absent from the region scores all its occurrences wherever it is put.
+            self.filler = next(s for s in range(self.d) if counts[s] == 0)
+            self.filler_bulls = self.counts[self.filler]
         else:
             a, b = present[0], present[1]
-            self.filler, self.filler_bulls = None, 0       # none yet: the pair fills the board
-            self._find_pair(a, b, counts, list(range(n)), secret)
+            # The pair fills the region; a outside it scores its occurrences there.
+            self.filler, self.filler_bulls = a, self.counts[a] - counts[a]
+            self._find_pair(a, b, counts, region, secret)
             present = present[2:]
-            self.filler, self.filler_bulls = a, counts[a]
+            self.filler, self.filler_bulls = a, self.counts[a]
         to_locate = present[:-1]
         i = 0
         while i < len(to_locate):
             c = to_locate[i]
-            unknown = [p for p in range(n) if secret[p] is None]
+            unknown = [p for p in region if secret[p] is None]
             if counts[c] == 1 and i + 1 < len(to_locate) and counts[to_locate[i + 1]] == 1:
                 self._find_pair(c, to_locate[i + 1], counts, unknown, secret)
                 i += 2
                 continue
-            for p in self._locate(c, unknown, counts[c]):
+            if i == len(to_locate) - 1:       # c and the last symbol share what is unknown
+                found = self._balance(c, present[-1], unknown, counts[c])
+            else:
+                found = self._locate(c, unknown, counts[c])
+            for p in found:
                 secret[p] = c
             i += 1
-        for p in range(n):
+        for p in region:
             if secret[p] is None:
-                secret[p] = present[-1] if present else None
-        return secret
+                secret[p] = present[-1]
+
+    def _split(self, region: list[int], h: int, present: list[int], counts: list[int],
+               secret: list) -> None:
+        """Weigh every symbol of the region but the last, z, on its first h positions with z
+        everywhere else: the bulls minus z's count are h_s - h_z, and the h_s sum to h. Then
+        solve both parts as regions (:mod:`.regions`)."""
+        z, first = present[-1], region[:h]
+        self.filler, self.filler_bulls = z, self.counts[z]
+        diff = {s: self._ask(self._code({p: s for p in first})) - self.filler_bulls
+                for s in present[:-1]}
+        h_z, rest = divmod(h - sum(diff.values()), len(present))
+        assert rest == 0, "the weighings must add up"
+        inside = [0] * self.d
+        for s in present:
+            inside[s] = diff.get(s, 0) + h_z
+        self._region(first, inside, secret)
+        self._region(region[h:], [c - x for c, x in zip(counts, inside)], secret)
 
     def _code(self, on: dict[int, int]) -> tuple[int, ...]:
         """``on`` maps positions to symbols; every other position gets the filler."""
@@ -313,6 +356,26 @@ class CountThenLocate:
         if joint(len(first), j, len(second), k - j):
             return self._two_blocks(c, first, second, marked=j == 1 and k - j == 1)
         return self._locate(c, first, j) + self._locate(c, second, k - j)
+
+    def _balance(self, c: int, d: int, positions: list[int], k: int) -> list[int]:
+        """The k positions of c among ``positions``, every one of which holds c or d: c on one
+        pan, d on the other, read a - b (:mod:`.balance`)."""
+        m = len(positions)
+        if k == 0 or k == m:
+            return positions[:k]
+        if 2 * k > m:
+            found = set(self._balance(d, c, positions, m - k))
+            return [p for p in positions if p not in found]
+        s, t = balance_plan(m, k)
+        if s == 0:
+            return self._locate(c, positions, k)
+        pans = positions[:s], positions[s:s + t], positions[s + t:]
+        read = self._ask(self._code({p: c for p in pans[0]} | {p: d for p in pans[1]}))
+        triples = outcomes(m, k, s, t)[read - self.filler_bulls - t]
+        if len(triples) > 1:                        # weigh the first pan alone: a
+            a = self._ask(self._code({p: c for p in pans[0]})) - self.filler_bulls
+            triples = [tr for tr in triples if tr[0] == a]
+        return [p for part, j in zip(pans, triples[0]) for p in self._balance(c, d, part, j)]
 
     def _two_blocks(self, c: int, xs: list[int], ys: list[int], marked: bool) -> list[int]:
         """c's positions when xs and ys each hold exactly one of them (``marked``) or each

@@ -41,6 +41,7 @@ from math import comb
 
 from ..variant import Variant
 from .constructive import METHOD, pair_search_worst, supported
+from .balance import balance_total
 from .weighing import two_unknowns_total, weigh_total
 
 
@@ -67,17 +68,25 @@ def _sweep(n: int, d: int, scan: bool) -> dict[tuple[int, int], tuple[int, int]]
 
     Counts are added in ascending order, one group of equal counts at a time. With ``scan`` the
     first two symbols are the scanned pair (no weighing; the scan is charged when the second one
-    is added) and only terminals using all D symbols matter."""
-    states = {(0, 0): (1, 0)}
+    is added) and only terminals using all D symbols matter. A located symbol is charged the
+    plain weighing when added; if the next symbol turns out to be the last one, the two share
+    the positions left and the balance is played instead: each state also carries that
+    difference for the symbol located last (linear in the secrets, so states merge), charged
+    when the last symbol is added."""
+    states = {(0, 0): (1, 0, 0)}
     for j in range(1, n + 1):
-        nxt: dict[tuple[int, int], tuple[int, int]] = {}
-        for (used, syms), (secrets, cost) in states.items():
-            _add(nxt, (used, syms), secrets, cost)             # no symbol of count j
+        nxt: dict[tuple[int, int], tuple[int, int, int]] = {}
+        for (used, syms), (secrets, cost, if_last) in states.items():
+            _add(nxt, (used, syms), secrets, cost, if_last)   # no symbol of count j
             alone = 0      # a located singleton not (yet) paired: its search, if it stays so
             for r in range(1, min(d - syms, (n - used) // j) + 1):
                 u, s = used + (r - 1) * j, syms + r - 1        # before the r-th symbol
                 m = n - u
-                secrets, cost = secrets * comb(m, j), cost * comb(m, j)
+                ways = comb(m, j)
+                secrets, cost, if_last = secrets * ways, cost * ways, if_last * ways
+                if m == j:                                     # the last symbol
+                    cost += if_last
+                if_last = 0
                 if scan and s == 1:
                     cost += _find_pair_total(n, u + j, secrets)
                 elif scan and s == 0:
@@ -87,17 +96,25 @@ def _sweep(n: int, d: int, scan: bool) -> dict[tuple[int, int], tuple[int, int]]
                     alone = 0
                 elif j == 1:
                     alone = secrets // m * weigh_total(m, 1)
+                    if_last = secrets // m * _balance_gain(m, 1)
                 else:
-                    cost += secrets // comb(m, j) * weigh_total(m, j)
+                    cost += secrets // ways * weigh_total(m, j)
+                    if_last = secrets // ways * _balance_gain(m, j)
                 labels = comb(d - syms, r)
-                _add(nxt, (u + j, s + 1), secrets * labels, (cost + alone) * labels)
+                _add(nxt, (u + j, s + 1), secrets * labels, (cost + alone) * labels,
+                     if_last * labels)
         states = nxt
-    return {k: v for k, v in states.items() if k[0] == n and (k[1] == d) == scan}
+    return {k: v[:2] for k, v in states.items() if k[0] == n and (k[1] == d) == scan}
 
 
-def _add(states: dict, key, secrets: int, cost: int) -> None:
-    old = states.get(key, (0, 0))
-    states[key] = (old[0] + secrets, old[1] + cost)
+def _balance_gain(m: int, k: int) -> int:
+    """The balance's total minus the plain weighing's, over the C(m, k) sets of marks."""
+    return balance_total(m, k) - weigh_total(m, k)
+
+
+def _add(states: dict, key, *values: int) -> None:
+    old = states.get(key, (0,) * len(values))
+    states[key] = tuple(x + y for x, y in zip(old, values))
 
 
 def count_locate_total(variant: Variant) -> int | None:

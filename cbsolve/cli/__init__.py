@@ -129,7 +129,10 @@ def write_text(path: str, option: str, text: str) -> None:
 
 def emit(as_json: bool, data: dict, text: str) -> None:
     """Print the result: the JSON document, or the human-readable text."""
+    from . import _interrupt
+
     click.echo(json.dumps(data) if as_json else text)
+    _interrupt.emitted()
 
 
 def progress_enabled(as_json: bool, quiet: bool = False) -> bool:
@@ -178,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     clear_stop()    # an earlier command's Ctrl-C (in-process callers, tests) does not carry over
     from . import _interrupt
 
-    _interrupt.install(words[0] if words else None)     # the command's name
+    argv_all = sys.argv[1:] if argv is None else argv
+    _interrupt.install(words[0] if words else None, "--json" in argv_all)  # the command's name
     try:
         code = _run(argv)
     finally:
@@ -203,8 +207,8 @@ def _run(argv):
         code = EXIT_OK
     except click.ClickException as exc:
         code = _fail(exc.format_message().replace("\n", " "))
-    except click.exceptions.Abort:
-        click.echo("cbsolve: interrupted", err=True)
+    except click.exceptions.Abort:   # click's form of a KeyboardInterrupt
+        _interrupted()
         code = 130
     except CbsolveError as exc:
         code = _fail(str(exc))
@@ -213,9 +217,17 @@ def _run(argv):
     except OSError as exc:   # input files are mapped to CbsolveError where read: this is output
         code = _output_failed(exc)
     except KeyboardInterrupt:
-        click.echo("cbsolve: interrupted", err=True)
+        _interrupted()
         code = 130
     return code
+
+
+def _interrupted() -> None:
+    from . import _interrupt
+
+    if _interrupt.owes_json():   # interrupted before its document: still one, saying so
+        click.echo(json.dumps(_interrupt.stub()))
+    click.echo("cbsolve: interrupted", err=True)
 
 
 def run() -> None:

@@ -13,6 +13,7 @@ kernel holding the main thread), the process prints one line and exits 130 on it
 from __future__ import annotations
 
 import _thread
+import json
 import os
 import select
 import signal
@@ -27,7 +28,8 @@ GRACE_SECONDS = 1.0
 FORCE_SECONDS = 2.0
 EXIT_INTERRUPTED = 130
 
-_state = {"signals": 0, "raise": False, "escalated": False, "graceful": True}
+_state = {"signals": 0, "raise": False, "escalated": False, "graceful": True,
+          "command": None, "json": False, "emitted": False}
 
 
 def interactive() -> None:
@@ -61,8 +63,26 @@ def _escalate() -> None:
 
 
 def _force_exit() -> None:
+    if _state["json"] and not _state["emitted"]:
+        os.write(1, (json.dumps(stub()) + "\n").encode())
     os.write(2, b"cbsolve: interrupted\n")
     leave(EXIT_INTERRUPTED)
+
+
+def emitted() -> None:
+    """The command printed its document (cli.emit): an interrupt adds none."""
+    _state["emitted"] = True
+
+
+def stub() -> dict:
+    """The JSON document of a command interrupted before it had anything to print (``--json``
+    promises one document): what it was, and that it did not finish."""
+    return {"command": _state["command"], "interrupted": True, "complete": False}
+
+
+def owes_json() -> bool:
+    """``--json`` was asked for and nothing printed yet."""
+    return _state["json"] and not _state["emitted"]
 
 
 def leave(code: int) -> None:
@@ -110,11 +130,14 @@ def _watch(fd: int) -> None:
 RAISE_AT_ONCE = frozenset({"optimal"})
 
 
-def install(command: str | None = None) -> bool:
+def install(command: str | None = None, as_json: bool = False) -> bool:
     """Route SIGINT through the stop request; False when that is not possible here (not the
-    main thread, e.g. a test runner calling the CLI from a worker)."""
+    main thread, e.g. a test runner calling the CLI from a worker). ``as_json``: the command
+    owes one JSON document, printed by :func:`_force_exit` if it has none when forced out."""
+    _state.update(command=command, json=as_json, emitted=False)
     if threading.current_thread() is not threading.main_thread():
         return False
+    _quiet_resource_tracker()
     _state.update(signals=0, graceful=command not in RAISE_AT_ONCE, escalated=False)
     _state["raise"] = False
     if _state.get("fd") is None:
@@ -126,6 +149,50 @@ def install(command: str | None = None) -> bool:
     signal.signal(signal.SIGINT, _handler)
     signal.set_wakeup_fd(_state["fd"], warn_on_full_buffer=False)
     return True
+
+
+#: The warning multiprocessing's resource tracker prints when the command it serves ends
+#: without the interpreter's shutdown (:func:`leave`): it cleans up the pool's semaphores and
+#: says so on stderr, three lines after the one "interrupted" line.
+_TRACKER_WARNING = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def _quiet_resource_tracker() -> None:
+    """Silence that warning in the tracker, a process started later with this environment."""
+    current = os.environ.get("PYTHONWARNINGS", "")
+    if _TRACKER_WARNING not in current:
+        os.environ["PYTHONWARNINGS"] = f"{current},{_TRACKER_WARNING}" if current else \
+            _TRACKER_WARNING
+
+
+def abandonable(work):
+    """``work()`` (a heuristic kernel with no stop flag, which releases the GIL) in a worker
+    thread while the main thread watches the stop request: on Ctrl-C it raises
+    KeyboardInterrupt at once instead of after the forced exit's seconds. The kernel is left
+    running: the CLI then ends the process (:func:`leave`). Outside the CLI's main thread the
+    call is made directly."""
+    if threading.current_thread() is not threading.main_thread() or _state.get("fd") is None:
+        return work()
+    from ..deadline import POLL_SECONDS, stop_requested
+
+    box: dict = {}
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # surfaced in the calling thread  # noqa: BLE001
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=target, daemon=True, name="cbsolve-abandonable").start()
+    while not done.wait(POLL_SECONDS):
+        if stop_requested():
+            raise KeyboardInterrupt
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def uninstall() -> None:

@@ -6,7 +6,7 @@ import sys
 import click
 
 from .. import time_policy
-from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, json_option, variant_options
+from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
 
 
 @app.command("assist")
@@ -41,8 +41,6 @@ def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_l
     `cbsolve assist 0123:1,2 --json </dev/null` is a one-shot query. Exit 1 if the entries end
     inconsistent.
     """
-    import json
-
     from ..errors import InconsistentLog
     from ._interrupt import interactive
 
@@ -62,5 +60,5 @@ def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_l
     console = Console(stdin=sys.stdin, stdout=sys.stderr if as_json else sys.stdout)
     summary = AssistSession(assistant, console).run()
     if as_json:
-        click.echo(json.dumps(summary))
+        emit(True, summary, "")
     return EXIT_OK if summary["consistent"] else EXIT_NONE

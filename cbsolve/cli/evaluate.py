@@ -117,6 +117,9 @@ def format_evaluation(result, out: str | None) -> str:
                  f"  average {result.average:.4f} guesses, 95% CI [{lo:.4f}, {hi:.4f}]",
                  f"  worst observed {result.worst}",
                  f"  histogram (sample) {{{hist}}}"]
+        if result.requested is not None:
+            lines.append(f"  note: stopped after {result.sample} of the {result.requested} "
+                         "secrets asked for")
     else:
         lines = [f"{result.strategy} (guesses from {result.guesses}), opening {result.first}",
                  f"  secrets {result.secrets}, worst {result.worst}, total {result.total}, "

@@ -25,13 +25,16 @@ def next_command(entries, log_file, strategy, guesses, seed, variant, as_json) -
     """The best next guess after ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
     from ..play.optimal_advice import OPTIMAL, optimal_next_guess
     from ..strategy import next_guess
+    from ._interrupt import abandonable
 
     log = read_log(variant, entries, log_file)
     try:
         if strategy == OPTIMAL:
             advice = optimal_next_guess(log, guesses)
         else:
-            advice = next_guess(log, strategy, guesses=guesses, seed=seed)
+            # a large game's choice takes minutes in a kernel with no stop flag: Ctrl-C must
+            # not wait for it
+            advice = abandonable(lambda: next_guess(log, strategy, guesses=guesses, seed=seed))
     except InconsistentLog as exc:
         return report_inconsistent(log, exc, as_json,
                                    {"candidates": 0, "guess": None, "strategy": strategy})

@@ -143,7 +143,10 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
     code = _report(result, variant, out, dot, html, dot_depth, as_json, position)
-    return EXIT_INTERRUPTED if result.interrupted else code
+    if result.interrupted:
+        click.echo("cbsolve: interrupted: the interval above is what was proved", err=True)
+        return EXIT_INTERRUPTED
+    return code
 
 
 def _search(objective, variant, guesses, max_depth, time_limit, workers, show, certificate,

@@ -31,6 +31,7 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     """Reply classes of GUESS over the secrets ENTRIES leave: count per reply, largest class,
     the heuristics' scores of GUESS beside the best any guess reaches."""
     from ..strategy.partition import partition, partition_table
+    from ._interrupt import abandonable
 
     if every_guess:
         entries = (guess, *entries) if guess is not None else entries
@@ -39,7 +40,7 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     log = read_log(variant, entries, log_file)
     try:
         if every_guess:
-            table = partition_table(log, sort)
+            table = abandonable(lambda: partition_table(log, sort))  # no stop flag inside
             data = {"candidates": table.candidates, "sort": sort, "guesses": table.rows}
             emit(as_json, data, _table_text(table, sort))
         else:

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from . import EXIT_OK, SEED, app, json_option, variant_options
+from . import EXIT_OK, SEED, app, emit, json_option, variant_options
 
 
 @app.command("play")
@@ -29,8 +29,6 @@ def play_command(mode, strategy, seed, secret, coach, quiet, variant, as_json) -
 
     With --json the conversation goes to stderr and one JSON record of the game to stdout.
     """
-    import json
-
     from ..play.engine import check_strategy
     from ._interrupt import interactive
 
@@ -47,5 +45,5 @@ def play_command(mode, strategy, seed, secret, coach, quiet, variant, as_json) -
     result = play(variant, mode, console, strategy=strategy, seed=seed, secret=secret,
                   coach=coach)
     if as_json:
-        click.echo(json.dumps(result.to_json()))
+        emit(True, result.to_json(), "")
     return EXIT_OK

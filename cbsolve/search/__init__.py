@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..status import Status
+from ..status import Status, StopReason
 
 
 @dataclass
@@ -31,6 +31,7 @@ class SearchResult:
     notes: list[str] = field(default_factory=list)
     phases: dict[str, float] = field(default_factory=dict)  # seconds per search phase
     interrupted: bool = False           # stopped by Ctrl-C (the interval is what was proved)
+    stop: StopReason | None = None      # why the search stopped early, as its kernel says (None: it did not)
     # worst objective's tie-break: proved interval [lower, upper] on the fewest secrets that
     # need the worst-case number of guesses (upper = the tree's count)
     at_worst: tuple[int, int] | None = None
@@ -50,6 +51,8 @@ class SearchResult:
                 "notes": self.notes,
                 **({"interrupted": True} if self.interrupted else {}),
                 **({"reply_source": self.reply_source} if self.reply_source else {}),
+                "time_limit_hit": self.stop is StopReason.TIME,
+                **({"stop": str(self.stop)} if self.stop is not None else {}),
                 **({"at_worst": {"lower": self.at_worst[0], "upper": self.at_worst[1]}}
                    if self.at_worst is not None else {}),
                 # proved: no strategy within max_depth guesses, so the worst case exceeds it

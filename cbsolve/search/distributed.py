@@ -18,9 +18,8 @@ a task, so one large class does not keep a single worker busy while the others i
 The incumbent bound is shared by ordering: at most as many tasks as the cluster has threads
 are in flight, and each task is submitted with the budget the driver knows at that moment
 (the incumbent minus the proved lower bounds of the sibling classes, capped on the worker by
-the class's own greedy value). Inside a split class the incumbent also reaches running tasks:
-the driver publishes each improvement in a Dask Variable that every guess task reads between
-its classes (the single-machine split shares it the same way between threads). A task whose
+the class's own greedy value); a running task keeps the budget it was sent with (publishing
+each improvement to running tasks was measured to save nothing: docs/optimal.md). A task whose
 class cannot beat its budget refutes its guess;
 the guess's remaining tasks are cancelled. Every value is exact or a proved bound whatever the
 order tasks finish in, so the optimum is the single-machine one; which of several equally good
@@ -37,8 +36,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..deadline import Deadline
-from ..status import Status
+from ..deadline import Deadline, stop_requested
+from ..status import Status, StopReason
 from ..variant import Variant
 from . import SearchResult
 
@@ -49,13 +48,10 @@ class Split:
     """When the driver splits a class of the first guess by its second guesses (see
     ``DistributedExpected._split_worth``): classes of at least ``min_size`` secrets (Bulls &
     Cows 4/10: the classes 0,1 (1440) and 0,2 (1260) of 0123, which alone are most of the
-    single-worker time), and only on clusters of at least ``min_slots`` worker threads.
-    ``share_incumbent``: running guess tasks read the split's best value between classes (a
-    Dask Variable); off, each keeps the budget it was sent with (for the scaling benchmark)."""
+    single-worker time), and only on clusters of at least ``min_slots`` worker threads."""
 
     min_size: int = 1000
     min_slots: int = 2
-    share_incumbent: bool = True
 
 #: On a worker thread: its search for the current game ((variant, cap, guesses), search). One
 #: per thread, as a search builds trees in Python-side state (a threaded worker would race).
@@ -150,7 +146,6 @@ def solve_guess(spec: dict) -> dict:
     try:
         for (_, sub), bound in zip(subs, bounds, strict=True):
             rest -= bound[0]
-            best = _published_best(spec.get("incumbent"), best)
             cb = (best[0] - done - rest, best[1] - 1)
             value = (bound[0], bound[1])
             if value < cb and not bound[2]:
@@ -179,21 +174,6 @@ def solve_guess(spec: dict) -> dict:
     out.update(seconds=time.perf_counter() - started, nodes=int(solver.nodes - nodes),
                cpu=time.process_time() - cpu, worker=_worker_name())
     return out
-
-
-def _published_best(name: str | None, best: tuple[int, int]) -> tuple[int, int]:
-    """The smaller of ``best`` and the incumbent the driver published in the Dask Variable
-    ``name`` (a value it holds a strategy for, so a budget below it is still sound); read
-    between classes, so a running task stops as soon as another task beat it."""
-    if not name:
-        return best
-    try:
-        from distributed import Variable
-
-        published = Variable(name).get(timeout=1)
-    except Exception:   # noqa: BLE001 -- no client, scheduler gone, timeout: keep the budget
-        return best
-    return min(best, (int(published[0]), int(published[1])))
 
 
 @dataclass
@@ -231,8 +211,6 @@ class DistributedExpected:
         self.worker_seconds: dict[str, float] = {}   # the same per worker
         self.root_level = 0     # guesses played before the searched set (a position's entries)
         self.splits = 0         # classes solved by the second-guess split
-        self.variables: list[str] = []   # incumbents shared with running tasks (Dask)
-        self.published = 0      # values set in them
 
     # --- the driver's view of a set: which guesses, in which order ---------------------------
     def _order(self, members: np.ndarray, depth: int, history: list[int]):
@@ -367,7 +345,6 @@ class DistributedExpected:
                 for g, lbt, lbw, cand in s.solver.scan(members, depth, played, None, hist)]
         heapq.heapify(heap)
         fail, found, running = (INF_T, INF_W), None, {}
-        incumbent = self._publish(None, best) if self.split.share_incumbent else None
         try:
             while heap or running:
                 while heap and len(running) < self.slots:
@@ -381,19 +358,16 @@ class DistributedExpected:
                                                                       history)),
                                               notcand, g, True))
                         continue
-                    running[self._submit_guess(g, members, depth, history, best,
-                                               incumbent)] = g
+                    running[self._submit_guess(g, members, depth, history, best)] = g
                 for _g, res in self._finished(running):
                     value = (res["total"], res["worst"])
                     if res["exact"] and value < best:
                         best, found = value, res
-                        if incumbent:
-                            self._publish(incumbent, best)
                     else:
                         fail = min(fail, value)
         finally:
             for fut in running:
-                fut.cancel()   # (a task already running finishes: its variable stays set)
+                fut.cancel()
         if found is None:
             c.lower = max(c.lower, fail)
             return
@@ -413,38 +387,11 @@ class DistributedExpected:
         return (len(members) + sum(b[0] for b in bounds),
                 1 + max((b[1] for b in bounds), default=0))
 
-    def _publish(self, name: str | None, best) -> str | None:
-        """Share the split's incumbent ``best`` with its running guess tasks (they read it
-        between classes): a new Dask Variable when ``name`` is None (deleted at the end of the
-        run). Returns the variable's name (None if it could not be made)."""
-        from distributed import Variable
-
-        try:
-            if name is None:
-                name = f"cbsolve-incumbent-{id(self)}-{len(self.variables)}"
-                self.variables.append(name)
-            Variable(name, client=self.client).set([int(best[0]), int(best[1])])
-            self.published += 1
-        except Exception:   # noqa: BLE001 -- the tasks then keep the budget they were sent
-            return None
-        return name
-
-    def _unpublish(self) -> None:
-        from distributed import Variable
-
-        for name in self.variables:
-            try:
-                Variable(name, client=self.client).delete()
-            except Exception:   # noqa: BLE001 -- the scheduler may be gone already
-                pass
-        self.variables.clear()
-
-    def _submit_guess(self, g: int, members: np.ndarray, depth: int, history: list[int], best,
-                      incumbent: str | None = None):
+    def _submit_guess(self, g: int, members: np.ndarray, depth: int, history: list[int], best):
         spec = {"variant": self.variant.to_dict(), "max_depth": self.max_depth,
                 "guesses": self.guesses, "members": members.tolist(), "history": history,
                 "guess": int(g), "depth": depth, "budget": [int(best[0]), int(best[1])],
-                "seconds": self._left(), "incumbent": incumbent}
+                "seconds": self._left()}
         self.tasks += 1
         return self.client.submit(solve_guess, spec, pure=False, priority=len(members))
 
@@ -500,11 +447,12 @@ class DistributedExpected:
         try:
             value, g, classes = self.solve_set(members, s.depth, history, (INF_T, INF_W))
         except _Stopped:
-            result.notes.append("time limit reached: the distributed search did not finish")
+            result.stop = StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
+            result.interrupted = result.stop is StopReason.INTERRUPTED
+            what = "interrupted" if result.interrupted else "time limit reached"
+            result.notes.append(f"{what}: the distributed search did not finish")
             result.seconds, result.nodes = time.perf_counter() - started, self.nodes
             return result
-        finally:
-            self._unpublish()
         if g is None:   # only under a depth cap: nothing within it
             result.status, result.proved = Status.INFEASIBLE, True
             result.notes.append(f"no strategy solves every secret in at most {self.max_depth} "

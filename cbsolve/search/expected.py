@@ -45,7 +45,7 @@ from .. import time_policy
 from ..codes import CodeSpace
 from ..deadline import run_interruptible, stop_requested
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
-from ..status import Status
+from ..status import Status, StopReason
 from ..variant import Variant
 from . import SearchInterrupted, SearchResult, memory
 
@@ -65,6 +65,11 @@ OPTIONS = ("memo", "obvious", "dedup", "unplayed", "candfirst", "lookahead", "re
 PRUNINGS = ("symmetry", *OPTIONS)
 
 
+#: How a result's note names the stop (the kernel's reason).
+_STOPPED_BY = {StopReason.TIME: "time limit", StopReason.INTERRUPTED: "interrupted",
+               StopReason.STOPPED: "stopped"}
+
+
 def _replies(resp: np.ndarray) -> np.ndarray:
     """The distinct replies in ``resp`` (uint8), ascending; np.unique would import numpy.ma
     (8 ms of start-up) and sort."""
@@ -73,6 +78,10 @@ def _replies(resp: np.ndarray) -> np.ndarray:
 
 class _Abandoned(Exception):
     """Ctrl-C reached the driver: leave without building a tree."""
+
+
+class _NoGreedyTree(Exception):
+    """The greedy strategy breaks the depth cap on this set (it has no tree within it)."""
 
 
 @dataclass
@@ -264,6 +273,9 @@ class _Search:
         t = time.perf_counter()
         greedy = solver.greedy_value(everyone, d, self.base_played)
         self._abandon_if_interrupted()
+        halted = self._halted()   # stopped before the search began: nothing is proved
+        if halted is not None:
+            greedy = None
         if greedy is not None:
             self.live_upper = greedy[0]
         if time_limit is not None:
@@ -274,14 +286,19 @@ class _Search:
         best = (greedy[0], greedy[1]) if greedy else (INF_T, INF_W)
         best_guess = None            # None: the incumbent is the greedy strategy
         best_classes: list[_Class] = []
-        if greedy is None and self.max_depth:
+        if greedy is None and self.max_depth and halted is None:
             self.notes.append(f"the greedy strategy needs more than {self.max_depth} guesses")
         reps = self._reps([], everyone)
-        order = solver.scan(everyone, d, self.base_played, reps, self._history([]))
+        order = [] if halted else solver.scan(everyone, d, self.base_played, reps,
+                                              self._history([]))
         self._abandon_if_interrupted()
+        halted = halted or self._halted()
         order.sort(key=lambda x: (x[1], x[2], not x[3], x[0]))
         bounds: list[tuple[int, int]] = []   # proved lower bound of every first guess
-        stopped = False
+        stopped = halted is not None
+        if stopped:  # a stopped scan lists no guesses: only the counting bound is proved
+            order = []
+            bounds.append((solver.lb_total(max(d, 0), n), solver.lb_worst(n)))
         partial = None  # (first guess, classes) being solved when the time ran out
         bar = self.bar = _Progress(show, len(order))
         self._live = {"bounds": bounds, "current": None, "pending": order[0][1] if order else None}
@@ -297,6 +314,7 @@ class _Search:
                 self._live["current"] = None
                 if not done:
                     stopped = True
+                    halted = self._halted() or StopReason.STOPPED
                     partial = (g1, classes)
                     bounds.append(self._partial_bound(classes, (lbt, lbw)))
                     bounds.extend((x[1], x[2]) for x in order[rank + 1:])
@@ -311,7 +329,7 @@ class _Search:
             bar.close()
         self._abandon_if_interrupted()
         seconds = time.perf_counter() - started
-        solver.set_deadline(0)  # clears the stop flag: the tree walk may need to re-solve
+        solver.set_deadline(0)  # clears the stop flag (read above): the tree walk may re-solve
         lower = min(bounds) if bounds else best
         if not order and greedy is None:
             lower = (INF_T, INF_W)
@@ -319,7 +337,8 @@ class _Search:
         result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=proved,
                               reply_source=self.reply_source,
                               secrets=n, max_depth=self.max_depth, guesses=self.pool,
-                              seconds=seconds, nodes=solver.nodes, notes=self.notes)
+                              seconds=seconds, nodes=solver.nodes, notes=self.notes,
+                              stop=halted if stopped else None)
         if best[0] >= INF_T:
             if lower[0] < INF_T and not proved:  # a bound on the capped total, if one exists
                 result.lower = lower[0]
@@ -340,12 +359,16 @@ class _Search:
         if partial is not None and any(c.exact for c in partial[1]):
             # Stopped: the classes solved so far are optimal subtrees; greedy for the rest.
             self._wins = {}
-            mixed = self._mixed_tree(*partial)
-            mixed_hist = self._take_histogram(mixed)
-            mixed_value = (self._value(mixed_hist), max(mixed_hist))
-            if mixed_value < (self._value(hist), worst):
-                root, hist = mixed, mixed_hist
-                total, worst = sum(k * v for k, v in hist.items()), max(hist)
+            try:
+                mixed = self._mixed_tree(*partial)
+            except _NoGreedyTree:   # no such tree within the cap: keep the incumbent's
+                mixed = None
+            if mixed is not None:
+                mixed_hist = self._take_histogram(mixed)
+                mixed_value = (self._value(mixed_hist), max(mixed_hist))
+                if mixed_value < (self._value(hist), worst):
+                    root, hist = mixed, mixed_hist
+                    total, worst = sum(k * v for k, v in hist.items()), max(hist)
         result.total, result.worst, result.histogram = total, worst, hist
         value = self._value(hist)
         result.upper = value
@@ -353,7 +376,8 @@ class _Search:
         result.status = Status.OPTIMAL if proved else Status.FEASIBLE
         if not proved:
             unit = "weighted total" if self.weights else "total"
-            self.notes.append(f"time limit: {unit} in [{result.lower}, {result.upper}]")
+            self.notes.append(f"{_STOPPED_BY[result.stop]}: {unit} in [{result.lower}, "
+                              f"{result.upper}]")
         result.tree = self._document(root, hist, proved)
         result.seconds = time.perf_counter() - started
         result.nodes = solver.nodes
@@ -362,8 +386,14 @@ class _Search:
     # --- interrupts and progress ----------------------------------------------------------------
     def _abandon_if_interrupted(self) -> None:
         """After Ctrl-C the driver leaves at once (no tree); :meth:`interrupted` reports."""
-        if stop_requested() and self.solver.stopped():
+        if stop_requested() or self._halted() is StopReason.INTERRUPTED:
             raise _Abandoned
+
+    def _halted(self) -> StopReason | None:
+        """Why the kernel was stopped, as its control block says (None: it was not)."""
+        if not self.solver.stopped():
+            return None
+        return StopReason(self.solver.stop_reason())
 
     def live_interval(self) -> tuple[int | None, int | None]:
         """The interval proved so far (objective units): lower is the least bound over the
@@ -395,7 +425,8 @@ class _Search:
                               reply_source=self.reply_source,
                               secrets=self.n, max_depth=self.max_depth, guesses=self.pool,
                               seconds=time.perf_counter() - started, nodes=self.solver.nodes,
-                              notes=self.notes, lower=lower, upper=upper, interrupted=True)
+                              notes=self.notes, lower=lower, upper=upper, interrupted=True,
+                              stop=StopReason.INTERRUPTED)
         if upper is not None:
             result.status = Status.OPTIMAL if proved else Status.FEASIBLE
         unit = "weighted total" if self.weights else "total"
@@ -636,6 +667,9 @@ class _Search:
         g = self.solver.greedy_guess(members, self._played(history), d)
         if g < 0:
             self._abandon_if_interrupted()
+            # Under a depth cap the greedy strategy of a class below another first guess than
+            # its own may break the cap (it used to recurse on guess -1 until Python gave up).
+            raise _NoGreedyTree
         return self._node(g, members, d, history, self._greedy_tree)
 
     def _document(self, root: dict, hist: dict[int, int], proved: bool) -> dict:

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import InconsistentLog
 from ..feedback import FeedbackLog
-from ..status import Status
+from ..status import Status, StopReason
 from ..variant import Variant
 from . import SearchInterrupted, SearchResult
 
@@ -169,7 +169,8 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
         search.solver.set_deadline(float(time_limit))
     history = [int(g) for g in position.history]
 
-    def stopped(why: str) -> SearchResult:
+    def stopped(why: str, reason: StopReason) -> SearchResult:
+        result.stop = reason
         search.solver.set_deadline(0)
         low = search.solver.lower_bound(np.ascontiguousarray(position.members, dtype=np.int32),
                                         search.depth, search._played(history),
@@ -183,11 +184,13 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
         out = solve_set(search, position.members, history)
     except KeyboardInterrupt:     # Ctrl-C: report the bound proved, as the whole-game search
         result.interrupted = True
-        raise SearchInterrupted(stopped("interrupted")) from None
+        raise SearchInterrupted(stopped("interrupted", StopReason.INTERRUPTED)) from None
+    # the kernel's control block says what stopped it (read before set_deadline clears it)
+    reason = StopReason(search.solver.stop_reason())
     search.solver.set_deadline(0)
     result.nodes = search.solver.nodes
     if out is None:
-        return stopped("time limit")
+        return stopped("time limit" if reason is StopReason.TIME else str(reason), reason)
     total, worst, exact = out
     if not exact:   # only with max_depth: no strategy within the cap
         result.status, result.proved = Status.INFEASIBLE, True

@@ -33,10 +33,10 @@ import numpy as np
 
 from .. import time_policy
 from ..codes import CodeSpace
-from ..deadline import Deadline, run_interruptible, stop_requested
+from ..deadline import Deadline, run_interruptible
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ..scoring import possible_responses, score_matrix
-from ..status import Status
+from ..status import Status, StopReason
 from ..variant import Variant
 from . import SearchInterrupted, SearchResult, memory
 PRUNINGS = ("symmetry", "capacity", "obvious", "order", "memo", "dedupe")
@@ -79,12 +79,13 @@ class _Native:
         on_the_fly = plan.source == memory.ON_THE_FLY
         self.matrix = None if on_the_fly else score_matrix(variant, self.codes, self.codes)
         self.reply_source = memory.ON_THE_FLY if on_the_fly else memory.MATRIX
-        possible = possible_responses(variant)
-        self.n_responses = len(possible)
+        replies = possible_responses(variant)
+        self.n_responses = len(replies)
+        # the replies that occur, so the kernel need not scan the n^2 matrix for them
         self.core = WorstSearch(self.matrix, self.codes, variant.n_symbols, variant.no_leading_zero,
                                 variant.response_slots, variant.win_response, self.n_responses,
-                                repeats=variant.repeats, bulls_only=variant.bulls_only,
-                                responses=[variant.response_index(b, c) for b, c in possible])
+                                [variant.response_index(b, c) for b, c in replies],
+                                repeats=variant.repeats, bulls_only=variant.bulls_only)
         opts = {k: bool(prune.get(k, True)) for k in PRUNINGS}
         opts.update(candidates_only=guesses == "candidates", threads=int(workers),
                     lookahead=int(lookahead))
@@ -105,6 +106,11 @@ class _Native:
         if self.matrix is not None:
             return self.matrix[guess, members]
         return score_matrix(self.variant, self.codes[[int(guess)]], self.codes[members])[0]
+
+    def stop_reason(self) -> StopReason | None:
+        """Why the kernel was stopped, as its control block says (None: it was not)."""
+        why = StopReason(self.core.stop_reason())
+        return None if why is StopReason.COMPLETE else why
 
     def run(self, method: str, d: int, deadline: Deadline | None = None, on_wait=None):
         """Call the native method in a worker thread (GIL released); the time limit and Ctrl-C
@@ -201,10 +207,12 @@ class _WorstRun:
     def finish(self, status: Status, proved: bool) -> SearchResult:
         result, notes = self.result, self.notes
         result.status, result.proved = status, proved
-        if stop_requested() and not proved:
-            # the CLI's Ctrl-C ends the search as a time limit would: say which it was
-            result.interrupted = True
-            notes[:] = [x.replace("time limit reached", "interrupted") for x in notes]
+        result.stop = self.native.stop_reason()
+        if result.stop not in (None, StopReason.TIME):
+            # the notes were written as for a time limit: say what stopped the search
+            word = "interrupted" if result.stop is StopReason.INTERRUPTED else "stopped"
+            notes[:] = [x.replace("time limit reached", word) for x in notes]
+            result.interrupted = result.stop is StopReason.INTERRUPTED and not proved
         result.seconds = time.perf_counter() - self.start
         result.nodes = int(self.native.core.nodes()) + self.extra_nodes
         result.notes = notes
@@ -385,6 +393,7 @@ def _interrupted(result: SearchResult, native: _Native, notes: list[str],
     """What Ctrl-C leaves: the interval proved so far (no tree: building it would delay the
     exit; a value already proved stays proved)."""
     result.interrupted = True
+    result.stop = StopReason.INTERRUPTED
     result.seconds = time.perf_counter() - start
     result.nodes = int(native.core.nodes())
     if result.lower is not None and result.lower == result.upper:

@@ -50,6 +50,7 @@ class Evaluation:
     ci95: tuple[float, float] | None = None
     variant: Variant | None = None
     notes: list[str] = field(default_factory=list)
+    requested: int | None = None    # a sample cut short by a stop: the size asked for
 
     def to_json(self) -> dict:
         data = {"strategy": self.strategy, "first": self.first, "secrets": self.secrets,
@@ -63,6 +64,8 @@ class Evaluation:
             data.update({"estimate": True, "sample": self.sample, "seed": self.seed,
                          "ci95": list(self.ci95) if self.ci95 else None,
                          "worst_observed": self.worst})
+            if self.requested is not None:
+                data.update(complete=False, sample_requested=self.requested)
         if self.notes:
             data["notes"] = self.notes
         return data
@@ -111,7 +114,7 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     check_guesses(guesses)
     if sample is not None and not _exact_is_cheaper(variant, sample):
         return estimate(variant, strategy, sample, first=first, guesses=guesses, seed=seed,
-                        progress=progress, symmetry=symmetry)
+                        progress=progress, symmetry=symmetry, deadline=deadline)
     start = time.perf_counter()
     space = CodeSpace(variant)
     if space.size > EXHAUSTIVE_LIMIT:
@@ -229,12 +232,15 @@ class _TreeBuilder:
 
 
 def estimate(variant: Variant, strategy: str, k: int, first: str | None = None,
-             guesses: str = "all", seed=None, progress=None, symmetry="auto") -> Evaluation:
+             guesses: str = "all", seed=None, progress=None, symmetry="auto",
+             deadline=None) -> Evaluation:
     """Mean guess count over ``k`` secrets drawn uniformly with replacement (seeded).
 
     The secrets share one lazily built tree (a node's guess is chosen once, the first time a
     secret reaches it), so the estimate is of the same strategy :func:`evaluate` plays.
-    The interval is mean +- 1.96 s / sqrt(k) (normal approximation).
+    The interval is mean +- 1.96 s / sqrt(k) (normal approximation). ``deadline`` (or Ctrl-C's
+    stop request) ends the sample early: the estimate is then of the secrets played, and says
+    so (``requested``); :class:`Unfinished` if none was.
     """
     check_strategy(strategy)
     check_guesses(guesses)
@@ -247,38 +253,55 @@ def estimate(variant: Variant, strategy: str, k: int, first: str | None = None,
     codes = space.codes
     rng = np.random.default_rng(seed)
     opening = _opening(space, first)
-    chooser = Chooser(variant, strategy, guesses, seed=rng, use_matrix=False, symmetry=symmetry)
+    chooser = Chooser(variant, strategy, guesses, seed=rng, use_matrix=False, symmetry=symmetry,
+                      deadline=deadline)
     memo: dict[tuple[int, ...], int] = {}
     counts = []
     secrets = rng.integers(0, codes.shape[0], size=k)
     all_idx = np.arange(codes.shape[0], dtype=np.int64)
     win = variant.win_response
-    for n, s in enumerate(secrets.tolist(), 1):
-        cands, history, path = all_idx, (), ()
-        while True:
-            g = memo.get(path)
-            if g is None:
-                g = opening if (not history and opening is not None) else chooser.choose(cands, history)
-                memo[path] = g
-            resp = chooser.responses(g, cands)
-            r = int(resp[np.searchsorted(cands, s)])
-            history, path = (*history, g), (*path, r)
-            if r == win:
-                break
-            cands = cands[resp == r]
-        counts.append(len(history))
-        if progress is not None:
-            progress(n, k)
+    try:
+        for n, s in enumerate(secrets.tolist(), 1):
+            if deadline is not None and deadline.expired():
+                raise DeadlineExpired
+            counts.append(_play_one(chooser, memo, opening, all_idx, s, win))
+            if progress is not None:
+                progress(n, k)
+    except DeadlineExpired:
+        if not counts:
+            raise Unfinished(strategy, 0, k) from None
+    played = len(counts)
     arr = np.array(counts, dtype=np.float64)
     mean = float(arr.mean())
-    half = 1.96 * float(arr.std(ddof=1)) / math.sqrt(k) if k > 1 else None
+    half = 1.96 * float(arr.std(ddof=1)) / math.sqrt(played) if played > 1 else None
     hist: dict[int, int] = {}
     for c in counts:
         hist[c] = hist.get(c, 0) + 1
+    notes = [f"estimate from {played} secrets drawn uniformly with replacement; "
+             "worst is the largest observed count (a lower bound)"]
+    if played < k:
+        notes.append(f"stopped after {played} of the {k} secrets asked for")
     return Evaluation(strategy=strategy, first=space.format(codes[memo[()]]), secrets=space.size,
                       worst=max(counts), total=None, average=mean, histogram=dict(sorted(hist.items())),
                       tree=None, guesses=_effective_guesses(strategy, guesses),
-                      seconds=time.perf_counter() - start, estimate=True, sample=k, seed=seed,
+                      seconds=time.perf_counter() - start, estimate=True, sample=played, seed=seed,
                       ci95=None if half is None else (mean - half, mean + half), variant=variant,
-                      notes=[f"estimate from {k} secrets drawn uniformly with replacement; "
-                             "worst is the largest observed count (a lower bound)"])
+                      notes=notes, requested=k if played < k else None)
+
+
+def _play_one(chooser: Chooser, memo: dict, opening, all_idx: np.ndarray, s: int,
+              win: int) -> int:
+    """The guesses the strategy needs for secret ``s``, growing the shared lazy tree ``memo``
+    (reply path -> guess)."""
+    cands, history, path = all_idx, (), ()
+    while True:
+        g = memo.get(path)
+        if g is None:
+            g = opening if (not history and opening is not None) else chooser.choose(cands, history)
+            memo[path] = g
+        resp = chooser.responses(g, cands)
+        r = int(resp[np.searchsorted(cands, s)])
+        history, path = (*history, g), (*path, r)
+        if r == win:
+            return len(history)
+        cands = cands[resp == r]

@@ -1,0 +1,117 @@
+"""Ctrl-C on every long-running command: exit 130, exactly one line on stderr, and under
+--json one valid JSON document of what was done (docs/architecture.md, "Interrupts: what was
+checked"). Each case runs the CLI in a child process and sends SIGINT once it is working.
+
+The only timing is how long to let a command work before the signal and a generous cap on the
+wait (the machine is shared); how fast it stopped is measured by hand, never asserted.
+"""
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Seconds allowed between SIGINT and the exit.
+CAP = 120
+
+
+def _interrupt(args: list[str], after: float, stdin: str | None = None):
+    proc = subprocess.Popen([sys.executable, "-m", "cbsolve", *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.PIPE)
+    time.sleep(after)
+    assert proc.poll() is None, "the command ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=CAP)
+    return proc.returncode, out, err
+
+
+def _one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+def test_evaluate_sample_reports_the_secrets_played():
+    """Ctrl-C ended `evaluate --sample` with no JSON at all: the sample loop did not look at
+    the stop request. It now stops between secrets and reports the estimate over those."""
+    # Logik 5x8: the first secrets take a fraction of a second each, 20,000 a minute or more
+    code, out, err = _interrupt(["evaluate", "--strategy", "minimax", "--length", "5",
+                                 "--letters", "8", "--repeats", "--sample", "20000",
+                                 "--json"], after=5.0)
+    data = json.loads(out)
+    assert code == 130 and data["complete"] is False and data["estimate"] is True
+    assert 1 <= data["sample"] < data["sample_requested"] == 20000
+    assert sum(data["histogram"].values()) == data["sample"]
+    assert _one_line(err) == "cbsolve: interrupted: the answer above is partial"
+
+
+def test_analyze_keeps_the_cells_computed(tmp_path):
+    """Ctrl-C during `analyze --json` printed no JSON: after the stop the plots were drawn and
+    outlasted the grace period. The cells finished are kept and reported, the plots skipped."""
+    out_dir = tmp_path / "sweep"
+    code, out, err = _interrupt(["analyze", "--out", str(out_dir), "--lengths", "3,4,5",
+                                 "--alphabets", "6,8,10", "--json"], after=4.0)
+    data = json.loads(out)
+    assert code == 130 and data["interrupted"] is True
+    assert data["computed"] <= data["cells"]
+    assert not any(f.endswith(".png") for f in data["files"])
+    assert _one_line(err) == "cbsolve: interrupted: the answer above is partial"
+
+
+def test_optimal_says_it_was_interrupted_on_stderr():
+    """The interval went to stdout and the exit was 130, but stderr said nothing."""
+    code, out, err = _interrupt(["optimal", "--objective", "worst", "--variant", "bulls-cows",
+                                 "--no-leading-zero", "--workers", "1", "--json"], after=6.0)
+    data = json.loads(out)
+    assert code == 130 and data["interrupted"] is True and data["stop"] == "interrupted"
+    assert data["time_limit_hit"] is False
+    assert _one_line(err).startswith("cbsolve: interrupted")
+
+
+def test_a_command_interrupted_before_its_answer_still_prints_one_json_document():
+    """`verify --json` printed nothing on stdout after Ctrl-C (a certified tree takes seconds
+    to replay)."""
+    code, out, err = _interrupt(["verify", "models/certified/bc-nlz-worst.json.gz", "--json"],
+                                after=3.0)
+    data = json.loads(out)
+    assert code == 130 and data == {"command": "verify", "interrupted": True, "complete": False}
+    assert _one_line(err) == "cbsolve: interrupted"
+
+
+def test_play_interrupted_while_waiting_prints_one_json_document():
+    """Under --json the conversation goes to stderr; the interrupt is its last line."""
+    code, out, err = _interrupt(["play", "--json"], after=3.0)
+    assert code == 130 and json.loads(out)["interrupted"] is True
+    assert err.strip().splitlines()[-1] == "cbsolve: interrupted" and "Traceback" not in err
+
+
+@pytest.mark.parametrize("args", [["next", "--length", "6", "--json"],
+                                  ["partition", "--all", "--length", "6", "--json"]])
+def test_the_heuristic_kernel_does_not_hold_ctrl_c(args):
+    """Bulls & Cows 6/10: choosing the next guess takes minutes in a kernel with no stop flag,
+    which held the main thread until the forced exit (3 s after Ctrl-C, no JSON). The CLI now
+    waits for it in another thread and leaves at once, with the JSON stub."""
+    code, out, err = _interrupt(args, after=5.0)
+    data = json.loads(out)
+    assert code == 130 and data["interrupted"] is True and data["command"] == args[0]
+    assert _one_line(err) == "cbsolve: interrupted"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args,after", [
+    (["optimal", "--objective", "expected", "--scheduler", "local", "--workers", "2",
+      "--json"], 15.0),
+])
+def test_forced_exits_print_the_json_stub(args, after):
+    """The Dask driver waits on its cluster: the forced exit answers, with the stub."""
+    code, out, err = _interrupt(args, after)
+    data = json.loads(out)
+    assert code == 130 and data["interrupted"] is True and data["command"] == args[0]
+    assert _one_line(err) == "cbsolve: interrupted"
