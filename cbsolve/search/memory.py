@@ -10,7 +10,7 @@ every node under it reads like the matrix; what stays is linear in n (packed cod
 index of a table: :data:`ON_THE_FLY_BYTES_PER_CODE`) plus at least :data:`MIN_TABLE_ROWS` rows
 per thread. Either way the transposition tables are bounded by their own caps
 (:data:`WORST_MEMO_SHARE` of what is left; 8 M entries for the expected kernel). Class counters
-are 16-bit where a class cannot exceed 65,535 secrets and 32-bit above (worst-case kernel).
+are 16-bit where a class cannot exceed 65,535 secrets and 32-bit above (both kernels).
 
 The budget: ``--memory-budget`` (the CLI), else the environment variable
 :data:`ENV_VAR`, else :data:`DEFAULT_FRACTION` of the machine's memory (the smaller of the
