@@ -71,6 +71,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--large", type=float, default=None, metavar="SECONDS",
                     help="also run the games past the matrix with this time limit")
+    ap.add_argument("--only", default="", metavar="TEXT", help="the games whose label has TEXT")
     args = ap.parse_args()
     print("| game | objective | replies | answer | wall s | CPU s | nodes | peak MiB |")
     print("|---|---|---|---|---:|---:|---:|---:|")
@@ -78,6 +79,8 @@ def main() -> None:
     if args.large:
         todo += [(*g, args.large) for g in LARGE]
     for label, length, symbols, repeats, objective, sources, limit in todo:
+        if args.only not in label:
+            continue
         for source in sources:
             r = run(length, symbols, repeats, objective, source, limit, args.workers)
             answer = (str(r["lower"]) if r["proved"] else f"[{r['lower']}, {r['upper']}]")
