@@ -245,6 +245,8 @@ class CountThenLocate:
             # A symbol absent from the region scores all its occurrences wherever it is put.
             self.filler = next(s for s in range(self.d) if counts[s] == 0)
             self.filler_bulls = self.counts[self.filler]
+            if self._solve_in_place(region, present, counts, secret):
+                return
         else:
             a, b = present[0], present[1]
             # The pair fills the region; a outside it scores its occurrences there.
@@ -271,6 +273,11 @@ class CountThenLocate:
         for p in region:
             if secret[p] is None:
                 secret[p] = present[-1]
+
+    def _solve_in_place(self, region: list[int], present: list[int], counts: list[int],
+                        secret: list) -> bool:
+        """Solve a region with a filler at once, if a subclass knows how (True when done)."""
+        return False
 
     def _split(self, region: list[int], h: int, present: list[int], counts: list[int],
                secret: list) -> None:

@@ -45,6 +45,7 @@ from .constructive import (
     pair_search_worst,
     supported,
 )
+from .small_regions import played_tree, searched, small_region_worst
 
 METHOD = ("constructive strategy (count, split into regions, locate; worst case proved by "
           "construction)")
@@ -74,13 +75,19 @@ def _with_filler(m: int, q: int) -> tuple[int, int]:
         return (0 if m == 0 else -1), 0
     if m < q:
         return -1, 0
-    best = (_locate_exact(m, 1, q), 0)
+    best = (_in_place(m, q), 0)
     if q > 1:
         for h in range(m // 2, 0, -1):
             cost = q - 1 + _any_region(h, q) + _any_region(m - h, q)
             if cost < best[0]:
                 best = (cost, h)
     return best
+
+
+def _in_place(m: int, q: int) -> int:
+    """Worst case of solving a region with a filler without splitting it: a searched tree
+    when it is small (:mod:`.small_regions`), else locating one symbol after another."""
+    return small_region_worst(m, q) if searched(m, q) else _locate_exact(m, 1, q)
 
 
 @cache
@@ -151,6 +158,22 @@ class SplitThenLocate(CountThenLocate):
         if len(present) < self.d:
             return _with_filler(m, len(present))[1]
         return crowded_split(m, self.d, counts[present[0]], counts[present[1]])
+
+    def _solve_in_place(self, region: list[int], present: list[int], counts: list[int],
+                        secret: list) -> bool:
+        """A small region is solved by its searched tree (:mod:`.small_regions`): label i is
+        the i-th present symbol (ascending count), label q the filler."""
+        if not searched(len(region), len(present)):
+            return False
+        q = len(present)
+        node = played_tree(tuple(counts[s] for s in present))
+        while node[0] != "leaf":
+            guess, children = node
+            on = {p: present[label] for p, label in zip(region, guess) if label < q}
+            node = children[self._ask(self._code(on)) - self.filler_bulls]
+        for p, label in zip(region, node[1]):
+            secret[p] = present[label]
+        return True
 
 
 __all__ = ["METHOD", "SplitThenLocate", "crowded_split", "split_locate_worst"]
