@@ -85,7 +85,7 @@ def test_time_limit_reports_interval(capsys):
     (["optimal", "--guesses", "some"], "guess set"),
     (["optimal", "--max-depth", "0"], "--max-depth"),
     (["optimal", "--time-limit", "-1"], "--time-limit"),
-    (["optimal", "--length", "5", "--memory-budget", "256M"], "--memory-budget"),
+    (["optimal", "--length", "5", "--memory-budget", "128M"], "--memory-budget"),
     (["verify", "/nonexistent/tree.json"], "cannot read"),
 ])
 def test_bad_input_exit_2(capsys, args, fragment):

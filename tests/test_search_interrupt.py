@@ -64,11 +64,13 @@ def test_budget_sources(monkeypatch):
     assert memory.budget("512M") == 512 * 2**20
     monkeypatch.delenv(memory.ENV_VAR)
     assert memory.budget() == int(memory.machine_memory() * memory.DEFAULT_FRACTION)
-    # Logik's 32,768 codes: a 1 GiB reply matrix, inside a 2 GiB budget for the worst case
-    assert memory.fits(32_768, "worst", 2 * 2**30)
-    assert not memory.fits(32_768, "expected", 2 * 2**30)
-    with pytest.raises(SpaceTooLarge, match="16 bits"):
-        memory.check("huge", 70_000, "worst", 2**40)
+    # Logik's 32,768 codes: a 1 GiB reply matrix, inside a 2 GiB budget for the worst case;
+    # the expected case (the matrix twice) fits only on the fly; 64 MiB fits neither
+    assert memory.plan(32_768, "worst", 2 * 2**30).source == memory.MATRIX
+    assert memory.plan(32_768, "expected", 2 * 2**30).source == memory.ON_THE_FLY
+    assert not memory.fits(32_768, "worst", 64 * 2**20)
+    with pytest.raises(SpaceTooLarge, match="memory-budget"):
+        memory.check("huge", 70_000, "worst", 64 * 2**20)
 
 
 @pytest.mark.parametrize("text", ["", "-1G", "lots", "0"])

@@ -85,19 +85,27 @@ struct GuessInfo {
 
 class Solver {
    public:
-    Solver(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> matrix,
-           py::array_t<uint8_t, py::array::c_style | py::array::forcecast> codes, int n_symbols,
-           u64 base_played, int slots, int win, int branching, bool cand_only, int max_depth,
-           i64 memo_entries, std::vector<i64> weights = {})
-        : branching_(branching), cand_only_(cand_only), base_played_(base_played), matrix_keep_(matrix) {
+    // `matrix` None: no matrix, replies scored from the packed codes (toolkit_replies.hpp;
+    // `repeats`, `bulls_only` and `responses`, the replies that occur, describe the variant).
+    Solver(py::object matrix_obj, py::array_t<uint8_t, py::array::c_style | py::array::forcecast> codes,
+           int n_symbols, u64 base_played, int slots, int win, int branching, bool cand_only,
+           int max_depth, i64 memo_entries, std::vector<i64> weights = {}, bool repeats = true,
+           bool bulls_only = false, std::vector<int> responses = {}, i64 table_bytes = 0)
+        : branching_(branching), cand_only_(cand_only), base_played_(base_played), matrix_keep_(matrix_obj) {
         if (slots > 256) throw std::invalid_argument("at most 256 response slots (N <= 14)");
-        if (matrix.ndim() != 2 || matrix.shape(0) != matrix.shape(1))
-            throw std::invalid_argument("matrix must be square (all codes x all codes)");
-        nc_ = static_cast<int>(matrix.shape(0));
-        if (nc_ > 65535) throw std::invalid_argument("at most 65535 codes (16-bit class counts)");
-        if (codes.ndim() != 2 || codes.shape(0) != nc_)
-            throw std::invalid_argument("codes must have one row per matrix row");
-        replies_.init(matrix.data(), nc_, slots, win);
+        if (codes.ndim() != 2) throw std::invalid_argument("codes must be a 2-D array");
+        nc_ = static_cast<int>(codes.shape(0));
+        if (matrix_obj.is_none()) {
+            auto scorer = std::make_unique<PackedScorer>(codes, n_symbols, repeats, bulls_only);
+            if (table_bytes > 0) scorer->table_bytes = table_bytes;
+            replies_.init_on_the_fly(std::move(scorer), nc_, slots, win, responses);
+        } else {
+            auto matrix = matrix_obj.cast<py::array_t<uint8_t, py::array::c_style | py::array::forcecast>>();
+            if (matrix.ndim() != 2 || matrix.shape(0) != nc_ || matrix.shape(1) != nc_)
+                throw std::invalid_argument("matrix must be square (all codes x all codes)");
+            matrix_keep_ = matrix;
+            replies_.init(matrix.data(), nc_, slots, win);
+        }
         sym_.init(codes.data(), nc_, static_cast<int>(codes.shape(1)), n_symbols, base_played);
         SetKeys keys;  // the toolkit's hashing of code sets (toolkit_table.hpp)
         keys.init(nc_, kSetKeySeed);
@@ -117,6 +125,7 @@ class Solver {
     int memo_min = 3;
 
     int n_codes() const { return nc_; }
+    bool on_the_fly() const { return replies_.on_the_fly(); }
     int max_depth() const { return capped_ ? max_depth_ : 0; }
     i64 nodes() const { return nodes_.load(); }
     // Seconds from now (<= 0: none); also clears a previous stop.
@@ -485,7 +494,8 @@ class Solver {
             Val v{lbt, 1 + wmax};
             if (lt(v, node_min)) node_min = v;
             if (lt(v, keep_below))
-                gl.push_back(GuessInfo{lbt, 1 + wmax, uint32_t(ss), g, uint8_t(cand)});
+                gl.push_back(GuessInfo{lbt, 1 + wmax, uint32_t(std::min<i64>(ss, UINT32_MAX)), g,
+                                       uint8_t(cand)});
             else if (rejected_min && lt(v, *rejected_min))
                 *rejected_min = v;
         };
@@ -502,13 +512,13 @@ class Solver {
             alpha = row_lb[2] - row_lb[1];
             beta = row_lb[1] - alpha;
             lin_max = 2;
-            while (int(lin_max) < std::min(nc_, 65535) && row_lb[lin_max + 1] == alpha * (lin_max + 1) + beta)
+            while (int(lin_max) < nc_ && row_lb[lin_max + 1] == alpha * (lin_max + 1) + beta)
                 ++lin_max;
         }
         auto consider16 = [&](int g, const auto* hist) {
             unsigned maxc = 0;
             int classes = 0;
-            u64 ss = 0;  // c * c < 2^32: counts are below 65,536
+            u64 ss = 0;
 #ifdef __SSE2__
             if constexpr (sizeof(hist[0]) == 1) {
                 // 16 byte counters in one register (the compiler moved them one by one)
@@ -535,7 +545,7 @@ class Solver {
                     const unsigned c = hist[r];
                     classes += c != 0;
                     maxc = std::max(maxc, c);
-                    ss += c * c;
+                    ss += u64(c) * c;
                 }
             }
             const int cand = hist[0] != 0;
@@ -562,19 +572,23 @@ class Solver {
             }
             keep(g, hist[0] != 0, classes, lbt, wmax, ss);
         };
-        // uint8 counters when no class can reach 256 (most nodes), uint16 otherwise (the
-        // constructor refuses more than 65,535 codes).
+        // uint8 counters when no class can reach 256 (most nodes), uint16 below 65,536
+        // secrets, uint32 above (only the top of a game of more codes).
         const std::vector<int>& GG = *pool_guesses;
         if (replies_.stride() == 16) {
             if (n < 256)
                 replies_.count_chunks<uint8_t>(S, n, GG, consider16, ctl_);
-            else
+            else if (n < 65536)
                 replies_.count_chunks<uint16_t>(S, n, GG, consider16, ctl_);
+            else
+                replies_.count_chunks<uint32_t>(S, n, GG, consider16, ctl_);
         } else {
             if (n < 256)
                 replies_.count_chunks<uint8_t>(S, n, GG, consider_any, ctl_);
-            else
+            else if (n < 65536)
                 replies_.count_chunks<uint16_t>(S, n, GG, consider_any, ctl_);
+            else
+                replies_.count_chunks<uint32_t>(S, n, GG, consider_any, ctl_);
         }
         if (ctl_.stopped()) throw Stopped();  // the histograms are incomplete
         std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
@@ -602,10 +616,13 @@ class Solver {
         }
         // The obvious guess: a candidate that splits S into singletons meets the fill bound
         // 2n-1 (one secret at depth 1, the rest at depth 2) and the smallest worst case, 2.
+        // On the fly: the rows of S in a table when they fit (the nodes below read it).
+        RowScope scope(replies_.on_the_fly() ? replies_.scorer() : nullptr, S, size_t(n));
         if (opt_obvious && n <= branching_ + 1) {
             bool seen[256];
+            static thread_local std::vector<uint8_t> buf;
             for (int i = 0; i < n; ++i) {
-                const uint8_t* row = replies_.row(S[i]);
+                const uint8_t* row = replies_.guess_row(S[i], S, n, buf);
                 std::memset(seen, 0, sizeof(bool) * std::min(replies_.slots(), 256));
                 bool ok = true;
                 for (int j = 0; j < n && ok; ++j) {
@@ -853,9 +870,11 @@ class Solver {
         if (n == 0) return Val{0, 0};
         if (d <= 0) return INF;
         if (n == 1) return Val{bounds_.inc(d), 1};
+        RowScope scope(replies_.on_the_fly() ? replies_.scorer() : nullptr, S, size_t(n));
         int g = pick_greedy(S, n, played, d);
         if (g < 0) return INF;
-        const uint8_t* row = replies_.row(g);
+        static thread_local std::vector<uint8_t> buf;
+        const uint8_t* row = replies_.guess_row(g, S, n, buf);
         std::vector<std::vector<int>> classes(replies_.slots());
         for (int i = 0; i < n; ++i) classes[row[S[i]]].push_back(S[i]);
         i64 t = i64(n) * bounds_.inc(d);
@@ -882,12 +901,15 @@ PYBIND11_MODULE(search_expected, m) {
     bind_toolkit(m);
     m.doc() = "Expected-case exact search: branch and bound with fill bounds and a transposition table.";
     py::class_<Solver>(m, "Solver")
-        .def(py::init<py::array_t<uint8_t, py::array::c_style | py::array::forcecast>,
-                      py::array_t<uint8_t, py::array::c_style | py::array::forcecast>, int, u64, int,
-                      int, int, bool, int, i64, std::vector<i64>>(),
+        .def(py::init<py::object, py::array_t<uint8_t, py::array::c_style | py::array::forcecast>, int,
+                      u64, int, int, int, bool, int, i64, std::vector<i64>, bool, bool, std::vector<int>,
+                      i64>(),
              py::arg("matrix"), py::arg("codes"), py::arg("n_symbols"), py::arg("base_played"),
              py::arg("slots"), py::arg("win"), py::arg("branching"), py::arg("cand_only"),
-             py::arg("max_depth"), py::arg("memo_entries"), py::arg("weights") = std::vector<i64>{})
+             py::arg("max_depth"), py::arg("memo_entries"), py::arg("weights") = std::vector<i64>{},
+             py::arg("repeats") = true, py::arg("bulls_only") = false,
+             py::arg("responses") = std::vector<int>{}, py::arg("table_bytes") = 0)
+        .def_property_readonly("on_the_fly", &Solver::on_the_fly)
         .def_readwrite("opt_memo", &Solver::opt_memo)
         .def_readwrite("opt_stabiliser", &Solver::opt_stabiliser)
         .def_readwrite("opt_branching", &Solver::opt_branching)

@@ -59,10 +59,12 @@ class Bounds {
             for (int r = 0; r < rows; ++r) forest_row(capped_ ? r : nc_ + 1, br, &t.lbnc[size_t(r) * (nc_ + 1)]);
             t.lbnc_w.assign(nc_ + 1, 0);
             t.lbw.assign(nc_ + 1, 0);
-            for (int m = 1; m <= nc_; ++m) {
-                for (int first : {br, 1}) {  // forest (no secret finished) / tree
-                    i64 capsum = 0, level = first;
-                    int k = 0;
+            // fewest levels holding m secrets, level sizes first, first*br, ...: k grows with m,
+            // so one pass (a loop per m was quadratic for br = 1: seconds at 30,000 codes)
+            for (int first : {br, 1}) {  // forest (no secret finished) / tree
+                i64 capsum = 0, level = first;
+                int k = 0;
+                for (int m = 1; m <= nc_; ++m) {
                     while (capsum < m) {
                         capsum += level;
                         level = std::min<i64>(level * br, i64(nc_) + 1);
@@ -71,8 +73,9 @@ class Bounds {
                     if (first == br && br != 1) t.lbnc_w[m] = 1 + k;
                     if (first == 1) t.lbw[m] = k;
                 }
-                if (br == 1) t.lbnc_w[m] = 1 + m;
             }
+            if (br == 1)
+                for (int m = 1; m <= nc_; ++m) t.lbnc_w[m] = 1 + m;
         }
     }
 
@@ -94,31 +97,37 @@ class Bounds {
     // strategy is at least as deep as the i-th slot of the level-by-level fill; a nondecreasing
     // cost of depth then makes the fill's sum a lower bound (term by term).
     void fill_row(int depth, int br, i64* row) const {
-        for (int m = 0; m <= nc_; ++m) {
-            i64 rem = m, level = 1, total = 0;
-            for (int k = 1; k <= depth && rem > 0; ++k) {
-                i64 take = std::min(rem, level);
-                total += take * (capped_ ? cum(depth, k) : k);
-                rem -= take;
+        fill_slots(depth, br, 1, depth, 0, row);
+    }
+    // row[m] = m * per_secret + the sum of the m cheapest slots of a level-by-level fill: level
+    // k (1..levels) has first * br^(k-1) slots, each costing cum(depth, k) (k uncapped);
+    // INF_T once the levels are full. One pass over m: the m-th slot extends the (m-1)-th fill.
+    void fill_slots(int depth, int br, i64 first, int levels, i64 per_secret, i64* row) const {
+        row[0] = 0;
+        i64 total = 0, level = first, left = first, cost = 0;
+        int k = 1;
+        if (levels >= 1) cost = capped_ ? cum(depth, 1) : 1;
+        for (int m = 1; m <= nc_; ++m) {
+            while (left == 0 && k <= levels) {
+                ++k;
                 level = std::min<i64>(level * br, i64(nc_) + 1);
+                left = level;
+                if (k <= levels) cost = capped_ ? cost + inc(depth - k + 1) : k;
             }
-            row[m] = rem > 0 ? INF_T : total;
+            if (k > levels || left == 0) {
+                for (int r = m; r <= nc_; ++r) row[r] = INF_T;
+                return;
+            }
+            total += cost;
+            --left;
+            row[m] = total + i64(m) * per_secret;
         }
     }
     // A non-candidate guess finishes nobody: its n secrets pay inc(depth) each, then fill R-1
     // subtrees (R-1 roots one level down, (R-1)^2 two levels down, ...) within depth-1 levels
     // (the same term-by-term argument as fill_row, the first level holding no secret).
     void forest_row(int depth, int br, i64* row) const {
-        for (int m = 0; m <= nc_; ++m) {
-            i64 rem = m, level = br, total = i64(m) * inc(depth);
-            for (int k = 1; k <= depth - 1 && rem > 0; ++k) {
-                i64 take = std::min(rem, level);
-                total += take * (capped_ ? cum(depth - 1, k) : k);
-                rem -= take;
-                level = std::min<i64>(level * br, i64(nc_) + 1);
-            }
-            row[m] = rem > 0 ? INF_T : total;
-        }
+        fill_slots(depth - 1, br, br, depth - 1, inc(depth), row);
     }
     // Fill bounds with branching factor b: valid for a set S when no guess splits S (hence
     // any subset of S) into more than b non-winning classes. b is computed by the full scan of

@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
 #include "toolkit_control.hpp"
+#include "toolkit_replies.hpp"
 
 using u64 = uint64_t;
 
@@ -22,6 +24,7 @@ struct Scratch {
     std::vector<u64> c1, c2;
     std::unordered_multimap<u64, size_t> seen_sig;
     std::vector<uint8_t> sigs;
+    std::vector<uint8_t> grow;  // on the fly: a guess's replies to the node's set, by code
 };
 
 class Replies {
@@ -51,8 +54,39 @@ class Replies {
                         MT_[size_t(s) * nc_ + g] = uint8_t(compact[M_[size_t(g) * nc_ + s]]);
     }
 
-    // The replies of guess g to every secret.
-    const uint8_t* row(int g) const { return &M_[size_t(g) * nc_]; }
+    // Without the matrix (toolkit_replies.hpp): replies scored from packed codes, and the
+    // compact rows of a node's set in a row table (RowScope) where they fit. `responses`: the
+    // replies that occur (compact numbers 1.. in that order).
+    void init_on_the_fly(std::unique_ptr<PackedScorer> scorer, int nc, int slots, int win,
+                         const std::vector<int>& responses) {
+        nc_ = nc;
+        slots_ = slots;
+        win_ = win;
+        M_ = nullptr;
+        packed_ = std::move(scorer);
+        std::fill(std::begin(compact_), std::end(compact_), uint8_t(0));
+        nr_ = 1;
+        for (int r : responses)
+            if (r != win_) compact_[r] = uint8_t(nr_++);
+        stride_ = nr_ <= 16 ? 16 : nr_;
+        packed_->row_map = compact_;
+    }
+    bool on_the_fly() const { return M_ == nullptr; }
+    PackedScorer* scorer() const { return packed_.get(); }
+
+    // Guess g's replies, readable at p[s] for every s of S[0..n): the matrix row, or scored
+    // into buf (by code).
+    const uint8_t* guess_row(int g, const int* S, int n, std::vector<uint8_t>& buf) const {
+        if (M_) return &M_[size_t(g) * nc_];
+        static thread_local std::vector<uint8_t> tmp;
+        tmp.resize(n);
+        packed_->many(g, S, size_t(n), tmp.data());
+        if (buf.size() < size_t(nc_)) buf.resize(nc_);
+        for (int i = 0; i < n; ++i) buf[S[i]] = tmp[i];
+        return buf.data();
+    }
+    // Secret s's compact replies to every guess (the transposed matrix, or the row table).
+    const uint8_t* crow(int s) const { return M_ ? &MT_[size_t(s) * nc_] : tl_rows->row(s); }
     int slots() const { return slots_; }
     int win() const { return win_; }
     int nr() const { return nr_; }  // compact replies (0 = the win) that occur
@@ -74,6 +108,8 @@ class Replies {
         H.resize(size_t(kChunk) * stride_);
         const size_t ng = G.size();
         const int sl = stride_;
+        const bool scored = M_ == nullptr && tl_rows == nullptr;  // on the fly, no row table
+        static thread_local std::vector<uint8_t> line;
         for (size_t c0 = 0; c0 < ng; c0 += kChunk) {
             if (ctl.stopped()) return;
             const int cn = int(std::min<size_t>(kChunk, ng - c0));
@@ -81,23 +117,29 @@ class Replies {
             std::fill(H.begin(), H.begin() + size_t(cn) * sl, T(0));
             T* h = H.data();
             int i = 0;
-            if (gc[cn - 1] - gc[0] == cn - 1) {  // a contiguous run of guesses
+            if (scored) {  // each secret's replies to the chunk scored, then counted
+                line.resize(kChunk);
+                for (; i < n; ++i) {
+                    packed_->many(S[i], gc, size_t(cn), line.data());
+                    for (int j = 0; j < cn; ++j) ++h[j * sl + compact_[line[j]]];
+                }
+            } else if (gc[cn - 1] - gc[0] == cn - 1) {  // a contiguous run of guesses
                 for (; i + 1 < n; i += 2) {
-                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_ + gc[0]];
-                    const uint8_t* r2 = &MT_[size_t(S[i + 1]) * nc_ + gc[0]];
+                    const uint8_t* r1 = crow(S[i]) + gc[0];
+                    const uint8_t* r2 = crow(S[i + 1]) + gc[0];
                     for (int j = 0; j < cn; ++j) {
                         ++h[j * sl + r1[j]];
                         ++h[j * sl + r2[j]];
                     }
                 }
                 for (; i < n; ++i) {
-                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_ + gc[0]];
+                    const uint8_t* r1 = crow(S[i]) + gc[0];
                     for (int j = 0; j < cn; ++j) ++h[j * sl + r1[j]];
                 }
             } else {
                 for (; i + 1 < n; i += 2) {
-                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_];
-                    const uint8_t* r2 = &MT_[size_t(S[i + 1]) * nc_];
+                    const uint8_t* r1 = crow(S[i]);
+                    const uint8_t* r2 = crow(S[i + 1]);
                     for (int j = 0; j < cn; ++j) {
                         const int g = gc[j];
                         ++h[j * sl + r1[g]];
@@ -105,7 +147,7 @@ class Replies {
                     }
                 }
                 for (; i < n; ++i) {
-                    const uint8_t* r1 = &MT_[size_t(S[i]) * nc_];
+                    const uint8_t* r1 = crow(S[i]);
                     for (int j = 0; j < cn; ++j) ++h[j * sl + r1[gc[j]]];
                 }
             }
@@ -117,9 +159,9 @@ class Replies {
     // them apart), or -1. The transposed rows are read in order, so the first one found ends
     // a short scan.
     int separates_three(const int* S) const {
-        const uint8_t* a = &MT_[size_t(S[0]) * nc_];
-        const uint8_t* b = &MT_[size_t(S[1]) * nc_];
-        const uint8_t* c = &MT_[size_t(S[2]) * nc_];
+        const uint8_t* a = crow(S[0]);
+        const uint8_t* b = crow(S[1]);
+        const uint8_t* c = crow(S[2]);
         for (int g = 0; g < nc_; ++g)
             if (a[g] && b[g] && c[g] && a[g] != b[g] && a[g] != c[g] && b[g] != c[g]) return g;
         return -1;
@@ -130,7 +172,7 @@ class Replies {
     // (z1, z2: the Zobrist keys of the codes).
     void partition(const int* S, int n, int g, const std::vector<u64>& z1, const std::vector<u64>& z2,
                    Scratch& sc) const {
-        const uint8_t* row = &M_[size_t(g) * nc_];
+        const uint8_t* row = guess_row(g, S, n, sc.grow);
         sc.part.resize(n);
         sc.cnt.assign(slots_, 0);
         sc.off.resize(slots_ + 1);
@@ -157,7 +199,7 @@ class Replies {
     // True if an equal partition (classes renamed in order of first appearance) was seen
     // before at this node; records it otherwise. Compared exactly, the hash only files them.
     bool duplicate(const int* S, int n, int g, Scratch& sc) const {
-        const uint8_t* row = &M_[size_t(g) * nc_];
+        const uint8_t* row = guess_row(g, S, n, sc.grow);
         if (sc.lab.empty()) sc.lab.assign(slots_, -1);
         size_t at = sc.sigs.size();
         sc.sigs.resize(at + n);
@@ -186,6 +228,8 @@ class Replies {
     int nc_ = 0, slots_ = 0, win_ = 0, nr_ = 1, stride_ = 16;
     const uint8_t* M_ = nullptr;
     std::vector<uint8_t> MT_;
+    std::unique_ptr<PackedScorer> packed_;  // on the fly only
+    uint8_t compact_[256] = {};             // on the fly: reply -> compact number
 };
 
 }  // namespace

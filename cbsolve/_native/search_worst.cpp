@@ -34,10 +34,12 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <tuple>
 #include <vector>
 
 #include "toolkit_bind.hpp"
 #include "toolkit_control.hpp"
+#include "toolkit_replies.hpp"
 #include "toolkit_symmetry.hpp"
 #include "toolkit_table.hpp"
 
@@ -155,7 +157,8 @@ class Search {
     int n, N, D, slots, win;
     bool nlz;
     int64_t nonwin;
-    const uint8_t* M;
+    const uint8_t* M;  // the reply matrix, or nullptr: replies scored on the fly (packed)
+    std::unique_ptr<PackedScorer> packed;
     vector<uint8_t> codes;
     CodeSymmetry sym;  // the stabiliser of a history, written once in toolkit_symmetry.hpp
     vector<int64_t> cap;
@@ -168,10 +171,12 @@ class Search {
     // profile per guesses left: nodes searched, memo hits, guesses whose classes were explored
     std::atomic<int64_t> prof_nodes[64] = {}, prof_hits[64] = {}, prof_tried[64] = {};
 
-    Search(py::array_t<uint8_t, py::array::c_style> matrix,
-           py::array_t<uint8_t, py::array::c_style> codes_, int n_symbols, bool nlz_,
-           int slots_, int win_, int n_responses, const vector<int>& occurring = {})
-        : matrix_keep(matrix) {
+    // `matrix` None: no matrix, replies scored from the packed codes (`repeats` and
+    // `bulls_only` describe the variant then, and `occurring` must list the replies).
+    Search(py::object matrix_obj, py::array_t<uint8_t, py::array::c_style> codes_, int n_symbols,
+           bool nlz_, int slots_, int win_, int n_responses, const vector<int>& occurring = {},
+           bool repeats = true, bool bulls_only = false)
+        : matrix_keep(matrix_obj) {
         n = static_cast<int>(codes_.shape(0));
         N = static_cast<int>(codes_.shape(1));
         D = n_symbols;
@@ -179,10 +184,17 @@ class Search {
         slots = slots_;
         win = win_;
         nonwin = n_responses - 1;
-        if (n >= 65536) throw std::invalid_argument("at most 65535 codes (16-bit class counts)");
-        if (matrix.shape(0) != n || matrix.shape(1) != n)
-            throw std::invalid_argument("matrix must be n x n over all codes");
-        M = matrix.data();
+        if (slots > 256) throw std::invalid_argument("replies must fit in a byte");
+        if (matrix_obj.is_none()) {
+            M = nullptr;
+            packed = std::make_unique<PackedScorer>(codes_, n_symbols, repeats, bulls_only);
+        } else {
+            auto matrix = matrix_obj.cast<py::array_t<uint8_t, py::array::c_style>>();
+            if (matrix.ndim() != 2 || matrix.shape(0) != n || matrix.shape(1) != n)
+                throw std::invalid_argument("matrix must be n x n over all codes");
+            M = matrix.data();
+            matrix_keep = matrix;
+        }
         codes.assign(codes_.data(), codes_.data() + static_cast<size_t>(n) * N);
         int64_t span = 1;
         for (int i = 0; i < N; ++i) span *= D;
@@ -198,8 +210,10 @@ class Search {
                 if (r < 0 || r >= slots) throw std::invalid_argument("reply index out of range");
                 occurs[r] = 1;
             }
-        } else {
+        } else if (M) {
             for (size_t i = 0; i < static_cast<size_t>(n) * n; ++i) occurs[M[i]] = 1;
+        } else {
+            throw std::invalid_argument("without a matrix the replies that occur must be given");
         }
         for (int r = 0; r < 256; ++r) if (occurs[r] && r != win) replies.push_back(r);
         cap.assign(64, 0);
@@ -208,7 +222,27 @@ class Search {
     }
 
     const uint8_t* code(int i) const { return &codes[static_cast<size_t>(i) * N]; }
-    inline uint8_t score(int g, int s) const { return M[static_cast<size_t>(g) * n + s]; }
+
+    // ---- replies (the matrix, or toolkit_replies.hpp) ---------------------------------
+    // Whether the rows of the current node's secrets can be read (always with the matrix; on
+    // the fly when a RowScope covers the node's set).
+    bool have_rows() const { return M != nullptr || tl_rows != nullptr; }
+    // Row of secret s: every guess's reply to it (the score is symmetric). Needs have_rows().
+    inline const uint8_t* srow(int s) const {
+        return M ? M + static_cast<size_t>(s) * n : tl_rows->row(s);
+    }
+    // Guess g's replies, readable at p[s] for every s of S: the matrix row, or scored into buf.
+    const uint8_t* guess_row(int g, const int* S, size_t m, vector<uint8_t>& buf) const {
+        if (M) return M + static_cast<size_t>(g) * n;
+        static thread_local vector<uint8_t> tmp;
+        tmp.resize(m);
+        packed->many(g, S, m, tmp.data());
+        if (buf.size() < static_cast<size_t>(n)) buf.resize(n);
+        for (size_t i = 0; i < m; ++i) buf[S[i]] = tmp[i];
+        return buf.data();
+    }
+    // The node's scope for the on-the-fly rows (nothing with the matrix).
+    RowScope rows_for(const int* S, size_t m) const { return RowScope(M ? nullptr : packed.get(), S, m); }
 
     // ---- symmetry (toolkit_symmetry.hpp) -----------------------------------------------
     vector<Elem> stabilizer(const vector<int>& hist) const {
@@ -250,70 +284,37 @@ class Search {
             for (int g : pool) if (canonical(G, g) == g) pool[w++] = g;
             pool.resize(w);
         }
-        // Reply histograms of every pool guess, streaming one matrix row per secret (the score
-        // is symmetric, so row s holds the replies of all guesses to secret s, and it stays in
-        // L1 while the pool is walked). Every CHUNK secrets, guesses that already have a class
+        // Reply histograms of every pool guess, streaming one row per secret (the score is
+        // symmetric, so row s holds the replies of all guesses to secret s, and it stays in L1
+        // while the pool is walked). Every CHUNK secrets, guesses that already have a class
         // beyond cap(d-1) are dropped (capacity pruning), so refuted guesses cost little.
         const bool capacity = mode == CERT || (mode == SEARCH && opt.capacity);
-        const int lim = capacity ? static_cast<int>(std::min<int64_t>(cap[d - 1], 60000)) : 65535;
-        // per-thread buffers: a fresh 2 MB table per node cost page faults (and the kernel's
-        // zeroing); the byte-lane scan writes every count it leaves, the scalar one needs zeros
-        static thread_local vector<uint16_t> cnt;
-        size_t P = pool.size();
-        const bool vec = lim <= SMALL_LIM && slots <= 64 && P > 0;
-        if (cnt.size() < P * slots) cnt.resize(P * slots);
-        if (!vec) std::fill(cnt.begin(), cnt.begin() + P * slots, 0);
-        vector<uint8_t> dead(P, 0);
-        const size_t CHUNK = 24;
-        if (vec) scan_small(S, pool, lim, cnt, dead);
-        for (size_t start = 0; !vec && start < S.size(); start += CHUNK) {
-            // a large node's scan takes long: a stop leaves it (the callers then discard it)
-            if (start % (CHUNK * 64) == 0 && ctl.stopped()) break;
-            size_t stop_at = std::min(S.size(), start + CHUNK);
-            for (size_t i = start; i < stop_at; ++i) {
-                const uint8_t* row = M + static_cast<size_t>(S[i]) * n;
-                uint16_t* c = cnt.data();
-                        for (size_t k = 0; k < P; ++k) {
-                    int r = row[pool[k]];
-                    dead[k] |= (++c[k * slots + r] > lim) & (r != win);
-                }
-            }
-            if (stop_at < S.size()) {  // compact the surviving guesses
-                size_t w = 0;
-                for (size_t k = 0; k < P; ++k) {
-                    if (dead[k]) continue;
-                    if (w != k) {
-                        pool[w] = pool[k];
-                        std::copy(&cnt[k * slots], &cnt[k * slots] + slots, &cnt[w * slots]);
-                        dead[w] = 0;
-                    }
-                    ++w;
-                }
-                P = w;
-            }
-        }
+        const int64_t lim = capacity ? std::min<int64_t>(cap[d - 1], 60000) : INT64_MAX;
         vector<Cand> out;
-        for (size_t k = 0; k < P; ++k) {
-            if (dead[k]) continue;
-            int g = pool[k];
-            const uint16_t* counts = &cnt[k * slots];
-            int maxc = 0, ncls = 0;
-            int64_t sq = 0;
-            for (int r = 0; r < slots; ++r) {
-                if (!counts[r]) continue;
-                ++ncls;
-                if (r != win) { maxc = std::max<int>(maxc, counts[r]); sq += int64_t(counts[r]) * counts[r]; }
+        const size_t m = S.size();
+        static thread_local vector<const uint8_t*> rows;
+        rows.resize(m);
+        if (have_rows()) {
+            for (size_t i = 0; i < m; ++i) rows[i] = srow(S[i]);
+            if (scan_pool(rows, pool, nullptr, lim, mode, settled, in_set, out)) return out;
+        } else {
+            // On the fly, too large for a row table: the pairs of a block of guesses are
+            // scored into a node table (secret-major), which the same scan reads.
+            static thread_local vector<uint8_t> table;
+            const size_t P = pool.size();
+            size_t B = std::max<size_t>(64, (size_t(16) << 20) / std::max<size_t>(m, 1) / 64 * 64);
+            vector<int> cols;
+            for (size_t b0 = 0; b0 < P && !ctl.stopped(); b0 += B) {
+                const size_t len = std::min(B, P - b0);
+                table.resize(m * len);
+                for (size_t i = 0; i < m; ++i) {
+                    packed->many(S[i], &pool[b0], len, &table[i * len]);
+                    rows[i] = &table[i * len];
+                }
+                cols.resize(len);
+                for (size_t k = 0; k < len; ++k) cols[k] = static_cast<int>(k);
+                if (scan_pool(rows, cols, &pool[b0], lim, mode, settled, in_set, out)) return out;
             }
-            bool ins = in_set[g];
-            if (vec && ins) ++ncls;  // the vector scan leaves the winning class out
-            if (ncls == 1 && !ins) continue;  // useless guess
-            if (mode == SEARCH && opt.obvious && maxc <= 1) {
-                *settled = true;
-                out.assign(1, Cand{g, maxc, ncls, ins, sq});
-                return out;
-            }
-            if (capacity && maxc > lim) continue;
-            out.push_back(Cand{g, maxc, ncls, ins, sq});
         }
         if (mode == CERT) return out;
         if (opt.order || mode == GREEDY)
@@ -326,14 +327,111 @@ class Search {
         return out;
     }
 
+    // The histograms of the guesses `cols` (columns of the rows `rows`, one per secret of the
+    // node; guess = colmap[col], or col itself without colmap) appended to `out` as in
+    // candidates(). Returns true when an obvious guess settled the node (out = that guess).
+    bool scan_pool(const vector<const uint8_t*>& rows, vector<int>& cols, const int* colmap,
+                   int64_t lim, Mode mode, bool* settled, const vector<char>& in_set,
+                   vector<Cand>& out) const {
+        const size_t P = cols.size();
+        const bool vec = lim <= SMALL_LIM && slots <= 64 && P > 0;
+        vector<uint8_t> dead(P, 0);
+        if (vec || rows.size() <= 65535) {
+            // per-thread buffers: a fresh 2 MB table per node cost page faults (and the
+            // kernel's zeroing); the byte-lane scan writes every count it leaves
+            static thread_local vector<uint16_t> cnt;
+            if (cnt.size() < P * slots) cnt.resize(P * slots);
+            size_t live = P;
+            if (vec) scan_small(rows, cols, static_cast<int>(lim), cnt, dead);
+            else live = scan_scalar(rows, cols, lim, cnt, dead);
+            return collect(cnt, cols, live, colmap, vec, lim, mode, settled, in_set, dead, out);
+        }
+        // more than 65,535 secrets: a class can outgrow 16-bit counters
+        static thread_local vector<uint32_t> cnt32;
+        if (cnt32.size() < P * slots) cnt32.resize(P * slots);
+        const size_t live = scan_scalar(rows, cols, lim, cnt32, dead);
+        return collect(cnt32, cols, live, colmap, false, lim, mode, settled, in_set, dead, out);
+    }
+
+    // Class counts one secret row at a time, every guess of cols; every CHUNK secrets the
+    // guesses with a class beyond lim are dropped and the survivors compacted to the front of
+    // cols (and of cnt). Returns how many guesses the arrays hold.
+    template <class T>
+    size_t scan_scalar(const vector<const uint8_t*>& rows, vector<int>& cols, int64_t lim,
+                       vector<T>& cnt, vector<uint8_t>& dead) const {
+        size_t P = cols.size();
+        std::fill(cnt.begin(), cnt.begin() + P * slots, 0);
+        const int lim_i = static_cast<int>(std::min<int64_t>(lim, INT32_MAX));
+        const size_t CHUNK = 24;
+        const size_t m = rows.size();
+        for (size_t start = 0; start < m; start += CHUNK) {
+            // a large node's scan takes long: a stop leaves it (the callers then discard it)
+            if (start % (CHUNK * 64) == 0 && ctl.stopped()) break;
+            size_t stop_at = std::min(m, start + CHUNK);
+            for (size_t i = start; i < stop_at; ++i) {
+                const uint8_t* row = rows[i];
+                T* c = cnt.data();
+                for (size_t k = 0; k < P; ++k) {
+                    int r = row[cols[k]];
+                    dead[k] |= (++c[k * slots + r] > lim_i) & (r != win);
+                }
+            }
+            if (stop_at < m) {  // compact the surviving guesses
+                size_t w = 0;
+                for (size_t k = 0; k < P; ++k) {
+                    if (dead[k]) continue;
+                    if (w != k) {
+                        cols[w] = cols[k];
+                        std::copy(&cnt[k * slots], &cnt[k * slots] + slots, &cnt[w * slots]);
+                        dead[w] = 0;
+                    }
+                    ++w;
+                }
+                P = w;
+            }
+        }
+        return P;
+    }
+
+    // The scanned guesses' class statistics into out (useless and over-full ones dropped).
+    template <class T>
+    bool collect(const vector<T>& cnt, const vector<int>& cols, size_t P, const int* colmap,
+                 bool vec, int64_t lim, Mode mode, bool* settled, const vector<char>& in_set,
+                 const vector<uint8_t>& dead, vector<Cand>& out) const {
+        const bool capacity = mode == CERT || (mode == SEARCH && opt.capacity);
+        for (size_t k = 0; k < P; ++k) {
+            if (dead[k]) continue;
+            int g = colmap ? colmap[cols[k]] : cols[k];
+            const T* counts = &cnt[k * slots];
+            int64_t maxc = 0, sq = 0;
+            int ncls = 0;
+            for (int r = 0; r < slots; ++r) {
+                if (!counts[r]) continue;
+                ++ncls;
+                if (r != win) { maxc = std::max<int64_t>(maxc, counts[r]); sq += int64_t(counts[r]) * counts[r]; }
+            }
+            bool ins = in_set[g];
+            if (vec && ins) ++ncls;  // the vector scan leaves the winning class out
+            if (ncls == 1 && !ins) continue;  // useless guess
+            if (mode == SEARCH && opt.obvious && maxc <= 1) {
+                *settled = true;
+                out.assign(1, Cand{g, static_cast<int>(maxc), ncls, ins, sq});
+                return true;
+            }
+            if (capacity && maxc > lim) continue;
+            out.push_back(Cand{g, static_cast<int>(maxc), ncls, ins, sq});
+        }
+        return false;
+    }
+
     // Class counts of 64 guesses at a time in byte lanes, for limits that fit a byte (the nodes
     // with few guesses left, which are most of the search): one compare-and-add per reply and
     // secret serves 64 guesses, and a block ends once each of its guesses has a class beyond
     // lim. Fills cnt (the survivors' counts) and dead like the scalar scan.
     static constexpr int SMALL_LIM = 200;  // counts may pass lim by 8 before a check: < 256
     typedef uint8_t V64 __attribute__((vector_size(64)));
-    void scan_small(const vector<int>& S, const vector<int>& pool, int lim, vector<uint16_t>& cnt,
-                    vector<uint8_t>& dead) const {
+    void scan_small(const vector<const uint8_t*>& rows, const vector<int>& pool, int lim,
+                    vector<uint16_t>& cnt, vector<uint8_t>& dead) const {
         const size_t P = pool.size();
         const int R = static_cast<int>(replies.size());
         V64 zero = {};
@@ -348,8 +446,9 @@ class Search {
             const bool direct = len == 64 && pool[b0 + 63] - pool[b0] == 63;
             for (int j = 0; j < R; ++j) c[j] = zero;
             V64 over = zero;
-            for (size_t i = 0; i < S.size(); ++i) {
-                const uint8_t* row = M + static_cast<size_t>(S[i]) * n;
+            const size_t m = rows.size();
+            for (size_t i = 0; i < m; ++i) {
+                const uint8_t* row = rows[i];
                 V64 v;
                 if (direct) std::memcpy(&v, row + pool[b0], 64);
                 else {
@@ -357,7 +456,7 @@ class Search {
                     for (size_t k = 0; k < len; ++k) v[k] = row[pool[b0 + k]];
                 }
                 for (int j = 0; j < R; ++j) c[j] -= (V64)(v == rv[j]);  // true is 0xFF = -1
-                if ((i & 7) == 7 || i + 1 == S.size()) {
+                if ((i & 7) == 7 || i + 1 == m) {
                     for (int j = 0; j < R; ++j) over |= (V64)(c[j] > limv);
                     uint64_t w[8];
                     std::memcpy(w, &over, 64);
@@ -381,8 +480,16 @@ class Search {
     // most of the time of a node with many guesses).
     vector<uint64_t> reply_hashes(const vector<int>& gs, const vector<int>& S) const {
         vector<uint64_t> h(gs.size(), 1469598103934665603ULL);
+        if (!have_rows()) {  // on the fly, a large node: each guess's replies scored in turn
+            vector<uint8_t> rep(S.size());
+            for (size_t k = 0; k < gs.size(); ++k) {
+                packed->many(gs[k], S.data(), S.size(), rep.data());
+                for (uint8_t r : rep) h[k] = (h[k] ^ r) * 1099511628211ULL;
+            }
+            return h;
+        }
         for (int s : S) {
-            const uint8_t* row = M + static_cast<size_t>(s) * n;
+            const uint8_t* row = srow(s);
             for (size_t k = 0; k < gs.size(); ++k) h[k] = (h[k] ^ row[gs[k]]) * 1099511628211ULL;
         }
         return h;
@@ -406,9 +513,15 @@ class Search {
         return out;
     }
     bool same_replies(int a, int b, const vector<int>& S) const {
+        if (!have_rows()) {
+            vector<uint8_t> ra(S.size()), rb(S.size());
+            packed->many(a, S.data(), S.size(), ra.data());
+            packed->many(b, S.data(), S.size(), rb.data());
+            return ra == rb;
+        }
         // row s (hot after reply_hashes) rather than rows a and b: the score is symmetric
         for (int s : S) {
-            const uint8_t* row = M + static_cast<size_t>(s) * n;
+            const uint8_t* row = srow(s);
             if (row[a] != row[b]) return false;
         }
         return true;
@@ -417,7 +530,9 @@ class Search {
     // classes of S under guess g (winning reply excluded), largest first
     vector<std::pair<int, vector<int>>> classes(int g, const vector<int>& S) const {
         vector<vector<int>> by(slots);
-        for (int s : S) { int r = score(g, s); if (r != win) by[r].push_back(s); }
+        static thread_local vector<uint8_t> buf;
+        const uint8_t* row = guess_row(g, S.data(), S.size(), buf);
+        for (int s : S) { int r = row[s]; if (r != win) by[r].push_back(s); }
         vector<std::pair<int, vector<int>>> out;
         for (int r = 0; r < slots; ++r) if (!by[r].empty()) out.emplace_back(r, std::move(by[r]));
         std::stable_sort(out.begin(), out.end(),
@@ -430,11 +545,13 @@ class Search {
     int solve2(const vector<int>& S) const { return solve2(S.data(), static_cast<int>(S.size())); }
     int solve2(const int* S, int m) const {
         if (m > nonwin + 1) return -1;
+        auto scope = rows_for(S, m);  // on the fly: the rows of a small set (or its parent's)
+        const uint8_t* rows[256];  // m <= R <= 256
+        for (int i = 0; i < m; ++i) rows[i] = srow(S[i]);
         auto splits = [&](int g) {
             uint64_t seen[4] = {0, 0, 0, 0};
             for (int i = 0; i < m; ++i) {
-                const int s = S[i];
-                int r = score(g, s);
+                int r = M ? M[static_cast<size_t>(g) * n + S[i]] : rows[i][g];
                 if (r == win) continue;
                 uint64_t bit = 1ULL << (r & 63);
                 if (seen[r >> 6] & bit) return false;
@@ -452,8 +569,6 @@ class Search {
         // is symmetric: row s holds every guess's reply to s), so the reads are sequential where
         // gathering each guess's replies costs a cache miss per secret, and a block stops as
         // soon as each of its guesses has two secrets with one reply (this test dominated).
-        vector<const uint8_t*> rows(m);
-        for (int i = 0; i < m; ++i) rows[i] = M + static_cast<size_t>(S[i]) * n;
         V32 seen[64];
         const V32 winv = splat(static_cast<uint8_t>(win));
         int g0 = 0;
@@ -507,10 +622,11 @@ class Search {
         vector<int> flat(m), start(slots + 1), fill(slots);
         vector<uint8_t> rep(m);
         vector<vector<int>> failed;  // classes that no single guess splits
+        vector<uint8_t> buf;
         for (const Cand& c : cs) {
             if (cancelled()) return false;
             prof_tried[3]++;
-            const uint8_t* row = M + static_cast<size_t>(c.g) * n;
+            const uint8_t* row = guess_row(c.g, S.data(), S.size(), buf);
             bool refuted = false;
             for (auto& f : failed) {
                 const uint8_t r0 = row[f[0]];
@@ -561,6 +677,7 @@ class Search {
             if (r >= 0) { prof_hits[d]++; return r; }
         }
         prof_nodes[d]++;
+        auto scope = rows_for(S.data(), S.size());
         vector<char> in_set(n, 0);
         for (int s : S) in_set[s] = 1;
         bool settled;
@@ -572,12 +689,16 @@ class Search {
                 std::atomic<bool> found{false};
                 ctl.top_node(0, static_cast<int64_t>(cs.size()));
                 std::atomic<int64_t> done{0};
+                const RowTable* rows_here = tl_rows;  // the workers read this node's rows
 #pragma omp parallel for schedule(dynamic, 1) num_threads(opt.threads)
                 for (int k = 0; k < static_cast<int>(cs.size()); ++k) {
                     if (found || stopped()) continue;
                     vector<int> hist_k = hist;
                     tl_cancel = &found;
+                    const RowTable* own = tl_rows;
+                    tl_rows = rows_here;
                     bool works = guess_works(cs[k].g, S, d, hist_k);
+                    tl_rows = own;
                     tl_cancel = nullptr;
                     if (works && !stopped()) found = true;
                     int64_t dn = ++done;
@@ -607,6 +728,7 @@ class Search {
         // gets a tree of d-1, so none of its secrets reaches the last level.
         if (opt.lookahead > 0 && d >= 3 && m >= 3 && feasible(S, d - 1, hist))
             return tree(S, d - 1, hist);
+        auto scope = rows_for(S.data(), S.size());
         if (m == 2) g = S[0];
         else if (d == 2) g = solve2(S);
         else {
@@ -666,6 +788,7 @@ class Search {
         if (stopped()) return node;
         check_stop();
         if (m == 1) { node->guess = S[0]; return node; }
+        auto scope = rows_for(S.data(), S.size());
         int g = (m == 2) ? S[0] : solve2(S);
         if (g < 0) {
             vector<char> in_set(n, 0);
@@ -693,6 +816,7 @@ class Search {
         node->left = d;
         int m = static_cast<int>(S.size());
         if (d <= 0 || m > cap[d]) return node;  // counting: verifier checks |S| > cap(d)
+        auto scope = rows_for(S.data(), S.size());
         vector<char> in_set(n, 0);
         for (int s : S) in_set[s] = 1;
         vector<int> pool;
@@ -746,9 +870,15 @@ class Search {
         node->entries.resize(base + explicit_refuted.size());
         bool par = opt.threads > 1 && !omp_in_parallel() && explicit_refuted.size() > 1 && d >= 4;
         std::atomic<bool> failed{false};
+        const RowTable* rows_here = tl_rows;  // the workers read this node's rows
 #pragma omp parallel for schedule(dynamic, 1) num_threads(opt.threads) if (par)
         for (int k = 0; k < static_cast<int>(explicit_refuted.size()); ++k) {
             if (failed || stopped()) continue;
+            struct Restore {
+                const RowTable* own = tl_rows;
+                ~Restore() { tl_rows = own; }
+            } restore;
+            tl_rows = rows_here;
             int g = explicit_refuted[k];
             vector<int> hist_k = hist;
             auto cls = classes(g, S);
@@ -816,10 +946,10 @@ vector<int> to_vec(py::array_t<int64_t, py::array::c_style | py::array::forcecas
 
 struct Runner {
     std::unique_ptr<Search> s;
-    Runner(py::array_t<uint8_t, py::array::c_style> matrix, py::array_t<uint8_t, py::array::c_style> codes,
-           int n_symbols, bool nlz, int slots, int win, int n_responses, vector<int> replies)
-        : s(std::make_unique<Search>(matrix, codes, n_symbols, nlz, slots, win, n_responses,
-                                     replies)) {}
+    Runner(py::object matrix, py::array_t<uint8_t, py::array::c_style> codes, int n_symbols, bool nlz,
+           int slots, int win, int n_responses, vector<int> replies, bool repeats, bool bulls_only)
+        : s(std::make_unique<Search>(matrix, codes, n_symbols, nlz, slots, win, n_responses, replies,
+                                     repeats, bulls_only)) {}
 
     void configure(py::dict o) {
         auto get = [&](const char* k, bool dflt) { return o.contains(k) ? o[k].cast<bool>() : dflt; };
@@ -835,6 +965,7 @@ struct Runner {
         op.sym_min_left = o.contains("sym_min_left") ? o["sym_min_left"].cast<int>() : 3;
         op.lookahead = o.contains("lookahead") ? o["lookahead"].cast<int>() : 0;
         if (o.contains("memo_bytes")) s->memo.max_bytes = o["memo_bytes"].cast<int64_t>();
+        if (o.contains("table_bytes") && s->packed) s->packed->table_bytes = o["table_bytes"].cast<int64_t>();
     }
     Progress progress() const { return s->ctl.progress(); }
     void set_deadline(double seconds) { s->ctl.set_deadline(seconds); }
@@ -886,6 +1017,24 @@ struct Runner {
         if (s->stopped()) return py::none();
         return cert_to_py(*c);
     }
+    // The guesses the greedy tree would choose from at set S, in its order: (guess, largest
+    // non-winning class, classes, guess in S, sum of squared class sizes) (tests, profiling).
+    vector<std::tuple<int, int, int, bool, int64_t>> scan(
+        py::array_t<int64_t, py::array::c_style | py::array::forcecast> S,
+        py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
+        vector<int> v = to_vec(S), h = to_vec(hist);
+        vector<std::tuple<int, int, int, bool, int64_t>> out;
+        {
+            py::gil_scoped_release nogil;
+            auto scope = s->rows_for(v.data(), v.size());
+            vector<char> in_set(s->n, 0);
+            for (int x : v) in_set[x] = 1;
+            bool settled;
+            for (auto& c : s->candidates(v, 60, h, &settled, in_set, Search::GREEDY))
+                out.emplace_back(c.g, c.maxc, c.ncls, c.in_set, c.sumsq);
+        }
+        return out;
+    }
     vector<int> representatives(py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
         vector<int> h = to_vec(hist);
         auto G = s->stabilizer(h);
@@ -914,13 +1063,16 @@ PYBIND11_MODULE(search_worst, m) {
     m.doc() = "Worst-case exact search (decision, tree, lower-bound certificate); see cbsolve/search/worst.py";
     bind_toolkit(m);
     py::class_<Runner>(m, "WorstSearch")
-        .def(py::init<py::array_t<uint8_t, py::array::c_style>, py::array_t<uint8_t, py::array::c_style>,
-                      int, bool, int, int, int, vector<int>>(),
+        .def(py::init<py::object, py::array_t<uint8_t, py::array::c_style>, int, bool, int, int, int,
+                      vector<int>, bool, bool>(),
              py::arg("matrix"), py::arg("codes"), py::arg("n_symbols"), py::arg("no_leading_zero"),
              py::arg("slots"), py::arg("win"), py::arg("n_responses"),
-             py::arg("replies") = vector<int>{},
-             "replies: the reply indices that occur (scoring.possible_responses); empty: read "
-             "them off the matrix")
+             py::arg("replies") = vector<int>{}, py::arg("repeats") = true,
+             py::arg("bulls_only") = false,
+             "matrix: the n x n reply matrix, or None to score replies on the fly from the packed "
+             "codes (repeats, bulls_only); replies: the reply indices that occur "
+             "(scoring.possible_responses); empty: read them off the matrix")
+        .def_property_readonly("on_the_fly", [](const Runner& r) { return r.s->M == nullptr; })
         .def("configure", &Runner::configure)
         .def("progress", &Runner::progress)
         .def("set_deadline", &Runner::set_deadline)
@@ -932,6 +1084,7 @@ PYBIND11_MODULE(search_worst, m) {
         .def("certificate", &Runner::certificate)
         .def("greedy", &Runner::greedy)
         .def("representatives", &Runner::representatives)
+        .def("scan", &Runner::scan)
         .def("capacity", &Runner::capacity)
         .def("nodes", &Runner::nodes)
         .def("memo_size", &Runner::memo_size)

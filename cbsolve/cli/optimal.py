@@ -87,7 +87,12 @@ MAX_WORKERS = 256
                    "takes seconds, Bulls & Cows 4/10 much longer (see docs/optimal.md).")
 @click.option("--memory-budget", default=None, metavar="SIZE",
               help="Memory the search may take, e.g. 6G (default: $CBSOLVE_MEMORY_BUDGET, else a "
-                   "quarter of RAM); a game whose reply matrix does not fit is refused.")
+                   "quarter of RAM); a game whose reply matrix does not fit is scored on the "
+                   "fly, one for which neither fits is refused.")
+@click.option("--replies", "reply_source", default="auto", show_default=True,
+              metavar="auto|matrix|on-the-fly",
+              help="Where the exact search reads replies: the reply matrix if it fits the "
+                   "memory budget, else scored on the fly (auto), or the one named.")
 @click.option("--scheduler", default=None, metavar="ADDRESS|local",
               help="Split the search over a Dask cluster (tcp://host:8786), or 'local' for a "
                    "local cluster of --workers one-thread processes.")
@@ -95,7 +100,7 @@ MAX_WORKERS = 256
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
                     time_limit, workers, no_certificate, lookahead, ties, memory_budget,
-                    scheduler, variant, as_json) -> int:
+                    reply_source, scheduler, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
 
     ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
@@ -113,8 +118,10 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise InvalidVariant(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
     from ..search import SearchInterrupted
-    from ..search.memory import budget
+    from ..search.memory import REPLY_SOURCES, budget
 
+    if reply_source not in REPLY_SOURCES:
+        raise unknown_name("reply source", reply_source, REPLY_SOURCES)
     limit = budget(memory_budget)
     show = progress_enabled(as_json)
     position = _position(variant, entries, log_file, as_json)
@@ -129,10 +136,10 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
             if ties:
                 raise InvalidVariant("--ties applies to the whole game only, not from a position")
             result = _solve_from(position, objective, guesses, max_depth, time_limit, workers,
-                                 not no_certificate, lookahead, show)
+                                 not no_certificate, lookahead, show, limit, reply_source)
         else:
             result = _search(objective, variant, guesses, max_depth, time_limit, workers, show,
-                             not no_certificate, lookahead, ties, limit)
+                             not no_certificate, lookahead, ties, limit, reply_source)
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
     code = _report(result, variant, out, dot, html, dot_depth, as_json, position)
@@ -143,7 +150,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
 
 
 def _search(objective, variant, guesses, max_depth, time_limit, workers, show, certificate,
-            lookahead, ties, limit):
+            lookahead, ties, limit, reply_source="auto"):
     if objective == "worst":
         from ..search.worst import solve_worst
 
@@ -152,14 +159,15 @@ def _search(objective, variant, guesses, max_depth, time_limit, workers, show, c
             return solve_worst(variant, guesses=guesses, max_depth=max_depth,
                                time_limit=time_limit, workers=workers, progress=update,
                                certificate=certificate, lookahead=lookahead, ties=ties,
-                               memory_budget=limit)
+                               memory_budget=limit, replies=reply_source)
         finally:
             if status is not None:
                 status.stop()
     from ..search.expected import solve_expected
 
     return solve_expected(variant, max_depth=max_depth, guesses=guesses, time_limit=time_limit,
-                          workers=workers, progress=show, memory_budget=limit)
+                          workers=workers, progress=show, memory_budget=limit,
+                          replies=reply_source)
 
 
 def _report(result, variant, out, dot, html, dot_depth, as_json, position=None) -> int:
@@ -240,14 +248,15 @@ def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesse
 
 
 def _solve_from(position, objective, guesses, max_depth, time_limit, workers, certificate,
-                lookahead, show):
+                lookahead, show, limit=None, reply_source="auto"):
     from ..search.position import solve_from
 
     update, status = _worst_progress(show and objective == "worst")
     try:
         return solve_from(position, objective, guesses=guesses, max_depth=max_depth,
                           time_limit=time_limit, workers=workers, progress=update,
-                          certificate=certificate, lookahead=lookahead)
+                          certificate=certificate, lookahead=lookahead, memory_budget=limit,
+                          replies=reply_source)
     finally:
         if status is not None:
             status.stop()

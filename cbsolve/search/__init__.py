@@ -35,6 +35,7 @@ class SearchResult:
     # worst objective's tie-break: proved interval [lower, upper] on the fewest secrets that
     # need the worst-case number of guesses (upper = the tree's count)
     at_worst: tuple[int, int] | None = None
+    reply_source: str | None = None     # "matrix" or "on-the-fly" (cbsolve.search.memory)
 
     @property
     def average(self) -> float | None:
@@ -49,6 +50,7 @@ class SearchResult:
                 "guesses": self.guesses, "seconds": round(self.seconds, 3), "nodes": self.nodes,
                 "notes": self.notes,
                 **({"interrupted": True} if self.interrupted else {}),
+                **({"reply_source": self.reply_source} if self.reply_source else {}),
                 "time_limit_hit": self.stop is StopReason.TIME,
                 **({"stop": str(self.stop)} if self.stop is not None else {}),
                 **({"at_worst": {"lower": self.at_worst[0], "upper": self.at_worst[1]}}

@@ -133,7 +133,7 @@ def solve_guess(spec: dict) -> dict:
     history = list(spec["history"])
     child = history + [g]
     cd = depth - 1 if search.max_depth else 0
-    resp = search.matrix[g][members]
+    resp = search.replies(g, members)
     win = search.variant.win_response
     replies = [int(r) for r in np.unique(resp) if r != win]
     subs = sorted(((r, members[resp == r]) for r in replies), key=lambda x: len(x[1]))
@@ -241,7 +241,7 @@ class DistributedExpected:
 
     def _classes(self, g: int, members: np.ndarray, depth: int) -> list[_Class]:
         s, win = self.search, self.variant.win_response
-        resp = s.matrix[g][members]
+        resp = s.replies(g, members)
         cd = depth - 1 if self.max_depth else 0
         out = []
         for r in np.unique(resp):
@@ -399,7 +399,7 @@ class DistributedExpected:
         """One-level lower bound of guess ``g`` at a set: |set| + its classes' bounds."""
         s, win = self.search, self.variant.win_response
         cd = depth - 1 if self.max_depth else 0
-        resp = s.matrix[g][members]
+        resp = s.replies(g, members)
         child = history + [g]
         bounds = [s.solver.lower_bound(members[resp == r], cd, s._played(child),
                                        s._history(child))
@@ -437,7 +437,7 @@ class DistributedExpected:
         """The tree and histogram (depths from this set) of guess ``g`` and its solved classes."""
         space, v = self.search.space, self.variant
         hist: dict[int, int] = {}
-        if np.any(self.search.matrix[g][members] == v.win_response):
+        if np.any(self.search.replies(g, members) == v.win_response):
             hist[1] = 1
         children = {}
         for c in sorted(classes, key=lambda c: c.reply):

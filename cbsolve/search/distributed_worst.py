@@ -51,7 +51,7 @@ def decide_guess(spec: dict) -> dict:
     g, left = int(spec["guess"]), int(spec["left"])
     members = np.asarray(spec["members"], dtype=np.int64)
     hist = np.asarray(list(spec["history"]) + [g], dtype=np.int64)
-    replies = native.matrix[g, members]
+    replies = native.replies(g, members)
     classes = sorted(((int(r), members[replies == r]) for r in np.unique(replies)
                       if r != variant.win_response), key=lambda x: -len(x[1]))
     for _, sub in classes:
@@ -182,7 +182,7 @@ def _first_guesses(variant, native, members, history, guesses) -> list[int]:
         reps = [g for g in reps if g in inside]
     keyed = []
     for g in reps:
-        replies = native.matrix[g, members]
+        replies = native.replies(g, members)
         counts = np.bincount(replies, minlength=variant.response_slots)
         won = counts[variant.win_response] > 0
         if np.count_nonzero(counts) == 1 and not won:
@@ -224,7 +224,7 @@ def _winning_tree(client, variant, native, guesses, g, d) -> dict:
     res = client.submit(decide_guess, _spec(variant, guesses, native.all, native.empty, g, d,
                                             tree=True), pure=False).result()
     hist: dict[int, int] = {}
-    if np.any(native.matrix[g, native.all] == variant.win_response):
+    if np.any(native.replies(g, native.all) == variant.win_response):
         hist[1] = 1
     children = {}
     for reply, (node, h) in sorted(res["trees"].items()):

@@ -99,7 +99,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
                    progress: bool | None = None, prune: dict | None = None,
                    memo_entries: int = 8_000_000, split_min: int = SPLIT_MIN,
                    weights: list[int] | None = None,
-                   memory_budget: str | int | None = None) -> SearchResult:
+                   memory_budget: str | int | None = None, replies: str = "auto") -> SearchResult:
     """Prove the expected-case optimum of ``variant`` and return it with its strategy tree.
 
     ``guesses``: ``"all"`` codes or only ``"candidates"`` (codes consistent with the replies).
@@ -114,17 +114,24 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     result's ``lower``/``upper``/``weighted`` are in that unit (``total`` stays the number of
     guesses). :func:`cbsolve.search.worst.solve_worst_ties` uses it for the worst objective's
     tie-breaks.
-    ``memory_budget`` (bytes or "6G"; default :func:`cbsolve.search.memory.budget`): a game
-    whose matrices do not fit is refused (SpaceTooLarge, naming what it needs).
+    ``memory_budget`` (bytes or "6G"; default :func:`cbsolve.search.memory.budget`): the reply
+    matrices if they fit, else replies scored on the fly (:func:`cbsolve.search.memory.plan`;
+    the result's ``reply_source`` says which); a game for which neither fits is refused
+    (SpaceTooLarge, naming what each needs). ``replies`` forces a source ("matrix",
+    "on-the-fly"; default "auto").
     Ctrl-C stops the search within a fraction of a second and raises
     :class:`SearchInterrupted` holding the interval proved so far (no tree).
     """
     started = time.perf_counter()
     prune = dict(prune or {})
-    _check(variant, max_depth, guesses, prune, memory.budget(memory_budget))
+    budget = memory.budget(memory_budget)
+    workers = max(1, workers or os.cpu_count() or 1)
+    plan = _check(variant, max_depth, guesses, prune, budget, workers, replies, memo_entries)
     options = {k: v for k, v in prune.items() if k != "symmetry"}
     search = _Search(variant, max_depth, guesses, workers, prune.get("symmetry", True), options,
-                     memo_entries, weights, split_min)
+                     memo_entries, weights, split_min, plan=plan)
+    if plan.source == memory.ON_THE_FLY:
+        search.notes.append(plan.note(search.n, budget))
     show = sys.stderr.isatty() if progress is None else bool(progress)
     try:
         # The driver runs in a worker thread: the calling thread answers Ctrl-C at once and
@@ -135,7 +142,8 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
         raise SearchInterrupted(search.interrupted(started)) from None
 
 
-def _check(variant: Variant, max_depth, guesses: str, prune: dict, budget: int) -> None:
+def _check(variant: Variant, max_depth, guesses: str, prune: dict, budget: int, workers: int = 1,
+           replies: str = "auto", memo_entries: int = 8_000_000) -> memory.Plan:
     if guesses not in GUESS_POOLS:
         raise unknown_name("guess pool", guesses, GUESS_POOLS)
     if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int)
@@ -144,15 +152,16 @@ def _check(variant: Variant, max_depth, guesses: str, prune: dict, budget: int) 
     bad = sorted(set(prune) - set(PRUNINGS))
     if bad:
         raise unknown_name("pruning", bad[0], PRUNINGS)
-    memory.check(variant.describe(), CodeSpace(variant).size, "expected", budget)
     if variant.response_slots > 256:
         raise SpaceTooLarge(f"code length {variant.length} too large for the exact search "
                             "(at most 14)")
+    return memory.check(variant.describe(), CodeSpace(variant).size, "expected", budget,
+                        workers, replies, memo_entries)
 
 
 class _Search:
     def __init__(self, variant, max_depth, guesses, workers, symmetry, options, memo_entries,
-                 weights=None, split_min: int = SPLIT_MIN):
+                 weights=None, split_min: int = SPLIT_MIN, plan: memory.Plan | None = None):
         self.split_min = split_min
         if weights is not None:
             weights = [int(x) for x in weights]
@@ -173,12 +182,22 @@ class _Search:
         self.pool = guesses
         self.cand_only = guesses == "candidates"
         self.workers = max(1, workers or os.cpu_count() or 1)
-        self.matrix = score_matrix(variant, self.codes, self.codes)
-        branching = len(possible_responses(variant)) - 1
+        if plan is None:   # a search built for one set at a time (position, advice, Dask)
+            plan = memory.check(variant.describe(), self.n, "expected", memory.budget(),
+                                self.workers, "auto", memo_entries)
+        self.reply_source = plan.source
+        # the reply matrix, or None: the kernel scores replies on the fly (memory.plan)
+        self.matrix = (score_matrix(variant, self.codes, self.codes)
+                       if plan.source == memory.MATRIX else None)
+        possible = possible_responses(variant)
+        branching = len(possible) - 1
         self.base_played = 1 if variant.no_leading_zero else 0
         self.solver = Solver(self.matrix, self.codes, variant.n_symbols, self.base_played,
                              variant.response_slots, variant.win_response, max(branching, 1),
-                             self.cand_only, self.depth, memo_entries, weights or [])
+                             self.cand_only, self.depth, memo_entries, weights or [],
+                             repeats=variant.repeats, bulls_only=variant.bulls_only,
+                             responses=[variant.response_index(b, c) for b, c in possible],
+                             table_bytes=int(plan.table_bytes))
         for key, value in (options or {}).items():
             setattr(self.solver, f"opt_{key}", bool(value))
         self._sym = None
@@ -199,6 +218,16 @@ class _Search:
         self.live_upper: int | None = None
         self.bar = None
         self._live: dict = {}
+
+    def replies(self, guess: int, members: np.ndarray | None = None) -> np.ndarray:
+        """Reply indices of ``guess`` to ``members`` (default: every code), from the matrix or
+        scored."""
+        from ..scoring import score_matrix
+
+        if self.matrix is not None:
+            return self.matrix[guess] if members is None else self.matrix[guess][members]
+        secrets = self.codes if members is None else self.codes[members]
+        return score_matrix(self.variant, self.codes[[int(guess)]], secrets)[0]
 
     # --- symmetry at the top two levels ------------------------------------------------------
     def _reps(self, history, members) -> np.ndarray | None:
@@ -306,6 +335,7 @@ class _Search:
             lower = (INF_T, INF_W)
         proved = not stopped
         result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=proved,
+                              reply_source=self.reply_source,
                               secrets=n, max_depth=self.max_depth, guesses=self.pool,
                               seconds=seconds, nodes=solver.nodes, notes=self.notes,
                               stop=halted if stopped else None)
@@ -392,6 +422,7 @@ class _Search:
         lower, upper = self.live_interval()
         proved = lower is not None and lower == upper
         result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=proved,
+                              reply_source=self.reply_source,
                               secrets=self.n, max_depth=self.max_depth, guesses=self.pool,
                               seconds=time.perf_counter() - started, nodes=self.solver.nodes,
                               notes=self.notes, lower=lower, upper=upper, interrupted=True,
@@ -415,7 +446,7 @@ class _Search:
 
         Returns ((total, worst) or (INF, INF) if refuted, classes, finished)."""
         n, solver = self.n, self.solver
-        resp = self.matrix[g1]
+        resp = self.replies(g1)
         cd = self._child_depth(self.depth)
         played = self._played([g1])
         classes = []
@@ -499,7 +530,7 @@ class _Search:
         lock = threading.Lock()
 
         def refine(g):
-            resp = self.matrix[g][members]
+            resp = self.replies(g, members)
             subs = [members[resp == r] for r in _replies(resp) if r != win]
             subs.sort(key=len)
             child_played, child_hist = played | int(self.symmask[g]), history + [g]
@@ -588,7 +619,7 @@ class _Search:
         return hist
 
     def _node(self, guess: int, members: np.ndarray, d: int, history, child) -> dict:
-        resp = self.matrix[guess][members]
+        resp = self.replies(guess, members)
         if (resp == self.variant.win_response).any():
             depth = len(history) + 1
             self._wins[depth] = self._wins.get(depth, 0) + 1

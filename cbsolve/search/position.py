@@ -76,17 +76,21 @@ class Position:
 def solve_from(position: Position, objective: str = "worst", *, guesses: str = "all",
                max_depth: int | None = None, time_limit: float | None = None,
                workers: int | None = None, progress=None, certificate: bool = True,
-               lookahead: int = 0) -> SearchResult:
-    """The proved optimum of the game from ``position`` (tree and, worst case, certificate)."""
+               lookahead: int = 0, memory_budget: str | int | None = None,
+               replies: str = "auto") -> SearchResult:
+    """The proved optimum of the game from ``position`` (tree and, worst case, certificate);
+    ``memory_budget`` and ``replies`` choose the reply source as for the whole game."""
     if objective == "worst":
         from .worst import solve_worst
 
         result = solve_worst(position.variant, guesses=guesses, max_depth=max_depth,
                              time_limit=time_limit, workers=workers, progress=progress,
-                             certificate=certificate, lookahead=lookahead, position=position)
+                             certificate=certificate, lookahead=lookahead, position=position,
+                             memory_budget=memory_budget, replies=replies)
     else:
         result = solve_expected_from(position, guesses=guesses, max_depth=max_depth,
-                                     time_limit=time_limit)
+                                     time_limit=time_limit, memory_budget=memory_budget,
+                                     replies=replies)
     stamp(result, position)
     return result
 
@@ -102,11 +106,17 @@ def stamp(result: SearchResult, position: Position) -> None:
 
 
 def expected_search(variant: Variant, max_depth: int | None, guesses: str,
-                    memo_entries: int = 2_000_000):
-    """The expected-case search object whose native solver answers one set at a time."""
+                    memo_entries: int = 2_000_000, memory_budget: str | int | None = None,
+                    replies: str = "auto"):
+    """The expected-case search object whose native solver answers one set at a time (the
+    reply matrix if it fits the memory budget, else replies scored on the fly)."""
+    from ..codes import CodeSpace
+    from . import memory
     from .expected import _Search
 
-    return _Search(variant, max_depth, guesses, 1, True, None, memo_entries)
+    plan = memory.check(variant.describe(), CodeSpace(variant).size, "expected",
+                        memory.budget(memory_budget), 1, replies, memo_entries)
+    return _Search(variant, max_depth, guesses, 1, True, None, memo_entries, plan=plan)
 
 
 def solve_set(search, members: np.ndarray, history: list[int], budget=None,
@@ -144,15 +154,17 @@ def subtree(search, members: np.ndarray, history: list[int],
 
 def solve_expected_from(position: Position, *, guesses: str = "all",
                         max_depth: int | None = None,
-                        time_limit: float | None = None) -> SearchResult:
+                        time_limit: float | None = None, memory_budget: str | int | None = None,
+                        replies: str = "auto") -> SearchResult:
     """Smallest total (then worst case) from ``position``: one exact solve of its set."""
     from ..tree import make_tree
 
     started = time.perf_counter()
-    search = expected_search(position.variant, max_depth, guesses)
+    search = expected_search(position.variant, max_depth, guesses, memory_budget=memory_budget,
+                             replies=replies)
     n = int(position.members.size)
     result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=False, secrets=n,
-                          max_depth=max_depth, guesses=guesses)
+                          max_depth=max_depth, guesses=guesses, reply_source=search.reply_source)
     if time_limit:
         search.solver.set_deadline(float(time_limit))
     history = [int(g) for g in position.history]

@@ -64,22 +64,34 @@ class _Native:
     """The native search with its control block (named progress counters, stop request)."""
 
     def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int,
-                 lookahead: int = 0, memo_bytes: int | None = None, root=None):
+                 lookahead: int = 0, memo_bytes: int | None = None, root=None,
+                 plan: memory.Plan | None = None):
         from .._native.search_worst import WorstSearch
 
         space = CodeSpace(variant)
+        self.variant = variant
         self.space = space
         self.codes = space.codes
-        self.matrix = score_matrix(variant, self.codes, self.codes)
+        if plan is None:   # the Dask paths: the default budget (--memory-budget, $CBSOLVE_...)
+            plan = memory.check(variant.describe(), space.size, "worst", memory.budget(),
+                                max(1, workers))
+        # the reply matrix, or None: the kernel scores replies on the fly (memory.plan)
+        on_the_fly = plan.source == memory.ON_THE_FLY
+        self.matrix = None if on_the_fly else score_matrix(variant, self.codes, self.codes)
+        self.reply_source = memory.ON_THE_FLY if on_the_fly else memory.MATRIX
         replies = possible_responses(variant)
         self.n_responses = len(replies)
         # the replies that occur, so the kernel need not scan the n^2 matrix for them
         self.core = WorstSearch(self.matrix, self.codes, variant.n_symbols, variant.no_leading_zero,
                                 variant.response_slots, variant.win_response, self.n_responses,
-                                [variant.response_index(b, c) for b, c in replies])
+                                [variant.response_index(b, c) for b, c in replies],
+                                repeats=variant.repeats, bulls_only=variant.bulls_only)
         opts = {k: bool(prune.get(k, True)) for k in PRUNINGS}
         opts.update(candidates_only=guesses == "candidates", threads=int(workers),
                     lookahead=int(lookahead))
+        opts["memo_bytes"] = int(plan.memo_bytes)
+        if on_the_fly:
+            opts["table_bytes"] = int(plan.table_bytes)
         if memo_bytes is not None:
             opts["memo_bytes"] = int(memo_bytes)
         self.core.configure(opts)
@@ -88,6 +100,12 @@ class _Native:
         self.all = np.arange(space.size, dtype=np.int64) if root is None else root.members
         self.empty = np.zeros(0, dtype=np.int64) if root is None else root.history
         self.phases: dict[str, float] = {}
+
+    def replies(self, guess: int, members: np.ndarray) -> np.ndarray:
+        """Reply indices of ``guess`` to the codes ``members`` (the matrix row, or scored)."""
+        if self.matrix is not None:
+            return self.matrix[guess, members]
+        return score_matrix(self.variant, self.codes[[int(guess)]], self.codes[members])[0]
 
     def stop_reason(self) -> StopReason | None:
         """Why the kernel was stopped, as its control block says (None: it was not)."""
@@ -114,7 +132,8 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
                 certificate: bool = True, prune: dict | None = None,
                 lookahead: int = 0, ties: bool = False,
                 ties_limit: float | None = None,
-                memory_budget: str | int | None = None, position=None) -> SearchResult:
+                memory_budget: str | int | None = None, position=None,
+                replies: str = "auto") -> SearchResult:
     """Fewest guesses that find every secret in the worst case, proved, with tree and certificate.
 
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
@@ -123,8 +142,11 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     callable ``(phase, depth, counters, lower, upper)`` polled while the native search runs
     (``lower``/``upper``: the interval proved so far). Ctrl-C stops the search within a
     fraction of a second and raises :class:`SearchInterrupted` with that interval.
-    ``memory_budget`` (bytes or "6G"; default :func:`cbsolve.search.memory.budget`): a game
-    whose reply matrix does not fit is refused (SpaceTooLarge, naming what it needs). ``lookahead``
+    ``memory_budget`` (bytes or "6G"; default :func:`cbsolve.search.memory.budget`): the reply
+    matrix if it fits, else replies scored on the fly (:func:`cbsolve.search.memory.plan`; the
+    result's ``reply_source`` says which); a game for which neither fits is refused
+    (SpaceTooLarge, naming what each needs). ``replies`` forces a source ("matrix",
+    "on-the-fly"; default "auto"). ``lookahead``
     (tie-break, slower): at each node of the optimal tree compare up to that many working
     guesses on a lower bound of the secrets they leave for the last guess (0: the first one).
     ``ties``: also prove the tie-breaks (fewest secrets needing the worst case, then smallest
@@ -135,7 +157,7 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     from the start; depths then count the guesses from that position (no tie-breaks).
     """
     run = _WorstRun(variant, guesses, max_depth, time_limit, workers, progress, prune,
-                    lookahead, memory_budget, position)
+                    lookahead, memory_budget, position, replies)
     try:
         return run.solve(certificate, ties, ties_limit, lookahead)
     except KeyboardInterrupt:
@@ -149,22 +171,23 @@ class _WorstRun:
 
     def __init__(self, variant: Variant, guesses: str, max_depth: int | None,
                  time_limit: float | None, workers: int | None, progress, prune: dict | None,
-                 lookahead: int, memory_budget, position) -> None:
+                 lookahead: int, memory_budget, position, replies: str = "auto") -> None:
         self.start = time.perf_counter()
         self.prune = dict(prune or {})
-        n, budget = _check(variant, guesses, self.prune, max_depth, memory_budget)
         if workers is None:
             import os
             workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        n, budget, plan = _check(variant, guesses, self.prune, max_depth, memory_budget,
+                                 max(1, workers), replies)
         self.variant, self.guesses, self.max_depth = variant, guesses, max_depth
         self.time_limit, self.workers, self.progress = time_limit, workers, progress
         self.native = _Native(variant, guesses, self.prune, max(1, workers), lookahead,
-                              memo_bytes=memory.worst_memo_bytes(n, budget), root=position)
+                              root=position, plan=plan)
         self.deadline = Deadline(time_limit if time_limit is not None and time_limit > 0 else None)
-        self.notes: list[str] = []
+        self.notes: list[str] = [] if plan.source == memory.MATRIX else [plan.note(n, budget)]
         self.result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False,
                                    secrets=len(self.native.all), guesses=guesses,
-                                   max_depth=max_depth)
+                                   max_depth=max_depth, reply_source=plan.source)
         self.extra_nodes = 0  # nodes of the tie-break searches
         # d -> certificate that d guesses do not suffice, written as soon as feasible(d) says
         # no (the memo still holds the refutation, so it is cheap): a search stopped later
@@ -345,22 +368,24 @@ class _WorstRun:
 
 
 def _check(variant: Variant, guesses: str, prune: dict, max_depth: int | None,
-           memory_budget) -> tuple[int, int]:
-    """Validate the arguments; the number of codes and the memory budget (bytes)."""
+           memory_budget, workers: int = 1,
+           replies: str = "auto") -> tuple[int, int, memory.Plan]:
+    """Validate the arguments; the number of codes, the memory budget (bytes) and the plan
+    (where the replies come from)."""
     if guesses not in GUESS_MODES:
         raise unknown_name("guess set", guesses, GUESS_MODES)
     bad = sorted(set(prune) - set(PRUNINGS))
     if bad:
         raise unknown_name("pruning", bad[0], PRUNINGS)
-    n = CodeSpace(variant).size
-    budget = memory.budget(memory_budget)
-    memory.check(variant.describe(), n, "worst", budget)
     if variant.response_slots > 256:
         raise SpaceTooLarge(f"code length {variant.length} too large for the exact search "
                             "(replies must fit in a byte: at most 14)")
     if max_depth is not None and max_depth < 1:
         raise InvalidVariant(f"--max-depth must be >= 1, got {max_depth}")
-    return n, budget
+    n = CodeSpace(variant).size
+    budget = memory.budget(memory_budget)
+    plan = memory.check(variant.describe(), n, "worst", budget, workers, replies)
+    return n, budget, plan
 
 
 def _interrupted(result: SearchResult, native: _Native, notes: list[str],
@@ -492,7 +517,7 @@ def _at_worst_lower(variant: Variant, native: _Native, W: int) -> int | None:
     cap = capacity(native.n_responses, W - 2)
     best = None
     for g in reps:
-        replies = native.matrix[g, native.all]
+        replies = native.replies(g, native.all)
         total = 0
         hist = np.array([g], dtype=np.int64)
         for r in np.unique(replies):
@@ -533,12 +558,12 @@ def _tree_doc(variant: Variant, native: _Native, root: dict, guesses: str,
     """Native tree (code indices, reply indices) -> docs/tree-format.md document."""
     from ..tree import make_tree
 
-    fmt, codes, matrix = native.space.format, native.codes, native.matrix
+    fmt, codes = native.space.format, native.codes
     hist: dict[int, int] = {}
 
     def convert(node: dict, members: np.ndarray, depth: int) -> dict:
         g = node["guess"]
-        replies = matrix[g, members]
+        replies = native.replies(g, members)
         won = int(np.count_nonzero(replies == variant.win_response))
         if won:
             hist[depth] = hist.get(depth, 0) + won
