@@ -92,6 +92,46 @@ def test_play_interrupted_while_waiting_prints_one_json_document():
     assert err.strip().splitlines()[-1] == "cbsolve: interrupted" and "Traceback" not in err
 
 
+def test_an_interrupt_landing_while_the_document_prints_waits_for_it(capsys):
+    """CI once printed the game's record and then the interrupted stub: `play --json` saw its
+    input close (EOF ends the game) just as Ctrl-C's KeyboardInterrupt landed inside `emit`,
+    before the document was marked printed. The interrupt now waits for the document."""
+    from cbsolve.cli import _interrupt, emit
+
+    _interrupt._state.update(json=True, emitted=False, printing=False, deferred=False)
+    calls = []
+
+    def echo_then_signal(message=None, **kwargs):
+        calls.append(message)
+        _interrupt._state["raise"] = True          # Ctrl-C escalated to a KeyboardInterrupt
+        _interrupt._handler(signal.SIGINT, None)   # ... which lands here, mid-print
+
+    import click
+    original, click.echo = click.echo, echo_then_signal
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            emit(True, {"command": "play"}, "")
+    finally:
+        click.echo = original
+    assert calls == ['{"command": "play"}'] and not _interrupt.owes_json()
+
+
+def test_play_interrupted_as_its_input_closes_prints_one_json_document():
+    """The race above, end to end: SIGINT and end of input together, a few times over."""
+    for _ in range(3):
+        proc = subprocess.Popen([sys.executable, "-m", "cbsolve", "play", "--json"], cwd=ROOT,
+                                text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.PIPE)
+        time.sleep(3.0)
+        proc.send_signal(signal.SIGINT)
+        proc.stdin.close()
+        proc.stdin = None                          # communicate() must not touch it again
+        out, err = proc.communicate(timeout=CAP)
+        assert len(out.strip().splitlines()) == 1, out
+        assert proc.returncode == 130 and "Traceback" not in err
+        assert err.strip().splitlines()[-1].startswith("cbsolve: interrupted")
+
+
 @pytest.mark.parametrize("args", [["next", "--length", "6", "--json"],
                                   ["partition", "--all", "--length", "6", "--json"]])
 def test_the_heuristic_kernel_does_not_hold_ctrl_c(args):

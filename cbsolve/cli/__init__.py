@@ -131,8 +131,9 @@ def emit(as_json: bool, data: dict, text: str) -> None:
     """Print the result: the JSON document, or the human-readable text."""
     from . import _interrupt
 
-    click.echo(json.dumps(data) if as_json else text)
-    _interrupt.emitted()
+    with _interrupt.printing_document():
+        click.echo(json.dumps(data) if as_json else text)
+        _interrupt.emitted()
 
 
 def progress_enabled(as_json: bool, quiet: bool = False) -> bool:

@@ -29,13 +29,15 @@ FORCE_SECONDS = 2.0
 EXIT_INTERRUPTED = 130
 
 _state = {"signals": 0, "raise": False, "escalated": False, "graceful": True,
-          "command": None, "json": False, "emitted": False}
+          "command": None, "json": False, "emitted": False, "printing": False,
+          "deferred": False, "interactive": False}
 
 
 def interactive() -> None:
     """The running command reads a person's input: Ctrl-C interrupts it at once (no partial
     answer to wait for)."""
     _state["graceful"] = False
+    _state["interactive"] = True
 
 
 _timers: list[threading.Timer] = []
@@ -51,7 +53,20 @@ def _later(seconds: float, action) -> None:
 def _handler(signum, frame) -> None:
     if _state["raise"]:
         _state["raise"] = False        # once: a later Ctrl-C must not break the report
-        raise KeyboardInterrupt
+        _raise_unless_printing()
+    elif _state["interactive"] and not _state["escalated"]:
+        # Waiting for input, the main thread runs this handler at once: stop here rather than
+        # after the watcher's round trip, which input ending at the same moment could overtake
+        # (the game then ended as "quit", exit 0, though Ctrl-C came first).
+        _state["escalated"] = True
+        _raise_unless_printing()
+
+
+def _raise_unless_printing() -> None:
+    if _state["printing"]:             # a half-printed document is worse than a late stop
+        _state["deferred"] = True
+        return
+    raise KeyboardInterrupt
 
 
 def _escalate() -> None:
@@ -67,6 +82,23 @@ def _force_exit() -> None:
         os.write(1, (json.dumps(stub()) + "\n").encode())
     os.write(2, b"cbsolve: interrupted\n")
     leave(EXIT_INTERRUPTED)
+
+
+class printing_document:
+    """While the command prints its document (cli.emit) an interrupt waits: the document is
+    printed whole and marked printed, then the KeyboardInterrupt is raised. (Without this, a
+    game ended by its input closing and an interrupt landing together printed the game's
+    record and then the interrupted stub: two documents.)"""
+
+    def __enter__(self) -> None:
+        _state["printing"] = True
+
+    def __exit__(self, *exc) -> None:
+        _state["printing"] = False
+        if _state["deferred"]:
+            _state["deferred"] = False
+            if exc[0] is None:
+                raise KeyboardInterrupt
 
 
 def emitted() -> None:
@@ -134,11 +166,13 @@ def install(command: str | None = None, as_json: bool = False) -> bool:
     """Route SIGINT through the stop request; False when that is not possible here (not the
     main thread, e.g. a test runner calling the CLI from a worker). ``as_json``: the command
     owes one JSON document, printed by :func:`_force_exit` if it has none when forced out."""
-    _state.update(command=command, json=as_json, emitted=False)
+    _state.update(command=command, json=as_json, emitted=False, printing=False,
+                  deferred=False)
     if threading.current_thread() is not threading.main_thread():
         return False
     _quiet_resource_tracker()
-    _state.update(signals=0, graceful=command not in RAISE_AT_ONCE, escalated=False)
+    _state.update(signals=0, graceful=command not in RAISE_AT_ONCE, escalated=False,
+                  interactive=False)
     _state["raise"] = False
     if _state.get("fd") is None:
         read, write = os.pipe()

@@ -95,12 +95,14 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
 def _stopped(variant, result, guesses, started):
     import time
 
-    from .worst import _fill_stats, _tree_doc
+    from .worst import _depth, _fill_stats, _tree_doc
 
     result.stop = StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
     result.interrupted = result.stop is StopReason.INTERRUPTED
     native, greedy = result.native, result.greedy
-    if not result.interrupted:      # Ctrl-C leaves at once, without a tree
+    # Ctrl-C leaves at once, without a tree; so does a time limit once a better strategy
+    # than the greedy one is proved (its tree was not built)
+    if not result.interrupted and _depth(greedy) <= result.upper:
         result.tree = _tree_doc(variant, native, greedy, guesses)
         _fill_stats(result, result.tree)
     result.status = Status.FEASIBLE
@@ -117,7 +119,7 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
     import time
 
     from .distributed import _Stopped
-    from .worst import _certificate, _depth, _fill_stats, _Native, _tree_doc, capacity
+    from .worst import _depth, _Native, capacity
 
     threads = workers or len(os.sched_getaffinity(0))
     native = _Native(variant, guesses, {}, threads, root=root)
@@ -150,28 +152,46 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
             raise
     if optimum is None and (max_depth is None or upper <= max_depth):
         optimum = upper
-    if optimum is None:   # no strategy within max_depth: certificate for max_depth
-        result.notes.append(f"no strategy finds every secret within {max_depth} guesses")
-        if certificate:
-            result.certificate = _certificate(variant, native, max_depth, guesses, None, None)
-        result.status, result.proved = Status.INFEASIBLE, True
-    else:
-        if winner is None:
-            doc = _tree_doc(variant, native, greedy, guesses)
-        else:
-            doc = _winning_tree(client, variant, native, guesses, winner, optimum)
-        if certificate and optimum > 1:
-            doc["certificate"] = result.certificate = _certificate(
-                variant, native, optimum - 1, guesses, None, None)
-        result.tree = doc
-        _fill_stats(result, doc)
-        result.lower = result.upper = optimum
-        result.status, result.proved = Status.OPTIMAL, True
+    try:
+        _finish(client, variant, guesses, certificate, max_depth, native, greedy, winner,
+                optimum, result)
+    except (_Stopped, KeyboardInterrupt) as stop:
+        # the value is decided; a stop while the tree or certificate is built reports it
+        # with neither (nothing unverifiable is printed)
+        if optimum is not None:
+            result.lower = result.upper = optimum
+        result.native, result.greedy = native, greedy
+        stop.result = result
+        raise
     result.notes.append(f"distributed: {tasks} first-guess decisions on the cluster; the "
                         "certificate written here")
     result.seconds, result.nodes = time.perf_counter() - started, int(native.core.nodes())
     return result
 
+
+
+def _finish(client, variant, guesses, certificate, max_depth, native, greedy, winner, optimum,
+            result) -> None:
+    """The decided answer's tree and certificate (``optimum`` None: none within max_depth)."""
+    from .worst import _certificate, _fill_stats, _tree_doc
+
+    if optimum is None:   # no strategy within max_depth: certificate for max_depth
+        result.notes.append(f"no strategy finds every secret within {max_depth} guesses")
+        if certificate:
+            result.certificate = _certificate(variant, native, max_depth, guesses, None, None)
+        result.status, result.proved = Status.INFEASIBLE, True
+        return
+    if winner is None:
+        doc = _tree_doc(variant, native, greedy, guesses)
+    else:
+        doc = _winning_tree(client, variant, native, guesses, winner, optimum)
+    if certificate and optimum > 1:
+        doc["certificate"] = result.certificate = _certificate(
+            variant, native, optimum - 1, guesses, None, None)
+    result.tree = doc
+    _fill_stats(result, doc)
+    result.lower = result.upper = optimum
+    result.status, result.proved = Status.OPTIMAL, True
 
 def _first_guesses(variant, native, members, history, guesses) -> list[int]:
     """One guess per orbit of the played guesses' stabiliser, useless guesses left out
