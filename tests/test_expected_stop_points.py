@@ -152,3 +152,36 @@ def test_random_stop_points_in_one_process():
     report = stress.stress(stress.SMALL, rounds=40, seed=20261124)
     assert report.failures == []
     assert report.runs == 40 and sum(report.outcomes.values()) == 40
+
+
+def test_a_deadline_passed_while_the_driver_refines_guesses_stops_it():
+    """The driver's own expansion of a large class (two threads) refines one guess after
+    another by the core's lower bounds, which read no clock: Mastermind 7 x 4 with a 70 s
+    limit took 400 s there. The driver now reads the deadline between guesses: with it passed,
+    no guess is refined and the class reports a stop."""
+    import time
+
+    import numpy as np
+
+    counted = {"lower_bound": 0}
+    search = expected._Search(GAME, None, "all", 2, True, {}, 1000, split_min=2)
+
+    class Counting:
+        def __init__(self, solver):
+            self._solver = solver
+
+        def __getattr__(self, name):
+            attr = getattr(self._solver, name)
+            if name in counted:
+                def call(*args, **kwargs):
+                    counted[name] += 1
+                    return attr(*args, **kwargs)
+                return call
+            return attr
+
+    search.solver = Counting(search.solver)
+    search.set_deadline(1e-3)
+    time.sleep(0.01)
+    members = np.arange(search.n, dtype=np.int32)
+    assert search._solve_split(members, search.depth, (10**9, 99), 0, []) is None
+    assert counted["lower_bound"] == 0 and search.solver.stop_reason() == "time"

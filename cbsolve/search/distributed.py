@@ -100,11 +100,11 @@ def solve_class(spec: dict) -> dict:
     if greedy is not None and (greedy[0], greedy[1] + 1) < budget:
         budget = (greedy[0], greedy[1] + 1)   # the greedy strategy bounds the optimum
     if spec.get("seconds"):
-        solver.set_deadline(float(spec["seconds"]))
+        search.set_deadline(float(spec["seconds"]))
     try:
         out = solve_set(search, members, history, budget, depth=depth)
     finally:
-        solver.set_deadline(0)
+        search.set_deadline(0)
     done = {"seconds": time.perf_counter() - started, "nodes": int(solver.nodes - nodes),
             "cpu": time.process_time() - cpu, "worker": _worker_name()}
     if out is None:
@@ -140,7 +140,7 @@ def solve_guess(spec: dict) -> dict:
     bounds = [solver.lower_bound(sub, cd, search._played(child), search._history(child))
               for _, sub in subs]
     if spec.get("seconds"):
-        solver.set_deadline(float(spec["seconds"]))
+        search.set_deadline(float(spec["seconds"]))
     done, wmax, rest = len(members), 1, sum(b[0] for b in bounds)
     out = None
     try:
@@ -160,7 +160,7 @@ def solve_guess(spec: dict) -> dict:
                 break
             done, wmax = done + value[0], max(wmax, 1 + value[1])
     finally:
-        solver.set_deadline(0)
+        search.set_deadline(0)
     if out is None:
         children, hist = {}, {1: 1} if np.any(resp == win) else {}
         for r, sub in sorted(subs, key=lambda x: x[0]):
@@ -454,7 +454,7 @@ class DistributedExpected:
         s = self.search
         result.stop = StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
         result.interrupted = result.stop is StopReason.INTERRUPTED
-        s.solver.set_deadline(0)
+        s.set_deadline(0)
         played = s._played(history)
         result.lower = int(s.solver.lower_bound(members, s.depth, played, s._history(history))[0])
         greedy = s.solver.greedy_value(members, s.depth, played)

@@ -163,6 +163,7 @@ class _Search:
     def __init__(self, variant, max_depth, guesses, workers, symmetry, options, memo_entries,
                  weights=None, split_min: int = SPLIT_MIN, plan: memory.Plan | None = None):
         self.split_min = split_min
+        self.deadline_at: float | None = None   # set_deadline's, on perf_counter's clock
         if weights is not None:
             weights = [int(x) for x in weights]
             if max_depth is None or len(weights) != max_depth or weights[-1] <= 0 or any(
@@ -218,6 +219,12 @@ class _Search:
         self.live_upper: int | None = None
         self.bar = None
         self._live: dict = {}
+
+    def set_deadline(self, seconds: float) -> None:
+        """The core's deadline ``seconds`` from now (0: none, and the stop flag cleared); the
+        driver's own loops read it too (:meth:`_solve_split`)."""
+        self.solver.set_deadline(seconds)
+        self.deadline_at = time.perf_counter() + seconds if seconds else None
 
     def replies(self, guess: int, members: np.ndarray | None = None) -> np.ndarray:
         """Reply indices of ``guess`` to ``members`` (default: every code), from the matrix or
@@ -282,7 +289,7 @@ class _Search:
             # After a stop the reported tree is built (greedy where the search did not
             # finish): keep time_policy.TREE_RESERVE x the greedy value's time for it, and count the set-up.
             reserve = time_policy.TREE_RESERVE * (time.perf_counter() - t)
-            solver.set_deadline(max(time_limit - (time.perf_counter() - started) - reserve, 1e-3))
+            self.set_deadline(max(time_limit - (time.perf_counter() - started) - reserve, 1e-3))
         best = (greedy[0], greedy[1]) if greedy else (INF_T, INF_W)
         best_guess = None            # None: the incumbent is the greedy strategy
         best_classes: list[_Class] = []
@@ -329,7 +336,7 @@ class _Search:
             bar.close()
         self._abandon_if_interrupted()
         seconds = time.perf_counter() - started
-        solver.set_deadline(0)  # clears the stop flag (read above): the tree walk may re-solve
+        self.set_deadline(0)  # clears the stop flag (read above): the tree walk may re-solve
         lower = min(bounds) if bounds else best
         if not order and greedy is None:
             lower = (INF_T, INF_W)
@@ -571,6 +578,12 @@ class _Search:
 
         def worker():
             while True:
+                # Refining reads no clock (the core's scan only sees a stop already made), so
+                # a heap of guesses being refined past the deadline ran for minutes: look here.
+                if self.deadline_at is not None and time.perf_counter() >= self.deadline_at:
+                    solver.request_stop("time")
+                if solver.stopped():
+                    state["stopped"] = True
                 with lock:
                     if state["stopped"] or (not heap and not state["refining"]):
                         return

@@ -166,12 +166,12 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
     result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=False, secrets=n,
                           max_depth=max_depth, guesses=guesses, reply_source=search.reply_source)
     if time_limit:
-        search.solver.set_deadline(float(time_limit))
+        search.set_deadline(float(time_limit))
     history = [int(g) for g in position.history]
 
     def stopped(why: str, reason: StopReason) -> SearchResult:
         result.stop = reason
-        search.solver.set_deadline(0)
+        search.set_deadline(0)
         low = search.solver.lower_bound(np.ascontiguousarray(position.members, dtype=np.int32),
                                         search.depth, search._played(history),
                                         search._history(history))
@@ -187,7 +187,7 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
         raise SearchInterrupted(stopped("interrupted", StopReason.INTERRUPTED)) from None
     # the kernel's control block says what stopped it (read before set_deadline clears it)
     reason = StopReason(search.solver.stop_reason())
-    search.solver.set_deadline(0)
+    search.set_deadline(0)
     result.nodes = search.solver.nodes
     if out is None:
         return stopped("time limit" if reason is StopReason.TIME else str(reason), reason)
