@@ -1,0 +1,123 @@
+"""A witness for an upper bound: a strategy that wins within a depth, found by a capped search.
+
+Place in the data flow: the worst-case kernel (:class:`cbsolve.search.worst._Native`, one reply
+matrix for the whole game) -> **this heuristic driver** -> a native-format tree that
+:func:`cbsolve.search.worst._tree_doc` writes out and ``cbsolve verify`` checks.
+
+Why: the complete search (``feasible``) proves "d guesses suffice" only after refuting every
+better-ordered guess, and on a large set it can spend all its time refuting bad guesses. A
+witness needs one working guess per node, not a proof about all of them, so here each node
+tries its guesses (one per symmetry orbit, best partition first) and gives every class a short
+time cap: the first guess whose classes are all proved wins; a class that only times out is
+searched again one level deeper in the same way. Nothing here is a proof of optimality: the
+tree it returns is a claim ``cbsolve verify`` checks, secret by secret.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class WitnessLog:
+    """What the search did, per node tried: (history, guess, outcome, seconds, classes)."""
+
+    rows: list[tuple] = field(default_factory=list)
+    nodes: int = 0
+    #: called with each row as it is recorded (progress on stderr), or None
+    echo: object = None
+
+    def add(self, *row) -> None:
+        self.rows.append(row)
+        if self.echo is not None:
+            self.echo(row)
+
+
+def ordered_guesses(native, members: np.ndarray, history: list[int]) -> list[int]:
+    """One guess per orbit of the symmetry the history leaves, best partition first
+    (smallest largest class, then most classes, then guesses that may win)."""
+    reps = native.core.representatives(np.asarray(history, dtype=np.int64))
+    win = native.variant.win_response
+    inside = set(int(x) for x in members)
+    keyed = []
+    for g in reps:
+        counts = np.bincount(native.replies(int(g), members))
+        counts_lose = counts.copy()
+        if win < counts_lose.size:
+            counts_lose[win] = 0
+        keyed.append((int(counts_lose.max()), -int(np.count_nonzero(counts)),
+                      int(g) not in inside, int(g)))
+    keyed.sort()
+    return [k[-1] for k in keyed]
+
+
+def _decide(native, members: np.ndarray, depth: int, history: list[int], cap: float) -> int:
+    """The kernel's answer for ``members`` within ``depth`` guesses: 1, 0, or -1 (time cap)."""
+    core = native.core
+    core.set_deadline(cap)
+    try:
+        return int(core.feasible(np.asarray(members, dtype=np.int64), depth,
+                                 np.asarray(history, dtype=np.int64)))
+    finally:
+        core.set_deadline(0)
+
+
+def _tree(native, members: np.ndarray, depth: int, history: list[int]) -> dict:
+    core = native.core
+    core.set_deadline(0)
+    return core.tree(np.asarray(members, dtype=np.int64), depth,
+                     np.asarray(history, dtype=np.int64))
+
+
+def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
+                 cap: float = 5.0, levels: int = 1, max_guesses: int | None = None,
+                 log: WitnessLog | None = None, deadline: float | None = None,
+                 deeper_guesses: int | None = None) -> dict | None:
+    """A native tree that finds every secret of ``members`` within ``depth`` guesses, or None.
+
+    ``history``: the guesses played (code indices; they fix the symmetry used). Each class a
+    guess leaves is decided by the exact kernel capped at ``cap`` seconds; ``levels`` more
+    times a class that only timed out is searched by this function again. ``max_guesses``
+    caps the guesses tried per node (``deeper_guesses`` below the first level); ``deadline`` (``time.perf_counter()`` value) stops it.
+    """
+    log = log if log is not None else WitnessLog()
+    members = np.asarray(members, dtype=np.int64)
+    if depth <= 0:
+        return None
+    if members.size == 1:
+        return {"guess": int(members[0]), "children": []}
+    win = native.variant.win_response
+    guesses = ordered_guesses(native, members, history)
+    for g in guesses[:max_guesses]:
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        t0 = time.perf_counter()
+        replies = native.replies(g, members)
+        children, outcome = [], "proved"
+        for r in np.unique(replies):
+            if r == win:
+                continue
+            cls = members[replies == r]
+            hist = history + [g]
+            answer = _decide(native, cls, depth - 1, hist, cap)
+            log.nodes += 1
+            if answer == 1:
+                children.append((int(r), _tree(native, cls, depth - 1, hist)))
+                continue
+            if answer == -1 and levels > 0:
+                sub = find_witness(native, cls, depth - 1, hist, cap=cap, levels=levels - 1,
+                                   max_guesses=deeper_guesses or max_guesses, log=log,
+                                   deadline=deadline, deeper_guesses=deeper_guesses)
+                if sub is not None:
+                    children.append((int(r), sub))
+                    continue
+            outcome = "refuted" if answer == 0 else "unknown"
+            log.add(list(history), g, f"{outcome} at class {int(r)} ({cls.size} secrets)",
+                    time.perf_counter() - t0)
+            break
+        if outcome == "proved":
+            log.add(list(history), g, "proved", time.perf_counter() - t0)
+            return {"guess": int(g), "children": children}
+    return None

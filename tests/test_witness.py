@@ -1,0 +1,66 @@
+"""The capped witness search (cbsolve/search/witness.py) against the complete search.
+
+On games the complete search settles, a witness must exist at the proved optimum and never
+below it, and every witness must pass the independent verifier.
+"""
+import numpy as np
+import pytest
+
+from cbsolve.certify import verify
+from cbsolve.codes import CodeSpace
+from cbsolve.search.witness import WitnessLog, find_witness
+from cbsolve.search.worst import _depth, _Native, _tree_doc, solve_worst
+from cbsolve.variant import Variant
+
+
+def _check(variant, native, root, depth):
+    doc = _tree_doc(variant, native, root, "all", proved=False)
+    report = verify(doc)
+    assert report.valid, report.message
+    assert report.secrets == CodeSpace(variant).size
+    assert report.worst == _depth(root) <= depth
+
+
+@pytest.mark.parametrize("variant", [Variant(4, "123456", repeats=True),
+                                     Variant(4, "0123456", False)], ids=["mm-4x6", "bc-4-7"])
+def test_witness_at_the_optimum_and_none_below(variant):
+    optimum = solve_worst(variant, workers=1).worst
+    native = _Native(variant, "all", {}, 1)
+    everyone = np.arange(CodeSpace(variant).size, dtype=np.int64)
+    log = WitnessLog()
+    root = find_witness(native, everyone, optimum, [], cap=5.0, log=log)
+    assert root is not None and log.rows[-1][2] == "proved"
+    _check(variant, native, root, optimum)
+    assert find_witness(native, everyone, optimum - 1, [], cap=5.0) is None
+
+
+def test_recursion_alone_is_a_complete_search():
+    # a cap too short for the kernel: every class is searched by the recursion itself, which
+    # with as many levels as guesses tries every orbit at every node
+    variant = Variant(3, "01234", False)
+    optimum = solve_worst(variant, workers=1).worst
+    native = _Native(variant, "all", {}, 1)
+    everyone = np.arange(CodeSpace(variant).size, dtype=np.int64)
+    root = find_witness(native, everyone, optimum, [], cap=1e-9, levels=optimum)
+    assert root is not None
+    _check(variant, native, root, optimum)
+    assert find_witness(native, everyone, optimum - 1, [], cap=1e-9, levels=optimum) is None
+
+
+def test_from_the_classes_of_a_first_guess():
+    # every first guess of Bulls & Cows is equivalent, so each class of 0123 has a witness with
+    # the game's optimum less one; assembled, they are a tree the verifier accepts
+    variant = Variant(4, "0123456", False)
+    optimum = solve_worst(variant, workers=1).worst
+    native = _Native(variant, "all", {}, 1)
+    space = CodeSpace(variant)
+    first = space.index_of("0123")
+    everyone = np.arange(space.size, dtype=np.int64)
+    replies = native.replies(first, everyone)
+    children = []
+    for r in np.unique(replies):
+        if r != variant.win_response:
+            found = find_witness(native, everyone[replies == r], optimum - 1, [first], cap=5.0)
+            assert found is not None
+            children.append((int(r), found))
+    _check(variant, native, {"guess": first, "children": children}, optimum)
