@@ -44,6 +44,10 @@ def main(argv=None) -> int:
     ap.add_argument("--max-guesses", type=int, default=None, help="guesses tried per class")
     ap.add_argument("--deeper-guesses", type=int, default=8,
                     help="guesses tried per node below the second guess")
+    ap.add_argument("--rank", action="store_true",
+                    help="order the second guesses by the classes their greedy trees miss")
+    ap.add_argument("--classes", nargs="+", default=None,
+                    help="search only these reply classes of the first guess (e.g. 0,2); no tree")
     ap.add_argument("--certificate", action="store_true",
                     help="embed the certificate that one guess less fails")
     args = ap.parse_args(argv)
@@ -63,6 +67,8 @@ def main(argv=None) -> int:
             continue
         cls = everyone[replies == r]
         name = variant.format_response(int(r))
+        if args.classes and name not in args.classes:
+            continue
         t1 = time.perf_counter()
         greedy = native.core.greedy(cls, 0, np.array([first], dtype=np.int64))
         if _depth(greedy) <= left:
@@ -79,7 +85,7 @@ def main(argv=None) -> int:
         log = WitnessLog(echo=echo)
         found = find_witness(native, cls, left, [first], cap=args.cap, levels=args.levels,
                              log=log, max_guesses=args.max_guesses,
-                             deeper_guesses=args.deeper_guesses)
+                             deeper_guesses=args.deeper_guesses, rank_by_greedy=args.rank)
         if found is None:
             print(f"{name}: {cls.size} secrets, no witness ({time.perf_counter() - t1:.1f} s, "
                   f"{log.nodes} decisions)", file=sys.stderr, flush=True)
@@ -88,6 +94,8 @@ def main(argv=None) -> int:
               f"({time.perf_counter() - t1:.1f} s, {log.nodes} decisions)",
               file=sys.stderr, flush=True)
         children.append((int(r), found))
+    if args.classes:
+        return 0
     root = {"guess": int(first), "children": children}
     doc = _tree_doc(variant, native, root, "all", proved=False)
     doc["strategy"] = "witness-worst"

@@ -8,7 +8,7 @@ import pytest
 
 from cbsolve.certify import verify
 from cbsolve.codes import CodeSpace
-from cbsolve.search.witness import WitnessLog, find_witness
+from cbsolve.search.witness import WitnessLog, by_greedy_misses, find_witness, ordered_guesses
 from cbsolve.search.worst import _depth, _Native, _tree_doc, solve_worst
 from cbsolve.variant import Variant
 
@@ -64,3 +64,16 @@ def test_from_the_classes_of_a_first_guess():
             assert found is not None
             children.append((int(r), found))
     _check(variant, native, {"guess": first, "children": children}, optimum)
+
+
+def test_greedy_ranking_keeps_every_guess_and_still_finds_a_witness():
+    variant = Variant(4, "0123456", False)
+    optimum = solve_worst(variant, workers=1).worst
+    native = _Native(variant, "all", {}, 1)
+    everyone = np.arange(CodeSpace(variant).size, dtype=np.int64)
+    guesses = ordered_guesses(native, everyone, [])
+    ranked = by_greedy_misses(native, everyone, optimum, [], guesses)
+    assert sorted(ranked) == sorted(guesses)
+    root = find_witness(native, everyone, optimum, [], cap=5.0, rank_by_greedy=True)
+    assert root is not None
+    _check(variant, native, root, optimum)

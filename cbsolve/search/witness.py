@@ -8,7 +8,8 @@ Why: the complete search (``feasible``) proves "d guesses suffice" only after re
 better-ordered guess, and on a large set it can spend all its time refuting bad guesses. A
 witness needs one working guess per node, not a proof about all of them, so here each node
 tries its guesses (one per symmetry orbit, best partition first) and gives every class a short
-time cap: the first guess whose classes are all proved wins; a class that only times out is
+time cap (after the greedy tree, which often fits already): the first guess whose classes are
+all settled wins; a class that only times out is
 searched again one level deeper in the same way. Nothing here is a proof of optimality: the
 tree it returns is a claim ``cbsolve verify`` checks, secret by secret.
 """
@@ -53,6 +54,27 @@ def ordered_guesses(native, members: np.ndarray, history: list[int]) -> list[int
     return [k[-1] for k in keyed]
 
 
+def by_greedy_misses(native, members: np.ndarray, depth: int, history: list[int],
+                     guesses: list[int], deadline: float | None = None) -> list[int]:
+    """``guesses`` reordered by what the greedy tree leaves undone after each: the classes
+    (then their secrets) its greedy subtrees do not settle within ``depth - 1`` guesses."""
+    win = native.variant.win_response
+    keyed = []
+    for rank, g in enumerate(guesses):
+        if deadline is not None and time.perf_counter() > deadline:
+            keyed.extend((10**9, 0, r, h) for r, h in enumerate(guesses[rank:], rank))
+            break
+        replies = native.replies(g, members)
+        missed, secrets = 0, 0
+        for r in np.unique(replies):
+            cls = members[replies == r]
+            if r != win and cls.size > 1 and _greedy(native, cls, depth - 1, history + [g]) is None:
+                missed, secrets = missed + 1, secrets + int(cls.size)
+        keyed.append((missed, secrets, rank, g))
+    keyed.sort()
+    return [k[-1] for k in keyed]
+
+
 def _decide(native, members: np.ndarray, depth: int, history: list[int], cap: float) -> int:
     """The kernel's answer for ``members`` within ``depth`` guesses: 1, 0, or -1 (time cap)."""
     core = native.core
@@ -62,6 +84,16 @@ def _decide(native, members: np.ndarray, depth: int, history: list[int], cap: fl
                                  np.asarray(history, dtype=np.int64)))
     finally:
         core.set_deadline(0)
+
+
+def _greedy(native, members: np.ndarray, depth: int, history: list[int]) -> dict | None:
+    """The kernel's greedy minimax tree when it stays within ``depth`` (cheap: no proof)."""
+    from .worst import _depth
+
+    core = native.core
+    core.set_deadline(0)
+    tree = core.greedy(np.asarray(members, dtype=np.int64), 0, np.asarray(history, dtype=np.int64))
+    return tree if tree is not None and _depth(tree) <= depth else None
 
 
 def _tree(native, members: np.ndarray, depth: int, history: list[int]) -> dict:
@@ -74,13 +106,15 @@ def _tree(native, members: np.ndarray, depth: int, history: list[int]) -> dict:
 def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
                  cap: float = 5.0, levels: int = 1, max_guesses: int | None = None,
                  log: WitnessLog | None = None, deadline: float | None = None,
-                 deeper_guesses: int | None = None) -> dict | None:
+                 deeper_guesses: int | None = None, rank_by_greedy: bool = False) -> dict | None:
     """A native tree that finds every secret of ``members`` within ``depth`` guesses, or None.
 
     ``history``: the guesses played (code indices; they fix the symmetry used). Each class a
     guess leaves is decided by the exact kernel capped at ``cap`` seconds; ``levels`` more
     times a class that only timed out is searched by this function again. ``max_guesses``
-    caps the guesses tried per node (``deeper_guesses`` below the first level); ``deadline`` (``time.perf_counter()`` value) stops it.
+    caps the guesses tried per node (``deeper_guesses`` below the first level);
+    ``rank_by_greedy``: at this node, try first the guesses whose classes the greedy tree
+    leaves fewest secrets too deep in (:func:`by_greedy_misses`); ``deadline`` (``time.perf_counter()`` value) stops it.
     """
     log = log if log is not None else WitnessLog()
     members = np.asarray(members, dtype=np.int64)
@@ -89,8 +123,10 @@ def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
     if members.size == 1:
         return {"guess": int(members[0]), "children": []}
     win = native.variant.win_response
-    guesses = ordered_guesses(native, members, history)
-    for g in guesses[:max_guesses]:
+    guesses = ordered_guesses(native, members, history)[:max_guesses]
+    if rank_by_greedy:
+        guesses = by_greedy_misses(native, members, depth, history, guesses, deadline)
+    for g in guesses:
         if deadline is not None and time.perf_counter() > deadline:
             return None
         t0 = time.perf_counter()
@@ -101,6 +137,10 @@ def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
                 continue
             cls = members[replies == r]
             hist = history + [g]
+            quick = _greedy(native, cls, depth - 1, hist) if cls.size > 1 else None
+            if quick is not None:
+                children.append((int(r), quick))
+                continue
             answer = _decide(native, cls, depth - 1, hist, cap)
             log.nodes += 1
             if answer == 1:
