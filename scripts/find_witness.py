@@ -46,6 +46,8 @@ def main(argv=None) -> int:
                     help="guesses tried per node below the second guess")
     ap.add_argument("--rank", action="store_true",
                     help="order the second guesses by the classes their greedy trees miss")
+    ap.add_argument("--survey", action="store_true",
+                    help="decide every class of each second guess (evidence of a failure)")
     ap.add_argument("--classes", nargs="+", default=None,
                     help="search only these reply classes of the first guess (e.g. 0,2); no tree")
     ap.add_argument("--certificate", action="store_true",
@@ -85,10 +87,13 @@ def main(argv=None) -> int:
         log = WitnessLog(echo=echo)
         found = find_witness(native, cls, left, [first], cap=args.cap, levels=args.levels,
                              log=log, max_guesses=args.max_guesses,
-                             deeper_guesses=args.deeper_guesses, rank_by_greedy=args.rank)
+                             deeper_guesses=args.deeper_guesses, rank_by_greedy=args.rank,
+                             survey=args.survey)
         if found is None:
             print(f"{name}: {cls.size} secrets, no witness ({time.perf_counter() - t1:.1f} s, "
                   f"{log.nodes} decisions)", file=sys.stderr, flush=True)
+            if args.survey:
+                continue
             return 1
         print(f"{name}: {cls.size} secrets, witness depth {_depth(found)} "
               f"({time.perf_counter() - t1:.1f} s, {log.nodes} decisions)",

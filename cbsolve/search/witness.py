@@ -106,14 +106,17 @@ def _tree(native, members: np.ndarray, depth: int, history: list[int]) -> dict:
 def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
                  cap: float = 5.0, levels: int = 1, max_guesses: int | None = None,
                  log: WitnessLog | None = None, deadline: float | None = None,
-                 deeper_guesses: int | None = None, rank_by_greedy: bool = False) -> dict | None:
+                 deeper_guesses: int | None = None, rank_by_greedy: bool = False,
+                 survey: bool = False) -> dict | None:
     """A native tree that finds every secret of ``members`` within ``depth`` guesses, or None.
 
     ``history``: the guesses played (code indices; they fix the symmetry used). Each class a
     guess leaves is decided by the exact kernel capped at ``cap`` seconds; ``levels`` more
     times a class that only timed out is searched by this function again. ``max_guesses``
     caps the guesses tried per node (``deeper_guesses`` below the first level);
-    ``rank_by_greedy``: at this node, try first the guesses whose classes the greedy tree
+    ``survey``: decide every class of every guess tried, also after one fails (the log then
+    says, per guess, which classes are settled, refuted or unknown: the evidence of a failed
+    attempt). ``rank_by_greedy``: at this node, try first the guesses whose classes the greedy tree
     leaves fewest secrets too deep in (:func:`by_greedy_misses`); ``deadline`` (``time.perf_counter()`` value) stops it.
     """
     log = log if log is not None else WitnessLog()
@@ -154,10 +157,17 @@ def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
                     children.append((int(r), sub))
                     continue
             outcome = "refuted" if answer == 0 else "unknown"
-            log.add(list(history), g, f"{outcome} at class {int(r)} ({cls.size} secrets)",
-                    time.perf_counter() - t0)
-            break
+            log.add(list(history), g, f"{outcome} at class {native.variant.format_response(int(r))} "
+                    f"({cls.size} secrets)", time.perf_counter() - t0)
+            if not survey:
+                break
+            t0 = time.perf_counter()
         if outcome == "proved":
             log.add(list(history), g, "proved", time.perf_counter() - t0)
             return {"guess": int(g), "children": children}
+        if survey:
+            lost = int(np.count_nonzero(replies != win))
+            done = sum(int(np.count_nonzero(replies == r)) for r, _ in children)
+            log.add(list(history), g, f"survey: {len(children)} classes settled "
+                    f"({done} of {lost} secrets)", 0.0)
     return None
