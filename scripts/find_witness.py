@@ -48,10 +48,14 @@ def main(argv=None) -> int:
                     help="order the second guesses by the classes their greedy trees miss")
     ap.add_argument("--survey", action="store_true",
                     help="decide every class of each second guess (evidence of a failure)")
+    ap.add_argument("--second", nargs="+", default=[], metavar="CLASS=GUESS",
+                    help="the second guess to use in a class (e.g. 0,2=10567)")
     ap.add_argument("--classes", nargs="+", default=None,
                     help="search only these reply classes of the first guess (e.g. 0,2); no tree")
     ap.add_argument("--certificate", action="store_true",
                     help="embed the certificate that one guess less fails")
+    ap.add_argument("--add-certificate", action="store_true",
+                    help="only embed the certificate in the tree already written to --out")
     args = ap.parse_args(argv)
     variant = Variant(5, "0123456789", False, False)
     space = CodeSpace(variant)
@@ -59,6 +63,13 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     native = _Native(variant, "all", {}, 1, plan=plan)
     print(f"set-up {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+    if args.add_certificate:
+        doc = json.loads(gzip.decompress(Path(args.out).read_bytes()))
+        doc["certificate"] = _certificate(variant, native, args.worst - 1, "all", Deadline(None),
+                                          None)
+        print(f"certificate: {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+        _write(doc, args.out)
+        return 0
     first = space.index_of(args.first)
     everyone = np.arange(space.size, dtype=np.int64)
     replies = native.replies(first, everyone)
@@ -84,11 +95,13 @@ def main(argv=None) -> int:
                   f"{space.format(space.codes[g])}: {outcome} ({sec:.1f} s)",
                   file=sys.stderr, flush=True)
 
+        seconds = dict(x.split("=") for x in args.second)
+        only = [space.index_of(seconds[name])] if name in seconds else None
         log = WitnessLog(echo=echo)
         found = find_witness(native, cls, left, [first], cap=args.cap, levels=args.levels,
                              log=log, max_guesses=args.max_guesses,
                              deeper_guesses=args.deeper_guesses, rank_by_greedy=args.rank,
-                             survey=args.survey)
+                             survey=args.survey, only=only)
         if found is None:
             print(f"{name}: {cls.size} secrets, no witness ({time.perf_counter() - t1:.1f} s, "
                   f"{log.nodes} decisions)", file=sys.stderr, flush=True)
@@ -109,9 +122,13 @@ def main(argv=None) -> int:
         doc["certificate"] = cert
     print(f"tree: worst {doc['stats']['worst']}, total {doc['stats']['total']}, "
           f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-    text = json.dumps(doc, separators=(",", ":")) + "\n"
-    Path(args.out).write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
+    _write(doc, args.out)
     return 0
+
+
+def _write(doc: dict, path: str) -> None:
+    text = json.dumps(doc, separators=(",", ":")) + "\n"
+    Path(path).write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
 
 
 if __name__ == "__main__":

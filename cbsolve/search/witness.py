@@ -107,13 +107,14 @@ def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
                  cap: float = 5.0, levels: int = 1, max_guesses: int | None = None,
                  log: WitnessLog | None = None, deadline: float | None = None,
                  deeper_guesses: int | None = None, rank_by_greedy: bool = False,
-                 survey: bool = False) -> dict | None:
+                 survey: bool = False, only: list[int] | None = None) -> dict | None:
     """A native tree that finds every secret of ``members`` within ``depth`` guesses, or None.
 
     ``history``: the guesses played (code indices; they fix the symmetry used). Each class a
     guess leaves is decided by the exact kernel capped at ``cap`` seconds; ``levels`` more
     times a class that only timed out is searched by this function again. ``max_guesses``
     caps the guesses tried per node (``deeper_guesses`` below the first level);
+    ``only``: the guesses to try at this node (default: one per orbit, best partition first).
     ``survey``: decide every class of every guess tried, also after one fails (the log then
     says, per guess, which classes are settled, refuted or unknown: the evidence of a failed
     attempt). ``rank_by_greedy``: at this node, try first the guesses whose classes the greedy tree
@@ -126,7 +127,7 @@ def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
     if members.size == 1:
         return {"guess": int(members[0]), "children": []}
     win = native.variant.win_response
-    guesses = ordered_guesses(native, members, history)[:max_guesses]
+    guesses = (list(only) if only else ordered_guesses(native, members, history))[:max_guesses]
     if rank_by_greedy:
         guesses = by_greedy_misses(native, members, depth, history, guesses, deadline)
     for g in guesses:
