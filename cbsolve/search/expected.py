@@ -278,6 +278,8 @@ class _Search:
         solver, n, d = self.solver, self.n, self.depth
         everyone = np.arange(n, dtype=np.int32)
         t = time.perf_counter()
+        if time_limit is not None:  # the greedy value alone can take longer than the limit
+            self.set_deadline(max(time_limit - (t - started), 1e-3))
         greedy = solver.greedy_value(everyone, d, self.base_played)
         self._abandon_if_interrupted()
         halted = self._halted()   # stopped before the search began: nothing is proved
