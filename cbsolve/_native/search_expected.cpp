@@ -356,7 +356,8 @@ class Solver {
     // 1 s limit ran 412 s); its scan costs thousands of times a clock read.
     static constexpr int kClockNode = 256;
     inline void tick(int n) {
-        if (ctl_.poll(n >= kClockNode ? 0 : ++local_nodes_)) throw Stopped();
+        ++local_nodes_;
+        if (ctl_.poll(n >= kClockNode ? 0 : local_nodes_)) throw Stopped();
     }
 
     // Every code up to the relabelling of never-played symbols, ascending: it depends on the

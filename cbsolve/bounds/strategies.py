@@ -68,7 +68,8 @@ def strategy_upper(out, deadline: Deadline, names, say) -> None:
             continue            # minimax over the candidates finished: first is not needed
         budget = deadline
         if fallback and k == 0 and deadline.left() is not None:
-            keep = time_policy.FIRST_SECONDS_PER_SECRET * out.secrets
+            keep = (time_policy.FIRST_RESERVE_FACTOR * time_policy.FIRST_SECONDS_PER_SECRET
+                    * out.secrets)
             budget = Deadline(max(deadline.left() - keep, 1e-3), deadline.clock)
         say(f"evaluating strategy {label} against all {out.secrets} secrets")
         try:
