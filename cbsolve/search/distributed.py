@@ -555,6 +555,7 @@ class cluster_client:
     def __init__(self, scheduler: str, workers: int | None):
         self.scheduler, self.workers = scheduler, workers
         self.cluster = self.client = None
+        self.closing: threading.Thread | None = None  # the background close after a stop
 
     def __enter__(self):
         from ..analysis.runners import connect, default_workers
@@ -570,13 +571,27 @@ class cluster_client:
         self.client = Client(self.cluster)
         return self.client
 
+    #: After a stop, how long the background close may wait for the client and the cluster.
+    CLOSE_TIMEOUT = 5.0
+
     def __exit__(self, *exc):
         if stop_requested():
-            # Ctrl-C: closing a cluster with running tasks takes seconds; the CLI leaves now and
-            # ends the worker processes itself (cli._interrupt.leave).
+            # Ctrl-C or a stop: closing a cluster with running tasks takes seconds, so it is
+            # closed in the background: the caller leaves now (the CLI then ends the worker
+            # processes itself, cli._interrupt.leave) and a library caller leaks no cluster.
+            self.closing = threading.Thread(target=self._close, args=(self.CLOSE_TIMEOUT,),
+                                            daemon=True, name="cbsolve-cluster-close")
+            self.closing.start()
             return False
-        if self.client is not None:
-            self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        self._close(None)
         return False
+
+    def _close(self, timeout: float | None) -> None:
+        for part in (self.client, self.cluster):
+            if part is None:
+                continue
+            try:
+                part.close() if timeout is None else part.close(timeout=timeout)
+            except Exception:   # noqa: BLE001  (a close cut short by its timeout: nothing to add)
+                if timeout is None:
+                    raise
