@@ -280,8 +280,14 @@ class Search {
         if (use_sym) G = stabilizer(hist);
         if (group) *group = G;
         if (use_sym) {
+            // |pool| x |G| image tests: 8 of 8 distinct's whole group (8! elements) at the top
+            // took 28 s, so this loop reads the clock too (stopped: the callers discard it)
             size_t w = 0;
-            for (int g : pool) if (canonical(G, g) == g) pool[w++] = g;
+            int64_t since_clock = 0;
+            for (int g : pool) {
+                if (ctl.poll_work(since_clock, int64_t(G.size()))) break;
+                if (canonical(G, g) == g) pool[w++] = g;
+            }
             pool.resize(w);
         }
         // Reply histograms of every pool guess, streaming one row per secret (the score is
@@ -854,7 +860,9 @@ class Search {
         }
         vector<int> explicit_refuted;  // guesses needing a refuting class, in order
         std::unordered_map<uint64_t, vector<int>> seen;
+        int64_t since_clock = 0;
         for (int g : pool) {
+            if (use_sym && ctl.poll_work(since_clock, int64_t(G.size()))) return node;  // as above
             int which = -1;
             int rep = use_sym ? canonical(G, g, &which) : g;
             if (!survives[rep]) continue;  // useless or counting: implicit
