@@ -343,7 +343,7 @@ class _Search:
         seconds = time.perf_counter() - started
         self.set_deadline(0)  # clears the stop flag (read above): the tree walk may re-solve
         lower = min(bounds) if bounds else best
-        if not order and greedy is None:
+        if not order and greedy is None and not stopped:   # stopped: the counting bound stands
             lower = (INF_T, INF_W)
         proved = not stopped
         result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=proved,
