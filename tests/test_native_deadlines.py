@@ -77,3 +77,18 @@ def test_worst_core_phases_stop_at_a_passed_deadline(worst_runner, method):
         depth = {"greedy": 0, "tree": 5, "certificate": 4}[method]
         assert getattr(core, method)(every, depth, empty) is None
     assert core.stop_reason() == "time"
+
+
+def test_the_worst_symmetry_filter_stops_at_a_passed_deadline():
+    # With symmetry the top node first keeps one guess per orbit of the played guesses'
+    # stabiliser: every guess against every element (8 of 8 distinct: 8! x 40,320, 28 s past a
+    # 5 s limit). 8 pegs of 2 colours: 256 guesses x 8! position orders, 10M image tests, and
+    # a scan after it of a few guesses, so only the filter's own poll can stop the call.
+    from cbsolve.search.worst import _Native
+
+    native = _Native(Variant(8, "01", repeats=True), "all", {}, workers=1)
+    native.core.scan(native.all, native.empty)
+    assert native.core.stop_reason() == "complete"
+    _due(native.core)
+    native.core.scan(native.all, native.empty)
+    assert native.core.stop_reason() == "time"
