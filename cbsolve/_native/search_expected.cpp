@@ -351,13 +351,8 @@ class Solver {
 
     // Every node polls the stop flag (see toolkit_control.hpp): a node of a large game can
     // take milliseconds, so polling every 1024 nodes left Ctrl-C unanswered for 40 s and more.
-    // A node of kClockNode secrets or more also reads the clock (the flag alone saw a time
-    // limit only every kClockEvery nodes: seconds each at the top of Mastermind 7x4, whose
-    // 1 s limit ran 412 s); its scan costs thousands of times a clock read.
-    static constexpr int kClockNode = 256;
-    inline void tick(int n) {
-        ++local_nodes_;
-        if (ctl_.poll(n >= kClockNode ? 0 : local_nodes_)) throw Stopped();
+    inline void tick() {
+        if (ctl_.poll(++local_nodes_)) throw Stopped();
     }
 
     // Every code up to the relabelling of never-played symbols, ascending: it depends on the
@@ -608,7 +603,7 @@ class Solver {
         if (n == 1) return Val{bounds_.inc(d), 1};
         if (d == 1) return INF;
         if (n == 2) return Val{2 * bounds_.inc(d) + bounds_.inc(d - 1), 2};  // one of the two, then the other
-        tick(n);
+        tick();
         const bool use_memo = opt_memo && n >= memo_min;
         Val lower{0, 0};
         if (use_memo) {
@@ -875,7 +870,6 @@ class Solver {
         if (n == 0) return Val{0, 0};
         if (d <= 0) return INF;
         if (n == 1) return Val{bounds_.inc(d), 1};
-        tick(n);  // the greedy value of a large game takes longer than short time limits
         RowScope scope(replies_.on_the_fly() ? replies_.scorer() : nullptr, S, size_t(n));
         int g = pick_greedy(S, n, played, d);
         if (g < 0) return INF;

@@ -283,8 +283,6 @@ class _Search:
             # search stopped there reports the counting bound alone.
             self.set_deadline(max(time_limit - (time.perf_counter() - started), 1e-3))
         t = time.perf_counter()
-        if time_limit is not None:  # the greedy value alone can take longer than the limit
-            self.set_deadline(max(time_limit - (t - started), 1e-3))
         greedy = solver.greedy_value(everyone, d, self.base_played)
         self._abandon_if_interrupted()
         halted = self._halted()   # stopped before the search began: nothing is proved
