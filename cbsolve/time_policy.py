@@ -128,6 +128,12 @@ SECOND_LEVEL_SHARE = 0.5
 #: a stopped search's lower end (and for the expected-case search) (docs/bounds.md,
 #: "Verification of the exact searches").
 WORST_SEARCH_SHARE = 0.8
+#: ``bounds``: seconds ``first`` takes per secret, about (5x11 with repeats 3.1 s for 161,051
+#: secrets, 7x7 with repeats 16.8 s for 823,543; 2-core EPYC at load 3-4): minimax over the
+#: candidates, tried before it from 10^5 secrets, leaves twice this for it (a cell whose
+#: candidates' minimax does not finish has only first's bound: it must fit under load).
+FIRST_SECONDS_PER_SECRET = 2e-5
+FIRST_RESERVE_FACTOR = 2.0
 #: ``bounds``: seconds a tree replay takes per secret, about (0.6 s for 5,040 secrets); an exact
 #: search leaves at least twice this for its check.
 VERIFY_SECONDS_PER_SECRET = 1e-4

@@ -273,7 +273,41 @@ def test_strategy_plan_puts_the_cheap_evaluations_first():
     assert strategy_plan(FIRST_FIRST - 1, UPPER_STRATEGIES) == [(n, "all") for n in [*scored, "first"]]
     assert strategy_plan(FIRST_FIRST, UPPER_STRATEGIES) == [(n, "all") for n in ["first", *scored]]
     assert strategy_plan(CANDIDATES_FIRST, UPPER_STRATEGIES) == [
-        ("first", "all"), ("minimax", "candidates"), *((n, "all") for n in scored)]
+        ("minimax", "candidates"), ("first", "all"), *((n, "all") for n in scored)]
+
+
+def _plan_seen(monkeypatch, unfinished=()):
+    """compute_bounds on a small game with the large-game plan; the evaluations asked for (the
+    strategies named in ``unfinished`` do not finish)."""
+    from cbsolve import strategy
+    from cbsolve.bounds import strategies
+
+    seen, evaluate = [], strategy.evaluate
+
+    def recorded(variant, name, guesses="all", **kwargs):
+        seen.append((name, guesses))
+        if (name, guesses) in unfinished:
+            raise strategy.Unfinished(name, 3, 210)
+        return evaluate(variant, name, guesses=guesses, **kwargs)
+
+    monkeypatch.setattr(strategy, "evaluate", recorded)
+    monkeypatch.setattr(strategies, "FIRST_FIRST", 0)
+    monkeypatch.setattr(strategies, "CANDIDATES_FIRST", 0)
+    b = compute_bounds(Variant(3, "0123456", repeats=False), search=False, deep=False)
+    return seen, b
+
+
+def test_first_is_skipped_when_minimax_over_candidates_finished(monkeypatch):
+    seen, _ = _plan_seen(monkeypatch)
+    assert seen[0] == ("minimax", "candidates") and ("first", "all") not in seen
+    assert ("minimax", "all") in seen
+
+
+def test_first_follows_an_unfinished_minimax_over_candidates_and_ends_the_plan(monkeypatch):
+    seen, b = _plan_seen(monkeypatch, unfinished={("minimax", "candidates")})
+    assert seen == [("minimax", "candidates"), ("first", "all")]
+    assert b.worst.upper_method.startswith("strategy first (exact evaluation")
+    assert "not tried: minimax, expected, entropy, parts" in " ".join(b.notes)
 
 
 def test_minimax_over_candidates_gives_its_own_exact_evaluation(monkeypatch):

@@ -2,6 +2,7 @@
 single-machine optimum and a tree the verifier accepts (a two-process LocalCluster)."""
 import json
 
+import numpy as np
 import pytest
 
 from cbsolve.certify import verify
@@ -11,6 +12,7 @@ from cbsolve.search import distributed
 from cbsolve.search.distributed import DistributedExpected
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.position import Position, solve_from
+from cbsolve.search.worst import solve_worst
 from cbsolve.variant import Variant
 
 SMALL = Variant(3, "12345", repeats=True, name="mastermind-3-5")
@@ -93,7 +95,6 @@ def test_time_limit_reports_not_proved(client):
 ])
 def test_worst_case_same_optimum_and_a_verified_certificate(client, variant, options):
     from cbsolve.search.distributed_worst import solve_worst_distributed
-    from cbsolve.search.worst import solve_worst
 
     one = solve_worst(variant, workers=1, **options)
     many = solve_worst_distributed(client, variant, **options)
@@ -141,7 +142,6 @@ def test_a_time_limited_worst_case_search_reports_the_interval_proved(client, va
     """A time-limited worst-case search on the cluster reported unknown (or was refused): it
     now reports the depths refuted so far and the greedy tree, as one process does."""
     from cbsolve.search.distributed_worst import solve_worst_distributed
-    from cbsolve.search.worst import solve_worst
     from cbsolve.status import Status, StopReason
 
     one = solve_worst(variant, workers=1)
@@ -152,3 +152,41 @@ def test_a_time_limited_worst_case_search_reports_the_interval_proved(client, va
         assert res.status is Status.FEASIBLE and res.lower <= one.worst <= res.upper
         assert res.worst == res.upper and verify(res.tree).valid
         assert res.stop is StopReason.TIME and res.to_json()["time_limit_hit"] is True
+
+
+def test_a_local_cluster_is_closed_even_after_a_stop_request():
+    # A library caller stopped (Ctrl-C's stop request) still gets its LocalCluster closed: in
+    # the background, so the caller leaves at once.
+    pytest.importorskip("distributed")
+    from cbsolve.deadline import clear_stop, request_stop
+
+    manager = distributed.cluster_client("local", 1)
+    try:
+        with manager as c:
+            assert c.submit(sum, [1, 2]).result() == 3
+            request_stop()
+    finally:
+        clear_stop()
+    assert manager.closing is not None
+    manager.closing.join(timeout=60)
+    assert not manager.closing.is_alive()
+    assert manager.cluster.status.name == "closed" and manager.client.status == "closed"
+
+
+def test_the_winning_tree_fetch_honours_a_passed_deadline(client):
+    # The last phase of the distributed worst search (the winning guess's tree, built by a task)
+    # waits in short steps: a deadline already passed (or Ctrl-C, which expires every deadline)
+    # stops it and cancels the task, where a blocked result() held Ctrl-C for seconds.
+    from cbsolve.deadline import Deadline
+    from cbsolve.search.distributed import _Stopped
+    from cbsolve.search.distributed_worst import _winning_tree
+    from cbsolve.search.worst import _Native
+
+    native = _Native(SMALL, "all", {}, 1)
+    one = solve_worst(SMALL, workers=1)
+    first = one.tree["root"]["guess"]
+    g = int(np.flatnonzero([native.space.format(c) == first for c in native.codes])[0])
+    with pytest.raises(_Stopped):
+        _winning_tree(client, SMALL, native, "all", g, one.worst, Deadline(0))
+    tree = _winning_tree(client, SMALL, native, "all", g, one.worst, Deadline(None))
+    assert verify(tree).valid and tree["stats"]["worst"] == one.worst

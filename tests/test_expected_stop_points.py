@@ -98,6 +98,7 @@ def test_a_stop_during_the_greedy_strategy_is_not_infeasible(monkeypatch, max_de
     _assert_sound(res, GAME, full.total)
     assert res.status is Status.UNKNOWN and res.stop is StopReason.STOPPED
     assert not any("greedy strategy needs more" in note for note in res.notes)
+    assert res.lower is not None and res.lower <= full.total   # the counting bound, at least
 
 
 def test_a_time_limit_during_the_first_scan_leaves_an_interval(monkeypatch):

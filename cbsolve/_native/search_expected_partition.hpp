@@ -99,7 +99,7 @@ class Replies {
     // guess-major loop serialised on repeated replies); two candidates per pass share the
     // guess index loads. A chunk's counters stay in L1.
     template <class T, class F>
-    // A stop request (`ctl`) leaves between chunks: the histograms are then incomplete and the
+    // A stop request or the deadline (`ctl`) leaves between chunks: the histograms are then incomplete and the
     // caller must discard the scan.
     void count_chunks(const int* S, int n, const std::vector<int>& G, F& consider,
                       const SearchControl& ctl) const {
@@ -110,9 +110,10 @@ class Replies {
         const int sl = stride_;
         const bool scored = M_ == nullptr && tl_rows == nullptr;  // on the fly, no row table
         static thread_local std::vector<uint8_t> line;
+        static thread_local int64_t since_clock = 0;
         for (size_t c0 = 0; c0 < ng; c0 += kChunk) {
-            if (ctl.stopped()) return;
             const int cn = int(std::min<size_t>(kChunk, ng - c0));
+            if (ctl.poll_work(since_clock, int64_t(cn) * n)) return;
             const int* gc = &G[c0];
             std::fill(H.begin(), H.begin() + size_t(cn) * sl, T(0));
             T* h = H.data();

@@ -280,8 +280,14 @@ class Search {
         if (use_sym) G = stabilizer(hist);
         if (group) *group = G;
         if (use_sym) {
+            // |pool| x |G| image tests: 8 of 8 distinct's whole group (8! elements) at the top
+            // took 28 s, so this loop reads the clock too (stopped: the callers discard it)
             size_t w = 0;
-            for (int g : pool) if (canonical(G, g) == g) pool[w++] = g;
+            int64_t since_clock = 0;
+            for (int g : pool) {
+                if (ctl.poll_work(since_clock, int64_t(G.size()))) break;
+                if (canonical(G, g) == g) pool[w++] = g;
+            }
             pool.resize(w);
         }
         // Reply histograms of every pool guess, streaming one row per secret (the score is
@@ -304,8 +310,10 @@ class Search {
             const size_t P = pool.size();
             size_t B = std::max<size_t>(64, (size_t(16) << 20) / std::max<size_t>(m, 1) / 64 * 64);
             vector<int> cols;
-            for (size_t b0 = 0; b0 < P && !ctl.stopped(); b0 += B) {
+            static thread_local int64_t since_clock = 0;
+            for (size_t b0 = 0; b0 < P; b0 += B) {
                 const size_t len = std::min(B, P - b0);
+                if (ctl.poll_work(since_clock, int64_t(m) * int64_t(len))) break;
                 table.resize(m * len);
                 for (size_t i = 0; i < m; ++i) {
                     packed->many(S[i], &pool[b0], len, &table[i * len]);
@@ -364,9 +372,12 @@ class Search {
         const int lim_i = static_cast<int>(std::min<int64_t>(lim, INT32_MAX));
         const size_t CHUNK = 24;
         const size_t m = rows.size();
+        static thread_local int64_t since_clock = 0;
         for (size_t start = 0; start < m; start += CHUNK) {
-            // a large node's scan takes long: a stop leaves it (the callers then discard it)
-            if (start % (CHUNK * 64) == 0 && ctl.stopped()) break;
+            // a large node's scan takes long: a stop or the deadline leaves it (the callers
+            // then discard it)
+            if (start % (CHUNK * 64) == 0 && ctl.poll_work(since_clock, int64_t(CHUNK * 64) * int64_t(P)))
+                break;
             size_t stop_at = std::min(m, start + CHUNK);
             for (size_t i = start; i < stop_at; ++i) {
                 const uint8_t* row = rows[i];
@@ -439,8 +450,12 @@ class Search {
         V64 rv[64];
         for (int j = 0; j < R; ++j) rv[j] = zero + static_cast<uint8_t>(replies[j]);
         V64 c[64];
+        static thread_local int64_t since_clock = 0;
         for (size_t b0 = 0; b0 < P; b0 += 64) {
-            if ((b0 & 4095) == 0 && ctl.stopped()) break;  // the callers discard a stopped scan
+            // the callers discard a stopped scan
+            if ((b0 & 4095) == 0 &&
+                ctl.poll_work(since_clock, int64_t(std::min<size_t>(4096, P - b0)) * int64_t(rows.size())))
+                break;
             const size_t len = std::min<size_t>(64, P - b0);
             // contiguous guesses are read straight from the row; others gathered
             const bool direct = len == 64 && pool[b0 + 63] - pool[b0] == 63;
@@ -482,13 +497,18 @@ class Search {
         vector<uint64_t> h(gs.size(), 1469598103934665603ULL);
         if (!have_rows()) {  // on the fly, a large node: each guess's replies scored in turn
             vector<uint8_t> rep(S.size());
+            int64_t since_clock = 0;
             for (size_t k = 0; k < gs.size(); ++k) {
+                // stopped: the hashes are incomplete, which only hides duplicates
+                if (ctl.poll_work(since_clock, int64_t(S.size()))) break;
                 packed->many(gs[k], S.data(), S.size(), rep.data());
                 for (uint8_t r : rep) h[k] = (h[k] ^ r) * 1099511628211ULL;
             }
             return h;
         }
+        int64_t since_clock = 0;
         for (int s : S) {
+            if (ctl.poll_work(since_clock, int64_t(gs.size()))) break;
             const uint8_t* row = srow(s);
             for (size_t k = 0; k < gs.size(); ++k) h[k] = (h[k] ^ row[gs[k]]) * 1099511628211ULL;
         }
@@ -840,7 +860,9 @@ class Search {
         }
         vector<int> explicit_refuted;  // guesses needing a refuting class, in order
         std::unordered_map<uint64_t, vector<int>> seen;
+        int64_t since_clock = 0;
         for (int g : pool) {
+            if (use_sym && ctl.poll_work(since_clock, int64_t(G.size()))) return node;  // as above
             int which = -1;
             int rep = use_sym ? canonical(G, g, &which) : g;
             if (!survives[rep]) continue;  // useless or counting: implicit

@@ -20,6 +20,11 @@
 // load: cheaper than anything a node does), the clock every kClockEvery calls, so a stop request
 // is seen within one node's work, which keeps Ctrl-C answered within ~0.1 s on the largest
 // games measured (a node of Logik 5x8 scans 32,768 guesses in a few ms).
+//
+// A loop inside one node (a scan, a hash of every guess's replies) polls with poll_work(): its
+// passes differ in size by orders of magnitude, so it counts work, not calls, and reads the
+// clock once per kClockWork steps. A loop that read only the flags ignored set_deadline until
+// the next node's poll (minutes, when the caller runs many scans and no nodes).
 #pragma once
 
 #include <algorithm>
@@ -85,11 +90,7 @@ class SearchControl {
 
     // Stop; the first stop's reason is kept (recorded before the flag, so whoever sees the
     // flag sees the reason).
-    void request_stop(StopReason why = StopReason::kStopped) {
-        int none = kNoReason;
-        why_.compare_exchange_strong(none, static_cast<int>(why));
-        stop_.store(true);
-    }
+    void request_stop(StopReason why = StopReason::kStopped) { note_stop(why); }
     void clear_stop() {
         why_.store(kNoReason);
         stop_.store(false);
@@ -122,6 +123,21 @@ class SearchControl {
         return false;
     }
 
+    // poll() for a loop inside a node: `work` is this pass's elementary steps (pairs scored or
+    // counted), `since` the caller's running sum (per thread). The flags are read every pass,
+    // the clock once kClockWork steps have accumulated (~1 ms of counting). Const, so the
+    // const scans can use it: the stop state is signalling, not the searcher's value.
+    static constexpr int64_t kClockWork = int64_t(1) << 20;
+    bool poll_work(int64_t& since, int64_t work) const {
+        if (stopped()) return true;
+        since += work;
+        if (since < kClockWork) return false;
+        since = 0;
+        if (!out_of_time()) return false;
+        note_stop(StopReason::kTime);
+        return true;
+    }
+
     // Progress counters: written by the search (relaxed stores), read by progress().
     void count_nodes(int64_t nodes, int64_t memo_entries) {
         nodes_.store(nodes, std::memory_order_relaxed);
@@ -145,9 +161,14 @@ class SearchControl {
         return std::chrono::duration_cast<std::chrono::nanoseconds>(
                    std::chrono::steady_clock::now().time_since_epoch()).count();
     }
+    void note_stop(StopReason why) const {
+        int none = kNoReason;
+        why_.compare_exchange_strong(none, static_cast<int>(why));
+        stop_.store(true);
+    }
     static constexpr int kNoReason = -1;
-    std::atomic<bool> stop_{false};
-    std::atomic<int> why_{kNoReason};
+    mutable std::atomic<bool> stop_{false};
+    mutable std::atomic<int> why_{kNoReason};
     std::atomic<int64_t> deadline_ns_{0};
     const volatile int32_t* outside_ = nullptr;
     std::atomic<int64_t> nodes_{0}, top_done_{0}, top_total_{0}, memo_{0};

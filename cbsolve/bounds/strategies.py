@@ -8,16 +8,20 @@ The plan, cheapest first where the time limit may not fit them all:
 * below :data:`FIRST_FIRST` secrets: minimax, expected, entropy, parts, first (seconds);
 * from :data:`FIRST_FIRST`: ``first`` goes first (seconds where the scored heuristics take
   minutes), so a cell whose time runs out still has an exact-evaluation bound;
-* from :data:`CANDIDATES_FIRST`: then minimax with its guesses drawn from the candidates only
-  (the work per node is the candidates squared instead of all codes times the candidates:
-  Bulls & Cows 6 of 10, worst 10 in about 15 s where ``first`` gives 13), then the four scored
-  heuristics over all codes while time is left.
+* from :data:`CANDIDATES_FIRST`: minimax with its guesses drawn from the candidates only goes
+  first (the work per node is the candidates squared instead of all codes times the
+  candidates: Bulls & Cows 6 of 10, worst 10 in about 15 s where ``first`` gives 13), keeping
+  ``first``'s time (:data:`cbsolve.time_policy.FIRST_SECONDS_PER_SECRET`); ``first`` runs only
+  if it did not finish (when it did, its bound is the better one on every such cell of the
+  table, and the seconds ``first`` took cost the full minimax of 5 x 11 with repeats its
+  finish); then the four scored heuristics over all codes while time is left.
 
-A strategy that does not finish ends the plan (the next one costs as much), and the notes name
-it and those not tried.
+A strategy that does not finish ends the plan (the next one costs as much), except minimax
+over the candidates, which hands over to ``first``; the notes name it and those not tried.
 """
 from __future__ import annotations
 
+from .. import time_policy
 from ..deadline import Deadline
 
 #: From this size on ``first`` is evaluated before the scored heuristics.
@@ -34,7 +38,7 @@ def strategy_plan(secrets: int, names) -> list[tuple[str, str]]:
         names = ("first", *(n for n in names if n != "first"))
     plan = [(name, "all") for name in names]
     if secrets >= CANDIDATES_FIRST and "minimax" in names:
-        plan.insert(1 if names[0] == "first" else 0, ("minimax", "candidates"))
+        plan.insert(0, ("minimax", "candidates"))
     return plan
 
 
@@ -48,20 +52,37 @@ def strategy_upper(out, deadline: Deadline, names, say) -> None:
     from ..strategy import Unfinished, evaluate
 
     plan = strategy_plan(out.secrets, names)
+    # minimax over the candidates keeps first's time; first runs only if it did not finish
+    fallback = len(plan) > 1 and plan[0] == ("minimax", "candidates") and plan[1][0] == "first"
+    last = len(plan) - 1
     for k, (name, guesses) in enumerate(plan):
+        if k > last:
+            return
         label = _label(name, guesses)
         rest = [_label(*p) for p in plan[k + 1:]]
         if deadline.expired():
             out.notes.append("time limit reached before strategies "
                              f"{', '.join([label, *rest])} were evaluated")
             return
+        if fallback and k == 1:
+            continue            # minimax over the candidates finished: first is not needed
+        budget = deadline
+        if fallback and k == 0 and deadline.left() is not None:
+            keep = (time_policy.FIRST_RESERVE_FACTOR * time_policy.FIRST_SECONDS_PER_SECRET
+                    * out.secrets)
+            budget = Deadline(max(deadline.left() - keep, 1e-3), deadline.clock)
         say(f"evaluating strategy {label} against all {out.secrets} secrets")
         try:
-            ev = evaluate(out.variant, name, guesses=guesses, deadline=deadline, keep_tree=False)
+            ev = evaluate(out.variant, name, guesses=guesses, deadline=budget, keep_tree=False)
         except Unfinished as stop:
+            if fallback and k == 0:
+                rest = rest[1:]      # first still runs
             tail = f"; not tried: {', '.join(rest)}" if rest else ""
             out.notes.append(f"strategy {label} not finished within the time limit ({stop.settled} "
                              f"of {stop.secrets} secrets settled{tail}; raise --time-limit)")
+            if fallback and k == 0:
+                fallback, last = False, 1   # first runs next, in the time kept for it; then stop
+                continue
             return
         method = f"strategy {label} (exact evaluation, first guess {ev.first})"
         out.worst.lower_upper(ev.worst, method)

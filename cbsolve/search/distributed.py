@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import time_policy
 from ..deadline import POLL_SECONDS, Deadline, stop_requested
 from ..status import Status, StopReason
 from ..variant import Variant
@@ -231,6 +232,7 @@ class DistributedExpected:
         self.worker_seconds: dict[str, float] = {}   # the same per worker
         self.root_level = 0     # guesses played before the searched set (a position's entries)
         self.splits = 0         # classes solved by the second-guess split
+        self.root_greedy = False   # the searched set's greedy value, once computed (None: none)
 
     # --- the driver's view of a set: which guesses, in which order ---------------------------
     def _order(self, members: np.ndarray, depth: int, history: list[int]):
@@ -258,13 +260,16 @@ class DistributedExpected:
         return self.deadline.left()
 
     # --- a set: min over its guesses ---------------------------------------------------------
-    def solve_set(self, members: np.ndarray, depth: int, history: list[int], budget):
+    def solve_set(self, members: np.ndarray, depth: int, history: list[int], budget,
+                  greedy=False):
         """(value, guess, classes): the optimum of ``members`` if below ``budget``, with the
-        guess and its solved classes; else (a proved lower bound >= budget, None, None)."""
+        guess and its solved classes; else (a proved lower bound >= budget, None, None).
+        ``greedy``: the set's greedy value when the caller has it (False: computed here)."""
         from .expected import INF_T, INF_W
 
         s = self.search
-        greedy = s.solver.greedy_value(members, depth, s._played(history))
+        if greedy is False:
+            greedy = s.solver.greedy_value(members, depth, s._played(history))
         best = budget
         if greedy is not None and (greedy[0], greedy[1] + 1) < best:
             best = (greedy[0], greedy[1] + 1)   # strictly above the greedy value: it is found
@@ -457,7 +462,8 @@ class DistributedExpected:
         s.set_deadline(0)
         played = s._played(history)
         result.lower = int(s.solver.lower_bound(members, s.depth, played, s._history(history))[0])
-        greedy = s.solver.greedy_value(members, s.depth, played)
+        greedy = self.root_greedy if self.root_greedy is not False else \
+            s.solver.greedy_value(members, s.depth, played)
         if greedy is not None:
             result.upper = int(greedy[0])
             result.status = Status.FEASIBLE
@@ -506,7 +512,16 @@ class DistributedExpected:
                               secrets=int(members.size), max_depth=self.max_depth,
                               guesses=self.guesses)
         try:
-            value, g, classes = self.solve_set(members, s.depth, history, (INF_T, INF_W))
+            # The greedy value first, timed: after a time limit its tree is the answer, so the
+            # search keeps time_policy.TREE_RESERVE x that time for it, as on one machine
+            # (without the reserve the distributed search ended ~2 s past its limit).
+            t = time.perf_counter()
+            self.root_greedy = s.solver.greedy_value(members, s.depth, s._played(history))
+            if not self.deadline.unlimited:
+                reserve = time_policy.TREE_RESERVE * (time.perf_counter() - t)
+                self.deadline = self.deadline.capped(max(self.deadline.left() - reserve, 1e-3))
+            value, g, classes = self.solve_set(members, s.depth, history, (INF_T, INF_W),
+                                               greedy=self.root_greedy)
         except (_Stopped, KeyboardInterrupt):
             self._stopped(result, members, history)
             result.seconds, result.nodes = time.perf_counter() - started, self.nodes
@@ -555,6 +570,7 @@ class cluster_client:
     def __init__(self, scheduler: str, workers: int | None):
         self.scheduler, self.workers = scheduler, workers
         self.cluster = self.client = None
+        self.closing: threading.Thread | None = None  # the background close after a stop
 
     def __enter__(self):
         from ..analysis.runners import connect, default_workers
@@ -570,13 +586,27 @@ class cluster_client:
         self.client = Client(self.cluster)
         return self.client
 
+    #: After a stop, how long the background close may wait for the client and the cluster.
+    CLOSE_TIMEOUT = 5.0
+
     def __exit__(self, *exc):
         if stop_requested():
-            # Ctrl-C: closing a cluster with running tasks takes seconds; the CLI leaves now and
-            # ends the worker processes itself (cli._interrupt.leave).
+            # Ctrl-C or a stop: closing a cluster with running tasks takes seconds, so it is
+            # closed in the background: the caller leaves now (the CLI then ends the worker
+            # processes itself, cli._interrupt.leave) and a library caller leaks no cluster.
+            self.closing = threading.Thread(target=self._close, args=(self.CLOSE_TIMEOUT,),
+                                            daemon=True, name="cbsolve-cluster-close")
+            self.closing.start()
             return False
-        if self.client is not None:
-            self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        self._close(None)
         return False
+
+    def _close(self, timeout: float | None) -> None:
+        for part in (self.client, self.cluster):
+            if part is None:
+                continue
+            try:
+                part.close() if timeout is None else part.close(timeout=timeout)
+            except Exception:   # noqa: BLE001  (a close cut short by its timeout: nothing to add)
+                if timeout is None:
+                    raise

@@ -154,7 +154,7 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
         optimum = upper
     try:
         _finish(client, variant, guesses, certificate, max_depth, native, greedy, winner,
-                optimum, result)
+                optimum, result, deadline)
     except (_Stopped, KeyboardInterrupt) as stop:
         # the value is decided; a stop while the tree or certificate is built reports it
         # with neither (nothing unverifiable is printed)
@@ -171,23 +171,28 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
 
 
 def _finish(client, variant, guesses, certificate, max_depth, native, greedy, winner, optimum,
-            result) -> None:
-    """The decided answer's tree and certificate (``optimum`` None: none within max_depth)."""
+            result, deadline) -> None:
+    """The decided answer's tree and certificate (``optimum`` None: none within max_depth),
+    both within ``deadline`` (a tree cut short raises _Stopped: the caller reports the value)."""
     from .worst import _certificate, _fill_stats, _tree_doc
 
     if optimum is None:   # no strategy within max_depth: certificate for max_depth
         result.notes.append(f"no strategy finds every secret within {max_depth} guesses")
         if certificate:
-            result.certificate = _certificate(variant, native, max_depth, guesses, None, None)
+            result.certificate = _certificate(variant, native, max_depth, guesses, deadline,
+                                              None)
+            _note_missing_certificate(result)
         result.status, result.proved = Status.INFEASIBLE, True
         return
     if winner is None:
         doc = _tree_doc(variant, native, greedy, guesses)
     else:
-        doc = _winning_tree(client, variant, native, guesses, winner, optimum)
+        doc = _winning_tree(client, variant, native, guesses, winner, optimum, deadline)
     if certificate and optimum > 1:
-        doc["certificate"] = result.certificate = _certificate(
-            variant, native, optimum - 1, guesses, None, None)
+        result.certificate = _certificate(variant, native, optimum - 1, guesses, deadline, None)
+        if result.certificate is not None:
+            doc["certificate"] = result.certificate
+        _note_missing_certificate(result)
     result.tree = doc
     _fill_stats(result, doc)
     result.lower = result.upper = optimum
@@ -238,11 +243,25 @@ def _decide(client, variant, guesses, members, history, order, d, deadline) -> i
     return winner
 
 
-def _winning_tree(client, variant, native, guesses, g, d) -> dict:
-    from ..tree import make_tree
+def _note_missing_certificate(result) -> None:
+    if result.certificate is None:
+        result.notes.append("time limit reached while writing the lower-bound certificate")
 
-    res = client.submit(decide_guess, _spec(variant, guesses, native.all, native.empty, g, d,
-                                            tree=True), pure=False).result()
+
+def _winning_tree(client, variant, native, guesses, g, d, deadline) -> dict:
+    """The tree of winning guess ``g``, built by a task; waited for in short steps (a blocked
+    ``result()`` held Ctrl-C for seconds), cancelled at the deadline or on a stop."""
+    from ..tree import make_tree
+    from .distributed import wait_any
+
+    fut = client.submit(decide_guess, _spec(variant, guesses, native.all, native.empty, g, d,
+                                            tree=True), pure=False)
+    try:
+        wait_any([fut], deadline)
+    except BaseException:
+        fut.cancel()
+        raise
+    res = fut.result()
     hist: dict[int, int] = {}
     if np.any(native.replies(g, native.all) == variant.win_response):
         hist[1] = 1

@@ -277,6 +277,11 @@ class _Search:
     def run(self, time_limit, show, started) -> SearchResult:
         solver, n, d = self.solver, self.n, self.depth
         everyone = np.arange(n, dtype=np.int32)
+        if time_limit is not None:
+            # The greedy value is the first long phase (Logik 5x8: seconds, and the search ran
+            # 46 s under a 2 s limit when it was not timed): it ends at the limit too, and a
+            # search stopped there reports the counting bound alone.
+            self.set_deadline(max(time_limit - (time.perf_counter() - started), 1e-3))
         t = time.perf_counter()
         greedy = solver.greedy_value(everyone, d, self.base_played)
         self._abandon_if_interrupted()
@@ -338,7 +343,7 @@ class _Search:
         seconds = time.perf_counter() - started
         self.set_deadline(0)  # clears the stop flag (read above): the tree walk may re-solve
         lower = min(bounds) if bounds else best
-        if not order and greedy is None:
+        if not order and greedy is None and not stopped:   # stopped: the counting bound stands
             lower = (INF_T, INF_W)
         proved = not stopped
         result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=proved,

@@ -165,8 +165,8 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
     n = int(position.members.size)
     result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=False, secrets=n,
                           max_depth=max_depth, guesses=guesses, reply_source=search.reply_source)
-    if time_limit:
-        search.set_deadline(float(time_limit))
+    if time_limit:   # the limit counts the set-up (the reply matrix), as the whole game's does
+        search.set_deadline(max(float(time_limit) - (time.perf_counter() - started), 1e-3))
     history = [int(g) for g in position.history]
 
     def stopped(why: str, reason: StopReason) -> SearchResult:
