@@ -9,7 +9,7 @@ written), and the overrun is that wall time minus the limit. The functions: ``so
 overrun; the table says how each case ended.
 
     nice python scripts/stress_time_limits.py                       # every case (~40 min)
-    nice python scripts/stress_time_limits.py --limits 2 --games mm7x4 --calls worst
+    nice python scripts/stress_time_limits.py --limits 2 --games mm4x7 --calls worst
     nice python scripts/stress_time_limits.py --limits 5 --games mm5x8 bc5 d8of8  # the large
 
 The children import the cbsolve of this checkout (PYTHONPATH), not the installed one.
@@ -27,7 +27,8 @@ import sys
 import time
 
 GAMES = {
-    "mm7x4": ("mastermind", {"length": 4, "symbols": "1234567", "repeats": True}),
+    "mm4x7": ("mastermind", {"length": 4, "symbols": "1234567", "repeats": True}),
+    "mm7x4": ("mastermind", {"length": 7, "symbols": "1234", "repeats": True}),
     "mm5x8": ("mastermind", {"length": 5, "symbols": "12345678", "repeats": True}),
     "bc5": ("bulls-cows", {"length": 5}),
     "d8of8": ("bulls-cows", {"length": 8, "symbols": "01234567"}),
