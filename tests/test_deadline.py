@@ -3,14 +3,7 @@ import threading
 
 import pytest
 
-from cbsolve.deadline import Deadline, clear_stop, request_stop, run_interruptible
-
-
-@pytest.fixture(autouse=True)
-def fresh_stop():
-    clear_stop()
-    yield
-    clear_stop()
+from cbsolve.deadline import Deadline, request_stop, run_interruptible
 
 
 class FakeClock:

@@ -14,19 +14,11 @@ import pytest
 from testkit import load_script
 
 from cbsolve.certify import verify
-from cbsolve.deadline import clear_stop
 from cbsolve.search import expected
 from cbsolve.status import Status, StopReason
 from cbsolve.variant import Variant
 
 GAME = Variant(3, "012345", False)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_stop():
-    clear_stop()
-    yield
-    clear_stop()
 
 
 class _StopBefore:

@@ -17,19 +17,12 @@ import numpy as np
 import pytest
 
 from cbsolve.cli import main
-from cbsolve.deadline import Deadline, clear_stop, request_stop
+from cbsolve.deadline import Deadline, request_stop
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.variant import Variant
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(autouse=True)
-def fresh_stop():
-    clear_stop()
-    yield
-    clear_stop()
 
 
 def run(capsys, *args):

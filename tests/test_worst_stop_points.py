@@ -15,18 +15,10 @@ from testkit import load_script
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
 from cbsolve.cli.optimal import format_result
-from cbsolve.deadline import clear_stop
 from cbsolve.search import worst
 from cbsolve.variant import Variant
 
 DEEP_GREEDY = Variant(5, "01", True)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_stop():
-    clear_stop()
-    yield
-    clear_stop()
 
 
 def _stop_before(monkeypatch, method: str, nth: int = 1):
