@@ -169,7 +169,6 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
     return result
 
 
-
 def _finish(client, variant, guesses, certificate, max_depth, native, greedy, winner, optimum,
             result, deadline) -> None:
     """The decided answer's tree and certificate (``optimum`` None: none within max_depth),
@@ -197,6 +196,7 @@ def _finish(client, variant, guesses, certificate, max_depth, native, greedy, wi
     _fill_stats(result, doc)
     result.lower = result.upper = optimum
     result.status, result.proved = Status.OPTIMAL, True
+
 
 def _first_guesses(variant, native, members, history, guesses) -> list[int]:
     """One guess per orbit of the played guesses' stabiliser, useless guesses left out

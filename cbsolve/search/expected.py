@@ -583,8 +583,9 @@ class _Search:
 
         def worker():
             while True:
-                # Refining reads no clock (the core's scan only sees a stop already made), so
-                # a heap of guesses being refined past the deadline ran for minutes: look here.
+                # Refining runs no search node: the core's scans read the clock only once per
+                # 2^20 steps of work, and a bound found in the table reads none, so a heap of
+                # guesses refined past the deadline ran for minutes. Look here, once a guess.
                 if self.deadline_at is not None and time.perf_counter() >= self.deadline_at:
                     solver.request_stop("time")
                 if solver.stopped():
