@@ -1,16 +1,24 @@
-"""Find a strategy for Bulls & Cows 5 of 10 that wins every secret within 7 guesses.
+"""Find a strategy that wins every secret of a game within a given number of guesses (a witness).
 
-The complete worst-case search stays at [7, 8] after an hour (docs/optimal.md, "Certified
-results"): its greedy tree needs 8 in five reply classes of the first guess 01234, and proving
-"6 more guesses suffice" from such a class with the complete search spends its time refuting
-bad second guesses. Here each class whose greedy tree is too deep gets a witness search
+Made for the games whose complete worst-case search stays at an interval [lower, upper] after
+an hour (docs/optimal.md, "Certified results"): there the greedy minimax tree needs one guess
+too many in a few reply classes of the first guess, and proving "d more guesses suffice" from
+such a class with the complete search spends its time refuting bad second guesses. Here each
+class whose greedy tree is too deep gets a witness search
 (:func:`cbsolve.search.witness.find_witness`: second guesses one per orbit, best partition
-first, each of its classes decided by the exact kernel within a short cap). The assembled tree
-is written gzipped; ``cbsolve verify`` checks it secret by secret.
+first, each of their classes decided by the exact kernel within a short cap). Without
+``--first`` the script tries the first guesses itself, one per symmetry orbit, those whose
+largest reply class is smallest first (``--firsts`` of them). The assembled tree is
+written gzipped; ``cbsolve verify`` checks it secret by secret.
 
-    nice -n 10 python scripts/find_witness.py --out models/certified/bc-5-10-worst-witness.json.gz
+    nice -n 10 python scripts/find_witness.py --length 5 --digits 10 --distinct --first 01234 \\
+        --worst 7 --out bc-5-10-worst-witness.json.gz
+    nice -n 10 python scripts/find_witness.py --length 5 --symbols 12345678 --repeats \\
+        --worst 6 --certificate --out mm-5x8-worst.json.gz
 
-Add ``--certificate`` to embed the refutation tree proving 6 guesses fail (the lower bound).
+The variant options are those of the CLI (``--game`` names a preset, default ``bulls-cows``;
+the length defaults to 5). ``--certificate`` embeds the refutation tree proving that one guess
+less fails (the lower bound), so ``cbsolve verify`` reports the tree optimal.
 """
 from __future__ import annotations
 
@@ -27,18 +35,31 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cbsolve.codes import CodeSpace  # noqa: E402
-from cbsolve.search import memory  # noqa: E402
-from cbsolve.search.witness import WitnessLog, find_witness  # noqa: E402
-from cbsolve.search.worst import _certificate, _depth, _Native, _tree_doc  # noqa: E402
 from cbsolve.deadline import Deadline  # noqa: E402
+from cbsolve.errors import CbsolveError  # noqa: E402
+from cbsolve.search import memory  # noqa: E402
+from cbsolve.search.witness import WitnessLog, find_witness, ordered_guesses  # noqa: E402
+from cbsolve.search.worst import _certificate, _depth, _Native, _tree_doc  # noqa: E402
 from cbsolve.variant import Variant  # noqa: E402
 
 
-def main(argv=None) -> int:
+def parse(argv=None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
-    ap.add_argument("--first", default="01234")
-    ap.add_argument("--worst", type=int, default=7, help="guesses allowed in all")
+    game = ap.add_argument_group("variant (as in the CLI)")
+    game.add_argument("--game", default=None, help="a preset (default bulls-cows)")
+    game.add_argument("--length", type=int, default=5)
+    alphabet = game.add_mutually_exclusive_group()
+    alphabet.add_argument("--digits", type=int, default=None)
+    alphabet.add_argument("--symbols", default=None)
+    rep = game.add_mutually_exclusive_group()
+    rep.add_argument("--repeats", dest="repeats", action="store_true", default=None)
+    rep.add_argument("--distinct", dest="repeats", action="store_false")
+    game.add_argument("--no-leading-zero", action="store_true", default=None)
+    ap.add_argument("--first", default=None, help="the first guess (default: tried in turn)")
+    ap.add_argument("--firsts", type=int, default=3,
+                    help="without --first: first guesses tried (one per orbit, best first)")
+    ap.add_argument("--worst", type=int, required=True, help="guesses allowed in all")
     ap.add_argument("--cap", type=float, default=5.0, help="seconds per class decision")
     ap.add_argument("--levels", type=int, default=1)
     ap.add_argument("--max-guesses", type=int, default=None, help="guesses tried per class")
@@ -56,25 +77,36 @@ def main(argv=None) -> int:
                     help="embed the certificate that one guess less fails")
     ap.add_argument("--add-certificate", action="store_true",
                     help="only embed the certificate in the tree already written to --out")
-    args = ap.parse_args(argv)
-    variant = Variant(5, "0123456789", False, False)
-    space = CodeSpace(variant)
-    plan = memory.check(variant.describe(), space.size, "worst", memory.budget(), 1)
-    t0 = time.perf_counter()
-    native = _Native(variant, "all", {}, 1, plan=plan)
-    print(f"set-up {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-    if args.add_certificate:
-        doc = json.loads(gzip.decompress(Path(args.out).read_bytes()))
-        doc["certificate"] = _certificate(variant, native, args.worst - 1, "all", Deadline(None),
-                                          None)
-        print(f"certificate: {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-        _write(doc, args.out)
-        return 0
-    first = space.index_of(args.first)
-    everyone = np.arange(space.size, dtype=np.int64)
+    ap.add_argument("--memory-budget", default=None, help="as the CLI's (e.g. 3G)")
+    return ap.parse_args(argv)
+
+
+def variant_of(args: argparse.Namespace) -> Variant:
+    """The game the options name (a preset with the CLI's overrides)."""
+    return Variant.from_options(args.game, length=args.length, digits=args.digits,
+                                symbols=args.symbols, repeats=args.repeats,
+                                no_leading_zero=args.no_leading_zero)
+
+
+def first_guesses(native, count: int) -> list[int]:
+    """``count`` first guesses, one per symmetry orbit, smallest largest class first.
+
+    Not by the greedy tree's misses (:func:`by_greedy_misses`): at the root they count whole
+    classes, and a guess that leaves one hopeless class (11111 in Logik: its class 0,0 is
+    Mastermind 5x7, which needs 6 guesses) would come before guesses with several hard but
+    settleable ones."""
+    return ordered_guesses(native, native.all, [])[:count]
+
+
+def witness_after(native, first: int, args, say) -> list | None:
+    """The children (reply, tree) of ``first`` that finish within ``args.worst`` guesses, or
+    None when a class has no witness (with ``--survey``/``--classes``: the classes found)."""
+    variant, space = native.variant, native.space
+    everyone = native.all
     replies = native.replies(first, everyone)
     left = args.worst - 1
-    children = []
+    seconds = dict(x.split("=") for x in args.second)
+    children, failed = [], 0
     for r in np.unique(replies):
         if r == variant.win_response:
             continue
@@ -86,42 +118,80 @@ def main(argv=None) -> int:
         greedy = native.core.greedy(cls, 0, np.array([first], dtype=np.int64))
         if _depth(greedy) <= left:
             children.append((int(r), greedy))
-            print(f"{name}: {cls.size} secrets, greedy depth {_depth(greedy)} "
-                  f"({time.perf_counter() - t1:.1f} s)", file=sys.stderr, flush=True)
+            say(f"{name}: {cls.size} secrets, greedy depth {_depth(greedy)} "
+                f"({time.perf_counter() - t1:.1f} s)")
             continue
+
         def echo(row, name=name):
             hist, g, outcome, sec = row
-            print(f"  {name} {'  ' * (len(hist) - 1)}guess {len(hist) + 1} "
-                  f"{space.format(space.codes[g])}: {outcome} ({sec:.1f} s)",
-                  file=sys.stderr, flush=True)
+            say(f"  {name} {'  ' * (len(hist) - 1)}guess {len(hist) + 1} "
+                f"{space.format(space.codes[g])}: {outcome} ({sec:.1f} s)")
 
-        seconds = dict(x.split("=") for x in args.second)
-        only = [space.index_of(seconds[name])] if name in seconds else None
+        only = [space.index_of(space.parse(seconds[name]))] if name in seconds else None
         log = WitnessLog(echo=echo)
+        say(f"{name}: {cls.size} secrets, greedy depth {_depth(greedy)}: searching")
         found = find_witness(native, cls, left, [first], cap=args.cap, levels=args.levels,
                              log=log, max_guesses=args.max_guesses,
                              deeper_guesses=args.deeper_guesses, rank_by_greedy=args.rank,
                              survey=args.survey, only=only)
         if found is None:
-            print(f"{name}: {cls.size} secrets, no witness ({time.perf_counter() - t1:.1f} s, "
-                  f"{log.nodes} decisions)", file=sys.stderr, flush=True)
+            say(f"{name}: {cls.size} secrets, no witness ({time.perf_counter() - t1:.1f} s, "
+                f"{log.nodes} decisions)")
+            failed += 1
             if args.survey:
                 continue
-            return 1
-        print(f"{name}: {cls.size} secrets, witness depth {_depth(found)} "
-              f"({time.perf_counter() - t1:.1f} s, {log.nodes} decisions)",
-              file=sys.stderr, flush=True)
+            return None
+        say(f"{name}: {cls.size} secrets, witness depth {_depth(found)} "
+            f"({time.perf_counter() - t1:.1f} s, {log.nodes} decisions)")
         children.append((int(r), found))
-    if args.classes:
+    return None if failed else children
+
+
+def main(argv=None) -> int:
+    args = parse(argv)
+    try:
+        variant = variant_of(args)
+        budget = (memory.parse_size(args.memory_budget) if args.memory_budget
+                  else memory.budget())
+        space = CodeSpace(variant)
+        plan = memory.check(variant.describe(), space.size, "worst", budget, 1)
+        firsts = None if args.first is None else [space.index_of(space.parse(args.first))]
+    except (CbsolveError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    t0 = time.perf_counter()
+    native = _Native(variant, "all", {}, 1, plan=plan)
+    say(f"{variant.describe()}: {space.size} codes, set-up {time.perf_counter() - t0:.1f} s")
+    if args.add_certificate:
+        doc = json.loads(gzip.decompress(Path(args.out).read_bytes()))
+        doc["certificate"] = _certificate(variant, native, args.worst - 1, "all", Deadline(None),
+                                          None)
+        say(f"certificate: {time.perf_counter() - t0:.1f} s")
+        _write(doc, args.out)
         return 0
+    if firsts is None:
+        firsts = first_guesses(native, args.firsts)
+        say("first guesses to try: " + " ".join(space.format(space.codes[g]) for g in firsts)
+            + f" ({time.perf_counter() - t0:.1f} s)")
+    for first in firsts:
+        say(f"first guess {space.format(space.codes[first])}")
+        children = witness_after(native, first, args, say)
+        if children is not None and not args.classes:
+            break
+    else:
+        return 0 if args.classes else 1
     root = {"guess": int(first), "children": children}
     doc = _tree_doc(variant, native, root, "all", proved=False)
     doc["strategy"] = "witness-worst"
     if args.certificate:
-        cert = _certificate(variant, native, args.worst - 1, "all", Deadline(None), None)
-        doc["certificate"] = cert
-    print(f"tree: worst {doc['stats']['worst']}, total {doc['stats']['total']}, "
-          f"{time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+        doc["certificate"] = _certificate(variant, native, args.worst - 1, "all",
+                                          Deadline(None), None)
+    say(f"tree: worst {doc['stats']['worst']}, total {doc['stats']['total']}, "
+        f"{time.perf_counter() - t0:.1f} s")
     _write(doc, args.out)
     return 0
 

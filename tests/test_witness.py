@@ -3,10 +3,14 @@
 On games the complete search settles, a witness must exist at the proved optimum and never
 below it, and every witness must pass the independent verifier.
 """
+import gzip
+import json
+
 import numpy as np
 import pytest
+from testkit import load_script
 
-from cbsolve.certify import verify
+from cbsolve.certify import verify, verify_file
 from cbsolve.codes import CodeSpace
 from cbsolve.search.witness import WitnessLog, by_greedy_misses, find_witness, ordered_guesses
 from cbsolve.search.worst import _depth, _Native, _tree_doc, solve_worst
@@ -77,3 +81,67 @@ def test_greedy_ranking_keeps_every_guess_and_still_finds_a_witness():
     root = find_witness(native, everyone, optimum, [], cap=5.0, rank_by_greedy=True)
     assert root is not None
     _check(variant, native, root, optimum)
+
+
+# scripts/find_witness.py: any variant, the first guess tried by the script when not given
+
+
+def _run_script(tmp_path, *options):
+    script = load_script("find_witness")
+    out = tmp_path / "tree.json.gz"
+    return script.main(["--out", str(out), *options]), out
+
+
+@pytest.mark.parametrize("options", [
+    ("--game", "mastermind", "--length", "4"),
+    ("--length", "4", "--digits", "7", "--distinct"),
+    ("--length", "3", "--symbols", "ABCDE", "--repeats", "--no-leading-zero"),
+], ids=["mm-4x6", "bc-4-7", "3x5-repeats-nlz"])
+def test_script_finds_a_witness_at_the_optimum_with_its_certificate(tmp_path, options):
+    script = load_script("find_witness")
+    variant = script.variant_of(script.parse(["--out", "x", "--worst", "1", *options]))
+    optimum = solve_worst(variant, workers=1).worst
+    status, out = _run_script(tmp_path, *options, "--worst", str(optimum), "--certificate",
+                              "--firsts", "9")
+    assert status == 0
+    report = verify_file(out)
+    assert report.valid, report.message
+    assert report.secrets == CodeSpace(variant).size
+    assert report.optimal and report.worst == report.lower_bound == optimum
+    # one guess less: every first guess fails, so no tree and exit 1
+    status, _ = _run_script(tmp_path, *options, "--worst", str(optimum - 1), "--firsts", "9")
+    assert status == 1
+
+
+def test_script_first_guesses_are_one_per_orbit():
+    # Mastermind 4x6: the first guesses up to symmetry are the five patterns 1111, 1112,
+    # 1122, 1123, 1234 (Knuth 1977 lists the same five)
+    script = load_script("find_witness")
+    variant = Variant(4, "123456", repeats=True)
+    native = _Native(variant, "all", {}, 1)
+    space = CodeSpace(variant)
+    firsts = script.first_guesses(native, 10)
+    patterns = sorted(tuple(sorted(np.unique(space.codes[g], return_counts=True)[1]))
+                      for g in firsts)
+    assert patterns == sorted([(4,), (1, 3), (2, 2), (1, 1, 2), (1, 1, 1, 1)])
+
+
+def test_script_with_a_first_guess_in_the_variant_symbols(tmp_path):
+    # the first guess is read in the variant's own symbols (1..6 for Mastermind)
+    status, out = _run_script(tmp_path, "--game", "mastermind", "--length", "4", "--first",
+                              "1122", "--worst", "5")
+    assert status == 0
+    doc = json.loads(gzip.decompress(out.read_bytes()))
+    assert doc["root"]["guess"] == "1122" and verify_file(out).valid
+
+
+@pytest.mark.parametrize("options", [
+    ("--game", "nope", "--worst", "5"),
+    ("--game", "mastermind", "--length", "4", "--first", "1127", "--worst", "5"),
+    ("--length", "4", "--digits", "11", "--worst", "5"),
+], ids=["preset", "first-guess", "digits"])
+def test_script_bad_input_is_one_line_and_exit_2(tmp_path, capsys, options):
+    status, out = _run_script(tmp_path, *options)
+    assert status == 2 and not out.exists()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ")
