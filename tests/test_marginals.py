@@ -9,12 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from testkit import variant_and_log
 
-from cbsolve import CodeSpace, Variant
+from cbsolve import Variant
 from cbsolve.consistency.count_vectors import count_vectors
 from cbsolve.consistency.marginals import _leave_one_out, marginals
 from cbsolve.consistency.native import consistent_indices
-from cbsolve.feedback import FeedbackLog, random_log
-from cbsolve.rule import score
+from cbsolve.feedback import random_log
 
 
 def consistent_codes(log):
