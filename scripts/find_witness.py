@@ -77,6 +77,8 @@ def parse(argv=None) -> argparse.Namespace:
                     help="embed the certificate that one guess less fails")
     ap.add_argument("--add-certificate", action="store_true",
                     help="only embed the certificate in the tree already written to --out")
+    ap.add_argument("--misses", action="store_true",
+                    help="only list, per first guess, the classes its greedy tree leaves too deep")
     ap.add_argument("--memory-budget", default=None, help="as the CLI's (e.g. 3G)")
     return ap.parse_args(argv)
 
@@ -96,6 +98,20 @@ def first_guesses(native, count: int) -> list[int]:
     Mastermind 5x7, which needs 6 guesses) would come before guesses with several hard but
     settleable ones."""
     return ordered_guesses(native, native.all, [])[:count]
+
+
+def greedy_misses(native, first: int, left: int) -> list[tuple[int, int, int]]:
+    """(reply, secrets, greedy depth) of the classes of ``first`` whose greedy minimax tree
+    needs more than ``left`` guesses: where a witness has to do better than the greedy tree."""
+    replies = native.replies(first, native.all)
+    out = []
+    for r in np.unique(replies):
+        cls = native.all[replies == r]
+        if r != native.variant.win_response and cls.size > 1:
+            depth = _depth(native.core.greedy(cls, 0, np.array([first], dtype=np.int64)))
+            if depth > left:
+                out.append((int(r), int(cls.size), depth))
+    return out
 
 
 def witness_after(native, first: int, args, say) -> list | None:
@@ -177,6 +193,14 @@ def main(argv=None) -> int:
         firsts = first_guesses(native, args.firsts)
         say("first guesses to try: " + " ".join(space.format(space.codes[g]) for g in firsts)
             + f" ({time.perf_counter() - t0:.1f} s)")
+    if args.misses:
+        fmt = native.variant.format_response
+        for first in firsts:
+            misses = greedy_misses(native, first, args.worst - 1)
+            say(f"{space.format(space.codes[first])}: {len(misses)} classes past {args.worst - 1} "
+                "more guesses: " + " ".join(f"{fmt(r)} ({n} secrets, greedy {d})"
+                                           for r, n, d in misses))
+        return 0
     for first in firsts:
         say(f"first guess {space.format(space.codes[first])}")
         children = witness_after(native, first, args, say)

@@ -145,3 +145,16 @@ def test_script_bad_input_is_one_line_and_exit_2(tmp_path, capsys, options):
     assert status == 2 and not out.exists()
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ")
+
+
+def test_script_greedy_misses_below_the_optimum():
+    # one guess below the optimum no strategy exists, so every first guess leaves at least one
+    # class whose greedy tree is too deep; at the optimum the listed depths are all past it
+    script = load_script("find_witness")
+    variant = Variant(4, "0123456", False)
+    optimum = solve_worst(variant, workers=1).worst
+    native = _Native(variant, "all", {}, 1)
+    for first in script.first_guesses(native, 10):
+        assert script.greedy_misses(native, first, optimum - 2)
+        assert all(depth > optimum - 1 for _, _, depth in
+                   script.greedy_misses(native, first, optimum - 1))

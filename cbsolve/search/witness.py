@@ -145,10 +145,14 @@ def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
             if quick is not None:
                 children.append((int(r), quick))
                 continue
+            t1 = time.perf_counter()
             answer = _decide(native, cls, depth - 1, hist, cap)
             log.nodes += 1
             if answer == 1:
                 children.append((int(r), _tree(native, cls, depth - 1, hist)))
+                # the classes the kernel settles are where the time goes: say which, how long
+                log.add(list(history), g, f"settled class {native.variant.format_response(int(r))} "
+                        f"({cls.size} secrets)", time.perf_counter() - t1)
                 continue
             if answer == -1 and levels > 0:
                 sub = find_witness(native, cls, depth - 1, hist, cap=cap, levels=levels - 1,
