@@ -31,28 +31,54 @@ class Replies {
    public:
     // The score matrix (M[guess * nc + secret], replies < slots, `win` the winning reply),
     // borrowed: the caller keeps it alive (no copy: it is n^2 bytes, 1 GiB for Logik).
-    void init(const uint8_t* matrix, int nc, int slots, int win) {
+    // `responses`: the replies that occur (scoring.possible_responses), or empty. The
+    // transposed copy is built afterwards by transpose_rows (the set-up, stoppable in blocks).
+    void init(const uint8_t* matrix, int nc, int slots, int win, const std::vector<int>& responses) {
         nc_ = nc;
         slots_ = slots;
         win_ = win;
         M_ = matrix;
         const size_t cells = size_t(nc_) * nc_;
-        // Compact reply numbers for the scans: 0 = the win, then the other replies that occur.
+        // Compact reply numbers for the scans: 0 = the win, then the other replies that occur,
+        // in the order they first occur in the matrix. Once every reply listed has been seen
+        // no new one can follow, so the scan ends after a few rows instead of n^2 bytes.
         std::vector<int> compact(256, -1);
         compact[win_] = 0;
         nr_ = 1;
-        for (size_t i = 0; i < cells; ++i)
-            if (compact[M_[i]] < 0) compact[M_[i]] = nr_++;
+        std::vector<char> listed(256, 0);
+        int unseen = 0;
+        for (int r : responses)
+            if (r >= 0 && r < 256 && !listed[r]) listed[r] = 1, unseen += r != win_;
+        for (size_t i = 0; i < cells && (responses.empty() || unseen > 0); ++i)
+            if (compact[M_[i]] < 0) {
+                compact[M_[i]] = nr_++;
+                unseen -= listed[M_[i]];
+            }
+        for (int r = 0; r < 256; ++r) compact_[r] = uint8_t(compact[r] < 0 ? 0 : compact[r]);
         stride_ = nr_ <= 16 ? 16 : nr_;
-        MT_.resize(cells);  // MT_[secret * n + guess]: compact reply of every guess to a secret
-        // in 64 x 64 tiles: a column-at-a-time transpose of a 1 GiB matrix thrashes the cache
-        constexpr int kTile = 64;
-        for (int g0 = 0; g0 < nc_; g0 += kTile)
-            for (int s0 = 0; s0 < nc_; s0 += kTile)
-                for (int g = g0; g < std::min(nc_, g0 + kTile); ++g)
-                    for (int s = s0; s < std::min(nc_, s0 + kTile); ++s)
-                        MT_[size_t(s) * nc_ + g] = uint8_t(compact[M_[size_t(g) * nc_ + s]]);
+        MT_.reset(new uint8_t[cells]);  // not zeroed: transpose_rows writes every byte once
+        transposed_ = 0;
     }
+    // Transpose guess rows [transposed(), g_end) into MT_ (MT_[secret * n + guess]: the compact
+    // reply of every guess to a secret), in 64 x 64 tiles: a column-at-a-time transpose of a
+    // 1 GiB matrix thrashes the cache. Returns the rows done so far.
+    static constexpr int kTile = 64;
+    int transpose_rows(int g_end) {
+        g_end = std::min(g_end, nc_);
+        for (; transposed_ < g_end; transposed_ = std::min(nc_, transposed_ + kTile)) {
+            const int g0 = transposed_, g1 = std::min(nc_, g0 + kTile);
+            for (int s0 = 0; s0 < nc_; s0 += kTile)
+                for (int g = g0; g < g1; ++g) {
+                    const uint8_t* row = &M_[size_t(g) * nc_];
+                    for (int s = s0; s < std::min(nc_, s0 + kTile); ++s)
+                        MT_[size_t(s) * nc_ + g] = compact_[row[s]];
+                }
+        }
+        return transposed_;
+    }
+    // Rows of the transposed copy built (n on the fly: nothing to build).
+    int transposed() const { return M_ ? transposed_ : nc_; }
+    bool ready() const { return transposed() == nc_; }
 
     // Without the matrix (toolkit_replies.hpp): replies scored from packed codes, and the
     // compact rows of a node's set in a row table (RowScope) where they fit. `responses`: the
@@ -228,9 +254,10 @@ class Replies {
    private:
     int nc_ = 0, slots_ = 0, win_ = 0, nr_ = 1, stride_ = 16;
     const uint8_t* M_ = nullptr;
-    std::vector<uint8_t> MT_;
+    std::unique_ptr<uint8_t[]> MT_;  // the transposed copy (matrix mode)
+    int transposed_ = 0;              // guess rows of MT_ built so far
     std::unique_ptr<PackedScorer> packed_;  // on the fly only
-    uint8_t compact_[256] = {};             // on the fly: reply -> compact number
+    uint8_t compact_[256] = {};             // reply -> compact number
 };
 
 }  // namespace
