@@ -166,6 +166,24 @@ def _check(variant: Variant, max_depth, guesses: str, prune: dict, budget: int, 
                         workers, replies, memo_entries)
 
 
+def new_solver(variant: Variant, codes: np.ndarray, matrix: np.ndarray | None,
+               cand_only: bool = False, depth: int = 0, memo_entries: int = 10**5,
+               weights: list[int] | None = None, table_bytes: int = 0):
+    """The native core over ``codes`` (all of the game's): from the reply ``matrix``, whose
+    transposed copy ``prepare()`` must then build (:func:`reply_matrix.prepare`), or scoring
+    on the fly (None)."""
+    from .._native.search_expected import Solver
+    from ..scoring import possible_responses
+
+    possible = possible_responses(variant)
+    return Solver(matrix, codes, variant.n_symbols, 1 if variant.no_leading_zero else 0,
+                  variant.response_slots, variant.win_response, max(len(possible) - 1, 1),
+                  cand_only, depth, memo_entries, weights or [], repeats=variant.repeats,
+                  bulls_only=variant.bulls_only,
+                  responses=[variant.response_index(b, c) for b, c in possible],
+                  table_bytes=int(table_bytes))
+
+
 class _Search:
     def __init__(self, variant, max_depth, guesses, workers, symmetry, options, memo_entries,
                  weights=None, split_min: int = SPLIT_MIN, plan: memory.Plan | None = None,
@@ -179,9 +197,6 @@ class _Search:
                 raise InvalidVariant("weights need max_depth and one nondecreasing weight >= 0 "
                                      f"per depth (the last > 0), got {weights!r}")
         self.weights = weights
-        from .._native.search_expected import Solver
-        from ..scoring import possible_responses
-
         self.variant = variant
         self.space = CodeSpace(variant)
         self.codes = self.space.codes
@@ -195,17 +210,11 @@ class _Search:
             plan = memory.check(variant.describe(), self.n, "expected", memory.budget(),
                                 self.workers, "auto", memo_entries)
         self.reply_source = plan.source
-        possible = possible_responses(variant)
-        branching = len(possible) - 1
         self.base_played = 1 if variant.no_leading_zero else 0
 
         def solver(matrix):
-            return Solver(matrix, self.codes, variant.n_symbols, self.base_played,
-                          variant.response_slots, variant.win_response, max(branching, 1),
-                          self.cand_only, self.depth, memo_entries, weights or [],
-                          repeats=variant.repeats, bulls_only=variant.bulls_only,
-                          responses=[variant.response_index(b, c) for b, c in possible],
-                          table_bytes=int(plan.table_bytes))
+            return new_solver(variant, self.codes, matrix, self.cand_only, self.depth,
+                              memo_entries, weights, plan.table_bytes)
 
         # the reply matrix, or None: the kernel scores replies on the fly (memory.plan). The
         # set-up (the matrix, its transposed copy) stops at ``deadline`` or Ctrl-C: then
