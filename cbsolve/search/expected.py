@@ -135,7 +135,10 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     if plan.source == memory.ON_THE_FLY:
         search.notes.append(plan.note(search.n, budget))
     if search.setup_stopped is not None:
-        result = search.stopped_in_setup(started)
+        result = search.setup_stop_result(
+            SearchResult(objective="expected", status=Status.UNKNOWN, proved=False,
+                         secrets=search.n, max_depth=max_depth, guesses=guesses,
+                         notes=search.notes, reply_source=search.reply_source), started)
         if result.interrupted:
             raise SearchInterrupted(result)
         return result
@@ -427,19 +430,18 @@ class _Search:
         result.nodes = solver.nodes
         return result
 
-    def stopped_in_setup(self, started: float) -> SearchResult:
-        """What a stop during the set-up leaves: the counting bound, as a search stopped right
-        after its set-up reports it (:meth:`run`), and a note saying where it stopped."""
+    def setup_stop_result(self, result: SearchResult, started: float) -> SearchResult:
+        """What a stop during the set-up leaves, filled into ``result`` (its ``secrets`` the
+        set searched): the counting bound, as a search stopped right after its set-up reports
+        it (:meth:`run`), and a note saying where the set-up stopped."""
         stop = self.setup_stopped
-        lower = self.solver.lb_total(max(self.depth, 0), self.n)
-        self.notes.append(stop.note())
-        return SearchResult(objective="expected", status=Status.UNKNOWN, proved=False,
-                            reply_source=self.reply_source, secrets=self.n,
-                            max_depth=self.max_depth, guesses=self.pool,
-                            lower=lower if lower < INF_T else None,
-                            seconds=time.perf_counter() - started, nodes=0, notes=self.notes,
-                            stop=stop.reason,
-                            interrupted=stop.reason is StopReason.INTERRUPTED)
+        lower = self.solver.lb_total(max(self.depth, 0), result.secrets)
+        result.status, result.proved = Status.UNKNOWN, False
+        result.lower = int(lower) if lower < INF_T else None
+        result.stop, result.interrupted = stop.reason, stop.reason is StopReason.INTERRUPTED
+        result.notes.append(stop.note())
+        result.seconds = time.perf_counter() - started
+        return result
 
     # --- interrupts and progress ----------------------------------------------------------------
     def _abandon_if_interrupted(self) -> None:

@@ -169,7 +169,10 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
     result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=False, secrets=n,
                           max_depth=max_depth, guesses=guesses, reply_source=search.reply_source)
     if search.setup_stopped is not None:   # the counting bound, as a stop right after it
-        return _stopped_in_setup(search, result, started)
+        search.setup_stop_result(result, started)
+        if result.interrupted:
+            raise SearchInterrupted(result)
+        return result
     if time_limit:   # the limit counts the set-up (the reply matrix), as the whole game's does
         search.set_deadline(max(float(time_limit) - (time.perf_counter() - started), 1e-3))
     history = [int(g) for g in position.history]
@@ -219,18 +222,3 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
     result.seconds = time.perf_counter() - started
     return result
 
-
-def _stopped_in_setup(search, result: SearchResult, started: float) -> SearchResult:
-    """A stop during the set-up (the reply matrix): the counting bound of the position's set;
-    Ctrl-C raises :class:`SearchInterrupted` with it."""
-    from .expected import INF_T
-
-    stop = search.setup_stopped
-    lower = search.solver.lb_total(max(search.depth, 0), result.secrets)
-    result.lower = int(lower) if lower < INF_T else None
-    result.stop, result.interrupted = stop.reason, stop.reason is StopReason.INTERRUPTED
-    result.notes.append(stop.note())
-    result.seconds = time.perf_counter() - started
-    if result.interrupted:
-        raise SearchInterrupted(result)
-    return result

@@ -79,6 +79,10 @@ def prepare(solver, deadline: Deadline | None = None) -> None:
         complete, reason = False, StopReason.INTERRUPTED
     else:
         reason = StopReason(solver.stop_reason())
-    if not complete:
-        raise SetupStopped(reason, solver.prepared_rows, solver.n_codes,
+    if complete:
+        # run_interruptible may stop the kernel just after it returned: a new solver has no
+        # deadline of its own, so this clears only that late stop (the drivers set theirs)
+        solver.set_deadline(0)
+        return
+    raise SetupStopped(reason, solver.prepared_rows, solver.n_codes,
                            "the reply matrix's transposed copy")
