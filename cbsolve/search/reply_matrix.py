@@ -10,6 +10,8 @@ set-up reports (the counting bound).
 """
 from __future__ import annotations
 
+import mmap
+
 import numpy as np
 
 from ..deadline import Deadline, request_stop, run_interruptible, stop_requested
@@ -39,6 +41,18 @@ def _reason() -> StopReason:
     return StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
 
 
+def _allocate(n: int, dtype: np.dtype) -> np.ndarray:
+    """An uninitialised n x n array; above 2 MiB in memory asking the kernel for 2 MiB pages
+    (Linux; a hint): its rows are read 32 KiB apart, and fewer page faults halve the build
+    (Logik 5x8: 0.93-0.97 s against 1.5-1.8 s with numpy's allocation, one run each)."""
+    size = n * n * dtype.itemsize
+    if size < 2 << 20 or not hasattr(mmap, "MADV_HUGEPAGE"):
+        return np.empty((n, n), dtype=dtype)
+    buffer = mmap.mmap(-1, size)
+    buffer.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(buffer, dtype=dtype).reshape(n, n)
+
+
 def build(variant, codes: np.ndarray, deadline: Deadline | None = None,
           block_cells: int = BLOCK_CELLS) -> np.ndarray:
     """The reply matrix of ``codes`` against themselves (as :func:`cbsolve.scoring.score_matrix`).
@@ -47,11 +61,11 @@ def build(variant, codes: np.ndarray, deadline: Deadline | None = None,
     of about ``block_cells`` and the deadline is read after each: raises :class:`SetupStopped`
     when it has expired, or on Ctrl-C (after making the stop request, so the rest of the
     command sees it). The first block is always built, so a game of one block never stops."""
-    if deadline is None:
-        return score_matrix(variant, codes, codes)
     n = len(codes)
-    out = np.empty((n, n), dtype=response_dtype(variant))
+    out = _allocate(n, response_dtype(variant))
     secrets = pack(variant, codes)
+    if deadline is None:
+        return score_matrix(variant, secrets, secrets, out=out)
     step = max(1, block_cells // max(n, 1))
     done = 0
     try:
