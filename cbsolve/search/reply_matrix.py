@@ -10,8 +10,6 @@ set-up reports (the counting bound).
 """
 from __future__ import annotations
 
-import mmap
-
 import numpy as np
 
 from ..deadline import Deadline, request_stop, run_interruptible, stop_requested
@@ -41,18 +39,6 @@ def _reason() -> StopReason:
     return StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
 
 
-def _allocate(n: int, dtype: np.dtype) -> np.ndarray:
-    """An uninitialised n x n array; above 2 MiB in memory asking the kernel for 2 MiB pages
-    (Linux; a hint): its rows are read 32 KiB apart, and fewer page faults halve the build
-    (Logik 5x8: 0.93-0.97 s against 1.5-1.8 s with numpy's allocation, one run each)."""
-    size = n * n * dtype.itemsize
-    if size < 2 << 20 or not hasattr(mmap, "MADV_HUGEPAGE"):
-        return np.empty((n, n), dtype=dtype)
-    buffer = mmap.mmap(-1, size)
-    buffer.madvise(mmap.MADV_HUGEPAGE)
-    return np.frombuffer(buffer, dtype=dtype).reshape(n, n)
-
-
 def build(variant, codes: np.ndarray, deadline: Deadline | None = None,
           block_cells: int = BLOCK_CELLS) -> np.ndarray:
     """The reply matrix of ``codes`` against themselves (as :func:`cbsolve.scoring.score_matrix`).
@@ -62,7 +48,7 @@ def build(variant, codes: np.ndarray, deadline: Deadline | None = None,
     when it has expired, or on Ctrl-C (after making the stop request, so the rest of the
     command sees it). The first block is always built, so a game of one block never stops."""
     n = len(codes)
-    out = _allocate(n, response_dtype(variant))
+    out = np.empty((n, n), dtype=response_dtype(variant))
     secrets = pack(variant, codes)
     if deadline is None:
         return score_matrix(variant, secrets, secrets, out=out)
