@@ -137,13 +137,19 @@ class Solver {
     i64 memo_size() { return memo_.size(); }
 
     // The set-up after the constructor: the transposed copy of the reply matrix (n^2 bytes,
-    // seconds at 32,768 codes), built in blocks of 64 guess rows that poll the stop flag and
-    // the deadline, so a time limit or Ctrl-C ends it. Returns whether it is complete; a call
+    // seconds at 32,768 codes): its pages touched in 16 MiB steps, then built in blocks of 64
+    // guess rows, each step polling the stop flag and the deadline, so a time limit or Ctrl-C
+    // ends it. Returns whether it is complete; a call
     // after a stop resumes where it stopped. Nothing to build on the fly.
     bool prepare() {
         py::gil_scoped_release nogil;
         int64_t since = 0;
         const int64_t block = int64_t(Replies::kTile) * nc_;
+        if (!replies_.ready())  // the pages first, in 16 MiB steps
+            for (size_t all = size_t(nc_) * nc_, step = size_t(16) << 20; replies_.touched() < all;) {
+                if (ctl_.poll_work(since, int64_t(step))) return false;
+                replies_.touch(replies_.touched() + step);
+            }
         while (!replies_.ready()) {
             if (ctl_.poll_work(since, block)) return false;
             replies_.transpose_rows(replies_.transposed() + Replies::kTile);

@@ -61,6 +61,7 @@ class Replies {
         stride_ = nr_ <= 16 ? 16 : nr_;
         MT_ = huge_buffer(cells);  // not zeroed: transpose_rows writes every byte once
         transposed_ = 0;
+        touched_ = 0;
     }
     // Transpose guess rows [transposed(), g_end) into MT_ (MT_[secret * n + guess]: the compact
     // reply of every guess to a secret), in 64 x 64 tiles through a buffer: each tile reads 64
@@ -89,6 +90,18 @@ class Replies {
         }
         return transposed_;
     }
+    // Touch the pages of MT_ up to `bytes` (its first touch of memory: 0.5-3.5 s for a GiB on
+    // the project's VM, in one block of transpose_rows otherwise, since every block writes a
+    // column of every row). Returns the bytes touched so far.
+    size_t touch(size_t bytes) {
+        constexpr size_t kPage = 4096;
+        bytes = std::min(bytes, size_t(nc_) * nc_);
+        uint8_t* const MT = MT_.get();
+        for (; touched_ < bytes; touched_ += kPage) MT[touched_] = 0;
+        touched_ = std::min(touched_, size_t(nc_) * nc_);
+        return touched_;
+    }
+    size_t touched() const { return touched_; }
     // Rows of the transposed copy built (n on the fly: nothing to build).
     int transposed() const { return M_ ? transposed_ : nc_; }
     bool ready() const { return transposed() == nc_; }
@@ -284,6 +297,7 @@ class Replies {
     }
     std::unique_ptr<uint8_t[], FreeDeleter> MT_;  // the transposed copy (matrix mode)
     int transposed_ = 0;              // guess rows of MT_ built so far
+    size_t touched_ = 0;              // bytes of MT_ whose pages were touched (page faults)
     std::unique_ptr<PackedScorer> packed_;  // on the fly only
     uint8_t compact_[256] = {};             // reply -> compact number
 };
