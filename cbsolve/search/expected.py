@@ -430,14 +430,18 @@ class _Search:
         result.nodes = solver.nodes
         return result
 
+    def counting_bound(self, secrets: int) -> int | None:
+        """The fill bound of a set of ``secrets`` (objective units; None: none within the cap)."""
+        lower = self.solver.lb_total(max(self.depth, 0), secrets)
+        return int(lower) if lower < INF_T else None
+
     def setup_stop_result(self, result: SearchResult, started: float) -> SearchResult:
         """What a stop during the set-up leaves, filled into ``result`` (its ``secrets`` the
         set searched): the counting bound, as a search stopped right after its set-up reports
         it (:meth:`run`), and a note saying where the set-up stopped."""
         stop = self.setup_stopped
-        lower = self.solver.lb_total(max(self.depth, 0), result.secrets)
         result.status, result.proved = Status.UNKNOWN, False
-        result.lower = int(lower) if lower < INF_T else None
+        result.lower = self.counting_bound(result.secrets)
         result.stop, result.interrupted = stop.reason, stop.reason is StopReason.INTERRUPTED
         result.notes.append(stop.note())
         result.seconds = time.perf_counter() - started
@@ -478,8 +482,11 @@ class _Search:
             self.bar.interval(*self.live_interval())
 
     def interrupted(self, started: float) -> SearchResult:
-        """What Ctrl-C leaves: the interval proved so far, no tree."""
+        """What Ctrl-C leaves: the interval proved so far, no tree (before the first scan
+        settled anything, the counting bound)."""
         lower, upper = self.live_interval()
+        if lower is None:
+            lower = self.counting_bound(self.n)
         proved = lower is not None and lower == upper
         result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=proved,
                               reply_source=self.reply_source,
