@@ -139,8 +139,8 @@ class Solver {
     // The set-up after the constructor: the transposed copy of the reply matrix (n^2 bytes,
     // seconds at 32,768 codes): its pages touched in 16 MiB steps, then built in blocks of 64
     // guess rows, each step polling the stop flag and the deadline, so a time limit or Ctrl-C
-    // ends it. Returns whether it is complete; a call
-    // after a stop resumes where it stopped. Nothing to build on the fly.
+    // ends it. Returns whether it is complete; a call after a stop resumes where it stopped.
+    // Nothing to build on the fly.
     bool prepare() {
         py::gil_scoped_release nogil;
         int64_t since = 0;

@@ -131,7 +131,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     # the time limit counts the set-up (the reply matrices), which stops at it too
     search = _Search(variant, max_depth, guesses, workers, prune.get("symmetry", True), options,
                      memo_entries, weights, split_min, plan=plan,
-                     deadline=Deadline(time_limit or None))
+                     deadline=Deadline(time_limit))
     if plan.source == memory.ON_THE_FLY:
         search.notes.append(plan.note(search.n, budget))
     if search.setup_stopped is not None:

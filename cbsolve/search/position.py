@@ -221,4 +221,3 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
     result.status, result.proved = Status.OPTIMAL, True
     result.seconds = time.perf_counter() - started
     return result
-

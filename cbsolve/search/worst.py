@@ -195,10 +195,11 @@ class _WorstRun:
         # The limit counts the set-up (the reply matrix: seconds at 32,768 codes), as the
         # expected search's does: Logik 5x8 with a 2 s limit ended 4.4 s past it. The matrix
         # stops at it too (and at Ctrl-C).
+        limit = time_limit if time_limit is not None and time_limit > 0 else None
         self.native = _Native(variant, guesses, self.prune, max(1, workers), lookahead,
-                              root=position, plan=plan, deadline=Deadline(time_limit or None))
-        self.deadline = Deadline(None if time_limit is None or time_limit <= 0 else
-                                 max(time_limit - (time.perf_counter() - self.start), 1e-3))
+                              root=position, plan=plan, deadline=Deadline(limit))
+        self.deadline = Deadline(None if limit is None else
+                                 max(limit - (time.perf_counter() - self.start), 1e-3))
         self.notes: list[str] = [] if plan.source == memory.MATRIX else [plan.note(n, budget)]
         self.result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False,
                                    secrets=len(self.native.all), guesses=guesses,
