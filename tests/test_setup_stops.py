@@ -46,6 +46,30 @@ def test_the_matrix_build_stops_after_one_block(stop, reason):
     assert (info.value.reason, info.value.done, info.value.rows) == (reason, step, len(codes))
 
 
+def _ctrl_c_at_block(monkeypatch, nth: int) -> None:
+    """Ctrl-C lands while the matrix's ``nth`` block is scored (Python raises it there)."""
+    score, calls = reply_matrix.score_matrix, []
+
+    def scored(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == nth:
+            raise KeyboardInterrupt
+        return score(*args, **kwargs)
+
+    monkeypatch.setattr(reply_matrix, "score_matrix", scored)
+
+
+def test_ctrl_c_in_the_matrix_build_is_a_stop_request(monkeypatch):
+    from cbsolve.deadline import stop_requested
+
+    codes = CodeSpace(SMALL).codes
+    _ctrl_c_at_block(monkeypatch, 2)
+    with pytest.raises(reply_matrix.SetupStopped) as info:
+        reply_matrix.build(SMALL, codes, Deadline(None), block_cells=100_000)
+    assert info.value.reason is StopReason.INTERRUPTED and info.value.done == 100_000 // len(codes)
+    assert stop_requested()   # the rest of the command sees it
+
+
 def _unprepared_solver():
     from cbsolve.search.expected import new_solver
 
@@ -127,6 +151,21 @@ def test_a_stop_request_before_the_setup_interrupts_with_the_counting_bound(obje
     solve = solve_worst if objective == "worst" else solve_expected
     lower = _counting_bound(objective)
     request_stop()
+    with pytest.raises(SearchInterrupted) as info:
+        solve(TWO_BLOCKS)
+    result = info.value.result
+    assert result.interrupted and result.stop is StopReason.INTERRUPTED
+    assert (result.lower, result.upper) == (lower, None)
+
+
+@pytest.mark.parametrize("objective", ["worst", "expected"])
+def test_ctrl_c_in_the_setup_interrupts_with_the_counting_bound(monkeypatch, objective):
+    from cbsolve.search.expected import solve_expected
+    from cbsolve.search.worst import solve_worst
+
+    solve = solve_worst if objective == "worst" else solve_expected
+    lower = _counting_bound(objective)
+    _ctrl_c_at_block(monkeypatch, 2)
     with pytest.raises(SearchInterrupted) as info:
         solve(TWO_BLOCKS)
     result = info.value.result
