@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import time_policy
 from ..deadline import Deadline
 from ..errors import InconsistentLog
 from ..feedback import FeedbackLog
@@ -179,7 +180,7 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
 
     def stopped(why: str, reason: StopReason) -> SearchResult:
         result.stop = reason
-        search.set_deadline(0)
+        search.set_deadline(time_policy.STOPPED_BOUND_SECONDS)   # a bound, not another search
         low = search.solver.lower_bound(np.ascontiguousarray(position.members, dtype=np.int32),
                                         search.depth, search._played(history),
                                         search._history(history))
