@@ -144,28 +144,17 @@ def test_a_search_stopped_in_its_setup_reports_the_counting_bound(objective):
 
 
 @pytest.mark.parametrize("objective", ["worst", "expected"])
-def test_a_stop_request_before_the_setup_interrupts_with_the_counting_bound(objective):
+@pytest.mark.parametrize("stop", ["request before", "ctrl-c in a block"])
+def test_an_interrupted_setup_reports_the_counting_bound(monkeypatch, objective, stop):
     from cbsolve.search.expected import solve_expected
     from cbsolve.search.worst import solve_worst
 
     solve = solve_worst if objective == "worst" else solve_expected
     lower = _counting_bound(objective)
-    request_stop()
-    with pytest.raises(SearchInterrupted) as info:
-        solve(TWO_BLOCKS)
-    result = info.value.result
-    assert result.interrupted and result.stop is StopReason.INTERRUPTED
-    assert (result.lower, result.upper) == (lower, None)
-
-
-@pytest.mark.parametrize("objective", ["worst", "expected"])
-def test_ctrl_c_in_the_setup_interrupts_with_the_counting_bound(monkeypatch, objective):
-    from cbsolve.search.expected import solve_expected
-    from cbsolve.search.worst import solve_worst
-
-    solve = solve_worst if objective == "worst" else solve_expected
-    lower = _counting_bound(objective)
-    _ctrl_c_at_block(monkeypatch, 2)
+    if stop == "request before":
+        request_stop()
+    else:
+        _ctrl_c_at_block(monkeypatch, 2)
     with pytest.raises(SearchInterrupted) as info:
         solve(TWO_BLOCKS)
     result = info.value.result
