@@ -85,4 +85,4 @@ def prepare(solver, deadline: Deadline | None = None) -> None:
         solver.set_deadline(0)
         return
     raise SetupStopped(reason, solver.prepared_rows, solver.n_codes,
-                           "the reply matrix's transposed copy")
+                       "the reply matrix's transposed copy")
