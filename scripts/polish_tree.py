@@ -35,8 +35,8 @@ RESULTS = ROOT / "models" / "polished-results.json"
 
 
 def polish_file(variant: Variant, tree: dict | None, strategy: str, first: str | None,
-                settings: dict, log) -> tuple[dict, dict]:
-    """(polished tree document, report) for ``tree`` (None: ``strategy``'s tree)."""
+                settings: dict, log) -> tuple[dict, Polisher]:
+    """(polished tree document, the polisher) for ``tree`` (None: ``strategy``'s tree)."""
     if tree is None:
         tree = evaluate(variant, strategy, first=first).tree
         log(f"{strategy} tree: total {tree['stats']['total']}")
@@ -50,7 +50,7 @@ def polish_file(variant: Variant, tree: dict | None, strategy: str, first: str |
     doc = make_tree(variant, "polished", "all", root, hist, objective="expected",
                     polished={"from": tree.get("strategy"), "input_total": polisher.stats.before,
                               **settings})
-    return doc, polisher.stats.to_json()
+    return doc, polisher
 
 
 def write(doc: dict, path: str) -> None:
@@ -71,14 +71,37 @@ def machine() -> str:
 
 
 def table(rows: dict) -> str:
-    lines = ["| game | secrets | input tree | polished total (average) | worst | wall s (CPU s) | "
-             "peak memory | load | command |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| game | secrets | input tree | polished total (average) | worst | proved lower "
+             "bound | wall s (CPU s) | peak memory | load | command |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows.values():
+        low = f"{r['lower']['bound']:,}" if r.get("lower") else "—"
         lines.append(f"| {r['game']} | {r['secrets']:,} | {r['input']} {r['input_total']:,} | "
-                     f"**{r['total']:,}** ({r['total'] / r['secrets']:.4f}) | {r['worst']} | "
+                     f"**{r['total']:,}** ({r['total'] / r['secrets']:.4f}) | {r['worst']} | {low} | "
                      f"{r['seconds']:g} ({r['cpu_seconds']:g}) | {r['max_rss_mib']} MiB | "
                      f"{r['load']} | `{r['command']}` |")
     return "\n".join(lines)
+
+
+def lower_only(variant: Variant, args) -> int:
+    """Prove the first-guess lower bound alone and add it to the recorded row."""
+    from cbsolve.search.first_guess_bound import game_bound
+
+    started, load = time.perf_counter(), os.getloadavg()[0]
+    bound = game_bound(variant, exact_max=args.lower_bound, seconds=args.lower_seconds,
+                       log=lambda msg: print(msg, file=sys.stderr, flush=True)).to_json()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    bound.update(seconds=round(time.perf_counter() - started, 1),
+                 cpu_seconds=round(usage.ru_utime + usage.ru_stime, 1),
+                 max_rss_mib=round(usage.ru_maxrss / 1024),
+                 load=f"{load:.1f}-{os.getloadavg()[0]:.1f}",
+                 command="python scripts/polish_tree.py " + shlex.join(sys.argv[1:]))
+    print(json.dumps(bound), flush=True)
+    if args.record:
+        rows = json.loads(RESULTS.read_text())
+        rows[args.record]["lower"] = bound
+        RESULTS.write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
+    return 0
 
 
 def main(argv=None) -> int:
@@ -95,6 +118,12 @@ def main(argv=None) -> int:
     ap.add_argument("--alternatives", type=int, default=0)
     ap.add_argument("--alt-max", type=int, default=0)
     ap.add_argument("--time-limit", type=float, default=None)
+    ap.add_argument("--lower-bound", type=int, default=0, metavar="EXACT_MAX",
+                    help="also prove a lower bound first guess by first guess, solving classes "
+                         "of at most EXACT_MAX secrets exactly (cbsolve.search.first_guess_bound)")
+    ap.add_argument("--lower-seconds", type=float, default=30.0, help="cap per class")
+    ap.add_argument("--lower-only", action="store_true",
+                    help="only the lower bound (--lower-bound), added to the row --record names")
     ap.add_argument("--out")
     ap.add_argument("--record", metavar="NAME", help="add the run to " + str(RESULTS.name))
     ap.add_argument("--game", help="the game's name in the table (with --record)")
@@ -103,9 +132,11 @@ def main(argv=None) -> int:
     if args.table:
         print(table(json.loads(RESULTS.read_text())))
         return 0
+    variant = Variant(args.length, args.symbols, args.repeats, args.no_leading_zero)
+    if args.lower_only:
+        return lower_only(variant, args)
     if not args.out:
         ap.error("--out is required")
-    variant = Variant(args.length, args.symbols, args.repeats, args.no_leading_zero)
     started, load = time.perf_counter(), os.getloadavg()[0]
 
     def log(msg: str) -> None:
@@ -115,9 +146,16 @@ def main(argv=None) -> int:
     settings = {"exact_max": args.exact_max, "node_seconds": args.node_seconds,
                 "alternatives": args.alternatives, "alt_max": args.alt_max,
                 "time_limit": args.time_limit}
-    doc, report = polish_file(variant, tree, args.strategy, args.first, settings, log)
+    doc, polisher = polish_file(variant, tree, args.strategy, args.first, settings, log)
+    report = polisher.stats.to_json()
     write(doc, args.out)
     seconds = time.perf_counter() - started
+    lower = None
+    if args.lower_bound:
+        from cbsolve.search.first_guess_bound import game_bound
+
+        lower = game_bound(variant, exact_max=args.lower_bound, seconds=args.lower_seconds,
+                           search=polisher.search, log=log).to_json()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     row = {"game": args.game or variant.describe(), "variant": variant.to_dict(),
            "secrets": doc["stats"]["secrets"], "total": doc["stats"]["total"],
@@ -127,7 +165,7 @@ def main(argv=None) -> int:
            "max_rss_mib": round(usage.ru_maxrss / 1024), "machine": machine(),
            "load": f"{load:.1f}-{os.getloadavg()[0]:.1f}",
            "command": "python scripts/polish_tree.py " + shlex.join(argv or sys.argv[1:]),
-           "file": os.path.relpath(args.out, ROOT)}
+           "file": os.path.relpath(args.out, ROOT), "lower": lower}
     print(json.dumps(row), flush=True)
     if args.record:
         rows = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}

@@ -97,12 +97,13 @@ def _script():
 def test_script_writes_a_tree_verify_accepts(tmp_path, capsys):
     out = tmp_path / "mm-4x4.json.gz"
     code = _script().main(["--length", "4", "--symbols", "1234", "--repeats",
-                           "--exact-max", "50", "--out", str(out)])
+                           "--exact-max", "50", "--lower-bound", "100", "--out", str(out)])
     row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert code == 0
     report = verify_file(out)
     assert report.valid, report.message
     assert report.total == row["total"] <= row["input_total"]
+    assert row["lower"]["bound"] <= row["total"]
     doc = json.loads(gzip.decompress(out.read_bytes()))
     assert doc["strategy"] == "polished" and doc["polished"]["from"] == "entropy"
 
