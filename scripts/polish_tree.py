@@ -89,7 +89,7 @@ def lower_only(variant: Variant, args) -> int:
 
     started, load = time.perf_counter(), os.getloadavg()[0]
     bound = game_bound(variant, exact_max=args.lower_bound, seconds=args.lower_seconds,
-                       log=lambda msg: print(msg, file=sys.stderr, flush=True)).to_json()
+                       time_limit=args.lower_time_limit, log=lambda msg: print(msg, file=sys.stderr, flush=True)).to_json()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     bound.update(seconds=round(time.perf_counter() - started, 1),
                  cpu_seconds=round(usage.ru_utime + usage.ru_stime, 1),
@@ -121,7 +121,9 @@ def main(argv=None) -> int:
     ap.add_argument("--lower-bound", type=int, default=0, metavar="EXACT_MAX",
                     help="also prove a lower bound first guess by first guess, solving classes "
                          "of at most EXACT_MAX secrets exactly (cbsolve.search.first_guess_bound)")
-    ap.add_argument("--lower-seconds", type=float, default=30.0, help="cap per class")
+    ap.add_argument("--lower-seconds", type=float, default=30.0, help="cap per class search")
+    ap.add_argument("--lower-time-limit", type=float, default=None,
+                    help="seconds for the whole lower bound")
     ap.add_argument("--lower-only", action="store_true",
                     help="only the lower bound (--lower-bound), added to the row --record names")
     ap.add_argument("--out")
@@ -155,7 +157,7 @@ def main(argv=None) -> int:
         from cbsolve.search.first_guess_bound import game_bound
 
         lower = game_bound(variant, exact_max=args.lower_bound, seconds=args.lower_seconds,
-                           search=polisher.search, log=log).to_json()
+                           time_limit=args.lower_time_limit, search=polisher.search, log=log).to_json()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     row = {"game": args.game or variant.describe(), "variant": variant.to_dict(),
            "secrets": doc["stats"]["secrets"], "total": doc["stats"]["total"],
