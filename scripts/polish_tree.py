@@ -88,8 +88,9 @@ def lower_only(variant: Variant, args) -> int:
     from cbsolve.search.first_guess_bound import game_bound
 
     started, load = time.perf_counter(), os.getloadavg()[0]
-    bound = game_bound(variant, exact_max=args.lower_bound, seconds=args.lower_seconds,
-                       time_limit=args.lower_time_limit, log=lambda msg: print(msg, file=sys.stderr, flush=True)).to_json()
+    bound = game_bound(variant, max_class=args.lower_bound, seconds=args.lower_seconds,
+                       time_limit=args.lower_time_limit,
+                       log=lambda msg: print(msg, file=sys.stderr, flush=True)).to_json()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     bound.update(seconds=round(time.perf_counter() - started, 1),
                  cpu_seconds=round(usage.ru_utime + usage.ru_stime, 1),
@@ -118,9 +119,9 @@ def main(argv=None) -> int:
     ap.add_argument("--alternatives", type=int, default=0)
     ap.add_argument("--alt-max", type=int, default=0)
     ap.add_argument("--time-limit", type=float, default=None)
-    ap.add_argument("--lower-bound", type=int, default=0, metavar="EXACT_MAX",
-                    help="also prove a lower bound first guess by first guess, solving classes "
-                         "of at most EXACT_MAX secrets exactly (cbsolve.search.first_guess_bound)")
+    ap.add_argument("--lower-bound", type=int, default=0, metavar="MAX_CLASS",
+                    help="also prove a lower bound first guess by first guess, probing classes "
+                         "of at most MAX_CLASS secrets (cbsolve.search.first_guess_bound)")
     ap.add_argument("--lower-seconds", type=float, default=30.0, help="cap per class search")
     ap.add_argument("--lower-time-limit", type=float, default=None,
                     help="seconds for the whole lower bound")
@@ -156,7 +157,7 @@ def main(argv=None) -> int:
     if args.lower_bound:
         from cbsolve.search.first_guess_bound import game_bound
 
-        lower = game_bound(variant, exact_max=args.lower_bound, seconds=args.lower_seconds,
+        lower = game_bound(variant, max_class=args.lower_bound, seconds=args.lower_seconds,
                            time_limit=args.lower_time_limit, search=polisher.search, log=log).to_json()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     row = {"game": args.game or variant.describe(), "variant": variant.to_dict(),

@@ -11,12 +11,14 @@ bound for g, and the least over g one for the game. A class starts at the solver
 the set (the fill bound and the least one-level bound over the second guesses up to the
 history's symmetry: the two-level partition bound of docs/bounds.md, restricted to the
 class) and is raised, best first (always a class of the first guess whose bound is least), by
-
-* the exact optimum, when the single-set exact search finishes within ``seconds`` (classes of
-  at most ``exact_max`` secrets);
-* otherwise **probes**: the exact search asked for a strategy below bound + step; when it
-  fails high within ``seconds`` its answer (at least the budget) is a proved lower bound of
-  the class, and the step doubles; a probe that finds a strategy has found the optimum.
+**probes**: the single-set exact search asked for a strategy below bound + step, within
+``seconds``. When it fails high, its answer (at least the budget) is a proved lower bound of
+the class and the step doubles; when it finds a strategy, that is the class's optimum; when it
+runs out of time the class keeps its bound. Classes of more than ``max_class`` secrets keep
+the two-level bound (a probe there rarely ends in time). A budget just above the bound lets
+the search refute most second guesses by their one-level bounds, so a probe is far cheaper
+than solving the class outright (Logik 5x8, class 0,0 of 11234, 1,024 secrets: the unbudgeted
+search did not finish in 30 s).
 
 Sound because every ingredient is: each term bounds the optimum of its class, and the search's
 fail-high value is a lower bound by its contract (``Solver.solve``).
@@ -49,7 +51,7 @@ class FirstGuessBound:
     guess: str
     bound: int                 # n + sum of the class bounds
     classes: int
-    exact: int                 # classes whose bound is their exact optimum
+    exact: int                 # classes whose bound is their exact optimum (a probe found it)
     seconds: float = 0.0
 
 
@@ -66,7 +68,7 @@ class GameBound:
                                   for g in self.guesses]}
 
 
-def game_bound(variant: Variant, *, exact_max: int = 1000, seconds: float = 30.0,
+def game_bound(variant: Variant, *, max_class: int = 1000, seconds: float = 30.0,
                time_limit: float | None = None, search=None, log=None) -> GameBound:
     """The least first-guess bound over one first guess per symmetry orbit (module doc);
     ``time_limit`` ends the refinement (the bound proved so far stands)."""
@@ -83,7 +85,8 @@ def game_bound(variant: Variant, *, exact_max: int = 1000, seconds: float = 30.0
     for g, *_ in firsts:
         resp = search.replies(g)
         played, history = search._played([g]), search._history([g])
-        classes = [_Class(m, int(solver.lower_bound(m, 0, played, history)[0]))
+        classes = [_Class(m, int(solver.lower_bound(m, 0, played, history)[0]),
+                          open=len(m) <= max_class)
                    for m in (everyone[resp == r] for r in np.flatnonzero(np.bincount(resp))
                              if r != variant.win_response)]
         guesses[g] = (classes, [0.0])
@@ -96,10 +99,9 @@ def game_bound(variant: Variant, *, exact_max: int = 1000, seconds: float = 30.0
         if not todo:      # every class as far as it goes: this guess's bound is final
             heapq.heappush(heap, (bound, g))
             break
-        # small classes first (cheap exact optima), then the largest gap to close
-        c = min(todo, key=lambda c: (len(c.members) > exact_max, -len(c.members)))
+        c = min(todo, key=lambda c: len(c.members))   # smallest first: the cheapest probes
         t0 = time.perf_counter()
-        _refine(search, c, [g], exact_max, seconds, ends)
+        _refine(search, c, [g], seconds, ends)
         spent[0] += time.perf_counter() - t0
         heapq.heappush(heap, (_total(search.n, classes), g))
         log(f"{search.space.format(search.codes[g])}: class of {len(c.members)} >= {c.lower}"
@@ -118,18 +120,13 @@ def _total(n: int, classes: list[_Class]) -> int:
     return n + sum(c.lower for c in classes)
 
 
-def _refine(search, c: _Class, history: list[int], exact_max: int, seconds: float,
-            ends: float | None) -> None:
-    """Raise one class's bound: its exact optimum, or one probe above the bound."""
-    from .expected import INF_T, INF_W
+def _refine(search, c: _Class, history: list[int], seconds: float, ends: float | None) -> None:
+    """Raise one class's bound by one probe above it (or find its optimum)."""
     from .position import solve_set
 
     cap = seconds if ends is None else max(min(seconds, ends - time.perf_counter()), 1e-3)
-    if len(c.members) <= exact_max:
-        budget = (INF_T, INF_W)
-    else:
-        budget = (c.lower + c.step, 0)
-        c.step *= 2
+    budget = (c.lower + c.step, 0)
+    c.step *= 2
     search.set_deadline(cap)
     try:
         out = solve_set(search, c.members, history, budget=budget, depth=0)
