@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from testkit import variants
+from testkit import variant_and_log
 
 from cbsolve import CodeSpace, Variant, time_policy
 from cbsolve.consistency import Query, auto_choice, consistent, dfs, dfs_answer, plan
@@ -22,24 +22,6 @@ def rescore(log, codes):
         code = tuple(int(s) for s in code)
         for e in log:
             assert score(log.variant, code, e.guess) == (e.bulls, e.cows), (code, e)
-
-
-@st.composite
-def variant_and_log(draw, max_entries=5):
-    v = draw(variants(max_length=6, max_symbols=8, max_size=20_000))
-    space = CodeSpace(v)
-    idx = st.integers(0, space.size - 1)
-    secret = space.code_at(draw(idx))
-    log = FeedbackLog(v)
-    for _ in range(draw(st.integers(0, max_entries))):
-        g = space.code_at(draw(idx))
-        b, c = score(v, secret, g)
-        if draw(st.integers(0, 4)) == 0:      # sometimes a wrong reply: inconsistent logs too
-            b, c = draw(st.sampled_from([(bb, cc) for bb in range(v.length + 1)
-                                         for cc in range(v.length + 1 - bb)
-                                         if (bb, cc) != (v.length - 1, 1)]))
-        log.add(space.format(g), b, None if v.bulls_only else c)
-    return log
 
 
 def filtered(log):

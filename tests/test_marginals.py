@@ -7,35 +7,13 @@ import string
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from testkit import variants
+from testkit import variant_and_log
 
-from cbsolve import CodeSpace, Variant
+from cbsolve import Variant
 from cbsolve.consistency.count_vectors import count_vectors
 from cbsolve.consistency.marginals import _leave_one_out, marginals
 from cbsolve.consistency.native import consistent_indices
-from cbsolve.feedback import FeedbackLog, random_log
-from cbsolve.rule import score
-
-
-@st.composite
-def variant_and_log(draw, max_entries=5, bulls_only=None):
-    v = draw(variants(max_length=6, max_symbols=8, max_size=20_000))
-    if bulls_only is not None and v.bulls_only != bulls_only:
-        v = Variant(v.length, v.symbols, v.repeats, v.no_leading_zero,
-                    "bulls" if bulls_only else "bulls-cows")
-    space = CodeSpace(v)
-    idx = st.integers(0, space.size - 1)
-    secret = space.code_at(draw(idx))
-    log = FeedbackLog(v)
-    for _ in range(draw(st.integers(0, max_entries))):
-        g = space.code_at(draw(idx))
-        b, c = score(v, secret, g)
-        if draw(st.integers(0, 4)) == 0:      # sometimes a wrong reply: inconsistent logs too
-            b, c = draw(st.sampled_from([(bb, cc) for bb in range(v.length + 1)
-                                         for cc in range(v.length + 1 - bb)
-                                         if (bb, cc) != (v.length - 1, 1)]))
-        log.add(space.format(g), b, None if v.bulls_only else c)
-    return log
+from cbsolve.feedback import random_log
 
 
 def consistent_codes(log):

@@ -29,6 +29,33 @@ def variants(draw, max_length: int = 6, max_symbols: int = 8, max_size: int = 40
             return v
 
 
+@st.composite
+def variant_and_log(draw, max_entries: int = 5, bulls_only: bool | None = None):
+    """A random small variant and a log of up to ``max_entries`` guesses scored against a
+    hidden secret, about one reply in five replaced by another one (inconsistent logs too);
+    ``bulls_only`` forces the feedback kind when given."""
+    from cbsolve.codes import CodeSpace
+    from cbsolve.feedback import FeedbackLog
+
+    v = draw(variants(max_length=6, max_symbols=8, max_size=20_000))
+    if bulls_only is not None and v.bulls_only != bulls_only:
+        v = Variant(v.length, v.symbols, v.repeats, v.no_leading_zero,
+                    "bulls" if bulls_only else "bulls-cows")
+    space = CodeSpace(v)
+    idx = st.integers(0, space.size - 1)
+    secret = space.code_at(draw(idx))
+    log = FeedbackLog(v)
+    for _ in range(draw(st.integers(0, max_entries))):
+        g = space.code_at(draw(idx))
+        b, c = score(v, secret, g)
+        if draw(st.integers(0, 4)) == 0:      # sometimes a wrong reply: inconsistent logs too
+            b, c = draw(st.sampled_from([(bb, cc) for bb in range(v.length + 1)
+                                         for cc in range(v.length + 1 - bb)
+                                         if (bb, cc) != (v.length - 1, 1)]))
+        log.add(space.format(g), b, None if v.bulls_only else c)
+    return log
+
+
 def brute_force_codes(variant: Variant) -> list[tuple[int, ...]]:
     """All codes by plain itertools, the definition the fast enumeration must match."""
     d, n = variant.n_symbols, variant.length
