@@ -153,13 +153,16 @@ def main(argv=None) -> int:
     report = polisher.stats.to_json()
     write(doc, args.out)
     seconds = time.perf_counter() - started
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     lower = None
     if args.lower_bound:
         from cbsolve.search.first_guess_bound import game_bound
 
         lower = game_bound(variant, max_class=args.lower_bound, seconds=args.lower_seconds,
                            time_limit=args.lower_time_limit, search=polisher.search, log=log).to_json()
-    usage = resource.getrusage(resource.RUSAGE_SELF)
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        lower["cpu_seconds"] = round(after.ru_utime + after.ru_stime - usage.ru_utime
+                                     - usage.ru_stime, 1)
     row = {"game": args.game or variant.describe(), "variant": variant.to_dict(),
            "secrets": doc["stats"]["secrets"], "total": doc["stats"]["total"],
            "worst": doc["stats"]["worst"], "input": doc["polished"]["from"],
