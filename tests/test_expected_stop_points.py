@@ -138,6 +138,20 @@ def test_the_stop_request_is_reported_as_an_interrupt(monkeypatch):
     assert res.lower is None or res.lower <= full.total <= res.upper
 
 
+def test_an_interrupt_in_the_first_phase_reports_what_a_time_limit_there_does(monkeypatch):
+    """Stopped in the greedy value (the first phase, right after the set-up), a time limit
+    reports the counting bound; Ctrl-C there reported [?, ?]."""
+    _stop_before(monkeypatch, "greedy_value", 1, why="time")
+    timed = expected.solve_expected(GAME, workers=1)
+    monkeypatch.undo()
+    _stop_before(monkeypatch, "greedy_value", 1, why="interrupted")
+    with pytest.raises(expected.SearchInterrupted) as stop:
+        expected.solve_expected(GAME, workers=1)
+    res = stop.value.result
+    assert timed.lower is not None and timed.upper is None
+    assert (res.lower, res.upper, res.interrupted) == (timed.lower, None, True)
+
+
 def test_random_stop_points_in_one_process():
     """Deadlines, kernel stops and stop requests at random points, searches and bounds in
     sequence in one process: scripts/stress_expected_deadlines.py on small games."""

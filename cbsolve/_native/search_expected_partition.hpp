@@ -4,8 +4,11 @@
 // of guesses that partition a set the same way.
 #pragma once
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <unordered_map>
@@ -31,28 +34,77 @@ class Replies {
    public:
     // The score matrix (M[guess * nc + secret], replies < slots, `win` the winning reply),
     // borrowed: the caller keeps it alive (no copy: it is n^2 bytes, 1 GiB for Logik).
-    void init(const uint8_t* matrix, int nc, int slots, int win) {
+    // `responses`: the replies that occur (scoring.possible_responses), or empty. The
+    // transposed copy is built afterwards by transpose_rows (the set-up, stoppable in blocks).
+    void init(const uint8_t* matrix, int nc, int slots, int win, const std::vector<int>& responses) {
         nc_ = nc;
         slots_ = slots;
         win_ = win;
         M_ = matrix;
         const size_t cells = size_t(nc_) * nc_;
-        // Compact reply numbers for the scans: 0 = the win, then the other replies that occur.
+        // Compact reply numbers for the scans: 0 = the win, then the other replies that occur,
+        // in the order they first occur in the matrix. Once every reply listed has been seen
+        // no new one can follow, so the scan ends after a few rows instead of n^2 bytes.
         std::vector<int> compact(256, -1);
         compact[win_] = 0;
         nr_ = 1;
-        for (size_t i = 0; i < cells; ++i)
-            if (compact[M_[i]] < 0) compact[M_[i]] = nr_++;
+        std::vector<char> listed(256, 0);
+        int unseen = 0;
+        for (int r : responses)
+            if (r >= 0 && r < 256 && !listed[r]) listed[r] = 1, unseen += r != win_;
+        for (size_t i = 0; i < cells && (responses.empty() || unseen > 0); ++i)
+            if (compact[M_[i]] < 0) {
+                compact[M_[i]] = nr_++;
+                unseen -= listed[M_[i]];
+            }
+        for (int r = 0; r < 256; ++r) compact_[r] = uint8_t(compact[r] < 0 ? 0 : compact[r]);
         stride_ = nr_ <= 16 ? 16 : nr_;
-        MT_.resize(cells);  // MT_[secret * n + guess]: compact reply of every guess to a secret
-        // in 64 x 64 tiles: a column-at-a-time transpose of a 1 GiB matrix thrashes the cache
-        constexpr int kTile = 64;
-        for (int g0 = 0; g0 < nc_; g0 += kTile)
-            for (int s0 = 0; s0 < nc_; s0 += kTile)
-                for (int g = g0; g < std::min(nc_, g0 + kTile); ++g)
-                    for (int s = s0; s < std::min(nc_, s0 + kTile); ++s)
-                        MT_[size_t(s) * nc_ + g] = uint8_t(compact[M_[size_t(g) * nc_ + s]]);
+        MT_ = huge_buffer(cells);  // not zeroed: transpose_rows writes every byte once
+        transposed_ = 0;
+        touched_ = 0;
     }
+    // Transpose guess rows [transposed(), g_end) into MT_ (MT_[secret * n + guess]: the compact
+    // reply of every guess to a secret), in 64 x 64 tiles through a buffer: each tile reads 64
+    // row segments and writes 64 contiguous ones (writing bytes down a column thrashed the
+    // TLB: 6.9-11.5 s for Logik's 1 GiB, 2.0-4.3 s this way with huge pages; a stand-alone
+    // test of both loops). Threads share the tiles of a row block. Returns the rows done.
+    static constexpr int kTile = 64;
+    int transpose_rows(int g_end) {
+        g_end = std::min(g_end, nc_);
+        const int n = nc_;
+        const uint8_t* const M = M_;
+        uint8_t* const MT = MT_.get();
+        const uint8_t* const map = compact_;
+        for (; transposed_ < g_end; transposed_ = std::min(n, transposed_ + kTile)) {
+            const int g0 = transposed_, gn = std::min(n, g0 + kTile) - g0;
+#pragma omp parallel for schedule(static) if (int64_t(gn) * n > (int64_t(1) << 20))
+            for (int s0 = 0; s0 < n; s0 += kTile) {
+                alignas(64) uint8_t buf[kTile][kTile];
+                const int sn = std::min(n, s0 + kTile) - s0;
+                for (int g = 0; g < gn; ++g) {
+                    const uint8_t* row = &M[size_t(g0 + g) * n + s0];
+                    for (int s = 0; s < sn; ++s) buf[s][g] = map[row[s]];
+                }
+                for (int s = 0; s < sn; ++s) std::memcpy(&MT[size_t(s0 + s) * n + g0], buf[s], gn);
+            }
+        }
+        return transposed_;
+    }
+    // Touch the pages of MT_ up to `bytes` (its first touch of memory: 0.5-3.5 s for a GiB on
+    // the project's VM, in one block of transpose_rows otherwise, since every block writes a
+    // column of every row). Returns the bytes touched so far.
+    size_t touch(size_t bytes) {
+        constexpr size_t kPage = 4096;
+        bytes = std::min(bytes, size_t(nc_) * nc_);
+        uint8_t* const MT = MT_.get();
+        for (; touched_ < bytes; touched_ += kPage) MT[touched_] = 0;
+        touched_ = std::min(touched_, size_t(nc_) * nc_);
+        return touched_;
+    }
+    size_t touched() const { return touched_; }
+    // Rows of the transposed copy built (n on the fly: nothing to build).
+    int transposed() const { return M_ ? transposed_ : nc_; }
+    bool ready() const { return transposed() == nc_; }
 
     // Without the matrix (toolkit_replies.hpp): replies scored from packed codes, and the
     // compact rows of a node's set in a row table (RowScope) where they fit. `responses`: the
@@ -228,9 +280,26 @@ class Replies {
    private:
     int nc_ = 0, slots_ = 0, win_ = 0, nr_ = 1, stride_ = 16;
     const uint8_t* M_ = nullptr;
-    std::vector<uint8_t> MT_;
+    struct FreeDeleter {
+        void operator()(uint8_t* p) const { std::free(p); }
+    };
+    // `bytes` uninitialised, asking the kernel for 2 MiB pages (a hint; Linux): the transpose
+    // and the scans read rows 32 KiB apart, one 4 KiB page each.
+    static std::unique_ptr<uint8_t[], FreeDeleter> huge_buffer(size_t bytes) {
+        constexpr size_t kHuge = size_t(2) << 20;
+        const size_t size = (bytes + kHuge - 1) / kHuge * kHuge;
+        auto* p = static_cast<uint8_t*>(std::aligned_alloc(kHuge, std::max(size, kHuge)));
+        if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+        madvise(p, size, MADV_HUGEPAGE);
+#endif
+        return std::unique_ptr<uint8_t[], FreeDeleter>(p);
+    }
+    std::unique_ptr<uint8_t[], FreeDeleter> MT_;  // the transposed copy (matrix mode)
+    int transposed_ = 0;              // guess rows of MT_ built so far
+    size_t touched_ = 0;              // bytes of MT_ whose pages were touched (page faults)
     std::unique_ptr<PackedScorer> packed_;  // on the fly only
-    uint8_t compact_[256] = {};             // on the fly: reply -> compact number
+    uint8_t compact_[256] = {};             // reply -> compact number
 };
 
 }  // namespace

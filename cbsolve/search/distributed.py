@@ -222,8 +222,9 @@ class DistributedExpected:
         self.variant = variant
         self.max_depth = max_depth
         self.guesses = guesses
-        self.search = expected_search(variant, max_depth, guesses)   # ordering and bounds
         self.deadline = Deadline(time_limit)
+        # ordering and bounds; its set-up (the reply matrix) stops at the limit too
+        self.search = expected_search(variant, max_depth, guesses, deadline=self.deadline)
         self.split = split
         self.slots = max(1, sum(client.nthreads().values()))
         self.tasks = 0
@@ -511,6 +512,8 @@ class DistributedExpected:
         result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=False,
                               secrets=int(members.size), max_depth=self.max_depth,
                               guesses=self.guesses)
+        if s.setup_stopped is not None:   # the counting bound, as a stop right after it
+            return s.setup_stop_result(result, started)
         try:
             # The greedy value first, timed: after a time limit its tree is the answer, so the
             # search keeps time_policy.TREE_RESERVE x that time for it, as on one machine

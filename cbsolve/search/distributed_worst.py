@@ -122,7 +122,7 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
     from .worst import _depth, _Native, capacity
 
     threads = workers or len(os.sched_getaffinity(0))
-    native = _Native(variant, guesses, {}, threads, root=root)
+    native = _Native(variant, guesses, {}, threads, root=root, deadline=deadline)
     members, history = native.all, native.empty
     n = len(members)
     result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False, secrets=n,
@@ -130,6 +130,13 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
     lower = 1
     while capacity(native.n_responses, lower) < n:
         lower += 1
+    if native.setup_stopped is not None:   # the counting bound, as a stop right after it
+        stop = native.setup_stopped
+        result.lower, result.stop = lower, stop.reason
+        result.interrupted = stop.reason is StopReason.INTERRUPTED
+        result.notes.append(stop.note())
+        result.seconds = time.perf_counter() - started
+        return result
     greedy = native.run("greedy", 0)
     upper = _depth(greedy)
     result.lower, result.upper = lower, upper

@@ -43,11 +43,11 @@ import numpy as np
 
 from .. import time_policy
 from ..codes import CodeSpace
-from ..deadline import run_interruptible, stop_requested
+from ..deadline import Deadline, run_interruptible, stop_requested
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ..status import Status, StopReason
 from ..variant import Variant
-from . import SearchInterrupted, SearchResult, memory
+from . import SearchInterrupted, SearchResult, memory, reply_matrix
 
 GUESS_POOLS = ("all", "candidates")
 INF_T = 1 << 60
@@ -128,10 +128,20 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     workers = max(1, workers or os.cpu_count() or 1)
     plan = _check(variant, max_depth, guesses, prune, budget, workers, replies, memo_entries)
     options = {k: v for k, v in prune.items() if k != "symmetry"}
+    # the time limit counts the set-up (the reply matrices), which stops at it too
     search = _Search(variant, max_depth, guesses, workers, prune.get("symmetry", True), options,
-                     memo_entries, weights, split_min, plan=plan)
+                     memo_entries, weights, split_min, plan=plan,
+                     deadline=Deadline(time_limit))
     if plan.source == memory.ON_THE_FLY:
         search.notes.append(plan.note(search.n, budget))
+    if search.setup_stopped is not None:
+        result = search.setup_stop_result(
+            SearchResult(objective="expected", status=Status.UNKNOWN, proved=False,
+                         secrets=search.n, max_depth=max_depth, guesses=guesses,
+                         notes=search.notes, reply_source=search.reply_source), started)
+        if result.interrupted:
+            raise SearchInterrupted(result)
+        return result
     show = sys.stderr.isatty() if progress is None else bool(progress)
     try:
         # The driver runs in a worker thread: the calling thread answers Ctrl-C at once and
@@ -159,9 +169,28 @@ def _check(variant: Variant, max_depth, guesses: str, prune: dict, budget: int, 
                         workers, replies, memo_entries)
 
 
+def new_solver(variant: Variant, codes: np.ndarray, matrix: np.ndarray | None,
+               cand_only: bool = False, depth: int = 0, memo_entries: int = 10**5,
+               weights: list[int] | None = None, table_bytes: int = 0):
+    """The native core over ``codes`` (all of the game's): from the reply ``matrix``, whose
+    transposed copy ``prepare()`` must then build (:func:`reply_matrix.prepare`), or scoring
+    on the fly (None)."""
+    from .._native.search_expected import Solver
+    from ..scoring import possible_responses
+
+    possible = possible_responses(variant)
+    return Solver(matrix, codes, variant.n_symbols, 1 if variant.no_leading_zero else 0,
+                  variant.response_slots, variant.win_response, max(len(possible) - 1, 1),
+                  cand_only, depth, memo_entries, weights or [], repeats=variant.repeats,
+                  bulls_only=variant.bulls_only,
+                  responses=[variant.response_index(b, c) for b, c in possible],
+                  table_bytes=int(table_bytes))
+
+
 class _Search:
     def __init__(self, variant, max_depth, guesses, workers, symmetry, options, memo_entries,
-                 weights=None, split_min: int = SPLIT_MIN, plan: memory.Plan | None = None):
+                 weights=None, split_min: int = SPLIT_MIN, plan: memory.Plan | None = None,
+                 deadline: Deadline | None = None):
         self.split_min = split_min
         self.deadline_at: float | None = None   # set_deadline's, on perf_counter's clock
         if weights is not None:
@@ -171,9 +200,6 @@ class _Search:
                 raise InvalidVariant("weights need max_depth and one nondecreasing weight >= 0 "
                                      f"per depth (the last > 0), got {weights!r}")
         self.weights = weights
-        from .._native.search_expected import Solver
-        from ..scoring import possible_responses, score_matrix
-
         self.variant = variant
         self.space = CodeSpace(variant)
         self.codes = self.space.codes
@@ -187,18 +213,27 @@ class _Search:
             plan = memory.check(variant.describe(), self.n, "expected", memory.budget(),
                                 self.workers, "auto", memo_entries)
         self.reply_source = plan.source
-        # the reply matrix, or None: the kernel scores replies on the fly (memory.plan)
-        self.matrix = (score_matrix(variant, self.codes, self.codes)
-                       if plan.source == memory.MATRIX else None)
-        possible = possible_responses(variant)
-        branching = len(possible) - 1
         self.base_played = 1 if variant.no_leading_zero else 0
-        self.solver = Solver(self.matrix, self.codes, variant.n_symbols, self.base_played,
-                             variant.response_slots, variant.win_response, max(branching, 1),
-                             self.cand_only, self.depth, memo_entries, weights or [],
-                             repeats=variant.repeats, bulls_only=variant.bulls_only,
-                             responses=[variant.response_index(b, c) for b, c in possible],
-                             table_bytes=int(plan.table_bytes))
+
+        def solver(matrix):
+            return new_solver(variant, self.codes, matrix, self.cand_only, self.depth,
+                              memo_entries, weights, plan.table_bytes)
+
+        # the reply matrix, or None: the kernel scores replies on the fly (memory.plan). The
+        # set-up (the matrix, its transposed copy) stops at ``deadline`` or Ctrl-C: then
+        # ``setup_stopped`` says where, and the solver scores on the fly (nothing half-built
+        # is read; the drivers report the counting bound without searching).
+        self.setup_stopped: reply_matrix.SetupStopped | None = None
+        self.matrix = None
+        try:
+            if plan.source == memory.MATRIX:
+                self.matrix = reply_matrix.build(variant, self.codes, deadline)
+                self.solver = solver(self.matrix)
+                reply_matrix.prepare(self.solver, deadline)
+        except reply_matrix.SetupStopped as stop:
+            self.setup_stopped, self.matrix = stop, None
+        if self.matrix is None:
+            self.solver = solver(None)
         for key, value in (options or {}).items():
             setattr(self.solver, f"opt_{key}", bool(value))
         self._sym = None
@@ -395,6 +430,23 @@ class _Search:
         result.nodes = solver.nodes
         return result
 
+    def counting_bound(self, secrets: int) -> int | None:
+        """The fill bound of a set of ``secrets`` (objective units; None: none within the cap)."""
+        lower = self.solver.lb_total(max(self.depth, 0), secrets)
+        return int(lower) if lower < INF_T else None
+
+    def setup_stop_result(self, result: SearchResult, started: float) -> SearchResult:
+        """What a stop during the set-up leaves, filled into ``result`` (its ``secrets`` the
+        set searched): the counting bound, as a search stopped right after its set-up reports
+        it (:meth:`run`), and a note saying where the set-up stopped."""
+        stop = self.setup_stopped
+        result.status, result.proved = Status.UNKNOWN, False
+        result.lower = self.counting_bound(result.secrets)
+        result.stop, result.interrupted = stop.reason, stop.reason is StopReason.INTERRUPTED
+        result.notes.append(stop.note())
+        result.seconds = time.perf_counter() - started
+        return result
+
     # --- interrupts and progress ----------------------------------------------------------------
     def _abandon_if_interrupted(self) -> None:
         """After Ctrl-C the driver leaves at once (no tree); :meth:`interrupted` reports."""
@@ -430,8 +482,11 @@ class _Search:
             self.bar.interval(*self.live_interval())
 
     def interrupted(self, started: float) -> SearchResult:
-        """What Ctrl-C leaves: the interval proved so far, no tree."""
+        """What Ctrl-C leaves: the interval proved so far, no tree (before the first scan
+        settled anything, the counting bound)."""
         lower, upper = self.live_interval()
+        if lower is None:
+            lower = self.counting_bound(self.n)
         proved = lower is not None and lower == upper
         result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=proved,
                               reply_source=self.reply_source,

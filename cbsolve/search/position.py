@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import time_policy
+from ..deadline import Deadline
 from ..errors import InconsistentLog
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
@@ -107,16 +109,18 @@ def stamp(result: SearchResult, position: Position) -> None:
 
 def expected_search(variant: Variant, max_depth: int | None, guesses: str,
                     memo_entries: int = 2_000_000, memory_budget: str | int | None = None,
-                    replies: str = "auto"):
+                    replies: str = "auto", deadline=None):
     """The expected-case search object whose native solver answers one set at a time (the
-    reply matrix if it fits the memory budget, else replies scored on the fly)."""
+    reply matrix if it fits the memory budget, else replies scored on the fly). ``deadline``
+    (a :class:`cbsolve.deadline.Deadline`) stops the set-up: see ``_Search.setup_stopped``."""
     from ..codes import CodeSpace
     from . import memory
     from .expected import _Search
 
     plan = memory.check(variant.describe(), CodeSpace(variant).size, "expected",
                         memory.budget(memory_budget), 1, replies, memo_entries)
-    return _Search(variant, max_depth, guesses, 1, True, None, memo_entries, plan=plan)
+    return _Search(variant, max_depth, guesses, 1, True, None, memo_entries, plan=plan,
+                   deadline=deadline)
 
 
 def solve_set(search, members: np.ndarray, history: list[int], budget=None,
@@ -161,17 +165,22 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
 
     started = time.perf_counter()
     search = expected_search(position.variant, max_depth, guesses, memory_budget=memory_budget,
-                             replies=replies)
+                             replies=replies, deadline=Deadline(time_limit or None))
     n = int(position.members.size)
     result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=False, secrets=n,
                           max_depth=max_depth, guesses=guesses, reply_source=search.reply_source)
+    if search.setup_stopped is not None:   # the counting bound, as a stop right after it
+        search.setup_stop_result(result, started)
+        if result.interrupted:
+            raise SearchInterrupted(result)
+        return result
     if time_limit:   # the limit counts the set-up (the reply matrix), as the whole game's does
         search.set_deadline(max(float(time_limit) - (time.perf_counter() - started), 1e-3))
     history = [int(g) for g in position.history]
 
     def stopped(why: str, reason: StopReason) -> SearchResult:
         result.stop = reason
-        search.set_deadline(0)
+        search.set_deadline(time_policy.STOPPED_BOUND_SECONDS)   # a bound, not another search
         low = search.solver.lower_bound(np.ascontiguousarray(position.members, dtype=np.int32),
                                         search.depth, search._played(history),
                                         search._history(history))

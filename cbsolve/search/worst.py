@@ -38,7 +38,7 @@ from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ..scoring import possible_responses, score_matrix
 from ..status import Status, StopReason
 from ..variant import Variant
-from . import SearchInterrupted, SearchResult, memory
+from . import SearchInterrupted, SearchResult, memory, reply_matrix
 PRUNINGS = ("symmetry", "capacity", "obvious", "order", "memo", "dedupe")
 GUESS_MODES = ("all", "candidates")
 CERT_FORMAT = "cbsolve-worst-lower-bound"
@@ -65,7 +65,7 @@ class _Native:
 
     def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int,
                  lookahead: int = 0, memo_bytes: int | None = None, root=None,
-                 plan: memory.Plan | None = None):
+                 plan: memory.Plan | None = None, deadline: Deadline | None = None):
         from .._native.search_worst import WorstSearch
 
         space = CodeSpace(variant)
@@ -75,10 +75,18 @@ class _Native:
         if plan is None:   # the Dask paths: the default budget (--memory-budget, $CBSOLVE_...)
             plan = memory.check(variant.describe(), space.size, "worst", memory.budget(),
                                 max(1, workers))
-        # the reply matrix, or None: the kernel scores replies on the fly (memory.plan)
+        # the reply matrix, or None: the kernel scores replies on the fly (memory.plan). The
+        # matrix stops at ``deadline`` or Ctrl-C: then ``setup_stopped`` says where and the
+        # kernel scores on the fly (the driver reports the counting bound without searching).
         on_the_fly = plan.source == memory.ON_THE_FLY
-        self.matrix = None if on_the_fly else score_matrix(variant, self.codes, self.codes)
-        self.reply_source = memory.ON_THE_FLY if on_the_fly else memory.MATRIX
+        self.setup_stopped: reply_matrix.SetupStopped | None = None
+        self.matrix = None
+        if not on_the_fly:
+            try:
+                self.matrix = reply_matrix.build(variant, self.codes, deadline)
+            except reply_matrix.SetupStopped as stop:
+                self.setup_stopped = stop
+        self.reply_source = memory.MATRIX if self.matrix is not None else memory.ON_THE_FLY
         replies = possible_responses(variant)
         self.n_responses = len(replies)
         # the replies that occur, so the kernel need not scan the n^2 matrix for them
@@ -108,7 +116,10 @@ class _Native:
         return score_matrix(self.variant, self.codes[[int(guess)]], self.codes[members])[0]
 
     def stop_reason(self) -> StopReason | None:
-        """Why the kernel was stopped, as its control block says (None: it was not)."""
+        """Why the kernel was stopped, as its control block says (None: it was not), or why
+        its set-up was."""
+        if self.setup_stopped is not None:
+            return self.setup_stopped.reason
         why = StopReason(self.core.stop_reason())
         return None if why is StopReason.COMPLETE else why
 
@@ -181,12 +192,14 @@ class _WorstRun:
                                  max(1, workers), replies)
         self.variant, self.guesses, self.max_depth = variant, guesses, max_depth
         self.time_limit, self.workers, self.progress = time_limit, workers, progress
-        self.native = _Native(variant, guesses, self.prune, max(1, workers), lookahead,
-                              root=position, plan=plan)
         # The limit counts the set-up (the reply matrix: seconds at 32,768 codes), as the
-        # expected search's does: Logik 5x8 with a 2 s limit ended 4.4 s past it.
-        self.deadline = Deadline(None if time_limit is None or time_limit <= 0 else
-                                 max(time_limit - (time.perf_counter() - self.start), 1e-3))
+        # expected search's does: Logik 5x8 with a 2 s limit ended 4.4 s past it. The matrix
+        # stops at it too (and at Ctrl-C).
+        limit = time_limit if time_limit is not None and time_limit > 0 else None
+        self.native = _Native(variant, guesses, self.prune, max(1, workers), lookahead,
+                              root=position, plan=plan, deadline=Deadline(limit))
+        self.deadline = Deadline(None if limit is None else
+                                 max(limit - (time.perf_counter() - self.start), 1e-3))
         self.notes: list[str] = [] if plan.source == memory.MATRIX else [plan.note(n, budget)]
         self.result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False,
                                    secrets=len(self.native.all), guesses=guesses,
@@ -225,6 +238,8 @@ class _WorstRun:
 
     def solve(self, certificate: bool, ties, ties_limit: float | None,
               lookahead: int) -> SearchResult:
+        if self.native.setup_stopped is not None:
+            return self.stopped_in_setup()
         greedy_tree = self.bounds()
         optimum = self.decide(greedy_tree, certificate)
         if optimum is None:
@@ -234,14 +249,28 @@ class _WorstRun:
             self.count_at_worst(optimum, tree_doc, ties, ties_limit, lookahead)
         return self.finish(Status.OPTIMAL, True)
 
-    def bounds(self) -> dict | None:
-        """The counting lower bound and the greedy tree's depth (upper); the greedy tree."""
-        native, result = self.native, self.result
+    def counting_bound(self) -> int:
+        """The fewest guesses that can tell the secrets apart (1 without the capacity pruning)."""
         lower = 1
         if self.prune.get("capacity", True):
-            while capacity(native.n_responses, lower) < result.secrets:
+            while capacity(self.native.n_responses, lower) < self.result.secrets:
                 lower += 1
-        result.lower = lower
+        return lower
+
+    def stopped_in_setup(self) -> SearchResult:
+        """Stopped while the reply matrix was built: the counting bound, as a search stopped
+        right after its set-up reports it; Ctrl-C raises KeyboardInterrupt (the interval is
+        reported by :func:`_interrupted`)."""
+        self.result.lower = self.counting_bound()
+        self.notes.append(self.native.setup_stopped.note())
+        if self.native.setup_stopped.reason is StopReason.INTERRUPTED:
+            raise KeyboardInterrupt
+        return self.finish(Status.UNKNOWN, False)
+
+    def bounds(self) -> dict | None:
+        """The counting lower bound and the greedy tree's depth (upper); the greedy tree."""
+        result = self.result
+        result.lower = self.counting_bound()
         greedy_tree = self.run("greedy", 0)
         result.upper = _depth(greedy_tree) if greedy_tree is not None else None
         return greedy_tree
