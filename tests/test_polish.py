@@ -110,8 +110,8 @@ def test_script_writes_a_tree_verify_accepts(tmp_path, capsys):
 
 def _stored():
     rows = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    for name, row in sorted(rows.items()):
-        yield pytest.param(name, row, id=name, marks=pytest.mark.slow)
+    for name, row in sorted(rows.items()):   # under a second each (the native replay)
+        yield pytest.param(name, row, id=name)
 
 
 @pytest.mark.parametrize("name, row", list(_stored()))
