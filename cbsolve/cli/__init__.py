@@ -174,16 +174,20 @@ def _output_failed(exc: OSError) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Console entry point; never lets a traceback reach the user for bad input."""
-    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
-    # Only the command asked for is imported (start-up time: `consistent` alone pulls in
-    # 0.08 s of solver back-ends); help and unknown names need them all.
-    for name in [words[0]] if words and words[0] in COMMAND_MODULES else COMMAND_MODULES:
-        importlib.import_module(f"{__name__}.{name}")
-    clear_stop()    # an earlier command's Ctrl-C (in-process callers, tests) does not carry over
     from . import _interrupt
 
     argv_all = sys.argv[1:] if argv is None else argv
-    _interrupt.install(words[0] if words else None, "--json" in argv_all)  # the command's name
+    words = [a for a in argv_all if not a.startswith("-")]
+    command, as_json = (words[0] if words else None), "--json" in argv_all
+    # Only the command asked for is imported (start-up time: `consistent` alone pulls in
+    # 0.08 s of solver back-ends); help and unknown names need them all.
+    try:
+        for name in [command] if command in COMMAND_MODULES else COMMAND_MODULES:
+            importlib.import_module(f"{__name__}.{name}")
+    except KeyboardInterrupt:     # Ctrl-C before the command's handler exists
+        return _interrupt.before_start(command, as_json)
+    clear_stop()    # an earlier command's Ctrl-C (in-process callers, tests) does not carry over
+    _interrupt.install(command, as_json)
     try:
         code = _run(argv)
     finally:

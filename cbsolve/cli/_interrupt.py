@@ -112,6 +112,16 @@ def stub() -> dict:
     return {"command": _state["command"], "interrupted": True, "complete": False}
 
 
+def before_start(command: str | None, as_json: bool) -> int:
+    """A Ctrl-C while the command's modules were imported, before :func:`install`: nothing was
+    computed, so the stub for ``--json`` and one line; the exit code."""
+    _state.update(command=command, json=as_json)
+    if as_json:
+        print(json.dumps(stub()))
+    sys.stderr.write("cbsolve: interrupted\n")
+    return EXIT_INTERRUPTED
+
+
 def owes_json() -> bool:
     """``--json`` was asked for and nothing printed yet."""
     return _state["json"] and not _state["emitted"]

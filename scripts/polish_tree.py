@@ -1,0 +1,184 @@
+"""Polish a heuristic strategy tree for the expected case (cbsolve.search.polish) and record it.
+
+The input is a tree file (``cbsolve evaluate --out``) or, without ``--tree``, the tree of
+``--strategy`` (default entropy) built here. The polished tree is written (gzipped when the
+name ends in .gz), replayed secret by secret with the scorer, and with ``--record NAME`` its
+row (total, time, CPU, peak memory, machine, load) goes into models/polished-results.json,
+from which ``--table`` prints the "Best verified trees" table of docs/optimal.md:
+
+    nice python scripts/polish_tree.py --length 5 --symbols 12345678 --repeats \\
+        --exact-max 300 --node-seconds 10 --out models/certified/mm-5x8-polished.json.gz \\
+        --record mm-5x8-polished
+    python scripts/polish_tree.py --table
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import shlex
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from cbsolve.search.polish import Polisher  # noqa: E402
+from cbsolve.strategy.evaluation import evaluate  # noqa: E402
+from cbsolve.tree import histogram_of, make_tree, read_tree  # noqa: E402
+from cbsolve.variant import Variant  # noqa: E402
+
+RESULTS = ROOT / "models" / "polished-results.json"
+
+
+def polish_file(variant: Variant, tree: dict | None, strategy: str, first: str | None,
+                settings: dict, log) -> tuple[dict, Polisher]:
+    """(polished tree document, the polisher) for ``tree`` (None: ``strategy``'s tree)."""
+    if tree is None:
+        tree = evaluate(variant, strategy, first=first).tree
+        log(f"{strategy} tree: total {tree['stats']['total']}")
+    polisher = Polisher(variant, log=log, **settings)
+    root, total = polisher.polish(tree["root"])
+    hist = histogram_of(variant, root)   # the independent replay (cbsolve.certify)
+    replayed = sum(k * v for k, v in hist.items())
+    if replayed != total:
+        raise AssertionError(f"internal error: polished tree replays to {replayed}, "
+                             f"the polisher counted {total}")
+    doc = make_tree(variant, "polished", "all", root, hist, objective="expected",
+                    polished={"from": tree.get("strategy"), "input_total": polisher.stats.before,
+                              **settings})
+    return doc, polisher
+
+
+def write(doc: dict, path: str) -> None:
+    text = json.dumps(doc, separators=(",", ":")) + "\n"
+    data = gzip.compress(text.encode(), compresslevel=9, mtime=0) if path.endswith(".gz") \
+        else text.encode()
+    Path(path).write_bytes(data)
+
+
+def machine() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
+            cpu = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
+    except (OSError, StopIteration):
+        cpu = "unknown CPU"
+    ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{cpu}, {len(os.sched_getaffinity(0))} cores (shared), {ram:.0f} GiB"
+
+
+def table(rows: dict) -> str:
+    lines = ["| game | secrets | input tree | polished total (average) | worst | proved lower "
+             "bound | wall s (CPU s) | peak memory | load | command |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows.values():
+        low = f"{r['lower']['bound']:,}" if r.get("lower") else "—"
+        lines.append(f"| {r['game']} | {r['secrets']:,} | {r['input']} {r['input_total']:,} | "
+                     f"**{r['total']:,}** ({r['total'] / r['secrets']:.4f}) | {r['worst']} | {low} | "
+                     f"{r['seconds']:g} ({r['cpu_seconds']:g}) | {r['max_rss_mib']} MiB | "
+                     f"{r['load']} | `{r['command']}` |")
+    return "\n".join(lines)
+
+
+def lower_only(variant: Variant, args) -> int:
+    """Prove the first-guess lower bound alone and add it to the recorded row."""
+    from cbsolve.search.first_guess_bound import game_bound
+
+    started, load = time.perf_counter(), os.getloadavg()[0]
+    bound = game_bound(variant, max_class=args.lower_bound, seconds=args.lower_seconds,
+                       time_limit=args.lower_time_limit,
+                       log=lambda msg: print(msg, file=sys.stderr, flush=True)).to_json()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    bound.update(seconds=round(time.perf_counter() - started, 1),
+                 cpu_seconds=round(usage.ru_utime + usage.ru_stime, 1),
+                 max_rss_mib=round(usage.ru_maxrss / 1024),
+                 load=f"{load:.1f}-{os.getloadavg()[0]:.1f}",
+                 command="python scripts/polish_tree.py " + shlex.join(sys.argv[1:]))
+    print(json.dumps(bound), flush=True)
+    if args.record:
+        rows = json.loads(RESULTS.read_text())
+        rows[args.record]["lower"] = bound
+        RESULTS.write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--length", type=int, default=4)
+    ap.add_argument("--symbols", default="123456")
+    ap.add_argument("--repeats", action="store_true")
+    ap.add_argument("--no-leading-zero", action="store_true")
+    ap.add_argument("--tree", help="input tree file (default: build --strategy's tree)")
+    ap.add_argument("--strategy", default="entropy")
+    ap.add_argument("--first", help="first guess of --strategy's tree")
+    ap.add_argument("--exact-max", type=int, default=300)
+    ap.add_argument("--node-seconds", type=float, default=10.0)
+    ap.add_argument("--alternatives", type=int, default=0)
+    ap.add_argument("--alt-max", type=int, default=0)
+    ap.add_argument("--time-limit", type=float, default=None)
+    ap.add_argument("--lower-bound", type=int, default=0, metavar="MAX_CLASS",
+                    help="also prove a lower bound first guess by first guess, probing classes "
+                         "of at most MAX_CLASS secrets (cbsolve.search.first_guess_bound)")
+    ap.add_argument("--lower-seconds", type=float, default=30.0, help="cap per class search")
+    ap.add_argument("--lower-time-limit", type=float, default=None,
+                    help="seconds for the whole lower bound")
+    ap.add_argument("--lower-only", action="store_true",
+                    help="only the lower bound (--lower-bound), added to the row --record names")
+    ap.add_argument("--out")
+    ap.add_argument("--record", metavar="NAME", help="add the run to " + str(RESULTS.name))
+    ap.add_argument("--game", help="the game's name in the table (with --record)")
+    ap.add_argument("--table", action="store_true", help="print the docs table and exit")
+    args = ap.parse_args(argv)
+    if args.table:
+        print(table(json.loads(RESULTS.read_text())))
+        return 0
+    variant = Variant(args.length, args.symbols, args.repeats, args.no_leading_zero)
+    if args.lower_only:
+        return lower_only(variant, args)
+    if not args.out:
+        ap.error("--out is required")
+    started, load = time.perf_counter(), os.getloadavg()[0]
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    tree = read_tree(args.tree) if args.tree else None
+    settings = {"exact_max": args.exact_max, "node_seconds": args.node_seconds,
+                "alternatives": args.alternatives, "alt_max": args.alt_max,
+                "time_limit": args.time_limit}
+    doc, polisher = polish_file(variant, tree, args.strategy, args.first, settings, log)
+    report = polisher.stats.to_json()
+    write(doc, args.out)
+    seconds = time.perf_counter() - started
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    lower = None
+    if args.lower_bound:
+        from cbsolve.search.first_guess_bound import game_bound
+
+        lower = game_bound(variant, max_class=args.lower_bound, seconds=args.lower_seconds,
+                           time_limit=args.lower_time_limit, search=polisher.search, log=log).to_json()
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        lower["cpu_seconds"] = round(after.ru_utime + after.ru_stime - usage.ru_utime
+                                     - usage.ru_stime, 1)
+    row = {"game": args.game or variant.describe(), "variant": variant.to_dict(),
+           "secrets": doc["stats"]["secrets"], "total": doc["stats"]["total"],
+           "worst": doc["stats"]["worst"], "input": doc["polished"]["from"],
+           "input_total": report["before"], "report": report, "seconds": round(seconds, 1),
+           "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
+           "max_rss_mib": round(usage.ru_maxrss / 1024), "machine": machine(),
+           "load": f"{load:.1f}-{os.getloadavg()[0]:.1f}",
+           "command": "python scripts/polish_tree.py " + shlex.join(argv or sys.argv[1:]),
+           "file": os.path.relpath(args.out, ROOT), "lower": lower}
+    print(json.dumps(row), flush=True)
+    if args.record:
+        rows = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+        rows[args.record] = row
+        RESULTS.write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
