@@ -237,6 +237,7 @@ class _Search:
         for key, value in (options or {}).items():
             setattr(self.solver, f"opt_{key}", bool(value))
         self._sym = None
+        self._wins: dict[int, int] = {}   # depth -> secrets won there, in the tree being built
         # The native core reduces guesses by the stabiliser of the history at every level when
         # it is told the history; otherwise the top two levels use cbsolve.symmetry.
         self.native_sym = symmetry and (options or {}).get("stabiliser", True)
@@ -736,6 +737,15 @@ class _Search:
 
         everyone = np.arange(self.n, dtype=np.int32)
         return self._node(g1, everyone, self.depth, [], child)
+
+    def greedy_subtree(self, members: np.ndarray, history) -> dict:
+        """Irving's greedy tree of a set from a position, for a caller outside the search (the
+        tree polisher): the win counts of a tree being built are left as they were."""
+        saved, self._wins = self._wins, {}
+        try:
+            return self._greedy_tree(members, 0, list(history))
+        finally:
+            self._wins = saved
 
     def _greedy_tree(self, members: np.ndarray, d: int, history) -> dict:
         g = self.solver.greedy_guess(members, self._played(history), d)

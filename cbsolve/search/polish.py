@@ -219,10 +219,7 @@ class Polisher:
 
     def _greedy(self, members, history):
         """Irving's greedy subtree of a set (the native core's; smallest expected class)."""
-        self.search._wins = {}
-        node = self.search._greedy_tree(members, 0, list(history))
-        self.search._wins = {}
-        return node
+        return self.search.greedy_subtree(members, history)
 
     # --- helpers ---------------------------------------------------------------------------------
     def _index(self, node: dict) -> int:
