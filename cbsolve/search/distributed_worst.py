@@ -21,6 +21,7 @@ import threading
 
 import numpy as np
 
+from ..bounds.counting import worst_lower
 from ..deadline import Deadline, stop_requested
 from ..status import Status, StopReason
 from ..variant import Variant
@@ -119,7 +120,7 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
     import time
 
     from .distributed import _Stopped
-    from .worst import _depth, _Native, capacity
+    from .worst import _depth, _Native
 
     threads = workers or len(os.sched_getaffinity(0))
     native = _Native(variant, guesses, {}, threads, root=root, deadline=deadline)
@@ -127,16 +128,9 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
     n = len(members)
     result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False, secrets=n,
                           guesses=guesses, max_depth=max_depth)
-    lower = 1
-    while capacity(native.n_responses, lower) < n:
-        lower += 1
+    lower = worst_lower(n, native.n_responses)
     if native.setup_stopped is not None:   # the counting bound, as a stop right after it
-        stop = native.setup_stopped
-        result.lower, result.stop = lower, stop.reason
-        result.interrupted = stop.reason is StopReason.INTERRUPTED
-        result.notes.append(stop.note())
-        result.seconds = time.perf_counter() - started
-        return result
+        return native.setup_stopped.report(result, lower, started)
     greedy = native.run("greedy", 0)
     upper = _depth(greedy)
     result.lower, result.upper = lower, upper

@@ -440,13 +440,7 @@ class _Search:
         """What a stop during the set-up leaves, filled into ``result`` (its ``secrets`` the
         set searched): the counting bound, as a search stopped right after its set-up reports
         it (:meth:`run`), and a note saying where the set-up stopped."""
-        stop = self.setup_stopped
-        result.status, result.proved = Status.UNKNOWN, False
-        result.lower = self.counting_bound(result.secrets)
-        result.stop, result.interrupted = stop.reason, stop.reason is StopReason.INTERRUPTED
-        result.notes.append(stop.note())
-        result.seconds = time.perf_counter() - started
-        return result
+        return self.setup_stopped.report(result, self.counting_bound(result.secrets), started)
 
     # --- interrupts and progress ----------------------------------------------------------------
     def _abandon_if_interrupted(self) -> None:

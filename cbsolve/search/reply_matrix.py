@@ -10,11 +10,13 @@ set-up reports (the counting bound).
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..deadline import Deadline, request_stop, run_interruptible, stop_requested
 from ..scoring import pack, response_dtype, score_matrix
-from ..status import StopReason
+from ..status import Status, StopReason
 
 #: Cells per block (~20 ms of scoring): above the scoring core's threshold for its threads,
 #: so every block is scored in parallel, and small enough that a stop waits for one block.
@@ -33,6 +35,17 @@ class SetupStopped(Exception):
         word = {StopReason.TIME: "time limit reached", StopReason.INTERRUPTED: "interrupted"}
         return (f"{word.get(self.reason, 'stopped')} during the set-up ({self.what}: "
                 f"{self.done:,} of {self.rows:,} rows built)")
+
+
+    def report(self, result, lower: int | None, started: float):
+        """``result`` (a SearchResult) as this stop leaves it: unknown, the lower bound
+        ``lower`` (the counting bound, as a search stopped right after its set-up reports),
+        why it stopped and where; returned."""
+        result.status, result.proved, result.lower = Status.UNKNOWN, False, lower
+        result.stop, result.interrupted = self.reason, self.reason is StopReason.INTERRUPTED
+        result.notes.append(self.note())
+        result.seconds = time.perf_counter() - started
+        return result
 
 
 def _reason() -> StopReason:

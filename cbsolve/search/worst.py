@@ -32,6 +32,7 @@ import time
 import numpy as np
 
 from .. import time_policy
+from ..bounds.counting import worst_lower
 from ..codes import CodeSpace
 from ..deadline import Deadline, run_interruptible
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
@@ -251,11 +252,9 @@ class _WorstRun:
 
     def counting_bound(self) -> int:
         """The fewest guesses that can tell the secrets apart (1 without the capacity pruning)."""
-        lower = 1
-        if self.prune.get("capacity", True):
-            while capacity(self.native.n_responses, lower) < self.result.secrets:
-                lower += 1
-        return lower
+        if not self.prune.get("capacity", True):
+            return 1
+        return worst_lower(self.result.secrets, self.native.n_responses)
 
     def stopped_in_setup(self) -> SearchResult:
         """Stopped while the reply matrix was built: the counting bound, as a search stopped
