@@ -117,10 +117,12 @@ class Polisher:
     def _polish(self, node: dict, members: np.ndarray, history: list[int],
                 top: bool = False, alternatives: bool = True) -> tuple[dict, tuple[int, int]]:
         n = len(members)
-        old = self.measure(node, members)
         if n <= TRIVIAL or self._out_of_time():
-            return node, old
+            return node, self.measure(node, members)
         if n <= self.exact_max:
+            # measured only here: above exact_max the value comes from the polished children
+            # (measuring every node walked its whole subtree again, once per ancestor)
+            old = self.measure(node, members)
             found = self._exact(members, history, old)
             if found is not None:   # the optimum's subtree, or None when the search timed out
                 return found if found[0] is not None else (node, old)
