@@ -73,11 +73,7 @@ class _Solver:
         if left is not None and left <= 0:
             raise OutOfTime
         search = self.capped if depth else self.search
-        search.solver.set_deadline(left or 0)
-        try:
-            out = solve_set(search, members, history, depth=depth)
-        finally:
-            search.solver.set_deadline(0)
+        out = solve_set(search, members, history, depth=depth, seconds=left or 0)
         if out is None:
             raise OutOfTime
         return (int(out[0]), int(out[1])) if out[2] else None

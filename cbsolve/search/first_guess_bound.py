@@ -127,11 +127,7 @@ def _refine(search, c: _Class, history: list[int], seconds: float, ends: float |
     cap = seconds if ends is None else max(min(seconds, ends - time.perf_counter()), 1e-3)
     budget = (c.lower + c.step, 0)
     c.step *= 2
-    search.set_deadline(cap)
-    try:
-        out = solve_set(search, c.members, history, budget=budget, depth=0)
-    finally:
-        search.set_deadline(0)
+    out = solve_set(search, c.members, history, budget=budget, depth=0, seconds=cap)
     if out is None:          # out of time: this class keeps its bound
         c.open = False
         return

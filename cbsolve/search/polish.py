@@ -140,11 +140,7 @@ class Polisher:
         seconds = self.node_seconds
         if self._ends_at is not None:
             seconds = min(seconds, max(self._ends_at - time.perf_counter(), 1e-3))
-        search.set_deadline(seconds)
-        try:
-            out = solve_set(search, members, history, budget=old, depth=0)
-        finally:
-            search.set_deadline(0)
+        out = solve_set(search, members, history, budget=old, depth=0, seconds=seconds)
         if out is None:
             self.stats.timed_out += 1
             return None

@@ -124,10 +124,12 @@ def expected_search(variant: Variant, max_depth: int | None, guesses: str,
 
 
 def solve_set(search, members: np.ndarray, history: list[int], budget=None,
-              depth: int | None = None):
+              depth: int | None = None, seconds: float | None = None):
     """Solve one set exactly within ``budget`` (total, worst): (total, worst, exact) as the
     core's ``solve``, or None when stopped; the call runs in a thread so Ctrl-C stops it.
-    ``depth``: guesses left under a ``max_depth`` cap (default: the search's cap; 0 none)."""
+    ``depth``: guesses left under a ``max_depth`` cap (default: the search's cap; 0 none).
+    ``seconds``: a time limit for this call alone (0: none), set on the search and cleared
+    after it with the stop flag; None leaves the search's deadline as the caller set it."""
     from .expected import INF_T, INF_W
 
     from ..deadline import run_interruptible
@@ -140,7 +142,13 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
         return solver.solve(members, search.depth if depth is None else depth, int(bt), int(bw),
                             search._played(history), None, search._history(history))
 
-    return run_interruptible(work, solver.request_stop)
+    if seconds is None:
+        return run_interruptible(work, solver.request_stop)
+    search.set_deadline(seconds)
+    try:
+        return run_interruptible(work, solver.request_stop)
+    finally:
+        search.set_deadline(0)
 
 
 def subtree(search, members: np.ndarray, history: list[int],

@@ -70,11 +70,7 @@ def exact_move(log, guesses: str = "all", budget: int = EXACT_SECRETS,
     except CbsolveError as exc:        # e.g. a space too large for the exact search
         return None, f"no exact search here: {exc}"
     history = [int(g) for g in position.history]
-    search.solver.set_deadline(time_limit)
-    try:
-        out = solve_set(search, position.members, history)
-    finally:
-        search.solver.set_deadline(0)
+    out = solve_set(search, position.members, history, seconds=time_limit)
     if out is None or not out[2]:
         return None, f"the exact search did not finish within {time_limit:g} s"
     root, hist = subtree(search, position.members, history)
