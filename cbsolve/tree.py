@@ -57,9 +57,16 @@ def make_tree(variant: Variant, strategy: str, guesses: str, root: dict,
 
 # --- reading and writing --------------------------------------------------------------------
 def write_tree(tree: dict, path) -> None:
-    """Write a tree as JSON (compact: trees of large variants have 10^5 nodes)."""
+    """Write a tree as JSON (compact: trees of large variants have 10^5 nodes), gzipped when
+    the name ends in ``.gz`` as :func:`read_tree` expects (no time stamp: the same tree gives
+    the same bytes)."""
+    data = (json.dumps(tree, separators=(",", ":")) + "\n").encode("utf-8")
+    if str(path).endswith(".gz"):
+        import gzip
+
+        data = gzip.compress(data, compresslevel=9, mtime=0)
     try:
-        Path(path).write_text(json.dumps(tree, separators=(",", ":")) + "\n", encoding="utf-8")
+        Path(path).write_bytes(data)
     except OSError as exc:
         raise InvalidTree(f"cannot write tree file {str(path)!r}: {exc.strerror or exc}") from None
 

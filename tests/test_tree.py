@@ -87,6 +87,17 @@ def test_dot(tree):
     assert cut.count("->") == len(tree["root"]["children"])
 
 
+def test_a_gz_name_is_written_gzipped_and_read_back(tmp_path, tree):
+    """``--out t.json.gz`` wrote plain JSON under that name, which ``verify`` then refused
+    (reading unpacks every ``.gz`` file)."""
+    import gzip
+
+    path = tmp_path / "t.json.gz"
+    write_tree(tree, path)
+    assert json.loads(gzip.decompress(path.read_bytes())) == tree
+    assert read_tree(path) == tree
+
+
 def test_written_file_is_plain_json(tmp_path, tree):
     path = tmp_path / "t.json"
     write_tree(tree, path)
