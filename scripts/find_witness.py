@@ -9,7 +9,7 @@ class whose greedy tree is too deep gets a witness search
 first, each of their classes decided by the exact kernel within a short cap). Without
 ``--first`` the script tries the first guesses itself, one per symmetry orbit, those whose
 largest reply class is smallest first (``--firsts`` of them). The assembled tree is
-written gzipped; ``cbsolve verify`` checks it secret by secret.
+written (gzipped when its name ends in .gz); ``cbsolve verify`` checks it secret by secret.
 
     nice -n 10 python scripts/find_witness.py --length 5 --digits 10 --distinct --first 01234 \\
         --worst 7 --out bc-5-10-worst-witness.json.gz
@@ -23,8 +23,6 @@ less fails (the lower bound), so ``cbsolve verify`` reports the tree optimal.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import sys
 import time
 from pathlib import Path
@@ -40,6 +38,7 @@ from cbsolve.errors import CbsolveError  # noqa: E402
 from cbsolve.search import memory  # noqa: E402
 from cbsolve.search.witness import WitnessLog, find_witness, ordered_guesses  # noqa: E402
 from cbsolve.search.worst import _certificate, _depth, _Native, _tree_doc  # noqa: E402
+from cbsolve.tree import read_tree, write_tree  # noqa: E402
 from cbsolve.variant import Variant  # noqa: E402
 
 
@@ -183,11 +182,11 @@ def main(argv=None) -> int:
     native = _Native(variant, "all", {}, 1, plan=plan)
     say(f"{variant.describe()}: {space.size} codes, set-up {time.perf_counter() - t0:.1f} s")
     if args.add_certificate:
-        doc = json.loads(gzip.decompress(Path(args.out).read_bytes()))
+        doc = read_tree(args.out)
         doc["certificate"] = _certificate(variant, native, args.worst - 1, "all", Deadline(None),
                                           None)
         say(f"certificate: {time.perf_counter() - t0:.1f} s")
-        _write(doc, args.out)
+        write_tree(doc, args.out)
         return 0
     if firsts is None:
         firsts = first_guesses(native, args.firsts)
@@ -216,13 +215,8 @@ def main(argv=None) -> int:
                                           Deadline(None), None)
     say(f"tree: worst {doc['stats']['worst']}, total {doc['stats']['total']}, "
         f"{time.perf_counter() - t0:.1f} s")
-    _write(doc, args.out)
+    write_tree(doc, args.out)
     return 0
-
-
-def _write(doc: dict, path: str) -> None:
-    text = json.dumps(doc, separators=(",", ":")) + "\n"
-    Path(path).write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ with its source. Rows of entries not rerun are kept, so entries can be run one a
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import platform
@@ -85,6 +84,7 @@ def command(name: str, time_limit: float | None) -> str:
 
 def solve_one(name: str, time_limit: float | None, workers: int | None) -> dict:
     """Run one entry in this process; write its tree; return the row (without memory)."""
+    from cbsolve.tree import write_tree
     from cbsolve.variant import Variant
 
     (length, symbols, repeats, nlz), objective, published, source = ENTRIES[name]
@@ -108,8 +108,7 @@ def solve_one(name: str, time_limit: float | None, workers: int | None) -> dict:
     if result.tree is not None and result.proved:
         OUT.mkdir(parents=True, exist_ok=True)
         path = OUT / f"{name}.json.gz"
-        text = json.dumps(result.tree, separators=(",", ":")) + "\n"
-        path.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
+        write_tree(result.tree, path)
         row["file"] = str(path.relative_to(ROOT))
         row["total"], row["worst"] = result.total, result.worst
     return row

@@ -14,7 +14,6 @@ from which ``--table`` prints the "Best verified trees" table of docs/optimal.md
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import resource
@@ -28,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from cbsolve.search.polish import Polisher  # noqa: E402
 from cbsolve.strategy.evaluation import evaluate  # noqa: E402
-from cbsolve.tree import histogram_of, make_tree, read_tree  # noqa: E402
+from cbsolve.tree import histogram_of, make_tree, read_tree, write_tree  # noqa: E402
 from cbsolve.variant import Variant  # noqa: E402
 
 RESULTS = ROOT / "models" / "polished-results.json"
@@ -51,13 +50,6 @@ def polish_file(variant: Variant, tree: dict | None, strategy: str, first: str |
                     polished={"from": tree.get("strategy"), "input_total": polisher.stats.before,
                               **settings})
     return doc, polisher
-
-
-def write(doc: dict, path: str) -> None:
-    text = json.dumps(doc, separators=(",", ":")) + "\n"
-    data = gzip.compress(text.encode(), compresslevel=9, mtime=0) if path.endswith(".gz") \
-        else text.encode()
-    Path(path).write_bytes(data)
 
 
 def machine() -> str:
@@ -151,7 +143,7 @@ def main(argv=None) -> int:
                 "time_limit": args.time_limit}
     doc, polisher = polish_file(variant, tree, args.strategy, args.first, settings, log)
     report = polisher.stats.to_json()
-    write(doc, args.out)
+    write_tree(doc, args.out)
     seconds = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)
     lower = None
