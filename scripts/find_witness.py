@@ -16,6 +16,13 @@ written (gzipped when its name ends in .gz); ``cbsolve verify`` checks it secret
     nice -n 10 python scripts/find_witness.py --length 5 --symbols 12345678 --repeats \\
         --worst 6 --certificate --out mm-5x8-worst.json.gz
 
+``--sub REPLY`` goes on in one class that a pinned second guess leaves, from the third guess
+where an earlier run stopped (``--skip``):
+
+    nice -n 10 python scripts/find_witness.py --length 6 --symbols 123456 --repeats --worst 6 \\
+        --first 111223 --classes 0,2 --second 0,2=344342 --sub 1,2 --skip 600 --cap 30 \\
+        --levels 0 --out unused.json
+
 The variant options are those of the CLI (``--game`` names a preset, default ``bulls-cows``;
 the length defaults to 5). ``--certificate`` embeds the refutation tree proving that one guess
 less fails (the lower bound), so ``cbsolve verify`` reports the tree optimal.
@@ -72,6 +79,11 @@ def parse(argv=None) -> argparse.Namespace:
                     help="the second guess to use in a class (e.g. 0,2=10567)")
     ap.add_argument("--classes", nargs="+", default=None,
                     help="search only these reply classes of the first guess (e.g. 0,2); no tree")
+    ap.add_argument("--sub", default=None, metavar="REPLY",
+                    help="with one --classes and its --second pin: search only the class REPLY "
+                    "the pinned second guess leaves (third guesses in partition order)")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="with --sub: skip this many third guesses (where a run stopped)")
     ap.add_argument("--certificate", action="store_true",
                     help="embed the certificate that one guess less fails")
     ap.add_argument("--add-certificate", action="store_true",
@@ -111,6 +123,49 @@ def greedy_misses(native, first: int, left: int) -> list[tuple[int, int, int]]:
             if depth > left:
                 out.append((int(r), int(cls.size), depth))
     return out
+
+
+def reply_index(variant: Variant, text: str) -> int:
+    """The reply written as the trees write it ("1,2", or "2" when only bulls are told)."""
+    try:
+        parts = [int(x) for x in text.split(",")]
+        if len(parts) != (1 if variant.bulls_only else 2) or min(parts) < 0:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"not a reply of this game: {text!r}") from None
+    return variant.response_index(parts[0], parts[-1] if len(parts) == 2 else 0)
+
+
+def sub_class_search(native, first: int, args, say) -> bool:
+    """``--sub``: the witness search in one class the pinned second guess leaves, its third
+    guesses one per orbit in partition order from rank ``--skip`` (``--max-guesses`` of them).
+    A class of several hundred secrets with 4 guesses left can take the kernel longer than any
+    cap; this goes on where an earlier run stopped instead of deciding the other classes again.
+    True when a third guess works (it is printed; no tree is written)."""
+    variant, space = native.variant, native.space
+    name = args.classes[0]
+    second = space.index_of(space.parse(dict(x.split("=") for x in args.second)[name]))
+    cls = native.all[native.replies(first, native.all) == reply_index(variant, name)]
+    sub = cls[native.replies(second, cls) == reply_index(variant, args.sub)]
+    history = [first, second]
+    if sub.size == 0:
+        say(f"{name} then {args.sub}: no secret gets this reply")
+        return False
+    guesses = ordered_guesses(native, sub, history)
+    tried = guesses[args.skip:][:args.max_guesses]
+    say(f"{name} then {args.sub}: {sub.size} secrets, third guesses {args.skip + 1}-"
+        f"{args.skip + len(tried)} of {len(guesses)}")
+
+    def echo(row):
+        hist, g, outcome, sec = row
+        say(f"  guess {len(hist) + 1} {space.format(space.codes[g])}: {outcome} ({sec:.1f} s)")
+
+    found = find_witness(native, sub, args.worst - 2, history, cap=args.cap, levels=args.levels,
+                         log=WitnessLog(echo=echo), deeper_guesses=args.deeper_guesses,
+                         survey=args.survey, only=tried) if tried else None
+    say(f"{name} then {args.sub}: " + ("no witness" if found is None else
+        f"witness, third guess {space.format(space.codes[found['guess']])}"))
+    return found is not None
 
 
 def witness_after(native, first: int, args, say) -> list | None:
@@ -171,6 +226,14 @@ def main(argv=None) -> int:
         space = CodeSpace(variant)
         plan = memory.check(variant.describe(), space.size, "worst", budget, 1)
         firsts = None if args.first is None else [space.index_of(space.parse(args.first))]
+        if args.sub is not None:
+            pins = dict(x.split("=") for x in args.second)
+            if firsts is None or not args.classes or len(args.classes) != 1 \
+                    or args.classes[0] not in pins:
+                raise ValueError("--sub needs --first, one --classes and its --second pin")
+            for reply in (args.sub, args.classes[0]):   # a typo fails before the set-up
+                reply_index(variant, reply)
+            space.index_of(space.parse(pins[args.classes[0]]))
     except (CbsolveError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -188,6 +251,8 @@ def main(argv=None) -> int:
         say(f"certificate: {time.perf_counter() - t0:.1f} s")
         write_tree(doc, args.out)
         return 0
+    if args.sub is not None:
+        return 0 if sub_class_search(native, firsts[0], args, say) else 1
     if firsts is None:
         firsts = first_guesses(native, args.firsts)
         say("first guesses to try: " + " ".join(space.format(space.codes[g]) for g in firsts)

@@ -158,3 +158,48 @@ def test_script_greedy_misses_below_the_optimum():
         assert script.greedy_misses(native, first, optimum - 2)
         assert all(depth > optimum - 1 for _, _, depth in
                    script.greedy_misses(native, first, optimum - 1))
+
+
+def test_script_sub_class_search_agrees_with_the_kernel(tmp_path):
+    # --sub searches one class a pinned second guess leaves, over every third guess up to
+    # symmetry: it finds a witness exactly when the complete search says the class fits
+    script = load_script("find_witness")
+    variant = Variant(4, "123456", repeats=True)
+    native = _Native(variant, "all", {}, 1)
+    space = CodeSpace(variant)
+    first = space.index_of(space.parse("1122"))
+    cls = native.all[native.replies(first, native.all) == variant.response_index(0, 1)]
+    second = ordered_guesses(native, cls, [first])[0]
+    replies = native.replies(second, cls)
+    outcomes = set()
+    common = ("--game", "mastermind", "--length", "4", "--first", "1122", "--worst", "4",
+              "--classes", "0,1", "--second", f"0,1={space.format(space.codes[second])}")
+    for r in np.unique(replies):
+        sub = cls[replies == r]
+        if r == variant.win_response or sub.size < 3:
+            continue
+        fits = native.core.feasible(sub, 2, np.array([first, second], dtype=np.int64)) == 1
+        status, _ = _run_script(tmp_path, *common, "--sub", variant.format_response(int(r)))
+        assert status == (0 if fits else 1)
+        outcomes.add(fits)
+        # skipping every third guess tries none
+        status, _ = _run_script(tmp_path, *common, "--sub", variant.format_response(int(r)),
+                                "--skip", str(space.size))
+        assert status == 1
+    assert outcomes == {True, False}
+    # a reply no secret gets (3 black, 1 white cannot happen): nothing to find, exit 1
+    assert _run_script(tmp_path, *common, "--sub", "3,1")[0] == 1
+
+
+@pytest.mark.parametrize("options", [
+    ("--sub", "0,1"),
+    ("--classes", "0,1", "--sub", "0,1"),
+    ("--classes", "0,1", "--second", "0,1=3456", "--sub", "7"),
+    ("--classes", "0,1", "--second", "0,1=3457", "--sub", "0,1"),
+], ids=["no-class", "no-pin", "bad-reply", "bad-second"])
+def test_script_sub_bad_input_is_one_line_and_exit_2(tmp_path, capsys, options):
+    status, out = _run_script(tmp_path, "--game", "mastermind", "--length", "4", "--first",
+                              "1122", "--worst", "4", *options)
+    assert status == 2 and not out.exists()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ")
