@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import csv
 import os
-import platform
 import re
 import sys
 import time
@@ -24,6 +23,7 @@ from pathlib import Path
 
 from cbsolve.analysis.runners import run_dask, run_local
 from cbsolve.bounds.table import FIELDS, cell_cost, table_cell, table_row
+from cbsolve.machine import describe as describe_machine
 
 #: Seconds of optional work (strategies, two-level bound, exact search) per cell by default.
 #: About 50 cells use all of it (exact searches that do not close, up to the search's memory
@@ -82,19 +82,6 @@ def bounds_table(ns=range(2, 9), ds=range(2, 13), kinds=("distinct", "repeats"),
                               order=cell_cost))
     rows.sort(key=lambda r: (r["kind"], r["N"], r["D"]))
     return rows
-
-
-def machine() -> str:
-    """CPU model, cores and memory of this machine, for the table's header."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            model = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
-        with open("/proc/meminfo") as fh:
-            mem = int(next(line.split()[1] for line in fh if line.startswith("MemTotal"))) / 2**20
-        return f"{model}, {os.cpu_count()} cores, {mem:.0f} GiB"
-    except (OSError, StopIteration):
-        return f"{model}, {os.cpu_count()} cores"
 
 
 # --- an existing table ----------------------------------------------------------------------
@@ -274,12 +261,12 @@ def main(argv=None) -> int:
     if args.update:
         header = (f"{old_header} Updated {now}: cells {args.cells} recomputed by `python "
                   f"scripts/bounds_table.py --cells {args.cells} --update --cell-budget "
-                  f"{args.budget:g}` in {wall:.0f} s on {where} ({machine()}).")
+                  f"{args.budget:g}` in {wall:.0f} s on {where} ({describe_machine()}).")
         rows = merge_rows(old_rows, rows)
     else:
         header = (f"Generated {now} by `python scripts/bounds_table.py --cell-budget "
                   f"{args.budget:g}{' --cells ' + args.cells if cells else ''}` in "
-                  f"{wall / 60:.1f} min on {where}; machine: {machine()}. Each cell had "
+                  f"{wall / 60:.1f} min on {where}; machine: {describe_machine()}. Each cell had "
                   f"{args.budget:g} s for the optional work (strategies evaluated exactly, the "
                   "two-level partition bound, the exact searches); the CSV's notes column names "
                   "what did not fit.")

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
@@ -60,17 +59,6 @@ ENTRIES = {
 }
 
 
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
-            cpu = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return f"{cpu}, {len(os.sched_getaffinity(0))} cores (shared), {ram:.0f} GiB"
-
-
 def command(name: str, time_limit: float | None) -> str:
     (length, symbols, repeats, nlz), objective, _, _ = ENTRIES[name]
     parts = ["cbsolve optimal", f"--objective {objective}", f"--length {length}",
@@ -84,6 +72,7 @@ def command(name: str, time_limit: float | None) -> str:
 
 def solve_one(name: str, time_limit: float | None, workers: int | None) -> dict:
     """Run one entry in this process; write its tree; return the row (without memory)."""
+    from cbsolve.machine import describe as describe_machine
     from cbsolve.tree import write_tree
     from cbsolve.variant import Variant
 
@@ -103,7 +92,7 @@ def solve_one(name: str, time_limit: float | None, workers: int | None) -> dict:
     row = {"name": name, "objective": objective, "variant": variant.to_dict(),
            "secrets": result.secrets, "proved": result.proved, "value": value,
            "lower": result.lower, "upper": result.upper, "seconds": round(seconds, 1),
-           "command": command(name, time_limit), "machine": machine(),
+           "command": command(name, time_limit), "machine": describe_machine(),
            "published": published, "source": source, "file": None}
     if result.tree is not None and result.proved:
         OUT.mkdir(parents=True, exist_ok=True)

@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from cbsolve.machine import describe as describe_machine  # noqa: E402
 from cbsolve.search.polish import Polisher  # noqa: E402
 from cbsolve.strategy.evaluation import evaluate  # noqa: E402
 from cbsolve.tree import histogram_of, make_tree, read_tree, write_tree  # noqa: E402
@@ -50,16 +51,6 @@ def polish_file(variant: Variant, tree: dict | None, strategy: str, first: str |
                     polished={"from": tree.get("strategy"), "input_total": polisher.stats.before,
                               **settings})
     return doc, polisher
-
-
-def machine() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
-            cpu = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
-    except (OSError, StopIteration):
-        cpu = "unknown CPU"
-    ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return f"{cpu}, {len(os.sched_getaffinity(0))} cores (shared), {ram:.0f} GiB"
 
 
 def table(rows: dict) -> str:
@@ -211,7 +202,7 @@ def main(argv=None) -> int:
            "worst": doc["stats"]["worst"], "input": doc["polished"]["from"],
            "input_total": report["before"], "report": report, "seconds": round(seconds, 1),
            "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
-           "max_rss_mib": round(usage.ru_maxrss / 1024), "machine": machine(),
+           "max_rss_mib": round(usage.ru_maxrss / 1024), "machine": describe_machine(),
            "load": f"{load:.1f}-{os.getloadavg()[0]:.1f}",
            "command": "python scripts/polish_tree.py " + shlex.join(argv or sys.argv[1:]),
            "file": os.path.relpath(args.out, ROOT), "lower": lower}

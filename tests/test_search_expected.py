@@ -261,7 +261,7 @@ def test_native_stabiliser_matches_the_symmetry_module(variant):
         members = np.ascontiguousarray(members, dtype=np.int32)
         if len(members) < 3:
             continue
-        played = search._played(history)
+        played = search.played_mask(history)
         native = {x[0] for x in search.solver.scan(members, 0, played, None, history)}
         reps = sym.guess_representatives([tuple(space.codes[g]) for g in history])
         python = {x[0] for x in search.solver.scan(members, 0, played,

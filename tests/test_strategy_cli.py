@@ -40,6 +40,40 @@ def test_evaluate_text_and_sample(capsys):
     assert data["total"] is None and len(data["ci95"]) == 2
 
 
+def test_evaluate_time_limit_reports_how_far_it_got(capsys):
+    code, out, _ = run(capsys, "evaluate", "--variant", "mastermind", "--time-limit", "1e-9",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and data["complete"] is False and data["time_limit_hit"] is True
+    assert data["settled"] < data["secrets"] == 1296 and data["time_limit"] == 1e-9
+    code, out, _ = run(capsys, "evaluate", "--variant", "mastermind", "--time-limit", "1e-9")
+    assert code == 0 and "time limit reached after settling" in out
+
+
+def test_evaluate_time_limit_ends_a_sample_with_the_secrets_played(capsys, monkeypatch):
+    from cbsolve import deadline
+
+    checks = {"n": 0}
+
+    def expires_on_the_sixth_check(self):
+        checks["n"] += 1
+        return checks["n"] > 5
+
+    monkeypatch.setattr(deadline.Deadline, "expired", expires_on_the_sixth_check)
+    code, out, _ = run(capsys, "evaluate", "--variant", "mastermind", "--sample", "50",
+                       "--seed", "1", "--time-limit", "60", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["complete"] is False and data["time_limit_hit"] is True
+    assert 1 <= data["sample"] < data["sample_requested"] == 50
+
+
+def test_evaluate_within_its_time_limit_is_the_whole_answer(capsys):
+    code, out, _ = run(capsys, "evaluate", "--variant", "mastermind", "--time-limit", "600",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and data["total"] == 5801 and "complete" not in data
+
+
 @pytest.mark.parametrize("args, message", [
     (["evaluate", "--strategy", "best"], "unknown strategy 'best'"),
     (["evaluate", "--guesses", "some"], "unknown guess set 'some'"),
@@ -52,6 +86,7 @@ def test_evaluate_text_and_sample(capsys):
     (["next", "--length", "12", "--letters", "26", "--repeats"], "lists every code"),
     (["evaluate", "--length", "12", "--letters", "26", "--sample", "3"], "lists every code"),
     (["next", "--strategy", "best"], "unknown strategy 'best'"),
+    (["evaluate", "--time-limit", "-1"], "finite number of seconds"),
     (["next", "0123:5,0"], "exceeds the length"),
 ])
 def test_bad_input_exit_2(capsys, args, message):

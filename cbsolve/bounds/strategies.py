@@ -52,22 +52,17 @@ def strategy_upper(out, deadline: Deadline, names, say) -> None:
     from ..strategy import Unfinished, evaluate
 
     plan = strategy_plan(out.secrets, names)
-    # minimax over the candidates keeps first's time; first runs only if it did not finish
-    fallback = len(plan) > 1 and plan[0] == ("minimax", "candidates") and plan[1][0] == "first"
-    last = len(plan) - 1
-    for k, (name, guesses) in enumerate(plan):
-        if k > last:
-            return
+    while plan:
+        (name, guesses), rest = plan[0], plan[1:]
         label = _label(name, guesses)
-        rest = [_label(*p) for p in plan[k + 1:]]
+        # minimax over the candidates keeps first's time; first runs only if it did not finish
+        hands_over = (name, guesses) == ("minimax", "candidates") and rest[:1] == [("first", "all")]
         if deadline.expired():
             out.notes.append("time limit reached before strategies "
-                             f"{', '.join([label, *rest])} were evaluated")
+                             f"{', '.join([label, *(_label(*p) for p in rest)])} were evaluated")
             return
-        if fallback and k == 1:
-            continue            # minimax over the candidates finished: first is not needed
         budget = deadline
-        if fallback and k == 0 and deadline.left() is not None:
+        if hands_over and deadline.left() is not None:
             keep = (time_policy.FIRST_RESERVE_FACTOR * time_policy.FIRST_SECONDS_PER_SECRET
                     * out.secrets)
             budget = Deadline(max(deadline.left() - keep, 1e-3), deadline.clock)
@@ -75,15 +70,13 @@ def strategy_upper(out, deadline: Deadline, names, say) -> None:
         try:
             ev = evaluate(out.variant, name, guesses=guesses, deadline=budget, keep_tree=False)
         except Unfinished as stop:
-            if fallback and k == 0:
-                rest = rest[1:]      # first still runs
-            tail = f"; not tried: {', '.join(rest)}" if rest else ""
+            plan = rest[:1] if hands_over else []     # first runs in the time kept; then stop
+            not_tried = [_label(*p) for p in rest[len(plan):]]
+            tail = f"; not tried: {', '.join(not_tried)}" if not_tried else ""
             out.notes.append(f"strategy {label} not finished within the time limit ({stop.settled} "
                              f"of {stop.secrets} secrets settled{tail}; raise --time-limit)")
-            if fallback and k == 0:
-                fallback, last = False, 1   # first runs next, in the time kept for it; then stop
-                continue
-            return
+            continue
+        plan = rest[1:] if hands_over else rest      # when minimax finished, first is not needed
         method = f"strategy {label} (exact evaluation, first guess {ev.first})"
         out.worst.lower_upper(ev.worst, method)
         out.expected.lower_upper(ev.total, method)

@@ -10,6 +10,7 @@ from . import (
     COUNT,
     EXIT_OK,
     FILE,
+    SECONDS,
     SEED,
     app,
     emit,
@@ -59,12 +60,15 @@ def _progress(enabled: bool):
 @click.option("--symmetry/--no-symmetry", default=None,
               help="Score one guess per symmetry class at the top of the tree (same result; "
                    "default: on from 20,000 codes).")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
+              help="Stop after this long and say how far the evaluation got; with --sample, "
+                   "the estimate of the secrets played by then (default and 0: no limit).")
 @variant_options
 @json_option
 def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample, seed,
-                     symmetry, variant, as_json) -> int:
+                     symmetry, time_limit, variant, as_json) -> int:
     """Play a strategy against every secret (one shared decision tree) and report its cost."""
-    from ..deadline import Deadline
+    from ..deadline import Deadline, stop_requested
     from ..strategy import Unfinished, evaluate
     from ..tree import to_dot, write_tree
 
@@ -75,16 +79,17 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
                              "drop --sample to write a tree")
     if dot_depth < 1:
         raise InvalidVariant(f"--dot-depth must be at least 1, got {dot_depth}")
+    deadline = Deadline(time_limit or None)
     try:
-        # no time limit of its own: the deadline only answers Ctrl-C's stop request
         result = evaluate(variant, strategy, first=first, guesses=guesses, seed=seed,
                           progress=_progress(progress_enabled(as_json)), sample=sample,
-                          symmetry="auto" if symmetry is None else symmetry,
-                          deadline=Deadline(None))
-    except Unfinished as stopped:    # the CLI turns the stop request into exit 130
+                          symmetry="auto" if symmetry is None else symmetry, deadline=deadline)
+    except Unfinished as stopped:    # the CLI turns a stop request into exit 130
+        why = "stopped" if stop_requested() else "time limit reached"
         emit(as_json, {"strategy": strategy, "complete": False, "settled": stopped.settled,
-                       "secrets": stopped.secrets},
-             f"{strategy}: stopped after settling {stopped.settled} of {stopped.secrets} "
+                       "secrets": stopped.secrets, "time_limit": time_limit or None,
+                       "time_limit_hit": not stop_requested()},
+             f"{strategy}: {why} after settling {stopped.settled} of {stopped.secrets} "
              "secrets; no worst case or total can be read off a partial tree")
         return EXIT_OK
     if out:
@@ -96,6 +101,8 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
 
         write_html(result.tree, html, title=f"{strategy} strategy")
     data = result.to_json()
+    if result.requested is not None:       # a sample cut short: by the clock or by Ctrl-C
+        data["time_limit_hit"] = not stop_requested()
     if html:
         data["html"] = html
     if out:

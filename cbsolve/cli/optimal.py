@@ -2,7 +2,7 @@
 
 Thin: reads options, calls :func:`cbsolve.search.worst.solve_worst` or the expected-case
 solver (:func:`cbsolve.search.expected.solve_expected`), writes ``--out``/``--dot`` files and
-prints the DESIGN.md fields (objective, worst, total, average, histogram, proved, seconds).
+prints the fields of docs/contract.md (objective, worst, total, average, histogram, proved, seconds).
 """
 from __future__ import annotations
 

@@ -97,7 +97,7 @@ def solve_class(spec: dict) -> dict:
     members = np.asarray(spec["members"], dtype=np.int32)
     history, depth = list(spec["history"]), int(spec["depth"])
     budget = tuple(spec["budget"])
-    greedy = solver.greedy_value(members, depth, search._played(history))
+    greedy = solver.greedy_value(members, depth, search.played_mask(history))
     if greedy is not None and (greedy[0], greedy[1] + 1) < budget:
         budget = (greedy[0], greedy[1] + 1)   # the greedy strategy bounds the optimum
     if spec.get("seconds"):
@@ -138,7 +138,7 @@ def solve_guess(spec: dict) -> dict:
     win = search.variant.win_response
     replies = [int(r) for r in np.unique(resp) if r != win]
     subs = sorted(((r, members[resp == r]) for r in replies), key=lambda x: len(x[1]))
-    bounds = [solver.lower_bound(sub, cd, search._played(child), search._history(child))
+    bounds = [solver.lower_bound(sub, cd, search.played_mask(child), search.native_history(child))
               for _, sub in subs]
     if spec.get("seconds"):
         search.set_deadline(float(spec["seconds"]))
@@ -238,7 +238,7 @@ class DistributedExpected:
     # --- the driver's view of a set: which guesses, in which order ---------------------------
     def _order(self, members: np.ndarray, depth: int, history: list[int]):
         s = self.search
-        order = s.solver.scan(members, depth, s._played(history), None, s._history(history))
+        order = s.solver.scan(members, depth, s.played_mask(history), None, s.native_history(history))
         order.sort(key=lambda x: (x[1], x[2], not x[3], x[0]))
         return order
 
@@ -270,7 +270,7 @@ class DistributedExpected:
 
         s = self.search
         if greedy is False:
-            greedy = s.solver.greedy_value(members, depth, s._played(history))
+            greedy = s.solver.greedy_value(members, depth, s.played_mask(history))
         best = budget
         if greedy is not None and (greedy[0], greedy[1] + 1) < best:
             best = (greedy[0], greedy[1] + 1)   # strictly above the greedy value: it is found
@@ -362,7 +362,7 @@ class DistributedExpected:
 
         s, members = self.search, c.members
         self.splits += 1
-        played, hist = s._played(history), s._history(history)
+        played, hist = s.played_mask(history), s.native_history(history)
         best = tuple(budget)
         greedy = s.solver.greedy_value(members, depth, played)
         if greedy is not None and (greedy[0], greedy[1] + 1) < best:
@@ -407,8 +407,8 @@ class DistributedExpected:
         cd = depth - 1 if self.max_depth else 0
         resp = s.replies(g, members)
         child = history + [g]
-        bounds = [s.solver.lower_bound(members[resp == r], cd, s._played(child),
-                                       s._history(child))
+        bounds = [s.solver.lower_bound(members[resp == r], cd, s.played_mask(child),
+                                       s.native_history(child))
                   for r in np.unique(resp) if r != win]
         return (len(members) + sum(b[0] for b in bounds),
                 1 + max((b[1] for b in bounds), default=0))
@@ -461,8 +461,8 @@ class DistributedExpected:
         result.stop = StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
         result.interrupted = result.stop is StopReason.INTERRUPTED
         s.set_deadline(0)
-        played = s._played(history)
-        result.lower = int(s.solver.lower_bound(members, s.depth, played, s._history(history))[0])
+        played = s.played_mask(history)
+        result.lower = int(s.solver.lower_bound(members, s.depth, played, s.native_history(history))[0])
         greedy = self.root_greedy if self.root_greedy is not False else \
             s.solver.greedy_value(members, s.depth, played)
         if greedy is not None:
@@ -519,7 +519,7 @@ class DistributedExpected:
             # search keeps time_policy.TREE_RESERVE x that time for it, as on one machine
             # (without the reserve the distributed search ended ~2 s past its limit).
             t = time.perf_counter()
-            self.root_greedy = s.solver.greedy_value(members, s.depth, s._played(history))
+            self.root_greedy = s.solver.greedy_value(members, s.depth, s.played_mask(history))
             if not self.deadline.unlimited:
                 reserve = time_policy.TREE_RESERVE * (time.perf_counter() - t)
                 self.deadline = self.deadline.capped(max(self.deadline.left() - reserve, 1e-3))

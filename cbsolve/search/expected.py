@@ -282,11 +282,12 @@ class _Search:
         reps = self._sym.guess_representatives([tuple(self.codes[g]) for g in history], cands)
         return np.ascontiguousarray(reps, dtype=np.int32)
 
-    def _history(self, history):
+    def native_history(self, history):
         """The history for the native stabiliser (None: not used)."""
         return [int(g) for g in history] if self.native_sym else None
 
-    def _played(self, history) -> int:
+    def played_mask(self, history) -> int:
+        """The symbols ``history`` has played, as the native kernels' symmetry mask."""
         mask = self.base_played
         for g in history:
             mask |= int(self.symmask[g])
@@ -338,7 +339,7 @@ class _Search:
             self.notes.append(f"the greedy strategy needs more than {self.max_depth} guesses")
         reps = self._reps([], everyone)
         order = [] if halted else solver.scan(everyone, d, self.base_played, reps,
-                                              self._history([]))
+                                              self.native_history([]))
         self._abandon_if_interrupted()
         halted = halted or self._halted()
         order.sort(key=lambda x: (x[1], x[2], not x[3], x[0]))
@@ -510,7 +511,7 @@ class _Search:
         n, solver = self.n, self.solver
         resp = self.replies(g1)
         cd = self._child_depth(self.depth)
-        played = self._played([g1])
+        played = self.played_mask([g1])
         classes = []
         for r in _replies(resp):
             if r == self.variant.win_response:
@@ -543,7 +544,7 @@ class _Search:
                 out = self._solve_split(c.members, cd, budget, played, [g1])
             else:
                 out = solver.solve(c.members, cd, budget[0], budget[1], played, reps,
-                                   self._history([g1]))
+                                   self.native_history([g1]))
             if out is None:
                 stopped.set()
                 return
@@ -709,8 +710,8 @@ class _Search:
             g = solver.best_guess(members, d)
             if g < 0:  # evicted from the table: solve again (exactly, no budget)
                 reps = self._reps(history, members) if len(history) == 1 else None
-                solver.solve(members, d, INF_T, INF_W, self._played(history), reps,
-                             self._history(history))
+                solver.solve(members, d, INF_T, INF_W, self.played_mask(history), reps,
+                             self.native_history(history))
                 g = solver.best_guess(members, d)
             if g < 0:
                 self._abandon_if_interrupted()
@@ -742,7 +743,7 @@ class _Search:
             self._wins = saved
 
     def _greedy_tree(self, members: np.ndarray, d: int, history) -> dict:
-        g = self.solver.greedy_guess(members, self._played(history), d)
+        g = self.solver.greedy_guess(members, self.played_mask(history), d)
         if g < 0:
             self._abandon_if_interrupted()
             # Under a depth cap the greedy strategy of a class below another first guess than

@@ -80,11 +80,11 @@ def game_bound(variant: Variant, *, max_class: int = 1000, seconds: float = 30.0
     started = time.perf_counter()
     ends = None if time_limit is None else started + time_limit
     everyone = np.arange(search.n, dtype=np.int32)
-    firsts = solver.scan(everyone, 0, search._played([]), None, search._history([]))
+    firsts = solver.scan(everyone, 0, search.played_mask([]), None, search.native_history([]))
     guesses = {}
     for g, *_ in firsts:
         resp = search.replies(g)
-        played, history = search._played([g]), search._history([g])
+        played, history = search.played_mask([g]), search.native_history([g])
         classes = [_Class(m, int(solver.lower_bound(m, 0, played, history)[0]),
                           open=len(m) <= max_class)
                    for m in (everyone[resp == r] for r in np.flatnonzero(np.bincount(resp))

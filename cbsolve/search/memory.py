@@ -178,13 +178,13 @@ def check(description: str, n: int, objective: str, budget_bytes: int, workers: 
     otf = needed_on_the_fly(n, objective, workers, memo_entries)
     parts = []
     if source != ON_THE_FLY:
-        parts.append(f"the reply matrix needs about {_gib(need)} "
-                     f"({'2 n^2' if objective == 'expected' else 'n^2'} bytes)")
+        parts.append(f"about {_gib(need)} with the reply matrix "
+                     f"({'2 n^2' if objective == 'expected' else 'n^2'} bytes of it)")
     if source != MATRIX:
-        parts.append(f"scoring on the fly needs about {_gib(otf)}")
+        parts.append(f"about {_gib(otf)} scoring replies on the fly")
     smallest = min(x for x, ok in ((need, source != ON_THE_FLY), (otf, source != MATRIX)) if ok)
-    raise SpaceTooLarge(f"{description} has {n:,} codes; for the exact {what} search "
-                        f"{', '.join(parts)}, and the memory budget is {_gib(budget_bytes)}; "
+    raise SpaceTooLarge(f"{description} has {n:,} codes; the exact {what} search needs "
+                        f"{' and '.join(parts)}, but the memory budget is {_gib(budget_bytes)}; "
                         f"raise it with --memory-budget or ${ENV_VAR} (e.g. {_gib_option(smallest)})")
 
 

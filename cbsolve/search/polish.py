@@ -175,7 +175,7 @@ class Polisher:
         search = self.search
         solver = search.solver
         current = self._index(node)
-        scan = solver.scan(members, 0, search._played(history), None, search._history(history))
+        scan = solver.scan(members, 0, search.played_mask(history), None, search.native_history(history))
         scan.sort(key=lambda x: (x[1], x[2], not x[3], x[0]))
         tried = 0
         for g, lbt, lbw, _cand in scan:
@@ -201,7 +201,7 @@ class Polisher:
         subs = [(r, members[resp == r]) for r in np.flatnonzero(np.bincount(resp))
                 if r != self.win]
         child_history = history + [g]
-        played, hist = search._played(child_history), search._history(child_history)
+        played, hist = search.played_mask(child_history), search.native_history(child_history)
         bounds = [int(solver.lower_bound(s, 0, played, hist)[0]) for _, s in subs]
         total, worst, rest = len(members), 1, sum(bounds)
         children = {}

@@ -140,7 +140,7 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
 
     def work():
         return solver.solve(members, search.depth if depth is None else depth, int(bt), int(bw),
-                            search._played(history), None, search._history(history))
+                            search.played_mask(history), None, search.native_history(history))
 
     if seconds is None:
         return run_interruptible(work, solver.request_stop)
@@ -190,8 +190,8 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
         result.stop = reason
         search.set_deadline(time_policy.STOPPED_BOUND_SECONDS)   # a bound, not another search
         low = search.solver.lower_bound(np.ascontiguousarray(position.members, dtype=np.int32),
-                                        search.depth, search._played(history),
-                                        search._history(history))
+                                        search.depth, search.played_mask(history),
+                                        search.native_history(history))
         result.lower = int(low[0])
         result.notes.append(f"{why}: total >= {result.lower} (not proved)")
         result.seconds, result.nodes = time.perf_counter() - started, search.solver.nodes

@@ -1,0 +1,27 @@
+"""One line naming the machine a measurement ran on, for result rows and benchmark headers."""
+from __future__ import annotations
+
+import os
+import platform
+
+from cbsolve.search.memory import machine_memory
+
+
+def cpu_model() -> str:
+    """The CPU's model name from /proc/cpuinfo, else what ``platform`` knows."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
+            return next(line.split(":", 1)[1].strip() for line in fh
+                        if line.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def describe() -> str:
+    """'AMD EPYC 7B13, 2 cores, 24 GiB': the cores this process may run on, and its memory
+    (physical, or a smaller cgroup limit)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:        # not on Linux
+        cores = os.cpu_count() or 1
+    return f"{cpu_model()}, {cores} cores, {machine_memory() / 2**30:.0f} GiB"
