@@ -18,7 +18,7 @@ GAMES = [Variant(4, "1234", True, False), Variant(3, "012345", False, False),
 
 def orbit_representatives(search) -> list[str]:
     everyone = np.arange(search.n, dtype=np.int32)
-    scan = search.solver.scan(everyone, 0, search._played([]), None, search._history([]))
+    scan = search.solver.scan(everyone, 0, search.played_mask([]), None, search.native_history([]))
     return [search.space.format(search.codes[g]) for g, *_ in scan]
 
 

@@ -73,7 +73,7 @@ def first_guess_value(variant: Variant, guess: str, *, seconds: float = 60.0,
     g = space.index_of(space.parse(guess))
     resp = search.replies(g)
     everyone = np.arange(search.n, dtype=np.int32)
-    played, history = search._played([g]), search._history([g])
+    played, history = search.played_mask([g]), search.native_history([g])
     result = FirstGuessValue(space.format(search.codes[g]), search.n)
     children = {}
     for r in sorted(np.flatnonzero(np.bincount(resp)), key=lambda r: int((resp == r).sum())):
