@@ -92,20 +92,12 @@ def first_value(variant: Variant, args) -> int:
     """Solve the classes of one first guess (--first-value) and add the result to the row
     --record names; with every class exact, write the tree (--out) and say whether the
     recorded lower bound of every other first guess settles the game."""
-    import numpy as np
-
     from cbsolve.search.first_guess_value import first_guess_value
 
     started, load = time.perf_counter(), os.getloadavg()[0]
     polisher = Polisher(variant)
-    uppers = None
-    if args.tree:   # the input tree's class totals as budgets (its first guess must match)
-        root = read_tree(args.tree)["root"]
-        g = polisher._index(root)
-        resp = polisher.search.replies(g)
-        uppers = {polisher.labels[r]: polisher.measure(root["children"][polisher.labels[r]],
-                                                       np.flatnonzero(resp == r))[0]
-                  for r in np.flatnonzero(np.bincount(resp)) if r != variant.win_response}
+    # the input tree's class totals as budgets (its first guess must match)
+    uppers = polisher.class_totals(read_tree(args.tree)["root"]) if args.tree else None
     value = first_guess_value(variant, args.first_value, seconds=args.class_seconds,
                               uppers=uppers, search=polisher.search,
                               log=lambda msg: print(msg, file=sys.stderr, flush=True))
