@@ -88,6 +88,42 @@ def lower_only(variant: Variant, args) -> int:
     return 0
 
 
+def first_value(variant: Variant, args) -> int:
+    """Solve the classes of one first guess (--first-value) and add the result to the row
+    --record names; with every class exact, write the tree (--out) and say whether the
+    recorded lower bound of every other first guess settles the game."""
+    from cbsolve.search.first_guess_value import first_guess_value
+
+    started, load = time.perf_counter(), os.getloadavg()[0]
+    polisher = Polisher(variant)
+    # the input tree's class totals as budgets (its first guess must match)
+    uppers = polisher.class_totals(read_tree(args.tree)["root"]) if args.tree else None
+    value = first_guess_value(variant, args.first_value, seconds=args.class_seconds,
+                              uppers=uppers, search=polisher.search,
+                              log=lambda msg: print(msg, file=sys.stderr, flush=True))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    row = value.to_json() | {
+        "seconds": round(time.perf_counter() - started, 1),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
+        "max_rss_mib": round(usage.ru_maxrss / 1024), "load": f"{load:.1f}-{os.getloadavg()[0]:.1f}",
+        "command": "python scripts/polish_tree.py " + shlex.join(sys.argv[1:])}
+    if value.exact and args.out:
+        hist = histogram_of(variant, value.root)
+        write_tree(make_tree(variant, "first-guess-value", "all", value.root, hist,
+                             objective="expected"), args.out)
+        row["file"] = os.path.relpath(args.out, ROOT)
+    rows = json.loads(RESULTS.read_text()) if args.record else {}
+    lower = (rows.get(args.record) or {}).get("lower")
+    if value.exact and lower:   # settled when no other first guess can do better
+        others = [g["bound"] for g in lower["first_guesses"] if g["guess"] != value.guess]
+        row["settled"] = all(b >= value.value for b in others)
+    print(json.dumps(row), flush=True)
+    if args.record:
+        rows[args.record]["first_value"] = row
+        RESULTS.write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--length", type=int, default=4)
@@ -110,6 +146,11 @@ def main(argv=None) -> int:
                     help="seconds for the whole lower bound")
     ap.add_argument("--lower-only", action="store_true",
                     help="only the lower bound (--lower-bound), added to the row --record names")
+    ap.add_argument("--first-value", metavar="GUESS",
+                    help="solve each reply class of GUESS exactly (cbsolve.search."
+                         "first_guess_value; budgets from --tree's classes when given)")
+    ap.add_argument("--class-seconds", type=float, default=60.0,
+                    help="cap per class with --first-value")
     ap.add_argument("--out")
     ap.add_argument("--record", metavar="NAME", help="add the run to " + str(RESULTS.name))
     ap.add_argument("--game", help="the game's name in the table (with --record)")
@@ -121,6 +162,8 @@ def main(argv=None) -> int:
     variant = Variant(args.length, args.symbols, args.repeats, args.no_leading_zero)
     if args.lower_only:
         return lower_only(variant, args)
+    if args.first_value:
+        return first_value(variant, args)
     if not args.out:
         ap.error("--out is required")
     started, load = time.perf_counter(), os.getloadavg()[0]

@@ -51,3 +51,27 @@ def test_published_values_agree(name, value):
     if name not in ROWS:
         pytest.skip(f"{name} not run yet (scripts/make_certified_models.py --only {name})")
     assert ROWS[name]["proved"] and ROWS[name]["value"] == value
+
+
+def _make_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_certified_models",
+                                                  ROOT / "scripts" / "make_certified_models.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_an_interval_the_polisher_narrowed_shows_beside_the_searchs():
+    polished = json.loads((ROOT / "models" / "polished-results.json").read_text())
+    script = _make_script()
+    for name, row in ROWS.items():
+        match = [p for p in polished.values()
+                 if p["variant"] == row["variant"] and p.get("lower")]
+        note = script.narrowed(row)
+        if row["objective"] == "expected" and match:
+            assert f"[{match[0]['lower']['bound']}, {match[0]['total']}]" in note, name
+        else:
+            assert note == "", name
+    assert "numbers-expected" in ROWS and script.narrowed(ROWS["numbers-expected"])

@@ -108,6 +108,18 @@ def test_script_writes_a_tree_verify_accepts(tmp_path, capsys):
     assert doc["strategy"] == "polished" and doc["polished"]["from"] == "entropy"
 
 
+def test_script_first_value_writes_the_optimal_tree_for_the_optimal_first_guess(tmp_path, capsys):
+    optimum = solve_expected(MM44, workers=1, progress=False)
+    out = tmp_path / "first.json.gz"
+    code = _script().main(["--length", "4", "--symbols", "1234", "--repeats", "--first-value",
+                           optimum.tree["root"]["guess"], "--out", str(out)])
+    row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert code == 0 and row["exact"] and row["value"] == optimum.total
+    report = verify_file(out)
+    assert report.valid, report.message
+    assert report.total == optimum.total
+
+
 def _stored():
     rows = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     for name, row in sorted(rows.items()):   # under a second each (the native replay)

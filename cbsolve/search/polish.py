@@ -113,6 +113,14 @@ class Polisher:
             total, worst = total + t, max(worst, 1 + w)
         return total, worst
 
+    def class_totals(self, root: dict) -> dict[str, int]:
+        """The total of each reply class of ``root``'s first guess in the tree (reply label ->
+        total), e.g. as the budgets of :func:`cbsolve.search.first_guess_value`."""
+        everyone = np.arange(self.search.n, dtype=np.int32)
+        resp = self.search.replies(self._index(root), everyone)
+        return {self.labels[r]: self.measure(root["children"][self.labels[r]], everyone[resp == r])[0]
+                for r in np.flatnonzero(np.bincount(resp)) if r != self.win}
+
     # --- the two moves ---------------------------------------------------------------------------
     def _polish(self, node: dict, members: np.ndarray, history: list[int],
                 top: bool = False, alternatives: bool = True) -> tuple[dict, tuple[int, int]]:
