@@ -272,6 +272,13 @@ class _Search:
         secrets = self.codes if members is None else self.codes[members]
         return score_matrix(self.variant, self.codes[[int(guess)]], secrets)[0]
 
+    def reply_classes(self, guess: int, members: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """(reply, the members giving it) for every reply of ``guess`` to ``members`` but the
+        win, replies ascending."""
+        resp = self.replies(guess, members)
+        return [(int(r), members[resp == r]) for r in _replies(resp)
+                if r != self.variant.win_response]
+
     # --- symmetry at the top two levels ------------------------------------------------------
     def _reps(self, history, members) -> np.ndarray | None:
         """Guesses to try at a node of the given history, one per orbit; None lets the core

@@ -83,12 +83,10 @@ def game_bound(variant: Variant, *, max_class: int = 1000, seconds: float = 30.0
     firsts = solver.scan(everyone, 0, search.played_mask([]), None, search.native_history([]))
     guesses = {}
     for g, *_ in firsts:
-        resp = search.replies(g)
         played, history = search.played_mask([g]), search.native_history([g])
         classes = [_Class(m, int(solver.lower_bound(m, 0, played, history)[0]),
                           open=len(m) <= max_class)
-                   for m in (everyone[resp == r] for r in np.flatnonzero(np.bincount(resp))
-                             if r != variant.win_response)]
+                   for _, m in search.reply_classes(g, everyone)]
         guesses[g] = (classes, [0.0])
     heap = [(_total(search.n, c), g) for g, (c, _) in guesses.items()]
     heapq.heapify(heap)

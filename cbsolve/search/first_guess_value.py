@@ -71,15 +71,12 @@ def first_guess_value(variant: Variant, guess: str, *, seconds: float = 60.0,
     search = search or expected_search(variant, None, "all")
     space, solver = search.space, search.solver
     g = space.index_of(space.parse(guess))
-    resp = search.replies(g)
     everyone = np.arange(search.n, dtype=np.int32)
     played, history = search.played_mask([g]), search.native_history([g])
     result = FirstGuessValue(space.format(search.codes[g]), search.n)
     children = {}
-    for r in sorted(np.flatnonzero(np.bincount(resp)), key=lambda r: int((resp == r).sum())):
-        if r == variant.win_response:
-            continue
-        label, members = variant.format_response(int(r)), everyone[resp == r]
+    for r, members in sorted(search.reply_classes(g, everyone), key=lambda c: len(c[1])):
+        label = variant.format_response(r)
         budget = None if uppers is None or label not in uppers else (uppers[label] + 1, 0)
         started = time.perf_counter()
         out = solve_set(search, members, [g], budget=budget, depth=0, seconds=seconds)

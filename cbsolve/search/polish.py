@@ -72,7 +72,6 @@ class Polisher:
         self.alt_max = alt_max
         self.time_limit = time_limit
         self.log = log or (lambda msg: None)
-        self.win = variant.win_response
         self.labels = [variant.format_response(r) for r in range(variant.response_slots)]
         self.stats = PolishStats()
         self._ends_at: float | None = None
@@ -98,18 +97,14 @@ class Polisher:
     def measure(self, node: dict, members: np.ndarray) -> tuple[int, int]:
         """(total, worst) of a subtree over ``members``, counted from the node (a secret not
         solved raises ValueError)."""
-        g = self._index(node)
-        resp = self.search.replies(g, members)
         total, worst = len(members), 1
         children = node.get("children") or {}
-        for r in np.flatnonzero(np.bincount(resp)):
-            if r == self.win:
-                continue
+        for r, sub in self.search.reply_classes(self._index(node), members):
             child = children.get(self.labels[r])
             if child is None:
                 raise ValueError(f"the tree has no move after {node['guess']} -> "
                                  f"{self.labels[r]}")
-            t, w = self.measure(child, members[resp == r])
+            t, w = self.measure(child, sub)
             total, worst = total + t, max(worst, 1 + w)
         return total, worst
 
@@ -117,9 +112,8 @@ class Polisher:
         """The total of each reply class of ``root``'s first guess in the tree (reply label ->
         total), e.g. as the budgets of :func:`cbsolve.search.first_guess_value`."""
         everyone = np.arange(self.search.n, dtype=np.int32)
-        resp = self.search.replies(self._index(root), everyone)
-        return {self.labels[r]: self.measure(root["children"][self.labels[r]], everyone[resp == r])[0]
-                for r in np.flatnonzero(np.bincount(resp)) if r != self.win}
+        return {self.labels[r]: self.measure(root["children"][self.labels[r]], sub)[0]
+                for r, sub in self.search.reply_classes(self._index(root), everyone)}
 
     # --- the two moves ---------------------------------------------------------------------------
     def _polish(self, node: dict, members: np.ndarray, history: list[int],
@@ -162,14 +156,10 @@ class Polisher:
 
     def _children(self, node, members, history, alternatives):
         g = self._index(node)
-        resp = self.search.replies(g, members)
         total, worst = len(members), 1
         children = dict(node.get("children") or {})
-        for r in np.flatnonzero(np.bincount(resp)):
-            if r == self.win:
-                continue
+        for r, sub in self.search.reply_classes(g, members):
             label = self.labels[r]
-            sub = members[resp == r]
             child, (t, w) = self._polish(children[label], sub, history + [g],
                                          alternatives=alternatives)
             children[label] = child
@@ -205,9 +195,7 @@ class Polisher:
         """Guess ``g`` with greedy classes, each polished by the exact move; None once its
         classes cannot beat ``best``."""
         search, solver = self.search, self.search.solver
-        resp = search.replies(g, members)
-        subs = [(r, members[resp == r]) for r in np.flatnonzero(np.bincount(resp))
-                if r != self.win]
+        subs = search.reply_classes(g, members)
         child_history = history + [g]
         played, hist = search.played_mask(child_history), search.native_history(child_history)
         bounds = [int(solver.lower_bound(s, 0, played, hist)[0]) for _, s in subs]
