@@ -66,7 +66,18 @@ def table(rows: dict) -> str:
     return "\n".join(lines)
 
 
-def lower_only(variant: Variant, args) -> int:
+def measured(started: float, load: float, argv: list[str]) -> dict:
+    """A run's cost for its row: wall and CPU seconds since ``started``, peak memory, the load
+    average before (``load``) and now, and the command."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {"seconds": round(time.perf_counter() - started, 1),
+            "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
+            "max_rss_mib": round(usage.ru_maxrss / 1024),
+            "load": f"{load:.1f}-{os.getloadavg()[0]:.1f}",
+            "command": "python scripts/polish_tree.py " + shlex.join(argv)}
+
+
+def lower_only(variant: Variant, args, argv: list[str]) -> int:
     """Prove the first-guess lower bound alone and add it to the recorded row."""
     from cbsolve.search.first_guess_bound import game_bound
 
@@ -74,12 +85,7 @@ def lower_only(variant: Variant, args) -> int:
     bound = game_bound(variant, max_class=args.lower_bound, seconds=args.lower_seconds,
                        time_limit=args.lower_time_limit,
                        log=lambda msg: print(msg, file=sys.stderr, flush=True)).to_json()
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    bound.update(seconds=round(time.perf_counter() - started, 1),
-                 cpu_seconds=round(usage.ru_utime + usage.ru_stime, 1),
-                 max_rss_mib=round(usage.ru_maxrss / 1024),
-                 load=f"{load:.1f}-{os.getloadavg()[0]:.1f}",
-                 command="python scripts/polish_tree.py " + shlex.join(sys.argv[1:]))
+    bound.update(measured(started, load, argv))
     print(json.dumps(bound), flush=True)
     if args.record:
         rows = json.loads(RESULTS.read_text())
@@ -88,7 +94,7 @@ def lower_only(variant: Variant, args) -> int:
     return 0
 
 
-def first_value(variant: Variant, args) -> int:
+def first_value(variant: Variant, args, argv: list[str]) -> int:
     """Solve the classes of one first guess (--first-value) and add the result to the row
     --record names; with every class exact, write the tree (--out) and say whether the
     recorded lower bound of every other first guess settles the game."""
@@ -101,12 +107,7 @@ def first_value(variant: Variant, args) -> int:
     value = first_guess_value(variant, args.first_value, seconds=args.class_seconds,
                               uppers=uppers, search=polisher.search,
                               log=lambda msg: print(msg, file=sys.stderr, flush=True))
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    row = value.to_json() | {
-        "seconds": round(time.perf_counter() - started, 1),
-        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
-        "max_rss_mib": round(usage.ru_maxrss / 1024), "load": f"{load:.1f}-{os.getloadavg()[0]:.1f}",
-        "command": "python scripts/polish_tree.py " + shlex.join(sys.argv[1:])}
+    row = value.to_json() | measured(started, load, argv)
     if value.exact and args.out:
         hist = histogram_of(variant, value.root)
         write_tree(make_tree(variant, "first-guess-value", "all", value.root, hist,
@@ -161,9 +162,9 @@ def main(argv=None) -> int:
         return 0
     variant = Variant(args.length, args.symbols, args.repeats, args.no_leading_zero)
     if args.lower_only:
-        return lower_only(variant, args)
+        return lower_only(variant, args, argv or sys.argv[1:])
     if args.first_value:
-        return first_value(variant, args)
+        return first_value(variant, args, argv or sys.argv[1:])
     if not args.out:
         ap.error("--out is required")
     started, load = time.perf_counter(), os.getloadavg()[0]
@@ -178,7 +179,7 @@ def main(argv=None) -> int:
     doc, polisher = polish_file(variant, tree, args.strategy, args.first, settings, log)
     report = polisher.stats.to_json()
     write_tree(doc, args.out)
-    seconds = time.perf_counter() - started
+    cost = measured(started, load, argv or sys.argv[1:])
     usage = resource.getrusage(resource.RUSAGE_SELF)
     lower = None
     if args.lower_bound:
@@ -192,12 +193,9 @@ def main(argv=None) -> int:
     row = {"game": args.game or variant.describe(), "variant": variant.to_dict(),
            "secrets": doc["stats"]["secrets"], "total": doc["stats"]["total"],
            "worst": doc["stats"]["worst"], "input": doc["polished"]["from"],
-           "input_total": report["before"], "report": report, "seconds": round(seconds, 1),
-           "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
-           "max_rss_mib": round(usage.ru_maxrss / 1024), "machine": describe_machine(),
-           "load": f"{load:.1f}-{os.getloadavg()[0]:.1f}",
-           "command": "python scripts/polish_tree.py " + shlex.join(argv or sys.argv[1:]),
-           "file": os.path.relpath(args.out, ROOT), "lower": lower}
+           "input_total": report["before"], "report": report, **cost,
+           "machine": describe_machine(), "file": os.path.relpath(args.out, ROOT),
+           "lower": lower}
     print(json.dumps(row), flush=True)
     if args.record:
         rows = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
