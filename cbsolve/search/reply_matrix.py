@@ -36,7 +36,6 @@ class SetupStopped(Exception):
         return (f"{word.get(self.reason, 'stopped')} during the set-up ({self.what}: "
                 f"{self.done:,} of {self.rows:,} rows built)")
 
-
     def report(self, result, lower: int | None, started: float):
         """``result`` (a SearchResult) as this stop leaves it: unknown, the lower bound
         ``lower`` (the counting bound, as a search stopped right after its set-up reports),
