@@ -126,14 +126,12 @@ def greedy_misses(native, first: int, left: int) -> list[tuple[int, int, int]]:
 
 
 def reply_index(variant: Variant, text: str) -> int:
-    """The reply written as the trees write it ("1,2", or "2" when only bulls are told)."""
-    try:
-        parts = [int(x) for x in text.split(",")]
-        if len(parts) != (1 if variant.bulls_only else 2) or min(parts) < 0:
-            raise ValueError
-    except ValueError:
-        raise ValueError(f"not a reply of this game: {text!r}") from None
-    return variant.response_index(parts[0], parts[-1] if len(parts) == 2 else 0)
+    """The reply written as the trees write it ("1,2", or "2" when only bulls are told): the
+    label ``format_response`` gives it, as the classes are named everywhere in this script."""
+    for r in range(variant.response_slots):
+        if variant.format_response(r) == text:
+            return r
+    raise ValueError(f"not a reply of this game: {text!r}")
 
 
 def sub_class_search(native, first: int, args, say) -> bool:
