@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import claims
+from .capacity import capacity
 from .certify_orbits import GuessOrbits
 from .codes import CodeSpace
 from .errors import CbsolveError, InvalidCode
@@ -327,14 +328,6 @@ def _parse(space: CodeSpace, text, where: str) -> tuple[int, ...]:
 
 
 # --- worst-case lower-bound certificates ----------------------------------------------------
-def capacity(n_responses: int, k: int) -> int:
-    """cap(k) = 1 + (R-1) cap(k-1), cap(0) = 0 (kept here so the checker stands alone)."""
-    c = 0
-    for _ in range(k):
-        c = 1 + (n_responses - 1) * c
-    return c
-
-
 def verify_certificate(doc: dict, deadline=None) -> tuple[int, int]:
     """Check a lower-bound certificate; returns (nodes checked, proved lower bound on the worst
     case). Raises :class:`OutOfTime` if ``deadline`` expires first."""
@@ -373,7 +366,7 @@ class _CertChecker:
                             variant.response_index(b, c) for b, c in possible_responses(variant)}
 
     def cap(self, k: int) -> int:
-        return capacity(self.n_responses, k)
+        return capacity(k, self.n_responses)
 
     def check(self, node, S: np.ndarray, history: list, k: int, where: str) -> None:
         self.nodes += 1

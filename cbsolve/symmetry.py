@@ -318,7 +318,7 @@ class Symmetry:
         symbol multiplicities), and the lowest code of a pattern lists symbol 0 m_0 times, then
         symbol 1 m_1 times, ... (largest multiplicity first).
         """
-        from .bounds.partition import guess_patterns, pattern_code
+        from .patterns import guess_patterns, pattern_code
 
         reps = [pattern_code(p) for p in guess_patterns(self.variant)]
         return np.unique(self._index(np.array(reps, dtype=np.int64)))

@@ -7,8 +7,9 @@ from __future__ import annotations
 import time
 
 from cbsolve.bounds import compute_bounds
-from cbsolve.bounds.partition import guess_patterns, repeats_coefficients
+from cbsolve.bounds.partition import repeats_coefficients
 from cbsolve.bounds.static import solve_static
+from cbsolve.patterns import guess_patterns
 from cbsolve.variant import Variant
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -13,19 +13,17 @@ from hypothesis import strategies as st
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.constructive import count_locate_worst
 from cbsolve.bounds.constructive_expected import count_locate_total
-from cbsolve.bounds.counting import capacity, total_lower, worst_lower
 from cbsolve.bounds.partition import (
-    count_patterns,
     distinct_class_size,
     distinct_expr,
     first_guess_partition,
-    guess_patterns,
-    pattern_code,
     repeats_class_sizes,
     repeats_poly,
 )
+from cbsolve.capacity import capacity, total_lower, worst_lower
 from cbsolve.cli import main
 from cbsolve.codes import CodeSpace
+from cbsolve.patterns import count_patterns, guess_patterns, pattern_code
 from cbsolve.scoring import partition_counts, possible_responses, score_matrix
 from cbsolve.variant import Variant
 
@@ -60,7 +58,7 @@ def test_closed_form_partitions_match_scorer(feedback):
 
 def test_patterns_cover_every_code():
     """Each code has exactly one listed pattern; their number is the partition count."""
-    from cbsolve.bounds.partition import pattern_of
+    from cbsolve.patterns import pattern_of
 
     for v in small_variants(4, 6):
         pats = guess_patterns(v)

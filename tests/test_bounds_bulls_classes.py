@@ -12,7 +12,7 @@ import pytest
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.adaptive import closed_form_bound
 from cbsolve.bounds.bulls_classes import bulls_class_bound, cows_values, supported
-from cbsolve.bounds.counting import total_lower, worst_lower
+from cbsolve.capacity import total_lower, worst_lower
 from cbsolve.rule import score
 from cbsolve.scoring import possible_responses
 from cbsolve.variant import Variant

@@ -117,13 +117,13 @@ def _counting_bound(objective):
     whose capacity holds every secret. Expected case: the same search with no set-up to stop
     (replies on the fly) and a limit already spent (its first phase reads the clock within
     ~1M of the 9.8M pairs of its first scan)."""
+    from cbsolve.capacity import capacity
     from cbsolve.scoring import possible_responses
     from cbsolve.search.expected import solve_expected
-    from cbsolve.search.worst import capacity
 
     if objective == "worst":
         n, replies = CodeSpace(TWO_BLOCKS).size, len(possible_responses(TWO_BLOCKS))
-        return next(k for k in range(1, n + 1) if capacity(replies, k) >= n)
+        return next(k for k in range(1, n + 1) if capacity(k, replies) >= n)
     reference = solve_expected(TWO_BLOCKS, time_limit=1e-9, replies="on-the-fly")
     assert reference.status is Status.UNKNOWN and reference.upper is None
     return reference.lower

@@ -6,7 +6,7 @@ Place in the data flow: code space sizes, scoring, strategies and the optimal se
 :func:`compute_bounds` gathers, cheapest first:
 
 1. exact counts of secrets and of possible replies R (closed forms, any N and D);
-2. counting lower bounds (:mod:`.counting`): ``1 + (R-1) + (R-1)**2 + ...`` and the level fill;
+2. counting lower bounds (:mod:`cbsolve.capacity`): ``1 + (R-1) + (R-1)**2 + ...`` and the level fill;
 3. partition lower bounds (:mod:`.adaptive`) from the first-guess partitions in closed form
    (:mod:`.partition`), or read off the scorer two guesses deep when the space is small;
 4. upper bounds from heuristic strategies played against every secret (exact evaluation by
@@ -35,11 +35,11 @@ import time
 from dataclasses import dataclass, field
 
 from .. import time_policy
+from ..capacity import total_lower, worst_lower
 from ..codes import CodeSpace
 from ..deadline import Deadline
 from ..errors import CbsolveError
 from ..variant import Variant
-from .counting import total_lower, worst_lower
 from .strategies import strategy_upper
 
 #: Heuristics tried for upper bounds (Knuth 1977, Irving 1979, Neuwirth 1982, Kooi 2005), and

@@ -5,7 +5,7 @@ scorer -> here -> :func:`cbsolve.bounds.compute_bounds`.
 
 Whatever the first guess g, the secrets split into classes by their reply to g. A class C of the
 reply that is not the win still needs a whole sub-strategy, so (counting bounds of
-:mod:`cbsolve.bounds.counting` applied to each class, as Knuth 1977 reasoned about first guesses)
+:mod:`cbsolve.capacity` applied to each class, as Knuth 1977 reasoned about first guesses)
 
     worst >= min_g max_C (1 + worst_lower(|C|))         (the win class costs exactly 1)
     total >= |S| + min_g sum_{C non-win} total_lower(|C|)
@@ -19,15 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..capacity import total_lower, worst_lower
+from ..patterns import count_patterns, guess_patterns, pattern_code
 from ..variant import Variant
-from .counting import total_lower, worst_lower
-from .partition import (
-    count_patterns,
-    first_guess_partition,
-    guess_patterns,
-    pattern_code,
-    repeats_work,
-)
+from .partition import first_guess_partition, repeats_work
 
 #: Work allowed for the closed-form dynamic programme of the repeats case (see repeats_work).
 CLOSED_FORM_WORK = 4_000_000

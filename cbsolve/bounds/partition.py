@@ -5,8 +5,9 @@ the whole code space by the first guess into adaptive lower bounds (Knuth 1977 l
 same first-guess partitions of Mastermind by hand). The native scorer
 (:func:`cbsolve.scoring.partition_counts`) is the cross-check, in the tests, for all small N, D.
 
-Up to symbol and position permutations a guess is described by its *pattern*: the multiset of
-its symbol multiplicities (a partition of N into at most D parts). Distinct-symbol games have one
+Up to symbol and position permutations a guess is described by its *pattern*
+(:mod:`cbsolve.patterns`): the multiset of its symbol multiplicities (a partition of N into at
+most D parts). Distinct-symbol games have one
 pattern, ``(1,)*N``. Both cases are closed forms:
 
 * **distinct** (secret and guess have N distinct symbols out of D). Choose the ``b`` bull
@@ -42,51 +43,6 @@ from functools import lru_cache
 from math import comb, factorial, perm
 
 from ..variant import Variant
-
-
-# --- patterns -------------------------------------------------------------------------------
-def guess_patterns(variant: Variant) -> list[tuple[int, ...]]:
-    """Patterns of the variant's guesses: partitions of N into at most D parts, largest first."""
-    n, d = variant.length, variant.n_symbols
-    if not variant.repeats:
-        return [(1,) * n]
-    out: list[tuple[int, ...]] = []
-
-    def rec(rest: int, largest: int, prefix: tuple[int, ...]) -> None:
-        if rest == 0:
-            out.append(prefix)
-            return
-        if len(prefix) == d:
-            return
-        for part in range(min(rest, largest), 0, -1):
-            rec(rest - part, part, prefix + (part,))
-
-    rec(n, n, ())
-    return out
-
-
-def count_patterns(n: int, d: int) -> int:
-    """Number of partitions of n into at most d parts (how many patterns a repeats game has)."""
-    table = [[0] * (d + 1) for _ in range(n + 1)]
-    for j in range(d + 1):
-        table[0][j] = 1
-    for i in range(1, n + 1):
-        for j in range(1, d + 1):
-            table[i][j] = table[i][j - 1] + (table[i - j][j] if i >= j else 0)
-    return table[n][d]
-
-
-def pattern_code(pattern: tuple[int, ...]) -> tuple[int, ...]:
-    """A representative guess of a pattern: symbol 0 repeated m_0 times, then symbol 1, ..."""
-    return tuple(sym for sym, m in enumerate(pattern) for _ in range(m))
-
-
-def pattern_of(code) -> tuple[int, ...]:
-    """The pattern (sorted symbol multiplicities) of a code."""
-    counts: dict[int, int] = {}
-    for s in code:
-        counts[int(s)] = counts.get(int(s), 0) + 1
-    return tuple(sorted(counts.values(), reverse=True))
 
 
 # --- distinct: closed form in N and D ---------------------------------------------------------

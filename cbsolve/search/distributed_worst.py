@@ -21,7 +21,7 @@ import threading
 
 import numpy as np
 
-from ..bounds.counting import worst_lower
+from ..capacity import worst_lower
 from ..deadline import Deadline, stop_requested
 from ..status import Status, StopReason
 from ..variant import Variant

@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 from .. import time_policy
-from ..bounds.counting import worst_lower
+from ..capacity import capacity, worst_lower
 from ..codes import CodeSpace
 from ..deadline import Deadline, run_interruptible
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
@@ -40,25 +40,12 @@ from ..scoring import possible_responses, score_matrix
 from ..status import Status, StopReason
 from ..variant import Variant
 from . import SearchInterrupted, SearchResult, memory, reply_matrix
+
 PRUNINGS = ("symmetry", "capacity", "obvious", "order", "memo", "dedupe")
 GUESS_MODES = ("all", "candidates")
 CERT_FORMAT = "cbsolve-worst-lower-bound"
 CERT_VERSION = 1
 
-
-def capacity(n_responses: int, k: int) -> int:
-    """cap(k): most secrets k guesses can always tell apart (R-1 non-winning replies).
-
-    cap(0) = 0; cap(k) = 1 + (R-1) cap(k-1): the guess itself may be the secret (1), and each
-    non-winning reply leads to a set that k-1 guesses must settle.
-
-    >>> [capacity(14, k) for k in range(5)]
-    [0, 1, 14, 183, 2380]
-    """
-    c = 0
-    for _ in range(k):
-        c = 1 + (n_responses - 1) * c
-    return c
 
 
 class _Native:
@@ -545,7 +532,7 @@ def _at_worst_lower(variant: Variant, native: _Native, W: int) -> int | None:
     if W <= 1:
         return 1 if len(native.all) == 1 else None
     reps = native.core.representatives(native.empty)
-    cap = capacity(native.n_responses, W - 2)
+    cap = capacity(W - 2, native.n_responses)
     best = None
     for g in reps:
         replies = native.replies(g, native.all)

@@ -1,7 +1,9 @@
 """Counting (information-theoretic) lower bounds on adaptive strategies.
 
-Place in the data flow: Variant -> (exact sizes) -> here -> :mod:`cbsolve.bounds` combines these
-with the partition bounds, the optimal search and heuristic strategies.
+Place in the data flow: Variant -> (exact sizes) -> here -> the exact searches (their first
+depth), the certificate checker (:mod:`cbsolve.certify`) and :mod:`cbsolve.bounds`, which
+combines these with the partition bounds, the optimal search and heuristic strategies. The one
+definition of ``capacity``: below every layer that uses it.
 
 A strategy is a tree whose every node is one guess. A node ends the game for at most one secret
 (the guess itself, answered by the all-bulls *win* response) and has at most ``R - 1`` children,
