@@ -1,6 +1,7 @@
 """No import circle anywhere in cbsolve/: every module's imports, function-local ones included,
 form a graph without cycles, so the package reads in one direction (docs/architecture.md,
-"Data flow")."""
+"Data flow"). Importing ``a.b.c`` runs ``a/__init__`` and ``a/b/__init__`` first, so those
+packages count as imported too (except the importer's own packages, which ran before it)."""
 from __future__ import annotations
 
 import ast
@@ -37,7 +38,17 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
             for alias in node.names:
                 sub = f"{base}.{alias.name}"
                 targets.add(sub if sub in known else base)
-    return {t for t in targets if t in known and t != name}
+    found = {t for t in targets if t in known}
+    own = set(parents(name)) | {name}
+    for target in list(found):
+        found.update(p for p in parents(target) if p in known)
+    return found - own
+
+
+def parents(name: str) -> list[str]:
+    """The packages whose ``__init__`` runs before module ``name``: ``a.b.c`` -> a, a.b."""
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
 def import_graph(package: Path) -> dict[str, set[str]]:
@@ -79,9 +90,30 @@ def test_a_function_local_import_circle_is_found(tmp_path):
     (pkg / "c.py").write_text("from .sub import a\n")
     graph = import_graph(pkg)
     assert graph["pkg.sub.a"] == {"pkg.sub.b"} and graph["pkg.sub.b"] == {"pkg.sub.a"}
-    assert graph["pkg.c"] == {"pkg.sub.a"} and graph["pkg.sub"] == {"pkg.sub.a"}
+    assert graph["pkg.c"] == {"pkg.sub", "pkg.sub.a"} and graph["pkg.sub"] == {"pkg.sub.a"}
     assert cycle(graph) == ["pkg.sub.a", "pkg.sub.b", "pkg.sub.a"]
     (pkg / "sub" / "b.py").write_text("def g():\n    return 1\n")
+    assert cycle(import_graph(pkg)) is None
+
+
+def test_a_package_init_closes_a_circle(tmp_path):
+    """Importing ``pkg.y.a`` runs ``pkg/y/__init__``: when that imports ``pkg.x``, which
+    imports ``pkg.y.a``, the walk reports the circle through the package; a module's own
+    packages (which ran before it) make no edge."""
+    pkg = tmp_path / "pkg"
+    for sub in ("x", "y"):
+        (pkg / sub).mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "x" / "__init__.py").write_text("def f():\n    from pkg.y.a import g\n    return g\n")
+    (pkg / "y" / "__init__.py").write_text("from .. import x\n")
+    (pkg / "y" / "a.py").write_text("from . import b\ndef g():\n    return 1\n")
+    (pkg / "y" / "b.py").write_text("from pkg.y import a\n")
+    graph = import_graph(pkg)
+    assert graph["pkg.x"] == {"pkg.y", "pkg.y.a"}
+    assert graph["pkg.y.b"] == {"pkg.y.a"}          # pkg.y is b's own package
+    assert cycle(graph) == ["pkg.x", "pkg.y", "pkg.x"]
+    (pkg / "y" / "__init__.py").write_text("")
+    (pkg / "y" / "b.py").write_text("")
     assert cycle(import_graph(pkg)) is None
 
 
