@@ -4,8 +4,6 @@ from __future__ import annotations
 import os
 import platform
 
-from cbsolve.search.memory import machine_memory
-
 
 def cpu_model() -> str:
     """The CPU's model name from /proc/cpuinfo, else what ``platform`` knows."""
@@ -20,8 +18,28 @@ def cpu_model() -> str:
 def describe() -> str:
     """'AMD EPYC 7B13, 2 cores, 24 GiB': the cores this process may run on, and its memory
     (physical, or a smaller cgroup limit)."""
+    return f"{cpu_model()}, {cores()} cores, {machine_memory() / 2**30:.0f} GiB"
+
+
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity: a taskset or a container's limit
+    counts), at least 1."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:        # not on Linux
-        cores = os.cpu_count() or 1
-    return f"{cpu_model()}, {cores} cores, {machine_memory() / 2**30:.0f} GiB"
+        return max(1, os.cpu_count() or 1)
+
+
+def machine_memory() -> int:
+    """Bytes of memory this process may use: physical memory, or a smaller cgroup limit."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            with open(path, encoding="ascii") as fh:
+                text = fh.read().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            total = min(total, int(text))
+    return total
+

@@ -12,14 +12,8 @@ import os
 from collections.abc import Iterator
 
 from ..deadline import POLL_SECONDS, stop_requested
+from ..workers import connect, default_workers
 from .sweep import cost, run_cell
-
-
-def default_workers() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def single_threaded() -> None:
@@ -73,23 +67,6 @@ def _cancel(pool) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.terminate()
-
-
-def connect(scheduler: str):
-    """A Dask client of the scheduler at ``scheduler``; one clear CbsolveError (exit 2) when
-    distributed is missing or the scheduler does not answer within 10 s."""
-    from ..errors import CbsolveError
-
-    try:
-        from distributed import Client
-    except ImportError:
-        raise CbsolveError("--scheduler needs dask[distributed]; pip install 'dask[distributed]'") \
-            from None
-    try:
-        return Client(scheduler, timeout=10)
-    except (OSError, TimeoutError, ValueError) as exc:   # ValueError: no port in the address
-        raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}: {exc} "
-                           "(expected an address like tcp://host:8786)") from None
 
 
 def run_dask(cells: list[dict], scheduler: str, *, work=run_cell, order=cost) -> Iterator[dict]:

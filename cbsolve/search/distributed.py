@@ -576,7 +576,7 @@ class cluster_client:
         self.closing: threading.Thread | None = None  # the background close after a stop
 
     def __enter__(self):
-        from ..analysis.runners import connect, default_workers
+        from ..workers import connect, default_workers
 
         if self.scheduler != "local":
             self.client = connect(self.scheduler)

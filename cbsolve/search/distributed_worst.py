@@ -116,13 +116,13 @@ def _stopped(variant, result, guesses, started):
 
 
 def _solve(client, variant, guesses, max_depth, certificate, workers, root, deadline, started):
-    import os
     import time
 
+    from ..workers import resolve
     from .distributed import _Stopped
     from .worst import _depth, _Native
 
-    threads = workers or len(os.sched_getaffinity(0))
+    threads = resolve(workers)
     native = _Native(variant, guesses, {}, threads, root=root, deadline=deadline)
     members, history = native.all, native.empty
     n = len(members)

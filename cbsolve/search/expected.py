@@ -32,7 +32,6 @@ its statistics are exact in every case.
 from __future__ import annotations
 
 import heapq
-import os
 import sys
 import threading
 import time
@@ -47,6 +46,7 @@ from ..deadline import Deadline, run_interruptible, stop_requested
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ..status import Status, StopReason
 from ..variant import Variant
+from ..workers import resolve
 from . import SearchInterrupted, SearchResult, memory, reply_matrix
 
 GUESS_POOLS = ("all", "candidates")
@@ -125,7 +125,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     started = time.perf_counter()
     prune = dict(prune or {})
     budget = memory.budget(memory_budget)
-    workers = max(1, workers or os.cpu_count() or 1)
+    workers = resolve(workers)
     plan = _check(variant, max_depth, guesses, prune, budget, workers, replies, memo_entries)
     options = {k: v for k, v in prune.items() if k != "symmetry"}
     # the time limit counts the set-up (the reply matrices), which stops at it too
@@ -208,7 +208,7 @@ class _Search:
         self.depth = max_depth or 0
         self.pool = guesses
         self.cand_only = guesses == "candidates"
-        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.workers = resolve(workers)
         if plan is None:   # a search built for one set at a time (position, advice, Dask)
             plan = memory.check(variant.describe(), self.n, "expected", memory.budget(),
                                 self.workers, "auto", memo_entries)

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InvalidVariant, SpaceTooLarge
+from ..machine import machine_memory
 
 ENV_VAR = "CBSOLVE_MEMORY_BUDGET"
 DEFAULT_FRACTION = 0.25
@@ -53,20 +54,6 @@ EXPECTED_MEMO_ENTRY_BYTES = 64
 BASE_BYTES = 200 * 2**20
 
 _UNITS = {"": 1, "b": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
-
-
-def machine_memory() -> int:
-    """Bytes of memory this process may use: physical memory, or a smaller cgroup limit."""
-    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
-        try:
-            with open(path, encoding="ascii") as fh:
-                text = fh.read().strip()
-        except OSError:
-            continue
-        if text.isdigit():
-            total = min(total, int(text))
-    return total
 
 
 def parse_size(text: str, what: str = "--memory-budget") -> int:

@@ -39,6 +39,7 @@ from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ..scoring import possible_responses, score_matrix
 from ..status import Status, StopReason
 from ..variant import Variant
+from ..workers import resolve
 from . import SearchInterrupted, SearchResult, memory, reply_matrix
 
 PRUNINGS = ("symmetry", "capacity", "obvious", "order", "memo", "dedupe")
@@ -173,9 +174,7 @@ class _WorstRun:
                  lookahead: int, memory_budget, position, replies: str = "auto") -> None:
         self.start = time.perf_counter()
         self.prune = dict(prune or {})
-        if workers is None:
-            import os
-            workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        workers = resolve(workers)
         n, budget, plan = _check(variant, guesses, self.prune, max_depth, memory_budget,
                                  max(1, workers), replies)
         self.variant, self.guesses, self.max_depth = variant, guesses, max_depth

@@ -1,0 +1,38 @@
+"""The ``workers`` policy, in one place: how many workers run in parallel, and where.
+
+A worker is what the engine runs in parallel: a C++ thread of the worst-case kernel, a Python
+thread driving the expected-case kernel, a process of a sweep's pool or of a local Dask
+cluster. Whatever it is, ``workers`` counts them and the default is the same everywhere: the
+cores this process may run on (:func:`cbsolve.machine.cores`, its CPU affinity). Beside the
+data flow (as ``deadline.py``): the searches, the Dask drivers and the sweeps read it.
+"""
+from __future__ import annotations
+
+from .errors import CbsolveError
+from .machine import cores
+
+
+def default_workers() -> int:
+    """Workers when none are asked for: one per core this process may use."""
+    return cores()
+
+
+def resolve(workers: int | None) -> int:
+    """The number of workers to run: ``workers``, or :func:`default_workers` when it is None
+    or 0 (a sweep's ``workers=0``, "in this process", is the sweep's own case)."""
+    return max(1, workers or default_workers())
+
+
+def connect(scheduler: str):
+    """A Dask client of the scheduler at ``scheduler``; one clear CbsolveError (exit 2) when
+    distributed is missing or the scheduler does not answer within 10 s."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CbsolveError("--scheduler needs dask[distributed]; pip install 'dask[distributed]'") \
+            from None
+    try:
+        return Client(scheduler, timeout=10)
+    except (OSError, TimeoutError, ValueError) as exc:   # ValueError: no port in the address
+        raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}: {exc} "
+                           "(expected an address like tcp://host:8786)") from None
