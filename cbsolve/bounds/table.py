@@ -11,7 +11,7 @@ import time
 
 from ..codes import CodeSpace
 from ..variant import Variant
-from . import compute_bounds
+from .compute import compute_bounds
 
 LETTERS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 FIELDS = ["N", "D", "kind", "secrets", "responses", "worst_lower", "worst_upper", "worst_exact",

@@ -1,0 +1,278 @@
+"""Bounds on the number of guesses for any N and D: proved intervals, exact where reachable.
+
+Place in the data flow: code space sizes, scoring, strategies and the optimal search -> **bounds**
+-> CLI (``cbsolve bounds``), scripts/bounds_table.py, analyses.
+
+:func:`compute_bounds` gathers, cheapest first:
+
+1. exact counts of secrets and of possible replies R (closed forms, any N and D);
+2. counting lower bounds (:mod:`cbsolve.capacity`): ``1 + (R-1) + (R-1)**2 + ...`` and the level fill;
+3. partition lower bounds (:mod:`.adaptive`) from the first-guess partitions in closed form
+   (:mod:`.partition`), or read off the scorer two guesses deep when the space is small;
+4. upper bounds from heuristic strategies played against every secret (exact evaluation by
+   :func:`cbsolve.strategy.evaluate`, scored on the fly up to 10^6 secrets, within the time
+   limit; a sampled estimate is never used as a bound), from the
+   count-then-locate construction (with region splits, :mod:`.regions`) for games with
+   repeats and the set-then-place one for
+   distinct games with D >= 2N-1, any N (:mod:`.constructive`: worst W proved by construction,
+   total <= W x S), and the trivial strategy "guess every code
+   in order" (worst S, total S(S+1)/2) otherwise;
+5. the exact optimum from :mod:`cbsolve.search` when the space is small and time allows.
+
+Steps 4 and 5 are the optional work: they share the time limit, and whatever did not fit is
+named in the notes. ``progress(message)`` hears what is being done (the CLI prints it on stderr).
+
+Every end of every interval says which method produced it. The expected case is reported as the
+*total* number of guesses over all secrets (an exact integer; average = total / secrets).
+
+>>> b = compute_bounds(Variant.preset("mastermind"), search=False, strategies=False)
+>>> (b.secrets, b.responses, b.worst.lower)
+(1296, 14, 5)
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .. import time_policy
+from ..capacity import total_lower, worst_lower
+from ..codes import CodeSpace
+from ..deadline import Deadline
+from ..errors import CbsolveError
+from ..variant import Variant
+from .strategies import strategy_upper
+
+#: Heuristics tried for upper bounds (Knuth 1977, Irving 1979, Neuwirth 1982, Kooi 2005), and
+#: the first consistent code (Shapiro 1983), which needs no scoring of guesses.
+UPPER_STRATEGIES = ("minimax", "expected", "entropy", "parts", "first")
+#: Largest space on which strategies are evaluated exhaustively by default (the evaluator's
+#: own limit; the time limit bounds the work).
+STRATEGY_LIMIT = 1_000_000
+#: Largest space for the scorer-based partition bound when no closed form applies.
+SCORER_LIMIT = 200_000
+
+
+@dataclass
+class Interval:
+    """A proved interval ``[lower, upper]`` with the method behind each end."""
+
+    lower: int
+    upper: int
+    lower_method: str
+    upper_method: str
+
+    @property
+    def exact(self) -> int | None:
+        return self.lower if self.lower == self.upper else None
+
+    def raise_lower(self, value: int | None, method: str) -> None:
+        if value is not None and value > self.lower:
+            self.lower, self.lower_method = int(value), method
+
+    def lower_upper(self, value: int | None, method: str) -> None:
+        if value is not None and value < self.upper:
+            self.upper, self.upper_method = int(value), method
+
+    def to_json(self) -> dict:
+        return {"lower": self.lower, "upper": self.upper, "exact": self.exact,
+                "lower_method": self.lower_method, "upper_method": self.upper_method}
+
+
+@dataclass
+class Bounds:
+    variant: Variant
+    secrets: int
+    responses: int
+    worst: Interval
+    expected: Interval                      # totals over all secrets
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    estimates: list[dict] = field(default_factory=list)   # sampled, labelled, never bounds
+    # what the verifier confirmed of each exact search run (cbsolve.bounds.recheck)
+    checks: dict[str, dict] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        expected = self.expected.to_json()
+        expected["unit"] = "total guesses over all secrets"
+        expected["lower_average"] = self.expected.lower / self.secrets
+        expected["upper_average"] = self.expected.upper / self.secrets
+        return {"variant": self.variant.to_dict(), "secrets": self.secrets,
+                "responses": self.responses, "worst": self.worst.to_json(), "expected": expected,
+                "estimates": self.estimates, "notes": self.notes, "verification": self.checks,
+                "seconds": round(self.seconds, 3)}
+
+
+def exact_search_limit() -> int:
+    """Largest space both exact searches accept within the memory budget (cbsolve.search.memory)."""
+    from ..search import memory
+
+    lo, hi = 0, memory.MAX_KERNEL_CODES      # fits() is monotone in the number of codes
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if memory.fits(mid, "worst") and memory.fits(mid, "expected"):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def compute_bounds(variant: Variant, *, time_limit: float | None = None, search: bool = True,
+                   strategies: bool = True, deep: bool = True,
+                   strategy_limit: int = STRATEGY_LIMIT, search_limit: int | None = None,
+                   strategy_names=UPPER_STRATEGIES, workers: int | None = None,
+                   progress=None, deadline: Deadline | None = None) -> Bounds:
+    """Lower and upper bounds on the worst and the total number of guesses for ``variant``.
+
+    ``search_limit``: largest space handed to the exact searches (None:
+    :func:`exact_search_limit`). ``deadline``: the command's budget, started at its edge
+    (default: ``time_limit`` seconds from now).
+    """
+    from ..scoring import possible_responses
+    from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible, scorer_bound
+
+    start = time.perf_counter()
+    deadline = Deadline(time_limit) if deadline is None else deadline
+    say = progress or (lambda message: None)
+    if search_limit is None:
+        search_limit = exact_search_limit()
+    secrets = CodeSpace(variant).size
+    responses = len(possible_responses(variant))
+    trivial = "trivial (every code in order)"
+    worst = Interval(worst_lower(secrets, responses), secrets, "counting", trivial)
+    expected = Interval(total_lower(secrets, responses), secrets * (secrets + 1) // 2,
+                        "counting", trivial)
+    out = Bounds(variant, secrets, responses, worst, expected)
+
+    ok, why = closed_form_feasible(variant)
+    if ok:
+        pb = closed_form_bound(variant, responses, secrets)
+        worst.raise_lower(pb.worst, f"{pb.method}, {pb.best_worst}")
+        expected.raise_lower(pb.total, f"{pb.method}, {pb.best_total}")
+    elif why:
+        out.notes.append(f"closed-form partition bound skipped: {why}")
+    from .bulls_only import raise_lower_bounds
+    raise_lower_bounds(worst, expected, variant, responses)
+    if not ok:                  # the bulls classes alone, where the pattern closed forms stop
+        from .bulls_classes import raise_lower_bounds as raise_by_bulls_classes
+        raise_by_bulls_classes(worst, expected, variant, responses)
+    if secrets <= SCORER_LIMIT and (deep or not ok) and secrets > 1:
+        two = deep and deep_feasible(variant, secrets)
+        if two or not ok:
+            say(f"partition bound {'two guesses deep' if two else 'of the first guess'} "
+                f"({secrets} secrets)")
+            pb = scorer_bound(variant, responses, deep=two)
+            worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
+            expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
+
+    if deep and secrets > 1 and not (secrets <= SCORER_LIMIT and deep_feasible(variant, secrets)):
+        _second_level_lower(out, deadline, say)
+    _constructive_upper(out)
+    try:
+        if strategies and secrets <= strategy_limit:
+            strategy_upper(out, deadline, strategy_names, say)
+        elif strategies:
+            out.notes.append(f"strategies not evaluated: {secrets} secrets is more than the "
+                             f"{strategy_limit} an exact evaluation handles")
+        if search and secrets <= search_limit:
+            _search_exact(out, deadline, workers, say)
+        elif search:
+            out.notes.append(f"exact search not run: {secrets} secrets is more than the "
+                             f"{search_limit} it handles")
+    except KeyboardInterrupt:             # Ctrl-C: the bounds proved so far are the answer
+        out.notes.append("interrupted (Ctrl-C): the bounds proved before it")
+    if worst.lower > worst.upper or expected.lower > expected.upper:
+        raise AssertionError(f"contradictory bounds for {variant.describe()}: {out.to_json()}")
+    out.seconds = time.perf_counter() - start
+    return out
+
+
+def _constructive_upper(out: Bounds) -> None:
+    """Upper bounds from a construction with a proved worst case (any N and D)."""
+    from .constructions import constructive_worst
+
+    found = constructive_worst(out.variant)
+    if found is not None:
+        w, method = found
+        out.worst.lower_upper(w, method)
+        out.expected.lower_upper(w * out.secrets, f"{method}, worst x secrets")
+    from .constructive_expected import constructive_total
+    out.expected.lower_upper(*(constructive_total(out.variant) or (None, "")))
+
+
+def _second_level_lower(out: Bounds, deadline: Deadline, say) -> None:
+    """The two-level partition bound with second guesses up to symmetry (large spaces)."""
+    from .second_level import SECOND_LEVEL_LIMIT, second_level_bound
+
+    if out.secrets > SECOND_LEVEL_LIMIT:
+        return
+    say(f"partition bound two guesses deep, up to symmetry ({out.secrets} secrets)")
+    pb = second_level_bound(out.variant, out.responses, deadline.part(time_policy.SECOND_LEVEL_SHARE))
+    if pb is None:
+        out.notes.append("partition bound two guesses deep not finished within the time limit")
+        return
+    out.worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
+    out.expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
+
+
+def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
+    """Exact optima (or proved brackets) from the optimal searches, each end used only once
+    the independent verifier confirmed it (:mod:`.recheck`)."""
+    from .recheck import check_result, verify_reserve
+
+    reserve = verify_reserve(out.secrets)
+    for objective in ("worst", "expected"):
+        interval = out.worst if objective == "worst" else out.expected
+        if interval.exact is not None:
+            continue  # already pinned down by cheaper methods
+        if deadline.left() is not None and deadline.left() <= reserve:
+            out.notes.append(f"time limit reached before the {objective}-case search")
+            continue
+        say(f"exact {objective}-case search")
+        # the search leaves the verifier its time (a limit of 0 would mean "none"): the worst
+        # case's certificate can take as long to check as the search took
+        left = deadline.left()
+        if left is not None:
+            share = left * time_policy.WORST_SEARCH_SHARE
+            left = max(share if objective == "worst" else left - reserve, 1e-3)
+        try:
+            if objective == "worst":
+                from ..search.worst import solve_worst
+
+                # the certificate is what lets the verifier confirm the lower end
+                res = solve_worst(out.variant, time_limit=left, workers=workers)
+            else:
+                from ..search.expected import solve_expected
+
+                res = solve_expected(out.variant, time_limit=left, workers=workers)
+        except CbsolveError as exc:  # e.g. a space too large: noted; a bug is not a note
+            out.notes.append(f"exact {objective}-case search not run: {exc}")
+            continue
+        say(f"verifying the {objective}-case search's tree"
+            + (" and certificate" if objective == "worst" else ""))
+        checked = check_result(out.variant, res, deadline)
+        out.checks[objective] = checked.to_json()
+        if checked.rejected:
+            out.notes.append(f"exact {objective}-case search result rejected by the verifier "
+                             f"({checked.problem}); the other methods' interval stands")
+            continue
+        if not res.proved:
+            # the kernel says why it stopped: a time limit, or Ctrl-C's stop request
+            out.notes.append(f"optimal {objective}-case search "
+                             + ("interrupted" if res.interrupted else "stopped at the time limit")
+                             + f" having proved [{res.lower}, {res.upper}]"
+                             + ("" if res.interrupted else " (raise --time-limit to go further)"))
+        what = "optimal, proved" if res.proved else "bound proved before time limit"
+        if checked.lower is not None:
+            interval.raise_lower(checked.lower, f"search ({what}; {checked.lower_how})")
+        elif res.lower is not None and res.lower > interval.lower:
+            why = checked.unconfirmed or "no certificate for it was written within the time limit"
+            out.notes.append(f"the {objective}-case search's lower bound {res.lower} is not "
+                             f"used: {why}")
+        if checked.upper is not None:
+            # a proved optimum whose tree was not built in time comes with the greedy tree
+            if res.proved and checked.upper != res.upper:
+                what = "bound proved before time limit"
+            interval.lower_upper(checked.upper, f"search ({what}; {checked.upper_how})")
+
+
+__all__ = ["Bounds", "Interval", "compute_bounds", "exact_search_limit"]
