@@ -35,10 +35,10 @@ def run_one(search: str, game: str) -> dict:
     variant = Variant.from_options(preset, **options)
     start = time.perf_counter()
     if search == "worst":
-        from cbsolve.search.worst import _Native
+        from cbsolve.search.worst.driver import _Native
         _Native(variant, "all", {}, 2)
     else:
-        from cbsolve.search.expected import _Search
+        from cbsolve.search.expected.search import _Search
         _Search(variant, None, "all", 2, True, {}, 10**6)
     return {"search": search, "game": game, "seconds": round(time.perf_counter() - start, 3)}
 

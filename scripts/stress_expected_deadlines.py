@@ -39,7 +39,7 @@ from stress_worst_deadlines import (Kernels, Report, arguments, check_interval, 
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
-from cbsolve.search import expected
+from cbsolve.search.expected import search as expected
 from cbsolve.search.expected import solve_expected
 from cbsolve.status import Status
 from cbsolve.variant import Variant

@@ -32,7 +32,7 @@ from cbsolve import deadline as deadlines
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
 from cbsolve.deadline import clear_stop, request_stop
-from cbsolve.search import worst
+from cbsolve.search.worst import driver as worst
 from cbsolve.search.worst import solve_worst
 from cbsolve.status import StopReason
 from cbsolve.variant import Variant

@@ -94,7 +94,7 @@ def test_time_limit_reports_not_proved(client):
     (Variant(3, "0123", repeats=True, feedback="bulls"), {}),
 ])
 def test_worst_case_same_optimum_and_a_verified_certificate(client, variant, options):
-    from cbsolve.search.distributed_worst import solve_worst_distributed
+    from cbsolve.search.distributed.worst import solve_worst_distributed
 
     one = solve_worst(variant, workers=1, **options)
     many = solve_worst_distributed(client, variant, **options)
@@ -107,7 +107,7 @@ def test_worst_case_same_optimum_and_a_verified_certificate(client, variant, opt
 
 
 def test_worst_case_from_a_position_on_the_cluster(client):
-    from cbsolve.search.distributed_worst import solve_worst_distributed
+    from cbsolve.search.distributed.worst import solve_worst_distributed
     from cbsolve.search.position import stamp
 
     position = Position.from_log(FeedbackLog.parse(SMALL, ["123:0,1"]))
@@ -141,7 +141,7 @@ def test_a_time_limit_leaves_a_sound_answer_that_says_why(client, limit):
 def test_a_time_limited_worst_case_search_reports_the_interval_proved(client, variant):
     """A time-limited worst-case search on the cluster reported unknown (or was refused): it
     now reports the depths refuted so far and the greedy tree, as one process does."""
-    from cbsolve.search.distributed_worst import solve_worst_distributed
+    from cbsolve.search.distributed.worst import solve_worst_distributed
     from cbsolve.status import Status, StopReason
 
     one = solve_worst(variant, workers=1)
@@ -178,9 +178,9 @@ def test_the_winning_tree_fetch_honours_a_passed_deadline(client):
     # waits in short steps: a deadline already passed (or Ctrl-C, which expires every deadline)
     # stops it and cancels the task, where a blocked result() held Ctrl-C for seconds.
     from cbsolve.deadline import Deadline
-    from cbsolve.search.distributed import _Stopped
-    from cbsolve.search.distributed_worst import _winning_tree
-    from cbsolve.search.worst import _Native
+    from cbsolve.search.distributed.expected import _Stopped
+    from cbsolve.search.distributed.worst import _winning_tree
+    from cbsolve.search.worst.driver import _Native
 
     native = _Native(SMALL, "all", {}, 1)
     one = solve_worst(SMALL, workers=1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cbsolve.search import expected
+from cbsolve.search.expected import search as expected
 from cbsolve.variant import Variant
 
 GAME = Variant(4, "0123456789", False)   # 5,040 codes

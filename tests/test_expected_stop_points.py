@@ -14,7 +14,7 @@ import pytest
 from testkit import load_script
 
 from cbsolve.certify import verify
-from cbsolve.search import expected
+from cbsolve.search.expected import search as expected
 from cbsolve.status import Status, StopReason
 from cbsolve.variant import Variant
 

@@ -1,10 +1,10 @@
-"""The first-guess lower bound (cbsolve.search.first_guess_bound) against the exact optimum:
+"""The first-guess lower bound (cbsolve.research.first_guess_bound) against the exact optimum:
 never above it, equal to it when every class is probed to the end, and raised by the probes
 above the two-level bound it starts from."""
 import pytest
 
+from cbsolve.research.first_guess_bound import game_bound
 from cbsolve.search.expected import solve_expected
-from cbsolve.search.first_guess_bound import game_bound
 from cbsolve.variant import Variant
 
 GAMES = [Variant(4, "1234", True, False), Variant(4, "12345", True, False),

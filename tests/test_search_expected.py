@@ -245,7 +245,7 @@ def test_native_stabiliser_matches_the_symmetry_module(variant):
     representatives (lowest index) that cbsolve.symmetry computes, at depths 0, 1 and 2."""
     import numpy as np
 
-    from cbsolve.search.expected import _Search
+    from cbsolve.search.expected.search import _Search
     from cbsolve.symmetry import Symmetry
 
     search = _Search(variant, None, "all", 1, True, None, 1000)

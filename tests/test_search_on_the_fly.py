@@ -17,7 +17,7 @@ from cbsolve.codes import CodeSpace
 from cbsolve.errors import SpaceTooLarge
 from cbsolve.search import memory
 from cbsolve.search.expected import solve_expected
-from cbsolve.search.worst import _Native, solve_worst
+from cbsolve.search.worst.driver import _Native, solve_worst
 from cbsolve.variant import Variant
 
 GAMES = [
@@ -122,7 +122,7 @@ def test_class_counts_beyond_16_bits():
 def test_expected_class_counts_beyond_16_bits():
     symbols = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx"
     variant = Variant(3, symbols, repeats=True)
-    from cbsolve.search.expected import _Search
+    from cbsolve.search.expected.search import _Search
 
     plan = memory.plan(CodeSpace(variant).size, "expected", 2**30, 1, memo_entries=1000)
     search = _Search(variant, None, "all", 1, True, None, 1000, plan=plan)

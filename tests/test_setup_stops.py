@@ -100,7 +100,7 @@ def test_the_transpose_stops_at_a_passed_deadline():
 
 
 def test_a_resumed_transpose_searches_as_a_whole_one():
-    from cbsolve.search.expected import _Search
+    from cbsolve.search.expected.search import _Search
 
     solver, n = _unprepared_solver()
     solver.set_deadline(1e-9)

@@ -1,4 +1,4 @@
-"""The capped witness search (cbsolve/search/witness.py) against the complete search.
+"""The capped witness search (cbsolve/research/witness.py) against the complete search.
 
 On games the complete search settles, a witness must exist at the proved optimum and never
 below it, and every witness must pass the independent verifier.
@@ -12,8 +12,8 @@ from testkit import load_script
 
 from cbsolve.certify import verify, verify_file
 from cbsolve.codes import CodeSpace
-from cbsolve.search.witness import WitnessLog, by_greedy_misses, find_witness, ordered_guesses
-from cbsolve.search.worst import _depth, _Native, _tree_doc, solve_worst
+from cbsolve.research.witness import WitnessLog, by_greedy_misses, find_witness, ordered_guesses
+from cbsolve.search.worst.driver import _depth, _Native, _tree_doc, solve_worst
 from cbsolve.variant import Variant
 
 

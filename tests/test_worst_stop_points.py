@@ -15,7 +15,7 @@ from testkit import load_script
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
 from cbsolve.cli.optimal import format_result
-from cbsolve.search import worst
+from cbsolve.search.worst import driver as worst
 from cbsolve.variant import Variant
 
 DEEP_GREEDY = Variant(5, "01", True)

@@ -220,7 +220,7 @@ def _position(variant, entries, log_file, as_json):
 
 def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses, time_limit,
                        position, certificate, ties, lookahead):
-    """``--scheduler``: the search split over a Dask cluster (cbsolve/search/distributed*.py)."""
+    """``--scheduler``: the search split over a Dask cluster (cbsolve/search/distributed/)."""
     if workers is not None and scheduler != "local":
         raise InvalidVariant("--workers with --scheduler ADDRESS: the cluster's workers are "
                              "used (start them with `dask worker ADDRESS --nthreads 1`); "
@@ -236,7 +236,7 @@ def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesse
                                             max_depth=max_depth, guesses=guesses,
                                             time_limit=time_limit, root=position)
     else:
-        from ..search.distributed_worst import solve_worst_distributed
+        from ..search.distributed import solve_worst_distributed
 
         with cluster_client(scheduler, workers) as client:
             result = solve_worst_distributed(client, variant, guesses=guesses,

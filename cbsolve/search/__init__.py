@@ -1,71 +1,20 @@
 """Exact optimal search: worst case, expected case, depth-capped (see docs/tree-format.md).
 
-Every search returns a :class:`SearchResult`, whatever the objective, so the CLI, bounds and
-analyses read one shape. ``proved`` is True only when no pruning could have lost the optimum;
-otherwise ``lower``/``upper`` bracket the objective value.
+The face of the search wing: it only re-exports. Layers, each importing only from the ones
+above it (docs/architecture.md, "Search, layer by layer"): the result type (:mod:`.result`),
+the set-up (:mod:`.memory`, :mod:`.reply_matrix`), the worst case (:mod:`.worst`), the
+expected case (:mod:`.expected`), a position's search (:mod:`.position`) and the Dask drivers
+(:mod:`.distributed`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from . import memory, reply_matrix
+from .distributed import cluster_client, solve_expected_distributed, solve_worst_distributed
+from .expected import solve_expected
+from .position import Position, solve_expected_from, solve_from, stamp
+from .result import SearchInterrupted, SearchResult, Verdict
+from .worst import solve_worst
 
-from ..status import Status, StopReason
-
-
-@dataclass
-class SearchResult:
-    objective: str                      # "worst" or "expected"
-    status: Status                      # OPTIMAL when proved, FEASIBLE/UNKNOWN on a time limit
-    proved: bool
-    secrets: int
-    worst: int | None = None            # of the best strategy found (tree)
-    total: int | None = None
-    histogram: dict[int, int] = field(default_factory=dict)
-    lower: int | None = None            # proved bounds on the objective value:
-    upper: int | None = None            # guesses (worst) or total guesses (expected)
-    max_depth: int | None = None
-    guesses: str = "all"
-    seconds: float = 0.0
-    nodes: int = 0
-    tree: dict | None = None            # docs/tree-format.md
-    certificate: dict | None = None     # lower-bound certificate (worst objective)
-    notes: list[str] = field(default_factory=list)
-    phases: dict[str, float] = field(default_factory=dict)  # seconds per search phase
-    interrupted: bool = False           # stopped by Ctrl-C (the interval is what was proved)
-    stop: StopReason | None = None      # why the search stopped early, as its kernel says (None: it did not)
-    # worst objective's tie-break: proved interval [lower, upper] on the fewest secrets that
-    # need the worst-case number of guesses (upper = the tree's count)
-    at_worst: tuple[int, int] | None = None
-    reply_source: str | None = None     # "matrix" or "on-the-fly" (cbsolve.search.memory)
-
-    @property
-    def average(self) -> float | None:
-        return None if self.total is None else self.total / self.secrets
-
-    def to_json(self) -> dict:
-        return {"objective": self.objective, "status": str(self.status), "proved": self.proved,
-                "secrets": self.secrets, "worst": self.worst, "total": self.total,
-                "average": self.average,
-                "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
-                "lower": self.lower, "upper": self.upper, "max_depth": self.max_depth,
-                "guesses": self.guesses, "seconds": round(self.seconds, 3), "nodes": self.nodes,
-                "notes": self.notes,
-                **({"interrupted": True} if self.interrupted else {}),
-                **({"reply_source": self.reply_source} if self.reply_source else {}),
-                "time_limit_hit": self.stop is StopReason.TIME,
-                **({"stop": str(self.stop)} if self.stop is not None else {}),
-                **({"at_worst": {"lower": self.at_worst[0], "upper": self.at_worst[1]}}
-                   if self.at_worst is not None else {}),
-                # proved: no strategy within max_depth guesses, so the worst case exceeds it
-                **({"infeasible": {"max_depth": self.max_depth,
-                                   "worst_at_least": self.max_depth + 1}}
-                   if self.status == Status.INFEASIBLE and self.max_depth else {})}
-
-
-class SearchInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a search: ``result`` holds what was proved by then (the interval
-    ``lower``/``upper``, ``proved`` False unless the value itself was already proved). A
-    KeyboardInterrupt, so a caller that does not look at it still exits as interrupted."""
-
-    def __init__(self, result: SearchResult):
-        super().__init__()
-        self.result = result
+__all__ = ["Position", "SearchInterrupted", "SearchResult", "Verdict", "cluster_client", "memory",
+           "reply_matrix", "solve_expected", "solve_expected_distributed", "solve_expected_from",
+           "solve_from", "solve_worst", "solve_worst_distributed", "stamp"]

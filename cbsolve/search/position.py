@@ -29,7 +29,7 @@ from ..errors import InconsistentLog
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
 from ..variant import Variant
-from . import SearchInterrupted, SearchResult
+from .result import SearchInterrupted, SearchResult
 
 #: The key of the position block in trees and certificates (docs/tree-format.md).
 POSITION_KEY = "position"
@@ -115,7 +115,7 @@ def expected_search(variant: Variant, max_depth: int | None, guesses: str,
     (a :class:`cbsolve.deadline.Deadline`) stops the set-up: see ``_Search.setup_stopped``."""
     from ..codes import CodeSpace
     from . import memory
-    from .expected import _Search
+    from .expected.search import _Search
 
     plan = memory.check(variant.describe(), CodeSpace(variant).size, "expected",
                         memory.budget(memory_budget), 1, replies, memo_entries)
@@ -130,7 +130,7 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
     ``depth``: guesses left under a ``max_depth`` cap (default: the search's cap; 0 none).
     ``seconds``: a time limit for this call alone (0: none), set on the search and cleared
     after it with the stop flag; None leaves the search's deadline as the caller set it."""
-    from .expected import INF_T, INF_W
+    from .expected.search import INF_T, INF_W
 
     from ..deadline import run_interruptible
 

@@ -40,14 +40,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import time_policy
-from ..codes import CodeSpace
-from ..deadline import Deadline, run_interruptible, stop_requested
-from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
-from ..status import Status, StopReason
-from ..variant import Variant
-from ..workers import resolve
-from . import SearchInterrupted, SearchResult, memory, reply_matrix
+from ... import time_policy
+from ...codes import CodeSpace
+from ...deadline import Deadline, run_interruptible, stop_requested
+from ...errors import InvalidVariant, SpaceTooLarge, unknown_name
+from ...status import Status, StopReason
+from ...variant import Variant
+from ...workers import resolve
+from .. import memory, reply_matrix
+from ..result import SearchInterrupted, SearchResult
 
 GUESS_POOLS = ("all", "candidates")
 INF_T = 1 << 60
@@ -175,8 +176,8 @@ def new_solver(variant: Variant, codes: np.ndarray, matrix: np.ndarray | None,
     """The native core over ``codes`` (all of the game's): from the reply ``matrix``, whose
     transposed copy ``prepare()`` must then build (:func:`reply_matrix.prepare`), or scoring
     on the fly (None)."""
-    from .._native.search_expected import Solver
-    from ..scoring import possible_responses
+    from ..._native.search_expected import Solver
+    from ...scoring import possible_responses
 
     possible = possible_responses(variant)
     return Solver(matrix, codes, variant.n_symbols, 1 if variant.no_leading_zero else 0,
@@ -242,7 +243,7 @@ class _Search:
         # it is told the history; otherwise the top two levels use cbsolve.symmetry.
         self.native_sym = symmetry and (options or {}).get("stabiliser", True)
         if symmetry and not self.native_sym:
-            from ..symmetry import Symmetry
+            from ...symmetry import Symmetry
 
             self._sym = Symmetry(variant)
         self.symmask = np.zeros(self.n, dtype=np.uint64)
@@ -265,7 +266,7 @@ class _Search:
     def replies(self, guess: int, members: np.ndarray | None = None) -> np.ndarray:
         """Reply indices of ``guess`` to ``members`` (default: every code), from the matrix or
         scored."""
-        from ..scoring import score_matrix
+        from ...scoring import score_matrix
 
         if self.matrix is not None:
             return self.matrix[guess] if members is None else self.matrix[guess][members]
@@ -759,7 +760,7 @@ class _Search:
         return self._node(g, members, d, history, self._greedy_tree)
 
     def _document(self, root: dict, hist: dict[int, int], proved: bool) -> dict:
-        from ..tree import make_tree
+        from ...tree import make_tree
 
         extra = {"objective": "expected", "proved": proved}
         if self.max_depth:

@@ -31,16 +31,17 @@ import time
 
 import numpy as np
 
-from .. import time_policy
-from ..capacity import capacity, worst_lower
-from ..codes import CodeSpace
-from ..deadline import Deadline, run_interruptible
-from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
-from ..scoring import possible_responses, score_matrix
-from ..status import Status, StopReason
-from ..variant import Variant
-from ..workers import resolve
-from . import SearchInterrupted, SearchResult, memory, reply_matrix
+from ... import time_policy
+from ...capacity import capacity, worst_lower
+from ...codes import CodeSpace
+from ...deadline import Deadline, run_interruptible
+from ...errors import InvalidVariant, SpaceTooLarge, unknown_name
+from ...scoring import possible_responses, score_matrix
+from ...status import Status, StopReason
+from ...variant import Variant
+from ...workers import resolve
+from .. import memory, reply_matrix
+from ..result import SearchInterrupted, SearchResult
 
 PRUNINGS = ("symmetry", "capacity", "obvious", "order", "memo", "dedupe")
 GUESS_MODES = ("all", "candidates")
@@ -55,7 +56,7 @@ class _Native:
     def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int,
                  lookahead: int = 0, memo_bytes: int | None = None, root=None,
                  plan: memory.Plan | None = None, deadline: Deadline | None = None):
-        from .._native.search_worst import WorstSearch
+        from ..._native.search_worst import WorstSearch
 
         space = CodeSpace(variant)
         self.variant = variant
@@ -452,7 +453,7 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
     fewest secrets at depth W; the tree kept is the best found (always within W guesses) and
     ``result.tree["ties"]`` says what was proved.
     """
-    from .expected import solve_expected
+    from ..expected import solve_expected
 
     n = result.secrets
     deadline = Deadline(time_limit)
@@ -510,7 +511,7 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
 
 def _adopt_tree(variant: Variant, result: SearchResult, found: SearchResult,
                 guesses: str) -> None:
-    from ..tree import make_tree
+    from ...tree import make_tree
 
     cert = result.tree.get("certificate")
     doc = make_tree(variant, "optimal-worst", guesses, found.tree["root"], found.histogram,
@@ -573,7 +574,7 @@ def _fill_stats(result: SearchResult, tree_doc: dict) -> None:
 def _tree_doc(variant: Variant, native: _Native, root: dict, guesses: str,
               proved: bool = True) -> dict:
     """Native tree (code indices, reply indices) -> docs/tree-format.md document."""
-    from ..tree import make_tree
+    from ...tree import make_tree
 
     fmt, codes = native.space.format, native.codes
     hist: dict[int, int] = {}

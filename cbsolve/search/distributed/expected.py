@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import time_policy
-from ..deadline import POLL_SECONDS, Deadline, stop_requested
-from ..status import Status, StopReason
-from ..variant import Variant
-from . import SearchResult
+from ... import time_policy
+from ...deadline import POLL_SECONDS, Deadline, stop_requested
+from ...status import Status, StopReason
+from ...variant import Variant
+from ..result import SearchResult
 
 
 
@@ -61,7 +61,7 @@ _WORKER = threading.local()
 
 def _search(variant_dict: dict, max_depth, guesses: str):
     """This thread's search for the game (built once, its table reused across tasks)."""
-    from .position import expected_search
+    from ..position import expected_search
 
     key = (json.dumps(variant_dict, sort_keys=True), max_depth, guesses)
     if getattr(_WORKER, "key", None) != key:
@@ -87,8 +87,8 @@ def solve_class(spec: dict) -> dict:
     ``spec``: variant (dict), max_depth, guesses, members and history (code indices), depth
     (guesses left under the cap, 0: none), budget [total, worst], seconds (time left or None).
     """
-    from .expected import INF_T
-    from .position import solve_set, subtree
+    from ..expected.search import INF_T
+    from ..position import solve_set, subtree
 
     started, cpu = time.perf_counter(), time.process_time()
     search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
@@ -123,7 +123,7 @@ def solve_guess(spec: dict) -> dict:
     """A Dask task: guess ``spec["guess"]`` at a set, its classes solved here one by one within
     the budget (the expansion step of the core's best-first search); exact value and subtree
     when it beats the budget, else a proved lower bound >= the budget."""
-    from .position import solve_set, subtree
+    from ..position import solve_set, subtree
 
     started, cpu = time.perf_counter(), time.process_time()
     search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
@@ -216,7 +216,7 @@ class DistributedExpected:
 
     def __init__(self, client, variant: Variant, max_depth: int | None, guesses: str,
                  time_limit: float | None = None, split: Split = Split()):
-        from .position import expected_search
+        from ..position import expected_search
 
         self.client = client
         self.variant = variant
@@ -266,7 +266,7 @@ class DistributedExpected:
         """(value, guess, classes): the optimum of ``members`` if below ``budget``, with the
         guess and its solved classes; else (a proved lower bound >= budget, None, None).
         ``greedy``: the set's greedy value when the caller has it (False: computed here)."""
-        from .expected import INF_T, INF_W
+        from ..expected.search import INF_T, INF_W
 
         s = self.search
         if greedy is False:
@@ -358,7 +358,7 @@ class DistributedExpected:
         the best, so the value is the class's optimum whatever the order tasks finish in."""
         import heapq
 
-        from .expected import INF_T, INF_W
+        from ..expected.search import INF_T, INF_W
 
         s, members = self.search, c.members
         self.splits += 1
@@ -477,8 +477,8 @@ class DistributedExpected:
 
     def _greedy_tree(self, result: SearchResult, members: np.ndarray, history: list[int]):
         """The greedy strategy's tree from the searched set (depths counted from it)."""
-        from ..tree import make_tree
-        from .expected import _NoGreedyTree
+        from ...tree import make_tree
+        from ..expected.search import _NoGreedyTree
 
         s = self.search
         s._wins = {}
@@ -500,8 +500,8 @@ class DistributedExpected:
     # --- the whole search --------------------------------------------------------------------
     def run(self, members: np.ndarray | None = None, history: list[int] | None = None
             ) -> SearchResult:
-        from ..tree import make_tree
-        from .expected import INF_T, INF_W
+        from ...tree import make_tree
+        from ..expected.search import INF_T, INF_W
 
         started = time.perf_counter()
         s = self.search
@@ -576,7 +576,7 @@ class cluster_client:
         self.closing: threading.Thread | None = None  # the background close after a stop
 
     def __enter__(self):
-        from ..workers import connect, default_workers
+        from ...workers import connect, default_workers
 
         if self.scheduler != "local":
             self.client = connect(self.scheduler)

@@ -61,7 +61,7 @@ class Polisher:
     def __init__(self, variant: Variant, *, exact_max: int = 300, node_seconds: float = 10.0,
                  alternatives: int = 0, alt_max: int = 0, time_limit: float | None = None,
                  memory_budget=None, log=None):
-        from .position import expected_search
+        from ..search.position import expected_search
 
         self.variant = variant
         self.search = expected_search(variant, None, "all", memory_budget=memory_budget)
@@ -110,7 +110,7 @@ class Polisher:
 
     def class_totals(self, root: dict) -> dict[str, int]:
         """The total of each reply class of ``root``'s first guess in the tree (reply label ->
-        total), e.g. as the budgets of :func:`cbsolve.search.first_guess_value`."""
+        total), e.g. as the budgets of :func:`cbsolve.research.first_guess_value`."""
         everyone = np.arange(self.search.n, dtype=np.int32)
         return {self.labels[r]: self.measure(root["children"][self.labels[r]], sub)[0]
                 for r, sub in self.search.reply_classes(self._index(root), everyone)}
@@ -136,7 +136,7 @@ class Polisher:
     def _exact(self, members, history, old):
         """(the optimum's subtree, its value) when it beats ``old``; (None, old) when the
         search proves nothing does; None when it ran out of time."""
-        from .position import solve_set, subtree
+        from ..search.position import solve_set, subtree
 
         search = self.search
         seconds = self.node_seconds

@@ -72,7 +72,7 @@ def game_bound(variant: Variant, *, max_class: int = 1000, seconds: float = 30.0
                time_limit: float | None = None, search=None, log=None) -> GameBound:
     """The least first-guess bound over one first guess per symmetry orbit (module doc);
     ``time_limit`` ends the refinement (the bound proved so far stands)."""
-    from .position import expected_search
+    from ..search.position import expected_search
 
     log = log or (lambda msg: None)
     search = search or expected_search(variant, None, "all")
@@ -120,7 +120,7 @@ def _total(n: int, classes: list[_Class]) -> int:
 
 def _refine(search, c: _Class, history: list[int], seconds: float, ends: float | None) -> None:
     """Raise one class's bound by one probe above it (or find its optimum)."""
-    from .position import solve_set
+    from ..search.position import solve_set
 
     cap = seconds if ends is None else max(min(seconds, ends - time.perf_counter()), 1e-3)
     budget = (c.lower + c.step, 0)

@@ -1,8 +1,8 @@
 """A witness for an upper bound: a strategy that wins within a depth, found by a capped search.
 
-Place in the data flow: the worst-case kernel (:class:`cbsolve.search.worst._Native`, one reply
+Place in the data flow: the worst-case kernel (:class:`cbsolve.search.worst.driver._Native`, one reply
 matrix for the whole game) -> **this heuristic driver** -> a native-format tree that
-:func:`cbsolve.search.worst._tree_doc` writes out and ``cbsolve verify`` checks.
+:func:`cbsolve.search.worst.driver._tree_doc` writes out and ``cbsolve verify`` checks.
 
 Why: the complete search (``feasible``) proves "d guesses suffice" only after refuting every
 better-ordered guess, and on a large set it can spend all its time refuting bad guesses. A
@@ -88,7 +88,7 @@ def _decide(native, members: np.ndarray, depth: int, history: list[int], cap: fl
 
 def _greedy(native, members: np.ndarray, depth: int, history: list[int]) -> dict | None:
     """The kernel's greedy minimax tree when it stays within ``depth`` (cheap: no proof)."""
-    from .worst import _depth
+    from ..search.worst.driver import _depth
 
     core = native.core
     core.set_deadline(0)

@@ -1,0 +1,8 @@
+"""The worst-case search: fewest guesses in the worst case, with a proof (a face: it only
+re-exports; the driver is :mod:`.driver`, docs/optimal.md the method)."""
+from __future__ import annotations
+
+from .driver import CERT_FORMAT, CERT_VERSION, GUESS_MODES, PRUNINGS, count_weights, solve_worst, tie_weights
+
+__all__ = ["CERT_FORMAT", "CERT_VERSION", "GUESS_MODES", "PRUNINGS", "count_weights", "solve_worst",
+           "tie_weights"]
