@@ -35,7 +35,7 @@ def run_one(search: str, game: str) -> dict:
     variant = Variant.from_options(preset, **options)
     start = time.perf_counter()
     if search == "worst":
-        from cbsolve.search.worst.driver import _Native
+        from cbsolve.search.worst.kernel import _Native
         _Native(variant, "all", {}, 2)
     else:
         from cbsolve.search.expected.search import _Search

@@ -44,7 +44,8 @@ from cbsolve.deadline import Deadline  # noqa: E402
 from cbsolve.errors import CbsolveError  # noqa: E402
 from cbsolve.research.witness import WitnessLog, find_witness, ordered_guesses  # noqa: E402
 from cbsolve.search import memory  # noqa: E402
-from cbsolve.search.worst.driver import _certificate, _depth, _Native, _tree_doc  # noqa: E402
+from cbsolve.search.worst.kernel import _Native  # noqa: E402
+from cbsolve.search.worst.trees import _certificate, _depth, _tree_doc  # noqa: E402
 from cbsolve.tree import read_tree, write_tree  # noqa: E402
 from cbsolve.variant import Variant  # noqa: E402
 

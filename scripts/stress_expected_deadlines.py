@@ -34,13 +34,21 @@ import random
 import sys
 import time
 
-from stress_worst_deadlines import (Kernels, Report, arguments, check_interval, check_stop,
-                                    cut_short, in_rounds, print_report)
+from stress_worst_deadlines import (
+    Kernels,
+    Report,
+    arguments,
+    check_interval,
+    check_stop,
+    cut_short,
+    in_rounds,
+    print_report,
+)
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
-from cbsolve.search.expected import search as expected
 from cbsolve.search.expected import solve_expected
+from cbsolve.search.expected.search import _Search
 from cbsolve.status import Status
 from cbsolve.variant import Variant
 
@@ -118,7 +126,7 @@ def _run_one(g: Variant, cap, value, mode: str, at: float, threads: int, report:
     if mode == "bounds":
         _check_bounds(g, value, compute_bounds(g, time_limit=at, workers=threads), report, how)
         return
-    kernels = Kernels(expected._Search, lambda search: search.solver)
+    kernels = Kernels(_Search, lambda search: search.solver)
     try:
         res = cut_short(kernels, mode, at, lambda limit: solve_expected(
             g, max_depth=cap, workers=threads, time_limit=limit))

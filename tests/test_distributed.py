@@ -178,9 +178,9 @@ def test_the_winning_tree_fetch_honours_a_passed_deadline(client):
     # waits in short steps: a deadline already passed (or Ctrl-C, which expires every deadline)
     # stops it and cancels the task, where a blocked result() held Ctrl-C for seconds.
     from cbsolve.deadline import Deadline
-    from cbsolve.search.distributed.expected import _Stopped
+    from cbsolve.search.distributed.cluster import _Stopped
     from cbsolve.search.distributed.worst import _winning_tree
-    from cbsolve.search.worst.driver import _Native
+    from cbsolve.search.worst.kernel import _Native
 
     native = _Native(SMALL, "all", {}, 1)
     one = solve_worst(SMALL, workers=1)

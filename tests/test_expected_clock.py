@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cbsolve.search.expected import search as expected
+from cbsolve.search.expected import solve_expected
+from cbsolve.search.expected.search import _Search
 from cbsolve.variant import Variant
 
 GAME = Variant(4, "0123456789", False)   # 5,040 codes
@@ -17,7 +18,7 @@ PASSED = 1e-9                            # seconds: over before the kernel reads
 
 
 def _solver():
-    return expected._Search(GAME, None, "all", 1, True, {}, 1_000_000).solver
+    return _Search(GAME, None, "all", 1, True, {}, 1_000_000).solver
 
 
 def test_a_passed_deadline_stops_the_greedy_value():
@@ -30,5 +31,5 @@ def test_a_passed_deadline_stops_the_greedy_value():
 def test_a_search_whose_time_is_over_reports_no_greedy_value():
     # the limit is spent before the search starts: the greedy value is not computed (it used
     # to run whole, and its tree after it, whatever the limit)
-    res = expected.solve_expected(GAME, time_limit=PASSED, workers=1)
+    res = solve_expected(GAME, time_limit=PASSED, workers=1)
     assert not res.proved and res.upper is None and res.tree is None

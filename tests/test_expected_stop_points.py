@@ -14,7 +14,9 @@ import pytest
 from testkit import load_script
 
 from cbsolve.certify import verify
-from cbsolve.search.expected import search as expected
+from cbsolve.search import SearchInterrupted
+from cbsolve.search.expected import solve_expected
+from cbsolve.search.expected.search import _Search
 from cbsolve.status import Status, StopReason
 from cbsolve.variant import Variant
 
@@ -41,17 +43,17 @@ class _StopBefore:
 
 
 def _stop_before(monkeypatch, method: str, nth: int = 1, why: str = "time"):
-    init = expected._Search.__init__
+    init = _Search.__init__
 
     def wrapped(search, *args, **kwargs):
         init(search, *args, **kwargs)
         search.solver = _StopBefore(search.solver, method, nth, why)
 
-    monkeypatch.setattr(expected._Search, "__init__", wrapped)
+    monkeypatch.setattr(_Search, "__init__", wrapped)
 
 
 def _full(variant, **kwargs):
-    return expected.solve_expected(variant, workers=1, **kwargs)
+    return solve_expected(variant, workers=1, **kwargs)
 
 
 def _assert_sound(res, variant, value):
@@ -75,7 +77,7 @@ def _assert_sound(res, variant, value):
 def test_greedy_total_exceeds_the_optimum_here():
     import numpy as np
 
-    search = expected._Search(GAME, None, "all", 1, True, {}, 1000)
+    search = _Search(GAME, None, "all", 1, True, {}, 1000)
     greedy = search.solver.greedy_value(np.arange(search.n, dtype=np.int32), 0, 0)
     assert greedy[0] > _full(GAME).total
 
@@ -86,7 +88,7 @@ def test_a_stop_during_the_greedy_strategy_is_not_infeasible(monkeypatch, max_de
     "no first guess": it reported infeasible, proved."""
     full = _full(GAME, max_depth=max_depth)
     _stop_before(monkeypatch, "greedy_value", why="stopped")
-    res = expected.solve_expected(GAME, max_depth=max_depth, workers=1)
+    res = solve_expected(GAME, max_depth=max_depth, workers=1)
     _assert_sound(res, GAME, full.total)
     assert res.status is Status.UNKNOWN and res.stop is StopReason.STOPPED
     assert not any("greedy strategy needs more" in note for note in res.notes)
@@ -98,7 +100,7 @@ def test_a_time_limit_during_the_first_scan_leaves_an_interval(monkeypatch):
     labelled the greedy strategy (447) optimal."""
     full = _full(GAME)
     _stop_before(monkeypatch, "scan")
-    res = expected.solve_expected(GAME, workers=1, time_limit=60)
+    res = solve_expected(GAME, workers=1, time_limit=60)
     _assert_sound(res, GAME, full.total)
     assert not res.proved and res.tree["proved"] is False
     assert res.stop is StopReason.TIME and res.to_json()["time_limit_hit"] is True
@@ -109,7 +111,7 @@ def test_a_time_limit_during_the_first_scan_leaves_an_interval(monkeypatch):
 def test_a_stop_in_any_class_search_leaves_a_sound_interval(monkeypatch, nth, why):
     full = _full(GAME)
     _stop_before(monkeypatch, "solve", nth, why)
-    res = expected.solve_expected(GAME, workers=1)
+    res = solve_expected(GAME, workers=1)
     _assert_sound(res, GAME, full.total)
     assert res.stop is StopReason(why)
     assert res.to_json()["time_limit_hit"] is (why == "time")
@@ -123,7 +125,7 @@ def test_a_stop_under_a_depth_cap_keeps_a_tree_within_the_cap(monkeypatch, nth):
     until Python's recursion limit."""
     game = Variant(4, "012345", True)
     _stop_before(monkeypatch, "solve", nth)
-    res = expected.solve_expected(game, max_depth=5, workers=1)
+    res = solve_expected(game, max_depth=5, workers=1)
     _assert_sound(res, game, 5626)
     assert verify(res.tree, expect=game).worst <= 5
 
@@ -131,8 +133,8 @@ def test_a_stop_under_a_depth_cap_keeps_a_tree_within_the_cap(monkeypatch, nth):
 def test_the_stop_request_is_reported_as_an_interrupt(monkeypatch):
     full = _full(GAME)
     _stop_before(monkeypatch, "solve", 2, why="interrupted")
-    with pytest.raises(expected.SearchInterrupted) as stop:
-        expected.solve_expected(GAME, workers=1)
+    with pytest.raises(SearchInterrupted) as stop:
+        solve_expected(GAME, workers=1)
     res = stop.value.result
     assert res.interrupted and res.stop is StopReason.INTERRUPTED and res.tree is None
     assert res.lower is None or res.lower <= full.total <= res.upper
@@ -142,11 +144,11 @@ def test_an_interrupt_in_the_first_phase_reports_what_a_time_limit_there_does(mo
     """Stopped in the greedy value (the first phase, right after the set-up), a time limit
     reports the counting bound; Ctrl-C there reported [?, ?]."""
     _stop_before(monkeypatch, "greedy_value", 1, why="time")
-    timed = expected.solve_expected(GAME, workers=1)
+    timed = solve_expected(GAME, workers=1)
     monkeypatch.undo()
     _stop_before(monkeypatch, "greedy_value", 1, why="interrupted")
-    with pytest.raises(expected.SearchInterrupted) as stop:
-        expected.solve_expected(GAME, workers=1)
+    with pytest.raises(SearchInterrupted) as stop:
+        solve_expected(GAME, workers=1)
     res = stop.value.result
     assert timed.lower is not None and timed.upper is None
     assert (res.lower, res.upper, res.interrupted) == (timed.lower, None, True)
@@ -171,7 +173,7 @@ def test_a_deadline_passed_while_the_driver_refines_guesses_stops_it():
     import numpy as np
 
     counted = {"lower_bound": 0}
-    search = expected._Search(GAME, None, "all", 2, True, {}, 1000, split_min=2)
+    search = _Search(GAME, None, "all", 2, True, {}, 1000, split_min=2)
 
     class Counting:
         def __init__(self, solver):

@@ -27,7 +27,7 @@ def expected_solver():
 
 @pytest.fixture
 def worst_runner():
-    from cbsolve.search.worst.driver import _Native
+    from cbsolve.search.worst.kernel import _Native
 
     # no symmetry: the top node scans all 1296 guesses, not the 5 orbit representatives
     native = _Native(GAME, "all", {"symmetry": False}, workers=1)
@@ -84,7 +84,7 @@ def test_the_worst_symmetry_filter_stops_at_a_passed_deadline():
     # stabiliser: every guess against every element (8 of 8 distinct: 8! x 40,320, 28 s past a
     # 5 s limit). 8 pegs of 2 colours: 256 guesses x 8! position orders, 10M image tests, and
     # a scan after it of a few guesses, so only the filter's own poll can stop the call.
-    from cbsolve.search.worst.driver import _Native
+    from cbsolve.search.worst.kernel import _Native
 
     native = _Native(Variant(8, "01", repeats=True), "all", {}, workers=1)
     native.core.scan(native.all, native.empty)

@@ -17,7 +17,8 @@ from cbsolve.codes import CodeSpace
 from cbsolve.errors import SpaceTooLarge
 from cbsolve.search import memory
 from cbsolve.search.expected import solve_expected
-from cbsolve.search.worst.driver import _Native, solve_worst
+from cbsolve.search.worst import solve_worst
+from cbsolve.search.worst.kernel import _Native
 from cbsolve.variant import Variant
 
 GAMES = [

@@ -9,7 +9,8 @@ from cbsolve.certify import verify
 from cbsolve.codes import CodeSpace
 from cbsolve.errors import CbsolveError
 from cbsolve.rule import score
-from cbsolve.search.worst.driver import _Native, solve_worst
+from cbsolve.search.worst import solve_worst
+from cbsolve.search.worst.kernel import _Native
 from cbsolve.status import Status
 from cbsolve.symmetry import Symmetry
 from cbsolve.variant import Variant

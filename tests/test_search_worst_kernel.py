@@ -9,7 +9,7 @@ which two suffice. Random sets are not closed under the game's symmetries, so sy
 import numpy as np
 import pytest
 
-from cbsolve.search.worst.driver import _Native
+from cbsolve.search.worst.kernel import _Native
 from cbsolve.variant import Variant
 
 GAMES = [Variant(4, "123456", repeats=True), Variant(4, "0123456", repeats=False)]

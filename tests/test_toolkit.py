@@ -29,7 +29,7 @@ def test_only_an_exhausted_search_is_a_whole_answer():
 def test_the_worst_case_search_reports_progress_by_name():
     """The progress line reads named counters; after a decision the node count is the
     kernel's own, and the top node's guesses done never exceed their total."""
-    from cbsolve.search.worst.driver import _Native
+    from cbsolve.search.worst.kernel import _Native
 
     native = _Native(Variant.preset("bulls-cows"), "all", {}, workers=2)
     seen = []
@@ -64,7 +64,7 @@ def test_the_native_stabiliser_matches_the_python_reference(variant):
     """toolkit_symmetry.hpp (through the worst-case kernel) keeps exactly the orbit
     representatives of cbsolve.symmetry on random histories of up to three guesses."""
     from cbsolve.codes import CodeSpace
-    from cbsolve.search.worst.driver import _Native
+    from cbsolve.search.worst.kernel import _Native
     from cbsolve.symmetry import Symmetry
 
     native, sym, space = _Native(variant, "all", {}, workers=1), Symmetry(variant), CodeSpace(variant)
@@ -98,14 +98,15 @@ def test_the_local_search_options_are_the_kernels_field_for_field():
 def _stopped_worst_search():
     """The worst-case kernel on Bulls & Cows and a call it cannot finish in a few nodes (are 6
     guesses enough? seconds to refute): returns (kernel, call)."""
-    from cbsolve.search.worst.driver import _Native
+    from cbsolve.search.worst.kernel import _Native
 
     native = _Native(Variant.preset("bulls-cows"), "all", {}, workers=1)
     return native.core, lambda: native.core.feasible(native.all, 6, native.empty) == -1
 
 
 def _stopped_expected_search():
-    from cbsolve.search.expected.search import INF_T, INF_W, _Search
+    from cbsolve.search.expected.kernel import INF_T, INF_W
+    from cbsolve.search.expected.search import _Search
 
     search = _Search(Variant.preset("mastermind"), None, "all", 1, True, {}, 10**6)
     everyone = np.arange(search.n, dtype=np.int32)
@@ -175,6 +176,7 @@ def test_the_replies_given_to_the_worst_kernel_are_those_of_the_matrix(variant):
 
 def test_the_worst_kernel_refuses_a_reply_outside_the_slots():
     from cbsolve._native.search_worst import WorstSearch
+
     from cbsolve.codes import CodeSpace
     from cbsolve.scoring import score_matrix
 

@@ -13,7 +13,9 @@ from testkit import load_script
 from cbsolve.certify import verify, verify_file
 from cbsolve.codes import CodeSpace
 from cbsolve.research.witness import WitnessLog, by_greedy_misses, find_witness, ordered_guesses
-from cbsolve.search.worst.driver import _depth, _Native, _tree_doc, solve_worst
+from cbsolve.search.worst import solve_worst
+from cbsolve.search.worst.kernel import _Native
+from cbsolve.search.worst.trees import _depth, _tree_doc
 from cbsolve.variant import Variant
 
 

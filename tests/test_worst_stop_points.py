@@ -15,7 +15,9 @@ from testkit import load_script
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
 from cbsolve.cli.optimal import format_result
-from cbsolve.search.worst import driver as worst
+from cbsolve.search.worst import solve_worst
+from cbsolve.search.worst.kernel import _Native
+from cbsolve.search.worst.trees import _depth
 from cbsolve.variant import Variant
 
 DEEP_GREEDY = Variant(5, "01", True)
@@ -23,7 +25,7 @@ DEEP_GREEDY = Variant(5, "01", True)
 
 def _stop_before(monkeypatch, method: str, nth: int = 1):
     """Make the ``nth`` native call of ``method`` start with a stop request."""
-    orig = worst._Native.run
+    orig = _Native.run
     seen = {"n": 0}
 
     def run(self, name, d, deadline=None, on_wait=None):
@@ -33,23 +35,23 @@ def _stop_before(monkeypatch, method: str, nth: int = 1):
                 self.core.request_stop()
         return orig(self, name, d, deadline, on_wait)
 
-    monkeypatch.setattr(worst._Native, "run", run)
+    monkeypatch.setattr(_Native, "run", run)
 
 
 def _full(variant):
-    return worst.solve_worst(variant, workers=1)
+    return solve_worst(variant, workers=1)
 
 
 def test_greedy_tree_is_deeper_than_the_optimum_here():
     full = _full(DEEP_GREEDY)
-    native = worst._Native(DEEP_GREEDY, "all", {}, 1)
-    assert worst._depth(native.run("greedy", 0)) > full.upper == full.worst
+    native = _Native(DEEP_GREEDY, "all", {}, 1)
+    assert _depth(native.run("greedy", 0)) > full.upper == full.worst
 
 
 def test_stop_while_building_the_tree_keeps_the_proved_value(monkeypatch):
     full = _full(DEEP_GREEDY)
     _stop_before(monkeypatch, "tree")
-    res = worst.solve_worst(DEEP_GREEDY, workers=1)
+    res = solve_worst(DEEP_GREEDY, workers=1)
     assert res.proved and res.lower == res.upper == full.upper
     # the tree reported is the greedy one, labelled so, and deeper than the optimum
     assert res.tree["proved"] is False and res.worst > full.upper
@@ -76,7 +78,7 @@ def test_stop_before_any_phase_leaves_a_sound_interval(monkeypatch, method, nth)
     variant = Variant(4, "012345", False)
     full = _full(variant)
     _stop_before(monkeypatch, method, nth)
-    res = worst.solve_worst(variant, workers=1)
+    res = solve_worst(variant, workers=1)
     if res.lower is not None:
         assert res.lower <= full.upper
     if res.upper is not None:

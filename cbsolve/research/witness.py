@@ -1,8 +1,8 @@
 """A witness for an upper bound: a strategy that wins within a depth, found by a capped search.
 
-Place in the data flow: the worst-case kernel (:class:`cbsolve.search.worst.driver._Native`, one reply
+Place in the data flow: the worst-case kernel (:class:`cbsolve.search.worst.kernel._Native`, one reply
 matrix for the whole game) -> **this heuristic driver** -> a native-format tree that
-:func:`cbsolve.search.worst.driver._tree_doc` writes out and ``cbsolve verify`` checks.
+:func:`cbsolve.search.worst.trees._tree_doc` writes out and ``cbsolve verify`` checks.
 
 Why: the complete search (``feasible``) proves "d guesses suffice" only after refuting every
 better-ordered guess, and on a large set it can spend all its time refuting bad guesses. A
@@ -19,6 +19,8 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from ..search.result import Verdict
 
 
 @dataclass
@@ -75,20 +77,20 @@ def by_greedy_misses(native, members: np.ndarray, depth: int, history: list[int]
     return [k[-1] for k in keyed]
 
 
-def _decide(native, members: np.ndarray, depth: int, history: list[int], cap: float) -> int:
-    """The kernel's answer for ``members`` within ``depth`` guesses: 1, 0, or -1 (time cap)."""
+def _decide(native, members: np.ndarray, depth: int, history: list[int], cap: float) -> Verdict:
+    """The kernel's answer for ``members`` within ``depth`` guesses (STOPPED: the time cap)."""
     core = native.core
     core.set_deadline(cap)
     try:
-        return int(core.feasible(np.asarray(members, dtype=np.int64), depth,
-                                 np.asarray(history, dtype=np.int64)))
+        return Verdict(core.feasible(np.asarray(members, dtype=np.int64), depth,
+                                     np.asarray(history, dtype=np.int64)))
     finally:
         core.set_deadline(0)
 
 
 def _greedy(native, members: np.ndarray, depth: int, history: list[int]) -> dict | None:
     """The kernel's greedy minimax tree when it stays within ``depth`` (cheap: no proof)."""
-    from ..search.worst.driver import _depth
+    from ..search.worst.trees import _depth
 
     core = native.core
     core.set_deadline(0)
@@ -148,20 +150,20 @@ def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
             t1 = time.perf_counter()
             answer = _decide(native, cls, depth - 1, hist, cap)
             log.nodes += 1
-            if answer == 1:
+            if answer is Verdict.YES:
                 children.append((int(r), _tree(native, cls, depth - 1, hist)))
                 # the classes the kernel settles are where the time goes: say which, how long
                 log.add(list(history), g, f"settled class {native.variant.format_response(int(r))} "
                         f"({cls.size} secrets)", time.perf_counter() - t1)
                 continue
-            if answer == -1 and levels > 0:
+            if answer is Verdict.STOPPED and levels > 0:
                 sub = find_witness(native, cls, depth - 1, hist, cap=cap, levels=levels - 1,
                                    max_guesses=deeper_guesses or max_guesses, log=log,
                                    deadline=deadline, deeper_guesses=deeper_guesses)
                 if sub is not None:
                     children.append((int(r), sub))
                     continue
-            outcome = "refuted" if answer == 0 else "unknown"
+            outcome = "refuted" if answer is Verdict.NO else "unknown"
             log.add(list(history), g, f"{outcome} at class {native.variant.format_response(int(r))} "
                     f"({cls.size} secrets)", time.perf_counter() - t0)
             if not survey:

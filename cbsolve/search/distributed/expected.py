@@ -37,11 +37,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ... import time_policy
-from ...deadline import POLL_SECONDS, Deadline, stop_requested
+from ...deadline import Deadline, stop_requested
 from ...status import Status, StopReason
 from ...variant import Variant
 from ..result import SearchResult
-
+from .cluster import _Stopped, cluster_client, wait_any
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def solve_class(spec: dict) -> dict:
     ``spec``: variant (dict), max_depth, guesses, members and history (code indices), depth
     (guesses left under the cap, 0: none), budget [total, worst], seconds (time left or None).
     """
-    from ..expected.search import INF_T
+    from ..expected.kernel import INF_T
     from ..position import solve_set, subtree
 
     started, cpu = time.perf_counter(), time.process_time()
@@ -187,30 +187,6 @@ class _Class:
     histogram: dict[int, int] = field(default_factory=dict)
 
 
-class _Stopped(Exception):
-    """The time limit ran out in a task (or in the driver)."""
-
-
-def wait_any(futures: list, deadline: Deadline) -> set:
-    """The futures of ``futures`` that finish next. Waits in short steps: one blocked wait
-    would hold Ctrl-C until the forced exit (cli._interrupt). Raises :class:`_Stopped` at the
-    deadline or on Ctrl-C (the caller cancels what still runs)."""
-    from distributed import wait
-
-    while True:
-        if deadline.expired():
-            raise _Stopped
-        left = deadline.left()
-        try:
-            done, _ = wait(futures, timeout=POLL_SECONDS if left is None
-                           else min(POLL_SECONDS, max(left, 1e-3)),
-                           return_when="FIRST_COMPLETED")
-        except TimeoutError:    # none finished in this step
-            continue
-        if done:
-            return done
-
-
 class DistributedExpected:
     """The driver: first (and second) guesses here, classes on the cluster's workers."""
 
@@ -266,7 +242,7 @@ class DistributedExpected:
         """(value, guess, classes): the optimum of ``members`` if below ``budget``, with the
         guess and its solved classes; else (a proved lower bound >= budget, None, None).
         ``greedy``: the set's greedy value when the caller has it (False: computed here)."""
-        from ..expected.search import INF_T, INF_W
+        from ..expected.kernel import INF_T, INF_W
 
         s = self.search
         if greedy is False:
@@ -358,7 +334,7 @@ class DistributedExpected:
         the best, so the value is the class's optimum whatever the order tasks finish in."""
         import heapq
 
-        from ..expected.search import INF_T, INF_W
+        from ..expected.kernel import INF_T, INF_W
 
         s, members = self.search, c.members
         self.splits += 1
@@ -478,7 +454,7 @@ class DistributedExpected:
     def _greedy_tree(self, result: SearchResult, members: np.ndarray, history: list[int]):
         """The greedy strategy's tree from the searched set (depths counted from it)."""
         from ...tree import make_tree
-        from ..expected.search import _NoGreedyTree
+        from ..expected.kernel import _NoGreedyTree
 
         s = self.search
         s._wins = {}
@@ -501,7 +477,7 @@ class DistributedExpected:
     def run(self, members: np.ndarray | None = None, history: list[int] | None = None
             ) -> SearchResult:
         from ...tree import make_tree
-        from ..expected.search import INF_T, INF_W
+        from ..expected.kernel import INF_T, INF_W
 
         started = time.perf_counter()
         s = self.search
@@ -565,51 +541,3 @@ def solve_expected_distributed(variant: Variant, scheduler: str, *, workers: int
             return driver.run()
         return driver.run(root.members, list(root.history))
 
-
-class cluster_client:
-    """``with cluster_client(address_or_local, workers) as client``: a client of an existing
-    scheduler, or of a local cluster of ``workers`` one-thread worker processes."""
-
-    def __init__(self, scheduler: str, workers: int | None):
-        self.scheduler, self.workers = scheduler, workers
-        self.cluster = self.client = None
-        self.closing: threading.Thread | None = None  # the background close after a stop
-
-    def __enter__(self):
-        from ...workers import connect, default_workers
-
-        if self.scheduler != "local":
-            self.client = connect(self.scheduler)
-            return self.client
-        from distributed import Client, LocalCluster
-
-        self.cluster = LocalCluster(n_workers=self.workers or default_workers(),
-                                    threads_per_worker=1, processes=True,
-                                    dashboard_address=":0", silence_logs=50)
-        self.client = Client(self.cluster)
-        return self.client
-
-    #: After a stop, how long the background close may wait for the client and the cluster.
-    CLOSE_TIMEOUT = 5.0
-
-    def __exit__(self, *exc):
-        if stop_requested():
-            # Ctrl-C or a stop: closing a cluster with running tasks takes seconds, so it is
-            # closed in the background: the caller leaves now (the CLI then ends the worker
-            # processes itself, cli._interrupt.leave) and a library caller leaks no cluster.
-            self.closing = threading.Thread(target=self._close, args=(self.CLOSE_TIMEOUT,),
-                                            daemon=True, name="cbsolve-cluster-close")
-            self.closing.start()
-            return False
-        self._close(None)
-        return False
-
-    def _close(self, timeout: float | None) -> None:
-        for part in (self.client, self.cluster):
-            if part is None:
-                continue
-            try:
-                part.close() if timeout is None else part.close(timeout=timeout)
-            except Exception:   # noqa: BLE001  (a close cut short by its timeout: nothing to add)
-                if timeout is None:
-                    raise

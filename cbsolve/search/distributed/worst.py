@@ -25,13 +25,13 @@ from ...capacity import worst_lower
 from ...deadline import Deadline, stop_requested
 from ...status import Status, StopReason
 from ...variant import Variant
-from ..result import SearchResult
+from ..result import SearchResult, Verdict
 
 _WORKER = threading.local()   # per worker thread: (game key, native worst-case search)
 
 
 def _native(variant_dict: dict, guesses: str):
-    from ..worst.driver import _Native
+    from ..worst.kernel import _Native
 
     key = (json.dumps(variant_dict, sort_keys=True), guesses)
     if getattr(_WORKER, "key", None) != key:
@@ -45,7 +45,7 @@ def decide_guess(spec: dict) -> dict:
     """A Dask task: do all reply classes of guess ``spec["guess"]`` at the set ``members``
     (after ``history``) fit within ``left - 1`` more guesses? With ``tree``: also their trees
     (docs/tree-format.md nodes, depths from the class) when they do."""
-    from ..worst.driver import _tree_doc
+    from ..worst.trees import _tree_doc
 
     variant = Variant.from_dict(spec["variant"])
     native = _native(spec["variant"], spec["guesses"])
@@ -56,7 +56,7 @@ def decide_guess(spec: dict) -> dict:
     classes = sorted(((int(r), members[replies == r]) for r in np.unique(replies)
                       if r != variant.win_response), key=lambda x: -len(x[1]))
     for _, sub in classes:
-        if left <= 1 or native.core.feasible(sub, left - 1, hist) != 1:
+        if left <= 1 or Verdict(native.core.feasible(sub, left - 1, hist)) is not Verdict.YES:
             return {"ok": False}
     if not spec.get("tree"):
         return {"ok": True}
@@ -79,7 +79,7 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
     greedy tree's depth) and, after a time limit, the greedy tree."""
     import time
 
-    from .expected import _Stopped
+    from .cluster import _Stopped
 
     started = time.perf_counter()
     deadline = Deadline(time_limit)
@@ -96,7 +96,7 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
 def _stopped(variant, result, guesses, started):
     import time
 
-    from ..worst.driver import _depth, _fill_stats, _tree_doc
+    from ..worst.trees import _depth, _fill_stats, _tree_doc
 
     result.stop = StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
     result.interrupted = result.stop is StopReason.INTERRUPTED
@@ -119,8 +119,9 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
     import time
 
     from ...workers import resolve
-    from ..worst.driver import _depth, _Native
-    from .expected import _Stopped
+    from ..worst.kernel import _Native
+    from ..worst.trees import _depth
+    from .cluster import _Stopped
 
     threads = resolve(workers)
     native = _Native(variant, guesses, {}, threads, root=root, deadline=deadline)
@@ -174,7 +175,7 @@ def _finish(client, variant, guesses, certificate, max_depth, native, greedy, wi
             result, deadline) -> None:
     """The decided answer's tree and certificate (``optimum`` None: none within max_depth),
     both within ``deadline`` (a tree cut short raises _Stopped: the caller reports the value)."""
-    from ..worst.driver import _certificate, _fill_stats, _tree_doc
+    from ..worst.trees import _certificate, _fill_stats, _tree_doc
 
     if optimum is None:   # no strategy within max_depth: certificate for max_depth
         result.notes.append(f"no strategy finds every secret within {max_depth} guesses")
@@ -225,7 +226,7 @@ def _spec(variant, guesses, members, history, g, d, tree=False) -> dict:
 
 def _decide(client, variant, guesses, members, history, order, d, deadline) -> int | None:
     """A first guess with which ``d`` guesses suffice, or None (proved: none does)."""
-    from .expected import wait_any
+    from .cluster import wait_any
 
     futures = {client.submit(decide_guess, _spec(variant, guesses, members, history, g, d),
                              pure=False, priority=len(order) - i): g
@@ -253,7 +254,7 @@ def _winning_tree(client, variant, native, guesses, g, d, deadline) -> dict:
     """The tree of winning guess ``g``, built by a task; waited for in short steps (a blocked
     ``result()`` held Ctrl-C for seconds), cancelled at the deadline or on a stop."""
     from ...tree import make_tree
-    from .expected import wait_any
+    from .cluster import wait_any
 
     fut = client.submit(decide_guess, _spec(variant, guesses, native.all, native.empty, g, d,
                                             tree=True), pure=False)

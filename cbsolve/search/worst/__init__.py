@@ -2,7 +2,10 @@
 re-exports; the driver is :mod:`.driver`, docs/optimal.md the method)."""
 from __future__ import annotations
 
-from .driver import CERT_FORMAT, CERT_VERSION, GUESS_MODES, PRUNINGS, count_weights, solve_worst, tie_weights
+from .driver import GUESS_MODES, solve_worst
+from .kernel import PRUNINGS
+from .ties import count_weights, tie_weights
+from .trees import CERT_FORMAT, CERT_VERSION
 
 __all__ = ["CERT_FORMAT", "CERT_VERSION", "GUESS_MODES", "PRUNINGS", "count_weights", "solve_worst",
            "tie_weights"]

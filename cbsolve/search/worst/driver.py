@@ -29,103 +29,21 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from ... import time_policy
-from ...capacity import capacity, worst_lower
+from ...capacity import worst_lower
 from ...codes import CodeSpace
-from ...deadline import Deadline, run_interruptible
+from ...deadline import Deadline
 from ...errors import InvalidVariant, SpaceTooLarge, unknown_name
-from ...scoring import possible_responses, score_matrix
 from ...status import Status, StopReason
 from ...variant import Variant
 from ...workers import resolve
-from .. import memory, reply_matrix
-from ..result import SearchInterrupted, SearchResult
+from .. import memory
+from ..result import SearchInterrupted, SearchResult, Verdict
+from .kernel import PRUNINGS, _Native
+from .ties import _at_worst_lower, _solve_ties
+from .trees import _certificate, _depth, _fill_stats, _tree_doc
 
-PRUNINGS = ("symmetry", "capacity", "obvious", "order", "memo", "dedupe")
 GUESS_MODES = ("all", "candidates")
-CERT_FORMAT = "cbsolve-worst-lower-bound"
-CERT_VERSION = 1
-
-
-
-class _Native:
-    """The native search with its control block (named progress counters, stop request)."""
-
-    def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int,
-                 lookahead: int = 0, memo_bytes: int | None = None, root=None,
-                 plan: memory.Plan | None = None, deadline: Deadline | None = None):
-        from ..._native.search_worst import WorstSearch
-
-        space = CodeSpace(variant)
-        self.variant = variant
-        self.space = space
-        self.codes = space.codes
-        if plan is None:   # the Dask paths: the default budget (--memory-budget, $CBSOLVE_...)
-            plan = memory.check(variant.describe(), space.size, "worst", memory.budget(),
-                                max(1, workers))
-        # the reply matrix, or None: the kernel scores replies on the fly (memory.plan). The
-        # matrix stops at ``deadline`` or Ctrl-C: then ``setup_stopped`` says where and the
-        # kernel scores on the fly (the driver reports the counting bound without searching).
-        on_the_fly = plan.source == memory.ON_THE_FLY
-        self.setup_stopped: reply_matrix.SetupStopped | None = None
-        self.matrix = None
-        if not on_the_fly:
-            try:
-                self.matrix = reply_matrix.build(variant, self.codes, deadline)
-            except reply_matrix.SetupStopped as stop:
-                self.setup_stopped = stop
-        self.reply_source = memory.MATRIX if self.matrix is not None else memory.ON_THE_FLY
-        replies = possible_responses(variant)
-        self.n_responses = len(replies)
-        # the replies that occur, so the kernel need not scan the n^2 matrix for them
-        self.core = WorstSearch(self.matrix, self.codes, variant.n_symbols, variant.no_leading_zero,
-                                variant.response_slots, variant.win_response, self.n_responses,
-                                [variant.response_index(b, c) for b, c in replies],
-                                repeats=variant.repeats, bulls_only=variant.bulls_only)
-        opts = {k: bool(prune.get(k, True)) for k in PRUNINGS}
-        opts.update(candidates_only=guesses == "candidates", threads=int(workers),
-                    lookahead=int(lookahead))
-        opts["memo_bytes"] = int(plan.memo_bytes)
-        if on_the_fly:
-            opts["table_bytes"] = int(plan.table_bytes)
-        if memo_bytes is not None:
-            opts["memo_bytes"] = int(memo_bytes)
-        self.core.configure(opts)
-        # The set searched and the guesses already played: the whole game, or ``root`` (a
-        # :class:`cbsolve.search.position.Position`, the game from the entries of a log).
-        self.all = np.arange(space.size, dtype=np.int64) if root is None else root.members
-        self.empty = np.zeros(0, dtype=np.int64) if root is None else root.history
-        self.phases: dict[str, float] = {}
-
-    def replies(self, guess: int, members: np.ndarray) -> np.ndarray:
-        """Reply indices of ``guess`` to the codes ``members`` (the matrix row, or scored)."""
-        if self.matrix is not None:
-            return self.matrix[guess, members]
-        return score_matrix(self.variant, self.codes[[int(guess)]], self.codes[members])[0]
-
-    def stop_reason(self) -> StopReason | None:
-        """Why the kernel was stopped, as its control block says (None: it was not), or why
-        its set-up was."""
-        if self.setup_stopped is not None:
-            return self.setup_stopped.reason
-        why = StopReason(self.core.stop_reason())
-        return None if why is StopReason.COMPLETE else why
-
-    def run(self, method: str, d: int, deadline: Deadline | None = None, on_wait=None):
-        """Call the native method in a worker thread (GIL released); the time limit and Ctrl-C
-        set the kernel's stop flag (:func:`cbsolve.deadline.run_interruptible`), ``on_wait``
-        (progress) is called every poll with ``(method, d, progress)``, ``progress`` the
-        kernel's named counters (``nodes``, ``top_done``, ``top_total``, ``memo_entries``)."""
-        t0 = time.perf_counter()
-        poll = None if on_wait is None else (lambda: on_wait(method, d, self.core.progress()))
-        try:
-            return run_interruptible(lambda: getattr(self.core, method)(self.all, d, self.empty),
-                                     self.core.request_stop, deadline=deadline, on_wait=poll)
-        finally:
-            key = f"{method}({d})"
-            self.phases[key] = self.phases.get(key, 0.0) + time.perf_counter() - t0
 
 
 def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None = None,
@@ -275,13 +193,13 @@ class _WorstRun:
                 return None
             if upper is not None and d >= upper:
                 return upper  # the greedy tree reaches it
-            answer = self.run("feasible", d)
-            if answer < 0:
+            answer = Verdict(self.run("feasible", d))
+            if answer is Verdict.STOPPED:
                 notes.append(f"time limit reached while deciding whether {d} guesses suffice")
                 self.report_greedy(greedy_tree, self.refuted.get(d - 1))
                 self.finish(Status.FEASIBLE if greedy_tree is not None else Status.UNKNOWN, False)
                 return None
-            if answer == 1:
+            if answer is Verdict.YES:
                 return d
             if certificate:
                 cert = self.refutation(d)
@@ -424,212 +342,3 @@ def _interrupted(result: SearchResult, native: _Native, notes: list[str],
     result.notes = notes
     return result
 
-
-def tie_weights(n: int, W: int) -> list[int]:
-    """Per-depth weights whose sum orders W-guess strategies by (secrets at depth W, total).
-
-    weight(k) = k + BIG * [k == W] with BIG = n*W + 1: a strategy with c secrets at depth W and
-    total T (<= n*W < BIG) weighs c*BIG + T, so c decides and T breaks ties.
-    """
-    big = n * W + 1
-    return [k + (big if k == W else 0) for k in range(1, W + 1)]
-
-
-def count_weights(W: int) -> list[int]:
-    """Per-depth weights counting only the secrets found with guess W: [0, ..., 0, 1]."""
-    return [0] * (W - 1) + [1]
-
-
-def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
-                time_limit: float | None, workers: int, lo: int, notes: list[str],
-                mode="both"):
-    """Replace ``result``'s tree by one with the fewest secrets at depth W, then the smallest
-    total, proved by the weighted expected-case search (see the module docstring).
-
-    Two phases sharing ``time_limit``: (1) weights :func:`count_weights` prove the fewest
-    secrets at depth W alone (every subtree that needs no W-th guess costs 0, so the search
-    stops at the first such tree: much cheaper than phase 2 when the total is hard); (2) weights
-    :func:`tie_weights` prove (count, total). Returns the proved interval (lower, upper) on the
-    fewest secrets at depth W; the tree kept is the best found (always within W guesses) and
-    ``result.tree["ties"]`` says what was proved.
-    """
-    from ..expected import solve_expected
-
-    n = result.secrets
-    deadline = Deadline(time_limit)
-    ties = {"at_worst": result.histogram[W], "total": result.total, "proved": False,
-            "at_worst_proved": False, "total_lower": None}
-
-    def left():     # the searches take no 0 (the floor keeps a spent budget a limit)
-        return None if deadline.unlimited else max(deadline.left(), 1e-3)
-
-    def adopt(found) -> None:
-        # keep the better (count at W, total) tree; both are within W guesses
-        if found.total is not None and (found.histogram.get(W, 0), found.total) < (
-                result.histogram[W], result.total):
-            _adopt_tree(variant, result, found, guesses)
-
-    # Phase 1: the fewest secrets at depth W.
-    count = solve_expected(variant, max_depth=W, guesses=guesses, weights=count_weights(W),
-                           time_limit=left(), workers=workers, progress=False)
-    result.phases["ties_count"] = round(count.seconds, 3)
-    nodes = count.nodes
-    adopt(count)
-    if count.lower is not None:
-        lo = max(lo, count.lower)
-    at_proved = count.proved
-    if at_proved:
-        lo = count.lower
-    # Phase 2: the smallest total among the strategies with that count.
-    if at_proved and mode != "count" and not deadline.expired():
-        weights = tie_weights(n, W)
-        big = weights[-1] - W
-        both = solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,
-                              time_limit=left(), workers=workers, progress=False)
-        result.phases["ties_total"] = round(both.seconds, 3)
-        nodes += both.nodes
-        adopt(both)
-        if both.lower is not None and both.lower // big == lo:
-            ties["total_lower"] = both.lower - lo * big   # T >= this for count lo
-        if both.proved:
-            ties["proved"] = True
-            ties["total_lower"] = result.total
-    hi = result.histogram[W]
-    ties.update(at_worst=hi, total=result.total, at_worst_proved=at_proved and lo == hi)
-    result.tree["ties"] = ties
-    if ties["proved"]:
-        notes.append(f"proved tie-breaks: {hi} secrets need {W} guesses at fewest, and "
-                     f"{result.total} guesses in total is the smallest with {hi}")
-    elif at_proved:
-        why = "not searched" if mode == "count" else "time limit"
-        notes.append(f"proved: {hi} secrets need {W} guesses at fewest; the smallest total with "
-                     f"{hi} is in [{ties['total_lower'] or '?'}, {result.total}] ({why})")
-    else:
-        notes.append("time limit reached while proving the tie-breaks")
-    return lo, hi, nodes
-
-
-def _adopt_tree(variant: Variant, result: SearchResult, found: SearchResult,
-                guesses: str) -> None:
-    from ...tree import make_tree
-
-    cert = result.tree.get("certificate")
-    doc = make_tree(variant, "optimal-worst", guesses, found.tree["root"], found.histogram,
-                    objective="worst", proved=True)
-    if cert is not None:
-        doc["certificate"] = cert
-    result.tree = doc
-    _fill_stats(result, doc)
-
-
-def _at_worst_lower(variant: Variant, native: _Native, W: int) -> int | None:
-    """Proved lower bound on the secrets any W-guess strategy leaves for its W-th guess.
-
-    One level deep: for every first guess up to symmetry, each reply class C that cannot be
-    settled within W-2 more guesses puts at least max(1, |C| - cap(W-2)) secrets at depth W
-    (cap(W-2) secrets at most finish earlier). The bound is the minimum over first guesses.
-    """
-    if W <= 1:
-        return 1 if len(native.all) == 1 else None
-    reps = native.core.representatives(native.empty)
-    cap = capacity(W - 2, native.n_responses)
-    best = None
-    for g in reps:
-        replies = native.replies(g, native.all)
-        total = 0
-        hist = np.array([g], dtype=np.int64)
-        for r in np.unique(replies):
-            if r == variant.win_response:
-                continue
-            members = native.all[replies == r]
-            if W - 1 == 1:
-                total += len(members)
-                continue
-            answer = native.core.feasible(members, W - 2, hist)
-            if answer < 0:
-                return None
-            if answer == 0:
-                total += max(1, len(members) - cap)
-        best = total if best is None else min(best, total)
-        if best == 0:
-            break
-    return best
-
-
-def _depth(node: dict) -> int:
-    best, stack = 0, [(node, 1)]
-    while stack:
-        nd, k = stack.pop()
-        best = max(best, k)
-        stack.extend((c, k + 1) for _, c in nd["children"])
-    return best
-
-
-def _fill_stats(result: SearchResult, tree_doc: dict) -> None:
-    stats = tree_doc["stats"]
-    result.worst, result.total = stats["worst"], stats["total"]
-    result.histogram = {int(k): v for k, v in stats["histogram"].items()}
-
-
-def _tree_doc(variant: Variant, native: _Native, root: dict, guesses: str,
-              proved: bool = True) -> dict:
-    """Native tree (code indices, reply indices) -> docs/tree-format.md document."""
-    from ...tree import make_tree
-
-    fmt, codes = native.space.format, native.codes
-    hist: dict[int, int] = {}
-
-    def convert(node: dict, members: np.ndarray, depth: int) -> dict:
-        g = node["guess"]
-        replies = native.replies(g, members)
-        won = int(np.count_nonzero(replies == variant.win_response))
-        if won:
-            hist[depth] = hist.get(depth, 0) + won
-        out = {"guess": fmt(codes[g]), "children": {}}
-        for reply, child in node["children"]:
-            out["children"][variant.format_response(reply)] = convert(
-                child, members[replies == reply], depth + 1)
-        return out
-
-    root_doc = convert(root, native.all, 1)
-    name = "optimal-worst" if proved else "greedy-minimax"
-    return make_tree(variant, name, guesses, root_doc, hist, objective="worst", proved=proved)
-
-
-def _certificate(variant: Variant, native: _Native, d: int, guesses: str, deadline: Deadline,
-                 progress) -> dict | None:
-    """Refutation tree proving that ``d`` guesses do not suffice (docs/optimal.md)."""
-    raw = native.run("certificate", d, deadline, progress)
-    if raw is None:
-        return None
-    fmt, codes = native.space.format, native.codes
-
-    def convert(node: dict) -> dict:
-        out: dict = {"left": node["left"]}
-        refuted, same, mapped, perms, perm_ids = {}, {}, {}, [], {}
-        for e in node["entries"]:
-            g = fmt(codes[e["guess"]])
-            if e["kind"] == 0:
-                child = convert(e["child"])
-                entry = {"reply": variant.format_response(e["reply"])}
-                if child is not None:
-                    entry["node"] = child
-                refuted[g] = entry
-            elif e["kind"] == 1:
-                key = (tuple(e["pos_perm"]), tuple(e["sym_perm"]))
-                if key not in perm_ids:
-                    perm_ids[key] = len(perms)
-                    perms.append([list(key[0]), list(key[1])])
-                mapped[g] = [perm_ids[key], fmt(codes[e["other"]])]
-            else:
-                same[g] = fmt(codes[e["other"]])
-        for key, value in (("refuted", refuted), ("same", same), ("mapped", mapped),
-                           ("perms", perms)):
-            if value:
-                out[key] = value
-        return out
-
-    return {"format": CERT_FORMAT, "version": CERT_VERSION, "variant": variant.to_dict(),
-            "guesses": guesses, "responses": native.n_responses,
-            "claim": {"max_guesses": d, "solvable": False},
-            "root": convert(raw)}

@@ -1,0 +1,82 @@
+"""The Dask side shared by both distributed drivers: a client of a cluster (an existing
+scheduler, or a local one), closed without holding up a stop, and a wait that a time limit
+and Ctrl-C can cut short.
+"""
+from __future__ import annotations
+
+import threading
+
+from ...deadline import POLL_SECONDS, Deadline, stop_requested
+
+
+class _Stopped(Exception):
+    """The time limit ran out in a task (or in the driver)."""
+
+
+def wait_any(futures: list, deadline: Deadline) -> set:
+    """The futures of ``futures`` that finish next. Waits in short steps: one blocked wait
+    would hold Ctrl-C until the forced exit (cli._interrupt). Raises :class:`_Stopped` at the
+    deadline or on Ctrl-C (the caller cancels what still runs)."""
+    from distributed import wait
+
+    while True:
+        if deadline.expired():
+            raise _Stopped
+        left = deadline.left()
+        try:
+            done, _ = wait(futures, timeout=POLL_SECONDS if left is None
+                           else min(POLL_SECONDS, max(left, 1e-3)),
+                           return_when="FIRST_COMPLETED")
+        except TimeoutError:    # none finished in this step
+            continue
+        if done:
+            return done
+
+
+class cluster_client:
+    """``with cluster_client(address_or_local, workers) as client``: a client of an existing
+    scheduler, or of a local cluster of ``workers`` one-thread worker processes."""
+
+    def __init__(self, scheduler: str, workers: int | None):
+        self.scheduler, self.workers = scheduler, workers
+        self.cluster = self.client = None
+        self.closing: threading.Thread | None = None  # the background close after a stop
+
+    def __enter__(self):
+        from ...workers import connect, default_workers
+
+        if self.scheduler != "local":
+            self.client = connect(self.scheduler)
+            return self.client
+        from distributed import Client, LocalCluster
+
+        self.cluster = LocalCluster(n_workers=self.workers or default_workers(),
+                                    threads_per_worker=1, processes=True,
+                                    dashboard_address=":0", silence_logs=50)
+        self.client = Client(self.cluster)
+        return self.client
+
+    #: After a stop, how long the background close may wait for the client and the cluster.
+    CLOSE_TIMEOUT = 5.0
+
+    def __exit__(self, *exc):
+        if stop_requested():
+            # Ctrl-C or a stop: closing a cluster with running tasks takes seconds, so it is
+            # closed in the background: the caller leaves now (the CLI then ends the worker
+            # processes itself, cli._interrupt.leave) and a library caller leaks no cluster.
+            self.closing = threading.Thread(target=self._close, args=(self.CLOSE_TIMEOUT,),
+                                            daemon=True, name="cbsolve-cluster-close")
+            self.closing.start()
+            return False
+        self._close(None)
+        return False
+
+    def _close(self, timeout: float | None) -> None:
+        for part in (self.client, self.cluster):
+            if part is None:
+                continue
+            try:
+                part.close() if timeout is None else part.close(timeout=timeout)
+            except Exception:   # noqa: BLE001  (a close cut short by its timeout: nothing to add)
+                if timeout is None:
+                    raise

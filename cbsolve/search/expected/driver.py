@@ -1,0 +1,96 @@
+"""The expected-case search's entry point: the arguments checked, the set-up planned, the
+driver (:class:`.search._Search`) run in a worker thread so Ctrl-C is answered at once.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+from ...codes import CodeSpace
+from ...deadline import Deadline, run_interruptible
+from ...errors import InvalidVariant, SpaceTooLarge, unknown_name
+from ...status import Status
+from ...variant import Variant
+from ...workers import resolve
+from .. import memory
+from ..result import SearchInterrupted, SearchResult
+from .kernel import PRUNINGS, _Abandoned
+from .search import _Search
+from .split import SPLIT_MIN
+
+GUESS_POOLS = ("all", "candidates")
+
+
+def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: str = "all",
+                   time_limit: float | None = None, workers: int | None = None,
+                   progress: bool | None = None, prune: dict | None = None,
+                   memo_entries: int = 8_000_000, split_min: int = SPLIT_MIN,
+                   weights: list[int] | None = None,
+                   memory_budget: str | int | None = None, replies: str = "auto") -> SearchResult:
+    """Prove the expected-case optimum of ``variant`` and return it with its strategy tree.
+
+    ``guesses``: ``"all"`` codes or only ``"candidates"`` (codes consistent with the replies).
+    ``max_depth``: at most this many guesses for every secret (None: no cap).
+    ``time_limit`` (seconds): stop and return the proved bounds, ``proved=False``.
+    ``workers``: threads sharing the search (default: the machine's cores); with more than one,
+    the driver expands classes of at least ``split_min`` secrets itself (:data:`SPLIT_MIN`).
+    ``prune`` (names in :data:`PRUNINGS` -> bool, as :func:`cbsolve.search.worst.solve_worst`
+    takes them) switches prunings off, for the tests that compare results with and without.
+    ``weights`` (needs ``max_depth``): ``weights[k-1]`` is the cost of a secret found with guess
+    k, nondecreasing, >= 0; the search then minimises (sum of the weights, worst case) and the
+    result's ``lower``/``upper``/``weighted`` are in that unit (``total`` stays the number of
+    guesses). :func:`cbsolve.search.worst.solve_worst_ties` uses it for the worst objective's
+    tie-breaks.
+    ``memory_budget`` (bytes or "6G"; default :func:`cbsolve.search.memory.budget`): the reply
+    matrices if they fit, else replies scored on the fly (:func:`cbsolve.search.memory.plan`;
+    the result's ``reply_source`` says which); a game for which neither fits is refused
+    (SpaceTooLarge, naming what each needs). ``replies`` forces a source ("matrix",
+    "on-the-fly"; default "auto").
+    Ctrl-C stops the search within a fraction of a second and raises
+    :class:`SearchInterrupted` holding the interval proved so far (no tree).
+    """
+    started = time.perf_counter()
+    prune = dict(prune or {})
+    budget = memory.budget(memory_budget)
+    workers = resolve(workers)
+    plan = _check(variant, max_depth, guesses, prune, budget, workers, replies, memo_entries)
+    options = {k: v for k, v in prune.items() if k != "symmetry"}
+    # the time limit counts the set-up (the reply matrices), which stops at it too
+    search = _Search(variant, max_depth, guesses, workers, prune.get("symmetry", True), options,
+                     memo_entries, weights, split_min, plan=plan,
+                     deadline=Deadline(time_limit))
+    if plan.source == memory.ON_THE_FLY:
+        search.notes.append(plan.note(search.n, budget))
+    if search.setup_stopped is not None:
+        result = search.setup_stop_result(
+            SearchResult(objective="expected", status=Status.UNKNOWN, proved=False,
+                         secrets=search.n, max_depth=max_depth, guesses=guesses,
+                         notes=search.notes, reply_source=search.reply_source), started)
+        if result.interrupted:
+            raise SearchInterrupted(result)
+        return result
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    try:
+        # The driver runs in a worker thread: the calling thread answers Ctrl-C at once and
+        # sets the kernel's stop flag, which every node polls.
+        return run_interruptible(lambda: search.run(time_limit, show, started),
+                                 search.solver.request_stop, on_wait=search.show_interval)
+    except (KeyboardInterrupt, _Abandoned):
+        raise SearchInterrupted(search.interrupted(started)) from None
+
+
+def _check(variant: Variant, max_depth, guesses: str, prune: dict, budget: int, workers: int = 1,
+           replies: str = "auto", memo_entries: int = 8_000_000) -> memory.Plan:
+    if guesses not in GUESS_POOLS:
+        raise unknown_name("guess pool", guesses, GUESS_POOLS)
+    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int)
+                                  or max_depth < 1):
+        raise InvalidVariant(f"max depth must be a positive integer, got {max_depth!r}")
+    bad = sorted(set(prune) - set(PRUNINGS))
+    if bad:
+        raise unknown_name("pruning", bad[0], PRUNINGS)
+    if variant.response_slots > 256:
+        raise SpaceTooLarge(f"code length {variant.length} too large for the exact search "
+                            "(at most 14)")
+    return memory.check(variant.describe(), CodeSpace(variant).size, "expected", budget,
+                        workers, replies, memo_entries)

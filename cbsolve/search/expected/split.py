@@ -1,0 +1,136 @@
+"""The parallel split: one large set solved with its guesses shared among the workers.
+
+Place in the data flow: the expected-case driver (:class:`.search._Search`) hands a class of
+a first guess of at least :data:`SPLIT_MIN` secrets here instead of to the core's ``solve``,
+which would keep a single core busy with it; inside it classes of at least
+:data:`SPLIT_NESTED` secrets are split again.
+"""
+from __future__ import annotations
+
+import heapq
+import threading
+import time
+
+import numpy as np
+
+from .kernel import INF_T, INF_W, _replies
+
+#: Classes of the first guess at least this large are expanded by the driver, their guesses
+#: shared among the workers (one big class would otherwise keep a single core busy); inside
+#: such a class, classes of at least SPLIT_NESTED secrets are split again (the optimal guess's
+#: expansion is otherwise the last job, on one thread). Measured on Bulls & Cows 4/10.
+SPLIT_MIN = 1000
+SPLIT_NESTED = 300
+
+
+class ParallelSplit:
+    """The core's ``solve`` of one set, its guesses expanded by the search's ``workers``
+    threads, which share the running best (the search's solver, replies and costs)."""
+
+    def __init__(self, search) -> None:
+        self.search = search
+
+    def solve(self, members: np.ndarray, d: int, budget, played: int, history):
+        """The core's solve of one large set, its guesses expanded by ``workers`` threads.
+
+        Same contract as ``Solver.solve``: (t, w, True) exact when below ``budget``, else
+        (t, w, False) a lower bound >= budget; None when stopped. Best-first over the guesses
+        (up to the stabiliser) as in the core: a guess popped for the first time gets its
+        classes' one-level bounds and goes back; popped again it is expanded, its classes solved
+        by the core within the running best (classes of at least :data:`SPLIT_NESTED` secrets by
+        this method again). Every guess is expanded or has a bound reaching the best, which
+        the threads share, so the value found is the optimum whatever the interleaving."""
+        solver, n, win = self.search.solver, len(members), self.search.variant.win_response
+        cd = self.search._child_depth(d)
+        heap = [((lbt, lbw), not cand, int(g), None)
+                for g, lbt, lbw, cand in solver.scan(members, d, played, None, history)]
+        heapq.heapify(heap)
+        state = {"best": tuple(budget), "guess": None, "fail": (INF_T, INF_W), "stopped": False,
+                 "refining": 0}
+        lock = threading.Lock()
+
+        def refine(g):
+            resp = self.search.replies(g, members)
+            subs = [members[resp == r] for r in _replies(resp) if r != win]
+            subs.sort(key=len)
+            child_played, child_hist = played | int(self.search.symmask[g]), history + [g]
+            bounds = [solver.lower_bound(c, cd, child_played, child_hist) for c in subs]
+            t = n * self.search._inc(d) + sum(b[0] for b in bounds)
+            w = 1 + max(b[1] for b in bounds) if bounds else 1
+            return (t, w), (subs, bounds, child_played, child_hist)
+
+        def solve_class(sub, cb, child_played, child_hist):
+            if len(sub) >= min(self.search.split_min, SPLIT_NESTED) and len(child_hist) < 3:
+                return self.solve(sub, cd, cb, child_played, child_hist)
+            return solver.solve(sub, cd, cb[0], cb[1], child_played, None, child_hist)
+
+        def expand(g, data):
+            subs, bounds, child_played, child_hist = data
+            done, wmax, rest = n * self.search._inc(d), 1, sum(b[0] for b in bounds)
+            for sub, bound in zip(subs, bounds, strict=True):
+                rest -= bound[0]
+                with lock:
+                    best = state["best"]
+                cb = (best[0] - done - rest, best[1] - 1)
+                value, exact = (bound[0], bound[1]), bound[2]
+                if value < cb and not exact:
+                    out = solve_class(sub, cb, child_played, child_hist)
+                    if out is None:
+                        state["stopped"] = True
+                        return
+                    value = (out[0], out[1])
+                if value >= cb:
+                    with lock:
+                        state["fail"] = min(state["fail"],
+                                            (done + value[0] + rest, max(wmax, 1 + value[1])))
+                    return
+                done, wmax = done + value[0], max(wmax, 1 + value[1])
+            with lock:
+                if (done, wmax) < state["best"]:
+                    state["best"], state["guess"] = (done, wmax), g
+
+        def worker():
+            while True:
+                # Refining runs no search node: the core's scans read the clock only once per
+                # 2^20 steps of work, and a bound found in the table reads none, so a heap of
+                # guesses refined past the deadline ran for minutes. Look here, once a guess.
+                if self.search.deadline_at is not None and time.perf_counter() >= self.search.deadline_at:
+                    solver.request_stop("time")
+                if solver.stopped():
+                    state["stopped"] = True
+                with lock:
+                    if state["stopped"] or (not heap and not state["refining"]):
+                        return
+                    item = heapq.heappop(heap) if heap else None
+                    if item is not None:
+                        bound, notcand, g, data = item
+                        if bound >= state["best"]:
+                            state["fail"] = min(state["fail"], bound)
+                            heap.clear()
+                            continue  # guesses being refined come back and stop here too
+                        if data is None:
+                            state["refining"] += 1
+                if item is None:  # another thread is about to push a refined guess back
+                    time.sleep(0.001)
+                elif data is None:
+                    refined, data = refine(g)
+                    with lock:
+                        heapq.heappush(heap, (max(bound, refined), notcand, g, data))
+                        state["refining"] -= 1
+                else:
+                    expand(g, data)
+
+        threads = [threading.Thread(target=worker) for _ in range(self.search.workers)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        if state["stopped"]:
+            return None
+        if state["guess"] is not None:
+            t, w = state["best"]
+            solver.store_exact(members, d, t, w, state["guess"])
+            return t, w, True
+        low = solver.lower_bound(members, d, played, history)
+        t, w = max((low[0], low[1]), state["fail"])
+        return t, w, False

@@ -1,0 +1,94 @@
+"""The expected-case search's trees: the optimal tree read back from the core's table, the
+greedy tree (Irving's), a mix of the two after a stop, and the document (docs/tree-format.md).
+A mixin of :class:`.search._Search`, whose solver, replies and symmetry it reads.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .kernel import INF_T, INF_W, _Class, _NoGreedyTree, _replies
+
+
+class _Trees:
+    """The tree-building half of the expected-case driver."""
+
+    def _take_histogram(self, root: dict) -> dict[int, int]:
+        """Guess-count histogram of the tree just built: every secret is won at exactly one
+        node (where it is the guess), at depth len(history) + 1; counted by :meth:`_node` from
+        the score matrix while building (the tests replay trees with the scoring rule)."""
+        hist, self._wins = dict(sorted(self._wins.items())), {}
+        if sum(hist.values()) != self.n:
+            raise AssertionError("internal error: the tree does not solve every secret")
+        return hist
+
+    def _node(self, guess: int, members: np.ndarray, d: int, history, child) -> dict:
+        resp = self.replies(guess, members)
+        if (resp == self.variant.win_response).any():
+            depth = len(history) + 1
+            self._wins[depth] = self._wins.get(depth, 0) + 1
+        children = {}
+        for r in _replies(resp):
+            if r == self.variant.win_response:
+                continue
+            sub = members[resp == r]
+            children[self.variant.format_response(int(r))] = child(sub, self._child_depth(d),
+                                                                   history + [guess])
+        return {"guess": self.space.format(self.codes[guess]), "children": children}
+
+    def _optimal_subtree(self, members: np.ndarray, d: int, history) -> dict:
+        solver = self.solver
+        if len(members) <= 2:
+            g = int(members[0])
+        else:
+            g = solver.best_guess(members, d)
+            if g < 0:  # evicted from the table: solve again (exactly, no budget)
+                reps = self._reps(history, members) if len(history) == 1 else None
+                solver.solve(members, d, INF_T, INF_W, self.played_mask(history), reps,
+                             self.native_history(history))
+                g = solver.best_guess(members, d)
+            if g < 0:
+                self._abandon_if_interrupted()
+                raise AssertionError("internal error: an exactly solved set has no best guess")
+        return self._node(g, members, d, history, self._optimal_subtree)
+
+    def _tree_from(self, g1: int, classes: list[_Class]) -> dict:
+        everyone = np.arange(self.n, dtype=np.int32)
+        return self._node(g1, everyone, self.depth, [], self._optimal_subtree)
+
+    def _mixed_tree(self, g1: int, classes: list[_Class]) -> dict:
+        exact = {int(c.members[0]) for c in classes if c.exact}
+
+        def child(sub, d, history):
+            if int(sub[0]) in exact:
+                return self._optimal_subtree(sub, d, history)
+            return self._greedy_tree(sub, d, history)
+
+        everyone = np.arange(self.n, dtype=np.int32)
+        return self._node(g1, everyone, self.depth, [], child)
+
+    def greedy_subtree(self, members: np.ndarray, history) -> dict:
+        """Irving's greedy tree of a set from a position, for a caller outside the search (the
+        tree polisher): the win counts of a tree being built are left as they were."""
+        saved, self._wins = self._wins, {}
+        try:
+            return self._greedy_tree(members, 0, list(history))
+        finally:
+            self._wins = saved
+
+    def _greedy_tree(self, members: np.ndarray, d: int, history) -> dict:
+        g = self.solver.greedy_guess(members, self.played_mask(history), d)
+        if g < 0:
+            self._abandon_if_interrupted()
+            # Under a depth cap the greedy strategy of a class below another first guess than
+            # its own may break the cap (it used to recurse on guess -1 until Python gave up).
+            raise _NoGreedyTree
+        return self._node(g, members, d, history, self._greedy_tree)
+
+    def _document(self, root: dict, hist: dict[int, int], proved: bool) -> dict:
+        from ...tree import make_tree
+
+        extra = {"objective": "expected", "proved": proved}
+        if self.max_depth:
+            extra["max_depth"] = self.max_depth
+        return make_tree(self.variant, "optimal-expected", self.pool, root, hist, **extra)
+

@@ -1,0 +1,94 @@
+"""The worst-case search's documents: the native tree written out in docs/tree-format.md and
+the refutation tree proving that d guesses do not suffice (the lower-bound certificate,
+docs/optimal.md), which :mod:`cbsolve.certify` checks with the scorer alone.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...deadline import Deadline
+from ...variant import Variant
+from ..result import SearchResult
+from .kernel import _Native
+
+CERT_FORMAT = "cbsolve-worst-lower-bound"
+CERT_VERSION = 1
+
+
+def _depth(node: dict) -> int:
+    best, stack = 0, [(node, 1)]
+    while stack:
+        nd, k = stack.pop()
+        best = max(best, k)
+        stack.extend((c, k + 1) for _, c in nd["children"])
+    return best
+
+
+def _fill_stats(result: SearchResult, tree_doc: dict) -> None:
+    stats = tree_doc["stats"]
+    result.worst, result.total = stats["worst"], stats["total"]
+    result.histogram = {int(k): v for k, v in stats["histogram"].items()}
+
+
+def _tree_doc(variant: Variant, native: _Native, root: dict, guesses: str,
+              proved: bool = True) -> dict:
+    """Native tree (code indices, reply indices) -> docs/tree-format.md document."""
+    from ...tree import make_tree
+
+    fmt, codes = native.space.format, native.codes
+    hist: dict[int, int] = {}
+
+    def convert(node: dict, members: np.ndarray, depth: int) -> dict:
+        g = node["guess"]
+        replies = native.replies(g, members)
+        won = int(np.count_nonzero(replies == variant.win_response))
+        if won:
+            hist[depth] = hist.get(depth, 0) + won
+        out = {"guess": fmt(codes[g]), "children": {}}
+        for reply, child in node["children"]:
+            out["children"][variant.format_response(reply)] = convert(
+                child, members[replies == reply], depth + 1)
+        return out
+
+    root_doc = convert(root, native.all, 1)
+    name = "optimal-worst" if proved else "greedy-minimax"
+    return make_tree(variant, name, guesses, root_doc, hist, objective="worst", proved=proved)
+
+
+def _certificate(variant: Variant, native: _Native, d: int, guesses: str, deadline: Deadline,
+                 progress) -> dict | None:
+    """Refutation tree proving that ``d`` guesses do not suffice (docs/optimal.md)."""
+    raw = native.run("certificate", d, deadline, progress)
+    if raw is None:
+        return None
+    fmt, codes = native.space.format, native.codes
+
+    def convert(node: dict) -> dict:
+        out: dict = {"left": node["left"]}
+        refuted, same, mapped, perms, perm_ids = {}, {}, {}, [], {}
+        for e in node["entries"]:
+            g = fmt(codes[e["guess"]])
+            if e["kind"] == 0:
+                child = convert(e["child"])
+                entry = {"reply": variant.format_response(e["reply"])}
+                if child is not None:
+                    entry["node"] = child
+                refuted[g] = entry
+            elif e["kind"] == 1:
+                key = (tuple(e["pos_perm"]), tuple(e["sym_perm"]))
+                if key not in perm_ids:
+                    perm_ids[key] = len(perms)
+                    perms.append([list(key[0]), list(key[1])])
+                mapped[g] = [perm_ids[key], fmt(codes[e["other"]])]
+            else:
+                same[g] = fmt(codes[e["other"]])
+        for key, value in (("refuted", refuted), ("same", same), ("mapped", mapped),
+                           ("perms", perms)):
+            if value:
+                out[key] = value
+        return out
+
+    return {"format": CERT_FORMAT, "version": CERT_VERSION, "variant": variant.to_dict(),
+            "guesses": guesses, "responses": native.n_responses,
+            "claim": {"max_guesses": d, "solvable": False},
+            "root": convert(raw)}
