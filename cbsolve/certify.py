@@ -43,6 +43,7 @@ from .capacity import capacity
 from .certify_orbits import GuessOrbits
 from .codes import CodeSpace
 from .errors import CbsolveError, InvalidCode
+from .guess_pool import GUESS_POOLS
 from .inputs import InputTooLarge, UnreadableInput, load_json
 from .scoring import counting_verdicts, pack, possible_responses, score_against, score_matrix
 from .variant import Variant
@@ -173,7 +174,7 @@ def _header(doc: dict, kind: str, version: int) -> tuple[Variant, str]:
         raise Invalid(f"unsupported {kind} version {doc.get('version')!r}; supported: {version}")
     guesses = doc.get("guesses", "all")
     variant = _variant(doc)
-    if guesses not in ("all", "candidates"):
+    if guesses not in GUESS_POOLS:
         raise Invalid(f"bad guesses field {guesses!r}; allowed: all, candidates")
     return variant, guesses
 

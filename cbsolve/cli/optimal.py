@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from ..errors import InvalidVariant, unknown_name
+from ..guess_pool import guess_pool
 from ..status import Status
 from . import (
     COUNT,
@@ -26,7 +27,6 @@ from . import (
 
 OBJECTIVES = ("worst", "expected")
 EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
-GUESS_MODES = ("all", "candidates")
 
 
 def _worst_progress(enabled: bool):
@@ -107,8 +107,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     the position they leave (guesses counted from there); exit 1 if they are inconsistent."""
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
-    if guesses not in GUESS_MODES:
-        raise unknown_name("guess set", guesses, GUESS_MODES)
+    guess_pool(guesses)
     if max_depth is not None and max_depth < 1:
         raise InvalidVariant(f"--max-depth must be at least 1, got {max_depth}")
     time_limit = time_limit or None

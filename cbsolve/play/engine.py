@@ -27,6 +27,7 @@ from .. import time_policy
 from ..codes import CodeSpace
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, unknown_name
 from ..feedback import Feedback, FeedbackLog
+from ..guess_pool import guess_pool
 from ..status import Status
 from ..variant import Variant
 
@@ -110,9 +111,7 @@ class Guesser:
 
         self.variant = variant
         self.strategy = check_strategy(strategy)
-        if guesses not in ("all", "candidates"):
-            raise unknown_name("guess set", guesses, ("all", "candidates"))
-        self.guesses = guesses
+        self.guesses = guess_pool(guesses)
         self.space = CodeSpace(variant)
         self.rng = np.random.default_rng(seed)
         self.backend_time_limit = backend_time_limit

@@ -130,9 +130,8 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
     ``depth``: guesses left under a ``max_depth`` cap (default: the search's cap; 0 none).
     ``seconds``: a time limit for this call alone (0: none), set on the search and cleared
     after it with the stop flag; None leaves the search's deadline as the caller set it."""
-    from .expected.kernel import INF_T, INF_W
-
     from ..deadline import run_interruptible
+    from .expected.kernel import INF_T, INF_W
 
     solver = search.solver
     members = np.ascontiguousarray(members, dtype=np.int32)

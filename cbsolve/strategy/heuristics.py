@@ -33,11 +33,12 @@ from .. import scoring
 from .._native import strategy as _native
 from ..codes import CodeSpace
 from ..errors import unknown_name
+from ..guess_pool import GUESS_POOLS, guess_pool
 from ..variant import Variant
 
 SCORED = ("minimax", "expected", "entropy", "parts")
 STRATEGIES = (*SCORED, "first", "random")
-GUESS_MODES = ("all", "candidates")
+GUESS_MODES = GUESS_POOLS
 _HEURISTIC_ID = {name: i for i, name in enumerate(SCORED)}  # ids of the native kernel
 
 #: Largest space whose full score matrix is built by default (n^2 bytes: 16 MiB). Beyond it,
@@ -58,9 +59,7 @@ def check_strategy(name: str) -> str:
 
 
 def check_guesses(mode: str) -> str:
-    if mode not in GUESS_MODES:
-        raise unknown_name("guess set", mode, GUESS_MODES)
-    return mode
+    return guess_pool(mode)
 
 
 def require_enumerable(variant: Variant, what: str) -> CodeSpace:

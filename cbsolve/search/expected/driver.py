@@ -6,19 +6,15 @@ from __future__ import annotations
 import sys
 import time
 
-from ...codes import CodeSpace
 from ...deadline import Deadline, run_interruptible
-from ...errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ...status import Status
 from ...variant import Variant
-from ...workers import resolve
 from .. import memory
+from ..options import SearchOptions
 from ..result import SearchInterrupted, SearchResult
 from .kernel import PRUNINGS, _Abandoned
 from .search import _Search
 from .split import SPLIT_MIN
-
-GUESS_POOLS = ("all", "candidates")
 
 
 def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: str = "all",
@@ -50,10 +46,12 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     :class:`SearchInterrupted` holding the interval proved so far (no tree).
     """
     started = time.perf_counter()
-    prune = dict(prune or {})
-    budget = memory.budget(memory_budget)
-    workers = resolve(workers)
-    plan = _check(variant, max_depth, guesses, prune, budget, workers, replies, memo_entries)
+    checked = SearchOptions.checked(variant, "expected", PRUNINGS, guesses=guesses,
+                                    max_depth=max_depth, prune=prune, workers=workers,
+                                    memory_budget=memory_budget, replies=replies,
+                                    memo_entries=memo_entries)
+    prune, budget, workers, plan = checked.prune, checked.budget, checked.workers, checked.plan
+    guesses = checked.guesses
     options = {k: v for k, v in prune.items() if k != "symmetry"}
     # the time limit counts the set-up (the reply matrices), which stops at it too
     search = _Search(variant, max_depth, guesses, workers, prune.get("symmetry", True), options,
@@ -77,20 +75,3 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
                                  search.solver.request_stop, on_wait=search.show_interval)
     except (KeyboardInterrupt, _Abandoned):
         raise SearchInterrupted(search.interrupted(started)) from None
-
-
-def _check(variant: Variant, max_depth, guesses: str, prune: dict, budget: int, workers: int = 1,
-           replies: str = "auto", memo_entries: int = 8_000_000) -> memory.Plan:
-    if guesses not in GUESS_POOLS:
-        raise unknown_name("guess pool", guesses, GUESS_POOLS)
-    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int)
-                                  or max_depth < 1):
-        raise InvalidVariant(f"max depth must be a positive integer, got {max_depth!r}")
-    bad = sorted(set(prune) - set(PRUNINGS))
-    if bad:
-        raise unknown_name("pruning", bad[0], PRUNINGS)
-    if variant.response_slots > 256:
-        raise SpaceTooLarge(f"code length {variant.length} too large for the exact search "
-                            "(at most 14)")
-    return memory.check(variant.describe(), CodeSpace(variant).size, "expected", budget,
-                        workers, replies, memo_entries)

@@ -43,7 +43,7 @@ from ...deadline import Deadline, stop_requested
 from ...errors import InvalidVariant
 from ...status import Status, StopReason
 from ...workers import resolve
-from .. import memory, reply_matrix
+from .. import memory, reply_matrix, setup
 from ..result import SearchResult
 from .kernel import INF_T, INF_W, _Abandoned, _Class, _NoGreedyTree, _replies, new_solver
 from .progress import _Progress
@@ -78,8 +78,7 @@ class _Search(_Trees):
         self.cand_only = guesses == "candidates"
         self.workers = resolve(workers)
         if plan is None:   # a search built for one set at a time (position, advice, Dask)
-            plan = memory.check(variant.describe(), self.n, "expected", memory.budget(),
-                                self.workers, "auto", memo_entries)
+            plan = setup.default_plan(variant, self.n, "expected", self.workers, memo_entries)
         self.reply_source = plan.source
         self.base_played = 1 if variant.no_leading_zero else 0
 
@@ -91,15 +90,13 @@ class _Search(_Trees):
         # set-up (the matrix, its transposed copy) stops at ``deadline`` or Ctrl-C: then
         # ``setup_stopped`` says where, and the solver scores on the fly (nothing half-built
         # is read; the drivers report the counting bound without searching).
-        self.setup_stopped: reply_matrix.SetupStopped | None = None
-        self.matrix = None
-        try:
-            if plan.source == memory.MATRIX:
-                self.matrix = reply_matrix.build(variant, self.codes, deadline)
-                self.solver = solver(self.matrix)
+        self.matrix, self.setup_stopped = setup.matrix_within(variant, self.codes, plan, deadline)
+        if self.matrix is not None:
+            self.solver = solver(self.matrix)
+            try:
                 reply_matrix.prepare(self.solver, deadline)
-        except reply_matrix.SetupStopped as stop:
-            self.setup_stopped, self.matrix = stop, None
+            except reply_matrix.SetupStopped as stop:
+                self.setup_stopped, self.matrix = stop, None
         if self.matrix is None:
             self.solver = solver(None)
         for key, value in (options or {}).items():
@@ -133,12 +130,7 @@ class _Search(_Trees):
     def replies(self, guess: int, members: np.ndarray | None = None) -> np.ndarray:
         """Reply indices of ``guess`` to ``members`` (default: every code), from the matrix or
         scored."""
-        from ...scoring import score_matrix
-
-        if self.matrix is not None:
-            return self.matrix[guess] if members is None else self.matrix[guess][members]
-        secrets = self.codes if members is None else self.codes[members]
-        return score_matrix(self.variant, self.codes[[int(guess)]], secrets)[0]
+        return setup.replies_of(self.variant, self.codes, self.matrix, guess, members)
 
     def reply_classes(self, guess: int, members: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """(reply, the members giving it) for every reply of ``guess`` to ``members`` but the

@@ -2,7 +2,8 @@
 re-exports; the driver is :mod:`.driver`, docs/optimal.md the method)."""
 from __future__ import annotations
 
-from .driver import GUESS_MODES, solve_worst
+from ...guess_pool import GUESS_POOLS as GUESS_MODES
+from .driver import solve_worst
 from .kernel import PRUNINGS
 from .ties import count_weights, tie_weights
 from .trees import CERT_FORMAT, CERT_VERSION

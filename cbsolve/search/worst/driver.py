@@ -33,17 +33,14 @@ from ... import time_policy
 from ...capacity import worst_lower
 from ...codes import CodeSpace
 from ...deadline import Deadline
-from ...errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ...status import Status, StopReason
 from ...variant import Variant
-from ...workers import resolve
 from .. import memory
+from ..options import SearchOptions
 from ..result import SearchInterrupted, SearchResult, Verdict
 from .kernel import PRUNINGS, _Native
 from .ties import _at_worst_lower, _solve_ties
 from .trees import _certificate, _depth, _fill_stats, _tree_doc
-
-GUESS_MODES = ("all", "candidates")
 
 
 def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None = None,
@@ -92,10 +89,11 @@ class _WorstRun:
                  time_limit: float | None, workers: int | None, progress, prune: dict | None,
                  lookahead: int, memory_budget, position, replies: str = "auto") -> None:
         self.start = time.perf_counter()
-        self.prune = dict(prune or {})
-        workers = resolve(workers)
-        n, budget, plan = _check(variant, guesses, self.prune, max_depth, memory_budget,
-                                 max(1, workers), replies)
+        options = SearchOptions.checked(variant, "worst", PRUNINGS, guesses=guesses,
+                                        max_depth=max_depth, prune=prune, workers=workers,
+                                        memory_budget=memory_budget, replies=replies)
+        self.prune, workers, plan = options.prune, options.workers, options.plan
+        guesses, n, budget = options.guesses, CodeSpace(variant).size, options.budget
         self.variant, self.guesses, self.max_depth = variant, guesses, max_depth
         self.time_limit, self.workers, self.progress = time_limit, workers, progress
         # The limit counts the set-up (the reply matrix: seconds at 32,768 codes), as the
@@ -301,27 +299,6 @@ class _WorstRun:
                 notes.append(f"proved: the worst case; fewest secrets needing {optimum} guesses in "
                              f"[{lo if lo is not None else '?'}, {hi}] (tie-break not proved "
                              "minimal; the total is that of the tree found)")
-
-
-def _check(variant: Variant, guesses: str, prune: dict, max_depth: int | None,
-           memory_budget, workers: int = 1,
-           replies: str = "auto") -> tuple[int, int, memory.Plan]:
-    """Validate the arguments; the number of codes, the memory budget (bytes) and the plan
-    (where the replies come from)."""
-    if guesses not in GUESS_MODES:
-        raise unknown_name("guess set", guesses, GUESS_MODES)
-    bad = sorted(set(prune) - set(PRUNINGS))
-    if bad:
-        raise unknown_name("pruning", bad[0], PRUNINGS)
-    if variant.response_slots > 256:
-        raise SpaceTooLarge(f"code length {variant.length} too large for the exact search "
-                            "(replies must fit in a byte: at most 14)")
-    if max_depth is not None and max_depth < 1:
-        raise InvalidVariant(f"--max-depth must be >= 1, got {max_depth}")
-    n = CodeSpace(variant).size
-    budget = memory.budget(memory_budget)
-    plan = memory.check(variant.describe(), n, "worst", budget, workers, replies)
-    return n, budget, plan
 
 
 def _interrupted(result: SearchResult, native: _Native, notes: list[str],

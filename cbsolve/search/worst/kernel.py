@@ -11,10 +11,10 @@ import numpy as np
 
 from ...codes import CodeSpace
 from ...deadline import Deadline, run_interruptible
-from ...scoring import possible_responses, score_matrix
+from ...scoring import possible_responses
 from ...status import StopReason
 from ...variant import Variant
-from .. import memory, reply_matrix
+from .. import memory, setup
 
 PRUNINGS = ("symmetry", "capacity", "obvious", "order", "memo", "dedupe")
 
@@ -32,19 +32,12 @@ class _Native:
         self.space = space
         self.codes = space.codes
         if plan is None:   # the Dask paths: the default budget (--memory-budget, $CBSOLVE_...)
-            plan = memory.check(variant.describe(), space.size, "worst", memory.budget(),
-                                max(1, workers))
+            plan = setup.default_plan(variant, space.size, "worst", workers)
         # the reply matrix, or None: the kernel scores replies on the fly (memory.plan). The
         # matrix stops at ``deadline`` or Ctrl-C: then ``setup_stopped`` says where and the
         # kernel scores on the fly (the driver reports the counting bound without searching).
         on_the_fly = plan.source == memory.ON_THE_FLY
-        self.setup_stopped: reply_matrix.SetupStopped | None = None
-        self.matrix = None
-        if not on_the_fly:
-            try:
-                self.matrix = reply_matrix.build(variant, self.codes, deadline)
-            except reply_matrix.SetupStopped as stop:
-                self.setup_stopped = stop
+        self.matrix, self.setup_stopped = setup.matrix_within(variant, self.codes, plan, deadline)
         self.reply_source = memory.MATRIX if self.matrix is not None else memory.ON_THE_FLY
         replies = possible_responses(variant)
         self.n_responses = len(replies)
@@ -70,9 +63,7 @@ class _Native:
 
     def replies(self, guess: int, members: np.ndarray) -> np.ndarray:
         """Reply indices of ``guess`` to the codes ``members`` (the matrix row, or scored)."""
-        if self.matrix is not None:
-            return self.matrix[guess, members]
-        return score_matrix(self.variant, self.codes[[int(guess)]], self.codes[members])[0]
+        return setup.replies_of(self.variant, self.codes, self.matrix, guess, members)
 
     def stop_reason(self) -> StopReason | None:
         """Why the kernel was stopped, as its control block says (None: it was not), or why
