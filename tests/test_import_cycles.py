@@ -122,3 +122,58 @@ def test_no_import_cycle_in_cbsolve():
     assert sum(map(len, graph.values())) > len(graph)      # the walk found the imports
     found = cycle(graph)
     assert found is None, " -> ".join(found)
+
+
+#: The data flow of docs/architecture.md, left to right: a module imports only from its own
+#: column or the columns to its left. Beside the flow (anyone may import them): errors, status,
+#: deadline, time_policy, machine, workers, inputs and the native kernels.
+FLOW = [
+    {"variant"},
+    {"codes", "patterns", "capacity", "guess_pool"},
+    {"rule", "scoring"},
+    {"feedback"},
+    {"consistency"},
+    {"tree", "certify", "certify_orbits", "claims"},
+    {"strategy", "search", "symmetry"},
+    {"bounds", "research", "formats", "html"},
+    {"cli", "play", "analysis", "__main__"},
+]
+BESIDE = {"", "errors", "status", "deadline", "time_policy", "machine", "workers", "inputs", "_native"}
+#: docs/architecture.md, "Search, layer by layer": cbsolve/search/ the same way.
+SEARCH_LAYERS = [
+    {"result"},
+    {"memory", "reply_matrix"},
+    {"options"},
+    {"setup"},
+    {"expected"},
+    {"worst"},
+    {"position"},
+    {"distributed"},
+    {""},                   # the face
+]
+
+
+def column(name: str, columns: list[set[str]], depth: int) -> int | None:
+    part = (name.split(".") + [""] * depth)[depth]
+    return next((i for i, names in enumerate(columns) if part in names), None)
+
+
+def test_nothing_imports_to_its_left():
+    graph = import_graph(PACKAGE)
+    for top in {m.split(".")[1] for m in graph if "." in m} | {""}:
+        assert top in BESIDE or column(f"cbsolve.{top}", FLOW, 1) is not None, f"{top} has no column"
+    wrong = [f"{m} -> {t}" for m, targets in graph.items() for t in targets
+             if (a := column(m, FLOW, 1)) is not None and (b := column(t, FLOW, 1)) is not None
+             and b > a]
+    assert wrong == []
+
+
+def test_the_search_wing_imports_only_from_its_own_layer_or_above():
+    graph = import_graph(PACKAGE)
+    inside = {m: t for m, t in graph.items() if m.startswith("cbsolve.search")}
+    for m in inside:
+        assert column(m, SEARCH_LAYERS, 2) is not None, f"{m} has no layer"
+    wrong = [f"{m} -> {t}" for m, targets in inside.items() for t in targets
+             if t.startswith("cbsolve.search")
+             and column(t, SEARCH_LAYERS, 2) > column(m, SEARCH_LAYERS, 2)]
+    assert wrong == []
