@@ -50,7 +50,7 @@ FIND_PROBE_SMALL_SECONDS, FIND_PROBE_SMALL_SPACE = 0.1, 10**15
 #: Before PySAT takes a count, a sample or a whole list, CP-SAT looks for one secret with this
 #: share of the time (at most CHECK_SECONDS): its LP proves many inconsistent logs at once that
 #: CDCL cannot (N=40 of 10 digits, 33 entries: `unknown` after 5 s by PySAT, proved in 0.18 s
-#: by CP-SAT; scripts/audit_inconsistent.py).
+#: by CP-SAT; scripts/stress/audit_inconsistent.py).
 CHECK_SHARE, CHECK_SECONDS = 0.1, 1.0
 
 # --- engines ---------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""scripts/band_scaling.py smoke test: every engine on a tiny point, and the pooled refit."""
+"""scripts/bench/band_scaling.py smoke test: every engine on a tiny point, and the pooled refit."""
 from __future__ import annotations
 
 import json

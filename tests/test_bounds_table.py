@@ -1,4 +1,4 @@
-"""scripts/bounds_table.py smoke test: tiny grid, every output written, intervals consistent."""
+"""scripts/research/bounds_table.py smoke test: tiny grid, every output written, intervals consistent."""
 from __future__ import annotations
 
 import csv

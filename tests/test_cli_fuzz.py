@@ -1,6 +1,6 @@
 """The CLI contract under random input: options and entries drawn from their grammar (and
 near it), mutated tree and certificate files. Exit code 0, 1, 2 or 130, never a traceback, at
-most one stderr line for bad input. A small fixed budget here; scripts/fuzz_cli.py runs longer."""
+most one stderr line for bad input. A small fixed budget here; scripts/stress/fuzz_cli.py runs longer."""
 from testkit import load_script
 
 fuzz_cli = load_script("fuzz_cli")

@@ -171,7 +171,7 @@ def test_sat_proves_totals_that_ask_for_too_many_symbols_inconsistent(seed):
 def test_time_limit_is_reported_never_silent():
     """The mechanism, not its speed: a budget already spent makes every engine take its
     time-out path and say so; a short one either answers or says so (how far past the limit
-    an engine ends, in wall time: scripts/bench_time_limits.py)."""
+    an engine ends, in wall time: scripts/bench/bench_time_limits.py)."""
     log = hidden_secret_log(Variant(40, string.digits, True), 40, seed=1)   # the hard band
     for solver in ("sat", "cpsat", "native"):
         r = get_backend(solver).solve(log, Query(limit=1, time_limit=0.0))
@@ -268,7 +268,7 @@ def test_every_code_of_a_tiny_space_round_trips_through_the_encodings():
 
 
 def test_bench_script_smoke():
-    """scripts/bench_consistency.py: its instances are consistent and its cheap rows run."""
+    """scripts/bench/bench_consistency.py: its instances are consistent and its cheap rows run."""
     from testkit import load_script
 
     bench = load_script("bench_consistency")
@@ -291,7 +291,7 @@ def test_an_empty_log_counts_the_whole_space_exactly(backend):
             log.space.parse(s)              # a valid code of the variant
 
 
-# --- cheap-to-see inconsistencies a backend could not prove (scripts/audit_inconsistent.py) ---
+# --- cheap-to-see inconsistencies a backend could not prove (scripts/stress/audit_inconsistent.py) ---
 def single_symbol_log(variant: Variant, counts: dict[str, int]) -> FeedbackLog:
     """One single-symbol guess per symbol given: its bulls are the secret's count of it."""
     n = variant.length

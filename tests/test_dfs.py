@@ -209,7 +209,7 @@ def test_time_limit_is_honoured_and_reported():
     """A count of ~10^12 codes (few clues on N=16 of 26) cannot finish in 0.2 s: a lower
     bound, labelled. The mechanism: a kernel call whose budget is spent stops at its first look
     at the clock, with a cursor to resume from (how far past the limit a query ends, in wall
-    time, is measured by scripts/bench_time_limits.py: docs/benchmarks.md, "Time limits, Ctrl-C
+    time, is measured by scripts/bench/bench_time_limits.py: docs/benchmarks.md, "Time limits, Ctrl-C
     and input caps")."""
     log, _ = big_log(1, 3, Variant(16, string.ascii_uppercase, True))
     r = consistent(log, Query(count=True, limit=2, time_limit=0.2), backend="native")

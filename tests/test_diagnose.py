@@ -23,7 +23,7 @@ from cbsolve.variant import Variant
 
 BACKENDS = ["native", "sat", "cpsat"]
 #: Mastermind 16x6, 13 entries, one guess answered twice (also a row of
-#: scripts/bench_time_limits.py).
+#: scripts/bench/bench_time_limits.py).
 ONE_GUESS_TWICE = Path(__file__).parent / "fixtures" / "logs" / "mastermind-16x6-one-guess-twice.txt"
 
 
@@ -299,7 +299,7 @@ def bulls_overflow_log(seed: int = 0) -> tuple[FeedbackLog, list[int]]:
 
 def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict(monkeypatch):
     """PySAT and the depth-first search cannot prove this log inconsistent (`unknown` after
-    10 s, scripts/audit_inconsistent.py); CP-SAT proves it in 0.2 s. The conflict comes from
+    10 s, scripts/stress/audit_inconsistent.py); CP-SAT proves it in 0.2 s. The conflict comes from
     CP-SAT's deletion tests, whose unknown answers (a hard find-one on 22 clues) wait for a
     later pass on a smaller set; checked here: inconsistent, and each entry needed."""
     from cbsolve import time_policy

@@ -121,7 +121,7 @@ def test_worst_case_from_a_position_on_the_cluster(client):
 @pytest.mark.parametrize("limit", [1e-3, 0.05, 0.3])
 def test_a_time_limit_leaves_a_sound_answer_that_says_why(client, limit):
     """Cut short anywhere, the distributed search proves the single-machine optimum or
-    nothing, and says the time limit stopped it (scripts/stress_expected_deadlines.py --dask
+    nothing, and says the time limit stopped it (scripts/stress/stress_expected_deadlines.py --dask
     runs this at random limits)."""
     from cbsolve.status import Status, StopReason
 

@@ -17,7 +17,7 @@ def _headings(doc: str) -> list[str]:
 
 def _sources() -> list[Path]:
     return [*ROOT.glob("cbsolve/**/*.py"), *ROOT.glob("cbsolve/_native/*.[ch]pp"),
-            *ROOT.glob("scripts/*.py"), *ROOT.glob("tests/*.py"), *ROOT.glob("docs/*.md"),
+            *ROOT.glob("scripts/**/*.py"), *ROOT.glob("tests/**/*.py"), *ROOT.glob("docs/*.md"),
             ROOT / "README.md"]
 
 

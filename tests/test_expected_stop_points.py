@@ -156,7 +156,7 @@ def test_an_interrupt_in_the_first_phase_reports_what_a_time_limit_there_does(mo
 
 def test_random_stop_points_in_one_process():
     """Deadlines, kernel stops and stop requests at random points, searches and bounds in
-    sequence in one process: scripts/stress_expected_deadlines.py on small games."""
+    sequence in one process: scripts/stress/stress_expected_deadlines.py on small games."""
     stress = load_script("stress_expected_deadlines")
     report = stress.stress(stress.SMALL, rounds=40, seed=20261124)
     assert report.failures == []

@@ -1,4 +1,4 @@
-"""Polishing expected-case trees (cbsolve.research.polish, scripts/polish_tree.py): the result is
+"""Polishing expected-case trees (cbsolve.research.polish, scripts/research/polish_tree.py): the result is
 never worse than its input, verifies secret by secret, and with the exact move over the whole
 set reaches the optimum the exact search proves."""
 import gzip
@@ -88,7 +88,7 @@ def test_time_limit_returns_a_valid_tree():
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("polish_tree", ROOT / "scripts" / "polish_tree.py")
+    spec = importlib.util.spec_from_file_location("polish_tree", ROOT / "scripts" / "research" / "polish_tree.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -61,7 +61,7 @@ def test_the_note_names_the_engine():
 def test_time_limit_is_honoured_on_a_hard_instance():
     """The hard band (N=40, 40 guesses): a budget already spent, or a stop request, ends the
     race of both engines on its time-out path; a 1 s limit answers or says so (the wall time
-    past the limit: scripts/bench_time_limits.py)."""
+    past the limit: scripts/bench/bench_time_limits.py)."""
     from cbsolve.deadline import clear_stop, request_stop
 
     log = _hidden(Variant(40, string.digits, True), 40, seed=1)

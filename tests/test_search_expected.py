@@ -175,7 +175,7 @@ def test_single_worker_and_threads_agree():
     check(two, v)
 
 
-def test_mastermind_4_6():  # ~0.5-1 s (scripts/bench_expected.py)
+def test_mastermind_4_6():  # ~0.5-1 s (scripts/bench/bench_expected.py)
     # Koyama & Lai (1993), J. Recreational Math. 25: optimal expected case 5625/1296 = 4.340.
     v = Variant.preset("mastermind")
     result = solve_expected(v, progress=False)
@@ -191,7 +191,7 @@ def test_mastermind_4_6_at_most_5_guesses():  # ~1 s
     check(result, v)
 
 
-@pytest.mark.slow  # ~150 s wall on the shared 2-core machine (scripts/bench_expected.py)
+@pytest.mark.slow  # ~150 s wall on the shared 2-core machine (scripts/bench/bench_expected.py)
 def test_bulls_cows_4_10():
     # Tanaka (1996): the optimal expected case of Bulls & Cows 4/10 is 26274/5040 = 5.213.
     v = Variant.preset("bulls-cows")

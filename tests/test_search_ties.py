@@ -176,7 +176,7 @@ def test_tie_weights_encode_the_lexicographic_order():
     assert 1 * w[2] + 0 > 0 * w[2] + n * W
 
 
-def test_mastermind_4_6_ties():  # ~3 s CPU (scripts/bench_optimal.py --ties)
+def test_mastermind_4_6_ties():  # ~3 s CPU (scripts/bench/bench_optimal.py --ties)
     # Within 5 guesses, 539 secrets of Mastermind 4/6 need the fifth at minimum: proved by this
     # search and by the verifier on the stored model (tests/test_certify_models.py); no
     # publication of the figure found (docs/optimal.md, "Tie-breaks of the worst objective").

@@ -85,7 +85,7 @@ def test_greedy_ranking_keeps_every_guess_and_still_finds_a_witness():
     _check(variant, native, root, optimum)
 
 
-# scripts/find_witness.py: any variant, the first guess tried by the script when not given
+# scripts/research/find_witness.py: any variant, the first guess tried by the script when not given
 
 
 def _run_script(tmp_path, *options):

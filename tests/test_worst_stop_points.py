@@ -94,7 +94,7 @@ def test_stop_before_any_phase_leaves_a_sound_interval(monkeypatch, method, nth)
 
 def test_random_stop_points_in_one_process():
     """Deadlines and stop requests at random points, searches and bounds in sequence in one
-    process (as a pool worker runs them): scripts/stress_worst_deadlines.py on small games."""
+    process (as a pool worker runs them): scripts/stress/stress_worst_deadlines.py on small games."""
     stress = load_script("stress_worst_deadlines")
     report = stress.stress(stress.SMALL, rounds=30, seed=20261124)
     assert report.failures == []

@@ -117,13 +117,21 @@ def informative_splits(table, guesses, secrets, win):
         yield g, classes
 
 
+def script_path(name: str) -> Path:
+    """scripts/FOLDER/NAME.py: the one script of that name in scripts/'s folders (bench,
+    models, research, stress)."""
+    found = sorted((Path(__file__).resolve().parent.parent / "scripts").glob(f"*/{name}.py"))
+    assert len(found) == 1, f"scripts/*/{name}.py: {found}"
+    return found[0]
+
+
 def load_script(name: str):
-    """scripts/NAME.py as a module (the scripts are not a package); scripts/ goes on the path,
-    as when a script runs, so that one script can import another."""
-    folder = Path(__file__).resolve().parent.parent / "scripts"
+    """scripts/FOLDER/NAME.py as a module (the scripts are not a package); its folder goes on
+    the path, as when a script runs, so that a script can import another of its folder."""
+    path = script_path(name)
+    folder = path.parent
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
-    path = folder / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

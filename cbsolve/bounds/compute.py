@@ -1,7 +1,7 @@
 """Bounds on the number of guesses for any N and D: proved intervals, exact where reachable.
 
 Place in the data flow: code space sizes, scoring, strategies and the optimal search -> **bounds**
--> CLI (``cbsolve bounds``), scripts/bounds_table.py, analyses.
+-> CLI (``cbsolve bounds``), scripts/research/bounds_table.py, analyses.
 
 :func:`compute_bounds` gathers, cheapest first:
 

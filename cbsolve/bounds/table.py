@@ -1,6 +1,6 @@
 """One row of the bounds table (N, D, distinct or repeats): the work a table cell does.
 
-Place in the data flow: scripts/bounds_table.py builds the cells and hands :func:`table_row` to
+Place in the data flow: scripts/research/bounds_table.py builds the cells and hands :func:`table_row` to
 a local process pool or a Dask cluster (:mod:`cbsolve.analysis.runners`); it lives in the
 package, not the script, so that Dask workers can import it.
 """

@@ -4,7 +4,7 @@ Place in the data flow: FeedbackLog -> (this module) -> dfs.py, before the nativ
 search propagates each clue on its own, so two clues that contradict each other only through
 the positions they share (one guess answered twice with different bulls, a guess and a near
 copy whose bulls differ by more than the positions changed) leave it an exhaustive search over
-a huge space (N=40 digits: `unknown` after 10 s; found by scripts/audit_inconsistent.py),
+a huge space (N=40 digits: `unknown` after 10 s; found by scripts/stress/audit_inconsistent.py),
 where these necessary conditions, checked for every pair, answer in microseconds:
 
 * bulls: let the guesses agree on ``a`` positions and differ on ``N - a``. The secret's bulls on

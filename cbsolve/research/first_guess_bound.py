@@ -2,7 +2,7 @@
 
 Place in the data flow: Variant -> the expected search's native solver (one set at a time) ->
 a lower bound on the smallest total, reported beside a polished tree's total (an upper bound)
-by ``scripts/polish_tree.py --lower-bound``.
+by ``scripts/research/polish_tree.py --lower-bound``.
 
 The optimum is the minimum over first guesses g (one per symmetry orbit: equivalent guesses
 have equal optima) of n + the sum of the optima of g's reply classes, each class being the game

@@ -1,0 +1,71 @@
+"""Scaling of the distributed expected-case search (cbsolve.search.distributed) on 1 and 2 workers.
+
+Side by side in one run: the single-process search on one thread (the reference value and
+time), then a local Dask cluster of 1 and of 2 one-thread worker processes. Per row: wall
+seconds, the CPU seconds spent in the tasks, the busiest worker's share of them (on dedicated
+cores the run cannot finish before that worker, so total / busiest is the speed-up the split
+allows, a figure the load of a shared machine does not change much), tasks, the optimum and
+whether it matches the reference. Run it with nice on a shared machine.
+
+    nice python scripts/bench/bench_distributed.py                        # Bulls & Cows 4/10
+    nice python scripts/bench/bench_distributed.py --variant mastermind   # seconds, a smoke run
+    nice python scripts/bench/bench_distributed.py --no-reference --workers 2 --split-slots 3
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+from cbsolve.search import distributed
+from cbsolve.search.distributed import DistributedExpected, cluster_client
+from cbsolve.search.expected import solve_expected
+from cbsolve.variant import Variant
+
+
+def bench(variant: Variant, workers=(1, 2), reference: bool = True,
+          split: distributed.Split = distributed.Split()) -> list[dict]:
+    rows, ref = [], None
+    if reference:
+        start, cpu = time.perf_counter(), time.process_time()
+        ref = solve_expected(variant, workers=1, progress=False)
+        cpu = time.process_time() - cpu
+        rows.append({"run": "one process, 1 thread", "seconds": time.perf_counter() - start,
+                     "cpu": cpu, "busiest": cpu, "tasks": 0, "total": ref.total, "same": True})
+    for n in workers:
+        with cluster_client("local", n) as client:
+            start = time.perf_counter()
+            driver = DistributedExpected(client, variant, None, "all", split=split)
+            res = driver.run()
+            rows.append({"run": f"Dask, {n} worker{'s' if n > 1 else ''}",
+                         "seconds": time.perf_counter() - start, "cpu": driver.task_seconds,
+                         "busiest": max(driver.worker_seconds.values()), "tasks": driver.tasks, "total": res.total,
+                         "same": "-" if ref is None else (res.total, res.worst) == (
+                             ref.total, ref.worst)})
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="bulls-cows")
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2],
+                    help="Dask cluster sizes to run (default: 1 2)")
+    ap.add_argument("--no-reference", action="store_true",
+                    help="skip the single-process run")
+    ap.add_argument("--split-slots", type=int, default=None,
+                    help="split large classes by second guesses from this many worker threads "
+                         f"(default {distributed.Split().min_slots})")
+    args = ap.parse_args()
+    split = distributed.Split()
+    if args.split_slots is not None:
+        split = distributed.Split(min_slots=args.split_slots)
+    variant = Variant.preset(args.variant)
+    print(f"{variant.describe()}, expected-case optimum")
+    print(f"{'run':24} {'wall s':>8} {'task CPU s':>11} {'busiest s':>10} {'tasks':>6} "
+          f"{'total':>7} same")
+    for r in bench(variant, tuple(args.workers), not args.no_reference, split):
+        print(f"{r['run']:24} {r['seconds']:8.1f} {r['cpu']:11.1f} {r['busiest']:10.1f} "
+              f"{r['tasks']:6d} {r['total']:7d} {r['same']}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
