@@ -1,6 +1,6 @@
 """The "Certified results" of docs/optimal.md: every stored tree passes the independent verifier.
 
-The trees and models/certified-results.json come from scripts/models/make_certified_models.py. The
+The trees and models/certified-results.json come from scripts/models/make_models.py certified. The
 verifier replays every secret with the scorer alone and, for the worst case, checks the
 embedded certificate that one guess less fails; these tests compare what it recomputes with
 the row the script recorded, and with the published value where one exists.
@@ -49,7 +49,7 @@ def test_stored_tree_is_verified(name, row):
 ])
 def test_published_values_agree(name, value):
     if name not in ROWS:
-        pytest.skip(f"{name} not run yet (scripts/models/make_certified_models.py --only {name})")
+        pytest.skip(f"{name} not run yet (scripts/models/make_models.py certified --only {name})")
     assert ROWS[name]["proved"] and ROWS[name]["value"] == value
 
 
@@ -57,7 +57,7 @@ def _make_script():
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("make_certified_models",
-                                                  ROOT / "scripts" / "models" / "make_certified_models.py")
+                                                  ROOT / "scripts" / "models" / "make_models.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

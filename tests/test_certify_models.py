@@ -1,6 +1,6 @@
 """The certified models in models/ pass the independent verifier (scorer only).
 
-Regenerate them with ``python scripts/models/make_models_worst.py``. Verifying Bulls & Cows 4/10
+Regenerate them with ``python scripts/models/make_models.py worst``. Verifying Bulls & Cows 4/10
 (10,644 tree and certificate nodes) takes about 11 s on one core.
 """
 from pathlib import Path
@@ -19,7 +19,7 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
     # strategy within six guesses; docs/optimal.md, "Results").
     ("bulls-cows-worst.json.gz", 7, 5040),
     # the same with the fewest secrets at 7 (50, published as "crush5o"),
-    # scripts/models/make_models_worst.py
+    # scripts/models/make_models.py worst
     ("bulls-cows-worst-ties.json.gz", 7, 5040),
 ])
 def test_stored_model_is_certified_optimal(filename, worst, secrets):
@@ -33,7 +33,7 @@ def test_mastermind_model_has_the_proved_tie_breaks():
     # Within 5 guesses, at least 539 secrets of Mastermind 4/6 need the fifth: proved by the
     # tie-break search, not a published value (none found: docs/optimal.md, "Tie-breaks of the
     # worst objective"). The model is the tie-break optimum (539, then the smallest total, 5627,
-    # found by scripts/models/make_models_worst.py) and its histogram is recomputed by the verifier.
+    # found by scripts/models/make_models.py worst) and its histogram is recomputed by the verifier.
     import json
 
     doc = json.loads((MODELS / "mastermind-worst.json").read_text())

@@ -15,9 +15,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
+
+import ab
 
 GAMES = {
     "mm5x8": ("mastermind", {"length": 5, "symbols": "12345678", "repeats": True}),
@@ -47,8 +48,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=["mm5x8", "bc5"], choices=list(GAMES))
     parser.add_argument("--searches", nargs="+", default=["worst", "expected"])
-    parser.add_argument("--checkout", nargs="+", default=[
-        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))])
+    parser.add_argument("--checkout", nargs="+", default=[str(ab.THIS)])
     parser.add_argument("--rounds", type=int, default=1, help="A B then B A, this many times")
     parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -59,16 +59,12 @@ def main(argv=None) -> int:
     times: dict[tuple, list[float]] = {}
     for game in args.games:
         for search in args.searches:
-            for r in range(args.rounds):
-                order = args.checkout if r % 2 == 0 else args.checkout[::-1]
-                for checkout in order + order[::-1]:
-                    env = {**os.environ, "PYTHONPATH": checkout}
-                    out = subprocess.run([sys.executable, __file__, "--one", search, game],
-                                         capture_output=True, text=True, env=env, cwd=checkout)
-                    row = json.loads(out.stdout.strip().splitlines()[-1])
-                    row.update(checkout=checkout, load=round(os.getloadavg()[0], 1))
-                    print(json.dumps(row), flush=True)
-                    times.setdefault((game, search, checkout), []).append(row["seconds"])
+            for checkout in ab.alternating(args.checkout, args.rounds):
+                out = ab.run(checkout, [os.path.abspath(__file__), "--one", search, game])
+                row = json.loads(out.last_line())
+                row.update(checkout=checkout, load=round(os.getloadavg()[0], 1))
+                print(json.dumps(row), flush=True)
+                times.setdefault((game, search, checkout), []).append(row["seconds"])
     print("\n| game | search | checkout | set-up s (median) | runs |\n|---|---|---|---|---|")
     for (game, search, checkout), values in times.items():
         print(f"| {game} | {search} | {checkout} | {statistics.median(values):.2f} | "

@@ -1,7 +1,7 @@
 """Benchmark the kernels the native toolkit touches, two source trees side by side.
 
-Each workload runs in a fresh process started in a tree's root (its ``cbsolve`` and its built
-``.so`` files), the two trees' processes at the same time, ``--repeats`` rounds; the table gives
+Each workload runs in a fresh process with a tree's ``cbsolve`` and its built ``.so`` files,
+the two trees' processes at the same time (``ab.together``), ``--repeats`` rounds; the table gives
 the median seconds of each and the geometric mean of the rounds' ratios (this tree / the
 other). Run together, both see the same load of a shared machine: the local search's ratio,
 which wandered by +-15% with the trees run one after the other, stayed within +-5%; workloads
@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
-import subprocess
-import sys
 from pathlib import Path
+
+import ab
 
 WORKLOADS = {
     "dfs count N16": "dfs_count",
@@ -93,16 +92,8 @@ print(json.dumps(time.perf_counter() - t0))
 
 
 def run_pair(roots: tuple[Path, Path], work: str) -> list[float]:
-    """The workload's seconds in each tree, both processes running at the same time."""
-    procs = [subprocess.Popen([sys.executable, "-c", CHILD, work], cwd=root, text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for root in roots]
-    times = []
-    for p in procs:
-        out, err = p.communicate()
-        if p.returncode:
-            raise SystemExit(f"{work} failed: {err.strip().splitlines()[-1]}")
-        times.append(json.loads(out.strip().splitlines()[-1]))
-    return times
+    """The workload's seconds in each tree (as the child times it), both at the same time."""
+    return [json.loads(r.last_line()) for r in ab.together(list(roots), ["-c", CHILD, work])]
 
 
 def bench(here: Path, other: Path, repeats: int, only: str | None) -> list[dict]:
@@ -112,7 +103,7 @@ def bench(here: Path, other: Path, repeats: int, only: str | None) -> list[dict]
             continue
         rounds = [run_pair((other, here), work) for _ in range(repeats)]
         theirs, mine = [r[0] for r in rounds], [r[1] for r in rounds]
-        ratio = math.exp(statistics.fmean(math.log(a / b) for b, a in rounds))
+        ratio = ab.ratio(mine, theirs)
         rows.append({"workload": label, "this_s": round(statistics.median(mine), 3),
                      "other_s": round(statistics.median(theirs), 3), "ratio": round(ratio, 3)})
         print(f"{label:32s} {rows[-1]['other_s']:8.3f} s  {rows[-1]['this_s']:8.3f} s  "
@@ -127,7 +118,7 @@ def main(argv=None) -> None:
     ap.add_argument("--only", default=None, help="run only the workloads whose name has this")
     args = ap.parse_args(argv)
     print(f"{'workload':32s} {'other':>10s}  {'this':>10s}  (median of {args.repeats})")
-    bench(Path(__file__).resolve().parents[2], Path(args.other).resolve(), args.repeats,
+    bench(ab.THIS, Path(args.other).resolve(), args.repeats,
           args.only)
 
 

@@ -22,15 +22,12 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
-import resource
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+import ab
+
+ROOT = ab.THIS
 CHECK = ("import sys, time; from cbsolve.certify import verify, load; d = load(sys.argv[1]); "
          "t, c = time.perf_counter(), time.process_time(); r = verify(d); "
          "print(f'{time.perf_counter() - t:.1f} {time.process_time() - c:.1f}', "
@@ -63,17 +60,10 @@ PREFIX = ("import sys, time; from cbsolve import certify; limit = int(sys.argv[2
 def run(code_root: Path, document: Path, nodes: int | None = None) -> tuple[float, float, str]:
     """Wall and CPU seconds of a fresh process using ``code_root`` that reads ``document`` and
     verifies it, and its output: the verification's own wall and CPU seconds, the verdict."""
-    env = dict(os.environ, PYTHONPATH=str(code_root))
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    command = [sys.executable, "-c", CHECK, str(document)] if nodes is None else \
-        [sys.executable, "-c", PREFIX, str(document), str(nodes)]
-    out = subprocess.run(command, env=env, cwd=code_root, capture_output=True, text=True,
-                         check=True).stdout.strip()
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, out
+    argv = ["-c", CHECK, str(document)] if nodes is None else \
+        ["-c", PREFIX, str(document), str(nodes)]
+    done = ab.run(code_root, argv)
+    return done.wall, done.cpu, done.stdout.strip()
 
 
 def main(argv=None) -> int:
