@@ -134,6 +134,7 @@ def load_script(name: str):
         sys.path.insert(0, str(folder))
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module        # as an import does (a dataclass in it looks itself up)
     spec.loader.exec_module(module)
     return module
 

@@ -1,0 +1,169 @@
+"""Every script in scripts/ runs: each smoke-tested with tiny arguments (the scripts that
+have a test of their own are named in ``OWN_TESTS``), so a change to the package that breaks a
+benchmark, a model generator, a research driver or a stress run fails here, not weeks later by
+hand. The figures themselves are not asserted (benchmarks are not timed tests)."""
+from __future__ import annotations
+
+import json
+import random
+import string
+from pathlib import Path
+
+import numpy as np
+import pytest
+from testkit import load_script, script_path
+
+from cbsolve.feedback import FeedbackLog
+from cbsolve.variant import Variant
+
+ROOT = Path(__file__).resolve().parents[1]
+MM = Variant.preset("mastermind")
+TINY = Variant(3, "0123", False)               # 24 secrets: every search in milliseconds
+
+#: Scripts smoke-tested in the test module of what they measure or make.
+OWN_TESTS = {
+    "band_scaling": "test_band_scaling.py", "bench_consistency": "test_consistency_backends.py",
+    "referee": "test_bot.py", "bounds_table": "test_bounds_table.py",
+    "find_witness": "test_witness.py", "polish_tree": "test_polish.py",
+    "fuzz_cli": "test_cli_fuzz.py", "stress_expected_deadlines": "test_expected_stop_points.py",
+    "stress_worst_deadlines": "test_worst_stop_points.py",
+}
+
+
+def test_every_script_is_smoke_tested():
+    """Each script is loaded by a test here or named with its own test (which loads it)."""
+    here = Path(__file__).read_text()
+    for path in sorted(ROOT.glob("scripts/*/*.py")):
+        name = path.stem
+        if name in OWN_TESTS:
+            own = (Path(__file__).parent / OWN_TESTS[name]).read_text()
+            assert name in own, f"{OWN_TESTS[name]} does not load {name}"
+        else:
+            assert f'load_script("{name}")' in here, f"scripts/{path.parent.name}/{name}.py"
+
+
+def test_ab_harness_runs_two_checkouts_together_and_in_turn():
+    ab = load_script("ab")
+    runs = ab.together([ab.THIS, ab.THIS], ["-c", "import cbsolve, sys; print(sys.path[0] or 1)"])
+    assert [r.checkout for r in runs] == [ab.THIS, ab.THIS] and all(r.wall > 0 for r in runs)
+    assert ab.alternating(["a", "b"], 2) == ["a", "b", "b", "a", "b", "a", "a", "b"]
+    assert ab.ratio([2.0, 8.0], [1.0, 2.0]) == pytest.approx(8 ** 0.5)
+    with pytest.raises(SystemExit, match="failed"):
+        ab.run(ab.THIS, ["-c", "raise SystemExit(3)"])
+
+
+def test_bench_toolkit_and_bench_setup_compare_this_checkout_with_itself(capsys):
+    ab = load_script("ab")
+    toolkit = load_script("bench_toolkit")
+    rows = toolkit.bench(ab.THIS, ab.THIS, 1, "expected_3")
+    assert [r["workload"] for r in rows] == ["expected 3 of 10 distinct"] and rows[0]["ratio"] > 0
+    setup = load_script("bench_setup")
+    assert setup.main(["--games", "mm5x5", "--searches", "worst"]) == 0
+    assert "| mm5x5 | worst |" in capsys.readouterr().out
+
+
+def test_bench_verify_certificates_runs_a_check_in_a_checkout(tmp_path):
+    bench = load_script("bench_verify_certificates")
+    from cbsolve.search.worst import solve_worst
+    from cbsolve.tree import write_tree
+
+    res = solve_worst(TINY, workers=1)
+    write_tree(res.tree, tmp_path / "t.json")
+    wall, cpu, out = bench.run(bench.ROOT, tmp_path / "t.json")
+    assert wall > 0 and cpu >= 0 and " True " in f" {out} "
+
+
+def test_bench_analysis_runs_one_sweep_cell_per_configuration():
+    from cbsolve.analysis import make_cells
+
+    bench = load_script("bench_analysis")
+    cells = make_cells(lengths=[2], alphabets=[2], strategies=["minimax"])
+    rows = bench.measure(cells, workers=(1,), repeat=1)
+    assert rows[0]["scheduler"] == "local" and rows[0]["identical"]
+
+
+def test_bench_bounds_and_bench_scoring_rows():
+    rows = load_script("bench_bounds").bench(runs=1, max_n=6)
+    assert any("N=6" in label for label, _ in rows)
+    rows = load_script("bench_scoring").run(repeat=1)
+    assert rows[0][0].startswith("score matrix") and all(len(r[1]) == 2 for r in rows)
+
+
+def test_bench_coach_times_both_reviews():
+    bench = load_script("bench_coach")
+    from cbsolve.play.coach import Coach
+
+    log = FeedbackLog.parse(MM, ["1122:1,0"])
+    review, seconds = bench.timed(Coach(MM), log, "1344")
+    assert seconds >= 0 and review.exact
+
+
+def test_bench_distributed_expected_optimal_play_and_strategies():
+    dist = load_script("bench_distributed")
+    rows = dist.bench(TINY, workers=(1,))
+    assert rows[-1]["same"] is True
+    rows = load_script("bench_expected").bench(bc_limit=0, workers=1, repeat=1)
+    assert [r["total"] for r in rows] == [5625, 5626]     # Koyama-Lai (1993); depth 5
+    rows = load_script("bench_optimal").bench(workers=(1,))
+    assert rows[0]["worst"] == 5                           # Knuth (1977)
+    row = load_script("bench_play").bot_latency("first", games=2, variant=TINY)
+    assert row["turns"] >= 2
+    row = load_script("bench_strategies").time_evaluation("mastermind", "first", repeats=1)
+    assert row["total"] > 0
+
+
+def test_bench_on_the_fly_runs_a_child():
+    row = load_script("bench_on_the_fly").run(3, "0123", False, "worst", "on-the-fly", None, 1)
+    assert row["proved"] and row["source"] == "on-the-fly"
+
+
+def test_bench_time_limits_and_verify_bounds_rows():
+    limits = load_script("bench_time_limits")
+    limit, seconds = limits.count_n16()
+    assert limit > 0 and seconds >= 0
+    row = load_script("bench_verify_bounds").measure(TINY, 5.0, 5.0)
+    assert row["worst_ok"] and row["expected_ok"]
+
+
+def test_make_models_worst_reproduces_the_stored_mastermind_file(tmp_path):
+    make = load_script("make_models")
+    make.main(["worst", "--only", "mastermind", "--out", str(tmp_path)])
+    assert (tmp_path / "mastermind-worst.json").read_bytes() == \
+        (ROOT / "models" / "mastermind-worst.json").read_bytes()
+
+
+def test_make_models_expected_small_and_certified(tmp_path, capsys):
+    make = load_script("make_models")
+    path = make.make_expected("mm", MM, max_depth=5, out_dir=tmp_path)
+    assert path.read_text() == (ROOT / "models" / "mastermind-4-6-expected-depth5.json").read_text()
+    assert make.main(["small", "--max-length", "2", "--expected-limit", "1"]) == 0
+    assert "| mastermind | 2 | 2 |" in capsys.readouterr().out
+    assert make.main(["certified", "--list"]) == 0 and "mm-5x4-expected" in capsys.readouterr().out
+
+
+def test_band_estimate_helpers():
+    band = load_script("band_estimate")
+    assert band.arrangements_log2([1, 1]) == pytest.approx(1.0)
+    assert band.bulls_collision_log2(4, 10, np.random.default_rng(0), guesses=3, codes=200) < 0
+
+
+def test_audit_inconsistent_decides_a_tiny_log():
+    audit = load_script("audit_inconsistent")
+    v = Variant(4, string.digits, False)
+    toks, _ = audit.gen_flip(v, 3, random.Random(1))
+    log = FeedbackLog.parse(v, toks)
+    assert audit.decide(log, 2.0) in (True, False, None)
+    rec = {"results": {"native": audit.run_backend(log, "native", 2.0)}}
+    assert isinstance(audit.classify(rec), list) and rec["truth"] in (
+        "consistent", "inconsistent", "unknown")
+
+
+def test_stress_time_limits_one_case():
+    stress = load_script("stress_time_limits")
+    row = stress.run_one("evaluate", "mm4x7", 0.2)
+    assert row["call"] == "evaluate" and json.dumps(row)
+
+
+def test_script_path_finds_each_folder():
+    assert script_path("make_models").parent.name == "models"
+    assert script_path("find_witness").parent.name == "research"
