@@ -88,7 +88,8 @@ def test_time_limit_returns_a_valid_tree():
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("polish_tree", ROOT / "scripts" / "research" / "polish_tree.py")
+    spec = importlib.util.spec_from_file_location("polish_tree",
+                                                  ROOT / "scripts" / "research" / "polish_tree.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

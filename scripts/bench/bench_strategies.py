@@ -2,8 +2,8 @@
 and peak memory of the large runs.
 
     python scripts/bench/bench_strategies.py            # Mastermind 4/6 x 4 heuristics, Bulls & Cows minimax
-    python scripts/bench/bench_strategies.py --logik    # + Logik 5 pegs 8 colours, every heuristic (32,768 codes)
-    python scripts/bench/bench_strategies.py --big      # + Bulls & Cows 6/10 and Mastermind 6x9, minimax (CLI)
+    python scripts/bench/bench_strategies.py --logik    # + Logik 5x8, every heuristic (32,768 codes)
+    python scripts/bench/bench_strategies.py --big      # + B&C 6/10 and Mastermind 6x9, minimax (CLI)
     python scripts/bench/bench_strategies.py --symmetry # + the small runs with symmetry reduction
 
 Small variants are timed twice in the same run, over the cached score matrix (``matrix``) and
