@@ -9,7 +9,7 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_local_search import logs
+from testkit import logs
 
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.backends import SatBackend

@@ -177,3 +177,14 @@ def test_the_search_wing_imports_only_from_its_own_layer_or_above():
              if t.startswith("cbsolve.search")
              and column(t, SEARCH_LAYERS, 2) > column(m, SEARCH_LAYERS, 2)]
     assert wrong == []
+
+
+def test_no_test_imports_another_test():
+    """Shared helpers live in tests/testkit.py or a conftest, never in a test module."""
+    wrong = []
+    for path in sorted(Path(__file__).resolve().parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            wrong += [f"{path.name}: {n}" for n in names if n.split(".")[-1].startswith("test_")]
+    assert wrong == []

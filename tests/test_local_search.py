@@ -13,14 +13,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from testkit import brute_force_consistent, variants
+from testkit import brute_force_consistent, consistent_with, is_code, logs
 
 from cbsolve._native import local_search
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency.portfolio import WILD, LocalSearch, LocalSearchOptions
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
-from cbsolve.scoring import possible_responses
 from cbsolve.variant import Variant
 
 
@@ -40,36 +39,6 @@ def kernel(log: FeedbackLog, seed=0, flips=20_000, forbidden=None, want=1, start
     opts = LocalSearchOptions(seed=seed, max_flips=flips, seconds=30.0, want=want)
     return local_search.solve(g, b, t, v.n_symbols, v.repeats, v.no_leading_zero, st_, forb,
                               np.zeros(1, np.int32), opts.native(local_search))
-
-
-def is_code(variant: Variant, code) -> bool:
-    code = tuple(int(s) for s in code)
-    return (len(code) == variant.length and all(0 <= s < variant.n_symbols for s in code)
-            and (variant.repeats or len(set(code)) == len(code))
-            and not (variant.no_leading_zero and code[0] == 0))
-
-
-def consistent_with(log: FeedbackLog, code) -> bool:
-    return all(score(log.variant, tuple(int(s) for s in code), e.guess) == (e.bulls, e.cows)
-               for e in log)
-
-
-@st.composite
-def logs(draw):
-    """Small random variants; the log is scored from a hidden secret or has arbitrary replies."""
-    variant = draw(variants(max_length=5, max_symbols=7, max_size=20_000))
-    space = CodeSpace(variant)
-    k = draw(st.integers(0, 5))
-    guesses = [space.code_at(draw(st.integers(0, space.size - 1))) for _ in range(k)]
-    if draw(st.booleans()):
-        secret = space.code_at(draw(st.integers(0, space.size - 1)))
-        replies = [score(variant, secret, g) for g in guesses]
-    else:
-        replies = [draw(st.sampled_from(possible_responses(variant))) for _ in guesses]
-    log = FeedbackLog(variant)
-    for g, (b, c) in zip(guesses, replies, strict=True):
-        log.add(space.format(g), b, None if variant.bulls_only else c)
-    return log
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_local_search import consistent_with, is_code, logs
+from testkit import consistent_with, is_code, logs
 
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency.portfolio import LocalSearch

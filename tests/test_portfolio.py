@@ -10,7 +10,7 @@ import string
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_local_search import consistent_with, logs
+from testkit import consistent_with, logs
 
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, get_backend

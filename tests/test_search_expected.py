@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from testkit import informative_splits
+from testkit import TINY, informative_splits, replay
 
 from cbsolve.codes import CodeSpace
 from cbsolve.errors import InvalidVariant, SpaceTooLarge, UnknownName
@@ -48,23 +48,6 @@ def exhaustive(variant: Variant, max_depth: int | None = None, candidates_only: 
     return None if value[0] >= INF[0] else value
 
 
-def replay(variant: Variant, tree: dict) -> dict[int, int]:
-    """Play every secret through the tree with the pure-Python rule; histogram of guess counts."""
-    space = CodeSpace(variant)
-    hist: dict[int, int] = {}
-    for secret in (tuple(c) for c in space.codes):
-        node, depth = tree["root"], 1
-        while True:
-            guess = space.parse(node["guess"])
-            b, c = score(variant, secret, guess)
-            if b == variant.length:
-                break
-            node = node["children"][f"{b}" if variant.bulls_only else f"{b},{c}"]
-            depth += 1
-        hist[depth] = hist.get(depth, 0) + 1
-    return dict(sorted(hist.items()))
-
-
 def check(result, variant: Variant) -> None:
     """The returned tree solves every secret and its statistics are what the result claims."""
     hist = replay(variant, result.tree)
@@ -75,18 +58,6 @@ def check(result, variant: Variant) -> None:
     assert result.tree["strategy"] == "optimal-expected"
 
 
-TINY = [
-    Variant(2, "012", True),
-    Variant(2, "0123", True),
-    Variant(2, "0123", False),
-    Variant(3, "012", True),
-    Variant(3, "0123", False),
-    Variant(2, "0123", True, feedback="bulls"),
-    Variant(3, "012", True, feedback="bulls"),
-    Variant(3, "0123", False, no_leading_zero=True),
-    Variant(2, "01234", True, no_leading_zero=True),
-    Variant(3, "01", True),
-]
 
 
 @pytest.mark.parametrize("variant", TINY, ids=lambda v: v.describe())

@@ -11,8 +11,7 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_search_expected import TINY, replay
-from testkit import informative_splits
+from testkit import TINY, informative_splits, replay
 
 from cbsolve.codes import CodeSpace
 from cbsolve.errors import InvalidVariant

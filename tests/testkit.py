@@ -9,7 +9,10 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
+from cbsolve.codes import CodeSpace
+from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
+from cbsolve.scoring import possible_responses
 from cbsolve.variant import Variant
 
 
@@ -161,3 +164,65 @@ def every_set_of_marks(m: int, k: int, search) -> tuple[int, int]:
         assert sorted(found) == list(marks)
         worst, total = max(worst, asked), total + asked
     return worst, total
+
+
+def is_code(variant: Variant, code) -> bool:
+    code = tuple(int(s) for s in code)
+    return (len(code) == variant.length and all(0 <= s < variant.n_symbols for s in code)
+            and (variant.repeats or len(set(code)) == len(code))
+            and not (variant.no_leading_zero and code[0] == 0))
+
+
+def consistent_with(log: FeedbackLog, code) -> bool:
+    return all(score(log.variant, tuple(int(s) for s in code), e.guess) == (e.bulls, e.cows)
+               for e in log)
+
+
+@st.composite
+def logs(draw):
+    """Small random variants; the log is scored from a hidden secret or has arbitrary replies."""
+    variant = draw(variants(max_length=5, max_symbols=7, max_size=20_000))
+    space = CodeSpace(variant)
+    k = draw(st.integers(0, 5))
+    guesses = [space.code_at(draw(st.integers(0, space.size - 1))) for _ in range(k)]
+    if draw(st.booleans()):
+        secret = space.code_at(draw(st.integers(0, space.size - 1)))
+        replies = [score(variant, secret, g) for g in guesses]
+    else:
+        replies = [draw(st.sampled_from(possible_responses(variant))) for _ in guesses]
+    log = FeedbackLog(variant)
+    for g, (b, c) in zip(guesses, replies, strict=True):
+        log.add(space.format(g), b, None if variant.bulls_only else c)
+    return log
+
+
+#: Tiny games of every kind, for the exact searches against brute force.
+TINY = [
+    Variant(2, "012", True),
+    Variant(2, "0123", True),
+    Variant(2, "0123", False),
+    Variant(3, "012", True),
+    Variant(3, "0123", False),
+    Variant(2, "0123", True, feedback="bulls"),
+    Variant(3, "012", True, feedback="bulls"),
+    Variant(3, "0123", False, no_leading_zero=True),
+    Variant(2, "01234", True, no_leading_zero=True),
+    Variant(3, "01", True),
+]
+
+
+def replay(variant: Variant, tree: dict) -> dict[int, int]:
+    """Play every secret through the tree with the pure-Python rule; histogram of guess counts."""
+    space = CodeSpace(variant)
+    hist: dict[int, int] = {}
+    for secret in (tuple(c) for c in space.codes):
+        node, depth = tree["root"], 1
+        while True:
+            guess = space.parse(node["guess"])
+            b, c = score(variant, secret, guess)
+            if b == variant.length:
+                break
+            node = node["children"][f"{b}" if variant.bulls_only else f"{b},{c}"]
+            depth += 1
+        hist[depth] = hist.get(depth, 0) + 1
+    return dict(sorted(hist.items()))
