@@ -106,7 +106,8 @@ def format_result(log: FeedbackLog, result) -> str:
         lines.extend(f"  {note}" for note in result.notes)
         return "\n".join(lines)
     if result.status == Status.UNKNOWN:
-        lines.append("Unknown: the time limit was reached before an answer was proved.")
+        lines.append("Unknown: interrupted (Ctrl-C) before an answer was proved." if stop_requested()
+                     else "Unknown: the time limit was reached before an answer was proved.")
     if result.count is not None:
         qual = "exactly" if result.exact else "at least"
         lines.append(f"{qual} {result.count} consistent secret{'s' if result.count != 1 else ''}"

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import time_policy
-from ..deadline import Deadline, stop_hook, stop_requested
+from ..deadline import Deadline, stop_hook, stop_requested, stopped_by
 from ..feedback import FeedbackLog
 from ..status import StopReason
 from .rescoring import Checker
@@ -191,9 +191,9 @@ def _none_left(log: FeedbackLog, t0: float) -> Chunk:
 
 def _status(kernel_status: str) -> StopReason:
     """The kernel's stop word as a :class:`StopReason`; a search stopped by Ctrl-C's stop
-    request ended as at its time limit: ``TIME``."""
+    request (through its stop flag) is ``INTERRUPTED``, never ``TIME``."""
     why = StopReason(kernel_status)
-    return StopReason.TIME if why is StopReason.STOPPED and stop_requested() else why
+    return StopReason.INTERRUPTED if why is StopReason.STOPPED and stop_requested() else why
 
 
 def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
@@ -240,7 +240,7 @@ def iter_chunks(log: FeedbackLog, chunk: int = 65_536, seconds: float | None = N
         c = run(log, LIST, chunk, start, seconds=left, lies=lies)
         if c.codes.shape[0]:
             yield c.codes
-        if c.complete or c.status is StopReason.TIME:
+        if c.complete or c.status.early:
             return c
         start = c.cursor
 
@@ -280,7 +280,7 @@ def list_in_time(log: FeedbackLog, want: int, seconds: float | None, lies: int =
         if seconds is not None:
             left = seconds - (time.perf_counter() - t0) - post * have
             if left <= 0 and have:
-                status = StopReason.TIME
+                status = stopped_by()
                 break
         ask = want - have if seconds is None else min(want - have, TIMED_CHUNK)
         c = run(log, LIST, ask, cursor, seconds=None if left is None else max(0.0, left), lies=lies)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import time_policy
+from ..deadline import stopped_by
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
 from . import dfs, sampling
@@ -89,17 +90,17 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
                 c = dfs.count(log, seconds, None, lies)
             n, exact, method = ((c.count, c.complete, "native depth-first search") if c
                                 else exact_count_log(log, seconds))
-            stopped = StopReason.TIME
+            stopped = stopped_by()
         result.count, result.exact = n, exact
         if exact:
             if "Ganak" in method:
                 result.notes.append(f"exact count by the {method}")
         else:
             result.time_limit_hit = stopped is StopReason.TIME
-            why = "the time limit" if stopped is StopReason.TIME else f"the cap of {query.count_cap}"
+            why = stopped.at() if stopped.early else f"at the cap of {query.count_cap}"
             if tl is None and stopped is StopReason.TIME:
-                why = f"{time_policy.UNTIMED_COUNT_SECONDS:g} s (no --time-limit given)"
-            result.notes.append(f"at least {n}: counting stopped at {why} ({method})")
+                why = f"at {time_policy.UNTIMED_COUNT_SECONDS:g} s (no --time-limit given)"
+            result.notes.append(f"at least {n}: counting stopped {why} ({method})")
         if query.limit != 0 and (n or not exact):   # a count of 0 is the whole answer: the
             # listing search proves it far more slowly than the memoised count (black-peg 16x6,
             # colour counts adding to 17: 0.01 s counted, then 10 s of listing to the limit)
@@ -132,9 +133,9 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
         else:
             result.count, result.exact = (n if n else None), False
             result.truncated = True
-            if c.status is StopReason.TIME:
-                result.time_limit_hit = True
-                result.notes.append(f"time limit reached after {n} secret{'s' if n != 1 else ''}"
+            if c.status.early:
+                result.time_limit_hit = c.status is StopReason.TIME
+                result.notes.append(f"{c.status.reached()} after {n} secret{'s' if n != 1 else ''}"
                                     + ("; the log's consistency is unknown" if not n else ""))
         result.settle(n, c.complete)
     result.seconds = time.perf_counter() - start
