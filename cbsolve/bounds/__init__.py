@@ -36,8 +36,9 @@ from dataclasses import dataclass, field
 
 from .. import time_policy
 from ..codes import CodeSpace
-from ..deadline import Deadline
+from ..deadline import Deadline, stopped_by
 from ..errors import CbsolveError
+from ..status import StopReason
 from ..variant import Variant
 from .counting import total_lower, worst_lower
 from .strategies import strategy_upper
@@ -131,7 +132,7 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible, scorer_bound
 
     start = time.perf_counter()
-    deadline = Deadline(time_limit) if deadline is None else deadline
+    deadline = Deadline.given(deadline, time_limit)
     say = progress or (lambda message: None)
     if search_limit is None:
         search_limit = exact_search_limit()
@@ -166,7 +167,7 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
 
     if deep and secrets > 1 and not (secrets <= SCORER_LIMIT and deep_feasible(variant, secrets)):
         _second_level_lower(out, deadline, say)
-    _constructive_upper(out)
+    _constructive_upper(out, deadline)
     try:
         if strategies and secrets <= strategy_limit:
             strategy_upper(out, deadline, strategy_names, say)
@@ -186,17 +187,26 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     return out
 
 
-def _constructive_upper(out: Bounds) -> None:
-    """Upper bounds from a construction with a proved worst case (any N and D)."""
+def _constructive_upper(out: Bounds, deadline: Deadline) -> None:
+    """Upper bounds from a construction with a proved worst case (any N and D). Their
+    recursions take seconds on huge variants: stopped by the deadline (:mod:`.cutoff`), the
+    trivial upper bound stands and a note says so."""
     from .constructions import constructive_worst
-
-    found = constructive_worst(out.variant)
-    if found is not None:
-        w, method = found
-        out.worst.lower_upper(w, method)
-        out.expected.lower_upper(w * out.secrets, f"{method}, worst x secrets")
     from .constructive_expected import constructive_total
-    out.expected.lower_upper(*(constructive_total(out.variant) or (None, "")))
+    from .cutoff import OutOfTime, within
+
+    try:
+        with within(deadline):
+            found = constructive_worst(out.variant)
+            if found is not None:
+                w, method = found
+                out.worst.lower_upper(w, method)
+                out.expected.lower_upper(w * out.secrets, f"{method}, worst x secrets")
+            out.expected.lower_upper(*(constructive_total(out.variant) or (None, "")))
+    except OutOfTime:
+        why = stopped_by()
+        out.notes.append(f"constructive upper bounds not finished: stopped {why.at()}"
+                         + (" (raise --time-limit for them)" if why is StopReason.TIME else ""))
 
 
 def _second_level_lower(out: Bounds, deadline: Deadline, say) -> None:
