@@ -130,10 +130,10 @@ class Deadline:
 
     def reserving(self, seconds: float) -> Deadline:
         """A sub-budget that ends ``seconds`` before this one (kept for the work after it, e.g.
-        checking a certificate or building a tree), never below a millisecond so the work can
-        report what it has; unlimited stays unlimited."""
+        checking a certificate or building a tree; expired at once when less is left);
+        unlimited stays unlimited."""
         left = self.left()
-        return Deadline(None if left is None else max(left - seconds, 1e-3), self.clock)
+        return Deadline(None if left is None else max(left - seconds, 0.0), self.clock)
 
     def seconds_left(self, untimed: float | None = None) -> float | None:
         """The time left as seconds for a callee that takes a float (a solver's or a kernel's
@@ -158,6 +158,11 @@ class Deadline:
     @property
     def unlimited(self) -> bool:
         return self.end is None
+
+
+#: No limit (but Ctrl-C): the default of a ``deadline=`` not given. A Deadline never changes, so
+#: one serves every caller.
+UNLIMITED = Deadline(None)
 
 
 def run_interruptible(work: Callable[[], T], stop: Callable[[str], None], *,

@@ -12,6 +12,7 @@ from cbsolve import CodeSpace, Variant, time_policy
 from cbsolve.consistency import Query, auto_choice, consistent, dfs, dfs_answer, plan
 from cbsolve.consistency.backends import NativeBackend
 from cbsolve.consistency.native import consistent_indices
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score
 from cbsolve.status import Status
@@ -479,9 +480,9 @@ def test_timed_listing_keeps_time_to_check_and_format_what_it_found(monkeypatch)
     whole = dfs.list_codes(log, None).codes
     assert whole.shape[0] > dfs.TIMED_CHUNK                 # needs more than one chunk
     monkeypatch.setattr(dfs, "POST_SECONDS_PER_SYMBOL", 1.0)
-    first = dfs.list_in_time(log, whole.shape[0] + 1, seconds=60.0)
+    first = dfs.list_in_time(log, whole.shape[0] + 1, Deadline.from_limit(60.0))
     assert first.status == "time" and first.codes.shape[0] == dfs.TIMED_CHUNK
-    rest = dfs.list_in_time(log, whole.shape[0] + 1, seconds=None, part=first)
+    rest = dfs.list_in_time(log, whole.shape[0] + 1, None, part=first)
     assert rest.complete and np.array_equal(rest.codes, whole)
 
 
@@ -584,7 +585,7 @@ def test_a_call_waiting_for_a_busy_searcher_keeps_its_time_limit_and_stop_flag()
         stopped = dfs.run(log, dfs.LIST, 1, stop=np.ones(1, np.int32))
         assert still_busy()
         assert stopped.status == "stopped" and stopped.codes.shape == (0, 16)
-        race = dfs.race_first(log, 1, 0.05)             # the guided search has its own searcher
+        race = dfs.race_first(log, 1, Deadline.from_limit(0.05))    # the guided search: own searcher
         assert still_busy()
         assert race.codes.shape[0] == 1 or race.status == "time"
     finally:

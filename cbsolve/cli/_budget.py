@@ -21,8 +21,8 @@ class TimeLimit:
     @classmethod
     def from_option(cls, seconds: float | None, default: float | None) -> TimeLimit:
         if seconds is None:
-            return cls(Deadline(default), default is not None)
-        return cls(Deadline(seconds or None), False)
+            return cls(Deadline.from_limit(default), default is not None)
+        return cls(Deadline.from_limit(seconds or None), False)
 
     @property
     def seconds(self) -> float | None:

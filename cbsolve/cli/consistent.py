@@ -1,7 +1,6 @@
 """``cbsolve consistent [ENTRY...]``: the secrets consistent with a feedback log."""
 from __future__ import annotations
 
-from dataclasses import replace
 
 import click
 
@@ -74,9 +73,8 @@ def consistent_command(entries, log_file, backend, want_count, limit, list_all, 
     if max_lies:
         from ..consistency.lies import consistent_with_lies
 
-        result = consistent_with_lies(log, max_lies, replace(query, time_limit=budget.deadline.left()),
-                                      backend=backend)
-        result.time_limit = budget.seconds
+        result = consistent_with_lies(log, max_lies, query, backend=backend,
+                                      deadline=budget.deadline)
     else:
         result = consistent(log, query, backend=backend, deadline=budget.deadline)
     if result.time_limit_hit or stop_requested():
