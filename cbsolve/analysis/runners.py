@@ -71,9 +71,12 @@ def run_local(cells: list[dict], workers: int | None = None, *, work=run_cell,
 
 def _cancel(pool) -> None:
     """Stop a process pool now: drop the queued cells and end the running workers (a cell
-    runs for up to minutes and nothing in it listens for a stop request)."""
+    runs for up to minutes and nothing in it listens for a stop request). The workers are
+    taken before ``shutdown``, which forgets them (the cells then ran to their end, and the
+    interpreter's exit waited for them: 20 s after a 3 s ``--time-limit``)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    for process in processes:
         process.terminate()
 
 
