@@ -218,7 +218,7 @@ def _second_level_lower(out: Bounds, deadline: Deadline, say) -> None:
     say(f"partition bound two guesses deep, up to symmetry ({out.secrets} secrets)")
     pb = second_level_bound(out.variant, out.responses, deadline.part(time_policy.SECOND_LEVEL_SHARE))
     if pb is None:
-        out.notes.append("partition bound two guesses deep not finished within the time limit")
+        out.notes.append(f"partition bound two guesses deep not finished: {stopped_by().reached()}")
         return
     out.worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
     out.expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
@@ -235,25 +235,23 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
         if interval.exact is not None:
             continue  # already pinned down by cheaper methods
         if deadline.left() is not None and deadline.left() <= reserve:
-            out.notes.append(f"time limit reached before the {objective}-case search")
+            out.notes.append(f"{stopped_by().reached()} before the {objective}-case search")
             continue
         say(f"exact {objective}-case search")
-        # the search leaves the verifier its time (a limit of 0 would mean "none"): the worst
-        # case's certificate can take as long to check as the search took
-        left = deadline.left()
-        if left is not None:
-            share = left * time_policy.WORST_SEARCH_SHARE
-            left = max(share if objective == "worst" else left - reserve, 1e-3)
+        # the search leaves the verifier its time: the worst case's certificate can take as
+        # long to check as the search took
+        budget = (deadline.part(time_policy.WORST_SEARCH_SHARE) if objective == "worst"
+                  else deadline.reserving(reserve))
         try:
             if objective == "worst":
                 from ..search.worst import solve_worst
 
                 # the certificate is what lets the verifier confirm the lower end
-                res = solve_worst(out.variant, time_limit=left, workers=workers)
+                res = solve_worst(out.variant, deadline=budget, workers=workers)
             else:
                 from ..search.expected import solve_expected
 
-                res = solve_expected(out.variant, time_limit=left, workers=workers)
+                res = solve_expected(out.variant, deadline=budget, workers=workers)
         except CbsolveError as exc:  # e.g. a space too large: noted; a bug is not a note
             out.notes.append(f"exact {objective}-case search not run: {exc}")
             continue

@@ -99,12 +99,14 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
                    progress: bool | None = None, prune: dict | None = None,
                    memo_entries: int = 8_000_000, split_min: int = SPLIT_MIN,
                    weights: list[int] | None = None,
-                   memory_budget: str | int | None = None, replies: str = "auto") -> SearchResult:
+                   memory_budget: str | int | None = None, replies: str = "auto",
+                   deadline: Deadline | None = None) -> SearchResult:
     """Prove the expected-case optimum of ``variant`` and return it with its strategy tree.
 
     ``guesses``: ``"all"`` codes or only ``"candidates"`` (codes consistent with the replies).
     ``max_depth``: at most this many guesses for every secret (None: no cap).
-    ``time_limit`` (seconds): stop and return the proved bounds, ``proved=False``.
+    ``deadline`` (the caller's budget; else one of ``time_limit`` seconds, None or 0: none): stop
+    and return the proved bounds, ``proved=False``.
     ``workers``: threads sharing the search (default: the machine's cores); with more than one,
     the driver expands classes of at least ``split_min`` secrets itself (:data:`SPLIT_MIN`).
     ``prune`` (names in :data:`PRUNINGS` -> bool, as :func:`cbsolve.search.worst.solve_worst`
@@ -123,6 +125,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     :class:`SearchInterrupted` holding the interval proved so far (no tree).
     """
     started = time.perf_counter()
+    deadline = Deadline.given(deadline, time_limit or None)
     prune = dict(prune or {})
     budget = memory.budget(memory_budget)
     workers = max(1, workers or os.cpu_count() or 1)
@@ -130,8 +133,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     options = {k: v for k, v in prune.items() if k != "symmetry"}
     # the time limit counts the set-up (the reply matrices), which stops at it too
     search = _Search(variant, max_depth, guesses, workers, prune.get("symmetry", True), options,
-                     memo_entries, weights, split_min, plan=plan,
-                     deadline=Deadline(time_limit))
+                     memo_entries, weights, split_min, plan=plan, deadline=deadline)
     if plan.source == memory.ON_THE_FLY:
         search.notes.append(plan.note(search.n, budget))
     if search.setup_stopped is not None:
@@ -146,7 +148,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     try:
         # The driver runs in a worker thread: the calling thread answers Ctrl-C at once and
         # sets the kernel's stop flag, which every node polls.
-        return run_interruptible(lambda: search.run(time_limit, show, started),
+        return run_interruptible(lambda: search.run(deadline, show, started),
                                  search.solver.request_stop, on_wait=search.show_interval)
     except (KeyboardInterrupt, _Abandoned):
         raise SearchInterrupted(search.interrupted(started)) from None
@@ -192,7 +194,7 @@ class _Search:
                  weights=None, split_min: int = SPLIT_MIN, plan: memory.Plan | None = None,
                  deadline: Deadline | None = None):
         self.split_min = split_min
-        self.deadline_at: float | None = None   # set_deadline's, on perf_counter's clock
+        self.deadline: Deadline | None = None   # set_deadline's
         if weights is not None:
             weights = [int(x) for x in weights]
             if max_depth is None or len(weights) != max_depth or weights[-1] <= 0 or any(
@@ -256,11 +258,11 @@ class _Search:
         self.bar = None
         self._live: dict = {}
 
-    def set_deadline(self, seconds: float) -> None:
-        """The core's deadline ``seconds`` from now (0: none, and the stop flag cleared); the
-        driver's own loops read it too (:meth:`_solve_split`)."""
-        self.solver.set_deadline(seconds)
-        self.deadline_at = time.perf_counter() + seconds if seconds else None
+    def set_deadline(self, deadline: Deadline | None) -> None:
+        """The core's deadline (None: none, and the stop flag cleared); the driver's own loops
+        read it too (:meth:`_solve_split`)."""
+        self.solver.set_deadline(0.0 if deadline is None else time_policy.search_seconds(deadline.left()))
+        self.deadline = deadline
 
     def replies(self, guess: int, members: np.ndarray | None = None) -> np.ndarray:
         """Reply indices of ``guess`` to ``members`` (default: every code), from the matrix or
@@ -318,14 +320,14 @@ class _Search:
         return sum(self.weights[k - 1] * v for k, v in hist.items())
 
     # --- the search ----------------------------------------------------------------------------
-    def run(self, time_limit, show, started) -> SearchResult:
+    def run(self, deadline: Deadline, show, started) -> SearchResult:
         solver, n, d = self.solver, self.n, self.depth
         everyone = np.arange(n, dtype=np.int32)
-        if time_limit is not None:
+        if not deadline.unlimited:
             # The greedy value is the first long phase (Logik 5x8: seconds, and the search ran
             # 46 s under a 2 s limit when it was not timed): it ends at the limit too, and a
             # search stopped there reports the counting bound alone.
-            self.set_deadline(max(time_limit - (time.perf_counter() - started), 1e-3))
+            self.set_deadline(deadline)
         t = time.perf_counter()
         greedy = solver.greedy_value(everyone, d, self.base_played)
         self._abandon_if_interrupted()
@@ -334,11 +336,10 @@ class _Search:
             greedy = None
         if greedy is not None:
             self.live_upper = greedy[0]
-        if time_limit is not None:
+        if not deadline.unlimited:
             # After a stop the reported tree is built (greedy where the search did not
-            # finish): keep time_policy.TREE_RESERVE x the greedy value's time for it, and count the set-up.
-            reserve = time_policy.TREE_RESERVE * (time.perf_counter() - t)
-            self.set_deadline(max(time_limit - (time.perf_counter() - started) - reserve, 1e-3))
+            # finish): keep time_policy.TREE_RESERVE x the greedy value's time for it.
+            self.set_deadline(deadline.reserving(time_policy.TREE_RESERVE * (time.perf_counter() - t)))
         best = (greedy[0], greedy[1]) if greedy else (INF_T, INF_W)
         best_guess = None            # None: the incumbent is the greedy strategy
         best_classes: list[_Class] = []
@@ -385,7 +386,7 @@ class _Search:
             bar.close()
         self._abandon_if_interrupted()
         seconds = time.perf_counter() - started
-        self.set_deadline(0)  # clears the stop flag (read above): the tree walk may re-solve
+        self.set_deadline(None)  # clears the stop flag (read above): the tree walk may re-solve
         lower = min(bounds) if bounds else best
         if not order and greedy is None and not stopped:   # stopped: the counting bound stands
             lower = (INF_T, INF_W)
@@ -644,8 +645,9 @@ class _Search:
                 # Refining runs no search node: the core's scans read the clock only once per
                 # 2^20 steps of work, and a bound found in the table reads none, so a heap of
                 # guesses refined past the deadline ran for minutes. Look here, once a guess.
-                if self.deadline_at is not None and time.perf_counter() >= self.deadline_at:
-                    solver.request_stop("time")
+                why = None if self.deadline is None else self.deadline.reason()
+                if why is not None:
+                    solver.request_stop(why.value)
                 if solver.stopped():
                     state["stopped"] = True
                 with lock:

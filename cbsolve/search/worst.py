@@ -145,11 +145,12 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
                 lookahead: int = 0, ties: bool = False,
                 ties_limit: float | None = None,
                 memory_budget: str | int | None = None, position=None,
-                replies: str = "auto") -> SearchResult:
+                replies: str = "auto", deadline: Deadline | None = None) -> SearchResult:
     """Fewest guesses that find every secret in the worst case, proved, with tree and certificate.
 
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
-    optimum is larger); ``time_limit`` stops the search and reports the bounds proved so far;
+    optimum is larger); ``deadline`` (the caller's budget; else one of ``time_limit`` seconds,
+    None or 0: none) stops the search and reports the bounds proved so far;
     ``workers`` threads share the top of the search (default: all cores); ``progress`` is a
     callable ``(phase, depth, counters, lower, upper)`` polled while the native search runs
     (``lower``/``upper``: the interval proved so far). Ctrl-C stops the search within a
@@ -163,13 +164,13 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     guesses on a lower bound of the secrets they leave for the last guess (0: the first one).
     ``ties``: also prove the tie-breaks (fewest secrets needing the worst case, then smallest
     total; :func:`_solve_ties`) and return that tree; a time limit leaves an interval.
-    ``ties_limit``: seconds for the tie-breaks alone (default: what ``time_limit`` leaves).
+    ``ties_limit``: seconds for the tie-breaks alone (default: what the deadline leaves).
     ``ties="count"``: the first tie-break only (fewest secrets at the worst depth).
     ``position``: search the game from a position (:mod:`cbsolve.search.position`) instead of
     from the start; depths then count the guesses from that position (no tie-breaks).
     """
-    run = _WorstRun(variant, guesses, max_depth, time_limit, workers, progress, prune,
-                    lookahead, memory_budget, position, replies)
+    run = _WorstRun(variant, guesses, max_depth, Deadline.given(deadline, time_limit or None),
+                    workers, progress, prune, lookahead, memory_budget, position, replies)
     try:
         return run.solve(certificate, ties, ties_limit, lookahead)
     except KeyboardInterrupt:
@@ -182,7 +183,7 @@ class _WorstRun:
     worst depth (and the tie-breaks); ``finish`` fills the result once."""
 
     def __init__(self, variant: Variant, guesses: str, max_depth: int | None,
-                 time_limit: float | None, workers: int | None, progress, prune: dict | None,
+                 deadline: Deadline, workers: int | None, progress, prune: dict | None,
                  lookahead: int, memory_budget, position, replies: str = "auto") -> None:
         self.start = time.perf_counter()
         self.prune = dict(prune or {})
@@ -192,15 +193,12 @@ class _WorstRun:
         n, budget, plan = _check(variant, guesses, self.prune, max_depth, memory_budget,
                                  max(1, workers), replies)
         self.variant, self.guesses, self.max_depth = variant, guesses, max_depth
-        self.time_limit, self.workers, self.progress = time_limit, workers, progress
-        # The limit counts the set-up (the reply matrix: seconds at 32,768 codes), as the
+        self.deadline, self.workers, self.progress = deadline, workers, progress
+        # The deadline counts the set-up (the reply matrix: seconds at 32,768 codes), as the
         # expected search's does: Logik 5x8 with a 2 s limit ended 4.4 s past it. The matrix
         # stops at it too (and at Ctrl-C).
-        limit = time_limit if time_limit is not None and time_limit > 0 else None
         self.native = _Native(variant, guesses, self.prune, max(1, workers), lookahead,
-                              root=position, plan=plan, deadline=Deadline(limit))
-        self.deadline = Deadline(None if limit is None else
-                                 max(limit - (time.perf_counter() - self.start), 1e-3))
+                              root=position, plan=plan, deadline=deadline)
         self.notes: list[str] = [] if plan.source == memory.MATRIX else [plan.note(n, budget)]
         self.result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False,
                                    secrets=len(self.native.all), guesses=guesses,
@@ -217,9 +215,6 @@ class _WorstRun:
 
     def run(self, method: str, d: int):
         return self.native.run(method, d, self.deadline, self.report)
-
-    def left(self) -> float:
-        return self.time_limit - (time.perf_counter() - self.start)
 
     def finish(self, status: Status, proved: bool) -> SearchResult:
         result, notes = self.result, self.notes
@@ -362,11 +357,11 @@ class _WorstRun:
         searches when ``ties`` (and time enough to start them)."""
         result, notes = self.result, self.notes
         hi = result.histogram[optimum]
-        if ties and self.time_limit is not None:
+        if ties and not self.deadline.unlimited:
             # The tie-break search sets up and reports a tree even when stopped at once: on
             # Bulls & Cows that took 3-4x building the worst-case tree. With less time left than
             # that, starting it would only overrun the limit.
-            left = self.left()
+            left = self.deadline.left()
             need = time_policy.TIES_SETUP_FACTOR * self.native.phases.get(f"tree({optimum})", 0.0)
             if left < need:
                 notes.append(f"time limit: {max(left, 0):.1f} s left, too little to start the "
@@ -378,11 +373,9 @@ class _WorstRun:
         if lo is not None and optimum > 1:
             lo = max(lo, 1)
         if ties:
-            left = None if self.time_limit is None else max(self.left(), 1e-3)
-            if ties_limit is not None:
-                left = ties_limit if left is None else min(left, ties_limit)
+            budget = self.deadline if ties_limit is None else self.deadline.capped(ties_limit)
             lo, hi, self.extra_nodes = _solve_ties(self.variant, result, optimum, self.guesses,
-                                                   left, self.workers, lo, notes,
+                                                   budget, self.workers, lo, notes,
                                                    "count" if ties == "count" else "both")
             tree_doc = result.tree
         if lo is not None:
@@ -454,12 +447,12 @@ def count_weights(W: int) -> list[int]:
 
 
 def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
-                time_limit: float | None, workers: int, lo: int, notes: list[str],
+                deadline: Deadline, workers: int, lo: int, notes: list[str],
                 mode="both"):
     """Replace ``result``'s tree by one with the fewest secrets at depth W, then the smallest
     total, proved by the weighted expected-case search (see the module docstring).
 
-    Two phases sharing ``time_limit``: (1) weights :func:`count_weights` prove the fewest
+    Two phases sharing ``deadline``: (1) weights :func:`count_weights` prove the fewest
     secrets at depth W alone (every subtree that needs no W-th guess costs 0, so the search
     stops at the first such tree: much cheaper than phase 2 when the total is hard); (2) weights
     :func:`tie_weights` prove (count, total). Returns the proved interval (lower, upper) on the
@@ -469,12 +462,8 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
     from .expected import solve_expected
 
     n = result.secrets
-    deadline = Deadline(time_limit)
     ties = {"at_worst": result.histogram[W], "total": result.total, "proved": False,
             "at_worst_proved": False, "total_lower": None}
-
-    def left():     # the searches take no 0 (the floor keeps a spent budget a limit)
-        return None if deadline.unlimited else max(deadline.left(), 1e-3)
 
     def adopt(found) -> None:
         # keep the better (count at W, total) tree; both are within W guesses
@@ -484,7 +473,7 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
 
     # Phase 1: the fewest secrets at depth W.
     count = solve_expected(variant, max_depth=W, guesses=guesses, weights=count_weights(W),
-                           time_limit=left(), workers=workers, progress=False)
+                           deadline=deadline, workers=workers, progress=False)
     result.phases["ties_count"] = round(count.seconds, 3)
     nodes = count.nodes
     adopt(count)
@@ -498,7 +487,7 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
         weights = tie_weights(n, W)
         big = weights[-1] - W
         both = solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,
-                              time_limit=left(), workers=workers, progress=False)
+                              deadline=deadline, workers=workers, progress=False)
         result.phases["ties_total"] = round(both.seconds, 3)
         nodes += both.nodes
         adopt(both)
