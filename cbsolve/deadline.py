@@ -85,12 +85,16 @@ class Deadline:
         self.end = None if seconds is None else clock() + seconds
 
     @classmethod
-    def from_limit(cls, seconds: float | None) -> Deadline:
+    def from_limit(cls, seconds: float | None, spent: float = 0.0) -> Deadline:
         """The one Deadline of a command or a library call, from its time limit in seconds
-        (``None``: no limit). The CLI's ``--time-limit 0`` ("no limit") is turned into ``None``
-        by ``cli/_budget.py`` before it gets here; a library's ``time_limit=0`` is an already
-        expired budget (what the call can answer at once)."""
-        return cls(None if seconds is None else max(0.0, float(seconds)))
+        (``None``: no limit), of which ``spent`` seconds went before it was made (a command's
+        start-up: the process counts from its start). The CLI's ``--time-limit 0`` ("no
+        limit") is turned into ``None`` by ``cli/_budget.py`` before it gets here; a library's
+        ``time_limit=0`` is an already expired budget (what the call can answer at once)."""
+        deadline = cls(None if seconds is None else max(0.0, float(seconds)))
+        if deadline.end is not None:
+            deadline.end -= spent
+        return deadline
 
     @classmethod
     def given(cls, deadline: Deadline | None, time_limit: float | None = None) -> Deadline:
