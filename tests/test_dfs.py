@@ -284,14 +284,24 @@ def test_exact_count_log_uses_the_search_first():
     assert n == len(consistent(log, Query(limit=None), backend="native").secrets)
 
 
-def test_auto_probes_the_search_and_falls_back_to_a_solver():
+def _probes(monkeypatch, seconds: float) -> None:
+    """``auto``'s probes all get ``seconds``: a decision under a given budget."""
+    for name in ("PROBE_SECONDS", "FIND_PROBE_SECONDS", "FIND_PROBE_SMALL_SECONDS"):
+        monkeypatch.setattr(time_policy, name, seconds)
+
+
+def test_auto_probes_the_search_and_falls_back_to_a_solver(monkeypatch):
     """auto: a count of a large set goes to the search; a list the search cannot produce in
     its probe (N=20 of 26 with 10 clues: no secret in 10 s, measured) goes to CP-SAT when
-    bounded, to PySAT when it asks for everything."""
+    bounded, to PySAT when it asks for everything. Decided under given probe budgets: a
+    generous one where the search answers (the count: ~0.3 s, beside a 0.25 s probe, which a
+    loaded machine decided either way), a spent one where it does not."""
+    _probes(monkeypatch, 30.0)
     log, _ = big_log(2, 1, Variant(9, string.digits, True))   # 5.1M secrets, counted in ~0.3 s
     r = consistent(log, Query(count=True, limit=3), backend="auto")
     assert r.backend == "native" and r.exact and "depth-first" in r.auto["reason"]
     assert r.count == dfs.count(log).count
+    _probes(monkeypatch, 0.0)
     hard, secret = big_log(10, 0, Variant(20, string.ascii_uppercase, True))
     r = consistent(hard, Query(limit=3, time_limit=20), backend="auto")
     assert r.backend == "cpsat" and "depth-first search listed only" in r.auto["reason"]
@@ -407,11 +417,14 @@ def test_lies_list_count_ranks_and_resume_like_the_filter(log, lies, vec_cap, da
     assert np.array_equal(rest.codes, want[keep] if want.shape[0] else want)
 
 
-def test_max_lies_beyond_the_filter_uses_the_search():
+def test_max_lies_beyond_the_filter_uses_the_search(monkeypatch):
     """Mastermind with 16 pegs (2.8e12 codes) and a wrong reply: ``auto`` answers --max-lies 1
     by the depth-first search; the secret is among the answers, every answer contradicts at
-    most one reply, and the SAT backend counts the same set."""
+    most one reply, and the SAT backend counts the same set. The probe's budget is generous
+    (the decision is the search's answer, not this machine's speed)."""
     from cbsolve.consistency.lies import consistent_with_lies
+
+    _probes(monkeypatch, 30.0)
 
     v = Variant(16, "123456", True)
     true_log, secret = random_log(v, 16, 5)
