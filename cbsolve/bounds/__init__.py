@@ -129,7 +129,7 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     (default: ``time_limit`` seconds from now).
     """
     from ..scoring import possible_responses
-    from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible, scorer_bound
+    from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible
 
     start = time.perf_counter()
     deadline = Deadline.given(deadline, time_limit)
@@ -161,9 +161,10 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
         if two or not ok:
             say(f"partition bound {'two guesses deep' if two else 'of the first guess'} "
                 f"({secrets} secrets)")
-            pb = scorer_bound(variant, responses, deep=two)
-            worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
-            expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
+            pb = _scorer_bound(out, deadline, two)
+            if pb is not None:
+                worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
+                expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
 
     if deep and secrets > 1 and not (secrets <= SCORER_LIMIT and deep_feasible(variant, secrets)):
         _second_level_lower(out, deadline, say)
@@ -185,6 +186,21 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
         raise AssertionError(f"contradictory bounds for {variant.describe()}: {out.to_json()}")
     out.seconds = time.perf_counter() - start
     return out
+
+
+def _scorer_bound(out: Bounds, deadline: Deadline, deep: bool):
+    """The scorer's partition bound (two guesses deep when ``deep``), or None, noted, when the
+    deadline stopped it: a minimum over every first guess is a bound only when whole."""
+    from .adaptive import scorer_bound
+    from .cutoff import OutOfTime, within
+
+    try:
+        with within(deadline):
+            return scorer_bound(out.variant, out.responses, deep=deep)
+    except OutOfTime:
+        out.notes.append(f"partition bound {'two guesses deep' if deep else 'of the first guess'}"
+                         f" not finished: {stopped_by().reached()}")
+        return None
 
 
 def _constructive_upper(out: Bounds, deadline: Deadline) -> None:

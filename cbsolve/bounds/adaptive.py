@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..variant import Variant
 from .counting import total_lower, worst_lower
+from .cutoff import check
 from .partition import (
     count_patterns,
     first_guess_partition,
@@ -132,6 +133,7 @@ def scorer_bound(variant: Variant, responses: int, deep: bool) -> PartitionBound
         replies = score_against(variant, codes[rep], packed)
         worst, total = 1, secrets
         for r in np.unique(replies).tolist():
+            check()         # the command's deadline (bounds/cutoff.py): a bound is all or none
             if r == win:
                 continue
             members = np.flatnonzero(replies == r)
