@@ -1,8 +1,20 @@
 """One time budget and one stop request, made at a command's edge and passed down to the kernels.
 
 A :class:`Deadline` is a wall-clock budget (``None`` seconds: no limit) that also answers to the
-process-wide stop request Ctrl-C raises (:func:`request_stop`). Layers below take a part of what
-is left (:meth:`Deadline.part`, :meth:`Deadline.capped`) instead of recomputing shares by hand.
+process-wide stop request Ctrl-C raises (:func:`request_stop`). The rules:
+
+* a command (or a face: ``next``, ``assist``, a service answering a position) makes **one**
+  with :meth:`Deadline.from_limit` from its ``--time-limit`` (``cli/_budget.TimeLimit`` does it
+  for the CLI, counting from the process's start);
+* a public entry point takes ``deadline=`` and keeps ``time_limit=`` as a convenience:
+  ``deadline = Deadline.given(deadline, time_limit)``;
+* layers below take a part of what is left (:meth:`~Deadline.part`, :meth:`~Deadline.capped`,
+  :meth:`~Deadline.share`, :meth:`~Deadline.reserving`) with the shares of
+  :mod:`cbsolve.time_policy`, and never compute with the clock themselves;
+* only a native kernel's argument is seconds (``deadline.left()``, spelled for the kernel by
+  ``time_policy.kernel_seconds`` / ``time_policy.search_seconds``);
+* why work stopped is :meth:`Deadline.reason` / :func:`stopped_by`: ``INTERRUPTED`` after a stop
+  request, ``TIME`` when a budget ran out, never the one for the other.
 
 Native kernels run in a worker thread with the GIL released (:func:`run_interruptible`): the
 calling thread keeps receiving SIGINT and watching the clock, and on either it calls the kernel's
