@@ -127,6 +127,8 @@ COMMANDS = {
     "evaluate": ["evaluate", "--variant", "mastermind", "--length", "5", "--digits", "8"],
     "analyze": ["analyze", "--family", "mastermind", "--lengths", "4-5", "--alphabets", "9-10",
                 "--out", "{out}", "--no-plots", "--quiet"],
+    "analyze-inline": ["analyze", "--family", "mastermind", "--lengths", "4-5", "--alphabets",
+                       "9-10", "--out", "{out}", "--no-plots", "--quiet", "--workers", "0"],
     "assist": ["assist", "--length", "6", "--digits", "10"],
     "next": ["next", "--length", "6", "--digits", "10"],
     "partition": ["partition", "012345", "--length", "6", "--digits", "10"],
@@ -168,7 +170,9 @@ def run_command(name: str, argv: list[str], env: dict, limit: float | None,
         if limit is not None:
             args += ["--time-limit", f"{limit:g}"]
         start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "cbsolve", *args], env=env,
+        # run from the checkout: ``-m`` puts the working directory first on sys.path
+        root = env["PYTHONPATH"].split(os.pathsep)[0]
+        child = subprocess.Popen([sys.executable, "-m", "cbsolve", *args], env=env, cwd=root,
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
         sent = None
@@ -220,9 +224,11 @@ def main_commands(args, env) -> int:
         print(f"| {r['command']} | {how} | {r['wall']} | {r['overrun']} | {r['exit']} | "
               f"{'yes' if r['printed'] else 'no'} | {said} |")
     bad = [r for r in rows if r["overrun"] is None or r["overrun"] > args.allow
-           or (r["limit"] is None and (r["exit"] != 130 or r.get("says_time_limit")))]
-    print(f"\n{len(bad)} of {len(rows)} cases overran by more than {args.allow} s, or on Ctrl-C "
-          f"did not exit 130 or said \"time limit\"; load average {os.getloadavg()[0]:.1f}")
+           or (r["limit"] is None and (r["exit"] != 130 or r.get("says_time_limit")))
+           or (r["limit"] is not None and r["exit"] not in (0, 1))]
+    print(f"\n{len(bad)} of {len(rows)} cases overran by more than {args.allow} s, refused the "
+          f"limit, or on Ctrl-C did not exit 130 or said \"time limit\"; load average "
+          f"{os.getloadavg()[0]:.1f}")
     return 1 if bad else 0
 
 

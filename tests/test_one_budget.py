@@ -192,3 +192,22 @@ def test_a_cell_its_deadline_cut_is_not_kept():
     cell = make_cells(["mastermind"], [4], [6], ["minimax"], bounds=False)[0]
     assert run_cell(cell, deadline=Deadline.from_limit(0))["row"]["status"] == STOPPED
     assert run_cell(cell)["row"]["status"] == "ok"
+
+
+# --- scripts/stress_time_limits.py --commands: one command, both ways ------------------------------
+def test_stress_commands_smoke():
+    """The stress run of the commands on its smallest case: a time limit, then a Ctrl-C, each
+    a whole process (what is asserted is the outcome, not the seconds: those go to
+    docs/benchmarks.md)."""
+    import os
+
+    from testkit import load_script
+
+    stress = load_script("stress_time_limits")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONPATH": root}
+    timed = stress.run_command("bounds-huge", stress.COMMANDS["bounds-huge"], env, 0.2, None)
+    assert timed["exit"] == 0 and timed["printed"] and timed["overrun"] is not None
+    # 3 s in: past the start-up even on a loaded machine, long before the constructions end
+    stopped = stress.run_command("bounds-huge", stress.COMMANDS["bounds-huge"], env, None, 3.0)
+    assert stopped["exit"] == 130 and stopped["says_time_limit"] is False and stopped["printed"]
