@@ -1,12 +1,13 @@
 """Every share of a time budget, and why: the one place to change how the time is split.
 
 A command makes one :class:`~cbsolve.deadline.Deadline` at its edge; the layers below take a
-part of what is left. The parts are here, each with the measurement or the reason that set it
-(the figures: docs/benchmarks.md under the heading each cites). "No limit" is spelled ``None``
-everywhere in Python (a ``Deadline(None)``, a ``time_limit=None``); only the native kernels'
-arguments spell it otherwise (``-1`` for the depth-first and local-search kernels,
-:func:`kernel_seconds` for both; ``0`` for the exact searches' ``set_deadline``), and
-the CLI's ``--time-limit 0``, turned into ``None`` at the edge. Where a step must end even with no
+part of what is left (``deadline.part``, ``capped``, ``share``, ``reserving``). The parts are
+here, each with the measurement or the reason that set it (the figures: docs/benchmarks.md under
+the heading each cites). "No limit" is spelled ``None`` everywhere in Python
+(``Deadline.from_limit(None)``, a ``time_limit=None``); only the native kernels' arguments
+spell it otherwise (``-1`` for the depth-first and local-search kernels: :func:`kernel_seconds`;
+``0`` for the exact searches' ``set_deadline``: :func:`search_seconds`), and the CLI's
+``--time-limit 0``, turned into ``None`` at the edge. Where a step must end even with no
 limit (a model counter can run for hours), its *untimed* budget is here too.
 
 Budgets kept elsewhere because they are not shares of a query's time: the poll interval of a
