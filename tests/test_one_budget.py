@@ -211,3 +211,12 @@ def test_stress_commands_smoke():
     # 3 s in: past the start-up even on a loaded machine, long before the constructions end
     stopped = stress.run_command("bounds-huge", stress.COMMANDS["bounds-huge"], env, None, 3.0)
     assert stopped["exit"] == 130 and stopped["says_time_limit"] is False and stopped["printed"]
+
+
+def test_evaluate_takes_time_limit_as_a_convenience():
+    """``time_limit=`` builds the deadline when none is given: a spent one settles nothing."""
+    from cbsolve.strategy import Unfinished, evaluate
+
+    with pytest.raises(Unfinished) as stop:
+        evaluate(Variant.preset("mastermind"), "minimax", time_limit=0)
+    assert stop.value.settled == 0 and stop.value.secrets == 1296
