@@ -1,8 +1,20 @@
 """One time budget and one stop request, made at a command's edge and passed down to the kernels.
 
 A :class:`Deadline` is a wall-clock budget (``None`` seconds: no limit) that also answers to the
-process-wide stop request Ctrl-C raises (:func:`request_stop`). Layers below take a part of what
-is left (:meth:`Deadline.part`, :meth:`Deadline.capped`) instead of recomputing shares by hand.
+process-wide stop request Ctrl-C raises (:func:`request_stop`). The rules:
+
+* a command (or a face: ``next``, ``assist``, a service answering a position) makes **one**
+  with :meth:`Deadline.from_limit` from its ``--time-limit`` (``cli/_budget.TimeLimit`` does it
+  for the CLI, counting from the process's start);
+* a public entry point takes ``deadline=`` and keeps ``time_limit=`` as a convenience:
+  ``deadline = Deadline.given(deadline, time_limit)``;
+* layers below take a part of what is left (:meth:`~Deadline.part`, :meth:`~Deadline.capped`,
+  :meth:`~Deadline.share`, :meth:`~Deadline.reserving`) with the shares of
+  :mod:`cbsolve.time_policy`, and never compute with the clock themselves;
+* only a native kernel's argument is seconds (``deadline.left()``, spelled for the kernel by
+  ``time_policy.kernel_seconds`` / ``time_policy.search_seconds``);
+* why work stopped is :meth:`Deadline.reason` / :func:`stopped_by`: ``INTERRUPTED`` after a stop
+  request, ``TIME`` when a budget ran out, never the one for the other.
 
 Native kernels run in a worker thread with the GIL released (:func:`run_interruptible`): the
 calling thread keeps receiving SIGINT and watching the clock, and on either it calls the kernel's
@@ -59,6 +71,12 @@ def stop_hook(hook: Callable[[], None]) -> Iterator[None]:
             _HOOKS.pop(key, None)
 
 
+def stopped_by() -> StopReason:
+    """Why work that ended before its end stopped: ``INTERRUPTED`` after a stop request (Ctrl-C),
+    else ``TIME`` (its budget ran out). Never ``TIME`` for Ctrl-C, with or without a limit."""
+    return StopReason.INTERRUPTED if _STOP.is_set() else StopReason.TIME
+
+
 def clear_stop() -> None:
     """Forget an earlier stop request (a new command, or a test, starts afresh)."""
     _STOP.clear()
@@ -78,6 +96,24 @@ class Deadline:
         self.clock = clock
         self.end = None if seconds is None else clock() + seconds
 
+    @classmethod
+    def from_limit(cls, seconds: float | None, spent: float = 0.0) -> Deadline:
+        """The one Deadline of a command or a library call, from its time limit in seconds
+        (``None``: no limit), of which ``spent`` seconds went before it was made (a command's
+        start-up: the process counts from its start). The CLI's ``--time-limit 0`` ("no
+        limit") is turned into ``None`` by ``cli/_budget.py`` before it gets here; a library's
+        ``time_limit=0`` is an already expired budget (what the call can answer at once)."""
+        deadline = cls(None if seconds is None else max(0.0, float(seconds)))
+        if deadline.end is not None:
+            deadline.end -= spent
+        return deadline
+
+    @classmethod
+    def given(cls, deadline: Deadline | None, time_limit: float | None = None) -> Deadline:
+        """A public entry point's budget: its ``deadline=`` when given, else one made from its
+        ``time_limit=`` convenience (:meth:`from_limit`)."""
+        return deadline if deadline is not None else cls.from_limit(time_limit)
+
     def left(self) -> float | None:
         """Seconds left (0 once stopped); ``None`` when unlimited."""
         if _STOP.is_set():
@@ -89,10 +125,48 @@ class Deadline:
         left = self.left()
         return Deadline(None if left is None else left * fraction, self.clock)
 
-    def capped(self, seconds: float) -> Deadline:
-        """A sub-budget of at most ``seconds`` (of the time left, if that is less)."""
+    def capped(self, seconds: float | None) -> Deadline:
+        """A sub-budget of at most ``seconds`` (of the time left, if that is less); ``None``:
+        the time left, as a sub-budget that a later cap does not change."""
         left = self.left()
+        if seconds is None:
+            return Deadline(left, self.clock)
         return Deadline(seconds if left is None else min(seconds, left), self.clock)
+
+    def share(self, fraction: float, cap: float | None = None,
+              untimed: float | None = None) -> Deadline:
+        """A share of the time left: ``fraction`` of it, at most ``cap`` seconds; ``untimed``
+        seconds (``None``: unlimited) when this budget is unlimited. The one form of
+        ``time_policy``'s "this share, at most that long, this long when untimed"."""
+        left = self.left()
+        if left is None:
+            return Deadline(untimed, self.clock)
+        seconds = left * fraction
+        return Deadline(seconds if cap is None else min(seconds, cap), self.clock)
+
+    def reserving(self, seconds: float) -> Deadline:
+        """A sub-budget that ends ``seconds`` before this one (kept for the work after it, e.g.
+        checking a certificate or building a tree; expired at once when less is left);
+        unlimited stays unlimited."""
+        left = self.left()
+        return Deadline(None if left is None else max(left - seconds, 0.0), self.clock)
+
+    def seconds_left(self, untimed: float | None = None) -> float | None:
+        """The time left as seconds for a callee that takes a float (a solver's or a kernel's
+        time limit): ``untimed`` when this budget is unlimited."""
+        left = self.left()
+        return untimed if left is None else left
+
+    def reason(self) -> StopReason | None:
+        """Why work under this budget must stop: ``INTERRUPTED`` (Ctrl-C or a stop request,
+        whether or not a limit was set), ``TIME`` (this budget ran out), ``None`` (it may go on).
+        The one place the two are told apart: a stop request is never reported as a time
+        limit."""
+        if _STOP.is_set():
+            return StopReason.INTERRUPTED
+        if self.end is not None and self.clock() >= self.end:
+            return StopReason.TIME
+        return None
 
     def expired(self) -> bool:
         return _STOP.is_set() or (self.end is not None and self.clock() >= self.end)
@@ -100,6 +174,11 @@ class Deadline:
     @property
     def unlimited(self) -> bool:
         return self.end is None
+
+
+#: No limit (but Ctrl-C): the default of a ``deadline=`` not given. A Deadline never changes, so
+#: one serves every caller.
+UNLIMITED = Deadline(None)
 
 
 def run_interruptible(work: Callable[[], T], stop: Callable[[str], None], *,

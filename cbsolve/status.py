@@ -22,12 +22,27 @@ class StopReason(str, Enum):
     COMPLETE = "complete"  # the search is exhausted: everything there is was found
     LIMIT = "limit"        # the caller's limit (codes listed, a count's cap, ranks) was reached
     NODES = "nodes"        # the node budget ran out
-    TIME = "time"          # the time limit (or the stop request seen as one) ran out
+    TIME = "time"          # the time limit ran out (never a stop request: that is INTERRUPTED)
     STOPPED = "stopped"    # another thread stopped it (a race won elsewhere)
     INTERRUPTED = "interrupted"  # the command's stop request (Ctrl-C)
 
     def __str__(self) -> str:
         return self.value
+
+    @property
+    def early(self) -> bool:
+        """Stopped by the clock or by Ctrl-C: the work could have gone on."""
+        return self in (StopReason.TIME, StopReason.INTERRUPTED)
+
+    def at(self) -> str:
+        """Where the work stopped, for a note: "at the time limit" or "by Ctrl-C"."""
+        return {StopReason.TIME: "at the time limit",
+                StopReason.INTERRUPTED: "by Ctrl-C"}.get(self, f"({self.value})")
+
+    def reached(self) -> str:
+        """What happened, for a note: "time limit reached" or "interrupted (Ctrl-C)"."""
+        return {StopReason.TIME: "time limit reached",
+                StopReason.INTERRUPTED: "interrupted (Ctrl-C)"}.get(self, f"stopped ({self.value})")
 
     def status(self, found: int) -> Status:
         """The status of an answer with ``found`` items when the work ended for this reason:

@@ -1,12 +1,13 @@
 """Every share of a time budget, and why: the one place to change how the time is split.
 
 A command makes one :class:`~cbsolve.deadline.Deadline` at its edge; the layers below take a
-part of what is left. The parts are here, each with the measurement or the reason that set it
-(the figures: docs/benchmarks.md under the heading each cites). "No limit" is spelled ``None``
-everywhere in Python (a ``Deadline(None)``, a ``time_limit=None``); only the native kernels'
-arguments spell it otherwise (``-1`` for the depth-first and local-search kernels,
-:func:`kernel_seconds` for both; ``0`` for the exact searches' ``set_deadline``), and
-the CLI's ``--time-limit 0``, turned into ``None`` at the edge. Where a step must end even with no
+part of what is left (``deadline.part``, ``capped``, ``share``, ``reserving``). The parts are
+here, each with the measurement or the reason that set it (the figures: docs/benchmarks.md under
+the heading each cites). "No limit" is spelled ``None`` everywhere in Python
+(``Deadline.from_limit(None)``, a ``time_limit=None``); only the native kernels' arguments
+spell it otherwise (``-1`` for the depth-first and local-search kernels: :func:`kernel_seconds`;
+``0`` for the exact searches' ``set_deadline``: :func:`search_seconds`), and the CLI's
+``--time-limit 0``, turned into ``None`` at the edge. Where a step must end even with no
 limit (a model counter can run for hours), its *untimed* budget is here too.
 
 Budgets kept elsewhere because they are not shares of a query's time: the poll interval of a
@@ -83,8 +84,10 @@ SAMPLE_ENUMERATE_SHARE = 0.3
 #: The depth-first search's sample counts the set with this share (the draw by ranks needs the
 #: rest) ...
 SAMPLE_COUNT_SHARE = 0.7
-#: ... and when the count did not finish, lists the first secrets with this share to draw from.
-SAMPLE_LIST_SHARE = 0.1
+#: ... and when the count did not finish, the near-uniform sampler, then the listing of the first
+#: secrets to draw from, each get what is left, at least this long (a sample, even a labelled
+#: NOT uniform one, is the answer asked for; a spent budget would give none).
+SAMPLE_FLOOR_SECONDS = 0.01
 #: The exact count by the depth-first search takes this share when Ganak is installed (Ganak
 #: counts the CNF with the rest); all of it otherwise.
 SEARCH_COUNT_SHARE = 0.5
@@ -157,3 +160,14 @@ def deletion_test_cap(left: float, entries: int) -> float:
 def kernel_seconds(seconds: float | None) -> float:
     """A time budget as the native kernels take it: ``-1`` for no limit, never negative else."""
     return -1.0 if seconds is None else max(0.0, float(seconds))
+
+
+#: The least time an exact search's ``set_deadline`` is given when its budget is spent: its
+#: ``0`` means "no limit", and a stopped search must still report what it proved.
+SEARCH_FLOOR_SECONDS = 1e-3
+
+
+def search_seconds(seconds: float | None) -> float:
+    """A time budget as the exact searches' ``set_deadline`` takes it: ``0`` for no limit, at
+    least :data:`SEARCH_FLOOR_SECONDS` else."""
+    return 0.0 if seconds is None else max(float(seconds), SEARCH_FLOOR_SECONDS)

@@ -226,7 +226,20 @@ def test_approximate_count_is_labelled():
     assert n / 4 <= a["count"] <= 4 * n
 
 
-def test_auto_uses_native_when_enumerable_and_a_solver_otherwise():
+def _probes(monkeypatch, seconds: float) -> None:
+    """``auto``'s probes all get ``seconds`` (time_policy): the decision is then the search's
+    answer within a given budget, not the speed of the machine the test runs on."""
+    from cbsolve import time_policy
+
+    for name in ("PROBE_SECONDS", "FIND_PROBE_SECONDS", "FIND_PROBE_SMALL_SECONDS"):
+        monkeypatch.setattr(time_policy, name, seconds)
+
+
+def test_auto_uses_native_when_enumerable_and_a_solver_otherwise(monkeypatch):
+    """Where the search answers, a generous probe (30 s; it answers in milliseconds) sends the
+    query to it; where it cannot, a spent probe (0 s) sends it to a solver: both decided under
+    a given budget (the probes' times were 0.03-0.25 s, which a loaded machine can miss)."""
+    _probes(monkeypatch, 30.0)
     small = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,1"])
     r = consistent(small, Query(), "auto")
     assert r.backend == "native" and r.auto["backend"] == "native"
@@ -246,9 +259,11 @@ def test_auto_uses_native_when_enumerable_and_a_solver_otherwise():
     hard = FeedbackLog.parse(v40, ["{}:{},{}".format(g, *score(v40, space40.parse(secret),
                                                                  space40.parse(g)))
                                    for g in guesses])
+    _probes(monkeypatch, 0.0)
     r = consistent(hard, Query(limit=1, time_limit=30), "auto")
     assert r.backend == "cpsat" and "depth-first search listed only" in r.auto["reason"]
     rescore(hard, r.secrets)
+    _probes(monkeypatch, 30.0)
     r = consistent(big, Query(limit=5), "auto")
     # lists: the native depth-first search when its probe answers (one clue: at once)
     assert r.backend == "native" and "depth-first" in r.auto["reason"]

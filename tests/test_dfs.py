@@ -12,6 +12,7 @@ from cbsolve import CodeSpace, Variant, time_policy
 from cbsolve.consistency import Query, auto_choice, consistent, dfs, dfs_answer, plan
 from cbsolve.consistency.backends import NativeBackend
 from cbsolve.consistency.native import consistent_indices
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score
 from cbsolve.status import Status
@@ -283,14 +284,24 @@ def test_exact_count_log_uses_the_search_first():
     assert n == len(consistent(log, Query(limit=None), backend="native").secrets)
 
 
-def test_auto_probes_the_search_and_falls_back_to_a_solver():
+def _probes(monkeypatch, seconds: float) -> None:
+    """``auto``'s probes all get ``seconds``: a decision under a given budget."""
+    for name in ("PROBE_SECONDS", "FIND_PROBE_SECONDS", "FIND_PROBE_SMALL_SECONDS"):
+        monkeypatch.setattr(time_policy, name, seconds)
+
+
+def test_auto_probes_the_search_and_falls_back_to_a_solver(monkeypatch):
     """auto: a count of a large set goes to the search; a list the search cannot produce in
     its probe (N=20 of 26 with 10 clues: no secret in 10 s, measured) goes to CP-SAT when
-    bounded, to PySAT when it asks for everything."""
+    bounded, to PySAT when it asks for everything. Decided under given probe budgets: a
+    generous one where the search answers (the count: ~0.3 s, beside a 0.25 s probe, which a
+    loaded machine decided either way), a spent one where it does not."""
+    _probes(monkeypatch, 30.0)
     log, _ = big_log(2, 1, Variant(9, string.digits, True))   # 5.1M secrets, counted in ~0.3 s
     r = consistent(log, Query(count=True, limit=3), backend="auto")
     assert r.backend == "native" and r.exact and "depth-first" in r.auto["reason"]
     assert r.count == dfs.count(log).count
+    _probes(monkeypatch, 0.0)
     hard, secret = big_log(10, 0, Variant(20, string.ascii_uppercase, True))
     r = consistent(hard, Query(limit=3, time_limit=20), backend="auto")
     assert r.backend == "cpsat" and "depth-first search listed only" in r.auto["reason"]
@@ -406,11 +417,14 @@ def test_lies_list_count_ranks_and_resume_like_the_filter(log, lies, vec_cap, da
     assert np.array_equal(rest.codes, want[keep] if want.shape[0] else want)
 
 
-def test_max_lies_beyond_the_filter_uses_the_search():
+def test_max_lies_beyond_the_filter_uses_the_search(monkeypatch):
     """Mastermind with 16 pegs (2.8e12 codes) and a wrong reply: ``auto`` answers --max-lies 1
     by the depth-first search; the secret is among the answers, every answer contradicts at
-    most one reply, and the SAT backend counts the same set."""
+    most one reply, and the SAT backend counts the same set. The probe's budget is generous
+    (the decision is the search's answer, not this machine's speed)."""
     from cbsolve.consistency.lies import consistent_with_lies
+
+    _probes(monkeypatch, 30.0)
 
     v = Variant(16, "123456", True)
     true_log, secret = random_log(v, 16, 5)
@@ -479,9 +493,9 @@ def test_timed_listing_keeps_time_to_check_and_format_what_it_found(monkeypatch)
     whole = dfs.list_codes(log, None).codes
     assert whole.shape[0] > dfs.TIMED_CHUNK                 # needs more than one chunk
     monkeypatch.setattr(dfs, "POST_SECONDS_PER_SYMBOL", 1.0)
-    first = dfs.list_in_time(log, whole.shape[0] + 1, seconds=60.0)
+    first = dfs.list_in_time(log, whole.shape[0] + 1, Deadline.from_limit(60.0))
     assert first.status == "time" and first.codes.shape[0] == dfs.TIMED_CHUNK
-    rest = dfs.list_in_time(log, whole.shape[0] + 1, seconds=None, part=first)
+    rest = dfs.list_in_time(log, whole.shape[0] + 1, None, part=first)
     assert rest.complete and np.array_equal(rest.codes, whole)
 
 
@@ -584,7 +598,7 @@ def test_a_call_waiting_for_a_busy_searcher_keeps_its_time_limit_and_stop_flag()
         stopped = dfs.run(log, dfs.LIST, 1, stop=np.ones(1, np.int32))
         assert still_busy()
         assert stopped.status == "stopped" and stopped.codes.shape == (0, 16)
-        race = dfs.race_first(log, 1, 0.05)             # the guided search has its own searcher
+        race = dfs.race_first(log, 1, Deadline.from_limit(0.05))    # the guided search: own searcher
         assert still_busy()
         assert race.codes.shape[0] == 1 or race.status == "time"
     finally:

@@ -15,6 +15,7 @@ from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, consistent, diagnose
 from cbsolve.consistency.diagnose import conflict_search, corrections, minimal_conflict
 from cbsolve.consistency.lies import consistent_with_lies
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import Feedback, FeedbackLog
 from cbsolve.rule import score
 from cbsolve.scoring import possible_responses
@@ -310,7 +311,8 @@ def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict(monkeypatc
     log, doctored = bulls_overflow_log()
     count = Query(count=True, time_limit=30)
     assert auto_choice(log, count)["backend"] == "sat"       # which said `unknown` here
-    assert _proved_none_first(log, count).status == Status.INFEASIBLE   # so auto asks CP-SAT first
+    # so auto asks CP-SAT first
+    assert _proved_none_first(log, count, Deadline.from_limit(30)).status == Status.INFEASIBLE
     conflict, minimal = conflict_search(log, "cpsat", 60)
     assert minimal and set(conflict) & set(doctored)
     from cbsolve.consistency import get_backend

@@ -13,11 +13,13 @@ skipped on a rerun.
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..deadline import stop_requested
+from ..deadline import Deadline, request_stop
+from ..status import StopReason
 from .report import Appender, markdown, plots, read_rows, write_results
 from .sweep import (
     BOUNDS,
@@ -26,6 +28,7 @@ from .sweep import (
     DEFAULT_FAMILIES,
     DEFAULT_LENGTHS,
     DEFAULT_STRATEGIES,
+    STOPPED,
     make_cells,
     run_cell,
 )
@@ -42,41 +45,66 @@ class SweepResult:
     rows: list[dict] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     interrupted: bool = False    # Ctrl-C: the cells computed so far are kept, no plots drawn
+    time_limit_hit: bool = False  # --time-limit: likewise
+    time_limit: float | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.skipped + self.computed == self.cells
 
     def to_json(self) -> dict:
         return {"out": str(self.out), "cells": self.cells, "computed": self.computed,
                 "resumed": self.skipped, "errors": self.errors,
                 "seconds": round(self.seconds, 3), "files": self.files,
-                **({"interrupted": True} if self.interrupted else {})}
+                **({"interrupted": True} if self.interrupted else {}),
+                **({"time_limit": self.time_limit} if self.time_limit is not None else {}),
+                **({"time_limit_hit": True, "complete": self.complete}
+                   if self.time_limit_hit else {})}
 
 
 def run_sweep(cells: list[dict], out, workers: int | None = None, scheduler: str | None = None,
-              progress=None, make_plots: bool = True) -> SweepResult:
+              progress=None, make_plots: bool = True, *,
+              deadline: Deadline | None = None, time_limit: float | None = None) -> SweepResult:
     """Compute the cells not yet in ``out``, then write the CSV, Markdown and plots.
 
     ``scheduler``: a Dask scheduler address (``tcp://host:8786``); otherwise a local pool of
-    ``workers`` processes. ``progress(done, total)`` is called as cells finish.
+    ``workers`` processes. ``progress(done, total)`` is called as cells finish. ``deadline``
+    (else one of ``time_limit`` seconds): when it expires, or on Ctrl-C, the running cells are
+    ended and not kept, and the report is written from the cells finished.
     """
     from .runners import run_dask, run_local
 
     start = time.perf_counter()
+    deadline = Deadline.given(deadline, time_limit)
     out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)     # the report is written even if no cell finished
     done = read_rows(out)
     todo = [c for c in cells if c["key"] not in done]
     errors = computed = 0
     appender = Appender(out)
     try:
-        stream = run_dask(todo, scheduler) if scheduler else run_local(todo, workers)
-        for i, res in enumerate(stream, 1):
-            computed = i
+        if scheduler:
+            stream = run_dask(todo, scheduler, deadline=deadline)
+        else:   # a cell in this process hears the deadline; a pool's workers are ended at it
+            stream = run_local(todo, workers, deadline=deadline,
+                               work=functools.partial(run_cell, deadline=deadline)
+                               if workers == 0 else run_cell)
+        for res in stream:
             row = res["row"]
+            if row["status"] == STOPPED:                 # cut short: computed again next time
+                continue
+            computed += 1
             appender.add(row, res["seconds"], res.get("cpu_seconds", 0.0))
             if row["status"] == "ok" or row["status"] == "skipped":
                 done[row["key"]] = row
             else:
                 errors += 1
             if progress:
-                progress(i, len(todo))
+                progress(computed, len(todo))
+    except KeyboardInterrupt:
+        # Ctrl-C landed in this thread (a cell in this process did not stop within the grace
+        # period): the cells finished so far are the answer, reported below
+        request_stop()
     finally:
         appender.close()
     table = write_results(out, done, [c["key"] for c in cells])
@@ -85,11 +113,13 @@ def run_sweep(cells: list[dict], out, workers: int | None = None, scheduler: str
     files.append(str(out / "results.md"))
     # after Ctrl-C the plots (seconds of matplotlib) would outlast the grace period and lose
     # the report; the next run draws them
-    interrupted = stop_requested()
-    if make_plots and table and not interrupted:
+    why = deadline.reason()
+    if make_plots and table and why is None:
         files += [str(p) for p in plots(table, out)]
     return SweepResult(out, len(cells), computed, len(cells) - len(todo), errors,
-                       time.perf_counter() - start, table, files, interrupted)
+                       time.perf_counter() - start, table, files,
+                       interrupted=why is StopReason.INTERRUPTED, time_limit_hit=why is StopReason.TIME,
+                       time_limit=deadline.seconds)
 
 
 __all__ = ["BOUNDS", "COLUMNS", "DEFAULT_ALPHABETS", "DEFAULT_FAMILIES", "DEFAULT_LENGTHS",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from ..deadline import POLL_SECONDS, stop_requested
+from ..deadline import POLL_SECONDS, UNLIMITED, Deadline
 from ..workers import connect, default_workers
 from .sweep import cost, run_cell
 
@@ -27,17 +27,19 @@ def single_threaded() -> None:
 
 
 def run_local(cells: list[dict], workers: int | None = None, *, work=run_cell,
-              order=cost) -> Iterator[dict]:
+              order=cost, deadline: Deadline = UNLIMITED) -> Iterator[dict]:
     """Run cells on ``workers`` single-threaded processes (default: one per CPU).
 
     ``workers=0`` runs them in this process, one after the other (debugging, tiny sweeps);
     the native kernels may then use several threads. ``work`` (a picklable function of one
-    cell) and ``order`` (its rough cost) let other tables reuse the runner.
+    cell) and ``order`` (its rough cost) let other tables reuse the runner. When ``deadline``
+    expires (its time, or Ctrl-C) no cell is started and the pool's running cells are ended:
+    the finished ones have been yielded.
     """
     cells = sorted(cells, key=order, reverse=True)
     if workers == 0:
         for cell in cells:
-            if stop_requested():
+            if deadline.expired():
                 return
             yield work(cell)
         return
@@ -52,24 +54,28 @@ def run_local(cells: list[dict], workers: int | None = None, *, work=run_cell,
         futures = [pool.submit(work, cell) for cell in cells]
         pending = set(futures)
         try:
-            while pending and not stop_requested():   # Ctrl-C: finished cells are kept
+            while pending and not deadline.expired():   # finished cells are kept
                 done, pending = wait(pending, POLL_SECONDS, return_when=FIRST_COMPLETED)
                 for fut in done:
                     yield fut.result()
         finally:
-            if stop_requested() or any(not f.done() for f in futures):
+            if deadline.expired() or any(not f.done() for f in futures):
                 _cancel(pool)
 
 
 def _cancel(pool) -> None:
     """Stop a process pool now: drop the queued cells and end the running workers (a cell
-    runs for up to minutes and nothing in it listens for a stop request)."""
+    runs for up to minutes and nothing in it listens for a stop request). The workers are
+    taken before ``shutdown``, which forgets them (the cells then ran to their end, and the
+    interpreter's exit waited for them: 20 s after a 3 s ``--time-limit``)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    for process in processes:
         process.terminate()
 
 
-def run_dask(cells: list[dict], scheduler: str, *, work=run_cell, order=cost) -> Iterator[dict]:
+def run_dask(cells: list[dict], scheduler: str, *, work=run_cell, order=cost,
+             deadline: Deadline = UNLIMITED) -> Iterator[dict]:
     """Run cells on the Dask distributed cluster whose scheduler is at ``scheduler``.
 
     Workers must be able to import cbsolve (install it on every worker); start them with
@@ -85,7 +91,7 @@ def run_dask(cells: list[dict], scheduler: str, *, work=run_cell, order=cost) ->
         futures = [client.submit(work, cell, pure=False, priority=len(cells) - i)
                    for i, cell in enumerate(cells)]
         for fut in as_completed(futures):
-            if stop_requested():          # Ctrl-C: cancel what has not finished
+            if deadline.expired():        # time limit or Ctrl-C: cancel what has not finished
                 client.cancel(futures)
                 return
             yield fut.result()

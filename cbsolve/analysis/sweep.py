@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 
+from ..deadline import Deadline
 from ..variant import DIGITS, LETTERS, Variant
 
 BOUNDS = "bounds"
@@ -99,12 +100,20 @@ def cost(cell: dict) -> float:
     return float(n) * n
 
 
-def run_cell(cell: dict) -> dict:
+#: The status of a cell that its deadline (``analyze --time-limit``, or Ctrl-C) cut short: never
+#: kept, so a rerun computes it.
+STOPPED = "stopped"
+
+
+def run_cell(cell: dict, deadline: Deadline | None = None) -> dict:
     """Compute one cell; returns ``{"row", "seconds", "cpu_seconds"}`` (wall and CPU time).
 
     Errors become a row with status ``error`` (the message in ``note``), never an exception,
-    so one bad cell cannot sink a long sweep.
+    so one bad cell cannot sink a long sweep. ``deadline`` (a cell run in the sweep's own
+    process): a cell it cut short has status :data:`STOPPED`.
     """
+    from ..strategy import Unfinished
+
     start, cpu = time.perf_counter(), time.process_time()
     variant = Variant.from_dict(cell["variant"])
     row = {c: "" for c in COLUMNS}
@@ -114,33 +123,35 @@ def run_cell(cell: dict) -> dict:
                strategy=cell["strategy"], secrets=cell["secrets"])
     try:
         if cell["strategy"] == BOUNDS:
-            _bounds_row(variant, row)
+            _bounds_row(variant, row, deadline)
         elif cell["secrets"] > STRATEGY_LIMIT:
             row.update(status="skipped", note=f"more than {STRATEGY_LIMIT} secrets")
         else:
-            _strategy_row(variant, cell, row)
+            _strategy_row(variant, cell, row, deadline)
+    except Unfinished as exc:
+        row.update(status=STOPPED, note=str(exc))
     except Exception as exc:  # report, do not crash the sweep
         row.update(status="error", note=f"{type(exc).__name__}: {' '.join(str(exc).split())}")
     return {"row": row, "seconds": time.perf_counter() - start,
             "cpu_seconds": time.process_time() - cpu}
 
 
-def _strategy_row(variant: Variant, cell: dict, row: dict) -> None:
+def _strategy_row(variant: Variant, cell: dict, row: dict, deadline: Deadline | None) -> None:
     from ..strategy import evaluate
 
     ev = evaluate(variant, cell["strategy"], seed=cell["seed"] if cell["strategy"] == "random"
-                  else None)
+                  else None, deadline=deadline)
     hist = {str(k): int(v) for k, v in sorted(ev.histogram.items())}
     row.update(status="ok", secrets=ev.secrets, worst=ev.worst, total=ev.total,
                average=f"{ev.total / ev.secrets:.6f}", histogram=json.dumps(hist))
 
 
-def _bounds_row(variant: Variant, row: dict) -> None:
+def _bounds_row(variant: Variant, row: dict, deadline: Deadline | None) -> None:
     from ..bounds import compute_bounds
 
     size = row["secrets"]
     b = compute_bounds(variant, search=size <= SEARCH_LIMIT, strategies=False,
-                       search_limit=SEARCH_LIMIT, workers=1)
+                       search_limit=SEARCH_LIMIT, workers=1, deadline=deadline)
     row.update(status="ok", worst_lower=b.worst.lower, total_lower=b.expected.lower,
                worst_exact="" if b.worst.exact is None else b.worst.exact,
                total_exact="" if b.expected.exact is None else b.expected.exact)
@@ -150,3 +161,5 @@ def _bounds_row(variant: Variant, row: dict) -> None:
         row.update(total=b.expected.exact, average=f"{b.expected.exact / size:.6f}")
     row["note"] = "optimum proved by search" if b.worst.exact is not None else \
         f"lower bounds: {b.worst.lower_method}"
+    if deadline is not None and deadline.expired():     # the bounds stand, but may not be all
+        row.update(status=STOPPED, note="cut short before the searches finished")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from ..capacity import total_lower, worst_lower
 from ..patterns import count_patterns, guess_patterns, pattern_code
 from ..variant import Variant
+from .cutoff import check
 from .partition import first_guess_partition, repeats_work
 
 #: Work allowed for the closed-form dynamic programme of the repeats case (see repeats_work).
@@ -127,6 +128,7 @@ def scorer_bound(variant: Variant, responses: int, deep: bool) -> PartitionBound
         replies = score_against(variant, codes[rep], packed)
         worst, total = 1, secrets
         for r in np.unique(replies).tolist():
+            check()         # the command's deadline (bounds/cutoff.py): a bound is all or none
             if r == win:
                 continue
             members = np.flatnonzero(replies == r)

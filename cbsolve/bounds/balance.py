@@ -31,6 +31,7 @@ from __future__ import annotations
 from functools import cache
 from math import comb
 
+from .cutoff import check
 from .weighing import weigh_total, weigh_worst
 
 #: Largest number of marks (of the rarer symbol) for which pans are tried.
@@ -65,6 +66,7 @@ def outcomes(m: int, k: int, s: int, t: int) -> dict[int, list[tuple[int, int, i
 
 @cache
 def _best(m: int, k: int) -> tuple[int, Plan]:
+    check()
     if k == 0 or k == m:
         return 0, (0, 0)
     if 2 * k > m:

@@ -37,8 +37,9 @@ from dataclasses import dataclass, field
 from .. import time_policy
 from ..capacity import total_lower, worst_lower
 from ..codes import CodeSpace
-from ..deadline import Deadline
+from ..deadline import Deadline, stopped_by
 from ..errors import CbsolveError
+from ..status import StopReason
 from ..variant import Variant
 from .strategies import strategy_upper
 
@@ -128,10 +129,10 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     (default: ``time_limit`` seconds from now).
     """
     from ..scoring import possible_responses
-    from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible, scorer_bound
+    from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible
 
     start = time.perf_counter()
-    deadline = Deadline(time_limit) if deadline is None else deadline
+    deadline = Deadline.given(deadline, time_limit)
     say = progress or (lambda message: None)
     if search_limit is None:
         search_limit = exact_search_limit()
@@ -160,13 +161,14 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
         if two or not ok:
             say(f"partition bound {'two guesses deep' if two else 'of the first guess'} "
                 f"({secrets} secrets)")
-            pb = scorer_bound(variant, responses, deep=two)
-            worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
-            expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
+            pb = _scorer_bound(out, deadline, two)
+            if pb is not None:
+                worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
+                expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
 
     if deep and secrets > 1 and not (secrets <= SCORER_LIMIT and deep_feasible(variant, secrets)):
         _second_level_lower(out, deadline, say)
-    _constructive_upper(out)
+    _constructive_upper(out, deadline)
     try:
         if strategies and secrets <= strategy_limit:
             strategy_upper(out, deadline, strategy_names, say)
@@ -186,17 +188,41 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     return out
 
 
-def _constructive_upper(out: Bounds) -> None:
-    """Upper bounds from a construction with a proved worst case (any N and D)."""
-    from .constructions import constructive_worst
+def _scorer_bound(out: Bounds, deadline: Deadline, deep: bool):
+    """The scorer's partition bound (two guesses deep when ``deep``), or None, noted, when the
+    deadline stopped it: a minimum over every first guess is a bound only when whole."""
+    from .adaptive import scorer_bound
+    from .cutoff import OutOfTime, within
 
-    found = constructive_worst(out.variant)
-    if found is not None:
-        w, method = found
-        out.worst.lower_upper(w, method)
-        out.expected.lower_upper(w * out.secrets, f"{method}, worst x secrets")
+    try:
+        with within(deadline):
+            return scorer_bound(out.variant, out.responses, deep=deep)
+    except OutOfTime:
+        out.notes.append(f"partition bound {'two guesses deep' if deep else 'of the first guess'}"
+                         f" not finished: {stopped_by().reached()}")
+        return None
+
+
+def _constructive_upper(out: Bounds, deadline: Deadline) -> None:
+    """Upper bounds from a construction with a proved worst case (any N and D). Their
+    recursions take seconds on huge variants: stopped by the deadline (:mod:`.cutoff`), the
+    trivial upper bound stands and a note says so."""
+    from .constructions import constructive_worst
     from .constructive_expected import constructive_total
-    out.expected.lower_upper(*(constructive_total(out.variant) or (None, "")))
+    from .cutoff import OutOfTime, within
+
+    try:
+        with within(deadline):
+            found = constructive_worst(out.variant)
+            if found is not None:
+                w, method = found
+                out.worst.lower_upper(w, method)
+                out.expected.lower_upper(w * out.secrets, f"{method}, worst x secrets")
+            out.expected.lower_upper(*(constructive_total(out.variant) or (None, "")))
+    except OutOfTime:
+        why = stopped_by()
+        out.notes.append(f"constructive upper bounds not finished: stopped {why.at()}"
+                         + (" (raise --time-limit for them)" if why is StopReason.TIME else ""))
 
 
 def _second_level_lower(out: Bounds, deadline: Deadline, say) -> None:
@@ -208,7 +234,7 @@ def _second_level_lower(out: Bounds, deadline: Deadline, say) -> None:
     say(f"partition bound two guesses deep, up to symmetry ({out.secrets} secrets)")
     pb = second_level_bound(out.variant, out.responses, deadline.part(time_policy.SECOND_LEVEL_SHARE))
     if pb is None:
-        out.notes.append("partition bound two guesses deep not finished within the time limit")
+        out.notes.append(f"partition bound two guesses deep not finished: {stopped_by().reached()}")
         return
     out.worst.raise_lower(pb.worst, f"{pb.method}, first guess {pb.best_worst}")
     out.expected.raise_lower(pb.total, f"{pb.method}, first guess {pb.best_total}")
@@ -225,25 +251,23 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
         if interval.exact is not None:
             continue  # already pinned down by cheaper methods
         if deadline.left() is not None and deadline.left() <= reserve:
-            out.notes.append(f"time limit reached before the {objective}-case search")
+            out.notes.append(f"{stopped_by().reached()} before the {objective}-case search")
             continue
         say(f"exact {objective}-case search")
-        # the search leaves the verifier its time (a limit of 0 would mean "none"): the worst
-        # case's certificate can take as long to check as the search took
-        left = deadline.left()
-        if left is not None:
-            share = left * time_policy.WORST_SEARCH_SHARE
-            left = max(share if objective == "worst" else left - reserve, 1e-3)
+        # the search leaves the verifier its time: the worst case's certificate can take as
+        # long to check as the search took
+        budget = (deadline.part(time_policy.WORST_SEARCH_SHARE) if objective == "worst"
+                  else deadline.reserving(reserve))
         try:
             if objective == "worst":
                 from ..search.worst import solve_worst
 
                 # the certificate is what lets the verifier confirm the lower end
-                res = solve_worst(out.variant, time_limit=left, workers=workers)
+                res = solve_worst(out.variant, deadline=budget, workers=workers)
             else:
                 from ..search.expected import solve_expected
 
-                res = solve_expected(out.variant, time_limit=left, workers=workers)
+                res = solve_expected(out.variant, deadline=budget, workers=workers)
         except CbsolveError as exc:  # e.g. a space too large: noted; a bug is not a note
             out.notes.append(f"exact {objective}-case search not run: {exc}")
             continue

@@ -40,8 +40,9 @@ from __future__ import annotations
 from math import comb
 
 from ..variant import Variant
-from .constructive import METHOD, pair_search_worst, supported
 from .balance import balance_total
+from .constructive import METHOD, pair_search_worst, supported
+from .cutoff import check
 from .weighing import two_unknowns_total, weigh_total
 
 
@@ -77,6 +78,7 @@ def _sweep(n: int, d: int, scan: bool) -> dict[tuple[int, int], tuple[int, int]]
     for j in range(1, n + 1):
         nxt: dict[tuple[int, int], tuple[int, int, int]] = {}
         for (used, syms), (secrets, cost, if_last) in states.items():
+            check()
             _add(nxt, (used, syms), secrets, cost, if_last)   # no symbol of count j
             alone = 0      # a located singleton not (yet) paired: its search, if it stays so
             for r in range(1, min(d - syms, (n - used) // j) + 1):

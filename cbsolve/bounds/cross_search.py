@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
+from .cutoff import check
 
 Rect = tuple[Sequence[int], Sequence[int]]      # (A, B): ip in A and iq in B
 #: (kind, parameters) of a guess: ("product", alpha, beta) or ("cross", full, side, u, v)
@@ -123,6 +124,7 @@ def _worst(sizes: tuple[tuple[int, int], ...]) -> int:
 @cache
 def _choice(sizes: tuple[tuple[int, int], ...]) -> tuple[int, Move | None]:
     """(worst case, guess played): the first candidate guess of least worst case."""
+    check()
     mass = _mass_of(sizes)
     if mass <= 1:
         return 0, None

@@ -46,6 +46,7 @@ from .constructive import (
     pair_search_worst,
     supported,
 )
+from .cutoff import check
 from .small_regions import played_tree, searched, small_region_worst
 
 METHOD = ("constructive strategy (count, split into regions, locate; worst case proved by "
@@ -119,6 +120,7 @@ def _in_place(m: int, q: int) -> int:
 @cache
 def _any_region(m: int, q: int) -> int:
     """Worst case of a region of m positions holding at most q symbols, with a filler."""
+    check()
     return max(_with_filler(m, r)[0] for r in range(min(q, m) + 1))
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..codes import CodeSpace
-from ..deadline import Deadline, stop_hook
+from ..deadline import Deadline, stop_hook, stopped_by
 from ..status import Status
 from ..variant import Variant
 
@@ -175,7 +175,7 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
     from .adaptive import first_guess_representatives
 
     start = time.perf_counter()
-    deadline = Deadline(time_limit) if deadline is None else deadline
+    deadline = Deadline.given(deadline, time_limit)
     space = CodeSpace(variant)
     if space.size > STATIC_LIMIT:
         from ..errors import SpaceTooLarge
@@ -196,14 +196,15 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
     result = StaticResult(variant, secrets, lower, len(best), [space.format(codes[g]) for g in best],
                           Status.FEASIBLE, proofs=proofs,
                           notes=[f"greedy separating set: {len(best)} questions"
-                                 + (" (cut short by the time limit)" if deadline.expired() else "")])
+                                 + (f" (cut short: {stopped_by().reached()})" if deadline.expired()
+                                    else "")])
     if lower >= len(best):
         result.status = Status.OPTIMAL
         result.seconds = time.perf_counter() - start
         return _within(result, max_questions)
 
     if deadline.expired():            # building the SAT model alone takes a second
-        result.notes.append("time limit reached before the SAT refinement")
+        result.notes.append(f"{stopped_by().reached()} before the SAT refinement")
         result.seconds = time.perf_counter() - start
         return _within(result, max_questions)
     top = len(best) - 1 if max_questions is None else min(len(best) - 1, max_questions)
@@ -223,7 +224,7 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
             result.rounds += 1
             status = _solve(sat, [-tot.rhs[k]], deadline)
             if status is None:
-                result.notes.append(f"time limit reached while testing {k} questions")
+                result.notes.append(f"{stopped_by().reached()} while testing {k} questions")
                 break
             if not status:
                 result.lower = k + 1

@@ -22,7 +22,7 @@ over the candidates, which hands over to ``first``; the notes name it and those 
 from __future__ import annotations
 
 from .. import time_policy
-from ..deadline import Deadline
+from ..deadline import Deadline, stopped_by
 
 #: From this size on ``first`` is evaluated before the scored heuristics.
 FIRST_FIRST = 20_000
@@ -58,14 +58,14 @@ def strategy_upper(out, deadline: Deadline, names, say) -> None:
         # minimax over the candidates keeps first's time; first runs only if it did not finish
         hands_over = (name, guesses) == ("minimax", "candidates") and rest[:1] == [("first", "all")]
         if deadline.expired():
-            out.notes.append("time limit reached before strategies "
+            out.notes.append(f"{stopped_by().reached()} before strategies "
                              f"{', '.join([label, *(_label(*p) for p in rest)])} were evaluated")
             return
         budget = deadline
         if hands_over and deadline.left() is not None:
             keep = (time_policy.FIRST_RESERVE_FACTOR * time_policy.FIRST_SECONDS_PER_SECRET
                     * out.secrets)
-            budget = Deadline(max(deadline.left() - keep, 1e-3), deadline.clock)
+            budget = deadline.reserving(keep)
         say(f"evaluating strategy {label} against all {out.secrets} secrets")
         try:
             ev = evaluate(out.variant, name, guesses=guesses, deadline=budget, keep_tree=False)
@@ -73,7 +73,7 @@ def strategy_upper(out, deadline: Deadline, names, say) -> None:
             plan = rest[:1] if hands_over else []     # first runs in the time kept; then stop
             not_tried = [_label(*p) for p in rest[len(plan):]]
             tail = f"; not tried: {', '.join(not_tried)}" if not_tried else ""
-            out.notes.append(f"strategy {label} not finished within the time limit ({stop.settled} "
+            out.notes.append(f"strategy {label} not finished: {stopped_by().reached()} ({stop.settled} "
                              f"of {stop.secrets} secrets settled{tail}; raise --time-limit)")
             continue
         plan = rest[1:] if hands_over else rest      # when minimax finished, first is not needed

@@ -42,6 +42,7 @@ from math import comb
 import numpy as np
 
 from .cross_search import cross_total, cross_worst
+from .cutoff import check
 
 
 def thirds(candidates: list[int]) -> tuple[list[int], list[int], list[int]]:
@@ -164,6 +165,7 @@ def minimise_split(m: int, k: int, part_cost, again) -> tuple[int, int]:
 @cache
 def _weigh(m: int, k: int) -> tuple[int, int]:
     """(worst case, first part size) with two one-mark parts weighed together."""
+    check()
     return minimise_split(m, k, _part_cost, _weigh)
 
 

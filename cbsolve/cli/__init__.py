@@ -236,6 +236,9 @@ def _interrupted() -> None:
 
 
 def run() -> None:
+    from ._budget import count_from_process_start
+
+    count_from_process_start()      # the process is the command: its limit counts from its start
     code = main()
     if code == 130:
         from . import _interrupt

@@ -3,7 +3,18 @@ from __future__ import annotations
 
 import click
 
-from . import COUNT, EXIT_OK, FILE, SEED, app, emit, json_option, progress_enabled, variant_options
+from . import (
+    COUNT,
+    EXIT_OK,
+    FILE,
+    SECONDS,
+    SEED,
+    app,
+    emit,
+    json_option,
+    progress_enabled,
+    variant_options,
+)
 
 _VARIANT_PARAMS = ("variant_name", "length", "digits", "letters", "symbols", "repeats",
                    "no_leading_zero", "feedback")
@@ -60,15 +71,21 @@ def _explicit_variant() -> bool:
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the random strategy.")
 @click.option("--plots/--no-plots", default=True, show_default=True, help="Write PNG plots.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
+              help="Stop after this long, keep the cells finished and report them (default and "
+                   "0: no limit); a rerun computes the rest.")
 @variant_options
 @json_option
 def analyze_command(families, lengths, alphabets, strategies, bounds, workers, scheduler,
-                    out_dir, seed, plots, quiet, variant, as_json) -> int:
+                    out_dir, seed, plots, quiet, time_limit, variant, as_json) -> int:
     """Sweep variants x strategies into DIR/results.csv, results.md and PNG plots.
 
     Each cell plays one strategy against every secret of one variant. Cells already in DIR are
-    kept and skipped, so an interrupted sweep resumes where it stopped.
+    kept and skipped, so an interrupted sweep (Ctrl-C or --time-limit) resumes where it stopped.
     """
+    from ._budget import TimeLimit
+
+    budget = TimeLimit.from_option(time_limit, None)
     from ..analysis import (
         DEFAULT_ALPHABETS,
         DEFAULT_FAMILIES,
@@ -123,13 +140,20 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
             def progress(done, total):
                 bar.update(task, completed=done, total=total)
 
-            result = run_sweep(cells, out_dir, workers, scheduler, progress, plots)
+            result = run_sweep(cells, out_dir, workers, scheduler, progress, plots,
+                               deadline=budget.deadline)
     else:
-        result = run_sweep(cells, out_dir, workers, scheduler, None, plots)
+        result = run_sweep(cells, out_dir, workers, scheduler, None, plots, deadline=budget.deadline)
     where = (f"Dask scheduler {scheduler}" if scheduler else "this process" if workers == 0
              else f"{workers or 'all'} local worker(s)")
+    left = result.cells - result.skipped - result.computed
+    stopped = ""
+    if left and (result.interrupted or result.time_limit_hit):
+        why = ("interrupted (Ctrl-C)" if result.interrupted
+               else f"stopped at the time limit of {budget.seconds:g} s")
+        stopped = f"  {why}: {left} cells not computed (a rerun with the same --out computes them)\n"
     text = (f"{result.cells} cells: {result.computed} computed on {where}, {result.skipped} "
             f"kept from an earlier run, {result.errors} errors, {result.seconds:.1f} s\n"
-            + "\n".join(f"  wrote {f}" for f in result.files))
+            + stopped + "\n".join(f"  wrote {f}" for f in result.files))
     emit(as_json, result.to_json(), text)
     return EXIT_OK

@@ -1,7 +1,6 @@
 """``cbsolve consistent [ENTRY...]``: the secrets consistent with a feedback log."""
 from __future__ import annotations
 
-from dataclasses import replace
 
 import click
 
@@ -74,9 +73,8 @@ def consistent_command(entries, log_file, backend, want_count, limit, list_all, 
     if max_lies:
         from ..consistency.lies import consistent_with_lies
 
-        result = consistent_with_lies(log, max_lies, replace(query, time_limit=budget.deadline.left()),
-                                      backend=backend)
-        result.time_limit = budget.seconds
+        result = consistent_with_lies(log, max_lies, query, backend=backend,
+                                      deadline=budget.deadline)
     else:
         result = consistent(log, query, backend=backend, deadline=budget.deadline)
     if result.time_limit_hit or stop_requested():
@@ -106,7 +104,8 @@ def format_result(log: FeedbackLog, result) -> str:
         lines.extend(f"  {note}" for note in result.notes)
         return "\n".join(lines)
     if result.status == Status.UNKNOWN:
-        lines.append("Unknown: the time limit was reached before an answer was proved.")
+        lines.append("Unknown: interrupted (Ctrl-C) before an answer was proved." if stop_requested()
+                     else "Unknown: the time limit was reached before an answer was proved.")
     if result.count is not None:
         qual = "exactly" if result.exact else "at least"
         lines.append(f"{qual} {result.count} consistent secret{'s' if result.count != 1 else ''}"

@@ -68,9 +68,10 @@ def _progress(enabled: bool):
 def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample, seed,
                      symmetry, time_limit, variant, as_json) -> int:
     """Play a strategy against every secret (one shared decision tree) and report its cost."""
-    from ..deadline import Deadline, stop_requested
+    from ..deadline import stop_requested
     from ..strategy import Unfinished, evaluate
     from ..tree import to_dot, write_tree
+    from ._budget import TimeLimit
 
     if sample is not None and sample < 1:
         raise InvalidVariant(f"--sample must be at least 1, got {sample}")
@@ -79,13 +80,13 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
                              "drop --sample to write a tree")
     if dot_depth < 1:
         raise InvalidVariant(f"--dot-depth must be at least 1, got {dot_depth}")
-    deadline = Deadline(time_limit or None)
+    deadline = TimeLimit.from_option(time_limit, None).deadline
     try:
         result = evaluate(variant, strategy, first=first, guesses=guesses, seed=seed,
                           progress=_progress(progress_enabled(as_json)), sample=sample,
                           symmetry="auto" if symmetry is None else symmetry, deadline=deadline)
     except Unfinished as stopped:    # the CLI turns a stop request into exit 130
-        why = "stopped" if stop_requested() else "time limit reached"
+        why = "interrupted" if stop_requested() else "time limit reached"
         emit(as_json, {"strategy": strategy, "complete": False, "settled": stopped.settled,
                        "secrets": stopped.secrets, "time_limit": time_limit or None,
                        "time_limit_hit": not stop_requested()},

@@ -110,7 +110,9 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     guess_pool(guesses)
     if max_depth is not None and max_depth < 1:
         raise InvalidVariant(f"--max-depth must be at least 1, got {max_depth}")
-    time_limit = time_limit or None
+    from ._budget import TimeLimit
+
+    deadline = TimeLimit.from_option(time_limit, None).deadline   # one budget, from the edge
     if ties and objective != "worst":
         raise InvalidVariant("--ties applies to --objective worst only (the expected objective "
                              "already breaks ties by the worst case)")
@@ -129,15 +131,15 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     try:
         if scheduler is not None:
             result = _solve_distributed(variant, scheduler, objective, workers, max_depth,
-                                        guesses, time_limit, position, not no_certificate, ties,
+                                        guesses, deadline, position, not no_certificate, ties,
                                         lookahead)
         elif position is not None:
             if ties:
                 raise InvalidVariant("--ties applies to the whole game only, not from a position")
-            result = _solve_from(position, objective, guesses, max_depth, time_limit, workers,
+            result = _solve_from(position, objective, guesses, max_depth, deadline, workers,
                                  not no_certificate, lookahead, show, limit, reply_source)
         else:
-            result = _search(objective, variant, guesses, max_depth, time_limit, workers, show,
+            result = _search(objective, variant, guesses, max_depth, deadline, workers, show,
                              not no_certificate, lookahead, ties, limit, reply_source)
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
@@ -148,7 +150,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     return code
 
 
-def _search(objective, variant, guesses, max_depth, time_limit, workers, show, certificate,
+def _search(objective, variant, guesses, max_depth, deadline, workers, show, certificate,
             lookahead, ties, limit, reply_source="auto"):
     if objective == "worst":
         from ..search.worst import solve_worst
@@ -156,7 +158,7 @@ def _search(objective, variant, guesses, max_depth, time_limit, workers, show, c
         update, status = _worst_progress(show)
         try:
             return solve_worst(variant, guesses=guesses, max_depth=max_depth,
-                               time_limit=time_limit, workers=workers, progress=update,
+                               deadline=deadline, workers=workers, progress=update,
                                certificate=certificate, lookahead=lookahead, ties=ties,
                                memory_budget=limit, replies=reply_source)
         finally:
@@ -164,7 +166,7 @@ def _search(objective, variant, guesses, max_depth, time_limit, workers, show, c
                 status.stop()
     from ..search.expected import solve_expected
 
-    return solve_expected(variant, max_depth=max_depth, guesses=guesses, time_limit=time_limit,
+    return solve_expected(variant, max_depth=max_depth, guesses=guesses, deadline=deadline,
                           workers=workers, progress=show, memory_budget=limit,
                           replies=reply_source)
 
@@ -217,7 +219,7 @@ def _position(variant, entries, log_file, as_json):
     return None if position.start else position
 
 
-def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses, time_limit,
+def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses, deadline,
                        position, certificate, ties, lookahead):
     """``--scheduler``: the search split over a Dask cluster (cbsolve/search/distributed/)."""
     if workers is not None and scheduler != "local":
@@ -233,27 +235,27 @@ def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesse
     if objective == "expected":
         result = solve_expected_distributed(variant, scheduler, workers=workers,
                                             max_depth=max_depth, guesses=guesses,
-                                            time_limit=time_limit, root=position)
+                                            deadline=deadline, root=position)
     else:
         from ..search.distributed import solve_worst_distributed
 
         with cluster_client(scheduler, workers) as client:
             result = solve_worst_distributed(client, variant, guesses=guesses,
                                              max_depth=max_depth, certificate=certificate,
-                                             root=position, time_limit=time_limit)
+                                             root=position, deadline=deadline)
     if position is not None:
         stamp(result, position)
     return result
 
 
-def _solve_from(position, objective, guesses, max_depth, time_limit, workers, certificate,
+def _solve_from(position, objective, guesses, max_depth, deadline, workers, certificate,
                 lookahead, show, limit=None, reply_source="auto"):
     from ..search.position import solve_from
 
     update, status = _worst_progress(show and objective == "worst")
     try:
         return solve_from(position, objective, guesses=guesses, max_depth=max_depth,
-                          time_limit=time_limit, workers=workers, progress=update,
+                          deadline=deadline, workers=workers, progress=update,
                           certificate=certificate, lookahead=lookahead, memory_budget=limit,
                           replies=reply_source)
     finally:

@@ -77,9 +77,9 @@ def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: StopReason,
     result.count = n if n else None
     result.exact = False
     result.truncated = True
-    if how is StopReason.TIME:
-        result.time_limit_hit = True
-        result.notes.append(f"enumeration time limit reached after {n} secret{'s' if n != 1 else ''}"
+    if how.early:
+        result.time_limit_hit = how is StopReason.TIME
+        result.notes.append(f"enumeration {how.reached()} after {n} secret{'s' if n != 1 else ''}"
                             + ("; the log's consistency is unknown" if not n else ""))
 
 
@@ -117,7 +117,7 @@ def _count(result, log, query, deadline, oracle, m, lies) -> None:
     elif not available("pyganak"):
         result.notes.append("exact model counting unavailable (install pyganak)")
     result.notes.append(f"at least {result.count}: enumeration stopped "
-                        + ("at the time limit" if how is StopReason.TIME else f"at the cap of {cap}"))
+                        + (how.at() if how.early else f"at the cap of {cap}"))
     if query.approximate:
         _approximate(result, log, deadline, lies, query.seed)
 

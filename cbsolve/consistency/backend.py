@@ -6,6 +6,7 @@ probes: a caller asks, and an engine without the capability refuses in one clear
 """
 from __future__ import annotations
 
+from ..deadline import Deadline
 from ..errors import CbsolveError
 from ..feedback import FeedbackLog
 from .query import ConsistencyResult, Query
@@ -21,11 +22,13 @@ class Backend:
 
     name = "backend"
 
-    def solve(self, log: FeedbackLog, query: Query, head_start=None) -> ConsistencyResult:
-        """The secrets consistent with every entry of ``log``."""
+    def solve(self, log: FeedbackLog, query: Query, head_start=None,
+              deadline: Deadline | None = None) -> ConsistencyResult:
+        """The secrets consistent with every entry of ``log``, before ``deadline`` (else within
+        ``query.time_limit``)."""
         raise NotSupported(f"backend {self.name} cannot answer consistency queries")
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
-                        head_start=None) -> ConsistencyResult:
+                        head_start=None, deadline: Deadline | None = None) -> ConsistencyResult:
         """The secrets that contradict at most ``max_lies`` entries (``--max-lies``)."""
         raise NotSupported(f"backend {self.name} cannot allow wrong replies (--max-lies)")

@@ -36,25 +36,28 @@ class NativeBackend(Backend):
     def __init__(self, method: str = "auto"):
         self.method = method
 
-    def solve(self, log: FeedbackLog, query: Query, head_start: HeadStart | None = None
-              ) -> ConsistencyResult:
+    def solve(self, log: FeedbackLog, query: Query, head_start: HeadStart | None = None,
+              deadline: Deadline | None = None) -> ConsistencyResult:
         start = time.perf_counter()
         method = self.method
         if method == "auto":
             method = "filter" if filterable(log) else "dfs"
         if method == "dfs":
-            result = dfs_answer.solve(log, query, self.name, head_start=head_start)
+            result = dfs_answer.solve(log, query, self.name, head_start=head_start,
+                                      deadline=deadline)
         else:
             result = result_from_indices(log.space, consistent_indices(log), query, self.name)
         result.seconds = time.perf_counter() - start
         return result
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
-                        head_start: HeadStart | None = None) -> ConsistencyResult:
+                        head_start: HeadStart | None = None,
+                        deadline: Deadline | None = None) -> ConsistencyResult:
         """The filter's mismatch counts, or beyond the filter the depth-first search that lets
         up to ``max_lies`` clues break."""
         if not filterable(log):     # beyond the filter's budget: the depth-first search
-            return dfs_answer.solve(log, query, self.name, lies=max_lies, head_start=head_start)
+            return dfs_answer.solve(log, query, self.name, lies=max_lies, head_start=head_start,
+                                    deadline=deadline)
         idx = np.flatnonzero(mismatch_counts(log, log.space.codes) <= max_lies)
         return result_from_indices(log.space, idx, query)
 
@@ -77,9 +80,10 @@ class CpSatBackend(Backend):
         self.options = options
         self.neighbours = neighbours        # answer.answer_query's one-move neighbours
 
-    def solve(self, log: FeedbackLog, query: Query, head_start=None) -> ConsistencyResult:
+    def solve(self, log: FeedbackLog, query: Query, head_start=None,
+              deadline: Deadline | None = None) -> ConsistencyResult:
         start = time.perf_counter()
-        deadline = Deadline(query.time_limit)
+        deadline = Deadline.given(deadline, query.time_limit)
         oracle = cpsat.CpSatOracle(cpsat.model_for(log), self.workers, self.seed, self.seeded,
                                    log=log if self.options.pin_counts else None,
                                    options=self.options)
@@ -95,11 +99,11 @@ class CpSatBackend(Backend):
         return _finished(result, start, "CP-SAT")
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
-                        head_start=None) -> ConsistencyResult:
+                        head_start=None, deadline: Deadline | None = None) -> ConsistencyResult:
         """Each entry enforced by its own selector, at least all but ``max_lies`` of them true."""
         cm, sels = cpsat.selector_model(log)
         cm.model.Add(sum(sels) >= len(sels) - max_lies)
-        return answer_query(self.name, log, query, Deadline(query.time_limit),
+        return answer_query(self.name, log, query, Deadline.given(deadline, query.time_limit),
                             cpsat.CpSatOracle(cm, options=self.options), lies=max_lies)
 
 
@@ -114,9 +118,10 @@ class SatBackend(Backend):
         self.suffix_budget = suffix_budget
         self.neighbours = neighbours        # answer.answer_query's one-move neighbours
 
-    def solve(self, log: FeedbackLog, query: Query, head_start=None) -> ConsistencyResult:
+    def solve(self, log: FeedbackLog, query: Query, head_start=None,
+              deadline: Deadline | None = None) -> ConsistencyResult:
         start = time.perf_counter()
-        deadline = Deadline(query.time_limit)
+        deadline = Deadline.given(deadline, query.time_limit)
         with sat.session_for(log, self.options) as session:
             oracle = session.oracle()
             result = answer_query(self.name, log, query, deadline, oracle,
@@ -124,10 +129,10 @@ class SatBackend(Backend):
         return _finished(result, start, f"PySAT ({self.options.solver})")
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
-                        head_start=None) -> ConsistencyResult:
+                        head_start=None, deadline: Deadline | None = None) -> ConsistencyResult:
         """A counter over the negated selectors: at most ``max_lies`` entries false."""
         with sat.session_for(log, self.options) as s:
-            return answer_query(self.name, log, query, Deadline(query.time_limit),
+            return answer_query(self.name, log, query, Deadline.given(deadline, query.time_limit),
                                 s.oracle(lies=max_lies), lies=max_lies)
 
 

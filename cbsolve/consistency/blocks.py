@@ -13,7 +13,7 @@ from math import perm
 
 import numpy as np
 
-from ..deadline import Deadline
+from ..deadline import Deadline, stopped_by
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
 from ..variant import Variant
@@ -132,7 +132,7 @@ def enumerate_blocks(oracle: Oracle, log: FeedbackLog, want: int | None, deadlin
         if status == Status.INFEASIBLE:
             return found, StopReason.COMPLETE
         if status == Status.UNKNOWN:
-            return found, StopReason.TIME
+            return found, stopped_by()
         assert code is not None
         if cur == 0:
             if code not in seen:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib.util
 
 from .. import time_policy
+from ..deadline import Deadline
 from .clues import clues
 
 EPSILON, DELTA = 0.8, 0.2
@@ -107,35 +108,33 @@ def exact_count(clauses, xs, seconds: float) -> int | None:
     return _run(_GANAK, {"clauses": clauses, "xs": xs}, seconds)
 
 
-def exact_count_log(log, seconds: float, lies: int = 0) -> tuple[int, bool, str]:
-    """(count, exact, method) within ``seconds``: the native depth-first search first (no lies;
+def exact_count_log(log, seconds: float | None = None, lies: int = 0, *,
+                    deadline: Deadline | None = None) -> tuple[int, bool, str]:
+    """(count, exact, method) before ``deadline`` (else within ``seconds``): the native
+    depth-first search first (no lies;
     ``time_policy.SEARCH_COUNT_SHARE`` of the time, all of it when Ganak is missing), then Ganak
     on the CNF for the rest, unless the search had already counted more than Ganak finishes on:
     then the search goes on from where it stopped for the rest of the time. When not exact,
     ``count`` is a lower bound (what the search counted)."""
-    import time
-
     from . import dfs
 
-    t0 = time.perf_counter()
+    deadline = Deadline.given(deadline, seconds)
     have_ganak = available("pyganak")
     n = 0
     if not lies:
-        c = dfs.count(log, seconds * (time_policy.SEARCH_COUNT_SHARE if have_ganak else 1.0))
+        c = dfs.count(log, deadline.part(time_policy.SEARCH_COUNT_SHARE if have_ganak else 1.0).left())
         if c.complete:
             return c.count, True, "native depth-first search"
         n = c.count
         if n >= dfs.PROBE_COUNT_GOING:
-            left = max(0.0, seconds - (time.perf_counter() - t0))
-            more = dfs.run(log, dfs.COUNT, start=c.cursor, seconds=left)
+            more = dfs.run(log, dfs.COUNT, start=c.cursor, seconds=deadline.left())
             if more.complete:
                 return n + more.count, True, "native depth-first search"
             return n + more.count, False, "native depth-first search (stopped at the time limit)"
     if not have_ganak:
         return n, False, "native depth-first search (stopped; install pyganak for Ganak)"
     clauses, xs, _ = cnf_of(log, lies)
-    left = max(0.0, seconds - (time.perf_counter() - t0))
-    exact = exact_count(clauses, xs, left)
+    exact = exact_count(clauses, xs, deadline.seconds_left(time_policy.UNTIMED_COUNT_SECONDS))
     if exact is not None:
         return exact, True, "Ganak model counter (projected on x)"
     return n, False, "depth-first search and Ganak (both stopped at the time limit)"

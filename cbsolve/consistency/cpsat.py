@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import time_policy
-from ..deadline import Deadline
+from ..deadline import Deadline, stopped_by
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
 from .blocks import Oracle
@@ -214,12 +214,12 @@ class CpSatOracle(Oracle):
         cp, cm = self.cm.cp, self.cm
         status, first = self.find(deadline)       # also sets the hint
         if status != Status.FEASIBLE:
-            return [], StopReason.COMPLETE if status == Status.INFEASIBLE else StopReason.TIME
+            return [], StopReason.COMPLETE if status == Status.INFEASIBLE else stopped_by()
         if want is not None and want <= 1:
             return [first], StopReason.LIMIT
         left = deadline.left()
         if left is not None and left <= 0:
-            return [first], StopReason.TIME
+            return [first], stopped_by()
         found: list[tuple[int, ...]] = [first]
         seen = {first}
 
@@ -241,7 +241,7 @@ class CpSatOracle(Oracle):
             return found, StopReason.COMPLETE
         if want is not None and len(found) >= want:
             return found, StopReason.LIMIT
-        return found, StopReason.TIME
+        return found, stopped_by()
 
     def block(self, assignment) -> None:
         self.cm.model.AddBoolOr([self.cm.x[p][v].Not() for p, v in assignment])

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import time_policy
-from ..deadline import Deadline, stop_hook, stop_requested
+from ..deadline import UNLIMITED, Deadline, stop_hook, stop_requested, stopped_by
 from ..feedback import FeedbackLog
 from ..status import StopReason
 from .rescoring import Checker
@@ -162,10 +162,10 @@ def searcher(log: FeedbackLog, vec_cap: int = VEC_CAP, lies: int = 0):
     return KEPT.searcher(log, vec_cap, lies)
 
 
-def pair_conflict(log: FeedbackLog, seconds: float | None = None) -> tuple[int, int] | None:
+def pair_conflict(log: FeedbackLog, deadline: Deadline | None = None) -> tuple[int, int] | None:
     """Two entries that cannot both hold, by counting (:mod:`precheck`); kept per log. The
-    check takes at most ``time_policy.PAIR_CHECK_SECONDS`` (or ``PAIR_CHECK_SHARE`` of
-    ``seconds``); one cut short found nothing and is not kept. The native backend's answer
+    check takes at most ``time_policy.PAIR_CHECK_SECONDS`` (or ``PAIR_CHECK_SHARE`` of what is
+    left of ``deadline``); one cut short found nothing and is not kept. The native backend's answer
     and :func:`first` (the diagnosis's deletion tests) use it; ``auto``'s probe does not, so
     ``auto`` still sends such logs to CP-SAT, whose diagnosis is faster than the search's
     (measured: 0.7 s vs 15 s on the N=20 log of tests/test_diagnose.py)."""
@@ -175,8 +175,9 @@ def pair_conflict(log: FeedbackLog, seconds: float | None = None) -> tuple[int, 
     known, pair = KEPT.pair(key)
     if known:
         return pair
-    budget = Deadline(time_policy.PAIR_CHECK_SECONDS if seconds is None else
-                      min(time_policy.PAIR_CHECK_SECONDS, time_policy.PAIR_CHECK_SHARE * seconds))
+    budget = (deadline or UNLIMITED).share(time_policy.PAIR_CHECK_SHARE,
+                                           cap=time_policy.PAIR_CHECK_SECONDS,
+                                           untimed=time_policy.PAIR_CHECK_SECONDS)
     pair = check(log, budget)
     if pair is not None or not budget.expired():
         KEPT.keep_pair(key, pair)
@@ -191,9 +192,9 @@ def _none_left(log: FeedbackLog, t0: float) -> Chunk:
 
 def _status(kernel_status: str) -> StopReason:
     """The kernel's stop word as a :class:`StopReason`; a search stopped by Ctrl-C's stop
-    request ended as at its time limit: ``TIME``."""
+    request (through its stop flag) is ``INTERRUPTED``, never ``TIME``."""
     why = StopReason(kernel_status)
-    return StopReason.TIME if why is StopReason.STOPPED and stop_requested() else why
+    return StopReason.INTERRUPTED if why is StopReason.STOPPED and stop_requested() else why
 
 
 def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
@@ -228,19 +229,18 @@ def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
                  time.perf_counter() - t0)
 
 
-def iter_chunks(log: FeedbackLog, chunk: int = 65_536, seconds: float | None = None,
+def iter_chunks(log: FeedbackLog, chunk: int = 65_536, deadline: Deadline | None = None,
                 lies: int = 0):
     """Stream every consistent code in lexicographic order as ``(k, N)`` uint8 arrays of at most
-    ``chunk`` rows; stops early (after yielding what it has) when ``seconds`` run out. The last
+    ``chunk`` rows; stops early (after yielding what it has) when ``deadline`` expires. The last
     :class:`Chunk` is the generator's return value (``complete`` tells whether it finished)."""
-    end = None if seconds is None else time.perf_counter() + seconds
+    deadline = deadline or UNLIMITED
     start = None
     while True:
-        left = None if end is None else max(0.0, end - time.perf_counter())
-        c = run(log, LIST, chunk, start, seconds=left, lies=lies)
+        c = run(log, LIST, chunk, start, seconds=deadline.left(), lies=lies)
         if c.codes.shape[0]:
             yield c.codes
-        if c.complete or c.status is StopReason.TIME:
+        if c.complete or c.status.early:
             return c
         start = c.cursor
 
@@ -260,12 +260,13 @@ POST_SECONDS_PER_SYMBOL = 2.5e-8
 TIMED_CHUNK = 65_536
 
 
-def list_in_time(log: FeedbackLog, want: int, seconds: float | None, lies: int = 0,
+def list_in_time(log: FeedbackLog, want: int, deadline: Deadline | None, lies: int = 0,
                  part: Chunk | None = None) -> Chunk:
-    """Up to ``want`` codes within ``seconds``, re-checking and formatting them included; with
+    """Up to ``want`` codes before ``deadline``, re-checking and formatting them included; with
     ``part`` (a listing stopped by time) the listing resumes from its cursor. Kernel calls of at
     most TIMED_CHUNK codes, each given the time left after keeping POST_SECONDS_PER_SYMBOL per
     symbol of the codes listed so far (without a time limit: one call)."""
+    deadline = deadline or UNLIMITED
     t0 = time.perf_counter()
     pieces = [] if part is None else [part.codes]
     have = 0 if part is None else part.codes.shape[0]
@@ -276,14 +277,12 @@ def list_in_time(log: FeedbackLog, want: int, seconds: float | None, lies: int =
     post = POST_SECONDS_PER_SYMBOL * log.variant.length
     status = StopReason.LIMIT
     while have < want:
-        left = None
-        if seconds is not None:
-            left = seconds - (time.perf_counter() - t0) - post * have
-            if left <= 0 and have:
-                status = StopReason.TIME
-                break
-        ask = want - have if seconds is None else min(want - have, TIMED_CHUNK)
-        c = run(log, LIST, ask, cursor, seconds=None if left is None else max(0.0, left), lies=lies)
+        budget = deadline.reserving(post * have)
+        if have and budget.expired():
+            status = stopped_by()
+            break
+        ask = want - have if deadline.unlimited else min(want - have, TIMED_CHUNK)
+        c = run(log, LIST, ask, cursor, seconds=budget.left(), lies=lies)
         pieces.append(c.codes)
         have += c.codes.shape[0]
         cursor, status, nodes = c.cursor, c.status, nodes + c.nodes
@@ -300,12 +299,13 @@ def count(log: FeedbackLog, seconds: float | None = None, cap: int | None = None
     return run(log, COUNT, cap, seconds=seconds, lies=lies)
 
 
-def first(log: FeedbackLog, seconds: float | None = None, lies: int = 0) -> Chunk:
+def first(log: FeedbackLog, deadline: Deadline | None = None, lies: int = 0) -> Chunk:
     """Find one: the lexicographically first consistent code, or a proof there is none (at
     once when two entries cannot both hold, :func:`pair_conflict`)."""
-    if not lies and pair_conflict(log, seconds) is not None:
+    deadline = deadline or UNLIMITED
+    if not lies and pair_conflict(log, deadline) is not None:
         return _none_left(log, time.perf_counter())
-    return run(log, LIST, 1, seconds=seconds, lies=lies)
+    return run(log, LIST, 1, seconds=deadline.left(), lies=lies)
 
 
 def at_ranks(log: FeedbackLog, ranks, seconds: float | None = None, lies: int = 0) -> Chunk:
@@ -339,17 +339,17 @@ def guided_order(log: FeedbackLog) -> tuple[np.ndarray, list[int]]:
     return pos, np.argsort(-m[pos], axis=1, kind="stable").ravel().tolist()
 
 
-def guided(log: FeedbackLog, want: int, seconds: float | None,
+def guided(log: FeedbackLog, want: int, deadline: Deadline | None,
            stop: np.ndarray | None = None) -> Chunk:
     """Up to ``want`` codes by the search in the marginals' order (:func:`guided_order`): the
     same propagation and the same exhaustive search as :func:`run`, so ``complete`` is a proof,
     but the codes come in no useful order and the search cannot be resumed. The positions are
     permuted in the log given to the kernel (a symmetry of the scoring) and back in the codes."""
     t0 = time.perf_counter()
-    pos, order = guided_order(log)
+    pos, order = guided_order(log)      # the marginals take part of the time
     args = prepare(log)
     args["guesses"] = np.ascontiguousarray(args["guesses"][:, pos])
-    left = time_policy.kernel_seconds(None if seconds is None else seconds - (time.perf_counter() - t0))
+    left = time_policy.kernel_seconds((deadline or UNLIMITED).left())
     stop = np.zeros(1, np.int32) if stop is None else stop
     with stop_hook(functools.partial(stop.__setitem__, 0, 1)):
         out = new_searcher(args).run(
@@ -360,7 +360,7 @@ def guided(log: FeedbackLog, want: int, seconds: float | None,
                  int(out["nodes"]), time.perf_counter() - t0, guided=True)
 
 
-def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
+def race_first(log: FeedbackLog, want: int, deadline: Deadline | None) -> Chunk:
     """Up to ``want`` codes (find one; two for ``determined``) by two searches on two threads,
     the lexicographic one and the guided one; the first to answer stops the other. Their times
     differ from log to log by 10x either way, so the race cuts the tail (docs/benchmarks.md, "Find one
@@ -371,7 +371,7 @@ def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
 
     def other():
         try:
-            box["chunk"] = guided(log, want, seconds, stop)
+            box["chunk"] = guided(log, want, deadline, stop)
             if box["chunk"].answered:
                 stop[0] = 1
         except BaseException as e:      # re-raised in the caller's thread
@@ -380,7 +380,7 @@ def race_first(log: FeedbackLog, want: int, seconds: float | None) -> Chunk:
     thread = threading.Thread(target=other, name="cbsolve-guided-search", daemon=True)
     thread.start()
     try:
-        lex = run(log, LIST, want, seconds=seconds, stop=stop)
+        lex = run(log, LIST, want, seconds=(deadline or UNLIMITED).left(), stop=stop)
     finally:
         stop[0] = 1                     # answered, failed or out of time: the race is over
         thread.join()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import time_policy
+from ..deadline import Deadline, stopped_by
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
 from . import dfs, sampling
@@ -53,15 +54,18 @@ def codes_wanted(query: Query) -> int:
 
 
 def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0,
-          head_start: HeadStart | None = None) -> ConsistencyResult:
+          head_start: HeadStart | None = None, deadline: Deadline | None = None
+          ) -> ConsistencyResult:
     """Answer a :class:`~cbsolve.consistency.Query` by depth-first search (same semantics as
     :mod:`answer`: OPTIMAL when complete, FEASIBLE when partial, UNKNOWN when a limit hit first);
     ``lies``: the codes that contradict at most that many entries (``--max-lies``);
-    ``head_start``: what ``auto``'s probe found on this log (used when it fits the query)."""
+    ``head_start``: what ``auto``'s probe found on this log (used when it fits the query);
+    ``deadline``: the caller's budget (else one of ``query.time_limit`` seconds)."""
     start = time.perf_counter()
+    deadline = Deadline.given(deadline, query.time_limit)
     result = ConsistencyResult(status=Status.UNKNOWN, backend=backend)
     result.notes.append("native depth-first search (the space is too large to filter)")
-    pair = None if lies else dfs.pair_conflict(log, query.time_limit)
+    pair = None if lies else dfs.pair_conflict(log, deadline)
     if pair is not None:
         # The search propagates each clue alone: it would exhaust the space to see this.
         result.count, result.exact = 0, True
@@ -72,13 +76,14 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
                             "share too few positions (or symbols) for both replies")
         result.seconds = time.perf_counter() - start
         return result
-    tl = query.time_limit
     if query.sample:
-        _sample(result, log, query, lies, head_start)
+        _sample(result, log, query, deadline, lies, head_start)
     elif query.count:
-        seconds = tl if tl is not None else time_policy.UNTIMED_COUNT_SECONDS
+        counting = deadline.capped(None if not deadline.unlimited
+                                   else time_policy.UNTIMED_COUNT_SECONDS)
         if query.count_cap:     # one more than the cap: exactly `cap` secrets count exactly
-            c = _taken(head_start, COUNT, None, lies) or dfs.count(log, seconds, query.count_cap + 1, lies)
+            c = (_taken(head_start, COUNT, None, lies)
+                 or dfs.count(log, counting.left(), query.count_cap + 1, lies))
             n, exact, method = c.count, c.complete, "native depth-first search"
             if c.status is StopReason.LIMIT:     # more than the cap: "at least cap", as the contract says
                 n = query.count_cap
@@ -86,25 +91,25 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
         else:
             c = _taken(head_start, COUNT, None, lies)
             if lies and c is None:      # Ganak counts the exact log only
-                c = dfs.count(log, seconds, None, lies)
+                c = dfs.count(log, counting.left(), None, lies)
             n, exact, method = ((c.count, c.complete, "native depth-first search") if c
-                                else exact_count_log(log, seconds))
-            stopped = StopReason.TIME
+                                else exact_count_log(log, deadline=counting))
+            stopped = stopped_by()
         result.count, result.exact = n, exact
         if exact:
             if "Ganak" in method:
                 result.notes.append(f"exact count by the {method}")
         else:
             result.time_limit_hit = stopped is StopReason.TIME
-            why = "the time limit" if stopped is StopReason.TIME else f"the cap of {query.count_cap}"
-            if tl is None and stopped is StopReason.TIME:
-                why = f"{time_policy.UNTIMED_COUNT_SECONDS:g} s (no --time-limit given)"
-            result.notes.append(f"at least {n}: counting stopped at {why} ({method})")
+            why = stopped.at() if stopped.early else f"at the cap of {query.count_cap}"
+            if deadline.unlimited and stopped is StopReason.TIME:
+                why = f"at {time_policy.UNTIMED_COUNT_SECONDS:g} s (no --time-limit given)"
+            result.notes.append(f"at least {n}: counting stopped {why} ({method})")
         if query.limit != 0 and (n or not exact):   # a count of 0 is the whole answer: the
             # listing search proves it far more slowly than the memoised count (black-peg 16x6,
             # colour counts adding to 17: 0.01 s counted, then 10 s of listing to the limit)
-            left = None if tl is None else max(0.0, tl - (time.perf_counter() - start))
-            shown = dfs.list_in_time(log, LIST_CAP if query.limit is None else query.limit, left, lies)
+            shown = dfs.list_in_time(log, LIST_CAP if query.limit is None else query.limit,
+                                     deadline, lies)
             result.secrets = log.space.format_many(shown.codes)
             dfs.recheck(log, shown.codes, lies)
             result.truncated = shown.codes.shape[0] < n or not result.exact
@@ -115,10 +120,9 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
         want = codes_wanted(query)
         c = _taken(head_start, LIST, want, lies)
         if c is None:
-            c = dfs.list_in_time(log, want, tl, lies)
+            c = dfs.list_in_time(log, want, deadline, lies)
         elif not c.answered:                            # the probe's listing, still going
-            left = None if tl is None else max(0.0, tl - c.seconds)
-            c = dfs.list_in_time(log, want, left, lies, part=c)
+            c = dfs.list_in_time(log, want, deadline, lies, part=c)
         n = c.codes.shape[0]
         dfs.recheck(log, c.codes, lies)
         shown = c.codes[:LIST_CAP] if query.limit is None else c.codes[:query.limit]
@@ -132,31 +136,29 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
         else:
             result.count, result.exact = (n if n else None), False
             result.truncated = True
-            if c.status is StopReason.TIME:
-                result.time_limit_hit = True
-                result.notes.append(f"time limit reached after {n} secret{'s' if n != 1 else ''}"
+            if c.status.early:
+                result.time_limit_hit = c.status is StopReason.TIME
+                result.notes.append(f"{c.status.reached()} after {n} secret{'s' if n != 1 else ''}"
                                     + ("; the log's consistency is unknown" if not n else ""))
         result.settle(n, c.complete)
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, lies: int = 0,
-            head_start: HeadStart | None = None) -> None:
+def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, deadline: Deadline,
+            lies: int = 0, head_start: HeadStart | None = None) -> None:
     """Exact uniform without replacement when the set can be counted in time; otherwise the
     first secrets in lexicographic order, labelled NOT uniform."""
-    tl = query.time_limit
-    t0 = time.perf_counter()
     c = (_taken(head_start, COUNT, None, lies)
-         or dfs.count(log, (tl if tl is not None else time_policy.UNTIMED_COUNT_SECONDS)
-                      * time_policy.SAMPLE_COUNT_SHARE, None, lies))
+         or dfs.count(log, deadline.share(time_policy.SAMPLE_COUNT_SHARE, untimed=(
+             time_policy.SAMPLE_COUNT_SHARE * time_policy.UNTIMED_COUNT_SECONDS)).left(),
+                      None, lies))
     n = c.count
     rng = np.random.default_rng(query.seed)
     if c.complete:
         ranks = sampling.draw(rng, n, query.sample)
         k = ranks.size
-        left = None if tl is None else max(0.0, tl - (time.perf_counter() - t0))
-        got = dfs.at_ranks(log, ranks, left, lies)
+        got = dfs.at_ranks(log, ranks, deadline.left(), lies)
         if got.codes.shape[0] == k:
             dfs.recheck(log, got.codes, lies)
             result.secrets = log.space.format_many(got.codes)
@@ -164,9 +166,8 @@ def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, lies: int
             result.sampling = sampling.BY_RANKS
             result.settle(n, True)
             return
-    left = None if tl is None else max(0.01, tl - (time.perf_counter() - t0))
     clauses, _, decode = cnf_of(log, lies)
-    models = near_uniform(clauses, query.sample, query.seed, left)
+    models = near_uniform(clauses, query.sample, query.seed, _at_least_a_little(deadline))
     if models:
         codes = np.array([decode(m) for m in models], dtype=np.uint8)
         dfs.recheck(log, codes, lies)
@@ -177,8 +178,7 @@ def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, lies: int
             why="the set could not be counted within the time limit")
         result.settle(max(n, codes.shape[0]), False)
         return
-    listed = dfs.list_codes(log, max(query.sample, 1000),
-                            None if tl is None else tl * time_policy.SAMPLE_LIST_SHARE, lies)
+    listed = dfs.list_codes(log, max(query.sample, 1000), _at_least_a_little(deadline), lies)
     dfs.recheck(log, listed.codes, lies)
     m = listed.codes.shape[0]
     pick = sampling.draw(rng, m, query.sample)
@@ -188,3 +188,9 @@ def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, lies: int
     result.sampling = sampling.NOT_UNIFORM.format(
         listed="in lexicographic order", why="the set could not be counted within the time limit")
     result.settle(max(n, m), False)
+
+
+def _at_least_a_little(deadline: Deadline) -> float | None:
+    """The time left for a sample's last steps, at least ``time_policy.SAMPLE_FLOOR_SECONDS``."""
+    left = deadline.left()
+    return None if left is None else max(left, time_policy.SAMPLE_FLOOR_SECONDS)

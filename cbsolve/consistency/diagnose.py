@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from .. import time_policy
-from ..deadline import Deadline
+from ..deadline import Deadline, stop_requested
 from ..feedback import FeedbackLog
 from ..rule import score
 from ..status import Status
@@ -57,10 +57,11 @@ def _mismatch_matrix(log: FeedbackLog) -> np.ndarray:
 
 # --- minimal conflict -----------------------------------------------------------------------
 def minimal_conflict(log: FeedbackLog, backend: str = "native",
-                     time_limit: float | None = None) -> list[int] | None:
+                     time_limit: float | None = None, *,
+                     deadline: Deadline | None = None) -> list[int] | None:
     """1-based numbers of a minimal set of entries that cannot all hold (None if unknown or if
     the log is consistent)."""
-    conflict, minimal = conflict_search(log, backend, time_limit)
+    conflict, minimal = conflict_search(log, backend, time_limit, deadline=deadline)
     return conflict if minimal else None
 
 
@@ -70,29 +71,30 @@ def minimal_conflict(log: FeedbackLog, backend: str = "native",
 DFS_BACKENDS = ("native", "auto")
 
 
-def _search_then_solver(log: FeedbackLog, backend: str, time_limit: float | None,
+def _search_then_solver(log: FeedbackLog, backend: str, deadline: Deadline,
                         by_search, by_solver):
     """Beyond the filter: ``by_search`` (the depth-first search, for ``native`` and ``auto``)
     with its share of the time, then ``by_solver`` with the time left when it could not
     answer (returned None)."""
-    deadline = Deadline(time_limit)
     if backend in DFS_BACKENDS:
-        share = deadline.part(time_policy.DIAGNOSE_SEARCH_SHARE) if time_limit is not None \
-            else Deadline(time_policy.DIAGNOSE_SEARCH_UNTIMED_SECONDS)
-        found = by_search(log, share)
+        found = by_search(log, deadline.share(time_policy.DIAGNOSE_SEARCH_SHARE,
+                                              untimed=time_policy.DIAGNOSE_SEARCH_UNTIMED_SECONDS))
         if found is not None:
             return found
     return by_solver(log, deadline)
 
 
 def conflict_search(log: FeedbackLog, backend: str = "native",
-                    time_limit: float | None = None) -> tuple[list[int] | None, bool]:
-    """(conflict, proved minimal). A time-out returns the smallest conflict found so far."""
+                    time_limit: float | None = None, *, deadline: Deadline | None = None
+                    ) -> tuple[list[int] | None, bool]:
+    """(conflict, proved minimal). A time-out returns the smallest conflict found so far.
+    ``deadline``: the caller's budget (else one of ``time_limit`` seconds)."""
     if len(log) == 0:
         return None, False
     if _native_ok(log, backend):
         return _conflict_native(_mismatch_matrix(log)), True
-    return _search_then_solver(log, backend, time_limit, _conflict_dfs, _conflict_solvers)
+    return _search_then_solver(log, backend, Deadline.given(deadline, time_limit),
+                               _conflict_dfs, _conflict_solvers)
 
 
 def _deletion(numbers: list[int], consistent) -> tuple[list[int], bool]:
@@ -140,14 +142,14 @@ def _conflict_native(bad: np.ndarray) -> list[int] | None:
 # more than N where SAT cannot.
 
 
-def _search_test(log: FeedbackLog, numbers, seconds: float) -> bool | None:
-    c = dfs.first(log.subset(numbers), seconds=seconds)
+def _search_test(log: FeedbackLog, numbers, deadline: Deadline) -> bool | None:
+    c = dfs.first(log.subset(numbers), deadline)
     return bool(c.codes.shape[0]) if c.codes.shape[0] or c.complete else None
 
 
-def _cpsat_test(log: FeedbackLog, numbers, seconds: float) -> bool | None:
-    r = get_backend("cpsat").solve(log.subset(numbers),
-                                   Query(limit=1, determined=False, time_limit=seconds))
+def _cpsat_test(log: FeedbackLog, numbers, deadline: Deadline) -> bool | None:
+    r = get_backend("cpsat").solve(log.subset(numbers), Query(limit=1, determined=False),
+                                   deadline=deadline)
     return r.consistent
 
 
@@ -178,7 +180,7 @@ def _conflict_by_tests(log: FeedbackLog, deadline: Deadline, first_engine,
                 time_policy.TEST_UNTIMED_CAP if left is None
                 else time_policy.deletion_test_cap(left, len(subset)))
             while not deadline.expired() and budget <= max(cap, first_seconds):
-                answer = first_engine(log, subset, deadline.capped(budget).left())
+                answer = first_engine(log, subset, deadline.capped(budget))
                 if answer is not None:
                     return answer
                 if session is None:
@@ -211,9 +213,8 @@ def _conflict_solvers(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] |
     from .sat import session_for
 
     with session_for(log) as s:
-        timed = deadline.left() is not None
-        conflict, minimal = session_conflict(s, deadline.part(time_policy.SAT_CORE_SHARE) if timed
-                                             else Deadline(time_policy.SAT_CORE_UNTIMED_SECONDS))
+        conflict, minimal = session_conflict(s, deadline.share(
+            time_policy.SAT_CORE_SHARE, untimed=time_policy.SAT_CORE_UNTIMED_SECONDS))
     if minimal:
         return conflict, True
     found = _conflict_by_tests(log, deadline, _cpsat_test, conflict,
@@ -290,16 +291,19 @@ def _likeliest_fix(log: FeedbackLog, wrong: np.ndarray) -> int:
     return int(best[0])
 
 
-def corrections(log: FeedbackLog, backend: str = "native", time_limit: float | None = None
+def corrections(log: FeedbackLog, backend: str = "native", time_limit: float | None = None, *,
+                deadline: Deadline | None = None
                 ) -> tuple[list[dict] | None, bool, tuple[int, ...] | None]:
-    """(fewest corrections, proved fewest, witness secret). None when nothing was found."""
+    """(fewest corrections, proved fewest, witness secret). None when nothing was found.
+    ``deadline``: the caller's budget (else one of ``time_limit`` seconds)."""
     if len(log) == 0:
         return [], True, None
     if _native_ok(log, backend):
         j = _likeliest_fix(log, _mismatch_matrix(log))
         secret = tuple(int(v) for v in log.space.codes[j])
         return corrections_for(log, secret), True, secret
-    return _search_then_solver(log, backend, time_limit, _corrections_dfs, _corrections_cpsat)
+    return _search_then_solver(log, backend, Deadline.given(deadline, time_limit),
+                               _corrections_dfs, _corrections_cpsat)
 
 
 def _corrections_dfs(log: FeedbackLog, deadline: Deadline):
@@ -330,27 +334,33 @@ def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
 
 
 def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native",
-             time_limit: float | None = None) -> ConsistencyResult:
+             time_limit: float | None = None, *,
+             deadline: Deadline | None = None) -> ConsistencyResult:
     """Fill ``conflict`` and ``corrections`` of an infeasible result (the conflict gets
-    ``time_policy.CONFLICT_SHARE`` of the time, the corrections the rest)."""
+    ``time_policy.CONFLICT_SHARE`` of the time, the corrections the rest). ``deadline``: the
+    caller's budget (else one of ``time_limit`` seconds)."""
     assert result.status == Status.INFEASIBLE
-    share = time_policy.CONFLICT_SHARE
+    deadline = Deadline.given(deadline, time_limit)
     conflict, minimal = conflict_search(log, backend,
-                                        None if time_limit is None else time_limit * share)
+                                        deadline=deadline.part(time_policy.CONFLICT_SHARE))
     result.conflict = conflict
     if conflict is None:
-        result.notes.append("time limit: no conflicting set of replies found")
+        result.notes.append(f"{_limit()}: no conflicting set of replies found")
     elif not minimal:
-        result.notes.append("time limit: the conflict shown may not be minimal")
-    fixes, proved, secret = corrections(log, backend,
-                                        None if time_limit is None else time_limit * (1 - share))
+        result.notes.append(f"{_limit()}: the conflict shown may not be minimal")
+    fixes, proved, secret = corrections(log, backend, deadline=deadline)
     proved = proved or (fixes is not None and len(fixes) == 1)   # none fits: at least one
     result.corrections = fixes
     if fixes is not None and secret is not None:
         k = len(fixes)
         result.notes.append(
-            f"fewest replies to change: {k}" + ("" if proved else " (not proved fewest: time limit)")
+            f"fewest replies to change: {k}" + ("" if proved else f" (not proved fewest: {_limit()})")
             + f"; then {log.space.format(secret)} fits every reply")
     elif fixes is None:
-        result.notes.append("time limit: no correction found")
+        result.notes.append(f"{_limit()}: no correction found")
     return result
+
+
+def _limit() -> str:
+    """What cut the diagnosis short, as its notes begin: "time limit" or "interrupted"."""
+    return "interrupted (Ctrl-C)" if stop_requested() else "time limit"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import time_policy
+from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from . import dfs
 from .dfs import COUNT, LIST
@@ -44,7 +45,8 @@ class Plan:
 
 
 def probe_search(log: FeedbackLog, query: Query, seconds: float | None = None,
-                 lies: int = 0, race_guided: bool = True) -> Probe:
+                 lies: int = 0, race_guided: bool = True,
+                 deadline: Deadline | None = None) -> Probe:
     """Does the depth-first search answer ``query`` quickly? What it found comes with the
     answer (:class:`Probe`), so the answer does not redo it. ``race_guided``: find-one / unique
     probes on spaces of at most ``time_policy.FIND_PROBE_SMALL_SPACE`` codes race the lexicographic
@@ -52,13 +54,14 @@ def probe_search(log: FeedbackLog, query: Query, seconds: float | None = None,
     logs, kernels alone: median / p95 8.6 / 36 ms lexicographic, 3.7 / 31 ms guided, 3.4 / 16
     ms the first of the two); False: the lexicographic search alone (benchmark baseline).
     ``seconds``: the probe's time (default ``time_policy.PROBE_SECONDS``), at most
-    ``time_policy.PROBE_FRACTION`` of the query's time limit."""
+    ``time_policy.PROBE_FRACTION`` of what is left of ``deadline`` (the query's: else one of
+    ``query.time_limit`` seconds)."""
     seconds = time_policy.PROBE_SECONDS if seconds is None else seconds
-    if query.time_limit is not None:
-        seconds = min(seconds, time_policy.PROBE_FRACTION * query.time_limit)
+    probe = Deadline.given(deadline, query.time_limit).share(time_policy.PROBE_FRACTION,
+                                                             cap=seconds, untimed=seconds)
     if query.count or query.sample:
         cap = query.count_cap + 1 if query.count and query.count_cap else None
-        c = dfs.run(log, COUNT, cap, seconds=seconds, lies=lies)
+        c = dfs.run(log, COUNT, cap, seconds=probe.left(), lies=lies)
         if c.complete:
             return Probe(True, f"depth-first search counted {c.count} secrets in {c.seconds:.3g} s",
                          HeadStart(COUNT, None, lies, c))
@@ -67,12 +70,12 @@ def probe_search(log: FeedbackLog, query: Query, seconds: float | None = None,
             # enumeration and Ganak stop; samples fall back to CMSGen as the SAT path does.
             return Probe(True, f"depth-first search counted {c.count}+ secrets in {c.seconds:.3g} s "
                                "(too many for enumeration by SAT or for Ganak)")
-        return Probe(False, f"depth-first search counted only {c.count} secrets in {seconds:.3g} s")
+        return Probe(False, f"depth-first search counted only {c.count} secrets in {c.seconds:.3g} s")
     want = codes_wanted(query)
     if want == 1 and not lies and race_guided and log.space.size <= time_policy.FIND_PROBE_SMALL_SPACE:
-        c = dfs.race_first(log, want, seconds)
+        c = dfs.race_first(log, want, probe)
     else:
-        c = dfs.run(log, LIST, want, seconds=seconds, lies=lies)
+        c = dfs.run(log, LIST, want, seconds=probe.left(), lies=lies)
     n = c.codes.shape[0]
     if c.answered:
         how = " (guided by belief propagation, raced)" if c.guided else ""
@@ -81,11 +84,11 @@ def probe_search(log: FeedbackLog, query: Query, seconds: float | None = None,
     if n >= dfs.PROBE_LIST_GOING * c.seconds and n > 1:     # the answer resumes from its cursor
         return Probe(True, f"depth-first search listed {n} secrets in {c.seconds:.3g} s and goes on "
                            f"(at least {dfs.PROBE_LIST_GOING} secrets/s)", HeadStart(LIST, want, lies, c))
-    return Probe(False, f"depth-first search listed only {n} secrets in {seconds:.3g} s")
+    return Probe(False, f"depth-first search listed only {n} secrets in {c.seconds:.3g} s")
 
 
 def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
-             lies: int = 0, race_guided: bool = True) -> Plan:
+             lies: int = 0, race_guided: bool = True, deadline: Deadline | None = None) -> Plan:
     """``auto``: brute force wins whenever the space can be listed within the budget. Beyond
     it, for enumeration-heavy queries (lists, counts, samples), the native depth-first search
     (consistency/dfs.py) when a short probe of it answers the query (or, for a count, is
@@ -94,7 +97,7 @@ def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
     filter"); else PySAT for counts, samples and unbounded lists, CP-SAT (raced against local
     search) for find-one / unique / none and bounded lists. Find-one gets a shorter probe.
     ``probe=False`` skips the probe; ``lies``: the query tolerates that many wrong replies
-    (``--max-lies``); ``race_guided``: see :func:`probe_search`."""
+    (``--max-lies``); ``race_guided``, ``deadline``: see :func:`probe_search`."""
     est = native_estimate(log)
     if log.space.size <= AUTO_NATIVE_LIMIT and est <= time_policy.FILTER_SECONDS:
         return Plan("native", f"{log.space.size} codes: filtering all is estimated at {est:.3g} s "
@@ -107,7 +110,7 @@ def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
         # milliseconds where CP-SAT's tail is 10x its median (docs/benchmarks.md, "Find one and
         # `determined`").
         found = probe_search(log, query, time_policy.PROBE_SECONDS if many else dfs.find_probe_seconds(log),
-                             lies, race_guided)
+                             lies, race_guided, deadline)
         if found.ok:
             return Plan("native", f"{too_many}; native depth-first search: {found.why}", est,
                         found.head_start)

@@ -26,28 +26,28 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
     ``engines``: the engines' options (benchmarks; the defaults are the product's).
     ``deadline``: the command's (default: one of ``query.time_limit`` seconds from now)."""
     start = time.perf_counter()
-    # Choice, solve and diagnosis share the limit.
-    deadline = Deadline(query.time_limit) if deadline is None else deadline
-    query = replace(query, time_limit=deadline.left())
+    # Choice, solve and diagnosis share the one deadline.
+    deadline = Deadline.given(deadline, query.time_limit)
     if not len(log) and query.count and not query.sample:
         return _unconstrained(log, query, backend, engines, deadline)
-    plan = plan_for(log, query, race_guided=engines.race_guided) if backend == "auto" else None
+    plan = plan_for(log, query, race_guided=engines.race_guided,
+                    deadline=deadline) if backend == "auto" else None
     choice = plan.to_json() if plan else None
     name = plan.backend if plan else backend
-    result = _proved_none_first(log, query, engines) if name == "sat" and plan else None
+    result = _proved_none_first(log, query, deadline, engines) if name == "sat" and plan else None
     if result is not None:
         name = choice["backend"] = "cpsat"
         choice["reason"] += "; CP-SAT's check proved the log inconsistent first"
     else:
-        result = get_backend(name, engines).solve(log, replace(query, time_limit=deadline.left()),
-                                          head_start=plan.head_start if plan else None)
+        result = get_backend(name, engines).solve(log, query, deadline=deadline,
+                                                  head_start=plan.head_start if plan else None)
     if choice:
         choice["choose_seconds"] = round(time.perf_counter() - start - result.seconds, 6)
         choice["solve_seconds"] = round(result.seconds, 6)
         result.auto = choice
     if result.status == Status.INFEASIBLE and result.conflict is None:
         t0 = time.perf_counter()
-        diagnose(log, result, backend=name, time_limit=deadline.left())
+        diagnose(log, result, backend=name, deadline=deadline)
         if choice:
             choice["diagnose_seconds"] = round(time.perf_counter() - t0, 6)
     result.seconds = time.perf_counter() - start
@@ -55,16 +55,14 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
     return result
 
 
-def _proved_none_first(log: FeedbackLog, query: Query,
+def _proved_none_first(log: FeedbackLog, query: Query, deadline: Deadline,
                        engines: Engines = Engines()) -> ConsistencyResult | None:
     """CP-SAT's answer when it proves within a short budget that no secret fits (the answer
     to any query then), else None (a secret was found, or the budget ran out). The budget:
-    ``time_policy.CHECK_SHARE`` of the time, at most ``CHECK_SECONDS``."""
-    seconds = time_policy.CHECK_SECONDS if query.time_limit is None else \
-        min(time_policy.CHECK_SECONDS, time_policy.CHECK_SHARE * query.time_limit)
-    check = replace(query, count=False, sample=None, limit=1, determined=False,
-                    time_limit=seconds)
-    result = get_backend("cpsat", engines).solve(log, check)
+    ``time_policy.CHECK_SHARE`` of the time left, at most ``CHECK_SECONDS``."""
+    check = replace(query, count=False, sample=None, limit=1, determined=False)
+    result = get_backend("cpsat", engines).solve(log, check, deadline=deadline.share(
+        time_policy.CHECK_SHARE, cap=time_policy.CHECK_SECONDS, untimed=time_policy.CHECK_SECONDS))
     if result.status != Status.INFEASIBLE:
         return None
     if query.sample:

@@ -185,7 +185,7 @@ class Coach:
             return None, f"no exact search here: {exc}"
         try:
             return exact_costs(search, self._capped, self.space, Position.from_log(log), guess,
-                               Deadline(self.exact_seconds)), ""
+                               Deadline.from_limit(self.exact_seconds)), ""
         except OutOfTime:
             from ..deadline import stop_requested
 

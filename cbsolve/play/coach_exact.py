@@ -69,11 +69,10 @@ class _Solver:
         strategy fits the cap; OutOfTime when the deadline stops it."""
         from ..search.position import solve_set
 
-        left = self.deadline.left()
-        if left is not None and left <= 0:
+        if self.deadline.expired():
             raise OutOfTime
         search = self.capped if depth else self.search
-        out = solve_set(search, members, history, depth=depth, seconds=left or 0)
+        out = solve_set(search, members, history, depth=depth, deadline=self.deadline)
         if out is None:
             raise OutOfTime
         return (int(out[0]), int(out[1])) if out[2] else None

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..deadline import Deadline
 from ..variant import Variant
 
 #: The first probe asks for a strategy this much above a class's bound (then doubles).
@@ -69,16 +70,18 @@ class GameBound:
 
 
 def game_bound(variant: Variant, *, max_class: int = 1000, seconds: float = 30.0,
-               time_limit: float | None = None, search=None, log=None) -> GameBound:
+               time_limit: float | None = None, search=None, log=None,
+               deadline: Deadline | None = None) -> GameBound:
     """The least first-guess bound over one first guess per symmetry orbit (module doc);
-    ``time_limit`` ends the refinement (the bound proved so far stands)."""
+    ``deadline`` (else ``time_limit`` seconds) ends the refinement (the bound proved so far
+    stands); each probe takes at most ``seconds``."""
     from ..search.position import expected_search
 
     log = log or (lambda msg: None)
     search = search or expected_search(variant, None, "all")
     solver = search.solver
     started = time.perf_counter()
-    ends = None if time_limit is None else started + time_limit
+    deadline = Deadline.given(deadline, time_limit)
     everyone = np.arange(search.n, dtype=np.int32)
     firsts = solver.scan(everyone, 0, search.played_mask([]), None, search.native_history([]))
     guesses = {}
@@ -90,7 +93,7 @@ def game_bound(variant: Variant, *, max_class: int = 1000, seconds: float = 30.0
         guesses[g] = (classes, [0.0])
     heap = [(_total(search.n, c), g) for g, (c, _) in guesses.items()]
     heapq.heapify(heap)
-    while heap and (ends is None or time.perf_counter() < ends):
+    while heap and not deadline.expired():
         bound, g = heapq.heappop(heap)
         classes, spent = guesses[g]
         todo = [c for c in classes if c.open]
@@ -99,7 +102,7 @@ def game_bound(variant: Variant, *, max_class: int = 1000, seconds: float = 30.0
             break
         c = min(todo, key=lambda c: len(c.members))   # smallest first: the cheapest probes
         t0 = time.perf_counter()
-        _refine(search, c, [g], seconds, ends)
+        _refine(search, c, [g], deadline.capped(seconds))
         spent[0] += time.perf_counter() - t0
         heapq.heappush(heap, (_total(search.n, classes), g))
         log(f"{search.space.format(search.codes[g])}: class of {len(c.members)} >= {c.lower}"
@@ -118,14 +121,13 @@ def _total(n: int, classes: list[_Class]) -> int:
     return n + sum(c.lower for c in classes)
 
 
-def _refine(search, c: _Class, history: list[int], seconds: float, ends: float | None) -> None:
-    """Raise one class's bound by one probe above it (or find its optimum)."""
+def _refine(search, c: _Class, history: list[int], probe: Deadline) -> None:
+    """Raise one class's bound by one probe above it (or find its optimum) before ``probe``."""
     from ..search.position import solve_set
 
-    cap = seconds if ends is None else max(min(seconds, ends - time.perf_counter()), 1e-3)
     budget = (c.lower + c.step, 0)
     c.step *= 2
-    out = solve_set(search, c.members, history, budget=budget, depth=0, seconds=cap)
+    out = solve_set(search, c.members, history, budget=budget, depth=0, deadline=probe)
     if out is None:          # out of time: this class keeps its bound
         c.open = False
         return

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..deadline import UNLIMITED, Deadline
 from ..variant import Variant
 
 #: Sets this small are left as the input tree plays them: two secrets need 3 guesses at
@@ -74,7 +75,7 @@ class Polisher:
         self.log = log or (lambda msg: None)
         self.labels = [variant.format_response(r) for r in range(variant.response_slots)]
         self.stats = PolishStats()
-        self._ends_at: float | None = None
+        self._deadline = UNLIMITED
         self._started = time.perf_counter()
         self.log_depth = 1   # log the polished classes this many guesses deep
 
@@ -84,7 +85,7 @@ class Polisher:
         """The polished tree of ``root`` (a tree-format node) over ``members`` (default: every
         code) after ``history`` (code indices); returns (root, total from the node)."""
         started = self._started = time.perf_counter()
-        self._ends_at = None if self.time_limit is None else started + self.time_limit
+        self._deadline = Deadline.from_limit(self.time_limit)
         members = (np.arange(self.search.n, dtype=np.int32) if members is None
                    else np.ascontiguousarray(members, dtype=np.int32))
         history = list(history or [])
@@ -139,10 +140,8 @@ class Polisher:
         from ..search.position import solve_set, subtree
 
         search = self.search
-        seconds = self.node_seconds
-        if self._ends_at is not None:
-            seconds = min(seconds, max(self._ends_at - time.perf_counter(), 1e-3))
-        out = solve_set(search, members, history, budget=old, depth=0, seconds=seconds)
+        out = solve_set(search, members, history, budget=old, depth=0,
+                        deadline=self._deadline.capped(self.node_seconds))
         if out is None:
             self.stats.timed_out += 1
             return None
@@ -223,4 +222,4 @@ class Polisher:
         return " ".join(self.space.format(self.search.codes[g]) for g in history)
 
     def _out_of_time(self) -> bool:
-        return self._ends_at is not None and time.perf_counter() >= self._ends_at
+        return self._deadline.expired()

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..deadline import Deadline
 from ..search.result import Verdict
 
 
@@ -57,13 +58,13 @@ def ordered_guesses(native, members: np.ndarray, history: list[int]) -> list[int
 
 
 def by_greedy_misses(native, members: np.ndarray, depth: int, history: list[int],
-                     guesses: list[int], deadline: float | None = None) -> list[int]:
+                     guesses: list[int], deadline: Deadline | None = None) -> list[int]:
     """``guesses`` reordered by what the greedy tree leaves undone after each: the classes
     (then their secrets) its greedy subtrees do not settle within ``depth - 1`` guesses."""
     win = native.variant.win_response
     keyed = []
     for rank, g in enumerate(guesses):
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and deadline.expired():
             keyed.extend((10**9, 0, r, h) for r, h in enumerate(guesses[rank:], rank))
             break
         replies = native.replies(g, members)
@@ -107,7 +108,7 @@ def _tree(native, members: np.ndarray, depth: int, history: list[int]) -> dict:
 
 def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
                  cap: float = 5.0, levels: int = 1, max_guesses: int | None = None,
-                 log: WitnessLog | None = None, deadline: float | None = None,
+                 log: WitnessLog | None = None, deadline: Deadline | None = None,
                  deeper_guesses: int | None = None, rank_by_greedy: bool = False,
                  survey: bool = False, only: list[int] | None = None) -> dict | None:
     """A native tree that finds every secret of ``members`` within ``depth`` guesses, or None.
@@ -120,7 +121,7 @@ def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
     ``survey``: decide every class of every guess tried, also after one fails (the log then
     says, per guess, which classes are settled, refuted or unknown: the evidence of a failed
     attempt). ``rank_by_greedy``: at this node, try first the guesses whose classes the greedy tree
-    leaves fewest secrets too deep in (:func:`by_greedy_misses`); ``deadline`` (``time.perf_counter()`` value) stops it.
+    leaves fewest secrets too deep in (:func:`by_greedy_misses`); ``deadline`` stops it.
     """
     log = log if log is not None else WitnessLog()
     members = np.asarray(members, dtype=np.int64)
@@ -133,7 +134,7 @@ def find_witness(native, members: np.ndarray, depth: int, history: list[int], *,
     if rank_by_greedy:
         guesses = by_greedy_misses(native, members, depth, history, guesses, deadline)
     for g in guesses:
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and deadline.expired():
             return None
         t0 = time.perf_counter()
         replies = native.replies(g, members)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import time_policy
-from ..deadline import Deadline
+from ..deadline import UNLIMITED, Deadline
 from ..errors import InconsistentLog
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
@@ -79,20 +79,21 @@ def solve_from(position: Position, objective: str = "worst", *, guesses: str = "
                max_depth: int | None = None, time_limit: float | None = None,
                workers: int | None = None, progress=None, certificate: bool = True,
                lookahead: int = 0, memory_budget: str | int | None = None,
-               replies: str = "auto") -> SearchResult:
+               replies: str = "auto", deadline: Deadline | None = None) -> SearchResult:
     """The proved optimum of the game from ``position`` (tree and, worst case, certificate);
-    ``memory_budget`` and ``replies`` choose the reply source as for the whole game."""
+    ``memory_budget`` and ``replies`` choose the reply source as for the whole game;
+    ``deadline``: the caller's budget (else ``time_limit`` seconds, None or 0: none)."""
     if objective == "worst":
         from .worst import solve_worst
 
         result = solve_worst(position.variant, guesses=guesses, max_depth=max_depth,
                              time_limit=time_limit, workers=workers, progress=progress,
                              certificate=certificate, lookahead=lookahead, position=position,
-                             memory_budget=memory_budget, replies=replies)
+                             memory_budget=memory_budget, replies=replies, deadline=deadline)
     else:
         result = solve_expected_from(position, guesses=guesses, max_depth=max_depth,
                                      time_limit=time_limit, memory_budget=memory_budget,
-                                     replies=replies)
+                                     replies=replies, deadline=deadline)
     stamp(result, position)
     return result
 
@@ -124,12 +125,14 @@ def expected_search(variant: Variant, max_depth: int | None, guesses: str,
 
 
 def solve_set(search, members: np.ndarray, history: list[int], budget=None,
-              depth: int | None = None, seconds: float | None = None):
+              depth: int | None = None, seconds: float | None = None,
+              deadline: Deadline | None = None):
     """Solve one set exactly within ``budget`` (total, worst): (total, worst, exact) as the
     core's ``solve``, or None when stopped; the call runs in a thread so Ctrl-C stops it.
     ``depth``: guesses left under a ``max_depth`` cap (default: the search's cap; 0 none).
-    ``seconds``: a time limit for this call alone (0: none), set on the search and cleared
-    after it with the stop flag; None leaves the search's deadline as the caller set it."""
+    ``deadline`` (or ``seconds``, 0: none): a deadline for this call alone, set on the search
+    and cleared after it with the stop flag; neither leaves the search's deadline as the
+    caller set it."""
     from ..deadline import run_interruptible
     from .expected.kernel import INF_T, INF_W
 
@@ -141,13 +144,13 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
         return solver.solve(members, search.depth if depth is None else depth, int(bt), int(bw),
                             search.played_mask(history), None, search.native_history(history))
 
-    if seconds is None:
+    if deadline is None and seconds is None:
         return run_interruptible(work, solver.request_stop)
-    search.set_deadline(seconds)
+    search.set_deadline(Deadline.given(deadline, seconds or None))
     try:
         return run_interruptible(work, solver.request_stop)
     finally:
-        search.set_deadline(0)
+        search.set_deadline(None)
 
 
 def subtree(search, members: np.ndarray, history: list[int],
@@ -166,13 +169,15 @@ def subtree(search, members: np.ndarray, history: list[int],
 def solve_expected_from(position: Position, *, guesses: str = "all",
                         max_depth: int | None = None,
                         time_limit: float | None = None, memory_budget: str | int | None = None,
-                        replies: str = "auto") -> SearchResult:
-    """Smallest total (then worst case) from ``position``: one exact solve of its set."""
+                        replies: str = "auto", deadline: Deadline | None = None) -> SearchResult:
+    """Smallest total (then worst case) from ``position``: one exact solve of its set, before
+    ``deadline`` (else within ``time_limit`` seconds, None or 0: none)."""
     from ..tree import make_tree
 
     started = time.perf_counter()
+    deadline = Deadline.given(deadline, time_limit or None)
     search = expected_search(position.variant, max_depth, guesses, memory_budget=memory_budget,
-                             replies=replies, deadline=Deadline(time_limit or None))
+                             replies=replies, deadline=deadline)
     n = int(position.members.size)
     result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=False, secrets=n,
                           max_depth=max_depth, guesses=guesses, reply_source=search.reply_source)
@@ -181,13 +186,14 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
         if result.interrupted:
             raise SearchInterrupted(result)
         return result
-    if time_limit:   # the limit counts the set-up (the reply matrix), as the whole game's does
-        search.set_deadline(max(float(time_limit) - (time.perf_counter() - started), 1e-3))
+    if not deadline.unlimited:   # it counts the set-up (the reply matrix), as the whole game's does
+        search.set_deadline(deadline)
     history = [int(g) for g in position.history]
 
     def stopped(why: str, reason: StopReason) -> SearchResult:
         result.stop = reason
-        search.set_deadline(time_policy.STOPPED_BOUND_SECONDS)   # a bound, not another search
+        # a bound, not another search (its own short budget: the search's is spent)
+        search.set_deadline(UNLIMITED.capped(time_policy.STOPPED_BOUND_SECONDS))
         low = search.solver.lower_bound(np.ascontiguousarray(position.members, dtype=np.int32),
                                         search.depth, search.played_mask(history),
                                         search.native_history(history))
@@ -203,7 +209,7 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
         raise SearchInterrupted(stopped("interrupted", StopReason.INTERRUPTED)) from None
     # the kernel's control block says what stopped it (read before set_deadline clears it)
     reason = StopReason(search.solver.stop_reason())
-    search.set_deadline(0)
+    search.set_deadline(None)
     result.nodes = search.solver.nodes
     if out is None:
         return stopped("time limit" if reason is StopReason.TIME else str(reason), reason)

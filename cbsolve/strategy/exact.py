@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import time_policy
+from ..deadline import UNLIMITED, Deadline
 
 #: Largest remaining set solved exactly for advice (see the module docstring).
 EXACT_SECRETS = 500
@@ -55,9 +56,11 @@ def cached_search(variant, guesses: str = "all"):
 
 
 def exact_move(log, guesses: str = "all", budget: int = EXACT_SECRETS,
-               time_limit: float = time_policy.ADVICE_EXACT_SECONDS) -> tuple[ExactMove | None, str]:
+               time_limit: float = time_policy.ADVICE_EXACT_SECONDS,
+               deadline: Deadline | None = None) -> tuple[ExactMove | None, str]:
     """(the optimal move, "") when the set left by ``log`` is solved within the budget, else
-    (None, why not). An inconsistent log raises InconsistentLog."""
+    (None, why not). An inconsistent log raises InconsistentLog. The search stops at
+    ``time_limit`` seconds, or at ``deadline`` (the caller's) if that comes first."""
     from ..errors import CbsolveError
     from ..search.position import Position, solve_set, subtree
 
@@ -70,7 +73,8 @@ def exact_move(log, guesses: str = "all", budget: int = EXACT_SECRETS,
     except CbsolveError as exc:        # e.g. a space too large for the exact search
         return None, f"no exact search here: {exc}"
     history = [int(g) for g in position.history]
-    out = solve_set(search, position.members, history, seconds=time_limit)
+    out = solve_set(search, position.members, history,
+                    deadline=(deadline or UNLIMITED).capped(time_limit))
     if out is None or not out[2]:
         return None, f"the exact search did not finish within {time_limit:g} s"
     root, hist = subtree(search, position.members, history)

@@ -35,6 +35,7 @@ import numpy as np
 from bench_consistency import check, stats  # the same re-scoring and p95 as the rows
 
 from cbsolve.consistency import Query, consistent, dfs, get_backend
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.variant import Variant
 
@@ -54,9 +55,9 @@ def find_one(engine: str, log: FeedbackLog, seconds: float) -> tuple[float, list
         r = get_backend("cpsat").solve(log, query)
         return time.perf_counter() - t0, r.secrets, "cpsat"
     if engine == "dfs":
-        c = dfs.first(log, seconds=seconds)
+        c = dfs.first(log, Deadline.from_limit(seconds))
     elif engine == "dfs-race":
-        c = dfs.race_first(log, 1, seconds)
+        c = dfs.race_first(log, 1, Deadline.from_limit(seconds))
     else:
         raise SystemExit(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     dt = time.perf_counter() - t0

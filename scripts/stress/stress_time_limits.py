@@ -16,14 +16,26 @@ The children import the cbsolve of this checkout (PYTHONPATH), not the installed
 
 Prints one row per case and, at the end, a Markdown table; exit 1 when some case overran by
 more than ``--allow`` seconds (default 1.5: the ~1 s the brief allows plus the tree reserve).
+
+``--commands`` runs the commands instead, each as a whole ``python -m cbsolve`` process on a
+case that cannot finish in time: with ``--time-limit L`` (the wall time from the process's
+start to its exit, minus L: start-up included, as a person waits for it), and with a Ctrl-C
+``--after`` seconds in (the time from the SIGINT to the exit, the exit code, and whether the
+command printed its best so far). The interactive commands are run under Ctrl-C only where
+they take no ``--time-limit``.
+
+    nice python scripts/stress_time_limits.py --commands                 # every command
+    nice python scripts/stress_time_limits.py --commands --only bounds-huge analyze
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 GAMES = {
@@ -87,7 +99,8 @@ def run_one(call: str, game: str, limit: float) -> dict:
         else:
             from cbsolve.strategy.evaluation import Unfinished, evaluate
             try:
-                e = evaluate(variant, "minimax", deadline=Deadline(limit), keep_tree=False)
+                e = evaluate(variant, "minimax", deadline=Deadline.from_limit(limit),
+                             keep_tree=False)
                 how = f"evaluated (worst {e.worst})" if hasattr(e, "worst") else "evaluated"
             except Unfinished:
                 how = "unfinished (deadline)"
@@ -98,6 +111,127 @@ def run_one(call: str, game: str, limit: float) -> dict:
             "overrun": round(wall - limit, 2), "how": how}
 
 
+#: ``--commands``: name -> (arguments, what it needs). Each case is long on the 2-core machine
+#: (its command alone runs for minutes), so both a time limit and a Ctrl-C stop it early.
+#: ``{log40}`` is a 20-clue log of 40 digits (made here), ``{out}`` a fresh directory.
+COMMANDS = {
+    "consistent": ["consistent", "--log", "{log40}", "--length", "40", "--digits", "10",
+                   "--repeats", "--count", "--backend", "sat"],
+    "consistent-lies": ["consistent", "--log", "{log40}", "--length", "40", "--digits", "10",
+                        "--repeats", "--max-lies", "1", "--count"],
+    "static": ["static", "--length", "5", "--digits", "10"],
+    "bounds-huge": ["bounds", "--length", "64", "--letters", "26", "--repeats"],
+    "bounds": ["bounds", "--length", "5", "--digits", "10"],
+    "optimal-worst": ["optimal", "--objective", "worst", "--length", "5", "--digits", "8"],
+    "optimal-expected": ["optimal", "--objective", "expected"],
+    "evaluate": ["evaluate", "--variant", "mastermind", "--length", "5", "--digits", "8"],
+    "analyze": ["analyze", "--family", "mastermind", "--lengths", "4-5", "--alphabets", "9-10",
+                "--out", "{out}", "--no-plots", "--quiet"],
+    "analyze-inline": ["analyze", "--family", "mastermind", "--lengths", "4-5", "--alphabets",
+                       "9-10", "--out", "{out}", "--no-plots", "--quiet", "--workers", "0"],
+    "assist": ["assist", "--length", "6", "--digits", "10"],
+    "next": ["next", "--length", "6", "--digits", "10"],
+    "partition": ["partition", "012345", "--length", "6", "--digits", "10"],
+    "play": ["play", "--mode", "host", "--length", "6", "--digits", "10"],
+    "bot": ["bot", "--length", "6", "--digits", "10"],
+}
+#: Commands that take no --time-limit yet: Ctrl-C only.
+CTRL_C_ONLY = {"next", "partition", "play", "bot"}
+#: Commands that read a person's input: given none (an open pipe), they wait in their loop.
+READS_INPUT = {"assist", "play", "bot"}
+
+
+def _log40(path: str) -> None:
+    """A consistent 20-clue log of 40 digits: no engine counts it in minutes."""
+    import random
+
+    from cbsolve.codes import CodeSpace
+    from cbsolve.scoring import score
+    from cbsolve.variant import Variant
+
+    v = Variant(40, "0123456789", True)
+    rng = random.Random(7)
+    secret = "".join(rng.choice("0123456789") for _ in range(40))
+    space = CodeSpace(v)
+    with open(path, "w", encoding="utf-8") as fh:
+        for _ in range(20):
+            g = "".join(rng.choice("0123456789") for _ in range(40))
+            fh.write("{}:{},{}\n".format(g, *score(v, space.parse(secret), space.parse(g))))
+
+
+def run_command(name: str, argv: list[str], env: dict, limit: float | None,
+                after: float | None) -> dict:
+    """One command as a whole process: with ``--time-limit limit``, or Ctrl-C after ``after``
+    seconds. Wall time from the start to the exit; for Ctrl-C, from the SIGINT to the exit."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log40 = os.path.join(tmp, "log40.txt")
+        _log40(log40)
+        args = [a.format(log40=log40, out=os.path.join(tmp, "out")) for a in argv]
+        if limit is not None:
+            args += ["--time-limit", f"{limit:g}"]
+        start = time.perf_counter()
+        # run from the checkout: ``-m`` puts the working directory first on sys.path
+        root = env["PYTHONPATH"].split(os.pathsep)[0]
+        child = subprocess.Popen([sys.executable, "-m", "cbsolve", *args], env=env, cwd=root,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        sent = None
+        if after is not None:
+            try:
+                child.wait(after)
+            except subprocess.TimeoutExpired:
+                sent = time.perf_counter()
+                child.send_signal(signal.SIGINT)
+        try:
+            out, err = child.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            out, err = child.communicate()
+        end = time.perf_counter()
+    row = {"command": name, "limit": limit, "ctrl_c_after": after, "exit": child.returncode,
+           "wall": round(end - start, 2), "printed": bool(out.strip()),
+           "stderr": err.strip().splitlines()[-1][:80] if err.strip() else ""}
+    if limit is not None:
+        row["overrun"] = round(end - start - limit, 2)
+    elif sent is not None:
+        row["overrun"] = round(end - sent, 2)          # SIGINT to exit
+        # Ctrl-C is never reported as a time limit (with no limit set, it was)
+        row["says_time_limit"] = "time limit" in (out + err).lower()
+    else:
+        row["overrun"] = None                          # it ended before the Ctrl-C
+    return row
+
+
+def main_commands(args, env) -> int:
+    names = args.only or list(COMMANDS)
+    rows = []
+    print(f"load average {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores", flush=True)
+    for name in names:
+        cases = [(None, args.after)]
+        if name not in CTRL_C_ONLY:
+            cases = [(limit, None) for limit in args.limits] + cases
+        for limit, after in cases:
+            row = run_command(name, COMMANDS[name], env, limit, after)
+            row["load"] = round(os.getloadavg()[0], 1)
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    print("\n| command | stopped by | wall s | overrun s | exit | printed | says \"time limit\" |\n"
+          "|---|---|---|---|---|---|---|")
+    for r in rows:
+        how = (f"--time-limit {r['limit']:g}" if r["limit"] is not None
+               else f"Ctrl-C at {r['ctrl_c_after']:g} s")
+        said = "" if "says_time_limit" not in r else ("yes" if r["says_time_limit"] else "no")
+        print(f"| {r['command']} | {how} | {r['wall']} | {r['overrun']} | {r['exit']} | "
+              f"{'yes' if r['printed'] else 'no'} | {said} |")
+    bad = [r for r in rows if r["overrun"] is None or r["overrun"] > args.allow
+           or (r["limit"] is None and (r["exit"] != 130 or r.get("says_time_limit")))
+           or (r["limit"] is not None and r["exit"] not in (0, 1))]
+    print(f"\n{len(bad)} of {len(rows)} cases overran by more than {args.allow} s, refused the "
+          f"limit, or on Ctrl-C did not exit 130 or said \"time limit\"; load average "
+          f"{os.getloadavg()[0]:.1f}")
+    return 1 if bad else 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limits", type=float, nargs="+", default=[2, 5, 10])
@@ -105,6 +239,12 @@ def main(argv=None) -> int:
     parser.add_argument("--calls", nargs="+", default=list(CALLS), choices=list(CALLS))
     parser.add_argument("--allow", type=float, default=1.5)
     parser.add_argument("--one", nargs=3, metavar=("CALL", "GAME", "LIMIT"), help=argparse.SUPPRESS)
+    parser.add_argument("--commands", action="store_true",
+                        help="Run the commands as processes (time limit and Ctrl-C).")
+    parser.add_argument("--only", nargs="+", choices=list(COMMANDS), default=None,
+                        help="With --commands: these commands only.")
+    parser.add_argument("--after", type=float, default=3.0,
+                        help="With --commands: Ctrl-C this many seconds in.")
     args = parser.parse_args(argv)
     if args.one:
         print(json.dumps(run_one(args.one[0], args.one[1], float(args.one[2]))))
@@ -114,6 +254,12 @@ def main(argv=None) -> int:
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])}
+    if args.commands:
+        if args.allow == parser.get_default("allow"):
+            args.allow = 0.5       # a command stops within 0.5 s of its limit and of Ctrl-C
+        if args.limits == parser.get_default("limits"):
+            args.limits = [2.0]
+        return main_commands(args, env)
     rows = []
     print(f"load average {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores", flush=True)
     for game in args.games:

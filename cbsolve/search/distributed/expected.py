@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ... import time_policy
-from ...deadline import Deadline, stop_requested
+from ...deadline import Deadline, stopped_by
 from ...status import Status, StopReason
 from ...variant import Variant
 from ..result import SearchResult
@@ -100,12 +100,12 @@ def solve_class(spec: dict) -> dict:
     greedy = solver.greedy_value(members, depth, search.played_mask(history))
     if greedy is not None and (greedy[0], greedy[1] + 1) < budget:
         budget = (greedy[0], greedy[1] + 1)   # the greedy strategy bounds the optimum
-    if spec.get("seconds"):
-        search.set_deadline(float(spec["seconds"]))
+    if spec.get("seconds"):     # a task's edge: the time left when the driver sent it
+        search.set_deadline(Deadline.from_limit(spec["seconds"]))
     try:
         out = solve_set(search, members, history, budget, depth=depth)
     finally:
-        search.set_deadline(0)
+        search.set_deadline(None)
     done = {"seconds": time.perf_counter() - started, "nodes": int(solver.nodes - nodes),
             "cpu": time.process_time() - cpu, "worker": _worker_name()}
     if out is None:
@@ -140,8 +140,8 @@ def solve_guess(spec: dict) -> dict:
     subs = sorted(((r, members[resp == r]) for r in replies), key=lambda x: len(x[1]))
     bounds = [solver.lower_bound(sub, cd, search.played_mask(child), search.native_history(child))
               for _, sub in subs]
-    if spec.get("seconds"):
-        search.set_deadline(float(spec["seconds"]))
+    if spec.get("seconds"):     # a task's edge: the time left when the driver sent it
+        search.set_deadline(Deadline.from_limit(spec["seconds"]))
     done, wmax, rest = len(members), 1, sum(b[0] for b in bounds)
     out = None
     try:
@@ -161,7 +161,7 @@ def solve_guess(spec: dict) -> dict:
                 break
             done, wmax = done + value[0], max(wmax, 1 + value[1])
     finally:
-        search.set_deadline(0)
+        search.set_deadline(None)
     if out is None:
         children, hist = {}, {1: 1} if np.any(resp == win) else {}
         for r, sub in sorted(subs, key=lambda x: x[0]):
@@ -191,14 +191,15 @@ class DistributedExpected:
     """The driver: first (and second) guesses here, classes on the cluster's workers."""
 
     def __init__(self, client, variant: Variant, max_depth: int | None, guesses: str,
-                 time_limit: float | None = None, split: Split = Split()):
+                 time_limit: float | None = None, split: Split = Split(),
+                 deadline: Deadline | None = None):
         from ..position import expected_search
 
         self.client = client
         self.variant = variant
         self.max_depth = max_depth
         self.guesses = guesses
-        self.deadline = Deadline(time_limit)
+        self.deadline = Deadline.given(deadline, time_limit)
         # ordering and bounds; its set-up (the reply matrix) stops at the limit too
         self.search = expected_search(variant, max_depth, guesses, deadline=self.deadline)
         self.split = split
@@ -434,9 +435,9 @@ class DistributedExpected:
         search reports it: the counting lower bound of the set and the greedy strategy's value
         (its tree after a time limit; none after Ctrl-C, which leaves at once)."""
         s = self.search
-        result.stop = StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
+        result.stop = stopped_by()
         result.interrupted = result.stop is StopReason.INTERRUPTED
-        s.set_deadline(0)
+        s.set_deadline(None)
         played = s.played_mask(history)
         result.lower = int(s.solver.lower_bound(members, s.depth, played, s.native_history(history))[0])
         greedy = self.root_greedy if self.root_greedy is not False else \
@@ -497,8 +498,8 @@ class DistributedExpected:
             t = time.perf_counter()
             self.root_greedy = s.solver.greedy_value(members, s.depth, s.played_mask(history))
             if not self.deadline.unlimited:
-                reserve = time_policy.TREE_RESERVE * (time.perf_counter() - t)
-                self.deadline = self.deadline.capped(max(self.deadline.left() - reserve, 1e-3))
+                self.deadline = self.deadline.reserving(
+                    time_policy.TREE_RESERVE * (time.perf_counter() - t))
             value, g, classes = self.solve_set(members, s.depth, history, (INF_T, INF_W),
                                                greedy=self.root_greedy)
         except (_Stopped, KeyboardInterrupt):
@@ -532,11 +533,14 @@ class DistributedExpected:
 
 def solve_expected_distributed(variant: Variant, scheduler: str, *, workers: int | None = None,
                                max_depth: int | None = None, guesses: str = "all",
-                               time_limit: float | None = None, root=None) -> SearchResult:
+                               time_limit: float | None = None, root=None,
+                               deadline: Deadline | None = None) -> SearchResult:
     """The expected-case optimum on the Dask cluster at ``scheduler`` (an address, or "local":
-    a local cluster of ``workers`` one-thread processes); ``root`` a position to start from."""
+    a local cluster of ``workers`` one-thread processes); ``root`` a position to start from;
+    ``deadline`` (else ``time_limit`` seconds) counts the cluster's start."""
+    deadline = Deadline.given(deadline, time_limit)
     with cluster_client(scheduler, workers) as client:
-        driver = DistributedExpected(client, variant, max_depth, guesses, time_limit)
+        driver = DistributedExpected(client, variant, max_depth, guesses, deadline=deadline)
         if root is None:
             return driver.run()
         return driver.run(root.members, list(root.history))

@@ -22,7 +22,7 @@ import threading
 import numpy as np
 
 from ...capacity import worst_lower
-from ...deadline import Deadline, stop_requested
+from ...deadline import Deadline, stopped_by
 from ...status import Status, StopReason
 from ...variant import Variant
 from ..result import SearchResult, Verdict
@@ -72,17 +72,18 @@ def decide_guess(spec: dict) -> dict:
 def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
                             max_depth: int | None = None, certificate: bool = True,
                             workers: int | None = None, root=None,
-                            time_limit: float | None = None) -> SearchResult:
+                            time_limit: float | None = None,
+                            deadline: Deadline | None = None) -> SearchResult:
     """Fewest guesses in the worst case (from ``root``, a position, when given), decided on the
     cluster of ``client``; tree and certificate as :func:`cbsolve.search.worst.solve_worst`.
-    Stopped by ``time_limit`` or Ctrl-C: the interval proved (the depths refuted so far, the
-    greedy tree's depth) and, after a time limit, the greedy tree."""
+    Stopped by ``deadline`` (else ``time_limit`` seconds) or Ctrl-C: the interval proved (the
+    depths refuted so far, the greedy tree's depth) and, after a time limit, the greedy tree."""
     import time
 
     from .cluster import _Stopped
 
     started = time.perf_counter()
-    deadline = Deadline(time_limit)
+    deadline = Deadline.given(deadline, time_limit)
     try:
         return _solve(client, variant, guesses, max_depth, certificate, workers, root,
                       deadline, started)
@@ -98,7 +99,7 @@ def _stopped(variant, result, guesses, started):
 
     from ..worst.trees import _depth, _fill_stats, _tree_doc
 
-    result.stop = StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
+    result.stop = stopped_by()
     result.interrupted = result.stop is StopReason.INTERRUPTED
     native, greedy = result.native, result.greedy
     # Ctrl-C leaves at once, without a tree; so does a time limit once a better strategy

@@ -22,12 +22,14 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
                    progress: bool | None = None, prune: dict | None = None,
                    memo_entries: int = 8_000_000, split_min: int = SPLIT_MIN,
                    weights: list[int] | None = None,
-                   memory_budget: str | int | None = None, replies: str = "auto") -> SearchResult:
+                   memory_budget: str | int | None = None, replies: str = "auto",
+                   deadline: Deadline | None = None) -> SearchResult:
     """Prove the expected-case optimum of ``variant`` and return it with its strategy tree.
 
     ``guesses``: ``"all"`` codes or only ``"candidates"`` (codes consistent with the replies).
     ``max_depth``: at most this many guesses for every secret (None: no cap).
-    ``time_limit`` (seconds): stop and return the proved bounds, ``proved=False``.
+    ``deadline`` (the caller's budget; else one of ``time_limit`` seconds, None or 0: none): stop
+    and return the proved bounds, ``proved=False``.
     ``workers``: threads sharing the search (default: the machine's cores); with more than one,
     the driver expands classes of at least ``split_min`` secrets itself (:data:`SPLIT_MIN`).
     ``prune`` (names in :data:`PRUNINGS` -> bool, as :func:`cbsolve.search.worst.solve_worst`
@@ -46,6 +48,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     :class:`SearchInterrupted` holding the interval proved so far (no tree).
     """
     started = time.perf_counter()
+    deadline = Deadline.given(deadline, time_limit or None)
     checked = SearchOptions.checked(variant, "expected", PRUNINGS, guesses=guesses,
                                     max_depth=max_depth, prune=prune, workers=workers,
                                     memory_budget=memory_budget, replies=replies,
@@ -55,8 +58,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     options = {k: v for k, v in prune.items() if k != "symmetry"}
     # the time limit counts the set-up (the reply matrices), which stops at it too
     search = _Search(variant, max_depth, guesses, workers, prune.get("symmetry", True), options,
-                     memo_entries, weights, split_min, plan=plan,
-                     deadline=Deadline(time_limit))
+                     memo_entries, weights, split_min, plan=plan, deadline=deadline)
     if plan.source == memory.ON_THE_FLY:
         search.notes.append(plan.note(search.n, budget))
     if search.setup_stopped is not None:
@@ -71,7 +73,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     try:
         # The driver runs in a worker thread: the calling thread answers Ctrl-C at once and
         # sets the kernel's stop flag, which every node polls.
-        return run_interruptible(lambda: search.run(time_limit, show, started),
+        return run_interruptible(lambda: search.run(deadline, show, started),
                                  search.solver.request_stop, on_wait=search.show_interval)
     except (KeyboardInterrupt, _Abandoned):
         raise SearchInterrupted(search.interrupted(started)) from None

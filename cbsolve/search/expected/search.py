@@ -60,7 +60,7 @@ class _Search(_Trees):
                  weights=None, split_min: int = SPLIT_MIN, plan: memory.Plan | None = None,
                  deadline: Deadline | None = None):
         self.split_min = split_min
-        self.deadline_at: float | None = None   # set_deadline's, on perf_counter's clock
+        self.deadline: Deadline | None = None   # set_deadline's
         if weights is not None:
             weights = [int(x) for x in weights]
             if max_depth is None or len(weights) != max_depth or weights[-1] <= 0 or any(
@@ -121,11 +121,12 @@ class _Search(_Trees):
         self.bar = None
         self._live: dict = {}
 
-    def set_deadline(self, seconds: float) -> None:
-        """The core's deadline ``seconds`` from now (0: none, and the stop flag cleared); the
-        driver's own loops read it too (:meth:`_solve_split`)."""
+    def set_deadline(self, deadline: Deadline | None) -> None:
+        """The core's deadline (None: none, and the stop flag cleared); the driver's own loops
+        read it too (:meth:`_solve_split`)."""
+        seconds = 0.0 if deadline is None else time_policy.search_seconds(deadline.left())
         self.solver.set_deadline(seconds)
-        self.deadline_at = time.perf_counter() + seconds if seconds else None
+        self.deadline = deadline
 
     def replies(self, guess: int, members: np.ndarray | None = None) -> np.ndarray:
         """Reply indices of ``guess`` to ``members`` (default: every code), from the matrix or
@@ -178,14 +179,14 @@ class _Search(_Trees):
         return sum(self.weights[k - 1] * v for k, v in hist.items())
 
     # --- the search ----------------------------------------------------------------------------
-    def run(self, time_limit, show, started) -> SearchResult:
+    def run(self, deadline: Deadline, show, started) -> SearchResult:
         solver, n, d = self.solver, self.n, self.depth
         everyone = np.arange(n, dtype=np.int32)
-        if time_limit is not None:
+        if not deadline.unlimited:
             # The greedy value is the first long phase (Logik 5x8: seconds, and the search ran
             # 46 s under a 2 s limit when it was not timed): it ends at the limit too, and a
             # search stopped there reports the counting bound alone.
-            self.set_deadline(max(time_limit - (time.perf_counter() - started), 1e-3))
+            self.set_deadline(deadline)
         t = time.perf_counter()
         greedy = solver.greedy_value(everyone, d, self.base_played)
         self._abandon_if_interrupted()
@@ -194,11 +195,10 @@ class _Search(_Trees):
             greedy = None
         if greedy is not None:
             self.live_upper = greedy[0]
-        if time_limit is not None:
+        if not deadline.unlimited:
             # After a stop the reported tree is built (greedy where the search did not
-            # finish): keep time_policy.TREE_RESERVE x the greedy value's time for it, and count the set-up.
-            reserve = time_policy.TREE_RESERVE * (time.perf_counter() - t)
-            self.set_deadline(max(time_limit - (time.perf_counter() - started) - reserve, 1e-3))
+            # finish): keep time_policy.TREE_RESERVE x the greedy value's time for it.
+            self.set_deadline(deadline.reserving(time_policy.TREE_RESERVE * (time.perf_counter() - t)))
         best = (greedy[0], greedy[1]) if greedy else (INF_T, INF_W)
         best_guess = None            # None: the incumbent is the greedy strategy
         best_classes: list[_Class] = []
@@ -245,7 +245,7 @@ class _Search(_Trees):
             bar.close()
         self._abandon_if_interrupted()
         seconds = time.perf_counter() - started
-        self.set_deadline(0)  # clears the stop flag (read above): the tree walk may re-solve
+        self.set_deadline(None)  # clears the stop flag (read above): the tree walk may re-solve
         lower = min(bounds) if bounds else best
         if not order and greedy is None and not stopped:   # stopped: the counting bound stands
             lower = (INF_T, INF_W)

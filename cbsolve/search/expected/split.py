@@ -94,8 +94,9 @@ class ParallelSplit:
                 # Refining runs no search node: the core's scans read the clock only once per
                 # 2^20 steps of work, and a bound found in the table reads none, so a heap of
                 # guesses refined past the deadline ran for minutes. Look here, once a guess.
-                if self.search.deadline_at is not None and time.perf_counter() >= self.search.deadline_at:
-                    solver.request_stop("time")
+                why = None if self.search.deadline is None else self.search.deadline.reason()
+                if why is not None:
+                    solver.request_stop(why.value)
                 if solver.stopped():
                     state["stopped"] = True
                 with lock:

@@ -49,11 +49,12 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
                 lookahead: int = 0, ties: bool = False,
                 ties_limit: float | None = None,
                 memory_budget: str | int | None = None, position=None,
-                replies: str = "auto") -> SearchResult:
+                replies: str = "auto", deadline: Deadline | None = None) -> SearchResult:
     """Fewest guesses that find every secret in the worst case, proved, with tree and certificate.
 
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
-    optimum is larger); ``time_limit`` stops the search and reports the bounds proved so far;
+    optimum is larger); ``deadline`` (the caller's budget; else one of ``time_limit`` seconds,
+    None or 0: none) stops the search and reports the bounds proved so far;
     ``workers`` threads share the top of the search (default: all cores); ``progress`` is a
     callable ``(phase, depth, counters, lower, upper)`` polled while the native search runs
     (``lower``/``upper``: the interval proved so far). Ctrl-C stops the search within a
@@ -67,13 +68,13 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     guesses on a lower bound of the secrets they leave for the last guess (0: the first one).
     ``ties``: also prove the tie-breaks (fewest secrets needing the worst case, then smallest
     total; :func:`_solve_ties`) and return that tree; a time limit leaves an interval.
-    ``ties_limit``: seconds for the tie-breaks alone (default: what ``time_limit`` leaves).
+    ``ties_limit``: seconds for the tie-breaks alone (default: what the deadline leaves).
     ``ties="count"``: the first tie-break only (fewest secrets at the worst depth).
     ``position``: search the game from a position (:mod:`cbsolve.search.position`) instead of
     from the start; depths then count the guesses from that position (no tie-breaks).
     """
-    run = _WorstRun(variant, guesses, max_depth, time_limit, workers, progress, prune,
-                    lookahead, memory_budget, position, replies)
+    run = _WorstRun(variant, guesses, max_depth, Deadline.given(deadline, time_limit or None),
+                    workers, progress, prune, lookahead, memory_budget, position, replies)
     try:
         return run.solve(certificate, ties, ties_limit, lookahead)
     except KeyboardInterrupt:
@@ -86,7 +87,7 @@ class _WorstRun:
     worst depth (and the tie-breaks); ``finish`` fills the result once."""
 
     def __init__(self, variant: Variant, guesses: str, max_depth: int | None,
-                 time_limit: float | None, workers: int | None, progress, prune: dict | None,
+                 deadline: Deadline, workers: int | None, progress, prune: dict | None,
                  lookahead: int, memory_budget, position, replies: str = "auto") -> None:
         self.start = time.perf_counter()
         options = SearchOptions.checked(variant, "worst", PRUNINGS, guesses=guesses,
@@ -95,15 +96,12 @@ class _WorstRun:
         self.prune, workers, plan = options.prune, options.workers, options.plan
         guesses, n, budget = options.guesses, CodeSpace(variant).size, options.budget
         self.variant, self.guesses, self.max_depth = variant, guesses, max_depth
-        self.time_limit, self.workers, self.progress = time_limit, workers, progress
-        # The limit counts the set-up (the reply matrix: seconds at 32,768 codes), as the
+        self.deadline, self.workers, self.progress = deadline, workers, progress
+        # The deadline counts the set-up (the reply matrix: seconds at 32,768 codes), as the
         # expected search's does: Logik 5x8 with a 2 s limit ended 4.4 s past it. The matrix
         # stops at it too (and at Ctrl-C).
-        limit = time_limit if time_limit is not None and time_limit > 0 else None
         self.native = _Native(variant, guesses, self.prune, max(1, workers), lookahead,
-                              root=position, plan=plan, deadline=Deadline(limit))
-        self.deadline = Deadline(None if limit is None else
-                                 max(limit - (time.perf_counter() - self.start), 1e-3))
+                              root=position, plan=plan, deadline=deadline)
         self.notes: list[str] = [] if plan.source == memory.MATRIX else [plan.note(n, budget)]
         self.result = SearchResult(objective="worst", status=Status.UNKNOWN, proved=False,
                                    secrets=len(self.native.all), guesses=guesses,
@@ -120,9 +118,6 @@ class _WorstRun:
 
     def run(self, method: str, d: int):
         return self.native.run(method, d, self.deadline, self.report)
-
-    def left(self) -> float:
-        return self.time_limit - (time.perf_counter() - self.start)
 
     def finish(self, status: Status, proved: bool) -> SearchResult:
         result, notes = self.result, self.notes
@@ -265,11 +260,11 @@ class _WorstRun:
         searches when ``ties`` (and time enough to start them)."""
         result, notes = self.result, self.notes
         hi = result.histogram[optimum]
-        if ties and self.time_limit is not None:
+        if ties and not self.deadline.unlimited:
             # The tie-break search sets up and reports a tree even when stopped at once: on
             # Bulls & Cows that took 3-4x building the worst-case tree. With less time left than
             # that, starting it would only overrun the limit.
-            left = self.left()
+            left = self.deadline.left()
             need = time_policy.TIES_SETUP_FACTOR * self.native.phases.get(f"tree({optimum})", 0.0)
             if left < need:
                 notes.append(f"time limit: {max(left, 0):.1f} s left, too little to start the "
@@ -281,11 +276,9 @@ class _WorstRun:
         if lo is not None and optimum > 1:
             lo = max(lo, 1)
         if ties:
-            left = None if self.time_limit is None else max(self.left(), 1e-3)
-            if ties_limit is not None:
-                left = ties_limit if left is None else min(left, ties_limit)
+            budget = self.deadline if ties_limit is None else self.deadline.capped(ties_limit)
             lo, hi, self.extra_nodes = _solve_ties(self.variant, result, optimum, self.guesses,
-                                                   left, self.workers, lo, notes,
+                                                   budget, self.workers, lo, notes,
                                                    "count" if ties == "count" else "both")
             tree_doc = result.tree
         if lo is not None:
@@ -318,4 +311,3 @@ def _interrupted(result: SearchResult, native: _Native, notes: list[str],
                  f"{'?' if result.upper is None else result.upper}]")
     result.notes = notes
     return result
-

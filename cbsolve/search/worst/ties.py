@@ -30,12 +30,12 @@ def count_weights(W: int) -> list[int]:
 
 
 def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
-                time_limit: float | None, workers: int, lo: int, notes: list[str],
+                deadline: Deadline, workers: int, lo: int, notes: list[str],
                 mode="both"):
     """Replace ``result``'s tree by one with the fewest secrets at depth W, then the smallest
     total, proved by the weighted expected-case search (see the module docstring).
 
-    Two phases sharing ``time_limit``: (1) weights :func:`count_weights` prove the fewest
+    Two phases sharing ``deadline``: (1) weights :func:`count_weights` prove the fewest
     secrets at depth W alone (every subtree that needs no W-th guess costs 0, so the search
     stops at the first such tree: much cheaper than phase 2 when the total is hard); (2) weights
     :func:`tie_weights` prove (count, total). Returns the proved interval (lower, upper) on the
@@ -45,12 +45,8 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
     from ..expected import solve_expected
 
     n = result.secrets
-    deadline = Deadline(time_limit)
     ties = {"at_worst": result.histogram[W], "total": result.total, "proved": False,
             "at_worst_proved": False, "total_lower": None}
-
-    def left():     # the searches take no 0 (the floor keeps a spent budget a limit)
-        return None if deadline.unlimited else max(deadline.left(), 1e-3)
 
     def adopt(found) -> None:
         # keep the better (count at W, total) tree; both are within W guesses
@@ -60,7 +56,7 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
 
     # Phase 1: the fewest secrets at depth W.
     count = solve_expected(variant, max_depth=W, guesses=guesses, weights=count_weights(W),
-                           time_limit=left(), workers=workers, progress=False)
+                           deadline=deadline, workers=workers, progress=False)
     result.phases["ties_count"] = round(count.seconds, 3)
     nodes = count.nodes
     adopt(count)
@@ -74,7 +70,7 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
         weights = tie_weights(n, W)
         big = weights[-1] - W
         both = solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,
-                              time_limit=left(), workers=workers, progress=False)
+                              deadline=deadline, workers=workers, progress=False)
         result.phases["ties_total"] = round(both.seconds, 3)
         nodes += both.nodes
         adopt(both)
