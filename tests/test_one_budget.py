@@ -142,7 +142,7 @@ def test_bounds_at_a_spent_deadline_answer_what_they_prove_at_once():
     constructions' recursions did not look at the deadline. With it spent they stop at their
     first step; the closed-form lower bounds stand, the upper bound is the trivial one."""
     from cbsolve.bounds import compute_bounds
-    from cbsolve.bounds.counting import worst_lower
+    from cbsolve.capacity import worst_lower
     from cbsolve.scoring import possible_responses
 
     v = Variant(64, string.ascii_uppercase, True)
