@@ -12,6 +12,7 @@ cbsolve.errors.InvalidFeedback: 3 bulls and 1 cow is impossible with 4 positions
 """
 from __future__ import annotations
 
+import io
 import re
 import sys
 
@@ -70,7 +71,7 @@ class Console:
     """
 
     def __init__(self, stdin=None, stdout=None, echo: bool | None = None):
-        self.stdin = stdin or sys.stdin
+        self.stdin = input_stream(stdin)
         self.stdout = stdout or sys.stdout
         self.interactive = _isatty(self.stdin) and _isatty(self.stdout)
         self.echo = (not _isatty(self.stdin)) if echo is None else echo
@@ -81,7 +82,12 @@ class Console:
 
     def ask(self, prompt: str) -> str:
         if self.interactive and self.stdin is sys.stdin and self.stdout is sys.stdout:
-            return input(prompt)  # line editing through readline when a person types
+            try:
+                return input(prompt)  # line editing through readline when a person types
+            except EOFError:          # Ctrl-D: leave the prompt's line before the goodbye
+                self.stdout.write("\n")
+                self.stdout.flush()
+                raise
         self.stdout.write(prompt)
         self.stdout.flush()
         line = read_line(self.stdin)
@@ -93,6 +99,14 @@ class Console:
             self.stdout.write(line + "\n")
             self.stdout.flush()
         return line
+
+
+def input_stream(stream=None):
+    """``stream``, else stdin; an empty stream when the process was started with its stdin
+    closed (Python then sets ``sys.stdin`` to None): closed stdin is the end of input, as
+    supervisors that start children that way expect."""
+    stream = stream if stream is not None else sys.stdin
+    return stream if stream is not None else io.StringIO("")
 
 
 def _isatty(stream) -> bool:
