@@ -22,7 +22,7 @@ from ..certify import UnreadableFile, load
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, UnknownName
 from ..variant import Variant
 from .engine import Guesser, Suggestion, check_strategy
-from .inputs import Console, format_reply, parse_reply, reply_syntax
+from .inputs import Console, format_reply, looks_like_score, parse_reply, reply_syntax
 
 #: Certified trees live next to the package in the source tree (data, never imported code).
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -185,9 +185,7 @@ def _split_entry(variant: Variant, line: str):
     if ":" in line:
         guess, _, reply = line.partition(":")
         return guess.strip(), reply
-    from .inputs import _ONE, _PAIR
-
-    if _PAIR.match(line) or _ONE.match(line):  # a score alone: for the suggested guess
+    if looks_like_score(variant, line):     # a score alone: for the suggested guess
         return None, line
     head, _, rest = line.strip().partition(" ")
     return (head, rest) if rest else (None, line)

@@ -162,10 +162,11 @@ class Guesser:
 
     # --- moves ---------------------------------------------------------------------------
     def record(self, guess: str, bulls: int, cows: int | None = None,
-               advise: bool = True) -> Suggestion | None:
-        """Add one reply; returns the new suggestion (None if not ``advise``: it is then
-        computed on the next :meth:`suggest`), or raises :class:`InconsistentLog`."""
-        entry = self.log.add(guess, bulls, _cows(self.variant, cows))
+               advise: bool = True, notation: str | None = None) -> Suggestion | None:
+        """Add one reply (``notation``: how it was typed, to echo it so); returns the new
+        suggestion (None if not ``advise``: it is then computed on the next :meth:`suggest`),
+        or raises :class:`InconsistentLog`."""
+        entry = self.log.add(guess, bulls, _cows(self.variant, cows), notation)
         self.version += 1
         self._advice = None
         if self._inconsistent is None and self._cand is not None:
@@ -189,13 +190,15 @@ class Guesser:
         self._refresh()
         return entry
 
-    def fix(self, number: int, bulls: int, cows: int | None = None) -> None:
+    def fix(self, number: int, bulls: int, cows: int | None = None,
+            notation: str | None = None) -> None:
         """Replace the reply of entry ``number`` (1-based)."""
         if not 1 <= number <= len(self.log):
             raise InvalidFeedback(f"entry {number} does not exist; allowed 1..{len(self.log)}")
         old = self.log[number - 1]
         self.log.entries[number - 1] = self.log.make_entry(old.text, bulls,
-                                                           _cows(self.variant, cows), number)
+                                                           _cows(self.variant, cows), number,
+                                                           notation=notation or old.notation)
         self._refresh()
 
     def suggest(self) -> Suggestion:
