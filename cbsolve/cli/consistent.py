@@ -34,7 +34,7 @@ def report_inconsistent(log: FeedbackLog, exc, as_json: bool, fields: dict) -> i
     lines = ["No secret is consistent with this log."]
     if exc.conflict:
         lines.append("  conflicting entries: " + "; ".join(
-            f"#{n} {log[n - 1].token(log.variant)}" for n in exc.conflict))
+            f"#{n} {log[n - 1].shown(log.variant)}" for n in exc.conflict))
     emit(as_json, data, "\n".join(lines))
     return EXIT_NONE
 
@@ -100,9 +100,10 @@ def format_result(log: FeedbackLog, result) -> str:
             if len(nums) == 1:
                 verb = "is impossible on its own"
             lines.append(f"  {word} {who} {verb}: "
-                         + "; ".join(f"#{n} {log[n - 1].token(log.variant)}" for n in result.conflict))
-        for fix in result.corrections or []:
-            lines.append(f"  {fix.get('message', fix)}")
+                         + "; ".join(f"#{n} {log[n - 1].shown(log.variant)}" for n in result.conflict))
+        from ..consistency.repairs import describe_corrections
+
+        lines.extend(f"  {line}" for line in describe_corrections(log, result.corrections or []))
         lines.extend(f"  {note}" for note in result.notes)
         return "\n".join(lines)
     if result.status == Status.UNKNOWN:

@@ -251,23 +251,39 @@ def reply_text(variant, bulls: int, cows: int) -> str:
     return f"{bulls}" if variant.bulls_only else f"{bulls},{cows}"
 
 
-def corrections_for(log: FeedbackLog, secret) -> list[dict]:
-    """The replies that ``secret`` contradicts, each with the reply that would fit."""
+def correction_item(log: FeedbackLog, number: int, bulls: int, cows: int, others) -> dict:
+    """One ``corrections`` item: entry ``number`` to (bulls, cows), together with ``others``
+    ((entry, bulls, cows) changed at the same time). ``from``/``to`` are spelled ``B,C``
+    (the contract); the message echoes each reply in the notation it was typed in."""
+    from ..feedback import spell_reply
+
     variant = log.variant
+    e = log[number - 1]
+    old, new = e.reply(variant), spell_reply(variant, bulls, cows, e.notation)
+    if not others:
+        msg = f"changing reply {number} ({e.text}) from {old} to {new} makes the log consistent"
+    else:
+        rest = ", ".join(f"reply {j} to {spell_reply(variant, b, c, log[j - 1].notation)}"
+                         for j, b, c in others)
+        msg = (f"changing reply {number} ({e.text}) from {old} to {new}, together with "
+               f"{rest}, makes the log consistent")
+    return {"entry": number, "guess": e.text, "from": reply_text(variant, e.bulls, e.cows),
+            "to": reply_text(variant, bulls, cows), "message": msg}
+
+
+def corrections_for(log: FeedbackLog, secret) -> list[dict]:
+    """The replies that ``secret`` contradicts, each with the reply that would fit: one fix
+    (``option`` 1) changing ``replies`` replies at once."""
     wrong = []
     for i, e in enumerate(log, 1):
-        b, c = score(variant, secret, e.guess)
+        b, c = score(log.variant, secret, e.guess)
         if (b, c) != (e.bulls, e.cows):
-            wrong.append((i, e, reply_text(variant, e.bulls, e.cows), reply_text(variant, b, c)))
+            wrong.append((i, b, c))
     out = []
-    for i, e, old, new in wrong:
-        if len(wrong) == 1:
-            msg = f"changing reply {i} ({e.text}) from {old} to {new} makes the log consistent"
-        else:
-            others = ", ".join(f"reply {j} to {n}" for j, _, _, n in wrong if j != i)
-            msg = (f"changing reply {i} ({e.text}) from {old} to {new}, together with "
-                   f"{others}, makes the log consistent")
-        out.append({"entry": i, "guess": e.text, "from": old, "to": new, "message": msg})
+    for i, b, c in wrong:
+        item = correction_item(log, i, b, c, [w for w in wrong if w[0] != i])
+        item.update(option=1, replies=len(wrong), secrets=None)
+        out.append(item)
     return out
 
 
@@ -329,11 +345,48 @@ def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
     return corrections_for(log, secret), status == cp.OPTIMAL, secret
 
 
+def _find_one_by(backend: str):
+    """A find-one ``(log, deadline) -> code or None`` for :mod:`repairs` beyond the filter."""
+    def by_search(log: FeedbackLog, deadline: Deadline):
+        c = dfs.first(log, seconds=deadline.left())
+        return tuple(int(v) for v in c.codes[0]) if c.codes.shape[0] else None
+
+    def by_cpsat(log: FeedbackLog, deadline: Deadline):
+        r = get_backend("cpsat").solve(log, Query(limit=1, determined=False,
+                                                  time_limit=deadline.left()))
+        return log.space.parse(r.secrets[0]) if r.secrets else None
+
+    return by_search if backend in DFS_BACKENDS else by_cpsat
+
+
+def single_repairs(log: FeedbackLog, conflict: list[int] | None, backend: str,
+                   deadline: Deadline, confirmed=()):
+    """Every reply that alone could be wrong (:mod:`repairs`): exact over the filter, else
+    one score for each entry of the conflict found within ``deadline``."""
+    from . import repairs
+
+    if _native_ok(log, backend):
+        return repairs.single_repairs_enumerated(log, confirmed)
+    if not conflict:
+        return []
+    return repairs.single_repairs_searched(log, conflict, deadline, _find_one_by(backend),
+                                           confirmed)
+
+
 def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native",
-             time_limit: float | None = None) -> ConsistencyResult:
+             time_limit: float | None = None, deadline: Deadline | None = None,
+             confirmed=()) -> ConsistencyResult:
     """Fill ``conflict`` and ``corrections`` of an infeasible result (the conflict gets
-    ``time_policy.CONFLICT_SHARE`` of the time, the corrections the rest)."""
+    ``time_policy.CONFLICT_SHARE`` of the time, the corrections the rest). ``corrections``
+    lists every single reply that could alone be wrong, each score that fits it and the
+    secrets it leaves, likeliest first (:mod:`repairs`); when no single reply explains the
+    log, the fewest replies to change at once. Replies in ``confirmed`` (entry numbers the
+    player said are right) are not proposed. ``deadline``: the command's, when given."""
     assert result.status == Status.INFEASIBLE
+    if deadline is not None:
+        time_limit = deadline.left()
+    else:
+        deadline = Deadline(time_limit)
     share = time_policy.CONFLICT_SHARE
     conflict, minimal = conflict_search(log, backend,
                                         None if time_limit is None else time_limit * share)
@@ -342,8 +395,16 @@ def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native
         result.notes.append("time limit: no conflicting set of replies found")
     elif not minimal:
         result.notes.append("time limit: the conflict shown may not be minimal")
-    fixes, proved, secret = corrections(log, backend,
-                                        None if time_limit is None else time_limit * (1 - share))
+    repairs = single_repairs(log, conflict, backend, deadline.part(0.5), confirmed)
+    if repairs:
+        from .repairs import repair_corrections
+
+        result.corrections = repair_corrections(log, repairs)
+        secret = repairs[0].example
+        result.notes.append(f"fewest replies to change: 1; then {log.space.format(secret)} "
+                            "fits every reply")
+        return result
+    fixes, proved, secret = _fewest(log, backend, deadline.left(), confirmed)
     proved = proved or (fixes is not None and len(fixes) == 1)   # none fits: at least one
     result.corrections = fixes
     if fixes is not None and secret is not None:
@@ -354,3 +415,15 @@ def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native
     elif fixes is None:
         result.notes.append("time limit: no correction found")
     return result
+
+
+def _fewest(log: FeedbackLog, backend: str, time_limit: float | None, confirmed=()):
+    """:func:`corrections`, keeping the ``confirmed`` entries where the space is enumerated."""
+    if confirmed and _native_ok(log, backend):
+        from .repairs import fewest_with_confirmed
+
+        secret = fewest_with_confirmed(log, confirmed)
+        if secret is None:
+            return [], True, None
+        return corrections_for(log, secret), True, secret
+    return corrections(log, backend, time_limit)

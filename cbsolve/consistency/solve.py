@@ -47,7 +47,7 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
         result.auto = choice
     if result.status == Status.INFEASIBLE and result.conflict is None:
         t0 = time.perf_counter()
-        diagnose(log, result, backend=name, time_limit=deadline.left())
+        diagnose(log, result, backend=name, deadline=deadline)
         if choice:
             choice["diagnose_seconds"] = round(time.perf_counter() - t0, 6)
     result.seconds = time.perf_counter() - start

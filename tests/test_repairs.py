@@ -1,0 +1,64 @@
+"""Every reply that alone could be wrong (consistency/repairs.py), checked by brute force:
+for each entry and each other score, the secrets the corrected log leaves."""
+import json
+
+from hypothesis import given, settings
+
+from cbsolve.cli import main
+from cbsolve.consistency.native import consistent_indices
+from cbsolve.consistency.repairs import single_repairs_enumerated
+from cbsolve.feedback import FeedbackLog
+from cbsolve.scoring import possible_responses
+from cbsolve.variant import Variant
+from testkit import variant_and_log
+
+
+def changed(log, k, bulls, cows):
+    entries = list(log.entries)
+    entries[k - 1] = log.make_entry(log[k - 1].text, bulls,
+                                    None if log.variant.bulls_only else cows, k)
+    return FeedbackLog(log.variant, entries)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(variant_and_log(max_entries=5))
+def test_single_repairs_are_exactly_the_single_changes_that_fit(log):
+    if not len(log) or consistent_indices(log).size:
+        return
+    found = {(r.entry, r.bulls, r.cows): r for r in single_repairs_enumerated(log)}
+    want = {}
+    for k, e in enumerate(log, 1):
+        for b, c in possible_responses(log.variant):
+            if (b, c) == (e.bulls, e.cows):
+                continue
+            n = consistent_indices(changed(log, k, b, c)).size
+            if n:
+                want[(k, b, c)] = n
+    assert {key: r.secrets for key, r in found.items()} == want
+    for r in found.values():            # the example secret fits the corrected log
+        assert r.example in {tuple(int(v) for v in log.space.codes[i])
+                             for i in consistent_indices(changed(log, r.entry, r.bulls, r.cows))}
+
+
+def test_confirmed_replies_are_never_proposed():
+    log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,1", "4567:0,2", "0123:2,0"])
+    assert {r.entry for r in single_repairs_enumerated(log)} == {1, 3}
+    assert {r.entry for r in single_repairs_enumerated(log, confirmed={3})} == {1}
+
+
+def test_cli_names_each_reply_that_alone_could_be_wrong(capsys):
+    args = ["consistent", "0123:1A2B", "4567:0A2B"]
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    # echoed in the notation typed, with the secrets each score leaves
+    assert "reply 2 (4567:0A2B) alone could be wrong; it fits as 0A1B (108 secrets)" in out
+    assert "reply 1 (0123:1A2B) alone could be wrong" in out
+    assert main(args + ["--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    fixes = data["corrections"]
+    assert [f["option"] for f in fixes] == list(range(1, len(fixes) + 1))
+    assert {f["entry"] for f in fixes} == {1, 2} and all(f["replies"] == 1 for f in fixes)
+    for f in fixes:                      # the count each option states, re-counted
+        b, c = (int(x) for x in f["to"].split(","))
+        log = FeedbackLog.parse(Variant.preset("bulls-cows"), args[1:])
+        assert consistent_indices(changed(log, f["entry"], b, c)).size == f["secrets"]
