@@ -3,6 +3,7 @@ for each entry and each other score, the secrets the corrected log leaves."""
 import json
 
 from hypothesis import given, settings
+from testkit import variant_and_log
 
 from cbsolve.cli import main
 from cbsolve.consistency.native import consistent_indices
@@ -10,7 +11,6 @@ from cbsolve.consistency.repairs import single_repairs_enumerated
 from cbsolve.feedback import FeedbackLog
 from cbsolve.scoring import possible_responses
 from cbsolve.variant import Variant
-from testkit import variant_and_log
 
 
 def changed(log, k, bulls, cows):

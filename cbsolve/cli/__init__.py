@@ -116,6 +116,15 @@ SEED = click.IntRange(min=0)
 #: Sizes that become array lengths or native ints: bounded so a typo is an error, not a
 #: memory failure (2^31 - 1 is also the native kernels' int).
 COUNT = click.IntRange(min=0, max=2**31 - 1)
+#: The same, at least 1 (a depth, a sample): the range --help shows is the one accepted.
+POSITIVE = click.IntRange(min=1, max=2**31 - 1)
+#: Most threads (or local Dask workers): libgomp aborts the process when it cannot create
+#: the threads asked for (``--workers 100000``), so larger requests are refused.
+MAX_WORKERS = 256
+WORKERS = click.IntRange(min=1, max=MAX_WORKERS)
+
+verbose_option = click.option("--verbose", "-v", is_flag=True,
+                              help="Also say how the engine worked (backend, plan, seconds).")
 
 
 def write_text(path: str, option: str, text: str) -> None:
@@ -155,7 +164,10 @@ def clip(message: str) -> str:
 
 
 def _fail(message: str) -> int:
-    click.echo(f"cbsolve: error: {clip(message)}", err=True)
+    try:
+        click.echo(f"cbsolve: error: {clip(message)}", err=True)
+    except (OSError, ValueError):    # stderr closed or full: the exit code still says it
+        pass
     return EXIT_USAGE
 
 

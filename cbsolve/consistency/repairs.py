@@ -62,7 +62,7 @@ def single_repairs_enumerated(log: FeedbackLog, confirmed=()) -> list[Repair]:
     uniq, first, counts = np.unique(keys, return_index=True, return_counts=True)
     skip = {k - 1 for k in confirmed}
     out = []
-    for key, at, count in zip(uniq.tolist(), first.tolist(), counts.tolist()):
+    for key, at, count in zip(uniq.tolist(), first.tolist(), counts.tolist(), strict=True):
         row, response = divmod(int(key), variant.response_slots)
         if row in skip:
             continue
@@ -137,16 +137,15 @@ def describe_corrections(log: FeedbackLog, corrections: list[dict], limit: int =
     for c in corrections:
         by_entry.setdefault(c["entry"], []).append(c)
     lines = []
+    def fit(e, c):
+        b, _, w = c["to"].partition(",")
+        shown = spell_reply(variant, int(b), int(w or 0), e.notation)
+        n = c.get("secrets")
+        return shown if n is None else f"{shown} ({n} secret{'s' if n != 1 else ''})"
+
     for k, options in list(by_entry.items())[:limit]:
         e = log[k - 1]
-
-        def fit(c):
-            b, _, w = c["to"].partition(",")
-            shown = spell_reply(variant, int(b), int(w or 0), e.notation)
-            n = c.get("secrets")
-            return shown if n is None else f"{shown} ({n} secret{'s' if n != 1 else ''})"
-
-        fits = ", ".join(fit(c) for c in options[:limit])
+        fits = ", ".join(fit(e, c) for c in options[:limit])
         more = f", and {len(options) - limit} more" if len(options) > limit else ""
         lines.append(f"reply {k} ({e.shown(variant)}) alone could be wrong; "
                      f"it fits as {fits}{more}")
