@@ -130,8 +130,10 @@ class Feedback:
         return spell_reply(variant, self.bulls, self.cows, self.notation)
 
     def shown(self, variant: Variant) -> str:
-        """``GUESS:REPLY`` for messages, the reply in the notation it was typed in."""
-        return f"{self.text}:{self.reply(variant)}"
+        """``GUESS:REPLY`` for messages, the reply in the notation it was typed in
+        (``GUESS -> B C`` when that has spaces)."""
+        reply = self.reply(variant)
+        return f"{self.text} -> {reply}" if " " in reply else f"{self.text}:{reply}"
 
 
 class FeedbackLog:

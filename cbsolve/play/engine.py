@@ -72,27 +72,25 @@ class Diagnosis:
     corrections: list[dict] = field(default_factory=list)
 
     def describe(self, log: FeedbackLog) -> list[str]:
-        """Human-readable lines naming the conflicting replies and suggested corrections."""
+        """Human-readable lines naming the conflicting replies and every reply that alone
+        could be wrong, with the scores that would fit (or the fewest replies to change)."""
+        from ..consistency.repairs import describe_corrections
+
         lines = ["These replies are inconsistent: no secret gives all of them."]
         if self.conflict:
-            shown = "; ".join(f"#{k} {log[k - 1].text} -> {_reply_text(log, log[k - 1])}"
+            shown = "; ".join(f"#{k} {log[k - 1].text} -> {log[k - 1].reply(log.variant)}"
                               for k in self.conflict)
             if len(self.conflict) == 1:
                 lines.append(f"  reply {shown} is impossible on its own")
             else:
                 lines.append(f"  replies {shown} cannot all be right")
-        for fix in self.corrections[:3]:
-            lines.append(f"  suggestion: {fix.get('message', fix)}")
+        lines.extend(f"  {line}" for line in describe_corrections(log, self.corrections))
+        if not self.corrections:
+            lines.append("  the replies you confirmed cannot all be right")
         return lines
 
     def to_json(self) -> dict:
         return {"conflict": self.conflict, "corrections": self.corrections}
-
-
-def _reply_text(log: FeedbackLog, entry) -> str:
-    from ..consistency.diagnose import reply_text
-
-    return reply_text(log.variant, entry.bulls, entry.cows)
 
 
 class Guesser:
@@ -122,12 +120,22 @@ class Guesser:
         self._advice: Suggestion | None = None
         self._chooser = None
         self._inconsistent: Diagnosis | None = None
+        #: Entry numbers the player said are right: never proposed as the wrong reply.
+        self.confirmed: set[int] = set()
         self.version = 0             # bumped on every change of the log
         self._refresh()
 
     # --- state ---------------------------------------------------------------------------
     def reset(self) -> None:
         self.log = FeedbackLog(self.variant)
+        self.confirmed = set()
+        self._refresh()
+
+    def confirm(self, number: int) -> None:
+        """The player says reply ``number`` (1-based) is right: the diagnosis looks elsewhere."""
+        if not 1 <= number <= len(self.log):
+            raise InvalidFeedback(f"entry {number} does not exist; allowed 1..{len(self.log)}")
+        self.confirmed.add(number)
         self._refresh()
 
     def _refresh(self) -> None:
@@ -187,6 +195,7 @@ class Guesser:
         if not len(self.log):
             return None
         entry = self.log.entries.pop()
+        self.confirmed.discard(len(self.log) + 1)
         self._refresh()
         return entry
 
@@ -196,6 +205,10 @@ class Guesser:
         if not 1 <= number <= len(self.log):
             raise InvalidFeedback(f"entry {number} does not exist; allowed 1..{len(self.log)}")
         old = self.log[number - 1]
+        if (old.bulls, old.cows) == (bulls, 0 if cows is None else cows):
+            self.confirm(number)         # the same score again: the player confirms it
+            return
+        self.confirmed.discard(number)
         self.log.entries[number - 1] = self.log.make_entry(old.text, bulls,
                                                            _cows(self.variant, cows), number,
                                                            notation=notation or old.notation)
@@ -289,6 +302,11 @@ class Guesser:
         from ..consistency import Query, consistent
 
         res = consistent(self.log, Query(limit=1), backend="native")
+        if self.confirmed and res.corrections is not None:
+            from ..consistency.diagnose import diagnose
+
+            res.notes, res.corrections = [], None
+            diagnose(self.log, res, backend="native", confirmed=self.confirmed)
         return Diagnosis(res.conflict, list(res.corrections or []))
 
 
