@@ -28,12 +28,13 @@ from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..rule import score
 from ..status import Status
-from . import cpsat_stop, dfs
+from . import cpsat_stop, dfs, repairs
 from .backends import get_backend
 from .cpsat import selector_model
 from .native import filterable
 from .plan import plan_for
 from .query import ConsistencyResult, Query
+from .repairs import correction_item, reply_text  # noqa: F401 - reply_text: the faces' import
 
 
 def _native_ok(log: FeedbackLog, backend: str) -> bool:
@@ -246,31 +247,6 @@ def session_conflict(s, deadline: Deadline) -> tuple[list[int] | None, bool]:
 
 
 # --- corrections ----------------------------------------------------------------------------
-def reply_text(variant, bulls: int, cows: int) -> str:
-    """A reply as entries spell it: ``B,C``, or ``B`` when the variant scores bulls only."""
-    return f"{bulls}" if variant.bulls_only else f"{bulls},{cows}"
-
-
-def correction_item(log: FeedbackLog, number: int, bulls: int, cows: int, others) -> dict:
-    """One ``corrections`` item: entry ``number`` to (bulls, cows), together with ``others``
-    ((entry, bulls, cows) changed at the same time). ``from``/``to`` are spelled ``B,C``
-    (the contract); the message echoes each reply in the notation it was typed in."""
-    from ..feedback import spell_reply
-
-    variant = log.variant
-    e = log[number - 1]
-    old, new = e.reply(variant), spell_reply(variant, bulls, cows, e.notation)
-    if not others:
-        msg = f"changing reply {number} ({e.text}) from {old} to {new} makes the log consistent"
-    else:
-        rest = ", ".join(f"reply {j} to {spell_reply(variant, b, c, log[j - 1].notation)}"
-                         for j, b, c in others)
-        msg = (f"changing reply {number} ({e.text}) from {old} to {new}, together with "
-               f"{rest}, makes the log consistent")
-    return {"entry": number, "guess": e.text, "from": reply_text(variant, e.bulls, e.cows),
-            "to": reply_text(variant, bulls, cows), "message": msg}
-
-
 def corrections_for(log: FeedbackLog, secret) -> list[dict]:
     """The replies that ``secret`` contradicts, each with the reply that would fit: one fix
     (``option`` 1) changing ``replies`` replies at once."""
@@ -363,8 +339,6 @@ def single_repairs(log: FeedbackLog, conflict: list[int] | None, backend: str,
                    deadline: Deadline, confirmed=()):
     """Every reply that alone could be wrong (:mod:`repairs`): exact over the filter, else
     one score for each entry of the conflict found within ``deadline``."""
-    from . import repairs
-
     if _native_ok(log, backend):
         return repairs.single_repairs_enumerated(log, confirmed)
     if not conflict:
@@ -395,12 +369,10 @@ def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native
         result.notes.append("time limit: no conflicting set of replies found")
     elif not minimal:
         result.notes.append("time limit: the conflict shown may not be minimal")
-    repairs = single_repairs(log, conflict, backend, deadline.part(0.5), confirmed)
-    if repairs:
-        from .repairs import repair_corrections
-
-        result.corrections = repair_corrections(log, repairs)
-        secret = repairs[0].example
+    found = single_repairs(log, conflict, backend, deadline.part(0.5), confirmed)
+    if found:
+        result.corrections = repairs.repair_corrections(log, found)
+        secret = found[0].example
         result.notes.append(f"fewest replies to change: 1; then {log.space.format(secret)} "
                             "fits every reply")
         return result
@@ -420,10 +392,12 @@ def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native
 def _fewest(log: FeedbackLog, backend: str, time_limit: float | None, confirmed=()):
     """:func:`corrections`, keeping the ``confirmed`` entries where the space is enumerated."""
     if confirmed and _native_ok(log, backend):
-        from .repairs import fewest_with_confirmed
-
-        secret = fewest_with_confirmed(log, confirmed)
-        if secret is None:
+        bad = _mismatch_matrix(log)
+        keep = ~bad[[k - 1 for k in confirmed]].any(axis=0)
+        if not keep.any():
             return [], True, None
+        index = np.flatnonzero(keep)
+        j = index[_likeliest_fix(log, bad[:, index])]
+        secret = tuple(int(v) for v in log.space.codes[j])
         return corrections_for(log, secret), True, secret
     return corrections(log, backend, time_limit)

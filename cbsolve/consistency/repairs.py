@@ -92,25 +92,34 @@ def single_repairs_searched(log: FeedbackLog, conflict: list[int], deadline: Dea
     return sorted(out, key=lambda r: _rank_key(log, r))
 
 
-def fewest_with_confirmed(log: FeedbackLog, confirmed) -> tuple[int, ...] | None:
-    """Over the enumerated space, a code breaking the fewest entries while keeping every
-    ``confirmed`` one (the newest replies changed first among equals); None if none keeps them."""
-    from .diagnose import _likeliest_fix, _mismatch_matrix
+def reply_text(variant, bulls: int, cows: int) -> str:
+    """A reply as entries spell it: ``B,C``, or ``B`` when the variant scores bulls only."""
+    return f"{bulls}" if variant.bulls_only else f"{bulls},{cows}"
 
-    bad = _mismatch_matrix(log)
-    keep = ~bad[[k - 1 for k in confirmed]].any(axis=0) if confirmed else np.ones(bad.shape[1], bool)
-    if not keep.any():
-        return None
-    index = np.flatnonzero(keep)
-    j = index[_likeliest_fix(log, bad[:, index])]
-    return tuple(int(v) for v in log.space.codes[j])
+
+def correction_item(log: FeedbackLog, number: int, bulls: int, cows: int, others) -> dict:
+    """One ``corrections`` item: entry ``number`` to (bulls, cows), together with ``others``
+    ((entry, bulls, cows) changed at the same time). ``from``/``to`` are spelled ``B,C``
+    (the contract); the message echoes each reply in the notation it was typed in."""
+    from ..feedback import spell_reply
+
+    variant = log.variant
+    e = log[number - 1]
+    old, new = e.reply(variant), spell_reply(variant, bulls, cows, e.notation)
+    if not others:
+        msg = f"changing reply {number} ({e.text}) from {old} to {new} makes the log consistent"
+    else:
+        rest = ", ".join(f"reply {j} to {spell_reply(variant, b, c, log[j - 1].notation)}"
+                         for j, b, c in others)
+        msg = (f"changing reply {number} ({e.text}) from {old} to {new}, together with "
+               f"{rest}, makes the log consistent")
+    return {"entry": number, "guess": e.text, "from": reply_text(variant, e.bulls, e.cows),
+            "to": reply_text(variant, bulls, cows), "message": msg}
 
 
 def repair_corrections(log: FeedbackLog, repairs: list[Repair]) -> list[dict]:
     """The repairs as ``corrections`` items (docs/contract.md): option k is the k-th likeliest;
     each changes one reply and says how many secrets the log then has."""
-    from .diagnose import correction_item
-
     out = []
     for option, r in enumerate(repairs, 1):
         item = correction_item(log, r.entry, r.bulls, r.cows, ())
