@@ -110,3 +110,16 @@ def test_play_cli_through_stdin_prints_one_json_record():
     data = json.loads(proc.stdout)
     assert proc.returncode == 0 and data["winner"] == "you"
     assert [g["guess"] for g in data["your_guesses"]] == ["4567"]
+
+
+def test_assist_confirm_moves_the_diagnosis_and_fix_repairs():
+    out = io.StringIO()
+    lines = "0123 1 1\n0123 2 0\nconfirm 2\nfix 1 2 0\nquit\n"
+    session = AssistSession(Assistant(BC, strategy="first"), Console(stdin=io.StringIO(lines),
+                                                                     stdout=out))
+    summary = session.run()
+    text = out.getvalue()
+    before, after = text.split("confirm 2", 1)
+    assert "reply 2 (0123 -> 2 0) alone could be wrong" in before
+    assert "entry 2: 0123 -> 2 bulls, 0 cows (confirmed)" in after
+    assert summary["consistent"] and [e["bulls"] for e in summary["entries"]] == [2, 2]

@@ -42,8 +42,8 @@ def variant_options(func=None, *, optional: bool = False):
         return functools.partial(variant_options, optional=optional)
     options = [
         click.option("--variant", "variant_name", default=None, metavar="NAME",
-                     help=f"Preset: {', '.join(PRESETS)} (default bulls-cows); the other "
-                          "variant options change it."),
+                     help=f"Preset: {', '.join(PRESETS)} (default bulls-cows; any case); "
+                          "the other variant options change it."),
         click.option("--length", type=int, default=None, help="Code length N (1..64)."),
         click.option("--digits", type=int, default=None,
                      help="Alphabet of D digits (D <= 10): 0..D-1, but 1..D for presets "
@@ -51,7 +51,9 @@ def variant_options(func=None, *, optional: bool = False):
                           "--variant mastermind --digits 6 is 123456, --digits 10 is "
                           "0123456789."),
         click.option("--letters", type=int, default=None, help="Alphabet of D letters A.. (D <= 26)."),
-        click.option("--symbols", default=None, help="Alphabet of the given distinct characters."),
+        click.option("--symbols", default=None,
+                     help="Alphabet of the given distinct characters (codes are read in either "
+                          "case unless the alphabet holds both cases of a letter)."),
         click.option("--repeats/--distinct", default=None, help="Symbols may repeat, or not."),
         click.option("--no-leading-zero/--leading-zero", "no_leading_zero", default=None,
                      help="Forbid the alphabet's first symbol in position 1."),

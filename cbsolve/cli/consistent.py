@@ -34,10 +34,13 @@ def report_inconsistent(log: FeedbackLog, exc, as_json: bool, fields: dict) -> i
     beside the command's own ``fields``); returns exit 1."""
     data = {"consistent": False, **fields, "conflict": exc.conflict,
             "corrections": exc.corrections}
+    from ..consistency.repairs import describe_corrections
+
     lines = ["No secret is consistent with this log."]
     if exc.conflict:
         lines.append("  conflicting entries: " + "; ".join(
             f"#{n} {log[n - 1].shown(log.variant)}" for n in exc.conflict))
+    lines.extend(f"  {line}" for line in describe_corrections(log, exc.corrections or []))
     emit(as_json, data, "\n".join(lines))
     return EXIT_NONE
 

@@ -22,7 +22,7 @@ from ..certify import UnreadableFile, load
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, UnknownName
 from ..variant import Variant
 from .engine import Guesser, Suggestion, check_strategy
-from .inputs import Console, format_reply, looks_like_score, read_score, reply_syntax
+from .inputs import Console, apply_fix, format_reply, looks_like_score, read_score, reply_syntax
 
 #: Certified trees live next to the package in the source tree (data, never imported code).
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -183,6 +183,8 @@ COMMANDS = ["Commands:",
             "GUESS xByW, GUESS 2 black 1 white)",
             "  SCORE         the score of the guess I suggested",
             "  undo          take back the last entry (again and again, to any depth)",
+            "  fix K SCORE   correct the score of entry K",
+            "  confirm K     the score of entry K is right: look for a mistake elsewhere",
             "  hint          what your entries leave, and the suggested guess",
             "  list [K]      the first K remaining secrets (default 20)",
             "  again         forget the entries: a new game",
@@ -214,7 +216,8 @@ class AssistSession:
         if g.inconsistent is not None:
             for line in g.inconsistent.describe(g.log):
                 c.say(line)
-            c.say("  Type undo to take back the last entry.")
+            c.say("  Type undo to take back the last entry, fix K SCORE to correct entry K, "
+                  "or confirm K if entry K is right.")
             return
         s = self.a.advise()
         qual = "" if s.exact else "at least "
@@ -258,6 +261,10 @@ class AssistSession:
         if word == "undo":
             e = a.undo()
             c.say("  nothing to undo." if e is None else f"  took back {e.shown(v)}.")
+            self.show()
+            return True
+        if word in ("fix", "confirm", "ok"):
+            self._fix(line)
             self.show()
             return True
         if word == "again":
@@ -313,6 +320,18 @@ class AssistSession:
             return False
         self.show()
         return True
+
+    def _fix(self, line: str) -> None:
+        """``fix K SCORE`` or ``confirm K``: the diagnosis then never proposes entry K."""
+        c, g, v = self.c, self.a.guesser, self.a.variant
+        try:
+            k = apply_fix(g, v, line)
+        except InvalidFeedback as exc:
+            c.say(f"  {exc}; try again.")
+            return
+        e = g.log[k - 1]
+        c.say(f"  entry {k}: {e.text} -> {format_reply(v, e.bulls, e.cows)}"
+              + (" (confirmed)" if k in g.confirmed else ""))
 
     def entries(self) -> dict:
         """What was typed: the entries, whether solved, whether consistent."""

@@ -288,7 +288,10 @@ class Guesser:
         res = consistent(self.log, Query(sample=1, seed=seed, count=True,
                                          time_limit=self.backend_time_limit))
         if res.status == Status.INFEASIBLE:
-            self._inconsistent = Diagnosis(res.conflict, res.corrections or [])
+            # beyond the filter each option changes one reply of the conflict (or is the one
+            # joint fix): those of confirmed replies are left out
+            fixes = [f for f in res.corrections or [] if f["entry"] not in self.confirmed]
+            self._inconsistent = Diagnosis(res.conflict, fixes)
             raise self.inconsistency_error()
         if not res.secrets:
             return Suggestion(None, "consistent", res.count, False, False,

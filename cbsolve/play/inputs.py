@@ -83,6 +83,32 @@ def read_score(variant: Variant, text: str) -> tuple[int, int, str] | None:
     return bulls, cows, notation
 
 
+def read_fix(variant: Variant, line: str, entries: int) -> tuple[int, tuple[int, int, str] | None]:
+    """``fix K SCORE`` -> (K, the score read) or ``confirm K`` / ``ok K`` -> (K, None); the
+    entry number is checked by the caller's log. Raises :class:`InvalidFeedback`."""
+    parts = line.split(None, 2)
+    fix = parts[0].lower() == "fix"
+    if len(parts) < 2 or not parts[1].isdigit() or (fix and len(parts) < 3):
+        raise InvalidFeedback(f"type fix K {reply_syntax(variant)}, or confirm K, "
+                              f"with K in 1..{entries}")
+    if not fix:
+        return int(parts[1]), None
+    typed = read_score(variant, parts[2])
+    if typed is None:
+        raise InvalidFeedback(f"{parts[2]!r} is not a score; type {reply_syntax(variant)}")
+    return int(parts[1]), typed
+
+
+def apply_fix(guesser, variant: Variant, line: str) -> int:
+    """:func:`read_fix` applied to a :class:`~.engine.Guesser`: fix or confirm; returns K."""
+    k, typed = read_fix(variant, line, len(guesser.log))
+    if typed is None:
+        guesser.confirm(k)
+    else:
+        guesser.fix(k, typed[0], typed[1], notation=typed[2])
+    return k
+
+
 def _bulls(variant: Variant) -> str:
     return "black pegs" if variant.pegs else "bulls"
 

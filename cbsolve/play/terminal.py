@@ -16,7 +16,7 @@ from ..errors import CbsolveError, InconsistentLog, InvalidCode, InvalidFeedback
 from ..feedback import FeedbackLog
 from ..variant import Variant
 from .engine import Guesser, Host
-from .inputs import Console, format_reply, read_score, reply_syntax
+from .inputs import Console, apply_fix, format_reply, read_score, reply_syntax
 
 MODES = ("both", "guess", "host")
 
@@ -270,7 +270,7 @@ class Game:
             self._undo()
             raise Rewind
         if word in ("fix", "confirm", "ok") and self.guesser is not None:
-            self._fix(line, word)
+            self._fix(line)
             return True
         return False
 
@@ -290,21 +290,10 @@ class Game:
             c.say(f"  took back your score for {e.text}.")
             self.result.your_secret = None
 
-    def _fix(self, line: str, word: str) -> None:
+    def _fix(self, line: str) -> None:
         c, g, v = self.console, self.guesser, self.variant
-        parts = line.split(None, 2)
         try:
-            if len(parts) < 2 or not parts[1].isdigit() or (word == "fix" and len(parts) < 3):
-                raise InvalidFeedback(f"type fix K {reply_syntax(v)}, or confirm K, "
-                                      f"with K in 1..{len(g.log)}")
-            k = int(parts[1])
-            if word == "fix":
-                reply = read_score(v, parts[2])
-                if reply is None:
-                    raise InvalidFeedback(f"{parts[2]!r} is not a score; type {reply_syntax(v)}")
-                g.fix(k, reply[0], reply[1], notation=reply[2])
-            else:
-                g.confirm(k)
+            k = apply_fix(g, v, line)
         except InvalidFeedback as exc:
             c.say(f"  {exc}; try again.")
             return
