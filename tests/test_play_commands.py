@@ -9,20 +9,13 @@ from cbsolve.codes import CodeSpace
 from cbsolve.consistency.native import consistent_indices
 from cbsolve.play.assistant import Assistant, AssistSession
 from cbsolve.play.inputs import Console
-from cbsolve.play.terminal import Game
 from cbsolve.rule import score
 from cbsolve.strategy import next_guess
 from cbsolve.variant import Variant
+from test_play import run_game
 
 BC = Variant.preset("bulls-cows")
 MM = Variant.preset("mastermind")
-
-
-def run_game(lines, **kwargs):
-    out = io.StringIO()
-    console = Console(stdin=io.StringIO("".join(x + "\n" for x in lines)), stdout=out)
-    result = Game(console=console, **kwargs).run()
-    return result, out.getvalue()
 
 
 def test_help_lists_every_command_at_every_prompt():

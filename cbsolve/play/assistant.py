@@ -323,15 +323,12 @@ class AssistSession:
 
     def _fix(self, line: str) -> None:
         """``fix K SCORE`` or ``confirm K``: the diagnosis then never proposes entry K."""
-        c, g, v = self.c, self.a.guesser, self.a.variant
-        try:
-            k = apply_fix(g, v, line)
-        except InvalidFeedback as exc:
-            c.say(f"  {exc}; try again.")
-            return
-        e = g.log[k - 1]
-        c.say(f"  entry {k}: {e.text} -> {format_reply(v, e.bulls, e.cows)}"
-              + (" (confirmed)" if k in g.confirmed else ""))
+        g, v = self.a.guesser, self.a.variant
+        k = apply_fix(g, v, line, self.c)
+        if k is not None:
+            e = g.log[k - 1]
+            self.c.say(f"  entry {k}: {e.text} -> {format_reply(v, e.bulls, e.cows)}"
+                       + (" (confirmed)" if k in g.confirmed else ""))
 
     def entries(self) -> dict:
         """What was typed: the entries, whether solved, whether consistent."""

@@ -292,10 +292,8 @@ class Game:
 
     def _fix(self, line: str) -> None:
         c, g, v = self.console, self.guesser, self.variant
-        try:
-            k = apply_fix(g, v, line)
-        except InvalidFeedback as exc:
-            c.say(f"  {exc}; try again.")
+        k = apply_fix(g, v, line, c)
+        if k is None:
             return
         e = g.log[k - 1]
         self.result.computer_guesses[k - 1].update(bulls=e.bulls, cows=e.cows)
