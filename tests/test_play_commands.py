@@ -5,6 +5,8 @@ import json
 import subprocess
 import sys
 
+from test_play import run_game
+
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency.native import consistent_indices
 from cbsolve.play.assistant import Assistant, AssistSession
@@ -12,7 +14,6 @@ from cbsolve.play.inputs import Console
 from cbsolve.rule import score
 from cbsolve.strategy import next_guess
 from cbsolve.variant import Variant
-from test_play import run_game
 
 BC = Variant.preset("bulls-cows")
 MM = Variant.preset("mastermind")
