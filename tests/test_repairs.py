@@ -62,3 +62,27 @@ def test_cli_names_each_reply_that_alone_could_be_wrong(capsys):
         b, c = (int(x) for x in f["to"].split(","))
         log = FeedbackLog.parse(Variant.preset("bulls-cows"), args[1:])
         assert consistent_indices(changed(log, f["entry"], b, c)).size == f["secrets"]
+
+
+def test_beyond_the_filter_each_entry_of_the_conflict_is_tried_within_the_deadline():
+    """The searched repairs take the deadline they are given: an expired one decides nothing
+    (no search is started); a live one gives one fitting score for each conflicting entry."""
+    import string
+
+    from cbsolve.consistency import dfs
+    from cbsolve.consistency.repairs import single_repairs_searched
+    from cbsolve.deadline import Deadline
+
+    v = Variant(12, string.ascii_uppercase[:10], True)
+    log = FeedbackLog.parse(v, ["ABCDEFABCDEF:0,0", "ABCDEFABCDEF:1,0"])
+    calls = []
+
+    def find_one(sub, deadline):
+        calls.append(deadline.left())
+        c = dfs.first(sub, seconds=deadline.left())
+        return tuple(int(x) for x in c.codes[0]) if c.codes.shape[0] else None
+
+    assert single_repairs_searched(log, [1, 2], Deadline(0), find_one) == [] and calls == []
+    found = single_repairs_searched(log, [1, 2], Deadline(30), find_one)
+    assert sorted((r.entry, r.bulls, r.cows) for r in found) == [(1, 1, 0), (2, 0, 0)]
+    assert all(r.secrets is None for r in found)

@@ -36,7 +36,8 @@ def consistent_with_lies(log: FeedbackLog, max_lies: int, query: Query = Query()
         fixes, proved, _ = corrections(log, backend, query.time_limit)
         result.corrections = fixes
         if fixes is not None:
-            result.notes.append(f"at least {len(fixes)} replies must be wrong"
+            k = len(fixes)
+            result.notes.append(f"at least {k} repl{'y' if k == 1 else 'ies'} must be wrong"
                                 + ("" if proved else " (not proved)"))
     if result.secrets:
         result.breaks = broken_replies(log, result.secrets)

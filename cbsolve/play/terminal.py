@@ -212,10 +212,15 @@ class Game:
     def _my_turn(self) -> None:
         """Ask for the score of my guess until one is recorded and all scores are consistent."""
         c, g = self.console, self.guesser
-        if g.inconsistent is not None:      # an undo left an earlier mistake in place
-            self._repair()
+        while True:
+            if g.inconsistent is not None:  # an undo left an earlier mistake in place
+                self._repair()
+            try:
+                advice = g.suggest()        # beyond the filter the solver may find a conflict
+                break
+            except InconsistentLog:
+                continue
         k = len(g.log) + 1
-        advice = g.suggest()
         left = "" if advice.candidates is None else \
             f" ({advice.candidates} secret{'s' if advice.candidates != 1 else ''} possible)"
         c.say(f"My guess #{k}: {advice.guess}{left}")
@@ -351,7 +356,8 @@ class Game:
         if self.mode == "both":
             if self.you_done and self.me_done:
                 r.winner = "draw"
-                c.say(f"A draw: we both needed {len(r.your_guesses)} guesses.")
+                n = len(r.your_guesses)
+                c.say(f"A draw: we both needed {n} guess{'es' if n != 1 else ''}.")
             elif self.you_done:
                 r.winner = "you"
                 c.say("You win!")
