@@ -176,8 +176,8 @@ class Assistant:
         return self.guesser.undo()
 
 
-HELP = ("Type GUESS B C (or GUESS:B,C, GUESS xAyB, GUESS xByW) for a guess you played and its "
-        "score; B C alone if you played my suggestion; help lists the commands.")
+HELP = ("Type GUESS SCORE for a guess you played and its score (SCORE: {syntax}), or the score "
+        "alone if you played my suggestion; help lists the commands.")
 COMMANDS = ["Commands:",
             "  GUESS SCORE   a guess you played and its score (GUESS B C, GUESS:B,C, GUESS xAyB, "
             "GUESS xByW, GUESS 2 black 1 white)",
@@ -235,7 +235,7 @@ class AssistSession:
 
     def run(self) -> dict:
         c, v = self.c, self.a.variant
-        c.say(f"cbsolve assist: {v.describe()}. {HELP}")
+        c.say(f"cbsolve assist: {v.describe()}. {HELP.format(syntax=reply_syntax(v))}")
         self.show()
         while not self.won:
             try:
