@@ -4,8 +4,9 @@ Entry syntax: ``GUESS:B,C`` (``0123:1,2``), ``GUESS:xAyB`` (``0123:1A2B``), Mast
 ``GUESS:xByW`` (``1122:1B1W``: black then white pegs), or in words (``2 black 1 white``,
 ``1 bull 2 cows``); bulls-only ``GUESS:B``. A reply is echoed in the notation it was typed
 in. Text log files hold one entry a line as ``GUESS B C`` (``GUESS B`` in bulls-only mode)
-or the same tokens as on the command line; ``#`` starts a comment; blank lines are ignored. JSON logs are a list of ``{"guess": "0123", "bulls": 1, "cows": 2}``. Entries are
-numbered from 1 in every message.
+or the same tokens as on the command line; ``#`` starts a comment; blank lines are ignored.
+JSON logs are a list of ``{"guess": "0123", "bulls": 1, "cows": 2}``. Entries are numbered
+from 1 in every message.
 
 >>> from cbsolve.variant import Variant
 >>> log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,2", "4567:0A2B"])
