@@ -86,3 +86,36 @@ def test_beyond_the_filter_each_entry_of_the_conflict_is_tried_within_the_deadli
     found = single_repairs_searched(log, [1, 2], Deadline(30), find_one)
     assert sorted((r.entry, r.bulls, r.cows) for r in found) == [(1, 1, 0), (2, 0, 0)]
     assert all(r.secrets is None for r in found)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(variant_and_log(max_entries=6))
+def test_every_option_listed_repairs_the_log_with_the_fewest_changes(log):
+    """Applied together, the items of each option leave exactly the secrets they state, and
+    every option changes the fewest replies any secret needs (brute force over the space)."""
+    import numpy as np
+
+    from cbsolve.consistency import Query, consistent
+    from cbsolve.rule import score as rule_score
+
+    if not len(log) or consistent_indices(log).size:
+        return
+    r = consistent(log, Query(limit=1), backend="native")
+    codes = log.space.codes
+    small = len(codes) <= 4000          # the pure-Python rule on every code: small spaces only
+    fewest = small and min(sum(rule_score(log.variant, tuple(c), e.guess) != (e.bulls, e.cows)
+                               for e in log) for c in codes)
+    options = {}
+    for f in r.corrections:
+        options.setdefault(f["option"], []).append(f)
+    assert list(options) == list(range(1, len(options) + 1))
+    for items in options.values():
+        fixed = log
+        for f in items:
+            b, _, c = f["to"].partition(",")
+            fixed = changed(fixed, f["entry"], int(b), int(c or 0))
+        assert len(items) == items[0]["replies"]
+        assert consistent_indices(fixed).size == items[0]["secrets"] > 0
+        if small:
+            assert len(items) == fewest
+    assert np.all([f["from"] != f["to"] for f in r.corrections])

@@ -376,7 +376,15 @@ def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native
         result.notes.append(f"fewest replies to change: 1; then {log.space.format(secret)} "
                             "fits every reply")
         return result
-    fixes, proved, secret = _fewest(log, backend, deadline.left(), confirmed)
+    if _native_ok(log, backend):
+        joints, total = repairs.fewest_repairs_enumerated(log, confirmed)
+        result.corrections = repairs.joint_corrections(log, joints)
+        if joints:
+            more = f"; {total - len(joints)} more such fixes not listed" if total > len(joints) else ""
+            result.notes.append(f"fewest replies to change: {len(joints[0].changes)}; then "
+                                f"{log.space.format(joints[0].example)} fits every reply{more}")
+        return result
+    fixes, proved, secret = corrections(log, backend, deadline.left())
     proved = proved or (fixes is not None and len(fixes) == 1)   # none fits: at least one
     result.corrections = fixes
     if fixes is not None and secret is not None:
@@ -388,16 +396,3 @@ def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native
         result.notes.append("time limit: no correction found")
     return result
 
-
-def _fewest(log: FeedbackLog, backend: str, time_limit: float | None, confirmed=()):
-    """:func:`corrections`, keeping the ``confirmed`` entries where the space is enumerated."""
-    if confirmed and _native_ok(log, backend):
-        bad = _mismatch_matrix(log)
-        keep = ~bad[[k - 1 for k in confirmed]].any(axis=0)
-        if not keep.any():
-            return [], True, None
-        index = np.flatnonzero(keep)
-        j = index[_likeliest_fix(log, bad[:, index])]
-        secret = tuple(int(v) for v in log.space.codes[j])
-        return corrections_for(log, secret), True, secret
-    return corrections(log, backend, time_limit)

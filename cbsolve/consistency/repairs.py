@@ -72,6 +72,65 @@ def single_repairs_enumerated(log: FeedbackLog, confirmed=()) -> list[Repair]:
     return sorted(out, key=lambda r: _rank_key(log, r))
 
 
+#: Most joint fixes listed when no single reply explains the log (each changes several
+#: replies; a long log can have thousands of them).
+MAX_JOINT = 100
+
+
+@dataclass(frozen=True)
+class JointRepair:
+    """Change the replies in ``changes`` ((entry, bulls, cows), entries ascending) at once:
+    the log then has ``secrets`` consistent secrets, ``example`` among them."""
+
+    changes: tuple[tuple[int, int, int], ...]
+    secrets: int
+    example: tuple[int, ...]
+
+
+def fewest_repairs_enumerated(log: FeedbackLog, confirmed=()) -> tuple[list[JointRepair], int]:
+    """When no single reply explains the log: every way of changing the fewest replies (none
+    of them ``confirmed``) with its exact secret count, ranked like the single repairs, at most
+    :data:`MAX_JOINT`; and how many there are in all. ([], 0) when the confirmed replies
+    cannot all hold."""
+    from .. import scoring
+
+    variant = log.variant
+    codes = log.space.codes
+    replies = scoring.score_matrix(variant, log.guesses_array(), codes)
+    bad = replies != np.asarray(log.responses(), dtype=replies.dtype)[:, None]
+    keep = ~bad[[k - 1 for k in confirmed]].any(axis=0) if confirmed else np.ones(bad.shape[1], bool)
+    if not keep.any():
+        return [], 0
+    lies = bad.sum(axis=0)
+    fewest = lies[keep].min()
+    idx = np.flatnonzero(keep & (lies == fewest))
+    # one key per code: the reply each broken entry would need (+1), 0 where it holds
+    keys = np.where(bad[:, idx], replies[:, idx].astype(np.int64) + 1, 0).T
+    uniq, first, counts = np.unique(keys, axis=0, return_index=True, return_counts=True)
+    out = []
+    for key, at, count in zip(uniq, first.tolist(), counts.tolist(), strict=True):
+        changes = tuple((int(row) + 1, *variant.response_of(int(r) - 1))
+                        for row, r in enumerate(key) if r)
+        out.append(JointRepair(changes, int(count), tuple(int(v) for v in codes[idx[at]])))
+    n = variant.length
+    out.sort(key=lambda j: (any(b == n and e < len(log) for e, b, _ in j.changes),
+                            [-e for e, _, _ in reversed(j.changes)], -j.secrets, j.example))
+    return out[:MAX_JOINT], len(out)
+
+
+def joint_corrections(log: FeedbackLog, joints: list[JointRepair]) -> list[dict]:
+    """The joint fixes as ``corrections`` items: the items of one option change its replies
+    together; ``secrets``: what the log then has."""
+    out = []
+    for option, j in enumerate(joints, 1):
+        for e, b, c in j.changes:
+            item = correction_item(log, e, b, c, [x for x in j.changes if x[0] != e])
+            item["message"] += f" ({j.secrets} secret{'s' if j.secrets != 1 else ''} left)"
+            item.update(option=option, replies=len(j.changes), secrets=j.secrets)
+            out.append(item)
+    return out
+
+
 def single_repairs_searched(log: FeedbackLog, conflict: list[int], deadline: Deadline,
                             find_one, confirmed=()) -> list[Repair]:
     """Beyond the filter: for each entry of ``conflict`` (not ``confirmed``), a secret of the
@@ -140,8 +199,10 @@ def describe_corrections(log: FeedbackLog, corrections: list[dict], limit: int =
     variant = log.variant
     if not corrections:
         return []
-    if corrections[0].get("replies", 1) != 1 or "option" not in corrections[0]:
-        return [f"suggestion: {c['message']}" for c in corrections if c.get("option", 1) == 1]
+    if "option" not in corrections[0]:
+        return [f"suggestion: {c['message']}" for c in corrections]
+    if corrections[0].get("replies", 1) != 1:
+        return _describe_joint(log, corrections, limit)
     by_entry: dict[int, list[dict]] = {}
     for c in corrections:
         by_entry.setdefault(c["entry"], []).append(c)
@@ -160,4 +221,28 @@ def describe_corrections(log: FeedbackLog, corrections: list[dict], limit: int =
                      f"it fits as {fits}{more}")
     if len(by_entry) > limit:
         lines.append(f"and {len(by_entry) - limit} more replies (--json lists them all)")
+    return lines
+
+
+def _describe_joint(log: FeedbackLog, corrections: list[dict], limit: int) -> list[str]:
+    """Text for fixes that change several replies each: one line an option, best first."""
+    from ..feedback import spell_reply
+
+    options: dict[int, list[dict]] = {}
+    for c in corrections:
+        options.setdefault(c["option"], []).append(c)
+    first = next(iter(options.values()))
+    lines = [f"no single reply explains it; the fewest to change at once: {len(first)}"]
+    for items in list(options.values())[:limit]:
+        parts = []
+        for c in items:
+            e = log[c["entry"] - 1]
+            b, _, w = c["to"].partition(",")
+            parts.append(f"reply {c['entry']} ({e.shown(log.variant)}) to "
+                         f"{spell_reply(log.variant, int(b), int(w or 0), e.notation)}")
+        n = items[0].get("secrets")
+        tail = "" if n is None else f" ({n} secret{'s' if n != 1 else ''})"
+        lines.append("  " + " and ".join(parts) + tail)
+    if len(options) > limit:
+        lines.append(f"  and {len(options) - limit} more such fixes (--json lists them)")
     return lines
