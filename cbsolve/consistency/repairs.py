@@ -105,7 +105,8 @@ def fewest_repairs_enumerated(log: FeedbackLog, confirmed=()) -> tuple[list[Join
     fewest = lies[keep].min()
     idx = np.flatnonzero(keep & (lies == fewest))
     # one key per code: the reply each broken entry would need (+1), 0 where it holds
-    keys = np.where(bad[:, idx], replies[:, idx].astype(np.int64) + 1, 0).T
+    kind = np.uint16 if variant.response_slots < 2**16 - 1 else np.int64   # as small as the replies
+    keys = np.where(bad[:, idx], replies[:, idx].astype(kind) + 1, 0).astype(kind).T
     uniq, first, counts = np.unique(keys, axis=0, return_index=True, return_counts=True)
     out = []
     for key, at, count in zip(uniq, first.tolist(), counts.tolist(), strict=True):
