@@ -36,6 +36,12 @@ class CodeSpace:
         self.length = variant.length
         self.n_symbols = variant.n_symbols
         self._index = {c: i for i, c in enumerate(variant.symbols)}
+        # Symbols are read in either case where that is unambiguous (`rrgg` for RGBYOP); an
+        # alphabet holding both cases of a letter keeps them apart. Codes print as declared.
+        for c, i in list(self._index.items()):
+            other = c.swapcase()
+            if len(other) == 1 and other != c and other not in variant.symbols:
+                self._index[other] = i
 
     # --- size and ranking ----------------------------------------------------------------
     @cached_property

@@ -1,10 +1,12 @@
 """Feedback entries and logs: parsing (command-line tokens, text files, JSON) and validation.
 
-Entry syntax: ``GUESS:B,C`` (``0123:1,2``), ``GUESS:xAyB`` (``0123:1A2B``), bulls-only
-``GUESS:B``. Text log files hold one entry a line as ``GUESS B C`` (``GUESS B`` in bulls-only
-mode) or the same tokens as on the command line; ``#`` starts a comment; blank lines are
-ignored. JSON logs are a list of ``{"guess": "0123", "bulls": 1, "cows": 2}``. Entries are
-numbered from 1 in every message.
+Entry syntax: ``GUESS:B,C`` (``0123:1,2``), ``GUESS:xAyB`` (``0123:1A2B``), Mastermind's
+``GUESS:xByW`` (``1122:1B1W``: black then white pegs), or in words (``2 black 1 white``,
+``1 bull 2 cows``); bulls-only ``GUESS:B``. A reply is echoed in the notation it was typed
+in. Text log files hold one entry a line as ``GUESS B C`` (``GUESS B`` in bulls-only mode)
+or the same tokens as on the command line; ``#`` starts a comment; blank lines are ignored.
+JSON logs are a list of ``{"guess": "0123", "bulls": 1, "cows": 2}``. Entries are numbered
+from 1 in every message.
 
 >>> from cbsolve.variant import Variant
 >>> log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,2", "4567:0A2B"])
@@ -15,16 +17,84 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .codes import CodeSpace
 from .errors import InvalidCode, InvalidFeedback
 from .variant import Variant
 
 # ASCII digits only: str patterns' \d also matches other scripts' digits (full-width, Arabic).
-_BC = re.compile(r"^(\d+),(\d+)$", re.ASCII)
-_AB = re.compile(r"^(\d+)[Aa](\d+)[Bb]$", re.ASCII)
+_BC = re.compile(r"^(\d+)\s*,\s*(\d+)$", re.ASCII)
+_AB = re.compile(r"^(\d+)\s*[Aa]\s*(\d+)\s*[Bb]$", re.ASCII)
+_BW = re.compile(r"^(\d+)\s*[Bb]\s*(\d+)\s*[Ww]$", re.ASCII)
 _B = re.compile(r"^(\d+)$", re.ASCII)
+#: The notations of a reply with both counts, by the name it is echoed in.
+NOTATIONS = (("comma", _BC), ("AB", _AB), ("BW", _BW))
+_WORD = re.compile(r"(\d+)\s*(blacks?|whites?|bulls?|cows?)(?![a-z])", re.ASCII | re.IGNORECASE)
+_WORD_GAP = re.compile(r"^[\s,;]*(?:and[\s,;]*)?$", re.IGNORECASE)
+
+
+def read_words(text: str):
+    """(bulls digits or None, cows digits or None) from ``2 black 1 white``, ``1 bull, 2 cows``
+    (either part may be missing: ``2 black``); None when ``text`` is not such a phrase."""
+    found: dict[str, str] = {}
+    at = 0
+    for m in _WORD.finditer(text):
+        if not _WORD_GAP.match(text[at:m.start()]):
+            return None
+        kind = "bulls" if m.group(2).lower().startswith(("black", "bull")) else "cows"
+        if kind in found:
+            return None
+        found[kind] = m.group(1)
+        at = m.end()
+    if not found or not _WORD_GAP.match(text[at:]):
+        return None
+    return found.get("bulls"), found.get("cows")
+
+
+def read_reply(text: str, length: int):
+    """(bulls, cows or None, notation) from any reply notation (``B,C``, ``xAyB``, ``xByW``,
+    words, a bare ``B``), or None when ``text`` is none of them. Counts are not checked
+    against a variant here (see :meth:`FeedbackLog.make_entry`)."""
+    text = text.strip()
+    for notation, pattern in NOTATIONS:
+        m = pattern.match(text)
+        if m:
+            return reply_count(m.group(1), length), reply_count(m.group(2), length), notation
+    m = _B.match(text)
+    if m:
+        return reply_count(m.group(1), length), None, "bulls"
+    words = read_words(text)
+    if words is None:
+        return None
+    bulls, cows = words
+    return (reply_count(bulls or "0", length), None if cows is None else reply_count(cows, length),
+            "words")
+
+
+def describe_reply(variant: Variant, bulls: int, cows: int) -> str:
+    """A reply in words, singular and plural right: ``1 bull, 2 cows``; Mastermind variants in
+    pegs: ``1 black, 2 white``; bulls-only: ``1 bull`` / ``1 black``."""
+    if variant.pegs:
+        b = f"{bulls} black"
+        return b if variant.bulls_only else f"{b}, {cows} white"
+    b = f"{bulls} bull{'s' if bulls != 1 else ''}"
+    return b if variant.bulls_only else f"{b}, {cows} cow{'s' if cows != 1 else ''}"
+
+
+def spell_reply(variant: Variant, bulls: int, cows: int, notation: str | None = None) -> str:
+    """A reply in the notation it was typed in (``2A2B`` stays ``2A2B``); ``B,C`` by default."""
+    if variant.bulls_only:
+        return f"{bulls}"
+    if notation == "AB":
+        return f"{bulls}A{cows}B"
+    if notation == "BW":
+        return f"{bulls}B{cows}W"
+    if notation == "space":
+        return f"{bulls} {cows}"
+    if notation == "words":
+        return describe_reply(variant, bulls, cows)
+    return f"{bulls},{cows}"
 
 
 def reply_count(digits: str, length: int) -> int:
@@ -43,6 +113,9 @@ class Feedback:
     text: str
     bulls: int
     cows: int
+    #: How the reply was typed (``comma``, ``AB``, ``BW``, ``space``, ``words``; None: B,C),
+    #: so messages echo it that way; not part of the reply's value.
+    notation: str | None = field(default=None, compare=False)
 
     def to_dict(self, variant: Variant) -> dict:
         d = {"guess": self.text, "bulls": self.bulls}
@@ -52,6 +125,16 @@ class Feedback:
 
     def token(self, variant: Variant) -> str:
         return f"{self.text}:{self.bulls}" if variant.bulls_only else f"{self.text}:{self.bulls},{self.cows}"
+
+    def reply(self, variant: Variant) -> str:
+        """The reply as it was typed (``2A2B`` stays ``2A2B``)."""
+        return spell_reply(variant, self.bulls, self.cows, self.notation)
+
+    def shown(self, variant: Variant) -> str:
+        """``GUESS:REPLY`` for messages, the reply in the notation it was typed in
+        (``GUESS -> B C`` when that has spaces)."""
+        reply = self.reply(variant)
+        return f"{self.text} -> {reply}" if " " in reply else f"{self.text}:{reply}"
 
 
 class FeedbackLog:
@@ -73,7 +156,7 @@ class FeedbackLog:
 
     # --- building ------------------------------------------------------------------------
     def make_entry(self, guess: str, bulls: int, cows: int | None, number: int,
-                   shown: str | None = None) -> Feedback:
+                   shown: str | None = None, notation: str | None = None) -> Feedback:
         """Validate one reply against the variant; ``number`` (from 1) names it in errors."""
         shown = shown if shown is not None else f"{guess}:{bulls},{cows}"
         where = f"entry {number} ({shown!r})"
@@ -97,10 +180,11 @@ class FeedbackLog:
         if bulls == n - 1 and cows == 1:
             raise InvalidFeedback(f"{where}: {n - 1} bulls and 1 cow is impossible "
                                   "(the last symbol would be a bull)")
-        return Feedback(code, guess, bulls, cows)
+        return Feedback(code, self.space.format(code), bulls, cows, notation)
 
-    def add(self, guess: str, bulls: int, cows: int | None = None) -> Feedback:
-        entry = self.make_entry(guess, bulls, cows, len(self.entries) + 1)
+    def add(self, guess: str, bulls: int, cows: int | None = None,
+            notation: str | None = None) -> Feedback:
+        entry = self.make_entry(guess, bulls, cows, len(self.entries) + 1, notation=notation)
         self.entries.append(entry)
         return entry
 
@@ -117,20 +201,23 @@ class FeedbackLog:
             raise InvalidFeedback(f"entry {number} ({token!r}): malformed; expected GUESS:B,C, "
                                   "GUESS:xAyB or (bulls only) GUESS:B")
         reply = reply.strip()
-        for pattern in (_BC, _AB):
-            m = pattern.match(reply)
-            if m:
-                return self.make_entry(guess, self._count(m.group(1), number, token),
-                                       self._count(m.group(2), number, token), number, token)
-        m = _B.match(reply)
-        if m:
-            if not self.variant.bulls_only:
-                raise InvalidFeedback(f"entry {number} ({token!r}): reply {reply!r} has no cows; "
-                                      "write GUESS:B,C or GUESS:xAyB")
-            return self.make_entry(guess, self._count(m.group(1), number, token), None, number,
-                                   token)
-        raise InvalidFeedback(f"entry {number} ({token!r}): malformed reply {reply!r}; expected "
-                              "B,C or xAyB (bulls only: B)")
+        try:
+            read = read_reply(reply, self.variant.length)
+        except InvalidFeedback as exc:
+            raise InvalidFeedback(f"entry {number} ({token!r}): {exc}") from None
+        if read is None:
+            raise InvalidFeedback(f"entry {number} ({token!r}): malformed reply {reply!r}; "
+                                  "expected B,C, xAyB, xByW or words like '2 black 1 white' "
+                                  "(bulls only: B)")
+        bulls, cows, notation = read
+        if notation == "words" and cows is None and not self.variant.bulls_only:
+            cows = 0                       # "2 black": no white pegs
+        if cows is None and not self.variant.bulls_only:
+            raise InvalidFeedback(f"entry {number} ({token!r}): reply {reply!r} has no cows; "
+                                  "write GUESS:B,C, GUESS:xAyB or GUESS:xByW")
+        if self.variant.bulls_only and notation == "words" and not cows:
+            cows = None                    # "2 black" in black-peg: bulls only
+        return self.make_entry(guess, bulls, cows, number, token, notation)
 
     @classmethod
     def parse(cls, variant: Variant, tokens) -> FeedbackLog:

@@ -95,6 +95,9 @@ SEARCH_COUNT_SHARE = 0.5
 # --- diagnosis of an inconsistent log (consistency/diagnose.py) --------------------------------
 #: The minimal conflict and the fewest corrections each get this share of the time left.
 CONFLICT_SHARE = 0.5
+#: Of what the conflict leaves, the search for every single reply that alone could be wrong
+#: takes this share; the fewest joint corrections, needed only when none is found, the rest.
+REPAIRS_SHARE = 0.5
 #: Beyond the filter, the depth-first search diagnoses first with this share (an inconsistent
 #: N=10 log of 26 letters: a minimal conflict in 3 ms, where the SAT deletion had not finished
 #: in 15 s; docs/benchmarks.md, "Diagnosis"), the solvers then take what is left ...

@@ -33,6 +33,9 @@ class Variant:
     no_leading_zero: bool = False
     feedback: str = "bulls-cows"
     name: str | None = field(default=None, compare=False)
+    #: Spoken as Mastermind (black and white pegs) rather than bulls and cows; words only,
+    #: so not part of the rules (equality, hashing, files).
+    pegs: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.length, bool) or not isinstance(self.length, int):
@@ -102,7 +105,8 @@ class Variant:
         try:
             return cls(length=data["length"], symbols=data["symbols"], repeats=bool(data["repeats"]),
                        no_leading_zero=bool(data.get("no_leading_zero", False)),
-                       feedback=data.get("feedback", "bulls-cows"), name=data.get("name"))
+                       feedback=data.get("feedback", "bulls-cows"), name=data.get("name"),
+                       pegs=data.get("name") in PEG_PRESETS)
         except (KeyError, TypeError) as exc:
             raise InvalidVariant(f"malformed variant description {data!r}: {exc}") from None
 
@@ -117,8 +121,8 @@ class Variant:
     @classmethod
     def preset(cls, name: str) -> Variant:
         try:
-            return PRESETS[name]
-        except KeyError:
+            return PRESETS[name.strip().lower()] if isinstance(name, str) else PRESETS[name]
+        except (KeyError, TypeError):
             raise unknown_name("variant", name, PRESETS) from None
 
     @classmethod
@@ -160,12 +164,15 @@ def _digit_alphabet(d: int, preset_symbols: str) -> str:
     return DIGITS[:d]
 
 
+#: Presets spoken in black and white pegs.
+PEG_PRESETS = ("mastermind", "black-peg")
+
 PRESETS: dict[str, Variant] = {
     v.name: v for v in (
         Variant(4, DIGITS, repeats=False, name="bulls-cows"),
         Variant(4, DIGITS, repeats=False, no_leading_zero=True, name="bulls-cows-no-leading-zero"),
-        Variant(4, "123456", repeats=True, name="mastermind"),
-        Variant(4, "123456", repeats=True, feedback="bulls", name="black-peg"),
+        Variant(4, "123456", repeats=True, name="mastermind", pegs=True),
+        Variant(4, "123456", repeats=True, feedback="bulls", name="black-peg", pegs=True),
         Variant(4, DIGITS, repeats=True, no_leading_zero=True, name="numbers"),
         Variant(4, "ABCD", repeats=True, name="cowbull"),
     )

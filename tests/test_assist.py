@@ -67,7 +67,7 @@ def test_inconsistency_names_the_entries_and_undo_recovers():
     assert "These replies are inconsistent" in out and "#1 0123" in out and "#2 4567" in out
     assert not summary["consistent"] and summary["conflict"] == [1, 2]
     _, summary, out = session(["0123 0 0", "4567 0 0", "undo"])
-    assert summary["consistent"] and "took back 4567:0,0" in out
+    assert summary["consistent"] and "took back 4567 -> 0 0" in out     # echoed as typed
 
 
 def test_solved_ends_the_session():

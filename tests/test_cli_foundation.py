@@ -18,7 +18,11 @@ def test_score_json_and_text(capsys):
     code, out, _ = run(capsys, "score", "1807", "7810", "--json")
     assert code == 0 and json.loads(out) == {"secret": "1807", "guess": "7810", "bulls": 1, "cows": 3}
     code, out, _ = run(capsys, "score", "1122", "1212", "--variant", "black-peg")
-    assert code == 0 and out.strip() == "2 bulls"
+    assert code == 0 and out.strip() == "2 black"          # Mastermind speaks in pegs
+    code, out, _ = run(capsys, "score", "1807", "7810")
+    assert code == 0 and out.strip() == "1 bull, 3 cows (1A3B)"   # LeetCode 299, singular right
+    code, out, _ = run(capsys, "score", "1122", "1213", "--variant", "MASTERMIND")
+    assert code == 0 and out.strip() == "1 black, 2 white (1B2W)"
 
 
 def test_consistent_counts_and_lists(capsys):

@@ -19,3 +19,13 @@ def test_known_bad_calls_keep_the_contract():
                         [["bot"], f"new\nguess\nscore 1 {huge}\nquit\n"],
                         [["score", "0123", "x" * 100_000], ""]):
         assert fuzz_cli.check(argv, stdin) in (1, 2) or argv[0] == "bot"
+
+
+def test_play_and_assist_keep_the_contract_on_closed_stdin_and_every_command():
+    """Closed stdin once crashed play, assist and bot (AttributeError, exit 1)."""
+    small = ["--length", "3", "--digits", "5"]
+    for argv in (["play", "--json"], ["assist", "--json"], ["bot"], ["play", "--mode", "host"]):
+        assert fuzz_cli.check(argv + small, None) == 0
+    lines = "help\n012\nhint\nundo\nundo\n1B1W\nfix 1 1 0\nconfirm 1\nagain\nquit\n"
+    assert fuzz_cli.check(["play", "--json", "--seed", "1"] + small, lines) == 0
+    assert fuzz_cli.check(["assist", "012:1 black 1 white", "--json"] + small, lines) in (0, 1)

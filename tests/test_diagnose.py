@@ -110,14 +110,16 @@ def test_conflict_and_corrections_in_a_huge_space():
     r = consistent(log, Query(limit=1, time_limit=60), "auto")
     assert r.status == Status.INFEASIBLE and r.backend in ("sat", "cpsat")
     assert r.conflict == [4, 9]
-    assert len(r.corrections) == 1 and r.corrections[0]["entry"] in (4, 9)
-    fixed = list(log.entries)
-    fix = r.corrections[0]
-    b, c = (int(x) for x in fix["to"].split(","))
-    old = fixed[fix["entry"] - 1]
-    fixed[fix["entry"] - 1] = Feedback(old.guess, old.text, b, c)
-    again = consistent(FeedbackLog(v, fixed), Query(limit=1, time_limit=60), "cpsat")
-    assert again.status in (Status.FEASIBLE, Status.OPTIMAL)
+    # either reply alone could be the wrong one: both are named, each option re-checked alone
+    assert sorted(f["entry"] for f in r.corrections) == [4, 9]
+    for fix in r.corrections:
+        assert fix["replies"] == 1 and fix["secrets"] is None      # not counted beyond the filter
+        fixed = list(log.entries)
+        b, c = (int(x) for x in fix["to"].split(","))
+        old = fixed[fix["entry"] - 1]
+        fixed[fix["entry"] - 1] = Feedback(old.guess, old.text, b, c)
+        again = consistent(FeedbackLog(v, fixed), Query(limit=1, time_limit=60), "cpsat")
+        assert again.status in (Status.FEASIBLE, Status.OPTIMAL)
 
 
 def _solvers_not_called(*args, **kwargs):
@@ -165,7 +167,8 @@ def test_an_inconsistent_log_beyond_the_filter_is_diagnosed_by_the_search(monkey
     monkeypatch.setattr(diagnosis, "_corrections_cpsat", solvers_asked)
     r = consistent(log, Query(limit=1, determined=False, time_limit=30), "auto")
     assert r.status == Status.INFEASIBLE and r.conflict == [2, 3]
-    assert len(r.corrections) == 1
+    assert r.corrections and all(f["replies"] == 1 and f["entry"] in (2, 3)
+                                 for f in r.corrections)
     assert not any("time limit" in n for n in r.notes)
     assert any("fewest replies to change: 1;" in n for n in r.notes)
 
@@ -211,12 +214,14 @@ def test_cli_inconsistent_log_exits_1_with_conflict_and_corrections(capsys, back
                        "--backend", backend, "--json")
     data = json.loads(out)
     assert code == 1 and data["consistent"] is False
-    assert data["conflict"] == [1, 3] and len(data["corrections"]) == 1
-    assert data["corrections"][0]["entry"] in (1, 3)
+    assert data["conflict"] == [1, 3]
+    # the same guess answered twice: either answer alone can be wrong, to the other's score
+    assert sorted((f["entry"], f["to"]) for f in data["corrections"]) == [(1, "2,0"), (3, "1,1")]
+    assert data["corrections"][0]["entry"] == 3          # the newest reply first
     code, out, _ = run(capsys, "consistent", "0123:1,1", "4567:0,2", "0123:2,0",
                        "--backend", backend)
     assert code == 1 and "replies 1 and 3 cannot both be right" in out
-    assert "makes the log consistent" in out
+    assert "reply 3 (0123:2,0) alone could be wrong; it fits as 1,1" in out
 
 
 @pytest.mark.parametrize("backend", ["sat", "cpsat"])

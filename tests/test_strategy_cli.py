@@ -78,10 +78,10 @@ def test_evaluate_within_its_time_limit_is_the_whole_answer(capsys):
     (["evaluate", "--strategy", "best"], "unknown strategy 'best'"),
     (["evaluate", "--guesses", "some"], "unknown guess set 'some'"),
     (["evaluate", "--first", "0012"], "repeats symbol"),
-    (["evaluate", "--sample", "0"], "--sample must be at least 1"),
+    (["evaluate", "--sample", "0"], "'--sample': 0 is not in the range 1<=x"),
     (["evaluate", "--sample", "5", "--out", "x.json"], "--out and --dot need an exhaustive"),
     (["evaluate", "--variant", "mastermind", "--dot", "x.dot", "--dot-depth", "0"],
-     "--dot-depth must be at least 1"),
+     "'--dot-depth': 0 is not in the range 1<=x"),
     (["evaluate", "--length", "8"], "use --sample K"),   # 1,814,400 secrets > 10^6
     (["next", "--length", "12", "--letters", "26", "--repeats"], "lists every code"),
     (["evaluate", "--length", "12", "--letters", "26", "--sample", "3"], "lists every code"),

@@ -42,8 +42,8 @@ def variant_options(func=None, *, optional: bool = False):
         return functools.partial(variant_options, optional=optional)
     options = [
         click.option("--variant", "variant_name", default=None, metavar="NAME",
-                     help=f"Preset: {', '.join(PRESETS)} (default bulls-cows); the other "
-                          "variant options change it."),
+                     help=f"Preset: {', '.join(PRESETS)} (default bulls-cows; any case); "
+                          "the other variant options change it."),
         click.option("--length", type=int, default=None, help="Code length N (1..64)."),
         click.option("--digits", type=int, default=None,
                      help="Alphabet of D digits (D <= 10): 0..D-1, but 1..D for presets "
@@ -51,7 +51,9 @@ def variant_options(func=None, *, optional: bool = False):
                           "--variant mastermind --digits 6 is 123456, --digits 10 is "
                           "0123456789."),
         click.option("--letters", type=int, default=None, help="Alphabet of D letters A.. (D <= 26)."),
-        click.option("--symbols", default=None, help="Alphabet of the given distinct characters."),
+        click.option("--symbols", default=None,
+                     help="Alphabet of the given distinct characters (codes are read in either "
+                          "case unless the alphabet holds both cases of a letter)."),
         click.option("--repeats/--distinct", default=None, help="Symbols may repeat, or not."),
         click.option("--no-leading-zero/--leading-zero", "no_leading_zero", default=None,
                      help="Forbid the alphabet's first symbol in position 1."),
@@ -116,6 +118,15 @@ SEED = click.IntRange(min=0)
 #: Sizes that become array lengths or native ints: bounded so a typo is an error, not a
 #: memory failure (2^31 - 1 is also the native kernels' int).
 COUNT = click.IntRange(min=0, max=2**31 - 1)
+#: The same, at least 1 (a depth, a sample): the range --help shows is the one accepted.
+POSITIVE = click.IntRange(min=1, max=2**31 - 1)
+#: Most threads (or local Dask workers): libgomp aborts the process when it cannot create
+#: the threads asked for (``--workers 100000``), so larger requests are refused.
+MAX_WORKERS = 256
+WORKERS = click.IntRange(min=1, max=MAX_WORKERS)
+
+verbose_option = click.option("--verbose", "-v", is_flag=True,
+                              help="Also say how the engine worked (backend, plan, seconds).")
 
 
 def write_text(path: str, option: str, text: str) -> None:
@@ -155,7 +166,10 @@ def clip(message: str) -> str:
 
 
 def _fail(message: str) -> int:
-    click.echo(f"cbsolve: error: {clip(message)}", err=True)
+    try:
+        click.echo(f"cbsolve: error: {clip(message)}", err=True)
+    except (OSError, ValueError):    # stderr closed or full: the exit code still says it
+        pass
     return EXIT_USAGE
 
 

@@ -7,9 +7,9 @@ import click
 
 from ..errors import InvalidVariant
 from . import (
-    COUNT,
     EXIT_OK,
     FILE,
+    POSITIVE,
     SECONDS,
     SEED,
     app,
@@ -50,11 +50,11 @@ def _progress(enabled: bool):
               help="Write the strategy tree (docs/tree-format.md) to FILE.")
 @click.option("--dot", "dot", type=FILE, default=None, metavar="FILE",
               help="Write the tree as Graphviz DOT (first --dot-depth guesses) to FILE.")
-@click.option("--dot-depth", type=COUNT, default=3, show_default=True, metavar="K",
+@click.option("--dot-depth", type=POSITIVE, default=3, show_default=True, metavar="K",
               help="Levels drawn by --dot (full trees of large variants are unreadable).")
 @click.option("--html", "html", type=FILE, default=None, metavar="FILE",
               help="Write a page to walk the tree in a browser (one self-contained file).")
-@click.option("--sample", type=COUNT, default=None, metavar="K",
+@click.option("--sample", type=POSITIVE, default=None, metavar="K",
               help="Play K random secrets only and report an estimate (for large spaces).")
 @click.option("--seed", type=SEED, default=None, help="Seed for --sample and the random strategy.")
 @click.option("--symmetry/--no-symmetry", default=None,

@@ -16,7 +16,10 @@ from . import (
     EXIT_NONE,
     EXIT_OK,
     FILE,
+    MAX_WORKERS,
+    POSITIVE,
     SECONDS,
+    WORKERS,
     app,
     emit,
     json_option,
@@ -50,9 +53,6 @@ def _worst_progress(enabled: bool):
     return update, status
 
 
-#: Most threads (or local Dask workers) accepted: libgomp aborts the process when it cannot
-#: create the threads asked for (``--workers 100000``), so larger requests are refused.
-MAX_WORKERS = 256
 
 
 @app.command("optimal")
@@ -61,7 +61,7 @@ MAX_WORKERS = 256
               help="Start from the entries in a file (as `consistent --log`).")
 @click.option("--objective", default="worst", show_default=True, metavar="worst|expected",
               help="Minimise the worst case (ties: fewest secrets at that depth) or the total.")
-@click.option("--max-depth", type=COUNT, default=None, metavar="K",
+@click.option("--max-depth", type=POSITIVE, default=None, metavar="K",
               help="At most K guesses for every secret.")
 @click.option("--guesses", default="all", show_default=True, metavar="all|candidates",
               help="Draw guesses from all codes or from the remaining candidates only.")
@@ -74,7 +74,7 @@ MAX_WORKERS = 256
               help="Draw only the first K levels in --dot.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
               help="Stop and report the bounds proved so far (default and 0: no limit).")
-@click.option("--workers", type=COUNT, default=None, metavar="N",
+@click.option("--workers", type=WORKERS, default=None, metavar="N",
               help=f"Threads (default: all cores; at most {MAX_WORKERS}); with --scheduler local "
                    "the number of worker processes.")
 @click.option("--no-certificate", is_flag=True, help="Skip the lower-bound certificate (worst).")

@@ -27,7 +27,9 @@ from . import EXIT_OK, SEED, app, emit, json_option, variant_options
 def play_command(mode, strategy, seed, secret, coach, quiet, variant, as_json) -> int:
     """Play Bulls and Cows (or any variant) against the computer.
 
-    With --json the conversation goes to stderr and one JSON record of the game to stdout.
+    At every prompt: help, undo (any depth), hint, again, fix K SCORE, confirm K, quit.
+    With --json the conversation goes to stderr and one JSON record of the game to stdout;
+    end of input (also a closed stdin) ends the game, exit 0.
     """
     from ..play.engine import check_strategy
     from ._interrupt import interactive

@@ -28,12 +28,13 @@ from ..deadline import Deadline, stop_requested
 from ..feedback import FeedbackLog
 from ..rule import score
 from ..status import Status
-from . import cpsat_stop, dfs
+from . import cpsat_stop, dfs, repairs
 from .backends import get_backend
 from .cpsat import selector_model
 from .native import filterable
 from .plan import plan_for
 from .query import ConsistencyResult, Query
+from .repairs import correction_item, reply_text  # noqa: F401 - reply_text: the faces' import
 
 
 def _native_ok(log: FeedbackLog, backend: str) -> bool:
@@ -247,28 +248,19 @@ def session_conflict(s, deadline: Deadline) -> tuple[list[int] | None, bool]:
 
 
 # --- corrections ----------------------------------------------------------------------------
-def reply_text(variant, bulls: int, cows: int) -> str:
-    """A reply as entries spell it: ``B,C``, or ``B`` when the variant scores bulls only."""
-    return f"{bulls}" if variant.bulls_only else f"{bulls},{cows}"
-
-
 def corrections_for(log: FeedbackLog, secret) -> list[dict]:
-    """The replies that ``secret`` contradicts, each with the reply that would fit."""
-    variant = log.variant
+    """The replies that ``secret`` contradicts, each with the reply that would fit: one fix
+    (``option`` 1) changing ``replies`` replies at once."""
     wrong = []
     for i, e in enumerate(log, 1):
-        b, c = score(variant, secret, e.guess)
+        b, c = score(log.variant, secret, e.guess)
         if (b, c) != (e.bulls, e.cows):
-            wrong.append((i, e, reply_text(variant, e.bulls, e.cows), reply_text(variant, b, c)))
+            wrong.append((i, b, c))
     out = []
-    for i, e, old, new in wrong:
-        if len(wrong) == 1:
-            msg = f"changing reply {i} ({e.text}) from {old} to {new} makes the log consistent"
-        else:
-            others = ", ".join(f"reply {j} to {n}" for j, _, _, n in wrong if j != i)
-            msg = (f"changing reply {i} ({e.text}) from {old} to {new}, together with "
-                   f"{others}, makes the log consistent")
-        out.append({"entry": i, "guess": e.text, "from": old, "to": new, "message": msg})
+    for i, b, c in wrong:
+        item = correction_item(log, i, b, c, [w for w in wrong if w[0] != i])
+        item.update(option=1, replies=len(wrong), secrets=None)
+        out.append(item)
     return out
 
 
@@ -333,12 +325,41 @@ def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
     return corrections_for(log, secret), status == cp.OPTIMAL, secret
 
 
+def _find_one_by(backend: str):
+    """A find-one ``(log, deadline) -> code or None`` for :mod:`repairs` beyond the filter."""
+    def by_search(log: FeedbackLog, deadline: Deadline):
+        c = dfs.first(log, deadline)
+        return tuple(int(v) for v in c.codes[0]) if c.codes.shape[0] else None
+
+    def by_cpsat(log: FeedbackLog, deadline: Deadline):
+        r = get_backend("cpsat").solve(log, Query(limit=1, determined=False), deadline=deadline)
+        return log.space.parse(r.secrets[0]) if r.secrets else None
+
+    return by_search if backend in DFS_BACKENDS else by_cpsat
+
+
+def single_repairs(log: FeedbackLog, conflict: list[int] | None, backend: str,
+                   deadline: Deadline, confirmed=()):
+    """Every reply that alone could be wrong (:mod:`repairs`): exact over the filter, else
+    one score for each entry of the conflict found within ``deadline``."""
+    if _native_ok(log, backend):
+        return repairs.single_repairs_enumerated(log, confirmed)
+    if not conflict:
+        return []
+    return repairs.single_repairs_searched(log, conflict, deadline, _find_one_by(backend),
+                                           confirmed)
+
+
 def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native",
-             time_limit: float | None = None, *,
-             deadline: Deadline | None = None) -> ConsistencyResult:
+             time_limit: float | None = None, *, deadline: Deadline | None = None,
+             confirmed=()) -> ConsistencyResult:
     """Fill ``conflict`` and ``corrections`` of an infeasible result (the conflict gets
-    ``time_policy.CONFLICT_SHARE`` of the time, the corrections the rest). ``deadline``: the
-    caller's budget (else one of ``time_limit`` seconds)."""
+    ``time_policy.CONFLICT_SHARE`` of the time, the corrections the rest). ``corrections``
+    lists every single reply that could alone be wrong, each score that fits it and the
+    secrets it leaves, likeliest first (:mod:`repairs`); when no single reply explains the
+    log, the fewest replies to change at once. Replies in ``confirmed`` (entry numbers the
+    player said are right) are not proposed. ``deadline``: the caller's budget (else one of
+    ``time_limit`` seconds)."""
     assert result.status == Status.INFEASIBLE
     deadline = Deadline.given(deadline, time_limit)
     conflict, minimal = conflict_search(log, backend,
@@ -348,6 +369,22 @@ def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native
         result.notes.append(f"{_limit()}: no conflicting set of replies found")
     elif not minimal:
         result.notes.append(f"{_limit()}: the conflict shown may not be minimal")
+    found = single_repairs(log, conflict, backend, deadline.part(time_policy.REPAIRS_SHARE),
+                           confirmed)
+    if found:
+        result.corrections = repairs.repair_corrections(log, found)
+        secret = found[0].example
+        result.notes.append(f"fewest replies to change: 1; then {log.space.format(secret)} "
+                            "fits every reply")
+        return result
+    if _native_ok(log, backend):
+        joints, total = repairs.fewest_repairs_enumerated(log, confirmed)
+        result.corrections = repairs.joint_corrections(log, joints)
+        if joints:
+            more = f"; {total - len(joints)} more such fixes not listed" if total > len(joints) else ""
+            result.notes.append(f"fewest replies to change: {len(joints[0].changes)}; then "
+                                f"{log.space.format(joints[0].example)} fits every reply{more}")
+        return result
     fixes, proved, secret = corrections(log, backend, deadline=deadline)
     proved = proved or (fixes is not None and len(fixes) == 1)   # none fits: at least one
     result.corrections = fixes

@@ -42,6 +42,7 @@ class ConsistencyResult:
     approximate: dict | None = None   # {"count", "epsilon", "delta", "method"}: not exact
     auto: dict | None = None          # how ``--backend auto`` chose
     lies: int | None = None           # --max-lies: secrets may contradict this many entries
+    breaks: list[list[int]] | None = None   # --max-lies: the entries each listed secret breaks
     time_limit_hit: bool = False      # the query's time limit stopped the work (answer partial)
     time_limit: float | None = None   # the limit in force, seconds (None: none)
 
@@ -76,6 +77,8 @@ class ConsistencyResult:
             data["auto"] = self.auto
         if self.lies is not None:
             data["max_lies"] = self.lies
+        if self.breaks is not None:
+            data["breaks"] = self.breaks
         if self.time_limit is not None:
             data["time_limit"] = self.time_limit
             data["time_limit_hit"] = self.time_limit_hit

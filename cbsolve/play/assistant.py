@@ -22,7 +22,7 @@ from ..certify import UnreadableFile, load
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, UnknownName
 from ..variant import Variant
 from .engine import Guesser, Suggestion, check_strategy
-from .inputs import Console, format_reply, parse_reply, reply_syntax
+from .inputs import Console, apply_fix, format_reply, looks_like_score, read_score, reply_syntax
 
 #: Certified trees live next to the package in the source tree (data, never imported code).
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -169,15 +169,27 @@ class Assistant:
             self._exact_key, self._exact_value = key, exact_move(self.log, self.guesses)
         return self._exact_value
 
-    def add(self, guess: str, bulls: int, cows: int) -> None:
-        self.guesser.record(guess, bulls, cows, advise=False)
+    def add(self, guess: str, bulls: int, cows: int, notation: str | None = None) -> None:
+        self.guesser.record(guess, bulls, cows, advise=False, notation=notation)
 
     def undo(self):
         return self.guesser.undo()
 
 
-HELP = ("Type GUESS B C (or GUESS:B,C, GUESS xAyB) for a guess you played and its score; "
-        "B C alone if you played my suggestion; undo; list [K]; quit.")
+HELP = ("Type GUESS SCORE for a guess you played and its score (SCORE: {syntax}), or the score "
+        "alone if you played my suggestion; help lists the commands.")
+COMMANDS = ["Commands:",
+            "  GUESS SCORE   a guess you played and its score (GUESS B C, GUESS:B,C, GUESS xAyB, "
+            "GUESS xByW, GUESS 2 black 1 white)",
+            "  SCORE         the score of the guess I suggested",
+            "  undo          take back the last entry (again and again, to any depth)",
+            "  fix K SCORE   correct the score of entry K",
+            "  confirm K     the score of entry K is right: look for a mistake elsewhere",
+            "  hint          what your entries leave, and the suggested guess",
+            "  list [K]      the first K remaining secrets (default 20)",
+            "  again         forget the entries: a new game",
+            "  help          this list",
+            "  quit          end"]
 
 
 def _split_entry(variant: Variant, line: str):
@@ -185,9 +197,7 @@ def _split_entry(variant: Variant, line: str):
     if ":" in line:
         guess, _, reply = line.partition(":")
         return guess.strip(), reply
-    from .inputs import _ONE, _PAIR
-
-    if _PAIR.match(line) or _ONE.match(line):  # a score alone: for the suggested guess
+    if looks_like_score(variant, line):     # a score alone: for the suggested guess
         return None, line
     head, _, rest = line.strip().partition(" ")
     return (head, rest) if rest else (None, line)
@@ -206,7 +216,8 @@ class AssistSession:
         if g.inconsistent is not None:
             for line in g.inconsistent.describe(g.log):
                 c.say(line)
-            c.say("  Type undo to take back the last entry.")
+            c.say("  Type undo to take back the last entry, fix K SCORE to correct entry K, "
+                  "or confirm K if entry K is right.")
             return
         s = self.a.advise()
         qual = "" if s.exact else "at least "
@@ -224,7 +235,7 @@ class AssistSession:
 
     def run(self) -> dict:
         c, v = self.c, self.a.variant
-        c.say(f"cbsolve assist: {v.describe()}. {HELP}")
+        c.say(f"cbsolve assist: {v.describe()}. {HELP.format(syntax=reply_syntax(v))}")
         self.show()
         while not self.won:
             try:
@@ -243,13 +254,31 @@ class AssistSession:
         word = line.split()[0].lower()
         if word in ("quit", "q", "exit"):
             return False
-        if word in ("help", "?"):
-            c.say(HELP)
+        if word in ("help", "?", "h"):
+            for text in COMMANDS:
+                c.say(text)
             return True
         if word == "undo":
             e = a.undo()
-            c.say("  nothing to undo." if e is None else f"  took back {e.token(v)}.")
+            c.say("  nothing to undo." if e is None else f"  took back {e.shown(v)}.")
             self.show()
+            return True
+        if word in ("fix", "confirm", "ok"):
+            self._fix(line)
+            self.show()
+            return True
+        if word == "again":
+            while a.undo() is not None:
+                pass
+            self.reviews.clear()
+            c.say("New game.")
+            self.show()
+            return True
+        if word == "hint":
+            self.show()
+            if a.guesser.inconsistent is None:
+                c.say("  remaining: " + " ".join(a.guesser.candidate_codes(limit=6))
+                      + (" ..." if (a.guesser.candidates or 7) > 6 else ""))
             return True
         if word == "list":
             k = int(line.split()[1]) if len(line.split()) > 1 and line.split()[1].isdigit() else 20
@@ -264,18 +293,19 @@ class AssistSession:
                 if a.guesser.inconsistent is not None:
                     raise InvalidFeedback("the entries are inconsistent; undo first")
                 guess = a.advise().guess
-            a.guesser.space.parse(guess)
-            reply = parse_reply(v, reply_text)
-            if reply is None:
+            guess = a.guesser.space.format(a.guesser.space.parse(guess))
+            typed = read_score(v, reply_text)
+            if typed is None:
                 raise InvalidFeedback(f"{reply_text.strip()!r} is not a score; "
                                       f"type {reply_syntax(v)}")
+            reply, notation = typed[:2], typed[2]
         except (InvalidCode, InvalidFeedback) as exc:
             c.say(f"  {exc}; try again (help lists the commands).")
             return True
         review = (a.coach.review(a.log, guess)
                   if a.coach is not None and a.guesser.inconsistent is None else None)
         try:
-            a.add(guess, *reply)
+            a.add(guess, *reply, notation=notation)
         except InconsistentLog:
             pass  # shown below
         k = len(a.log)
@@ -290,6 +320,15 @@ class AssistSession:
             return False
         self.show()
         return True
+
+    def _fix(self, line: str) -> None:
+        """``fix K SCORE`` or ``confirm K``: the diagnosis then never proposes entry K."""
+        g, v = self.a.guesser, self.a.variant
+        k = apply_fix(g, v, line, self.c)
+        if k is not None:
+            e = g.log[k - 1]
+            self.c.say(f"  entry {k}: {e.text} -> {format_reply(v, e.bulls, e.cows)}"
+                       + (" (confirmed)" if k in g.confirmed else ""))
 
     def entries(self) -> dict:
         """What was typed: the entries, whether solved, whether consistent."""

@@ -28,7 +28,7 @@ from ..errors import CbsolveError, InconsistentLog
 from ..inputs import MAX_LINE_BYTES, read_line
 from ..variant import Variant
 from .engine import Guesser, Host
-from .inputs import parse_reply
+from .inputs import input_stream, parse_reply
 
 COMMANDS = "new, guess, score B C, check GUESS, quit"
 
@@ -125,7 +125,7 @@ def _one_line(text: str) -> str:
 
 def serve(bot: Bot, stdin=None, stdout=None) -> int:
     """Answer commands until ``quit`` or end of input; returns the number of commands."""
-    stdin = stdin or sys.stdin
+    stdin = input_stream(stdin)
     stdout = stdout or sys.stdout
     n = 0
     while True:

@@ -73,27 +73,25 @@ class Diagnosis:
     corrections: list[dict] = field(default_factory=list)
 
     def describe(self, log: FeedbackLog) -> list[str]:
-        """Human-readable lines naming the conflicting replies and suggested corrections."""
+        """Human-readable lines naming the conflicting replies and every reply that alone
+        could be wrong, with the scores that would fit (or the fewest replies to change)."""
+        from ..consistency.repairs import describe_corrections
+
         lines = ["These replies are inconsistent: no secret gives all of them."]
         if self.conflict:
-            shown = "; ".join(f"#{k} {log[k - 1].text} -> {_reply_text(log, log[k - 1])}"
+            shown = "; ".join(f"#{k} {log[k - 1].text} -> {log[k - 1].reply(log.variant)}"
                               for k in self.conflict)
             if len(self.conflict) == 1:
                 lines.append(f"  reply {shown} is impossible on its own")
             else:
                 lines.append(f"  replies {shown} cannot all be right")
-        for fix in self.corrections[:3]:
-            lines.append(f"  suggestion: {fix.get('message', fix)}")
+        lines.extend(f"  {line}" for line in describe_corrections(log, self.corrections))
+        if not self.corrections:
+            lines.append("  the replies you confirmed cannot all be right")
         return lines
 
     def to_json(self) -> dict:
         return {"conflict": self.conflict, "corrections": self.corrections}
-
-
-def _reply_text(log: FeedbackLog, entry) -> str:
-    from ..consistency.diagnose import reply_text
-
-    return reply_text(log.variant, entry.bulls, entry.cows)
 
 
 class Guesser:
@@ -121,12 +119,22 @@ class Guesser:
         self._advice: Suggestion | None = None
         self._chooser = None
         self._inconsistent: Diagnosis | None = None
+        #: Entry numbers the player said are right: never proposed as the wrong reply.
+        self.confirmed: set[int] = set()
         self.version = 0             # bumped on every change of the log
         self._refresh()
 
     # --- state ---------------------------------------------------------------------------
     def reset(self) -> None:
         self.log = FeedbackLog(self.variant)
+        self.confirmed = set()
+        self._refresh()
+
+    def confirm(self, number: int) -> None:
+        """The player says reply ``number`` (1-based) is right: the diagnosis looks elsewhere."""
+        if not 1 <= number <= len(self.log):
+            raise InvalidFeedback(f"entry {number} does not exist; allowed 1..{len(self.log)}")
+        self.confirmed.add(number)
         self._refresh()
 
     def _refresh(self) -> None:
@@ -161,10 +169,11 @@ class Guesser:
 
     # --- moves ---------------------------------------------------------------------------
     def record(self, guess: str, bulls: int, cows: int | None = None,
-               advise: bool = True) -> Suggestion | None:
-        """Add one reply; returns the new suggestion (None if not ``advise``: it is then
-        computed on the next :meth:`suggest`), or raises :class:`InconsistentLog`."""
-        entry = self.log.add(guess, bulls, _cows(self.variant, cows))
+               advise: bool = True, notation: str | None = None) -> Suggestion | None:
+        """Add one reply (``notation``: how it was typed, to echo it so); returns the new
+        suggestion (None if not ``advise``: it is then computed on the next :meth:`suggest`),
+        or raises :class:`InconsistentLog`."""
+        entry = self.log.add(guess, bulls, _cows(self.variant, cows), notation)
         self.version += 1
         self._advice = None
         if self._inconsistent is None and self._cand is not None:
@@ -185,16 +194,23 @@ class Guesser:
         if not len(self.log):
             return None
         entry = self.log.entries.pop()
+        self.confirmed.discard(len(self.log) + 1)
         self._refresh()
         return entry
 
-    def fix(self, number: int, bulls: int, cows: int | None = None) -> None:
+    def fix(self, number: int, bulls: int, cows: int | None = None,
+            notation: str | None = None) -> None:
         """Replace the reply of entry ``number`` (1-based)."""
         if not 1 <= number <= len(self.log):
             raise InvalidFeedback(f"entry {number} does not exist; allowed 1..{len(self.log)}")
         old = self.log[number - 1]
+        if (old.bulls, old.cows) == (bulls, 0 if cows is None else cows):
+            self.confirm(number)         # the same score again: the player confirms it
+            return
+        self.confirmed.discard(number)
         self.log.entries[number - 1] = self.log.make_entry(old.text, bulls,
-                                                           _cows(self.variant, cows), number)
+                                                           _cows(self.variant, cows), number,
+                                                           notation=notation or old.notation)
         self._refresh()
 
     def suggest(self) -> Suggestion:
@@ -271,7 +287,10 @@ class Guesser:
         res = consistent(self.log, Query(sample=1, seed=seed, count=True,
                                          time_limit=self.backend_time_limit))
         if res.status == Status.INFEASIBLE:
-            self._inconsistent = Diagnosis(res.conflict, res.corrections or [])
+            # beyond the filter each option changes one reply of the conflict (or is the one
+            # joint fix): those of confirmed replies are left out
+            fixes = [f for f in res.corrections or [] if f["entry"] not in self.confirmed]
+            self._inconsistent = Diagnosis(res.conflict, fixes)
             raise self.inconsistency_error()
         if not res.secrets:
             return Suggestion(None, "consistent", res.count, False, False,
@@ -285,6 +304,11 @@ class Guesser:
         from ..consistency import Query, consistent
 
         res = consistent(self.log, Query(limit=1), backend="native")
+        if self.confirmed and res.corrections is not None:
+            from ..consistency.diagnose import diagnose
+
+            res.notes, res.corrections = [], None
+            diagnose(self.log, res, backend="native", confirmed=self.confirmed)
         return Diagnosis(res.conflict, list(res.corrections or []))
 
 

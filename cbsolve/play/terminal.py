@@ -16,13 +16,21 @@ from ..errors import CbsolveError, InconsistentLog, InvalidCode, InvalidFeedback
 from ..feedback import FeedbackLog
 from ..variant import Variant
 from .engine import Guesser, Host
-from .inputs import Console, format_reply, parse_reply, reply_syntax
+from .inputs import Console, apply_fix, format_reply, read_score, reply_syntax
 
 MODES = ("both", "guess", "host")
 
 
 class Quit(Exception):
     """The player typed ``quit`` (or input ended)."""
+
+
+class Rewind(Exception):
+    """``undo`` took back the last move: the loop picks whose turn it is again."""
+
+
+class Again(Exception):
+    """The player typed ``again``: a new game."""
 
 
 @dataclass
@@ -34,16 +42,34 @@ class GameResult:
     secret: str | None = None             # the computer's secret (guess and both modes)
     your_secret: str | None = None        # yours, once the computer found it
     quit: bool = False
+    #: Games abandoned with ``again`` before this one (their records, oldest first).
+    earlier: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"mode": self.mode, "winner": self.winner, "quit": self.quit,
+        data = {"mode": self.mode, "winner": self.winner, "quit": self.quit,
                 "your_guesses": self.your_guesses, "computer_guesses": self.computer_guesses,
                 "secret": self.secret, "your_secret": self.your_secret}
+        if self.earlier:
+            data["earlier"] = self.earlier
+        return data
 
 
-HELP_GUESS = "Type a code to guess, or: quit."
-HELP_HOST = ("Type my score as {syntax}; or: undo (take back your last score), "
-             "fix K {short} (correct score K), quit.")
+def help_text(variant: Variant, mode: str) -> list[str]:
+    """Every command, at every prompt."""
+    short = "B" if variant.bulls_only else ("B W" if variant.pegs else "B C")
+    lines = ["Commands (at any prompt):"]
+    if mode != "host":
+        lines.append("  CODE          guess my secret (at 'Your guess')")
+    if mode != "guess":
+        lines.append(f"  {short:<13} score my guess: {reply_syntax(variant)} (at 'Score for')")
+        lines.append(f"  fix K {short:<7} correct your score number K")
+        lines.append("  confirm K     your score number K is right: look for the mistake elsewhere")
+    lines += ["  undo          take back the last move (again and again, to any depth)",
+              "  hint          what your replies leave, and the best next guess",
+              "  again         abandon this game and start a new one",
+              "  help          this list",
+              "  quit          end the game (I reveal my secret)"]
+    return lines
 
 
 class Game:
@@ -60,187 +86,263 @@ class Game:
             raise CbsolveError("the coach reviews your guesses: use --mode guess or both")
         self.variant = variant
         self.mode = mode
+        self.strategy, self.guesses = strategy, guesses
         self.console = console or Console()
         self.host = Host(variant, seed=seed, secret=secret) if mode != "host" else None
         self.guesser = (Guesser(variant, strategy=strategy, seed=seed, guesses=guesses)
                         if mode != "guess" else None)
         self.result = GameResult(mode, None, secret=None)
+        self.history: list[str] = []        # "you" / "me": the moves, for undo
+        self._hinter = None                 # advice on your own guesses (hint)
         self.coach = None
         if coach:
             from .coach import Coach
 
             self.coach = Coach(variant)
-        self.you_done = mode == "host"
-        self.me_done = mode == "guess"
+
+    # --- whose turn ----------------------------------------------------------------------
+    @property
+    def you_done(self) -> bool:
+        if self.mode == "host":
+            return True
+        yours = self.result.your_guesses
+        return bool(yours) and yours[-1]["bulls"] == self.variant.length
+
+    @property
+    def me_done(self) -> bool:
+        if self.mode == "guess":
+            return True
+        g = self.guesser
+        return (g.inconsistent is None and len(g.log) > 0
+                and g.log[-1].bulls == self.variant.length)
+
+    def _turn(self) -> str | None:
+        """"you", "me", or None when the game is over (both: after a complete round)."""
+        if self.mode == "guess":
+            return None if self.you_done else "you"
+        if self.mode == "host":
+            return None if self.me_done else "me"
+        yours, mine = len(self.result.your_guesses), len(self.result.computer_guesses)
+        if yours == mine:
+            return None if (self.you_done or self.me_done) else "you"
+        return "me"
 
     # --- the loop ------------------------------------------------------------------------
     def run(self) -> GameResult:
         c, v = self.console, self.variant
-        c.say(f"cbsolve play ({self.mode}): {v.describe()}.")
+        c.say(f"cbsolve play ({self.mode}): {v.describe()}. Type help for the commands.")
+        while True:
+            self._welcome()
+            try:
+                while (turn := self._turn()) is not None:
+                    try:
+                        self._your_turn() if turn == "you" else self._my_turn()
+                    except Rewind:
+                        continue
+            except Again:
+                self._new_game()
+                continue
+            except (Quit, EOFError):
+                self.result.quit = True
+                c.say("Game abandoned.")
+            break
+        self._finish()
+        return self.result
+
+    def _welcome(self) -> None:
+        c, v = self.console, self.variant
         if self.host:
             example = self.host.space.format(self.host.space.code_at(0))
             c.say(f"I have chosen a secret. Codes look like {example}.")
         if self.guesser:
             c.say(f"Think of a secret; I will guess it. Score my guesses as {reply_syntax(v)}.")
-        try:
-            while True:
-                if not self.you_done:
-                    self._your_turn()
-                if not self.me_done:
-                    self._my_turn()
-                # both: the round is complete, so equal guess counts are a draw
-                if self.you_done and self.me_done or self.mode == "both" and (
-                        self.you_done or self.me_done):
-                    break
-        except (Quit, EOFError):
-            self.result.quit = True
-            c.say("Game abandoned.")
-        self._finish()
-        return self.result
+
+    def _new_game(self) -> None:
+        r = self.result
+        if self.host:
+            r.secret = self.host.secret_text
+        r.quit = True
+        self.console.say("New game." + (f" My secret was {r.secret}." if self.host else ""))
+        self.result = GameResult(self.mode, None, earlier=[*r.earlier, r.to_json()])
+        if self.host:
+            self.host.new()
+        if self.guesser:
+            self.guesser.reset()
+        self.history.clear()
+        self._hinter = None
 
     def _your_turn(self) -> None:
         c = self.console
         k = len(self.result.your_guesses) + 1
         while True:
             line = c.ask(f"Your guess #{k}: ").strip()
-            if line.lower() in ("quit", "q", "exit"):
-                raise Quit
-            if line.lower() in ("help", "?", ""):
-                c.say(HELP_GUESS)
+            if self._command(line):
                 continue
             try:
                 bulls, cows = self.host.check(line)
             except InvalidCode as exc:
-                c.say(f"  {exc}; try again.")
+                c.say(f"  {exc}; try again (help lists the commands).")
                 continue
             break
-        entry = {"guess": line, "bulls": bulls, "cows": cows}
-        review = self._review(line)
+        code = self.host.space.format(self.host.space.parse(line))
+        entry = {"guess": code, "bulls": bulls, "cows": cows}
+        review = self._review(code)
         self.result.your_guesses.append(entry)
-        c.say(f"  {line}: {format_reply(self.variant, bulls, cows)}")
+        self.history.append("you")
+        c.say(f"  {code}: {format_reply(self.variant, bulls, cows)}")
         if review is not None:
             entry["coach"] = review.to_json()
             c.say(f"  {review.describe()}")
             c.say(f"    ({review.label})")
         if bulls == self.variant.length:
-            self.you_done = True
             c.say(f"  You found my secret in {k} guess{'es' if k != 1 else ''}!")
+
+    def _your_log(self) -> FeedbackLog:
+        log = FeedbackLog(self.variant)
+        for e in self.result.your_guesses:
+            log.add(e["guess"], e["bulls"], None if self.variant.bulls_only else e["cows"])
+        return log
 
     def _review(self, guess: str):
         """The coach's review of ``guess`` from the position your earlier guesses left."""
         if self.coach is None:
             return None
-        log = FeedbackLog(self.variant)
-        for e in self.result.your_guesses:
-            log.add(e["guess"], e["bulls"], e["cows"])
-        return self.coach.review(log, guess)
+        return self.coach.review(self._your_log(), guess)
 
     def _my_turn(self) -> None:
         """Ask for the score of my guess until one is recorded and all scores are consistent."""
         c, g = self.console, self.guesser
         while True:
-            k = len(g.log) + 1
-            version = g.version
-            advice = g.suggest()
-            left = "" if advice.candidates is None else \
-                f" ({advice.candidates} secret{'s' if advice.candidates != 1 else ''} possible)"
-            c.say(f"My guess #{k}: {advice.guess}{left}")
-            reply = self._ask_score(advice.guess, version)
-            if reply is None:  # undo/fix changed the log: think again
-                continue
-            bulls, cows = reply
-            self.result.computer_guesses.append({"guess": advice.guess, "bulls": bulls,
-                                                 "cows": cows})
-            try:
-                g.record(advice.guess, bulls, cows)
-            except InconsistentLog:
+            if g.inconsistent is not None:  # an undo left an earlier mistake in place
                 self._repair()
-            if len(g.log) < k:  # the player took this score back while repairing
+            try:
+                advice = g.suggest()        # beyond the filter the solver may find a conflict
+                break
+            except InconsistentLog:
                 continue
-            last = g.log[k - 1]
-            if last.bulls == self.variant.length:
-                self.me_done = True
-                self.result.your_secret = last.text
-                c.say(f"  I found your secret {last.text} in {k} guess{'es' if k != 1 else ''}.")
-            return
+        k = len(g.log) + 1
+        left = "" if advice.candidates is None else \
+            f" ({advice.candidates} secret{'s' if advice.candidates != 1 else ''} possible)"
+        c.say(f"My guess #{k}: {advice.guess}{left}")
+        bulls, cows, notation = self._ask_score(advice.guess)
+        self.result.computer_guesses.append({"guess": advice.guess, "bulls": bulls,
+                                             "cows": cows})
+        self.history.append("me")
+        try:
+            g.record(advice.guess, bulls, cows, advise=False, notation=notation)
+        except InconsistentLog:
+            self._repair()
+        if self.me_done:
+            last = g.log[-1]
+            self.result.your_secret = last.text
+            n = len(g.log)
+            c.say(f"  I found your secret {last.text} in {n} guess{'es' if n != 1 else ''}.")
 
-    def _ask_score(self, guess: str, version: int) -> tuple[int, int] | None:
-        c, g = self.console, self.guesser
+    def _ask_score(self, guess: str) -> tuple[int, int, str]:
+        c = self.console
         while True:
             line = c.ask(f"Score for {guess}: ").strip()
-            if self._command(line):
-                if g.inconsistent is not None:
-                    self._repair()
-                if g.version != version:
-                    return None
-                continue
             try:
-                reply = parse_reply(self.variant, line)
+                reply = read_score(self.variant, line)
             except InvalidFeedback as exc:
                 c.say(f"  {exc}; try again.")
                 continue
-            if reply is None:
-                c.say(f"  {line!r} is not a score; "
-                      + self._help())
-                continue
-            return reply
+            if reply is not None:
+                return reply
+            if not self._command(line):
+                c.say(f"  {line!r} is not a score; type {reply_syntax(self.variant)} "
+                      "(help lists the commands).")
 
+    # --- commands ------------------------------------------------------------------------
     def _command(self, line: str) -> bool:
-        """Handle undo / fix / quit / help typed at a score prompt; True if it was one."""
-        c, g = self.console, self.guesser
-        word = line.split()[0].lower() if line.split() else ""
+        """Handle a command typed at any prompt; True if it was one. ``undo`` raises
+        :class:`Rewind`, ``again`` :class:`Again`, ``quit`` :class:`Quit`."""
+        c = self.console
+        words = line.split()
+        word = words[0].lower() if words else ""
         if word in ("quit", "q", "exit"):
             raise Quit
-        if word in ("help", "?") or not word:
-            c.say(self._help())
+        if word in ("help", "?", "h") or not word:
+            for text in help_text(self.variant, self.mode):
+                c.say(text)
+            return True
+        if word == "again":
+            raise Again
+        if word == "hint":
+            self._hint()
             return True
         if word == "undo":
-            entry = g.undo()
-            if entry is None:
-                c.say("  nothing to undo.")
-            else:
-                del self.result.computer_guesses[len(g.log):]
-                c.say(f"  took back your score for {entry.text}.")
-            return True
-        if word == "fix":
-            parts = line.split(None, 2)
-            try:
-                if len(parts) < 3 or not parts[1].isdigit():
-                    raise InvalidFeedback(f"type fix K {reply_syntax(self.variant)} "
-                                          f"with K in 1..{len(g.log)}")
-                reply = parse_reply(self.variant, parts[2])
-                if reply is None:
-                    raise InvalidFeedback(f"{parts[2]!r} is not a score; type {reply_syntax(self.variant)}")
-                g.fix(int(parts[1]), *reply)
-            except InvalidFeedback as exc:
-                c.say(f"  {exc}; try again.")
-                return True
-            k = int(parts[1])
-            self.result.computer_guesses[k - 1].update(bulls=reply[0], cows=reply[1])
-            c.say(f"  score #{k} for {g.log[k - 1].text} is now {format_reply(self.variant, *reply)}.")
+            self._undo()
+            raise Rewind
+        if word in ("fix", "confirm", "ok") and self.guesser is not None:
+            self._fix(line)
             return True
         return False
 
-    def _help(self) -> str:
-        short = "B" if self.variant.bulls_only else "B C"
-        return HELP_HOST.format(syntax=reply_syntax(self.variant), short=short)
+    def _undo(self) -> None:
+        c, g = self.console, self.guesser
+        if not self.history:
+            c.say("  nothing to undo.")
+            return
+        who = self.history.pop()
+        if who == "you":
+            e = self.result.your_guesses.pop()
+            self.host.guesses -= 1
+            c.say(f"  took back your guess {e['guess']}.")
+        else:
+            self.result.computer_guesses.pop()
+            e = g.undo()
+            c.say(f"  took back your score for {e.text}.")
+            self.result.your_secret = None
 
-    def _report_inconsistency(self) -> None:
-        for line in self.guesser.inconsistent.describe(self.guesser.log):
-            self.console.say(line)
+    def _fix(self, line: str) -> None:
+        c, g, v = self.console, self.guesser, self.variant
+        k = apply_fix(g, v, line, c)
+        if k is None:
+            return
+        e = g.log[k - 1]
+        self.result.computer_guesses[k - 1].update(bulls=e.bulls, cows=e.cows)
+        if k in g.confirmed:
+            c.say(f"  score #{k} for {e.text} stays {e.reply(v)}: I will look elsewhere.")
+        else:
+            c.say(f"  score #{k} for {e.text} is now {format_reply(v, e.bulls, e.cows)}.")
+
+    def _hint(self) -> None:
+        """What your replies leave and the best next guess (the same advice call as my own
+        guesses), or, in host mode, how many secrets your scores leave me."""
+        c = self.console
+        if self.mode == "host":
+            g = self.guesser
+            n = g.candidates
+            c.say("  your scores contradict each other." if g.inconsistent is not None else
+                  f"  your scores leave {n} possible secret{'s' if n != 1 else ''}.")
+            return
+        if self._hinter is None or len(self._hinter.log) != len(self.result.your_guesses):
+            self._hinter = Guesser(self.variant, strategy=self.strategy, guesses=self.guesses,
+                                   log=self._your_log())
+        advice = self._hinter.suggest()
+        n = advice.candidates
+        codes = self._hinter.candidate_codes(limit=6) if n is not None else []
+        shown = " ".join(codes) + (" ..." if n is not None and n > len(codes) else "")
+        count = "?" if n is None else str(n)
+        c.say(f"  your guesses leave {count} possible secret{'s' if n != 1 else ''}: {shown}")
+        c.say(f"  best next guess: {advice.guess} ({advice.strategy})")
 
     def _repair(self) -> None:
-        """Stay here until the scores are consistent again (fix, undo) or the player quits."""
+        """Stay here until the scores are consistent again (fix, confirm, undo) or the player
+        quits."""
         c, g = self.console, self.guesser
+        short = "B" if self.variant.bulls_only else ("B W" if self.variant.pegs else "B C")
         while g.inconsistent is not None:
-            self._report_inconsistency()
-            short = "B" if self.variant.bulls_only else "B C"
-            c.say(f"  Type fix K {short} to correct score K, or undo to take back your last score.")
+            for line in g.inconsistent.describe(g.log):
+                c.say(line)
+            c.say(f"  Type fix K {short} to correct score K, confirm K if score K is right, "
+                  "or undo to take back your last move.")
             version = g.version
             while g.version == version:
                 line = c.ask("Correction: ").strip()
                 if not self._command(line):
-                    c.say("  type fix K followed by the score, undo, or quit.")
+                    c.say("  type fix K followed by the score, confirm K, undo, or quit.")
         c.say("  Thanks, your scores are consistent again.")
 
     def _finish(self) -> None:
@@ -254,7 +356,8 @@ class Game:
         if self.mode == "both":
             if self.you_done and self.me_done:
                 r.winner = "draw"
-                c.say(f"A draw: we both needed {len(r.your_guesses)} guesses.")
+                n = len(r.your_guesses)
+                c.say(f"A draw: we both needed {n} guess{'es' if n != 1 else ''}.")
             elif self.you_done:
                 r.winner = "you"
                 c.say("You win!")

@@ -42,13 +42,24 @@ def variant_options():
 
 def codes():
     return st.one_of(st.text("0123456789", min_size=0, max_size=6),
-                     st.text("123456ABCDabc", min_size=1, max_size=5), st.text(max_size=5))
+                     st.text("123456ABCDabc", min_size=1, max_size=5), st.text(max_size=5),
+                     st.text("rgbyopRGBYOP", min_size=1, max_size=5))
+
+
+def replies():
+    """Scores in every notation (B,C, xAyB, Mastermind's xByW, words) and near them."""
+    return st.one_of(st.tuples(NUMBERS, NUMBERS).map(lambda t: f"{t[0]},{t[1]}"),
+                     st.tuples(NUMBERS, NUMBERS).map(lambda t: f"{t[0]}A{t[1]}B"),
+                     st.tuples(NUMBERS, NUMBERS).map(lambda t: f"{t[0]}B{t[1]}W"),
+                     st.tuples(NUMBERS, NUMBERS).map(lambda t: f"{t[0]} black {t[1]} white"),
+                     st.tuples(NUMBERS, NUMBERS).map(lambda t: f"{t[0]} bulls, {t[1]} cow"),
+                     st.sampled_from(["2 black", "1 white", "black", "1 black 1 black",
+                                      "1b1w", "1 2", "1/2"]),
+                     NUMBERS, st.text(max_size=4))
 
 
 def entries():
-    reply = st.one_of(st.tuples(NUMBERS, NUMBERS).map(lambda t: f"{t[0]},{t[1]}"),
-                      st.tuples(NUMBERS, NUMBERS).map(lambda t: f"{t[0]}A{t[1]}B"),
-                      NUMBERS, st.text(max_size=4))
+    reply = replies()
     return st.tuples(codes(), st.sampled_from([":", ":", "", "::"]), reply).map("".join)
 
 
@@ -68,11 +79,30 @@ def command_options(command: str):
     return common.get(command, st.just([]))
 
 
+#: What a person types at the prompts of play and assist: codes, scores in any notation,
+#: every command (some with bad arguments), and noise.
+PLAY_LINES = st.one_of(
+    st.sampled_from(["help", "undo", "undo", "hint", "again", "quit", "fix 1 1 0", "fix 9 0 0",
+                     "fix", "fix 1 x", "confirm 1", "confirm", "confirm 99", "ok 2", "list",
+                     "list 3", "", "012", "123", "0123", "1122", "rrgg", "RGBY", "1 1", "0 0",
+                     "4 0", "3 0", "1B1W", "1A1B", "2 black 1 white", "012 1 1", "123:0,1",
+                     "1122 1B0W"]),
+    replies(), codes(), st.text(max_size=12))
+#: Small games, so a call answers at once; the presets in either case; the pegs alphabet.
+PLAY_VARIANTS = st.sampled_from([
+    ["--length", "3", "--digits", "5"], ["--variant", "MASTERMIND", "--length", "3"],
+    ["--variant", "black-peg", "--length", "2"], ["--length", "2", "--digits", "4"],
+    ["--variant", "mastermind", "--symbols", "RGBYOP", "--length", "3"]])
+
+
 @st.composite
 def cli_calls(draw, files: list[Path]):
-    """(argv, stdin text) of one CLI call."""
+    """(argv, stdin text or None for a closed stdin) of one CLI call."""
     command = draw(st.sampled_from(["consistent", "consistent", "next", "score", "partition",
-                                    "verify", "verify", "bot", "static", "bounds"]))
+                                    "verify", "verify", "bot", "static", "bounds", "play",
+                                    "assist"]))
+    if command in ("play", "assist"):
+        return draw(play_calls(command))
     argv = [command] + draw(variant_options())
     stdin = ""
     if command in ("consistent", "next"):
@@ -98,13 +128,34 @@ def cli_calls(draw, files: list[Path]):
     return argv, stdin
 
 
-def run_cli(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
-    """Run the CLI in this process: (exit code, stdout, stderr)."""
+@st.composite
+def play_calls(draw, command: str):
+    """`play` or `assist` fed a person's lines, or a closed stdin (None)."""
+    argv = [command] + draw(PLAY_VARIANTS)
+    if command == "play":
+        argv += draw(st.sampled_from([[], ["--mode", "guess"], ["--mode", "host"],
+                                      ["--mode", "both", "--strategy", "first"],
+                                      ["--mode", "x"], ["--secret", "012"]]))
+        argv += ["--seed", "1"]
+    else:
+        argv += draw(st.lists(entries(), max_size=2))
+        argv += draw(st.sampled_from([[], ["--strategy", "first"], ["--strategy", "optimal"],
+                                      ["--guesses", "candidates"]]))
+    if draw(st.booleans()):
+        argv.append("--json")
+    if draw(st.integers(0, 9)) == 0:
+        return argv, None                               # closed stdin
+    return argv, "\n".join(draw(st.lists(PLAY_LINES, max_size=10))) + "\n"
+
+
+def run_cli(argv: list[str], stdin: str | None = "") -> tuple[int, str, str]:
+    """Run the CLI in this process: (exit code, stdout, stderr); ``stdin`` None: closed, as
+    Python sees a process started with file descriptor 0 closed."""
     from cbsolve.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     old_stdin = sys.stdin
-    sys.stdin = io.StringIO(stdin)
+    sys.stdin = None if stdin is None else io.StringIO(stdin)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -116,14 +167,16 @@ def run_cli(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def check(argv: list[str], stdin: str = "") -> int:
+def check(argv: list[str], stdin: str | None = "") -> int:
     """Run one call and assert the contract; returns the exit code."""
-    code, _, err = run_cli(argv, stdin)
+    code, out, err = run_cli(argv, stdin)
     shown = " ".join(a[:40] for a in argv)
     assert code in (0, 1, 2, 130), f"exit {code}: {shown}"
     assert "Traceback" not in err, f"traceback: {shown}\n{err}"
     if code == 2:
         assert len(err.strip().splitlines()) <= 1, f"{len(err.splitlines())} lines: {shown}\n{err}"
+    if "--json" in argv and code in (0, 1) and argv[0] != "bot":
+        json.loads(out)                                 # exactly one document
     return code
 
 
