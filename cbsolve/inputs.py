@@ -139,11 +139,12 @@ def load_json(path, what: str):
     return json.loads(text, parse_int=number)
 
 
-def read_line(stream) -> str:
-    """One line of ``stream`` (text), at most the line cap; '' at the end of input."""
+def read_line(stream):
+    """One line of ``stream`` (text, or bytes for a binary stream), at most the line cap; empty
+    at the end of input."""
     cap = _cap(MAX_LINE_BYTES, MAX_LINE_ENV)
     line = stream.readline(cap + 1)
-    if len(line) > cap and not line.endswith("\n"):
+    if len(line) > cap and not line.endswith(b"\n" if isinstance(line, bytes) else "\n"):
         raise _too_large("an input line", cap, MAX_LINE_ENV)
     return line
 

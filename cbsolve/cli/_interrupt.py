@@ -40,6 +40,18 @@ def interactive() -> None:
     _state["interactive"] = True
 
 
+def waiting_for_input(waiting: bool) -> None:
+    """A service (``serve``) between requests: while it waits for its next one, Ctrl-C ends
+    it at once; while it runs one, Ctrl-C stops the work and lets it print its answer."""
+    _state["interactive"] = waiting
+    _state["graceful"] = not waiting
+
+
+def signalled() -> bool:
+    """Ctrl-C came since :func:`install`."""
+    return _state["signals"] > 0 or _state["escalated"]
+
+
 _timers: list[threading.Timer] = []
 
 
