@@ -113,6 +113,8 @@ def answer_line(line: bytes) -> dict:
 
 def answer(request: dict) -> dict:
     """Run the request's command; its document with ``exit`` (and ``id``)."""
+    from . import _interrupt
+
     name = request.get("cmd")
     if not isinstance(name, str) or name not in SERVABLE:
         raise BadRequest(f"\"cmd\" must be one of {', '.join(SERVABLE)}; got "
@@ -131,9 +133,8 @@ def answer(request: dict) -> dict:
                 watchdog.start()
             code = command.main(args=argv, prog_name=f"cbsolve {name}", standalone_mode=False)
     except (KeyboardInterrupt, click.exceptions.Abort):
-        if watchdog is None or not watchdog.fired:
-            raise KeyboardInterrupt from None           # Ctrl-C: the service ends
-        return _stopped(request, name)
+        return _stopped(request, name, timed_out=watchdog is not None and watchdog.fired
+                        and not _interrupt.signalled())
     finally:
         if watchdog:
             watchdog.cancel()
@@ -146,15 +147,19 @@ def answer(request: dict) -> dict:
                      code or EXIT_USAGE)
     result = {} if request.get("id") is None else {"id": request["id"]}
     result.update(document)
-    result["exit"] = code
+    result["exit"] = EXIT_INTERRUPTED if _interrupt.signalled() else code
     return result
 
 
-def _stopped(request: dict, name: str) -> dict:
-    """A command the request's time limit stopped before it had a document."""
+def _stopped(request: dict, name: str, timed_out: bool) -> dict:
+    """A command stopped before it had a document: by the request's time limit (exit 0, as a
+    command line's time limit), or by Ctrl-C (exit 130: the service ends after this answer)."""
     result = {} if request.get("id") is None else {"id": request["id"]}
-    result.update(command=name, complete=False, time_limit=request["time_limit"],
-                  time_limit_hit=True, exit=EXIT_OK)
+    if timed_out:
+        result.update(command=name, complete=False, time_limit=request["time_limit"],
+                      time_limit_hit=True, exit=EXIT_OK)
+    else:
+        result.update(command=name, interrupted=True, complete=False, exit=EXIT_INTERRUPTED)
     return result
 
 
