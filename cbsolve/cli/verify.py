@@ -7,6 +7,8 @@ proof of another game is reported invalid for this one (exit 1).
 """
 from __future__ import annotations
 
+import os
+
 import click
 
 from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
@@ -34,6 +36,10 @@ def read_for_verify(file: str, fmt: str | None, variant, file_symbols: str | Non
     from ..formats import check_format, guess_format, read_document, read_text
 
     if fmt is None:
+        from ..inputs import STDIN, UnreadableInput
+
+        if file != STDIN and not os.path.lexists(file):     # before "cannot tell the format"
+            raise UnreadableInput(f"{file!r}: no such file")
         fmt = guess_format(file, read_text(file)[:64] if str(file).endswith((".json", ".js"))
                            else None)
         if fmt is None:
