@@ -65,7 +65,7 @@ def test_answers_are_the_command_lines_documents_and_exit_codes():
     code, answers, err = serve(requests)
     assert code == 0, err
     assert [a["id"] for a in answers] == list(range(len(CASES)))
-    for (req, argv), answer in zip(CASES, answers):
+    for (req, argv), answer in zip(CASES, answers, strict=True):
         cli_code, out, _ = cli(*argv, "--json")
         expected = json.loads(out)
         assert answer.pop("exit") == cli_code, req
@@ -99,7 +99,7 @@ def test_bad_requests_are_answered_with_exit_2_and_the_service_goes_on():
     code, answers, err = serve(lines)
     assert code == 0 and err == ""
     assert len(answers) == len(BAD) + 1
-    for line, answer in zip(BAD, answers):
+    for line, answer in zip(BAD, answers[:-1], strict=True):
         assert answer["exit"] == 2 and "\n" not in answer["error"], (line, answer)
     assert answers[-1] == {"id": "last", "secret": "0123", "guess": "3210", "bulls": 0,
                            "cows": 4, "exit": 0}
