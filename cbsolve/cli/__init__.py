@@ -48,8 +48,8 @@ SHORT_HELP = {
                  "largest class, the heuristics' scores of GUESS beside the best any guess "
                  "reaches.",
     "play": "Play Bulls and Cows (or any variant) against the computer.",
-    "referee": "Play bots (programs speaking the bot protocol) against every secret or a "
-               "sample, and score them.",
+    "referee": "Play bots (programs speaking the bot protocol) against each other, and score "
+               "them.",
     "score": "Score GUESS against SECRET (both validated against the variant).",
     "serve": "Answer JSON requests, one a line on stdin, one JSON answer a line on stdout.",
     "static": "Static game: k fixed questions identify the secret; the game takes k + 1 "
@@ -144,21 +144,27 @@ json_option = click.option("--json", "as_json", is_flag=True,
 
 class Seconds(click.ParamType):
     """A time limit: a finite number of seconds >= 0 (NaN and infinity would reach the JSON
-    output, which cannot hold them, and mean nothing as a deadline)."""
+    output, which cannot hold them, and mean nothing as a deadline); with ``positive``, > 0
+    (a wait that cannot be 'none')."""
 
     name = "seconds"
+
+    def __init__(self, positive: bool = False):
+        self.positive = positive
 
     def convert(self, value, param, ctx):
         try:
             seconds = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or seconds < 0:
-            self.fail(f"must be a finite number of seconds >= 0, got {value}", param, ctx)
+        if not math.isfinite(seconds) or seconds < 0 or (self.positive and seconds == 0):
+            self.fail(f"must be a finite number of seconds {'>' if self.positive else '>='} 0, "
+                      f"got {value}", param, ctx)
         return seconds
 
 
 SECONDS = Seconds()
+POSITIVE_SECONDS = Seconds(positive=True)
 
 
 class FileName(click.ParamType):
