@@ -76,7 +76,7 @@ def verify_command(file, fmt, file_symbols, html, as_json, variant) -> int:
     if html and report.worst is not None:
         from ..html import write_html
 
-        write_html(doc, html, title=f"{file} ({fmt})")
+        write_html(doc, html, source=f"{os.path.basename(file)} ({fmt})")
     emit(as_json, {**report.to_json(), "format": fmt}, format_report(file, report))
     return EXIT_OK if report.valid else EXIT_NONE
 
