@@ -19,3 +19,14 @@ def test_known_bad_calls_keep_the_contract():
                         [["bot"], f"new\nguess\nscore 1 {huge}\nquit\n"],
                         [["score", "0123", "x" * 100_000], ""]):
         assert fuzz_cli.check(argv, stdin) in (1, 2) or argv[0] == "bot"
+
+
+def test_serve_and_referee_keep_the_contract():
+    """serve answers every line (errors as exit 2, one line each) and ends at the end of
+    input; the referee's bad arguments and unstartable bots are one line, exit 2."""
+    lines = ['{"cmd": "score", "secret": "0123", "guess": "0132"}', "garbage", "{" * 3000,
+             '{"cmd": "consistent", "limit": -1}', '{"cmd": "bot"}', ""]
+    assert fuzz_cli.check(["serve"], "\n".join(lines) + "\n") == 0
+    for argv in (["referee", "--games", "-5"], ["referee", "--timeout", "-1"],
+                 ["referee", "--variant", "nope"], ["referee", "--a-cmd", "no-such-bot"]):
+        assert fuzz_cli.check(argv) == 2

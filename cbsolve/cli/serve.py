@@ -44,7 +44,7 @@ def serve_command() -> int:
     while True:
         _interrupt.waiting_for_input(True)    # Ctrl-C while idle ends the service at once
         try:
-            line = _next_request(sys.stdin.buffer)
+            line = _next_request(_stdin())
         except KeyboardInterrupt:
             return _interrupted()
         finally:
@@ -72,17 +72,27 @@ def _interrupted() -> int:
     return EXIT_INTERRUPTED
 
 
-def _next_request(stream) -> bytes | dict | None:
+def _stdin():
+    """The requests' stream: stdin's bytes (text where stdin has no buffer, e.g. a test's
+    StringIO); None when stdin is closed (then there are no requests)."""
+    return None if sys.stdin is None else getattr(sys.stdin, "buffer", sys.stdin)
+
+
+def _next_request(stream) -> bytes | str | dict | None:
     """The next line (None at the end of input), or the error answer for one over the cap
     (then skipped to its end)."""
+    if stream is None:
+        return None
     try:
         line = read_line(stream)
     except InputTooLarge as exc:
         while True:                       # skip the rest of that line
             rest = stream.readline(1 << 16)
-            if not rest or rest.endswith(b"\n"):
+            if not rest or rest.endswith(b"\n" if isinstance(rest, bytes) else "\n"):
                 break
         return error(str(exc))
+    except (OSError, ValueError):         # stdin closed under us: the end of the requests
+        return None
     return line or None
 
 
@@ -92,10 +102,11 @@ def error(message: str, request_id=None, code: int = EXIT_USAGE) -> dict:
     return answer
 
 
-def answer_line(line: bytes) -> dict:
+def answer_line(line: bytes | str) -> dict:
     """The answer to one request line."""
     try:
-        request = json.loads(line.decode("utf-8"), parse_int=number)
+        text = line.decode("utf-8") if isinstance(line, bytes) else line
+        request = json.loads(text, parse_int=number)
     except UnicodeDecodeError:
         return error("a request is not UTF-8 text")
     except RecursionError:
