@@ -49,6 +49,8 @@ def serve_command() -> int:
             return _interrupted()
         finally:
             _interrupt.waiting_for_input(False)
+        if _interrupt.signalled():            # a Ctrl-C that came just before this line
+            return _interrupted()
         if line is None:
             return EXIT_OK
         if isinstance(line, dict):            # a line that was no request: its error answer
