@@ -173,3 +173,16 @@ def test_ctrl_c_during_a_request_answers_it_then_ends():
     assert [json.loads(x) for x in out.splitlines()] == [
         {"id": 9, "command": "partition", "interrupted": True, "complete": False, "exit": 130}]
     assert err.strip() == "cbsolve: interrupted"
+
+
+def test_a_bug_in_a_request_is_answered_and_the_service_goes_on(monkeypatch):
+    from cbsolve.cli import serve as service
+
+    def broken(command, request):
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(service, "to_argv", broken)
+    assert service.answer_line(b'{"cmd": "score", "id": 1}') == {
+        "id": 1, "error": "internal error: TypeError: a bug (please report it)", "exit": 1}
+    monkeypatch.undo()
+    assert service.answer_line(b'{"cmd": "score", "secret": "0123", "guess": "0123"}')["bulls"] == 4

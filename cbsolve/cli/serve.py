@@ -19,7 +19,7 @@ import click
 from ..deadline import clear_stop, request_stop
 from ..errors import CbsolveError
 from ..inputs import InputTooLarge, number, read_line
-from . import EXIT_OK, EXIT_USAGE, SECONDS, app, bad_input_message, clip
+from . import EXIT_NONE, EXIT_OK, EXIT_USAGE, SECONDS, app, bad_input_message, clip
 from ._requests import SERVABLE, BadRequest, to_argv
 
 EXIT_INTERRUPTED = 130
@@ -122,6 +122,11 @@ def answer_line(line: bytes | str) -> dict:
         return answer(request)
     except (BadRequest, click.ClickException, CbsolveError, RecursionError) as exc:
         return error(bad_input_message(exc), request.get("id"))
+    except (KeyboardInterrupt, SystemExit, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001  a bug in one command must not end the service
+        return error(f"internal error: {type(exc).__name__}: {exc} (please report it)",
+                     request.get("id"), EXIT_NONE)
 
 
 def answer(request: dict) -> dict:
