@@ -54,21 +54,66 @@ def page_tree(variant: Variant, root: dict, start: np.ndarray | None = None) -> 
     return build(root, np.arange(codes.shape[0]) if start is None else start)
 
 
-def render(doc: dict, title: str) -> str:
+def summary(tree: dict) -> dict:
+    """Secrets, worst, total, average and histogram of guesses, read off the page's tree (each
+    secret is found where a guess equals it: ``w`` at that depth)."""
+    histogram: dict[int, int] = {}
+
+    def walk(node: dict, depth: int) -> None:
+        if node["w"]:
+            histogram[depth] = histogram.get(depth, 0) + 1
+        for child in node["c"].values():
+            walk(child, depth + 1)
+
+    walk(tree, 1)
+    total = sum(d * k for d, k in histogram.items())
+    secrets = sum(histogram.values())
+    return {"secrets": secrets, "worst": max(histogram, default=0), "total": total,
+            "average": total / secrets if secrets else 0.0,
+            "histogram": dict(sorted(histogram.items()))}
+
+
+def page_title(doc: dict, what: str | None = None) -> str:
+    """The game and what the tree is ("optimal (worst), proved", "minimax strategy")."""
+    variant = Variant.from_dict(doc["variant"])
+    if what is None:
+        if doc.get("objective"):
+            what = f"optimal ({doc['objective']})" + (", proved" if doc.get("proved") else "")
+        elif str(doc.get("strategy", "")).startswith("read from"):
+            what = f"tree {doc['strategy']}"
+        else:
+            what = f"{doc.get('strategy') or 'a'} strategy"
+    return f"{variant.describe()} \N{EM DASH} {what}"
+
+
+def _summary_html(s: dict) -> str:
+    hist = ", ".join(f"{d}: {k}" for d, k in s["histogram"].items())
+    return (f'<p id="summary">{s["secrets"]} secrets; worst case {s["worst"]} guesses; '
+            f'average {s["average"]:.4f} (total {s["total"]}); histogram '
+            f'<span class="code">{{{html.escape(hist)}}}</span></p>')
+
+
+def render(doc: dict, title: str | None = None, source: str | None = None) -> str:
+    """The page of ``doc``: headed by its game and ``title`` (what the tree is; default from
+    the document's objective or strategy); ``source`` (a file name) is shown beneath."""
     from .certify import position_secrets
 
     variant = Variant.from_dict(doc["variant"])
-    data = {"tree": page_tree(variant, doc["root"], position_secrets(doc, variant)), "win": variant.format_response(
-        variant.win_response), "variant": variant.describe(),
-        "strategy": doc.get("strategy", "")}
+    tree = page_tree(variant, doc["root"], position_secrets(doc, variant))
+    data = {"tree": tree, "win": variant.format_response(variant.win_response),
+            "variant": variant.describe(), "strategy": doc.get("strategy", "")}
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    return (_TEMPLATE.replace("@TITLE@", html.escape(title))
+    heading = page_title(doc, title)
+    return (_TEMPLATE.replace("@TITLE@", html.escape(heading))
+            .replace("@SOURCE@", "" if source is None else
+                     f'<p class="muted" id="source">from {html.escape(source)}</p>')
+            .replace("@SUMMARY@", _summary_html(summary(tree)))
             .replace("@DATA@", payload))
 
 
-def write_html(doc: dict, path, title: str = "strategy tree") -> None:
+def write_html(doc: dict, path, title: str | None = None, source: str | None = None) -> None:
     try:
-        Path(path).write_text(render(doc, title), encoding="utf-8")
+        Path(path).write_text(render(doc, title, source), encoding="utf-8")
     except OSError as exc:
         raise CbsolveError(f"cannot write --html file {str(path)!r}: {exc.strerror or exc}") from None
 
@@ -81,18 +126,25 @@ _TEMPLATE = """<!DOCTYPE html>
 body { font-family: system-ui, sans-serif; max-width: 46em; margin: 2em auto; padding: 0 1em; color: #222; }
 code, .code { font-family: ui-monospace, monospace; }
 #guess { font-size: 2.4em; letter-spacing: .12em; margin: .2em 0; }
-button { font: inherit; font-family: ui-monospace, monospace; margin: .15em; padding: .3em .7em; cursor: pointer; }
+button { font: inherit; font-family: ui-monospace, monospace; margin: .15em; padding: .3em .7em;
+         cursor: pointer; }
 #path li a { text-decoration: none; }
 .muted { color: #666; }
 #candidates { word-spacing: .4em; }
+button .count { color: #555; font-size: .8em; margin-left: .4em; }
+#mark { font-size: .95em; }
+#mark.secret { color: #17612a; }
+#mark.not-secret { color: #666; }
 </style></head>
 <body>
 <h1>@TITLE@</h1>
-<p class="muted" id="variant"></p>
+@SOURCE@
+@SUMMARY@
 <ol id="path"></ol>
 <div id="state">
   <p id="status"></p>
   <div id="guess" class="code"></div>
+  <p id="mark"></p>
   <p id="left"></p>
   <div id="replies"></div>
   <p id="candidates" class="code"></p>
@@ -111,7 +163,6 @@ function go(path) { location.hash = path.join("/"); }
 function text(el, s) { el.textContent = s; }
 function render() {
   const path = replies();
-  $("variant").textContent = DATA.variant + (DATA.strategy ? " - strategy " + DATA.strategy : "");
   let node = DATA.tree, steps = [], solved = false, bad = null;
   for (let i = 0; i < path.length; i++) {
     const r = path[i];
@@ -135,12 +186,12 @@ function render() {
   if (bad !== null) {
     text($("status"), "No remaining secret gives the reply " + bad + " here: check the replies.");
     document.body.dataset.state = "impossible";
-    text($("guess"), ""); text($("left"), ""); text($("candidates"), "");
+    text($("guess"), ""); text($("left"), ""); text($("candidates"), ""); text($("mark"), "");
     return;
   }
   if (solved) {
     text($("status"), "Solved in " + steps.length + " guess" + (steps.length > 1 ? "es" : "") + ".");
-    text($("guess"), node.g); text($("left"), ""); text($("candidates"), "");
+    text($("guess"), node.g); text($("left"), ""); text($("candidates"), ""); text($("mark"), "");
     document.body.dataset.state = "solved";
     return;
   }
@@ -148,14 +199,23 @@ function render() {
   document.body.dataset.state = "play";
   text($("status"), "Guess " + (steps.length + 1) + ": play");
   text($("guess"), node.g);
+  text($("mark"), node.w ? "\u2713 can be the secret" : "cannot be the secret (it only splits them)");
+  $("mark").className = node.w ? "secret" : "not-secret";
   text($("left"), n === 1 ? "1 candidate left: this is the secret." : n + " candidates left.");
   text($("candidates"), node.s ? node.s.join(" ") : "");
   const keys = Object.keys(node.c);
   if (node.w) keys.push(DATA.win);
   keys.forEach((r) => {
     const b = document.createElement("button");
+    const size = r === DATA.win ? 1 : node.c[r].n;
     b.textContent = r === DATA.win ? r + " (solved)" : r;
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = size === 1 ? "1 secret" : size + " secrets";
+    b.appendChild(count);
     b.dataset.reply = r;
+    b.dataset.count = size;
+    b.title = "reply " + r + ": " + count.textContent + " left";
     b.onclick = () => go(path.slice(0, steps.length).concat([r]));
     buttons.appendChild(b);
   });

@@ -17,6 +17,8 @@ from .errors import CbsolveError
 #: Largest file (after gzip decompression) any command reads, bytes.
 MAX_INPUT_BYTES = 64 * 2**20
 MAX_INPUT_ENV = "CBSOLVE_MAX_INPUT_BYTES"
+#: The file name that means standard input (``--log -``).
+STDIN = "-"
 #: Longest line read from stdin (play, assist, bot), bytes.
 MAX_LINE_BYTES = 64 * 2**10
 MAX_LINE_ENV = "CBSOLVE_MAX_LINE_BYTES"
@@ -71,10 +73,19 @@ def _too_large(what: str, cap: int, env: str) -> InputTooLarge:
 def read_bytes(path, what: str) -> bytes:
     """The bytes of ``path`` (gzip members decompressed when the name ends in ``.gz``), at most
     the input cap. ``what`` names the file in messages ("log file 'x.txt'"). OSError passes
-    through for the caller's own message."""
+    through for the caller's own message; a missing file or a directory is UnreadableInput
+    ("no such file"). ``-`` reads stdin."""
     cap = _cap(MAX_INPUT_BYTES, MAX_INPUT_ENV)
-    with open(path, "rb") as fh:
-        raw = fh.read(cap + 1)
+    if str(path) == STDIN:
+        raw = _stdin().read(cap + 1)
+    else:
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read(cap + 1)
+        except FileNotFoundError:
+            raise UnreadableInput(f"{what}: no such file") from None
+        except IsADirectoryError:
+            raise UnreadableInput(f"{what} is a directory, not a file") from None
     if len(raw) > cap:
         raise _too_large(what, cap, MAX_INPUT_ENV)
     if str(path).endswith(".gz"):
@@ -101,9 +112,22 @@ def _gunzip(raw: bytes, what: str, cap: int) -> bytes:
     return bytes(out)
 
 
+def _stdin():
+    import sys
+
+    if sys.stdin is None:          # started with stdin closed
+        raise UnreadableInput("'-' names stdin, and stdin is closed")
+    return getattr(sys.stdin, "buffer", sys.stdin)
+
+
 def read_text(path, what: str) -> str:
     """:func:`read_bytes` as UTF-8 text, without a byte-order mark (as Notepad writes)."""
-    return read_bytes(path, what).decode("utf-8").removeprefix("\ufeff")
+    raw = read_bytes(path, what)
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise UnreadableInput(f"{what} is not a UTF-8 text file (byte {exc.start} is "
+                              f"{raw[exc.start]:#04x})") from None
 
 
 def check_json_depth(text: str | bytes, what: str) -> None:
@@ -139,11 +163,12 @@ def load_json(path, what: str):
     return json.loads(text, parse_int=number)
 
 
-def read_line(stream) -> str:
-    """One line of ``stream`` (text), at most the line cap; '' at the end of input."""
+def read_line(stream):
+    """One line of ``stream`` (text, or bytes for a binary stream), at most the line cap; empty
+    at the end of input."""
     cap = _cap(MAX_LINE_BYTES, MAX_LINE_ENV)
     line = stream.readline(cap + 1)
-    if len(line) > cap and not line.endswith("\n"):
+    if len(line) > cap and not line.endswith(b"\n" if isinstance(line, bytes) else "\n"):
         raise _too_large("an input line", cap, MAX_LINE_ENV)
     return line
 

@@ -148,15 +148,15 @@ def test_referee_faults_a_lying_checker():
     assert "inconsistent" in r.b.fault_messages[0]
 
 
-def test_referee_script_with_two_subprocesses():
-    mod = load_script("referee")
-    data = mod.run_match("minimax", "entropy", games=3, variant_args=["--variant", "mastermind"],
-                         seed=4)
-    assert data["games"] == 3 and data["variant"]["name"] == "mastermind"
+def test_referee_with_two_subprocesses(capsys):
+    mod = load_script("referee")    # the script passes its arguments to `cbsolve referee`
+    assert mod.main(["--a", "minimax", "--b", "entropy", "--games", "3", "--variant",
+                     "mastermind", "--seed", "4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 3 and data["variant"]["name"] == "mastermind" and data["complete"]
     assert data["a"]["wins"] + data["b"]["wins"] + data["draws"] == 3
     assert data["a"]["faults"] == data["b"]["faults"] == 0
     assert data["a"]["worst_guesses"] <= 6  # Mastermind 4/6 minimax worst case 5 (Knuth 1977)
-    json.dumps(data)
 
 
 def test_bot_process_reports_a_dead_bot():

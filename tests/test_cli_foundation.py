@@ -63,7 +63,7 @@ def test_log_file_and_tokens_are_numbered_together(tmp_path, capsys):
     (["consistent", "0123:2,3"], "exceeds the length"),
     (["consistent", "1234:1,1", "--variant", "black-peg"], "bulls only"),
     (["consistent", "0123-1,2"], "malformed"),
-    (["consistent", "--log", "/nonexistent/log.txt"], "cannot read log file"),
+    (["consistent", "--log", "/nonexistent/log.txt"], "log file '/nonexistent/log.txt': no such file"),
     (["consistent", "--limit", "many"], "many"),
     (["consistent", "--limit", "-1"], "'--limit': -1 is not in the range"),
     # Found by a scripted audit of the CLI: these reached NumPy or C++ and gave tracebacks, or

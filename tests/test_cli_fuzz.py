@@ -29,3 +29,14 @@ def test_play_and_assist_keep_the_contract_on_closed_stdin_and_every_command():
     lines = "help\n012\nhint\nundo\nundo\n1B1W\nfix 1 1 0\nconfirm 1\nagain\nquit\n"
     assert fuzz_cli.check(["play", "--json", "--seed", "1"] + small, lines) == 0
     assert fuzz_cli.check(["assist", "012:1 black 1 white", "--json"] + small, lines) in (0, 1)
+
+
+def test_serve_and_referee_keep_the_contract():
+    """serve answers every line (errors as exit 2, one line each) and ends at the end of
+    input; the referee's bad arguments and unstartable bots are one line, exit 2."""
+    lines = ['{"cmd": "score", "secret": "0123", "guess": "0132"}', "garbage", "{" * 3000,
+             '{"cmd": "consistent", "limit": -1}', '{"cmd": "bot"}', ""]
+    assert fuzz_cli.check(["serve"], "\n".join(lines) + "\n") == 0
+    for argv in (["referee", "--games", "-5"], ["referee", "--timeout", "-1"],
+                 ["referee", "--variant", "nope"], ["referee", "--a-cmd", "no-such-bot"]):
+        assert fuzz_cli.check(argv) == 2

@@ -71,5 +71,7 @@ def test_malformed_json_files(tmp_path, content, fragment):
 
 
 def test_unreadable_file(tmp_path):
-    with pytest.raises(InvalidFeedback, match="cannot read log file"):
+    from cbsolve.errors import CbsolveError
+
+    with pytest.raises(CbsolveError, match="missing.txt': no such file"):
         FeedbackLog.from_file(BC, tmp_path / "missing.txt")

@@ -3,11 +3,12 @@ import json
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from cbsolve.cli import main
-from cbsolve.html import LIST_LIMIT, page_tree, render
+from cbsolve.html import LIST_LIMIT, page_tree, render, summary
 from cbsolve.strategy import evaluate
 from cbsolve.tree import make_tree
 from cbsolve.variant import Variant
@@ -44,6 +45,34 @@ def test_page_tree_counts_every_secret(doc):
         assert child["n"] == len(child["s"]) <= LIST_LIMIT
 
 
+def test_page_is_titled_by_game_and_objective_with_a_summary(doc):
+    page = render(doc, None, source="/some/where/tree.json (cbsolve)")
+    heading = page.split("<h1>")[1].split("</h1>")[0]
+    assert heading == "3 of 4 symbols &#x27;0123&#x27;, distinct \u2014 minimax strategy"
+    assert "/some/where" not in page.split("<h1>")[0]         # the file is no title
+    assert 'id="source">from /some/where/tree.json (cbsolve)' in page
+    tree = embedded(page)["tree"]
+    s = summary(tree)
+    stats = doc["stats"]      # what evaluate measured, replayed independently by the page
+    assert (s["secrets"], s["worst"], s["total"]) == (stats["secrets"], stats["worst"],
+                                                      stats["total"])
+    assert {str(k): v for k, v in s["histogram"].items()} == {str(k): v for k, v in
+                                                              stats["histogram"].items()}
+    assert (f'<p id="summary">24 secrets; worst case {s["worst"]} guesses; average '
+            f'{s["average"]:.4f} (total {s["total"]})') in page
+
+
+def test_an_optimal_tree_is_titled_by_its_objective(tmp_path):
+    page = tmp_path / "mm.html"
+    model = Path(__file__).resolve().parents[1] / "models" / "mastermind-worst.json"
+    assert main(["verify", str(model), "--html", str(page)]) == 0
+    text = page.read_text()
+    heading = text.split("<h1>")[1].split("</h1>")[0]
+    assert heading.startswith("mastermind: 4 of 6") and heading.endswith("optimal (worst), proved")
+    # the file's stats as `verify` replays them: worst 5 (Knuth 1977), total 5627
+    assert "1296 secrets; worst case 5 guesses; average 4.3418 (total 5627)" in text
+
+
 def test_cli_evaluate_and_verify_write_pages(tmp_path, capsys):
     page = tmp_path / "mm.html"
     assert main(["evaluate", "--variant", "mastermind", "--html", str(page), "--json"]) == 0
@@ -78,6 +107,13 @@ def test_walk_the_tree_in_a_browser(doc, tmp_path):
     assert f'<div id="guess" class="code">{child["g"]}</div>' in dom
     assert f"{child['n']} candidate" in dom and " ".join(child["s"]) in dom
     assert f"<code>{tree['g']}</code>" in dom                   # the path so far
+    # each reply button says how many secrets it leaves; the guess says if it can be the secret
+    for r, grandchild in child["c"].items():
+        size = grandchild["n"]
+        assert (f'data-reply="{r}" data-count="{size}"' in dom
+                and f'{r}<span class="count">{size} secret{"s" if size > 1 else ""}</span>' in dom)
+    mark = "\u2713 can be the secret" if child["w"] else "cannot be the secret"
+    assert mark in dom
     # the winning reply to a guess that can be the secret ends the game
     node, path_ = tree, []
     while not node["w"]:

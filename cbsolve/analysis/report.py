@@ -117,11 +117,12 @@ def _fmt(row: dict | None) -> str:
         return ""
     if row["status"] != "ok":
         return row["status"]
-    if row["strategy"] == BOUNDS:
-        secrets = int(row["secrets"])
-        if row["total_exact"] != "":
-            return f"= {int(row['total_exact']) / secrets:.3f} (= {row['worst_exact']})"
-        return f"≥ {int(row['total_lower']) / secrets:.3f} (≥ {row['worst_lower']})"
+    if row["strategy"] == BOUNDS:     # "=" an optimum, "≥" a lower bound, each on its own
+        average, worst = _proved(row, "average"), _proved(row, "worst")
+        text = "" if average is None else f"{'=' if average[1] else '≥'} {average[0]:.3f}"
+        if worst is not None:
+            text += f" ({'=' if worst[1] else '≥'} {worst[0]})"
+        return text.strip()
     return f"{float(row['average']):.3f} ({row['worst']})"
 
 
@@ -150,16 +151,18 @@ def plots(table: list[dict], out: Path) -> list[Path]:
                                  if int(r["length"]) == n and r["strategy"] == s)
                     if pts:
                         ax.plot(*zip(*pts, strict=False), marker="o", ms=3, label=s)
-                lower = sorted((int(r["alphabet"]), _bound(r, measure)) for r in rows
-                               if int(r["length"]) == n and r["strategy"] == BOUNDS)
-                lower = [p for p in lower if p[1] is not None]
-                if lower:
-                    ax.plot(*zip(*lower, strict=False), "k--", lw=1, label="lower bound / optimum")
+                _draw_proved(ax, [r for r in rows
+                                  if int(r["length"]) == n and r["strategy"] == BOUNDS], measure)
                 ax.set_title(f"N = {n}")
                 ax.set_xlabel("alphabet size D")
                 ax.grid(alpha=0.3)
             axes[0][0].set_ylabel(f"{measure} guesses")
-            axes[0][-1].legend(fontsize=7)
+            # one legend for every panel's lines (a lower bound may show in one panel only)
+            handles = {}
+            for ax in axes[0]:
+                for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+                    handles.setdefault(label, handle)
+            axes[0][-1].legend(handles.values(), handles.keys(), fontsize=7)
             fig.suptitle(f"{fam}: {measure} number of guesses")
             fig.tight_layout()
             path = out / f"{slug}-{measure}.png"
@@ -195,10 +198,27 @@ def _measure(row: dict, measure: str) -> float:
     return float(row["average"]) if measure == "average" else int(row["worst"])
 
 
-def _bound(row: dict, measure: str) -> float | None:
-    secrets = int(row["secrets"])
-    if measure == "average":
-        v = row["total_exact"] or row["total_lower"]
-        return int(v) / secrets if v != "" else None
-    v = row["worst_exact"] or row["worst_lower"]
-    return int(v) if v != "" else None
+def _proved(row: dict, measure: str) -> tuple[float, bool] | None:
+    """(value, is it the optimum) of a bounds row: the optimum where proved, else the proved
+    lower bound; None when neither is known."""
+    column = "total" if measure == "average" else "worst"
+    exact = row[f"{column}_exact"] != ""
+    v = row[f"{column}_exact"] if exact else row[f"{column}_lower"]
+    if v == "":
+        return None
+    return (int(v) / int(row["secrets"]) if measure == "average" else int(v)), exact
+
+
+def _draw_proved(ax, rows: list[dict], measure: str) -> None:
+    """Proved optima as a solid black line with dots; proved lower bounds (optimum not known)
+    as separate upward triangles on a dotted line: a bound is never drawn as an optimum."""
+    points = sorted((int(r["alphabet"]), *p) for r in rows
+                    if (p := _proved(r, measure)) is not None)
+    optima = [(d, v) for d, v, exact in points if exact]
+    lower = [(d, v) for d, v, exact in points if not exact]
+    if optima:
+        ax.plot(*zip(*optima, strict=True), "k-", lw=1.2, marker="o", ms=4,
+                label="optimum (proved)", zorder=3)
+    if lower:
+        ax.plot(*zip(*lower, strict=True), "k:", lw=1, marker="^", ms=6, mfc="white",
+                label="lower bound (proved; optimum unknown)", zorder=3)

@@ -22,13 +22,75 @@ from ..errors import CbsolveError
 from ..variant import FEEDBACK_MODES, PRESETS, Variant
 
 #: Modules of this package that define commands: every module here, found at start-up, so a
-#: new command is a new file and nothing else (heavy imports stay inside the commands).
+#: new command is a new file and nothing else (heavy imports stay inside the commands). Each
+#: module is named as its command.
 COMMAND_MODULES = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+
+#: The one-line help `cbsolve --help` lists, kept here so that listing the commands imports
+#: none of them (their modules pull in NumPy and the solver back-ends). A command missing here
+#: is imported for its help; tests/test_startup.py checks each line against its command.
+SHORT_HELP = {
+    "analyze": "Sweep variants x strategies into DIR/results.csv, results.md and PNG plots.",
+    "assist": "Suggest the next guess for a game you play elsewhere; type guesses and scores "
+              "as you go.",
+    "bot": "Answer referee commands, one a line: new, guess, score B C, check GUESS, quit.",
+    "bounds": "Bounds for any N and D: counting, partition (closed form), strategies, exact "
+              "search.",
+    "consistent": "Secrets consistent with ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or "
+                  "--log FILE.",
+    "convert": "Convert a strategy tree between formats (replayed and checked on the way).",
+    "evaluate": "Play a strategy against every secret (one shared decision tree) and report "
+                "its cost.",
+    "next": "The best next guess after ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log "
+            "FILE.",
+    "optimal": "Exact optimal strategy: proved worst case or expected case, with certificate.",
+    "partition": "Reply classes of GUESS over the secrets ENTRIES leave: count per reply, "
+                 "largest class, the heuristics' scores of GUESS beside the best any guess "
+                 "reaches.",
+    "play": "Play Bulls and Cows (or any variant) against the computer.",
+    "referee": "Play bots (programs speaking the bot protocol) against each other, and score "
+               "them.",
+    "score": "Score GUESS against SECRET (both validated against the variant).",
+    "serve": "Answer JSON requests, one a line on stdin, one JSON answer a line on stdout.",
+    "static": "Static game: k fixed questions identify the secret; the game takes k + 1 "
+              "guesses.",
+    "verify": "Replay a tree against every secret / check a certificate, with the scorer "
+              "alone.",
+}
 
 EXIT_OK, EXIT_NONE, EXIT_USAGE = 0, 1, 2
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """Commands imported when first named: `cbsolve score` imports score.py alone, and
+    `cbsolve --help` none (its list reads :data:`SHORT_HELP`)."""
+
+    def list_commands(self, ctx):
+        return sorted(set(COMMAND_MODULES) | set(self.commands))
+
+    def get_command(self, ctx, name):
+        if name not in self.commands and name in COMMAND_MODULES:
+            importlib.import_module(f"{__name__}.{name}")   # registers itself on app
+        return self.commands.get(name)
+
+    def format_commands(self, ctx, formatter):
+        limit = formatter.width - 6 - max(len(n) for n in self.list_commands(ctx))
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in SHORT_HELP and name not in self.commands:
+                text = click.utils.make_default_short_help(SHORT_HELP[name], limit)
+            else:
+                command = self.get_command(ctx, name)
+                if command is None or command.hidden:
+                    continue
+                text = command.get_short_help_str(limit)
+            rows.append((name, text))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cbsolve")
 def app() -> None:
     """Constraint solver and analyzer for Bulls-and-Cows-family code-breaking games."""
@@ -84,21 +146,27 @@ json_option = click.option("--json", "as_json", is_flag=True,
 
 class Seconds(click.ParamType):
     """A time limit: a finite number of seconds >= 0 (NaN and infinity would reach the JSON
-    output, which cannot hold them, and mean nothing as a deadline)."""
+    output, which cannot hold them, and mean nothing as a deadline); with ``positive``, > 0
+    (a wait that cannot be 'none')."""
 
     name = "seconds"
+
+    def __init__(self, positive: bool = False):
+        self.positive = positive
 
     def convert(self, value, param, ctx):
         try:
             seconds = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or seconds < 0:
-            self.fail(f"must be a finite number of seconds >= 0, got {value}", param, ctx)
+        if not math.isfinite(seconds) or seconds < 0 or (self.positive and seconds == 0):
+            self.fail(f"must be a finite number of seconds {'>' if self.positive else '>='} 0, "
+                      f"got {value}", param, ctx)
         return seconds
 
 
 SECONDS = Seconds()
+POSITIVE_SECONDS = Seconds(positive=True)
 
 
 class FileName(click.ParamType):
@@ -194,10 +262,10 @@ def main(argv: list[str] | None = None) -> int:
     words = [a for a in argv_all if not a.startswith("-")]
     command, as_json = (words[0] if words else None), "--json" in argv_all
     # Only the command asked for is imported (start-up time: `consistent` alone pulls in
-    # 0.08 s of solver back-ends); help and unknown names need them all.
+    # 0.08 s of solver back-ends); help lists SHORT_HELP (LazyGroup), importing none.
     try:
-        for name in [command] if command in COMMAND_MODULES else COMMAND_MODULES:
-            importlib.import_module(f"{__name__}.{name}")
+        if command in COMMAND_MODULES:
+            importlib.import_module(f"{__name__}.{command}")
     except KeyboardInterrupt:     # Ctrl-C before the command's handler exists
         return _interrupt.before_start(command, as_json)
     clear_stop()    # an earlier command's Ctrl-C (in-process callers, tests) does not carry over
@@ -218,21 +286,26 @@ def main(argv: list[str] | None = None) -> int:
     return code if isinstance(code, int) else EXIT_OK
 
 
+def bad_input_message(exc: Exception) -> str:
+    """The one line (before clipping) that a bad-input exception (exit 2) is reported by."""
+    if isinstance(exc, click.ClickException):
+        return exc.format_message().replace("\n", " ")
+    if isinstance(exc, RecursionError):  # nested deeper than any real tree or log (Python's limit)
+        return "input nested too deeply to process"
+    return str(exc)
+
+
 def _run(argv):
     try:
         code = app.main(args=argv, prog_name="cbsolve", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:  # bare `cbsolve`: show help
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
         code = EXIT_OK
-    except click.ClickException as exc:
-        code = _fail(exc.format_message().replace("\n", " "))
+    except (click.ClickException, CbsolveError, RecursionError) as exc:
+        code = _fail(bad_input_message(exc))
     except click.exceptions.Abort:   # click's form of a KeyboardInterrupt
         _interrupted()
         code = 130
-    except CbsolveError as exc:
-        code = _fail(str(exc))
-    except RecursionError:   # a file nested deeper than any real tree or log (Python's limit)
-        code = _fail("input nested too deeply to process")
     except OSError as exc:   # input files are mapped to CbsolveError where read: this is output
         code = _output_failed(exc)
     except KeyboardInterrupt:

@@ -28,7 +28,7 @@ GRACE_SECONDS = 1.0
 FORCE_SECONDS = 2.0
 EXIT_INTERRUPTED = 130
 
-_state = {"signals": 0, "raise": False, "escalated": False, "graceful": True,
+_state = {"signals": 0, "sigint": False, "raise": False, "escalated": False, "graceful": True,
           "command": None, "json": False, "emitted": False, "printing": False,
           "deferred": False, "interactive": False}
 
@@ -38,6 +38,18 @@ def interactive() -> None:
     answer to wait for)."""
     _state["graceful"] = False
     _state["interactive"] = True
+
+
+def waiting_for_input(waiting: bool) -> None:
+    """A service (``serve``) between requests: while it waits for its next one, Ctrl-C ends
+    it at once; while it runs one, Ctrl-C stops the work and lets it print its answer."""
+    _state["interactive"] = waiting
+    _state["graceful"] = not waiting
+
+
+def signalled() -> bool:
+    """Ctrl-C came since :func:`install`."""
+    return _state["sigint"] or _state["signals"] > 0 or _state["escalated"]
 
 
 _timers: list[threading.Timer] = []
@@ -51,6 +63,7 @@ def _later(seconds: float, action) -> None:
 
 
 def _handler(signum, frame) -> None:
+    _state["sigint"] = True            # seen here at once; the watcher's count may lag
     if _state["raise"]:
         _state["raise"] = False        # once: a later Ctrl-C must not break the report
         _raise_unless_printing()
@@ -181,8 +194,8 @@ def install(command: str | None = None, as_json: bool = False) -> bool:
     if threading.current_thread() is not threading.main_thread():
         return False
     _quiet_resource_tracker()
-    _state.update(signals=0, graceful=command not in RAISE_AT_ONCE, escalated=False,
-                  interactive=False)
+    _state.update(signals=0, sigint=False, graceful=command not in RAISE_AT_ONCE,
+                  escalated=False, interactive=False)
     _state["raise"] = False
     if _state.get("fd") is None:
         read, write = os.pipe()

@@ -7,6 +7,8 @@ proof of another game is reported invalid for this one (exit 1).
 """
 from __future__ import annotations
 
+import os
+
 import click
 
 from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
@@ -34,6 +36,10 @@ def read_for_verify(file: str, fmt: str | None, variant, file_symbols: str | Non
     from ..formats import check_format, guess_format, read_document, read_text
 
     if fmt is None:
+        from ..inputs import STDIN, UnreadableInput
+
+        if file != STDIN and not os.path.lexists(file):     # before "cannot tell the format"
+            raise UnreadableInput(f"{file!r}: no such file")
         fmt = guess_format(file, read_text(file)[:64] if str(file).endswith((".json", ".js"))
                            else None)
         if fmt is None:
@@ -70,7 +76,7 @@ def verify_command(file, fmt, file_symbols, html, as_json, variant) -> int:
     if html and report.worst is not None:
         from ..html import write_html
 
-        write_html(doc, html, title=f"{file} ({fmt})")
+        write_html(doc, html, source=f"{os.path.basename(file)} ({fmt})")
     emit(as_json, {**report.to_json(), "format": fmt}, format_report(file, report))
     return EXIT_OK if report.valid else EXIT_NONE
 

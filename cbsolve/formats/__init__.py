@@ -23,7 +23,6 @@ A file's alphabet is matched to the variant's by position: arfst23 numbers colou
 """
 from __future__ import annotations
 
-import gzip
 import re
 from pathlib import Path
 
@@ -60,16 +59,14 @@ def guess_format(path: str, text: str | None = None) -> str | None:
 
 
 def read_text(path) -> str:
-    p = Path(path)
+    """The file as text, through the input caps (a missing file: "no such file"; bytes that
+    are not UTF-8: "not a UTF-8 text file")."""
+    from ..inputs import read_text as read_capped
+
     try:
-        raw = p.read_bytes()
-        if p.suffix == ".gz":
-            raw = gzip.decompress(raw)
-        return raw.decode("utf-8")
+        return read_capped(path, repr(str(path)))
     except OSError as exc:
         raise FormatError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, EOFError, gzip.BadGzipFile) as exc:
-        raise FormatError(f"{str(path)!r} is not a text file: {exc}") from None
 
 
 def _alphabet(fmt: str, variant: Variant, file_symbols: str | None) -> Alphabet:

@@ -32,51 +32,102 @@ class BotFailure(CbsolveError):
         self.bot = bot
 
 
-class BotProcess:
-    """A bot in a subprocess; answers are read by a thread so a silent bot cannot hang us."""
+class BotCannotStart(CbsolveError):
+    """A bot that cannot be started, or that never answers its first command: no match can be
+    played (the CLI: one line, exit 2)."""
 
-    def __init__(self, argv: list[str], name: str | None = None, timeout: float = 10.0,
-                 startup_timeout: float = 120.0):
+
+#: Seconds a bot may take to answer its first command (it may precompute its opening: about 1 s
+#: for minimax on Bulls & Cows 4/10, much longer on large games); ``--startup-timeout``.
+STARTUP_TIMEOUT = 120.0
+#: Seconds a bot may take to answer any later command; ``--timeout``.
+ANSWER_TIMEOUT = 10.0
+#: Seconds a bot has to exit after ``quit`` before it is killed.
+CLOSE_SECONDS = 5.0
+#: Longest stderr line a fault quotes.
+STDERR_SHOWN = 200
+
+
+class BotProcess:
+    """A bot in a subprocess; answers are read by a thread so a silent bot cannot hang us, and
+    its stderr by another, which keeps the last line for the fault messages."""
+
+    def __init__(self, argv: list[str], name: str | None = None, timeout: float = ANSWER_TIMEOUT,
+                 startup_timeout: float = STARTUP_TIMEOUT):
         self.name = name or " ".join(argv)
         self.timeout = timeout
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines: queue.Queue = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
         self.startup_timeout = startup_timeout
         self.first = True
+        self.stderr_line = ""
+        try:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, text=True, bufsize=1,
+                                         errors="replace")
+        except FileNotFoundError:
+            raise BotCannotStart(f"{self.name} cannot start: no such program "
+                                 f"{argv[0] if argv else ''!r}") from None
+        except OSError as exc:
+            raise BotCannotStart(f"{self.name} cannot start: {exc.strerror or exc}") from None
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self._stderr_done = threading.Event()
+        threading.Thread(target=self._pump_stderr, daemon=True).start()
 
     def _pump(self) -> None:
         for line in self.proc.stdout:
             self.lines.put(line.rstrip("\n"))
         self.lines.put(None)
 
+    def _pump_stderr(self) -> None:
+        for line in self.proc.stderr:
+            if line.strip():
+                self.stderr_line = line.strip()[:STDERR_SHOWN]
+        self._stderr_done.set()
+
+    def last_stderr(self) -> str:
+        """The bot's last non-blank stderr line ('' if none); after it exited, all it wrote."""
+        if self.proc.poll() is not None:
+            self._stderr_done.wait(1.0)
+        return self.stderr_line
+
+    def _failure(self, message: str) -> CbsolveError:
+        said = self.last_stderr()
+        message = f"{self.name}: {message}" + (f" (its stderr: {said})" if said else "")
+        if self.first:
+            return BotCannotStart(message.replace(f"{self.name}: ", f"{self.name} cannot start: ",
+                                                  1))
+        return BotFailure(message, self)
+
     def ask(self, line: str) -> str:
         try:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise BotFailure(f"{self.name}: exited (cannot send {line!r})", self) from None
+            raise self._failure(f"exited (cannot send {line!r})") from None
         limit = self.startup_timeout if self.first else self.timeout
-        self.first = False
         try:
             answer = self.lines.get(timeout=limit)
         except queue.Empty:
-            raise BotFailure(f"{self.name}: no answer to {line!r} within {limit} s", self) from None
+            raise self._failure(f"no answer to {line!r} within {limit:g} s") from None
         if answer is None:
-            raise BotFailure(f"{self.name}: exited while answering {line!r}", self)
+            raise self._failure(f"exited while answering {line!r}")
+        self.first = False
         return answer
 
     def close(self) -> None:
+        """``quit``, then end of input; a bot still running after CLOSE_SECONDS is killed (one
+        still starting up would otherwise hold the referee for its whole start-up)."""
         try:
-            self.ask("quit")
-        except BotFailure:
+            if self.proc.poll() is None:
+                self.proc.stdin.write("quit\n")
+            self.proc.stdin.close()
+        except OSError:
             pass
         try:
-            self.proc.stdin.close()
-            self.proc.wait(timeout=5)
-        except (subprocess.TimeoutExpired, OSError):
+            self.proc.wait(timeout=CLOSE_SECONDS)
+        except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
 
 
 class LocalBot:
@@ -169,7 +220,11 @@ def play_game(variant: Variant, a, b, sa: Side, sb: Side, max_rounds: int = 100)
         who = "a" if exc.bot is a else "b"
         side = sa if who == "a" else sb
         side.faults += 1
-        side.fault_messages.append(str(exc))
+        message = str(exc)
+        said = exc.bot.last_stderr() if hasattr(exc.bot, "last_stderr") else ""
+        if said and said not in message:     # what the bot said of it, in every fault
+            message += f" (its stderr: {said})"
+        side.fault_messages.append(message)
         return f"{who}-fault"
 
 
@@ -187,13 +242,18 @@ class MatchResult:
                 "draws": self.draws, "seconds": round(self.seconds, 3), "faults": self.faults}
 
 
-def match(variant: Variant, a, b, games: int, progress=None) -> MatchResult:
-    """Play ``games`` games between bots ``a`` and ``b`` (objects with ``ask``)."""
+def match(variant: Variant, a, b, games: int, progress=None, stop=None) -> MatchResult:
+    """Play ``games`` games between bots ``a`` and ``b`` (objects with ``ask``); ``stop()``
+    true ends the match between two games (Ctrl-C): ``games`` is then the games played."""
     sa, sb = Side(a.name), Side(b.name)
     draws = 0
     faults = []
     start = time.perf_counter()
+    played = 0
     for _ in range(games):
+        if stop is not None and stop():
+            break
+        played += 1
         outcome = play_game(variant, a, b, sa, sb)
         if outcome == "draw":
             draws += 1
@@ -209,4 +269,19 @@ def match(variant: Variant, a, b, games: int, progress=None) -> MatchResult:
             faults.append(outcome)
         if progress:
             progress()
-    return MatchResult(games, sa, sb, draws, time.perf_counter() - start, faults)
+    return MatchResult(played, sa, sb, draws, time.perf_counter() - start, faults)
+
+
+def bot_argv(strategy: str, seed: int | None, variant: Variant) -> list[str]:
+    """The command line of a ``cbsolve bot`` playing ``variant`` (this Python, this cbsolve)."""
+    import sys
+
+    argv = [sys.executable, "-m", "cbsolve", "bot", "--strategy", strategy,
+            *([f"--variant={variant.name}"] if variant.name else []),
+            f"--length={variant.length}", f"--symbols={variant.symbols}",
+            "--repeats" if variant.repeats else "--distinct",
+            "--no-leading-zero" if variant.no_leading_zero else "--leading-zero",
+            f"--feedback={variant.feedback}"]
+    if seed is not None:
+        argv += ["--seed", str(seed)]
+    return argv

@@ -95,16 +95,70 @@ PLAY_VARIANTS = st.sampled_from([
     ["--variant", "mastermind", "--symbols", "RGBYOP", "--length", "3"]])
 
 
+#: Field values of serve requests: the right kinds, the wrong kinds, the edges.
+JSON_VALUES = st.one_of(st.integers(-3, 9), st.sampled_from(
+    [None, True, False, -1, 0.5, 1e300, 2**63, "", "x", "-", "0123", "0123:1,2", [], {},
+     ["0123:1,2", "4567:0,1"], ["0123:9,9"], [1, 2], HUGE]), st.text(max_size=6))
+SERVE_FIELDS = ["entries", "secret", "guess", "count", "limit", "all", "sample", "seed",
+                "time_limit", "variant", "length", "digits", "repeats", "distinct", "strategy",
+                "backend", "max_lies", "log", "list", "no_search", "shallow", "bogus", "json",
+                "cmd", "id"]
+
+
+@st.composite
+def serve_requests(draw):
+    """One line for ``serve``: a request of random fields (mostly JSON, sometimes not)."""
+    request = {"cmd": draw(st.sampled_from(["consistent", "score", "next", "partition",
+                                            "bounds", "play", "serve", "nope", 3]))}
+    for name in draw(st.lists(st.sampled_from(SERVE_FIELDS), max_size=4, unique=True)):
+        request[name] = draw(JSON_VALUES)
+    if request.get("cmd") == "bounds":
+        request.update(shallow=True, no_search=True, no_strategies=True)
+    if request.get("cmd") in ("next", "partition"):
+        request["time_limit"] = 2    # a large game's choice would take minutes
+    line = json.dumps(request)
+    return draw(st.sampled_from([line, line, line, line[:-1], "[" + line + "]", "not json",
+                                 "", "{" * 3000, line + "\x00"]))
+
+
+#: Bots for ``referee``: a missing program, one that dies at start, one that answers ``ok``
+#: to every command (a fault at its first guess), and the real thing.
+BOTS = ["no-such-bot-program",
+        f"{sys.executable} -c 'import sys; sys.stderr.write(\"no licence\\n\"); sys.exit(1)'",
+        f"{sys.executable} -c 'import sys\nfor _ in sys.stdin: print(\"ok\", flush=True)'",
+        ""]
+
+
+@st.composite
+def referee_args(draw):
+    argv = []
+    for side in ("a", "b"):
+        bot = draw(st.sampled_from(BOTS))
+        argv += [f"--{side}-cmd", bot] if bot else [f"--{side}", draw(st.sampled_from(
+            ["first", "first", "psychic"]))]
+    for option in ("--games", "--timeout", "--startup-timeout"):
+        if draw(st.booleans()):
+            argv += [option, draw(st.one_of(NUMBERS, st.sampled_from(["0.5", "2", "3"])))]
+    if "--games" not in argv:
+        argv += ["--games", "2"]
+    return argv
+
+
 @st.composite
 def cli_calls(draw, files: list[Path]):
     """(argv, stdin text or None for a closed stdin) of one CLI call."""
     command = draw(st.sampled_from(["consistent", "consistent", "next", "score", "partition",
                                     "verify", "verify", "bot", "static", "bounds", "play",
-                                    "assist"]))
+                                    "assist", "serve", "serve", "referee"]))
     if command in ("play", "assist"):
         return draw(play_calls(command))
     argv = [command] + draw(variant_options())
     stdin = ""
+    if command == "serve":
+        return ["serve"], "\n".join(draw(st.lists(serve_requests(), max_size=5))) + "\n"
+    if command == "referee":
+        return ["referee", "--quiet", *argv[1:], *draw(referee_args())] + (
+            ["--json"] if draw(st.booleans()) else []), ""
     if command in ("consistent", "next"):
         argv += draw(st.lists(entries(), max_size=4)) + draw(command_options(command))
         argv += ["--time-limit", draw(st.sampled_from(["0.5", "0.2", "-1", "x", "inf"]))] \
@@ -175,9 +229,23 @@ def check(argv: list[str], stdin: str | None = "") -> int:
     assert "Traceback" not in err, f"traceback: {shown}\n{err}"
     if code == 2:
         assert len(err.strip().splitlines()) <= 1, f"{len(err.splitlines())} lines: {shown}\n{err}"
-    if "--json" in argv and code in (0, 1) and argv[0] != "bot":
+    if "--json" in argv and code in (0, 1) and argv[0] not in ("bot", "serve"):
         json.loads(out)                                 # exactly one document
+    if argv[:1] == ["serve"]:
+        check_serve(stdin, out, code)
     return code
+
+
+def check_serve(stdin: str, out: str, code: int) -> None:
+    """``serve``: ends at the end of input (exit 0); one JSON answer per request line, each
+    with the exit code the command line would give, an error on exactly one line."""
+    requests = [line for line in stdin.split("\n") if line.strip()]
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(answers) == len(requests), (stdin[:300], out[:300])
+    for answer in answers:
+        assert answer["exit"] in (0, 1, 2), answer
+        if "error" in answer:
+            assert answer["exit"] == 2 and "\n" not in answer["error"], answer
 
 
 def mutated_files(folder: Path, rng: random.Random, count: int = 12) -> list[Path]:

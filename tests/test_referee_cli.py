@@ -1,0 +1,77 @@
+"""``cbsolve referee`` keeps the CLI's contract: bad arguments and a bot that cannot start are
+one line and exit 2 (never a traceback), the bot's last stderr line is in every fault, and the
+start-up wait is ``--startup-timeout``."""
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+
+
+def referee(*args, timeout=120):
+    proc = subprocess.run([PY, "-m", "cbsolve", "referee", "--quiet", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def bot(source: str) -> str:
+    """A bot command line: Python running ``source``."""
+    return f"{shlex.quote(PY)} -c {shlex.quote(source)}"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--a-cmd", "no-such-bot-program"], "A (no-such-bot-program) cannot start: no such program"),
+    (["--timeout", "-1"], "'--timeout': must be a finite number of seconds > 0, got -1"),
+    (["--startup-timeout", "0"], "'--startup-timeout': must be a finite number of seconds > 0"),
+    (["--variant", "nope"], "unknown variant 'nope'"),
+    (["--games", "-5"], "'--games': -5 is not in the range"),
+    (["--a", "psychic"], "unknown strategy 'psychic'"),
+    (["--b-cmd", "'unclosed"], "'--b-cmd'"),
+])
+def test_bad_arguments_are_one_line_and_exit_2(args, message):
+    code, out, err = referee(*args)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith("cbsolve: error: ") and message in err, err
+
+
+def test_a_bot_that_dies_at_start_is_exit_2_with_its_stderr():
+    dies = bot("import sys; sys.stderr.write('warming up\\nlicence expired\\n'); sys.exit(3)")
+    code, out, err = referee("--a-cmd", dies, "--json")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert "cannot start: exited" in err and "(its stderr: licence expired)" in err
+
+
+def test_a_silent_bot_cannot_start_within_the_startup_timeout():
+    silent = bot("import sys, time; sys.stdin.readline(); time.sleep(60)")
+    code, _, err = referee("--a-cmd", silent, "--startup-timeout", "3")
+    assert code == 2
+    assert "A (" in err and "cannot start: no answer to 'new' within 3 s" in err
+
+
+def test_a_fault_names_the_bots_last_stderr_line():
+    # answers `new`, then writes a reason on stderr and exits when asked for a guess
+    quits = bot("import sys\n"
+                "while True:\n"
+                "    line = sys.stdin.readline()\n"
+                "    if line.startswith('new'):\n"
+                "        print('ok', flush=True)\n"
+                "    else:\n"
+                "        sys.stderr.write('out of memory in guess\\n'); sys.exit(1)\n")
+    code, out, err = referee("--a-cmd", quits, "--games", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["a"]["faults"] == 2 and data["b"]["wins"] == 2 and data["complete"]
+    assert all("(its stderr: out of memory in guess)" in m for m in data["a"]["fault_messages"])
+
+
+def test_help_documents_the_startup_timeout():
+    proc = subprocess.run([PY, "-m", "cbsolve", "referee", "--help"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert "--startup-timeout" in proc.stdout and "--timeout" in proc.stdout

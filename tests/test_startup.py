@@ -1,0 +1,51 @@
+"""Start-up: listing the commands and scoring one pair import no heavy package (NumPy, the
+solver back-ends), and the lazy command list says what each command's own help says."""
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from cbsolve.cli import COMMAND_MODULES, SHORT_HELP, app
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("numpy", "ortools", "pysat", "scipy", "matplotlib", "rich")
+
+PROBE = """
+import sys
+from cbsolve.cli import main
+code = main(sys.argv[1:])
+heavy = sorted({m.split(".")[0] for m in sys.modules} & set(HEAVY))
+sys.stderr.write(f"HEAVY {heavy}\\n")
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["score", "0123", "1234"],
+                                  ["score", "1122", "1212", "--variant", "mastermind", "--json"],
+                                  ["no-such-command"]])
+def test_listing_and_scoring_import_no_heavy_package(argv):
+    probe = f"HEAVY = {HEAVY!r}\n{PROBE}"
+    proc = subprocess.run([sys.executable, "-c", probe, *argv], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last == "HEAVY []", (argv, proc.stderr)
+
+
+def test_the_command_list_matches_each_commands_own_help():
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"cbsolve.cli.{name}")
+        command = app.commands[name]
+        assert name in SHORT_HELP, f"add {name!r} to SHORT_HELP in cbsolve/cli/__init__.py"
+        for limit in (45, 60, 200):
+            assert (click.utils.make_default_short_help(SHORT_HELP[name], limit)
+                    == command.get_short_help_str(limit)), name
+
+
+def test_help_lists_every_command():
+    proc = subprocess.run([sys.executable, "-m", "cbsolve", "--help"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    listed = [line.split()[0] for line in proc.stdout.split("Commands:")[1].splitlines()
+              if line.strip()]
+    assert listed == sorted(COMMAND_MODULES)
