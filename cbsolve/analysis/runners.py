@@ -79,12 +79,9 @@ def connect(scheduler: str):
     """A Dask client of the scheduler at ``scheduler``; one clear CbsolveError (exit 2) when
     distributed is missing or the scheduler does not answer within 10 s."""
     from ..errors import CbsolveError
+    from ..extras import require
 
-    try:
-        from distributed import Client
-    except ImportError:
-        raise CbsolveError("--scheduler needs dask[distributed]; pip install 'dask[distributed]'") \
-            from None
+    Client = require("distributed", "--scheduler (a Dask cluster)").Client
     try:
         return Client(scheduler, timeout=10)
     except (OSError, TimeoutError, ValueError) as exc:   # ValueError: no port in the address
