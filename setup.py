@@ -67,6 +67,8 @@ class ParallelBuildExt(build_ext):
 
     def finalize_options(self):
         super().finalize_options()
+        if os.environ.get("CBSOLVE_PORTABLE") == "1":
+            self.force = True   # a kernel built earlier for this processor must not be reused
         if not self.parallel:
             jobs = os.environ.get("CBSOLVE_BUILD_JOBS")
             self.parallel = int(jobs) if jobs else max(1, len(os.sched_getaffinity(0))
