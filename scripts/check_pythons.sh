@@ -12,11 +12,15 @@ work="$(mktemp -d)"
 echo "work directory: $work"
 git clone -q "$repo" "$work/src" || exit 2
 
-interpreter() {     # a version (3.12) or an interpreter's path or name -> its path
+interpreter() {     # a version (3.12) or an interpreter's path or name -> its path, if it runs
+    local c
     case "$1" in
-        3.*) command -v "python$1" 2>/dev/null \
-                 || ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$1".*/bin/python 2>/dev/null | sort -V | tail -1 ;;
-        *) command -v "$1" ;;
+        3.*) for c in "$(command -v "python$1")" \
+                      "$(ls -d "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$1".*/bin/python 2>/dev/null | sort -V | tail -1)"; do
+                 # (a pyenv shim exists for every version but runs only the selected ones)
+                 [ -n "$c" ] && "$c" -c pass 2>/dev/null && { echo "$c"; return; }
+             done ;;
+        *) c="$(command -v "$1")" && "$c" -c pass 2>/dev/null && echo "$c" ;;
     esac
 }
 
