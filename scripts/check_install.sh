@@ -24,13 +24,15 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 [ "$keep" = 1 ] && echo "work directory: $work" || trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-# step NAME COMMAND...: runs it, prints its wall time; its output goes to $work/NAME.log.
+# step NAME COMMAND...: runs it, prints its wall and CPU time (user + system, its children
+# included: the figure a loaded machine changes least); its output goes to $work/NAME.log.
 step() {
-    local name="$1" t0 t1; shift
-    t0=$(date +%s.%N)
-    "$@" >"$work/$name.log" 2>&1 || { tail -20 "$work/$name.log" >&2; fail "$name"; }
-    t1=$(date +%s.%N)
-    awk -v n="$name" -v a="$t0" -v b="$t1" 'BEGIN { printf "%-34s %6.1f s\n", n, b - a }'
+    local name="$1" TIMEFORMAT='%R %U %S' wall user sys; shift
+    { time "$@" >"$work/$name.log" 2>&1; } 2>"$work/$name.time" \
+        || { tail -20 "$work/$name.log" >&2; fail "$name"; }
+    read -r wall user sys <"$work/$name.time"
+    awk -v n="$name" -v w="$wall" -v c="$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" \
+        'BEGIN { printf "%-34s %6.1f s wall %6.1f s CPU\n", n, w, c }'
 }
 expect() {   # expect FILE TEXT: the step's output says TEXT
     grep -qF -- "$2" "$1" || { cat "$1" >&2; fail "expected '$2' in $(basename "$1")"; }
