@@ -26,11 +26,9 @@ def resolve(workers: int | None) -> int:
 def connect(scheduler: str):
     """A Dask client of the scheduler at ``scheduler``; one clear CbsolveError (exit 2) when
     distributed is missing or the scheduler does not answer within 10 s."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise CbsolveError("--scheduler needs dask[distributed]; pip install 'dask[distributed]'") \
-            from None
+    from .extras import require
+
+    Client = require("distributed", "--scheduler (a Dask cluster)").Client
     try:
         return Client(scheduler, timeout=10)
     except (OSError, TimeoutError, ValueError) as exc:   # ValueError: no port in the address

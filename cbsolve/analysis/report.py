@@ -129,7 +129,8 @@ def _fmt(row: dict | None) -> str:
 # --- plots ----------------------------------------------------------------------------------
 def plots(table: list[dict], out: Path) -> list[Path]:
     """PNG plots: average and worst against D (one panel per N), histograms of guess counts."""
-    import matplotlib
+    from ..extras import require
+    matplotlib = require("matplotlib", "analyze's PNG plots (--no-plots skips them)")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -167,9 +167,10 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
     """Fewest questions of a static game, with a certificate and, when reached, a proof.
     ``deadline`` (default: ``time_limit`` seconds from now; None: no limit) covers the whole
     call: the greedy upper bound and the SAT refinement."""
-    from pysat.card import ITotalizer
-    from pysat.formula import IDPool
-    from pysat.solvers import Solver
+    from ..extras import require
+    ITotalizer = require("pysat.card", "the static game's search").ITotalizer
+    IDPool = require("pysat.formula", "the static game's search").IDPool
+    Solver = require("pysat.solvers", "the static game's search").Solver
 
     from ..scoring import pack, possible_responses, score_matrix
     from .adaptive import first_guess_representatives

@@ -119,6 +119,9 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     for s in names:
         if s not in valid:
             raise unknown_name("strategy", s, valid)
+    if plots:       # said before the sweep, not after it
+        from ..extras import require
+        require("matplotlib", "analyze's PNG plots (--no-plots skips them)")
     cells = make_cells(fams, lens or DEFAULT_LENGTHS, alphs or DEFAULT_ALPHABETS, names,
                        bounds=bounds, seed=seed)
     if progress_enabled(as_json, quiet):

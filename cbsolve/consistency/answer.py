@@ -115,7 +115,7 @@ def _count(result, log, query, deadline, oracle, m, lies) -> None:
         result.notes.append("Ganak exact counting did not finish in time")
         result.time_limit_hit = True
     elif not available("pyganak"):
-        result.notes.append("exact model counting unavailable (install pyganak)")
+        result.notes.append("exact model counting unavailable (pip install 'cbsolve[counting]')")
     result.notes.append(f"at least {result.count}: enumeration stopped "
                         + (how.at() if how.early else f"at the cap of {cap}"))
     if query.approximate:
@@ -124,7 +124,7 @@ def _count(result, log, query, deadline, oracle, m, lies) -> None:
 
 def _approximate(result, log, deadline, lies, seed) -> None:
     if not available("pyapproxmc"):
-        result.notes.append("approximate counting unavailable (install pyapproxmc)")
+        result.notes.append("approximate counting unavailable (pip install 'cbsolve[counting]')")
         return
     seconds = _counter_seconds(deadline, result) if deadline.left() != 0 else 0
     if seconds <= 0:

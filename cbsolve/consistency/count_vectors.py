@@ -25,7 +25,8 @@ def count_vectors(log: FeedbackLog, cap: int = 16, seconds: float = 1.0) -> list
 
     An empty list means no count vector fits: the log is inconsistent.
     """
-    from ortools.sat.python import cp_model
+    from ..extras import require
+    cp_model = require("ortools.sat.python.cp_model", "the CP-SAT backend")
 
     variant = log.variant
     all_clues = clues(log)

@@ -132,7 +132,7 @@ def exact_count_log(log, seconds: float | None = None, lies: int = 0, *,
                 return n + more.count, True, "native depth-first search"
             return n + more.count, False, "native depth-first search (stopped at the time limit)"
     if not have_ganak:
-        return n, False, "native depth-first search (stopped; install pyganak for Ganak)"
+        return n, False, "native depth-first search (stopped; pip install 'cbsolve[counting]' for Ganak)"
     clauses, xs, _ = cnf_of(log, lies)
     exact = exact_count(clauses, xs, deadline.seconds_left(time_policy.UNTIMED_COUNT_SECONDS))
     if exact is not None:

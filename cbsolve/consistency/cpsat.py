@@ -53,7 +53,8 @@ class CpSatModel:
     """The CP-SAT model of a variant and its clues; entries may carry an enforcement literal."""
 
     def __init__(self, variant):
-        from ortools.sat.python import cp_model
+        from ..extras import require
+        cp_model = require("ortools.sat.python.cp_model", "the CP-SAT backend")
 
         self.cp = cp_model
         self.variant = variant

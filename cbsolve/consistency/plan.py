@@ -13,12 +13,16 @@ from dataclasses import dataclass
 
 from .. import time_policy
 from ..deadline import Deadline
+from ..extras import installed, missing_message
 from ..feedback import FeedbackLog
 from . import dfs
 from .dfs import COUNT, LIST
 from .dfs_answer import HeadStart, codes_wanted
 from .native import AUTO_NATIVE_LIMIT, native_estimate
 from .query import Query
+
+#: The package each solver backend imports (an extra, cbsolve/extras.py), and its name.
+SOLVER_PACKAGE = {"sat": ("pysat", "the SAT backend"), "cpsat": ("ortools", "the CP-SAT backend")}
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,10 @@ def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
     name = "sat" if unbounded else "cpsat"
     why = "enumeration engine for counts, samples and whole lists" if unbounded else \
         "find-one / unique / bounded lists (CP-SAT raced with local search)"
+    package, feature = SOLVER_PACKAGE[name]
+    if not installed(package):          # the solvers are extras: the search goes on instead
+        return Plan("native", f"{too_many}; native depth-first search for the rest of the time "
+                              f"({missing_message(package, feature)})", est)
     return Plan(name, f"{too_many}; {name}: {why}", est)
 
 

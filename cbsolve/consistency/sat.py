@@ -92,8 +92,9 @@ class SatSession:
 
     def __init__(self, variant, solver: str = SOLVER, keep_clauses: bool = True,
                  card: str = "counter", redundant: bool = True, chain: bool = True):
-        from pysat.formula import IDPool
-        from pysat.solvers import Solver
+        from ..extras import require
+        IDPool = require("pysat.formula", "the SAT backend").IDPool
+        Solver = require("pysat.solvers", "the SAT backend").Solver
 
         if card not in CARD_ENCODINGS:
             from ..errors import unknown_name
@@ -269,7 +270,9 @@ class SatSession:
     def _cardenc_equals(self, lits, k: int, key) -> list:
         """``sum(lits) == k`` by a PySAT ``CardEnc`` encoding, forced only under a fresh literal
         ``c`` (returned as the one condition): ``c -> constraint``, one way."""
-        from pysat.card import CardEnc, EncType
+        from ..extras import require
+        card = require("pysat.card", "the SAT backend")
+        CardEnc, EncType = card.CardEnc, card.EncType
 
         k -= sum(1 for v in lits if v is TRUE)
         lits = [v for v in lits if v is not TRUE and v is not FALSE]

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from .. import time_policy
 from ..deadline import Deadline
+from ..extras import MissingExtra
 from ..feedback import FeedbackLog
 from ..status import Status
 from . import sampling
@@ -47,7 +48,10 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
         result.auto = choice
     if result.status == Status.INFEASIBLE and result.conflict is None:
         t0 = time.perf_counter()
-        diagnose(log, result, backend=name, deadline=deadline)
+        try:
+            diagnose(log, result, backend=name, deadline=deadline)
+        except MissingExtra as missing:     # "none" stays the answer; the diagnosis says why not
+            result.notes.append(f"no diagnosis: {missing}")
         if choice:
             choice["diagnose_seconds"] = round(time.perf_counter() - t0, 6)
     result.seconds = time.perf_counter() - start

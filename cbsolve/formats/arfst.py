@@ -83,7 +83,8 @@ class _Builder:
 
 # --- YAML -----------------------------------------------------------------------------------
 def read_yaml(text: str, variant: Variant, alphabet: Alphabet) -> dict:
-    import yaml    # a declared dependency (pyproject.toml)
+    from ..extras import require
+    yaml = require("yaml", "reading YAML strategy trees")
 
     try:
         data = yaml.load(text, Loader=yaml.BaseLoader)   # noqa: S506 - BaseLoader builds no objects

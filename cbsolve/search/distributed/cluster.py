@@ -48,8 +48,10 @@ class cluster_client:
         if self.scheduler != "local":
             self.client = connect(self.scheduler)
             return self.client
-        from distributed import Client, LocalCluster
+        from ...extras import require
 
+        distributed = require("distributed", "a Dask cluster (--workers / --scheduler)")
+        Client, LocalCluster = distributed.Client, distributed.LocalCluster
         self.cluster = LocalCluster(n_workers=self.workers or default_workers(),
                                     threads_per_worker=1, processes=True,
                                     dashboard_address=":0", silence_logs=50)

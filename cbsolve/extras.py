@@ -1,0 +1,69 @@
+"""The optional packages (pyproject.toml's extras): imported where a feature needs one, or one
+line saying which extra installs it.
+
+The core (scoring, the native consistency engines, strategies, exact search, certify, verify,
+bounds, play) needs only numpy, click, rich and sympy; the solver and tool packages below are
+extras, so one package without a wheel for a new Python does not block the install
+(``pip install 'cbsolve[all]'`` brings them all).
+
+>>> missing_message("pysat.solvers", "the SAT backend").split(":")[0]
+"the SAT backend needs the python-sat package (not the unrelated 'pysat')"
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from types import ModuleType
+
+from .errors import CbsolveError
+
+#: import name -> (the distribution pip installs, the cbsolve extra that brings it).
+EXTRAS: dict[str, tuple[str, str]] = {
+    "ortools": ("ortools", "cpsat"),
+    "pysat": ("python-sat", "sat"),
+    "pyganak": ("pyganak", "counting"),
+    "pyapproxmc": ("pyapproxmc", "counting"),
+    "dask": ("dask[distributed]", "dask"),
+    "distributed": ("dask[distributed]", "dask"),
+    "matplotlib": ("matplotlib", "plots"),
+    "yaml": ("pyyaml", "yaml"),
+}
+
+
+class MissingExtra(CbsolveError, ImportError):
+    """A feature's optional package is not installed (exit 2); the message names the extra."""
+
+
+def _top(module: str) -> str:
+    top = module.partition(".")[0]
+    if top not in EXTRAS:
+        raise KeyError(f"{top!r} is not one of cbsolve's extras")
+    return top
+
+
+def installed(module: str) -> bool:
+    """Is the optional package providing ``module`` importable (without importing it)?"""
+    return importlib.util.find_spec(_top(module)) is not None
+
+
+def missing_message(module: str, feature: str) -> str:
+    """The one line: which feature, which package, which extra."""
+    dist, extra = EXTRAS[_top(module)]
+    # `pip install pysat` installs an unrelated project of that import name.
+    other = " (not the unrelated 'pysat')" if dist == "python-sat" else ""
+    return f"{feature} needs the {dist} package{other}: pip install 'cbsolve[{extra}]' " \
+           "(or 'cbsolve[all]')"
+
+
+def require(module: str, feature: str) -> ModuleType:
+    """Import ``module`` (e.g. ``"ortools.sat.python.cp_model"``) for ``feature`` (e.g. "the
+    CP-SAT backend"); :class:`MissingExtra` with the one line when its package is missing."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not (module == exc.name or module.startswith(exc.name + ".")):
+            raise       # a package the extra itself needs is missing: a broken install, not ours
+        message = missing_message(module, feature)
+        if exc.name != _top(module):    # the top-level name imports but is another project
+            message += f"; the installed {_top(module)!r} lacks {exc.name!r}"
+        raise MissingExtra(message) from None

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# A portable wheel of cbsolve in dist/ (or the directory given): the kernels built for any
+# x86-64 (CBSOLVE_PORTABLE=1: no -march=native, every kernel recompiled; the fast paths are
+# chosen at run time), so the wheel installs with no compiler on a Linux of this glibc or newer
+# that has libgomp. Check it with scripts/check_portable.py.
+#   scripts/build_wheel.sh [OUT_DIR]   (PYTHON=python3.12 for another interpreter)
+#   then: pip install "dist/cbsolve-...whl[all]"
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$repo/dist}"
+mkdir -p "$out"
+CBSOLVE_PORTABLE=1 "${PYTHON:-python}" -m pip wheel --no-deps -q -w "$out" "$repo"
+ls -1 "$out"/cbsolve-*.whl

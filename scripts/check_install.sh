@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The install as a new user meets it, checked from a clean clone of this repository (its last
+# commit): the README's first command in a fresh venv; the portable wheel built
+# (scripts/build_wheel.sh) and free of -march=native code (scripts/check_portable.py); the
+# wheel installed with no compiler into a fresh venv without the extras (the core works, a
+# missing extra is one line and exit 2) and into one with them (the solver backends work).
+# Prints each step's wall time; docs/benchmarks.md, "Install", records them.
+#
+#   scripts/check_install.sh [--python PY] [--tests] [--keep]
+#     --python PY  the interpreter the venvs are made from (default: python3)
+#     --tests      also run the README's second command (the not-slow suite) in its venv
+#     --keep       keep the work directory (printed) instead of deleting it
+set -euo pipefail
+py=python3 tests=0 keep=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --python) py="$2"; shift 2 ;;
+        --tests) tests=1; shift ;;
+        --keep) keep=1; shift ;;
+        *) echo "check_install: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+[ "$keep" = 1 ] && echo "work directory: $work" || trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# step NAME COMMAND...: runs it, prints its wall and CPU time (user + system, its children
+# included: the figure a loaded machine changes least); its output goes to $work/NAME.log.
+step() {
+    local name="$1" TIMEFORMAT='%R %U %S' wall user sys; shift
+    { time "$@" >"$work/$name.log" 2>&1; } 2>"$work/$name.time" \
+        || { tail -20 "$work/$name.log" >&2; fail "$name"; }
+    read -r wall user sys <"$work/$name.time"
+    awk -v n="$name" -v w="$wall" -v c="$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" \
+        'BEGIN { printf "%-34s %6.1f s wall %6.1f s CPU\n", n, w, c }'
+}
+expect() {   # expect FILE TEXT: the step's output says TEXT
+    grep -qF -- "$2" "$1" || { cat "$1" >&2; fail "expected '$2' in $(basename "$1")"; }
+}
+
+git clone -q "$repo" "$work/src"
+echo "$("$py" --version) on $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), commit $(git -C "$work/src" rev-parse --short HEAD)"
+
+# 1. The README's first command, in a fresh venv (an editable install that compiles the kernels).
+"$py" -m venv "$work/readme"
+readme_install() (     # a subshell: the cd and the activation stay in it
+    cd "$work/src" && . "$work/readme/bin/activate" \
+        && pip install -e ".[all,test]" && cbsolve consistent 0123:1,2 4567:0,1 --count
+)
+step "README install + first query" readme_install
+expect "$work/README install + first query.log" "exactly 108 consistent secrets"
+
+# 2. The portable wheel, and its machine code.
+step "wheel build (portable)" env PYTHON="$work/readme/bin/python" "$work/src/scripts/build_wheel.sh" "$work/dist"
+whl="$(ls "$work"/dist/cbsolve-*.whl)"
+step "wheel is portable (objdump)" "$work/readme/bin/python" "$work/src/scripts/check_portable.py" "$whl"
+cat "$work/wheel is portable (objdump).log"
+
+# 3. The wheel without the extras, with no compiler: every package from a wheel, none built.
+"$py" -m venv "$work/core"
+step "wheel install, core only" env CC=false CXX=false \
+    "$work/core/bin/pip" install --only-binary=:all: "$whl"
+cd "$work"      # away from the source tree: the installed package answers
+core() { "$work/core/bin/cbsolve" "$@"; }
+step "core: score" core score 1807 7810
+expect "$work/core: score.log" "1 bulls, 3 cows"
+step "core: consistent (native)" core consistent 0123:1,2 4567:0,1 --count
+expect "$work/core: consistent (native).log" "exactly 108 consistent secrets"
+step "core: optimal 3x6 (exact search)" core optimal --length 3 --digits 6
+expect "$work/core: optimal 3x6 (exact search).log" "proved"
+set +e
+core consistent 0123:1,2 --backend cpsat >"$work/missing.out" 2>"$work/missing.err"
+rc=$?
+set -e
+[ "$rc" = 2 ] && [ "$(wc -l <"$work/missing.err")" = 1 ] && grep -qF "pip install 'cbsolve[cpsat]'" "$work/missing.err" \
+    || { cat "$work/missing.err" >&2; fail "a missing extra is one line naming it, exit 2 (got $rc)"; }
+echo "core: --backend cpsat without ortools: exit 2, $(cat "$work/missing.err")"
+
+# 4. The wheel with every extra.
+"$py" -m venv "$work/full"
+step "wheel install, [all]" env CC=false CXX=false \
+    "$work/full/bin/pip" install --only-binary=:all: "$whl[all]"
+step "all: consistent --backend cpsat" "$work/full/bin/cbsolve" consistent 0123:1,2 4567:0,1 --count --backend cpsat
+expect "$work/all: consistent --backend cpsat.log" "exactly 108 consistent secrets"
+step "all: consistent --backend sat" "$work/full/bin/cbsolve" consistent 0123:1,2 4567:0,1 --count --backend sat
+expect "$work/all: consistent --backend sat.log" "exactly 108 consistent secrets"
+
+# 5. The README's second command (long: the not-slow suite).
+if [ "$tests" = 1 ]; then
+    readme_tests() ( cd "$work/src" && . "$work/readme/bin/activate" && python -m pytest -m "not slow" -q )
+    step "README tests (not slow)" readme_tests
+    tail -1 "$work/README tests (not slow).log"
+fi
+echo "check_install: all checks passed"
