@@ -35,7 +35,9 @@ Log = FeedbackLog
 #: Names loaded on first use: name -> module (relative to this package) that defines it.
 _LAZY = {name: ".api" for name in (
     "Move", "Optimum", "Score", "Verification", "as_log", "as_variant", "bounds", "consistent",
-    "diagnose", "evaluate", "next_guess", "optimal", "partition", "score", "sweep", "verify")}
+    "diagnose", "evaluate", "next_guess", "optimal", "partition", "regret", "score", "sweep",
+    "verify")}
+_LAZY["Regret"] = ".play.regret"
 _LAZY.update({"SearchInterrupted": ".search", "Unfinished": ".strategy"})
 
 if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__ loads them
@@ -53,10 +55,12 @@ if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__
         next_guess,
         optimal,
         partition,
+        regret,
         score,
         sweep,
         verify,
     )
+    from .play.regret import Regret
     from .search import SearchInterrupted
     from .strategy import Unfinished
 
@@ -79,8 +83,8 @@ def __dir__() -> list[str]:
 
 __all__ = ["CbsolveError", "CodeSpace", "Deadline", "Feedback", "FeedbackLog",
            "InconsistentLog", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
-           "Move", "Optimum", "PRESETS", "Score", "SearchInterrupted", "SpaceTooLarge",
+           "Move", "Optimum", "PRESETS", "Regret", "Score", "SearchInterrupted", "SpaceTooLarge",
            "Unfinished", "UnknownName", "Variant", "Verification", "as_log", "as_variant",
            "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal",
-           "partition", "score", "sweep", "verify"]
+           "partition", "regret", "score", "sweep", "verify"]
 __version__ = "0.1.0"

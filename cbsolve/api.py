@@ -36,6 +36,7 @@ from .consistency import ConsistencyResult
 from .deadline import Deadline
 from .errors import CbsolveError, unknown_name
 from .feedback import FeedbackLog
+from .play.regret import Regret
 from .search import SearchResult
 from .strategy import Advice, Evaluation
 from .strategy.partition import Partition
@@ -50,7 +51,7 @@ T = TypeVar("T")
 
 __all__ = ["LogLike", "Move", "Optimum", "Verification", "VariantLike", "as_log", "as_variant",
            "Score", "bounds", "consistent", "diagnose", "evaluate", "make_deadline", "next_guess",
-           "optimal", "partition", "score", "sweep", "verify"]
+           "optimal", "partition", "regret", "score", "sweep", "verify"]
 
 
 # --- inputs ---------------------------------------------------------------------------------
@@ -341,6 +342,24 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     optimum: Optimum = _extend(result, Optimum, variant=the_log.variant,
                                position=None if position is None else position.to_json())
     return optimum
+
+
+def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
+           objective: str = "expected", deadline: Deadline | None = None,
+           time_limit: float | None = None) -> Regret:
+    """What playing ``guess`` after ``log`` costs against the best guess there
+    (:mod:`cbsolve.play.regret`): exact from positions of at most 500 secrets (the
+    ``expected`` objective in microseconds once the position is solved; ``worst`` runs the
+    worst-case search), else the coach's heuristic review, ``exact`` False and ``method``
+    saying so.
+
+    >>> r = regret("1122", ["1234:0,2"], variant="mastermind")
+    >>> (r.exact, r.regret >= 0, regret(r.best_guess, ["1234:0,2"], variant="mastermind").regret)
+    (True, True, 0)
+    """
+    from .play.regret import regret as review
+
+    return review(as_log(log, variant), guess, objective, make_deadline(deadline, time_limit))
 
 
 def bounds(variant: VariantLike | None = None, *, search: bool = True, strategies: bool = True,
