@@ -35,9 +35,9 @@ Log = FeedbackLog
 #: Names loaded on first use: name -> module (relative to this package) that defines it.
 _LAZY = {name: ".api" for name in (
     "Move", "Optimum", "Score", "Verification", "as_log", "as_variant", "bounds", "consistent",
-    "diagnose", "evaluate", "next_guess", "optimal", "partition", "regret", "score", "sweep",
-    "verify")}
-_LAZY["Regret"] = ".play.regret"
+    "diagnose", "evaluate", "next_guess", "optimal", "partition", "puzzle", "regret", "score",
+    "sweep", "verify")}
+_LAZY.update({"Regret": ".play.regret", "Puzzle": ".play.puzzle"})
 _LAZY.update({"SearchInterrupted": ".search", "Unfinished": ".strategy"})
 
 if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__ loads them
@@ -55,11 +55,13 @@ if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__
         next_guess,
         optimal,
         partition,
+        puzzle,
         regret,
         score,
         sweep,
         verify,
     )
+    from .play.puzzle import Puzzle
     from .play.regret import Regret
     from .search import SearchInterrupted
     from .strategy import Unfinished
@@ -83,8 +85,8 @@ def __dir__() -> list[str]:
 
 __all__ = ["CbsolveError", "CodeSpace", "Deadline", "Feedback", "FeedbackLog",
            "InconsistentLog", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
-           "Move", "Optimum", "PRESETS", "Regret", "Score", "SearchInterrupted", "SpaceTooLarge",
+           "Move", "Optimum", "PRESETS", "Puzzle", "Regret", "Score", "SearchInterrupted", "SpaceTooLarge",
            "Unfinished", "UnknownName", "Variant", "Verification", "as_log", "as_variant",
            "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal",
-           "partition", "regret", "score", "sweep", "verify"]
+           "partition", "puzzle", "regret", "score", "sweep", "verify"]
 __version__ = "0.1.0"

@@ -36,6 +36,7 @@ from .consistency import ConsistencyResult
 from .deadline import Deadline
 from .errors import CbsolveError, unknown_name
 from .feedback import FeedbackLog
+from .play.puzzle import Puzzle
 from .play.regret import Regret
 from .search import SearchResult
 from .strategy import Advice, Evaluation
@@ -51,7 +52,7 @@ T = TypeVar("T")
 
 __all__ = ["LogLike", "Move", "Optimum", "Verification", "VariantLike", "as_log", "as_variant",
            "Score", "bounds", "consistent", "diagnose", "evaluate", "make_deadline", "next_guess",
-           "optimal", "partition", "regret", "score", "sweep", "verify"]
+           "optimal", "partition", "puzzle", "regret", "score", "sweep", "verify"]
 
 
 # --- inputs ---------------------------------------------------------------------------------
@@ -360,6 +361,24 @@ def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
     from .play.regret import regret as review
 
     return review(as_log(log, variant), guess, objective, make_deadline(deadline, time_limit))
+
+
+def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
+           difficulty: str = "medium", clues: int | None = None,
+           distractors: int = 0) -> Puzzle:
+    """A seeded log with exactly one consistent secret (``cbsolve puzzle``), verified by the
+    native filter: ``difficulty`` easy (random clues), medium (a minimal clue set), hard
+    (minimal, weaker clues); ``clues=K`` exactly K clues; ``distractors=K`` wrong answers one
+    symbol away from the secret (:mod:`cbsolve.play.puzzle`).
+
+    >>> p = puzzle("mastermind", seed=11, distractors=2)
+    >>> consistent(p.tokens(), variant="mastermind", limit=None).secrets == [p.secret]
+    True
+    """
+    from .play.puzzle import make_puzzle
+
+    return make_puzzle(as_variant(variant), seed=seed, difficulty=difficulty, clues=clues,
+                       distractors=distractors)
 
 
 def bounds(variant: VariantLike | None = None, *, search: bool = True, strategies: bool = True,

@@ -49,6 +49,10 @@ def test_every_public_name_resolves():
     assert set(cb._LAZY) | {"bounds"} <= set(cb.__all__)     # the list cannot drift
     for name in cb.__all__:
         assert getattr(cb, name) is not None, name
+    # no submodule shadows a function (importing cbsolve.X binds X on the package);
+    # cbsolve.bounds, the subpackage, answers the call itself
+    assert all(callable(getattr(cb, name)) for name in cb._LAZY)
+    assert cb.bounds("mastermind", search=False, strategies=False).worst.lower == 5
     with pytest.raises(AttributeError):
         cb.no_such_name  # noqa: B018
     assert set(cb.__all__) <= set(dir(cb))
