@@ -35,9 +35,9 @@ Log = FeedbackLog
 #: Names loaded on first use: name -> module (relative to this package) that defines it.
 _LAZY = {name: ".api" for name in (
     "Move", "Optimum", "Score", "Verification", "as_log", "as_variant", "bounds", "consistent",
-    "diagnose", "evaluate", "next_guess", "optimal", "partition", "puzzle", "regret", "score",
+    "diagnose", "evaluate", "make_env", "next_guess", "optimal", "partition", "puzzle", "regret", "score",
     "sweep", "verify")}
-_LAZY.update({"Regret": ".play.regret", "Puzzle": ".play.puzzle"})
+_LAZY.update({"Regret": ".play.regret", "Puzzle": ".play.puzzle", "make_env": ".gym"})
 _LAZY.update({"SearchInterrupted": ".search", "Unfinished": ".strategy"})
 
 if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__ loads them
@@ -61,6 +61,7 @@ if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__
         sweep,
         verify,
     )
+    from .gym import make_env
     from .play.puzzle import Puzzle
     from .play.regret import Regret
     from .search import SearchInterrupted
@@ -87,6 +88,6 @@ __all__ = ["CbsolveError", "CodeSpace", "Deadline", "Feedback", "FeedbackLog",
            "InconsistentLog", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
            "Move", "Optimum", "PRESETS", "Puzzle", "Regret", "Score", "SearchInterrupted", "SpaceTooLarge",
            "Unfinished", "UnknownName", "Variant", "Verification", "as_log", "as_variant",
-           "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal",
+           "bounds", "consistent", "diagnose", "evaluate", "make_env", "next_guess", "optimal",
            "partition", "puzzle", "regret", "score", "sweep", "verify"]
 __version__ = "0.1.0"
