@@ -39,7 +39,7 @@ from gymnasium import spaces
 
 from ..codes import CodeSpace
 from ..errors import CbsolveError, unknown_name
-from ..scoring import score_against
+from ..scoring import pack, score_against
 from ..variant import Variant
 
 REWARDS = ("guess", "information", "regret")
@@ -72,6 +72,8 @@ class CodeBreakerEnv(gymnasium.Env):
                                 f"{self.variant.describe()} has {self.space.size} "
                                 f"(limit {ENV_LIMIT})")
         self.codes = self.space.codes
+        # packed once: packing the candidates anew each step was most of a step's time
+        self._packed = pack(self.variant, self.codes)
         self.reward_kind, self.max_guesses, self.render_mode = reward, max_guesses, render_mode
         n, d = self.variant.length, self.variant.n_symbols
         self.action_space = spaces.Discrete(self.space.size)
@@ -113,8 +115,8 @@ class CodeBreakerEnv(gymnasium.Env):
         g = int(action)
         v = self.variant
         before = int(self._cands.size)
-        replies = score_against(v, self.codes[g], self.codes[self._cands])
-        reply = int(score_against(v, self.codes[g], self.codes[self._secret:self._secret + 1])[0])
+        every = score_against(v, self.codes[g], self._packed)     # the guess against all codes
+        replies, reply = every[self._cands], int(every[self._secret])
         reward, exact = self._reward(g, before, replies == reply)
         self._cands = self._cands[replies == reply]
         bulls, cows = v.response_of(reply)
