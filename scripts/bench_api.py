@@ -3,7 +3,7 @@
     python scripts/bench_api.py                     # every row, small defaults
     python scripts/bench_api.py --rows step,regret --repeat 400
 
-Rows (medians unless named; targets from issue 31):
+Rows (medians unless named; each with its target):
 
 - ``import``: ``import cbsolve`` in a fresh interpreter (in-process seconds; target <= 0.1 s);
 - ``step``: ``env.step`` of ``gymnasium.make("cbsolve/BullsCows-v0")`` under random actions
