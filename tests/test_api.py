@@ -131,7 +131,11 @@ def test_evaluate_progress_hears_every_secret():
 
 @pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy not installed")
 def test_public_surface_is_mypy_clean():
-    proc = subprocess.run([sys.executable, "-m", "mypy", "--follow-imports=silent",
-                           "cbsolve/__init__.py", "cbsolve/api.py"],
+    # the API's own modules; the modules they call are checked only as they are used here
+    surface = ["cbsolve/__init__.py", "cbsolve/api.py", "cbsolve/play/regret.py",
+               "cbsolve/play/puzzle.py"]
+    if importlib.util.find_spec("gymnasium") is not None:
+        surface += ["cbsolve/gym/__init__.py", "cbsolve/gym/env.py"]
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--follow-imports=silent", *surface],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
