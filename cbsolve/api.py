@@ -364,12 +364,13 @@ def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
 
 
 def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
-           difficulty: str = "medium", clues: int | None = None,
-           distractors: int = 0) -> Puzzle:
+           difficulty: str = "medium", clues: int | None = None, distractors: int = 0,
+           deadline: Deadline | None = None, time_limit: float | None = None) -> Puzzle:
     """A seeded log with exactly one consistent secret (``cbsolve puzzle``), verified by the
     native filter: ``difficulty`` easy (random clues), medium (a minimal clue set), hard
     (minimal, weaker clues); ``clues=K`` exactly K clues; ``distractors=K`` wrong answers one
-    symbol away from the secret (:mod:`cbsolve.play.puzzle`).
+    symbol away from the secret (:mod:`cbsolve.play.puzzle`). A deadline stops the draws
+    for ``clues=K`` (CbsolveError).
 
     >>> p = puzzle("mastermind", seed=11, distractors=2)
     >>> consistent(p.tokens(), variant="mastermind", limit=None).secrets == [p.secret]
@@ -378,7 +379,7 @@ def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
     from .play.puzzle import make_puzzle
 
     return make_puzzle(as_variant(variant), seed=seed, difficulty=difficulty, clues=clues,
-                       distractors=distractors)
+                       distractors=distractors, deadline=make_deadline(deadline, time_limit))
 
 
 def bounds(variant: VariantLike | None = None, *, search: bool = True, strategies: bool = True,

@@ -57,6 +57,14 @@ def test_same_seed_same_puzzle_and_a_chosen_number_of_clues():
         cb.puzzle("bulls-cows", seed=5, clues=1)       # one reply never pins a secret here
 
 
+def test_a_spent_deadline_stops_the_draws_for_a_number_of_clues():
+    from cbsolve.deadline import Deadline
+
+    with pytest.raises(cb.CbsolveError, match="within the time limit"):
+        cb.puzzle("mastermind", seed=1, clues=30, deadline=Deadline(0.0))
+    assert cb.puzzle("mastermind", seed=1, deadline=Deadline(0.0)).verified  # one draw: no wait
+
+
 def test_cli_json_carries_entries_and_secret_and_equals_the_api(capsys, tmp_path):
     code = main(["puzzle", "--variant", "mastermind", "--seed", "9", "--distractors", "2",
                  "--json"])

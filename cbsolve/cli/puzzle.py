@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import click
 
-from . import COUNT, EXIT_OK, SEED, app, emit, json_option, variant_options
+from .. import time_policy
+from ._budget import TimeLimit
+from . import COUNT, EXIT_OK, SECONDS, SEED, app, emit, json_option, variant_options
 
 
 @app.command("puzzle")
@@ -16,14 +18,18 @@ from . import COUNT, EXIT_OK, SEED, app, emit, json_option, variant_options
               help="Also give K wrong answers one symbol away from the secret.")
 @click.option("--seed", type=SEED, default=None,
               help="Seed (default: drawn at random and printed, so the puzzle can be made again).")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
+              help=f"Stop drawing puzzles for --clues K after this long (default "
+                   f"{time_policy.PUZZLE_SECONDS:g}; 0: no limit).")
 @variant_options
 @json_option
-def puzzle_command(difficulty, clues, distractors, seed, variant, as_json) -> int:
+def puzzle_command(difficulty, clues, distractors, seed, time_limit, variant, as_json) -> int:
     """A log that exactly one secret satisfies, verified by the native filter."""
     from ..play.puzzle import make_puzzle
 
+    budget = TimeLimit.from_option(time_limit, time_policy.PUZZLE_SECONDS)
     p = make_puzzle(variant, seed=seed, difficulty=difficulty, clues=clues,
-                    distractors=distractors)
+                    distractors=distractors, deadline=budget.deadline)
     lines = [f"{variant.describe()}: {p.clues} clues, {difficulty}, seed {p.seed}",
              *(f"  {t}" for t in p.tokens())]
     if p.distractors:

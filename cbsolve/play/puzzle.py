@@ -34,6 +34,7 @@ from __future__ import annotations
 import secrets as _secrets
 from dataclasses import dataclass, field
 
+from ..deadline import Deadline
 from ..errors import CbsolveError, unknown_name
 from ..feedback import FeedbackLog
 from ..variant import Variant
@@ -84,10 +85,12 @@ class Puzzle:
 
 
 def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = "medium",
-                clues: int | None = None, distractors: int = 0) -> Puzzle:
+                clues: int | None = None, distractors: int = 0,
+                deadline: Deadline | None = None) -> Puzzle:
     """A verified unique-secret puzzle (see the module docstring); ``seed`` None draws one,
-    recorded in the result. A number of clues not reached in :data:`ATTEMPTS` draws raises
-    CbsolveError naming the counts that were reached."""
+    recorded in the result. A number of clues not reached in :data:`ATTEMPTS` draws, or
+    before ``deadline`` expires (checked between draws), raises CbsolveError naming the
+    counts that were reached."""
     import numpy as np
 
     from ..codes import CodeSpace
@@ -114,6 +117,10 @@ def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = 
         seen.add(len(chosen))
         if clues is None or len(chosen) == clues:
             return maker.finish(secret, chosen, seed, distractors, attempt)
+        if deadline is not None and deadline.expired():
+            raise CbsolveError(f"no {difficulty} puzzle with {clues} clues within the time "
+                               f"limit ({attempt} draws, seed {seed}); the draws had "
+                               f"{min(seen)}-{max(seen)} clues")
     raise CbsolveError(f"no {difficulty} puzzle with {clues} clues in {ATTEMPTS} draws (seed "
                        f"{seed}); the draws had {min(seen)}-{max(seen)} clues")
 
