@@ -139,3 +139,15 @@ def test_public_surface_is_mypy_clean():
     proc = subprocess.run([sys.executable, "-m", "mypy", "--follow-imports=silent", *surface],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_sweep_is_the_analyze_document(capsys, tmp_path):
+    cli = cli_json(capsys, "analyze", "--family", "mastermind", "--lengths", "2",
+                   "--alphabets", "3", "--strategies", "minimax", "--no-bounds", "--workers",
+                   "0", "--no-plots", "--out", str(tmp_path / "cli"))
+    api = cb.sweep(tmp_path / "api", families=["mastermind"], lengths=[2], alphabets=[3],
+                   strategies=["minimax"], include_bounds=False, workers=0, plots=False)
+    mine, theirs = untimed(api.to_json()), untimed(cli)
+    assert {k: v for k, v in mine.items() if k not in ("out", "files")} == \
+        {k: v for k, v in theirs.items() if k not in ("out", "files")}
+    assert mine["computed"] == 1 and (tmp_path / "api" / "results.csv").is_file()
