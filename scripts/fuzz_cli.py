@@ -64,6 +64,9 @@ def command_options(command: str):
                                  ["--strategy", "first"]]),
         "partition": st.just([]),
         "score": st.just([]),
+        "puzzle": st.sampled_from([[], ["--difficulty", "hard"], ["--difficulty", "x"],
+                                   ["--clues", "3"], ["--clues", "0"], ["--distractors", "2"],
+                                   ["--seed", "4"], ["--seed", "-1"]]),
     }
     return common.get(command, st.just([]))
 
@@ -72,7 +75,7 @@ def command_options(command: str):
 def cli_calls(draw, files: list[Path]):
     """(argv, stdin text) of one CLI call."""
     command = draw(st.sampled_from(["consistent", "consistent", "next", "score", "partition",
-                                    "verify", "verify", "bot", "static", "bounds"]))
+                                    "verify", "verify", "bot", "static", "bounds", "puzzle"]))
     argv = [command] + draw(variant_options())
     stdin = ""
     if command in ("consistent", "next"):
@@ -93,6 +96,8 @@ def cli_calls(draw, files: list[Path]):
         argv += ["--time-limit", "0.5"]
     elif command == "bounds":
         argv += ["--shallow", "--no-search", "--no-strategies"]
+    elif command == "puzzle":
+        argv += draw(command_options(command)) + ["--time-limit", "0.5"]
     if draw(st.booleans()):
         argv.append("--json")
     return argv, stdin
