@@ -85,3 +85,24 @@ def test_truncation_after_max_guesses():
     assert not term and not trunc
     _, _, term, trunc, info = env.step(env.unwrapped.encode("0124"))
     assert trunc and not term and info["secret"] == "9876"
+
+
+def test_an_episode_can_start_from_a_position():
+    env = cbsolve.gym.make_env("bulls-cows")
+    log = ["0123:1,2", "4567:0,1"]
+    secrets = set()
+    for seed in range(20):
+        obs, info = env.reset(seed=seed, options={"entries": log})
+        assert info["candidates"] == 108          # the filter's count after those replies
+        assert obs[:2, -2:].tolist() == [[1, 2], [0, 1]] and (obs[2:] == -1).all()
+        secrets.add(env.unwrapped._secret)
+    assert all(env.unwrapped.decode(s) in cb.consistent(log, limit=None).secrets
+               for s in secrets)
+    with pytest.raises(cb.CbsolveError):
+        env.reset(options={"entries": log, "secret": "0123"})     # not consistent with them
+    puzzle = cb.puzzle("mastermind", seed=2)
+    menv = cbsolve.gym.make_env("mastermind")
+    _, info = menv.reset(options={"entries": puzzle.tokens()})
+    assert info["candidates"] == 1
+    _, reward, terminated, _, _ = menv.step(menv.encode(puzzle.secret))
+    assert terminated and reward == -1.0

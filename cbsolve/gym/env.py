@@ -15,8 +15,10 @@ are -1. T is ``max_guesses``; H is max(D - 1, N).
 
 **Episode**: a secret drawn uniformly with the reset's seed (or ``options={"secret":
 "0123"}``); it ends (``terminated``) when a guess is the secret, and is cut (``truncated``)
-after ``max_guesses`` guesses. ``info``: ``candidates`` (secrets still consistent),
-``action_mask``, and after the end ``secret``.
+after ``max_guesses`` guesses. ``options={"entries": ["0123:1,2", ...]}`` starts from a
+position: the entries are played first (they count towards ``max_guesses``) and the secret is
+drawn among the codes consistent with them (a given secret must be one). ``info``:
+``candidates`` (secrets still consistent), ``action_mask``, and after the end ``secret``.
 
 **Rewards** (``reward=``), each labelled in ``info["reward_kind"]``:
 
@@ -98,14 +100,40 @@ class CodeBreakerEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
-        secret = (options or {}).get("secret")
-        self._secret = (self.encode(secret) if secret is not None
-                        else int(self.np_random.integers(self.space.size)))
+        options = options or {}
         self._obs.fill(-1)
         self._cands = np.arange(self.space.size)
         self._played = []
         self._done = False
+        entries = list(options.get("entries") or ())
+        if entries:
+            self._start_from(entries)
+        secret = options.get("secret")
+        if secret is None:
+            self._secret = int(self._cands[self.np_random.integers(self._cands.size)])
+        else:
+            self._secret = self.encode(secret)
+            if not np.isin(self._secret, self._cands):
+                raise CbsolveError(f"secret {secret} does not fit the entries given")
         return self._obs.copy(), self._info()
+
+    def _start_from(self, entries: list[str]) -> None:
+        """Play ``entries`` (tokens, as the CLI reads them): the position an episode starts at."""
+        from ..consistency.native import consistent_indices
+        from ..feedback import FeedbackLog
+
+        if len(entries) >= self.max_guesses:
+            raise CbsolveError(f"{len(entries)} entries leave no guess of the {self.max_guesses}")
+        log = FeedbackLog(self.variant)
+        log.extend_tokens(entries)
+        self._cands = consistent_indices(log)
+        if self._cands.size == 0:
+            raise CbsolveError("no secret is consistent with the entries given")
+        n = self.variant.length
+        for t, e in enumerate(log):
+            self._obs[t, :n] = e.guess
+            self._obs[t, n:] = (e.bulls, e.cows)
+        self._played = log.tokens()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         if self._done:
