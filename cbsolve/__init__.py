@@ -35,10 +35,13 @@ Log = FeedbackLog
 #: Names loaded on first use: name -> module (relative to this package) that defines it.
 _LAZY = {name: ".api" for name in (
     "Move", "Optimum", "Score", "Verification", "as_log", "as_variant", "bounds", "consistent",
-    "diagnose", "evaluate", "make_env", "next_guess", "optimal", "partition", "puzzle", "regret", "score",
+    "diagnose", "evaluate", "next_guess", "optimal", "partition", "puzzle", "regret", "score",
     "sweep", "verify")}
-_LAZY.update({"Regret": ".play.regret", "Puzzle": ".play.puzzle", "make_env": ".gym"})
-_LAZY.update({"SearchInterrupted": ".search", "Unfinished": ".strategy"})
+_LAZY.update({"Regret": ".play.regret", "Puzzle": ".play.puzzle",
+              "SearchInterrupted": ".search", "Unfinished": ".strategy"})
+#: Names of optional extras (``make_env``: the ``gym`` extra), kept out of ``__all__`` so
+#: ``from cbsolve import *`` works without them.
+_OPTIONAL = {"make_env": ".gym"}
 
 if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__ loads them
     from .api import (
@@ -61,7 +64,7 @@ if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__
         sweep,
         verify,
     )
-    from .gym import make_env
+    from .gym import make_env as make_env  # the gym extra: not in __all__
     from .play.puzzle import Puzzle
     from .play.regret import Regret
     from .search import SearchInterrupted
@@ -72,7 +75,7 @@ def __getattr__(name: str) -> Any:
     if name == "bounds":     # the subpackage, made callable as the API function by .api
         importlib.import_module(".api", __name__)
         return importlib.import_module(".bounds", __name__)
-    module = _LAZY.get(name)
+    module = _LAZY.get(name) or _OPTIONAL.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(module, __name__), name)
@@ -81,13 +84,13 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_OPTIONAL))
 
 
 __all__ = ["CbsolveError", "CodeSpace", "Deadline", "Feedback", "FeedbackLog",
            "InconsistentLog", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
-           "Move", "Optimum", "PRESETS", "Puzzle", "Regret", "Score", "SearchInterrupted", "SpaceTooLarge",
-           "Unfinished", "UnknownName", "Variant", "Verification", "as_log", "as_variant",
-           "bounds", "consistent", "diagnose", "evaluate", "make_env", "next_guess", "optimal",
+           "Move", "Optimum", "PRESETS", "Puzzle", "Regret", "Score", "SearchInterrupted",
+           "SpaceTooLarge", "Unfinished", "UnknownName", "Variant", "Verification", "as_log",
+           "as_variant", "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal",
            "partition", "puzzle", "regret", "score", "sweep", "verify"]
 __version__ = "0.1.0"

@@ -47,6 +47,7 @@ def test_import_loads_no_numpy_and_no_solver():
 
 def test_every_public_name_resolves():
     assert set(cb._LAZY) | {"bounds"} <= set(cb.__all__)     # the list cannot drift
+    assert not set(cb._OPTIONAL) & set(cb.__all__)         # `import *` needs no extra
     for name in cb.__all__:
         assert getattr(cb, name) is not None, name
     # no submodule shadows a function (importing cbsolve.X binds X on the package);
