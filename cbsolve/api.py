@@ -43,8 +43,10 @@ from .strategy import Advice, Evaluation
 from .strategy.partition import Partition
 from .variant import Variant
 
-#: A log: a FeedbackLog, or entry tokens read with the call's ``variant``.
-LogLike = FeedbackLog | Iterable[str]
+#: A log: a FeedbackLog, or entries read with the call's ``variant``: tokens (``"0123:1,2"``),
+#: the JSON log form (``{"guess": "0123", "bulls": 1, "cows": 2}``, what ``puzzle`` gives) or
+#: ``(guess, bulls, cows)`` tuples.
+LogLike = FeedbackLog | Iterable[str | dict | tuple]
 #: A variant: the value itself or a preset name (docs/contract.md, "Every command").
 VariantLike = Variant | str
 
@@ -72,11 +74,12 @@ def as_variant(variant: VariantLike | None) -> Variant:
 
 
 def as_log(log: LogLike = (), variant: VariantLike | None = None) -> FeedbackLog:
-    """``log`` as a :class:`FeedbackLog`; tokens are read with ``variant`` and numbered from 1.
-    A FeedbackLog given with a different ``variant`` is refused (InvalidVariant).
+    """``log`` as a :class:`FeedbackLog`; entries (see :data:`LogLike`) are read with
+    ``variant`` and numbered from 1. A FeedbackLog given with a different ``variant`` is
+    refused (InvalidVariant).
 
-    >>> len(as_log(["0123:1,2", "4567:0A1B"]))
-    2
+    >>> as_log(["0123:1,2", {"guess": "4567", "bulls": 0, "cows": 1}, ("8901", 0, 0)]).tokens()
+    ['0123:1,2', '4567:0,1', '8901:0,0']
     """
     if isinstance(log, FeedbackLog):
         if variant is not None and as_variant(variant) != log.variant:
@@ -88,7 +91,21 @@ def as_log(log: LogLike = (), variant: VariantLike | None = None) -> FeedbackLog
     if isinstance(log, str):       # one token, not a sequence of characters
         log = [log]
     out = FeedbackLog(as_variant(variant))
-    out.extend_tokens(list(log))
+    for entry in log:
+        if isinstance(entry, str):
+            out.extend_tokens([entry])
+        elif isinstance(entry, dict):
+            # FeedbackLog.add names a missing or bad value (None included)
+            guess: Any = entry.get("guess")
+            bulls: Any = entry.get("bulls")
+            out.add(guess, bulls, entry.get("cows"))
+        elif isinstance(entry, tuple) and len(entry) in (2, 3):
+            out.add(*entry)
+        else:
+            from .errors import InvalidFeedback
+
+            raise InvalidFeedback(f"entry {len(out) + 1}: {entry!r} is not a token, a "
+                                  "{guess, bulls, cows} mapping or a (guess, bulls, cows) tuple")
     return out
 
 

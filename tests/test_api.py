@@ -110,6 +110,17 @@ def test_logs_by_token_or_object_agree_and_variants_must_match():
         cb.next_guess(["0123:1,2", "4567:0,2"])
 
 
+def test_logs_in_every_form_read_the_same():
+    tokens = ["1122:1,1", "3344:0,2"]
+    forms = [tokens, [{"guess": "1122", "bulls": 1, "cows": 1}, ("3344", 0, 2)],
+             cb.as_log(tokens, "mastermind")]
+    counts = {cb.consistent(f, variant="mastermind", count=True, limit=0).count for f in forms}
+    assert len(counts) == 1
+    for bad in ([5], [{"bulls": 1, "cows": 1}], [("1122", -1, 0)]):
+        with pytest.raises(cb.InvalidFeedback):
+            cb.as_log(bad, "mastermind")
+
+
 def test_one_budget_per_call():
     with pytest.raises(cb.CbsolveError):
         cb.consistent(["0123:1,2"], deadline=Deadline(5), time_limit=5)
