@@ -118,7 +118,7 @@ class CodeSpace:
         arr = self._list_codes()
         if self.size <= SHARED_CODES_LIMIT:
             if len(_SHARED_CODES) >= _SHARED_VARIANTS:
-                _SHARED_CODES.pop(next(iter(_SHARED_CODES)))     # the oldest
+                _SHARED_CODES.pop(next(iter(_SHARED_CODES)), None)     # the oldest
             _SHARED_CODES[self.variant] = arr
         return arr
 
