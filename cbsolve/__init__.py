@@ -1,8 +1,22 @@
 """cbsolve: constraint solver and analyzer for Bulls-and-Cows-family code-breaking games.
 
-The curated public API; heavy solver packages are imported only where used.
+The curated public API (docs: "API"). ``import cbsolve`` loads only the rules (variants, codes,
+errors, logs, deadlines); every other name is loaded on first use (PEP 562), so a script that
+only scores codes never pays for NumPy or the solvers.
+
+>>> import cbsolve as cb
+>>> cb.Variant.preset("mastermind").length
+4
+>>> cb.consistent(["0123:1,2", "4567:0,1"], count=True, limit=0).count
+108
 """
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .codes import CodeSpace
+from .deadline import Deadline
 from .errors import (
                      CbsolveError,
                      InconsistentLog,
@@ -12,8 +26,71 @@ from .errors import (
                      SpaceTooLarge,
                      UnknownName,
 )
+from .feedback import Feedback, FeedbackLog
 from .variant import PRESETS, Variant
 
-__all__ = ["CbsolveError", "CodeSpace", "InconsistentLog", "InvalidCode", "InvalidFeedback",
-           "InvalidVariant", "PRESETS", "SpaceTooLarge", "UnknownName", "Variant"]
+#: The log type under its short name.
+Log = FeedbackLog
+
+#: Names loaded on first use: name -> module (relative to this package) that defines it.
+_LAZY = {name: ".api" for name in (
+    "Move", "Optimum", "Score", "Verification", "as_log", "as_variant", "bounds", "consistent",
+    "diagnose", "evaluate", "next_guess", "optimal", "partition", "puzzle", "regret", "score",
+    "sweep", "verify")}
+_LAZY.update({"Regret": ".play.regret", "Puzzle": ".play.puzzle",
+              "SearchInterrupted": ".search", "Unfinished": ".strategy"})
+#: Names of optional extras (``make_env``: the ``gym`` extra), kept out of ``__all__`` so
+#: ``from cbsolve import *`` works without them.
+_OPTIONAL = {"make_env": ".gym"}
+
+if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__ loads them
+    from .api import (
+        Move,
+        Optimum,
+        Score,
+        Verification,
+        as_log,
+        as_variant,
+        bounds,
+        consistent,
+        diagnose,
+        evaluate,
+        next_guess,
+        optimal,
+        partition,
+        puzzle,
+        regret,
+        score,
+        sweep,
+        verify,
+    )
+    from .gym import make_env as make_env  # the gym extra: not in __all__
+    from .play.puzzle import Puzzle
+    from .play.regret import Regret
+    from .search import SearchInterrupted
+    from .strategy import Unfinished
+
+
+def __getattr__(name: str) -> Any:
+    if name == "bounds":     # the subpackage, made callable as the API function by .api
+        importlib.import_module(".api", __name__)
+        return importlib.import_module(".bounds", __name__)
+    module = _LAZY.get(name) or _OPTIONAL.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value       # the next access is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY) | set(_OPTIONAL))
+
+
+__all__ = ["CbsolveError", "CodeSpace", "Deadline", "Feedback", "FeedbackLog",
+           "InconsistentLog", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
+           "Move", "Optimum", "PRESETS", "Puzzle", "Regret", "Score", "SearchInterrupted",
+           "SpaceTooLarge", "Unfinished", "UnknownName", "Variant", "Verification", "as_log",
+           "as_variant", "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal",
+           "partition", "puzzle", "regret", "score", "sweep", "verify"]
 __version__ = "0.1.0"

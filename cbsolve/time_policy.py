@@ -29,6 +29,9 @@ STATIC_SECONDS = 60.0
 BOUNDS_SECONDS = 30.0
 #: ``assist`` (and the game engine's solver calls): one answer per typed entry, within seconds.
 ASSIST_SECONDS = 10.0
+#: ``puzzle --clues K``: drawing puzzles until one has K clues (a draw takes 1-12 ms on Bulls &
+#: Cows 4/10, up to 1 s on Mastermind 6x9: docs/benchmarks.md, "Public API").
+PUZZLE_SECONDS = 30.0
 
 # --- ``auto``: choosing an engine (consistency/plan.py) ------------------------------------------
 #: The native filter answers when its cost model says at most this long (docs/benchmarks.md,

@@ -35,6 +35,11 @@ CAP = 32
 #: Largest class whose minimax optimum comes from depth-capped probes of the expected core.
 PROBE_LIMIT = 100
 
+#: Largest set solved in the calling thread (no worker thread to watch for Ctrl-C): such a
+#: solve is a memo look-up once warm (tens of microseconds) and milliseconds cold, so a
+#: thread's start-up would be most of its cost and Ctrl-C waits at most that long.
+DIRECT_LIMIT = 100
+
 class OutOfTime(Exception):
     """An exact solve did not end within the review's deadline."""
 
@@ -72,10 +77,28 @@ class _Solver:
         if self.deadline.expired():
             raise OutOfTime
         search = self.capped if depth else self.search
-        out = solve_set(search, members, history, depth=depth, deadline=self.deadline)
+        if members.size <= DIRECT_LIMIT:
+            out = self._direct(search, members, history, depth, self.deadline)
+        else:
+            out = solve_set(search, members, history, depth=depth, deadline=self.deadline)
         if out is None:
             raise OutOfTime
         return (int(out[0]), int(out[1])) if out[2] else None
+
+    @staticmethod
+    def _direct(search, members: np.ndarray, history: list[int], depth: int,
+                deadline: Deadline):
+        """One small solve in this thread, the deadline watched by the kernel itself."""
+        from ..search.expected import INF_T, INF_W
+
+        search.set_deadline(deadline)
+        try:
+            return search.solver.solve(np.ascontiguousarray(members, dtype=np.int32),
+                                       depth, INF_T, INF_W,
+                                       search.played_mask(history), None,
+                                       search.native_history(history))
+        finally:
+            search.set_deadline(None)
 
     def minimax(self, position, worst: int) -> int:
         """The fewest guesses that find every member of ``position``, given a strategy within
@@ -107,30 +130,51 @@ class _Solver:
         return subtree(self.search, members, history)[0]["guess"]
 
 
+def reply_classes(space, position, guess: int) -> list:
+    """The positions ``guess`` (a code index of ``space``) leaves from ``position``, one per
+    reply, the winning reply left out (that secret is found by the guess itself)."""
+    from ..search.position import Position
+
+    v = position.variant
+    members = position.members
+    replies = score_against(v, space.codes[guess], space.codes[members])
+    after = np.append(position.history, guess).astype(np.int64)
+    text = space.format(space.codes[guess])
+    return [Position(v, position.entries + ((text, v.format_response(int(r))),), after,
+                     members[replies == r])
+            for r in np.unique(replies) if int(r) != v.win_response]
+
+
+def expected_costs(search, space, position, guess: int,
+                   deadline: Deadline) -> tuple[int, int, str]:
+    """(total, best total, an optimal first guess): the guesses from ``position`` summed over
+    its secrets when ``guess`` is played and then optimal play in each reply class, and when
+    an optimal strategy plays from the start (the expected objective only, so no worst-case
+    search: microseconds once the core's memo holds the sets). OutOfTime when the deadline
+    stops a solve."""
+    solver = _Solver(search, None, deadline)
+    history = [int(g) for g in position.history]
+    best_total, _ = solver.solve(position.members, history)
+    best = int(search.solver.best_guess(np.ascontiguousarray(position.members, dtype=np.int32),
+                                        search.depth))
+    total = int(position.members.size)
+    for cls in reply_classes(space, position, guess):
+        total += solver.solve(cls.members, [int(g) for g in cls.history])[0]
+    return total, best_total, space.format(space.codes[best])
+
+
 def exact_costs(search, capped, space, position, guess: int,
                 deadline: Deadline) -> ExactCosts:
     """The exact review of the code index ``guess`` (of ``space``) from ``position`` with the
     uncapped and the :func:`capped_search` cores; OutOfTime when the deadline stops a solve
     (Ctrl-C raises KeyboardInterrupt)."""
-    from ..search.position import Position
-
     solver = _Solver(search, capped, deadline)
     members = position.members
     history = [int(g) for g in position.history]
     best_total, _ = solver.solve(members, history)
-    v = position.variant
-    replies = score_against(v, space.codes[guess], space.codes[members])
-    win = v.win_response
-    n = int(members.size)
-    total, worst = n, 1
-    after = np.append(position.history, guess).astype(np.int64)
-    text = space.format(space.codes[guess])
-    for r in np.unique(replies):
-        if int(r) == win:
-            continue            # the guess itself: found by that one guess
-        cls = Position(v, position.entries + ((text, v.format_response(int(r))),), after,
-                       members[replies == r])
-        t, w = solver.solve(cls.members, [int(g) for g in after])
+    total, worst = int(members.size), 1
+    for cls in reply_classes(space, position, guess):
+        t, w = solver.solve(cls.members, [int(g) for g in cls.history])
         total += t
         worst = max(worst, 1 + solver.minimax(cls, w))
     expected_guess = solver.first_guess(members, history)

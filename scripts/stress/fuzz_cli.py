@@ -75,6 +75,9 @@ def command_options(command: str):
                                  ["--strategy", "first"]]),
         "partition": st.just([]),
         "score": st.just([]),
+        "puzzle": st.sampled_from([[], ["--difficulty", "hard"], ["--difficulty", "x"],
+                                   ["--clues", "3"], ["--clues", "0"], ["--distractors", "2"],
+                                   ["--seed", "4"], ["--seed", "-1"]]),
     }
     return common.get(command, st.just([]))
 
@@ -149,7 +152,7 @@ def cli_calls(draw, files: list[Path]):
     """(argv, stdin text or None for a closed stdin) of one CLI call."""
     command = draw(st.sampled_from(["consistent", "consistent", "next", "score", "partition",
                                     "verify", "verify", "bot", "static", "bounds", "play",
-                                    "assist", "serve", "serve", "referee"]))
+                                    "assist", "serve", "serve", "referee", "puzzle"]))
     if command in ("play", "assist"):
         return draw(play_calls(command))
     argv = [command] + draw(variant_options())
@@ -177,6 +180,8 @@ def cli_calls(draw, files: list[Path]):
         argv += ["--time-limit", "0.5"]
     elif command == "bounds":
         argv += ["--shallow", "--no-search", "--no-strategies"]
+    elif command == "puzzle":
+        argv += draw(command_options(command)) + ["--time-limit", "0.5"]
     if draw(st.booleans()):
         argv.append("--json")
     return argv, stdin

@@ -1,0 +1,481 @@
+"""The public API: one call per question, the same answers and JSON documents as the CLI.
+
+Place in the data flow: a face beside the CLI (``cli/``), over the package faces
+(:mod:`cbsolve.consistency`, :mod:`cbsolve.strategy`, :mod:`cbsolve.search`,
+:mod:`cbsolve.bounds`, :mod:`cbsolve.certify`, :mod:`cbsolve.analysis`); it decides nothing
+itself. Every function takes a log as a :class:`~cbsolve.feedback.FeedbackLog` or as entry
+tokens (``"0123:1,2"``, ``"0123:1A2B"``, ``"1122:2"``) with ``variant=`` (a :class:`Variant`
+or a preset name; default Bulls & Cows 4/10). Every result is a dataclass whose ``to_json()``
+is the document the matching ``cbsolve ... --json`` command prints (docs/contract.md).
+
+Time: long calls take ``deadline=`` (a :class:`~cbsolve.deadline.Deadline`, made once by the
+caller) or the convenience ``time_limit=`` seconds; ``None`` means no limit. A limit that stops
+the work is reported in the result, never silent. Ctrl-C raises :class:`KeyboardInterrupt`
+(the exact searches' :class:`~cbsolve.search.SearchInterrupted` carries what was proved).
+
+>>> import cbsolve as cb
+>>> cb.consistent(["0123:1,2", "4567:0,1"], count=True, limit=3).count
+108
+>>> cb.next_guess(["0123:1,2", "4567:0,1"]).guess
+'0145'
+>>> cb.optimal(["1122:1,1", "3344:0,1"], variant="mastermind").worst
+3
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .analysis import SweepResult
+from .bounds import Bounds
+from .certify import Report
+from .consistency import ConsistencyResult
+from .deadline import Deadline
+from .errors import CbsolveError, unknown_name
+from .feedback import FeedbackLog
+from .play.puzzle import Puzzle
+from .play.regret import Regret
+from .search import SearchResult
+from .strategy import Advice, Evaluation
+from .strategy.partition import Partition
+from .variant import Variant
+
+#: A log: a FeedbackLog, or entries read with the call's ``variant``: tokens (``"0123:1,2"``),
+#: the JSON log form (``{"guess": "0123", "bulls": 1, "cows": 2}``, what ``puzzle`` gives) or
+#: ``(guess, bulls, cows)`` tuples.
+LogLike = FeedbackLog | Iterable[str | dict | tuple]
+#: A variant: the value itself or a preset name (docs/contract.md, "Every command").
+VariantLike = Variant | str
+
+T = TypeVar("T")
+
+__all__ = ["LogLike", "Move", "Optimum", "Verification", "VariantLike", "as_log", "as_variant",
+           "Score", "bounds", "consistent", "diagnose", "evaluate", "make_deadline", "next_guess",
+           "optimal", "partition", "puzzle", "regret", "score", "sweep", "verify"]
+
+
+# --- inputs ---------------------------------------------------------------------------------
+def as_variant(variant: VariantLike | None) -> Variant:
+    """``variant`` as a :class:`Variant` (a preset name, or None for ``bulls-cows``).
+
+    >>> as_variant("mastermind").symbols
+    '123456'
+    """
+    if variant is None:
+        return Variant.preset("bulls-cows")
+    if isinstance(variant, Variant):
+        return variant
+    if isinstance(variant, str):
+        return Variant.preset(variant)
+    raise CbsolveError(f"variant must be a Variant or a preset name, got {variant!r}")
+
+
+def as_log(log: LogLike = (), variant: VariantLike | None = None) -> FeedbackLog:
+    """``log`` as a :class:`FeedbackLog`; entries (see :data:`LogLike`) are read with
+    ``variant`` and numbered from 1. A FeedbackLog given with a different ``variant`` is
+    refused (InvalidVariant).
+
+    >>> as_log(["0123:1,2", {"guess": "4567", "bulls": 0, "cows": 1}, ("8901", 0, 0)]).tokens()
+    ['0123:1,2', '4567:0,1', '8901:0,0']
+    """
+    if isinstance(log, FeedbackLog):
+        if variant is not None and as_variant(variant) != log.variant:
+            from .errors import InvalidVariant
+
+            raise InvalidVariant(f"the log is for {log.variant.describe()}, not "
+                                 f"{as_variant(variant).describe()}")
+        return log
+    if isinstance(log, str):       # one token, not a sequence of characters
+        log = [log]
+    out = FeedbackLog(as_variant(variant))
+    for entry in log:
+        if isinstance(entry, str):
+            out.extend_tokens([entry])
+        elif isinstance(entry, dict):
+            # FeedbackLog.add names a missing or bad value (None included)
+            guess: Any = entry.get("guess")
+            bulls: Any = entry.get("bulls")
+            out.add(guess, bulls, entry.get("cows"))
+        elif isinstance(entry, tuple) and len(entry) in (2, 3):
+            out.add(*entry)
+        else:
+            from .errors import InvalidFeedback
+
+            raise InvalidFeedback(f"entry {len(out) + 1}: {entry!r} is not a token, a "
+                                  "{guess, bulls, cows} mapping or a (guess, bulls, cows) tuple")
+    return out
+
+
+def make_deadline(deadline: Deadline | None = None, time_limit: float | None = None) -> Deadline:
+    """The call's one deadline: ``deadline`` when given, else ``time_limit`` seconds from now
+    (None: no limit). Giving both is an error: a call has one budget."""
+    if deadline is not None and time_limit is not None:
+        raise CbsolveError("give deadline= or time_limit=, not both")
+    return deadline if deadline is not None else Deadline(time_limit)
+
+
+def _seconds(deadline: Deadline) -> float | None:
+    """What the exact searches take (they start their own clock from a number of seconds)."""
+    left = deadline.left()
+    return None if left is None else max(left, 1e-3)
+
+
+def _extend(base: Any, cls: type[T], **extra: Any) -> T:
+    """``base`` (a dataclass) as an instance of its subclass ``cls``, plus ``extra`` fields."""
+    values = {f.name: getattr(base, f.name) for f in fields(base)}
+    return cls(**values, **extra)
+
+
+# --- result types that add what the CLI's document adds ----------------------------------------
+@dataclass
+class Move(Advice):
+    """The advised guess (:class:`cbsolve.strategy.Advice`); ``to_json()`` is the document of
+    ``cbsolve next --json``."""
+
+    def to_json(self) -> dict:
+        return {"consistent": True, **super().to_json()}
+
+
+@dataclass
+class Optimum(SearchResult):
+    """The exact search's answer (:class:`cbsolve.search.SearchResult`) with the variant and
+    the position it started from; ``to_json()`` is the document of ``cbsolve optimal --json``."""
+
+    variant: Variant | None = None
+    position: dict | None = None      # {"entries", "secrets"}; None: the whole game
+
+    def to_json(self) -> dict:
+        data = super().to_json()
+        if self.variant is not None:
+            data["variant"] = self.variant.to_dict()
+        if self.position is not None:
+            data["position"] = self.position
+        return data
+
+
+@dataclass
+class Verification(Report):
+    """The verifier's report (:class:`cbsolve.certify.Report`) and the file's format;
+    ``to_json()`` is the document of ``cbsolve verify --json``."""
+
+    format: str = "cbsolve"
+
+    def to_json(self) -> dict:
+        return {**super().to_json(), "format": self.format}
+
+
+@dataclass(frozen=True)
+class Score:
+    """One guess scored against one secret; ``to_json()`` is ``cbsolve score --json``
+    (no ``cows`` when the variant reports bulls only)."""
+
+    secret: str
+    guess: str
+    bulls: int
+    cows: int | None
+
+    def to_json(self) -> dict:
+        data: dict = {"secret": self.secret, "guess": self.guess, "bulls": self.bulls}
+        if self.cows is not None:
+            data["cows"] = self.cows
+        return data
+
+
+# --- the questions ----------------------------------------------------------------------------
+def score(secret: str, guess: str, *, variant: VariantLike | None = None) -> Score:
+    """Score ``guess`` against ``secret`` (the rule of docs/contract.md; LeetCode 299's
+    example below).
+
+    >>> score("1807", "7810")
+    Score(secret='1807', guess='7810', bulls=1, cows=3)
+    """
+    from .codes import CodeSpace
+    from .rule import score as rule
+
+    v = as_variant(variant)
+    space = CodeSpace(v)
+    bulls, cows = rule(v, space.parse(secret), space.parse(guess))
+    return Score(secret, guess, bulls, None if v.bulls_only else cows)
+
+
+def consistent(log: LogLike = (), *, variant: VariantLike | None = None, count: bool = False,
+               limit: int | None = 20, sample: int | None = None, seed: int | None = None,
+               backend: str = "auto", max_lies: int = 0, count_cap: int | None = None,
+               approximate: bool = False, deadline: Deadline | None = None,
+               time_limit: float | None = None) -> ConsistencyResult:
+    """The secrets consistent with ``log`` (``cbsolve consistent``): an exact ``count`` when
+    asked, at most ``limit`` listed (None: all), or ``sample`` drawn with ``seed``. An
+    inconsistent log is an answer: ``status`` infeasible, ``conflict`` and ``corrections``.
+
+    >>> r = consistent(["1122:1,1"], variant="mastermind", count=True, limit=0)
+    >>> (r.count, r.exact, str(r.status))
+    (208, True, 'optimal')
+    """
+    from .consistency import BACKEND_CHOICES, Query
+    from .consistency import consistent as solve
+
+    if backend not in BACKEND_CHOICES:
+        raise unknown_name("backend", backend, BACKEND_CHOICES)
+    the_log = as_log(log, variant)
+    budget = make_deadline(deadline, time_limit)
+    query = Query(count=count, limit=limit, sample=sample, seed=seed, time_limit=budget.seconds,
+                  count_cap=count_cap, approximate=approximate)
+    if max_lies:
+        from dataclasses import replace
+
+        from .consistency.lies import consistent_with_lies
+
+        result = consistent_with_lies(the_log, max_lies,
+                                      replace(query, time_limit=budget.left()), backend=backend)
+        result.time_limit = budget.seconds
+        return result
+    return solve(the_log, query, backend=backend, deadline=budget)
+
+
+def diagnose(log: LogLike = (), *, variant: VariantLike | None = None,
+             backend: str = "auto", deadline: Deadline | None = None,
+             time_limit: float | None = None) -> ConsistencyResult:
+    """Is ``log`` consistent, and if not, which replies conflict and which change fixes it:
+    the count query of ``cbsolve consistent --count --limit 0`` (``conflict``: a minimal set of
+    entry numbers that cannot all hold; ``corrections``: the fewest replies to change).
+
+    >>> d = diagnose(["0123:1,2", "4567:0,2"])
+    >>> (d.consistent, d.conflict, len(d.corrections))
+    (False, [1, 2], 1)
+    """
+    return consistent(log, variant=variant, count=True, limit=0, backend=backend,
+                      deadline=deadline, time_limit=time_limit)
+
+
+def next_guess(log: LogLike = (), *, variant: VariantLike | None = None,
+               strategy: str = "minimax", guesses: str = "all", seed: int | None = None) -> Move:
+    """The best next guess after ``log`` (``cbsolve next``) under a heuristic (``minimax``,
+    ``expected``, ``entropy``, ``parts``, ``first``, ``random``) or ``optimal`` (the exact
+    optimum from the position when at most 500 secrets remain, else the certified tree, else
+    minimax; ``source`` says which). An inconsistent log raises
+    :class:`~cbsolve.errors.InconsistentLog`. The heuristic kernel has no stop flag: on the
+    largest enumerable games (Bulls & Cows 6/10) one choice takes minutes.
+
+    >>> m = next_guess(["1122:1,1", "3344:0,1"], variant="mastermind", strategy="optimal")
+    >>> (m.candidates, m.source)
+    (52, 'exact')
+    """
+    from .play.optimal_advice import OPTIMAL, optimal_next_guess
+    from .strategy import next_guess as choose
+
+    the_log = as_log(log, variant)
+    if strategy == OPTIMAL:
+        advice = optimal_next_guess(the_log, guesses)
+    else:
+        advice = choose(the_log, strategy, guesses=guesses, seed=seed)
+    move: Move = _extend(advice, Move)
+    return move
+
+
+def partition(guess: str, log: LogLike = (), *, variant: VariantLike | None = None) -> Partition:
+    """How ``guess`` splits the secrets ``log`` leaves (``cbsolve partition``): the reply
+    classes and the four heuristics' scores beside the best any guess reaches.
+    ``to_json(members=True)`` lists each class's secrets (``--list``).
+
+    >>> p = partition("0145", ["0123:1,2", "4567:0,1"])
+    >>> (p.candidates, len(p.classes), p.largest)
+    (108, 8, 26)
+    """
+    from .strategy.partition import partition as split
+
+    return split(as_log(log, variant), guess)
+
+
+def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
+             first: str | None = None, guesses: str = "all", seed: int | None = None,
+             sample: int | None = None, progress: Callable[[int, int], None] | None = None,
+             deadline: Deadline | None = None, time_limit: float | None = None,
+             keep_tree: bool = True) -> Evaluation:
+    """Play ``strategy`` against every secret as one shared decision tree (``cbsolve
+    evaluate``), exactly, or on ``sample`` random secrets (an estimate, labelled).
+    ``progress(done, total)`` hears the secrets settled. A deadline that stops an exhaustive
+    evaluation raises :class:`cbsolve.strategy.Unfinished` (no bound can be read off a partial
+    tree).
+
+    >>> evaluate("minimax", variant="mastermind").total   # Knuth 1977
+    5801
+    """
+    from .strategy import evaluate as play
+
+    return play(as_variant(variant), strategy, first=first, guesses=guesses, seed=seed,
+                progress=progress, sample=sample, deadline=make_deadline(deadline, time_limit),
+                keep_tree=keep_tree)
+
+
+def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective: str = "worst",
+            guesses: str = "all", max_depth: int | None = None, certificate: bool = True,
+            ties: bool = False, workers: int | None = None,
+            progress: Callable[..., None] | None = None,
+            memory_budget: str | int | None = None, replies: str = "auto",
+            deadline: Deadline | None = None, time_limit: float | None = None) -> Optimum:
+    """The proved optimum (``objective`` ``worst`` or ``expected``) of the whole game, or of
+    the game from the position ``log`` leaves (guesses counted from there), with its tree and,
+    for the worst case, a lower-bound certificate (``cbsolve optimal``). A limit leaves
+    ``proved`` False and the interval ``lower``/``upper``. ``progress`` (worst objective) is
+    called ``(phase, depth, counters, lower, upper)`` while the search runs. An inconsistent
+    log raises :class:`~cbsolve.errors.InconsistentLog`.
+
+    >>> o = optimal(variant=Variant(2, "0123", repeats=True), objective="expected")
+    >>> (o.proved, o.total, o.worst)
+    (True, 45, 4)
+    """
+    from .errors import InvalidVariant
+    from .search.position import Position, solve_from
+
+    if objective not in ("worst", "expected"):
+        raise unknown_name("objective", objective, ("worst", "expected"))
+    the_log = as_log(log, variant)
+    seconds = _seconds(make_deadline(deadline, time_limit))
+    position = Position.from_log(the_log) if len(the_log) else None
+    if position is not None:
+        if ties:
+            raise InvalidVariant("ties= applies to the whole game only, not from a position")
+        result = solve_from(position, objective, guesses=guesses, max_depth=max_depth,
+                            time_limit=seconds, workers=workers, progress=progress,
+                            certificate=certificate, memory_budget=memory_budget,
+                            replies=replies)
+    elif objective == "worst":
+        from .search.worst import solve_worst
+
+        result = solve_worst(the_log.variant, guesses=guesses, max_depth=max_depth,
+                             time_limit=seconds, workers=workers, progress=progress,
+                             certificate=certificate, ties=ties, memory_budget=memory_budget,
+                             replies=replies)
+    else:
+        if ties:
+            raise InvalidVariant("ties= applies to the worst objective only")
+        from .search.expected import solve_expected
+
+        result = solve_expected(the_log.variant, max_depth=max_depth, guesses=guesses,
+                                time_limit=seconds, workers=workers, progress=False,
+                                memory_budget=memory_budget, replies=replies)
+    optimum: Optimum = _extend(result, Optimum, variant=the_log.variant,
+                               position=None if position is None else position.to_json())
+    return optimum
+
+
+def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
+           objective: str = "expected", deadline: Deadline | None = None,
+           time_limit: float | None = None) -> Regret:
+    """What playing ``guess`` after ``log`` costs against the best guess there
+    (:mod:`cbsolve.play.regret`): exact from positions of at most 500 secrets (the
+    ``expected`` objective in microseconds once the position is solved; ``worst`` runs the
+    worst-case search), else the coach's heuristic review, ``exact`` False and ``method``
+    saying so.
+
+    >>> r = regret("1122", ["1234:0,2"], variant="mastermind")
+    >>> (r.exact, r.regret >= 0, regret(r.best_guess, ["1234:0,2"], variant="mastermind").regret)
+    (True, True, 0)
+    """
+    from .play.regret import regret as review
+
+    return review(as_log(log, variant), guess, objective, make_deadline(deadline, time_limit))
+
+
+def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
+           difficulty: str = "medium", clues: int | None = None, distractors: int = 0,
+           deadline: Deadline | None = None, time_limit: float | None = None) -> Puzzle:
+    """A seeded log with exactly one consistent secret (``cbsolve puzzle``), verified by the
+    native filter: ``difficulty`` easy (random clues), medium (a minimal clue set), hard
+    (minimal, weaker clues); ``clues=K`` exactly K clues; ``distractors=K`` wrong answers one
+    symbol away from the secret (:mod:`cbsolve.play.puzzle`). A deadline stops the draws
+    for ``clues=K`` (CbsolveError).
+
+    >>> p = puzzle("mastermind", seed=11, distractors=2)
+    >>> consistent(p.tokens(), variant="mastermind", limit=None).secrets == [p.secret]
+    True
+    """
+    from .play.puzzle import make_puzzle
+
+    return make_puzzle(as_variant(variant), seed=seed, difficulty=difficulty, clues=clues,
+                       distractors=distractors, deadline=make_deadline(deadline, time_limit))
+
+
+def bounds(variant: VariantLike | None = None, *, search: bool = True, strategies: bool = True,
+           deep: bool = True, progress: Callable[[str], None] | None = None,
+           deadline: Deadline | None = None, time_limit: float | None = None) -> Bounds:
+    """Proved lower and upper bounds on the worst case and the total for any N and D
+    (``cbsolve bounds``), each end naming its method. Unlike the CLI (30 s by default), no
+    limit is the default here: a library caller states its budget (``time_limit=30``);
+    without one, the optional work (strategies, exact search) runs to its end.
+
+    >>> b = bounds(Variant(40, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", repeats=True))
+    >>> (b.worst.lower, b.worst.upper)
+    (21, 150)
+    """
+    from .bounds import compute_bounds
+
+    return compute_bounds(as_variant(variant), search=search, strategies=strategies, deep=deep,
+                          progress=progress, deadline=make_deadline(deadline, time_limit))
+
+
+def verify(file: str | Path, *, variant: VariantLike | None = None, format: str | None = None,
+           file_symbols: str | None = None, deadline: Deadline | None = None) -> Verification:
+    """Check a strategy tree or lower-bound certificate with the scorer alone (``cbsolve
+    verify``): replay every secret, check every claim. ``format``: one of docs/tree-format.md
+    (default: from the name); ``variant``: the game the file must be for (a cbsolve file) or
+    is for (the other formats). A certificate check still running at ``deadline`` raises
+    :class:`cbsolve.certify.OutOfTime`.
+
+    >>> import tempfile, os
+    >>> from cbsolve.tree import write_tree
+    >>> tree = optimal(variant=Variant(2, "0123", repeats=True)).tree
+    >>> path = os.path.join(tempfile.mkdtemp(), "tree.json"); write_tree(tree, path)
+    >>> r = verify(path); (r.valid, r.worst, r.optimal)
+    (True, 4, True)
+    """
+    from .certify import verify as check
+    from .formats import check_format, guess_format, read_document, read_text
+
+    expect = None if variant is None else as_variant(variant)
+    fmt = format
+    if fmt is None:
+        name = str(file)
+        fmt = guess_format(name, read_text(name)[:64] if name.endswith((".json", ".js")) else None)
+        if fmt is None:
+            raise CbsolveError(f"cannot tell the format of {name!r} from its name; give format=")
+    check_format(fmt)
+    doc = read_document(str(file), fmt, expect, file_symbols)
+    report = check(doc, expect if fmt == "cbsolve" else None, deadline=deadline)
+    verification: Verification = _extend(report, Verification, format=fmt)
+    return verification
+
+
+def sweep(out: str | Path, *, families: Iterable[VariantLike] | None = None,
+          lengths: Iterable[int] | None = None, alphabets: Iterable[int] | None = None,
+          strategies: Iterable[str] | None = None, include_bounds: bool = True, seed: int = 0,
+          workers: int | None = None, scheduler: str | None = None,
+          progress: Callable[[int, int], None] | None = None, plots: bool = True) -> SweepResult:
+    """Sweep variants x strategies (and bounds) into ``out``/results.csv, results.md and plots
+    (``cbsolve analyze``; None: its defaults), on a local pool of ``workers`` processes (0:
+    this process) or a Dask scheduler (``tcp://host:8786``). Cells already in ``out`` are
+    kept: a stopped sweep resumes. ``progress(done, total)`` hears the cells as they finish."""
+    from . import analysis
+
+    fams = list(analysis.DEFAULT_FAMILIES if families is None else families)
+    cells = analysis.make_cells(
+        fams, list(analysis.DEFAULT_LENGTHS if lengths is None else lengths),
+        list(analysis.DEFAULT_ALPHABETS if alphabets is None else alphabets),
+        tuple(analysis.DEFAULT_STRATEGIES if strategies is None else strategies),
+        bounds=include_bounds, seed=seed)
+    return analysis.run_sweep(cells, out, workers, scheduler, progress, plots)
+
+
+class _CallableBounds(type(sys.modules[__package__ + ".bounds"])):   # type: ignore[misc]
+    """``cbsolve.bounds(variant, ...)`` is :func:`bounds`: the function and the subpackage
+    :mod:`cbsolve.bounds` share the name, and importing the subpackage binds the module on
+    ``cbsolve``, so the subpackage answers the call (``cbsolve.bounds.compute_bounds`` stays)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Bounds:
+        return bounds(*args, **kwargs)
+
+
+sys.modules[__package__ + ".bounds"].__class__ = _CallableBounds

@@ -1,0 +1,32 @@
+"""Gymnasium environments for code-breaking (the ``gym`` extra: ``pip install cbsolve[gym]``).
+
+Importing this package registers, on Gymnasium's registry:
+
+- ``cbsolve/BullsCows-v0``: Bulls & Cows, 4 distinct digits of 10 (5040 secrets);
+- ``cbsolve/Mastermind-v0``: Mastermind, 4 pegs of 6 colours with repeats (1296 secrets);
+- ``cbsolve/CodeBreaker-v0``: any variant, ``gymnasium.make("cbsolve/CodeBreaker-v0",
+  variant=cbsolve.Variant(...))`` (or a preset name).
+
+``gymnasium.make("cbsolve.gym:cbsolve/BullsCows-v0")`` imports this package itself. Keyword
+arguments of :class:`~cbsolve.gym.env.CodeBreakerEnv` (``reward``, ``max_guesses``, ...) pass
+through ``make``; :func:`make_env` builds one without the registry.
+"""
+from __future__ import annotations
+
+try:
+    import gymnasium
+except ModuleNotFoundError as exc:      # one message naming what to install
+    raise ModuleNotFoundError("cbsolve.gym needs Gymnasium: pip install 'cbsolve[gym]'") from exc
+
+from .env import REWARDS, CodeBreakerEnv, make_env
+
+ENTRY_POINT = "cbsolve.gym.env:CodeBreakerEnv"
+IDS = {"cbsolve/BullsCows-v0": "bulls-cows", "cbsolve/Mastermind-v0": "mastermind"}
+
+for _id, _preset in IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(_id, entry_point=ENTRY_POINT, kwargs={"variant": _preset})
+if "cbsolve/CodeBreaker-v0" not in gymnasium.registry:
+    gymnasium.register("cbsolve/CodeBreaker-v0", entry_point=ENTRY_POINT)
+
+__all__ = ["IDS", "REWARDS", "CodeBreakerEnv", "make_env"]

@@ -1,0 +1,189 @@
+"""Benchmark the public API's speed targets (docs/benchmarks.md, "Public API").
+
+    python scripts/bench_api.py                     # every row, small defaults
+    python scripts/bench_api.py --rows step,regret --repeat 400
+
+Rows (medians unless named; each with its target):
+
+- ``import``: ``import cbsolve`` in a fresh interpreter (in-process seconds; target <= 0.1 s);
+- ``step``: ``env.step`` of ``gymnasium.make("cbsolve/BullsCows-v0")`` under random actions
+  and under consistent play, each reward kind (target <= 1 ms);
+- ``puzzle``: a unique-secret puzzle on Bulls & Cows 4/10 (target <= 0.1 s) and Mastermind
+  6x9 (target <= 2 s), per difficulty, over seeds, the code list already built;
+- ``regret``: ``cb.regret`` on Bulls & Cows 4/10 positions of at most 100 candidates: the
+  first call at a position (it solves the position), a new guess there, the same guess again
+  (target ~100 us);
+- ``count``: exact counts by the native filter, codes a second (target >= 10^7), the first
+  call of a variant (it lists the codes) and later ones.
+
+Pure functions plus ``main()``; figures printed as a table.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+import cbsolve as cb
+from cbsolve.feedback import random_log
+
+
+def _median_max(values: list[float]) -> tuple[float, float]:
+    return statistics.median(values), max(values)
+
+
+def bench_import(repeat: int = 7) -> list[dict]:
+    code = "import time; t = time.perf_counter(); import cbsolve; print(time.perf_counter() - t)"
+    times = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                  check=True).stdout) for _ in range(repeat)]
+    med, worst = _median_max(times)
+    return [{"row": "import cbsolve (in a fresh interpreter)", "median": med, "max": worst,
+             "unit": "s", "target": "<= 0.1 s"}]
+
+
+def bench_step(repeat: int = 300, seed: int = 0) -> list[dict]:
+    import gymnasium
+
+    import cbsolve.gym  # noqa: F401  (registers the ids)
+
+    rows = []
+    for reward in ("guess", "information"):
+        for policy in ("random", "consistent"):
+            env = gymnasium.make("cbsolve/BullsCows-v0", reward=reward)
+            rng = np.random.default_rng(seed)
+            _, info = env.reset(seed=seed)
+            times = []
+            while len(times) < repeat:
+                mask = info["action_mask"]
+                a = (int(rng.integers(env.action_space.n)) if policy == "random"
+                     else int(rng.choice(np.flatnonzero(mask))))
+                t = time.perf_counter()
+                _, _, term, trunc, info = env.step(a)
+                times.append(time.perf_counter() - t)
+                if term or trunc:
+                    _, info = env.reset()
+            med, worst = _median_max(times)
+            rows.append({"row": f"env.step Bulls & Cows 4/10, reward {reward}, {policy} actions",
+                         "median": med, "max": worst, "unit": "s", "target": "<= 1 ms"})
+    return rows
+
+
+PUZZLES = [("Bulls & Cows 4/10", cb.Variant.preset("bulls-cows"), "<= 0.1 s"),
+           ("Mastermind 6x9", cb.Variant(6, "123456789", repeats=True), "<= 2 s")]
+
+
+def bench_puzzle(seeds: int = 10) -> list[dict]:
+    rows = []
+    for label, variant, target in PUZZLES:
+        assert cb.CodeSpace(variant).codes.size    # listed once per variant, as in a long run
+        for difficulty in ("easy", "medium", "hard"):
+            times = []
+            for seed in range(seeds):
+                t = time.perf_counter()
+                cb.puzzle(variant, seed=seed, difficulty=difficulty, distractors=3)
+                times.append(time.perf_counter() - t)
+            med, worst = _median_max(times)
+            rows.append({"row": f"puzzle {label}, {difficulty}", "median": med, "max": worst,
+                         "unit": "s", "target": target})
+    return rows
+
+
+def small_positions(k: int, seed: int = 0, most: int = 100) -> list[list[str]]:
+    """``k`` Bulls & Cows 4/10 logs of two random guesses leaving 2..``most`` candidates."""
+    v = cb.Variant.preset("bulls-cows")
+    out, s = [], seed
+    while len(out) < k:
+        log, _ = random_log(v, 2, s)
+        s += 1
+        n = cb.consistent(log, count=True, limit=0).count
+        if 2 <= n <= most:
+            out.append(log.tokens())
+    return out
+
+
+def bench_regret(positions: int = 8, guesses: int = 20, seed: int = 0) -> list[dict]:
+    v = cb.Variant.preset("bulls-cows")
+    space = cb.CodeSpace(v)
+    rng = np.random.default_rng(seed)
+    cb.regret("0123", ["4567:1,1"])            # builds the exact core (reply matrix) once
+    first, fresh, again = [], [], []
+    for log in small_positions(positions, seed):
+        picks = [space.format(space.codes[int(i)]) for i in rng.integers(space.size, size=guesses)]
+        t = time.perf_counter()
+        cb.regret(picks[0], log)
+        first.append(time.perf_counter() - t)
+        for g in picks[1:]:
+            t = time.perf_counter()
+            r = cb.regret(g, log)
+            fresh.append(time.perf_counter() - t)
+            assert r.exact
+            t = time.perf_counter()
+            cb.regret(g, log)
+            again.append(time.perf_counter() - t)
+    target = "~100 us"
+    return [{"row": f"regret, first guess at a position (<= 100 candidates, {positions} positions)",
+             "median": statistics.median(first), "max": max(first), "unit": "s", "target": target},
+            {"row": "regret, a new guess at a solved position", "median": statistics.median(fresh),
+             "max": max(fresh), "unit": "s", "target": target},
+            {"row": "regret, the same guess again", "median": statistics.median(again),
+             "max": max(again), "unit": "s", "target": target}]
+
+
+COUNTS = [("6 of 10 digits, repeats (10^6 codes)", cb.Variant(6, "0123456789", True)),
+          ("6 of 9 symbols, repeats (531,441 codes)", cb.Variant(6, "123456789", True)),
+          ("7 of 7 symbols, repeats (823,543 codes)", cb.Variant(7, "1234567", True))]
+
+
+def bench_count(repeat: int = 3, guesses: int = 2) -> list[dict]:
+    rows = []
+    for label, variant in COUNTS:
+        size = cb.CodeSpace(variant).size
+        log, _ = random_log(variant, guesses, 1)
+        times = []
+        for _ in range(repeat + 1):
+            t = time.perf_counter()
+            r = cb.consistent(log, count=True, limit=0, backend="native")
+            times.append(time.perf_counter() - t)
+        assert r.exact
+        rows.append({"row": f"exact count, native filter, {label}, first call (lists the codes)",
+                     "median": size / times[0], "max": size / times[0], "unit": "codes/s",
+                     "target": ">= 1e7"})
+        rate = [size / t for t in times[1:]]
+        rows.append({"row": f"exact count, native filter, {label}, later calls",
+                     "median": statistics.median(rate), "max": max(rate), "unit": "codes/s",
+                     "target": ">= 1e7"})
+    return rows
+
+
+ROWS = {"import": bench_import, "step": bench_step, "puzzle": bench_puzzle,
+        "regret": bench_regret, "count": bench_count}
+
+
+def _fmt(value: float, unit: str) -> str:
+    if unit == "codes/s":
+        return f"{value:.3g}"
+    return f"{value * 1e6:.0f} us" if value < 1e-3 else f"{value * 1e3:.2f} ms"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", default=",".join(ROWS), help=f"Rows: {', '.join(ROWS)}.")
+    args = parser.parse_args(argv)
+    import os
+
+    from cbsolve.machine import describe
+
+    print(describe(), f"load {os.getloadavg()[0]:.1f}")
+    print(f"{'row':<80} {'median':>12} {'max':>12}  target")
+    for name in args.rows.split(","):
+        for row in ROWS[name.strip()]():
+            print(f"{row['row']:<80} {_fmt(row['median'], row['unit']):>12} "
+                  f"{_fmt(row['max'], row['unit']):>12}  {row['target']}")
+
+
+if __name__ == "__main__":
+    main()

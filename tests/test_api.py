@@ -1,0 +1,165 @@
+"""The public API (cbsolve/api.py, the lazy names of cbsolve/__init__.py): light to import,
+typed, and every result's ``to_json()`` equal to the CLI's ``--json`` document."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cbsolve as cb
+from cbsolve.cli import main
+from cbsolve.deadline import Deadline
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Fields that measure time: they differ between two runs of the same question.
+TIMING = {"seconds", "choose_seconds", "solve_seconds", "diagnose_seconds",
+          "native_estimate_seconds"}
+
+
+def untimed(doc):
+    if isinstance(doc, dict):
+        return {k: untimed(v) for k, v in doc.items() if k not in TIMING}
+    if isinstance(doc, list):
+        return [untimed(v) for v in doc]
+    return doc
+
+
+def cli_json(capsys, *args) -> dict:
+    code = main([*args, "--json"])
+    out, _ = capsys.readouterr()
+    assert code in (0, 1), out
+    return json.loads(out)
+
+
+def test_import_loads_no_numpy_and_no_solver():
+    # a decision about the import graph, not a timing: the rules only, every other name lazy
+    code = ("import sys, cbsolve;"
+            "heavy = [m for m in ('numpy', 'ortools', 'pysat', 'click', 'dask') if m in sys.modules];"
+        "print(heavy)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_every_public_name_resolves():
+    assert set(cb._LAZY) | {"bounds"} <= set(cb.__all__)     # the list cannot drift
+    assert not set(cb._OPTIONAL) & set(cb.__all__)         # `import *` needs no extra
+    for name in cb.__all__:
+        assert getattr(cb, name) is not None, name
+    # no submodule shadows a function (importing cbsolve.X binds X on the package);
+    # cbsolve.bounds, the subpackage, answers the call itself
+    assert all(callable(getattr(cb, name)) for name in cb._LAZY)
+    assert cb.bounds("mastermind", search=False, strategies=False).worst.lower == 5
+    with pytest.raises(AttributeError):
+        cb.no_such_name  # noqa: B018
+    assert set(cb.__all__) <= set(dir(cb))
+
+
+def test_py_typed_is_shipped():
+    assert (ROOT / "cbsolve" / "py.typed").is_file()
+    text = (ROOT / "pyproject.toml").read_text()
+    assert '"py.typed"' in text        # package data: wheels carry the marker
+
+
+@pytest.mark.parametrize("args, call", [
+    (("score", "1807", "7810"), lambda: cb.score("1807", "7810")),
+    (("score", "1122", "1212", "--variant", "black-peg"),
+     lambda: cb.score("1122", "1212", variant="black-peg")),
+    # the CLI's default time limit is 30 s, the API's none: --time-limit 0 asks the same
+    (("consistent", "0123:1,2", "4567:0,1", "--count", "--limit", "5", "--time-limit", "0"),
+     lambda: cb.consistent(["0123:1,2", "4567:0,1"], count=True, limit=5)),
+    (("consistent", "0123:1,2", "4567:0,2", "--count", "--limit", "0", "--time-limit", "0"),
+     lambda: cb.diagnose(["0123:1,2", "4567:0,2"])),
+    (("next", "0123:1,2", "4567:0,1", "--strategy", "entropy"),
+     lambda: cb.next_guess(["0123:1,2", "4567:0,1"], strategy="entropy")),
+    (("next", "1122:1,1", "3344:0,1", "--variant", "mastermind", "--strategy", "optimal"),
+     lambda: cb.next_guess(["1122:1,1", "3344:0,1"], variant="mastermind", strategy="optimal")),
+    (("evaluate", "--strategy", "parts", "--variant", "mastermind", "--length", "3"),
+     lambda: cb.evaluate("parts", variant=cb.Variant(3, "123456", repeats=True))),
+    (("optimal", "1122:1,1", "--variant", "mastermind", "--objective", "expected"),
+     lambda: cb.optimal(["1122:1,1"], variant="mastermind", objective="expected")),
+    (("optimal", "--variant", "mastermind", "--length", "3", "--digits", "4"),
+     lambda: cb.optimal(variant=cb.Variant(3, "1234", repeats=True))),
+    (("bounds", "--variant", "mastermind", "--no-search", "--time-limit", "0"),
+     lambda: cb.bounds("mastermind", search=False)),
+])
+def test_to_json_is_the_cli_document(capsys, args, call):
+    assert untimed(call().to_json()) == untimed(cli_json(capsys, *args))
+
+
+def test_partition_and_verify_documents(capsys, tmp_path):
+    part = cb.partition("0145", ["0123:1,2", "4567:0,1"])
+    assert part.to_json(members=True) == cli_json(capsys, "partition", "0145", "0123:1,2",
+                                                  "4567:0,1", "--list")
+    tree = tmp_path / "mm3.json"
+    cli_json(capsys, "optimal", "--variant", "mastermind", "--length", "3", "--out", str(tree))
+    assert cb.verify(tree).to_json() == cli_json(capsys, "verify", str(tree))
+
+
+def test_logs_by_token_or_object_agree_and_variants_must_match():
+    log = cb.as_log(["1122:1,1"], "mastermind")
+    assert cb.consistent(log, count=True).count == cb.consistent(
+        ["1122:1,1"], variant="mastermind", count=True).count
+    with pytest.raises(cb.InvalidVariant):
+        cb.consistent(log, variant="bulls-cows")
+    with pytest.raises(cb.InconsistentLog):
+        cb.next_guess(["0123:1,2", "4567:0,2"])
+
+
+def test_logs_in_every_form_read_the_same():
+    tokens = ["1122:1,1", "3344:0,2"]
+    forms = [tokens, [{"guess": "1122", "bulls": 1, "cows": 1}, ("3344", 0, 2)],
+             cb.as_log(tokens, "mastermind")]
+    counts = {cb.consistent(f, variant="mastermind", count=True, limit=0).count for f in forms}
+    assert len(counts) == 1
+    for bad in ([5], [{"bulls": 1, "cows": 1}], [("1122", -1, 0)]):
+        with pytest.raises(cb.InvalidFeedback):
+            cb.as_log(bad, "mastermind")
+
+
+def test_one_budget_per_call():
+    with pytest.raises(cb.CbsolveError):
+        cb.consistent(["0123:1,2"], deadline=Deadline(5), time_limit=5)
+
+
+def test_a_spent_deadline_leaves_an_unproved_interval():
+    # Bulls & Cows 4/10's worst case (7) takes minutes to prove: no time at all proves nothing
+    result = cb.optimal(objective="worst", deadline=Deadline(0.0), certificate=False)
+    assert not result.proved
+    assert result.to_json()["time_limit_hit"] or result.stop is not None
+    assert result.lower is None or result.upper is None or result.lower <= 7 <= result.upper
+
+
+def test_evaluate_progress_hears_every_secret():
+    heard: list[tuple[int, int]] = []
+    cb.evaluate("first", variant=cb.Variant(2, "0123", repeats=True),
+                progress=lambda done, total: heard.append((done, total)))
+    assert heard and heard[-1] == (16, 16)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy not installed")
+def test_public_surface_is_mypy_clean():
+    # the API's own modules; the modules they call are checked only as they are used here
+    surface = ["cbsolve/__init__.py", "cbsolve/api.py", "cbsolve/play/regret.py",
+               "cbsolve/play/puzzle.py"]
+    if importlib.util.find_spec("gymnasium") is not None:
+        surface += ["cbsolve/gym/__init__.py", "cbsolve/gym/env.py"]
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--follow-imports=silent", *surface],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_sweep_is_the_analyze_document(capsys, tmp_path):
+    cli = cli_json(capsys, "analyze", "--family", "mastermind", "--lengths", "2",
+                   "--alphabets", "3", "--strategies", "minimax", "--no-bounds", "--workers",
+                   "0", "--no-plots", "--out", str(tmp_path / "cli"))
+    api = cb.sweep(tmp_path / "api", families=["mastermind"], lengths=[2], alphabets=[3],
+                   strategies=["minimax"], include_bounds=False, workers=0, plots=False)
+    mine, theirs = untimed(api.to_json()), untimed(cli)
+    assert {k: v for k, v in mine.items() if k not in ("out", "files")} == \
+        {k: v for k, v in theirs.items() if k not in ("out", "files")}
+    assert mine["computed"] == 1 and (tmp_path / "api" / "results.csv").is_file()

@@ -1,0 +1,87 @@
+"""Unique-secret puzzles (cbsolve/play/puzzle.py, ``cbsolve puzzle``): one secret, checked
+here by the pure-Python rule; seeded and reproducible; minimal where promised."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import cbsolve as cb
+from cbsolve.cli import main
+from cbsolve.codes import CodeSpace
+
+from testkit import brute_force_consistent
+
+SMALL = [cb.Variant.preset("mastermind"), cb.Variant(3, "012345", repeats=False),
+         cb.Variant(4, "1234", repeats=True, feedback="bulls")]
+
+
+def entries_of(p):
+    space = CodeSpace(p.variant)
+    return [(space.parse(e["guess"]), e["bulls"], 0 if p.variant.bulls_only else e["cows"])
+            for e in p.entries]
+
+
+@pytest.mark.parametrize("variant", SMALL, ids=lambda v: v.describe())
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
+def test_exactly_one_secret_by_the_plain_rule(variant, difficulty):
+    space = CodeSpace(variant)
+    for seed in range(4):
+        p = cb.puzzle(variant, seed=seed, difficulty=difficulty, distractors=3)
+        assert p.verified and p.clues >= 1
+        assert brute_force_consistent(variant, entries_of(p)) == [space.parse(p.secret)]
+        for d in p.distractors:      # one symbol away, and ruled out by the log
+            assert sum(a != b for a, b in zip(d, p.secret, strict=True)) == 1
+        assert len(set(p.distractors)) == len(p.distractors) <= 3
+
+
+@pytest.mark.parametrize("difficulty", ["medium", "hard"])
+def test_minimal_puzzles_need_every_clue(difficulty):
+    v = cb.Variant.preset("bulls-cows")
+    for seed in range(5):
+        p = cb.puzzle(v, seed=seed, difficulty=difficulty)
+        assert p.minimal
+        tokens = p.tokens()
+        for i in range(len(tokens)):
+            rest = tokens[:i] + tokens[i + 1:]
+            assert cb.consistent(rest, count=True, limit=0).count > 1, (seed, i)
+
+
+def test_same_seed_same_puzzle_and_a_chosen_number_of_clues():
+    a = cb.puzzle("bulls-cows", seed=42, difficulty="hard", distractors=2)
+    b = cb.puzzle("bulls-cows", seed=42, difficulty="hard", distractors=2)
+    assert a.to_json() == b.to_json()
+    p = cb.puzzle("bulls-cows", seed=5, clues=6)
+    assert p.clues == 6 and p.verified
+    with pytest.raises(cb.CbsolveError):
+        cb.puzzle("bulls-cows", seed=5, clues=1)       # one reply never pins a secret here
+
+
+def test_a_spent_deadline_stops_the_draws_for_a_number_of_clues():
+    from cbsolve.deadline import Deadline
+
+    with pytest.raises(cb.CbsolveError, match="within the time limit"):
+        cb.puzzle("mastermind", seed=1, clues=30, deadline=Deadline(0.0))
+    assert cb.puzzle("mastermind", seed=1, deadline=Deadline(0.0)).verified  # one draw: no wait
+
+
+def test_cli_json_carries_entries_and_secret_and_equals_the_api(capsys, tmp_path):
+    code = main(["puzzle", "--variant", "mastermind", "--seed", "9", "--distractors", "2",
+                 "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert doc == cb.puzzle("mastermind", seed=9, distractors=2).to_json()
+    assert doc["entries"] and doc["secret"] and doc["verified"]
+    # the entries read back as a log file: the JSON form `--log FILE` takes
+    path = tmp_path / "puzzle.json"
+    path.write_text(json.dumps(doc["entries"]))
+    assert main(["consistent", "--log", str(path), "--variant", "mastermind", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["secrets"] == [doc["secret"]]
+
+
+@pytest.mark.parametrize("args", [["--difficulty", "impossible"], ["--clues", "0"],
+                                  ["--length", "1", "--digits", "1", "--repeats"]])
+def test_bad_requests_exit_2_with_one_line(capsys, args):
+    assert main(["puzzle", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("cbsolve: error:")
