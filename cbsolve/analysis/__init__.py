@@ -77,7 +77,6 @@ def run_sweep(cells: list[dict], out, workers: int | None = None, scheduler: str
     start = time.perf_counter()
     deadline = Deadline.given(deadline, time_limit)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)     # the report is written even if no cell finished
     done = read_rows(out)
     todo = [c for c in cells if c["key"] not in done]
     errors = computed = 0
