@@ -3,18 +3,7 @@ from __future__ import annotations
 
 import click
 
-from . import (
-    COUNT,
-    EXIT_OK,
-    FILE,
-    SECONDS,
-    SEED,
-    app,
-    emit,
-    json_option,
-    progress_enabled,
-    variant_options,
-)
+from . import COUNT, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, progress_enabled, variant_options
 
 _VARIANT_PARAMS = ("variant_name", "length", "digits", "letters", "symbols", "repeats",
                    "no_leading_zero", "feedback")

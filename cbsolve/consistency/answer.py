@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import time_policy
-from ..deadline import Deadline
+from ..deadline import Deadline, stopped_by
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
 from .counting import (
@@ -113,7 +113,7 @@ def _count(result, log, query, deadline, oracle, m, lies) -> None:
             result.notes.append("exact count by the Ganak model counter (projected on x)")
             return
         result.notes.append("Ganak exact counting did not finish in time")
-        result.time_limit_hit = True
+        result.time_limit_hit = stopped_by() is StopReason.TIME
     elif not available("pyganak"):
         result.notes.append("exact model counting unavailable (pip install 'cbsolve[counting]')")
     result.notes.append(f"at least {result.count}: enumeration stopped "

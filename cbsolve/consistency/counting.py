@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib.util
 
 from .. import time_policy
-from ..deadline import Deadline
+from ..deadline import Deadline, stopped_by
 from .clues import clues
 
 EPSILON, DELTA = 0.8, 0.2
@@ -130,14 +130,14 @@ def exact_count_log(log, seconds: float | None = None, lies: int = 0, *,
             more = dfs.run(log, dfs.COUNT, start=c.cursor, seconds=deadline.left())
             if more.complete:
                 return n + more.count, True, "native depth-first search"
-            return n + more.count, False, "native depth-first search (stopped at the time limit)"
+            return n + more.count, False, f"native depth-first search (stopped {stopped_by().at()})"
     if not have_ganak:
         return n, False, "native depth-first search (stopped; pip install 'cbsolve[counting]' for Ganak)"
     clauses, xs, _ = cnf_of(log, lies)
     exact = exact_count(clauses, xs, deadline.seconds_left(time_policy.UNTIMED_COUNT_SECONDS))
     if exact is not None:
         return exact, True, "Ganak model counter (projected on x)"
-    return n, False, "depth-first search and Ganak (both stopped at the time limit)"
+    return n, False, f"depth-first search and Ganak (both stopped {stopped_by().at()})"
 
 
 def approx_count(clauses, xs, seconds: float, epsilon: float = EPSILON, delta: float = DELTA,

@@ -173,9 +173,9 @@ def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, deadline:
         dfs.recheck(log, codes, lies)
         result.secrets = log.space.format_many(codes)
         result.count, result.exact, result.truncated = n or None, False, True
-        result.time_limit_hit = True
+        result.time_limit_hit = stopped_by() is StopReason.TIME
         result.sampling = sampling.NEAR_UNIFORM.format(
-            why="the set could not be counted within the time limit")
+            why=_not_counted())
         result.settle(max(n, codes.shape[0]), False)
         return
     listed = dfs.list_codes(log, max(query.sample, 1000), _at_least_a_little(deadline), lies)
@@ -184,9 +184,9 @@ def _sample(result: ConsistencyResult, log: FeedbackLog, query: Query, deadline:
     pick = sampling.draw(rng, m, query.sample)
     result.secrets = log.space.format_many(listed.codes[pick])
     result.count, result.exact, result.truncated = max(n, m) or None, False, True
-    result.time_limit_hit = True
+    result.time_limit_hit = stopped_by() is StopReason.TIME
     result.sampling = sampling.NOT_UNIFORM.format(
-        listed="in lexicographic order", why="the set could not be counted within the time limit")
+        listed="in lexicographic order", why=_not_counted())
     result.settle(max(n, m), False)
 
 
@@ -194,3 +194,11 @@ def _at_least_a_little(deadline: Deadline) -> float | None:
     """The time left for a sample's last steps, at least ``time_policy.SAMPLE_FLOOR_SECONDS``."""
     left = deadline.left()
     return None if left is None else max(left, time_policy.SAMPLE_FLOOR_SECONDS)
+
+
+def _not_counted() -> str:
+    """Why a sample is not exactly uniform: the count did not finish (time, or Ctrl-C)."""
+    why = stopped_by()
+    return ("the set could not be counted within the time limit" if why is StopReason.TIME
+            else "the set was not counted: interrupted (Ctrl-C)")
+

@@ -84,8 +84,10 @@ class Unfinished(Exception):
     """The deadline expired before every secret was settled (no bound can be read off)."""
 
     def __init__(self, strategy: str, settled: int, secrets: int):
-        super().__init__(f"strategy {strategy} settled {settled} of {secrets} secrets before "
-                         "the time limit")
+        from ..deadline import stopped_by
+
+        super().__init__(f"strategy {strategy} settled {settled} of {secrets} secrets, stopped "
+                         f"{stopped_by().at()}")
         self.strategy, self.settled, self.secrets = strategy, settled, secrets
 
 
