@@ -117,3 +117,10 @@ def test_assist_confirm_moves_the_diagnosis_and_fix_repairs():
     assert "reply 2 (0123 -> 2 0) alone could be wrong" in before
     assert "entry 2: 0123 -> 2 bulls, 0 cows (confirmed)" in after
     assert summary["consistent"] and [e["bulls"] for e in summary["entries"]] == [2, 2]
+
+
+def test_a_code_typed_in_capitals_is_a_guess_even_where_it_spells_a_command():
+    v = Variant(4, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", repeats=False)
+    result, out = run_game(["UNDO", "hint", "HINT"], variant=v, mode="guess", secret="HINT")
+    assert [g["guess"] for g in result.your_guesses] == ["UNDO", "HINT"]
+    assert "best next guess:" in out and result.winner == "you"

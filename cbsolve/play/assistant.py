@@ -22,7 +22,7 @@ from ..certify import UnreadableFile, load
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, UnknownName
 from ..variant import Variant
 from .engine import Guesser, Suggestion, check_strategy
-from .inputs import Console, apply_fix, format_reply, looks_like_score, read_score, reply_syntax
+from .inputs import Console, apply_fix, command_word, format_reply, looks_like_score, read_score, reply_syntax
 
 #: Certified trees live next to the package in the source tree (data, never imported code).
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -251,7 +251,7 @@ class AssistSession:
     def step(self, line: str) -> bool:
         """Handle one line; False ends the session."""
         c, a, v = self.c, self.a, self.a.variant
-        word = line.split()[0].lower()
+        word = command_word(v, line)
         if word in ("quit", "q", "exit"):
             return False
         if word in ("help", "?", "h"):

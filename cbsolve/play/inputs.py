@@ -83,6 +83,26 @@ def read_score(variant: Variant, text: str) -> tuple[int, int, str] | None:
     return bulls, cows, notation
 
 
+def command_word(variant: Variant, line: str) -> str:
+    """The command a line starts with, lower-cased ('' for none). A first word typed with
+    capitals that is also a code (HINT, UNDO with --letters 26) is a guess, not a command:
+    codes are read in either case, so the lower-case word stays the command."""
+    words = line.split()
+    if not words:
+        return ""
+    word = words[0]
+    if word != word.lower():
+        from ..codes import CodeSpace
+        from ..errors import InvalidCode
+
+        try:
+            CodeSpace(variant).parse(word)
+            return "-"                  # a code: no command is spelled so
+        except InvalidCode:
+            pass
+    return word.lower()
+
+
 def read_fix(variant: Variant, line: str, entries: int) -> tuple[int, tuple[int, int, str] | None]:
     """``fix K SCORE`` -> (K, the score read) or ``confirm K`` / ``ok K`` -> (K, None); the
     entry number is checked by the caller's log. Raises :class:`InvalidFeedback`."""

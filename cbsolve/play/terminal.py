@@ -16,7 +16,7 @@ from ..errors import CbsolveError, InconsistentLog, InvalidCode, InvalidFeedback
 from ..feedback import FeedbackLog
 from ..variant import Variant
 from .engine import Guesser, Host
-from .inputs import Console, apply_fix, format_reply, read_score, reply_syntax
+from .inputs import Console, apply_fix, command_word, format_reply, read_score, reply_syntax
 
 MODES = ("both", "guess", "host")
 
@@ -258,8 +258,7 @@ class Game:
         """Handle a command typed at any prompt; True if it was one. ``undo`` raises
         :class:`Rewind`, ``again`` :class:`Again`, ``quit`` :class:`Quit`."""
         c = self.console
-        words = line.split()
-        word = words[0].lower() if words else ""
+        word = command_word(self.variant, line)
         if word in ("quit", "q", "exit"):
             raise Quit
         if word in ("help", "?", "h") or not word:
