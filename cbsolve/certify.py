@@ -113,8 +113,10 @@ def load(path) -> dict:
     """Read a JSON document (``.gz`` files are decompressed)."""
     try:
         return load_json(path, repr(str(path)))
-    except (InputTooLarge, UnreadableInput):
+    except InputTooLarge:
         raise
+    except UnreadableInput as exc:   # missing, a directory, not UTF-8, a broken gzip file
+        raise UnreadableFile(str(exc)) from None
     except OSError as exc:
         raise UnreadableFile(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
     except (ValueError, UnicodeDecodeError, EOFError) as exc:

@@ -25,7 +25,7 @@ import json
 from pathlib import Path
 
 from .errors import CbsolveError
-from .inputs import load_json
+from .inputs import UnreadableInput, load_json
 from .variant import Variant
 
 FORMAT = "cbsolve-tree"
@@ -75,6 +75,8 @@ def read_tree(path) -> dict:
     """Read and structurally check a tree file (format, version, variant, node shapes)."""
     try:
         data = load_json(path, f"tree file {str(path)!r}")
+    except UnreadableInput as exc:   # missing, a directory, not UTF-8, a broken gzip file
+        raise InvalidTree(str(exc)) from None
     except OSError as exc:
         raise InvalidTree(f"cannot read tree file {str(path)!r}: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

@@ -86,7 +86,7 @@ def test_time_limit_reports_interval(capsys):
     (["optimal", "--max-depth", "0"], "--max-depth"),
     (["optimal", "--time-limit", "-1"], "--time-limit"),
     (["optimal", "--length", "5", "--memory-budget", "128M"], "--memory-budget"),
-    (["verify", "/nonexistent/tree.json"], "cannot read"),
+    (["verify", "/nonexistent/tree.json"], "no such file"),
 ])
 def test_bad_input_exit_2(capsys, args, fragment):
     code, out, err = run(capsys, *args)

@@ -74,7 +74,7 @@ def test_read_tree_errors(tmp_path):
     p.write_text("{not json")
     with pytest.raises(InvalidTree, match="not valid JSON"):
         read_tree(p)
-    with pytest.raises(InvalidTree, match="cannot read"):
+    with pytest.raises(InvalidTree, match="missing.json': no such file"):
         read_tree(tmp_path / "missing.json")
 
 
