@@ -16,7 +16,7 @@ class Status(str, Enum):
 
 class StopReason(str, Enum):
     """Why a piece of work ended: a native kernel's call (the words of
-    ``cbsolve/_native/toolkit_control.hpp``, checked equal by tests/test_toolkit.py) or a block
+    ``cbsolve/_native/toolkit_control.hpp``, checked equal by tests/native/test_toolkit.py) or a block
     enumeration. Not a status: :meth:`status` is the one place a stop reason becomes one."""
 
     COMPLETE = "complete"  # the search is exhausted: everything there is was found

@@ -168,7 +168,7 @@ def pair_conflict(log: FeedbackLog, deadline: Deadline | None = None) -> tuple[i
     left of ``deadline``); one cut short found nothing and is not kept. The native backend's answer
     and :func:`first` (the diagnosis's deletion tests) use it; ``auto``'s probe does not, so
     ``auto`` still sends such logs to CP-SAT, whose diagnosis is faster than the search's
-    (measured: 0.7 s vs 15 s on the N=20 log of tests/test_diagnose.py)."""
+    (measured: 0.7 s vs 15 s on the N=20 log of tests/consistency/test_diagnose.py)."""
     from .precheck import pair_conflict as check
 
     key = log_key(log)

@@ -1,7 +1,7 @@
 """How far past its time limit each engine ends: the wall-clock side of the time-out tests.
 
 The tests check the mechanism (a spent budget or a set stop flag takes the time-out path and
-says so; tests/test_dfs.py, test_consistency_backends.py, test_portfolio.py, test_diagnose.py);
+says so; tests/consistency/test_dfs.py, test_consistency_backends.py, test_portfolio.py, test_diagnose.py);
 this script measures the seconds, which depend on the machine and its load. Rows of
 docs/benchmarks.md, "Time limits, Ctrl-C and input caps".
 
@@ -64,7 +64,7 @@ def waiting_call() -> tuple[float, float]:
 
 
 def diagnosis_n10() -> tuple[float, float]:
-    """The inconsistent N=10 log of tests/test_diagnose.py, diagnosed under a 30 s limit."""
+    """The inconsistent N=10 log of tests/consistency/test_diagnose.py, diagnosed under a 30 s limit."""
     log = FeedbackLog.parse(Variant(10, string.ascii_uppercase, False), [
         "PINKYQGEJM:0,2", "PYBDVHFWMQ:2,6", "BJIGQXTURS:0,5", "KFMHNJTLQE:0,2",
         "DZIHEMRSYV:0,4", "COLSNKBQJA:0,2"])

@@ -2,7 +2,7 @@
 
 Every run must keep the CLI contract: exit code 0, 1, 2 or 130, never a traceback, and at most
 one line on stderr for bad input (exit 2). Commands run in-process (fast); their time limits
-are kept short. The test suite runs a small derandomized budget (tests/test_cli_fuzz.py); run
+are kept short. The test suite runs a small derandomized budget (tests/cli/test_cli_fuzz.py); run
 this script for a longer search:
 
     python scripts/stress/fuzz_cli.py --examples 3000 [--seed 7]

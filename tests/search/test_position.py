@@ -12,7 +12,7 @@ from cbsolve.feedback import FeedbackLog
 from cbsolve.search.position import Position, solve_from
 from cbsolve.variant import Variant
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
+MODELS = Path(__file__).resolve().parents[2] / "models"
 MASTERMIND = Variant.preset("mastermind")
 
 

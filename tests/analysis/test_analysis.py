@@ -156,7 +156,7 @@ def test_committed_default_sweep_reproduces_on_its_small_cells():
     120 secrets and compare the whole row."""
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "docs" / "analysis" / "results.csv"
+    path = Path(__file__).resolve().parents[2] / "docs" / "analysis" / "results.csv"
     if not path.exists():
         pytest.skip("no committed default sweep")
     committed = {r["key"]: r for r in rows_of(path)}

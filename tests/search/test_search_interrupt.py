@@ -18,7 +18,7 @@ from cbsolve.cli import main
 from cbsolve.errors import SpaceTooLarge
 from cbsolve.search import memory
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: Seconds allowed between SIGINT and the exit (~1 s on an idle machine).
 CAP = 120
 

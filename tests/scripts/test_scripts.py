@@ -16,7 +16,7 @@ from testkit import load_script, script_path
 from cbsolve.feedback import FeedbackLog
 from cbsolve.variant import Variant
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MM = Variant.preset("mastermind")
 TINY = Variant(3, "0123", False)               # 24 secrets: every search in milliseconds
 
@@ -36,7 +36,7 @@ def test_every_script_is_smoke_tested():
     for path in sorted(ROOT.glob("scripts/*/*.py")):
         name = path.stem
         if name in OWN_TESTS:
-            own = (Path(__file__).parent / OWN_TESTS[name]).read_text()
+            own = next((ROOT / "tests").rglob(OWN_TESTS[name])).read_text()
             assert name in own, f"{OWN_TESTS[name]} does not load {name}"
         else:
             assert f'load_script("{name}")' in here, f"scripts/{path.parent.name}/{name}.py"

@@ -22,7 +22,7 @@ from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.variant import Variant
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys, *args):

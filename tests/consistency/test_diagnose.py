@@ -25,7 +25,7 @@ from cbsolve.variant import Variant
 BACKENDS = ["native", "sat", "cpsat"]
 #: Mastermind 16x6, 13 entries, one guess answered twice (also a row of
 #: scripts/bench/bench_time_limits.py).
-ONE_GUESS_TWICE = Path(__file__).parent / "fixtures" / "logs" / "mastermind-16x6-one-guess-twice.txt"
+ONE_GUESS_TWICE = Path(__file__).parents[1] / "fixtures" / "logs" / "mastermind-16x6-one-guess-twice.txt"
 
 
 def lies_of(log: FeedbackLog) -> np.ndarray:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # A child that raises KeyboardInterrupt when `module` is imported, then runs `python -m cbsolve`.
 CHILD = """

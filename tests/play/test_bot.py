@@ -14,7 +14,7 @@ from cbsolve.rule import score
 from cbsolve.variant import Variant
 
 BC = Variant.preset("bulls-cows")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_protocol_answers_one_line_each_and_never_crashes():

@@ -3,7 +3,7 @@
 The greedy value was computed before the search's deadline was set, and its scans read only
 the stop flag; on the bounds table's cells it ran tens of seconds past the limit, and its tree
 after it. A deadline already passed must stop it before any work, whatever the machine's
-speed (the kernel's scans: tests/test_native_deadlines.py).
+speed (the kernel's scans: tests/native/test_native_deadlines.py).
 """
 from __future__ import annotations
 

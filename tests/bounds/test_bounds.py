@@ -209,7 +209,7 @@ def test_huge_space_is_counted_not_enumerated():
     assert b.secrets == 26 ** 40
     assert b.responses == len(possible_responses(v))
     assert b.worst.lower == worst_lower(26 ** 40, b.responses)
-    # Upper end: the count-then-locate construction (tests/test_bounds_constructive.py).
+    # Upper end: the count-then-locate construction (tests/bounds/test_bounds_constructive.py).
     assert b.worst.upper == count_locate_worst(v) < 26 ** 40 and b.worst.exact is None
     assert b.expected.upper == count_locate_total(v) < count_locate_worst(v) * 26 ** 40
 
