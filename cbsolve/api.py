@@ -240,11 +240,14 @@ def diagnose(log: LogLike = (), *, variant: VariantLike | None = None,
              time_limit: float | None = None) -> ConsistencyResult:
     """Is ``log`` consistent, and if not, which replies conflict and which change fixes it:
     the count query of ``cbsolve consistent --count --limit 0`` (``conflict``: a minimal set of
-    entry numbers that cannot all hold; ``corrections``: the fewest replies to change).
+    entry numbers that cannot all hold; ``corrections``: every reply that alone could be wrong
+    with each score that fits it, likeliest first, else the fewest replies to change at once).
 
     >>> d = diagnose(["0123:1,2", "4567:0,2"])
-    >>> (d.consistent, d.conflict, len(d.corrections))
-    (False, [1, 2], 1)
+    >>> (d.consistent, d.conflict, sorted({c["entry"] for c in d.corrections}))
+    (False, [1, 2], [1, 2])
+    >>> d.corrections[0]["entry"], d.corrections[0]["to"], d.corrections[0]["secrets"]
+    (2, '0,1', 108)
     """
     return consistent(log, variant=variant, count=True, limit=0, backend=backend,
                       deadline=deadline, time_limit=time_limit)

@@ -103,7 +103,7 @@ def test_the_core_works_without_any_extra(tmp_path):
     assert codes == [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0], [r["err"] for r in results]
     assert imported == []
     assert "exactly 108 consistent secrets" in results[1]["out"]
-    assert "1 bulls, 3 cows" in results[0]["out"]
+    assert "1 bull, 3 cows" in results[0]["out"]
     assert "worst case 5 is therefore optimal" in results[6]["out"]
     assert "found my secret in 1 guess" in results[9]["out"]
     # auto without the solvers: the native search goes on, and the reason names the extra

@@ -126,7 +126,7 @@ def test_no_import_cycle_in_cbsolve():
 
 #: The data flow of docs/architecture.md, left to right: a module imports only from its own
 #: column or the columns to its left. Beside the flow (anyone may import them): errors, status,
-#: deadline, time_policy, machine, workers, inputs and the native kernels.
+#: deadline, time_policy, machine, workers, inputs, extras and the native kernels.
 FLOW = [
     {"variant"},
     {"codes", "patterns", "capacity", "guess_pool"},
@@ -136,9 +136,10 @@ FLOW = [
     {"tree", "certify", "certify_orbits", "claims"},
     {"strategy", "search", "symmetry"},
     {"bounds", "research", "formats", "html"},
-    {"cli", "play", "analysis", "__main__"},
+    {"cli", "play", "analysis", "api", "gym", "__main__"},
 ]
-BESIDE = {"", "errors", "status", "deadline", "time_policy", "machine", "workers", "inputs", "_native"}
+BESIDE = {"", "errors", "status", "deadline", "time_policy", "machine", "workers", "inputs", "extras",
+          "_native"}
 #: docs/architecture.md, "Search, layer by layer": cbsolve/search/ the same way.
 SEARCH_LAYERS = [
     {"result"},

@@ -226,3 +226,17 @@ def replay(variant: Variant, tree: dict) -> dict[int, int]:
             depth += 1
         hist[depth] = hist.get(depth, 0) + 1
     return dict(sorted(hist.items()))
+
+
+def run_game(lines, **kwargs):
+    """A terminal game (``cbsolve.play.terminal.Game``) fed ``lines`` as the player's input:
+    (its result, everything it printed)."""
+    import io
+
+    from cbsolve.play.inputs import Console
+    from cbsolve.play.terminal import Game
+
+    out = io.StringIO()
+    console = Console(stdin=io.StringIO("".join(x + "\n" for x in lines)), stdout=out)
+    result = Game(console=console, **kwargs).run()
+    return result, out.getvalue()

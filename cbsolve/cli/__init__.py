@@ -36,8 +36,8 @@ SHORT_HELP = {
     "bot": "Answer referee commands, one a line: new, guess, score B C, check GUESS, quit.",
     "bounds": "Bounds for any N and D: counting, partition (closed form), strategies, exact "
               "search.",
-    "consistent": "Secrets consistent with ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or "
-                  "--log FILE.",
+    "consistent": "Secrets consistent with ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:xByW | GUESS:B) "
+                  "and/or --log FILE.",
     "convert": "Convert a strategy tree between formats (replayed and checked on the way).",
     "evaluate": "Play a strategy against every secret (one shared decision tree) and report "
                 "its cost.",
@@ -48,6 +48,7 @@ SHORT_HELP = {
                  "largest class, the heuristics' scores of GUESS beside the best any guess "
                  "reaches.",
     "play": "Play Bulls and Cows (or any variant) against the computer.",
+    "puzzle": "A log that exactly one secret satisfies, verified by the native filter.",
     "referee": "Play bots (programs speaking the bot protocol) against each other, and score "
                "them.",
     "score": "Score GUESS against SECRET (both validated against the variant).",

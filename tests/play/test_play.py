@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from testkit import run_game
 
 from cbsolve.cli import main
 from cbsolve.codes import CodeSpace
@@ -200,13 +201,6 @@ def test_host_scores_with_the_rule():
 
 
 # --- terminal loop --------------------------------------------------------------------------
-def run_game(lines, **kwargs):
-    out = io.StringIO()
-    console = Console(stdin=io.StringIO("".join(x + "\n" for x in lines)), stdout=out)
-    result = Game(console=console, **kwargs).run()
-    return result, out.getvalue()
-
-
 def test_guess_mode_reprompts_on_every_bad_class():
     result, out = run_game(["012", "01a3", "0113", "0 1 2 3", "", "9876", "0123"],
                            variant=BC, mode="guess", secret="0123")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "play.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "play.md"
 PROMPTS = re.compile(r"^(Your guess #\d+: |Score for \S+: |Correction: |> )(.*)$")
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from cbsolve.cli import COMMAND_MODULES, SHORT_HELP, app
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("numpy", "ortools", "pysat", "scipy", "matplotlib", "rich")
 
 PROBE = """

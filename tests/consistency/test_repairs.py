@@ -79,7 +79,7 @@ def test_beyond_the_filter_each_entry_of_the_conflict_is_tried_within_the_deadli
 
     def find_one(sub, deadline):
         calls.append(deadline.left())
-        c = dfs.first(sub, seconds=deadline.left())
+        c = dfs.first(sub, deadline)
         return tuple(int(x) for x in c.codes[0]) if c.codes.shape[0] else None
 
     assert single_repairs_searched(log, [1, 2], Deadline(0), find_one) == [] and calls == []

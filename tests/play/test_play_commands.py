@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-from test_play import run_game
+from testkit import run_game
 
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency.native import consistent_indices

@@ -13,7 +13,7 @@ import pytest
 from cbsolve.cli import app
 from cbsolve.cli._requests import SERVABLE, BadRequest, to_argv
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: Fields that differ from run to run (wall-clock times).
 TIMES = {"seconds", "choose_seconds", "solve_seconds", "diagnose_seconds"}
 

@@ -10,7 +10,7 @@ import pytest
 from cbsolve.analysis.proved import BOUNDS_TABLE, best_proved, overlay
 from cbsolve.analysis.report import _draw_proved, _fmt
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COLUMNS = "N,D,kind,worst_lower,worst_exact,worst_lower_method,total_lower,total_exact,total_lower_method"
 
 
