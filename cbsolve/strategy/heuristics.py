@@ -173,6 +173,19 @@ class Chooser:
                 self.guesses == "candidates", table))
         return self._choose_on_the_fly(cands, rows, heur, table)
 
+    def best_of(self, cands: np.ndarray, rows: np.ndarray) -> int:
+        """The best of the code indices ``rows`` (non-empty) for ``cands``, with the usual
+        tie-break: the choice restricted to those guesses (a caller with a deadline scores the
+        guesses in chunks and keeps the best so far)."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        heur = _HEURISTIC_ID[self.strategy]
+        table = log2_table(cands.size) if self.strategy == "entropy" else _LOG_TABLE
+        if self.matrix is not None:
+            return int(_native.best_guess_matrix(
+                self.matrix, rows, cands, self.slots, self.win, self.max_classes, heur,
+                self.guesses == "candidates", table))
+        return self._choose_on_the_fly(cands, rows, heur, table)
+
     def _guess_rows(self, cands: np.ndarray, history) -> np.ndarray:
         """Code indices of the guesses to score (empty array = every code, in order)."""
         if self.symmetry is not None and len(history) < self.symmetry_depth:
