@@ -151,6 +151,10 @@ ADVICE_EXACT_SHARE = 0.5
 #: (Bulls & Cows 6/10 after one guess: 0.3 s; Mastermind 8x8: a minute), so the heuristic
 #: still scores guesses when they do not finish.
 ADVICE_SYMMETRY_SHARE = 0.3
+#: ``optimal --time-limit``: the proved bounds of ``bounds`` (counting, partition, second
+#: level, constructions) take at most this share first, the search the rest, so the interval
+#: ``optimal`` reports is never below the one ``bounds`` proves (issue 28).
+OPTIMAL_BOUNDS_SHARE = 0.2
 #: One exact review by the coach before it falls back to the heuristic review (docs/play.md,
 #: "The coach").
 REVIEW_SECONDS = 3.0

@@ -73,6 +73,7 @@ class PositionService:
         self._choosers: dict[str, Chooser] = {}
         self._symmetry = None
         self._reps: dict = {}
+        self._tree_costs: dict = {}
 
     # --- what remains ----------------------------------------------------------------------
     def candidates(self, log: FeedbackLog) -> np.ndarray:
@@ -123,7 +124,7 @@ class PositionService:
         check_objective(objective)
         deadline = deadline or Deadline(None)
         heuristic = STAND_IN[objective] if strategy == OPTIMAL else strategy
-        if not len(log) and cands is None:
+        if not len(log):
             start = self._start(strategy, objective, heuristic)
             if start is not None:
                 return start
@@ -135,11 +136,20 @@ class PositionService:
             return self._advice(guess, strategy, remaining, cands, objective, A.Provenance(
                 A.DETERMINED, objective, True, note="one secret left: play it"), needed=(1, 1))
         why = ""
-        if strategy == OPTIMAL:
+        if strategy == OPTIMAL or self.tree is not None:   # a tree file: followed while on it
             found = self._from_tree(log, cands, strategy, objective, remaining)
             if found is not None:
                 return found
+        if strategy == OPTIMAL:
             found, why = self._exact(log, cands, objective, remaining, deadline)
+            tree = self._tree(objective)
+            if found is None and tree is not None:
+                from pathlib import Path
+
+                from .trees import left_at
+
+                why = (f"the game left the {tree['_kind']} {Path(tree['_path']).name} "
+                       f"({left_at(tree, log)}); {why}")
             if found is not None:
                 return found
         return self._heuristic(log, cands, strategy, heuristic, objective, remaining, deadline,
@@ -150,7 +160,7 @@ class PositionService:
         from .opening import opening, summary
 
         remaining = A.Remaining(self.space.size, True)
-        if strategy == OPTIMAL:
+        if strategy == OPTIMAL or self.tree is not None:
             tree = self._tree(objective)
             if tree is not None and self.space.enumerable:
                 return self._from_tree(FeedbackLog(self.variant), None, strategy, objective,
@@ -181,7 +191,10 @@ class PositionService:
             return None
         if cands is None:
             cands = np.arange(self.space.size, dtype=np.int64)
-        cost = subtree_cost(self.space, node, cands)
+        key = (id(tree), tuple(log.tokens()))   # a game replays the same few tree positions
+        cost = self._tree_costs.get(key)
+        if cost is None:
+            cost = self._tree_costs[key] = subtree_cost(self.space, node, cands)
         if cost is None:            # a tree file that misses a secret of this position
             return None
         worst, total = cost

@@ -120,6 +120,19 @@ def follow_tree(tree: dict, log) -> dict | None:
     return node
 
 
+def left_at(tree: dict, log) -> str | None:
+    """Where the log leaves ``tree`` ("entry K: GUESS, the tree plays X"), None while on it."""
+    variant, node = log.variant, tree["root"]
+    for k, e in enumerate(log, 1):
+        if node is None:
+            return f"the tree ends before entry {k}"
+        if e.text != node["guess"]:
+            return f"entry {k} played {e.text} where the tree plays {node['guess']}"
+        key = variant.format_response(variant.response_index(e.bulls, e.cows))
+        node = (node.get("children") or {}).get(key)
+    return None
+
+
 def subtree_cost(space, node: dict, members) -> tuple[int, int] | None:
     """(worst, total) guesses from ``node`` over the code indices ``members`` (the secrets the
     log leaves there), counted from there; None if the subtree misses one of them."""

@@ -138,8 +138,11 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
             result = _solve_from(position, objective, guesses, max_depth, time_limit, workers,
                                  not no_certificate, lookahead, show, limit, reply_source)
         else:
-            result = _search(objective, variant, guesses, max_depth, time_limit, workers, show,
+            proved = _proved_interval(variant, objective, time_limit, max_depth, guesses)
+            left = None if time_limit is None else max(time_limit - proved[1], 1e-3)
+            result = _search(objective, variant, guesses, max_depth, left, workers, show,
                              not no_certificate, lookahead, ties, limit, reply_source)
+            _start_from(result, proved[0])
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
     code = _report(result, variant, out, dot, html, dot_depth, as_json, position)
@@ -168,6 +171,39 @@ def _search(objective, variant, guesses, max_depth, time_limit, workers, show, c
     return solve_expected(variant, max_depth=max_depth, guesses=guesses, time_limit=time_limit,
                           workers=workers, progress=show, memory_budget=limit,
                           replies=reply_source)
+
+
+def _proved_interval(variant, objective, time_limit, max_depth, guesses):
+    """(the interval ``bounds`` proves for the objective within its share of the time limit,
+    seconds spent): ``optimal`` starts from it and never reports less (issue 28: the search
+    said [5, ?] on Bulls & Cows 6/10 where ``bounds`` proves [6, 10] in the same time). Only
+    for a timed search of the whole game with every guess allowed and no depth cap (the
+    bounds' setting); an untimed search proves the value itself."""
+    if time_limit is None or max_depth is not None or guesses != "all":
+        return None, 0.0
+    import time
+
+    from .. import time_policy
+    from ..bounds import compute_bounds
+    from ..deadline import Deadline
+
+    started = time.perf_counter()
+    b = compute_bounds(variant, deadline=Deadline(time_limit * time_policy.OPTIMAL_BOUNDS_SHARE),
+                       search=False, strategies=False)
+    return (b.worst if objective == "worst" else b.expected), time.perf_counter() - started
+
+
+def _start_from(result, interval) -> None:
+    """Raise a stopped search's interval to what ``bounds`` proved (and say so)."""
+    if interval is None or result.proved:
+        return
+    if result.lower is None or interval.lower > result.lower:
+        result.lower = interval.lower
+        result.notes.append(f"lower bound {interval.lower} from bounds ({interval.lower_method})")
+    if result.upper is None or interval.upper < result.upper:
+        result.upper = interval.upper
+        result.notes.append(f"upper bound {interval.upper} from bounds "
+                            f"({interval.upper_method})")
 
 
 def _report(result, variant, out, dot, html, dot_depth, as_json, position=None) -> int:

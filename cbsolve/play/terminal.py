@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ..errors import CbsolveError, InconsistentLog, InvalidCode, InvalidFeedback
 from ..feedback import FeedbackLog
 from ..variant import Variant
+from ..time_policy import ASSIST_SECONDS
 from .engine import Guesser, Host
 from .inputs import Console, format_reply, parse_reply, reply_syntax
 
@@ -51,7 +52,8 @@ class Game:
 
     def __init__(self, variant: Variant, mode: str = "both", console: Console | None = None,
                  strategy: str = "minimax", seed: int | None = None, secret: str | None = None,
-                 guesses: str = "all", coach: bool = False):
+                 guesses: str = "all", coach: bool = False, objective: str = "worst",
+                 time_limit: float | None = ASSIST_SECONDS):
         if mode not in MODES:
             from ..errors import unknown_name
 
@@ -62,14 +64,16 @@ class Game:
         self.mode = mode
         self.console = console or Console()
         self.host = Host(variant, seed=seed, secret=secret) if mode != "host" else None
-        self.guesser = (Guesser(variant, strategy=strategy, seed=seed, guesses=guesses)
+        self.guesser = (Guesser(variant, strategy=strategy, seed=seed, guesses=guesses,
+                                objective=objective, backend_time_limit=time_limit)
                         if mode != "guess" else None)
         self.result = GameResult(mode, None, secret=None)
         self.coach = None
         if coach:
             from .coach import Coach
 
-            self.coach = Coach(variant)
+            self.coach = Coach(variant, objective=objective, time_limit=time_limit,
+                               service=None if self.guesser is None else self.guesser.service)
         self.you_done = mode == "host"
         self.me_done = mode == "guess"
 
