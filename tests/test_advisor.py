@@ -121,10 +121,10 @@ def test_a_deadline_cut_heuristic_is_labelled_best_so_far():
 def test_the_chunked_choice_is_the_kernels(monkeypatch):
     import cbsolve.advisor.choose as ch
 
-    monkeypatch.setattr(ch, "CHUNK_PAIRS", 5_000)      # many chunks
-    v = Variant.from_options("mastermind", length=5, digits=8)
+    monkeypatch.setattr(ch, "CHUNK_PAIRS", 5_000)      # 19 guesses a chunk, 69 chunks
+    v = MM
     for strategy in SCORED:
-        log = FeedbackLog.parse(v, ["11223:1,1"])
+        log = FeedbackLog.parse(v, ["1122:1,0"])
         service = PositionService(v)
         cands = service.candidates(log)
         chooser = Chooser(v, strategy, use_matrix=False)

@@ -165,15 +165,26 @@ class PositionService:
             if tree is not None and self.space.enumerable:
                 return self._from_tree(FeedbackLog(self.variant), None, strategy, objective,
                                        remaining)
-        found = opening(self.variant, heuristic)
-        if found is None or self.guesses == "candidates" and self.variant.no_leading_zero:
+        if heuristic not in ("minimax", "expected", "entropy", "parts"):
             return None
-        code, sizes = found
-        note = (f"{heuristic}'s opening, one guess per symmetry class scored in closed form"
-                + (" (no certified tree for this objective)" if strategy == OPTIMAL else ""))
+        if self.variant.no_leading_zero:
+            return None         # no closed form: the position's own path (small spaces)
+        found = opening(self.variant, heuristic)
+        if found is not None:
+            code, sizes = found
+            note = f"{heuristic}'s opening, one guess per symmetry class scored in closed form"
+            part = summary(sizes)
+        else:
+            from .opening import rule_opening
+
+            code, part = rule_opening(self.variant), {}
+            note = ("opening by rule (symbols in pairs): scoring every symmetry class in closed "
+                    f"form would take too long here; {heuristic} not applied")
+        if strategy == OPTIMAL:
+            note += " (no certified tree for this objective)"
         return A.Advice(self.space.format(code), strategy, remaining,
                         A.Provenance(A.OPENING, objective, False, note=note), self.guesses,
-                        summary(sizes), self._needed(objective, self.space.size))
+                        part, self._needed(objective, self.space.size))
 
     def _tree(self, objective: str) -> dict | None:
         from .trees import shipped_tree
