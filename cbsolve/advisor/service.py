@@ -142,16 +142,11 @@ class PositionService:
                 return found
         if strategy == OPTIMAL:
             found, why = self._exact(log, cands, objective, remaining, deadline)
-            tree = self._tree(objective)
-            if found is None and tree is not None:
-                from pathlib import Path
-
-                from .trees import left_at
-
-                why = (f"the game left the {tree['_kind']} {Path(tree['_path']).name} "
-                       f"({left_at(tree, log)}); {why}")
+            where = self._off_tree(log, objective)
             if found is not None:
+                found.provenance.note = f"{where}; {found.provenance.note}"
                 return found
+            why = f"{where}; {why}"
         return self._heuristic(log, cands, strategy, heuristic, objective, remaining, deadline,
                                why)
 
@@ -221,6 +216,19 @@ class PositionService:
                                      "worst": worst, "total": total,
                                      "average": total / cands.size} if honoured else None,
                             how="the certified tree" if honoured else "the tree")
+
+    def _off_tree(self, log, objective: str) -> str:
+        """Why no certified tree answers here: none for this game and objective, or where the
+        game left it."""
+        tree = self._tree(objective)
+        if tree is None:
+            return f"no certified tree in models/ for this game and the {objective} objective"
+        from pathlib import Path
+
+        from .trees import left_at
+
+        return (f"the game left the {tree['_kind']} {Path(tree['_path']).name} "
+                f"({left_at(tree, log)})")
 
     def _exact(self, log, cands, objective, remaining, deadline):
         """(advice from the exact search for ``objective``, "") or (None, why not)."""
