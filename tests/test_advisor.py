@@ -149,3 +149,29 @@ def test_cli_next_time_limit_labels_the_answer(capsys):
     data = json.loads(text)
     assert code == 0 and data["complete"] is False and data["stopped"] == "time"
     assert data["guess"] is not None and data["source"] == "heuristic"
+
+
+@pytest.mark.parametrize("variant, guess", [(MM, "1123"), (BC, "0123"),
+                                            (Variant(4, "012345", repeats=True,
+                                                     feedback="bulls"), "0011")])
+def test_the_opening_partition_in_closed_form_is_the_scorers(variant, guess):
+    from cbsolve.strategy.partition import partition
+
+    log = FeedbackLog(variant)
+    closed = PositionService(variant).partition(log, guess)
+    listed = partition(log, guess)
+    assert closed.to_json() == listed.to_json()
+
+
+def test_optimal_never_reports_less_than_bounds_proves(capsys):
+    # issue 28: `optimal --objective worst --length 6 --digits 10 --time-limit 50` said
+    # [5, ?] where `bounds` proves 6 (the first guess's partition in closed form)
+    from cbsolve.bounds import compute_bounds
+
+    proved = compute_bounds(Variant.from_options(None, length=6, digits=10), search=False,
+                            strategies=False, deep=False).worst.lower
+    code, text, _ = run(capsys, "optimal", "--objective", "worst", "--length", "6", "--digits",
+                        "10", "--time-limit", "1", "--json")
+    data = json.loads(text)
+    assert code == 0 and not data["proved"] and proved == 6 and data["lower"] >= proved
+    assert any("from bounds" in n for n in data["notes"])

@@ -91,3 +91,39 @@ def opening(variant: Variant, strategy: str) -> tuple[tuple[int, ...], list[int]
         if best is None or key < best[0]:
             best = (key, code, sizes)
     return best[1], best[2]
+
+
+def opening_partition(variant: Variant, code):
+    """The partition of the whole space by the opening ``code`` (symbol indices) in closed
+    form, with the scores' best over every opening (:class:`cbsolve.strategy.partition.
+    Partition`, classes without members); None when there is no closed form or it would take
+    too long."""
+    from ..bounds.partition import (
+        first_guess_partition,
+        guess_patterns,
+        pattern_of,
+        repeats_work,
+    )
+    from ..codes import CodeSpace
+    from ..strategy.partition import SCORES, Partition, plain, scores_of
+
+    if variant.no_leading_zero:
+        return None
+    patterns = guess_patterns(variant) if variant.repeats else [(1,) * variant.length]
+    if variant.repeats and sum(repeats_work(p) for p in patterns) > OPENING_WORK:
+        return None
+    slots = variant.response_slots
+    rows = []
+    for p in patterns:
+        row = [0] * slots
+        for (b, c), size in first_guess_partition(variant, p).items():
+            row[variant.response_index(b, c)] = size
+        rows.append(row)
+    scores = scores_of(rows)
+    best = {k: plain(scores[k].max() if high else scores[k].min()) for k, high in SCORES.items()}
+    mine = patterns.index(pattern_of(code))
+    classes = [{"reply": variant.format_response(r), "count": int(n), "members": []}
+               for r, n in enumerate(rows[mine]) if n]
+    return Partition(guess=CodeSpace(variant).format(code), candidates=sum(rows[mine]), candidate=True,
+                     classes=classes, scores={k: plain(scores[k][mine]) for k in SCORES},
+                     best=best)

@@ -353,13 +353,21 @@ class PositionService:
                         self._needed(objective, int(cands.size), needed, how), optimum)
 
     # --- a guess's partition ---------------------------------------------------------------
-    def partition(self, log: FeedbackLog, guess: str, deadline: Deadline | None = None):
+    def partition(self, log: FeedbackLog, guess: str, deadline: Deadline | None = None,
+                  members: bool = False):
         """The reply classes of ``guess`` over the secrets ``log`` leaves, with the heuristics'
         scores beside the best any guess reaches (over one guess per symmetry class; None
-        when the deadline cut that comparison: ``best_complete`` says so)."""
+        when the deadline cut that comparison: ``best_complete`` says so). ``members``: the
+        classes' secrets are wanted (the opening's closed form has only their counts)."""
         from ..strategy.partition import partition
 
         deadline = deadline or Deadline(None)
+        if not len(log) and not members:
+            from .opening import opening_partition
+
+            found = opening_partition(self.variant, self.space.parse(guess))
+            if found is not None:
+                return found
         cands = self.candidates(log) if len(log) else np.arange(self.space.size, dtype=np.int64)
         history = [tuple(int(x) for x in self.space.parse(e.text)) for e in log]
         key = tuple(self.space.index_of(h) for h in history)

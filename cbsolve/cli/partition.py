@@ -55,7 +55,8 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
             data = {"candidates": table.candidates, "sort": sort, "guesses": table.rows}
             emit(as_json, data, _table_text(table, sort))
         else:
-            part = PositionService(variant).partition(log, guess, deadline=budget.deadline)
+            part = PositionService(variant).partition(log, guess, deadline=budget.deadline,
+                                                      members=list_members)
             emit(as_json, part.to_json(members=list_members), _text(part, list_members))
             if not part.best_complete:
                 from .next import finish

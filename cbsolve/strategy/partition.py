@@ -80,10 +80,10 @@ def _all_counts(log: FeedbackLog, cands: np.ndarray) -> np.ndarray:
 
 
 def _best(scores: dict[str, np.ndarray]) -> dict[str, float]:
-    return {k: _plain(scores[k].max() if high else scores[k].min()) for k, high in SCORES.items()}
+    return {k: plain(scores[k].max() if high else scores[k].min()) for k, high in SCORES.items()}
 
 
-def _plain(x) -> float | int:
+def plain(x) -> float | int:
     return int(x) if isinstance(x, (np.integer, int)) else round(float(x), 6)
 
 
@@ -107,7 +107,7 @@ def partition(log: FeedbackLog, guess: str, cands: np.ndarray | None = None,
     best = _best_over(log, cands, rows, deadline)
     return Partition(guess=space.format(space.codes[g]), candidates=int(cands.size),
                      candidate=bool(np.any(replies == v.win_response)), classes=classes,
-                     scores={k: _plain(x[0]) for k, x in scores_of(sizes).items()},
+                     scores={k: plain(x[0]) for k, x in scores_of(sizes).items()},
                      best=best, best_complete=best is not None)
 
 
@@ -149,7 +149,7 @@ def partition_table(log: FeedbackLog, sort: str = "minimax") -> Table:
     in_cands = np.zeros(log.space.codes.shape[0], dtype=bool)
     in_cands[cands] = True
     rows = [{"guess": log.space.format(log.space.codes[g]), "equivalent": int(n),
-             "candidate": bool(in_cands[g]), **{k: _plain(scores[k][g]) for k in SCORES}}
+             "candidate": bool(in_cands[g]), **{k: plain(scores[k][g]) for k in SCORES}}
             for g, n in zip(reps, sizes)]
     order = [sort] + [k for k in SCORES if k != sort]
     rows.sort(key=lambda r: tuple(-r[k] if SCORES[k] else r[k] for k in order)
