@@ -164,19 +164,12 @@ class Chooser:
             # The lowest candidate splits one or two candidates into singletons, which is
             # optimal for every scored heuristic, and it takes the tie-break.
             return int(cands[0])
-        rows = self._guess_rows(cands, history)
-        heur = _HEURISTIC_ID[self.strategy]
-        table = log2_table(cands.size) if self.strategy == "entropy" else _LOG_TABLE
-        if self.matrix is not None:
-            return int(_native.best_guess_matrix(
-                self.matrix, rows, cands, self.slots, self.win, self.max_classes, heur,
-                self.guesses == "candidates", table))
-        return self._choose_on_the_fly(cands, rows, heur, table)
+        return self.best_of(cands, self._guess_rows(cands, history))
 
     def best_of(self, cands: np.ndarray, rows: np.ndarray) -> int:
-        """The best of the code indices ``rows`` (non-empty) for ``cands``, with the usual
-        tie-break: the choice restricted to those guesses (a caller with a deadline scores the
-        guesses in chunks and keeps the best so far)."""
+        """The best of the code indices ``rows`` for ``cands`` (an empty ``rows``: every code),
+        with the usual tie-break: the choice restricted to those guesses (a caller with a
+        deadline scores the guesses in chunks and keeps the best so far)."""
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         heur = _HEURISTIC_ID[self.strategy]
         table = log2_table(cands.size) if self.strategy == "entropy" else _LOG_TABLE
