@@ -21,10 +21,13 @@ GAMES = {
     "mm69": (["--variant", "mastermind", "--length", "6", "--digits", "9"], "112233"),
     "mm88": (["--variant", "mastermind", "--length", "8", "--digits", "8"], "11223344"),
 }
+#: A reply to each game's opening, for the second answer (``next`` after one entry).
+REPLY = {"bc5": "1,1", "bc6": "1,2", "logik": "1,1", "mm69": "1,2", "mm88": "1,2"}
 
 
-def faces(opts: list[str], guess: str) -> dict[str, tuple[list[str], str]]:
-    return {"next": (["next", *opts], ""), "partition": (["partition", guess, *opts], ""),
+def faces(opts: list[str], guess: str, reply: str) -> dict[str, tuple[list[str], str]]:
+    return {"next": (["next", *opts], ""),
+            "next after 1 reply": (["next", f"{guess}:{reply}", *opts], ""), "partition": (["partition", guess, *opts], ""),
             "assist": (["assist", *opts, "--json"], ""), "bot": (["bot", *opts], "guess\nquit\n"),
             "play-host": (["play", "--mode", "host", *opts], "")}
 
@@ -46,7 +49,7 @@ def main(argv=None) -> int:
     print("|---|---|---|---|")
     for name in args.games.split(","):
         opts, guess = GAMES[name]
-        for face, (cmd, stdin) in faces(opts, guess).items():
+        for face, (cmd, stdin) in faces(opts, guess, REPLY[name]).items():
             runs = [first_answer(cmd, stdin) for _ in range(args.repeat)]
             best = min(r[0] for r in runs)
             print(f"| {name} | {face} | {best:.2f} | {runs[0][1]} |", flush=True)

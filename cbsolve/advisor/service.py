@@ -323,6 +323,12 @@ class PositionService:
         return self._choosers[strategy]
 
     def _sym(self):
+        """The symmetry of the game, or None on a space too large for it (its set-up alone
+        maps every code: 8 s on Mastermind 8x8)."""
+        from .choose import SYMMETRY_CODES
+
+        if self.space.size > SYMMETRY_CODES:
+            return None
         if self._symmetry is None:
             from ..symmetry import Symmetry
 
@@ -372,7 +378,7 @@ class PositionService:
         history = [tuple(int(x) for x in self.space.parse(e.text)) for e in log]
         key = tuple(self.space.index_of(h) for h in history)
         reps = self._reps.get(key)
-        if reps is None:
+        if reps is None and self._sym() is not None:
             reps = self._sym().guess_representatives(
                 history, deadline=deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
             if reps is not None:
