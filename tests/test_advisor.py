@@ -175,3 +175,18 @@ def test_optimal_never_reports_less_than_bounds_proves(capsys):
     data = json.loads(text)
     assert code == 0 and not data["proved"] and proved == 6 and data["lower"] >= proved
     assert any("from bounds" in n for n in data["notes"])
+
+
+def test_the_spread_order_scores_every_guess_once_and_chooses_as_the_kernel(monkeypatch):
+    import cbsolve.advisor.choose as ch
+
+    monkeypatch.setattr(ch, "SPREAD", 16)
+    monkeypatch.setattr(ch, "CHUNK_PAIRS", 20_000)
+    rows = ch.spread_first(MM.n_symbols ** MM.length)
+    assert sorted(rows.tolist()) == list(range(1296)) and rows[1] == 81
+    log = FeedbackLog.parse(MM, ["1122:1,0", "1344:0,2", "3516:1,1"])
+    service = PositionService(MM)
+    cands = service.candidates(log)
+    chooser = Chooser(MM, "minimax", use_matrix=False)
+    got = ch.choose(chooser, cands, rows, Deadline(None))
+    assert got.complete and got.index == chooser.choose(cands)

@@ -109,7 +109,7 @@ def choose(chooser: Chooser, cands: np.ndarray, rows: np.ndarray, deadline: Dead
     for start in range(0, total, step):
         if deadline.expired():
             break
-        chunk = rows[start:start + step]
+        chunk = np.sort(rows[start:start + step])     # the kernel takes increasing rows
         g = chooser.best_of(cands, chunk)
         key = score_key(chooser, g, cands)
         if best is None or key < best:
