@@ -190,3 +190,16 @@ def test_the_spread_order_scores_every_guess_once_and_chooses_as_the_kernel(monk
     chooser = Chooser(MM, "minimax", use_matrix=False)
     got = ch.choose(chooser, cands, rows, Deadline(None))
     assert got.complete and got.index == chooser.choose(cands)
+
+
+def test_bounds_uses_the_certified_trees(capsys):
+    # Mastermind 4/6: total 5625 (Koyama & Lai 1993), worst 5 (Knuth 1977); Bulls & Cows 4/10:
+    # worst 7 and total 26274, the certified trees in models/ (verified by
+    # tests/test_certified_models.py)
+    for args, worst, total in ((["--variant", "mastermind"], 5, 5625), ([], 7, 26274)):
+        code, text, _ = run(capsys, "bounds", *args, "--no-search", "--no-strategies",
+                            "--shallow", "--json")
+        data = json.loads(text)
+        assert code == 0 and data["worst"]["exact"] == worst
+        assert data["expected"]["exact"] == total
+        assert "certified tree" in data["expected"]["lower_method"]

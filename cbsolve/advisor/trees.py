@@ -47,6 +47,22 @@ def find_tree(variant: Variant, objective: str | None = "worst",
     return min(found)[2] if found else None
 
 
+def certified_value(variant: Variant, objective: str) -> tuple[int, str] | None:
+    """(the proved optimum of the whole game for ``objective``: the worst case or the total,
+    and the file it comes from) from a certified tree's stats, or None. The stats are the
+    claims ``cbsolve verify`` replays; the tests replay every shipped tree
+    (tests/test_certified_models.py), so the header is read without a replay here."""
+    path = find_tree(variant, objective)
+    if path is None:
+        return None
+    doc = _header(path) or load(path)
+    if doc.get("proved") is not True or doc.get("max_depth") is not None:
+        return None
+    stats = doc.get("stats") or {}
+    value = stats.get("worst" if objective == "worst" else "total")
+    return (int(value), path.name) if isinstance(value, int) else None
+
+
 def _header(path: Path) -> dict | None:
     """The fields before ``root`` (format, variant, strategy, stats), read from the file's
     first few kilobytes: choosing a tree must not parse every tree in models/ (the Bulls &
