@@ -203,3 +203,20 @@ def test_bounds_uses_the_certified_trees(capsys):
         assert code == 0 and data["worst"]["exact"] == worst
         assert data["expected"]["exact"] == total
         assert "certified tree" in data["expected"]["lower_method"]
+
+
+def test_cli_partition_time_limit_leaves_out_the_best(capsys):
+    code, text, _ = run(capsys, "partition", "0145", "0123:1,2", "--time-limit", "1e-9",
+                        "--json")
+    data = json.loads(text)
+    assert code == 0 and data["best"] is None and data["best_complete"] is False
+    assert sum(c["count"] for c in data["classes"]) == data["candidates"]
+
+
+def test_bot_plays_the_objective_it_is_given():
+    from cbsolve.advisor.trees import shipped_tree
+    from cbsolve.play.bot import Bot
+
+    for objective in ("worst", "expected"):
+        bot = Bot(MM, strategy="optimal", seed=1, objective=objective)
+        assert bot.handle("guess") == shipped_tree(MM, objective)["root"]["guess"]
