@@ -12,7 +12,6 @@ from cbsolve.play.assistant import MODELS, Assistant, AssistSession, find_tree
 from cbsolve.play.inputs import Console
 from cbsolve.rule import score
 from cbsolve.search.position import Position, solve_from
-from cbsolve.strategy.exact import EXACT_SECRETS
 from cbsolve.tree import InvalidTree
 from cbsolve.variant import Variant
 
