@@ -57,6 +57,12 @@ def test_following_optimal_worst_needs_knuths_five_on_mastermind():
     assert worst == 5
 
 
+def test_following_optimal_expected_totals_koyama_lais_5625_on_mastermind():
+    # Koyama & Lai 1993 (J. Recreational Math. 25(4)): 5625 guesses over the 1296 secrets
+    service = PositionService(MM)
+    assert sum(play_out(service, s, "expected") for s in secrets_of(MM)) == 5625
+
+
 def test_following_optimal_worst_needs_seven_on_bulls_and_cows_sample():
     # Bulls & Cows 4/10: 7 guesses in the worst case (the certified tree in models/)
     service = PositionService(BC)
