@@ -1,4 +1,4 @@
-"""First answer of the advising faces on large games: whole-process seconds (issue 28).
+"""First answer of the advising faces on large games: whole-process seconds.
 
 Each face runs as its own process (``python -m cbsolve ...``) with the input closed or one
 protocol line, so the time is from process start to its first answer: ``next``, ``partition

@@ -76,7 +76,7 @@ def test_following_optimal_worst_needs_seven_on_every_bulls_and_cows_secret():
 
 
 def test_leaving_the_tree_keeps_the_objective():
-    # issue 28: from 1123:1,1 "optimal" switched to the expected objective and needed 6 in all;
+    # from 1123:1,1 "optimal" switched to the expected objective and needed 6 in all;
     # the worst-case search from there proves 4 more suffice, and the advice is its guess
     log = FeedbackLog.parse(MM, ["1111:0,0", "2233:1,1"])     # off the certified tree
     advice = PositionService(MM).advise(log, strategy="optimal", objective="worst")
@@ -170,7 +170,7 @@ def test_the_opening_partition_in_closed_form_is_the_scorers(variant, guess):
 
 
 def test_optimal_never_reports_less_than_bounds_proves(capsys):
-    # issue 28: `optimal --objective worst --length 6 --digits 10 --time-limit 50` said
+    # `optimal --objective worst --length 6 --digits 10 --time-limit 50` said
     # [5, ?] where `bounds` proves 6 (the first guess's partition in closed form)
     from cbsolve.bounds import compute_bounds
 

@@ -133,7 +133,7 @@ def test_the_searchs_own_guess_costs_nothing(objective):
 
 
 def test_the_certified_opening_draws_no_blame():
-    # issue 28: the coach said the certified opening cost "+1 in the worst case" (a heuristic
+    # the coach said the certified opening cost "+1 in the worst case" (a heuristic
     # judging a certified tree); the tree's own guess is the advice, with the tree's figures
     review = Coach(MM).review(FeedbackLog(MM), "1123")
     assert review.followed == "tree" and review.delta_worst == 0 and review.worst == 5

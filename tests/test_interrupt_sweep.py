@@ -150,7 +150,7 @@ def _seven_of_ten_log() -> list[str]:
 
 
 def test_next_prints_its_best_so_far_on_ctrl_c():
-    """issue 28: Ctrl-C in `next` printed nothing. The position service scores guesses in
+    """Ctrl-C in `next` printed nothing. The position service scores guesses in
     chunks that watch the stop request, so the best guess scored so far is the answer,
     labelled interrupted, exit 130."""
     code, out, err = _interrupt(["next", *_seven_of_ten_log(), "--length", "7",
@@ -173,7 +173,7 @@ def test_the_heuristic_kernel_does_not_hold_ctrl_c(args):
 
 
 def test_assist_keeps_the_entries_when_interrupted():
-    """`assist`'s advice on Bulls & Cows 6/10 took minutes (issue 28) and held Ctrl-C; its
+    """`assist`'s advice on Bulls & Cows 6/10 took minutes and held Ctrl-C; its
     opening is now instant (the position service), so Ctrl-C lands at the prompt: the
     session ends at once and reports its entries (none typed yet)."""
     code, out, err = _interrupt(["assist", "--length", "6", "--json"], after=5.0)

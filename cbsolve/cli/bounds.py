@@ -35,8 +35,8 @@ def bounds_command(time_limit, no_search, no_strategies, shallow, variant, as_js
 
 
 def _certified(result) -> None:
-    """Exact values from the certified trees in models/ where the game has one (issue 28:
-    `bounds` uses the exact results the project holds)."""
+    """Exact values from the certified trees in models/ where the game has one (`bounds`
+    uses the exact results the project holds)."""
     from ..advisor.trees import certified_value
 
     for objective, interval in (("worst", result.worst), ("expected", result.expected)):

@@ -175,7 +175,7 @@ def _search(objective, variant, guesses, max_depth, time_limit, workers, show, c
 
 def _proved_interval(variant, objective, time_limit, max_depth, guesses):
     """(the interval ``bounds`` proves for the objective within its share of the time limit,
-    seconds spent): ``optimal`` starts from it and never reports less (issue 28: the search
+    seconds spent): ``optimal`` starts from it and never reports less (the search
     said [5, ?] on Bulls & Cows 6/10 where ``bounds`` proves [6, 10] in the same time). Only
     for a timed search of the whole game with every guess allowed and no depth cap (the
     bounds' setting); an untimed search proves the value itself."""
@@ -189,7 +189,8 @@ def _proved_interval(variant, objective, time_limit, max_depth, guesses):
 
     started = time.perf_counter()
     b = compute_bounds(variant, deadline=Deadline(time_limit * time_policy.OPTIMAL_BOUNDS_SHARE),
-                       search=False, strategies=False, deep=False)
+                       search=False, strategies=False,
+                       deep=time_limit >= time_policy.OPTIMAL_DEEP_BOUNDS_SECONDS)
     return (b.worst if objective == "worst" else b.expected), time.perf_counter() - started
 
 
