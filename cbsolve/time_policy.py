@@ -152,6 +152,23 @@ FIRST_RESERVE_FACTOR = 2.0
 VERIFY_SECONDS_PER_SECRET = 1e-4
 #: One exact answer for advice (strategy/exact.py); a search that does not finish falls back.
 ADVICE_EXACT_SECONDS = 2.0
+#: The exact search from a position takes at most this share of an answer's time left (the
+#: heuristic keeps the rest, so a search that does not finish still leaves a labelled answer
+#: from the same deadline; cbsolve/advisor/service.py).
+ADVICE_EXACT_SHARE = 0.5
+#: The symmetry classes of a position's guesses take at most this share of an answer's time
+#: (Bulls & Cows 6/10 after one guess: 0.3 s; Mastermind 8x8: a minute), so the heuristic
+#: still scores guesses when they do not finish.
+ADVICE_SYMMETRY_SHARE = 0.3
+#: ``optimal --time-limit``: the proved bounds of ``bounds`` (counting, partition, second
+#: level, constructions) take at most this share first (the share ``bounds`` gives its second
+#: level, SECOND_LEVEL_SHARE), the search the rest, so the interval ``optimal`` reports is
+#: never below the one ``bounds`` proves in the same time ...
+OPTIMAL_BOUNDS_SHARE = 0.5
+#: ... with the two-level partition bounds from this time limit on (they are what `bounds`
+#: proves Logik 5x8 needs 6 with, in half of 5 s; under a second they are left out, the
+#: closed forms alone take milliseconds).
+OPTIMAL_DEEP_BOUNDS_SECONDS = 1.0
 #: One exact review by the coach before it falls back to the heuristic review (docs/play.md,
 #: "The coach").
 REVIEW_SECONDS = 3.0

@@ -7,6 +7,7 @@ import click
 
 from .. import time_policy
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
+from .next import OBJECTIVE_HELP, TIME_HELP
 
 
 @app.command("assist")
@@ -14,17 +15,19 @@ from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, v
 @click.option("--log", "log_file", type=FILE, default=None, metavar="FILE",
               help="Start from the entries in a log file.")
 @click.option("--strategy", default="minimax", show_default=True, metavar="NAME",
-              help="minimax, expected, entropy, parts, first, random, or optimal (the exact "
-                   "optimum from the position when at most 500 secrets remain, else the "
-                   "certified tree in models/, else minimax; each answer says which).")
+              help="minimax, expected, entropy, parts, first, random, or optimal (for "
+                   "--objective: the certified tree in models/ while the game is on it, then the "
+                   "exact optimum from the position when it fits the time, else a heuristic; "
+                   "each answer says which).")
+@click.option("--objective", default="worst", show_default=True, metavar="worst|expected",
+              help=OBJECTIVE_HELP)
 @click.option("--tree", "tree_path", type=FILE, default=None, metavar="FILE",
               help="Follow this strategy tree (docs/tree-format.md).")
 @click.option("--guesses", default="all", show_default=True, metavar="SET",
               help="Suggest from all codes or only the remaining candidates.")
 @click.option("--seed", type=SEED, default=None, help="Seed for the random strategy.")
 @click.option("--time-limit", type=SECONDS, default=time_policy.ASSIST_SECONDS, show_default=True,
-              metavar="SECONDS",
-              help="Solver time per answer for spaces too large to list (0: no limit).")
+              metavar="SECONDS", help=TIME_HELP)
 @click.option("--coach", is_flag=True,
               help="Review each guess you type: what it costs against the best guess from that "
                    "position (on average and in the worst case; exact when at most 500 "
@@ -32,8 +35,8 @@ from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, v
 @click.option("--quiet", is_flag=True, help="Accepted for symmetry; assist shows no progress bars.")
 @variant_options
 @json_option
-def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_limit, coach,
-                   quiet, variant, as_json) -> int:
+def assist_command(entries, log_file, strategy, objective, tree_path, guesses, seed, time_limit,
+                   coach, quiet, variant, as_json) -> int:
     """Suggest the next guess for a game you play elsewhere; type guesses and scores as you go.
 
     ENTRIES (GUESS:B,C ...) and --log start the game part-way. With --json the conversation
@@ -49,10 +52,13 @@ def assist_command(entries, log_file, strategy, tree_path, guesses, seed, time_l
     from ..play.inputs import Console
     from .consistent import read_log
 
+    from ..advisor import check_objective
+
+    check_objective(objective)
     log = read_log(variant, entries, log_file)
     assistant = Assistant(variant, strategy=strategy, guesses=guesses, seed=seed,
                           tree_path=tree_path, time_limit=time_limit or None, coach=coach,
-                          wait=abandonable)
+                          wait=abandonable, objective=objective)
     for e in log:
         try:
             assistant.add(e.text, e.bulls, e.cows)

@@ -3,27 +3,37 @@ from __future__ import annotations
 
 import click
 
-from . import EXIT_OK, SEED, app, variant_options
+from .. import time_policy
+from . import EXIT_OK, SECONDS, SEED, app, variant_options
+from .next import OBJECTIVE_HELP, TIME_HELP
 
 
 @app.command("bot")
 @click.option("--strategy", default="minimax", show_default=True, metavar="NAME",
-              help="How the bot guesses: minimax, expected, entropy, parts, first, random.")
+              help="How the bot guesses: minimax, expected, entropy, parts, first, random, "
+                   "optimal (for --objective).")
 @click.option("--guesses", default="all", show_default=True, metavar="SET",
               help="Draw guesses from all codes or only the remaining candidates.")
 @click.option("--seed", type=SEED, default=None, help="Seed for the bot's secrets and choices.")
+@click.option("--objective", default="worst", show_default=True, metavar="worst|expected",
+              help=OBJECTIVE_HELP)
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS", help=TIME_HELP)
 @variant_options
-def bot_command(strategy, guesses, seed, variant) -> int:
+def bot_command(strategy, guesses, seed, objective, time_limit, variant) -> int:
     """Answer referee commands, one a line: new, guess, score B C, check GUESS, quit.
 
     Each command gets exactly one answer line (errors: one line starting with 'error').
     The protocol itself is the output, so this command has no --json.
     """
     from ..play.bot import Bot, serve
+    from ..advisor import check_objective
     from ..play.engine import check_strategy
     from ._interrupt import interactive
 
     interactive()     # Ctrl-C ends the protocol at once
     check_strategy(strategy)
-    serve(Bot(variant, strategy=strategy, seed=seed, guesses=guesses))
+    check_objective(objective)
+    seconds = time_policy.ASSIST_SECONDS if time_limit is None else (time_limit or None)
+    serve(Bot(variant, strategy=strategy, seed=seed, guesses=guesses, objective=objective,
+              time_limit=seconds))
     return EXIT_OK

@@ -1,51 +1,92 @@
-"""``cbsolve next [ENTRY...] --strategy S``: the best next guess for a feedback log."""
+"""``cbsolve next [ENTRY...] --strategy S --objective O``: the best next guess for a log.
+
+Thin: one :class:`~cbsolve.deadline.Deadline` from ``--time-limit``, one call to the position
+service (:class:`cbsolve.advisor.PositionService`), the answer with its provenance. At the
+deadline or on Ctrl-C the service's best so far is printed, labelled (Ctrl-C: exit 130).
+"""
 from __future__ import annotations
 
 import click
 
+from .. import time_policy
 from ..errors import InconsistentLog
-from . import EXIT_OK, FILE, SEED, app, emit, json_option, variant_options
+from . import EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
 from .consistent import read_log, report_inconsistent
 from .evaluate import STRATEGY_HELP
+
+#: Options shared by the faces that advise (next, assist, play, bot).
+OBJECTIVE_HELP = ("What 'optimal' minimises, through the whole game: worst (the most guesses "
+                  "any secret needs) or expected (the average). A certified tree for it is "
+                  "followed while the game is on it, then the exact search from the position "
+                  "for the same objective; where neither fits in time, a heuristic aiming at "
+                  "it, labelled. Default worst.")
+TIME_HELP = (f"Time for each answer (default {time_policy.ASSIST_SECONDS:g}; 0: no limit); at "
+             "the limit the best found so far, labelled.")
 
 
 @app.command("next")
 @click.argument("entries", nargs=-1)
 @click.option("--log", "log_file", type=FILE, default=None, metavar="FILE", help="Read entries from a file.")
 @click.option("--strategy", default="minimax", show_default=True,
-              help=f"{STRATEGY_HELP} | optimal (the exact optimum from this position when at "
-                   "most 500 secrets remain, else the certified tree in models/, else minimax; "
-                   "the output says which)")
+              help=f"{STRATEGY_HELP} | optimal (the certified tree in models/ for the "
+                   "objective while the log follows it, else the exact optimum from this "
+                   "position when the search fits the time, else a heuristic; the output says "
+                   "which)")
+@click.option("--objective", default="worst", show_default=True, metavar="worst|expected",
+              help=OBJECTIVE_HELP)
 @click.option("--guesses", default="all", show_default=True, metavar="all|candidates",
               help="Draw guesses from all codes or from the remaining candidates only.")
 @click.option("--seed", type=SEED, default=None, help="Seed for the random strategy.")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS", help=TIME_HELP)
 @variant_options
 @json_option
-def next_command(entries, log_file, strategy, guesses, seed, variant, as_json) -> int:
+def next_command(entries, log_file, strategy, objective, guesses, seed, time_limit, variant,
+                 as_json) -> int:
     """The best next guess after ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
-    from ..play.optimal_advice import OPTIMAL, optimal_next_guess
-    from ..strategy import next_guess
-    from ._interrupt import abandonable
+    from ..advisor import PositionService, check_objective, check_strategy
+    from ._budget import TimeLimit
 
+    budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
+    check_strategy(strategy)
+    check_objective(objective)
     log = read_log(variant, entries, log_file)
+    service = PositionService(variant, guesses, seed=seed)
     try:
-        if strategy == OPTIMAL:
-            advice = optimal_next_guess(log, guesses)
-        else:
-            # a large game's choice takes minutes in a kernel with no stop flag: Ctrl-C must
-            # not wait for it
-            advice = abandonable(lambda: next_guess(log, strategy, guesses=guesses, seed=seed))
+        advice = service.advise(log, strategy=strategy, objective=objective,
+                                deadline=budget.deadline)
     except InconsistentLog as exc:
         return report_inconsistent(log, exc, as_json,
                                    {"candidates": 0, "guess": None, "strategy": strategy})
     data = {"consistent": True, **advice.to_json()}
+    emit(as_json, data, advice_text(advice))
+    return finish(advice.provenance)
+
+
+def advice_text(advice) -> str:
+    """The text of one piece of advice: the guess, what remains, where it came from."""
     if advice.determined:
         text = f"determined: the secret is {advice.guess} (play it)"
     else:
         p = advice.partition
         text = (f"next guess {advice.guess} ({advice.strategy}); {advice.candidates} candidates "
                 f"remain; it splits them into {p['classes']} classes, largest {p['largest']}")
-    if advice.note:
-        text += f"\n  ({advice.source}: {advice.note})"
-    emit(as_json, data, text)
+    prov = advice.provenance
+    honoured = (f"the {prov.objective} objective honoured" if prov.honoured
+                else f"the {prov.objective} objective not proved")
+    text += f"\n  ({prov.source}: {prov.note}; {honoured})"
+    if advice.needed is not None and not advice.determined:
+        text += f"\n  guesses still needed: {advice.needed.text()}"
+    if not prov.complete:
+        text += f"\n  partial: {'interrupted (Ctrl-C)' if prov.stopped == 'interrupted' else 'time limit reached'}: the best found so far"
+    return text
+
+
+def finish(provenance) -> int:
+    """Exit 0, or 130 with one line on stderr when Ctrl-C cut the answer."""
+    from ..deadline import stop_requested
+    from ._interrupt import EXIT_INTERRUPTED
+
+    if provenance.stopped == "interrupted" or stop_requested():
+        click.echo("cbsolve: interrupted: the answer above is the best found so far", err=True)
+        return EXIT_INTERRUPTED
     return EXIT_OK

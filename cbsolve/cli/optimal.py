@@ -139,8 +139,10 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
             result = _solve_from(position, objective, guesses, max_depth, deadline, workers,
                                  not no_certificate, lookahead, show, limit, reply_source)
         else:
+            proved = _proved_interval(variant, objective, deadline, max_depth, guesses)
             result = _search(objective, variant, guesses, max_depth, deadline, workers, show,
                              not no_certificate, lookahead, ties, limit, reply_source)
+            _start_from(result, proved)
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
     code = _report(result, variant, out, dot, html, dot_depth, as_json, position)
@@ -169,6 +171,38 @@ def _search(objective, variant, guesses, max_depth, deadline, workers, show, cer
     return solve_expected(variant, max_depth=max_depth, guesses=guesses, deadline=deadline,
                           workers=workers, progress=show, memory_budget=limit,
                           replies=reply_source)
+
+
+def _proved_interval(variant, objective, deadline, max_depth, guesses):
+    """The interval ``bounds`` proves for the objective within its share of the deadline:
+    ``optimal`` starts from it and never reports less (the search said [5, ?] on Bulls & Cows
+    6/10 where ``bounds`` proves [6, 10] in the same time). Only for a timed search of the
+    whole game with every guess allowed and no depth cap (the bounds' setting); an untimed
+    search proves the value itself."""
+    if deadline.unlimited or max_depth is not None or guesses != "all":
+        return None
+    from .. import time_policy
+    from ..bounds import compute_bounds
+
+    deep = deadline.left() >= time_policy.OPTIMAL_DEEP_BOUNDS_SECONDS
+    b = compute_bounds(variant, deadline=deadline.part(time_policy.OPTIMAL_BOUNDS_SHARE),
+                       search=False, strategies=False, deep=deep)
+    return b.worst if objective == "worst" else b.expected
+
+
+def _start_from(result, interval) -> None:
+    """Raise a stopped search's interval to what ``bounds`` proved (and say so)."""
+    if interval is None or result.proved:
+        return
+    if result.lower is None or interval.lower > result.lower:
+        result.lower = interval.lower
+        result.notes.append(f"lower bound {interval.lower} from bounds ({interval.lower_method})")
+    if interval.upper_method.startswith("trivial"):
+        return              # "every code in order" says nothing a person wants to read
+    if result.upper is None or interval.upper < result.upper:
+        result.upper = interval.upper
+        result.notes.append(f"upper bound {interval.upper} from bounds "
+                            f"({interval.upper_method})")
 
 
 def _report(result, variant, out, dot, html, dot_depth, as_json, position=None) -> int:

@@ -1,14 +1,17 @@
 """``cbsolve partition GUESS [ENTRY...]``: how GUESS splits the secrets the entries leave.
 
-Thin: :func:`cbsolve.strategy.partition.partition` (one guess) or
-:func:`~cbsolve.strategy.partition.partition_table` (``--all``: every guess up to symmetry).
+Thin: the position service's partition (:meth:`cbsolve.advisor.PositionService.partition`:
+one guess, its scores beside the best over one guess per symmetry class, within
+``--time-limit``) or :func:`~cbsolve.strategy.partition.partition_table` (``--all``: every
+guess up to symmetry).
 """
 from __future__ import annotations
 
 import click
 
 from ..errors import InconsistentLog
-from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
+from .. import time_policy
+from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
 from .consistent import read_log
 
 SORTS = ("minimax", "expected", "entropy", "parts")
@@ -24,14 +27,22 @@ SORTS = ("minimax", "expected", "entropy", "parts")
                    "argument is an entry).")
 @click.option("--sort", default="minimax", show_default=True, type=click.Choice(SORTS),
               help="--all: order the table by this heuristic's score (best first).")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
+              help=f"One GUESS: time for the best scores beside its own (default "
+                   f"{time_policy.ASSIST_SECONDS:g}; 0: no limit); cut there, they are left "
+                   "out and the output says so.")
 @variant_options
 @json_option
-def partition_command(guess, entries, log_file, list_members, every_guess, sort, variant,
-                      as_json) -> int:
+def partition_command(guess, entries, log_file, list_members, every_guess, sort, time_limit,
+                      variant, as_json) -> int:
     """Reply classes of GUESS over the secrets ENTRIES leave: count per reply, largest class,
     the heuristics' scores of GUESS beside the best any guess reaches."""
-    from ..strategy.partition import partition, partition_table
+    from ..advisor import PositionService
+    from ..strategy.partition import partition_table
+    from ._budget import TimeLimit
     from ._interrupt import abandonable
+
+    budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
 
     if every_guess:
         entries = (guess, *entries) if guess is not None else entries
@@ -44,8 +55,14 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
             data = {"candidates": table.candidates, "sort": sort, "guesses": table.rows}
             emit(as_json, data, _table_text(table, sort))
         else:
-            part = partition(log, guess)
+            part = PositionService(variant).partition(log, guess, deadline=budget.deadline,
+                                                      members=list_members)
             emit(as_json, part.to_json(members=list_members), _text(part, list_members))
+            if not part.best_complete:
+                from .next import finish
+                from ..advisor import Provenance
+
+                return finish(Provenance("partition", "worst", False, False))
     except InconsistentLog:
         emit(as_json, {"consistent": False, "candidates": 0},
              "No secret is consistent with this log.")
@@ -53,7 +70,11 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     return EXIT_OK
 
 
-def _score_line(scores: dict, best: dict) -> str:
+def _score_line(scores: dict, best: dict | None) -> str:
+    if best is None:
+        return (f"  largest class {scores['minimax']}, expected size {scores['expected']:.4f}, "
+                f"entropy {scores['entropy']:.4f} bits, classes {scores['parts']} (the best "
+                "any guess reaches was not computed within the time limit)")
     return (f"  largest class {scores['minimax']} (best {best['minimax']}), expected size "
             f"{scores['expected']:.4f} (best {best['expected']:.4f}), entropy "
             f"{scores['entropy']:.4f} bits (best {best['entropy']:.4f}), classes "

@@ -5,7 +5,9 @@ import sys
 
 import click
 
-from . import EXIT_OK, SEED, app, emit, json_option, variant_options
+from .. import time_policy
+from . import EXIT_OK, SECONDS, SEED, app, emit, json_option, variant_options
+from .next import OBJECTIVE_HELP, TIME_HELP
 
 
 @app.command("play")
@@ -13,7 +15,11 @@ from . import EXIT_OK, SEED, app, emit, json_option, variant_options
               help="both (default: you and the computer guess in turns), guess (you guess its "
                    "secret) or host (it guesses yours).")
 @click.option("--strategy", default="minimax", show_default=True, metavar="NAME",
-              help="How the computer guesses: minimax, expected, entropy, parts, first, random.")
+              help="How the computer guesses: minimax, expected, entropy, parts, first, random, "
+                   "optimal (for --objective).")
+@click.option("--objective", default="worst", show_default=True, metavar="worst|expected",
+              help=OBJECTIVE_HELP)
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS", help=TIME_HELP)
 @click.option("--seed", type=SEED, default=None, help="Seed for the computer's secret and choices.")
 @click.option("--secret", default=None, metavar="CODE",
               help="Fix the computer's secret (teaching, testing).")
@@ -24,7 +30,8 @@ from . import EXIT_OK, SEED, app, emit, json_option, variant_options
 @click.option("--quiet", is_flag=True, help="Accepted for symmetry; play shows no progress bars.")
 @variant_options
 @json_option
-def play_command(mode, strategy, seed, secret, coach, quiet, variant, as_json) -> int:
+def play_command(mode, strategy, objective, time_limit, seed, secret, coach, quiet, variant,
+                 as_json) -> int:
     """Play Bulls and Cows (or any variant) against the computer.
 
     At every prompt: help, undo (any depth), hint, again, fix K SCORE, confirm K, quit.
@@ -43,9 +50,13 @@ def play_command(mode, strategy, seed, secret, coach, quiet, variant, as_json) -
 
         raise unknown_name("mode", mode, MODES)
     check_strategy(strategy)
+    from ..advisor import check_objective
+
+    check_objective(objective)
+    seconds = time_policy.ASSIST_SECONDS if time_limit is None else (time_limit or None)
     console = Console(stdin=sys.stdin, stdout=sys.stderr if as_json else sys.stdout)
     result = play(variant, mode, console, strategy=strategy, seed=seed, secret=secret,
-                  coach=coach)
+                  coach=coach, objective=objective, time_limit=seconds)
     if as_json:
         emit(True, result.to_json(), "")
     return EXIT_OK

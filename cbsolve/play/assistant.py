@@ -5,12 +5,11 @@ still possible (exact, or a solver's bound for spaces too large to list), sugges
 guess, takes back entries with ``undo`` and names the conflicting entries when the scores
 cannot all be right.
 
-Advice comes from a heuristic strategy (:mod:`cbsolve.strategy`) or, with
-``strategy="optimal"``, from a certified optimal strategy tree in ``models/``
-(docs/tree-format.md) when one exists for the variant: the tree is replayed against every
-secret when loaded (the check ``cbsolve verify`` makes), and followed while your guesses are
-the ones it recommends; once you leave it the assistant falls back to minimax (Knuth 1977) and
-says so. With ``coach``, each guess you type is reviewed against the best from the same
+Advice comes from the position service (:mod:`cbsolve.advisor`): a heuristic strategy, or,
+with ``strategy="optimal"``, one objective (worst or expected) through the whole game: the
+certified tree in ``models/`` for it (docs/tree-format.md; replayed against every secret when
+loaded) while your guesses are the ones it recommends, then the exact search from the
+position for the same objective, else a heuristic aiming at it, labelled. With ``coach``, each guess you type is reviewed against the best from the same
 position (:mod:`.coach`) before it is recorded.
 """
 from __future__ import annotations
@@ -18,83 +17,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import time_policy
-from ..certify import UnreadableFile, load
-from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, UnknownName
+# The certified trees' lookup and replay live with the position service (cbsolve.advisor.trees)
+from ..advisor.trees import MODELS, find_tree, follow_tree, load_tree, shipped_tree  # noqa: F401
+from ..errors import InconsistentLog, InvalidCode, InvalidFeedback
 from ..variant import Variant
 from .engine import Guesser, Suggestion, check_strategy
 from .inputs import Console, apply_fix, command_word, format_reply, looks_like_score, read_score, reply_syntax
 
-#: Certified trees live next to the package in the source tree (data, never imported code).
-MODELS = Path(__file__).resolve().parents[2] / "models"
 FALLBACK = "minimax"
-
-
-def find_tree(variant: Variant, models: Path = MODELS) -> Path | None:
-    """A certified tree for ``variant`` in ``models/`` (worst-case optimal preferred)."""
-    found = []
-    for path in sorted(models.glob("*.json*")) if models.is_dir() else []:
-        try:
-            doc = load(path)
-        except UnreadableFile:
-            continue
-        if not isinstance(doc, dict) or doc.get("format") != "cbsolve-tree":
-            continue
-        try:
-            if Variant.from_dict(doc["variant"]) == variant:
-                found.append((doc.get("strategy") != "optimal-worst", path))
-        except (KeyError, TypeError, ValueError):
-            continue
-    return min(found)[1] if found else None
-
-
-def load_tree(variant: Variant, path: Path | None = None) -> dict:
-    """Load and replay a tree for ``variant``; an unusable tree raises a CbsolveError."""
-    from ..tree import InvalidTree, check_tree, histogram_of, stats_of
-
-    shipped = path is None      # models/ trees carry certificates, checked when they were made
-    if path is None:
-        path = find_tree(variant)
-        if path is None:
-            raise UnknownName(f"no certified strategy tree in {MODELS} for {variant.describe()}; "
-                              "use a heuristic strategy (minimax, expected, entropy, parts, "
-                              "first, random)")
-    try:
-        doc = load(path)
-    except UnreadableFile as exc:     # missing, not JSON, or nested too deeply
-        raise InvalidTree(f"tree file: {exc}") from None
-    if check_tree(doc) != variant:
-        raise InvalidTree(f"tree {str(path)!r} is for {check_tree(doc).describe()}, "
-                          f"not {variant.describe()}")
-    stats = stats_of(histogram_of(variant, doc["root"]))  # replays every secret
-    given = doc.get("stats")
-    if not isinstance(given, dict) or any(given.get(k) != v for k, v in stats.items()):
-        raise InvalidTree(f"tree {str(path)!r}: its stats do not match its replay "
-                          f"(replayed: worst {stats['worst']}, total {stats['total']})")
-    doc["_path"] = str(path)
-    doc["_kind"] = "certified tree" if shipped else "tree"
-    return doc
-
-
-_SHIPPED: dict = {}
-
-
-def shipped_tree(variant: Variant) -> dict | None:
-    """The certified tree in models/ for ``variant``, loaded and replayed once; None if none."""
-    if variant not in _SHIPPED:
-        path = find_tree(variant)
-        _SHIPPED[variant] = load_tree(variant, None) if path is not None else None
-    return _SHIPPED[variant]
-
-
-def follow_tree(tree: dict, log) -> dict | None:
-    """The tree node the log's entries reach, or None once a guess leaves the tree."""
-    variant, node = log.variant, tree["root"]
-    for e in log:
-        if node is None or e.text != node["guess"]:
-            return None
-        key = variant.format_response(variant.response_index(e.bulls, e.cows))
-        node = (node.get("children") or {}).get(key)
-    return node
 
 
 class Assistant:
@@ -102,30 +32,29 @@ class Assistant:
 
     def __init__(self, variant: Variant, strategy: str = "minimax", guesses: str = "all",
                  seed: int | None = None, tree_path: str | None = None,
-                 time_limit: float = time_policy.ASSIST_SECONDS, coach: bool = False,
-                 wait=None):
+                 time_limit: float | None = time_policy.ASSIST_SECONDS, coach: bool = False,
+                 wait=None, objective: str = "worst"):
         self.variant = variant
         #: How to wait for the heuristic kernel, which has no stop flag: the CLI runs it in
         #: another thread (cli._interrupt.abandonable) so Ctrl-C is not held until it ends.
         self._wait = wait or (lambda work: work())
+        self.tree = None
+        if tree_path:
+            self.tree = load_tree(variant, Path(tree_path))
+        elif strategy == "optimal":
+            self.tree = shipped_tree(variant, objective)
+        self.strategy = check_strategy(strategy)
+        self.guesses = guesses
+        # the advice: the position service, for one objective through the whole game
+        self.guesser = Guesser(variant, strategy=strategy, guesses=guesses, seed=seed,
+                               backend_time_limit=time_limit, objective=objective,
+                               tree=self.tree if tree_path else None)
         self.coach = None
         if coach:
             from .coach import Coach
 
-            self.coach = Coach(variant)
-        self.tree = None
-        self.exact = strategy == "optimal"    # solve small positions exactly (strategy/exact.py)
-        self.guesses = guesses
-        self._exact_key, self._exact_value = None, (None, "")
-        if tree_path:
-            self.tree = load_tree(variant, Path(tree_path))
-        elif self.exact:
-            self.tree = shipped_tree(variant)
-        if self.exact or tree_path:
-            strategy = FALLBACK
-        self.strategy = check_strategy(strategy)
-        self.guesser = Guesser(variant, strategy=strategy, guesses=guesses, seed=seed,
-                               backend_time_limit=time_limit)
+            self.coach = Coach(variant, objective=objective, service=self.guesser.service,
+                               strategy=strategy, time_limit=time_limit)
 
     @property
     def log(self):
@@ -136,38 +65,7 @@ class Assistant:
         return None if self.tree is None else follow_tree(self.tree, self.log)
 
     def advise(self) -> Suggestion:
-        base = self._wait(self.guesser.suggest)  # also raises when the log is inconsistent
-        why = ""
-        if self.exact and not base.determined:
-            move, why = self._exact_move()
-            if move is not None:
-                return Suggestion(move.guess, "optimal", base.candidates, base.exact,
-                                  base.candidates == 1, note=move.describe())
-        if self.tree is None:
-            if self.exact:
-                base.note = f"{why}; no certified tree for {self.variant.describe()}: advice from " \
-                            f"{self.strategy}"
-            return base
-        node = self.tree_node()
-        if node is not None:
-            name = self.tree.get("strategy", "tree")
-            return Suggestion(node["guess"], name, base.candidates, base.exact,
-                              base.candidates == 1,
-                              note=f"from the {self.tree['_kind']} {Path(self.tree['_path']).name} "
-                                   f"(worst case {self.tree['stats']['worst']})")
-        base.note = (f"your guesses left the {self.tree['_kind']}; advice from {self.strategy}")
-        if why:
-            base.note = f"{why}; {base.note}"
-        return base
-
-    def _exact_move(self):
-        """The exact optimum's move for this log (cached per log: advise runs several times)."""
-        from ..strategy.exact import exact_move
-
-        key = tuple(self.log.tokens())
-        if self._exact_key != key:
-            self._exact_key, self._exact_value = key, exact_move(self.log, self.guesses)
-        return self._exact_value
+        return self._wait(self.guesser.suggest)  # also raises when the log is inconsistent
 
     def add(self, guess: str, bulls: int, cows: int, notation: str | None = None) -> None:
         self.guesser.record(guess, bulls, cows, advise=False, notation=notation)

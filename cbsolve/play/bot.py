@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import sys
 
+from .. import time_policy
 from ..errors import CbsolveError, InconsistentLog
 from ..inputs import MAX_LINE_BYTES, read_line
 from ..variant import Variant
@@ -31,24 +32,32 @@ from .engine import Guesser, Host
 from .inputs import input_stream, parse_reply
 
 COMMANDS = "new, guess, score B C, check GUESS, quit"
+#: Largest space whose replies to the opening are all answered at start-up (Bulls & Cows 4/10,
+#: 5,040 codes: 14 positions in about a second).
+PRECOMPUTE_CODES = 10_000
 
 
 class Bot:
     """The protocol state machine; :meth:`handle` maps one command line to one answer line."""
 
     def __init__(self, variant: Variant, strategy: str = "minimax", seed: int | None = None,
-                 guesses: str = "all"):
+                 guesses: str = "all", objective: str = "worst",
+                 time_limit: float | None = time_policy.ASSIST_SECONDS):
         import numpy as np
 
         self.variant = variant
         host_seed, guess_seed = np.random.SeedSequence(seed).spawn(2)
         self.host = Host(variant, seed=host_seed)
-        self.guesser = Guesser(variant, strategy=strategy, guesses=guesses, seed=guess_seed)
+        self.guesser = Guesser(variant, strategy=strategy, guesses=guesses, seed=guess_seed,
+                               objective=objective, backend_time_limit=time_limit)
         self.pending: str | None = None   # last guess, waiting for its score
         self.solved = False
         self.done = False
-        try:  # warm up: the opening and the reply to every answer to it (cached across
-            self.guesser.precompute(depth=1)  # games), and the strategy's score matrix
+        try:  # warm up: the opening (instant, in closed form) and, on small games, the
+            # reply to every answer to it (cached across games); on large ones that would
+            # hold the first answer for seconds (Bulls & Cows 6/10: 24 replies)
+            if self.guesser.space.size <= PRECOMPUTE_CODES:
+                self.guesser.precompute(depth=1)
             self.guesser.suggest()
         except CbsolveError:
             pass

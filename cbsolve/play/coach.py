@@ -1,6 +1,13 @@
 """The coach (``play --coach``, ``assist --coach``): what a person's guess costs against the
 best guess from the same position, in guesses on average and in the worst case.
 
+Same source, same objective: the coach first asks the position service
+(:mod:`cbsolve.advisor`) for the advice the game's own suggestion gives (the certified tree,
+the exact search or the heuristic, for the game's objective). A guess equal to that advice is
+never blamed: its review is "followed the advice", with the figures of that source. Any other
+guess is reviewed as below, and an optimum the advice proved (a certified tree, an exact
+search) is the "best" it is compared with wherever the review's own comparison finds less.
+
 Exact where the remaining set is small: :mod:`.coach_exact` compares the guess with the proved
 optimum from the position (within :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and
 :data:`cbsolve.time_policy.REVIEW_SECONDS`). Otherwise, the heuristic review below, labelled so.
@@ -49,6 +56,8 @@ class Review:
     complete: bool             # every guess up to symmetry was compared
     exact: bool = False        # against the proved optimum (coach_exact), not the heuristic
     why: str = ""              # why the review is not exact
+    objective: str = "worst"   # the game's objective: its delta is the one that counts
+    followed: str | None = None  # the advice's source when the guess is the advice itself
 
     @property
     def delta_expected(self) -> float:
@@ -60,6 +69,9 @@ class Review:
 
     @property
     def label(self) -> str:
+        if self.followed is not None:
+            return (f"followed the advice ({self.followed}, {self.objective} objective): no cost "
+                    "against it; the figures are that source's from this position")
         if self.exact:
             return (f"exact optimum from this position ({self.candidates} candidates): the guess "
                     "then optimal play in each reply class, vs the optimal strategy; average "
@@ -72,6 +84,9 @@ class Review:
 
     def describe(self) -> str:
         n = self.candidates
+        if self.followed is not None:
+            return (f"coach: {self.guess} is the advice ({self.followed}): {self.worst} more "
+                    f"guesses at worst, {self.total / n:.3f} on average from here")
         return (f"coach: {self.guess} costs +{self.delta_expected:.3f} guesses on average "
                 f"({self.total / n:.3f} to finish vs {self.best_total / n:.3f} with "
                 f"{self.best_expected_guess}) and +{self.delta_worst} in the worst case "
@@ -85,14 +100,17 @@ class Review:
                 "best_worst_guess": self.best_worst_guess,
                 "delta_expected": self.delta_expected, "delta_worst": self.delta_worst,
                 "compared": self.compared, "complete": self.complete, "method": self.label,
-                "exact": self.exact, **({"not_exact": self.why} if self.why else {})}
+                "exact": self.exact, **({"not_exact": self.why} if self.why else {}),
+                "objective": self.objective,
+                **({"followed": self.followed} if self.followed is not None else {})}
 
 
 class Coach:
     """Reviews guesses of one variant (the continuation's score matrix is built once)."""
 
     def __init__(self, variant: Variant, top: int = TOP, exact_secrets: int | None = None,
-                 exact_seconds: float | None = None):
+                 exact_seconds: float | None = None, objective: str = "worst", service=None,
+                 strategy: str = "optimal", time_limit: float | None = None):
         from ..codes import CodeSpace
         from ..errors import SpaceTooLarge
 
@@ -103,7 +121,15 @@ class Coach:
         from ..strategy.exact import EXACT_SECRETS
         from ..time_policy import REVIEW_SECONDS
 
+        from ..advisor import PositionService, check_objective
+
         self.variant = variant
+        self.objective = check_objective(objective)
+        #: the game's own advisor (the suggestion's source): a guess equal to its advice is
+        #: reviewed as "followed"
+        self.service = service if service is not None else PositionService(variant)
+        self.strategy = strategy
+        self.time_limit = time_limit
         self.top = top
         self.exact_secrets = EXACT_SECRETS if exact_secrets is None else exact_secrets
         self.exact_seconds = REVIEW_SECONDS if exact_seconds is None else exact_seconds
@@ -145,6 +171,42 @@ class Coach:
         if cands.size == 0:
             return None
         g = self.space.index_of(self.space.parse(guess))
+        fmt = self.space.format
+        advice = self._advice(log, cands)
+        if advice is not None and advice.guess == fmt(self.space.codes[g]):
+            return self._followed(advice, cands, g)
+        review = self._review(log, cands, g)
+        if advice is not None and advice.optimum is not None and advice.provenance.honoured:
+            _best_of_advice(review, advice)
+        review.objective = self.objective
+        return review
+
+    def _advice(self, log: FeedbackLog, cands: np.ndarray):
+        """The game's own advice at this position (None if the service cannot give one)."""
+        from ..deadline import Deadline
+        from ..errors import CbsolveError
+
+        try:
+            return self.service.advise(log, strategy=self.strategy, objective=self.objective,
+                                       deadline=Deadline(self.time_limit), cands=cands)
+        except CbsolveError:
+            return None
+
+    def _followed(self, advice, cands: np.ndarray, g: int) -> Review:
+        """The review of the advice itself: that source's figures, no cost against it."""
+        n = int(cands.size)
+        opt = advice.optimum
+        if opt is not None:
+            total, worst = int(opt["total"]), int(opt["worst"])
+        else:
+            total, worst = self.cost(g, cands)
+        return Review(guess=advice.guess, candidates=n, total=total, worst=worst,
+                      best_total=total, best_worst=worst, best_expected_guess=advice.guess,
+                      best_worst_guess=advice.guess, compared=None, complete=True,
+                      exact=advice.provenance.honoured, objective=self.objective,
+                      followed=advice.source)
+
+    def _review(self, log: FeedbackLog, cands: np.ndarray, g: int) -> Review:
         fmt = self.space.format
         exact, why = self.exact_review(log, g, int(cands.size))
         if exact is not None:
@@ -192,3 +254,13 @@ class Coach:
             if stop_requested():
                 return None, "the exact review was stopped"
             return None, f"the exact review did not end within {self.exact_seconds:g} s"
+
+
+def _best_of_advice(review: Review, advice) -> None:
+    """Let the optimum the advice proved stand as the best where the review found less (a
+    heuristic review's "best" is only the best under its continuation)."""
+    opt = advice.optimum
+    if opt["objective"] == "worst" and opt["worst"] < review.best_worst:
+        review.best_worst, review.best_worst_guess = int(opt["worst"]), advice.guess
+    if opt["objective"] == "expected" and opt["total"] < review.best_total:
+        review.best_total, review.best_expected_guess = int(opt["total"]), advice.guess

@@ -5,7 +5,8 @@ Place in the data flow: last stop before the user. A :class:`Guesser` owns a
 :class:`~cbsolve.feedback.FeedbackLog`, keeps the consistent candidates up to date after each
 reply (one scoring pass over the survivors) and asks :mod:`cbsolve.strategy` for the next guess
 (Knuth 1977 minimax, Irving 1979 expected size, Neuwirth 1982 entropy, Kooi 2005 most parts,
-first/random consistent). When the replies become inconsistent it asks
+first/random consistent) through the position service (:mod:`cbsolve.advisor`), which also
+plays ``optimal`` for one objective through the whole game. When the replies become inconsistent it asks
 :mod:`cbsolve.consistency` for a minimal conflicting set of replies and suggests corrections.
 
 Spaces too large to enumerate (e.g. 40 positions of 26 letters) are played through the
@@ -37,9 +38,10 @@ HEURISTIC_LIMIT = 1_000_000
 
 
 def strategy_names() -> tuple[str, ...]:
+    from ..advisor import OPTIMAL
     from ..strategy import STRATEGIES
 
-    return tuple(STRATEGIES)
+    return (*STRATEGIES, OPTIMAL)
 
 
 def check_strategy(name: str) -> str:
@@ -59,10 +61,15 @@ class Suggestion:
     exact: bool = True
     determined: bool = False
     note: str | None = None
+    provenance: object = None       # cbsolve.advisor.Provenance, when the service answered
 
     def to_json(self) -> dict:
-        return {"guess": self.guess, "strategy": self.strategy, "candidates": self.candidates,
+        data = {"guess": self.guess, "strategy": self.strategy, "candidates": self.candidates,
                 "exact": self.exact, "determined": self.determined, "note": self.note}
+        if self.provenance is not None:
+            data.update(self.provenance.to_json())
+            data["note"] = self.note
+        return data
 
 
 @dataclass
@@ -104,20 +111,26 @@ class Guesser:
 
     def __init__(self, variant: Variant, strategy: str = "minimax", guesses: str = "all",
                  seed: int | None = None, log: FeedbackLog | None = None,
-                 backend_time_limit: float = time_policy.ASSIST_SECONDS):
+                 backend_time_limit: float | None = time_policy.ASSIST_SECONDS,
+                 objective: str = "worst", tree: dict | None = None):
         import numpy as np
+
+        from ..advisor import PositionService, check_objective
 
         self.variant = variant
         self.strategy = check_strategy(strategy)
         self.guesses = guess_pool(guesses)
+        self.objective = check_objective(objective)
         self.space = CodeSpace(variant)
         self.rng = np.random.default_rng(seed)
+        #: The time for each answer (None: no limit): one Deadline per suggestion.
         self.backend_time_limit = backend_time_limit
+        self.service = PositionService(variant, guesses, seed=int(self.rng.integers(2**31)),
+                                       tree=tree)
         self.large = not self.space.enumerable or self.space.size > HEURISTIC_LIMIT
         self.log = log if log is not None else FeedbackLog(variant)
         self._cand = None            # indices into space.codes (enumerable spaces only)
         self._advice: Suggestion | None = None
-        self._chooser = None
         self._inconsistent: Diagnosis | None = None
         #: Entry numbers the player said are right: never proposed as the wrong reply.
         self.confirmed: set[int] = set()
@@ -234,17 +247,24 @@ class Guesser:
             return Suggestion(self.space.format(self.space.codes[self._cand[0]]), self.strategy,
                               1, True, True)
         cacheable = self.strategy != "random" and len(self.log) <= CACHE_DEPTH
-        key = (self.variant, self.strategy, self.guesses, tuple(self.log.tokens()))
+        key = (self.variant, self.strategy, self.objective, self.guesses,
+               self.service.tree is not None, tuple(self.log.tokens()))
         if cacheable and key in _ADVICE_CACHE:
             return _ADVICE_CACHE[key]
-        # the strategies' own chooser (same rules and tie-breaks as ``cbsolve next``), kept for
-        # the whole game so its score matrix is built once, at start-up
-        history = tuple(self.space.index_of(e.guess) for e in self.log)
-        g = self._get_chooser().choose(self._cand, history)
-        advice = Suggestion(self.space.format(self.space.codes[g]), self.strategy, n, True, False)
-        if cacheable:
+        # the position service (same rules and tie-breaks as ``cbsolve next``), kept for the
+        # whole game so its choosers and symmetry classes are built once
+        advice = self._ask_service(self._cand)
+        if cacheable and advice.provenance.complete:
             _ADVICE_CACHE[key] = advice
         return advice
+
+    def _ask_service(self, cands) -> Suggestion:
+        from ..deadline import Deadline
+
+        a = self.service.advise(self.log, strategy=self.strategy, objective=self.objective,
+                                deadline=Deadline(self.backend_time_limit), cands=cands)
+        return Suggestion(a.guess, a.strategy, a.candidates, a.remaining.exact, a.determined,
+                          note=a.note, provenance=a.provenance)
 
     def precompute(self, depth: int = 1) -> int:
         """Fill the advice cache for the opening and every reply to it (``depth`` 1), so the
@@ -268,19 +288,16 @@ class Guesser:
             self.undo()
         return count
 
-    def _get_chooser(self):
-        if self._chooser is None:
-            from ..strategy import Chooser
-
-            self._chooser = Chooser(self.variant, self.strategy, self.guesses,
-                                    seed=int(self.rng.integers(2**31)))
-        return self._chooser
-
     def _suggest_large(self) -> Suggestion:
         from ..consistency import Query, consistent
 
         seed = int(self.rng.integers(2**31))
         if not len(self.log):
+            if self.strategy not in ("first", "random"):
+                # the closed-form opening: no code listed (cbsolve.advisor.opening)
+                advice = self._ask_service(None)
+                if advice.guess is not None:
+                    return advice
             code = self.space.format(self.space.random_codes(1, self.rng)[0])
             return Suggestion(code, "random-consistent", self.space.size, True, False,
                               note="space too large for the heuristics; playing a random code")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..errors import CbsolveError, InconsistentLog, InvalidCode, InvalidFeedback
 from ..feedback import FeedbackLog
+from ..time_policy import ASSIST_SECONDS
 from ..variant import Variant
 from .engine import Guesser, Host
 from .inputs import Console, apply_fix, command_word, format_reply, read_score, reply_syntax
@@ -77,7 +78,8 @@ class Game:
 
     def __init__(self, variant: Variant, mode: str = "both", console: Console | None = None,
                  strategy: str = "minimax", seed: int | None = None, secret: str | None = None,
-                 guesses: str = "all", coach: bool = False):
+                 guesses: str = "all", coach: bool = False, objective: str = "worst",
+                 time_limit: float | None = ASSIST_SECONDS):
         if mode not in MODES:
             from ..errors import unknown_name
 
@@ -87,9 +89,11 @@ class Game:
         self.variant = variant
         self.mode = mode
         self.strategy, self.guesses = strategy, guesses
+        self.objective, self.time_limit = objective, time_limit
         self.console = console or Console()
         self.host = Host(variant, seed=seed, secret=secret) if mode != "host" else None
-        self.guesser = (Guesser(variant, strategy=strategy, seed=seed, guesses=guesses)
+        self.guesser = (Guesser(variant, strategy=strategy, seed=seed, guesses=guesses,
+                                objective=objective, backend_time_limit=time_limit)
                         if mode != "guess" else None)
         self.result = GameResult(mode, None, secret=None)
         self.history: list[str] = []        # "you" / "me": the moves, for undo
@@ -98,7 +102,8 @@ class Game:
         if coach:
             from .coach import Coach
 
-            self.coach = Coach(variant)
+            self.coach = Coach(variant, objective=objective, time_limit=time_limit,
+                               service=None if self.guesser is None else self.guesser.service)
 
     # --- whose turn ----------------------------------------------------------------------
     @property
@@ -318,7 +323,8 @@ class Game:
             return
         if self._hinter is None or len(self._hinter.log) != len(self.result.your_guesses):
             self._hinter = Guesser(self.variant, strategy=self.strategy, guesses=self.guesses,
-                                   log=self._your_log())
+                                   log=self._your_log(), objective=self.objective,
+                                   backend_time_limit=self.time_limit)
         advice = self._hinter.suggest()
         n = advice.candidates
         codes = self._hinter.candidate_codes(limit=6) if n is not None else []

@@ -26,11 +26,6 @@ class Advice:
     guesses: str = "all"
     partition: dict = field(default_factory=dict)
     secret: str | None = None
-    # strategy "optimal": where the guess came from ("exact", "tree" or "heuristic"), why,
-    # and the optimum from here when it was solved exactly
-    source: str | None = None
-    note: str | None = None
-    optimum: dict | None = None
 
     def to_json(self) -> dict:
         data = {"guess": self.guess, "strategy": self.strategy, "candidates": self.candidates,
@@ -38,15 +33,15 @@ class Advice:
                 "partition": self.partition}
         if self.determined:
             data["secret"] = self.secret
-        if self.source is not None:
-            data.update(source=self.source, note=self.note, optimum=self.optimum)
         return data
 
 
 def next_guess(log: FeedbackLog, strategy: str = "minimax", guesses: str = "all", seed=None,
                symmetry=None) -> Advice:
-    """Best next guess for ``log`` (see :mod:`cbsolve.strategy.heuristics` for the rules;
-    the strategy "optimal" is :func:`cbsolve.play.optimal_advice.optimal_next_guess`)."""
+    """Best next guess for ``log`` by one heuristic, every guess scored at once (see
+    :mod:`cbsolve.strategy.heuristics` for the rules). The faces ask the position service
+    (:mod:`cbsolve.advisor`), which adds the openings, the certified trees, the exact search,
+    the deadline and the provenance."""
     check_strategy(strategy)
     check_guesses(guesses)
     require_enumerable(log.variant, "next-guess advice")

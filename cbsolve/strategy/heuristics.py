@@ -163,7 +163,13 @@ class Chooser:
             # The lowest candidate splits one or two candidates into singletons, which is
             # optimal for every scored heuristic, and it takes the tie-break.
             return int(cands[0])
-        rows = self._guess_rows(cands, history)
+        return self.best_of(cands, self._guess_rows(cands, history))
+
+    def best_of(self, cands: np.ndarray, rows: np.ndarray) -> int:
+        """The best of the code indices ``rows`` for ``cands`` (an empty ``rows``: every code),
+        with the usual tie-break: the choice restricted to those guesses (a caller with a
+        deadline scores the guesses in chunks and keeps the best so far)."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
         heur = _HEURISTIC_ID[self.strategy]
         table = log2_table(cands.size) if self.strategy == "entropy" else _LOG_TABLE
         if self.matrix is not None:

@@ -45,7 +45,8 @@ class Partition:
     candidate: bool                    # the guess itself can be the secret
     classes: list[dict]                # {"reply", "count", "members"} by reply
     scores: dict[str, float]
-    best: dict[str, float]             # the best each score reaches over all guesses
+    best: dict[str, float] | None      # the best each score reaches over all guesses
+    best_complete: bool = True         # False: the deadline stopped the comparison (best None)
 
     @property
     def largest(self) -> int:
@@ -55,7 +56,7 @@ class Partition:
         classes = [{k: v for k, v in c.items() if members or k != "members"} for c in self.classes]
         return {"guess": self.guess, "candidates": self.candidates, "candidate": self.candidate,
                 "classes": classes, "largest": self.largest, "scores": self.scores,
-                "best": self.best}
+                "best": self.best, "best_complete": self.best_complete}
 
 
 @dataclass
@@ -79,30 +80,59 @@ def _all_counts(log: FeedbackLog, cands: np.ndarray) -> np.ndarray:
 
 
 def _best(scores: dict[str, np.ndarray]) -> dict[str, float]:
-    return {k: _plain(scores[k].max() if high else scores[k].min()) for k, high in SCORES.items()}
+    return {k: plain(scores[k].max() if high else scores[k].min()) for k, high in SCORES.items()}
 
 
-def _plain(x) -> float | int:
+def plain(x) -> float | int:
     return int(x) if isinstance(x, (np.integer, int)) else round(float(x), 6)
 
 
-def partition(log: FeedbackLog, guess: str) -> Partition:
+def partition(log: FeedbackLog, guess: str, cands: np.ndarray | None = None,
+              rows: np.ndarray | None = None, deadline=None) -> Partition:
     """The reply classes of ``guess`` over the secrets ``log`` leaves (raises
-    InconsistentLog when none is left, InvalidCode for a bad guess)."""
+    InconsistentLog when none is left, InvalidCode for a bad guess). ``cands``: those secrets
+    when the caller has them; ``rows``: the guesses the best scores range over (one per
+    symmetry class gives the same best; None: every code); a ``deadline`` that expires
+    before they are all scored leaves ``best`` None (``best_complete`` False)."""
     v, space = log.variant, log.space
     g = space.index_of(space.parse(guess))
-    cands = _candidates(log)
-    counts = _all_counts(log, cands)
-    scores = scores_of(counts)
+    cands = _candidates(log) if cands is None else cands
     replies = scoring.score_against(v, space.codes[g], space.codes[cands])
+    sizes = np.bincount(replies.astype(np.int64), minlength=v.response_slots)[None, :]
     classes = []
     for r in np.unique(replies):
         members = cands[replies == r]
         classes.append({"reply": v.format_response(int(r)), "count": int(members.size),
                         "members": space.format_many(space.codes[members])})
+    best = _best_over(log, cands, rows, deadline)
     return Partition(guess=space.format(space.codes[g]), candidates=int(cands.size),
                      candidate=bool(np.any(replies == v.win_response)), classes=classes,
-                     scores={k: _plain(scores[k][g]) for k in SCORES}, best=_best(scores))
+                     scores={k: plain(x[0]) for k, x in scores_of(sizes).items()},
+                     best=best, best_complete=best is not None)
+
+
+#: Guess x candidate pairs counted per block of the best scores (about 0.05 s), so a
+#: deadline is seen often.
+BLOCK_PAIRS = 20_000_000
+
+
+def _best_over(log: FeedbackLog, cands: np.ndarray, rows, deadline) -> dict | None:
+    """The best of each score over ``rows`` (None: every code), in blocks; None when the
+    deadline expires first."""
+    v, codes = log.variant, log.space.codes
+    rows = np.arange(codes.shape[0]) if rows is None else np.asarray(rows)
+    packed = scoring.pack(v, codes[cands])
+    step = max(1, BLOCK_PAIRS // max(1, int(cands.size)))
+    best = None
+    for start in range(0, rows.size, step):
+        if deadline is not None and deadline.expired():
+            return None
+        counts = scoring.partition_counts(v, scoring.pack(v, codes[rows[start:start + step]]),
+                                          packed)
+        block = _best(scores_of(counts))
+        best = block if best is None else {
+            k: (max if high else min)(best[k], block[k]) for k, high in SCORES.items()}
+    return best
 
 
 def partition_table(log: FeedbackLog, sort: str = "minimax") -> Table:
@@ -119,7 +149,7 @@ def partition_table(log: FeedbackLog, sort: str = "minimax") -> Table:
     in_cands = np.zeros(log.space.codes.shape[0], dtype=bool)
     in_cands[cands] = True
     rows = [{"guess": log.space.format(log.space.codes[g]), "equivalent": int(n),
-             "candidate": bool(in_cands[g]), **{k: _plain(scores[k][g]) for k in SCORES}}
+             "candidate": bool(in_cands[g]), **{k: plain(scores[k][g]) for k in SCORES}}
             for g, n in zip(reps, sizes)]
     order = [sort] + [k for k in SCORES if k != sort]
     rows.sort(key=lambda r: tuple(-r[k] if SCORES[k] else r[k] for k in order)

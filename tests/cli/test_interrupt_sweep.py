@@ -132,8 +132,36 @@ def test_play_interrupted_as_its_input_closes_prints_one_json_document():
         assert err.strip().splitlines()[-1].startswith("cbsolve: interrupted")
 
 
-@pytest.mark.parametrize("args", [["next", "--length", "6", "--json"],
-                                  ["partition", "--all", "--length", "6", "--json"]])
+def _seven_of_ten_log() -> list[str]:
+    """Three replies on Bulls & Cows 7/10 from one secret: past the symmetry classes' depth,
+    the heuristic scores all 604,800 codes against thousands of candidates (minutes)."""
+    from cbsolve.codes import CodeSpace
+    from cbsolve.rule import score
+    from cbsolve.variant import Variant
+
+    v = Variant.from_options(None, length=7, digits=10)
+    space = CodeSpace(v)
+    secret = space.parse("9876501")
+    out = []
+    for guess in ("0123456", "1234567", "2345678"):
+        b, c = score(v, secret, space.parse(guess))
+        out.append(f"{guess}:{b},{c}")
+    return out
+
+
+def test_next_prints_its_best_so_far_on_ctrl_c():
+    """Ctrl-C in `next` printed nothing. The position service scores guesses in
+    chunks that watch the stop request, so the best guess scored so far is the answer,
+    labelled interrupted, exit 130."""
+    code, out, err = _interrupt(["next", *_seven_of_ten_log(), "--length", "7",
+                                 "--time-limit", "0", "--json"], after=5.0)
+    data = json.loads(out)
+    assert code == 130 and data["complete"] is False and data["stopped"] == "interrupted"
+    assert data["guess"] is not None and data["source"] == "heuristic"
+    assert err.strip().splitlines()[-1].startswith("cbsolve: interrupted")
+
+
+@pytest.mark.parametrize("args", [["partition", "--all", "--length", "6", "--json"]])
 def test_the_heuristic_kernel_does_not_hold_ctrl_c(args):
     """Bulls & Cows 6/10: choosing the next guess takes minutes in a kernel with no stop flag,
     which held the main thread until the forced exit (3 s after Ctrl-C, no JSON). The CLI now
@@ -144,15 +172,17 @@ def test_the_heuristic_kernel_does_not_hold_ctrl_c(args):
     assert _one_line(err) == "cbsolve: interrupted"
 
 
-def test_assist_keeps_the_entries_when_its_advice_is_interrupted():
-    """`assist`'s advice (Bulls & Cows 6/10: minutes in the heuristic kernel, no stop flag)
-    held Ctrl-C until the forced exit, whose stub lost the entries typed. The advice now runs
-    in another thread; the session ends at once and reports its entries (none typed yet)."""
+def test_assist_keeps_the_entries_when_interrupted():
+    """`assist`'s advice on Bulls & Cows 6/10 took minutes and held Ctrl-C; its
+    opening is now instant (the position service), so Ctrl-C lands at the prompt: the
+    session ends at once and reports its entries (none typed yet)."""
     code, out, err = _interrupt(["assist", "--length", "6", "--json"], after=5.0)
     data = json.loads(out)
     assert code == 130 and data["interrupted"] is True and data["complete"] is False
     assert data["entries"] == [] and data["consistent"] is True
-    assert err.strip().splitlines()[-1] == "cbsolve: interrupted" and "Traceback" not in err
+    assert "012345" in err                                  # the opening was suggested
+    assert err.strip().splitlines()[-1].endswith("cbsolve: interrupted")
+    assert "Traceback" not in err
 
 
 @pytest.mark.slow

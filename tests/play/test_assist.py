@@ -12,7 +12,6 @@ from cbsolve.play.assistant import MODELS, Assistant, AssistSession, find_tree
 from cbsolve.play.inputs import Console
 from cbsolve.rule import score
 from cbsolve.search.position import Position, solve_from
-from cbsolve.strategy.exact import EXACT_SECRETS
 from cbsolve.tree import InvalidTree
 from cbsolve.variant import Variant
 
@@ -77,32 +76,34 @@ def test_solved_ends_the_session():
 
 @pytest.mark.parametrize("variant, off_tree", [(MM, ("1111", 0, 0)), (BC, ("4567", 0, 1))],
                          ids=["mastermind", "bulls-cows"])
-def test_optimal_uses_the_tree_the_exact_optimum_or_a_heuristic(variant, off_tree):
-    path = find_tree(variant)
+@pytest.mark.parametrize("objective", ["worst", "expected"])
+def test_optimal_follows_the_tree_then_the_same_objective(variant, off_tree, objective):
+    path = find_tree(variant, objective)
     assert path is not None, "models/ holds certified trees for Mastermind and Bulls & Cows"
-    a = Assistant(variant, strategy="optimal")
+    a = Assistant(variant, strategy="optimal", objective=objective)
     root = a.tree["root"]
-    # the whole game is beyond the exact budget: the certified tree's first guess
+    assert a.tree["strategy"] == f"optimal-{objective}"
+    # the whole game: the certified tree's first guess, the objective honoured
     first = a.advise()
-    assert first.guess == root["guess"] and first.strategy == a.tree["strategy"]
-    assert "certified tree" in first.note
-    # a small class: the exact optimum from there, the first guess of solve_from's tree
-    reply = next(iter(root["children"]))          # 0,0: 81 (Mastermind), 360 (Bulls & Cows)
+    assert first.guess == root["guess"] and first.strategy == "optimal"
+    assert "certified tree" in first.note and first.provenance.honoured
+    # on the tree: its next guess, never another source
+    reply = next(iter(root["children"]))
     b, c = variant.response_of(variant.response_index(*map(int, reply.split(","))))
     a.add(root["guess"], b, c)
-    position = Position.from_log(a.log)
-    assert position.members.size <= EXACT_SECRETS
     s = a.advise()
-    best = solve_from(position, "expected")
-    assert s.strategy == "optimal" and s.note.startswith("exact optimum")
-    assert s.guess == best.tree["root"]["guess"]
-    assert f"{best.total / best.secrets:.3f}" in s.note
+    assert s.guess == root["children"][reply]["guess"] and s.provenance.source == "tree"
     a.undo()
-    # off the tree with more secrets than the budget: the fallback heuristic, and why
+    # off the tree: the exact search for the same objective where it fits in time, else a
+    # heuristic aiming at it, labelled, never the other objective
     a.add(*off_tree)
-    assert Position.from_log(a.log).members.size > EXACT_SECRETS
-    note = a.advise().note
-    assert "left the certified tree" in note and "solved exactly" in note
+    s = a.advise()
+    assert s.provenance.objective == objective and "left the certified tree" in s.note
+    if s.provenance.source == "exact":
+        best = solve_from(Position.from_log(a.log), objective, certificate=False)
+        assert s.provenance.honoured and s.guess == best.tree["root"]["guess"]
+    else:
+        assert s.provenance.source == "heuristic" and not s.provenance.honoured
 
 
 def test_optimal_without_a_tree_falls_back_and_says_so(capsys, monkeypatch):

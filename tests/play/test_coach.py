@@ -4,6 +4,7 @@ import json
 import sys
 
 import numpy as np
+import pytest
 
 from cbsolve.cli import main
 from cbsolve.consistency.native import consistent_indices
@@ -115,27 +116,40 @@ def test_exact_review_matches_the_position_searches():
     assert coach.review(log, "1111").delta_expected > coach.review(log, "2436").delta_expected
 
 
-def test_the_searchs_own_guess_costs_nothing():
+@pytest.mark.parametrize("objective", ["worst", "expected"])
+def test_the_searchs_own_guess_costs_nothing(objective):
     from cbsolve.play.optimal_advice import optimal_next_guess
 
     for entries in (TWO_IN, ["1122:1,0"]):
         log = FeedbackLog.parse(MM, entries)
-        advice = optimal_next_guess(log)
-        assert advice.source == "exact"
-        review = Coach(MM).review(log, advice.guess)
-        assert review.exact and review.delta_expected == 0 and review.delta_worst >= 0
-        assert review.best_expected_guess == advice.guess
-        assert Coach(MM).review(log, review.best_worst_guess).delta_worst == 0
+        advice = optimal_next_guess(log, objective=objective)
+        assert advice.source == "exact" and advice.provenance.honoured
+        review = Coach(MM, objective=objective).review(log, advice.guess)
+        assert review.followed == "exact" and review.exact
+        assert review.delta_expected == 0 and review.delta_worst == 0
+        best_total, best_worst = optimum_from(entries, objective)
+        assert (review.total if objective == "expected" else review.worst) == \
+            (best_total if objective == "expected" else best_worst)
+
+
+def test_the_certified_opening_draws_no_blame():
+    # the coach said the certified opening cost "+1 in the worst case" (a heuristic
+    # judging a certified tree); the tree's own guess is the advice, with the tree's figures
+    review = Coach(MM).review(FeedbackLog(MM), "1123")
+    assert review.followed == "tree" and review.delta_worst == 0 and review.worst == 5
+    assert "followed the advice" in review.label
 
 
 def test_large_or_slow_positions_fall_back_to_the_labelled_heuristic():
     log = FeedbackLog.parse(MM, ["1122:1,0"])                  # 256 candidates
-    small = Coach(MM, exact_secrets=100).review(log, "1344")
+    small = Coach(MM, exact_secrets=100).review(log, "1234")   # not the advice (1344)
     assert not small.exact and small.label.startswith("heuristic:")
     assert "256 candidates, more than the 100" in small.why
     record = small.to_json()
     assert record["exact"] is False and record["not_exact"] == small.why
-    timed = Coach(MM, exact_seconds=1e-9).review(log, "1344")
+    # the optimum the advice proved (4 from here, exact worst-case search) is the best
+    assert small.best_worst == optimum_from(["1122:1,0"], "worst")[1]
+    timed = Coach(MM, exact_seconds=1e-9).review(log, "1234")
     assert not timed.exact and "did not end within" in timed.why
 
 

@@ -138,13 +138,15 @@ def test_cli_one_secret_left_and_bad_options(capsys):
 
 def test_next_optimal_says_which_source_it_used(capsys):
     # a small set: solved exactly, the optimum reported beside the guess
-    code, text, _ = run(capsys, "next", "1122:1,0", "--variant", "mastermind", "--strategy",
-                        "optimal", "--json")
-    data = json.loads(text)
     position = Position.from_log(FeedbackLog.parse(MASTERMIND, ["1122:1,0"]))
-    best = solve_from(position, "expected")
-    assert code == 0 and data["source"] == "exact" and data["guess"] == best.tree["root"]["guess"]
-    assert data["optimum"]["total"] == best.total and data["optimum"]["worst"] == best.worst
+    for objective in ("expected", "worst"):
+        code, text, _ = run(capsys, "next", "1122:1,0", "--variant", "mastermind", "--strategy",
+                            "optimal", "--objective", objective, "--json")
+        data = json.loads(text)
+        best = solve_from(position, objective, certificate=False)
+        assert code == 0 and data["source"] == "exact" and data["honoured"]
+        assert data["guess"] == best.tree["root"]["guess"] and data["objective"] == objective
+        assert data["optimum"]["total"] == best.total and data["optimum"]["worst"] == best.worst
     # the whole game: the certified tree's first guess
     code, text, _ = run(capsys, "next", "--variant", "mastermind", "--strategy", "optimal",
                         "--json")

@@ -1,0 +1,29 @@
+"""The position service: what remains, the best next guess and where it came from, the
+guesses still needed, a guess's partition, and why a log is inconsistent, for any face.
+
+Place in the data flow: consistency, strategy, search, symmetry, bounds and the certified
+trees -> **advisor** -> cli (next, partition, assist, play, bot), play (the game engine, the
+coach). Every face asks :class:`PositionService`; none decides on its own. This file only
+re-exports the public names.
+"""
+from __future__ import annotations
+
+from .answers import (
+    CONSISTENT,
+    DEFAULT_OBJECTIVE,
+    DETERMINED,
+    EXACT,
+    HEURISTIC,
+    OBJECTIVES,
+    OPENING,
+    TREE,
+    Advice,
+    Needed,
+    Provenance,
+    Remaining,
+)
+from .service import OPTIMAL, STAND_IN, PositionService, check_objective, check_strategy
+
+__all__ = ["CONSISTENT", "DEFAULT_OBJECTIVE", "DETERMINED", "EXACT", "HEURISTIC", "OBJECTIVES",
+           "OPENING", "OPTIMAL", "STAND_IN", "TREE", "Advice", "Needed", "PositionService",
+           "Provenance", "Remaining", "check_objective", "check_strategy"]

@@ -1,0 +1,386 @@
+"""The position service: the one way a face asks about a position of a game.
+
+Place in the data flow: a variant, a feedback log, an objective, a guess pool and one
+:class:`~cbsolve.deadline.Deadline` -> what the project knows, cheapest and surest first:
+
+1. the opening in closed form, one guess per symmetry class (:mod:`.opening`: no code
+   enumerated, milliseconds on any game);
+2. a certified tree in ``models/`` for the objective, while the log follows it (:mod:`.trees`);
+3. the exact search from the position for the objective (:mod:`cbsolve.search.position`:
+   worst case; :mod:`cbsolve.strategy.exact`: expected case), with a share of the deadline;
+4. a heuristic over one guess per symmetry class, anytime (:mod:`.choose`);
+
+-> :class:`~.answers.Advice` with its :class:`~.answers.Provenance` (which of these answered,
+whether the objective was honoured, whether the deadline or Ctrl-C cut the work), the
+secrets left (:class:`~.answers.Remaining`) and the proved interval of guesses still needed
+(:class:`~.answers.Needed`). An inconsistent log raises
+:class:`~cbsolve.errors.InconsistentLog` with the diagnosis of :mod:`cbsolve.consistency`
+(a minimal conflict, the corrections).
+
+The objective is never switched silently: the heuristic that stands in for it is the one
+that aims at it (minimax for the worst case, Knuth 1977; expected size for the average,
+Irving 1979) and the answer says ``honoured: false`` and why.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import time_policy
+from ..codes import CodeSpace
+from ..deadline import Deadline, stop_requested
+from ..errors import InconsistentLog, unknown_name
+from ..feedback import FeedbackLog
+from ..strategy.heuristics import GUESS_MODES, STRATEGIES, Chooser
+from ..variant import Variant
+from . import answers as A
+from .choose import choose, guess_rows
+
+OPTIMAL = "optimal"
+#: The heuristic aiming at each objective, for positions no tree or exact search covers.
+STAND_IN = {"worst": "minimax", "expected": "expected"}
+#: Largest remaining set the exact searches are asked about for advice (within the deadline's
+#: share): the expected case as :data:`cbsolve.strategy.exact.EXACT_SECRETS` (Bulls & Cows:
+#: 1.8 s at 720 secrets); the worst case is faster (Bulls & Cows after 0124:0,2, 1,260
+#: secrets, 3.0 s; after 0124:1,1, 720, 0.3 s; Mastermind after 1123:1,1, 230, 0.2 s).
+EXACT_SECRETS = {"worst": 1500, "expected": 500}
+
+
+def check_objective(objective: str) -> str:
+    if objective not in A.OBJECTIVES:
+        raise unknown_name("objective", objective, A.OBJECTIVES)
+    return objective
+
+
+def check_strategy(strategy: str) -> str:
+    if strategy != OPTIMAL and strategy not in STRATEGIES:
+        raise unknown_name("strategy", strategy, (*STRATEGIES, OPTIMAL))
+    return strategy
+
+
+class PositionService:
+    """Answers about the positions of one variant with one guess pool; keeps what is worth
+    keeping between questions of one game (choosers, symmetry classes, trees, searches)."""
+
+    def __init__(self, variant: Variant, guesses: str = "all", seed: int | None = None,
+                 tree: dict | None = None):
+        if guesses not in GUESS_MODES:
+            raise unknown_name("guess set", guesses, GUESS_MODES)
+        self.variant = variant
+        self.guesses = guesses
+        self.space = CodeSpace(variant)
+        self.seed = seed
+        self.tree = tree              # a tree file to follow instead of the certified ones
+        self._choosers: dict[str, Chooser] = {}
+        self._symmetry = None
+        self._reps: dict = {}
+        self._tree_costs: dict = {}
+
+    # --- what remains ----------------------------------------------------------------------
+    def candidates(self, log: FeedbackLog) -> np.ndarray:
+        """The consistent secrets (sorted code indices); InconsistentLog with the diagnosis
+        when there is none."""
+        from ..consistency.native import consistent_indices
+        from ..strategy.heuristics import require_enumerable
+
+        require_enumerable(self.variant, "next-guess advice")
+        cands = consistent_indices(log)
+        if cands.size == 0:
+            raise self.diagnose(log)
+        return cands
+
+    def diagnose(self, log: FeedbackLog, deadline: Deadline | None = None) -> InconsistentLog:
+        """The diagnosis of an inconsistent log (consistency's own: a minimal conflict and the
+        corrections), as the error a face reports."""
+        from ..consistency import Query, consistent
+
+        left = None if deadline is None else deadline.left()
+        result = consistent(log, Query(count=True, limit=0, time_limit=left), backend="native")
+        nums = ", ".join(str(n) for n in result.conflict or [])
+        return InconsistentLog(f"no secret is consistent with this log (conflicting entries: "
+                               f"{nums or 'unknown'})", result.conflict, result.corrections)
+
+    def remaining(self, log: FeedbackLog, deadline: Deadline | None = None) -> A.Remaining:
+        """How many secrets the log leaves: exact when the space can be listed, else what the
+        constraint backends prove within the deadline."""
+        if not len(log):
+            return A.Remaining(self.space.size, True)
+        if self.space.enumerable:
+            return A.Remaining(int(self.candidates(log).size), True)
+        from ..consistency import Query, consistent
+        from ..status import Status
+
+        left = None if deadline is None else deadline.left()
+        res = consistent(log, Query(count=True, limit=0, time_limit=left))
+        if res.status == Status.INFEASIBLE:
+            raise self.diagnose(log, deadline)
+        return A.Remaining(res.count, bool(res.exact))
+
+    # --- the next guess --------------------------------------------------------------------
+    def advise(self, log: FeedbackLog, *, strategy: str = OPTIMAL,
+               objective: str = A.DEFAULT_OBJECTIVE, deadline: Deadline | None = None,
+               cands: np.ndarray | None = None) -> A.Advice:
+        """The next guess after ``log`` (see the module docstring for the order)."""
+        check_strategy(strategy)
+        check_objective(objective)
+        deadline = deadline or Deadline(None)
+        heuristic = STAND_IN[objective] if strategy == OPTIMAL else strategy
+        if not len(log):
+            start = self._start(strategy, objective, heuristic)
+            if start is not None:
+                return start
+        if cands is None:
+            cands = self.candidates(log)
+        remaining = A.Remaining(int(cands.size), True)
+        if cands.size == 1:
+            guess = self.space.format(self.space.codes[cands[0]])
+            return self._advice(guess, strategy, remaining, cands, objective, A.Provenance(
+                A.DETERMINED, objective, True, note="one secret left: play it"), needed=(1, 1))
+        why = ""
+        if strategy == OPTIMAL or self.tree is not None:   # a tree file: followed while on it
+            found = self._from_tree(log, cands, strategy, objective, remaining)
+            if found is not None:
+                return found
+        if strategy == OPTIMAL:
+            found, why = self._exact(log, cands, objective, remaining, deadline)
+            where = self._off_tree(log, objective)
+            if found is not None:
+                found.provenance.note = f"{where}; {found.provenance.note}"
+                return found
+            why = f"{where}; {why}"
+        return self._heuristic(log, cands, strategy, heuristic, objective, remaining, deadline,
+                               why)
+
+    def _start(self, strategy, objective, heuristic) -> A.Advice | None:
+        """The opening: the tree's first guess, else the heuristic's in closed form."""
+        from .opening import opening, summary
+
+        remaining = A.Remaining(self.space.size, True)
+        if strategy == OPTIMAL or self.tree is not None:
+            tree = self._tree(objective)
+            if tree is not None and self.space.enumerable:
+                return self._from_tree(FeedbackLog(self.variant), None, strategy, objective,
+                                       remaining)
+        if heuristic not in ("minimax", "expected", "entropy", "parts"):
+            return None
+        if self.variant.no_leading_zero:
+            return None         # no closed form: the position's own path (small spaces)
+        found = opening(self.variant, heuristic)
+        if found is not None:
+            code, sizes = found
+            note = f"{heuristic}'s opening, one guess per symmetry class scored in closed form"
+            part = summary(sizes)
+        else:
+            from .opening import rule_opening
+
+            code, part = rule_opening(self.variant), {}
+            note = ("opening by rule (symbols in pairs): scoring every symmetry class in closed "
+                    f"form would take too long here; {heuristic} not applied")
+        if strategy == OPTIMAL:
+            note += " (no certified tree for this objective)"
+        return A.Advice(self.space.format(code), strategy, remaining,
+                        A.Provenance(A.OPENING, objective, False, note=note), self.guesses,
+                        part, self._needed(objective, self.space.size))
+
+    def _tree(self, objective: str) -> dict | None:
+        from .trees import shipped_tree
+
+        return self.tree if self.tree is not None else shipped_tree(self.variant, objective)
+
+    def _from_tree(self, log, cands, strategy, objective, remaining) -> A.Advice | None:
+        from pathlib import Path
+
+        from .trees import follow_tree, subtree_cost
+
+        tree = self._tree(objective)
+        node = None if tree is None else follow_tree(tree, log)
+        if node is None:
+            return None
+        if cands is None:
+            cands = np.arange(self.space.size, dtype=np.int64)
+        key = (id(tree), tuple(log.tokens()))   # a game replays the same few tree positions
+        cost = self._tree_costs.get(key)
+        if cost is None:
+            cost = self._tree_costs[key] = subtree_cost(self.space, node, cands)
+        if cost is None:            # a tree file that misses a secret of this position
+            return None
+        worst, total = cost
+        honoured = (tree.get("strategy") == f"optimal-{objective}"
+                    and tree.get("max_depth") is None)
+        note = (f"from the {tree['_kind']} {Path(tree['_path']).name}: {worst} more guesses at "
+                f"worst, {total / cands.size:.3f} on average from here")
+        value = worst if objective == "worst" else total
+        return self._advice(node["guess"], strategy, remaining, cands, objective,
+                            A.Provenance(A.TREE, objective, honoured, note=note),
+                            needed=(value, value) if honoured else (None, value),
+                            optimum={"objective": objective, "secrets": int(cands.size),
+                                     "worst": worst, "total": total,
+                                     "average": total / cands.size} if honoured else None,
+                            how="the certified tree" if honoured else "the tree")
+
+    def _off_tree(self, log, objective: str) -> str:
+        """Why no certified tree answers here: none for this game and objective, or where the
+        game left it."""
+        tree = self._tree(objective)
+        if tree is None:
+            return f"no certified tree in models/ for this game and the {objective} objective"
+        from pathlib import Path
+
+        from .trees import left_at
+
+        return (f"the game left the {tree['_kind']} {Path(tree['_path']).name} "
+                f"({left_at(tree, log)})")
+
+    def _exact(self, log, cands, objective, remaining, deadline):
+        """(advice from the exact search for ``objective``, "") or (None, why not)."""
+        n = int(cands.size)
+        if n > EXACT_SECRETS[objective]:
+            return None, (f"{n} secrets remain, more than the {EXACT_SECRETS[objective]} "
+                          f"searched exactly for the {objective} case")
+        part = deadline.part(time_policy.ADVICE_EXACT_SHARE)
+        left = part.left()
+        if left is not None and left <= 0:
+            return None, "no time left for an exact search"
+        if left is None:
+            left = time_policy.ADVICE_EXACT_SECONDS * 10
+        if objective == "worst":
+            found = self._exact_worst(log, cands, left)
+        else:
+            found = self._exact_expected(log, left)
+        if found is None:
+            stopped = "interrupted" if stop_requested() else f"not finished within {left:g} s"
+            return None, f"the exact {objective}-case search from here was {stopped}"
+        guess, total, worst = found
+        value = worst if objective == "worst" else total
+        note = (f"exact optimum from here: {worst} more guesses at worst"
+                if objective == "worst" else
+                f"exact optimum from here: {total / n:.3f} more guesses on average, "
+                f"{worst} at worst")
+        return self._advice(guess, OPTIMAL, remaining, cands, objective,
+                            A.Provenance(A.EXACT, objective, True, note=note),
+                            needed=(value, value), how="exact search",
+                            optimum={"objective": objective, "secrets": n, "total": total,
+                                     "average": total / n, "worst": worst}), ""
+
+    def _exact_worst(self, log, cands, seconds):
+        from ..errors import CbsolveError
+        from ..search.position import Position, solve_from
+
+        try:
+            position = Position.from_log(log)
+            result = solve_from(position, "worst", guesses=self.guesses, time_limit=seconds,
+                                certificate=False)
+        except CbsolveError:
+            return None
+        except KeyboardInterrupt:
+            return None
+        if not result.proved or result.tree is None:
+            return None
+        return result.tree["root"]["guess"], int(result.total), int(result.upper)
+
+    def _exact_expected(self, log, seconds):
+        from ..strategy.exact import exact_move
+
+        try:
+            move, _ = exact_move(log, self.guesses, time_limit=seconds)
+        except KeyboardInterrupt:
+            return None
+        return None if move is None else (move.guess, move.total, move.worst)
+
+    def _heuristic(self, log, cands, strategy, heuristic, objective, remaining, deadline, why):
+        chooser = self._chooser(heuristic)
+        history = tuple(self.space.index_of(e.guess) for e in log)
+        if heuristic in ("first", "random") or cands.size <= 2:
+            g, complete, scope = chooser.choose(cands, history), True, ""
+        else:
+            rows, sym = guess_rows(chooser, self._sym(), history, cands,
+                                   deadline.part(time_policy.ADVICE_SYMMETRY_SHARE), self._reps)
+            found = choose(chooser, cands, rows, deadline)
+            complete, g = found.complete, found.index
+            scope = ("" if found.complete else
+                     f"best of {found.scored} of {found.total} guesses scored")
+            scope = (scope + ("; " if scope else "") +
+                     ("one guess per symmetry class" if sym else "every guess"))
+            if g is None:           # nothing scored in time: a consistent code
+                g = int(cands[0])
+                scope = "no guess scored in time: the first consistent code"
+        stopped = None if complete else ("interrupted" if stop_requested() else "time")
+        if strategy == OPTIMAL:
+            note = (f"{why}; " if why else "") + (f"heuristic {heuristic} stands in for the "
+                                                  f"{objective} objective")
+        else:
+            note = f"heuristic {heuristic}"
+        note += f" ({scope})" if scope else ""
+        guess = self.space.format(self.space.codes[g])
+        return self._advice(guess, strategy, remaining, cands, objective,
+                            A.Provenance(A.HEURISTIC, objective, False, complete, stopped,
+                                         note))
+
+    # --- helpers ---------------------------------------------------------------------------
+    def _chooser(self, strategy: str) -> Chooser:
+        if strategy not in self._choosers:
+            self._choosers[strategy] = Chooser(self.variant, strategy, self.guesses,
+                                               seed=self.seed)
+        return self._choosers[strategy]
+
+    def _sym(self):
+        """The symmetry of the game, or None on a space too large for it (its set-up alone
+        maps every code: 8 s on Mastermind 8x8)."""
+        from .choose import SYMMETRY_CODES
+
+        if self.space.size > SYMMETRY_CODES:
+            return None
+        if self._symmetry is None:
+            from ..symmetry import Symmetry
+
+            self._symmetry = Symmetry(self.variant)
+        return self._symmetry
+
+    def _needed(self, objective: str, n: int, value=(None, None), how: str = "") -> A.Needed:
+        """The proved interval on the guesses still needed for ``n`` secrets: the counting
+        bound below, ``value`` (lower, upper) from a tree or an exact search."""
+        from ..bounds.counting import total_lower, worst_lower
+        from ..scoring import possible_responses
+
+        r = len(possible_responses(self.variant))
+        low = worst_lower(n, r) if objective == "worst" else total_lower(n, r)
+        out = A.Needed(objective, low, None, "counting", "")
+        out.raise_lower(value[0], how)
+        out.lower_upper(value[1], how)
+        return out
+
+    def _advice(self, guess, strategy, remaining, cands, objective, provenance,
+                needed=(None, None), optimum=None, how="") -> A.Advice:
+        from ..scoring import score_against
+        from ..strategy.heuristics import partition_summary
+
+        replies = score_against(self.variant, self.space.parse(guess), self.space.codes[cands])
+        return A.Advice(guess, strategy, remaining, provenance, self.guesses,
+                        partition_summary(self.variant, replies),
+                        self._needed(objective, int(cands.size), needed, how), optimum)
+
+    # --- a guess's partition ---------------------------------------------------------------
+    def partition(self, log: FeedbackLog, guess: str, deadline: Deadline | None = None,
+                  members: bool = False):
+        """The reply classes of ``guess`` over the secrets ``log`` leaves, with the heuristics'
+        scores beside the best any guess reaches (over one guess per symmetry class; None
+        when the deadline cut that comparison: ``best_complete`` says so). ``members``: the
+        classes' secrets are wanted (the opening's closed form has only their counts)."""
+        from ..strategy.partition import partition
+
+        deadline = deadline or Deadline(None)
+        if not len(log) and not members:
+            from .opening import opening_partition
+
+            found = opening_partition(self.variant, self.space.parse(guess))
+            if found is not None:
+                return found
+        cands = self.candidates(log) if len(log) else np.arange(self.space.size, dtype=np.int64)
+        history = [tuple(int(x) for x in self.space.parse(e.text)) for e in log]
+        key = tuple(self.space.index_of(h) for h in history)
+        reps = self._reps.get(key)
+        if reps is None and self._sym() is not None:
+            reps = self._sym().guess_representatives(
+                history, deadline=deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
+            if reps is not None:
+                reps = self._reps.setdefault(key, np.asarray(reps, dtype=np.int64))
+        return partition(log, guess, cands=cands, rows=reps, deadline=deadline)
