@@ -114,7 +114,7 @@ def make_deadline(deadline: Deadline | None = None, time_limit: float | None = N
     (None: no limit). Giving both is an error: a call has one budget."""
     if deadline is not None and time_limit is not None:
         raise CbsolveError("give deadline= or time_limit=, not both")
-    return deadline if deadline is not None else Deadline(time_limit)
+    return Deadline.given(deadline, time_limit)
 
 
 def _seconds(deadline: Deadline) -> float | None:

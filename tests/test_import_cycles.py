@@ -136,6 +136,7 @@ FLOW = [
     {"tree", "certify", "certify_orbits", "claims"},
     {"strategy", "search", "symmetry"},
     {"bounds", "research", "formats", "html"},
+    {"advisor"},
     {"cli", "play", "analysis", "api", "gym", "__main__"},
 ]
 BESIDE = {"", "errors", "status", "deadline", "time_policy", "machine", "workers", "inputs", "extras",

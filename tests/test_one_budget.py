@@ -194,7 +194,7 @@ def test_a_cell_its_deadline_cut_is_not_kept():
     assert run_cell(cell)["row"]["status"] == "ok"
 
 
-# --- scripts/stress_time_limits.py --commands: one command, both ways ------------------------------
+# --- scripts/stress/stress_time_limits.py --commands: one command, both ways ------------------------------
 def test_stress_commands_smoke():
     """The stress run of the commands on its smallest case: a time limit, then a Ctrl-C, each
     a whole process (what is asserted is the outcome, not the seconds: those go to

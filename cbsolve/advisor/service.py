@@ -122,7 +122,7 @@ class PositionService:
         """The next guess after ``log`` (see the module docstring for the order)."""
         check_strategy(strategy)
         check_objective(objective)
-        deadline = deadline or Deadline(None)
+        deadline = Deadline.given(deadline)
         heuristic = STAND_IN[objective] if strategy == OPTIMAL else strategy
         if not len(log):
             start = self._start(strategy, objective, heuristic)
@@ -338,7 +338,7 @@ class PositionService:
     def _needed(self, objective: str, n: int, value=(None, None), how: str = "") -> A.Needed:
         """The proved interval on the guesses still needed for ``n`` secrets: the counting
         bound below, ``value`` (lower, upper) from a tree or an exact search."""
-        from ..bounds.counting import total_lower, worst_lower
+        from ..capacity import total_lower, worst_lower
         from ..scoring import possible_responses
 
         r = len(possible_responses(self.variant))
@@ -367,7 +367,7 @@ class PositionService:
         classes' secrets are wanted (the opening's closed form has only their counts)."""
         from ..strategy.partition import partition
 
-        deadline = deadline or Deadline(None)
+        deadline = Deadline.given(deadline)
         if not len(log) and not members:
             from .opening import opening_partition
 

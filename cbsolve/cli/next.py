@@ -77,7 +77,8 @@ def advice_text(advice) -> str:
     if advice.needed is not None and not advice.determined:
         text += f"\n  guesses still needed: {advice.needed.text()}"
     if not prov.complete:
-        text += f"\n  partial: {'interrupted (Ctrl-C)' if prov.stopped == 'interrupted' else 'time limit reached'}: the best found so far"
+        why = "interrupted (Ctrl-C)" if prov.stopped == "interrupted" else "time limit reached"
+        text += f"\n  partial: {why}: the best found so far"
     return text
 
 

@@ -188,7 +188,7 @@ class Coach:
 
         try:
             return self.service.advise(log, strategy=self.strategy, objective=self.objective,
-                                       deadline=Deadline(self.time_limit), cands=cands)
+                                       deadline=Deadline.from_limit(self.time_limit), cands=cands)
         except CbsolveError:
             return None
 

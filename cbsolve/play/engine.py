@@ -262,7 +262,7 @@ class Guesser:
         from ..deadline import Deadline
 
         a = self.service.advise(self.log, strategy=self.strategy, objective=self.objective,
-                                deadline=Deadline(self.backend_time_limit), cands=cands)
+                                deadline=Deadline.from_limit(self.backend_time_limit), cands=cands)
         return Suggestion(a.guess, a.strategy, a.candidates, a.remaining.exact, a.determined,
                           note=a.note, provenance=a.provenance)
 

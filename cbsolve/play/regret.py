@@ -96,7 +96,7 @@ def regret(log: FeedbackLog, guess: str, objective: str = "expected",
 
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
-    deadline = Deadline(None) if deadline is None else deadline
+    deadline = Deadline.given(deadline)
     why = None
     if objective == "expected":
         fast = _exact_expected(log, guess, deadline)

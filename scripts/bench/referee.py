@@ -10,7 +10,7 @@ import sys
 
 
 def _variant_from_args(args: list[str]):
-    """The variant that the CLI's variant options ``args`` name (scripts/bench_play.py)."""
+    """The variant that the CLI's variant options ``args`` name (scripts/bench/bench_play.py)."""
     import click
 
     from cbsolve.cli import variant_options

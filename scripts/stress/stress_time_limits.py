@@ -24,8 +24,8 @@ start to its exit, minus L: start-up included, as a person waits for it), and wi
 command printed its best so far). The interactive commands are run under Ctrl-C only where
 they take no ``--time-limit``.
 
-    nice python scripts/stress_time_limits.py --commands                 # every command
-    nice python scripts/stress_time_limits.py --commands --only bounds-huge analyze
+    nice python scripts/stress/stress_time_limits.py --commands                 # every command
+    nice python scripts/stress/stress_time_limits.py --commands --only bounds-huge analyze
 """
 from __future__ import annotations
 

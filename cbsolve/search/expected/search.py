@@ -20,8 +20,9 @@ guesses reduced by the stabiliser of the history at every level and a transposit
   ``stabiliser`` option is off);
 * the classes of a first guess are independent subproblems: they are solved on ``workers``
   threads (the native call releases the GIL) sharing one transposition table, each with the
-  budget left by the incumbent and the other classes' best known values; a class of at least :data:`SPLIT_MIN` secrets (Bulls & Cows 4/10: 0,1 and
-  0,2 after 0123) is expanded here, its guesses shared among the threads;
+  budget left by the incumbent and the other classes' best known values; a class of at least
+  :data:`SPLIT_MIN` secrets (Bulls & Cows 4/10: 0,1 and 0,2 after 0123) is expanded here, its
+  guesses shared among the threads;
 * the incumbent starts as Irving's greedy strategy (1979, smallest expected class size);
 * on a time limit the search stops and returns the bounds proved so far (``proved=False``).
 

@@ -1,7 +1,7 @@
 """Benchmark the public API's speed targets (docs/benchmarks.md, "Public API").
 
-    python scripts/bench_api.py                     # every row, small defaults
-    python scripts/bench_api.py --rows step,regret --repeat 400
+    python scripts/bench/bench_api.py                     # every row, small defaults
+    python scripts/bench/bench_api.py --rows step,regret --repeat 400
 
 Rows (medians unless named; each with its target):
 

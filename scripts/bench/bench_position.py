@@ -5,7 +5,7 @@ protocol line, so the time is from process start to its first answer: ``next``, 
 GUESS``, ``assist``, ``bot`` (``guess``) and ``play --mode host`` on Bulls & Cows 5/10 and
 6/10, Logik 5x8, Mastermind 6x9 and 8x8. Figures: docs/benchmarks.md, "Position service".
 
-    python scripts/bench_position.py [--games bc5,bc6,logik,mm69,mm88] [--repeat 3]
+    python scripts/bench/bench_position.py [--games bc5,bc6,logik,mm69,mm88] [--repeat 3]
 """
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ REPLY = {"bc5": "1,1", "bc6": "1,2", "logik": "1,1", "mm69": "1,2", "mm88": "1,2
 
 def faces(opts: list[str], guess: str, reply: str) -> dict[str, tuple[list[str], str]]:
     return {"next": (["next", *opts], ""),
-            "next after 1 reply": (["next", f"{guess}:{reply}", *opts], ""), "partition": (["partition", guess, *opts], ""),
+            "next after 1 reply": (["next", f"{guess}:{reply}", *opts], ""),
+            "partition": (["partition", guess, *opts], ""),
             "assist": (["assist", *opts, "--json"], ""), "bot": (["bot", *opts], "guess\nquit\n"),
             "play-host": (["play", "--mode", "host", *opts], "")}
 

@@ -1,8 +1,8 @@
 """Benchmark: ``cbsolve serve`` latency and memory (targets: median <= 5 ms a request for
 ``consistent --count`` on Bulls & Cows 4/10 with three entries; 10,000 requests, flat memory).
 
-    python scripts/bench_serve.py                       # 10,000 requests, one service
-    python scripts/bench_serve.py --requests 2000 --json
+    python scripts/bench/bench_serve.py                       # 10,000 requests, one service
+    python scripts/bench/bench_serve.py --requests 2000 --json
 
 One ``python -m cbsolve serve`` is started; each request is written and its answer read before
 the next (a client waiting for every answer: the round trip through both pipes is counted).
