@@ -53,7 +53,7 @@ def rule_opening(variant: Variant) -> tuple[int, ...]:
     """The cheap rule for a game too large to score every pattern: symbols in pairs, as evenly
     as the alphabet allows (Knuth's 1122 on Mastermind 4x6; minimax's own choice on 6x9 and
     8x8, 112233 and 11223344). Distinct games have one pattern."""
-    from ..bounds.partition import pattern_code
+    from ..patterns import pattern_code
 
     n, d = variant.length, variant.n_symbols
     if not variant.repeats:
@@ -67,12 +67,8 @@ def opening(variant: Variant, strategy: str) -> tuple[tuple[int, ...], list[int]
     """(the opening's code as symbol indices, its class sizes) for a scored heuristic, or None
     when there is no closed form (no leading zero, an unscored strategy) or it would take too
     long (more than :data:`OPENING_WORK`: then :func:`rule_opening`)."""
-    from ..bounds.partition import (
-        first_guess_partition,
-        guess_patterns,
-        pattern_code,
-        repeats_work,
-    )
+    from ..bounds.partition import first_guess_partition, repeats_work
+    from ..patterns import guess_patterns, pattern_code
 
     if variant.no_leading_zero or strategy not in ("minimax", "expected", "entropy", "parts"):
         return None
