@@ -7,16 +7,14 @@ flat-array loops with no CMake dependencies, pybind11's NumPy bridge covers them
 """
 import glob
 import os
-import platform
 
 from pybind11.setup_helpers import Pybind11Extension, build_ext
 from setuptools import setup
 
+# Portable code only (no -march): the hot loops are compiled once per instruction set inside each
+# kernel (AVX-512, AVX2, baseline; cbsolve/_native/toolkit_isa.hpp) and the path is chosen when
+# the module loads, so one build (a wheel) runs at full speed on any x86-64 and builds on ARM.
 compile_args = ["-O3", "-fopenmp"]
-# Built where it runs (pip install compiles on the user's machine), so tune for this CPU;
-# CBSOLVE_PORTABLE=1 disables it for wheels meant to travel.
-if os.environ.get("CBSOLVE_PORTABLE") != "1" and platform.machine() in ("x86_64", "AMD64"):
-    compile_args.append("-march=native")
 
 # CBSOLVE_NATIVE_ONLY=stem1,stem2 builds only those kernels (development: a half-edited kernel
 # of one module does not block rebuilding another).
