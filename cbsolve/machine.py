@@ -18,10 +18,13 @@ def cpu_model() -> str:
 
 
 def describe() -> str:
-    """'AMD EPYC 7B13, 2 cores, 24 GiB': the cores this process may run on, and its memory
-    (physical, or a smaller cgroup limit)."""
+    """'AMD EPYC 7B13, 2 cores, 24 GiB, kernels avx512 (avx2 ... avx512_vpopcntdq)': the cores
+    this process may run on, its memory (physical, or a smaller cgroup limit), and the kernels'
+    instruction-set path with the processor's vector flags (cbsolve.isa): the same build runs
+    several times slower on a processor without AVX2."""
+    from cbsolve import isa  # loads the kernels: only where a line is written
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:        # not on Linux
         cores = os.cpu_count() or 1
-    return f"{cpu_model()}, {cores} cores, {machine_memory() / 2**30:.0f} GiB"
+    return f"{cpu_model()}, {cores} cores, {machine_memory() / 2**30:.0f} GiB, {isa.describe()}"
