@@ -23,7 +23,8 @@
 #include <string>
 #include <vector>
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+// CBSOLVE_ISA_BASELINE_ONLY builds the baseline path alone, as on ARM (a compile check on x86).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(CBSOLVE_ISA_BASELINE_ONLY)
 #define CBSOLVE_ISA_X86 1
 #include <immintrin.h>  // the copies' intrinsics (each under its target's macro, e.g. __AVX2__)
 #endif
