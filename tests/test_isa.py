@@ -56,7 +56,7 @@ def test_scoring_agrees_on_every_path(variant):
     base = under("scalar", run)
     assert (base[0] == scoring.score_matrix(variant, g, c, backend="numpy")).all()
     for path in FAST:
-        for a, b in zip(under(path, run), base):
+        for a, b in zip(under(path, run), base, strict=True):
             assert np.array_equal(a, b), path
 
 
@@ -70,7 +70,7 @@ def test_strategy_choices_agree_on_every_path(use_matrix):
     sets = [np.sort(rng.choice(5040, size, replace=False)) for size in (3, 17, 64, 96, 97, 400)]
     for strategy in ("minimax", "expected", "entropy", "parts"):
         for guesses in ("all", "candidates"):
-            def run():
+            def run(strategy=strategy, guesses=guesses):
                 ch = Chooser(variant, strategy, guesses=guesses, use_matrix=use_matrix)
                 return [ch.choose(s) for s in sets]
             base = under("scalar", run)
