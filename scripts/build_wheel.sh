@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A portable wheel of cbsolve in dist/ (or the directory given): the kernels built for any
-# x86-64 (CBSOLVE_PORTABLE=1: no -march=native, every kernel recompiled; the fast paths are
-# chosen at run time), so the wheel installs with no compiler on a Linux of this glibc or newer
+# x86-64 (no -march: the fast paths are compiled per instruction set and chosen at run time;
+# CBSOLVE_PORTABLE=1 recompiles every kernel, so no object of an older -march=native build
+# slips in), so the wheel installs with no compiler on a Linux of this glibc or newer
 # that has libgomp. Check it with scripts/check_portable.py.
 #   scripts/build_wheel.sh [OUT_DIR]   (PYTHON=python3.12 for another interpreter)
 #   then: pip install "dist/cbsolve-...whl[all]"
