@@ -1,4 +1,4 @@
-"""Every C++ function in cbsolve/_native/ stays under 120 lines (issue 28), and the counter that
+"""Every C++ function in cbsolve/_native/ stays under 120 lines (a kernel function one screen), and the counter that
 checks it finds functions where they are."""
 from __future__ import annotations
 

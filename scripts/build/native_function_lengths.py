@@ -1,7 +1,7 @@
 """Lines of every C++ function in cbsolve/_native/ (issue 28: each under ``LIMIT`` lines).
 
-    python scripts/native_function_lengths.py            # the functions at or over the limit
-    python scripts/native_function_lengths.py --all      # every function, longest first
+    python scripts/build/native_function_lengths.py            # the functions at or over the limit
+    python scripts/build/native_function_lengths.py --all      # every function, longest first
 
 A function is a brace block opened right after a closing parenthesis (optionally followed by
 qualifiers or a constructor's initialiser list) that is not itself inside a function; a lambda
@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-NATIVE = Path(__file__).resolve().parents[1] / "cbsolve" / "_native"
+NATIVE = Path(__file__).resolve().parents[2] / "cbsolve" / "_native"
 LIMIT = 120
 CONTROL = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype"}
 # what may stand between a function's ")" and its "{": qualifiers, a trailing return type, a
