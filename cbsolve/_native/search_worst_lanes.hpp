@@ -2,7 +2,7 @@
 // toolkit_isa_each.hpp includes this file inside each path's namespace (search_worst.cpp
 // includes every header it needs before). Vectors are the path's width (CBSOLVE_VECTOR_BYTES):
 // a block of 64 (or 32) guesses is NV such vectors. A single 64-byte vector type on every path
-// made GCC 12 compare byte by byte without AVX-512 (issue 30).
+// made GCC 12 compare byte by byte without AVX-512.
 
 constexpr int LV = CBSOLVE_VECTOR_BYTES;
 typedef uint8_t Vec __attribute__((vector_size(LV)));

@@ -1,4 +1,4 @@
-// The instruction set a kernel runs with, chosen at run time (issue 30: one portable build, fast
+// The instruction set a kernel runs with, chosen at run time (one portable build, fast
 // on AVX-512 and on AVX2, correct on any x86-64 and on ARM).
 //
 // How: a kernel's hot loops live in a header of their own (strategy_kernels.hpp, ...) that

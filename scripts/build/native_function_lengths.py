@@ -1,4 +1,4 @@
-"""Lines of every C++ function in cbsolve/_native/ (issue 28: each under ``LIMIT`` lines).
+"""Lines of every C++ function in cbsolve/_native/ (each under ``LIMIT`` lines: one screen to read).
 
     python scripts/build/native_function_lengths.py            # the functions at or over the limit
     python scripts/build/native_function_lengths.py --all      # every function, longest first

@@ -1,5 +1,5 @@
-"""Every C++ function in cbsolve/_native/ stays under 120 lines (a kernel function one screen), and the counter that
-checks it finds functions where they are."""
+"""Every C++ function in cbsolve/_native/ stays under 120 lines (one screen to read), and the
+counter that checks it finds functions where they are."""
 from __future__ import annotations
 
 from testkit import load_script
