@@ -7,7 +7,6 @@ flat-array loops with no CMake dependencies, pybind11's NumPy bridge covers them
 """
 import glob
 import os
-import platform
 import sys
 import threading
 import time
@@ -15,11 +14,10 @@ import time
 from pybind11.setup_helpers import Pybind11Extension, build_ext
 from setuptools import setup
 
+# Portable code only (no -march): the hot loops are compiled once per instruction set inside each
+# kernel (AVX-512, AVX2, baseline; cbsolve/_native/toolkit_isa.hpp) and the path is chosen when
+# the module loads, so one build (a wheel) runs at full speed on any x86-64 and builds on ARM.
 compile_args = ["-O3", "-fopenmp"]
-# Built where it runs (pip install compiles on the user's machine), so tune for this CPU;
-# CBSOLVE_PORTABLE=1 disables it for wheels meant to travel.
-if os.environ.get("CBSOLVE_PORTABLE") != "1" and platform.machine() in ("x86_64", "AMD64"):
-    compile_args.append("-march=native")
 
 # CBSOLVE_NATIVE_ONLY=stem1,stem2 builds only those kernels (development: a half-edited kernel
 # of one module does not block rebuilding another).
@@ -45,7 +43,6 @@ extensions = [
 ]
 
 
-
 def _progress_stream():
     """Where build progress goes: the user's terminal when there is one (pip captures the
     backend's output and shows it only with -v), else stderr (CI logs, ``pip install -v``).
@@ -68,7 +65,9 @@ class ParallelBuildExt(build_ext):
     def finalize_options(self):
         super().finalize_options()
         if os.environ.get("CBSOLVE_PORTABLE") == "1":
-            self.force = True   # a kernel built earlier for this processor must not be reused
+            # a wheel: recompile every kernel (an object left by an older checkout's build,
+            # which compiled with -march=native, must not end up in it)
+            self.force = True
         if not self.parallel:
             jobs = os.environ.get("CBSOLVE_BUILD_JOBS")
             self.parallel = int(jobs) if jobs else max(1, len(os.sched_getaffinity(0))

@@ -4,7 +4,7 @@ says in one line which extra installs it (exit 2).
 The extras are hidden from a child interpreter by a path finder that answers "not found" for
 their import names (as in a venv without them: ``find_spec`` gives None, ``import`` raises
 ModuleNotFoundError); the child runs each command through the CLI in process and reports the
-exit codes and output as JSON. scripts/check_install.sh does the same in a real venv.
+exit codes and output as JSON. scripts/build/check_install.sh does the same in a real venv.
 """
 from __future__ import annotations
 

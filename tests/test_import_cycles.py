@@ -139,7 +139,7 @@ FLOW = [
     {"advisor"},
     {"cli", "play", "analysis", "api", "gym", "__main__"},
 ]
-BESIDE = {"", "errors", "status", "deadline", "time_policy", "machine", "workers", "inputs", "extras",
+BESIDE = {"", "errors", "status", "deadline", "time_policy", "machine", "workers", "inputs", "extras", "isa",
           "_native"}
 #: docs/architecture.md, "Search, layer by layer": cbsolve/search/ the same way.
 SEARCH_LAYERS = [

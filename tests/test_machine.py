@@ -5,8 +5,9 @@ import re
 from cbsolve import machine
 
 
-def test_the_line_names_cpu_cores_and_memory():
-    assert re.fullmatch(r".+, \d+ cores, \d+ GiB", machine.describe())
+def test_the_line_names_cpu_cores_memory_and_the_kernels_path():
+    assert re.fullmatch(r".+, \d+ cores, \d+ GiB, kernels (scalar|avx2|avx512) \(.+\)",
+                        machine.describe())
 
 
 def test_without_proc_cpuinfo_the_cpu_comes_from_platform(monkeypatch):

@@ -71,6 +71,8 @@ struct PackedCodes {
 // members reached through a pointer would be reloaded for every pair.
 template <int PW, int CW, bool BULLS_ONLY>
 struct Kernel {
+    static constexpr int kPW = PW, kCW = CW;
+    static constexpr bool kBullsOnly = BULLS_ONLY;
     int pw, cw, pad, n;
     explicit Kernel(const PackedCodes& p)
         : pw(PW ? PW : p.pw), cw(CW ? CW : p.cw), pad(p.pad), n(p.length) {}

@@ -463,6 +463,111 @@ class Solver {
     // Which guesses a scan looks at.
     enum Pool { ALL = 0, CANDIDATES = 1, OTHERS = 2 };
 
+    // The guesses of the pool, as a compact index list (ascending unless overridden): the
+    // override, the node's guesses (symmetry) or a per-thread list of some of them.
+    const std::vector<int>* guesses_of(const int* S, int n, u64 played,
+                                       const std::vector<int>* override, Pool pool) {
+        static thread_local std::vector<int> G;
+        if (override) return override;
+        if (cand_only_) {
+            G.clear();
+            for (int i = 0; i < n; ++i)
+                if (!opt_unplayed || sym_.canonical(S[i], played)) G.push_back(S[i]);
+            if (opt_stabiliser && opt_unplayed) sym_.stabiliser_filter(played, G);
+            return &G;
+        }
+        const NodeGuesses& all = node_guesses(played);
+        if (pool == ALL) return &all.list;
+        G.clear();
+        if (pool == CANDIDATES) {
+            for (int i = 0; i < n; ++i)
+                if (all.member[S[i]]) G.push_back(S[i]);
+        } else {  // OTHERS: S is sorted, walk it alongside
+            int i = 0;
+            for (int g : all.list) {
+                while (i < n && S[i] < g) ++i;
+                if (i < n && S[i] == g) continue;
+                G.push_back(g);
+            }
+        }
+        return &G;
+    }
+
+    // The fill bound is linear in the class size up to some size `max` (c <= b + 1 at least:
+    // the first two levels), row_lb[c] = alpha * c + beta for 1 <= c <= max; when no class
+    // is larger, the sum over the classes is alpha * (n - cand) + beta * classes.
+    struct LinearFill {
+        i64 alpha = 0, beta = 0;
+        unsigned max = 0;
+    };
+    LinearFill linear_fill(const i64* row_lb) const {
+        LinearFill f;
+        if (nc_ >= 2 && row_lb[1] < INF_T && row_lb[2] < INF_T) {
+            f.alpha = row_lb[2] - row_lb[1];
+            f.beta = row_lb[1] - f.alpha;
+            f.max = 2;
+            while (int(f.max) < nc_ && row_lb[f.max + 1] == f.alpha * (f.max + 1) + f.beta) ++f.max;
+        }
+        return f;
+    }
+
+    // Of a histogram padded to 16 counters (index 0 = the win, not a class): the largest class,
+    // the classes and the sum of squared sizes.
+    template <class T>
+    static void stats16(const T* hist, unsigned& maxc, int& classes, u64& ss) {
+        maxc = 0;
+        classes = 0;
+        ss = 0;
+#ifdef __SSE2__
+        if constexpr (sizeof(T) == 1) {
+            // 16 byte counters in one register (the compiler moved them one by one)
+            __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(hist));
+            v = _mm_and_si128(v, _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                              -1, -1, -1, 0));  // the win is not a class
+            // empty counters summed by PSADBW: the portable build has no POPCNT instruction
+            // (__builtin_popcount is a library call there: a Bulls & Cows search took 7% more CPU)
+            const __m128i empty = _mm_and_si128(_mm_cmpeq_epi8(v, _mm_setzero_si128()), _mm_set1_epi8(1));
+            const __m128i ne = _mm_sad_epu8(empty, _mm_setzero_si128());
+            classes = 16 - (_mm_cvtsi128_si32(ne) + _mm_extract_epi16(ne, 4));
+            __m128i m = _mm_max_epu8(v, _mm_srli_si128(v, 8));
+            m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
+            m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
+            m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
+            maxc = unsigned(_mm_cvtsi128_si32(m) & 0xff);
+            const __m128i lo = _mm_unpacklo_epi8(v, _mm_setzero_si128());
+            const __m128i hi = _mm_unpackhi_epi8(v, _mm_setzero_si128());
+            __m128i sq = _mm_add_epi32(_mm_madd_epi16(lo, lo), _mm_madd_epi16(hi, hi));
+            sq = _mm_add_epi32(sq, _mm_srli_si128(sq, 8));
+            sq = _mm_add_epi32(sq, _mm_srli_si128(sq, 4));
+            ss = u64(unsigned(_mm_cvtsi128_si32(sq)));
+            return;
+        }
+#endif
+        for (int r = 1; r < 16; ++r) {
+            const unsigned c = hist[r];
+            classes += c != 0;
+            maxc = std::max(maxc, c);
+            ss += u64(c) * c;
+        }
+    }
+
+    // Histograms of the guesses GG on S, each handed to consider16 (at most 16 replies) or
+    // consider_any.
+    template <class F16, class FAny>
+    void count_guesses(const int* S, int n, const std::vector<int>& GG, F16& consider16,
+                       FAny& consider_any) {
+        if (replies_.stride() == 16) count_by_width(S, n, GG, consider16);
+        else count_by_width(S, n, GG, consider_any);
+    }
+    // uint8 counters when no class can reach 256 (most nodes), uint16 below 65,536 secrets,
+    // uint32 above (only the top of a game of more codes).
+    template <class F>
+    void count_by_width(const int* S, int n, const std::vector<int>& GG, F& consider) {
+        if (n < 256) replies_.count_chunks<uint8_t>(S, n, GG, consider, ctl_);
+        else if (n < 65536) replies_.count_chunks<uint16_t>(S, n, GG, consider, ctl_);
+        else replies_.count_chunks<uint32_t>(S, n, GG, consider, ctl_);
+    }
+
     // Partition histograms of the guesses of `pool` (or `override`) and their lower bounds.
     // Returns the smallest bound (a one-level lower bound of the node over that pool); keeps,
     // sorted, only the guesses whose bound is below `keep_below`, and lowers `rejected_min` to
@@ -478,34 +583,7 @@ class Solver {
         const int* row_lbw = bounds_.lbw(b);
         const i64 inc_d = bounds_.inc(d);
         int mostc = 0;
-        // The guesses of the pool, as a compact index list (ascending unless overridden).
-        static thread_local std::vector<int> G;
-        const std::vector<int>* pool_guesses = &G;
-        if (override) {
-            pool_guesses = override;
-        } else if (cand_only_) {
-            G.clear();
-            for (int i = 0; i < n; ++i)
-                if (!opt_unplayed || sym_.canonical(S[i], played)) G.push_back(S[i]);
-            if (opt_stabiliser && opt_unplayed) sym_.stabiliser_filter(played, G);
-        } else {
-            const NodeGuesses& all = node_guesses(played);
-            if (pool == ALL) {
-                pool_guesses = &all.list;
-            } else if (pool == CANDIDATES) {
-                G.clear();
-                for (int i = 0; i < n; ++i)
-                    if (all.member[S[i]]) G.push_back(S[i]);
-            } else {  // OTHERS: S is sorted, walk it alongside
-                G.clear();
-                int i = 0;
-                for (int g : all.list) {
-                    while (i < n && S[i] < g) ++i;
-                    if (i < n && S[i] == g) continue;
-                    G.push_back(g);
-                }
-            }
-        }
+        const std::vector<int>* pool_guesses = guesses_of(S, n, played, override, pool);
         gl.reserve(pool_guesses->size());
         Val node_min = INF;
         // The bound of one guess from its histogram (counts per compact reply, index 0 = the
@@ -526,55 +604,17 @@ class Solver {
         // beyond nr), so the loops have a fixed trip count and vectorise; row_lbw is
         // nondecreasing, so the largest class gives the worst-case bound. The sum is taken
         // unsigned: 15 classes of INF_T (2^60) cannot wrap.
-        // The fill bound is linear in the class size up to some size T (c <= b + 1 at least:
-        // the first two levels), row_lb[c] = alpha * c + beta for 1 <= c <= T; when no class
-        // is larger, the sum over the classes is alpha * (n - cand) + beta * classes.
-        i64 alpha = 0, beta = 0;
-        unsigned lin_max = 0;
-        if (nc_ >= 2 && row_lb[1] < INF_T && row_lb[2] < INF_T) {
-            alpha = row_lb[2] - row_lb[1];
-            beta = row_lb[1] - alpha;
-            lin_max = 2;
-            while (int(lin_max) < nc_ && row_lb[lin_max + 1] == alpha * (lin_max + 1) + beta)
-                ++lin_max;
-        }
+        // row_lb[c] is linear up to lin.max (linear_fill): no class larger, no table lookups.
+        const LinearFill lin = linear_fill(row_lb);
         auto consider16 = [&](int g, const auto* hist) {
-            unsigned maxc = 0;
-            int classes = 0;
-            u64 ss = 0;
-#ifdef __SSE2__
-            if constexpr (sizeof(hist[0]) == 1) {
-                // 16 byte counters in one register (the compiler moved them one by one)
-                __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(hist));
-                v = _mm_and_si128(v, _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                                  -1, -1, -1, 0));  // the win is not a class
-                const unsigned empty = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
-                classes = 16 - __builtin_popcount(empty);
-                __m128i m = _mm_max_epu8(v, _mm_srli_si128(v, 8));
-                m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
-                m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
-                m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
-                maxc = unsigned(_mm_cvtsi128_si32(m) & 0xff);
-                const __m128i lo = _mm_unpacklo_epi8(v, _mm_setzero_si128());
-                const __m128i hi = _mm_unpackhi_epi8(v, _mm_setzero_si128());
-                __m128i sq = _mm_add_epi32(_mm_madd_epi16(lo, lo), _mm_madd_epi16(hi, hi));
-                sq = _mm_add_epi32(sq, _mm_srli_si128(sq, 8));
-                sq = _mm_add_epi32(sq, _mm_srli_si128(sq, 4));
-                ss = u64(unsigned(_mm_cvtsi128_si32(sq)));
-            } else
-#endif
-            {
-                for (int r = 1; r < 16; ++r) {
-                    const unsigned c = hist[r];
-                    classes += c != 0;
-                    maxc = std::max(maxc, c);
-                    ss += u64(c) * c;
-                }
-            }
+            unsigned maxc;
+            int classes;
+            u64 ss;
+            stats16(hist, maxc, classes, ss);
             const int cand = hist[0] != 0;
             i64 lbt;
-            if (maxc <= lin_max) {
-                lbt = i64(n) * inc_d + alpha * (n - cand) + beta * classes;
+            if (maxc <= lin.max) {
+                lbt = i64(n) * inc_d + lin.alpha * (n - cand) + lin.beta * classes;
             } else {
                 u64 sum = u64(n) * u64(inc_d);
                 for (int r = 1; r < 16; ++r) sum += u64(row_lb[hist[r]]);
@@ -595,28 +635,55 @@ class Solver {
             }
             keep(g, hist[0] != 0, classes, lbt, wmax, ss);
         };
-        // uint8 counters when no class can reach 256 (most nodes), uint16 below 65,536
-        // secrets, uint32 above (only the top of a game of more codes).
-        const std::vector<int>& GG = *pool_guesses;
-        if (replies_.stride() == 16) {
-            if (n < 256)
-                replies_.count_chunks<uint8_t>(S, n, GG, consider16, ctl_);
-            else if (n < 65536)
-                replies_.count_chunks<uint16_t>(S, n, GG, consider16, ctl_);
-            else
-                replies_.count_chunks<uint32_t>(S, n, GG, consider16, ctl_);
-        } else {
-            if (n < 256)
-                replies_.count_chunks<uint8_t>(S, n, GG, consider_any, ctl_);
-            else if (n < 65536)
-                replies_.count_chunks<uint16_t>(S, n, GG, consider_any, ctl_);
-            else
-                replies_.count_chunks<uint32_t>(S, n, GG, consider_any, ctl_);
-        }
+        count_guesses(S, n, *pool_guesses, consider16, consider_any);
         if (ctl_.stopped()) throw Stopped();  // the histograms are incomplete
         std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
         if (most_classes) *most_classes = mostc;
         return node_min;
+    }
+
+    // The values known without a scan, stored in the table as solve would: the obvious guess
+    // (a candidate that splits S into singletons meets the fill bound 2n-1, one secret at
+    // depth 1 and the rest at depth 2, and the smallest worst case, 2), and three secrets no
+    // candidate tells apart. True with the value in *out.
+    bool closed_form(const int* S, int n, u64 h1, u64 h2, int d, bool use_memo,
+                     const std::vector<int>* override, Val& out) {
+        if (opt_obvious && n <= branching_ + 1) {
+            bool seen[256];
+            static thread_local std::vector<uint8_t> buf;
+            for (int i = 0; i < n; ++i) {
+                const uint8_t* row = replies_.guess_row(S[i], S, n, buf);
+                std::memset(seen, 0, sizeof(bool) * std::min(replies_.slots(), 256));
+                bool ok = true;
+                for (int j = 0; j < n && ok; ++j) {
+                    uint8_t r = row[S[j]];
+                    if (seen[r]) ok = false;
+                    seen[r] = true;
+                }
+                if (ok) {
+                    // any strategy finds at most one secret with its first guess: optimal for
+                    // every nondecreasing weight too
+                    out = Val{i64(n) * bounds_.inc(d) + i64(n - 1) * bounds_.inc(d - 1), 2};
+                    if (use_memo) memo_.store(h1, h2, d, out, S[i], true);
+                    stat(1, n);
+                    return true;
+                }
+            }
+        }
+        // Three secrets no candidate tells apart (the obvious guess failed): a candidate finds
+        // one and leaves the other two together, 3 + 3 = 6 guesses, worst 3; a non-candidate
+        // that tells all three apart also totals 6, worst 2; every other guess totals 7 or
+        // more. So the value is known without a scan (unweighted: weights change the costs).
+        if (opt_obvious && n == 3 && !override && !bounds_.weighted() && d >= 2) {
+            const int g = cand_only_ ? -1 : replies_.separates_three(S);
+            if (g >= 0 || d >= 3) {
+                out = g >= 0 ? Val{6, 2} : Val{6, 3};
+                if (use_memo) memo_.store(h1, h2, d, out, g >= 0 ? g : S[0], true);
+                stat(1, n);
+                return true;
+            }
+        }
+        return false;
     }
 
     Val solve(const int* S, int n, u64 h1, u64 h2, int d, Val B, u64 played,
@@ -637,45 +704,10 @@ class Solver {
                 lower = v;
             }
         }
-        // The obvious guess: a candidate that splits S into singletons meets the fill bound
-        // 2n-1 (one secret at depth 1, the rest at depth 2) and the smallest worst case, 2.
         // On the fly: the rows of S in a table when they fit (the nodes below read it).
         RowScope scope(replies_.on_the_fly() ? replies_.scorer() : nullptr, S, size_t(n));
-        if (opt_obvious && n <= branching_ + 1) {
-            bool seen[256];
-            static thread_local std::vector<uint8_t> buf;
-            for (int i = 0; i < n; ++i) {
-                const uint8_t* row = replies_.guess_row(S[i], S, n, buf);
-                std::memset(seen, 0, sizeof(bool) * std::min(replies_.slots(), 256));
-                bool ok = true;
-                for (int j = 0; j < n && ok; ++j) {
-                    uint8_t r = row[S[j]];
-                    if (seen[r]) ok = false;
-                    seen[r] = true;
-                }
-                if (ok) {
-                    // any strategy finds at most one secret with its first guess: optimal for
-                    // every nondecreasing weight too
-                    Val v{i64(n) * bounds_.inc(d) + i64(n - 1) * bounds_.inc(d - 1), 2};
-                    if (use_memo) memo_.store(h1, h2, d, v, S[i], true);
-                    stat(1, n);
-                    return v;
-                }
-            }
-        }
-        // Three secrets no candidate tells apart (the obvious guess failed): a candidate finds
-        // one and leaves the other two together, 3 + 3 = 6 guesses, worst 3; a non-candidate
-        // that tells all three apart also totals 6, worst 2; every other guess totals 7 or
-        // more. So the value is known without a scan (unweighted: weights change the costs).
-        if (opt_obvious && n == 3 && !override && !bounds_.weighted() && d >= 2) {
-            const int g = cand_only_ ? -1 : replies_.separates_three(S);
-            if (g >= 0 || d >= 3) {
-                Val v = g >= 0 ? Val{6, 2} : Val{6, 3};
-                if (use_memo) memo_.store(h1, h2, d, v, g >= 0 ? g : S[0], true);
-                stat(1, n);
-                return v;
-            }
-        }
+        Val known;
+        if (closed_form(S, n, h1, h2, d, use_memo, override, known)) return known;
         // Candidates first: a non-candidate solves nobody now, so its value is at least
         // n + (forest fill bound of n secrets); the other codes are scanned only if that bound is
         // below the best value found among the candidates.

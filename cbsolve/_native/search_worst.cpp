@@ -39,6 +39,7 @@
 
 #include "toolkit_bind.hpp"
 #include "toolkit_control.hpp"
+#include "toolkit_isa.hpp"
 #include "toolkit_replies.hpp"
 #include "toolkit_symmetry.hpp"
 #include "toolkit_table.hpp"
@@ -82,15 +83,10 @@ struct MemoEntry {
     int feasible_at = 1 << 20;  // smallest d proved feasible
 };
 
-// 32 bytes as one vector (GCC/Clang vector extension; -march=native makes it AVX2 or better)
-typedef uint8_t V32 __attribute__((vector_size(32)));
-inline V32 splat(uint8_t x) { V32 v; for (int k = 0; k < 32; ++k) v[k] = x; return v; }
-inline V32 load32(const uint8_t* p) { V32 v; std::memcpy(&v, p, 32); return v; }
-inline bool none(V32 v) {
-    uint64_t w[4];
-    std::memcpy(w, &v, 32);
-    return (w[0] | w[1] | w[2] | w[3]) == 0;
-}
+// The byte-lane loops (class counts of 64 guesses, the two-guesses-left test), compiled once
+// per instruction set (toolkit_isa.hpp).
+#define CBSOLVE_ISA_SOURCE "search_worst_lanes.hpp"
+#include "toolkit_isa_each.hpp"
 
 // The transposition table: proved depth intervals per candidate set (a proof table: see
 // toolkit_table.hpp for how it differs from the expected-case table).
@@ -435,59 +431,11 @@ class Search {
         return false;
     }
 
-    // Class counts of 64 guesses at a time in byte lanes, for limits that fit a byte (the nodes
-    // with few guesses left, which are most of the search): one compare-and-add per reply and
-    // secret serves 64 guesses, and a block ends once each of its guesses has a class beyond
-    // lim. Fills cnt (the survivors' counts) and dead like the scalar scan.
+    // Class counts in byte lanes (search_worst_lanes.hpp, the path in use).
     static constexpr int SMALL_LIM = 200;  // counts may pass lim by 8 before a check: < 256
-    typedef uint8_t V64 __attribute__((vector_size(64)));
     void scan_small(const vector<const uint8_t*>& rows, const vector<int>& pool, int lim,
                     vector<uint16_t>& cnt, vector<uint8_t>& dead) const {
-        const size_t P = pool.size();
-        const int R = static_cast<int>(replies.size());
-        V64 zero = {};
-        V64 limv = zero + static_cast<uint8_t>(lim);
-        V64 rv[64];
-        for (int j = 0; j < R; ++j) rv[j] = zero + static_cast<uint8_t>(replies[j]);
-        V64 c[64];
-        static thread_local int64_t since_clock = 0;
-        for (size_t b0 = 0; b0 < P; b0 += 64) {
-            // the callers discard a stopped scan
-            if ((b0 & 4095) == 0 &&
-                ctl.poll_work(since_clock, int64_t(std::min<size_t>(4096, P - b0)) * int64_t(rows.size())))
-                break;
-            const size_t len = std::min<size_t>(64, P - b0);
-            // contiguous guesses are read straight from the row; others gathered
-            const bool direct = len == 64 && pool[b0 + 63] - pool[b0] == 63;
-            for (int j = 0; j < R; ++j) c[j] = zero;
-            V64 over = zero;
-            const size_t m = rows.size();
-            for (size_t i = 0; i < m; ++i) {
-                const uint8_t* row = rows[i];
-                V64 v;
-                if (direct) std::memcpy(&v, row + pool[b0], 64);
-                else {
-                    v = zero + static_cast<uint8_t>(win);
-                    for (size_t k = 0; k < len; ++k) v[k] = row[pool[b0 + k]];
-                }
-                for (int j = 0; j < R; ++j) c[j] -= (V64)(v == rv[j]);  // true is 0xFF = -1
-                if ((i & 7) == 7 || i + 1 == m) {
-                    for (int j = 0; j < R; ++j) over |= (V64)(c[j] > limv);
-                    uint64_t w[8];
-                    std::memcpy(w, &over, 64);
-                    uint64_t all = ~uint64_t(0);
-                    for (int q = 0; q < 8; ++q) all &= w[q];
-                    if (all == ~uint64_t(0)) break;
-                }
-            }
-            for (size_t k = 0; k < len; ++k) {
-                dead[b0 + k] = over[k] != 0;
-                if (dead[b0 + k]) continue;
-                uint16_t* out = &cnt[(b0 + k) * slots];
-                std::fill(out, out + slots, 0);
-                for (int j = 0; j < R; ++j) out[replies[j]] = c[j][k];
-            }
-        }
+        CBSOLVE_ISA_CALL(count_lanes, rows, pool, lim, replies, win, slots, ctl, cnt, dead);
     }
 
     // A hash of each guess's replies to S, row by row (the score is symmetric: row s holds
@@ -585,27 +533,11 @@ class Search {
             for (int g = 0; g < n; ++g) if (splits(g)) return g;
             return -1;
         }
-        // Every guess, 32 at a time: the m rows of S are read at the same 32 columns (the score
-        // is symmetric: row s holds every guess's reply to s), so the reads are sequential where
-        // gathering each guess's replies costs a cache miss per secret, and a block stops as
-        // soon as each of its guesses has two secrets with one reply (this test dominated).
-        V32 seen[64];
-        const V32 winv = splat(static_cast<uint8_t>(win));
+        // Every guess, 32 at a time, in byte lanes (search_worst_lanes.hpp): reading each
+        // guess's replies cost a cache miss per secret (this test dominated).
         int g0 = 0;
-        for (; g0 + 32 <= n; g0 += 32) {
-            V32 alive = splat(0xFF);
-            for (int i = 0; i < m; ++i) {
-                V32 v = load32(rows[i] + g0);
-                // the winning reply (guess = secret) collides with nothing: a value of its own
-                V32 isw = (V32)(v == winv);
-                v = (v & ~isw) | (splat(static_cast<uint8_t>(0x80 + i)) & isw);
-                for (int j = 0; j < i; ++j) alive &= ~(V32)(v == seen[j]);
-                seen[i] = v;
-                if (none(alive)) break;
-            }
-            if (!none(alive))
-                for (int k = 0; k < 32; ++k) if (alive[k]) return g0 + k;
-        }
+        const int found = CBSOLVE_ISA_CALL(first_splitter, rows, m, n, win, &g0);
+        if (found >= 0) return found;
         for (int g = g0; g < n; ++g) if (splits(g)) return g;
         return -1;
     }
@@ -1082,6 +1014,7 @@ struct Runner {
 }  // namespace
 
 PYBIND11_MODULE(search_worst, m) {
+    CBSOLVE_ISA_BIND(m);
     m.doc() = "Worst-case exact search (decision, tree, lower-bound certificate); see cbsolve/search/worst.py";
     bind_toolkit(m);
     py::class_<Runner>(m, "WorstSearch")

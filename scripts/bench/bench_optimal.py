@@ -130,6 +130,8 @@ def main(argv=None) -> None:
     parser.add_argument("--mmstrat", default=None, metavar="PATH",
                         help="compare whole processes with this mmstrat binary")
     args = parser.parse_args(argv)
+    from cbsolve.machine import describe as describe_machine
+    print(f"machine: {describe_machine()}")  # with the kernels' instruction-set path
     if args.mmstrat:
         for w in args.workers:
             for row in versus_mmstrat(args.mmstrat, w):

@@ -5,6 +5,7 @@ and peak memory of the large runs.
     python scripts/bench/bench_strategies.py --logik    # + Logik 5x8, every heuristic (32,768 codes)
     python scripts/bench/bench_strategies.py --big      # + B&C 6/10 and Mastermind 6x9, minimax (CLI)
     python scripts/bench/bench_strategies.py --symmetry # + the small runs with symmetry reduction
+    CBSOLVE_ISA=avx2 python scripts/bench/bench_strategies.py --logik   # the AVX2 path (cbsolve.isa)
 
 Small variants are timed twice in the same run, over the cached score matrix (``matrix``) and
 scored on the fly (``fly``; the default above 4,096 codes), so the ratio is measured side by
@@ -24,6 +25,7 @@ import time
 from pathlib import Path
 
 from cbsolve import Variant
+from cbsolve.machine import describe as describe_machine
 from cbsolve.strategy import evaluation
 from cbsolve.strategy.heuristics import Chooser, full_matrix
 
@@ -86,6 +88,8 @@ def main(argv=None) -> None:
     ap.add_argument("--big", action="store_true", help="also Bulls & Cows 6/10, Mastermind 6x9")
     ap.add_argument("--symmetry", action="store_true", help="also time with symmetry reduction")
     args = ap.parse_args(argv)
+    # the machine line names the kernels' instruction-set path (CBSOLVE_ISA forces one)
+    print(f"machine: {describe_machine()}")
     print(f"threads: OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, "
           f"cores {os.cpu_count()}, load {os.getloadavg()[0]:.1f}")
     for name, strategy in DEFAULT_CASES:

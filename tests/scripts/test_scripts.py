@@ -27,6 +27,7 @@ OWN_TESTS = {
     "find_witness": "test_witness.py", "polish_tree": "test_polish.py",
     "fuzz_cli": "test_cli_fuzz.py", "stress_expected_deadlines": "test_expected_stop_points.py",
     "stress_worst_deadlines": "test_worst_stop_points.py",
+    "native_function_lengths": "test_native_function_length.py",
 }
 
 
@@ -167,3 +168,39 @@ def test_stress_time_limits_one_case():
 def test_script_path_finds_each_folder():
     assert script_path("make_models").parent.name == "models"
     assert script_path("find_witness").parent.name == "research"
+
+
+def test_bench_serve_answers_a_few_requests_through_one_service():
+    row = load_script("bench_serve").run(20)
+    assert row["requests"] == 20 and row["median_ms"] > 0
+
+
+def test_bench_position_times_each_face_on_a_tiny_game():
+    bench = load_script("bench_position")
+    opts = ["--length", "3", "--digits", "5"]
+    for name, (args, stdin) in bench.faces(opts, "012", "1,1").items():
+        seconds, code = bench.first_answer(args, stdin)
+        assert code == 0 and seconds > 0, name
+
+
+def test_bench_api_rows_on_small_settings():
+    bench = load_script("bench_api")
+    assert bench.bench_puzzle(seeds=1) and bench.bench_regret(positions=1, guesses=2)
+
+
+def test_check_portable_finds_the_built_kernels_portable():
+    """The kernels compile their fast loops per instruction set and dispatch at run time: no
+    instruction beyond the x86-64 baseline outside the dispatched copies."""
+    import platform
+    import shutil
+
+    if platform.machine() != "x86_64" or shutil.which("objdump") is None:
+        pytest.skip("x86-64 ELF and objdump only")
+    check = load_script("check_portable")
+    so = sorted((ROOT / "cbsolve" / "_native").glob("scoring*.so"))
+    assert so and check.main([str(so[0])]) == 0
+
+
+def test_docs_hooks_write_the_cli_reference_from_the_commands():
+    page = load_script("docs_hooks").reference()
+    assert "cbsolve consistent" in page and "--time-limit" in page

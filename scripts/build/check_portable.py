@@ -4,7 +4,7 @@ outside the run-time-dispatched copies of the hot loops (the namespaces ``isa_av
 x86-64 baseline: no AVX (VEX/EVEX: a ``v`` mnemonic, a ymm/zmm/mask register), no BMI, no
 POPCNT. A kernel built with ``-march=native`` on an AVX2 or AVX-512 machine has thousands.
 
-    python scripts/check_portable.py dist/cbsolve-*.whl [more .whl or .so]
+    python scripts/build/check_portable.py dist/cbsolve-*.whl [more .whl or .so]
 
 Exit 0 when every kernel is portable, 1 otherwise (the first offending functions are named), 2
 on bad input or without objdump. Linux x86-64 only (ELF, AT&T syntax).

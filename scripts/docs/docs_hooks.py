@@ -3,7 +3,7 @@ and the docstrings' cross-reference roles shown as plain names.
 
 The page ``docs/cli.md`` holds the marker ``<!-- cli-reference -->``, replaced at build time by
 every command's ``--help``, so the reference cannot drift from the options.
-``python scripts/docs_hooks.py`` prints it. The docstrings cite code Sphinx-style
+``python scripts/docs/docs_hooks.py`` prints it. The docstrings cite code Sphinx-style
 (``:class:`~cbsolve.search.SearchResult```), which mkdocstrings leaves as text: the rendered
 page keeps the name (the last part when it starts with ``~``) and drops the role.
 """

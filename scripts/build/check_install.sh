@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The install as a new user meets it, checked from a clean clone of this repository (its last
 # commit): the README's first command in a fresh venv; the portable wheel built
-# (scripts/build_wheel.sh) and free of -march=native code (scripts/check_portable.py); the
+# (scripts/build/build_wheel.sh) and free of -march=native code (scripts/build/check_portable.py); the
 # wheel installed with no compiler into a fresh venv without the extras (the core works, a
 # missing extra is one line and exit 2) and into one with them (the solver backends work).
 # Prints each step's wall time; docs/benchmarks.md, "Install", records them.
 #
-#   scripts/check_install.sh [--python PY] [--tests] [--keep]
+#   scripts/build/check_install.sh [--python PY] [--tests] [--keep]
 #     --python PY  the interpreter the venvs are made from (default: python3)
 #     --tests      also run the README's second command (the not-slow suite) in its venv
 #     --keep       keep the work directory (printed) instead of deleting it
@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
         *) echo "check_install: unknown option $1" >&2; exit 2 ;;
     esac
 done
-repo="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$(mktemp -d)"
 [ "$keep" = 1 ] && echo "work directory: $work" || trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -51,9 +51,9 @@ step "README install + first query" readme_install
 expect "$work/README install + first query.log" "exactly 108 consistent secrets"
 
 # 2. The portable wheel, and its machine code.
-step "wheel build (portable)" env PYTHON="$work/readme/bin/python" "$work/src/scripts/build_wheel.sh" "$work/dist"
+step "wheel build (portable)" env PYTHON="$work/readme/bin/python" "$work/src/scripts/build/build_wheel.sh" "$work/dist"
 whl="$(ls "$work"/dist/cbsolve-*.whl)"
-step "wheel is portable (objdump)" "$work/readme/bin/python" "$work/src/scripts/check_portable.py" "$whl"
+step "wheel is portable (objdump)" "$work/readme/bin/python" "$work/src/scripts/build/check_portable.py" "$whl"
 cat "$work/wheel is portable (objdump).log"
 
 # 3. The wheel without the extras, with no compiler: every package from a wheel, none built.

@@ -4,10 +4,10 @@
 # (`pip install -e ".[all,test]"`, then the not-slow suite). One summary line a version; the
 # logs stay in the work directory printed first.
 #
-#   scripts/check_pythons.sh [VERSION|INTERPRETER ...]     (default: 3.11 3.12 3.13)
+#   scripts/build/check_pythons.sh [VERSION|INTERPRETER ...]     (default: 3.11 3.12 3.13)
 # A version is found as python3.X on PATH, else as pyenv's newest 3.X.*.
 set -uo pipefail
-repo="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$(mktemp -d)"
 echo "work directory: $work"
 git clone -q "$repo" "$work/src" || exit 2
