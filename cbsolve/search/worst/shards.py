@@ -153,15 +153,16 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
                 run.stop = native.setup_stopped.reason
                 break
         t0, nodes0 = time.perf_counter(), int(native.core.nodes())
+        reached: dict = {}
         try:
-            doc = _refute_orbit(native, plan, i, deadline)
+            doc = _refute_orbit(native, plan, i, deadline, reached)
         except KeyboardInterrupt:
             doc, run.stop = None, StopReason.INTERRUPTED
         entry = {"orbit": i, "guess": reps[i], "seconds": round(time.perf_counter() - t0, 3),
                  "nodes": int(native.core.nodes()) - nodes0}
         if doc is None:
             run.stop = run.stop or native.stop_reason() or deadline.reason() or StopReason.STOPPED
-            entry["outcome"] = STOPPED
+            entry.update(outcome=STOPPED, **reached)
             run.orbits.append(entry)
             if on_orbit is not None:
                 on_orbit(entry)
@@ -176,8 +177,10 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
     return run
 
 
-def _refute_orbit(native: _Native, plan: dict, orbit: int, deadline: Deadline) -> dict | None:
-    """Orbit ``orbit``'s result document (without timing), or None when stopped."""
+def _refute_orbit(native: _Native, plan: dict, orbit: int, deadline: Deadline,
+                  reached: dict) -> dict | None:
+    """Orbit ``orbit``'s result document (without timing), or None when stopped; ``reached``
+    says how far it got (for a stopped orbit's report: the cost of what is left)."""
     variant, space = native.variant, native.space
     depth = plan["depth"]
     g = space.index_of(space.parse(plan["orbits"][orbit]))
@@ -197,6 +200,7 @@ def _refute_orbit(native: _Native, plan: dict, orbit: int, deadline: Deadline) -
     settled = []
     try:
         for r, members in classes:
+            reached.update(classes=len(classes), settled=len(settled), deciding=len(members))
             native.set_root(members, np.array([g], dtype=np.int64))
             verdict = Verdict(native.run("feasible", depth - 1, deadline))
             if verdict is Verdict.STOPPED:
