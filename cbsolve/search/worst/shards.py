@@ -168,7 +168,9 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
                 on_orbit(entry)
             break
         doc.update(seconds=entry["seconds"], nodes=entry["nodes"])
-        files.write_doc(files.result_path(directory, i), doc)
+        path = files.result_path(directory, i)
+        path.parent.mkdir(exist_ok=True)    # a plan copied to a machine without results/
+        files.write_doc(path, doc)
         entry.update(outcome=doc["outcome"], reply=doc.get("reply"), size=doc.get("size"))
         run.orbits.append(entry)
         if on_orbit is not None:
