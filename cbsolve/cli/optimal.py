@@ -136,6 +136,10 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     if plan_dir is not None:
         from ._shards import sharded
 
+        if out or dot or html or ties or lookahead or no_certificate:
+            raise InvalidVariant("--plan writes its own files (then `cbsolve merge`): not with "
+                                 "--out, --dot, --html, --ties, --lookahead or --no-certificate")
+
         return sharded(plan_dir, shard, objective=objective, max_depth=max_depth,
                        guesses=guesses, variant=variant, deadline=deadline, workers=workers,
                        memory_budget=limit, positional=bool(entries or log_file),
