@@ -171,8 +171,29 @@ def test_a_shard_killed_with_sigkill_resumes(tmp_path):
     (["--plan", "X", "--shard", "a/b"], "K/N"),
     (["--plan", "X"], "--max-depth"),
     (["--plan", "X", "--max-depth", "4", "--objective", "expected"], "worst"),
+    (["--plan", "X", "--max-depth", "4", "--out", "f.json"], "--out"),
+    (["--plan", "X", "--max-depth", "4", "1122:1,0"], "entries"),
 ])
 def test_bad_shard_options_are_one_line_exit_2(capsys, tmp_path, args, word):
     args = [a.replace("X", str(tmp_path / "x")) for a in args]
     code, _, err = cli(capsys, "optimal", *MM, *args)
     assert code == 2 and word in err and len(err.strip().splitlines()) == 1
+
+
+def test_ctrl_c_stops_a_shard_with_exit_130_and_keeps_nothing_of_its_orbit(tmp_path):
+    # Mastermind 5x5, refuting 5: orbit 3 (11123) alone is shard 4/7 and runs for many seconds.
+    d = tmp_path / "p"
+    args = [sys.executable, "-m", "cbsolve", "optimal", *MM, "--length", "5", "--digits", "5",
+            "--plan", str(d)]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    subprocess.run([*args, "--max-depth", "5"], check=True, capture_output=True, env=env)
+    proc = subprocess.Popen([*args, "--shard", "4/7", "--workers", "1", "--json"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert not result_path(d, 3).exists()
+    doc = json.loads(out)
+    if "orbits" in doc:          # the run had started (else: the before-start document)
+        assert doc["stop"] == "interrupted" and doc["orbits"][0]["outcome"] == "stopped"
