@@ -134,14 +134,21 @@ def test_a_spent_deadline_keeps_nothing_of_the_orbit(capsys, tmp_path):
     assert len(merge_shards(d).missing) == 5
 
 
-def test_a_shard_killed_with_sigkill_resumes(tmp_path):
-    # Mastermind 5x5, refuting 5: orbit 0 (11111) takes a fraction of a second, orbit 4
-    # (11223, settled within 5: its strategy is written) several times longer.
+def mastermind_5x5_plan(tmp_path: Path) -> tuple[Path, list[str], dict]:
+    """A plan refuting 5 for Mastermind 5x5 (7 orbits, 0.2-40 s each), made by a child
+    process; its directory, the command line of its shards and their environment."""
     d = tmp_path / "p"
     args = [sys.executable, "-m", "cbsolve", "optimal", *MM, "--length", "5", "--digits", "5",
             "--plan", str(d)]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     subprocess.run([*args, "--max-depth", "5"], check=True, capture_output=True, env=env)
+    return d, args, env
+
+
+def test_a_shard_killed_with_sigkill_resumes(tmp_path):
+    # Mastermind 5x5, refuting 5: orbit 0 (11111) takes a fraction of a second, orbit 4
+    # (11223, settled within 5: its strategy is written) several times longer.
+    d, args, env = mastermind_5x5_plan(tmp_path)
     # a stray temporary file, as a kill during a write leaves it
     result_path(d, 4).with_name(result_path(d, 4).name + ".tmp").write_text('{"format"')
     proc = subprocess.Popen([*args, "--shard", "1/4", "--workers", "1"], env=env,
@@ -182,11 +189,7 @@ def test_bad_shard_options_are_one_line_exit_2(capsys, tmp_path, args, word):
 
 def test_ctrl_c_stops_a_shard_with_exit_130_and_keeps_nothing_of_its_orbit(tmp_path):
     # Mastermind 5x5, refuting 5: orbit 3 (11123) alone is shard 4/7 and runs for many seconds.
-    d = tmp_path / "p"
-    args = [sys.executable, "-m", "cbsolve", "optimal", *MM, "--length", "5", "--digits", "5",
-            "--plan", str(d)]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    subprocess.run([*args, "--max-depth", "5"], check=True, capture_output=True, env=env)
+    d, args, env = mastermind_5x5_plan(tmp_path)
     proc = subprocess.Popen([*args, "--shard", "4/7", "--workers", "1", "--json"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(3)
