@@ -116,6 +116,8 @@ def test_tampered_truncated_or_foreign_files_are_refused(capsys, tmp_path):
     code, _, err = cli(capsys, "merge", str(tmp_path / "p"))
     assert code == 2 and "another proof" in err
     path.write_text(good)
+    code, _, err = cli(capsys, "optimal", "--plan", str(tmp_path / "p"), "--shard", "1/1")
+    assert code == 2 and "plan's variant" in err        # a shard of another game
     plan = tmp_path / "p" / "plan.json"
     plan.write_text(plan.read_text().replace('"depth":5', '"depth":4'))
     for args in (["merge", str(tmp_path / "p")],
