@@ -94,12 +94,8 @@ def opening_partition(variant: Variant, code):
     form, with the scores' best over every opening (:class:`cbsolve.strategy.partition.
     Partition`, classes without members); None when there is no closed form or it would take
     too long."""
-    from ..bounds.partition import (
-        first_guess_partition,
-        guess_patterns,
-        pattern_of,
-        repeats_work,
-    )
+    from ..bounds.partition import first_guess_partition, repeats_work
+    from ..patterns import guess_patterns, pattern_of
     from ..codes import CodeSpace
     from ..strategy.partition import SCORES, Partition, plain, scores_of
 

@@ -96,11 +96,18 @@ def _worst_progress(enabled: bool):
 @click.option("--scheduler", default=None, metavar="ADDRESS|local",
               help="Split the search over a Dask cluster (tcp://host:8786), or 'local' for a "
                    "local cluster of --workers one-thread processes.")
+@click.option("--plan", "plan_dir", default=None, metavar="DIR",
+              help="Sharded worst-case proof: with --max-depth D, write into DIR the plan of "
+                   "refuting D guesses (one shard a first-guess orbit); with --shard K/N, run "
+                   "that share of it (docs/optimal.md, \"Sharded proofs\").")
+@click.option("--shard", default=None, metavar="K/N",
+              help="With --plan: refute the orbits i with i mod N = K-1 that have no result "
+                   "yet, one result file each (a rerun resumes); then `cbsolve merge DIR`.")
 @variant_options
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
                     time_limit, workers, no_certificate, lookahead, ties, memory_budget,
-                    reply_source, scheduler, variant, as_json) -> int:
+                    reply_source, scheduler, plan_dir, shard, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
 
     ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
@@ -124,6 +131,19 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     if reply_source not in REPLY_SOURCES:
         raise unknown_name("reply source", reply_source, REPLY_SOURCES)
     limit = budget(memory_budget)
+    if shard is not None and plan_dir is None:
+        raise InvalidVariant("--shard K/N runs a share of a plan: give --plan DIR")
+    if plan_dir is not None:
+        from ._shards import sharded
+
+        if out or dot or html or ties or lookahead or no_certificate:
+            raise InvalidVariant("--plan writes its own files (then `cbsolve merge`): not with "
+                                 "--out, --dot, --html, --ties, --lookahead or --no-certificate")
+
+        return sharded(plan_dir, shard, objective=objective, max_depth=max_depth,
+                       guesses=guesses, variant=variant, deadline=deadline, workers=workers,
+                       memory_budget=limit, positional=bool(entries or log_file),
+                       scheduler=scheduler, as_json=as_json)
     show = progress_enabled(as_json)
     position = _position(variant, entries, log_file, as_json)
     if isinstance(position, int):

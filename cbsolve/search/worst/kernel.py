@@ -61,6 +61,12 @@ class _Native:
         self.empty = np.zeros(0, dtype=np.int64) if root is None else root.history
         self.phases: dict[str, float] = {}
 
+    def set_root(self, members: np.ndarray, history: np.ndarray) -> None:
+        """Search the secrets ``members`` after the guesses ``history`` from now on (the shards:
+        one reply class of a first guess after another, on one matrix and one memo)."""
+        self.all = np.asarray(members, dtype=np.int64)
+        self.empty = np.asarray(history, dtype=np.int64)
+
     def replies(self, guess: int, members: np.ndarray) -> np.ndarray:
         """Reply indices of ``guess`` to the codes ``members`` (the matrix row, or scored)."""
         return setup.replies_of(self.variant, self.codes, self.matrix, guess, members)

@@ -31,7 +31,7 @@ def _fill_stats(result: SearchResult, tree_doc: dict) -> None:
 
 
 def _tree_doc(variant: Variant, native: _Native, root: dict, guesses: str,
-              proved: bool = True) -> dict:
+              proved: bool = True, name: str | None = None) -> dict:
     """Native tree (code indices, reply indices) -> docs/tree-format.md document."""
     from ...tree import make_tree
 
@@ -51,7 +51,7 @@ def _tree_doc(variant: Variant, native: _Native, root: dict, guesses: str,
         return out
 
     root_doc = convert(root, native.all, 1)
-    name = "optimal-worst" if proved else "greedy-minimax"
+    name = name or ("optimal-worst" if proved else "greedy-minimax")
     return make_tree(variant, name, guesses, root_doc, hist, objective="worst", proved=proved)
 
 
@@ -61,6 +61,15 @@ def _certificate(variant: Variant, native: _Native, d: int, guesses: str, deadli
     raw = native.run("certificate", d, deadline, progress)
     if raw is None:
         return None
+    return {"format": CERT_FORMAT, "version": CERT_VERSION, "variant": variant.to_dict(),
+            "guesses": guesses, "responses": native.n_responses,
+            "claim": {"max_guesses": d, "solvable": False},
+            "root": _cert_node(variant, native, raw)}
+
+
+def _cert_node(variant: Variant, native: _Native, raw: dict) -> dict:
+    """The kernel's refutation node (code and reply indices) -> a certificate node
+    (docs/optimal.md); the shards write the nodes below a first guess with it."""
     fmt, codes = native.space.format, native.codes
 
     def convert(node: dict) -> dict:
@@ -88,7 +97,4 @@ def _certificate(variant: Variant, native: _Native, d: int, guesses: str, deadli
                 out[key] = value
         return out
 
-    return {"format": CERT_FORMAT, "version": CERT_VERSION, "variant": variant.to_dict(),
-            "guesses": guesses, "responses": native.n_responses,
-            "claim": {"max_guesses": d, "solvable": False},
-            "root": convert(raw)}
+    return convert(raw)
