@@ -142,7 +142,7 @@ def mastermind_5x5_plan(tmp_path: Path) -> tuple[Path, list[str], dict]:
     d = tmp_path / "p"
     args = [sys.executable, "-m", "cbsolve", "optimal", *MM, "--length", "5", "--digits", "5",
             "--plan", str(d)]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     subprocess.run([*args, "--max-depth", "5"], check=True, capture_output=True, env=env)
     return d, args, env
 
