@@ -18,8 +18,9 @@ import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-# The kernel modules with per-path loops (the others are compiled for the baseline only).
-KERNELS = ("scoring", "strategy", "search_worst")
+# The kernel modules with per-path loops (the others are compiled for the baseline only;
+# search_expected's are the on-the-fly replies).
+KERNELS = ("scoring", "strategy", "search_worst", "search_expected")
 PATHS = ("scalar", "avx2", "avx512")
 # The processor flags that decide a path, as /proc/cpuinfo spells them.
 VECTOR_FLAGS = ("avx2", "fma", "bmi2", "popcnt", "avx512f", "avx512bw", "avx512vl", "avx512dq",

@@ -7,3 +7,12 @@ Python side needs. Set before the first kernel module loads libgomp; a user's va
 import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+# CBSOLVE_ISA forces the kernels' instruction-set path (cbsolve/isa.py); a name that is not a
+# path is ignored by the kernels, so say so once rather than let a benchmark measure the wrong one.
+_isa = os.environ.get("CBSOLVE_ISA")
+if _isa and _isa not in ("scalar", "avx2", "avx512"):
+    import sys
+
+    print(f"cbsolve: CBSOLVE_ISA={_isa!r} is not scalar, avx2 or avx512; the kernels use the best "
+          "path this processor runs", file=sys.stderr)

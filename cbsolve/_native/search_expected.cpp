@@ -953,6 +953,7 @@ std::atomic<u64> Solver::next_solver_id_{0};
 }  // namespace
 
 PYBIND11_MODULE(search_expected, m) {
+    CBSOLVE_ISA_BIND(m);
     bind_toolkit(m);
     m.doc() = "Expected-case exact search: branch and bound with fill bounds and a transposition table.";
     py::class_<Solver>(m, "Solver")

@@ -16,8 +16,12 @@
 #include <vector>
 
 #include "scoring_pack.hpp"
+#include "toolkit_isa.hpp"
 
 namespace {
+
+#define CBSOLVE_ISA_SOURCE "toolkit_replies_many.hpp"
+#include "toolkit_isa_each.hpp"
 
 // Replies of code pairs from packed codes (the kernel dispatch is paid once per block).
 class PackedScorer {
@@ -33,26 +37,13 @@ class PackedScorer {
 
     int size() const { return packed_.n; }
 
-    // out[k] = reply(a, b[k]) for k < count.
+    // out[k] = reply(a, b[k]) for k < count (toolkit_replies_many.hpp, the path in use).
     void many(int a, const int* b, size_t count, uint8_t* out) const {
-        const auto& p = packed_;
-        cbsolve_scoring::with_kernel(p, bulls_only_, [&](const auto k) {
-            const auto kk = k;
-            const cbsolve_scoring::u64 *pa = &p.pos[size_t(a) * p.pw], *ca = &p.cnt[size_t(a) * p.cw];
-            for (size_t j = 0; j < count; ++j)
-                out[j] = uint8_t(kk(pa, ca, &p.pos[size_t(b[j]) * p.pw], &p.cnt[size_t(b[j]) * p.cw]));
-        });
+        CBSOLVE_ISA_CALL(packed_many, packed_, bulls_only_, a, b, count, out);
     }
     // out[k] = reply(a, b0 + k) for k < count (a whole row when b0 = 0, count = n).
     void range(int a, int b0, size_t count, uint8_t* out) const {
-        const auto& p = packed_;
-        cbsolve_scoring::with_kernel(p, bulls_only_, [&](const auto k) {
-            const auto kk = k;
-            const cbsolve_scoring::u64 *pa = &p.pos[size_t(a) * p.pw], *ca = &p.cnt[size_t(a) * p.cw];
-            const cbsolve_scoring::u64 *pb = &p.pos[size_t(b0) * p.pw], *cb = &p.cnt[size_t(b0) * p.cw];
-            const size_t pw = p.pw, cw = p.cw;
-            for (size_t j = 0; j < count; ++j) out[j] = uint8_t(kk(pa, ca, pb + j * pw, cb + j * cw));
-        });
+        CBSOLVE_ISA_CALL(packed_range, packed_, bulls_only_, a, b0, count, out);
     }
 
    private:

@@ -95,10 +95,13 @@ def test_evaluations_agree_on_every_path(strategy):
 @pytest.mark.parametrize("variant", [Variant(3, "1234", True), Variant(3, "012345", False)],
                          ids=["mastermind-3x4", "bulls-cows-3-6"])
 def test_exact_searches_agree_on_every_path(variant):
-    def run():
-        w = solve_worst(variant, workers=1)
-        e = solve_expected(variant, workers=1, progress=False)
-        return w.worst, w.total, e.total, e.worst
+    def run():  # replies from the matrix and scored on the fly
+        out = []
+        for replies in ("matrix", "on-the-fly"):
+            w = solve_worst(variant, workers=1, replies=replies)
+            e = solve_expected(variant, workers=1, progress=False, replies=replies)
+            out += [w.worst, w.total, e.total, e.worst]
+        return out
     base = under("scalar", run)
     for path in FAST:
         assert under(path, run) == base, path
