@@ -3,7 +3,7 @@
 One build carries every path: the kernels' hot loops are compiled once per instruction set and
 each kernel module picks the best one its processor has when it loads
 (``cbsolve/_native/toolkit_isa.hpp``; docs/architecture.md, "Instruction sets"). Every path
-gives the same results (``tests/test_isa.py``); only the speed differs. To force one for a
+gives the same results (``tests/native/test_isa.py``); only the speed differs. To force one for a
 benchmark or a test, set ``CBSOLVE_ISA=scalar|avx2|avx512`` before the kernels load (a path the
 processor lacks falls back to its best), or, in process::
 

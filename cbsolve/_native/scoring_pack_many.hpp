@@ -7,7 +7,7 @@
 // positions and 64 symbol bits: Mastermind, Bulls & Cows, Logik) the AVX2 copy scores four codes
 // at once: bulls from the zero-byte flags summed by VPSADBW, bulls + cows by a nibble table
 // (VPSHUFB) summed the same way. The same integers as the pair kernel, by construction, and
-// tests/test_isa.py checks every path against the others.
+// tests/native/test_isa.py checks every path against the others.
 
 // out[t] = reply(a, b_t) for t < count, b_t = (pb + t * ps, cb + t * cs).
 template <class K, class T>

@@ -7,7 +7,7 @@ A function is a brace block opened right after a closing parenthesis (optionally
 qualifiers or a constructor's initialiser list) that is not itself inside a function; a lambda
 or a loop inside a function counts as part of it. Its length runs from the first line of its
 declaration to its closing brace. Comments and literals are blanked first, so braces in them do
-not count. ``tests/test_native_function_length.py`` runs ``long_functions`` over the sources.
+not count. ``tests/native/test_native_function_length.py`` runs ``long_functions`` over the sources.
 """
 from __future__ import annotations
 
