@@ -29,6 +29,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .advisor.answers import Advice
 from .analysis import SweepResult
 from .bounds import Bounds
 from .certify import Report
@@ -39,7 +40,7 @@ from .feedback import FeedbackLog
 from .play.puzzle import Puzzle
 from .play.regret import Regret
 from .search import SearchResult
-from .strategy import Advice, Evaluation
+from .strategy import Evaluation
 from .strategy.partition import Partition
 from .variant import Variant
 
@@ -132,8 +133,8 @@ def _extend(base: Any, cls: type[T], **extra: Any) -> T:
 # --- result types that add what the CLI's document adds ----------------------------------------
 @dataclass
 class Move(Advice):
-    """The advised guess (:class:`cbsolve.strategy.Advice`); ``to_json()`` is the document of
-    ``cbsolve next --json``."""
+    """The advised guess with its provenance (:class:`cbsolve.advisor.Advice`, the position
+    service's answer); ``to_json()`` is the document of ``cbsolve next --json``."""
 
     def to_json(self) -> dict:
         return {"consistent": True, **super().to_json()}
@@ -246,7 +247,8 @@ def diagnose(log: LogLike = (), *, variant: VariantLike | None = None,
     >>> d = diagnose(["0123:1,2", "4567:0,2"])
     >>> (d.consistent, d.conflict, sorted({c["entry"] for c in d.corrections}))
     (False, [1, 2], [1, 2])
-    >>> d.corrections[0]["entry"], d.corrections[0]["to"], d.corrections[0]["secrets"]
+    >>> first = d.corrections[0]      # the likeliest fix
+    >>> first["entry"], first["to"], first["secrets"]
     (2, '0,1', 108)
     """
     return consistent(log, variant=variant, count=True, limit=0, backend=backend,
@@ -254,26 +256,28 @@ def diagnose(log: LogLike = (), *, variant: VariantLike | None = None,
 
 
 def next_guess(log: LogLike = (), *, variant: VariantLike | None = None,
-               strategy: str = "minimax", guesses: str = "all", seed: int | None = None) -> Move:
-    """The best next guess after ``log`` (``cbsolve next``) under a heuristic (``minimax``,
-    ``expected``, ``entropy``, ``parts``, ``first``, ``random``) or ``optimal`` (the exact
-    optimum from the position when at most 500 secrets remain, else the certified tree, else
-    minimax; ``source`` says which). An inconsistent log raises
-    :class:`~cbsolve.errors.InconsistentLog`. The heuristic kernel has no stop flag: on the
-    largest enumerable games (Bulls & Cows 6/10) one choice takes minutes.
+               strategy: str = "minimax", objective: str = "worst", guesses: str = "all",
+               seed: int | None = None, deadline: Deadline | None = None,
+               time_limit: float | None = None) -> Move:
+    """The best next guess after ``log`` (``cbsolve next``), from the position service
+    (:class:`cbsolve.advisor.PositionService`): a heuristic (``minimax``, ``expected``,
+    ``entropy``, ``parts``, ``first``, ``random``) or ``optimal`` for ``objective`` (``worst``
+    or ``expected``: the certified tree while the log follows it, else the exact search from
+    the position within the deadline, else the heuristic aiming at it). ``provenance`` says
+    where the answer came from, whether the objective is honoured and whether the deadline
+    cut it. No limit by default (the CLI's is 10 s). An inconsistent log raises
+    :class:`~cbsolve.errors.InconsistentLog`.
 
     >>> m = next_guess(["1122:1,1", "3344:0,1"], variant="mastermind", strategy="optimal")
-    >>> (m.candidates, m.source)
-    (52, 'exact')
+    >>> (m.candidates, m.source, m.provenance.honoured)
+    (52, 'exact', True)
     """
-    from .play.optimal_advice import OPTIMAL, optimal_next_guess
-    from .strategy import next_guess as choose
+    from .advisor import PositionService
 
     the_log = as_log(log, variant)
-    if strategy == OPTIMAL:
-        advice = optimal_next_guess(the_log, guesses)
-    else:
-        advice = choose(the_log, strategy, guesses=guesses, seed=seed)
+    service = PositionService(the_log.variant, guesses, seed=seed)
+    advice = service.advise(the_log, strategy=strategy, objective=objective,
+                            deadline=make_deadline(deadline, time_limit))
     move: Move = _extend(advice, Move)
     return move
 

@@ -133,7 +133,7 @@ FLOW = [
     {"rule", "scoring"},
     {"feedback"},
     {"consistency"},
-    {"tree", "certify", "certify_orbits", "claims"},
+    {"tree", "certify", "certify_orbits", "claims", "certified"},
     {"strategy", "search", "symmetry"},
     {"bounds", "research", "formats", "html"},
     {"advisor"},

@@ -268,7 +268,7 @@ constexpr long long SMALL_C = 96;
 static_assert(SMALL_C < 255, "class sizes are counted in uint8 lanes");
 constexpr long long SMALL_B = 64;
 // The block's lanes in vectors of the path's width (CBSOLVE_VECTOR_BYTES: 64 on AVX-512, 32 on
-// AVX2, 16 otherwise), NV of them. One 64-byte vector type on every path was the issue-30
+// AVX2, 16 otherwise), NV of them. One 64-byte vector type on every path was the AVX2
 // slowdown: GCC 12 splits a 64-byte add into two AVX2 halves but lowers a 64-byte compare lane
 // by lane (cmp/sete per byte), which made AVX2 10x slower than AVX-512 here.
 constexpr int LV = CBSOLVE_VECTOR_BYTES;

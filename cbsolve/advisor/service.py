@@ -182,14 +182,14 @@ class PositionService:
                         part, self._needed(objective, self.space.size))
 
     def _tree(self, objective: str) -> dict | None:
-        from .trees import shipped_tree
+        from ..certified import shipped_tree
 
         return self.tree if self.tree is not None else shipped_tree(self.variant, objective)
 
     def _from_tree(self, log, cands, strategy, objective, remaining) -> A.Advice | None:
         from pathlib import Path
 
-        from .trees import follow_tree, subtree_cost
+        from ..certified import follow_tree, subtree_cost
 
         tree = self._tree(objective)
         node = None if tree is None else follow_tree(tree, log)
@@ -225,7 +225,7 @@ class PositionService:
             return f"no certified tree in models/ for this game and the {objective} objective"
         from pathlib import Path
 
-        from .trees import left_at
+        from ..certified import left_at
 
         return (f"the game left the {tree['_kind']} {Path(tree['_path']).name} "
                 f"({left_at(tree, log)})")

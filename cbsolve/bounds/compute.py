@@ -169,6 +169,7 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     if deep and secrets > 1 and not (secrets <= SCORER_LIMIT and deep_feasible(variant, secrets)):
         _second_level_lower(out, deadline, say)
     _constructive_upper(out, deadline)
+    _certified(out)
     try:
         if strategies and secrets <= strategy_limit:
             strategy_upper(out, deadline, strategy_names, say)
@@ -201,6 +202,25 @@ def _scorer_bound(out: Bounds, deadline: Deadline, deep: bool):
         out.notes.append(f"partition bound {'two guesses deep' if deep else 'of the first guess'}"
                          f" not finished: {stopped_by().reached()}")
         return None
+
+
+def _certified(out: Bounds) -> None:
+    """Exact values from the certified trees in ``models/`` where the game has one (their
+    claims are replayed by the tests, tests/test_certified_models.py); a value outside the
+    interval proved here would be a bug in one of the two."""
+    from ..certified import certified_value
+
+    for objective, interval in (("worst", out.worst), ("expected", out.expected)):
+        found = certified_value(out.variant, objective)
+        if found is None:
+            continue
+        value, name = found
+        if not interval.lower <= value <= interval.upper:
+            raise AssertionError(f"the certified tree {name} claims {value}, outside the "
+                                 f"proved [{interval.lower}, {interval.upper}]")
+        method = f"certified tree models/{name}"
+        interval.raise_lower(value, method)
+        interval.lower_upper(value, method)
 
 
 def _constructive_upper(out: Bounds, deadline: Deadline) -> None:

@@ -41,6 +41,7 @@ SHORT_HELP = {
     "convert": "Convert a strategy tree between formats (replayed and checked on the way).",
     "evaluate": "Play a strategy against every secret (one shared decision tree) and report "
                 "its cost.",
+    "merge": "Merge the shards of `optimal --plan DIR` into one lower-bound certificate.",
     "next": "The best next guess after ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log "
             "FILE.",
     "optimal": "Exact optimal strategy: proved worst case or expected case, with certificate.",

@@ -222,12 +222,19 @@ def _quiet_resource_tracker() -> None:
             _TRACKER_WARNING
 
 
-def abandonable(work):
+class Abandoned(Exception):
+    """The deadline given to :func:`abandonable` expired before the work finished."""
+
+
+def abandonable(work, deadline=None):
     """``work()`` (a heuristic kernel with no stop flag, which releases the GIL) in a worker
     thread while the main thread watches the stop request: on Ctrl-C it raises
-    KeyboardInterrupt at once instead of after the forced exit's seconds. The kernel is left
-    running: the CLI then ends the process (:func:`leave`). Outside the CLI's main thread the
-    call is made directly."""
+    KeyboardInterrupt at once instead of after the forced exit's seconds, and when
+    ``deadline`` expires, :class:`Abandoned`. The kernel is left running: the CLI then ends
+    the process (:func:`leave`). Outside the CLI's main thread the call is made directly (and
+    the deadline is seen only before it starts)."""
+    if deadline is not None and deadline.expired():
+        raise Abandoned
     if threading.current_thread() is not threading.main_thread() or _state.get("fd") is None:
         return work()
     from ..deadline import POLL_SECONDS, stop_requested
@@ -247,6 +254,8 @@ def abandonable(work):
     while not done.wait(POLL_SECONDS):
         if stop_requested():
             raise KeyboardInterrupt
+        if deadline is not None and deadline.expired():
+            raise Abandoned
     if "error" in box:
         raise box["error"]
     return box["value"]

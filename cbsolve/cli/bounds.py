@@ -29,27 +29,8 @@ def bounds_command(time_limit, no_search, no_strategies, shallow, variant, as_js
     budget = TimeLimit.from_option(time_limit, DEFAULT_TIME_LIMIT)
     result = compute_bounds(variant, deadline=budget.deadline, search=not no_search,
                             strategies=not no_strategies, deep=not shallow, progress=say)
-    _certified(result)
     emit(as_json, result.to_json(), format_bounds(result))
     return EXIT_OK
-
-
-def _certified(result) -> None:
-    """Exact values from the certified trees in models/ where the game has one (`bounds`
-    uses the exact results the project holds)."""
-    from ..advisor.trees import certified_value
-
-    for objective, interval in (("worst", result.worst), ("expected", result.expected)):
-        found = certified_value(result.variant, objective)
-        if found is None:
-            continue
-        value, name = found
-        if not interval.lower <= value <= interval.upper:
-            raise AssertionError(f"the certified tree {name} claims {value}, outside the "
-                                 f"proved [{interval.lower}, {interval.upper}]")
-        method = f"certified tree models/{name}"
-        interval.raise_lower(value, method)
-        interval.lower_upper(value, method)
 
 
 def _say(message: str) -> None:

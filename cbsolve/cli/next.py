@@ -73,7 +73,8 @@ def advice_text(advice) -> str:
     prov = advice.provenance
     honoured = (f"the {prov.objective} objective honoured" if prov.honoured
                 else f"the {prov.objective} objective not proved")
-    text += f"\n  ({prov.source}: {prov.note}; {honoured})"
+    source = "" if prov.note.startswith(prov.source) else f"{prov.source}: "
+    text += f"\n  ({source}{prov.note}; {honoured})"
     if advice.needed is not None and not advice.determined:
         text += f"\n  guesses still needed: {advice.needed.text()}"
     if not prov.complete:

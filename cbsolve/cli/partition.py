@@ -30,7 +30,7 @@ SORTS = ("minimax", "expected", "entropy", "parts")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
               help=f"One GUESS: time for the best scores beside its own (default "
                    f"{time_policy.ASSIST_SECONDS:g}; 0: no limit); cut there, they are left "
-                   "out and the output says so.")
+                   "out and the output says so. --all: the whole table, none when cut.")
 @variant_options
 @json_option
 def partition_command(guess, entries, log_file, list_members, every_guess, sort, time_limit,
@@ -40,7 +40,7 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     from ..advisor import PositionService
     from ..strategy.partition import partition_table
     from ._budget import TimeLimit
-    from ._interrupt import abandonable
+    from ._interrupt import Abandoned, abandonable
 
     budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
 
@@ -51,7 +51,13 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     log = read_log(variant, entries, log_file)
     try:
         if every_guess:
-            table = abandonable(lambda: partition_table(log, sort))  # no stop flag inside
+            try:    # the kernel has no stop flag: at the deadline the table is abandoned
+                table = abandonable(lambda: partition_table(log, sort), budget.deadline)
+            except Abandoned:
+                emit(as_json, {"command": "partition", "complete": False,
+                               "time_limit": budget.seconds, "time_limit_hit": True},
+                     f"partition --all: no table: {budget.note()}")
+                return EXIT_OK
             data = {"candidates": table.candidates, "sort": sort, "guesses": table.rows}
             emit(as_json, data, _table_text(table, sort))
         else:

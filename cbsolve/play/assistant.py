@@ -18,8 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import time_policy
-# The certified trees' lookup and replay live with the position service (cbsolve.advisor.trees)
-from ..advisor.trees import MODELS, find_tree, follow_tree, load_tree, shipped_tree  # noqa: F401
+# The certified trees' lookup and replay live with the position service (cbsolve.certified)
+from ..certified import MODELS, find_tree, follow_tree, load_tree, shipped_tree  # noqa: F401
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback
 from ..variant import Variant
 from .engine import Guesser, Suggestion, check_strategy

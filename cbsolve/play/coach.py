@@ -165,14 +165,16 @@ class Coach:
         ranked = reps[np.argsort(scores_of(counts)["expected"], kind="stable")[:self.top]]
         return np.union1d(ranked, [self.chooser.choose(cands)]), False
 
-    def review(self, log: FeedbackLog, guess: str) -> Review | None:
-        """The review of ``guess`` played after ``log``; None when no candidate is left."""
+    def review(self, log: FeedbackLog, guess: str, against_advice: bool = True) -> Review | None:
+        """The review of ``guess`` played after ``log``; None when no candidate is left.
+        ``against_advice=False`` (regret) measures the guess against the best guess only,
+        without asking the game's advice (so the advice itself gets no "followed" pass)."""
         cands = consistent_indices(log)
         if cands.size == 0:
             return None
         g = self.space.index_of(self.space.parse(guess))
         fmt = self.space.format
-        advice = self._advice(log, cands)
+        advice = self._advice(log, cands) if against_advice else None
         if advice is not None and advice.guess == fmt(self.space.codes[g]):
             return self._followed(advice, cands, g)
         review = self._review(log, cands, g)

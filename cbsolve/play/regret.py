@@ -147,7 +147,7 @@ def _from_review(log: FeedbackLog, guess: str, objective: str, deadline: Deadlin
             coach.exact_secrets = -1
         if left is not None:
             coach.exact_seconds = min(coach.exact_seconds, left)
-        review = coach.review(log, guess)
+        review = coach.review(log, guess, against_advice=False)
     finally:
         coach.exact_secrets, coach.exact_seconds = saved
     if review is not None and why is not None:

@@ -135,8 +135,8 @@ COMMANDS = {
     "play": ["play", "--mode", "host", "--length", "6", "--digits", "10"],
     "bot": ["bot", "--length", "6", "--digits", "10"],
 }
-#: Commands that take no --time-limit yet: Ctrl-C only.
-CTRL_C_ONLY = {"next", "partition", "play", "bot"}
+#: Commands that take no --time-limit: Ctrl-C only (every command takes one now).
+CTRL_C_ONLY: set[str] = set()
 #: Commands that read a person's input: given none (an open pipe), they wait in their loop.
 READS_INPUT = {"assist", "play", "bot"}
 

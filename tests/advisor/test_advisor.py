@@ -220,7 +220,7 @@ def test_cli_partition_time_limit_leaves_out_the_best(capsys):
 
 
 def test_bot_plays_the_objective_it_is_given():
-    from cbsolve.advisor.trees import shipped_tree
+    from cbsolve.certified import shipped_tree
     from cbsolve.play.bot import Bot
 
     for objective in ("worst", "expected"):

@@ -135,7 +135,7 @@ def test_field_names_map_to_the_options():
     assert set(SERVABLE) <= set(app.list_commands(None))
 
 
-def test_a_request_time_limit_stops_a_command_without_its_own_option():
+def test_a_request_time_limit_stops_a_slow_command_and_the_service_goes_on():
     # partition --all on 6 digits of 10 with repeats takes minutes; 0.5 s is all it gets
     slow = {"cmd": "partition", "all": True, "length": 6, "digits": 10, "repeats": True,
             "entries": ["012345:1,1"], "time_limit": 0.5, "id": 1}

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..certify import UnreadableFile, load
-from ..errors import UnknownName
-from ..variant import Variant
+from .certify import UnreadableFile, load
+from .errors import UnknownName
+from .variant import Variant
 
 #: Certified trees live next to the package in the source tree (data, never imported code).
-MODELS = Path(__file__).resolve().parents[2] / "models"
+MODELS = Path(__file__).resolve().parents[1] / "models"
 #: The tree strategy proved optimal for each objective.
 STRATEGY_OF = {"worst": "optimal-worst", "expected": "optimal-expected"}
 
@@ -84,7 +84,7 @@ def _header(path: Path) -> dict | None:
 def load_tree(variant: Variant, path: Path | None = None, objective: str | None = None) -> dict:
     """Load and replay a tree for ``variant`` (``path``, else the certified one in models/
     for ``objective``); an unusable tree raises a CbsolveError."""
-    from ..tree import InvalidTree, check_tree, histogram_of, stats_of
+    from .tree import InvalidTree, check_tree, histogram_of, stats_of
 
     shipped = path is None      # models/ trees carry certificates, checked when they were made
     if path is None:
@@ -154,7 +154,7 @@ def subtree_cost(space, node: dict, members) -> tuple[int, int] | None:
     log leaves there), counted from there; None if the subtree misses one of them."""
     import numpy as np
 
-    from ..scoring import score_against
+    from .scoring import score_against
 
     v = space.variant
     worst = total = 0
