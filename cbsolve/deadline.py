@@ -26,7 +26,8 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from typing import Callable, Iterator, TypeVar
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from .status import StopReason
 

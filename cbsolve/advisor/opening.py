@@ -95,8 +95,8 @@ def opening_partition(variant: Variant, code):
     Partition`, classes without members); None when there is no closed form or it would take
     too long."""
     from ..bounds.partition import first_guess_partition, repeats_work
-    from ..patterns import guess_patterns, pattern_of
     from ..codes import CodeSpace
+    from ..patterns import guess_patterns, pattern_of
     from ..strategy.partition import SCORES, Partition, plain, scores_of
 
     if variant.no_leading_zero:

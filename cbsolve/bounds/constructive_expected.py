@@ -148,7 +148,6 @@ def constructive_total(variant: Variant) -> tuple[int, str] | None:
     count-then-locate's total, or set-then-place's per number of base symbols."""
     from .constructive_distinct import METHOD as DISTINCT_METHOD
     from .constructive_distinct import set_place_total
-
     from .regions import METHOD as SPLIT_METHOD
     from .regions import split_locate_total
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
+
 from .cutoff import check
 
 Rect = tuple[Sequence[int], Sequence[int]]      # (A, B): ip in A and iq in B

@@ -7,7 +7,7 @@ keeps no value for a call that raised, so every value cached is whole.
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..deadline import Deadline
 

@@ -48,11 +48,10 @@ def assist_command(entries, log_file, strategy, objective, tree_path, guesses, s
     from ._interrupt import EXIT_INTERRUPTED, abandonable, interactive
 
     interactive()     # Ctrl-C ends the session at once
+    from ..advisor import check_objective
     from ..play.assistant import Assistant, AssistSession
     from ..play.inputs import Console
     from .consistent import read_log
-
-    from ..advisor import check_objective
 
     check_objective(objective)
     log = read_log(variant, entries, log_file)

@@ -25,8 +25,8 @@ def bot_command(strategy, guesses, seed, objective, time_limit, variant) -> int:
     Each command gets exactly one answer line (errors: one line starting with 'error').
     The protocol itself is the output, so this command has no --json.
     """
-    from ..play.bot import Bot, serve
     from ..advisor import check_objective
+    from ..play.bot import Bot, serve
     from ..play.engine import check_strategy
     from ._interrupt import interactive
 

@@ -1,7 +1,6 @@
 """``cbsolve consistent [ENTRY...]``: the secrets consistent with a feedback log."""
 from __future__ import annotations
 
-
 import click
 
 from .. import time_policy
@@ -10,9 +9,20 @@ from ..deadline import stop_requested
 from ..errors import CbsolveError, unknown_name
 from ..feedback import FeedbackLog
 from ..status import Status
+from . import (
+    COUNT,
+    EXIT_NONE,
+    EXIT_OK,
+    FILE,
+    SECONDS,
+    SEED,
+    app,
+    emit,
+    json_option,
+    variant_options,
+    verbose_option,
+)
 from ._budget import TimeLimit
-from . import (COUNT, EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option,
-               variant_options, verbose_option)
 
 #: Default wall-clock budget for solver work: no query waits silently for minutes (a 25-clue
 #: N=40 log once ran 489 s). ``--time-limit 0`` removes it; hitting it is reported.

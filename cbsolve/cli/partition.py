@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import click
 
-from ..errors import InconsistentLog
 from .. import time_policy
+from ..errors import InconsistentLog
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
 from .consistent import read_log
 
@@ -65,8 +65,8 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
                                                       members=list_members)
             emit(as_json, part.to_json(members=list_members), _text(part, list_members))
             if not part.best_complete:
-                from .next import finish
                 from ..advisor import Provenance
+                from .next import finish
 
                 return finish(Provenance("partition", "worst", False, False))
     except InconsistentLog:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import click
 
 from .. import time_policy
-from ._budget import TimeLimit
 from . import COUNT, EXIT_OK, SECONDS, SEED, app, emit, json_option, variant_options
+from ._budget import TimeLimit
 
 
 @app.command("puzzle")

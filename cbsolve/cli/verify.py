@@ -13,7 +13,6 @@ import click
 
 from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
 
-
 FORMAT_HELP = "cbsolve, irving, arfst-yaml, arfst-text, kunigami-json"
 
 

@@ -15,6 +15,8 @@ from .. import time_policy
 from ..deadline import Deadline, stopped_by
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
+from . import sampling
+from .blocks import SUFFIX_BUDGET, Oracle, enumerate_blocks, suffix_length
 from .counting import (
     DELTA,
     EPSILON,
@@ -24,8 +26,6 @@ from .counting import (
     exact_count,
     near_uniform,
 )
-from . import sampling
-from .blocks import SUFFIX_BUDGET, Oracle, enumerate_blocks, suffix_length
 from .query import ConsistencyResult, Query
 
 #: Enumerate at most this many secrets for an exact count before trying a model counter.

@@ -20,7 +20,6 @@ from ..variant import Variant
 from .neighbours import local_neighbours
 from .rescoring import Checker
 
-
 #: Largest number of suffix completions checked by brute force per solver solution, and the
 #: size enumeration starts from (grown while blocks are dense).
 SUFFIX_BUDGET = 50_000

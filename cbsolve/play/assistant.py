@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import time_policy
+
 # The certified trees' lookup and replay live with the position service (cbsolve.certified)
 from ..certified import MODELS, find_tree, follow_tree, load_tree, shipped_tree  # noqa: F401
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback

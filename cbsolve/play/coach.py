@@ -118,10 +118,9 @@ class Coach:
         if size > LIMIT:
             raise SpaceTooLarge(f"the coach evaluates every guess exactly and is limited to "
                                 f"{LIMIT} codes; {variant.describe()} has {size}")
+        from ..advisor import PositionService, check_objective
         from ..strategy.exact import EXACT_SECRETS
         from ..time_policy import REVIEW_SECONDS
-
-        from ..advisor import PositionService, check_objective
 
         self.variant = variant
         self.objective = check_objective(objective)

@@ -22,8 +22,7 @@ from ..codes import CodeSpace
 from ..errors import SpaceTooLarge
 from ..tree import make_tree, stats_of
 from ..variant import Variant
-from .heuristics import (Chooser, DeadlineExpired, check_guesses, check_strategy,
-                         require_enumerable)
+from .heuristics import Chooser, DeadlineExpired, check_guesses, check_strategy, require_enumerable
 
 #: Largest space evaluated exhaustively (the tree has one node a secret; the scored heuristics
 #: compute replies on the fly, so memory stays O(n)). Beyond it, use ``--sample K``.

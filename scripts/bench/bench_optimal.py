@@ -96,9 +96,8 @@ def measure(args: list[str], env: dict | None = None) -> dict:
 
 def versus_mmstrat(mmstrat: str, workers: int = 2, games=VERSUS) -> list[dict]:
     """Expected optimum, whole processes: this checkout's `cbsolve optimal` against mmstrat."""
-    import json
-
     import compileall
+    import json
 
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=str(root))

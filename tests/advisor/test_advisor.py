@@ -10,12 +10,12 @@ import pytest
 from cbsolve.advisor import PositionService
 from cbsolve.advisor.choose import choose, guess_rows
 from cbsolve.advisor.opening import opening
+from cbsolve.cli import main
 from cbsolve.codes import CodeSpace
 from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.strategy.heuristics import SCORED, Chooser
-from cbsolve.cli import main
 from cbsolve.variant import Variant
 
 MM = Variant.preset("mastermind")

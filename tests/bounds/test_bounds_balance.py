@@ -8,14 +8,13 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from testkit import block_player, every_set_of_marks
 
 from cbsolve.bounds.balance import balance_total, balance_worst
 from cbsolve.bounds.constructive import CountThenLocate, count_locate_worst
 from cbsolve.bounds.weighing import weigh_worst
 from cbsolve.rule import score
 from cbsolve.variant import Variant
-
-from testkit import block_player, every_set_of_marks
 
 
 def _balance_by_play(m: int, marks: set[int]) -> tuple[list[int], int]:

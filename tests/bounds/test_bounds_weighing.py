@@ -9,6 +9,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from testkit import block_player, every_set_of_marks
 
 from cbsolve.bounds import cross_search
 from cbsolve.bounds.constructive import CountThenLocate, count_locate_worst, locate_worst
@@ -22,8 +23,6 @@ from cbsolve.bounds.weighing import (
 )
 from cbsolve.rule import score
 from cbsolve.variant import Variant
-
-from testkit import block_player, every_set_of_marks
 
 
 def test_two_unknowns_worst_is_the_largest_played_cost():

@@ -10,9 +10,9 @@ from testkit import variants
 
 from cbsolve import CodeSpace, Variant
 from cbsolve.consistency import Query, get_backend
+from cbsolve.consistency.native import consistent_indices
 from cbsolve.consistency.neighbours import MoveTable, local_neighbours, neighbour_codes
 from cbsolve.deadline import Deadline
-from cbsolve.consistency.native import consistent_indices
 from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score
 

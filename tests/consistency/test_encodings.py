@@ -10,8 +10,8 @@ from pysat.solvers import Solver
 
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, get_backend
-from cbsolve.consistency.counting import cnf_of
 from cbsolve.consistency.blocks import Completions, suffix_length
+from cbsolve.consistency.counting import cnf_of
 from cbsolve.consistency.sat import FALSE, TRUE, SatSession
 from cbsolve.feedback import FeedbackLog
 from cbsolve.variant import Variant
@@ -102,9 +102,9 @@ def test_near_uniform_sampling_in_a_huge_space_is_labelled_and_rescored():
 @pytest.mark.parametrize("variant", [Variant(5, "0123", True), Variant(4, "012345", False),
                                      Variant(4, "01234", True, no_leading_zero=True)])
 def test_local_neighbours_are_consistent_codes_of_the_variant(variant):
+    from cbsolve.consistency.native import consistent_indices
     from cbsolve.consistency.neighbours import local_neighbours, neighbour_codes
     from cbsolve.deadline import Deadline
-    from cbsolve.consistency.native import consistent_indices
     from cbsolve.feedback import FeedbackLog
     from cbsolve.rule import score
 

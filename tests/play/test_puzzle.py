@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from testkit import brute_force_consistent
 
 import cbsolve as cb
 from cbsolve.cli import main
 from cbsolve.codes import CodeSpace
-
-from testkit import brute_force_consistent
 
 SMALL = [cb.Variant.preset("mastermind"), cb.Variant(3, "012345", repeats=False),
          cb.Variant(4, "1234", repeats=True, feedback="bulls")]
