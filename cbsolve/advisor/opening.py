@@ -63,12 +63,17 @@ def rule_opening(variant: Variant) -> tuple[int, ...]:
     return tuple(pattern_code(pattern))
 
 
-def opening(variant: Variant, strategy: str) -> tuple[tuple[int, ...], list[int]] | None:
-    """(the opening's code as symbol indices, its class sizes) for a scored heuristic, or None
-    when there is no closed form (no leading zero, an unscored strategy) or it would take too
-    long (more than :data:`OPENING_WORK`: then :func:`rule_opening`)."""
+def opening(variant: Variant, strategy: str
+            ) -> tuple[tuple[int, ...], list[int], tuple[int, int]] | None:
+    """(the opening's code as symbol indices, its class sizes, the game's one-level partition
+    bound (worst, total) over every opening pattern, as ``bounds`` proves it in closed form)
+    for a scored heuristic, or None when there is no closed form (no leading zero, an unscored
+    strategy) or it would take too long (more than :data:`OPENING_WORK`: then
+    :func:`rule_opening`)."""
+    from ..bounds.adaptive import bound_of_partition
     from ..bounds.partition import first_guess_partition, repeats_work
     from ..patterns import guess_patterns, pattern_code
+    from ..scoring import possible_responses
 
     if variant.no_leading_zero or strategy not in ("minimax", "expected", "entropy", "parts"):
         return None
@@ -79,14 +84,19 @@ def opening(variant: Variant, strategy: str) -> tuple[tuple[int, ...], list[int]
             work += repeats_work(p)
             if work > OPENING_WORK:
                 return None
-    best = None
+    responses = len(possible_responses(variant))
+    best = low = None
     for pattern in patterns:
-        sizes = [s for s in first_guess_partition(variant, pattern).values() if s]
+        classes = first_guess_partition(variant, pattern)
+        sizes = [s for s in classes.values() if s]
+        # every opening is some pattern's: the least bound over them holds for the game
+        w, t = bound_of_partition(classes, variant, responses, sum(sizes))
+        low = (w, t) if low is None else (min(low[0], w), min(low[1], t))
         code = tuple(pattern_code(pattern))
         key = (_key(strategy, sizes), code)
         if best is None or key < best[0]:
             best = (key, code, sizes)
-    return best[1], best[2]
+    return best[1], best[2], low
 
 
 def opening_partition(variant: Variant, code):

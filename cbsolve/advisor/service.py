@@ -165,10 +165,13 @@ class PositionService:
         if self.variant.no_leading_zero:
             return None         # no closed form: the position's own path (small spaces)
         found = opening(self.variant, heuristic)
+        needed = self._needed(objective, self.space.size)
         if found is not None:
-            code, sizes = found
+            code, sizes, (worst_low, total_low) = found
             note = f"{heuristic}'s opening, one guess per symmetry class scored in closed form"
             part = summary(sizes)
+            needed.raise_lower(worst_low if objective == "worst" else total_low,
+                               "partition (first guess, closed form)")
         else:
             from .opening import rule_opening
 
@@ -179,7 +182,7 @@ class PositionService:
             note += " (no certified tree for this objective)"
         return A.Advice(self.space.format(code), strategy, remaining,
                         A.Provenance(A.OPENING, objective, False, note=note), self.guesses,
-                        part, self._needed(objective, self.space.size))
+                        part, needed)
 
     def _tree(self, objective: str) -> dict | None:
         from ..certified import shipped_tree

@@ -93,7 +93,7 @@ def test_leaving_the_tree_keeps_the_objective():
                          ids=["mastermind", "bulls-cows", "3x4", "black-peg-4x6"])
 @pytest.mark.parametrize("strategy", SCORED)
 def test_the_closed_form_opening_is_the_kernels_choice(variant, strategy):
-    code, sizes = opening(variant, strategy)
+    code, sizes, _ = opening(variant, strategy)
     space = CodeSpace(variant)
     chooser = Chooser(variant, strategy)
     assert space.format(code) == space.format(space.codes[chooser.choose(
@@ -226,3 +226,23 @@ def test_bot_plays_the_objective_it_is_given():
     for objective in ("worst", "expected"):
         bot = Bot(MM, strategy="optimal", seed=1, objective=objective)
         assert bot.handle("guess") == shipped_tree(MM, objective)["root"]["guess"]
+
+
+@pytest.mark.parametrize("variant", [Variant.from_options(None, length=6, digits=10),
+                                     Variant.preset("mastermind"),
+                                     Variant(5, "12345678", repeats=True)],
+                         ids=["bulls-cows-6-10", "mastermind", "logik"])
+@pytest.mark.parametrize("objective", ["worst", "expected"])
+def test_the_openings_needed_interval_is_the_closed_form_bound_of_bounds(variant, objective):
+    """`next` on an opening and `bounds` answer the same question the same way: the lower end
+    of the guesses still needed is the one-level partition bound in closed form (6/10 said
+    [5, ?] from counting alone where `bounds` proves 6)."""
+    from cbsolve.bounds.adaptive import closed_form_bound
+    from cbsolve.scoring import possible_responses
+
+    advice = PositionService(variant).advise(FeedbackLog(variant), strategy="minimax",
+                                             objective=objective)
+    proved = closed_form_bound(variant, len(possible_responses(variant)),
+                               CodeSpace(variant).size)
+    assert advice.provenance.source == "opening"
+    assert advice.needed.lower == (proved.worst if objective == "worst" else proved.total)
