@@ -225,12 +225,9 @@ def consistent(log: LogLike = (), *, variant: VariantLike | None = None, count: 
     query = Query(count=count, limit=limit, sample=sample, seed=seed, time_limit=budget.seconds,
                   count_cap=count_cap, approximate=approximate)
     if max_lies:
-        from dataclasses import replace
-
         from .consistency.lies import consistent_with_lies
 
-        result = consistent_with_lies(the_log, max_lies,
-                                      replace(query, time_limit=budget.left()), backend=backend)
+        result = consistent_with_lies(the_log, max_lies, query, backend=backend, deadline=budget)
         result.time_limit = budget.seconds
         return result
     return solve(the_log, query, backend=backend, deadline=budget)

@@ -93,8 +93,7 @@ class PositionService:
         corrections), as the error a face reports."""
         from ..consistency import Query, consistent
 
-        left = None if deadline is None else deadline.left()
-        result = consistent(log, Query(count=True, limit=0, time_limit=left), backend="native")
+        result = consistent(log, Query(count=True, limit=0), backend="native", deadline=deadline)
         nums = ", ".join(str(n) for n in result.conflict or [])
         return InconsistentLog(f"no secret is consistent with this log (conflicting entries: "
                                f"{nums or 'unknown'})", result.conflict, result.corrections)
@@ -109,8 +108,7 @@ class PositionService:
         from ..consistency import Query, consistent
         from ..status import Status
 
-        left = None if deadline is None else deadline.left()
-        res = consistent(log, Query(count=True, limit=0, time_limit=left))
+        res = consistent(log, Query(count=True, limit=0), deadline=deadline)
         if res.status == Status.INFEASIBLE:
             raise self.diagnose(log, deadline)
         return A.Remaining(res.count, bool(res.exact))

@@ -114,10 +114,9 @@ class _Solver:
         """(minimax optimum, an optimal first guess) by the worst-case search."""
         from ..search.position import solve_from
 
-        left = self.deadline.left()
-        if left is not None and left <= 0:
+        if self.deadline.expired():
             raise OutOfTime
-        result = solve_from(position, "worst", time_limit=left, certificate=False)
+        result = solve_from(position, "worst", deadline=self.deadline, certificate=False)
         if not result.proved or result.tree is None:
             raise OutOfTime
         return int(result.upper), result.tree["root"]["guess"]
