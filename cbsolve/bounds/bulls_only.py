@@ -89,7 +89,7 @@ def two_level_bound(variant: Variant, responses: int, refined: int = REFINED) ->
     n, d = variant.length, variant.n_symbols
     sizes = {b1: first_class(n, d, b1) for b1 in range(n)}
     worst, total = 1, d ** n
-    for b1, size in sizes.items():               # one level for every class first
+    for size in sizes.values():                  # one level for every class first
         worst = max(worst, 1 + worst_lower(size, responses))
         total += total_lower(size, responses)
     for b1 in sorted(sizes, key=lambda b: -sizes[b])[:refined]:

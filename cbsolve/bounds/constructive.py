@@ -61,10 +61,10 @@ from .balance import balance_plan, balance_worst, outcomes
 from .weighing import (
     by_rectangles,
     common_candidates,
-    signed_bits,
-    thirds,
     joint,
     minimise_split,
+    signed_bits,
+    thirds,
     two_unknowns_worst,
     weigh_split,
     weigh_worst,
@@ -294,7 +294,7 @@ class CountThenLocate:
         for s in present:
             inside[s] = diff.get(s, 0) + h_z
         self._region(first, inside, secret)
-        self._region(region[h:], [c - x for c, x in zip(counts, inside)], secret)
+        self._region(region[h:], [c - x for c, x in zip(counts, inside, strict=True)], secret)
 
     def _code(self, on: dict[int, int]) -> tuple[int, ...]:
         """``on`` maps positions to symbols; every other position gets the filler."""
@@ -382,7 +382,7 @@ class CountThenLocate:
         if len(triples) > 1:                        # weigh the first pan alone: a
             a = self._ask(self._code({p: c for p in pans[0]})) - self.filler_bulls
             triples = [tr for tr in triples if tr[0] == a]
-        return [p for part, j in zip(pans, triples[0]) for p in self._balance(c, d, part, j)]
+        return [p for part, j in zip(pans, triples[0], strict=True) for p in self._balance(c, d, part, j)]
 
     def _two_blocks(self, c: int, xs: list[int], ys: list[int], marked: bool) -> list[int]:
         """c's positions when xs and ys each hold exactly one of them (``marked``) or each

@@ -116,7 +116,7 @@ def _balance_gain(m: int, k: int) -> int:
 
 def _add(states: dict, key, *values: int) -> None:
     old = states.get(key, (0,) * len(values))
-    states[key] = tuple(x + y for x, y in zip(old, values))
+    states[key] = tuple(x + y for x, y in zip(old, values, strict=True))
 
 
 def count_locate_total(variant: Variant) -> int | None:

@@ -30,7 +30,6 @@ from ..certify import OutOfTime, verify
 from ..variant import Variant
 
 
-
 def verify_reserve(secrets: int) -> float:
     """Seconds the bounds keep back from a search for replaying its tree."""
     return max(0.2, 2 * time_policy.VERIFY_SECONDS_PER_SECRET * secrets)

@@ -197,9 +197,9 @@ class SplitThenLocate(CountThenLocate):
         node = played_tree(tuple(counts[s] for s in present))
         while node[0] != "leaf":
             guess, children = node
-            on = {p: present[label] for p, label in zip(region, guess) if label < q}
+            on = {p: present[label] for p, label in zip(region, guess, strict=True) if label < q}
             node = children[self._ask(self._code(on)) - self.filler_bulls]
-        for p, label in zip(region, node[1]):
+        for p, label in zip(region, node[1], strict=True):
             secret[p] = present[label]
         return True
 

@@ -170,7 +170,8 @@ def read_text(text: str, variant: Variant, alphabet: Alphabet) -> dict:
         if guess_no != depth:
             raise FormatError(f"line {number}: says guess number {guess_no}, but it is played "
                               f"as guess {depth}")
-        replies = {pegs(variant, *r): cell for r, cell in zip(cols, cells) if set(cell) != {"-"}}
+        replies = {pegs(variant, *r): cell for r, cell in zip(cols, cells, strict=False)
+                   if set(cell) != {"-"}}
         return builder.node(guess, replies, where,
                             lambda v, w: expand(v, w, depth + 1) if v.startswith(">")
                             else expand(v, w))

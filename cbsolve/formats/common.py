@@ -29,7 +29,7 @@ class Alphabet:
         if len(self.file) < variant.n_symbols or len(set(self.file)) != len(self.file):
             raise FormatError(f"file alphabet {self.file!r} must have {variant.n_symbols} distinct "
                               f"symbols, one for each of the variant's {variant.symbols!r}")
-        self._in = {f: v for f, v in zip(self.file, variant.symbols)}
+        self._in = dict(zip(self.file[:variant.n_symbols], variant.symbols, strict=True))
         self._out = {v: f for f, v in self._in.items()}
 
     def read(self, text: str, where: str) -> str:

@@ -60,5 +60,5 @@ def test_every_arrangement_of_five_distinct_symbols_of_six_within_the_bound():
     v = Variant.from_options(length=5, digits=6, repeats=True, feedback="bulls")
     bound = split_locate_worst(v)
     for secret in itertools.permutations(range(6), 5):
-        guesses = SplitThenLocate(v).play(lambda code: score(v, secret, code)[0])
+        guesses = SplitThenLocate(v).play(lambda code, secret=secret: score(v, secret, code)[0])
         assert guesses[-1] == secret and len(guesses) <= bound

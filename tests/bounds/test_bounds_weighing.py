@@ -66,7 +66,7 @@ def test_rectangle_search_finds_every_pair_within_its_worst_case_and_total(x):
         for ip, iq in itertools.product(range(x), range(y)):
             asked = []
 
-            def weigh(a, b, ip=ip, iq=iq):
+            def weigh(a, b, ip=ip, iq=iq, asked=asked):
                 asked.append(1)
                 return (ip in a) + (iq in b)
             assert cross_search.play(range(x), range(y), weigh) == (ip, iq)

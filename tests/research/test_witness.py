@@ -165,7 +165,6 @@ def test_script_greedy_misses_below_the_optimum():
 def test_script_sub_class_search_agrees_with_the_kernel(tmp_path):
     # --sub searches one class a pinned second guess leaves, over every third guess up to
     # symmetry: it finds a witness exactly when the complete search says the class fits
-    script = load_script("find_witness")
     variant = Variant(4, "123456", repeats=True)
     native = _Native(variant, "all", {}, 1)
     space = CodeSpace(variant)
