@@ -112,8 +112,11 @@ def opening_partition(variant: Variant, code):
     if variant.no_leading_zero:
         return None
     patterns = guess_patterns(variant) if variant.repeats else [(1,) * variant.length]
-    if variant.repeats and sum(repeats_work(p) for p in patterns) > OPENING_WORK:
-        return None
+    every = not variant.repeats or sum(repeats_work(p) for p in patterns) <= OPENING_WORK
+    if not every:     # too many patterns to compare (10x10): the guess's own, if it fits
+        patterns = [pattern_of(code)]
+        if repeats_work(patterns[0]) > OPENING_WORK:
+            return None
     slots = variant.response_slots
     rows = []
     for p in patterns:
@@ -128,4 +131,16 @@ def opening_partition(variant: Variant, code):
                for r, n in enumerate(rows[mine]) if n]
     return Partition(guess=CodeSpace(variant).format(code), candidates=sum(rows[mine]), candidate=True,
                      classes=classes, scores={k: plain(scores[k][mine]) for k in SCORES},
-                     best=best)
+                     best=best if every else None, best_complete=every)
+
+
+def rule_summary(variant: Variant, code) -> dict:
+    """The partition summary of the rule's opening ``code`` in closed form (its one pattern),
+    or {} when even that would take too long."""
+    from ..bounds.partition import first_guess_partition, repeats_work
+    from ..patterns import pattern_of
+
+    pattern = pattern_of(code)
+    if variant.repeats and repeats_work(pattern) > OPENING_WORK:
+        return {}
+    return summary([s for s in first_guess_partition(variant, pattern).values() if s])

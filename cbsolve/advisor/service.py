@@ -171,9 +171,10 @@ class PositionService:
             needed.raise_lower(worst_low if objective == "worst" else total_low,
                                "partition (first guess, closed form)")
         else:
-            from .opening import rule_opening
+            from .opening import rule_opening, rule_summary
 
-            code, part = rule_opening(self.variant), {}
+            code = rule_opening(self.variant)
+            part = rule_summary(self.variant, code)
             note = ("opening by rule (symbols in pairs): scoring every symmetry class in closed "
                     f"form would take too long here; {heuristic} not applied")
         if strategy == OPTIMAL:
@@ -375,6 +376,9 @@ class PositionService:
             found = opening_partition(self.variant, self.space.parse(guess))
             if found is not None:
                 return found
+        from ..strategy.heuristics import require_enumerable
+
+        require_enumerable(self.variant, "a partition")
         cands = self.candidates(log) if len(log) else np.arange(self.space.size, dtype=np.int64)
         history = [tuple(int(x) for x in self.space.parse(e.text)) for e in log]
         key = tuple(self.space.index_of(h) for h in history)

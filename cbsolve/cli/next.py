@@ -68,8 +68,9 @@ def advice_text(advice) -> str:
         text = f"determined: the secret is {advice.guess} (play it)"
     else:
         p = advice.partition
-        text = (f"next guess {advice.guess} ({advice.strategy}); {advice.candidates} candidates "
-                f"remain; it splits them into {p['classes']} classes, largest {p['largest']}")
+        text = f"next guess {advice.guess} ({advice.strategy}); {advice.candidates} candidates remain"
+        if p:       # a consistent code alone (a space too large to score) has no partition
+            text += f"; it splits them into {p['classes']} classes, largest {p['largest']}"
     prov = advice.provenance
     honoured = (f"the {prov.objective} objective honoured" if prov.honoured
                 else f"the {prov.objective} objective not proved")
