@@ -32,6 +32,9 @@ ENUMERATION_LIMIT = 20_000_000
 SHARED_CODES_LIMIT = 1_000_000
 _SHARED_CODES: dict = {}
 _SHARED_VARIANTS = 4
+#: A larger list is shared too, the last one only: a position of Mastermind 8x8 (16.7 M codes,
+#: 134 MB, 0.4-1 s to list) was listed three times, by the log, the service and the chooser.
+_SHARED_LARGE: dict = {}
 
 
 class CodeSpace:
@@ -118,7 +121,7 @@ class CodeSpace:
     @cached_property
     def codes(self) -> np.ndarray:
         """All codes as a read-only ``(size, N)`` uint8 array in lexicographic order."""
-        shared = _SHARED_CODES.get(self.variant)
+        shared = _SHARED_CODES.get(self.variant, _SHARED_LARGE.get(self.variant))
         if shared is not None:
             return shared
         arr = self._list_codes()
@@ -126,6 +129,9 @@ class CodeSpace:
             if len(_SHARED_CODES) >= _SHARED_VARIANTS:
                 _SHARED_CODES.pop(next(iter(_SHARED_CODES)), None)     # the oldest
             _SHARED_CODES[self.variant] = arr
+        else:
+            _SHARED_LARGE.clear()
+            _SHARED_LARGE[self.variant] = arr
         return arr
 
     def _list_codes(self) -> np.ndarray:

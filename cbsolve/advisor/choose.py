@@ -41,6 +41,8 @@ class Choice:
     scored: int                    # guesses scored
     total: int                     # guesses that would have been scored (up to symmetry)
     symmetry: bool                 # one guess per symmetry class
+    ranked: int = 0                # guesses ranked on a sample first (:mod:`.sampled`)
+    sample: int = 0                # secrets in that sample
 
 
 def score_key(chooser: Chooser, guess: int, cands: np.ndarray) -> tuple:
@@ -48,17 +50,22 @@ def score_key(chooser: Chooser, guess: int, cands: np.ndarray) -> tuple:
     v = chooser.variant
     replies = chooser.responses(guess, cands)
     sizes = np.bincount(np.asarray(replies, dtype=np.int64), minlength=v.response_slots)
+    return key_of(chooser.strategy, sizes, guess, v.win_response)
+
+
+def key_of(strategy: str, sizes, guess: int, win: int) -> tuple:
+    """The kernel's key of a guess from its reply histogram ``sizes``."""
     live = [int(s) for s in sizes if s]
-    if chooser.strategy == "minimax":
+    if strategy == "minimax":
         score = max(live)
-    elif chooser.strategy == "expected":
+    elif strategy == "expected":
         score = sum(s * s for s in live)
-    elif chooser.strategy == "entropy":      # the kernel's fixed-point sum of n log2 n
-        table = log2_table(int(cands.size))
+    elif strategy == "entropy":      # the kernel's fixed-point sum of n log2 n
+        table = log2_table(sum(live))
         score = sum(s * int(table[s]) for s in live)
     else:
         score = -len(live)
-    return score, not bool(sizes[v.win_response]), int(guess)
+    return score, not bool(sizes[win]), int(guess)
 
 
 def guess_rows(chooser: Chooser, symmetry, history: tuple[int, ...], cands: np.ndarray,

@@ -34,6 +34,7 @@ from ..strategy.heuristics import GUESS_MODES, STRATEGIES, Chooser
 from ..variant import Variant
 from . import answers as A
 from .choose import choose, guess_rows
+from .sampled import SAMPLED_CODES, choose_sampled
 
 OPTIMAL = "optimal"
 #: The heuristic aiming at each objective, for positions no tree or exact search covers.
@@ -88,6 +89,33 @@ class PositionService:
             raise self.diagnose(log)
         return cands
 
+    def _listed(self, log: FeedbackLog, deadline: Deadline) -> tuple[np.ndarray, bool]:
+        """(the consistent secrets, True), or those found before the deadline cut the
+        listing (Mastermind 8x8: 16.7 M codes filtered in chunks) and False."""
+        from ..consistency.native import consistent_within
+        from ..strategy.heuristics import require_enumerable
+
+        require_enumerable(self.variant, "next-guess advice")
+        cands, listed = consistent_within(log, deadline)
+        if listed and cands.size == 0:
+            raise self.diagnose(log)
+        return cands, listed
+
+    def _unlisted(self, log, strategy, objective, found) -> A.Advice:
+        """The answer when the deadline or Ctrl-C cut the listing of the consistent secrets:
+        the first one found (a guess that may win), or none."""
+        stopped = "interrupted" if stop_requested() else "time"
+        remaining = A.Remaining(int(found.size) or None, False)
+        if not found.size:
+            return A.Advice(None, strategy, remaining, A.Provenance(
+                A.CONSISTENT, objective, False, False, stopped,
+                "stopped before any consistent secret was found"), self.guesses)
+        return self._advice(self.space.format(self.space.codes[found[0]]), strategy, remaining,
+                            found, objective, A.Provenance(
+                                A.CONSISTENT, objective, False, False, stopped,
+                                f"a consistent code only: the listing of the consistent secrets"
+                                f" was cut ({found.size} found so far)"))
+
     def diagnose(self, log: FeedbackLog, deadline: Deadline | None = None) -> InconsistentLog:
         """The diagnosis of an inconsistent log (consistency's own: a minimal conflict and the
         corrections), as the error a face reports."""
@@ -127,7 +155,9 @@ class PositionService:
             if start is not None:
                 return start
         if cands is None:
-            cands = self.candidates(log)
+            cands, listed = self._listed(log, deadline)
+            if not listed:
+                return self._unlisted(log, strategy, objective, cands)
         remaining = A.Remaining(int(cands.size), True)
         if cands.size == 1:
             guess = self.space.format(self.space.codes[cands[0]])
@@ -293,6 +323,15 @@ class PositionService:
         history = tuple(self.space.index_of(e.guess) for e in log)
         if heuristic in ("first", "random") or cands.size <= 2:
             g, complete, scope = chooser.choose(cands, history), True, ""
+        elif self.space.size > SAMPLED_CODES:
+            found = choose_sampled(chooser, cands, deadline)
+            complete, g = found.complete, found.index
+            scope = (f"best of {found.scored} of {found.total} guesses scored on every "
+                     f"candidate, in the order of {found.ranked} guesses ranked on a sample of "
+                     f"{found.sample}")
+            if g is None:
+                g = int(cands[0])
+                scope = "no guess scored in time: the first consistent code"
         else:
             rows, sym = guess_rows(chooser, self._sym(), history, cands,
                                    deadline.part(time_policy.ADVICE_SYMMETRY_SHARE), self._reps)

@@ -68,7 +68,8 @@ def advice_text(advice) -> str:
         text = f"determined: the secret is {advice.guess} (play it)"
     else:
         p = advice.partition
-        text = f"next guess {advice.guess} ({advice.strategy}); {advice.candidates} candidates remain"
+        many = advice.candidates if advice.remaining.exact else f"at least {advice.candidates}"
+        text = f"next guess {advice.guess} ({advice.strategy}); {many} candidates remain"
         if p:       # a consistent code alone (a space too large to score) has no partition
             text += f"; it splits them into {p['classes']} classes, largest {p['largest']}"
     prov = advice.provenance

@@ -33,13 +33,34 @@ def native_estimate(log: FeedbackLog) -> float:
     return log.space.size * per_code * 1e-9
 
 
+#: Codes packed and filtered per step of :func:`consistent_within`: about 0.05 s on Mastermind
+#: 8x8 (16.7 M codes in 1.3 s on the loaded 2-core machine), so a deadline or Ctrl-C is seen
+#: within a tenth of a second.
+FILTER_CHUNK = 1 << 20
+
+
 def consistent_indices(log: FeedbackLog) -> np.ndarray:
     """Indices (into ``log.space.codes``) of the codes consistent with every entry."""
+    return consistent_within(log)[0]
+
+
+def consistent_within(log: FeedbackLog, deadline=None) -> tuple[np.ndarray, bool]:
+    """(indices of the consistent codes found, whether the whole space was filtered): the
+    space is filtered in chunks of :data:`FILTER_CHUNK` codes, and a ``deadline``
+    (:class:`cbsolve.deadline.Deadline`) that expires part-way leaves the codes found in the
+    chunks filtered so far (the first chunk is always filtered)."""
     codes = log.space.codes
     if len(log) == 0:
-        return np.arange(codes.shape[0])
-    mask = scoring.filter_mask(log.variant, codes, log.guesses_array(), log.responses())
-    return np.flatnonzero(mask)
+        return np.arange(codes.shape[0]), True
+    guesses, replies = scoring.pack(log.variant, log.guesses_array()), log.responses()
+    found = []
+    for start in range(0, codes.shape[0], FILTER_CHUNK):
+        if start and deadline is not None and deadline.expired():
+            return np.concatenate(found), False
+        mask = scoring.filter_mask(log.variant, codes[start:start + FILTER_CHUNK], guesses,
+                                   replies)
+        found.append(np.flatnonzero(mask) + start)
+    return (np.concatenate(found) if found else np.empty(0, dtype=np.int64)), True
 
 
 def result_from_indices(space, idx: np.ndarray, query: Query, backend: str = "native") -> ConsistencyResult:
