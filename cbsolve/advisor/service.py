@@ -116,6 +116,30 @@ class PositionService:
                                 f"a consistent code only: the listing of the consistent secrets"
                                 f" was cut ({found.size} found so far)"))
 
+    def _consistent_only(self, log, strategy, objective, deadline) -> A.Advice:
+        """A space too large to list (Mastermind 10x10, 8 of 26 letters): no guess can be
+        scored against the secrets left, so the answer is one consistent code (it may win),
+        found by the depth-first search within the deadline, labelled; InconsistentLog with
+        the diagnosis when there is none."""
+        from ..consistency import Query, consistent
+        from ..status import Status
+
+        res = consistent(log, Query(limit=1, determined=False), backend="native",
+                         deadline=deadline)
+        if res.status == Status.INFEASIBLE:
+            raise self.diagnose(log, deadline)
+        stopped = None
+        if not res.secrets:
+            stopped = "interrupted" if stop_requested() else "time"
+        note = ("a consistent code only: the space is too large to list its secrets and score "
+                "guesses against them" if res.secrets else
+                "stopped before any consistent secret was found")
+        remaining = A.Remaining(res.count if res.exact else (res.count or None), res.exact)
+        needed = self._needed(objective, res.count) if res.exact and res.count else None
+        return A.Advice(res.secrets[0] if res.secrets else None, strategy, remaining,
+                        A.Provenance(A.CONSISTENT, objective, False, stopped is None, stopped,
+                                     note), self.guesses, {}, needed)
+
     def diagnose(self, log: FeedbackLog, deadline: Deadline | None = None) -> InconsistentLog:
         """The diagnosis of an inconsistent log (consistency's own: a minimal conflict and the
         corrections), as the error a face reports."""
@@ -154,6 +178,8 @@ class PositionService:
             start = self._start(strategy, objective, heuristic)
             if start is not None:
                 return start
+        if cands is None and not self.space.enumerable:
+            return self._consistent_only(log, strategy, objective, deadline)
         if cands is None:
             cands, listed = self._listed(log, deadline)
             if not listed:
