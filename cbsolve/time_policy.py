@@ -160,6 +160,11 @@ ADVICE_EXACT_SHARE = 0.5
 #: (Bulls & Cows 6/10 after one guess: 0.3 s; Mastermind 8x8: a minute), so the heuristic
 #: still scores guesses when they do not finish.
 ADVICE_SYMMETRY_SHARE = 0.3
+#: The end of an answer's time kept for what follows the choice on a large space: the chosen
+#: guess's partition over the candidates (1.4 M on Mastermind 8x8 after one reply: 0.07 s
+#: quiet, 0.2 s at load 15) and the process's exit, so the answer ends within half a second of
+#: its limit (cbsolve/advisor/service.py).
+ADVICE_RESERVE = 0.3
 #: ``optimal --time-limit``: the proved bounds of ``bounds`` (counting, partition, second
 #: level, constructions) take at most this share first (the share ``bounds`` gives its second
 #: level, SECOND_LEVEL_SHARE), the search the rest, so the interval ``optimal`` reports is

@@ -93,9 +93,18 @@ def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline) -> C
     rng = np.random.default_rng(SEED)
     pool = _pool(chooser.space.size, cands, only, rng)
     sample = cands if cands.size <= SAMPLE else np.sort(rng.choice(cands, SAMPLE, replace=False))
-    counts = scoring.partition_counts(v, codes[pool], codes[sample])
-    ranked = pool[ranking(chooser.strategy, counts, pool, v.win_response)]
+    empty = Choice(None, False, 0, total, False, ranked=0, sample=int(sample.size))
+    secrets = scoring.pack(v, codes[sample])
+    counts, rank_step = [], max(1, CHUNK_PAIRS // int(sample.size))
+    for start in range(0, pool.size, rank_step):   # in chunks: Ctrl-C is seen within 0.1 s
+        if deadline.expired():
+            return empty
+        counts.append(scoring.partition_counts(v, codes[pool[start:start + rank_step]], secrets))
+    ranked = pool[ranking(chooser.strategy, np.concatenate(counts), pool, v.win_response)]
+    if deadline.expired():
+        return empty
     packed = scoring.pack(v, codes[cands])          # packed once, every chunk streams it
+    packed.native
     step = max(1, CHUNK_PAIRS // max(1, int(cands.size)))
     chunks = (ranked[i:i + step] for i in range(0, ranked.size, step))
     best, best_key, scored = None, None, 0

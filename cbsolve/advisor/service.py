@@ -96,7 +96,7 @@ class PositionService:
         from ..strategy.heuristics import require_enumerable
 
         require_enumerable(self.variant, "next-guess advice")
-        cands, listed = consistent_within(log, deadline)
+        cands, listed = consistent_within(log, deadline.reserving(time_policy.ADVICE_RESERVE))
         if listed and cands.size == 0:
             raise self.diagnose(log)
         return cands, listed
@@ -350,7 +350,8 @@ class PositionService:
         if heuristic in ("first", "random") or cands.size <= 2:
             g, complete, scope = chooser.choose(cands, history), True, ""
         elif self.space.size > SAMPLED_CODES:
-            found = choose_sampled(chooser, cands, deadline)
+            found = choose_sampled(chooser, cands,
+                                   deadline.reserving(time_policy.ADVICE_RESERVE))
             complete, g = found.complete, found.index
             scope = (f"best of {found.scored} of {found.total} guesses scored on every "
                      f"candidate, in the order of {found.ranked} guesses ranked on a sample of "
@@ -444,7 +445,11 @@ class PositionService:
         from ..strategy.heuristics import require_enumerable
 
         require_enumerable(self.variant, "a partition")
-        cands = self.candidates(log) if len(log) else np.arange(self.space.size, dtype=np.int64)
+        cands = np.arange(self.space.size, dtype=np.int64)
+        if len(log):    # every secret is needed: only Ctrl-C cuts the listing
+            cands, listed = self._listed(log, Deadline(None))
+            if not listed:
+                raise KeyboardInterrupt
         history = [tuple(int(x) for x in self.space.parse(e.text)) for e in log]
         key = tuple(self.space.index_of(h) for h in history)
         reps = self._reps.get(key)
@@ -453,4 +458,4 @@ class PositionService:
                 history, deadline=deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
             if reps is not None:
                 reps = self._reps.setdefault(key, np.asarray(reps, dtype=np.int64))
-        return partition(log, guess, cands=cands, rows=reps, deadline=deadline)
+        return partition(log, guess, cands=cands, rows=reps, deadline=deadline, members=members)

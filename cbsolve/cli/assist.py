@@ -58,6 +58,11 @@ def assist_command(entries, log_file, strategy, objective, tree_path, guesses, s
     assistant = Assistant(variant, strategy=strategy, guesses=guesses, seed=seed,
                           tree_path=tree_path, time_limit=time_limit or None, coach=coach,
                           wait=abandonable, objective=objective)
+    if len(log):    # the answer to the entries given counts from the process's start
+        from ._budget import TimeLimit
+
+        assistant.guesser.first_deadline = TimeLimit.from_option(time_limit or None,
+                                                                 None).deadline
     for e in log:
         try:
             assistant.add(e.text, e.bulls, e.cows)

@@ -131,6 +131,10 @@ class Guesser:
         self.log = log if log is not None else FeedbackLog(variant)
         self._cand = None            # indices into space.codes (enumerable spaces only)
         self._advice: Suggestion | None = None
+        #: The budget of the next answer the service computes, when a face made it already
+        #: (``assist`` with entries: its first answer counts from the process's start); used
+        #: once, then each answer gets ``backend_time_limit`` from when it is asked.
+        self.first_deadline = None
         self._inconsistent: Diagnosis | None = None
         #: Entry numbers the player said are right: never proposed as the wrong reply.
         self.confirmed: set[int] = set()
@@ -261,8 +265,10 @@ class Guesser:
     def _ask_service(self, cands) -> Suggestion:
         from ..deadline import Deadline
 
+        deadline = self.first_deadline or Deadline.from_limit(self.backend_time_limit)
+        self.first_deadline = None
         a = self.service.advise(self.log, strategy=self.strategy, objective=self.objective,
-                                deadline=Deadline.from_limit(self.backend_time_limit), cands=cands)
+                                deadline=deadline, cands=cands)
         return Suggestion(a.guess, a.strategy, a.candidates, a.remaining.exact, a.determined,
                           note=a.note, provenance=a.provenance)
 
@@ -292,6 +298,10 @@ class Guesser:
         from ..consistency import Query, consistent
 
         seed = int(self.rng.integers(2**31))
+        if self.space.enumerable and self.strategy not in ("first", "random"):
+            # listed and scored by the service under the answer's deadline (Mastermind 8x8:
+            # the consistent secrets in chunks, the guesses ranked on a sample first)
+            return self._ask_service(None)
         if not len(self.log):
             if self.strategy not in ("first", "random"):
                 # the closed-form opening: no code listed (cbsolve.advisor.opening)

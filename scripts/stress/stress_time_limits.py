@@ -26,6 +26,8 @@ they take no ``--time-limit``.
 
     nice python scripts/stress/stress_time_limits.py --commands                 # every command
     nice python scripts/stress/stress_time_limits.py --commands --only bounds-huge analyze
+    nice python scripts/stress/stress_time_limits.py --commands --limits 5 --only next-mm88 \
+        partition-mm88 assist-mm88 bot-mm88 play-mm88 next-mm1010 assist-l8x26   # large games
 """
 from __future__ import annotations
 
@@ -114,6 +116,7 @@ def run_one(call: str, game: str, limit: float) -> dict:
 #: ``--commands``: name -> (arguments, what it needs). Each case is long on the 2-core machine
 #: (its command alone runs for minutes), so both a time limit and a Ctrl-C stop it early.
 #: ``{log40}`` is a 20-clue log of 40 digits (made here), ``{out}`` a fresh directory.
+MM88 = ["--variant", "mastermind", "--length", "8", "--digits", "8"]
 COMMANDS = {
     "consistent": ["consistent", "--log", "{log40}", "--length", "40", "--digits", "10",
                    "--repeats", "--count", "--backend", "sat"],
@@ -134,11 +137,24 @@ COMMANDS = {
     "partition": ["partition", "012345", "--length", "6", "--digits", "10"],
     "play": ["play", "--mode", "host", "--length", "6", "--digits", "10"],
     "bot": ["bot", "--length", "6", "--digits", "10"],
+    # the advising faces on large games after replies (the position service's listing of
+    # 16.7 M codes, its sampled ranking and exact scoring; a consistent code beyond listing)
+    "next-mm88": ["next", "12345678:2,3", *MM88],
+    "partition-mm88": ["partition", "11223344", "12345678:2,3", *MM88],
+    "assist-mm88": ["assist", "12345678:2,3", *MM88],
+    "bot-mm88": ["bot", *MM88],
+    "play-mm88": ["play", "--mode", "host", *MM88],
+    "next-mm1010": ["next", "0123456789:2,3", "0011223344:1,2", "--variant", "mastermind",
+                    "--length", "10", "--digits", "10"],
+    "assist-l8x26": ["assist", "ABCDEFGH:1,1", "IJKLMNOP:0,2", "--variant", "mastermind",
+                     "--length", "8", "--letters", "26", "--repeats"],
 }
+#: Protocol lines sent (the pipe left open) to the commands that read them.
+INPUT = {"bot-mm88": "guess\nscore 2 3\nguess\n"}
 #: Commands that take no --time-limit: Ctrl-C only (every command takes one now).
 CTRL_C_ONLY: set[str] = set()
 #: Commands that read a person's input: given none (an open pipe), they wait in their loop.
-READS_INPUT = {"assist", "play", "bot"}
+READS_INPUT = {"assist", "play", "bot", "assist-mm88", "bot-mm88", "play-mm88", "assist-l8x26"}
 
 
 def _log40(path: str) -> None:
@@ -175,6 +191,9 @@ def run_command(name: str, argv: list[str], env: dict, limit: float | None,
         child = subprocess.Popen([sys.executable, "-m", "cbsolve", *args], env=env, cwd=root,
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
+        if name in INPUT:
+            child.stdin.write(INPUT[name])
+            child.stdin.flush()
         sent = None
         if after is not None:
             try:
