@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import scoring
 from ..deadline import Deadline
-from ..strategy.heuristics import Chooser, log2_table
+from ..strategy.heuristics import Chooser
 from .choose import CHUNK_PAIRS, Choice, key_of
 
 #: Spaces with more codes than this are scored this way (their symmetry classes are not
@@ -104,7 +104,7 @@ def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline) -> C
     if deadline.expired():
         return empty
     packed = scoring.pack(v, codes[cands])          # packed once, every chunk streams it
-    packed.native
+    _ = packed.native                               # (here, not inside the first chunk)
     step = max(1, CHUNK_PAIRS // max(1, int(cands.size)))
     chunks = (ranked[i:i + step] for i in range(0, ranked.size, step))
     best, best_key, scored = None, None, 0

@@ -15,7 +15,6 @@ from ..status import Status
 from . import sampling
 from .query import ConsistencyResult, Query
 
-
 #: ``auto`` uses the native filter up to this many codes (measured: sub-second filtering).
 AUTO_NATIVE_LIMIT = 5_000_000
 #: The native filter's per-code cost model in nanoseconds (its budget is

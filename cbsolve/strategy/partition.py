@@ -101,11 +101,10 @@ def partition(log: FeedbackLog, guess: str, cands: np.ndarray | None = None,
     replies = scoring.score_against(v, space.codes[g], space.codes[cands])
     sizes = np.bincount(replies.astype(np.int64), minlength=v.response_slots)[None, :]
     classes = []
-    listed = members
     for r in np.unique(replies):
-        members = cands[replies == r]
-        classes.append({"reply": v.format_response(int(r)), "count": int(members.size),
-                        "members": space.format_many(space.codes[members]) if listed else []})
+        inside = cands[replies == r]
+        classes.append({"reply": v.format_response(int(r)), "count": int(inside.size),
+                        "members": space.format_many(space.codes[inside]) if members else []})
     best = _best_over(log, cands, rows, deadline)
     return Partition(guess=space.format(space.codes[g]), candidates=int(cands.size),
                      candidate=bool(np.any(replies == v.win_response)), classes=classes,

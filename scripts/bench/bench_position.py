@@ -39,13 +39,14 @@ GAMES = {
 FACES = ("next", "partition", "assist", "bot", "play-host")
 
 
-def command(face: str, opts: list[str], entries: list[str],
-            limit: list[str]) -> tuple[list[str], str] | None:
-    """(arguments, stdin) of one face asked about the position ``entries`` leave."""
+def command(face: str, opts: list[str], entries: list[str], limit: list[str],
+            guess: str) -> tuple[list[str], str] | None:
+    """(arguments, stdin) of one face asked about the position ``entries`` leave (``partition``
+    about ``guess``); None for ``play --mode host`` after replies (it takes none)."""
     if face == "next":
         return ["next", *entries, *opts, *limit, "--json"], ""
     if face == "partition":
-        return ["partition", GAMES_GUESS[tuple(opts)], *entries, *opts, *limit, "--json"], ""
+        return ["partition", guess, *entries, *opts, *limit, "--json"], ""
     if face == "assist":
         return ["assist", *entries, *opts, *limit, "--json"], ""
     if face == "bot":
@@ -57,10 +58,6 @@ def command(face: str, opts: list[str], entries: list[str],
     if face == "play-host" and not entries:
         return ["play", "--mode", "host", *opts, *limit], ""
     return None
-
-
-#: the guess asked about by ``partition`` (each game's first logged guess)
-GAMES_GUESS = {tuple(opts): log[0].split(":")[0] for opts, log in GAMES.values()}
 
 
 def run(args: list[str], stdin: str) -> tuple[float, int, str]:
@@ -93,7 +90,7 @@ def main(argv=None) -> int:
     for name in args.games.split(","):
         opts, log = GAMES[name]
         for face in args.faces.split(","):
-            found = command(face, opts, log[:args.replies], limit)
+            found = command(face, opts, log[:args.replies], limit, log[0].split(":")[0])
             if found is None:
                 continue
             runs = [run(*found) for _ in range(args.repeat)]

@@ -178,9 +178,16 @@ def test_bench_serve_answers_a_few_requests_through_one_service():
 def test_bench_position_times_each_face_on_a_tiny_game():
     bench = load_script("bench_position")
     opts = ["--length", "3", "--digits", "5"]
-    for name, (args, stdin) in bench.faces(opts, "012", "1,1").items():
-        seconds, code = bench.first_answer(args, stdin)
-        assert code == 0 and seconds > 0, name
+    for face in bench.FACES:
+        for entries in ([], ["012:1,1"]):
+            found = bench.command(face, opts, entries, ["--time-limit", "5"], "012")
+            if found is None:
+                assert face == "play-host" and entries
+                continue
+            seconds, code, source = bench.run(*found)
+            assert code == 0 and seconds > 0, (face, entries)
+            if face == "next":
+                assert source in ("opening", "heuristic"), (entries, source)
 
 
 def test_bench_api_rows_on_small_settings():

@@ -1,0 +1,119 @@
+"""The position service on large games: the sampled anytime choice, the listing cut by its
+deadline, spaces too large to list, openings too large to compare. Each test gives a deadline
+(or a stop request) and asserts what was decided under it, never how long it took."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cbsolve.advisor import PositionService, sampled, service
+from cbsolve.advisor.opening import opening_partition, rule_opening
+from cbsolve.advisor.sampled import choose_sampled
+from cbsolve.consistency import native
+from cbsolve.deadline import Deadline, clear_stop, request_stop
+from cbsolve.feedback import FeedbackLog
+from cbsolve.strategy.heuristics import SCORED, Chooser
+from cbsolve.variant import Variant
+from tests.testkit import consistent_with
+
+LOGIK = Variant.from_options("mastermind", length=5, symbols="12345678", repeats=True)
+MM1010 = Variant.from_options("mastermind", length=10, symbols="0123456789", repeats=True)
+
+
+@pytest.mark.parametrize("strategy", SCORED)
+@pytest.mark.parametrize("guesses", ["all", "candidates"])
+@pytest.mark.parametrize("small_pool", [False, True])
+def test_sampled_choice_scored_to_the_end_is_the_kernels(strategy, guesses, small_pool,
+                                                         monkeypatch):
+    # every code scored exactly (no deadline): the ranking on a sample changes the order only,
+    # so the choice is the kernel's over every guess, tie-breaks included; a small pool and
+    # sample leave most guesses to the rest of the space, scored after the pool
+    if small_pool:
+        monkeypatch.setattr(sampled, "POOL_CANDIDATES", 64)
+        monkeypatch.setattr(sampled, "POOL_SPREAD", 512)
+        monkeypatch.setattr(sampled, "SAMPLE", 100)
+    log = FeedbackLog.parse(LOGIK, ["11223:1,1"])
+    chooser = Chooser(LOGIK, strategy, guesses)
+    cands = native.consistent_indices(log)
+    found = choose_sampled(chooser, cands, Deadline(None))
+    assert found.complete and found.scored == found.total
+    assert found.total == (cands.size if guesses == "candidates" else chooser.space.size)
+    assert found.index == chooser.choose(cands)
+    assert 0 < found.sample <= sampled.SAMPLE and 0 < found.ranked <= found.total
+
+
+def test_sampled_choice_with_no_time_scores_nothing():
+    log = FeedbackLog.parse(LOGIK, ["11223:1,1"])
+    found = choose_sampled(Chooser(LOGIK, "minimax"), native.consistent_indices(log),
+                           Deadline.from_limit(0))
+    assert found.index is None and not found.complete and found.scored == 0
+
+
+def test_sampled_choice_cut_part_way_keeps_the_best_it_scored():
+    # a clock that moves one second a look: the deadline passes after a few chunks
+    ticks = iter(range(10**6))
+    deadline = Deadline(6.0, clock=lambda: float(next(ticks)))
+    log = FeedbackLog.parse(LOGIK, ["12345:0,2"])
+    chooser = Chooser(LOGIK, "minimax")
+    cands = native.consistent_indices(log)
+    found = choose_sampled(chooser, cands, deadline)
+    assert not found.complete and 0 < found.scored < found.total
+    assert found.index is not None
+    # the best of what it scored is at least as good as the sample's favourite alone
+    from cbsolve.advisor.choose import score_key
+
+    assert score_key(chooser, found.index, cands)[0] <= max(
+        np.bincount(chooser.responses(int(cands[0]), cands)))
+
+
+def test_service_sampled_path_matches_the_symmetry_path(monkeypatch):
+    log = FeedbackLog.parse(LOGIK, ["11223:1,1"])
+    usual = PositionService(LOGIK).advise(log, strategy="minimax")
+    monkeypatch.setattr(service, "SAMPLED_CODES", 1000)     # Logik counts as large now
+    sampled = PositionService(LOGIK).advise(log, strategy="minimax", deadline=Deadline(None))
+    assert sampled.guess == usual.guess
+    assert sampled.provenance.complete and sampled.provenance.source == "heuristic"
+    assert "ranked on a sample" in sampled.note
+
+
+def test_listing_cut_by_its_deadline_answers_a_consistent_code(monkeypatch):
+    monkeypatch.setattr(native, "FILTER_CHUNK", 4096)
+    log = FeedbackLog.parse(LOGIK, ["11223:1,1"])
+    found, listed = native.consistent_within(log, Deadline.from_limit(0))
+    assert not listed and found.size and found.max() < 4096      # the first chunk only
+    assert np.array_equal(found, native.consistent_indices(log)[:found.size])
+    advice = PositionService(LOGIK).advise(log, deadline=Deadline.from_limit(0))
+    prov = advice.provenance
+    assert (prov.source, prov.complete, prov.stopped) == ("consistent", False, "time")
+    assert not advice.remaining.exact
+    assert consistent_with(log, log.space.parse(advice.guess))
+
+
+def test_ctrl_c_during_the_listing_is_reported_as_interrupted(monkeypatch):
+    monkeypatch.setattr(native, "FILTER_CHUNK", 4096)
+    log = FeedbackLog.parse(LOGIK, ["11223:1,1"])
+    request_stop()
+    try:
+        advice = PositionService(LOGIK).advise(log, deadline=Deadline.from_limit(30))
+    finally:
+        clear_stop()
+    assert advice.provenance.stopped == "interrupted" and not advice.provenance.complete
+    assert consistent_with(log, log.space.parse(advice.guess))
+
+
+def test_a_space_too_large_to_list_answers_a_consistent_code_after_replies():
+    log = FeedbackLog.parse(MM1010, ["0123456789:2,3", "0011223344:1,2"])
+    advice = PositionService(MM1010).advise(log, deadline=Deadline.from_limit(30))
+    prov = advice.provenance
+    assert prov.source == "consistent" and prov.complete and not prov.honoured
+    assert consistent_with(log, log.space.parse(advice.guess))
+    assert advice.to_json()["partition"] == {}
+
+
+def test_openings_too_large_to_compare_get_their_own_partition():
+    advice = PositionService(MM1010).advise(FeedbackLog(MM1010), deadline=Deadline(None))
+    assert advice.provenance.source == "opening"
+    assert advice.partition["classes"] > 1
+    part = opening_partition(MM1010, rule_opening(MM1010))
+    assert part.candidates == 10**10 == sum(c["count"] for c in part.classes)
+    assert part.best is None and not part.best_complete       # the other patterns: too long
