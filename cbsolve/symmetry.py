@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import permutations
 
 import numpy as np
@@ -84,6 +85,20 @@ def is_valid_perm(variant: Variant, perm) -> bool:
 
 #: Stabilisers with more elements than this get their orbits from generators.
 GENERATORS_FROM = 32
+#: Spaces with more codes than this get their guess classes from the native union-find
+#: (:meth:`Symmetry.orbit_labels`): the NumPy forms take minutes on 16.7 M codes.
+NATIVE_ORBITS_FROM = 1_000_000
+#: Codes joined per native call (about 0.05 s), between two looks at the deadline.
+ORBIT_CHUNK = 1 << 21
+
+
+def _orbits():
+    """The native orbit kernel, or None when this build has not compiled it."""
+    try:
+        from ._native import orbits
+    except ImportError:
+        return None
+    return orbits
 
 
 def _generators(stabilizer, n_symbols: int) -> list[tuple[tuple[int, ...], dict]]:
@@ -136,11 +151,15 @@ class Symmetry:
         self.space = CodeSpace(variant)
         n, d = variant.length, variant.n_symbols
         self._weights = np.array([d ** (n - 1 - j) for j in range(n)], dtype=np.int64)
-        self._values = self.space.codes.astype(np.int64) @ self._weights  # sorted ascending
         positions = range(1, n) if variant.no_leading_zero else range(n)
         head = (0,) if variant.no_leading_zero else ()
         self._pos_perms = [head + p for p in permutations(positions)]
         self._perm_array = np.array(self._pos_perms, dtype=np.int64).reshape(-1, n)
+
+    @cached_property
+    def _values(self) -> np.ndarray:
+        """Each code's base-d value, ascending (listed when first needed: 6 s on 16.7 M)."""
+        return self.space.codes.astype(np.int64) @ self._weights
 
     # --- the stabiliser -------------------------------------------------------------------
     def _fixed_symbols(self, history: Sequence[Code]) -> set[int]:
@@ -308,8 +327,36 @@ class Symmetry:
         """
         if not history and candidates is None and self.enabled and not self.variant.no_leading_zero:
             return self._pattern_representatives()
+        if candidates is None and self.enabled and self.space.size > NATIVE_ORBITS_FROM:
+            found = self.orbit_labels(history, deadline)
+            if found is not None or _orbits() is not None:
+                return None if found is None else found[1]
         found = self.orbit_map(history, candidates, with_perms=False, deadline=deadline)
         return None if found is None else np.unique(found[1])
+
+    def orbit_labels(self, history: Sequence[Sequence[int]], deadline=None
+                     ) -> tuple[np.ndarray, np.ndarray] | None:
+        """(each code's orbit's lowest index, those indices once each, increasing) over the
+        whole space, by the native union-find
+        (:mod:`cbsolve._native.orbits`) over a few generators of the stabiliser, in chunks of
+        :data:`ORBIT_CHUNK` codes between which ``deadline`` is looked at; None when it
+        expired first or the kernel is not built."""
+        native = _orbits()
+        if native is None:
+            return None
+        v, codes = self.variant, self.space.codes
+        plain = v.repeats and not v.no_leading_zero     # every base-d string: index = value
+        values = np.empty(0, dtype=np.int64) if plain else self._values
+        parent = np.arange(codes.shape[0], dtype=np.int64)
+        d = v.n_symbols
+        for pos_perm, sigma in _generators(self.stabilizer(history), d):
+            sym = np.array([sigma.get(x, x) for x in range(d)], dtype=np.int64)
+            pos = np.asarray(pos_perm, dtype=np.int64)
+            for start in range(0, codes.shape[0], ORBIT_CHUNK):
+                if deadline is not None and deadline.expired():
+                    return None
+                native.orbit_union(codes, pos, sym, values, parent, start, start + ORBIT_CHUNK)
+        return parent, native.orbit_roots(parent)
 
     def _pattern_representatives(self) -> np.ndarray:
         """Orbit minima of the whole group (empty history), without enumerating N! position maps.

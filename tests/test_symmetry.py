@@ -141,3 +141,26 @@ def test_nlz_fixes_position_and_symbol_zero():
     assert sym.space.format_many([sym.space.code_at(int(i)) for i in reps]) == ["1023", "1234"]
     for p, sigma in sym.stabilizer([]):
         assert p[0] == 0 and sigma[0] == 0
+
+
+@pytest.mark.parametrize("variant, history", [
+    (Variant.preset("mastermind"), [(0, 1, 2, 3)]),
+    (Variant.preset("mastermind"), [(0, 0, 1, 1), (1, 2, 3, 4)]),
+    (Variant(5, "01234567", repeats=True), [(0, 1, 2, 3, 4)]),
+    (Variant.preset("bulls-cows"), [(0, 1, 2, 3)]),                   # listed by value search
+    (Variant.preset("bulls-cows-no-leading-zero"), [(1, 0, 2, 3)]),
+    (Variant(4, "012345", repeats=True), []),
+])
+def test_native_union_find_gives_the_numpy_orbits(variant, history):
+    sym = Symmetry(variant)
+    labels, roots = sym.orbit_labels(history)
+    _, lowest, _ = sym.orbit_map(history, with_perms=False)
+    assert np.array_equal(labels, lowest)
+    assert np.array_equal(roots, np.unique(lowest))
+
+
+def test_native_orbits_stop_at_an_expired_deadline():
+    from cbsolve.deadline import Deadline
+
+    sym = Symmetry(Variant.preset("mastermind"))
+    assert sym.orbit_labels([(0, 1, 2, 3)], deadline=Deadline.from_limit(0)) is None

@@ -83,17 +83,26 @@ def _rest(space_size: int, pool: np.ndarray, cands: np.ndarray, candidates_only:
             yield rows
 
 
-def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline) -> Choice:
+def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline,
+                   classes: np.ndarray | None = None) -> Choice:
     """The best guess for ``cands`` (sorted code indices) scored exactly before ``deadline``,
-    the guesses taken in the order of their score on a sample (see the module docstring)."""
+    the guesses taken in the order of their score on a sample (see the module docstring).
+    ``classes``: one guess per symmetry class of the position (sorted code indices): then
+    they are the pool and the only guesses scored (the choice over all of them is the
+    choice over every code)."""
     v, codes = chooser.variant, chooser.codes
     cands = np.ascontiguousarray(cands, dtype=np.int64)
     only = chooser.guesses == "candidates"
     total = int(cands.size) if only else chooser.space.size
     rng = np.random.default_rng(SEED)
-    pool = _pool(chooser.space.size, cands, only, rng)
+    if classes is not None:
+        pool = classes[np.isin(classes, cands)] if only else classes
+        total = int(pool.size)
+    else:
+        pool = _pool(chooser.space.size, cands, only, rng)
     sample = cands if cands.size <= SAMPLE else np.sort(rng.choice(cands, SAMPLE, replace=False))
-    empty = Choice(None, False, 0, total, False, ranked=0, sample=int(sample.size))
+    empty = Choice(None, False, 0, total, classes is not None, ranked=0,
+                   sample=int(sample.size))
     secrets = scoring.pack(v, codes[sample])
     counts, rank_step = [], max(1, CHUNK_PAIRS // int(sample.size))
     for start in range(0, pool.size, rank_step):   # in chunks: Ctrl-C is seen within 0.1 s
@@ -108,7 +117,8 @@ def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline) -> C
     step = max(1, CHUNK_PAIRS // max(1, int(cands.size)))
     chunks = (ranked[i:i + step] for i in range(0, ranked.size, step))
     best, best_key, scored = None, None, 0
-    for rows in _chained(chunks, _rest(chooser.space.size, pool, cands, only, step)):
+    rest = () if classes is not None else _rest(chooser.space.size, pool, cands, only, step)
+    for rows in _chained(chunks, rest):
         if deadline.expired():
             break
         found = scoring.partition_counts(v, codes[rows], packed)
@@ -117,8 +127,8 @@ def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline) -> C
         if best_key is None or key < best_key:
             best, best_key = key[2], key
         scored += int(rows.size)
-    return Choice(best, scored == total, scored, total, False, ranked=int(pool.size),
-                  sample=int(sample.size))
+    return Choice(best, scored == total, scored, total, classes is not None,
+                  ranked=int(pool.size), sample=int(sample.size))
 
 
 def _chained(*parts: Iterator[np.ndarray]) -> Iterator[np.ndarray]:

@@ -350,12 +350,14 @@ class PositionService:
         if heuristic in ("first", "random") or cands.size <= 2:
             g, complete, scope = chooser.choose(cands, history), True, ""
         elif self.space.size > SAMPLED_CODES:
+            classes, why_not = self._classes(log, deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
             found = choose_sampled(chooser, cands,
-                                   deadline.reserving(time_policy.ADVICE_RESERVE))
+                                   deadline.reserving(time_policy.ADVICE_RESERVE), classes)
             complete, g = found.complete, found.index
             scope = (f"best of {found.scored} of {found.total} guesses scored on every "
                      f"candidate, in the order of {found.ranked} guesses ranked on a sample of "
-                     f"{found.sample}")
+                     f"{found.sample}; " + ("one guess per symmetry class" if found.symmetry
+                                            else why_not))
             if g is None:
                 g = int(cands[0])
                 scope = "no guess scored in time: the first consistent code"
@@ -389,6 +391,35 @@ class PositionService:
             self._choosers[strategy] = Chooser(self.variant, strategy, self.guesses,
                                                seed=self.seed)
         return self._choosers[strategy]
+
+    def _classes(self, log, deadline: Deadline) -> tuple[np.ndarray | None, str]:
+        """(one guess per symmetry class of a large space's position, "") or (None, why not):
+        computed when the history is short, the classes are few enough to score and their
+        cost (:data:`cbsolve.time_policy.ADVICE_CLASSES_SECONDS_PER_CODE`) fits ``deadline``."""
+        from ..symmetry import Symmetry, _orbits
+        from .choose import SYMMETRY_DEPTH
+        from .sampled import POOL_CANDIDATES, POOL_SPREAD
+
+        history = tuple(self.space.index_of(e.guess) for e in log)
+        reps = self._reps.get(history)
+        if reps is None:
+            left = deadline.left()
+            cost = self.space.size * time_policy.ADVICE_CLASSES_SECONDS_PER_CODE
+            if len(history) >= SYMMETRY_DEPTH or _orbits() is None:
+                return None, "codes spread over the space (no symmetry classes this deep)"
+            if left is not None and left < cost:
+                return None, (f"codes spread over the space (the symmetry classes would take "
+                              f"about {cost:.1f} s)")
+            if self._symmetry is None:
+                self._symmetry = Symmetry(self.variant)
+            reps = self._symmetry.guess_representatives([e.guess for e in log],
+                                                        deadline=deadline)
+            if reps is None:
+                return None, "codes spread over the space (the symmetry classes were cut)"
+            reps = self._reps.setdefault(history, np.asarray(reps, dtype=np.int64))
+        if reps.size > POOL_CANDIDATES + POOL_SPREAD:
+            return None, f"codes spread over the space ({reps.size} symmetry classes)"
+        return reps, ""
 
     def _sym(self):
         """The symmetry of the game, or None on a space too large for it (its set-up alone

@@ -117,3 +117,20 @@ def test_openings_too_large_to_compare_get_their_own_partition():
     part = opening_partition(MM1010, rule_opening(MM1010))
     assert part.candidates == 10**10 == sum(c["count"] for c in part.classes)
     assert part.best is None and not part.best_complete       # the other patterns: too long
+
+
+def test_service_scores_one_guess_per_symmetry_class_when_they_fit(monkeypatch):
+    from cbsolve import symmetry
+
+    log = FeedbackLog.parse(LOGIK, ["12345:1,1"])
+    usual = PositionService(LOGIK).advise(log, strategy="minimax")
+    monkeypatch.setattr(service, "SAMPLED_CODES", 1000)
+    monkeypatch.setattr(symmetry, "NATIVE_ORBITS_FROM", 1000)   # the union-find on Logik
+    advice = PositionService(LOGIK).advise(log, strategy="minimax", deadline=Deadline(None))
+    assert advice.guess == usual.guess and advice.provenance.complete
+    assert "one guess per symmetry class" in advice.note
+    # with a budget smaller than their cost the classes are not tried
+    monkeypatch.setattr(service.time_policy, "ADVICE_CLASSES_SECONDS_PER_CODE", 1.0)
+    cut = PositionService(LOGIK).advise(log, strategy="minimax",
+                                        deadline=Deadline.from_limit(30))
+    assert "symmetry classes would take" in cut.note
