@@ -120,7 +120,7 @@ def _generators(stabilizer, n_symbols: int) -> list[tuple[tuple[int, ...], dict]
     assert len(reached) == len(keys), "the position parts do not form a group"
     fixed = set(stabilizer[0][1])
     free = [x for x in range(n_symbols) if x not in fixed]
-    swaps = [(tuple(range(n)), {a: b, b: a}) for a, b in zip(free, free[1:])]
+    swaps = [(tuple(range(n)), {a: b, b: a}) for a, b in zip(free, free[1:], strict=False)]
     return [stabilizer[i] for i in chosen] + swaps
 
 
@@ -198,7 +198,7 @@ class Symmetry:
                 ok &= (src[:, k] == src[:, j]) == (dst[k] == dst[j])
         out = []
         for row in np.flatnonzero(ok).tolist():
-            sigma = {int(a): int(b) for a, b in zip(src[row], dst)}
+            sigma = {int(a): int(b) for a, b in zip(src[row], dst, strict=True)}
             out.append((self._pos_perms[row], sigma))
         return out
 
