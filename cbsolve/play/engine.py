@@ -298,9 +298,10 @@ class Guesser:
         from ..consistency import Query, consistent
 
         seed = int(self.rng.integers(2**31))
-        if self.space.enumerable and self.strategy not in ("first", "random"):
-            # listed and scored by the service under the answer's deadline (Mastermind 8x8:
-            # the consistent secrets in chunks, the guesses ranked on a sample first)
+        if self.strategy not in ("first", "random") and (self.space.enumerable or len(self.log)):
+            # the service under the answer's deadline: Mastermind 8x8's consistent secrets
+            # listed in chunks and guesses ranked on a sample first; beyond listing (10x10)
+            # one consistent code from the depth-first search, as ``next`` answers
             return self._ask_service(None)
         if not len(self.log):
             if self.strategy not in ("first", "random"):

@@ -7,7 +7,8 @@ protocol lines, so the time is from process start to its exit: ``next``, ``parti
 5x8, Mastermind 6x9, 8x8 and 10x10, and 8 of 26 letters with repeats. ``--replies N`` (1 or 2)
 plays N entries first (``next``/``partition``/``assist`` take them as arguments, ``bot`` as
 ``score`` lines; ``play --mode host`` has no replies to take) under ``--time-limit``; the
-``over`` column is the wall time minus that limit (the target: at most 0.5 s). Figures:
+``over`` column is the wall time minus that limit (the target: at most 0.5 s; ``bot`` answers
+a ``guess`` after each score under its own limit, so minus that many limits). Figures:
 docs/benchmarks.md, "Position service".
 
     python scripts/bench/bench_position.py [--games bc5,mm88] [--faces next,bot] [--repeat 3]
@@ -95,7 +96,10 @@ def main(argv=None) -> int:
                 continue
             runs = [run(*found) for _ in range(args.repeat)]
             best = min(r[0] for r in runs)
-            over = "" if args.time_limit is None else f"{best - args.time_limit:+.2f}"
+            # the bot answers a ``guess`` after each score, each under its own limit
+            answers = max(1, args.replies) if face == "bot" else 1
+            over = ("" if args.time_limit is None
+                    else f"{best - answers * args.time_limit:+.2f}")
             print(f"| {name} | {face} | {args.replies} | {best:.2f} | {over} | {runs[0][1]} | "
                   f"{runs[0][2]} |", flush=True)
     return 0
