@@ -83,9 +83,6 @@ def test_evaluate_within_its_time_limit_is_the_whole_answer(capsys):
     (["evaluate", "--variant", "mastermind", "--dot", "x.dot", "--dot-depth", "0"],
      "'--dot-depth': 0 is not in the range 1<=x"),
     (["evaluate", "--length", "8"], "use --sample K"),   # 1,814,400 secrets > 10^6
-    # the opening needs no listing (tests/test_advisor.py); a position after it does
-    (["next", "AAAAAAAAAAAA:0,0", "--length", "12", "--letters", "26", "--repeats"],
-     "lists every code"),
     (["evaluate", "--length", "12", "--letters", "26", "--sample", "3"], "lists every code"),
     (["next", "--strategy", "best"], "unknown strategy 'best'"),
     (["evaluate", "--time-limit", "-1"], "finite number of seconds"),
@@ -94,6 +91,17 @@ def test_evaluate_within_its_time_limit_is_the_whole_answer(capsys):
 def test_bad_input_exit_2(capsys, args, message):
     code, out, err = run(capsys, *args)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_next_beyond_listing_answers_a_consistent_code(capsys):
+    # the opening needs no listing (tests/advisor); a position after it cannot be listed, so
+    # the answer is one consistent code from the depth-first search, labelled so
+    code, out, _ = run(capsys, "next", "AAAAAAAAAAAA:0,0", "--length", "12", "--letters", "26",
+                       "--repeats", "--time-limit", "30", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["source"] == "consistent" and data["complete"]
+    assert len(data["guess"]) == 12 and "A" not in data["guess"]
+    assert data["partition"] == {} and not data["honoured"]
 
 
 def test_next_json(capsys, tmp_path):
