@@ -350,7 +350,8 @@ class PositionService:
         if heuristic in ("first", "random") or cands.size <= 2:
             g, complete, scope = chooser.choose(cands, history), True, ""
         elif self.space.size > SAMPLED_CODES:
-            classes, why_not = self._classes(log, deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
+            classes, why_not = self._classes(log,
+                                             deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
             found = choose_sampled(chooser, cands,
                                    deadline.reserving(time_policy.ADVICE_RESERVE), classes)
             complete, g = found.complete, found.index
@@ -396,7 +397,7 @@ class PositionService:
         """(one guess per symmetry class of a large space's position, "") or (None, why not):
         computed when the history is short, the classes are few enough to score and their
         cost (:data:`cbsolve.time_policy.ADVICE_CLASSES_SECONDS_PER_CODE`) fits ``deadline``."""
-        from ..symmetry import Symmetry, _orbits
+        from ..symmetry import _orbits
         from .choose import SYMMETRY_DEPTH
         from .sampled import POOL_CANDIDATES, POOL_SPREAD
 
@@ -410,10 +411,8 @@ class PositionService:
             if left is not None and left < cost:
                 return None, (f"codes spread over the space (the symmetry classes would take "
                               f"about {cost:.1f} s)")
-            if self._symmetry is None:
-                self._symmetry = Symmetry(self.variant)
-            reps = self._symmetry.guess_representatives([e.guess for e in log],
-                                                        deadline=deadline)
+            reps = self._sym().guess_representatives([e.guess for e in log],
+                                                     deadline=deadline)
             if reps is None:
                 return None, "codes spread over the space (the symmetry classes were cut)"
             reps = self._reps.setdefault(history, np.asarray(reps, dtype=np.int64))
@@ -422,11 +421,13 @@ class PositionService:
         return reps, ""
 
     def _sym(self):
-        """The symmetry of the game, or None on a space too large for it (its set-up alone
-        maps every code: 8 s on Mastermind 8x8)."""
+        """The symmetry of the game, or None on a space too large for it: beyond
+        :data:`~.choose.SYMMETRY_CODES` only with the native union-find (the NumPy orbits of
+        Mastermind 8x8 take minutes)."""
+        from ..symmetry import _orbits
         from .choose import SYMMETRY_CODES
 
-        if self.space.size > SYMMETRY_CODES:
+        if self.space.size > SYMMETRY_CODES and _orbits() is None:
             return None
         if self._symmetry is None:
             from ..symmetry import Symmetry
