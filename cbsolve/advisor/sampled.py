@@ -8,7 +8,9 @@ the candidates (one native call, :func:`cbsolve.scoring.partition_counts`: 131 k
 1 k secrets in a tenth of a second) -> the pool in the order of the heuristic's score on that
 sample -> the same guesses scored exactly on every candidate, in that order and in chunks of
 about 0.05 s, then the rest of the space in index order -> the best guess scored exactly
-before the deadline or Ctrl-C.
+before the deadline or Ctrl-C. When the service found the position's symmetry classes in time
+(:meth:`cbsolve.symmetry.Symmetry.guess_representatives`, 951 after 12345678 on 8x8), one
+guess per class is the pool and nothing else is scored.
 
 Scoring a guess exactly costs a pass over every candidate (3-6 ms on 1.4 M), so a few seconds
 score hundreds of guesses, not the 16.7 M codes: the sample decides which hundreds. Only exact
@@ -20,6 +22,7 @@ here packs the whole space (2 s on 8x8): only the candidates, once, and each chu
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 
 import numpy as np
 
@@ -28,8 +31,8 @@ from ..deadline import Deadline
 from ..strategy.heuristics import Chooser
 from .choose import CHUNK_PAIRS, Choice, key_of
 
-#: Spaces with more codes than this are scored this way (their symmetry classes are not
-#: computed either: :data:`cbsolve.advisor.choose.SYMMETRY_CODES`).
+#: Spaces with more codes than this are scored this way (:data:`.choose.SYMMETRY_CODES`: the
+#: NumPy symmetry classes stop there; the service asks the native ones when they fit the time).
 SAMPLED_CODES = 1_000_000
 #: Secrets of the random sample the pool is ranked on (the sample's class shares are within a
 #: few percent of the true ones: enough to put the good guesses first).
@@ -109,6 +112,8 @@ def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline,
         if deadline.expired():
             return empty
         counts.append(scoring.partition_counts(v, codes[pool[start:start + rank_step]], secrets))
+    if not counts:
+        return empty
     ranked = pool[ranking(chooser.strategy, np.concatenate(counts), pool, v.win_response)]
     if deadline.expired():
         return empty
@@ -118,7 +123,7 @@ def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline,
     chunks = (ranked[i:i + step] for i in range(0, ranked.size, step))
     best, best_key, scored = None, None, 0
     rest = () if classes is not None else _rest(chooser.space.size, pool, cands, only, step)
-    for rows in _chained(chunks, rest):
+    for rows in chain(chunks, rest):
         if deadline.expired():
             break
         found = scoring.partition_counts(v, codes[rows], packed)
@@ -129,9 +134,4 @@ def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline,
         scored += int(rows.size)
     return Choice(best, scored == total, scored, total, classes is not None,
                   ranked=int(pool.size), sample=int(sample.size))
-
-
-def _chained(*parts: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
-    for part in parts:
-        yield from part
 
