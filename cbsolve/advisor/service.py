@@ -8,7 +8,10 @@ Place in the data flow: a variant, a feedback log, an objective, a guess pool an
 2. a certified tree in ``models/`` for the objective, while the log follows it (:mod:`.trees`);
 3. the exact search from the position for the objective (:mod:`cbsolve.search.position`:
    worst case; :mod:`cbsolve.strategy.exact`: expected case), with a share of the deadline;
-4. a heuristic over one guess per symmetry class, anytime (:mod:`.choose`);
+4. a heuristic over one guess per symmetry class, anytime (:mod:`.choose`); on spaces over a
+   million codes the secrets are listed in chunks under the deadline and the guesses ranked
+   on a sample of them, then scored exactly in that order (:mod:`.sampled`); on spaces too
+   large to list, one consistent code (``consistent``);
 
 -> :class:`~.answers.Advice` with its :class:`~.answers.Provenance` (which of these answered,
 whether the objective was honoured, whether the deadline or Ctrl-C cut the work), the
