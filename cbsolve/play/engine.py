@@ -10,8 +10,9 @@ plays ``optimal`` for one objective through the whole game. When the replies bec
 :mod:`cbsolve.consistency` for a minimal conflicting set of replies and suggests corrections.
 
 Spaces too large to enumerate (e.g. 40 positions of 26 letters) are played through the
-constraint backends: the guess is a consistent code found by the solver and the remaining count
-is exact only when the backend proves it.
+constraint backends: the guess is a consistent code found by the solver (the service's
+depth-first search; a random one for ``random``) and the remaining count is exact only when
+the backend proves it.
 
 >>> from cbsolve.variant import Variant
 >>> g = Guesser(Variant(3, "0123", repeats=False), strategy="first")
@@ -32,8 +33,10 @@ from ..guess_pool import guess_pool
 from ..status import Status
 from ..variant import Variant
 
-#: Above this many codes the heuristics (which score every guess against every candidate)
-#: are too slow for interactive play; the guess is a consistent code from a constraint backend.
+#: Above this many codes the engine keeps no candidate list of its own (filtering 16.7 M codes
+#: after every reply is seconds outside any deadline): the service lists them under each
+#: answer's deadline and ranks guesses on a sample (:mod:`cbsolve.advisor.sampled`); beyond
+#: listing, the guess is a consistent code.
 HEURISTIC_LIMIT = 1_000_000
 
 
