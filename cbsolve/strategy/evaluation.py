@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +53,7 @@ class Evaluation:
     requested: int | None = None    # a sample cut short by a stop: the size asked for
 
     def to_json(self) -> dict:
-        data = {"strategy": self.strategy, "first": self.first, "secrets": self.secrets,
+        data: dict[str, Any] = {"strategy": self.strategy, "first": self.first, "secrets": self.secrets,
                 "worst": self.worst, "total": self.total, "average": self.average,
                 "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
                 "guesses": self.guesses, "exact": not self.estimate,
@@ -177,7 +178,8 @@ class _TreeBuilder:
         inline = ch.strategy != "random"
         root: dict = {}
         # stack entries: (node dict to fill, candidates, history of code indices)
-        stack = [(root, np.arange(total, dtype=np.int64), ())]
+        stack: list[tuple[dict, np.ndarray, tuple[int, ...]]] = [
+            (root, np.arange(total, dtype=np.int64), ())]
         hist = self.histogram
         deadline = self.deadline
         keep = self.keep
@@ -201,7 +203,7 @@ class _TreeBuilder:
             order = np.argsort(resp, kind="stable")  # stable: classes stay sorted by code
             rs = resp[order]
             cuts = (np.flatnonzero(rs[1:] != rs[:-1]) + 1).tolist()
-            pending = []
+            pending: list[tuple[dict, np.ndarray, tuple[int, ...]]] = []
             history2 = (*history, g)
             settled = 0
             for a, b in zip([0, *cuts], [*cuts, rs.size], strict=True):
@@ -212,7 +214,7 @@ class _TreeBuilder:
                     continue
                 if inline and b - a <= 2:
                     first = int(cands[order[a]])
-                    child = {"guess": names[first], "children": {}}
+                    child: dict[str, Any] = {"guess": names[first], "children": {}}
                     hist[depth + 1] = hist.get(depth + 1, 0) + 1
                     settled += b - a
                     if b - a == 2:
@@ -300,7 +302,9 @@ def _play_one(chooser: Chooser, memo: dict, opening, all_idx: np.ndarray, s: int
               win: int) -> int:
     """The guesses the strategy needs for secret ``s``, growing the shared lazy tree ``memo``
     (reply path -> guess)."""
-    cands, history, path = all_idx, (), ()
+    cands = all_idx
+    history: tuple[int, ...] = ()
+    path: tuple[int, ...] = ()
     while True:
         g = memo.get(path)
         if g is None:
