@@ -23,26 +23,26 @@ the work is reported in the result, never silent. Ctrl-C raises :class:`Keyboard
 """
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from .advisor.answers import Advice
-from .analysis import SweepResult
-from .bounds import Bounds
-from .certify import Report
-from .consistency import ConsistencyResult
+from . import bounds as _bounds_package  # light (no NumPy); made callable at the end
 from .deadline import Deadline
 from .errors import CbsolveError, unknown_name
 from .feedback import FeedbackLog
-from .play.puzzle import Puzzle
-from .play.regret import Regret
-from .search import SearchResult
-from .strategy import Evaluation
-from .strategy.partition import Partition
 from .variant import Variant
+
+if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it returns
+    from .analysis import SweepResult
+    from .api_results import Move, Optimum, Verification
+    from .bounds import Bounds
+    from .consistency import ConsistencyResult
+    from .play.puzzle import Puzzle
+    from .play.regret import Regret
+    from .strategy import Evaluation
+    from .strategy.partition import Partition
 
 #: A log: a FeedbackLog, or entries read with the call's ``variant``: tokens (``"0123:1,2"``),
 #: the JSON log form (``{"guess": "0123", "bulls": 1, "cows": 2}``, what ``puzzle`` gives) or
@@ -130,44 +130,7 @@ def _extend(base: Any, cls: type[T], **extra: Any) -> T:
     return cls(**values, **extra)
 
 
-# --- result types that add what the CLI's document adds ----------------------------------------
-@dataclass
-class Move(Advice):
-    """The advised guess with its provenance (:class:`cbsolve.advisor.Advice`, the position
-    service's answer); ``to_json()`` is the document of ``cbsolve next --json``."""
-
-    def to_json(self) -> dict:
-        return {"consistent": True, **super().to_json()}
-
-
-@dataclass
-class Optimum(SearchResult):
-    """The exact search's answer (:class:`cbsolve.search.SearchResult`) with the variant and
-    the position it started from; ``to_json()`` is the document of ``cbsolve optimal --json``."""
-
-    variant: Variant | None = None
-    position: dict | None = None      # {"entries", "secrets"}; None: the whole game
-
-    def to_json(self) -> dict:
-        data = super().to_json()
-        if self.variant is not None:
-            data["variant"] = self.variant.to_dict()
-        if self.position is not None:
-            data["position"] = self.position
-        return data
-
-
-@dataclass
-class Verification(Report):
-    """The verifier's report (:class:`cbsolve.certify.Report`) and the file's format;
-    ``to_json()`` is the document of ``cbsolve verify --json``."""
-
-    format: str = "cbsolve"
-
-    def to_json(self) -> dict:
-        return {**super().to_json(), "format": self.format}
-
-
+# --- results ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Score:
     """One guess scored against one secret; ``to_json()`` is ``cbsolve score --json``
@@ -270,6 +233,7 @@ def next_guess(log: LogLike = (), *, variant: VariantLike | None = None,
     (52, 'exact', True)
     """
     from .advisor import PositionService
+    from .api_results import Move
 
     the_log = as_log(log, variant)
     service = PositionService(the_log.variant, guesses, seed=seed)
@@ -331,6 +295,7 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     >>> (o.proved, o.total, o.worst)
     (True, 45, 4)
     """
+    from .api_results import Optimum
     from .errors import InvalidVariant
     from .search.position import Position, solve_from
 
@@ -436,6 +401,7 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     >>> r = verify(path); (r.valid, r.worst, r.optimal)
     (True, 4, True)
     """
+    from .api_results import Verification
     from .certify import verify as check
     from .formats import check_format, guess_format, read_document, read_text
 
@@ -473,7 +439,7 @@ def sweep(out: str | Path, *, families: Iterable[VariantLike] | None = None,
     return analysis.run_sweep(cells, out, workers, scheduler, progress, plots)
 
 
-class _CallableBounds(type(sys.modules[__package__ + ".bounds"])):   # type: ignore[misc]
+class _CallableBounds(type(_bounds_package)):   # type: ignore[misc]
     """``cbsolve.bounds(variant, ...)`` is :func:`bounds`: the function and the subpackage
     :mod:`cbsolve.bounds` share the name, and importing the subpackage binds the module on
     ``cbsolve``, so the subpackage answers the call (``cbsolve.bounds.compute_bounds`` stays)."""
@@ -482,4 +448,14 @@ class _CallableBounds(type(sys.modules[__package__ + ".bounds"])):   # type: ign
         return bounds(*args, **kwargs)
 
 
-sys.modules[__package__ + ".bounds"].__class__ = _CallableBounds
+_bounds_package.__class__ = _CallableBounds
+
+
+def __getattr__(name: str) -> Any:
+    """The results that add the CLI document's fields (:mod:`cbsolve.api_results`), loaded on
+    first use: they subclass the package faces' results, which load NumPy."""
+    if name in ("Move", "Optimum", "Verification"):
+        from . import api_results
+
+        return getattr(api_results, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
