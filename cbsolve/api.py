@@ -151,18 +151,22 @@ class Score:
 # --- the questions ----------------------------------------------------------------------------
 def score(secret: str, guess: str, *, variant: VariantLike | None = None) -> Score:
     """Score ``guess`` against ``secret`` (the rule of docs/contract.md; LeetCode 299's
-    example below).
+    example below). Codes are read in either case where the alphabet allows it and given back
+    as the alphabet spells them.
 
     >>> score("1807", "7810")
     Score(secret='1807', guess='7810', bulls=1, cows=3)
+    >>> score("rrgg", "grgr", variant=Variant.from_options(symbols="RGBYOP", repeats=True))
+    Score(secret='RRGG', guess='GRGR', bulls=2, cows=2)
     """
     from .codes import CodeSpace
     from .rule import score as rule
 
     v = as_variant(variant)
     space = CodeSpace(v)
-    bulls, cows = rule(v, space.parse(secret), space.parse(guess))
-    return Score(secret, guess, bulls, None if v.bulls_only else cows)
+    s, g = space.parse(secret), space.parse(guess)
+    bulls, cows = rule(v, s, g)
+    return Score(space.format(s), space.format(g), bulls, None if v.bulls_only else cows)
 
 
 def consistent(log: LogLike = (), *, variant: VariantLike | None = None, count: bool = False,
