@@ -265,12 +265,14 @@ def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
              first: str | None = None, guesses: str = "all", seed: int | None = None,
              sample: int | None = None, progress: Callable[[int, int], None] | None = None,
              deadline: Deadline | None = None, time_limit: float | None = None,
-             keep_tree: bool = True) -> Evaluation:
+             keep_tree: bool = True, symmetry: bool | str = "auto") -> Evaluation:
     """Play ``strategy`` against every secret as one shared decision tree (``cbsolve
     evaluate``), exactly, or on ``sample`` random secrets (an estimate, labelled).
     ``progress(done, total)`` hears the secrets settled. A deadline that stops an exhaustive
     evaluation raises :class:`cbsolve.strategy.Unfinished` (no bound can be read off a partial
-    tree).
+    tree); one that stops a sample gives the estimate of the secrets played, labelled.
+    ``symmetry``: score one guess per symmetry class at the top of the tree (the same result;
+    ``"auto"``: from 20,000 codes).
 
     >>> evaluate("minimax", variant="mastermind").total   # Knuth 1977
     5801
@@ -279,7 +281,7 @@ def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
 
     return play(as_variant(variant), strategy, first=first, guesses=guesses, seed=seed,
                 progress=progress, sample=sample, deadline=make_deadline(deadline, time_limit),
-                keep_tree=keep_tree)
+                keep_tree=keep_tree, symmetry=symmetry)
 
 
 def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective: str = "worst",

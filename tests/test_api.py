@@ -86,6 +86,14 @@ def test_py_typed_is_shipped():
      lambda: cb.optimal(variant=cb.Variant(3, "1234", repeats=True))),
     (("bounds", "--variant", "mastermind", "--no-search", "--time-limit", "0"),
      lambda: cb.bounds("mastermind", search=False)),
+    (("consistent", "0123:1,2", "4567:0,2", "--max-lies", "1", "--limit", "3", "--time-limit", "0"),
+     lambda: cb.consistent(["0123:1,2", "4567:0,2"], max_lies=1, limit=3)),
+    (("evaluate", "--strategy", "minimax", "--variant", "mastermind", "--sample", "40", "--seed", "3"),
+     lambda: cb.evaluate("minimax", variant="mastermind", sample=40, seed=3)),
+    (("evaluate", "--strategy", "entropy", "--variant", "mastermind", "--no-symmetry"),
+     lambda: cb.evaluate("entropy", variant="mastermind", symmetry=False)),
+    (("puzzle", "--seed", "5", "--difficulty", "hard", "--distractors", "2"),
+     lambda: cb.puzzle(seed=5, difficulty="hard", distractors=2)),
 ])
 def test_to_json_is_the_cli_document(capsys, args, call):
     assert untimed(call().to_json()) == untimed(cli_json(capsys, *args))
@@ -132,6 +140,22 @@ def test_a_spent_deadline_leaves_an_unproved_interval():
     assert not result.proved
     assert result.to_json()["time_limit_hit"] or result.stop is not None
     assert result.lower is None or result.upper is None or result.lower <= 7 <= result.upper
+
+
+def test_a_sample_cut_by_the_deadline_says_so_as_the_cli_does(monkeypatch):
+    from cbsolve import deadline
+
+    checks = {"n": 0}
+
+    def expires_on_the_sixth_check(self):
+        checks["n"] += 1
+        return checks["n"] > 5
+
+    monkeypatch.setattr(deadline.Deadline, "expired", expires_on_the_sixth_check)
+    doc = cb.evaluate("minimax", variant="mastermind", sample=50, seed=1,
+                      deadline=Deadline(60)).to_json()
+    assert doc["complete"] is False and doc["time_limit_hit"] is True
+    assert 1 <= doc["sample"] < doc["sample_requested"] == 50
 
 
 def test_evaluate_progress_hears_every_secret():

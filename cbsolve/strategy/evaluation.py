@@ -51,6 +51,7 @@ class Evaluation:
     variant: Variant | None = None
     notes: list[str] = field(default_factory=list)
     requested: int | None = None    # a sample cut short by a stop: the size asked for
+    time_limit_hit: bool = False    # that stop was the deadline (else Ctrl-C)
 
     def to_json(self) -> dict:
         data: dict[str, Any] = {"strategy": self.strategy, "first": self.first, "secrets": self.secrets,
@@ -65,7 +66,8 @@ class Evaluation:
                          "ci95": list(self.ci95) if self.ci95 else None,
                          "worst_observed": self.worst})
             if self.requested is not None:
-                data.update(complete=False, sample_requested=self.requested)
+                data.update(complete=False, sample_requested=self.requested,
+                            time_limit_hit=self.time_limit_hit)
         if self.notes:
             data["notes"] = self.notes
         return data
@@ -289,13 +291,16 @@ def estimate(variant: Variant, strategy: str, k: int, first: str | None = None,
     notes = [f"estimate from {played} secrets drawn uniformly with replacement; "
              "worst is the largest observed count (a lower bound)"]
     if played < k:
+        from ..deadline import stop_requested
+
         notes.append(f"stopped after {played} of the {k} secrets asked for")
     return Evaluation(strategy=strategy, first=space.format(codes[memo[()]]), secrets=space.size,
                       worst=max(counts), total=None, average=mean, histogram=dict(sorted(hist.items())),
                       tree=None, guesses=_effective_guesses(strategy, guesses),
                       seconds=time.perf_counter() - start, estimate=True, sample=played, seed=seed,
                       ci95=None if half is None else (mean - half, mean + half), variant=variant,
-                      notes=notes, requested=k if played < k else None)
+                      notes=notes, requested=k if played < k else None,
+                      time_limit_hit=played < k and not stop_requested())
 
 
 def _play_one(chooser: Chooser, memo: dict, opening, all_idx: np.ndarray, s: int,
