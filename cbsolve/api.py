@@ -397,8 +397,9 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     """Check a strategy tree or lower-bound certificate with the scorer alone (``cbsolve
     verify``): replay every secret, check every claim. ``format``: one of docs/tree-format.md
     (default: from the name); ``variant``: the game the file must be for (a cbsolve file) or
-    is for (the other formats). A certificate check still running at ``deadline`` raises
-    :class:`cbsolve.certify.OutOfTime`.
+    is for (the other formats). The result keeps the tree as read in ``document``. A
+    certificate check still running at ``deadline`` raises :class:`cbsolve.certify.OutOfTime`;
+    a file that is no tree, or whose space is too large to replay, is bad input naming it.
 
     >>> import tempfile, os
     >>> from cbsolve.tree import write_tree
@@ -408,20 +409,24 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     (True, 4, True)
     """
     from .api_results import Verification
+    from .certify import NotATree
     from .certify import verify as check
-    from .formats import check_format, guess_format, read_document, read_text
+    from .errors import SpaceTooLarge
+    from .formats import check_format, format_of, read_document
 
     expect = None if variant is None else as_variant(variant)
-    fmt = format
-    if fmt is None:
-        name = str(file)
-        fmt = guess_format(name, read_text(name)[:64] if name.endswith((".json", ".js")) else None)
-        if fmt is None:
-            raise CbsolveError(f"cannot tell the format of {name!r} from its name; give format=")
-    check_format(fmt)
-    doc = read_document(str(file), fmt, expect, file_symbols)
-    report = check(doc, expect if fmt == "cbsolve" else None, deadline=deadline)
-    verification: Verification = _extend(report, Verification, format=fmt)
+    name = str(file)
+    fmt = check_format(format if format is not None else format_of(name))
+    try:
+        doc = read_document(name, fmt, expect, file_symbols)
+        # a cbsolve file names its variant: ``variant`` states the game it must be for
+        report = check(doc, expect if fmt == "cbsolve" else None, deadline=deadline)
+    except NotATree as exc:
+        raise NotATree(f"{name}: {exc}") from None
+    except SpaceTooLarge as exc:
+        raise SpaceTooLarge(f"{name}: cannot be verified here: replaying every secret needs "
+                            f"their list, and {exc}") from None
+    verification: Verification = _extend(report, Verification, format=fmt, document=doc)
     return verification
 
 

@@ -8,7 +8,7 @@ document (docs/contract.md).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .advisor.answers import Advice
 from .certify import Report
@@ -50,6 +50,9 @@ class Verification(Report):
     ``to_json()`` is the document of ``cbsolve verify --json``."""
 
     format: str = "cbsolve"
+    #: The tree or certificate as read (in cbsolve's format, whatever the file's): what
+    #: ``--html`` draws and ``convert`` writes. Not part of the document.
+    document: dict | None = field(default=None, repr=False)
 
     def to_json(self) -> dict:
         return {**super().to_json(), "format": self.format}
