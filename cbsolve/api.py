@@ -434,20 +434,29 @@ def sweep(out: str | Path, *, families: Iterable[VariantLike] | None = None,
           lengths: Iterable[int] | None = None, alphabets: Iterable[int] | None = None,
           strategies: Iterable[str] | None = None, include_bounds: bool = True, seed: int = 0,
           workers: int | None = None, scheduler: str | None = None,
-          progress: Callable[[int, int], None] | None = None, plots: bool = True) -> SweepResult:
+          progress: Callable[[int, int], None] | None = None, plots: bool = True,
+          deadline: Deadline | None = None, time_limit: float | None = None) -> SweepResult:
     """Sweep variants x strategies (and bounds) into ``out``/results.csv, results.md and plots
     (``cbsolve analyze``; None: its defaults), on a local pool of ``workers`` processes (0:
     this process) or a Dask scheduler (``tcp://host:8786``). Cells already in ``out`` are
-    kept: a stopped sweep resumes. ``progress(done, total)`` hears the cells as they finish."""
+    kept: a stopped sweep resumes. ``progress(done, total)`` hears the cells as they finish.
+    At the deadline (or Ctrl-C) the running cells are ended and not kept; the result says so
+    (``time_limit_hit``, ``interrupted``) and is written from the cells finished."""
     from . import analysis
+    from .play.engine import strategy_names
 
+    names = tuple(analysis.DEFAULT_STRATEGIES if strategies is None else strategies)
+    valid = strategy_names()
+    for name in names:
+        if name not in valid:
+            raise unknown_name("strategy", name, valid)
     fams = list(analysis.DEFAULT_FAMILIES if families is None else families)
     cells = analysis.make_cells(
         fams, list(analysis.DEFAULT_LENGTHS if lengths is None else lengths),
-        list(analysis.DEFAULT_ALPHABETS if alphabets is None else alphabets),
-        tuple(analysis.DEFAULT_STRATEGIES if strategies is None else strategies),
+        list(analysis.DEFAULT_ALPHABETS if alphabets is None else alphabets), names,
         bounds=include_bounds, seed=seed)
-    return analysis.run_sweep(cells, out, workers, scheduler, progress, plots)
+    return analysis.run_sweep(cells, out, workers, scheduler, progress, plots,
+                              deadline=make_deadline(deadline, time_limit))
 
 
 class _CallableBounds(type(_bounds_package)):   # type: ignore[misc]

@@ -202,3 +202,13 @@ def test_sweep_is_the_analyze_document(capsys, tmp_path):
     assert {k: v for k, v in mine.items() if k not in ("out", "files")} == \
         {k: v for k, v in theirs.items() if k not in ("out", "files")}
     assert mine["computed"] == 1 and (tmp_path / "api" / "results.csv").is_file()
+
+
+def test_sweep_takes_the_deadline_and_checks_its_strategies(tmp_path):
+    spent = cb.sweep(tmp_path / "a", families=["mastermind"], lengths=[2, 3], alphabets=[3],
+                     strategies=["minimax"], include_bounds=False, workers=0, plots=False,
+                     deadline=Deadline(0.0)).to_json()
+    assert spent["time_limit_hit"] is True and spent["complete"] is False
+    assert spent["computed"] == 0 < spent["cells"]
+    with pytest.raises(cb.UnknownName, match="unknown strategy 'best'"):
+        cb.sweep(tmp_path / "b", strategies=["best"], plots=False)
