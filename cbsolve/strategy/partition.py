@@ -13,7 +13,6 @@ Each score is given beside the best any guess reaches from the same position.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -149,10 +148,9 @@ def partition_table(log: FeedbackLog, sort: str = "minimax") -> Table:
     reps, sizes = np.unique(rep, return_counts=True)
     in_cands = np.zeros(log.space.codes.shape[0], dtype=bool)
     in_cands[cands] = True
-    rows: list[dict[str, Any]] = [
-        {"guess": log.space.format(log.space.codes[g]), "equivalent": int(n),
-         "candidate": bool(in_cands[g]), **{k: plain(scores[k][g]) for k in SCORES}}
-        for g, n in zip(reps, sizes, strict=True)]
+    rows = [{"guess": log.space.format(log.space.codes[g]), "equivalent": int(n),
+             "candidate": bool(in_cands[g]), **{k: plain(scores[k][g]) for k in SCORES}}
+            for g, n in zip(reps, sizes)]
     order = [sort] + [k for k in SCORES if k != sort]
     rows.sort(key=lambda r: tuple(-r[k] if SCORES[k] else r[k] for k in order)
               + (not r["candidate"], r["guess"]))
