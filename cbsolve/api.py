@@ -247,18 +247,26 @@ def next_guess(log: LogLike = (), *, variant: VariantLike | None = None,
     return move
 
 
-def partition(guess: str, log: LogLike = (), *, variant: VariantLike | None = None) -> Partition:
-    """How ``guess`` splits the secrets ``log`` leaves (``cbsolve partition``): the reply
-    classes and the four heuristics' scores beside the best any guess reaches.
-    ``to_json(members=True)`` lists each class's secrets (``--list``).
+def partition(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
+              members: bool = True, deadline: Deadline | None = None,
+              time_limit: float | None = None) -> Partition:
+    """How ``guess`` splits the secrets ``log`` leaves (``cbsolve partition``), from the
+    position service (:meth:`cbsolve.advisor.PositionService.partition`): the reply classes
+    and the four heuristics' scores beside the best any guess reaches (over one guess per
+    symmetry class). A deadline that cuts that comparison leaves ``best`` None and
+    ``best_complete`` False. ``members``: keep each class's secrets, which
+    ``to_json(members=True)`` lists (``--list``); False lets the opening answer from its
+    closed form (counts only).
 
     >>> p = partition("0145", ["0123:1,2", "4567:0,1"])
     >>> (p.candidates, len(p.classes), p.largest)
     (108, 8, 26)
     """
-    from .strategy.partition import partition as split
+    from .advisor import PositionService
 
-    return split(as_log(log, variant), guess)
+    the_log = as_log(log, variant)
+    return PositionService(the_log.variant).partition(
+        the_log, guess, deadline=make_deadline(deadline, time_limit), members=members)
 
 
 def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,

@@ -92,6 +92,10 @@ def test_py_typed_is_shipped():
      lambda: cb.evaluate("minimax", variant="mastermind", sample=40, seed=3)),
     (("evaluate", "--strategy", "entropy", "--variant", "mastermind", "--no-symmetry"),
      lambda: cb.evaluate("entropy", variant="mastermind", symmetry=False)),
+    (("partition", "1122", "--variant", "mastermind", "--time-limit", "0"),
+     lambda: cb.partition("1122", variant="mastermind", members=False)),
+    (("partition", "0145", "0123:1,2", "--time-limit", "0"),
+     lambda: cb.partition("0145", ["0123:1,2"], members=False)),
     (("puzzle", "--seed", "5", "--difficulty", "hard", "--distractors", "2"),
      lambda: cb.puzzle(seed=5, difficulty="hard", distractors=2)),
 ])
