@@ -41,6 +41,7 @@ if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it
     from .consistency import ConsistencyResult
     from .play.puzzle import Puzzle
     from .play.regret import Regret
+    from .search import SearchResult
     from .strategy import Evaluation
     from .strategy.partition import Partition
 
@@ -116,12 +117,6 @@ def make_deadline(deadline: Deadline | None = None, time_limit: float | None = N
     if deadline is not None and time_limit is not None:
         raise CbsolveError("give deadline= or time_limit=, not both")
     return Deadline.given(deadline, time_limit)
-
-
-def _seconds(deadline: Deadline) -> float | None:
-    """What the exact searches take (they start their own clock from a number of seconds)."""
-    left = deadline.left()
-    return None if left is None else max(left, 1e-3)
 
 
 def _extend(base: Any, cls: type[T], **extra: Any) -> T:
@@ -294,16 +289,22 @@ def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
 
 def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective: str = "worst",
             guesses: str = "all", max_depth: int | None = None, certificate: bool = True,
-            ties: bool = False, workers: int | None = None,
-            progress: Callable[..., None] | None = None,
+            ties: bool = False, lookahead: int = 0, workers: int | None = None,
+            progress: Callable[..., None] | bool | None = None,
             memory_budget: str | int | None = None, replies: str = "auto",
             deadline: Deadline | None = None, time_limit: float | None = None) -> Optimum:
     """The proved optimum (``objective`` ``worst`` or ``expected``) of the whole game, or of
     the game from the position ``log`` leaves (guesses counted from there), with its tree and,
     for the worst case, a lower-bound certificate (``cbsolve optimal``). A limit leaves
-    ``proved`` False and the interval ``lower``/``upper``. ``progress`` (worst objective) is
-    called ``(phase, depth, counters, lower, upper)`` while the search runs. An inconsistent
-    log raises :class:`~cbsolve.errors.InconsistentLog`.
+    ``proved`` False and the interval ``lower``/``upper``; a timed search of the whole game
+    (every guess allowed, no depth cap) starts from the interval :func:`bounds` proves in
+    closed form within part of the limit, and never reports less. ``progress`` (worst
+    objective) is called ``(phase, depth, counters, lower, upper)`` while the search runs;
+    for the expected objective any true value shows the search's own bar on stderr.
+    ``lookahead=K``: the worst-case tree's guesses minimise what they leave for the last
+    guess. An inconsistent log raises :class:`~cbsolve.errors.InconsistentLog`; Ctrl-C raises
+    :class:`~cbsolve.search.SearchInterrupted` whose ``result`` is the :class:`Optimum`
+    proved so far.
 
     >>> o = optimal(variant=Variant(2, "0123", repeats=True), objective="expected")
     >>> (o.proved, o.total, o.worst)
@@ -311,38 +312,95 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     """
     from .api_results import Optimum
     from .errors import InvalidVariant
-    from .search.position import Position, solve_from
+    from .search import SearchInterrupted
+    from .search.position import Position
 
     if objective not in ("worst", "expected"):
         raise unknown_name("objective", objective, ("worst", "expected"))
+    if ties and objective != "worst":
+        raise InvalidVariant("ties= applies to the worst objective only")
     the_log = as_log(log, variant)
-    seconds = _seconds(make_deadline(deadline, time_limit))
+    budget = make_deadline(deadline, time_limit)
     position = Position.from_log(the_log) if len(the_log) else None
-    if position is not None:
-        if ties:
-            raise InvalidVariant("ties= applies to the whole game only, not from a position")
-        result = solve_from(position, objective, guesses=guesses, max_depth=max_depth,
-                            time_limit=seconds, workers=workers, progress=progress,
-                            certificate=certificate, memory_budget=memory_budget,
-                            replies=replies)
-    elif objective == "worst":
+    if position is not None and position.start:
+        position = None
+    if position is not None and ties:
+        raise InvalidVariant("ties= applies to the whole game only, not from a position")
+    proved = None
+    run: dict[str, Any] = dict(
+        objective=objective, guesses=guesses, max_depth=max_depth, workers=workers,
+        progress=progress, certificate=certificate, lookahead=lookahead, ties=ties,
+        memory_budget=memory_budget, replies=replies, deadline=budget)
+
+    def answer(result: SearchResult) -> Optimum:
+        optimum: Optimum = _extend(result, Optimum, variant=the_log.variant,
+                                   position=None if position is None else position.to_json())
+        return optimum
+
+    try:
+        if position is not None:
+            result = _solve_from(position, **run)
+        else:
+            proved = _proved_interval(the_log.variant, objective, budget, max_depth, guesses)
+            result = _solve_game(the_log.variant, **run)
+    except SearchInterrupted as stop:
+        stop.result = answer(stop.result)
+        raise
+    _start_from(result, proved)
+    return answer(result)
+
+
+def _solve_from(position: Any, *, objective: str, ties: bool, progress: Any,
+                **run: Any) -> SearchResult:
+    from .search.position import solve_from
+
+    return solve_from(position, objective, progress=progress if objective == "worst" else None,
+                      **run)
+
+
+def _solve_game(variant: Variant, *, objective: str, certificate: bool, lookahead: int,
+                ties: bool, progress: Any, **run: Any) -> SearchResult:
+    if objective == "worst":
         from .search.worst import solve_worst
 
-        result = solve_worst(the_log.variant, guesses=guesses, max_depth=max_depth,
-                             time_limit=seconds, workers=workers, progress=progress,
-                             certificate=certificate, ties=ties, memory_budget=memory_budget,
-                             replies=replies)
-    else:
-        if ties:
-            raise InvalidVariant("ties= applies to the worst objective only")
-        from .search.expected import solve_expected
+        return solve_worst(variant, progress=progress or None, certificate=certificate,
+                           lookahead=lookahead, ties=ties, **run)
+    from .search.expected import solve_expected
 
-        result = solve_expected(the_log.variant, max_depth=max_depth, guesses=guesses,
-                                time_limit=seconds, workers=workers, progress=False,
-                                memory_budget=memory_budget, replies=replies)
-    optimum: Optimum = _extend(result, Optimum, variant=the_log.variant,
-                               position=None if position is None else position.to_json())
-    return optimum
+    return solve_expected(variant, progress=bool(progress), **run)
+
+
+def _proved_interval(variant: Variant, objective: str, deadline: Deadline,
+                     max_depth: int | None, guesses: str) -> Any:
+    """The interval :func:`bounds` proves for the objective within its share of the deadline:
+    a stopped search starts from it and never reports less (the search said [5, ?] on Bulls &
+    Cows 6/10 where ``bounds`` proves [6, 10] in the same time). Only for a timed search of
+    the whole game with every guess allowed and no depth cap (the bounds' setting); an untimed
+    search proves the value itself."""
+    if deadline.unlimited or max_depth is not None or guesses != "all":
+        return None
+    from . import time_policy
+    from .bounds import compute_bounds
+
+    deep = (deadline.left() or 0.0) >= time_policy.OPTIMAL_DEEP_BOUNDS_SECONDS
+    b = compute_bounds(variant, deadline=deadline.part(time_policy.OPTIMAL_BOUNDS_SHARE),
+                       search=False, strategies=False, deep=deep)
+    return b.worst if objective == "worst" else b.expected
+
+
+def _start_from(result: SearchResult, interval: Any) -> None:
+    """Raise a stopped search's interval to what ``bounds`` proved (and say so)."""
+    if interval is None or result.proved:
+        return
+    if result.lower is None or interval.lower > result.lower:
+        result.lower = interval.lower
+        result.notes.append(f"lower bound {interval.lower} from bounds ({interval.lower_method})")
+    if interval.upper_method.startswith("trivial"):
+        return              # "every code in order" says nothing a person wants to read
+    if result.upper is None or interval.upper < result.upper:
+        result.upper = interval.upper
+        result.notes.append(f"upper bound {interval.upper} from bounds "
+                            f"({interval.upper_method})")
 
 
 def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
