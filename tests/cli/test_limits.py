@@ -273,7 +273,7 @@ def test_a_full_disk_on_stdout_is_one_line():
 
 # --- 7. misleading answers -------------------------------------------------------------------
 def test_an_explicit_time_limit_is_not_called_the_default(capsys, monkeypatch):
-    from cbsolve import api    # the command's one call
+    from cbsolve import api  # the command's one call
 
     real = api.consistent
 
