@@ -354,8 +354,8 @@ def _solve_from(position: Any, *, objective: str, ties: bool, progress: Any,
                 **run: Any) -> SearchResult:
     from .search.position import solve_from
 
-    return solve_from(position, objective, progress=progress if objective == "worst" else None,
-                      **run)
+    hear = progress if objective == "worst" and callable(progress) else None
+    return solve_from(position, objective, progress=hear, **run)
 
 
 def _solve_game(variant: Variant, *, objective: str, certificate: bool, lookahead: int,
@@ -363,8 +363,8 @@ def _solve_game(variant: Variant, *, objective: str, certificate: bool, lookahea
     if objective == "worst":
         from .search.worst import solve_worst
 
-        return solve_worst(variant, progress=progress or None, certificate=certificate,
-                           lookahead=lookahead, ties=ties, **run)
+        return solve_worst(variant, progress=progress if callable(progress) else None,
+                           certificate=certificate, lookahead=lookahead, ties=ties, **run)
     from .search.expected import solve_expected
 
     return solve_expected(variant, progress=bool(progress), **run)
