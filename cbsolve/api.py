@@ -296,11 +296,9 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     """The proved optimum (``objective`` ``worst`` or ``expected``) of the whole game, or of
     the game from the position ``log`` leaves (guesses counted from there), with its tree and,
     for the worst case, a lower-bound certificate (``cbsolve optimal``). A limit leaves
-    ``proved`` False and the interval ``lower``/``upper``; a timed search of the whole game
-    (every guess allowed, no depth cap) starts from the interval :func:`bounds` proves in
-    closed form within part of the limit, and never reports less. ``progress`` (worst
-    objective) is called ``(phase, depth, counters, lower, upper)`` while the search runs;
-    for the expected objective any true value shows the search's own bar on stderr.
+    ``proved`` False and the interval ``lower``/``upper``. ``progress`` (worst objective) is
+    called ``(phase, depth, counters, lower, upper)`` while the search runs; for the expected
+    objective any true value shows the search's own bar on stderr.
     ``lookahead=K``: the worst-case tree's guesses minimise what they leave for the last
     guess. An inconsistent log raises :class:`~cbsolve.errors.InconsistentLog`; Ctrl-C raises
     :class:`~cbsolve.search.SearchInterrupted` whose ``result`` is the :class:`Optimum`
@@ -326,7 +324,6 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
         position = None
     if position is not None and ties:
         raise InvalidVariant("ties= applies to the whole game only, not from a position")
-    proved = None
     run: dict[str, Any] = dict(
         objective=objective, guesses=guesses, max_depth=max_depth, workers=workers,
         progress=progress, certificate=certificate, lookahead=lookahead, ties=ties,
@@ -338,15 +335,11 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
         return optimum
 
     try:
-        if position is not None:
-            result = _solve_from(position, **run)
-        else:
-            proved = _proved_interval(the_log.variant, objective, budget, max_depth, guesses)
-            result = _solve_game(the_log.variant, **run)
+        result = (_solve_from(position, **run) if position is not None
+                  else _solve_game(the_log.variant, **run))
     except SearchInterrupted as stop:
         stop.result = answer(stop.result)
         raise
-    _start_from(result, proved)
     return answer(result)
 
 
@@ -368,39 +361,6 @@ def _solve_game(variant: Variant, *, objective: str, certificate: bool, lookahea
     from .search.expected import solve_expected
 
     return solve_expected(variant, progress=bool(progress), **run)
-
-
-def _proved_interval(variant: Variant, objective: str, deadline: Deadline,
-                     max_depth: int | None, guesses: str) -> Any:
-    """The interval :func:`bounds` proves for the objective within its share of the deadline:
-    a stopped search starts from it and never reports less (the search said [5, ?] on Bulls &
-    Cows 6/10 where ``bounds`` proves [6, 10] in the same time). Only for a timed search of
-    the whole game with every guess allowed and no depth cap (the bounds' setting); an untimed
-    search proves the value itself."""
-    if deadline.unlimited or max_depth is not None or guesses != "all":
-        return None
-    from . import time_policy
-    from .bounds import compute_bounds
-
-    deep = (deadline.left() or 0.0) >= time_policy.OPTIMAL_DEEP_BOUNDS_SECONDS
-    b = compute_bounds(variant, deadline=deadline.part(time_policy.OPTIMAL_BOUNDS_SHARE),
-                       search=False, strategies=False, deep=deep)
-    return b.worst if objective == "worst" else b.expected
-
-
-def _start_from(result: SearchResult, interval: Any) -> None:
-    """Raise a stopped search's interval to what ``bounds`` proved (and say so)."""
-    if interval is None or result.proved:
-        return
-    if result.lower is None or interval.lower > result.lower:
-        result.lower = interval.lower
-        result.notes.append(f"lower bound {interval.lower} from bounds ({interval.lower_method})")
-    if interval.upper_method.startswith("trivial"):
-        return              # "every code in order" says nothing a person wants to read
-    if result.upper is None or interval.upper < result.upper:
-        result.upper = interval.upper
-        result.notes.append(f"upper bound {interval.upper} from bounds "
-                            f"({interval.upper_method})")
 
 
 def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,

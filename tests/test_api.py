@@ -162,15 +162,6 @@ def test_a_sample_cut_by_the_deadline_says_so_as_the_cli_does(monkeypatch):
     assert 1 <= doc["sample"] < doc["sample_requested"] == 50
 
 
-def test_a_timed_optimal_starts_from_what_bounds_proves():
-    # as `optimal --time-limit` does: the search of Bulls & Cows 6/10 proves nothing in no
-    # time, the closed-form partition bound proves 6 (docs/bounds.md)
-    result = cb.optimal(variant=cb.Variant.from_options(length=6), deadline=Deadline(0.0),
-                        certificate=False)
-    assert not result.proved and result.lower is not None and result.lower >= 6
-    assert any("from bounds" in note for note in result.notes)
-
-
 def test_evaluate_progress_hears_every_secret():
     heard: list[tuple[int, int]] = []
     cb.evaluate("first", variant=cb.Variant(2, "0123", repeats=True),

@@ -1,15 +1,14 @@
 """``cbsolve optimal --objective worst|expected``: exact optimum with tree and certificate.
 
-Thin: reads options, makes the one Deadline, calls :func:`cbsolve.api.optimal` (``--scheduler``:
-the distributed search, ``--plan``: the sharded refutation), writes ``--out``/``--dot`` files
-and prints the fields of docs/contract.md (objective, worst, total, average, histogram, proved,
-seconds).
+Thin: reads options, calls :func:`cbsolve.search.worst.solve_worst` or the expected-case
+solver (:func:`cbsolve.search.expected.solve_expected`), writes ``--out``/``--dot`` files and
+prints the fields of docs/contract.md (objective, worst, total, average, histogram, proved, seconds).
 """
 from __future__ import annotations
 
 import click
 
-from ..errors import InconsistentLog, InvalidVariant, unknown_name
+from ..errors import InvalidVariant, unknown_name
 from ..guess_pool import guess_pool
 from ..status import Status
 from . import (
@@ -146,51 +145,84 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                        memory_budget=limit, positional=bool(entries or log_file),
                        scheduler=scheduler, as_json=as_json)
     show = progress_enabled(as_json)
-    log = _read(variant, entries, log_file)      # None: the whole game
-    if ties and log is not None:
-        raise InvalidVariant("--ties applies to the whole game only, not from a position")
-    where = None        # the position block: {"entries", "secrets"}
+    position = _position(variant, entries, log_file, as_json)
+    if isinstance(position, int):
+        return position     # inconsistent log, reported
     try:
         if scheduler is not None:
-            position = _position(log)
-            where = None if position is None else position.to_json()
             result = _solve_distributed(variant, scheduler, objective, workers, max_depth,
                                         guesses, deadline, position, not no_certificate, ties,
                                         lookahead)
+        elif position is not None:
+            if ties:
+                raise InvalidVariant("--ties applies to the whole game only, not from a position")
+            result = _solve_from(position, objective, guesses, max_depth, deadline, workers,
+                                 not no_certificate, lookahead, show, limit, reply_source)
         else:
-            result = _solve(log or (), variant, objective, guesses, max_depth, deadline,
-                            workers, show, not no_certificate, lookahead, ties, limit,
-                            reply_source)
-            where = result.position
+            proved = _proved_interval(variant, objective, deadline, max_depth, guesses)
+            result = _search(objective, variant, guesses, max_depth, deadline, workers, show,
+                             not no_certificate, lookahead, ties, limit, reply_source)
+            _start_from(result, proved)
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
-        where = getattr(result, "position", where)
-    except InconsistentLog as exc:
-        from .consistent import report_inconsistent
-
-        return report_inconsistent(log, exc, as_json, {"objective": None})
-    code = _report(result, variant, out, dot, html, dot_depth, as_json, where)
+    code = _report(result, variant, out, dot, html, dot_depth, as_json, position)
     if result.interrupted:
         click.echo("cbsolve: interrupted: the interval above is what was proved", err=True)
         return EXIT_INTERRUPTED
     return code
 
 
-def _solve(log, variant, objective, guesses, max_depth, deadline, workers, show, certificate,
-           lookahead, ties, limit, reply_source="auto"):
-    """:func:`cbsolve.api.optimal`, with a status line on a terminal (worst objective)."""
-    from ..api import optimal
+def _search(objective, variant, guesses, max_depth, deadline, workers, show, certificate,
+            lookahead, ties, limit, reply_source="auto"):
+    if objective == "worst":
+        from ..search.worst import solve_worst
 
-    update, status = _worst_progress(show and objective == "worst")
-    try:
-        return optimal(log, variant=variant, objective=objective, guesses=guesses,
-                       max_depth=max_depth, certificate=certificate, ties=ties,
-                       lookahead=lookahead, workers=workers,
-                       progress=update if objective == "worst" else show,
-                       memory_budget=limit, replies=reply_source, deadline=deadline)
-    finally:
-        if status is not None:
-            status.stop()
+        update, status = _worst_progress(show)
+        try:
+            return solve_worst(variant, guesses=guesses, max_depth=max_depth,
+                               deadline=deadline, workers=workers, progress=update,
+                               certificate=certificate, lookahead=lookahead, ties=ties,
+                               memory_budget=limit, replies=reply_source)
+        finally:
+            if status is not None:
+                status.stop()
+    from ..search.expected import solve_expected
+
+    return solve_expected(variant, max_depth=max_depth, guesses=guesses, deadline=deadline,
+                          workers=workers, progress=show, memory_budget=limit,
+                          replies=reply_source)
+
+
+def _proved_interval(variant, objective, deadline, max_depth, guesses):
+    """The interval ``bounds`` proves for the objective within its share of the deadline:
+    ``optimal`` starts from it and never reports less (the search said [5, ?] on Bulls & Cows
+    6/10 where ``bounds`` proves [6, 10] in the same time). Only for a timed search of the
+    whole game with every guess allowed and no depth cap (the bounds' setting); an untimed
+    search proves the value itself."""
+    if deadline.unlimited or max_depth is not None or guesses != "all":
+        return None
+    from .. import time_policy
+    from ..bounds import compute_bounds
+
+    deep = deadline.left() >= time_policy.OPTIMAL_DEEP_BOUNDS_SECONDS
+    b = compute_bounds(variant, deadline=deadline.part(time_policy.OPTIMAL_BOUNDS_SHARE),
+                       search=False, strategies=False, deep=deep)
+    return b.worst if objective == "worst" else b.expected
+
+
+def _start_from(result, interval) -> None:
+    """Raise a stopped search's interval to what ``bounds`` proved (and say so)."""
+    if interval is None or result.proved:
+        return
+    if result.lower is None or interval.lower > result.lower:
+        result.lower = interval.lower
+        result.notes.append(f"lower bound {interval.lower} from bounds ({interval.lower_method})")
+    if interval.upper_method.startswith("trivial"):
+        return              # "every code in order" says nothing a person wants to read
+    if result.upper is None or interval.upper < result.upper:
+        result.upper = interval.upper
+        result.notes.append(f"upper bound {interval.upper} from bounds "
+                            f"({interval.upper_method})")
 
 
 def _report(result, variant, out, dot, html, dot_depth, as_json, position=None) -> int:
@@ -214,7 +246,7 @@ def _report(result, variant, out, dot, html, dot_depth, as_json, position=None) 
     data = result.to_json()
     data["variant"] = variant.to_dict()
     if position is not None:
-        data["position"] = position
+        data["position"] = position.to_json()
     if out:
         data["out"] = out
     if dot:
@@ -224,22 +256,20 @@ def _report(result, variant, out, dot, html, dot_depth, as_json, position=None) 
     return EXIT_NONE if infeasible else EXIT_OK
 
 
-def _read(variant, entries, log_file):
-    """The log of the entries, or None when none is given (the whole game)."""
+def _position(variant, entries, log_file, as_json):
+    """The position the entries leave (None: the whole game), or the exit code after
+    reporting an inconsistent log."""
     if not entries and log_file is None:
         return None
-    from .consistent import read_log
-
-    return read_log(variant, entries, log_file)
-
-
-def _position(log):
-    """The position ``log`` leaves (None: the whole game); InconsistentLog when none."""
-    if log is None:
-        return None
+    from ..errors import InconsistentLog
     from ..search.position import Position
+    from .consistent import read_log, report_inconsistent
 
-    position = Position.from_log(log)
+    log = read_log(variant, entries, log_file)
+    try:
+        position = Position.from_log(log)
+    except InconsistentLog as exc:
+        return report_inconsistent(log, exc, as_json, {"objective": None})
     return None if position.start else position
 
 
@@ -272,10 +302,25 @@ def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesse
     return result
 
 
+def _solve_from(position, objective, guesses, max_depth, deadline, workers, certificate,
+                lookahead, show, limit=None, reply_source="auto"):
+    from ..search.position import solve_from
+
+    update, status = _worst_progress(show and objective == "worst")
+    try:
+        return solve_from(position, objective, guesses=guesses, max_depth=max_depth,
+                          deadline=deadline, workers=workers, progress=update,
+                          certificate=certificate, lookahead=lookahead, memory_budget=limit,
+                          replies=reply_source)
+    finally:
+        if status is not None:
+            status.stop()
+
+
 def format_result(result, variant, out, dot, position=None) -> str:
     lines = [f"{variant.describe()}: {result.secrets} secrets, guesses from {result.guesses}"]
     if position is not None:
-        played = " ".join(f"{e['guess']}:{e['reply']}" for e in position["entries"])
+        played = " ".join(f"{g}:{r}" for g, r in position.entries)
         lines[0] = (f"{variant.describe()}, after {played}: {result.secrets} secrets left, "
                     f"guesses from {result.guesses} (counted from here)")
     what = "worst case" if result.objective == "worst" else "total guesses"
