@@ -162,6 +162,32 @@ def test_a_sample_cut_by_the_deadline_says_so_as_the_cli_does(monkeypatch):
     assert 1 <= doc["sample"] < doc["sample_requested"] == 50
 
 
+def test_ctrl_c_in_optimal_raises_what_was_proved_as_an_optimum():
+    """What the command prints after Ctrl-C (exit 130) is the API's answer: the interval
+    proved so far, with the variant, in the SearchInterrupted it raises."""
+    import _thread
+    import threading
+
+    from cbsolve.deadline import clear_stop
+
+    started = threading.Event()
+
+    def heard(*_):       # the search is running: Ctrl-C now (Bulls & Cows 4/10: minutes)
+        if not started.is_set():
+            started.set()
+            threading.Timer(0.2, _thread.interrupt_main).start()
+
+    try:
+        with pytest.raises(cb.SearchInterrupted) as stop:
+            cb.optimal(objective="worst", certificate=False, progress=heard)
+    finally:
+        clear_stop()
+    result = stop.value.result
+    assert isinstance(result, cb.Optimum) and result.interrupted and not result.proved
+    assert result.to_json()["variant"]["name"] == "bulls-cows"
+    assert result.lower is None or result.lower <= 7       # Koyama and Lai 1993: 7
+
+
 def test_evaluate_progress_hears_every_secret():
     heard: list[tuple[int, int]] = []
     cb.evaluate("first", variant=cb.Variant(2, "0123", repeats=True),
