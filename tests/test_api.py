@@ -216,7 +216,7 @@ def test_public_surface_is_mypy_clean(tmp_path):
     surface = list(MYPY_SURFACE)
     if importlib.util.find_spec("gymnasium") is not None:
         surface += ["cbsolve/gym/__init__.py", "cbsolve/gym/env.py"]
-    # a fresh cache in tmp_path: nothing written into the repository (about 10 s cold)
+    # a fresh cache in tmp_path: nothing written into the repository (about 10 s of CPU)
     proc = subprocess.run([sys.executable, "-m", "mypy", "--follow-imports=silent",
                            "--cache-dir", str(tmp_path / "mypy"), *surface],
                           cwd=ROOT, capture_output=True, text=True)
