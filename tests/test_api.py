@@ -188,6 +188,16 @@ def test_ctrl_c_in_optimal_raises_what_was_proved_as_an_optimum():
     assert result.lower is None or result.lower <= 7       # Koyama and Lai 1993: 7
 
 
+def test_an_unfinished_evaluation_carries_the_commands_document(capsys):
+    with pytest.raises(cb.Unfinished) as stop:
+        cb.evaluate("minimax", variant="mastermind", deadline=Deadline(1e-9))
+    doc = stop.value.to_json()
+    assert doc["complete"] is False and doc["time_limit_hit"] is True
+    assert doc["settled"] < doc["secrets"] == 1296 and doc["time_limit"] == 1e-9
+    cli = cli_json(capsys, "evaluate", "--variant", "mastermind", "--time-limit", "1e-9")
+    assert set(cli) == set(doc) and cli["time_limit"] == doc["time_limit"]
+
+
 def test_evaluate_progress_hears_every_secret():
     heard: list[tuple[int, int]] = []
     cb.evaluate("first", variant=cb.Variant(2, "0123", repeats=True),

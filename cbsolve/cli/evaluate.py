@@ -70,7 +70,6 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
                      symmetry, time_limit, variant, as_json) -> int:
     """Play a strategy against every secret (one shared decision tree) and report its cost."""
     from ..api import evaluate
-    from ..deadline import stop_requested
     from ..strategy import Unfinished
     from ..tree import to_dot, write_tree
     from ._budget import TimeLimit
@@ -88,10 +87,8 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
                           progress=_progress(progress_enabled(as_json)), sample=sample,
                           symmetry="auto" if symmetry is None else symmetry, deadline=deadline)
     except Unfinished as stopped:    # the CLI turns a stop request into exit 130
-        why = "interrupted" if stop_requested() else "time limit reached"
-        emit(as_json, {"strategy": strategy, "complete": False, "settled": stopped.settled,
-                       "secrets": stopped.secrets, "time_limit": time_limit or None,
-                       "time_limit_hit": not stop_requested()},
+        why = "interrupted" if stopped.interrupted else "time limit reached"
+        emit(as_json, stopped.to_json(),
              f"{strategy}: {why} after settling {stopped.settled} of {stopped.secrets} "
              "secrets; no worst case or total can be read off a partial tree")
         return EXIT_OK

@@ -85,12 +85,20 @@ def _opening(space: CodeSpace, first: str | None) -> int | None:
 class Unfinished(Exception):
     """The deadline expired before every secret was settled (no bound can be read off)."""
 
-    def __init__(self, strategy: str, settled: int, secrets: int):
-        from ..deadline import stopped_by
+    def __init__(self, strategy: str, settled: int, secrets: int, deadline=None):
+        from ..deadline import stop_requested, stopped_by
 
         super().__init__(f"strategy {strategy} settled {settled} of {secrets} secrets, stopped "
                          f"{stopped_by().at()}")
         self.strategy, self.settled, self.secrets = strategy, settled, secrets
+        self.time_limit = None if deadline is None else deadline.seconds
+        self.interrupted = stop_requested()       # Ctrl-C, not the time limit
+
+    def to_json(self) -> dict:
+        """The document of ``cbsolve evaluate --json`` cut short (docs/contract.md)."""
+        return {"strategy": self.strategy, "complete": False, "settled": self.settled,
+                "secrets": self.secrets, "time_limit": self.time_limit,
+                "time_limit_hit": not self.interrupted}
 
 
 def _exact_is_cheaper(variant: Variant, sample) -> bool:
@@ -137,7 +145,7 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     try:
         root = builder.build()
     except DeadlineExpired:
-        raise Unfinished(strategy, builder.done, space.size) from None
+        raise Unfinished(strategy, builder.done, space.size, deadline) from None
     hist = builder.histogram
     used = _effective_guesses(strategy, guesses)
     tree = make_tree(variant, strategy, used, root, hist) if keep_tree else None
@@ -187,7 +195,7 @@ class _TreeBuilder:
         keep = self.keep
         while stack:
             if deadline is not None and deadline.expired():
-                raise Unfinished(ch.strategy, self.done, total)
+                raise Unfinished(ch.strategy, self.done, total, deadline)
             node, cands, history = stack.pop()
             depth = len(history) + 1
             if not history and self.opening is not None:
@@ -280,7 +288,7 @@ def estimate(variant: Variant, strategy: str, k: int, first: str | None = None,
                 progress(n, k)
     except DeadlineExpired:
         if not counts:
-            raise Unfinished(strategy, 0, k) from None
+            raise Unfinished(strategy, 0, k, deadline) from None
     played = len(counts)
     arr = np.array(counts, dtype=np.float64)
     mean = float(arr.mean())
