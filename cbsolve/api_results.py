@@ -34,6 +34,7 @@ class Optimum(SearchResult):
 
     variant: Variant | None = None
     position: dict | None = None      # {"entries", "secrets"}; None: the whole game
+    upper_from: dict | None = None    # a stopped search: what proves ``upper`` {method, tree}
 
     def to_json(self) -> dict:
         data = super().to_json()
@@ -41,6 +42,8 @@ class Optimum(SearchResult):
             data["variant"] = self.variant.to_dict()
         if self.position is not None:
             data["position"] = self.position
+        if self.upper_from is not None:
+            data["upper_from"] = self.upper_from
         return data
 
 
