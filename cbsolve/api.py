@@ -23,26 +23,27 @@ the work is reported in the result, never silent. Ctrl-C raises :class:`Keyboard
 """
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from .advisor.answers import Advice
-from .analysis import SweepResult
-from .bounds import Bounds
-from .certify import Report
-from .consistency import ConsistencyResult
+from . import bounds as _bounds_package  # light (no NumPy); made callable at the end
 from .deadline import Deadline
 from .errors import CbsolveError, unknown_name
 from .feedback import FeedbackLog
-from .play.puzzle import Puzzle
-from .play.regret import Regret
-from .search import SearchResult
-from .strategy import Evaluation
-from .strategy.partition import Partition
 from .variant import Variant
+
+if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it returns
+    from .analysis import SweepResult
+    from .api_results import Move, Optimum, Verification
+    from .bounds import Bounds
+    from .consistency import ConsistencyResult
+    from .play.puzzle import Puzzle
+    from .play.regret import Regret
+    from .search import SearchResult
+    from .strategy import Evaluation
+    from .strategy.partition import Partition
 
 #: A log: a FeedbackLog, or entries read with the call's ``variant``: tokens (``"0123:1,2"``),
 #: the JSON log form (``{"guess": "0123", "bulls": 1, "cows": 2}``, what ``puzzle`` gives) or
@@ -118,56 +119,13 @@ def make_deadline(deadline: Deadline | None = None, time_limit: float | None = N
     return Deadline.given(deadline, time_limit)
 
 
-def _seconds(deadline: Deadline) -> float | None:
-    """What the exact searches take (they start their own clock from a number of seconds)."""
-    left = deadline.left()
-    return None if left is None else max(left, 1e-3)
-
-
 def _extend(base: Any, cls: type[T], **extra: Any) -> T:
     """``base`` (a dataclass) as an instance of its subclass ``cls``, plus ``extra`` fields."""
     values = {f.name: getattr(base, f.name) for f in fields(base)}
     return cls(**values, **extra)
 
 
-# --- result types that add what the CLI's document adds ----------------------------------------
-@dataclass
-class Move(Advice):
-    """The advised guess with its provenance (:class:`cbsolve.advisor.Advice`, the position
-    service's answer); ``to_json()`` is the document of ``cbsolve next --json``."""
-
-    def to_json(self) -> dict:
-        return {"consistent": True, **super().to_json()}
-
-
-@dataclass
-class Optimum(SearchResult):
-    """The exact search's answer (:class:`cbsolve.search.SearchResult`) with the variant and
-    the position it started from; ``to_json()`` is the document of ``cbsolve optimal --json``."""
-
-    variant: Variant | None = None
-    position: dict | None = None      # {"entries", "secrets"}; None: the whole game
-
-    def to_json(self) -> dict:
-        data = super().to_json()
-        if self.variant is not None:
-            data["variant"] = self.variant.to_dict()
-        if self.position is not None:
-            data["position"] = self.position
-        return data
-
-
-@dataclass
-class Verification(Report):
-    """The verifier's report (:class:`cbsolve.certify.Report`) and the file's format;
-    ``to_json()`` is the document of ``cbsolve verify --json``."""
-
-    format: str = "cbsolve"
-
-    def to_json(self) -> dict:
-        return {**super().to_json(), "format": self.format}
-
-
+# --- results ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Score:
     """One guess scored against one secret; ``to_json()`` is ``cbsolve score --json``
@@ -188,18 +146,22 @@ class Score:
 # --- the questions ----------------------------------------------------------------------------
 def score(secret: str, guess: str, *, variant: VariantLike | None = None) -> Score:
     """Score ``guess`` against ``secret`` (the rule of docs/contract.md; LeetCode 299's
-    example below).
+    example below). Codes are read in either case where the alphabet allows it and given back
+    as the alphabet spells them.
 
     >>> score("1807", "7810")
     Score(secret='1807', guess='7810', bulls=1, cows=3)
+    >>> score("rrgg", "grgr", variant=Variant.from_options(symbols="RGBYOP", repeats=True))
+    Score(secret='RRGG', guess='GRGR', bulls=2, cows=2)
     """
     from .codes import CodeSpace
     from .rule import score as rule
 
     v = as_variant(variant)
     space = CodeSpace(v)
-    bulls, cows = rule(v, space.parse(secret), space.parse(guess))
-    return Score(secret, guess, bulls, None if v.bulls_only else cows)
+    s, g = space.parse(secret), space.parse(guess)
+    bulls, cows = rule(v, s, g)
+    return Score(space.format(s), space.format(g), bulls, None if v.bulls_only else cows)
 
 
 def consistent(log: LogLike = (), *, variant: VariantLike | None = None, count: bool = False,
@@ -270,6 +232,7 @@ def next_guess(log: LogLike = (), *, variant: VariantLike | None = None,
     (52, 'exact', True)
     """
     from .advisor import PositionService
+    from .api_results import Move
 
     the_log = as_log(log, variant)
     service = PositionService(the_log.variant, guesses, seed=seed)
@@ -279,30 +242,40 @@ def next_guess(log: LogLike = (), *, variant: VariantLike | None = None,
     return move
 
 
-def partition(guess: str, log: LogLike = (), *, variant: VariantLike | None = None) -> Partition:
-    """How ``guess`` splits the secrets ``log`` leaves (``cbsolve partition``): the reply
-    classes and the four heuristics' scores beside the best any guess reaches.
-    ``to_json(members=True)`` lists each class's secrets (``--list``).
+def partition(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
+              members: bool = True, deadline: Deadline | None = None,
+              time_limit: float | None = None) -> Partition:
+    """How ``guess`` splits the secrets ``log`` leaves (``cbsolve partition``), from the
+    position service (:meth:`cbsolve.advisor.PositionService.partition`): the reply classes
+    and the four heuristics' scores beside the best any guess reaches (over one guess per
+    symmetry class). A deadline that cuts that comparison leaves ``best`` None and
+    ``best_complete`` False. ``members``: keep each class's secrets, which
+    ``to_json(members=True)`` lists (``--list``); False lets the opening answer from its
+    closed form (counts only).
 
     >>> p = partition("0145", ["0123:1,2", "4567:0,1"])
     >>> (p.candidates, len(p.classes), p.largest)
     (108, 8, 26)
     """
-    from .strategy.partition import partition as split
+    from .advisor import PositionService
 
-    return split(as_log(log, variant), guess)
+    the_log = as_log(log, variant)
+    return PositionService(the_log.variant).partition(
+        the_log, guess, deadline=make_deadline(deadline, time_limit), members=members)
 
 
 def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
              first: str | None = None, guesses: str = "all", seed: int | None = None,
              sample: int | None = None, progress: Callable[[int, int], None] | None = None,
              deadline: Deadline | None = None, time_limit: float | None = None,
-             keep_tree: bool = True) -> Evaluation:
+             keep_tree: bool = True, symmetry: bool | str = "auto") -> Evaluation:
     """Play ``strategy`` against every secret as one shared decision tree (``cbsolve
     evaluate``), exactly, or on ``sample`` random secrets (an estimate, labelled).
     ``progress(done, total)`` hears the secrets settled. A deadline that stops an exhaustive
     evaluation raises :class:`cbsolve.strategy.Unfinished` (no bound can be read off a partial
-    tree).
+    tree); one that stops a sample gives the estimate of the secrets played, labelled.
+    ``symmetry``: score one guess per symmetry class at the top of the tree (the same result;
+    ``"auto"``: from 20,000 codes).
 
     >>> evaluate("minimax", variant="mastermind").total   # Knuth 1977
     5801
@@ -311,59 +284,83 @@ def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
 
     return play(as_variant(variant), strategy, first=first, guesses=guesses, seed=seed,
                 progress=progress, sample=sample, deadline=make_deadline(deadline, time_limit),
-                keep_tree=keep_tree)
+                keep_tree=keep_tree, symmetry=symmetry)
 
 
 def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective: str = "worst",
             guesses: str = "all", max_depth: int | None = None, certificate: bool = True,
-            ties: bool = False, workers: int | None = None,
-            progress: Callable[..., None] | None = None,
+            ties: bool = False, lookahead: int = 0, workers: int | None = None,
+            progress: Callable[..., None] | bool | None = None,
             memory_budget: str | int | None = None, replies: str = "auto",
             deadline: Deadline | None = None, time_limit: float | None = None) -> Optimum:
     """The proved optimum (``objective`` ``worst`` or ``expected``) of the whole game, or of
     the game from the position ``log`` leaves (guesses counted from there), with its tree and,
     for the worst case, a lower-bound certificate (``cbsolve optimal``). A limit leaves
     ``proved`` False and the interval ``lower``/``upper``. ``progress`` (worst objective) is
-    called ``(phase, depth, counters, lower, upper)`` while the search runs. An inconsistent
-    log raises :class:`~cbsolve.errors.InconsistentLog`.
+    called ``(phase, depth, counters, lower, upper)`` while the search runs; for the expected
+    objective any true value shows the search's own bar on stderr.
+    ``lookahead=K``: the worst-case tree's guesses minimise what they leave for the last
+    guess. An inconsistent log raises :class:`~cbsolve.errors.InconsistentLog`; Ctrl-C raises
+    :class:`~cbsolve.search.SearchInterrupted` whose ``result`` is the :class:`Optimum`
+    proved so far.
 
     >>> o = optimal(variant=Variant(2, "0123", repeats=True), objective="expected")
     >>> (o.proved, o.total, o.worst)
     (True, 45, 4)
     """
+    from .api_results import Optimum
     from .errors import InvalidVariant
-    from .search.position import Position, solve_from
+    from .search import SearchInterrupted
+    from .search.position import Position
 
     if objective not in ("worst", "expected"):
         raise unknown_name("objective", objective, ("worst", "expected"))
+    if ties and objective != "worst":
+        raise InvalidVariant("ties= applies to the worst objective only")
     the_log = as_log(log, variant)
-    seconds = _seconds(make_deadline(deadline, time_limit))
+    budget = make_deadline(deadline, time_limit)
     position = Position.from_log(the_log) if len(the_log) else None
-    if position is not None:
-        if ties:
-            raise InvalidVariant("ties= applies to the whole game only, not from a position")
-        result = solve_from(position, objective, guesses=guesses, max_depth=max_depth,
-                            time_limit=seconds, workers=workers, progress=progress,
-                            certificate=certificate, memory_budget=memory_budget,
-                            replies=replies)
-    elif objective == "worst":
+    if position is not None and position.start:
+        position = None
+    if position is not None and ties:
+        raise InvalidVariant("ties= applies to the whole game only, not from a position")
+    run: dict[str, Any] = dict(
+        objective=objective, guesses=guesses, max_depth=max_depth, workers=workers,
+        progress=progress, certificate=certificate, lookahead=lookahead, ties=ties,
+        memory_budget=memory_budget, replies=replies, deadline=budget)
+
+    def answer(result: SearchResult) -> Optimum:
+        optimum: Optimum = _extend(result, Optimum, variant=the_log.variant,
+                                   position=None if position is None else position.to_json())
+        return optimum
+
+    try:
+        result = (_solve_from(position, **run) if position is not None
+                  else _solve_game(the_log.variant, **run))
+    except SearchInterrupted as stop:
+        stop.result = answer(stop.result)
+        raise
+    return answer(result)
+
+
+def _solve_from(position: Any, *, objective: str, ties: bool, progress: Any,
+                **run: Any) -> SearchResult:
+    from .search.position import solve_from
+
+    hear = progress if objective == "worst" and callable(progress) else None
+    return solve_from(position, objective, progress=hear, **run)
+
+
+def _solve_game(variant: Variant, *, objective: str, certificate: bool, lookahead: int,
+                ties: bool, progress: Any, **run: Any) -> SearchResult:
+    if objective == "worst":
         from .search.worst import solve_worst
 
-        result = solve_worst(the_log.variant, guesses=guesses, max_depth=max_depth,
-                             time_limit=seconds, workers=workers, progress=progress,
-                             certificate=certificate, ties=ties, memory_budget=memory_budget,
-                             replies=replies)
-    else:
-        if ties:
-            raise InvalidVariant("ties= applies to the worst objective only")
-        from .search.expected import solve_expected
+        return solve_worst(variant, progress=progress if callable(progress) else None,
+                           certificate=certificate, lookahead=lookahead, ties=ties, **run)
+    from .search.expected import solve_expected
 
-        result = solve_expected(the_log.variant, max_depth=max_depth, guesses=guesses,
-                                time_limit=seconds, workers=workers, progress=False,
-                                memory_budget=memory_budget, replies=replies)
-    optimum: Optimum = _extend(result, Optimum, variant=the_log.variant,
-                               position=None if position is None else position.to_json())
-    return optimum
+    return solve_expected(variant, progress=bool(progress), **run)
 
 
 def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
@@ -426,8 +423,9 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     """Check a strategy tree or lower-bound certificate with the scorer alone (``cbsolve
     verify``): replay every secret, check every claim. ``format``: one of docs/tree-format.md
     (default: from the name); ``variant``: the game the file must be for (a cbsolve file) or
-    is for (the other formats). A certificate check still running at ``deadline`` raises
-    :class:`cbsolve.certify.OutOfTime`.
+    is for (the other formats). The result keeps the tree as read in ``document``. A
+    certificate check still running at ``deadline`` raises :class:`cbsolve.certify.OutOfTime`;
+    a file that is no tree, or whose space is too large to replay, is bad input naming it.
 
     >>> import tempfile, os
     >>> from cbsolve.tree import write_tree
@@ -436,20 +434,25 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     >>> r = verify(path); (r.valid, r.worst, r.optimal)
     (True, 4, True)
     """
+    from .api_results import Verification
+    from .certify import NotATree
     from .certify import verify as check
-    from .formats import check_format, guess_format, read_document, read_text
+    from .errors import SpaceTooLarge
+    from .formats import check_format, format_of, read_document
 
     expect = None if variant is None else as_variant(variant)
-    fmt = format
-    if fmt is None:
-        name = str(file)
-        fmt = guess_format(name, read_text(name)[:64] if name.endswith((".json", ".js")) else None)
-        if fmt is None:
-            raise CbsolveError(f"cannot tell the format of {name!r} from its name; give format=")
-    check_format(fmt)
-    doc = read_document(str(file), fmt, expect, file_symbols)
-    report = check(doc, expect if fmt == "cbsolve" else None, deadline=deadline)
-    verification: Verification = _extend(report, Verification, format=fmt)
+    name = str(file)
+    fmt = check_format(format if format is not None else format_of(name))
+    try:
+        doc = read_document(name, fmt, expect, file_symbols)
+        # a cbsolve file names its variant: ``variant`` states the game it must be for
+        report = check(doc, expect if fmt == "cbsolve" else None, deadline=deadline)
+    except NotATree as exc:
+        raise NotATree(f"{name}: {exc}") from None
+    except SpaceTooLarge as exc:
+        raise SpaceTooLarge(f"{name}: cannot be verified here: replaying every secret needs "
+                            f"their list, and {exc}") from None
+    verification: Verification = _extend(report, Verification, format=fmt, document=doc)
     return verification
 
 
@@ -457,23 +460,32 @@ def sweep(out: str | Path, *, families: Iterable[VariantLike] | None = None,
           lengths: Iterable[int] | None = None, alphabets: Iterable[int] | None = None,
           strategies: Iterable[str] | None = None, include_bounds: bool = True, seed: int = 0,
           workers: int | None = None, scheduler: str | None = None,
-          progress: Callable[[int, int], None] | None = None, plots: bool = True) -> SweepResult:
+          progress: Callable[[int, int], None] | None = None, plots: bool = True,
+          deadline: Deadline | None = None, time_limit: float | None = None) -> SweepResult:
     """Sweep variants x strategies (and bounds) into ``out``/results.csv, results.md and plots
     (``cbsolve analyze``; None: its defaults), on a local pool of ``workers`` processes (0:
     this process) or a Dask scheduler (``tcp://host:8786``). Cells already in ``out`` are
-    kept: a stopped sweep resumes. ``progress(done, total)`` hears the cells as they finish."""
+    kept: a stopped sweep resumes. ``progress(done, total)`` hears the cells as they finish.
+    At the deadline (or Ctrl-C) the running cells are ended and not kept; the result says so
+    (``time_limit_hit``, ``interrupted``) and is written from the cells finished."""
     from . import analysis
+    from .play.engine import strategy_names
 
+    names = tuple(analysis.DEFAULT_STRATEGIES if strategies is None else strategies)
+    valid = strategy_names()
+    for name in names:
+        if name not in valid:
+            raise unknown_name("strategy", name, valid)
     fams = list(analysis.DEFAULT_FAMILIES if families is None else families)
     cells = analysis.make_cells(
         fams, list(analysis.DEFAULT_LENGTHS if lengths is None else lengths),
-        list(analysis.DEFAULT_ALPHABETS if alphabets is None else alphabets),
-        tuple(analysis.DEFAULT_STRATEGIES if strategies is None else strategies),
+        list(analysis.DEFAULT_ALPHABETS if alphabets is None else alphabets), names,
         bounds=include_bounds, seed=seed)
-    return analysis.run_sweep(cells, out, workers, scheduler, progress, plots)
+    return analysis.run_sweep(cells, out, workers, scheduler, progress, plots,
+                              deadline=make_deadline(deadline, time_limit))
 
 
-class _CallableBounds(type(sys.modules[__package__ + ".bounds"])):   # type: ignore[misc]
+class _CallableBounds(type(_bounds_package)):   # type: ignore[misc]
     """``cbsolve.bounds(variant, ...)`` is :func:`bounds`: the function and the subpackage
     :mod:`cbsolve.bounds` share the name, and importing the subpackage binds the module on
     ``cbsolve``, so the subpackage answers the call (``cbsolve.bounds.compute_bounds`` stays)."""
@@ -482,4 +494,14 @@ class _CallableBounds(type(sys.modules[__package__ + ".bounds"])):   # type: ign
         return bounds(*args, **kwargs)
 
 
-sys.modules[__package__ + ".bounds"].__class__ = _CallableBounds
+_bounds_package.__class__ = _CallableBounds
+
+
+def __getattr__(name: str) -> Any:
+    """The results that add the CLI document's fields (:mod:`cbsolve.api_results`), loaded on
+    first use: they subclass the package faces' results, which load NumPy."""
+    if name in ("Move", "Optimum", "Verification"):
+        from . import api_results
+
+        return getattr(api_results, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -92,7 +92,7 @@ class Report:
 
     @property
     def average(self) -> float | None:
-        return None if self.total is None else self.total / self.secrets
+        return None if self.total is None or self.secrets is None else self.total / self.secrets
 
     def to_json(self) -> dict:
         data = {"valid": self.valid, "kind": self.kind, "worst": self.worst, "total": self.total,
@@ -158,7 +158,7 @@ def verify(doc, expect: Variant | None = None, deadline=None) -> Report:
         rep.position = doc.get("position")
         return rep
     except Invalid as exc:
-        name = {TREE_FORMAT: "tree", CERT_FORMAT: "lower-bound"}.get(kind, "unknown")
+        name = {TREE_FORMAT: "tree", CERT_FORMAT: "lower-bound"}.get(str(kind), "unknown")
         return Report(valid=False, kind=name, message=str(exc))
 
 

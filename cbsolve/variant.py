@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .errors import InvalidVariant, unknown_name
 
@@ -145,7 +146,7 @@ class Variant:
             alphabet = LETTERS[:letters]
         elif symbols is not None:
             alphabet = symbols
-        changes = {"symbols": alphabet}
+        changes: dict[str, Any] = {"symbols": alphabet}
         for key, value in (("length", length), ("repeats", repeats),
                            ("no_leading_zero", no_leading_zero), ("feedback", feedback)):
             if value is not None:
@@ -168,7 +169,7 @@ def _digit_alphabet(d: int, preset_symbols: str) -> str:
 PEG_PRESETS = ("mastermind", "black-peg")
 
 PRESETS: dict[str, Variant] = {
-    v.name: v for v in (
+    str(v.name): v for v in (   # every preset is named
         Variant(4, DIGITS, repeats=False, name="bulls-cows"),
         Variant(4, DIGITS, repeats=False, no_leading_zero=True, name="bulls-cows-no-leading-zero"),
         Variant(4, "123456", repeats=True, name="mastermind", pegs=True),

@@ -270,7 +270,8 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
         interval = out.worst if objective == "worst" else out.expected
         if interval.exact is not None:
             continue  # already pinned down by cheaper methods
-        if deadline.left() is not None and deadline.left() <= reserve:
+        left = deadline.left()
+        if left is not None and left <= reserve:
             out.notes.append(f"{stopped_by().reached()} before the {objective}-case search")
             continue
         say(f"exact {objective}-case search")

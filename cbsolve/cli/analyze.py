@@ -1,4 +1,5 @@
-"""``cbsolve analyze``: sweep variants x strategies (and bounds) into CSV, Markdown and plots."""
+"""``cbsolve analyze``: sweep variants x strategies (and bounds) into CSV, Markdown and plots
+(:func:`cbsolve.api.sweep`)."""
 from __future__ import annotations
 
 import click
@@ -75,16 +76,9 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     from ._budget import TimeLimit
 
     budget = TimeLimit.from_option(time_limit, None)
-    from ..analysis import (
-        DEFAULT_ALPHABETS,
-        DEFAULT_FAMILIES,
-        DEFAULT_LENGTHS,
-        DEFAULT_STRATEGIES,
-        make_cells,
-        run_sweep,
-    )
-    from ..errors import CbsolveError, unknown_name
-    from ..play.engine import strategy_names
+    from ..analysis import DEFAULT_FAMILIES, DEFAULT_STRATEGIES
+    from ..api import sweep
+    from ..errors import CbsolveError
     from ..variant import MAX_LENGTH, Variant
 
     fams: list = [Variant.preset(f) and f for f in families]
@@ -104,15 +98,14 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
         tuple(s.strip() for s in strategies.split(",") if s.strip())
     if not names:
         raise CbsolveError(f"--strategies {strategies!r}: no strategy named")
-    valid = strategy_names()
-    for s in names:
-        if s not in valid:
-            raise unknown_name("strategy", s, valid)
     if plots:       # said before the sweep, not after it
         from ..extras import require
         require("matplotlib", "analyze's PNG plots (--no-plots skips them)")
-    cells = make_cells(fams, lens or DEFAULT_LENGTHS, alphs or DEFAULT_ALPHABETS, names,
-                       bounds=bounds, seed=seed)
+
+    def run(progress):
+        return sweep(out_dir, families=fams, lengths=lens, alphabets=alphs, strategies=names,
+                     include_bounds=bounds, seed=seed, workers=workers, scheduler=scheduler,
+                     progress=progress, plots=plots, deadline=budget.deadline)
     if progress_enabled(as_json, quiet):
         from rich.console import Console
         from rich.progress import (
@@ -132,10 +125,9 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
             def progress(done, total):
                 bar.update(task, completed=done, total=total)
 
-            result = run_sweep(cells, out_dir, workers, scheduler, progress, plots,
-                               deadline=budget.deadline)
+            result = run(progress)
     else:
-        result = run_sweep(cells, out_dir, workers, scheduler, None, plots, deadline=budget.deadline)
+        result = run(None)
     where = (f"Dask scheduler {scheduler}" if scheduler else "this process" if workers == 0
              else f"{workers or 'all'} local worker(s)")
     left = result.cells - result.skipped - result.computed

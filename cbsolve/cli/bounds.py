@@ -1,11 +1,12 @@
-"""``cbsolve bounds``: proved lower/upper bounds on the worst and expected number of guesses."""
+"""``cbsolve bounds``: proved lower/upper bounds on the worst and expected number of guesses
+(:func:`cbsolve.api.bounds`)."""
 from __future__ import annotations
 
 import click
 
 from .. import time_policy
-from ._budget import TimeLimit
 from . import EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
+from ._budget import TimeLimit
 
 #: The whole command's budget when no --time-limit is given (s).
 DEFAULT_TIME_LIMIT = time_policy.BOUNDS_SECONDS
@@ -23,12 +24,12 @@ DEFAULT_TIME_LIMIT = time_policy.BOUNDS_SECONDS
 @json_option
 def bounds_command(time_limit, no_search, no_strategies, shallow, variant, as_json) -> int:
     """Bounds for any N and D: counting, partition (closed form), strategies, exact search."""
-    from ..bounds import compute_bounds
+    from ..api import bounds
 
     say = _say if progress_enabled(as_json) else None
     budget = TimeLimit.from_option(time_limit, DEFAULT_TIME_LIMIT)
-    result = compute_bounds(variant, deadline=budget.deadline, search=not no_search,
-                            strategies=not no_strategies, deep=not shallow, progress=say)
+    result = bounds(variant, search=not no_search, strategies=not no_strategies,
+                    deep=not shallow, progress=say, deadline=budget.deadline)
     emit(as_json, result.to_json(), format_bounds(result))
     return EXIT_OK
 

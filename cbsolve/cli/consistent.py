@@ -1,10 +1,11 @@
-"""``cbsolve consistent [ENTRY...]``: the secrets consistent with a feedback log."""
+"""``cbsolve consistent [ENTRY...]``: the secrets consistent with a feedback log
+(:func:`cbsolve.api.consistent`)."""
 from __future__ import annotations
 
 import click
 
 from .. import time_policy
-from ..consistency import BACKEND_CHOICES, Query, consistent
+from ..consistency import BACKEND_CHOICES
 from ..deadline import stop_requested
 from ..errors import CbsolveError, unknown_name
 from ..feedback import FeedbackLog
@@ -85,19 +86,16 @@ def consistent_command(entries, log_file, backend, want_count, limit, list_all, 
     --log FILE. Text lists one secret a line; --verbose adds how the engine worked."""
     if backend not in BACKEND_CHOICES:
         raise unknown_name("backend", backend, BACKEND_CHOICES)
+    from ..api import consistent
+
     check_listing(limit, list_all, sample)
     limit = DEFAULT_LIMIT if limit is None else limit
     budget = TimeLimit.from_option(time_limit, DEFAULT_TIME_LIMIT)   # reading the log counts
     log = read_log(variant, entries, log_file)
-    query = Query(count=want_count, limit=None if list_all else limit, sample=sample, seed=seed,
-                  time_limit=budget.seconds, count_cap=count_cap or None, approximate=approximate)
-    if max_lies:
-        from ..consistency.lies import consistent_with_lies
-
-        result = consistent_with_lies(log, max_lies, query, backend=backend,
-                                      deadline=budget.deadline)
-    else:
-        result = consistent(log, query, backend=backend, deadline=budget.deadline)
+    result = consistent(log, count=want_count, limit=None if list_all else limit, sample=sample,
+                        seed=seed, backend=backend, max_lies=max_lies or 0,
+                        count_cap=count_cap or None, approximate=approximate,
+                        deadline=budget.deadline)
     if result.time_limit_hit or stop_requested():
         result.notes.append(budget.note())
     emit(as_json, result.to_json(), format_result(log, result, verbose))

@@ -1,7 +1,7 @@
 """``cbsolve convert IN OUT --from FMT --to FMT``: strategy trees between the field's formats.
 
-Thin: reads the file (:func:`cbsolve.formats.read_document`), replays it with the independent
-verifier (a tree that does not solve every secret, or whose claims are wrong, is not
+Thin: reads the file and replays it with the independent verifier (:func:`cbsolve.api.verify`:
+a tree that does not solve every secret, or whose claims are wrong, is not
 converted: exit 1), writes it (:func:`cbsolve.formats.write_document`).
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
-from .verify import FORMAT_HELP, file_symbols_option, format_option, read_for_verify
+from .verify import FORMAT_HELP, file_symbols_option, format_option, verified
 
 
 @app.command("convert")
@@ -33,7 +33,8 @@ def convert_command(source, target, from_format, to_format, file_symbols, as_jso
         raise click.UsageError(f"cannot tell the format of {target!r} from its name; "
                                f"give --to ({FORMAT_HELP})")
     check_format(to_format)
-    doc, report, fmt = read_for_verify(source, from_format, variant, file_symbols)
+    report = verified(source, from_format, variant, file_symbols, "--from")
+    doc, fmt = report.document, report.format
     if not report.valid:
         click.echo(f"{source}: not converted: {report.message}", err=True)
         return EXIT_NONE

@@ -1,4 +1,5 @@
-"""``cbsolve evaluate --strategy S``: play a strategy against every secret as one shared tree."""
+"""``cbsolve evaluate --strategy S``: play a strategy against every secret as one shared tree
+(:func:`cbsolve.api.evaluate`)."""
 from __future__ import annotations
 
 import sys
@@ -68,8 +69,8 @@ def _progress(enabled: bool):
 def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample, seed,
                      symmetry, time_limit, variant, as_json) -> int:
     """Play a strategy against every secret (one shared decision tree) and report its cost."""
-    from ..deadline import stop_requested
-    from ..strategy import Unfinished, evaluate
+    from ..api import evaluate
+    from ..strategy import Unfinished
     from ..tree import to_dot, write_tree
     from ._budget import TimeLimit
 
@@ -82,14 +83,12 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
         raise InvalidVariant(f"--dot-depth must be at least 1, got {dot_depth}")
     deadline = TimeLimit.from_option(time_limit, None).deadline
     try:
-        result = evaluate(variant, strategy, first=first, guesses=guesses, seed=seed,
+        result = evaluate(strategy, variant=variant, first=first, guesses=guesses, seed=seed,
                           progress=_progress(progress_enabled(as_json)), sample=sample,
                           symmetry="auto" if symmetry is None else symmetry, deadline=deadline)
     except Unfinished as stopped:    # the CLI turns a stop request into exit 130
-        why = "interrupted" if stop_requested() else "time limit reached"
-        emit(as_json, {"strategy": strategy, "complete": False, "settled": stopped.settled,
-                       "secrets": stopped.secrets, "time_limit": time_limit or None,
-                       "time_limit_hit": not stop_requested()},
+        why = "interrupted" if stopped.interrupted else "time limit reached"
+        emit(as_json, stopped.to_json(),
              f"{strategy}: {why} after settling {stopped.settled} of {stopped.secrets} "
              "secrets; no worst case or total can be read off a partial tree")
         return EXIT_OK
@@ -102,8 +101,6 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
 
         write_html(result.tree, html, title=f"{strategy} strategy")
     data = result.to_json()
-    if result.requested is not None:       # a sample cut short: by the clock or by Ctrl-C
-        data["time_limit_hit"] = not stop_requested()
     if html:
         data["html"] = html
     if out:

@@ -1,7 +1,8 @@
 """``cbsolve next [ENTRY...] --strategy S --objective O``: the best next guess for a log.
 
-Thin: one :class:`~cbsolve.deadline.Deadline` from ``--time-limit``, one call to the position
-service (:class:`cbsolve.advisor.PositionService`), the answer with its provenance. At the
+Thin: one :class:`~cbsolve.deadline.Deadline` from ``--time-limit``, one call to
+:func:`cbsolve.api.next_guess` (the position service, :class:`cbsolve.advisor.PositionService`),
+the answer with its provenance. At the
 deadline or on Ctrl-C the service's best so far is printed, labelled (Ctrl-C: exit 130).
 """
 from __future__ import annotations
@@ -43,23 +44,22 @@ TIME_HELP = (f"Time for each answer (default {time_policy.ASSIST_SECONDS:g}; 0: 
 def next_command(entries, log_file, strategy, objective, guesses, seed, time_limit, variant,
                  as_json) -> int:
     """The best next guess after ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
-    from ..advisor import PositionService, check_objective, check_strategy
+    from ..advisor import check_objective, check_strategy
+    from ..api import next_guess
     from ._budget import TimeLimit
 
     budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
     check_strategy(strategy)
     check_objective(objective)
     log = read_log(variant, entries, log_file)
-    service = PositionService(variant, guesses, seed=seed)
     try:
-        advice = service.advise(log, strategy=strategy, objective=objective,
-                                deadline=budget.deadline)
+        move = next_guess(log, strategy=strategy, objective=objective, guesses=guesses,
+                          seed=seed, deadline=budget.deadline)
     except InconsistentLog as exc:
         return report_inconsistent(log, exc, as_json,
                                    {"candidates": 0, "guess": None, "strategy": strategy})
-    data = {"consistent": True, **advice.to_json()}
-    emit(as_json, data, advice_text(advice))
-    return finish(advice.provenance)
+    emit(as_json, move.to_json(), advice_text(move))
+    return finish(move.provenance)
 
 
 def advice_text(advice) -> str:

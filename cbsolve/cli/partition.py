@@ -37,7 +37,7 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
                       variant, as_json) -> int:
     """Reply classes of GUESS over the secrets ENTRIES leave: count per reply, largest class,
     the heuristics' scores of GUESS beside the best any guess reaches."""
-    from ..advisor import PositionService
+    from ..api import partition
     from ..strategy.partition import partition_table
     from ._budget import TimeLimit
     from ._interrupt import Abandoned, abandonable
@@ -61,8 +61,7 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
             data = {"candidates": table.candidates, "sort": sort, "guesses": table.rows}
             emit(as_json, data, _table_text(table, sort))
         else:
-            part = PositionService(variant).partition(log, guess, deadline=budget.deadline,
-                                                      members=list_members)
+            part = partition(guess, log, members=list_members, deadline=budget.deadline)
             emit(as_json, part.to_json(members=list_members), _text(part, list_members))
             if not part.best_complete:
                 from ..advisor import Provenance

@@ -1,4 +1,5 @@
-"""``cbsolve puzzle``: a seeded log with exactly one consistent secret (cbsolve/play/puzzle.py)."""
+"""``cbsolve puzzle``: a seeded log with exactly one consistent secret (:func:`cbsolve.api.puzzle`,
+cbsolve/play/puzzle.py)."""
 from __future__ import annotations
 
 import click
@@ -25,11 +26,11 @@ from ._budget import TimeLimit
 @json_option
 def puzzle_command(difficulty, clues, distractors, seed, time_limit, variant, as_json) -> int:
     """A log that exactly one secret satisfies, verified by the native filter."""
-    from ..play.puzzle import make_puzzle
+    from ..api import puzzle
 
     budget = TimeLimit.from_option(time_limit, time_policy.PUZZLE_SECONDS)
-    p = make_puzzle(variant, seed=seed, difficulty=difficulty, clues=clues,
-                    distractors=distractors, deadline=budget.deadline)
+    p = puzzle(variant, seed=seed, difficulty=difficulty, clues=clues, distractors=distractors,
+               deadline=budget.deadline)
     lines = [f"{variant.describe()}: {p.clues} clues, {difficulty}, seed {p.seed}",
              *(f"  {t}" for t in p.tokens())]
     if p.distractors:

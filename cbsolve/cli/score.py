@@ -1,11 +1,8 @@
-"""``cbsolve score SECRET GUESS``."""
+"""``cbsolve score SECRET GUESS``: :func:`cbsolve.api.score`."""
 from __future__ import annotations
 
 import click
 
-from ..codes import CodeSpace
-from ..feedback import describe_reply, spell_reply
-from ..rule import score
 from . import app, emit, json_option, variant_options
 
 
@@ -16,14 +13,13 @@ from . import app, emit, json_option, variant_options
 @json_option
 def score_command(secret: str, guess: str, variant, as_json: bool) -> int:
     """Score GUESS against SECRET (both validated against the variant)."""
-    space = CodeSpace(variant)
-    s, g = space.parse(secret), space.parse(guess)
-    bulls, cows = score(variant, s, g)
-    # codes as the alphabet spells them (symbols are read in either case)
-    data = {"secret": space.format(s), "guess": space.format(g), "bulls": bulls}
-    text = describe_reply(variant, bulls, cows)
-    if not variant.bulls_only:
-        data["cows"] = cows
-        text += f" ({spell_reply(variant, bulls, cows, 'BW' if variant.pegs else 'AB')})"
-    emit(as_json, data, text)
+    from ..api import score
+    from ..feedback import describe_reply, spell_reply
+
+    result = score(secret, guess, variant=variant)
+    cows = result.cows or 0
+    text = describe_reply(variant, result.bulls, cows)
+    if result.cows is not None:
+        text += f" ({spell_reply(variant, result.bulls, cows, 'BW' if variant.pegs else 'AB')})"
+    emit(as_json, result.to_json(), text)
     return 0

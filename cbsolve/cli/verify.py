@@ -1,6 +1,6 @@
 """``cbsolve verify FILE``: independent check of a strategy tree or lower-bound certificate.
 
-Calls :func:`cbsolve.certify.verify_file` (scorer only, never the search). Exit 0 when the file
+Calls :func:`cbsolve.api.verify` (the scorer only, never the search). Exit 0 when the file
 is valid, 1 when it is not (the message says which node and which claim), 2 when it cannot be
 read. Variant options, when given, state the variant the file must be for: a valid
 proof of another game is reported invalid for this one (exit 1).
@@ -28,33 +28,14 @@ file_symbols_option = click.option(
          "0123..., the others the variant's own symbols).")
 
 
-def read_for_verify(file: str, fmt: str | None, variant, file_symbols: str | None):
-    """(document, verifier report, format) for a tree file in any supported format."""
-    from ..certify import NotATree, verify
-    from ..errors import SpaceTooLarge
-    from ..formats import check_format, guess_format, read_document, read_text
+def verified(file: str, fmt: str | None, variant, file_symbols: str | None, option: str):
+    """:func:`cbsolve.api.verify` of ``file``; a format its name does not tell is asked for
+    by the command's ``option``."""
+    from ..api import verify
+    from ..formats import format_of
 
-    if fmt is None:
-        from ..inputs import STDIN, UnreadableInput
-
-        if file != STDIN and not os.path.lexists(file):     # before "cannot tell the format"
-            raise UnreadableInput(f"{file!r}: no such file")
-        fmt = guess_format(file, read_text(file)[:64] if str(file).endswith((".json", ".js"))
-                           else None)
-        if fmt is None:
-            raise click.UsageError(f"cannot tell the format of {file!r} from its name; "
-                                   f"give --format ({FORMAT_HELP})")
-    check_format(fmt)
-    try:
-        doc = read_document(file, fmt, variant, file_symbols)
-        # a cbsolve file names its variant: options state the game it must be for
-        report = verify(doc, variant if fmt == "cbsolve" else None)
-    except NotATree as exc:
-        raise NotATree(f"{file}: {exc}") from None
-    except SpaceTooLarge as exc:
-        raise SpaceTooLarge(f"{file}: cannot be verified here: replaying every secret needs "
-                            f"their list, and {exc}") from None
-    return doc, report, fmt
+    return verify(file, variant=variant, format=fmt or format_of(file, option),
+                  file_symbols=file_symbols)
 
 
 @app.command("verify")
@@ -71,12 +52,12 @@ def verify_command(file, fmt, file_symbols, html, as_json, variant) -> int:
     Measures any tree (worst, total, average, histogram, nodes, guess set) and checks every
     claim the file makes. For a cbsolve file, variant options name the game it must be for
     (else it is INVALID); for the other formats they name the game the file is for."""
-    doc, report, fmt = read_for_verify(file, fmt, variant, file_symbols)
+    report = verified(file, fmt, variant, file_symbols, "--format")
     if html and report.worst is not None:
         from ..html import write_html
 
-        write_html(doc, html, source=f"{os.path.basename(file)} ({fmt})")
-    emit(as_json, {**report.to_json(), "format": fmt}, format_report(file, report))
+        write_html(report.document, html, source=f"{os.path.basename(file)} ({report.format})")
+    emit(as_json, report.to_json(), format_report(file, report))
     return EXIT_OK if report.valid else EXIT_NONE
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..status import Status, StopReason
 
@@ -63,7 +64,8 @@ class ConsistencyResult:
         return None if self.status == Status.UNKNOWN else True
 
     def to_json(self) -> dict:
-        data = {"status": str(self.status), "consistent": self.consistent, "count": self.count,
+        data: dict[str, Any] = {
+                "status": str(self.status), "consistent": self.consistent, "count": self.count,
                 "exact": self.exact, "secrets": self.secrets, "truncated": self.truncated,
                 "determined": self.determined, "backend": self.backend,
                 "seconds": round(self.seconds, 6)}

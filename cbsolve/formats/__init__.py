@@ -35,7 +35,8 @@ FORMATS = ("cbsolve", "irving", "arfst-yaml", "arfst-text", "kunigami-json")
 DEFAULT_VARIANT = {"irving": "mastermind", "arfst-yaml": "mastermind",
                    "arfst-text": "mastermind", "kunigami-json": "bulls-cows"}
 
-__all__ = ["FORMATS", "FormatError", "guess_format", "read_document", "write_document"]
+__all__ = ["FORMATS", "FormatError", "format_of", "guess_format", "read_document",
+           "write_document"]
 
 
 def check_format(name: str) -> str:
@@ -56,6 +57,24 @@ def guess_format(path: str, text: str | None = None) -> str | None:
             return "kunigami-json"
         return "cbsolve"
     return None
+
+
+def format_of(path: str, give: str = "format=") -> str:
+    """The format of the file ``path`` as its name (and a JSON file's start) implies; bad input
+    when the file is missing or its name does not tell, naming ``give``: how the caller states
+    a format (the API's ``format=``, the CLI's ``--format``)."""
+    import os
+
+    from ..inputs import STDIN, UnreadableInput
+
+    path = str(path)
+    if path != STDIN and not os.path.lexists(path):     # before "cannot tell the format"
+        raise UnreadableInput(f"{path!r}: no such file")
+    fmt = guess_format(path, read_text(path)[:64] if path.endswith((".json", ".js")) else None)
+    if fmt is None:
+        raise CbsolveError(f"cannot tell the format of {path!r} from its name; give {give} "
+                           f"({', '.join(FORMATS)})")
+    return fmt
 
 
 def read_text(path) -> str:

@@ -139,9 +139,11 @@ def reply_classes(space, position, guess: int) -> list:
     replies = score_against(v, space.codes[guess], space.codes[members])
     after = np.append(position.history, guess).astype(np.int64)
     text = space.format(space.codes[guess])
+    # the replies present, in order, by counting: np.unique's first call in a process loads
+    # numpy.ma (25-40 ms, most of a cold regret call once the core is built)
     return [Position(v, position.entries + ((text, v.format_response(int(r))),), after,
                      members[replies == r])
-            for r in np.unique(replies) if int(r) != v.win_response]
+            for r in np.flatnonzero(np.bincount(replies)) if int(r) != v.win_response]
 
 
 def expected_costs(search, space, position, guess: int,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -50,9 +51,10 @@ class Evaluation:
     variant: Variant | None = None
     notes: list[str] = field(default_factory=list)
     requested: int | None = None    # a sample cut short by a stop: the size asked for
+    time_limit_hit: bool = False    # that stop was the deadline (else Ctrl-C)
 
     def to_json(self) -> dict:
-        data = {"strategy": self.strategy, "first": self.first, "secrets": self.secrets,
+        data: dict[str, Any] = {"strategy": self.strategy, "first": self.first, "secrets": self.secrets,
                 "worst": self.worst, "total": self.total, "average": self.average,
                 "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
                 "guesses": self.guesses, "exact": not self.estimate,
@@ -64,7 +66,8 @@ class Evaluation:
                          "ci95": list(self.ci95) if self.ci95 else None,
                          "worst_observed": self.worst})
             if self.requested is not None:
-                data.update(complete=False, sample_requested=self.requested)
+                data.update(complete=False, sample_requested=self.requested,
+                            time_limit_hit=self.time_limit_hit)
         if self.notes:
             data["notes"] = self.notes
         return data
@@ -82,12 +85,20 @@ def _opening(space: CodeSpace, first: str | None) -> int | None:
 class Unfinished(Exception):
     """The deadline expired before every secret was settled (no bound can be read off)."""
 
-    def __init__(self, strategy: str, settled: int, secrets: int):
-        from ..deadline import stopped_by
+    def __init__(self, strategy: str, settled: int, secrets: int, deadline=None):
+        from ..deadline import stop_requested, stopped_by
 
         super().__init__(f"strategy {strategy} settled {settled} of {secrets} secrets, stopped "
                          f"{stopped_by().at()}")
         self.strategy, self.settled, self.secrets = strategy, settled, secrets
+        self.time_limit = None if deadline is None else deadline.seconds
+        self.interrupted = stop_requested()       # Ctrl-C, not the time limit
+
+    def to_json(self) -> dict:
+        """The document of ``cbsolve evaluate --json`` cut short (docs/contract.md)."""
+        return {"strategy": self.strategy, "complete": False, "settled": self.settled,
+                "secrets": self.secrets, "time_limit": self.time_limit,
+                "time_limit_hit": not self.interrupted}
 
 
 def _exact_is_cheaper(variant: Variant, sample) -> bool:
@@ -134,7 +145,7 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     try:
         root = builder.build()
     except DeadlineExpired:
-        raise Unfinished(strategy, builder.done, space.size) from None
+        raise Unfinished(strategy, builder.done, space.size, deadline) from None
     hist = builder.histogram
     used = _effective_guesses(strategy, guesses)
     tree = make_tree(variant, strategy, used, root, hist) if keep_tree else None
@@ -177,13 +188,14 @@ class _TreeBuilder:
         inline = ch.strategy != "random"
         root: dict = {}
         # stack entries: (node dict to fill, candidates, history of code indices)
-        stack = [(root, np.arange(total, dtype=np.int64), ())]
+        stack: list[tuple[dict, np.ndarray, tuple[int, ...]]] = [
+            (root, np.arange(total, dtype=np.int64), ())]
         hist = self.histogram
         deadline = self.deadline
         keep = self.keep
         while stack:
             if deadline is not None and deadline.expired():
-                raise Unfinished(ch.strategy, self.done, total)
+                raise Unfinished(ch.strategy, self.done, total, deadline)
             node, cands, history = stack.pop()
             depth = len(history) + 1
             if not history and self.opening is not None:
@@ -201,7 +213,7 @@ class _TreeBuilder:
             order = np.argsort(resp, kind="stable")  # stable: classes stay sorted by code
             rs = resp[order]
             cuts = (np.flatnonzero(rs[1:] != rs[:-1]) + 1).tolist()
-            pending = []
+            pending: list[tuple[dict, np.ndarray, tuple[int, ...]]] = []
             history2 = (*history, g)
             settled = 0
             for a, b in zip([0, *cuts], [*cuts, rs.size], strict=True):
@@ -212,7 +224,7 @@ class _TreeBuilder:
                     continue
                 if inline and b - a <= 2:
                     first = int(cands[order[a]])
-                    child = {"guess": names[first], "children": {}}
+                    child: dict[str, Any] = {"guess": names[first], "children": {}}
                     hist[depth + 1] = hist.get(depth + 1, 0) + 1
                     settled += b - a
                     if b - a == 2:
@@ -276,7 +288,7 @@ def estimate(variant: Variant, strategy: str, k: int, first: str | None = None,
                 progress(n, k)
     except DeadlineExpired:
         if not counts:
-            raise Unfinished(strategy, 0, k) from None
+            raise Unfinished(strategy, 0, k, deadline) from None
     played = len(counts)
     arr = np.array(counts, dtype=np.float64)
     mean = float(arr.mean())
@@ -287,20 +299,25 @@ def estimate(variant: Variant, strategy: str, k: int, first: str | None = None,
     notes = [f"estimate from {played} secrets drawn uniformly with replacement; "
              "worst is the largest observed count (a lower bound)"]
     if played < k:
+        from ..deadline import stop_requested
+
         notes.append(f"stopped after {played} of the {k} secrets asked for")
     return Evaluation(strategy=strategy, first=space.format(codes[memo[()]]), secrets=space.size,
                       worst=max(counts), total=None, average=mean, histogram=dict(sorted(hist.items())),
                       tree=None, guesses=_effective_guesses(strategy, guesses),
                       seconds=time.perf_counter() - start, estimate=True, sample=played, seed=seed,
                       ci95=None if half is None else (mean - half, mean + half), variant=variant,
-                      notes=notes, requested=k if played < k else None)
+                      notes=notes, requested=k if played < k else None,
+                      time_limit_hit=played < k and not stop_requested())
 
 
 def _play_one(chooser: Chooser, memo: dict, opening, all_idx: np.ndarray, s: int,
               win: int) -> int:
     """The guesses the strategy needs for secret ``s``, growing the shared lazy tree ``memo``
     (reply path -> guess)."""
-    cands, history, path = all_idx, (), ()
+    cands = all_idx
+    history: tuple[int, ...] = ()
+    path: tuple[int, ...] = ()
     while True:
         g = memo.get(path)
         if g is None:

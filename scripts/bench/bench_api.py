@@ -11,6 +11,7 @@ Rows (medians unless named; each with its target):
 - ``puzzle``: a unique-secret puzzle on Bulls & Cows 4/10 (target <= 0.1 s) and Mastermind
   6x9 (target <= 2 s), per difficulty, over seeds, the code list already built;
 - ``regret``: ``cb.regret`` on Bulls & Cows 4/10 positions of at most 100 candidates: the
+  first call in a fresh interpreter (it builds the exact core, then solves the position), the
   first call at a position (it solves the position), a new guess there, the same guess again
   (target ~100 us);
 - ``count``: exact counts by the native filter, codes a second (target >= 10^7), the first
@@ -125,12 +126,27 @@ def bench_regret(positions: int = 8, guesses: int = 20, seed: int = 0) -> list[d
             cb.regret(g, log)
             again.append(time.perf_counter() - t)
     target = "~100 us"
-    return [{"row": f"regret, first guess at a position (<= 100 candidates, {positions} positions)",
+    cold = bench_regret_cold(small_positions(3, seed + 100))
+    return [cold,
+            {"row": f"regret, first guess at a position (<= 100 candidates, {positions} positions)",
              "median": statistics.median(first), "max": max(first), "unit": "s", "target": target},
             {"row": "regret, a new guess at a solved position", "median": statistics.median(fresh),
              "max": max(fresh), "unit": "s", "target": target},
             {"row": "regret, the same guess again", "median": statistics.median(again),
              "max": max(again), "unit": "s", "target": target}]
+
+
+def bench_regret_cold(logs: list[list[str]]) -> dict:
+    """The first ``cb.regret`` call of a fresh interpreter, one per log (in-process seconds:
+    the exact core's set-up and the position's solve, not the interpreter's start)."""
+    code = ("import sys, time, cbsolve as cb; log = sys.argv[1].split(); "
+            "t = time.perf_counter(); cb.regret('0145', log); print(time.perf_counter() - t)")
+    times = [float(subprocess.run([sys.executable, "-c", code, " ".join(log)],
+                                  capture_output=True, text=True, check=True).stdout)
+             for log in logs]
+    return {"row": f"regret, the first call of a fresh interpreter ({len(logs)} positions)",
+            "median": statistics.median(times), "max": max(times), "unit": "s",
+            "target": "~100 us"}
 
 
 COUNTS = [("6 of 10 digits, repeats (10^6 codes)", cb.Variant(6, "0123456789", True)),

@@ -273,16 +273,16 @@ def test_a_full_disk_on_stdout_is_one_line():
 
 # --- 7. misleading answers -------------------------------------------------------------------
 def test_an_explicit_time_limit_is_not_called_the_default(capsys, monkeypatch):
-    from cbsolve.cli import consistent as cli
+    from cbsolve import api  # the command's one call
 
-    real = cli.consistent
+    real = api.consistent
 
     def hits_the_limit(*args, **kwargs):
         result = real(*args, **kwargs)
         result.time_limit_hit = True
         return result
 
-    monkeypatch.setattr(cli, "consistent", hits_the_limit)
+    monkeypatch.setattr(api, "consistent", hits_the_limit)
     _, out, _ = run(capsys, "consistent", "0123:1,2", "--time-limit", "30")
     assert "stopped at the time limit of 30 s" in out and "default" not in out
     _, out, _ = run(capsys, "consistent", "0123:1,2")

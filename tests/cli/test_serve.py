@@ -94,6 +94,28 @@ BAD = [
 ]
 
 
+def test_answers_are_the_python_apis_documents():
+    """serve runs the commands, and the commands call cbsolve.api: one answer three ways."""
+    import cbsolve as cb
+
+    log = ["0123:1,2", "4567:0,1"]
+    cases = [
+        ({"cmd": "score", "secret": "1122", "guess": "1212", "variant": "mastermind"},
+         lambda: cb.score("1122", "1212", variant="mastermind")),
+        ({"cmd": "consistent", "entries": log, "count": True, "time_limit": 0},
+         lambda: cb.consistent(log, count=True)),
+        ({"cmd": "next", "entries": log, "strategy": "parts"},
+         lambda: cb.next_guess(log, strategy="parts")),
+        ({"cmd": "partition", "guess": "0145", "entries": log, "time_limit": 0},
+         lambda: cb.partition("0145", log, members=False)),
+    ]
+    code, answers, _ = serve([json.dumps(request) for request, _ in cases])
+    assert code == 0 and len(answers) == len(cases)
+    for answer, (request, call) in zip(answers, cases, strict=True):
+        assert answer.pop("exit") == 0, request
+        assert untimed(answer) == untimed(call().to_json()), request
+
+
 def test_bad_requests_are_answered_with_exit_2_and_the_service_goes_on():
     lines = [*BAD, json.dumps({"cmd": "score", "secret": "0123", "guess": "3210", "id": "last"})]
     code, answers, err = serve(lines)
