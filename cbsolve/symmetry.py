@@ -309,7 +309,12 @@ class Symmetry:
         if not history and candidates is None and self.enabled and not self.variant.no_leading_zero:
             return self._pattern_representatives()
         found = self.orbit_map(history, candidates, with_perms=False, deadline=deadline)
-        return None if found is None else np.unique(found[1])
+        if found is None:
+            return None
+        # sorted, then the first of each run: NumPy 2's np.unique without counts hashes, 0.65 s
+        # on 604,800 indices against 0.02 s sorted (the partition's deadline overran by that)
+        reps = np.sort(found[1])
+        return reps[np.concatenate(([True], reps[1:] != reps[:-1]))]
 
     def _pattern_representatives(self) -> np.ndarray:
         """Orbit minima of the whole group (empty history), without enumerating N! position maps.
