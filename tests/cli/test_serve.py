@@ -142,8 +142,12 @@ def test_a_request_time_limit_stops_a_slow_command_and_the_service_goes_on():
     code, answers, err = serve([json.dumps(slow), '{"cmd": "score", "secret": "0123", '
                                                   '"guess": "0132", "id": 2}'], timeout=60)
     assert code == 0, err
-    assert answers[0] == {"id": 1, "command": "partition", "complete": False,
-                          "time_limit": 0.5, "time_limit_hit": True, "exit": 0}
+    first = answers[0]
+    assert {k: first[k] for k in ("id", "command", "complete", "stopped", "time_limit",
+                                  "time_limit_hit", "exit")} == {
+        "id": 1, "command": "partition", "complete": False, "stopped": "time",
+        "time_limit": 0.5, "time_limit_hit": True, "exit": 0}
+    assert len(first["guesses"]) == first["shown"] <= first["scored"]   # the best so far
     assert answers[1]["bulls"] == 2     # decided within the call's deadline (60 s)
 
 
