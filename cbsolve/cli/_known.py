@@ -26,6 +26,7 @@ class Known:
     lower_method: str = ""
     upper_method: str = ""
     tree: str | None = None        # a tree file reaching ``upper`` (path from the checkout)
+    origin: str = "bounds"         # where the interval was read, for the notes
 
 
 def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Known | None:
@@ -41,7 +42,8 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Kno
         shipped = best_shipped_tree(variant, objective)
         if shipped is None:
             return None
-        return Known(None, shipped[0], upper_method=_tree_method(shipped[1]), tree=shipped[1])
+        return Known(None, shipped[0], upper_method=_tree_method(shipped[1]), tree=shipped[1],
+                     origin="the trees shipped in models/")
     from .. import time_policy
     from ..bounds import compute_bounds
 
@@ -123,10 +125,12 @@ def apply(result, known: Known | None, out: str | None = None) -> dict | None:
     if known is not None:
         if known.lower is not None and (result.lower is None or known.lower > result.lower):
             result.lower = known.lower
-            result.notes.append(f"lower bound {known.lower} from bounds ({known.lower_method})")
+            result.notes.append(f"lower bound {known.lower} from {known.origin} "
+                                f"({known.lower_method})")
         if known.upper is not None and (result.upper is None or known.upper < result.upper):
             result.upper = known.upper
-            result.notes.append(f"upper bound {known.upper} from bounds ({known.upper_method})")
+            result.notes.append(f"upper bound {known.upper} from {known.origin} "
+                                f"({known.upper_method})")
             from_known = True
     if from_known:
         return {"method": known.upper_method, "tree": known.tree}
