@@ -147,6 +147,7 @@ class Optimum(SearchResult):
 
     variant: Variant | None = None
     position: dict | None = None      # {"entries", "secrets"}; None: the whole game
+    upper_from: dict | None = None    # a stopped search: what proves ``upper`` {method, tree}
 
     def to_json(self) -> dict:
         data = super().to_json()
@@ -154,6 +155,8 @@ class Optimum(SearchResult):
             data["variant"] = self.variant.to_dict()
         if self.position is not None:
             data["position"] = self.position
+        if self.upper_from is not None:
+            data["upper_from"] = self.upper_from
         return data
 
 
@@ -323,8 +326,10 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     """The proved optimum (``objective`` ``worst`` or ``expected``) of the whole game, or of
     the game from the position ``log`` leaves (guesses counted from there), with its tree and,
     for the worst case, a lower-bound certificate (``cbsolve optimal``). A limit leaves
-    ``proved`` False and the interval ``lower``/``upper``. ``progress`` (worst objective) is
-    called ``(phase, depth, counters, lower, upper)`` while the search runs. An inconsistent
+    ``proved`` False and the interval ``lower``/``upper``, never worse than the one known
+    before the search (:mod:`cbsolve.bounds.known`; ``upper_from`` says what proves
+    ``upper``). ``progress`` (worst objective) is called ``(phase, depth, counters, lower,
+    upper)`` while the search runs. An inconsistent
     log raises :class:`~cbsolve.errors.InconsistentLog`.
 
     >>> o = optimal(variant=Variant(2, "0123", repeats=True), objective="expected")
@@ -337,8 +342,14 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     if objective not in ("worst", "expected"):
         raise unknown_name("objective", objective, ("worst", "expected"))
     the_log = as_log(log, variant)
-    seconds = _seconds(make_deadline(deadline, time_limit))
+    budget = make_deadline(deadline, time_limit)
     position = Position.from_log(the_log) if len(the_log) else None
+    known = None
+    if position is None:          # the interval known before the search (cbsolve.bounds.known)
+        from .bounds.known import known_interval
+
+        known = known_interval(the_log.variant, objective, budget, max_depth, guesses)
+    seconds = _seconds(budget)
     if position is not None:
         if ties:
             raise InvalidVariant("ties= applies to the whole game only, not from a position")
@@ -361,8 +372,14 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
         result = solve_expected(the_log.variant, max_depth=max_depth, guesses=guesses,
                                 time_limit=seconds, workers=workers, progress=False,
                                 memory_budget=memory_budget, replies=replies)
+    upper_from = None
+    if known is not None:
+        from .bounds.known import apply
+
+        upper_from = apply(result, known)
     optimum: Optimum = _extend(result, Optimum, variant=the_log.variant,
-                               position=None if position is None else position.to_json())
+                               position=None if position is None else position.to_json(),
+                               upper_from=upper_from)
     return optimum
 
 

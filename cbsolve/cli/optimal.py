@@ -35,7 +35,8 @@ EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 def _worst_progress(enabled: bool, verbose: bool = False, known=None):
     """A rich status line on stderr, polled while the native search runs (TTY), or plain lines
     (``--verbose``); the interval shown is merged with the one known before the search."""
-    from ._known import line_printer, merged
+    from ..bounds.known import merged
+    from ._known import line_printer
 
     if not enabled:
         return (line_printer(known) if verbose else None), None
@@ -169,7 +170,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
             result = _solve_from(position, objective, guesses, max_depth, deadline, workers,
                                  not no_certificate, lookahead, show, limit, reply_source)
         else:
-            from ._known import announce, known_interval
+            from ..bounds.known import known_interval
+            from ._known import announce
 
             known = known_interval(variant, objective, deadline, max_depth, guesses)
             if show or verbose:
@@ -181,7 +183,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         result = stop.result
     upper_from = None
     if known is not None:
-        from ._known import apply
+        from ..bounds.known import apply
 
         upper_from = apply(result, known, out)
     code = _report(result, variant, out, dot, html, dot_depth, as_json, position, upper_from)
