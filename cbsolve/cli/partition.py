@@ -64,8 +64,8 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
             stopped = None
             if not table.complete:     # a time limit or Ctrl-C: the guesses scored so far
                 stopped = "interrupted" if stop_requested() else "time"
-                data.update(command="partition", shown=len(rows), stopped=stopped, time_limit=budget.seconds,
-                            time_limit_hit=stopped == "time")
+                data.update(command="partition", shown=len(rows), stopped=stopped,
+                            time_limit=budget.seconds, time_limit_hit=stopped == "time")
             emit(as_json, data, _table_text(table, rows, sort, stopped and budget.note()))
             if stopped:
                 return finish(Provenance("partition", "worst", False, False, stopped))
