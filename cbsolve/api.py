@@ -302,7 +302,8 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     ``lookahead=K``: the worst-case tree's guesses minimise what they leave for the last
     guess. An inconsistent log raises :class:`~cbsolve.errors.InconsistentLog`; Ctrl-C raises
     :class:`~cbsolve.search.SearchInterrupted` whose ``result`` is the :class:`Optimum`
-    proved so far.
+    proved so far. The interval is never worse than the one known before the search
+    (:mod:`cbsolve.bounds.known`; ``upper_from`` says what proves ``upper``).
 
     >>> o = optimal(variant=Variant(2, "0123", repeats=True), objective="expected")
     >>> (o.proved, o.total, o.worst)
@@ -329,9 +330,21 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
         progress=progress, certificate=certificate, lookahead=lookahead, ties=ties,
         memory_budget=memory_budget, replies=replies, deadline=budget)
 
+    known = None
+    if position is None:          # the interval known before the search (cbsolve.bounds.known)
+        from .bounds.known import known_interval
+
+        known = known_interval(the_log.variant, objective, budget, max_depth, guesses)
+
     def answer(result: SearchResult) -> Optimum:
+        upper_from = None
+        if known is not None:
+            from .bounds.known import apply
+
+            upper_from = apply(result, known)
         optimum: Optimum = _extend(result, Optimum, variant=the_log.variant,
-                                   position=None if position is None else position.to_json())
+                                   position=None if position is None else position.to_json(),
+                                   upper_from=upper_from)
         return optimum
 
     try:

@@ -63,6 +63,31 @@ def certified_value(variant: Variant, objective: str) -> tuple[int, str] | None:
     return (int(value), path.name) if isinstance(value, int) else None
 
 
+def best_shipped_tree(variant: Variant, objective: str,
+                      models: Path = MODELS) -> tuple[int, str] | None:
+    """(the least worst case or total any tree shipped in ``models/`` or ``models/certified/``
+    reaches for ``variant``, its path from the checkout) or None: an upper end of the
+    optimum whatever the tree's strategy (a polished or heuristic tree too). The claim is the
+    tree's stats, which ``cbsolve verify FILE`` replays against every secret (the tests replay
+    every shipped tree: tests/test_certified_models.py, tests/research/test_polish.py)."""
+    key = "worst" if objective == "worst" else "total"
+    found = []
+    for path in sorted([*models.glob("*.json*"), *models.glob("certified/*.json*")]
+                       if models.is_dir() else []):
+        doc = _header(path)
+        if not isinstance(doc, dict) or doc.get("format") != "cbsolve-tree" \
+                or doc.get("guesses", "all") not in ("all", "candidates"):
+            continue
+        value = (doc.get("stats") or {}).get(key)
+        try:
+            same = Variant.from_dict(doc["variant"]) == variant
+        except (KeyError, TypeError, ValueError):
+            continue
+        if same and isinstance(value, int):
+            found.append((value, f"{models.name}/{path.relative_to(models)}"))
+    return min(found) if found else None
+
+
 def _header(path: Path) -> dict | None:
     """The fields before ``root`` (format, variant, strategy, stats), read from the file's
     first few kilobytes: choosing a tree must not parse every tree in models/ (the Bulls &

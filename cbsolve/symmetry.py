@@ -333,7 +333,12 @@ class Symmetry:
             if found is not None or _orbits() is not None:
                 return None if found is None else found[1]
         found = self.orbit_map(history, candidates, with_perms=False, deadline=deadline)
-        return None if found is None else np.unique(found[1])
+        if found is None:
+            return None
+        # sorted, then the first of each run: NumPy 2's np.unique without counts hashes, 0.65 s
+        # on 604,800 indices against 0.02 s sorted (the partition's deadline overran by that)
+        reps = np.sort(found[1])
+        return reps[np.concatenate(([True], reps[1:] != reps[:-1]))]
 
     def orbit_labels(self, history: Sequence[Sequence[int]], deadline=None
                      ) -> tuple[np.ndarray, np.ndarray] | None:

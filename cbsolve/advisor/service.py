@@ -33,6 +33,7 @@ from ..codes import CodeSpace
 from ..deadline import Deadline, stop_requested
 from ..errors import InconsistentLog, unknown_name
 from ..feedback import FeedbackLog
+from ..strategy.advice import choose_next
 from ..strategy.heuristics import GUESS_MODES, STRATEGIES, Chooser
 from ..variant import Variant
 from . import answers as A
@@ -146,12 +147,9 @@ class PositionService:
     def diagnose(self, log: FeedbackLog, deadline: Deadline | None = None) -> InconsistentLog:
         """The diagnosis of an inconsistent log (consistency's own: a minimal conflict and the
         corrections), as the error a face reports."""
-        from ..consistency import Query, consistent
+        from ..strategy.advice import no_secret_left
 
-        result = consistent(log, Query(count=True, limit=0), backend="native", deadline=deadline)
-        nums = ", ".join(str(n) for n in result.conflict or [])
-        return InconsistentLog(f"no secret is consistent with this log (conflicting entries: "
-                               f"{nums or 'unknown'})", result.conflict, result.corrections)
+        return no_secret_left(log, deadline)
 
     def remaining(self, log: FeedbackLog, deadline: Deadline | None = None) -> A.Remaining:
         """How many secrets the log leaves: exact when the space can be listed, else what the
@@ -351,7 +349,9 @@ class PositionService:
         chooser = self._chooser(heuristic)
         history = tuple(self.space.index_of(e.guess) for e in log)
         if heuristic in ("first", "random") or cands.size <= 2:
-            g, complete, scope = chooser.choose(cands, history), True, ""
+            # the strategy layer's choice, every guess at once (cheap here), wrapped below
+            choice = choose_next(log, heuristic, self.guesses, chooser=chooser, cands=cands)
+            g, complete, scope = choice.index, True, ""
         elif self.space.size > SAMPLED_CODES:
             classes, why_not = self._classes(log,
                                              deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))

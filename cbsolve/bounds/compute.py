@@ -206,21 +206,28 @@ def _scorer_bound(out: Bounds, deadline: Deadline, deep: bool):
 
 def _certified(out: Bounds) -> None:
     """Exact values from the certified trees in ``models/`` where the game has one (their
-    claims are replayed by the tests, tests/test_certified_models.py); a value outside the
-    interval proved here would be a bug in one of the two."""
-    from ..certified import certified_value
+    claims are replayed by the tests, tests/test_certified_models.py), and the upper end of
+    the best tree shipped for the game whatever its strategy; a value outside the interval
+    proved here would be a bug in one of the two."""
+    from ..certified import best_shipped_tree, certified_value
 
     for objective, interval in (("worst", out.worst), ("expected", out.expected)):
         found = certified_value(out.variant, objective)
-        if found is None:
-            continue
-        value, name = found
-        if not interval.lower <= value <= interval.upper:
-            raise AssertionError(f"the certified tree {name} claims {value}, outside the "
-                                 f"proved [{interval.lower}, {interval.upper}]")
-        method = f"certified tree models/{name}"
-        interval.raise_lower(value, method)
-        interval.lower_upper(value, method)
+        if found is not None:
+            value, name = found
+            if not interval.lower <= value <= interval.upper:
+                raise AssertionError(f"the certified tree {name} claims {value}, outside the "
+                                     f"proved [{interval.lower}, {interval.upper}]")
+            method = f"certified tree models/{name}"
+            interval.raise_lower(value, method)
+            interval.lower_upper(value, method)
+        shipped = best_shipped_tree(out.variant, objective)
+        if shipped is not None:           # any shipped tree is an upper end (verify replays it)
+            value, path = shipped
+            if value < interval.lower:
+                raise AssertionError(f"the tree {path} claims {value}, below the proved "
+                                     f"lower bound {interval.lower}")
+            interval.lower_upper(value, f"tree {path} (cbsolve verify replays it)")
 
 
 def _constructive_upper(out: Bounds, deadline: Deadline) -> None:

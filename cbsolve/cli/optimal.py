@@ -32,10 +32,14 @@ OBJECTIVES = ("worst", "expected")
 EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 
 
-def _worst_progress(enabled: bool):
-    """A rich status line on stderr, polled while the native search runs (TTY only)."""
+def _worst_progress(enabled: bool, verbose: bool = False, known=None):
+    """A rich status line on stderr, polled while the native search runs (TTY), or plain lines
+    (``--verbose``); the interval shown is merged with the one known before the search."""
+    from ..bounds.known import merged
+    from ._known import line_printer
+
     if not enabled:
-        return None, None
+        return (line_printer(known) if verbose else None), None
     from rich.console import Console
 
     status = Console(stderr=True).status("starting")
@@ -47,6 +51,7 @@ def _worst_progress(enabled: bool):
         what = words.get(method, method).format(d=d)
         top = (f", top guesses {counters.top_done}/{counters.top_total}" if counters.top_total
                else "")
+        lower, upper = merged(known, lower, upper)
         status.update(f"worst case in [{lower}, {'?' if upper is None else upper}]; {what}: "
                       f"{counters.nodes:,} nodes, {counters.memo_entries:,} sets memoised{top}")
 
@@ -103,11 +108,15 @@ def _worst_progress(enabled: bool):
 @click.option("--shard", default=None, metavar="K/N",
               help="With --plan: refute the orbits i with i mod N = K-1 that have no result "
                    "yet, one result file each (a rerun resumes); then `cbsolve merge DIR`.")
+@click.option("--verbose", is_flag=True,
+              help="Progress on stderr as plain lines even without a terminal: the interval "
+                   "known before the search (with what proves its upper end), then the "
+                   "search's (worst objective).")
 @variant_options
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
                     time_limit, workers, no_certificate, lookahead, ties, memory_budget,
-                    reply_source, scheduler, plan_dir, shard, variant, as_json) -> int:
+                    reply_source, scheduler, plan_dir, shard, verbose, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
 
     ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
@@ -145,9 +154,11 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                        memory_budget=limit, positional=bool(entries or log_file),
                        scheduler=scheduler, as_json=as_json)
     show = progress_enabled(as_json)
+    verbose = verbose and not show
     position = _position(variant, entries, log_file, as_json)
     if isinstance(position, int):
         return position     # inconsistent log, reported
+    known = None
     try:
         if scheduler is not None:
             result = _solve_distributed(variant, scheduler, objective, workers, max_depth,
@@ -159,13 +170,23 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
             result = _solve_from(position, objective, guesses, max_depth, deadline, workers,
                                  not no_certificate, lookahead, show, limit, reply_source)
         else:
-            proved = _proved_interval(variant, objective, deadline, max_depth, guesses)
+            from ..bounds.known import known_interval
+            from ._known import announce
+
+            known = known_interval(variant, objective, deadline, max_depth, guesses)
+            if show or verbose:
+                announce(known, objective)
             result = _search(objective, variant, guesses, max_depth, deadline, workers, show,
-                             not no_certificate, lookahead, ties, limit, reply_source)
-            _start_from(result, proved)
+                             not no_certificate, lookahead, ties, limit, reply_source, verbose,
+                             known)
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
-    code = _report(result, variant, out, dot, html, dot_depth, as_json, position)
+    upper_from = None
+    if known is not None:
+        from ..bounds.known import apply
+
+        upper_from = apply(result, known, out)
+    code = _report(result, variant, out, dot, html, dot_depth, as_json, position, upper_from)
     if result.interrupted:
         click.echo("cbsolve: interrupted: the interval above is what was proved", err=True)
         return EXIT_INTERRUPTED
@@ -173,11 +194,11 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
 
 
 def _search(objective, variant, guesses, max_depth, deadline, workers, show, certificate,
-            lookahead, ties, limit, reply_source="auto"):
+            lookahead, ties, limit, reply_source="auto", verbose=False, known=None):
     if objective == "worst":
         from ..search.worst import solve_worst
 
-        update, status = _worst_progress(show)
+        update, status = _worst_progress(show, verbose, known)
         try:
             return solve_worst(variant, guesses=guesses, max_depth=max_depth,
                                deadline=deadline, workers=workers, progress=update,
@@ -193,39 +214,8 @@ def _search(objective, variant, guesses, max_depth, deadline, workers, show, cer
                           replies=reply_source)
 
 
-def _proved_interval(variant, objective, deadline, max_depth, guesses):
-    """The interval ``bounds`` proves for the objective within its share of the deadline:
-    ``optimal`` starts from it and never reports less (the search said [5, ?] on Bulls & Cows
-    6/10 where ``bounds`` proves [6, 10] in the same time). Only for a timed search of the
-    whole game with every guess allowed and no depth cap (the bounds' setting); an untimed
-    search proves the value itself."""
-    if deadline.unlimited or max_depth is not None or guesses != "all":
-        return None
-    from .. import time_policy
-    from ..bounds import compute_bounds
-
-    deep = deadline.left() >= time_policy.OPTIMAL_DEEP_BOUNDS_SECONDS
-    b = compute_bounds(variant, deadline=deadline.part(time_policy.OPTIMAL_BOUNDS_SHARE),
-                       search=False, strategies=False, deep=deep)
-    return b.worst if objective == "worst" else b.expected
-
-
-def _start_from(result, interval) -> None:
-    """Raise a stopped search's interval to what ``bounds`` proved (and say so)."""
-    if interval is None or result.proved:
-        return
-    if result.lower is None or interval.lower > result.lower:
-        result.lower = interval.lower
-        result.notes.append(f"lower bound {interval.lower} from bounds ({interval.lower_method})")
-    if interval.upper_method.startswith("trivial"):
-        return              # "every code in order" says nothing a person wants to read
-    if result.upper is None or interval.upper < result.upper:
-        result.upper = interval.upper
-        result.notes.append(f"upper bound {interval.upper} from bounds "
-                            f"({interval.upper_method})")
-
-
-def _report(result, variant, out, dot, html, dot_depth, as_json, position=None) -> int:
+def _report(result, variant, out, dot, html, dot_depth, as_json, position=None,
+            upper_from=None) -> int:
     """Write --out/--dot/--html, print the result; the exit code of the answer (1: infeasible)."""
     if out and result.tree is not None:
         from ..tree import write_tree
@@ -251,7 +241,9 @@ def _report(result, variant, out, dot, html, dot_depth, as_json, position=None) 
         data["out"] = out
     if dot:
         data["dot"] = dot
-    emit(as_json, data, format_result(result, variant, out, dot, position))
+    if upper_from is not None:
+        data["upper_from"] = upper_from
+    emit(as_json, data, format_result(result, variant, out, dot, position, upper_from))
     infeasible = result.status == Status.INFEASIBLE
     return EXIT_NONE if infeasible else EXIT_OK
 
@@ -317,7 +309,7 @@ def _solve_from(position, objective, guesses, max_depth, deadline, workers, cert
             status.stop()
 
 
-def format_result(result, variant, out, dot, position=None) -> str:
+def format_result(result, variant, out, dot, position=None, upper_from=None) -> str:
     lines = [f"{variant.describe()}: {result.secrets} secrets, guesses from {result.guesses}"]
     if position is not None:
         played = " ".join(f"{g}:{r}" for g, r in position.entries)
@@ -341,6 +333,11 @@ def format_result(result, variant, out, dot, position=None) -> str:
         lo = "?" if result.lower is None else result.lower
         hi = "?" if result.upper is None else result.upper
         lines.append(f"not proved: {what} in [{lo}, {hi}]")
+        if upper_from is not None:
+            tree = upper_from["tree"]
+            lines.append(f"  upper end {hi}: {upper_from['method']}"
+                         + (f"; check it: cbsolve verify {tree}"
+                            if tree and tree not in upper_from["method"] else ""))
     if result.total is not None:
         hist = ", ".join(f"{k}: {v}" for k, v in sorted(result.histogram.items()))
         lines.append(f"  tree: worst {result.worst}, total {result.total}, "

@@ -2,7 +2,8 @@
 
 Place in the data flow: consistency -> **strategies** -> trees (:mod:`cbsolve.tree`) -> CLI.
 
-- :func:`next_guess` — the best next guess for a live game's log (``cbsolve next``);
+- :func:`choose_next` — a heuristic's choice after a live game's log (the position service,
+  :mod:`cbsolve.advisor`, wraps it into the advice ``cbsolve next`` prints);
 - :func:`evaluate` — play a strategy against every secret as one shared decision tree
   (``cbsolve evaluate``), or estimate its mean on a random sample for large spaces.
 
@@ -14,9 +15,9 @@ Unknown names raise :class:`~cbsolve.errors.UnknownName` listing the valid ones.
 >>> evaluate(Variant.preset("mastermind"), "minimax").total   # Knuth 1977
 5801
 """
-from .advice import Advice, next_guess
+from .advice import HeuristicChoice, choose_next
 from .evaluation import Evaluation, Unfinished, estimate, evaluate
 from .heuristics import GUESS_MODES, SCORED, STRATEGIES, Chooser
 
-__all__ = ["Advice", "Chooser", "Evaluation", "GUESS_MODES", "SCORED", "STRATEGIES", "Unfinished",
-           "estimate", "evaluate", "next_guess"]
+__all__ = ["Chooser", "Evaluation", "GUESS_MODES", "HeuristicChoice", "SCORED", "STRATEGIES",
+           "Unfinished", "choose_next", "estimate", "evaluate"]

@@ -1,13 +1,19 @@
-"""Advice: the best next guess for a live game's feedback log under a strategy.
+"""A heuristic's choice from a live game's log: what the strategy layer computes for a
+position, before any face sees it.
 
 Place in the data flow: FeedbackLog -> native consistency filter (the candidates) ->
 :class:`~cbsolve.strategy.heuristics.Chooser` (one node, scored on the fly so a large variant
-does not build its full score matrix) -> :class:`Advice`. An inconsistent log raises
+does not build its full score matrix) -> :class:`HeuristicChoice` -> the position service
+(:mod:`cbsolve.advisor`), which wraps it into its ``Advice`` with the provenance, the
+objective, the deadline and the guesses still needed. There is one advice type, the
+service's; this is the plain result under it. An inconsistent log raises
 :class:`~cbsolve.errors.InconsistentLog` carrying a minimal conflicting set of entries.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from ..consistency.native import consistent_indices
 from ..errors import InconsistentLog
@@ -15,53 +21,60 @@ from ..feedback import FeedbackLog
 from .heuristics import Chooser, check_guesses, check_strategy, partition_summary, require_enumerable
 
 
-@dataclass
-class Advice:
-    """The recommended guess; ``determined`` when exactly one secret remains (it is the guess)."""
+@dataclass(frozen=True)
+class HeuristicChoice:
+    """The guess a heuristic chooses (its code index and text), the secrets it was chosen
+    for and how it splits them (:func:`~cbsolve.strategy.heuristics.partition_summary`)."""
 
+    index: int
     guess: str
     strategy: str
     candidates: int
-    determined: bool
     guesses: str = "all"
     partition: dict = field(default_factory=dict)
-    secret: str | None = None
 
-    def to_json(self) -> dict:
-        data = {"guess": self.guess, "strategy": self.strategy, "candidates": self.candidates,
-                "determined": self.determined, "guesses": self.guesses,
-                "partition": self.partition}
-        if self.determined:
-            data["secret"] = self.secret
-        return data
+    @property
+    def determined(self) -> bool:
+        """One secret is left: the guess is it."""
+        return self.candidates == 1
 
 
-def next_guess(log: FeedbackLog, strategy: str = "minimax", guesses: str = "all", seed=None,
-               symmetry=None) -> Advice:
-    """Best next guess for ``log`` by one heuristic, every guess scored at once (see
-    :mod:`cbsolve.strategy.heuristics` for the rules). The faces ask the position service
-    (:mod:`cbsolve.advisor`), which adds the openings, the certified trees, the exact search,
-    the deadline and the provenance."""
+def candidates_of(log: FeedbackLog) -> np.ndarray:
+    """The secrets ``log`` leaves (sorted code indices); :func:`no_secret_left` when none is."""
+    cands = consistent_indices(log)
+    if cands.size == 0:
+        raise no_secret_left(log)
+    return cands
+
+
+def no_secret_left(log: FeedbackLog, deadline=None) -> InconsistentLog:
+    """The error of a log no secret fits, with consistency's diagnosis: a minimal conflicting
+    set of entries and the corrections."""
+    from ..consistency import Query, consistent
+
+    result = consistent(log, Query(count=True, limit=0), backend="native", deadline=deadline)
+    nums = ", ".join(str(n) for n in result.conflict or [])
+    return InconsistentLog(f"no secret is consistent with this log (conflicting entries: "
+                           f"{nums or 'unknown'})", result.conflict, result.corrections)
+
+
+def choose_next(log: FeedbackLog, strategy: str = "minimax", guesses: str = "all", seed=None,
+                symmetry=None, *, chooser: Chooser | None = None,
+                cands: np.ndarray | None = None) -> HeuristicChoice:
+    """The guess ``strategy`` chooses after ``log``, every guess scored at once (see
+    :mod:`cbsolve.strategy.heuristics` for the rules). ``chooser`` and ``cands``: the
+    caller's, when it keeps them between questions (the position service does). The faces
+    ask the position service (:meth:`cbsolve.advisor.PositionService.advise`), which adds the
+    openings, the certified trees, the exact search, the deadline and the provenance."""
     check_strategy(strategy)
     check_guesses(guesses)
     require_enumerable(log.variant, "next-guess advice")
-    cands = consistent_indices(log)
-    if cands.size == 0:
-        from ..consistency import Query, consistent
-
-        result = consistent(log, Query(count=True, limit=0), backend="native")
-        nums = ", ".join(str(n) for n in result.conflict or [])
-        raise InconsistentLog(f"no secret is consistent with this log (conflicting entries: "
-                              f"{nums or 'unknown'})", result.conflict, result.corrections)
-    chooser = Chooser(log.variant, strategy, guesses, seed=seed, use_matrix=False,
-                      symmetry=symmetry)
+    cands = candidates_of(log) if cands is None else cands
+    if chooser is None:
+        chooser = Chooser(log.variant, strategy, guesses, seed=seed, use_matrix=False,
+                          symmetry=symmetry)
     history = tuple(log.space.index_of(e.guess) for e in log)
-    g = chooser.choose(cands, history)
-    space = log.space
-    text = space.format(space.codes[g])
-    determined = cands.size == 1
-    return Advice(guess=text, strategy=strategy, candidates=int(cands.size),
-                  determined=determined, guesses=guesses,
-                  partition=partition_summary(log.variant, chooser.responses(g, cands)),
-                  secret=text if determined else None)
-
+    g = int(chooser.choose(cands, history))
+    return HeuristicChoice(index=g, guess=log.space.format(log.space.codes[g]),
+                           strategy=strategy, candidates=int(cands.size), guesses=guesses,
+                           partition=partition_summary(log.variant, chooser.responses(g, cands)))

@@ -61,8 +61,37 @@ class Partition:
 
 @dataclass
 class Table:
+    """The guesses up to symmetry scored so far, best first (:meth:`ranked`)."""
+
     candidates: int
-    rows: list[dict] = field(default_factory=list)   # one per guess up to symmetry
+    space: object = None               # the CodeSpace that formats the guesses
+    codes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # ranked
+    equivalent: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    candidate: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    scores: dict[str, np.ndarray] = field(default_factory=dict)
+    total: int | None = None           # guesses up to symmetry (None: the classes not found)
+
+    @property
+    def scored(self) -> int:
+        return int(self.codes.size)
+
+    @property
+    def complete(self) -> bool:
+        return self.total is not None and self.scored == self.total
+
+    def ranked(self, top: int | None = None) -> list[dict]:
+        """The rows, best first: all, or the best ``top`` (formatting 450,000 rows takes
+        seconds: a stopped table shows its best)."""
+        n = self.scored if top is None else min(top, self.scored)
+        if n == 0:
+            return []
+        guesses = self.space.format_many(self.space.codes[self.codes[:n]])
+        columns = {k: self.scores[k][:n].tolist() for k in SCORES}
+        for k in ("expected", "entropy"):
+            columns[k] = [round(x, 6) for x in columns[k]]
+        equivalent, candidate = self.equivalent[:n].tolist(), self.candidate[:n].tolist()
+        return [{"guess": guesses[i], "equivalent": equivalent[i], "candidate": candidate[i],
+                 **{k: columns[k][i] for k in SCORES}} for i in range(n)]
 
 
 def _candidates(log: FeedbackLog) -> np.ndarray:
@@ -71,12 +100,6 @@ def _candidates(log: FeedbackLog) -> np.ndarray:
     if cands.size == 0:
         raise InconsistentLog("no secret is consistent with this log")
     return cands
-
-
-def _all_counts(log: FeedbackLog, cands: np.ndarray) -> np.ndarray:
-    v = log.variant
-    codes = log.space.codes
-    return scoring.partition_counts(v, scoring.pack(v, codes), scoring.pack(v, codes[cands]))
 
 
 def _best(scores: dict[str, np.ndarray]) -> dict[str, float]:
@@ -136,23 +159,40 @@ def _best_over(log: FeedbackLog, cands: np.ndarray, rows, deadline) -> dict | No
     return best
 
 
-def partition_table(log: FeedbackLog, sort: str = "minimax") -> Table:
+def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None) -> Table:
     """Every guess up to symmetry (permutations of positions and symbols fixing the log's
-    guesses, :mod:`cbsolve.symmetry`), with its scores, best first by ``sort``."""
+    guesses, :mod:`cbsolve.symmetry`), with its scores, best first by ``sort``. Scored in
+    blocks of about :data:`BLOCK_PAIRS` pairs: a ``deadline`` (a time limit or Ctrl-C) that
+    expires part-way leaves the guesses scored so far, ranked (``scored`` of ``total``)."""
     from ..symmetry import Symmetry
 
     cands = _candidates(log)
-    counts = _all_counts(log, cands)
-    scores = scores_of(counts)
+    v, space = log.variant, log.space
     history = [e.guess for e in log]
-    _, rep, _ = Symmetry(log.variant).orbit_map(history, with_perms=False)
-    reps, sizes = np.unique(rep, return_counts=True)
-    in_cands = np.zeros(log.space.codes.shape[0], dtype=bool)
-    in_cands[cands] = True
-    rows = [{"guess": log.space.format(log.space.codes[g]), "equivalent": int(n),
-             "candidate": bool(in_cands[g]), **{k: plain(scores[k][g]) for k in SCORES}}
-            for g, n in zip(reps, sizes)]
-    order = [sort] + [k for k in SCORES if k != sort]
-    rows.sort(key=lambda r: tuple(-r[k] if SCORES[k] else r[k] for k in order)
-              + (not r["candidate"], r["guess"]))
-    return Table(candidates=int(cands.size), rows=rows)
+    found = Symmetry(v).orbit_map(history, with_perms=False, deadline=deadline)
+    if found is None:                  # the deadline came while the classes were found
+        return Table(candidates=int(cands.size))
+    reps, sizes = np.unique(found[1], return_counts=True)   # counts: sorted, not hashed
+    packed = scoring.pack(v, space.codes[cands])
+    step = max(1, BLOCK_PAIRS // max(1, int(cands.size)))
+    blocks: list[dict[str, np.ndarray]] = []
+    done = 0
+    for start in range(0, reps.size, step):
+        if deadline is not None and deadline.expired():
+            break
+        block = reps[start:start + step]
+        blocks.append(scores_of(scoring.partition_counts(v, scoring.pack(v, space.codes[block]),
+                                                         packed)))
+        done += block.size
+    scores = {k: np.concatenate([b[k] for b in blocks]) if blocks else np.zeros(0)
+              for k in SCORES}
+    rows = reps[:done]
+    not_candidate = ~np.isin(rows, cands)
+    keys = [-scores[k] if SCORES[k] else scores[k] for k in [sort] + [k for k in SCORES
+                                                                        if k != sort]]
+    # best first: the sort score, then the others, a candidate, the lowest code (lexsort
+    # takes its last key as the first)
+    order = np.lexsort([rows, not_candidate, *[np.round(k, 6) for k in reversed(keys)]])
+    return Table(candidates=int(cands.size), space=space, codes=rows[order],
+                 equivalent=sizes[:done][order], candidate=~not_candidate[order],
+                 scores={k: scores[k][order] for k in SCORES}, total=int(reps.size))

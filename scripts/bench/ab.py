@@ -8,6 +8,13 @@ runs at the same time, so both see the same load of a shared machine (the local 
 ratio wandered by +-15% one after the other, stayed within +-5% together);
 :func:`alternating` orders runs one at a time A B B A, so a drift of the load cancels.
 Used by ``bench_toolkit.py``, ``bench_setup.py`` and ``bench_verify_certificates.py``.
+
+From the command line, ``python scripts/bench/ab.py CHECKOUT ARG...`` becomes ``python ARG...``
+with CHECKOUT's cbsolve (the same process, by ``exec``: nothing of this script stays to be
+timed), so an outside timer that runs two commands in turn compares two checkouts:
+
+    ab.py . -m cbsolve evaluate ...        # this checkout
+    ab.py /path/to/baseline -m cbsolve evaluate ...
 """
 from __future__ import annotations
 
@@ -38,9 +45,14 @@ class Run:
         return self.stdout.strip().splitlines()[-1]
 
 
+def environment(checkout: Path) -> dict:
+    """The environment of a process that imports ``checkout``'s cbsolve."""
+    return dict(os.environ, PYTHONPATH=str(checkout))
+
+
 def _start(checkout: Path, argv: list[str]) -> subprocess.Popen:
     # stderr to a file: a pipe left unread while stdout is read could fill and block the child
-    env = dict(os.environ, PYTHONPATH=str(checkout))
+    env = environment(checkout)
     errors = tempfile.TemporaryFile("w+")
     proc = subprocess.Popen([sys.executable, *argv], cwd=checkout, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=errors)
@@ -84,3 +96,19 @@ def alternating(checkouts: list[Path], rounds: int) -> list[Path]:
 def ratio(mine: list[float], theirs: list[float]) -> float:
     """The geometric mean of the rounds' ratios mine / theirs (paired rounds)."""
     return math.exp(statistics.fmean(math.log(a / b) for a, b in zip(mine, theirs, strict=True)))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``ab.py CHECKOUT ARG...``: become ``python ARG...`` run in and with CHECKOUT."""
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) < 2:
+        raise SystemExit("usage: ab.py CHECKOUT ARG... (python ARG... with CHECKOUT's cbsolve)")
+    checkout = Path(argv[0]).resolve()
+    if not (checkout / "cbsolve").is_dir():
+        raise SystemExit(f"{checkout}: no cbsolve package here")
+    os.chdir(checkout)
+    os.execve(sys.executable, [sys.executable, *argv[1:]], environment(checkout))
+
+
+if __name__ == "__main__":
+    main()

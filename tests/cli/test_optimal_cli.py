@@ -151,3 +151,45 @@ def test_ties_flag(capsys, tmp_path):
     assert f"smallest total with {hi} at 4: {data['total']} (proved)" in out
     code, _, err = run(capsys, "optimal", "--objective", "expected", "--ties")
     assert code == 2 and "--ties" in err and len(err.strip().splitlines()) == 1
+
+
+#: Logik (Mastermind 5 pegs x 8 colours): the constructions prove a worst case of at most 12;
+#: models/certified/ ships a polished tree whose worst case is 7.
+LOGIK = ("--variant", "mastermind", "--length", "5", "--digits", "8")
+
+
+def test_a_stopped_search_reports_the_best_known_upper_end_and_its_tree(capsys):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code, out, err = run(capsys, "optimal", *LOGIK, "--time-limit", "1", "--json", "--verbose")
+    data = json.loads(out)
+    assert code == 0 and not data["proved"] and data["upper"] == 7
+    assert data["upper_from"]["tree"] == "models/certified/mm-5x8-polished.json.gz"
+    assert "worst case in [" in err and ", 7] before the search" in err
+    code, out, _ = run(capsys, "verify", str(root / data["upper_from"]["tree"]), "--json")
+    report = json.loads(out)                       # the upper end is reproducible
+    assert code == 0 and report["valid"] and report["worst"] == 7
+    code, out, _ = run(capsys, "optimal", *LOGIK, "--time-limit", "1")
+    assert "not proved: worst case in [" in out and ", 7]" in out
+    assert "upper end 7: tree models/certified/mm-5x8-polished.json.gz" in out
+
+
+def test_the_known_interval_without_a_time_limit_is_the_shipped_trees():
+    from cbsolve.bounds.known import apply, known_interval
+    from cbsolve.deadline import Deadline
+    from cbsolve.search import SearchResult
+    from cbsolve.status import Status
+    from cbsolve.variant import Variant
+
+    logik = Variant.from_options("mastermind", length=5, digits=8)
+    known = known_interval(logik, "worst", Deadline(None), None, "all")
+    assert (known.lower, known.upper) == (None, 7)
+    assert known.tree == "models/certified/mm-5x8-polished.json.gz"
+    assert known_interval(logik, "worst", Deadline(None), 6, "all") is None     # a depth cap
+    assert known_interval(logik, "expected", Deadline(None), None, "all").upper == 179034
+    stopped = SearchResult("worst", Status.UNKNOWN, False, 32768, lower=6)
+    assert apply(stopped, known)["tree"] == known.tree and stopped.upper == 7
+    better = SearchResult("worst", Status.FEASIBLE, False, 32768, lower=5, upper=6)
+    assert apply(better, known) == {"method": "this search", "tree": None}
+    assert better.upper == 6

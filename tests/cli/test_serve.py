@@ -164,8 +164,12 @@ def test_a_request_time_limit_stops_a_slow_command_and_the_service_goes_on():
     code, answers, err = serve([json.dumps(slow), '{"cmd": "score", "secret": "0123", '
                                                   '"guess": "0132", "id": 2}'], timeout=60)
     assert code == 0, err
-    assert answers[0] == {"id": 1, "command": "partition", "complete": False,
-                          "time_limit": 0.5, "time_limit_hit": True, "exit": 0}
+    first = answers[0]
+    assert {k: first[k] for k in ("id", "command", "complete", "stopped", "time_limit",
+                                  "time_limit_hit", "exit")} == {
+        "id": 1, "command": "partition", "complete": False, "stopped": "time",
+        "time_limit": 0.5, "time_limit_hit": True, "exit": 0}
+    assert len(first["guesses"]) == first["shown"] <= first["scored"]   # the best so far
     assert answers[1]["bulls"] == 2     # decided within the call's deadline (60 s)
 
 
@@ -192,9 +196,12 @@ def test_ctrl_c_during_a_request_answers_it_then_ends():
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
-    assert [json.loads(x) for x in out.splitlines()] == [
-        {"id": 9, "command": "partition", "interrupted": True, "complete": False, "exit": 130}]
-    assert err.strip() == "cbsolve: interrupted"
+    answers = [json.loads(x) for x in out.splitlines()]   # one: the guesses scored so far
+    assert len(answers) == 1 and {k: answers[0][k] for k in (
+        "id", "command", "complete", "stopped", "exit")} == {
+        "id": 9, "command": "partition", "complete": False, "stopped": "interrupted", "exit": 130}
+    assert len(answers[0]["guesses"]) == answers[0]["shown"] <= answers[0]["scored"]
+    assert err.strip().splitlines()[-1].startswith("cbsolve: interrupted")
 
 
 def test_a_bug_in_a_request_is_answered_and_the_service_goes_on(monkeypatch):

@@ -12,7 +12,7 @@ from cbsolve.consistency.native import consistent_indices
 from cbsolve.play.assistant import Assistant, AssistSession
 from cbsolve.play.inputs import Console
 from cbsolve.rule import score
-from cbsolve.strategy import next_guess
+from cbsolve.strategy import choose_next
 from cbsolve.variant import Variant
 
 BC = Variant.preset("bulls-cows")
@@ -40,7 +40,7 @@ def test_hint_gives_what_your_guesses_leave_and_the_advice_of_next():
     from cbsolve.feedback import FeedbackLog
 
     log = FeedbackLog.parse(BC, ["0123:0,0"])
-    advice = next_guess(log, "minimax")
+    advice = choose_next(log, "minimax")
     assert f"your guesses leave {consistent_indices(log).size} possible secrets" in out
     assert f"best next guess: {advice.guess} (minimax)" in out
 
@@ -63,7 +63,7 @@ def test_a_confirmed_reply_is_never_suggested_again_and_the_mistyped_one_is_name
     # the computer's second guess after 0123:2,0, scored honestly
     from cbsolve.feedback import FeedbackLog
 
-    second = next_guess(FeedbackLog.parse(BC, ["0123:2,0"]), "first").guess
+    second = choose_next(FeedbackLog.parse(BC, ["0123:2,0"]), "first").guess
     b, c = score(BC, secret, CodeSpace(BC).parse(second))
     lines += [f"{b} {c}", "confirm 2", "fix 1 1 2", "quit"]
     _, out = run_game(lines, variant=BC, mode="host", strategy="first")

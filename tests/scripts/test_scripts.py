@@ -51,6 +51,18 @@ def test_ab_harness_runs_two_checkouts_together_and_in_turn():
     assert ab.ratio([2.0, 8.0], [1.0, 2.0]) == pytest.approx(8 ** 0.5)
     with pytest.raises(SystemExit, match="failed"):
         ab.run(ab.THIS, ["-c", "raise SystemExit(3)"])
+    with pytest.raises(SystemExit, match="no cbsolve package"):
+        ab.main([str(ROOT / "docs"), "-c", "pass"])
+
+
+def test_ab_command_line_runs_python_with_a_checkouts_cbsolve(tmp_path):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, str(script_path("ab")), str(ROOT), "-c",
+                          "import cbsolve, os; print(cbsolve.__file__, os.getcwd())"],
+                         capture_output=True, text=True, cwd=tmp_path, check=True).stdout.split()
+    assert out == [str(ROOT / "cbsolve" / "__init__.py"), str(ROOT)]
 
 
 def test_bench_toolkit_and_bench_setup_compare_this_checkout_with_itself(capsys):

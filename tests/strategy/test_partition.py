@@ -56,3 +56,34 @@ def test_table_sorted_by_the_heuristic(capsys, sort):
     code, data = run_json(capsys, "--all", "--sort", sort, "--variant", "mastermind")
     values = [row[sort] for row in data["guesses"]]
     assert values == sorted(values, reverse=sort in ("entropy", "parts"))
+
+
+def test_a_table_cut_part_way_ranks_the_guesses_scored_so_far(monkeypatch):
+    """The deadline is looked at between blocks of guesses: cut after two blocks, the table
+    holds those guesses, ranked as the whole table ranks them, and says how many of how many."""
+    import cbsolve.strategy.partition as module
+
+    log = FeedbackLog.parse(Variant.preset("mastermind"), ["1122:1,0"])
+    whole = module.partition_table(log)
+    assert whole.complete and whole.scored == whole.total > 12
+    blocks = []
+    real = module.scoring.partition_counts
+
+    def counted(*args, **kwargs):
+        blocks.append(1)
+        return real(*args, **kwargs)
+
+    class AfterTwoBlocks:                      # a deadline that expires once two are scored
+        def expired(self):
+            return len(blocks) >= 2
+
+    monkeypatch.setattr(module, "BLOCK_PAIRS", 6 * whole.candidates)   # six guesses a block
+    monkeypatch.setattr(module.scoring, "partition_counts", counted)
+    cut = module.partition_table(log, deadline=AfterTwoBlocks())
+    assert (cut.scored, cut.total, cut.complete) == (12, whole.total, False)
+    rows = cut.ranked()
+    by_guess = {row["guess"]: row for row in whole.ranked()}
+    assert all(by_guess[row["guess"]] == row for row in rows)          # the same scores
+    assert rows == sorted(rows, key=lambda r: (r["minimax"], r["expected"], -r["entropy"],
+                                               -r["parts"], not r["candidate"], r["guess"]))
+    assert cut.ranked(top=3) == rows[:3]

@@ -13,7 +13,7 @@ from cbsolve._native import strategy as _native
 from cbsolve.errors import InconsistentLog, UnknownName
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
-from cbsolve.strategy import STRATEGIES, evaluate, next_guess
+from cbsolve.strategy import STRATEGIES, choose_next, evaluate
 from cbsolve.strategy.heuristics import SCORED, Chooser, log2_table
 from cbsolve.tree import count_nodes
 
@@ -212,10 +212,10 @@ def test_unknown_names():
 # --- next guess -------------------------------------------------------------------------------
 def test_next_guess_opening_and_determined():
     log = FeedbackLog(MASTERMIND)
-    advice = next_guess(log, "minimax")
+    advice = choose_next(log, "minimax")
     assert advice.guess == "1122" and advice.candidates == 1296 and not advice.determined
     log.add("1122", 4, 0)
-    advice = next_guess(log, "entropy")
+    advice = choose_next(log, "entropy")
     assert advice.determined and advice.guess == "1122" and advice.candidates == 1
 
 
@@ -229,13 +229,13 @@ def test_next_guess_follows_the_tree():
         b, c = map(int, reply.split(","))
         log.add(node["guess"], b, c)
         node = child
-        assert next_guess(log, "expected").guess == node["guess"]
+        assert choose_next(log, "expected").guess == node["guess"]
 
 
 def test_next_guess_inconsistent():
     log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:0,1", "0123:1,1"])
     with pytest.raises(InconsistentLog) as info:
-        next_guess(log)
+        choose_next(log)
     assert info.value.conflict == [1, 2]
 
 
@@ -251,3 +251,19 @@ def test_bulls_and_cows_tree_replays(preset):
     largest = max(Counter(score(variant, space.code_at(i), opening)
                           for i in range(space.size)).values())
     assert largest > 183 and ev.worst >= 5
+
+
+def test_one_advice_type_the_service_wraps_the_strategy_layers_choice():
+    """The strategy layer returns its choice (no advice type of its own); the position
+    service's Advice wraps it with the provenance, the document `cbsolve next` prints."""
+    import cbsolve.strategy as strategy
+    from cbsolve.advisor import Advice, PositionService
+
+    assert not hasattr(strategy, "Advice")
+    log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,2", "4567:0,1"])
+    choice = choose_next(log, "first")
+    advice = PositionService(log.variant).advise(log, strategy="first")
+    assert isinstance(advice, Advice) and not isinstance(choice, Advice)
+    assert (advice.guess, advice.candidates, advice.partition) == (
+        choice.guess, choice.candidates, choice.partition)
+    assert advice.source == "heuristic" and advice.to_json()["guess"] == choice.guess
