@@ -103,11 +103,14 @@ def _worst_progress(enabled: bool):
 @click.option("--shard", default=None, metavar="K/N",
               help="With --plan: refute the orbits i with i mod N = K-1 that have no result "
                    "yet, one result file each (a rerun resumes); then `cbsolve merge DIR`.")
+@click.option("--split", "split", default="orbit", show_default=True, metavar="orbit|second",
+              help="With --plan and --max-depth: one shard job a first-guess orbit, or "
+                   "(first guess, second guess) pairs for orbits that one job would not finish.")
 @variant_options
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
                     time_limit, workers, no_certificate, lookahead, ties, memory_budget,
-                    reply_source, scheduler, plan_dir, shard, variant, as_json) -> int:
+                    reply_source, scheduler, plan_dir, shard, split, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
 
     ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
@@ -131,6 +134,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     if reply_source not in REPLY_SOURCES:
         raise unknown_name("reply source", reply_source, REPLY_SOURCES)
     limit = budget(memory_budget)
+    if split != "orbit" and plan_dir is None:
+        raise InvalidVariant("--split chooses how a --plan splits the refutation: give --plan DIR")
     if shard is not None and plan_dir is None:
         raise InvalidVariant("--shard K/N runs a share of a plan: give --plan DIR")
     if plan_dir is not None:
@@ -143,7 +148,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         return sharded(plan_dir, shard, objective=objective, max_depth=max_depth,
                        guesses=guesses, variant=variant, deadline=deadline, workers=workers,
                        memory_budget=limit, positional=bool(entries or log_file),
-                       scheduler=scheduler, as_json=as_json)
+                       scheduler=scheduler, as_json=as_json, split=split)
     show = progress_enabled(as_json)
     position = _position(variant, entries, log_file, as_json)
     if isinstance(position, int):
