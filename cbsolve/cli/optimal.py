@@ -103,6 +103,9 @@ def _worst_progress(enabled: bool):
 @click.option("--shard", default=None, metavar="K/N",
               help="With --plan: refute the orbits i with i mod N = K-1 that have no result "
                    "yet, one result file each (a rerun resumes); then `cbsolve merge DIR`.")
+@click.option("--trace", "trace_file", type=FILE, default=None, metavar="FILE",
+              help="With --scheduler: write the run's task trace (keys, CPU, worker, order) to "
+                   "FILE, for scripts/bench/simulate_trace.py.")
 @click.option("--split", "split", default="orbit", show_default=True, metavar="orbit|second",
               help="With --plan and --max-depth: one shard job a first-guess orbit, or "
                    "(first guess, second guess) pairs for orbits that one job would not finish.")
@@ -110,7 +113,7 @@ def _worst_progress(enabled: bool):
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
                     time_limit, workers, no_certificate, lookahead, ties, memory_budget,
-                    reply_source, scheduler, plan_dir, shard, split, variant, as_json) -> int:
+                    reply_source, scheduler, plan_dir, shard, trace_file, split, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
 
     ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
@@ -134,6 +137,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     if reply_source not in REPLY_SOURCES:
         raise unknown_name("reply source", reply_source, REPLY_SOURCES)
     limit = budget(memory_budget)
+    if trace_file is not None and scheduler is None:
+        raise InvalidVariant("--trace records the tasks of a Dask run: give --scheduler")
     if split != "orbit" and plan_dir is None:
         raise InvalidVariant("--split chooses how a --plan splits the refutation: give --plan DIR")
     if shard is not None and plan_dir is None:
@@ -157,7 +162,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         if scheduler is not None:
             result = _solve_distributed(variant, scheduler, objective, workers, max_depth,
                                         guesses, deadline, position, not no_certificate, ties,
-                                        lookahead)
+                                        lookahead, trace_file)
         elif position is not None:
             if ties:
                 raise InvalidVariant("--ties applies to the whole game only, not from a position")
@@ -279,8 +284,9 @@ def _position(variant, entries, log_file, as_json):
 
 
 def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses, deadline,
-                       position, certificate, ties, lookahead):
-    """``--scheduler``: the search split over a Dask cluster (cbsolve/search/distributed/)."""
+                       position, certificate, ties, lookahead, trace_file=None):
+    """``--scheduler``: the search split over a Dask cluster (cbsolve/search/distributed/);
+    ``trace_file``: where to write the run's task trace (also after a stop)."""
     if workers is not None and scheduler != "local":
         raise InvalidVariant("--workers with --scheduler ADDRESS: the cluster's workers are "
                              "used (start them with `dask worker ADDRESS --nthreads 1`); "
@@ -289,19 +295,25 @@ def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesse
         raise InvalidVariant("--ties and --lookahead run on one machine only (not with "
                              "--scheduler)")
     from ..search.distributed import cluster_client, solve_expected_distributed
+    from ..search.distributed.trace import Trace
     from ..search.position import stamp
 
-    if objective == "expected":
-        result = solve_expected_distributed(variant, scheduler, workers=workers,
-                                            max_depth=max_depth, guesses=guesses,
-                                            deadline=deadline, root=position)
-    else:
-        from ..search.distributed import solve_worst_distributed
+    trace = None if trace_file is None else Trace(objective, variant.to_dict(), workers or 0)
+    try:
+        if objective == "expected":
+            result = solve_expected_distributed(variant, scheduler, workers=workers,
+                                                max_depth=max_depth, guesses=guesses,
+                                                deadline=deadline, root=position, trace=trace)
+        else:
+            from ..search.distributed import solve_worst_distributed
 
-        with cluster_client(scheduler, workers) as client:
-            result = solve_worst_distributed(client, variant, guesses=guesses,
-                                             max_depth=max_depth, certificate=certificate,
-                                             root=position, deadline=deadline)
+            with cluster_client(scheduler, workers) as client:
+                result = solve_worst_distributed(client, variant, guesses=guesses,
+                                                 max_depth=max_depth, certificate=certificate,
+                                                 root=position, deadline=deadline, trace=trace)
+    finally:
+        if trace is not None:
+            trace.write(trace_file)
     if position is not None:
         stamp(result, position)
     return result

@@ -113,6 +113,23 @@ def test_bench_distributed_expected_optimal_play_and_strategies():
     assert row["total"] > 0
 
 
+def test_simulate_trace_projects_a_chain_and_independent_units(capsys, tmp_path):
+    sim = load_script("simulate_trace")
+    # two groups in a chain: 4 tasks of 1 s after 1 s of driver work, then one task of 2 s
+    trace = {"groups": [{"id": 0, "after": [], "driver_cpu": 1.0},
+                        {"id": 1, "after": [0], "driver_cpu": 0.0}],
+             "tasks": [{"group": 0, "cpu": 1.0}] * 4 + [{"group": 1, "cpu": 2.0}]}
+    assert sim.simulate(trace, 1)["makespan"] == pytest.approx(7.0)
+    assert sim.simulate(trace, 2)["makespan"] == pytest.approx(5.0)
+    assert sim.simulate(trace, 8)["makespan"] == pytest.approx(4.0)
+    assert sim.simulate(trace, 8, barriers=False)["makespan"] == pytest.approx(3.0)
+    assert sim.summary(trace)["largest"] == 2.0
+    path = tmp_path / "run.trace.json"
+    path.write_text(json.dumps({"objective": "expected", "variant": {"name": "t"}, **trace}))
+    sim.main([str(path), "--workers", "1", "8"])
+    assert "speed-up" in capsys.readouterr().out
+
+
 def test_bench_on_the_fly_runs_a_child():
     row = load_script("bench_on_the_fly").run(3, "0123", False, "worst", "on-the-fly", None, 1)
     assert row["proved"] and row["source"] == "on-the-fly"
