@@ -130,6 +130,19 @@ def test_simulate_trace_projects_a_chain_and_independent_units(capsys, tmp_path)
     assert "speed-up" in capsys.readouterr().out
 
 
+def test_sample_shards_runs_units_of_a_deeper_plan_and_projects(tmp_path, capsys):
+    from cbsolve.search.worst.shards import plan_refutation
+
+    plan_refutation(MM, tmp_path / "p", 5, "candidates", split="second")
+    sample = load_script("sample_shards")
+    sample.main(["--plan", str(tmp_path / "p"), "--sample", "2", "--limit", "30", "--",
+                 "--variant", "mastermind"])
+    lines = capsys.readouterr().out.splitlines()
+    doc = json.loads(lines[-1])
+    assert [r["outcome"] for r in doc["rows"]] == ["refuted", "refuted"]
+    assert doc["projection"]["units"] > 2 and not doc["projection"]["lower_bound"]
+
+
 def test_bench_on_the_fly_runs_a_child():
     row = load_script("bench_on_the_fly").run(3, "0123", False, "worst", "on-the-fly", None, 1)
     assert row["proved"] and row["source"] == "on-the-fly"
