@@ -28,7 +28,8 @@ from cbsolve.variant import Variant
 
 
 def bench(variant: Variant, workers=(1, 2), reference: bool = True,
-          split: distributed.Split = distributed.Split(), trace_dir=None) -> list[dict]:
+          split: distributed.Split | None = None, trace_dir=None) -> list[dict]:
+    split = distributed.Split() if split is None else split
     rows, ref = [], None
     if reference:
         start, cpu = time.perf_counter(), time.process_time()
@@ -47,7 +48,8 @@ def bench(variant: Variant, workers=(1, 2), reference: bool = True,
                 trace.write(Path(trace_dir) / f"{variant.name or 'game'}-{n}-workers.trace.json")
             rows.append({"run": f"Dask, {n} worker{'s' if n > 1 else ''}",
                          "seconds": time.perf_counter() - start, "cpu": driver.task_seconds,
-                         "busiest": max(driver.worker_seconds.values()), "tasks": driver.tasks, "total": res.total,
+                         "busiest": max(driver.worker_seconds.values()), "tasks": driver.tasks,
+                         "total": res.total,
                          "same": "-" if ref is None else (res.total, res.worst) == (
                              ref.total, ref.worst)})
     for r in rows:
