@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+from testkit import local_dask_client
 
 from cbsolve.certify import verify
 from cbsolve.cli import main
@@ -20,12 +21,7 @@ SMALL = Variant(3, "12345", repeats=True, name="mastermind-3-5")
 
 @pytest.fixture(scope="module")
 def client():
-    distributed_mod = pytest.importorskip("distributed")
-    with distributed_mod.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                      dashboard_address=None,
-                                      env={"OMP_NUM_THREADS": "1"}) as cluster:
-        with distributed_mod.Client(cluster) as c:
-            yield c
+    yield from local_dask_client(2)
 
 
 @pytest.mark.parametrize("max_depth", [None, 4, 3])

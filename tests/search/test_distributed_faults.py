@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+from testkit import local_dask_client
 
 from cbsolve.certify import verify
 from cbsolve.search.distributed import DistributedExpected, solve_worst_distributed
@@ -23,12 +24,7 @@ GAME = Variant(4, "012345678", repeats=False)
 
 @pytest.fixture
 def cluster():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None,
-                                  env={"OMP_NUM_THREADS": "1"}) as cl:
-        with distributed.Client(cl) as client:
-            yield client
+    yield from local_dask_client(2)
 
 
 class Killer(threading.Thread):

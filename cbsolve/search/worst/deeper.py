@@ -32,7 +32,6 @@ from ...variant import Variant
 from ..result import Verdict
 from . import shard_files as files
 from .kernel import _Native
-from .trees import _cert_node
 
 #: The ways a plan splits the refutation: one unit a first-guess orbit, or a second-guess orbit.
 SPLITS = ("orbit", "second")
@@ -90,14 +89,16 @@ def unit_label(plan: dict, unit: dict) -> str:
     return first if "second" not in unit else f"{first}:{unit['class']}:{unit['second']}"
 
 
-def refute_unit(native: _Native, plan: dict, u: int, deadline: Deadline, reached: dict,
-                refute_orbit) -> dict | None:
+def refute_unit(native: _Native, plan: dict, u: int, deadline: Deadline,
+                reached: dict) -> dict | None:
     """Unit ``u``'s result document (without timing), None when stopped. A whole-orbit unit is
-    ``refute_orbit(native, plan, orbit, deadline, reached)`` (:mod:`.shards`)."""
+    refuted as the orbit plan refutes it (:mod:`.shards`)."""
+    from .shards import _refute_orbit, decide_class
+
     unit = plan["units"][u]
     head = {"unit": u, **unit}
     if "second" not in unit:
-        doc = refute_orbit(native, plan, unit["orbit"], deadline, reached)
+        doc = _refute_orbit(native, plan, unit["orbit"], deadline, reached)
         return None if doc is None else {**doc, **head}
     variant, space, depth = native.variant, native.space, plan["depth"]
     g = space.index_of(space.parse(plan["orbits"][unit["orbit"]]))
@@ -116,16 +117,12 @@ def refute_unit(native: _Native, plan: dict, u: int, deadline: Deadline, reached
             if len(members) > capacity(depth - 2, native.n_responses):
                 return {**doc, "outcome": files.REFUTED, "reply": variant.format_response(r),
                         "size": len(members)}
-            native.set_root(members, history)
-            verdict = Verdict(native.run("feasible", depth - 2, deadline))
+            verdict, node = decide_class(native, members, history, depth - 2, deadline)
             if verdict is Verdict.STOPPED:
                 return None
             if verdict is Verdict.NO:
-                raw = native.run("certificate", depth - 2, deadline)
-                if raw is None:
-                    return None
                 return {**doc, "outcome": files.REFUTED, "reply": variant.format_response(r),
-                        "size": len(members), "node": _cert_node(variant, native, raw)}
+                        "size": len(members), "node": node}
     finally:
         native.set_root(everyone, np.zeros(0, dtype=np.int64))
     # every reply of h settled: class S has a strategy within depth-1 (h first)

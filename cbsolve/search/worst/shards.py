@@ -176,7 +176,7 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
             if units is None:
                 doc = _refute_orbit(native, plan, i, deadline, reached)
             else:
-                doc = refute_unit(native, plan, i, deadline, reached, _refute_orbit)
+                doc = refute_unit(native, plan, i, deadline, reached)
         except KeyboardInterrupt:
             doc, run.stop = None, StopReason.INTERRUPTED
         entry = {**label(i), "seconds": round(time.perf_counter() - t0, 3),
@@ -199,6 +199,20 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
             on_orbit(entry)
     run.seconds = time.perf_counter() - start
     return run
+
+
+def decide_class(native: _Native, members: np.ndarray, history: np.ndarray, left: int,
+                 deadline: Deadline) -> tuple[Verdict, dict | None]:
+    """Do ``left`` guesses settle ``members`` after ``history``? With NO, its refutation node
+    (a certificate node); a stop while either is computed is STOPPED."""
+    native.set_root(members, history)
+    verdict = Verdict(native.run("feasible", left, deadline))
+    if verdict is not Verdict.NO:
+        return verdict, None
+    raw = native.run("certificate", left, deadline)
+    if raw is None:
+        return Verdict.STOPPED, None
+    return verdict, _cert_node(native.variant, native, raw)
 
 
 def _refute_orbit(native: _Native, plan: dict, orbit: int, deadline: Deadline,
@@ -225,16 +239,13 @@ def _refute_orbit(native: _Native, plan: dict, orbit: int, deadline: Deadline,
     try:
         for r, members in classes:
             reached.update(classes=len(classes), settled=len(settled), deciding=len(members))
-            native.set_root(members, np.array([g], dtype=np.int64))
-            verdict = Verdict(native.run("feasible", depth - 1, deadline))
+            verdict, node = decide_class(native, members, np.array([g], dtype=np.int64),
+                                         depth - 1, deadline)
             if verdict is Verdict.STOPPED:
                 return None
             if verdict is Verdict.NO:
-                raw = native.run("certificate", depth - 1, deadline)
-                if raw is None:
-                    return None
                 return {**doc, "outcome": files.REFUTED, "reply": variant.format_response(r),
-                        "size": len(members), "node": _cert_node(variant, native, raw)}
+                        "size": len(members), "node": node}
             settled.append((r, members))
         # every class settled: g finds every secret within depth (a witness strategy)
         children = []
