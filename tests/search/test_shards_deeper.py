@@ -10,6 +10,7 @@ from pathlib import Path
 from cbsolve.certify import verify_file
 from cbsolve.cli import main
 from cbsolve.deadline import Deadline
+from cbsolve.search.distributed.trace import from_plan
 from cbsolve.search.worst.shard_files import read_plan, unit_path
 from cbsolve.search.worst.shards import run_shard
 from cbsolve.variant import Variant
@@ -53,6 +54,9 @@ def test_second_guess_units_in_shuffled_order_merge_to_the_unsplit_proof(capsys,
     code, out, _ = cli(capsys, "merge", str(tmp_path / "deep"), "--json")
     assert code == 0, out
     assert json.loads(out)["units"] == deep["units"]
+    trace = from_plan(tmp_path / "deep")     # the units as one group of independent tasks
+    assert len(trace["tasks"]) == trace["jobs"] == deep["units"]
+    assert all(t["cpu"] >= 0 and t["group"] == 0 for t in trace["tasks"])
     split_report = verify_file(tmp_path / "deep" / "certificate.json")
     assert split_report.valid and split_report.lower_bound == 6
     # the unsplit plan proves the same bound
