@@ -3,7 +3,7 @@ orbit) (docs/optimal.md, "Sharded proofs", "One level deeper").
 
 Place in the data flow: ``cbsolve optimal --plan DIR --max-depth D --split second`` ->
 :func:`plan_units` (here) -> ``--shard K/N`` runs units (:mod:`.shards` calls
-:func:`refute_unit`) -> one result file a unit (:mod:`.shard_files`) -> :func:`merge_units`
+:func:`refute_second`) -> one result file a unit (:mod:`.shard_files`) -> :func:`merge_units`
 -> one certificate in the one-process format, which ``cbsolve verify`` checks.
 
 A first guess g is refuted when one of its reply classes S cannot be settled in D-1 more
@@ -32,6 +32,7 @@ from ...variant import Variant
 from ..result import Verdict
 from . import shard_files as files
 from .kernel import _Native
+from .trees import _cert_node
 
 #: The ways a plan splits the refutation: one unit a first-guess orbit, or a second-guess orbit.
 SPLITS = ("orbit", "second")
@@ -89,17 +90,12 @@ def unit_label(plan: dict, unit: dict) -> str:
     return first if "second" not in unit else f"{first}:{unit['class']}:{unit['second']}"
 
 
-def refute_unit(native: _Native, plan: dict, u: int, deadline: Deadline,
-                reached: dict) -> dict | None:
-    """Unit ``u``'s result document (without timing), None when stopped. A whole-orbit unit is
-    refuted as the orbit plan refutes it (:mod:`.shards`)."""
-    from .shards import _refute_orbit, decide_class
-
+def refute_second(native: _Native, plan: dict, u: int, deadline: Deadline,
+                  reached: dict) -> dict | None:
+    """Unit ``u`` (a first guess, its class, a second guess): its result document (without
+    timing), None when stopped."""
     unit = plan["units"][u]
     head = {"unit": u, **unit}
-    if "second" not in unit:
-        doc = _refute_orbit(native, plan, unit["orbit"], deadline, reached)
-        return None if doc is None else {**doc, **head}
     variant, space, depth = native.variant, native.space, plan["depth"]
     g = space.index_of(space.parse(plan["orbits"][unit["orbit"]]))
     h = space.index_of(space.parse(unit["second"]))
@@ -127,6 +123,20 @@ def refute_unit(native: _Native, plan: dict, u: int, deadline: Deadline,
         native.set_root(everyone, np.zeros(0, dtype=np.int64))
     # every reply of h settled: class S has a strategy within depth-1 (h first)
     return {**doc, "outcome": files.NOT_REFUTED}
+
+
+def decide_class(native: _Native, members: np.ndarray, history: np.ndarray, left: int,
+                 deadline: Deadline) -> tuple[Verdict, dict | None]:
+    """Do ``left`` guesses settle ``members`` after ``history``? With NO, its refutation node
+    (a certificate node); a stop while either is computed is STOPPED."""
+    native.set_root(members, history)
+    verdict = Verdict(native.run("feasible", left, deadline))
+    if verdict is not Verdict.NO:
+        return verdict, None
+    raw = native.run("certificate", left, deadline)
+    if raw is None:
+        return Verdict.STOPPED, None
+    return verdict, _cert_node(native.variant, native, raw)
 
 
 def merge_units(plan: dict, results: list[dict]) -> tuple[dict, list[str]]:

@@ -35,9 +35,10 @@ from ...symmetry import Symmetry
 from ...variant import Variant
 from ..options import SearchOptions
 from ..result import Verdict
+from . import deeper
 from . import shard_files as files
 from .kernel import PRUNINGS, _Native
-from .trees import _cert_node, _tree_doc
+from .trees import _tree_doc
 
 #: What a shard run says of an orbit it did not finish or did not run now.
 STOPPED, DONE_BEFORE = "stopped", "done-before"
@@ -51,10 +52,9 @@ def plan_refutation(variant: Variant, directory, depth: int, guesses: str = "all
     from pathlib import Path
 
     from ...scoring import possible_responses
-    from .deeper import SPLITS, plan_units
 
-    if split not in SPLITS:
-        raise InvalidVariant(f"unknown split {split!r}: choose from {', '.join(SPLITS)}")
+    if split not in deeper.SPLITS:
+        raise InvalidVariant(f"unknown split {split!r}: choose from {', '.join(deeper.SPLITS)}")
     space = CodeSpace(variant)
     reps = Symmetry(variant).guess_representatives([])
     body = {
@@ -63,7 +63,7 @@ def plan_refutation(variant: Variant, directory, depth: int, guesses: str = "all
         "depth": int(depth), "responses": len(possible_responses(variant)),
         "secrets": space.size, "orbits": [space.format(space.codes[int(g)]) for g in reps]}
     if split == "second":   # an orbit plan stays as before (no key): its checksum too
-        body.update(split=split, units=plan_units(variant, body["orbits"], depth, guesses))
+        body.update(split=split, units=deeper.plan_units(variant, body["orbits"], depth, guesses))
     plan = files.sealed(body)
     path = files.plan_path(directory)
     if path.exists():
@@ -137,8 +137,6 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
     if plan_variant(plan) != variant:
         raise InvalidVariant(f"the plan in {str(directory)!r} is for {plan_variant(plan).describe()}, "
                              f"not {variant.describe()}: give the plan's variant options")
-    from .deeper import refute_unit, unit_label
-
     k, n = shard
     depth, reps = plan["depth"], plan["orbits"]
     run = ShardRun(shard, depth)
@@ -148,7 +146,7 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
     def label(i: int) -> dict:
         if units is None:
             return {"orbit": i, "guess": reps[i]}
-        return {"unit": i, "orbit": units[i]["orbit"], "guess": unit_label(plan, units[i])}
+        return {"unit": i, "orbit": units[i]["orbit"], "guess": deeper.unit_label(plan, units[i])}
 
     todo = []
     for i in range(k - 1, jobs, n):
@@ -175,8 +173,11 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
         try:
             if units is None:
                 doc = _refute_orbit(native, plan, i, deadline, reached)
-            else:
-                doc = refute_unit(native, plan, i, deadline, reached)
+            elif "second" in units[i]:
+                doc = deeper.refute_second(native, plan, i, deadline, reached)
+            else:    # a whole-orbit unit of a deeper plan: refuted as the orbit plan does
+                doc = _refute_orbit(native, plan, units[i]["orbit"], deadline, reached)
+                doc = None if doc is None else {**doc, "unit": i, **units[i]}
         except KeyboardInterrupt:
             doc, run.stop = None, StopReason.INTERRUPTED
         entry = {**label(i), "seconds": round(time.perf_counter() - t0, 3),
@@ -199,20 +200,6 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
             on_orbit(entry)
     run.seconds = time.perf_counter() - start
     return run
-
-
-def decide_class(native: _Native, members: np.ndarray, history: np.ndarray, left: int,
-                 deadline: Deadline) -> tuple[Verdict, dict | None]:
-    """Do ``left`` guesses settle ``members`` after ``history``? With NO, its refutation node
-    (a certificate node); a stop while either is computed is STOPPED."""
-    native.set_root(members, history)
-    verdict = Verdict(native.run("feasible", left, deadline))
-    if verdict is not Verdict.NO:
-        return verdict, None
-    raw = native.run("certificate", left, deadline)
-    if raw is None:
-        return Verdict.STOPPED, None
-    return verdict, _cert_node(native.variant, native, raw)
 
 
 def _refute_orbit(native: _Native, plan: dict, orbit: int, deadline: Deadline,
@@ -239,7 +226,7 @@ def _refute_orbit(native: _Native, plan: dict, orbit: int, deadline: Deadline,
     try:
         for r, members in classes:
             reached.update(classes=len(classes), settled=len(settled), deciding=len(members))
-            verdict, node = decide_class(native, members, np.array([g], dtype=np.int64),
+            verdict, node = deeper.decide_class(native, members, np.array([g], dtype=np.int64),
                                          depth - 1, deadline)
             if verdict is Verdict.STOPPED:
                 return None
