@@ -28,19 +28,20 @@ def cluster():
 
 
 class Killer(threading.Thread):
-    """Kills (SIGKILL) the first worker seen running a task of ``kind`` once ``trace`` has
-    recorded a finished task (so the run is under way); ``killed`` names it, ``lost`` the
-    keys it held."""
+    """Kills (SIGKILL) the first worker seen running a task of ``kind`` (with ``after_first``,
+    only once ``trace`` has recorded a finished task); ``killed`` names it, ``lost`` the keys
+    it held."""
 
-    def __init__(self, client, trace: Trace, kind: str):
+    def __init__(self, client, trace: Trace, kind: str, after_first: bool = True):
         super().__init__(daemon=True)
         self.client, self.trace, self.kind = client, trace, kind
+        self.after_first = after_first
         self.pids = client.run(os.getpid)
         self.killed, self.lost, self.stop = None, [], threading.Event()
 
     def run(self) -> None:
         while not self.stop.is_set():
-            if self.trace.doc["tasks"]:
+            if self.trace.doc["tasks"] or not self.after_first:
                 for worker, keys in self.client.processing().items():
                     mine = [k for k in keys if self.kind in str(k)]
                     if mine and worker in self.pids:
@@ -80,7 +81,8 @@ def test_worst_case_search_survives_a_worker_killed_mid_run(cluster):
     game = Variant(4, "1234567", repeats=True)
     one = solve_worst(game, workers=1, certificate=False)
     trace = Trace("worst", game.to_dict(), 2)
-    killer = Killer(cluster, trace, "cbsolve-decide_guess")
+    # the first depth's tasks start at once and last a fraction of a second: kill on sight
+    killer = Killer(cluster, trace, "cbsolve-decide_guess", after_first=False)
     killer.start()
     try:
         many = solve_worst_distributed(cluster, game, certificate=False, workers=1, trace=trace)
