@@ -240,3 +240,16 @@ def run_game(lines, **kwargs):
     console = Console(stdin=io.StringIO("".join(x + "\n" for x in lines)), stdout=out)
     result = Game(console=console, **kwargs).run()
     return result, out.getvalue()
+
+
+def local_dask_client(n_workers: int = 2):
+    """A Dask client of a local cluster of ``n_workers`` one-thread worker processes (a
+    generator for a pytest fixture: yields the client, closes both after)."""
+    import pytest
+
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=None,
+                                  env={"OMP_NUM_THREADS": "1"}) as cluster:
+        with distributed.Client(cluster) as client:
+            yield client

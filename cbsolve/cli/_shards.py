@@ -14,7 +14,7 @@ EXIT_INTERRUPTED = 130
 
 
 def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline, workers,
-            memory_budget, positional, scheduler, as_json) -> int:
+            memory_budget, positional, scheduler, as_json, split="orbit") -> int:
     """The ``--plan`` branch of ``optimal``; ``positional``: entries or a log were given."""
     if objective != "worst":
         raise InvalidVariant("--plan shards the worst-case refutation only (--objective worst)")
@@ -27,9 +27,12 @@ def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline
         if max_depth is None:
             raise InvalidVariant("--plan needs --max-depth D: the depth to refute (the lower "
                                  "end of the worst-case interval `cbsolve bounds` reports)")
-        plan = shards.plan_refutation(variant, plan_dir, max_depth, guesses)
+        plan = shards.plan_refutation(variant, plan_dir, max_depth, guesses, split)
         emit(as_json, _plan_json(plan, plan_dir), _plan_text(plan, plan_dir, variant))
         return EXIT_OK
+    if split != "orbit":
+        raise InvalidVariant("--split belongs to the plan (with --max-depth), not to --shard: "
+                             "a shard runs the plan's split")
     k_n = shards.parse_shard(shard)
     from ..search.worst.shard_files import read_plan
 
@@ -50,8 +53,11 @@ def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline
 
 
 def _plan_json(plan: dict, plan_dir) -> dict:
-    return {"plan": str(plan_dir), "depth": plan["depth"], "guesses": plan["guesses"],
-            "orbits": plan["orbits"], "checksum": plan["checksum"], "variant": plan["variant"]}
+    out = {"plan": str(plan_dir), "depth": plan["depth"], "guesses": plan["guesses"],
+           "orbits": plan["orbits"], "checksum": plan["checksum"], "variant": plan["variant"]}
+    if "units" in plan:
+        out.update(split=plan["split"], units=len(plan["units"]))
+    return out
 
 
 def _plan_text(plan: dict, plan_dir, variant) -> str:
@@ -60,6 +66,8 @@ def _plan_text(plan: dict, plan_dir, variant) -> str:
         f"{variant.describe()}: plan to refute {plan['depth']} guesses in the worst case "
         f"(guesses from {plan['guesses']})",
         f"  {n} first-guess orbits: {' '.join(plan['orbits'][:12])}{' ...' if n > 12 else ''}",
+        *([f"  split by second guesses: {len(plan['units'])} units (a shard K of N runs the "
+           "units i with i mod N = K-1)"] if "units" in plan else []),
         f"  written to {plan_dir}; run every shard K of N (any order, any machine):",
         f"    cbsolve optimal <variant options> --plan {plan_dir} --shard K/N",
         f"  then: cbsolve merge {plan_dir}"])
@@ -68,8 +76,14 @@ def _plan_text(plan: dict, plan_dir, variant) -> str:
 def _run_text(run, plan_dir) -> str:
     k, n = run.shard
     done = sum(o["outcome"] not in ("stopped",) for o in run.orbits)
-    lines = [f"shard {k}/{n} of {plan_dir}: {done} orbits done, refuting {run.depth} guesses"]
-    if run.not_refuted:
+    what = "units" if any("unit" in o for o in run.orbits) else "orbits"
+    lines = [f"shard {k}/{n} of {plan_dir}: {done} {what} done, refuting {run.depth} guesses"]
+    if run.not_refuted and any("unit" in o for o in run.orbits):
+        lines.append(f"  not refuted: {run.not_refuted[0]} (first guess:class:second guess): "
+                     "that second guess settles the class within "
+                     f"{run.depth - 1} more guesses, so the split does not refute its first "
+                     "guess (plan that orbit without --split, or merge to see the rest)")
+    elif run.not_refuted:
         lines.append(f"  not refuted: first guess {run.not_refuted[0]} finds every secret within "
                      f"{run.depth} guesses (its strategy is in its result file): {run.depth} "
                      "guesses suffice, the refutation cannot be completed")
@@ -82,5 +96,6 @@ def _run_text(run, plan_dir) -> str:
 
 def _say(entry: dict) -> None:
     extra = f" by reply {entry['reply']} ({entry['size']} secrets)" if entry.get("reply") else ""
-    click.echo(f"  orbit {entry['orbit']} {entry['guess']}: {entry['outcome']}{extra}, "
+    what = f"unit {entry['unit']}" if "unit" in entry else f"orbit {entry['orbit']}"
+    click.echo(f"  {what} {entry['guess']}: {entry['outcome']}{extra}, "
                f"{entry.get('seconds', 0):.2f} s", err=True)

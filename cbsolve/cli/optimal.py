@@ -112,11 +112,18 @@ def _worst_progress(enabled: bool, verbose: bool = False, known=None):
               help="Progress on stderr as plain lines even without a terminal: the interval "
                    "known before the search (with what proves its upper end), then the "
                    "search's (worst objective).")
+@click.option("--trace", "trace_file", type=FILE, default=None, metavar="FILE",
+              help="With --scheduler: write the run's task trace (keys, CPU, worker, order) to "
+                   "FILE, for scripts/bench/simulate_trace.py.")
+@click.option("--split", "split", default="orbit", show_default=True, metavar="orbit|second",
+              help="With --plan and --max-depth: one shard job a first-guess orbit, or "
+                   "(first guess, second guess) pairs for orbits that one job would not finish.")
 @variant_options
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
                     time_limit, workers, no_certificate, lookahead, ties, memory_budget,
-                    reply_source, scheduler, plan_dir, shard, verbose, variant, as_json) -> int:
+                    reply_source, scheduler, plan_dir, shard, verbose, trace_file, split,
+                    variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
 
     ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
@@ -140,6 +147,10 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     if reply_source not in REPLY_SOURCES:
         raise unknown_name("reply source", reply_source, REPLY_SOURCES)
     limit = budget(memory_budget)
+    if trace_file is not None and scheduler is None:
+        raise InvalidVariant("--trace records the tasks of a Dask run: give --scheduler")
+    if split != "orbit" and plan_dir is None:
+        raise InvalidVariant("--split chooses how a --plan splits the refutation: give --plan DIR")
     if shard is not None and plan_dir is None:
         raise InvalidVariant("--shard K/N runs a share of a plan: give --plan DIR")
     if plan_dir is not None:
@@ -152,7 +163,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         return sharded(plan_dir, shard, objective=objective, max_depth=max_depth,
                        guesses=guesses, variant=variant, deadline=deadline, workers=workers,
                        memory_budget=limit, positional=bool(entries or log_file),
-                       scheduler=scheduler, as_json=as_json)
+                       scheduler=scheduler, as_json=as_json, split=split)
     show = progress_enabled(as_json)
     verbose = verbose and not show
     position = _position(variant, entries, log_file, as_json)
@@ -163,7 +174,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         if scheduler is not None:
             result = _solve_distributed(variant, scheduler, objective, workers, max_depth,
                                         guesses, deadline, position, not no_certificate, ties,
-                                        lookahead)
+                                        lookahead, trace_file)
         elif position is not None:
             if ties:
                 raise InvalidVariant("--ties applies to the whole game only, not from a position")
@@ -266,8 +277,9 @@ def _position(variant, entries, log_file, as_json):
 
 
 def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses, deadline,
-                       position, certificate, ties, lookahead):
-    """``--scheduler``: the search split over a Dask cluster (cbsolve/search/distributed/)."""
+                       position, certificate, ties, lookahead, trace_file=None):
+    """``--scheduler``: the search split over a Dask cluster (cbsolve/search/distributed/);
+    ``trace_file``: where to write the run's task trace (also after a stop)."""
     if workers is not None and scheduler != "local":
         raise InvalidVariant("--workers with --scheduler ADDRESS: the cluster's workers are "
                              "used (start them with `dask worker ADDRESS --nthreads 1`); "
@@ -276,19 +288,25 @@ def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesse
         raise InvalidVariant("--ties and --lookahead run on one machine only (not with "
                              "--scheduler)")
     from ..search.distributed import cluster_client, solve_expected_distributed
+    from ..search.distributed.trace import Trace
     from ..search.position import stamp
 
-    if objective == "expected":
-        result = solve_expected_distributed(variant, scheduler, workers=workers,
-                                            max_depth=max_depth, guesses=guesses,
-                                            deadline=deadline, root=position)
-    else:
-        from ..search.distributed import solve_worst_distributed
+    trace = None if trace_file is None else Trace(objective, variant.to_dict(), workers or 0)
+    try:
+        if objective == "expected":
+            result = solve_expected_distributed(variant, scheduler, workers=workers,
+                                                max_depth=max_depth, guesses=guesses,
+                                                deadline=deadline, root=position, trace=trace)
+        else:
+            from ..search.distributed import solve_worst_distributed
 
-        with cluster_client(scheduler, workers) as client:
-            result = solve_worst_distributed(client, variant, guesses=guesses,
-                                             max_depth=max_depth, certificate=certificate,
-                                             root=position, deadline=deadline)
+            with cluster_client(scheduler, workers) as client:
+                result = solve_worst_distributed(client, variant, guesses=guesses,
+                                                 max_depth=max_depth, certificate=certificate,
+                                                 root=position, deadline=deadline, trace=trace)
+    finally:
+        if trace is not None:
+            trace.write(trace_file)
     if position is not None:
         stamp(result, position)
     return result

@@ -4,8 +4,11 @@ Side by side in one run: the single-process search on one thread (the reference 
 time), then a local Dask cluster of 1 and of 2 one-thread worker processes. Per row: wall
 seconds, the CPU seconds spent in the tasks, the busiest worker's share of them (on dedicated
 cores the run cannot finish before that worker, so total / busiest is the speed-up the split
-allows, a figure the load of a shared machine does not change much), tasks, the optimum and
-whether it matches the reference. Run it with nice on a shared machine.
+allows, a figure the load of a shared machine does not change much), the work efficiency
+(the one-process CPU divided by the task CPU of all workers: 1.0 when splitting costs no extra
+work), tasks, the optimum and whether it matches the reference. ``--trace DIR`` writes each
+Dask run's trace (scripts/bench/simulate_trace.py projects it). Run it with nice on a shared
+machine.
 
     nice python scripts/bench/bench_distributed.py                        # Bulls & Cows 4/10
     nice python scripts/bench/bench_distributed.py --variant mastermind   # seconds, a smoke run
@@ -15,15 +18,18 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from cbsolve.search import distributed
 from cbsolve.search.distributed import DistributedExpected, cluster_client
+from cbsolve.search.distributed.trace import Trace
 from cbsolve.search.expected import solve_expected
 from cbsolve.variant import Variant
 
 
 def bench(variant: Variant, workers=(1, 2), reference: bool = True,
-          split: distributed.Split = distributed.Split()) -> list[dict]:
+          split: distributed.Split | None = None, trace_dir=None) -> list[dict]:
+    split = distributed.Split() if split is None else split
     rows, ref = [], None
     if reference:
         start, cpu = time.perf_counter(), time.process_time()
@@ -34,13 +40,20 @@ def bench(variant: Variant, workers=(1, 2), reference: bool = True,
     for n in workers:
         with cluster_client("local", n) as client:
             start = time.perf_counter()
-            driver = DistributedExpected(client, variant, None, "all", split=split)
+            trace = Trace("expected", variant.to_dict(), n)
+            driver = DistributedExpected(client, variant, None, "all", split=split, trace=trace)
             res = driver.run()
+            if trace_dir is not None:
+                Path(trace_dir).mkdir(parents=True, exist_ok=True)
+                trace.write(Path(trace_dir) / f"{variant.name or 'game'}-{n}-workers.trace.json")
             rows.append({"run": f"Dask, {n} worker{'s' if n > 1 else ''}",
                          "seconds": time.perf_counter() - start, "cpu": driver.task_seconds,
-                         "busiest": max(driver.worker_seconds.values()), "tasks": driver.tasks, "total": res.total,
+                         "busiest": max(driver.worker_seconds.values()), "tasks": driver.tasks,
+                         "total": res.total,
                          "same": "-" if ref is None else (res.total, res.worst) == (
                              ref.total, ref.worst)})
+    for r in rows:
+        r["efficiency"] = None if ref is None or not r["cpu"] else rows[0]["cpu"] / r["cpu"]
     return rows
 
 
@@ -54,17 +67,20 @@ def main() -> None:
     ap.add_argument("--split-slots", type=int, default=None,
                     help="split large classes by second guesses from this many worker threads "
                          f"(default {distributed.Split().min_slots})")
+    ap.add_argument("--trace", metavar="DIR", default=None,
+                    help="write each Dask run's trace into DIR")
     args = ap.parse_args()
     split = distributed.Split()
     if args.split_slots is not None:
         split = distributed.Split(min_slots=args.split_slots)
     variant = Variant.preset(args.variant)
     print(f"{variant.describe()}, expected-case optimum")
-    print(f"{'run':24} {'wall s':>8} {'task CPU s':>11} {'busiest s':>10} {'tasks':>6} "
-          f"{'total':>7} same")
-    for r in bench(variant, tuple(args.workers), not args.no_reference, split):
+    print(f"{'run':24} {'wall s':>8} {'task CPU s':>11} {'busiest s':>10} {'effic.':>6} "
+          f"{'tasks':>6} {'total':>7} same")
+    for r in bench(variant, tuple(args.workers), not args.no_reference, split, args.trace):
+        eff = "-" if r["efficiency"] is None else f"{r['efficiency']:.2f}"
         print(f"{r['run']:24} {r['seconds']:8.1f} {r['cpu']:11.1f} {r['busiest']:10.1f} "
-              f"{r['tasks']:6d} {r['total']:7d} {r['same']}", flush=True)
+              f"{eff:>6} {r['tasks']:6d} {r['total']:7d} {r['same']}", flush=True)
 
 
 if __name__ == "__main__":

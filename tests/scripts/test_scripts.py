@@ -125,6 +125,36 @@ def test_bench_distributed_expected_optimal_play_and_strategies():
     assert row["total"] > 0
 
 
+def test_simulate_trace_projects_a_chain_and_independent_units(capsys, tmp_path):
+    sim = load_script("simulate_trace")
+    # two groups in a chain: 4 tasks of 1 s after 1 s of driver work, then one task of 2 s
+    trace = {"groups": [{"id": 0, "after": [], "driver_cpu": 1.0},
+                        {"id": 1, "after": [0], "driver_cpu": 0.0}],
+             "tasks": [{"group": 0, "cpu": 1.0}] * 4 + [{"group": 1, "cpu": 2.0}]}
+    assert sim.simulate(trace, 1)["makespan"] == pytest.approx(7.0)
+    assert sim.simulate(trace, 2)["makespan"] == pytest.approx(5.0)
+    assert sim.simulate(trace, 8)["makespan"] == pytest.approx(4.0)
+    assert sim.simulate(trace, 8, barriers=False)["makespan"] == pytest.approx(3.0)
+    assert sim.summary(trace)["largest"] == 2.0
+    path = tmp_path / "run.trace.json"
+    path.write_text(json.dumps({"objective": "expected", "variant": {"name": "t"}, **trace}))
+    sim.main([str(path), "--workers", "1", "8"])
+    assert "speed-up" in capsys.readouterr().out
+
+
+def test_sample_shards_runs_units_of_a_deeper_plan_and_projects(tmp_path, capsys):
+    from cbsolve.search.worst.shards import plan_refutation
+
+    plan_refutation(MM, tmp_path / "p", 5, "candidates", split="second")
+    sample = load_script("sample_shards")
+    sample.main(["--plan", str(tmp_path / "p"), "--sample", "2", "--limit", "30", "--",
+                 "--variant", "mastermind"])
+    lines = capsys.readouterr().out.splitlines()
+    doc = json.loads(lines[-1])
+    assert [r["outcome"] for r in doc["rows"]] == ["refuted", "refuted"]
+    assert doc["projection"]["units"] > 2 and not doc["projection"]["lower_bound"]
+
+
 def test_bench_on_the_fly_runs_a_child():
     row = load_script("bench_on_the_fly").run(3, "0123", False, "worst", "on-the-fly", None, 1)
     assert row["proved"] and row["source"] == "on-the-fly"

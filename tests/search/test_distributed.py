@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+from testkit import local_dask_client
 
 from cbsolve.certify import verify
 from cbsolve.cli import main
@@ -20,12 +21,7 @@ SMALL = Variant(3, "12345", repeats=True, name="mastermind-3-5")
 
 @pytest.fixture(scope="module")
 def client():
-    distributed_mod = pytest.importorskip("distributed")
-    with distributed_mod.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                      dashboard_address=None,
-                                      env={"OMP_NUM_THREADS": "1"}) as cluster:
-        with distributed_mod.Client(cluster) as c:
-            yield c
+    yield from local_dask_client(2)
 
 
 @pytest.mark.parametrize("max_depth", [None, 4, 3])
@@ -61,13 +57,18 @@ def test_candidates_only_and_from_a_position(client):
 
 def test_cli_published_optimum_on_a_local_cluster(capsys, tmp_path):
     # Koyama & Lai 1993: Mastermind 4/6, 5625 guesses in total (average 4.340)
-    out = tmp_path / "t.json"
+    out, trace = tmp_path / "t.json", tmp_path / "run.trace.json"
     code = main(["optimal", "--variant", "mastermind", "--objective", "expected",
-                 "--scheduler", "local", "--workers", "2", "--out", str(out), "--json"])
+                 "--scheduler", "local", "--workers", "2", "--out", str(out), "--json",
+                 "--trace", str(trace)])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["proved"] and data["total"] == 5625
     assert main(["verify", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["total"] == 5625
+    doc = json.loads(trace.read_text())     # every task that returned, in its group
+    assert doc["format"] == "cbsolve-dask-trace" and doc["tasks"]
+    assert {t["group"] for t in doc["tasks"]} <= {g["id"] for g in doc["groups"]}
+    assert all(t["key"].startswith("cbsolve-solve_") and t["cpu"] >= 0 for t in doc["tasks"])
 
 
 @pytest.mark.parametrize("args, words", [
@@ -75,6 +76,7 @@ def test_cli_published_optimum_on_a_local_cluster(capsys, tmp_path):
     (["--scheduler", "local", "--ties"], "--ties"),
     (["--scheduler", "tcp://127.0.0.1:9", "--objective", "expected", "--workers", "2"],
      "--workers"),
+    (["--trace", "t.json"], "--scheduler"),
 ])
 def test_cli_bad_distributed_options_exit_2(capsys, args, words):
     code = main(["optimal", "--length", "2", "--digits", "3", *args])

@@ -192,7 +192,7 @@ class DistributedExpected:
 
     def __init__(self, client, variant: Variant, max_depth: int | None, guesses: str,
                  time_limit: float | None = None, split: Split = Split(),
-                 deadline: Deadline | None = None):
+                 deadline: Deadline | None = None, trace=None):
         from ..position import expected_search
 
         self.client = client
@@ -211,6 +211,7 @@ class DistributedExpected:
         self.root_level = 0     # guesses played before the searched set (a position's entries)
         self.splits = 0         # classes solved by the second-guess split
         self.root_greedy = False   # the searched set's greedy value, once computed (None: none)
+        self.trace = trace      # a .trace.Trace to record the tasks in, or None
 
     # --- the driver's view of a set: which guesses, in which order ---------------------------
     def _order(self, members: np.ndarray, depth: int, history: list[int]):
@@ -272,6 +273,8 @@ class DistributedExpected:
         lower bound >= ``best`` (the guess is refuted and its running tasks cancelled)."""
         n = len(members)
         cd = depth - 1 if self.max_depth else 0
+        if self.trace is not None:
+            self.trace.group(f"guess {self.search.space.format(self.search.codes[g])}")
         classes = self._classes(g, members, depth)
         child_history = history + [g]
 
@@ -323,9 +326,8 @@ class DistributedExpected:
                 "guesses": self.guesses, "members": c.members.tolist(), "history": history,
                 "depth": depth, "budget": [int(budget[0]), int(budget[1])],
                 "seconds": self._left()}
-        self.tasks += 1
         # larger classes first: priority is the class size
-        return self.client.submit(solve_class, spec, pure=False, priority=len(c.members))
+        return self._send(solve_class, spec, len(c.members))
 
     def _split(self, c: _Class, depth: int, history: list[int], budget) -> None:
         """Solve a large class by the core's best-first search over its guesses, each guess
@@ -395,8 +397,21 @@ class DistributedExpected:
                 "guesses": self.guesses, "members": members.tolist(), "history": history,
                 "guess": int(g), "depth": depth, "budget": [int(best[0]), int(best[1])],
                 "seconds": self._left()}
+        return self._send(solve_guess, spec, len(members))
+
+    def _send(self, task, spec: dict, size: int):
+        """Submit a task under a key made of its inputs (all but the time left) and its
+        number in the run: the scheduler re-runs a lost worker's task as the same computation
+        (the task is pure: a worker's search is a cache), and a task cancelled and sent again
+        gets a fresh key (Dask keeps a cancelled key's state for a while)."""
+        from dask.base import tokenize
+
         self.tasks += 1
-        return self.client.submit(solve_guess, spec, pure=False, priority=len(members))
+        inputs = tokenize({k: v for k, v in spec.items() if k != "seconds"})
+        key = f"cbsolve-{task.__name__}-{inputs}-{self.tasks}"
+        if self.trace is not None:
+            self.trace.submitted(key, task.__name__, size)
+        return self.client.submit(task, spec, key=key, priority=size)
 
     def _finished(self, running: dict) -> list:
         """(what, result) of the tasks of ``running`` (future -> what) that finish next,
@@ -407,6 +422,8 @@ class DistributedExpected:
         out = []
         for fut in done:
             res = fut.result()
+            if self.trace is not None:
+                self.trace.finished(fut.key, res)
             self.nodes += res["nodes"]
             self.task_seconds += res["cpu"]
             self.worker_seconds[res["worker"]] = self.worker_seconds.get(res["worker"], 0.0) \
@@ -534,13 +551,15 @@ class DistributedExpected:
 def solve_expected_distributed(variant: Variant, scheduler: str, *, workers: int | None = None,
                                max_depth: int | None = None, guesses: str = "all",
                                time_limit: float | None = None, root=None,
-                               deadline: Deadline | None = None) -> SearchResult:
+                               deadline: Deadline | None = None, trace=None) -> SearchResult:
     """The expected-case optimum on the Dask cluster at ``scheduler`` (an address, or "local":
     a local cluster of ``workers`` one-thread processes); ``root`` a position to start from;
-    ``deadline`` (else ``time_limit`` seconds) counts the cluster's start."""
+    ``deadline`` (else ``time_limit`` seconds) counts the cluster's start; ``trace`` a
+    :class:`.trace.Trace` that records the run's tasks."""
     deadline = Deadline.given(deadline, time_limit)
     with cluster_client(scheduler, workers) as client:
-        driver = DistributedExpected(client, variant, max_depth, guesses, deadline=deadline)
+        driver = DistributedExpected(client, variant, max_depth, guesses, deadline=deadline,
+                                     trace=trace)
         if root is None:
             return driver.run()
         return driver.run(root.members, list(root.history))

@@ -16,6 +16,7 @@ single-machine one; the tree may use another of the equally good first guesses.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 
@@ -28,6 +29,7 @@ from ...variant import Variant
 from ..result import SearchResult, Verdict
 
 _WORKER = threading.local()   # per worker thread: (game key, native worst-case search)
+_SENT = itertools.count(1)    # tasks sent by this process: the last part of their keys
 
 
 def _native(variant_dict: dict, guesses: str):
@@ -45,6 +47,18 @@ def decide_guess(spec: dict) -> dict:
     """A Dask task: do all reply classes of guess ``spec["guess"]`` at the set ``members``
     (after ``history``) fit within ``left - 1`` more guesses? With ``tree``: also their trees
     (docs/tree-format.md nodes, depths from the class) when they do."""
+    import time
+
+    from .expected import _worker_name
+
+    started, cpu = time.perf_counter(), time.process_time()
+    out = _decide_guess(spec)
+    out.update(cpu=time.process_time() - cpu, seconds=time.perf_counter() - started,
+               worker=_worker_name())
+    return out
+
+
+def _decide_guess(spec: dict) -> dict:
     from ..worst.trees import _tree_doc
 
     variant = Variant.from_dict(spec["variant"])
@@ -73,11 +87,12 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
                             max_depth: int | None = None, certificate: bool = True,
                             workers: int | None = None, root=None,
                             time_limit: float | None = None,
-                            deadline: Deadline | None = None) -> SearchResult:
+                            deadline: Deadline | None = None, trace=None) -> SearchResult:
     """Fewest guesses in the worst case (from ``root``, a position, when given), decided on the
     cluster of ``client``; tree and certificate as :func:`cbsolve.search.worst.solve_worst`.
     Stopped by ``deadline`` (else ``time_limit`` seconds) or Ctrl-C: the interval proved (the
-    depths refuted so far, the greedy tree's depth) and, after a time limit, the greedy tree."""
+    depths refuted so far, the greedy tree's depth) and, after a time limit, the greedy tree.
+    ``trace``: a :class:`.trace.Trace` that records the tasks (a group a depth)."""
     import time
 
     from .cluster import _Stopped
@@ -86,7 +101,7 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
     deadline = Deadline.given(deadline, time_limit)
     try:
         return _solve(client, variant, guesses, max_depth, certificate, workers, root,
-                      deadline, started)
+                      deadline, started, trace)
     except (_Stopped, KeyboardInterrupt) as stop:
         result = getattr(stop, "result", None)
         if result is None:      # stopped before the interval existed
@@ -116,7 +131,8 @@ def _stopped(variant, result, guesses, started):
     return result
 
 
-def _solve(client, variant, guesses, max_depth, certificate, workers, root, deadline, started):
+def _solve(client, variant, guesses, max_depth, certificate, workers, root, deadline, started,
+           trace=None):
     import time
 
     from ...workers import resolve
@@ -142,7 +158,8 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
         for d in range(lower, upper):
             if max_depth is not None and d > max_depth:
                 break
-            winner = _decide(client, variant, guesses, members, history, order, d, deadline)
+            winner = _decide(client, variant, guesses, members, history, order, d, deadline,
+                             trace)
             tasks += len(order)
             if winner is not None:
                 optimum = d
@@ -157,7 +174,7 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
         optimum = upper
     try:
         _finish(client, variant, guesses, certificate, max_depth, native, greedy, winner,
-                optimum, result, deadline)
+                optimum, result, deadline, trace)
     except (_Stopped, KeyboardInterrupt) as stop:
         # the value is decided; a stop while the tree or certificate is built reports it
         # with neither (nothing unverifiable is printed)
@@ -173,7 +190,7 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
 
 
 def _finish(client, variant, guesses, certificate, max_depth, native, greedy, winner, optimum,
-            result, deadline) -> None:
+            result, deadline, trace=None) -> None:
     """The decided answer's tree and certificate (``optimum`` None: none within max_depth),
     both within ``deadline`` (a tree cut short raises _Stopped: the caller reports the value)."""
     from ..worst.trees import _certificate, _fill_stats, _tree_doc
@@ -189,7 +206,7 @@ def _finish(client, variant, guesses, certificate, max_depth, native, greedy, wi
     if winner is None:
         doc = _tree_doc(variant, native, greedy, guesses)
     else:
-        doc = _winning_tree(client, variant, native, guesses, winner, optimum, deadline)
+        doc = _winning_tree(client, variant, native, guesses, winner, optimum, deadline, trace)
     if certificate and optimum > 1:
         result.certificate = _certificate(variant, native, optimum - 1, guesses, deadline, None)
         if result.certificate is not None:
@@ -225,18 +242,35 @@ def _spec(variant, guesses, members, history, g, d, tree=False) -> dict:
             "history": [int(h) for h in history], "guess": int(g), "left": d, "tree": tree}
 
 
-def _decide(client, variant, guesses, members, history, order, d, deadline) -> int | None:
+def _submit(client, spec: dict, priority: int, size: int, trace):
+    """A task keyed by its inputs and its number in the process: the scheduler re-runs a lost
+    worker's task as the same computation (the task is pure: a worker's search is a cache),
+    and a task cancelled and sent again gets a fresh key."""
+    from dask.base import tokenize
+
+    key = f"cbsolve-decide_guess-{tokenize(spec)}-{next(_SENT)}"
+    if trace is not None:
+        trace.submitted(key, "decide_guess", size)
+    return client.submit(decide_guess, spec, key=key, priority=priority)
+
+
+def _decide(client, variant, guesses, members, history, order, d, deadline,
+            trace=None) -> int | None:
     """A first guess with which ``d`` guesses suffice, or None (proved: none does)."""
     from .cluster import wait_any
 
-    futures = {client.submit(decide_guess, _spec(variant, guesses, members, history, g, d),
-                             pure=False, priority=len(order) - i): g
+    if trace is not None:
+        trace.group(f"depth {d}")
+    futures = {_submit(client, _spec(variant, guesses, members, history, g, d),
+                       len(order) - i, len(members), trace): g
                for i, g in enumerate(order)}
     pending, winner = list(futures), None
     try:
         while pending and winner is None:
             for fut in wait_any(pending, deadline):
                 pending.remove(fut)
+                if trace is not None:
+                    trace.finished(fut.key, fut.result())
                 if fut.result()["ok"]:
                     winner = futures[fut]
                     break
@@ -251,20 +285,24 @@ def _note_missing_certificate(result) -> None:
         result.notes.append("time limit reached while writing the lower-bound certificate")
 
 
-def _winning_tree(client, variant, native, guesses, g, d, deadline) -> dict:
+def _winning_tree(client, variant, native, guesses, g, d, deadline, trace=None) -> dict:
     """The tree of winning guess ``g``, built by a task; waited for in short steps (a blocked
     ``result()`` held Ctrl-C for seconds), cancelled at the deadline or on a stop."""
     from ...tree import make_tree
     from .cluster import wait_any
 
-    fut = client.submit(decide_guess, _spec(variant, guesses, native.all, native.empty, g, d,
-                                            tree=True), pure=False)
+    if trace is not None:
+        trace.group("tree")
+    fut = _submit(client, _spec(variant, guesses, native.all, native.empty, g, d, tree=True),
+                  0, len(native.all), trace)
     try:
         wait_any([fut], deadline)
     except BaseException:
         fut.cancel()
         raise
     res = fut.result()
+    if trace is not None:
+        trace.finished(fut.key, res)
     hist: dict[int, int] = {}
     if np.any(native.replies(g, native.all) == variant.win_response):
         hist[1] = 1

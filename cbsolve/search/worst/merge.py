@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ...codes import CodeSpace
 from ...symmetry import Symmetry
 from . import shard_files as files
+from .deeper import mapped_entries, merge_units, unit_label
 from .shards import plan_variant
 from .trees import CERT_FORMAT, CERT_VERSION
 
@@ -34,10 +33,15 @@ class Merged:
     missing: list[str]
     not_refuted: list[str]
     depth: int
+    units: int | None = None    # the units of a deeper split (None: one job an orbit)
 
     def to_json(self) -> dict:
-        return {"depth": self.depth, "orbits": self.orbits, "complete": self.certificate is not None,
-                "missing": self.missing, "not_refuted": self.not_refuted}
+        out = {"depth": self.depth, "orbits": self.orbits,
+               "complete": self.certificate is not None, "missing": self.missing,
+               "not_refuted": self.not_refuted}
+        if self.units is not None:
+            out["units"] = self.units
+        return out
 
 
 def merge_shards(directory) -> Merged:
@@ -46,40 +50,34 @@ def merge_shards(directory) -> Merged:
     plan = files.read_plan(directory)
     variant = plan_variant(plan)
     reps, depth = plan["orbits"], plan["depth"]
-    results = [files.read_result(directory, plan, i) for i in range(len(reps))]
-    missing = [f"{i}:{reps[i]}" for i, doc in enumerate(results) if doc is None]
-    not_refuted = [reps[i] for i, doc in enumerate(results)
-                   if doc is not None and doc["outcome"] == files.NOT_REFUTED]
+    files.check_no_strays(directory, plan)
+    units = plan.get("units")
+    results = [files.read_job(directory, plan, i)
+               for i in range(len(reps) if units is None else len(units))]
+    if units is None:
+        missing = [f"{i}:{reps[i]}" for i, doc in enumerate(results) if doc is None]
+        not_refuted = [reps[i] for i, doc in enumerate(results)
+                       if doc is not None and doc["outcome"] == files.NOT_REFUTED]
+    else:
+        missing = [f"{i}:{unit_label(plan, units[i])}" for i, doc in enumerate(results)
+                   if doc is None]
+        unit_refuted, not_refuted = ({}, []) if missing else merge_units(plan, results)
     merged = Merged(None, len(reps), missing, not_refuted, depth)
+    merged.units = None if units is None else len(units)
     if missing or not_refuted:
         return merged
     root: dict = {"left": depth}
-    refuted = {doc["guess"]: {"reply": doc["reply"], "node": doc["node"]}
-               for doc in results if "node" in doc}
+    if units is None:
+        refuted = {doc["guess"]: {"reply": doc["reply"], "node": doc["node"]}
+                   for doc in results if "node" in doc}
+    else:
+        refuted = unit_refuted
     if refuted:
         root["refuted"] = refuted
-        root.update(_mapped(variant, set(refuted)))
+        space = CodeSpace(variant)
+        root.update(mapped_entries(space, Symmetry(variant), [], set(refuted)))
     merged.certificate = {"format": CERT_FORMAT, "version": CERT_VERSION,
                           "variant": plan["variant"], "guesses": plan["guesses"],
                           "responses": plan["responses"],
                           "claim": {"max_guesses": depth, "solvable": False}, "root": root}
     return merged
-
-
-def _mapped(variant, representatives: set[str]) -> dict:
-    """``mapped`` and ``perms`` of the root: every other guess of the orbits named, with the
-    permutation taking it onto its representative (the lowest code of the orbit, which is the
-    plan's representative)."""
-    space = CodeSpace(variant)
-    codes_idx, rep_idx, perms = Symmetry(variant).orbit_map([])
-    rep_text = np.array(space.format_many(space.codes[rep_idx]), dtype=object)
-    mapped, perm_ids, perm_list = {}, {}, []
-    for k in range(len(codes_idx)):
-        if codes_idx[k] == rep_idx[k] or rep_text[k] not in representatives:
-            continue
-        key = tuple(map(tuple, perms[k].to_json()))
-        if key not in perm_ids:
-            perm_ids[key] = len(perm_list)
-            perm_list.append(perms[k].to_json())
-        mapped[space.format(space.codes[codes_idx[k]])] = [perm_ids[key], str(rep_text[k])]
-    return {"mapped": mapped, "perms": perm_list} if mapped else {}

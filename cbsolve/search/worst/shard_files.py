@@ -99,14 +99,72 @@ def result_path(directory, orbit: int) -> Path:
     return Path(directory) / RESULTS_DIR / f"orbit-{orbit:05d}.json"
 
 
+def unit_path(directory, unit: int) -> Path:
+    return Path(directory) / RESULTS_DIR / f"unit-{unit:05d}.json"
+
+
+def job_path(directory, plan: dict, job: int) -> Path:
+    """The result file of job ``job``: a unit of a deeper split, else a first-guess orbit."""
+    return unit_path(directory, job) if "units" in plan else result_path(directory, job)
+
+
 def read_plan(directory) -> dict:
     plan = read_doc(plan_path(directory), PLAN_FORMAT, "shard plan")
     orbits, depth = plan.get("orbits"), plan.get("depth")
     if (not isinstance(orbits, list) or not orbits or not all(isinstance(g, str) for g in orbits)
             or not isinstance(depth, int) or isinstance(depth, bool) or depth < 1
-            or plan.get("objective") != "worst" or not isinstance(plan.get("variant"), dict)):
+            or plan.get("objective") != "worst" or not isinstance(plan.get("variant"), dict)
+            or ("units" in plan and not _units_ok(plan["units"], len(orbits)))):
         raise ShardFileError(f"shard plan {str(plan_path(directory))!r} is malformed")
     return plan
+
+
+def _units_ok(units, n_orbits: int) -> bool:
+    return isinstance(units, list) and bool(units) and all(
+        isinstance(u, dict) and isinstance(u.get("orbit"), int) and 0 <= u["orbit"] < n_orbits
+        and (set(u) == {"orbit"} or (set(u) == {"orbit", "class", "second"}
+                                     and isinstance(u["class"], str)
+                                     and isinstance(u["second"], str)))
+        for u in units)
+
+
+def read_job(directory, plan: dict, job: int) -> dict | None:
+    """Job ``job``'s result (an orbit, or a unit of a deeper split), None: not done yet."""
+    if "units" not in plan:
+        return read_result(directory, plan, job)
+    path = unit_path(directory, job)
+    if not path.exists():
+        return None
+    unit = plan["units"][job]
+    doc = read_doc(path, RESULT_FORMAT, "shard result")
+    expect = {"plan": plan["checksum"], "variant": plan["variant"], "objective": "worst",
+              "guesses": plan["guesses"], "depth": plan["depth"], "unit": job,
+              "guess": plan["orbits"][unit["orbit"]], **unit}
+    _check_belongs(path, doc, expect)
+    return doc
+
+
+def check_no_strays(directory, plan: dict) -> None:
+    """Refuse a result file the plan does not name (a copy, a duplicate, a file of another
+    split) in ``results/``: merging around it would hide a mistake."""
+    n = len(plan["units"]) if "units" in plan else len(plan["orbits"])
+    expected = {job_path(directory, plan, j).name for j in range(n)}
+    folder = Path(directory) / RESULTS_DIR
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.glob("*.json")):
+        if path.name not in expected:
+            raise ShardFileError(f"{str(path)!r} is not a result file of this plan (a duplicate "
+                                 "or a copy from another plan?): move it out, then merge")
+
+
+def _check_belongs(path: Path, doc: dict, expect: dict) -> None:
+    for key, value in expect.items():
+        if doc.get(key) != value:
+            raise ShardFileError(f"shard result {str(path)!r} is from another proof ({key} "
+                                 f"{doc.get(key)!r}, the plan's is {value!r})")
+    if doc.get("outcome") not in (REFUTED, NOT_REFUTED):
+        raise ShardFileError(f"shard result {str(path)!r} has no valid outcome")
 
 
 def read_result(directory, plan: dict, orbit: int) -> dict | None:
@@ -118,10 +176,5 @@ def read_result(directory, plan: dict, orbit: int) -> dict | None:
     expect = {"plan": plan["checksum"], "variant": plan["variant"], "objective": "worst",
               "guesses": plan["guesses"], "depth": plan["depth"], "orbit": orbit,
               "guess": plan["orbits"][orbit]}
-    for key, value in expect.items():
-        if doc.get(key) != value:
-            raise ShardFileError(f"shard result {str(path)!r} is from another proof ({key} "
-                                 f"{doc.get(key)!r}, the plan's is {value!r})")
-    if doc.get("outcome") not in (REFUTED, NOT_REFUTED):
-        raise ShardFileError(f"shard result {str(path)!r} has no valid outcome")
+    _check_belongs(path, doc, expect)
     return doc

@@ -35,28 +35,36 @@ from ...symmetry import Symmetry
 from ...variant import Variant
 from ..options import SearchOptions
 from ..result import Verdict
+from . import deeper
 from . import shard_files as files
 from .kernel import PRUNINGS, _Native
-from .trees import _cert_node, _tree_doc
+from .trees import _tree_doc
 
 #: What a shard run says of an orbit it did not finish or did not run now.
 STOPPED, DONE_BEFORE = "stopped", "done-before"
 
 
-def plan_refutation(variant: Variant, directory, depth: int, guesses: str = "all") -> dict:
-    """Write the plan of refuting ``depth`` guesses (the first-guess orbits) into
-    ``directory``; an identical plan already there is kept, another one refused."""
+def plan_refutation(variant: Variant, directory, depth: int, guesses: str = "all",
+                    split: str = "orbit") -> dict:
+    """Write the plan of refuting ``depth`` guesses (the first-guess orbits; with ``split``
+    "second", also the (first, second guess) units of :mod:`.deeper`) into ``directory``; an
+    identical plan already there is kept, another one refused."""
     from pathlib import Path
 
     from ...scoring import possible_responses
 
+    if split not in deeper.SPLITS:
+        raise InvalidVariant(f"unknown split {split!r}: choose from {', '.join(deeper.SPLITS)}")
     space = CodeSpace(variant)
     reps = Symmetry(variant).guess_representatives([])
-    plan = files.sealed({
+    body = {
         "format": files.PLAN_FORMAT, "version": files.SHARD_VERSION,
         "variant": variant.to_dict(), "objective": "worst", "guesses": str(guesses),
         "depth": int(depth), "responses": len(possible_responses(variant)),
-        "secrets": space.size, "orbits": [space.format(space.codes[int(g)]) for g in reps]})
+        "secrets": space.size, "orbits": [space.format(space.codes[int(g)]) for g in reps]}
+    if split == "second":   # an orbit plan stays as before (no key): its checksum too
+        body.update(split=split, units=deeper.plan_units(variant, body["orbits"], depth, guesses))
+    plan = files.sealed(body)
     path = files.plan_path(directory)
     if path.exists():
         old = files.read_plan(directory)
@@ -93,8 +101,9 @@ def plan_variant(plan: dict) -> Variant:
 
 @dataclass
 class ShardRun:
-    """What one run of a shard did: an entry per orbit of the shard (``outcome``: refuted,
-    not-refuted, done-before, stopped; orbits after a stop are not listed)."""
+    """What one run of a shard did: an entry per job of the shard, a first-guess orbit or a
+    unit of a deeper split (``outcome``: refuted, not-refuted, done-before, stopped; jobs
+    after a stop are not listed)."""
 
     shard: tuple[int, int]
     depth: int
@@ -131,11 +140,18 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
     k, n = shard
     depth, reps = plan["depth"], plan["orbits"]
     run = ShardRun(shard, depth)
-    mine = [i for i in range(len(reps)) if i % n == k - 1]
+    units = plan.get("units")
+    jobs = len(units) if units is not None else len(reps)
+
+    def label(i: int) -> dict:
+        if units is None:
+            return {"orbit": i, "guess": reps[i]}
+        return {"unit": i, "orbit": units[i]["orbit"], "guess": deeper.unit_label(plan, units[i])}
+
     todo = []
-    for i in mine:
-        if files.read_result(directory, plan, i) is not None:
-            run.orbits.append({"orbit": i, "guess": reps[i], "outcome": DONE_BEFORE})
+    for i in range(k - 1, jobs, n):
+        if files.read_job(directory, plan, i) is not None:
+            run.orbits.append({**label(i), "outcome": DONE_BEFORE})
         else:
             todo.append(i)
     native = None
@@ -152,13 +168,20 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
             if native.setup_stopped is not None:
                 run.stop = native.setup_stopped.reason
                 break
-        t0, nodes0 = time.perf_counter(), int(native.core.nodes())
+        t0, cpu0, nodes0 = time.perf_counter(), time.process_time(), int(native.core.nodes())
         reached: dict = {}
         try:
-            doc = _refute_orbit(native, plan, i, deadline, reached)
+            if units is None:
+                doc = _refute_orbit(native, plan, i, deadline, reached)
+            elif "second" in units[i]:
+                doc = deeper.refute_second(native, plan, i, deadline, reached)
+            else:    # a whole-orbit unit of a deeper plan: refuted as the orbit plan does
+                doc = _refute_orbit(native, plan, units[i]["orbit"], deadline, reached)
+                doc = None if doc is None else {**doc, "unit": i, **units[i]}
         except KeyboardInterrupt:
             doc, run.stop = None, StopReason.INTERRUPTED
-        entry = {"orbit": i, "guess": reps[i], "seconds": round(time.perf_counter() - t0, 3),
+        entry = {**label(i), "seconds": round(time.perf_counter() - t0, 3),
+                 "cpu": round(time.process_time() - cpu0, 3),
                  "nodes": int(native.core.nodes()) - nodes0}
         if doc is None:
             run.stop = run.stop or native.stop_reason() or deadline.reason() or StopReason.STOPPED
@@ -167,8 +190,8 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
             if on_orbit is not None:
                 on_orbit(entry)
             break
-        doc.update(seconds=entry["seconds"], nodes=entry["nodes"])
-        path = files.result_path(directory, i)
+        doc.update(seconds=entry["seconds"], cpu=entry["cpu"], nodes=entry["nodes"])
+        path = files.job_path(directory, plan, i)
         path.parent.mkdir(exist_ok=True)    # a plan copied to a machine without results/
         files.write_doc(path, doc)
         entry.update(outcome=doc["outcome"], reply=doc.get("reply"), size=doc.get("size"))
@@ -203,16 +226,13 @@ def _refute_orbit(native: _Native, plan: dict, orbit: int, deadline: Deadline,
     try:
         for r, members in classes:
             reached.update(classes=len(classes), settled=len(settled), deciding=len(members))
-            native.set_root(members, np.array([g], dtype=np.int64))
-            verdict = Verdict(native.run("feasible", depth - 1, deadline))
+            verdict, node = deeper.decide_class(native, members, np.array([g], dtype=np.int64),
+                                         depth - 1, deadline)
             if verdict is Verdict.STOPPED:
                 return None
             if verdict is Verdict.NO:
-                raw = native.run("certificate", depth - 1, deadline)
-                if raw is None:
-                    return None
                 return {**doc, "outcome": files.REFUTED, "reply": variant.format_response(r),
-                        "size": len(members), "node": _cert_node(variant, native, raw)}
+                        "size": len(members), "node": node}
             settled.append((r, members))
         # every class settled: g finds every secret within depth (a witness strategy)
         children = []
