@@ -35,7 +35,11 @@ def convert_command(source, target, from_format, to_format, file_symbols, as_jso
     check_format(to_format)
     doc, report, fmt = read_for_verify(source, from_format, variant, file_symbols)
     if not report.valid:
-        click.echo(f"{source}: not converted: {report.message}", err=True)
+        if as_json:             # exit 1 is an answer: one document under --json, as for the rest
+            emit(True, {"source": source, "from": fmt, "target": target, "to": to_format,
+                        "converted": False, "message": report.message}, "")
+        else:
+            click.echo(f"{source}: not converted: {report.message}", err=True)
         return EXIT_NONE
     write_document(doc, target, to_format, file_symbols if to_format != "cbsolve" else None)
     data = {"source": source, "from": fmt, "target": target, "to": to_format,
