@@ -308,7 +308,7 @@ def check(argv: list[str], stdin: str | None = "") -> int:
     if "--json" in argv and code in (0, 1) and argv[0] not in ("bot", "serve") \
             and "--help" not in argv:
         json.loads(out)                                 # exactly one document
-    if argv[:1] == ["serve"]:
+    if argv[:1] == ["serve"] and "--help" not in argv:
         check_serve(stdin, out, code)
     return code
 
