@@ -18,7 +18,16 @@ from ..errors import unknown_name
 from ..feedback import FeedbackLog
 from ..status import Status
 from .backend import Backend
-from .engine_options import LOCAL_SEARCH, WORKERS, CpSatOptions, PortfolioShape, SatOptions
+from .engine_options import (
+    CPSAT_DEFAULTS,
+    LOCAL_SEARCH,
+    PORTFOLIO_DEFAULTS,
+    SAT_DEFAULTS,
+    WORKERS,
+    CpSatOptions,
+    PortfolioShape,
+    SatOptions,
+)
 from .native import filterable, listable, listed_result
 from .query import ConsistencyResult, Query
 
@@ -81,8 +90,8 @@ class CpSatBackend(Backend):
 
     def __init__(self, workers: int = WORKERS, suffix_budget: int | None = None,
                  seed: int = 0, seeded: bool = False, local_search: bool | None = None,
-                 options: CpSatOptions = CpSatOptions(), neighbours: bool = True,
-                 portfolio: PortfolioShape = PortfolioShape()):
+                 options: CpSatOptions = CPSAT_DEFAULTS, neighbours: bool = True,
+                 portfolio: PortfolioShape = PORTFOLIO_DEFAULTS):
         self.workers = workers
         self.local_search = LOCAL_SEARCH if local_search is None else local_search
         self.portfolio = portfolio          # the race's shape (benchmarks try others)
@@ -131,7 +140,7 @@ class SatBackend(Backend):
 
     name = "sat"
 
-    def __init__(self, options: SatOptions = SatOptions(), suffix_budget: int | None = None,
+    def __init__(self, options: SatOptions = SAT_DEFAULTS, suffix_budget: int | None = None,
                  neighbours: bool = True):
         self.options = options
         self.suffix_budget = suffix_budget
@@ -174,10 +183,10 @@ class Engines:
     """The engines' options, passed down from :func:`~.solve.consistent` to every backend it
     makes; the defaults are the product's, benchmarks compare others side by side."""
 
-    sat: SatOptions = SatOptions()
-    cpsat: CpSatOptions = CpSatOptions()
+    sat: SatOptions = SAT_DEFAULTS
+    cpsat: CpSatOptions = CPSAT_DEFAULTS
     #: How ``cpsat`` races the native local search for find-one and short lists.
-    portfolio: PortfolioShape = PortfolioShape()
+    portfolio: PortfolioShape = PORTFOLIO_DEFAULTS
     #: The solvers list one-move neighbours of a first secret before asking again.
     neighbours: bool = True
     #: ``auto``'s find-one probe races two orders of the depth-first search (plan.probe_search).

@@ -20,7 +20,12 @@ from ..status import Status, StopReason
 from .blocks import Oracle
 from .clues import Clue, clues
 from .cpsat_stop import solve
-from .engine_options import LOCAL_SEARCH, WORKERS, CpSatOptions  # noqa: F401 - the engine's options
+from .engine_options import (  # noqa: F401 - the engine's options
+    CPSAT_DEFAULTS,
+    LOCAL_SEARCH,
+    WORKERS,
+    CpSatOptions,
+)
 
 
 class CpSatModel:
@@ -134,7 +139,7 @@ class CpSatOracle(Oracle):
 
     def __init__(self, cm: CpSatModel, workers: int = WORKERS, seed: int = 0,
                  seeded: bool = False, log: FeedbackLog | None = None,
-                 options: CpSatOptions = CpSatOptions()):
+                 options: CpSatOptions = CPSAT_DEFAULTS):
         self.cm, self.workers, self.seed = cm, workers, seed
         self.options = options
         #: The log whose count vectors are pinned before the first solve (count_vectors.py);

@@ -76,3 +76,9 @@ class PortfolioShape:
     race_after_first: float | None = time_policy.RACE_AFTER_FIRST
     #: The burst before a second (third, ...) secret: shorter, as it starts from the last secret.
     burst_after_first: int = 1_000
+
+
+#: The product's options, one value each: the engines' argument defaults.
+CPSAT_DEFAULTS = CpSatOptions()
+SAT_DEFAULTS = SatOptions()
+PORTFOLIO_DEFAULTS = PortfolioShape()

@@ -27,7 +27,7 @@ from ..feedback import FeedbackLog
 from ..status import Status, StopReason
 from . import cpsat_stop
 from .blocks import Oracle
-from .engine_options import PortfolioShape  # noqa: F401 - the race's shape
+from .engine_options import PORTFOLIO_DEFAULTS, PortfolioShape  # noqa: F401 - the race's shape
 from .rescoring import Checker, valid_rows
 
 #: Byte marking "any symbol" in a forbidden pattern (a blocked prefix).
@@ -121,7 +121,7 @@ class PortfolioOracle(Oracle):
     exact. ``wins`` counts which engine produced each answer (for the notes and benchmarks)."""
 
     def __init__(self, cpsat_oracle, log: FeedbackLog, seed: int = 0,
-                 shape: PortfolioShape = PortfolioShape()):
+                 shape: PortfolioShape = PORTFOLIO_DEFAULTS):
         self.cp = cpsat_oracle
         self.cm = cpsat_oracle.cm
         self.ls = LocalSearch(log, seed)

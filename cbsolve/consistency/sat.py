@@ -22,7 +22,7 @@ from ..feedback import FeedbackLog
 from ..status import Status
 from .blocks import Oracle
 from .clues import Clue, clues
-from .engine_options import SOLVER, SatOptions  # noqa: F401 - the engine's options
+from .engine_options import SAT_DEFAULTS, SOLVER, SatOptions  # noqa: F401 - the engine's options
 
 #: Pairwise at-most-one up to this many literals; a counter beyond.
 PAIRWISE_MAX = 40
@@ -386,7 +386,7 @@ class SatOracle(Oracle):
         self.s.clause([-self.act])
 
 
-def session_for(log: FeedbackLog, options: SatOptions = SatOptions()) -> SatSession:
+def session_for(log: FeedbackLog, options: SatOptions = SAT_DEFAULTS) -> SatSession:
     session = SatSession(log.variant, options.solver, card=options.card,
                          redundant=options.symbol_sum, chain=options.chain)
     for clue in clues(log):
