@@ -11,11 +11,13 @@
 #include "toolkit_isa.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace cbsolve_scoring;
@@ -211,6 +213,45 @@ std::vector<std::vector<uint32_t>> partition_listed(int length, int n_symbols, b
     return out;
 }
 
+// For each guess, the sums its class sizes over `candidates` give the partition's scores from
+// (cbsolve/strategy/partition.py): largest class, sum of squares, sum of c*log2(c), classes.
+std::vector<std::tuple<uint32_t, uint64_t, double, uint32_t>> partition_sums_listed(
+    int length, int n_symbols, bool repeats, bool bulls_only, py::bytes guesses,
+    py::bytes candidates, int slots) {
+    const std::string g = guesses, c = candidates;
+    check_rows(g, length, n_symbols, "guesses");
+    check_rows(c, length, n_symbols, "candidates");
+    const int G = static_cast<int>(g.size() / length), C = static_cast<int>(c.size() / length);
+    std::vector<std::tuple<uint32_t, uint64_t, double, uint32_t>> out(G);
+    {
+        py::gil_scoped_release nogil;
+        const PackedCodes pc(reinterpret_cast<const uint8_t*>(c.data()), C, length, n_symbols, repeats);
+        std::vector<uint32_t> flat;
+        for (int start = 0; start < G; start += CHUNK) {      // a block of guesses at a time
+            const int k = std::min(CHUNK, G - start);
+            const PackedCodes pg(reinterpret_cast<const uint8_t*>(g.data()) + static_cast<size_t>(start) * length,
+                                 k, length, n_symbols, repeats);
+            flat.assign(static_cast<size_t>(k) * slots, 0);
+            CBSOLVE_ISA_CALL(partition_rows, pg, pc, bulls_only, slots, flat.data());
+            for (int i = 0; i < k; ++i) {
+                uint32_t largest = 0, parts = 0;
+                uint64_t squares = 0;
+                double plogp = 0.0;
+                for (int r = 0; r < slots; ++r) {
+                    const uint32_t n = flat[static_cast<size_t>(i) * slots + r];
+                    if (!n) continue;
+                    largest = std::max(largest, n);
+                    squares += static_cast<uint64_t>(n) * n;
+                    plogp += n * std::log2(static_cast<double>(n));
+                    ++parts;
+                }
+                out[start + i] = {largest, squares, plogp, parts};
+            }
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(scoring, m) {
@@ -239,6 +280,9 @@ PYBIND11_MODULE(scoring, m) {
           py::arg("repeats"), py::arg("no_leading_zero"), py::arg("bulls_only"),
           py::arg("guesses"), py::arg("responses"), py::arg("limit"));
     m.def("partition_listed", &partition_listed, py::arg("length"), py::arg("n_symbols"),
+          py::arg("repeats"), py::arg("bulls_only"), py::arg("guesses"), py::arg("candidates"),
+          py::arg("slots"));
+    m.def("partition_sums_listed", &partition_sums_listed, py::arg("length"), py::arg("n_symbols"),
           py::arg("repeats"), py::arg("bulls_only"), py::arg("guesses"), py::arg("candidates"),
           py::arg("slots"));
 }
