@@ -180,7 +180,7 @@ def single_repairs_counted(log: FeedbackLog, conflict: list[int], deadline: Dead
         if deadline.expired():
             left = numbers[i:]
             notes.append(f"repl{'ies' if len(left) > 1 else 'y'} {', '.join(map(str, left))} "
-                         "not examined (the time ran out)")
+                         f"not examined ({_why_stopped()})")
             break
         found.append(_listed(log, k, deadline.part(1 / (len(numbers) - i)), engine))
     more = deadline.share(1.0, cap=extra, untimed=extra)
@@ -194,8 +194,14 @@ def single_repairs_counted(log: FeedbackLog, conflict: list[int], deadline: Dead
         said = [x for x in (f"{lower} secret counts are lower bounds" if lower else "",
                             f"{f.undecided} scores not decided" if f.undecided else "") if x]
         if said:
-            notes.append(f"reply {f.entry}: {', '.join(said)} (the time ran out)")
+            notes.append(f"reply {f.entry}: {', '.join(said)} ({_why_stopped()})")
     return sorted(out, key=lambda r: _rank_key(log, r)), notes
+
+
+def _why_stopped() -> str:
+    from ..deadline import stop_requested
+
+    return "interrupted" if stop_requested() else "the time ran out"
 
 
 def _decide(log: FeedbackLog, found: list[_Fits], deadline: Deadline,
