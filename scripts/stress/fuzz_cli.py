@@ -124,11 +124,13 @@ PLAY_LINES = st.one_of(
                      "4 0", "3 0", "1B1W", "1A1B", "2 black 1 white", "012 1 1", "123:0,1",
                      "1122 1B0W"]),
     replies(), codes(), st.text(max_size=12))
-#: Small games, so a call answers at once; the presets in either case; the pegs alphabet.
+#: Small games, so a call answers at once; the presets in either case; the pegs alphabet; one
+#: game beyond the filter (the solver's path), with a short time for each answer.
 PLAY_VARIANTS = st.sampled_from([
     ["--length", "3", "--digits", "5"], ["--variant", "MASTERMIND", "--length", "3"],
     ["--variant", "black-peg", "--length", "2"], ["--length", "2", "--digits", "4"],
-    ["--variant", "mastermind", "--symbols", "RGBYOP", "--length", "3"]])
+    ["--variant", "mastermind", "--symbols", "RGBYOP", "--length", "3"],
+    ["--length", "12", "--letters", "20", "--time-limit", "1"]])    # beyond the filter
 
 
 #: Field values of serve requests: the right kinds, the wrong kinds, the edges.
