@@ -20,8 +20,9 @@ without the heuristics and NumPy.
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
 
 _LAZY = {"Advice": ".advice", "next_guess": ".advice", "Evaluation": ".evaluation",
          "Unfinished": ".evaluation", "estimate": ".evaluation", "evaluate": ".evaluation",
@@ -33,19 +34,7 @@ if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__
     from .evaluation import Evaluation, Unfinished, estimate, evaluate
     from .heuristics import GUESS_MODES, SCORED, STRATEGIES, Chooser
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value       # the next access is a plain attribute
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
-
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())
 
 __all__ = ["Advice", "Chooser", "Evaluation", "GUESS_MODES", "SCORED", "STRATEGIES", "Unfinished",
            "estimate", "evaluate", "next_guess"]
