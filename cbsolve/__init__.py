@@ -27,6 +27,7 @@ from .errors import (
                      UnknownName,
 )
 from .feedback import Feedback, FeedbackLog
+from .lazy import lazy_names
 from .variant import PRESETS, Variant
 
 #: The log type under its short name.
@@ -71,20 +72,14 @@ if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__
     from .strategy import Unfinished
 
 
+_load, __dir__ = lazy_names(__name__, {**_LAZY, **_OPTIONAL}, globals())
+
+
 def __getattr__(name: str) -> Any:
     if name == "bounds":     # the subpackage, made callable as the API function by .api
         importlib.import_module(".api", __name__)
         return importlib.import_module(".bounds", __name__)
-    module = _LAZY.get(name) or _OPTIONAL.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value       # the next access is a plain attribute
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY) | set(_OPTIONAL))
+    return _load(name)       # then a plain attribute
 
 
 __all__ = ["CbsolveError", "CodeSpace", "Deadline", "Feedback", "FeedbackLog",

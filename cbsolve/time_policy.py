@@ -101,6 +101,11 @@ CONFLICT_SHARE = 0.5
 #: Of what the conflict leaves, the search for every single reply that alone could be wrong
 #: takes this share; the fewest joint corrections, needed only when none is found, the rest.
 REPAIRS_SHARE = 0.5
+#: Beyond the filter, finding and counting the secrets each single repair leaves takes at most
+#: this long (within the repairs' share): the counts are given where cheap, and a count not
+#: finished is reported as "at least" (12 of 20 letters, 10 clues: every count exact in
+#: 0.3-1.4 s; 10 of 26 letters, 6 clues, counts up to 1.2e8: 11 of 37 not finished in 2 s).
+REPAIRS_COUNT_SECONDS = 2.0
 #: Beyond the filter, the depth-first search diagnoses first with this share (an inconsistent
 #: N=10 log of 26 letters: a minimal conflict in 3 ms, where the SAT deletion had not finished
 #: in 15 s; docs/benchmarks.md, "Diagnosis"), the solvers then take what is left ...

@@ -5,13 +5,19 @@
 // Python owns validation; kernels assume valid inputs. Cross-checked against the NumPy reference.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include "scoring_pack.hpp"
 #include "toolkit_isa.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <stdexcept>
+#include <string>
+#include <tuple>
 #include <vector>
 
 using namespace cbsolve_scoring;
@@ -106,6 +112,146 @@ py::array_t<bool> filter_mask(const PackedCodes& codes, const PackedCodes& guess
     return out;
 }
 
+// --- The list-based entries: plain Python values in and out --------------------------------
+// pybind11 imports NumPy only when an array crosses, so the small-space filter and partition
+// below let `consistent` and `partition` start without it (the same kernels as filter_mask and
+// partition_counts). Codes travel as bytes of symbol indices, `length` bytes a code.
+
+struct Listed {
+    int length, n_symbols;
+    bool repeats, no_leading_zero;
+};
+
+// Calls flush(rows, k) for successive chunks of every code, in lexicographic order.
+constexpr int CHUNK = 1 << 16;
+
+void each_chunk(const Listed& v, const std::function<void(const uint8_t*, int)>& flush) {
+    const int L = v.length, D = v.n_symbols;
+    std::vector<uint8_t> buf;
+    buf.reserve(static_cast<size_t>(CHUNK) * L);
+    std::vector<uint8_t> code(L);
+    std::vector<int> used(D, 0);
+    std::function<void(int)> fill = [&](int pos) {
+        if (pos == L) {
+            buf.insert(buf.end(), code.begin(), code.end());
+            if (buf.size() == static_cast<size_t>(CHUNK) * L) {
+                flush(buf.data(), CHUNK);
+                buf.clear();
+            }
+            return;
+        }
+        for (int s = (pos == 0 && v.no_leading_zero) ? 1 : 0; s < D; ++s) {
+            if (!v.repeats && used[s]) continue;
+            code[pos] = static_cast<uint8_t>(s);
+            ++used[s];
+            fill(pos + 1);
+            --used[s];
+        }
+    };
+    if (L > 0) fill(0);
+    if (!buf.empty()) flush(buf.data(), static_cast<int>(buf.size() / L));
+}
+
+void check_rows(const std::string& rows, int length, int n_symbols, const char* what) {
+    if (length <= 0 || rows.size() % length != 0)
+        throw std::invalid_argument(std::string(what) + ": not whole codes");
+    for (unsigned char c : rows)
+        if (c >= n_symbols) throw std::invalid_argument(std::string(what) + ": symbol out of range");
+}
+
+// (count, rows): how many codes give every log guess its logged response, and the first
+// `limit` of them (all when limit < 0) in lexicographic order.
+py::tuple consistent_listed(int length, int n_symbols, bool repeats, bool no_leading_zero,
+                            bool bulls_only, py::bytes guesses, std::vector<int32_t> responses,
+                            long long limit) {
+    const std::string g = guesses;
+    check_rows(g, length, n_symbols, "guesses");
+    if (g.size() / length != responses.size())
+        throw std::invalid_argument("one response per log guess");
+    const Listed v{length, n_symbols, repeats, no_leading_zero};
+    long long count = 0;
+    std::string kept;
+    {
+        py::gil_scoped_release nogil;
+        const PackedCodes pg(reinterpret_cast<const uint8_t*>(g.data()),
+                             static_cast<int>(responses.size()), length, n_symbols, repeats);
+        std::unique_ptr<bool[]> ok(new bool[CHUNK]);
+        each_chunk(v, [&](const uint8_t* rows, int k) {
+            const PackedCodes pc(rows, k, length, n_symbols, repeats);
+            CBSOLVE_ISA_CALL(filter_rows, pc, pg, responses.data(), bulls_only, ok.get());
+            for (int i = 0; i < k; ++i) {
+                if (!ok[i]) continue;
+                if (limit < 0 || count < limit)
+                    kept.append(reinterpret_cast<const char*>(rows) + static_cast<size_t>(i) * length,
+                                length);
+                ++count;
+            }
+        });
+    }
+    return py::make_tuple(count, py::bytes(kept));
+}
+
+// For each guess (rows of `guesses`), its histogram of replies over `candidates`, `slots` wide.
+std::vector<std::vector<uint32_t>> partition_listed(int length, int n_symbols, bool repeats,
+                                                    bool bulls_only, py::bytes guesses,
+                                                    py::bytes candidates, int slots) {
+    const std::string g = guesses, c = candidates;
+    check_rows(g, length, n_symbols, "guesses");
+    check_rows(c, length, n_symbols, "candidates");
+    const int G = static_cast<int>(g.size() / length), C = static_cast<int>(c.size() / length);
+    std::vector<uint32_t> flat(static_cast<size_t>(G) * slots);
+    {
+        py::gil_scoped_release nogil;
+        const PackedCodes pg(reinterpret_cast<const uint8_t*>(g.data()), G, length, n_symbols, repeats);
+        const PackedCodes pc(reinterpret_cast<const uint8_t*>(c.data()), C, length, n_symbols, repeats);
+        CBSOLVE_ISA_CALL(partition_rows, pg, pc, bulls_only, slots, flat.data());
+    }
+    std::vector<std::vector<uint32_t>> out(G);
+    for (int i = 0; i < G; ++i)
+        out[i].assign(flat.begin() + static_cast<size_t>(i) * slots,
+                      flat.begin() + static_cast<size_t>(i + 1) * slots);
+    return out;
+}
+
+// For each guess, the sums its class sizes over `candidates` give the partition's scores from
+// (cbsolve/strategy/partition.py): largest class, sum of squares, sum of c*log2(c), classes.
+std::vector<std::tuple<uint32_t, uint64_t, double, uint32_t>> partition_sums_listed(
+    int length, int n_symbols, bool repeats, bool bulls_only, py::bytes guesses,
+    py::bytes candidates, int slots) {
+    const std::string g = guesses, c = candidates;
+    check_rows(g, length, n_symbols, "guesses");
+    check_rows(c, length, n_symbols, "candidates");
+    const int G = static_cast<int>(g.size() / length), C = static_cast<int>(c.size() / length);
+    std::vector<std::tuple<uint32_t, uint64_t, double, uint32_t>> out(G);
+    {
+        py::gil_scoped_release nogil;
+        const PackedCodes pc(reinterpret_cast<const uint8_t*>(c.data()), C, length, n_symbols, repeats);
+        std::vector<uint32_t> flat;
+        for (int start = 0; start < G; start += CHUNK) {      // a block of guesses at a time
+            const int k = std::min(CHUNK, G - start);
+            const PackedCodes pg(reinterpret_cast<const uint8_t*>(g.data()) + static_cast<size_t>(start) * length,
+                                 k, length, n_symbols, repeats);
+            flat.assign(static_cast<size_t>(k) * slots, 0);
+            CBSOLVE_ISA_CALL(partition_rows, pg, pc, bulls_only, slots, flat.data());
+            for (int i = 0; i < k; ++i) {
+                uint32_t largest = 0, parts = 0;
+                uint64_t squares = 0;
+                double plogp = 0.0;
+                for (int r = 0; r < slots; ++r) {
+                    const uint32_t n = flat[static_cast<size_t>(i) * slots + r];
+                    if (!n) continue;
+                    largest = std::max(largest, n);
+                    squares += static_cast<uint64_t>(n) * n;
+                    plogp += n * std::log2(static_cast<double>(n));
+                    ++parts;
+                }
+                out[start + i] = {largest, squares, plogp, parts};
+            }
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(scoring, m) {
@@ -130,4 +276,13 @@ PYBIND11_MODULE(scoring, m) {
           py::arg("rows"), py::arg("cols"), py::arg("slots"));
     m.def("filter_mask", &filter_mask, py::arg("codes"), py::arg("guesses"), py::arg("responses"),
           py::arg("bulls_only"));
+    m.def("consistent_listed", &consistent_listed, py::arg("length"), py::arg("n_symbols"),
+          py::arg("repeats"), py::arg("no_leading_zero"), py::arg("bulls_only"),
+          py::arg("guesses"), py::arg("responses"), py::arg("limit"));
+    m.def("partition_listed", &partition_listed, py::arg("length"), py::arg("n_symbols"),
+          py::arg("repeats"), py::arg("bulls_only"), py::arg("guesses"), py::arg("candidates"),
+          py::arg("slots"));
+    m.def("partition_sums_listed", &partition_sums_listed, py::arg("length"), py::arg("n_symbols"),
+          py::arg("repeats"), py::arg("bulls_only"), py::arg("guesses"), py::arg("candidates"),
+          py::arg("slots"));
 }

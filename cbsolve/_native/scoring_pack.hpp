@@ -39,8 +39,18 @@ struct PackedCodes {
     PackedCodes(py::array_t<uint8_t, py::array::c_style | py::array::forcecast> codes,
                 int n_symbols_, bool repeats_) {
         if (codes.ndim() != 2) throw std::invalid_argument("codes must be a 2-D array");
-        n = static_cast<int>(codes.shape(0));
-        length = static_cast<int>(codes.shape(1));
+        pack(codes.data(), static_cast<int>(codes.shape(0)), static_cast<int>(codes.shape(1)),
+             n_symbols_, repeats_);
+    }
+    // Rows of symbol indices from plain memory (the list-based entries: no NumPy array).
+    PackedCodes(const uint8_t* rows, int n_, int length_, int n_symbols_, bool repeats_) {
+        pack(rows, n_, length_, n_symbols_, repeats_);
+    }
+
+  private:
+    void pack(const uint8_t* rows, int n_, int length_, int n_symbols_, bool repeats_) {
+        n = n_;
+        length = length_;
         n_symbols = n_symbols_;
         repeats = repeats_;
         int w = repeats ? length : 1;
@@ -49,14 +59,14 @@ struct PackedCodes {
         pad = 8 * pw - length;
         pos.assign(static_cast<size_t>(n) * pw, 0);
         cnt.assign(static_cast<size_t>(n) * cw, 0);
-        auto c = codes.unchecked<2>();
         std::vector<int> count(n_symbols);
         for (int i = 0; i < n; ++i) {
             u64* prow = &pos[static_cast<size_t>(i) * pw];
             u64* crow = &cnt[static_cast<size_t>(i) * cw];
             std::fill(count.begin(), count.end(), 0);
+            const uint8_t* row = rows + static_cast<size_t>(i) * length;
             for (int p = 0; p < length; ++p) {
-                int s = c(i, p);
+                int s = row[p];
                 if (s >= n_symbols) throw std::invalid_argument("symbol index out of range");
                 prow[p / 8] |= static_cast<u64>(s) << (8 * (p % 8));
                 int bit = s * w + count[s]++;

@@ -107,7 +107,7 @@ def opening_partition(variant: Variant, code):
     from ..bounds.partition import first_guess_partition, repeats_work
     from ..codes import CodeSpace
     from ..patterns import guess_patterns, pattern_of
-    from ..strategy.partition import SCORES, Partition, plain, scores_of
+    from ..strategy.partition import Partition, best_of_sums, row_sums, scores_of_sums
 
     if variant.no_leading_zero:
         return None
@@ -124,14 +124,14 @@ def opening_partition(variant: Variant, code):
         for (b, c), size in first_guess_partition(variant, p).items():
             row[variant.response_index(b, c)] = size
         rows.append(row)
-    scores = scores_of(rows)
-    best = {k: plain(scores[k].max() if high else scores[k].min()) for k, high in SCORES.items()}
+    n = sum(rows[0])
+    sums = [row_sums(row) for row in rows]
     mine = patterns.index(pattern_of(code))
     classes = [{"reply": variant.format_response(r), "count": int(n), "members": []}
                for r, n in enumerate(rows[mine]) if n]
     return Partition(guess=CodeSpace(variant).format(code), candidates=sum(rows[mine]), candidate=True,
-                     classes=classes, scores={k: plain(scores[k][mine]) for k in SCORES},
-                     best=best if every else None, best_complete=every)
+                     classes=classes, scores=scores_of_sums(n, *sums[mine]),
+                     best=best_of_sums(n, sums) if every else None, best_complete=every)
 
 
 def rule_summary(variant: Variant, code) -> dict:

@@ -26,19 +26,23 @@ Irving 1979) and the answer says ``honoured: false`` and why.
 """
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .. import time_policy
 from ..codes import CodeSpace
 from ..deadline import Deadline, stop_requested
 from ..errors import InconsistentLog, unknown_name
 from ..feedback import FeedbackLog
-from ..strategy.advice import choose_next
-from ..strategy.heuristics import GUESS_MODES, STRATEGIES, Chooser
+from ..guess_pool import GUESS_POOLS as GUESS_MODES
 from ..variant import Variant
 from . import answers as A
-from .choose import choose, guess_rows
-from .sampled import SAMPLED_CODES, choose_sampled
+
+# NumPy and the heuristics are imported where a guess is chosen: a small game's partition needs
+# neither.
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..strategy.heuristics import Chooser
 
 OPTIMAL = "optimal"
 #: The heuristic aiming at each objective, for positions no tree or exact search covers.
@@ -57,6 +61,8 @@ def check_objective(objective: str) -> str:
 
 
 def check_strategy(strategy: str) -> str:
+    from ..strategy.heuristics import STRATEGIES
+
     if strategy != OPTIMAL and strategy not in STRATEGIES:
         raise unknown_name("strategy", strategy, (*STRATEGIES, OPTIMAL))
     return strategy
@@ -255,6 +261,8 @@ class PositionService:
         if node is None:
             return None
         if cands is None:
+            import numpy as np
+
             cands = np.arange(self.space.size, dtype=np.int64)
         key = (id(tree), tuple(log.tokens()))   # a game replays the same few tree positions
         cost = self._tree_costs.get(key)
@@ -346,6 +354,10 @@ class PositionService:
         return None if move is None else (move.guess, move.total, move.worst)
 
     def _heuristic(self, log, cands, strategy, heuristic, objective, remaining, deadline, why):
+        from ..strategy.advice import choose_next
+        from .choose import choose, guess_rows
+        from .sampled import SAMPLED_CODES, choose_sampled
+
         chooser = self._chooser(heuristic)
         history = tuple(self.space.index_of(e.guess) for e in log)
         if heuristic in ("first", "random") or cands.size <= 2:
@@ -391,6 +403,8 @@ class PositionService:
 
     # --- helpers ---------------------------------------------------------------------------
     def _chooser(self, strategy: str) -> Chooser:
+        from ..strategy.heuristics import Chooser
+
         if strategy not in self._choosers:
             self._choosers[strategy] = Chooser(self.variant, strategy, self.guesses,
                                                seed=self.seed)
@@ -400,6 +414,8 @@ class PositionService:
         """(one guess per symmetry class of a large space's position, "") or (None, why not):
         computed when the history is short, the classes are few enough to score and their
         cost (:data:`cbsolve.time_policy.ADVICE_CLASSES_SECONDS_PER_CODE`) fits ``deadline``."""
+        import numpy as np
+
         from ..symmetry import _orbits
         from .choose import SYMMETRY_DEPTH
         from .sampled import POOL_CANDIDATES, POOL_SPREAD
@@ -467,9 +483,10 @@ class PositionService:
         """The reply classes of ``guess`` over the secrets ``log`` leaves, with the heuristics'
         scores beside the best any guess reaches (over one guess per symmetry class; None
         when the deadline cut that comparison: ``best_complete`` says so). ``members``: the
-        classes' secrets are wanted (the opening's closed form has only their counts)."""
-        from ..strategy.partition import partition
-
+        classes' secrets are wanted (the opening's closed form has only their counts). A small
+        game's partition without members goes through the kernel's list-based entries
+        (:func:`~cbsolve.strategy.partition.listed_partition`: the best over every guess, no
+        NumPy); the rest compares one guess per symmetry class."""
         deadline = Deadline.given(deadline)
         if not len(log) and not members:
             from .opening import opening_partition
@@ -477,7 +494,16 @@ class PositionService:
             found = opening_partition(self.variant, self.space.parse(guess))
             if found is not None:
                 return found
+        if not members and len(log):
+            from ..strategy.partition import listed_partition
+
+            found = listed_partition(log, guess, deadline)
+            if found is not None:
+                return found
+        import numpy as np
+
         from ..strategy.heuristics import require_enumerable
+        from ..strategy.partition import partition
 
         require_enumerable(self.variant, "a partition")
         cands = np.arange(self.space.size, dtype=np.int64)

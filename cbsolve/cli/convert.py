@@ -36,7 +36,11 @@ def convert_command(source, target, from_format, to_format, file_symbols, as_jso
     report = verified(source, from_format, variant, file_symbols, "--from")
     doc, fmt = report.document, report.format
     if not report.valid:
-        click.echo(f"{source}: not converted: {report.message}", err=True)
+        if as_json:             # exit 1 is an answer: one document under --json, as for the rest
+            emit(True, {"source": source, "from": fmt, "target": target, "to": to_format,
+                        "converted": False, "message": report.message}, "")
+        else:
+            click.echo(f"{source}: not converted: {report.message}", err=True)
         return EXIT_NONE
     write_document(doc, target, to_format, file_symbols if to_format != "cbsolve" else None)
     data = {"source": source, "from": fmt, "target": target, "to": to_format,

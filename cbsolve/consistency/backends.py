@@ -3,28 +3,36 @@
 
 Place in the data flow: engines (native.py, dfs.py, cpsat.py + portfolio.py, sat.py) and the
 query answerers (dfs_answer.py, answer.py) -> (this module) -> plan.py, solve.py. All return the
-same result type, so the CLI and JSON are identical whichever answered. OR-Tools and PySAT are
-imported by the engines on their first solve, not here.
+same result type, so the CLI and JSON are identical whichever answered. The engines (and
+OR-Tools, PySAT, NumPy) are imported on their first solve, not here: a count or a list that the
+native filter answers (native.listed_result) imports none of them.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..deadline import Deadline
 from ..errors import unknown_name
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import cpsat, dfs_answer, sat
-from .answer import answer_query
 from .backend import Backend
-from .dfs_answer import HeadStart
-from .native import consistent_indices, filterable, result_from_indices
-from .portfolio import PortfolioOracle, PortfolioShape
+from .engine_options import (
+    CPSAT_DEFAULTS,
+    LOCAL_SEARCH,
+    PORTFOLIO_DEFAULTS,
+    SAT_DEFAULTS,
+    WORKERS,
+    CpSatOptions,
+    PortfolioShape,
+    SatOptions,
+)
+from .native import filterable, listable, listed_result
 from .query import ConsistencyResult, Query
-from .rescoring import mismatch_counts
+
+if TYPE_CHECKING:
+    from .dfs_answer import HeadStart
 
 
 class NativeBackend(Backend):
@@ -43,9 +51,15 @@ class NativeBackend(Backend):
         if method == "auto":
             method = "filter" if filterable(log) else "dfs"
         if method == "dfs":
+            from . import dfs_answer
+
             result = dfs_answer.solve(log, query, self.name, head_start=head_start,
                                       deadline=deadline)
+        elif listable(log, query):
+            result = listed_result(log, query, self.name)
         else:
+            from .native import consistent_indices, result_from_indices
+
             result = result_from_indices(log.space, consistent_indices(log), query, self.name)
         result.seconds = time.perf_counter() - start
         return result
@@ -56,8 +70,15 @@ class NativeBackend(Backend):
         """The filter's mismatch counts, or beyond the filter the depth-first search that lets
         up to ``max_lies`` clues break."""
         if not filterable(log):     # beyond the filter's budget: the depth-first search
+            from . import dfs_answer
+
             return dfs_answer.solve(log, query, self.name, lies=max_lies, head_start=head_start,
                                     deadline=deadline)
+        import numpy as np
+
+        from .native import result_from_indices
+        from .rescoring import mismatch_counts
+
         idx = np.flatnonzero(mismatch_counts(log, log.space.codes) <= max_lies)
         return result_from_indices(log.space, idx, query)
 
@@ -67,12 +88,12 @@ class CpSatBackend(Backend):
 
     name = "cpsat"
 
-    def __init__(self, workers: int = cpsat.WORKERS, suffix_budget: int | None = None,
+    def __init__(self, workers: int = WORKERS, suffix_budget: int | None = None,
                  seed: int = 0, seeded: bool = False, local_search: bool | None = None,
-                 options: cpsat.CpSatOptions = cpsat.CpSatOptions(), neighbours: bool = True,
-                 portfolio: PortfolioShape = PortfolioShape()):
+                 options: CpSatOptions = CPSAT_DEFAULTS, neighbours: bool = True,
+                 portfolio: PortfolioShape = PORTFOLIO_DEFAULTS):
         self.workers = workers
-        self.local_search = cpsat.LOCAL_SEARCH if local_search is None else local_search
+        self.local_search = LOCAL_SEARCH if local_search is None else local_search
         self.portfolio = portfolio          # the race's shape (benchmarks try others)
         self.suffix_budget = suffix_budget
         self.seed = seed
@@ -82,6 +103,10 @@ class CpSatBackend(Backend):
 
     def solve(self, log: FeedbackLog, query: Query, head_start=None,
               deadline: Deadline | None = None) -> ConsistencyResult:
+        from . import cpsat
+        from .answer import answer_query
+        from .portfolio import PortfolioOracle
+
         start = time.perf_counter()
         deadline = Deadline.given(deadline, query.time_limit)
         oracle = cpsat.CpSatOracle(cpsat.model_for(log), self.workers, self.seed, self.seeded,
@@ -101,6 +126,9 @@ class CpSatBackend(Backend):
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
                         head_start=None, deadline: Deadline | None = None) -> ConsistencyResult:
         """Each entry enforced by its own selector, at least all but ``max_lies`` of them true."""
+        from . import cpsat
+        from .answer import answer_query
+
         cm, sels = cpsat.selector_model(log)
         cm.model.Add(sum(sels) >= len(sels) - max_lies)
         return answer_query(self.name, log, query, Deadline.given(deadline, query.time_limit),
@@ -112,7 +140,7 @@ class SatBackend(Backend):
 
     name = "sat"
 
-    def __init__(self, options: sat.SatOptions = sat.SatOptions(), suffix_budget: int | None = None,
+    def __init__(self, options: SatOptions = SAT_DEFAULTS, suffix_budget: int | None = None,
                  neighbours: bool = True):
         self.options = options
         self.suffix_budget = suffix_budget
@@ -120,6 +148,9 @@ class SatBackend(Backend):
 
     def solve(self, log: FeedbackLog, query: Query, head_start=None,
               deadline: Deadline | None = None) -> ConsistencyResult:
+        from . import sat
+        from .answer import answer_query
+
         start = time.perf_counter()
         deadline = Deadline.given(deadline, query.time_limit)
         with sat.session_for(log, self.options) as session:
@@ -131,6 +162,9 @@ class SatBackend(Backend):
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
                         head_start=None, deadline: Deadline | None = None) -> ConsistencyResult:
         """A counter over the negated selectors: at most ``max_lies`` entries false."""
+        from . import sat
+        from .answer import answer_query
+
         with sat.session_for(log, self.options) as s:
             return answer_query(self.name, log, query, Deadline.given(deadline, query.time_limit),
                                 s.oracle(lies=max_lies), lies=max_lies)
@@ -149,10 +183,10 @@ class Engines:
     """The engines' options, passed down from :func:`~.solve.consistent` to every backend it
     makes; the defaults are the product's, benchmarks compare others side by side."""
 
-    sat: sat.SatOptions = sat.SatOptions()
-    cpsat: cpsat.CpSatOptions = cpsat.CpSatOptions()
+    sat: SatOptions = SAT_DEFAULTS
+    cpsat: CpSatOptions = CPSAT_DEFAULTS
     #: How ``cpsat`` races the native local search for find-one and short lists.
-    portfolio: PortfolioShape = PortfolioShape()
+    portfolio: PortfolioShape = PORTFOLIO_DEFAULTS
     #: The solvers list one-move neighbours of a first secret before asking again.
     neighbours: bool = True
     #: ``auto``'s find-one probe races two orders of the depth-first search (plan.probe_search).

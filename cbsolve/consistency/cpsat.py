@@ -13,8 +13,6 @@ blocking constraint with the previous solution as a hint, one block of completio
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .. import time_policy
 from ..deadline import Deadline, stopped_by
 from ..feedback import FeedbackLog
@@ -22,31 +20,12 @@ from ..status import Status, StopReason
 from .blocks import Oracle
 from .clues import Clue, clues
 from .cpsat_stop import solve
-
-#: CP-SAT search workers (the machine has 2 cores; more workers = a wider portfolio).
-WORKERS = 1
-#: Race the native local search (portfolio.py) against CP-SAT for find-one / determined.
-LOCAL_SEARCH = True
-
-
-@dataclass(frozen=True)
-class CpSatOptions:
-    """How the CP-SAT engine searches; benchmarks pass other values, the defaults are the
-    product's."""
-
-    #: Fix each symbol's count when the clues' totals allow one count vector (count_vectors.py):
-    #: redundant, and on the hard band (N=40, 50 clues, 22 seeds, 10 s) 11 secrets found vs 6.
-    pin_counts: bool = True
-    #: When the counts are pinned to one vector, branch on the position/symbol literals in the
-    #: order of their belief-propagation marginals (marginals.py), likeliest first (CP-SAT fixed
-    #: search). Hard band, find one, 5 s (docs/benchmarks.md, "Hard band"): 45 clues 1 of 7
-    #: found vs 0, 50 clues 3 of 7 vs 2, 60 clues 8 of 8 vs 7.
-    guide: bool = True
-    #: Sum-product sweeps for that order: 20 found the same as 60, at a third of the cost.
-    guide_sweeps: int = 20
-    #: Extra CP-SAT parameters for every solve, as (name, value) pairs (benchmarks: e.g.
-    #: (("linearization_level", 0),)).
-    params: tuple[tuple[str, object], ...] = ()
+from .engine_options import (  # noqa: F401 - the engine's options
+    CPSAT_DEFAULTS,
+    LOCAL_SEARCH,
+    WORKERS,
+    CpSatOptions,
+)
 
 
 class CpSatModel:
@@ -160,7 +139,7 @@ class CpSatOracle(Oracle):
 
     def __init__(self, cm: CpSatModel, workers: int = WORKERS, seed: int = 0,
                  seeded: bool = False, log: FeedbackLog | None = None,
-                 options: CpSatOptions = CpSatOptions()):
+                 options: CpSatOptions = CPSAT_DEFAULTS):
         self.cm, self.workers, self.seed = cm, workers, seed
         self.options = options
         #: The log whose count vectors are pinned before the first solve (count_vectors.py);

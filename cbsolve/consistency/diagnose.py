@@ -325,29 +325,54 @@ def _corrections_cpsat(log: FeedbackLog, deadline: Deadline):
     return corrections_for(log, secret), status == cp.OPTIMAL, secret
 
 
-def _find_one_by(backend: str):
-    """A find-one ``(log, deadline) -> code or None`` for :mod:`repairs` beyond the filter."""
-    def by_search(log: FeedbackLog, deadline: Deadline):
-        c = dfs.first(log, deadline)
-        return tuple(int(v) for v in c.codes[0]) if c.codes.shape[0] else None
+def _counting_engine(backend: str) -> repairs.CountingEngine:
+    """How :mod:`repairs` lists, finds and counts beyond the filter: the depth-first search
+    (its counting mode) for ``native`` and ``auto``, else the named backend's own answers."""
+    if backend in DFS_BACKENDS:
+        def list_codes(log: FeedbackLog, limit: int, deadline: Deadline):
+            c = dfs.list_codes(log, limit + 1, seconds=deadline.left())
+            return c.codes[:limit], c.complete and c.codes.shape[0] <= limit
 
-    def by_cpsat(log: FeedbackLog, deadline: Deadline):
-        r = get_backend("cpsat").solve(log, Query(limit=1, determined=False), deadline=deadline)
-        return log.space.parse(r.secrets[0]) if r.secrets else None
+        def first(log: FeedbackLog, deadline: Deadline):
+            c = dfs.first(log, deadline)
+            return (tuple(int(x) for x in c.codes[0]) if c.codes.shape[0] else None), c.complete
 
-    return by_search if backend in DFS_BACKENDS else by_cpsat
+        def count(log: FeedbackLog, deadline: Deadline):
+            c = dfs.count(log, seconds=deadline.left())
+            return c.count, c.complete
+
+        return repairs.CountingEngine(list_codes, first, count)
+
+    def solved(log: FeedbackLog, query: Query, deadline: Deadline):
+        return get_backend(backend).solve(log, query, deadline=deadline)
+
+    def list_solved(log: FeedbackLog, limit: int, deadline: Deadline):
+        r = solved(log, Query(limit=limit), deadline)
+        codes = np.array([log.space.parse(x) for x in r.secrets], dtype=np.uint8)
+        return codes.reshape(-1, log.variant.length), r.status == Status.OPTIMAL and not r.truncated
+
+    def first_solved(log: FeedbackLog, deadline: Deadline):
+        r = solved(log, Query(limit=1, determined=False), deadline)
+        return (log.space.parse(r.secrets[0]) if r.secrets else None), r.consistent is not None
+
+    def count_solved(log: FeedbackLog, deadline: Deadline):
+        r = solved(log, Query(count=True, limit=0), deadline)
+        return r.count or 0, r.exact
+
+    return repairs.CountingEngine(list_solved, first_solved, count_solved, kind="solver")
 
 
 def single_repairs(log: FeedbackLog, conflict: list[int] | None, backend: str,
-                   deadline: Deadline, confirmed=()):
-    """Every reply that alone could be wrong (:mod:`repairs`): exact over the filter, else
-    one score for each entry of the conflict found within ``deadline``."""
+                   deadline: Deadline, confirmed=()) -> tuple[list, list[str]]:
+    """Every reply that alone could be wrong (:mod:`repairs`) with each score that fits it and
+    its secret count: exact over the filter; beyond it, for each entry of the conflict found,
+    counted within ``deadline`` (exact, else "at least", and notes on what was left undecided)."""
     if _native_ok(log, backend):
-        return repairs.single_repairs_enumerated(log, confirmed)
+        return repairs.single_repairs_enumerated(log, confirmed), []
     if not conflict:
-        return []
-    return repairs.single_repairs_searched(log, conflict, deadline, _find_one_by(backend),
-                                           confirmed)
+        return [], []
+    return repairs.single_repairs_counted(log, conflict, deadline, _counting_engine(backend),
+                                          confirmed, extra=time_policy.REPAIRS_COUNT_SECONDS)
 
 
 def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native",
@@ -356,7 +381,8 @@ def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native
     """Fill ``conflict`` and ``corrections`` of an infeasible result (the conflict gets
     ``time_policy.CONFLICT_SHARE`` of the time, the corrections the rest). ``corrections``
     lists every single reply that could alone be wrong, each score that fits it and the
-    secrets it leaves, likeliest first (:mod:`repairs`); when no single reply explains the
+    secrets it leaves (beyond the filter: exact, or at least so many where the time ran out),
+    likeliest first (:mod:`repairs`); when no single reply explains the
     log, the fewest replies to change at once. Replies in ``confirmed`` (entry numbers the
     player said are right) are not proposed. ``deadline``: the caller's budget (else one of
     ``time_limit`` seconds)."""
@@ -369,8 +395,9 @@ def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native
         result.notes.append(f"{_limit()}: no conflicting set of replies found")
     elif not minimal:
         result.notes.append(f"{_limit()}: the conflict shown may not be minimal")
-    found = single_repairs(log, conflict, backend, deadline.part(time_policy.REPAIRS_SHARE),
-                           confirmed)
+    found, undecided = single_repairs(log, conflict, backend,
+                                      deadline.part(time_policy.REPAIRS_SHARE), confirmed)
+    result.notes.extend(undecided)
     if found:
         result.corrections = repairs.repair_corrections(log, found)
         secret = found[0].example

@@ -4,16 +4,23 @@ Brute force beats every solver whenever the space can be listed (sub-millisecond
 codes on the prototype machine), so this is ``auto``'s choice for enumerable spaces and the
 reference every other backend is compared with. Beyond the filter's budget (:func:`filterable`)
 the native backend (backends.py) answers by the depth-first search of :mod:`dfs`.
+
+Counts and lists go through the kernel's list-based entry (:func:`listed_result`: codes as
+bytes, no NumPy), so a small ``consistent`` starts as fast as ``score``; samples and the callers
+that want indices into ``log.space.codes`` use the array entry. Both run the same filter kernel.
 """
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
-from .. import scoring, time_policy
+from .. import time_policy
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import sampling
 from .query import ConsistencyResult, Query
+
+if TYPE_CHECKING:  # NumPy is imported where used: counts and lists run without it
+    import numpy as np
+
 
 #: ``auto`` uses the native filter up to this many codes (measured: sub-second filtering).
 AUTO_NATIVE_LIMIT = 5_000_000
@@ -48,6 +55,10 @@ def consistent_within(log: FeedbackLog, deadline=None) -> tuple[np.ndarray, bool
     space is filtered in chunks of :data:`FILTER_CHUNK` codes, and a ``deadline``
     (:class:`cbsolve.deadline.Deadline`) that expires part-way leaves the codes found in the
     chunks filtered so far (the first chunk is always filtered)."""
+    import numpy as np
+
+    from .. import scoring
+
     codes = log.space.codes
     if len(log) == 0:
         return np.arange(codes.shape[0]), True
@@ -64,6 +75,10 @@ def consistent_within(log: FeedbackLog, deadline=None) -> tuple[np.ndarray, bool
 
 def result_from_indices(space, idx: np.ndarray, query: Query, backend: str = "native") -> ConsistencyResult:
     """The answer for a fully enumerated set of secrets ``idx``: exact count, listed or sampled."""
+    import numpy as np
+
+    from . import sampling
+
     n = int(idx.size)
     result = ConsistencyResult(status=Status.OPTIMAL if n else Status.INFEASIBLE,
                                backend=backend, count=n, exact=True, determined=n == 1)
@@ -83,3 +98,38 @@ def filterable(log: FeedbackLog) -> bool:
     """True when filtering the whole space fits ``auto``'s budget (else depth-first search)."""
     return (log.space.size <= AUTO_NATIVE_LIMIT
             and native_estimate(log) <= time_policy.FILTER_SECONDS)
+
+
+def listable(log: FeedbackLog, query: Query) -> bool:
+    """True when the list-based entry answers ``query``: a count or a list (a sample draws
+    from the array), an alphabet of one-byte symbols (codes are formatted by byte)."""
+    return not query.sample and log.variant.symbols.isascii()
+
+
+def consistent_rows(log: FeedbackLog, limit: int | None = None) -> tuple[int, bytes]:
+    """(count, rows): how many codes fit every entry, and the first ``limit`` of them (all
+    when None) as bytes of symbol indices, ``length`` a code, in the space's order."""
+    from .._native import scoring as core
+
+    v = log.variant
+    guesses = bytes(symbol for e in log.entries for symbol in e.guess)
+    return core.consistent_listed(v.length, v.n_symbols, v.repeats, v.no_leading_zero,
+                                  v.bulls_only, guesses, log.responses(),
+                                  -1 if limit is None else limit)
+
+
+def format_rows(log: FeedbackLog, rows: bytes) -> list[str]:
+    """Code strings of ``rows`` (symbol indices, ``length`` bytes a code; ASCII alphabet)."""
+    n = log.variant.length
+    symbols = log.variant.symbols.encode("ascii")
+    text = rows.translate(bytes.maketrans(bytes(range(len(symbols))), symbols)).decode("ascii")
+    return [text[i:i + n] for i in range(0, len(text), n)]
+
+
+def listed_result(log: FeedbackLog, query: Query, backend: str = "native") -> ConsistencyResult:
+    """:func:`result_from_indices` for a count or a list, through the list-based entry."""
+    n, rows = consistent_rows(log, query.limit)
+    secrets = format_rows(log, rows)
+    return ConsistencyResult(status=Status.OPTIMAL if n else Status.INFEASIBLE, backend=backend,
+                             count=n, exact=True, determined=n == 1, secrets=secrets,
+                             truncated=len(secrets) < n)

@@ -10,16 +10,17 @@ cbsolve/time_policy.py (the probes' and the filter's times).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .. import time_policy
 from ..deadline import Deadline
 from ..extras import installed, missing_message
 from ..feedback import FeedbackLog
-from . import dfs
-from .dfs import COUNT, LIST
-from .dfs_answer import HeadStart, codes_wanted
 from .native import AUTO_NATIVE_LIMIT, native_estimate
 from .query import Query
+
+if TYPE_CHECKING:  # the search (and NumPy) is imported when a probe runs: a filter needs neither
+    from .dfs_answer import HeadStart
 
 #: The package each solver backend imports (an extra, cbsolve/extras.py), and its name.
 SOLVER_PACKAGE = {"sat": ("pysat", "the SAT backend"), "cpsat": ("ortools", "the CP-SAT backend")}
@@ -60,6 +61,10 @@ def probe_search(log: FeedbackLog, query: Query, seconds: float | None = None,
     ``seconds``: the probe's time (default ``time_policy.PROBE_SECONDS``), at most
     ``time_policy.PROBE_FRACTION`` of what is left of ``deadline`` (the query's: else one of
     ``query.time_limit`` seconds)."""
+    from . import dfs
+    from .dfs import COUNT, LIST
+    from .dfs_answer import HeadStart, codes_wanted
+
     seconds = time_policy.PROBE_SECONDS if seconds is None else seconds
     probe = Deadline.given(deadline, query.time_limit).share(time_policy.PROBE_FRACTION,
                                                              cap=seconds, untimed=seconds)
@@ -110,6 +115,8 @@ def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
     many = query.count or bool(query.sample) or query.limit is None or query.limit > 2
     too_many = f"{log.space.size} codes: too many to filter within {time_policy.FILTER_SECONDS:g} s"
     if probe:
+        from . import dfs
+
         # Find-one / unique too: the search answers distinct and short-code logs in
         # milliseconds where CP-SAT's tail is 10x its median (docs/benchmarks.md, "Find one and
         # `determined`").

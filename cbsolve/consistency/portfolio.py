@@ -27,6 +27,7 @@ from ..feedback import FeedbackLog
 from ..status import Status, StopReason
 from . import cpsat_stop
 from .blocks import Oracle
+from .engine_options import PORTFOLIO_DEFAULTS, PortfolioShape  # noqa: F401 - the race's shape
 from .rescoring import Checker, valid_rows
 
 #: Byte marking "any symbol" in a forbidden pattern (a blocked prefix).
@@ -61,24 +62,6 @@ class LocalSearchOptions:
             value = getattr(self, f.name)
             setattr(out, f.name, time_policy.kernel_seconds(value) if f.name == "seconds" else value)
         return out
-
-
-@dataclass(frozen=True)
-class PortfolioShape:
-    """How the portfolio runs its two engines; each field measured side by side against the
-    others (docs/benchmarks.md, "Local-search portfolio"); benchmarks pass other shapes."""
-
-    #: Local-search flips tried alone before CP-SAT starts.
-    burst: int = 5_000
-    #: Then race the local search against CP-SAT (True), or let CP-SAT run alone (False).
-    race: bool = True
-    #: Hint CP-SAT with the burst's lowest-cost code.
-    hint_best: bool = False
-    #: After a first secret the race lasts at most this long (None: to the end); its reason is
-    #: in time_policy.
-    race_after_first: float | None = time_policy.RACE_AFTER_FIRST
-    #: The burst before a second (third, ...) secret: shorter, as it starts from the last secret.
-    burst_after_first: int = 1_000
 
 
 class LocalSearch:
@@ -138,7 +121,7 @@ class PortfolioOracle(Oracle):
     exact. ``wins`` counts which engine produced each answer (for the notes and benchmarks)."""
 
     def __init__(self, cpsat_oracle, log: FeedbackLog, seed: int = 0,
-                 shape: PortfolioShape = PortfolioShape()):
+                 shape: PortfolioShape = PORTFOLIO_DEFAULTS):
         self.cp = cpsat_oracle
         self.cm = cpsat_oracle.cm
         self.ls = LocalSearch(log, seed)

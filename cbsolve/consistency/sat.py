@@ -16,16 +16,14 @@ solver stays usable for the next question (the diagnosis asks one session many).
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 
 from ..deadline import Deadline, stop_hook, stop_requested
 from ..feedback import FeedbackLog
 from ..status import Status
 from .blocks import Oracle
 from .clues import Clue, clues
+from .engine_options import SAT_DEFAULTS, SOLVER, SatOptions  # noqa: F401 - the engine's options
 
-#: PySAT solver used by default: Glucose 4 supports assumptions, cores and interruption.
-SOLVER = "glucose4"
 #: Pairwise at-most-one up to this many literals; a counter beyond.
 PAIRWISE_MAX = 40
 #: Repeats: the sum is built over full unary counts of every symbol (D * N^2 auxiliaries in
@@ -47,27 +45,6 @@ CARD_ENCODINGS = ("counter", "totalizer", "cardnet", "sortnet", "seqcounter", "m
 _PYSAT_ENC = {"cardnet": "cardnetwrk", "sortnet": "sortnetwrk", "seqcounter": "seqcounter",
               "mtotalizer": "mtotalizer", "kmtotalizer": "kmtotalizer"}
 
-
-
-@dataclass(frozen=True)
-class SatOptions:
-    """How the PySAT engine builds and solves its CNF; benchmarks pass other values, the
-    defaults are the product's."""
-
-    #: The solver (PySAT's name for it).
-    solver: str = SOLVER
-    #: Cardinality encoding, one of :data:`CARD_ENCODINGS`.
-    card: str = "counter"
-    #: The redundant "symbols add up to N" sums of a solving session (see SatSession); off only
-    #: for the benchmark baseline (docs/benchmarks.md, "PySAT encoding options"). The CNF handed
-    #: to model counters and samplers (counting.cnf_of) never has them: Ganak counted slower with
-    #: them (dense N=9 of 10 digits: 2-12 s without, over 20 s with), and it only counts logs the
-    #: session found consistent.
-    symbol_sum: bool = True
-    #: Redundant binary clauses n_s >= t+1 -> n_s >= t on the unary counts: with them unit
-    #: propagation reads a single-symbol total as a count, which the repeats sum needs (N=40,
-    #: counts adding to 39: 0.2 s with both, 4.1 s with the sum alone, unknown with neither).
-    chain: bool = True
 
 
 TRUE, FALSE = "T", "F"  # literal constants, simplified away before reaching the solver
@@ -409,7 +386,7 @@ class SatOracle(Oracle):
         self.s.clause([-self.act])
 
 
-def session_for(log: FeedbackLog, options: SatOptions = SatOptions()) -> SatSession:
+def session_for(log: FeedbackLog, options: SatOptions = SAT_DEFAULTS) -> SatSession:
     session = SatSession(log.variant, options.solver, card=options.card,
                          redundant=options.symbol_sum, chain=options.chain)
     for clue in clues(log):

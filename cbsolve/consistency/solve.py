@@ -13,9 +13,7 @@ from ..deadline import Deadline
 from ..extras import MissingExtra
 from ..feedback import FeedbackLog
 from ..status import Status
-from . import sampling
 from .backends import Engines, get_backend
-from .diagnose import diagnose
 from .plan import plan_for
 from .query import ConsistencyResult, Query
 
@@ -47,6 +45,8 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
         choice["solve_seconds"] = round(result.seconds, 6)
         result.auto = choice
     if result.status == Status.INFEASIBLE and result.conflict is None:
+        from .diagnose import diagnose  # only for "none": it needs the search and NumPy
+
         t0 = time.perf_counter()
         try:
             diagnose(log, result, backend=name, deadline=deadline)
@@ -70,6 +70,8 @@ def _proved_none_first(log: FeedbackLog, query: Query, deadline: Deadline,
     if result.status != Status.INFEASIBLE:
         return None
     if query.sample:
+        from . import sampling
+
         result.sampling = sampling.NOTHING
     return result
 

@@ -113,6 +113,11 @@ class AssistSession:
 
     def show(self) -> None:
         c, g = self.c, self.a.guesser
+        if g.inconsistent is None and g.large:
+            try:        # beyond the filter the advice is what finds the log inconsistent
+                self.a.advise()
+            except InconsistentLog:
+                pass    # g.inconsistent holds the diagnosis now
         if g.inconsistent is not None:
             for line in g.inconsistent.describe(g.log):
                 c.say(line)

@@ -241,6 +241,10 @@ class Guesser:
             self._advice = self._suggest_large() if self.large else self._suggest_enumerable()
         return self._advice
 
+    def forget_suggestion(self) -> None:
+        """Compute the next suggestion afresh (a search that ran out of time may succeed)."""
+        self._advice = None
+
     def inconsistency_error(self) -> InconsistentLog:
         d = self._inconsistent
         nums = ", ".join(map(str, d.conflict or [])) or "unknown"
@@ -315,8 +319,19 @@ class Guesser:
             code = self.space.format(self.space.random_codes(1, self.rng)[0])
             return Suggestion(code, "random-consistent", self.space.size, True, False,
                               note="space too large for the heuristics; playing a random code")
-        res = consistent(self.log, Query(sample=1, seed=seed, count=True,
-                                         time_limit=self.backend_time_limit))
+        from ..deadline import Deadline
+
+        deadline = Deadline.from_limit(self.backend_time_limit)
+        res = consistent(self.log, Query(sample=1, seed=seed, count=True),
+                         deadline=deadline.part(SAMPLE_SHARE))
+        if not res.secrets and res.status != Status.INFEASIBLE:
+            # the count can take the sample's time (the draw then has none): any consistent
+            # code is still a guess, and the search finds one in milliseconds on most logs
+            one = consistent(self.log, Query(limit=1, determined=False), deadline=deadline)
+            if one.secrets or one.status == Status.INFEASIBLE:
+                one.count = res.count if res.count is not None else one.count
+                one.exact = res.exact and res.count is not None
+                res = one
         if res.status == Status.INFEASIBLE:
             # beyond the filter each option changes one reply of the conflict (or is the one
             # joint fix): those of confirmed replies are left out
@@ -341,6 +356,11 @@ class Guesser:
             res.notes, res.corrections = [], None
             diagnose(self.log, res, backend="native", confirmed=self.confirmed)
         return Diagnosis(res.conflict, list(res.corrections or []))
+
+
+#: Beyond the filter a suggestion draws a uniform secret (and counts them) with this share of
+#: its time; a find-one takes the rest when the draw found none.
+SAMPLE_SHARE = 0.7
 
 
 #: Advice by (variant, strategy, guess set, log tokens) for the first turns of deterministic

@@ -225,9 +225,18 @@ class Game:
                 break
             except InconsistentLog:
                 continue
+        if advice.guess is None:    # beyond the filter the search may find none in time
+            c.say(f"  I found no code that fits your scores in time ({advice.note}); type undo "
+                  "if a score was wrong, quit to stop, or press Enter and I try again.")
+            line = c.ask("> ").strip()
+            if line and not self._command(line):
+                c.say(f"  {line!r} is not a command here (help lists them).")
+            g.forget_suggestion()
+            return
         k = len(g.log) + 1
         left = "" if advice.candidates is None else \
-            f" ({advice.candidates} secret{'s' if advice.candidates != 1 else ''} possible)"
+            (f" ({'' if advice.exact else 'at least '}{advice.candidates} "
+             f"secret{'s' if advice.candidates != 1 else ''} possible)")
         c.say(f"My guess #{k}: {advice.guess}{left}")
         bulls, cows, notation = self._ask_score(advice.guess)
         self.result.computer_guesses.append({"guess": advice.guess, "bulls": bulls,

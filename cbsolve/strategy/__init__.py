@@ -11,13 +11,31 @@ Strategies (:data:`STRATEGIES`): ``minimax`` (Knuth 1977), ``expected`` (Irving 
 ``entropy`` (Neuwirth 1982), ``parts`` (Kooi 2005), ``first`` and ``random`` (consistent codes).
 Unknown names raise :class:`~cbsolve.errors.UnknownName` listing the valid ones.
 
+>>> from cbsolve.strategy import evaluate
 >>> from cbsolve.variant import Variant
 >>> evaluate(Variant.preset("mastermind"), "minimax").total   # Knuth 1977
 5801
+
+The names are loaded on first use, so a light module of the package (``partition``) imports
+without the heuristics and NumPy.
 """
-from .advice import HeuristicChoice, choose_next
-from .evaluation import Evaluation, Unfinished, estimate, evaluate
-from .heuristics import GUESS_MODES, SCORED, STRATEGIES, Chooser
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_names
+
+_LAZY = {"HeuristicChoice": ".advice", "choose_next": ".advice", "Evaluation": ".evaluation",
+         "Unfinished": ".evaluation", "estimate": ".evaluation", "evaluate": ".evaluation",
+         "GUESS_MODES": ".heuristics", "SCORED": ".heuristics", "STRATEGIES": ".heuristics",
+         "Chooser": ".heuristics"}
+
+if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__ loads them
+    from .advice import HeuristicChoice, choose_next
+    from .evaluation import Evaluation, Unfinished, estimate, evaluate
+    from .heuristics import GUESS_MODES, SCORED, STRATEGIES, Chooser
+
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())
 
 __all__ = ["Chooser", "Evaluation", "GUESS_MODES", "HeuristicChoice", "SCORED", "STRATEGIES",
            "Unfinished", "choose_next", "estimate", "evaluate"]

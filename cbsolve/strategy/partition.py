@@ -13,14 +13,15 @@ Each score is given beside the best any guess reaches from the same position.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import log2
+from numbers import Integral
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from .. import scoring
-from ..consistency.native import consistent_indices
 from ..errors import InconsistentLog
 from ..feedback import FeedbackLog
-from .heuristics import require_enumerable
+
+if TYPE_CHECKING:  # NumPy is imported where used: listed_partition runs without it
+    import numpy as np
 
 #: score name -> True when larger is better
 SCORES = {"minimax": False, "expected": False, "entropy": True, "parts": True}
@@ -28,6 +29,8 @@ SCORES = {"minimax": False, "expected": False, "entropy": True, "parts": True}
 
 def scores_of(counts: np.ndarray) -> dict[str, np.ndarray]:
     """The four scores of each row of a (guesses, replies) class-size matrix."""
+    import numpy as np
+
     counts = np.asarray(counts, dtype=np.float64)
     n = counts.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -59,15 +62,21 @@ class Partition:
                 "best": self.best, "best_complete": self.best_complete}
 
 
+def _empty(dtype: str) -> np.ndarray:
+    import numpy as np  # where used: the list-based path runs without NumPy
+
+    return np.zeros(0, dtype)
+
+
 @dataclass
 class Table:
     """The guesses up to symmetry scored so far, best first (:meth:`ranked`)."""
 
     candidates: int
     space: object = None               # the CodeSpace that formats the guesses
-    codes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # ranked
-    equivalent: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    candidate: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    codes: np.ndarray = field(default_factory=lambda: _empty("int64"))  # ranked
+    equivalent: np.ndarray = field(default_factory=lambda: _empty("int64"))
+    candidate: np.ndarray = field(default_factory=lambda: _empty("bool"))
     scores: dict[str, np.ndarray] = field(default_factory=dict)
     total: int | None = None           # guesses up to symmetry (None: the classes not found)
 
@@ -95,6 +104,9 @@ class Table:
 
 
 def _candidates(log: FeedbackLog) -> np.ndarray:
+    from ..consistency.native import consistent_indices
+    from .heuristics import require_enumerable
+
     require_enumerable(log.variant, "a partition")
     cands = consistent_indices(log)
     if cands.size == 0:
@@ -107,7 +119,7 @@ def _best(scores: dict[str, np.ndarray]) -> dict[str, float]:
 
 
 def plain(x) -> float | int:
-    return int(x) if isinstance(x, (np.integer, int)) else round(float(x), 6)
+    return int(x) if isinstance(x, Integral) else round(float(x), 6)   # NumPy's ints too
 
 
 def partition(log: FeedbackLog, guess: str, cands: np.ndarray | None = None,
@@ -118,6 +130,10 @@ def partition(log: FeedbackLog, guess: str, cands: np.ndarray | None = None,
     symmetry class gives the same best; None: every code); a ``deadline`` that expires
     before they are all scored leaves ``best`` None (``best_complete`` False). ``members``
     False leaves the classes' member lists empty (formatting 1.4 M secrets takes seconds)."""
+    import numpy as np
+
+    from .. import scoring
+
     v, space = log.variant, log.space
     g = space.index_of(space.parse(guess))
     cands = _candidates(log) if cands is None else cands
@@ -143,6 +159,10 @@ BLOCK_PAIRS = 20_000_000
 def _best_over(log: FeedbackLog, cands: np.ndarray, rows, deadline) -> dict | None:
     """The best of each score over ``rows`` (None: every code), in blocks; None when the
     deadline expires first."""
+    import numpy as np
+
+    from .. import scoring
+
     v, codes = log.variant, log.space.codes
     rows = np.arange(codes.shape[0]) if rows is None else np.asarray(rows)
     packed = scoring.pack(v, codes[cands])
@@ -164,6 +184,9 @@ def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None) -> T
     guesses, :mod:`cbsolve.symmetry`), with its scores, best first by ``sort``. Scored in
     blocks of about :data:`BLOCK_PAIRS` pairs: a ``deadline`` (a time limit or Ctrl-C) that
     expires part-way leaves the guesses scored so far, ranked (``scored`` of ``total``)."""
+    import numpy as np
+
+    from .. import scoring
     from ..symmetry import Symmetry
 
     cands = _candidates(log)
@@ -196,3 +219,61 @@ def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None) -> T
     return Table(candidates=int(cands.size), space=space, codes=rows[order],
                  equivalent=sizes[:done][order], candidate=~not_candidate[order],
                  scores={k: scores[k][order] for k in SCORES}, total=int(reps.size))
+
+
+# --- the list-based path: a small game's partition without NumPy ------------------------------
+#: ``listed_partition`` compares the guess with every code when that is at most this many
+#: guess x candidate pairs (one kernel call, about 0.05 s); beyond, :func:`partition` compares
+#: one guess per symmetry class.
+LISTED_PAIRS = 20_000_000
+
+
+def scores_of_sums(n: int, largest: int, squares: int, plogp: float, parts: int) -> dict:
+    """The four scores of a partition of ``n`` secrets from its class sizes' largest, sum of
+    squares, sum of c*log2(c) and number (as :func:`scores_of` computes them)."""
+    return {"minimax": int(largest), "expected": plain(squares / n),
+            "entropy": plain(log2(n) - plogp / n), "parts": int(parts)}
+
+
+def best_of_sums(n: int, sums) -> dict:
+    """The best of each score over the partitions whose sums are ``sums`` (see
+    :func:`scores_of_sums`): entropy falls as sum c*log2(c) grows, for a fixed n."""
+    largest, squares, plogp, parts = zip(*sums, strict=True)
+    return scores_of_sums(n, min(largest), min(squares), min(plogp), max(parts))
+
+
+def row_sums(row) -> tuple[int, int, float, int]:
+    """:func:`scores_of_sums`'s sums of one row of class sizes (a closed-form partition)."""
+    sizes = [int(c) for c in row if c]
+    return max(sizes), sum(c * c for c in sizes), sum(c * log2(c) for c in sizes), len(sizes)
+
+
+def listed_partition(log: FeedbackLog, guess: str, deadline=None) -> Partition | None:
+    """:func:`partition` (classes without members) through the kernel's list-based entries:
+    the candidates from the native filter, the best scores over every code; None when the
+    space is too large to list or the comparison would exceed :data:`LISTED_PAIRS`.
+    Raises InconsistentLog when no secret is left."""
+    from .._native import scoring as core
+    from ..consistency.native import consistent_rows
+
+    v, space = log.variant, log.space
+    g = space.parse(guess)
+    if not space.enumerable or space.size > LISTED_PAIRS:
+        return None
+    n, cands = consistent_rows(log)
+    if n == 0:
+        raise InconsistentLog("no secret is consistent with this log")
+    if space.size * n > LISTED_PAIRS:
+        return None
+    kind = (v.length, v.n_symbols, v.repeats, v.bulls_only)
+    counts = core.partition_listed(*kind, bytes(g), cands, v.response_slots)[0]
+    mine = core.partition_sums_listed(*kind, bytes(g), cands, v.response_slots)[0]
+    best = None
+    if deadline is None or not deadline.expired():
+        _, every = consistent_rows(FeedbackLog(v))
+        best = best_of_sums(n, core.partition_sums_listed(*kind, every, cands, v.response_slots))
+    classes = [{"reply": v.format_response(r), "count": int(c), "members": []}
+               for r, c in enumerate(counts) if c]
+    return Partition(guess=space.format(g), candidates=n, candidate=counts[v.win_response] > 0,
+                     classes=classes, scores=scores_of_sums(n, *mine), best=best,
+                     best_complete=best is not None)

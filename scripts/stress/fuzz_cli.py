@@ -1,8 +1,11 @@
 """Fuzz the command line: random options and entries, mutated tree and certificate files.
 
-Every run must keep the CLI contract: exit code 0, 1, 2 or 130, never a traceback, and at most
-one line on stderr for bad input (exit 2). Commands run in-process (fast); their time limits
-are kept short. The test suite runs a small derandomized budget (tests/cli/test_cli_fuzz.py); run
+Every run must keep the CLI contract: exit code 0, 1, 2 or 130, never a traceback, at most
+one line on stderr for bad input (exit 2), and no hang (a call over ``SLOW_SECONDS`` fails; a
+watchdog ends the run with every thread's stack after ``HANG_SECONDS``). Every command is called,
+with its own options, bad values and limits, ``--help``; players, bots, the referee and
+``serve`` get dialogue on stdin. Commands run in-process (fast); their time limits are kept
+short. The test suite runs a small derandomized budget (tests/cli/test_cli_fuzz.py); run
 this script for a longer search:
 
     python scripts/stress/fuzz_cli.py --examples 3000 [--seed 7]
@@ -11,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import io
 import json
 import random
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -23,6 +28,12 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 PRESETS = ["bulls-cows", "mastermind", "black-peg", "numbers", "cowbull", "nope"]
+#: A call slower than this breaks the contract's "stops within about 0.5 s of its limit" by far
+#: (the limits given here are at most 2 s; a loaded machine gets room); past HANG_SECONDS the
+#: watchdog ends the run with every thread's stack.
+SLOW_SECONDS, HANG_SECONDS = 30.0, 300.0
+#: Time limits as typed: short ones, and the bad ones.
+LIMITS = st.sampled_from(["0.5", "0.2", "0.5", "-1", "x", "inf", "nan", "", "1e400"])
 HUGE = "9" * 5000
 # Small numbers mostly, then the edges that broke things: negatives, 2^31, 4300+ digits.
 NUMBERS = st.one_of(st.integers(0, 8).map(str), st.sampled_from(
@@ -72,8 +83,30 @@ def command_options(command: str):
                                        ["--count-cap", "3"], ["--approximate", "--count"],
                                        ["--limit", "-1"], ["--seed", "-3"]]),
         "next": st.sampled_from([[], ["--strategy", "entropy"], ["--strategy", "x"],
-                                 ["--strategy", "first"]]),
-        "partition": st.just([]),
+                                 ["--strategy", "first"], ["--strategy", "optimal"],
+                                 ["--objective", "expected"], ["--objective", "x"],
+                                 ["--guesses", "candidates"], ["--guesses", "x"]]),
+        "partition": st.sampled_from([[], ["--list"], ["--all"], ["--all", "--sort", "entropy"],
+                                      ["--sort", "x"], ["--all", "--list"]]),
+        "evaluate": st.sampled_from([["--strategy", "minimax"], ["--strategy", "first"],
+                                     ["--strategy", "x"], [], ["--strategy", "random", "--seed", "2"],
+                                     ["--strategy", "entropy", "--sample", "5", "--seed", "1"],
+                                     ["--strategy", "parts", "--first", "012"],
+                                     ["--strategy", "minimax", "--first", "zz"],
+                                     ["--strategy", "expected", "--guesses", "candidates"],
+                                     ["--strategy", "minimax", "--sample", "-1"],
+                                     ["--strategy", "minimax", "--dot-depth", "x"]]),
+        "optimal": st.sampled_from([["--objective", "worst"], ["--objective", "expected"],
+                                    ["--objective", "x"], [], ["--objective", "worst", "--max-depth", "2"],
+                                    ["--objective", "worst", "--max-depth", "0"],
+                                    ["--objective", "expected", "--workers", "0"],
+                                    ["--objective", "worst", "--memory-budget", "1K"],
+                                    ["--objective", "worst", "--memory-budget", "lots"],
+                                    ["--objective", "worst", "--replies", "matrix"],
+                                    ["--objective", "worst", "--shard", "1/2"],
+                                    ["--objective", "worst", "--lookahead", "-2"]]),
+        "static": st.sampled_from([[], ["--max-questions", "2"], ["--max-questions", "-1"],
+                                   ["--max-questions", "x"]]),
         "score": st.just([]),
         "puzzle": st.sampled_from([[], ["--difficulty", "hard"], ["--difficulty", "x"],
                                    ["--clues", "3"], ["--clues", "0"], ["--distractors", "2"],
@@ -91,11 +124,13 @@ PLAY_LINES = st.one_of(
                      "4 0", "3 0", "1B1W", "1A1B", "2 black 1 white", "012 1 1", "123:0,1",
                      "1122 1B0W"]),
     replies(), codes(), st.text(max_size=12))
-#: Small games, so a call answers at once; the presets in either case; the pegs alphabet.
+#: Small games, so a call answers at once; the presets in either case; the pegs alphabet; one
+#: game beyond the filter (the solver's path), with a short time for each answer.
 PLAY_VARIANTS = st.sampled_from([
     ["--length", "3", "--digits", "5"], ["--variant", "MASTERMIND", "--length", "3"],
     ["--variant", "black-peg", "--length", "2"], ["--length", "2", "--digits", "4"],
-    ["--variant", "mastermind", "--symbols", "RGBYOP", "--length", "3"]])
+    ["--variant", "mastermind", "--symbols", "RGBYOP", "--length", "3"],
+    ["--length", "12", "--letters", "20", "--time-limit", "1"]])    # beyond the filter
 
 
 #: Field values of serve requests: the right kinds, the wrong kinds, the edges.
@@ -152,9 +187,41 @@ def cli_calls(draw, files: list[Path]):
     """(argv, stdin text or None for a closed stdin) of one CLI call."""
     command = draw(st.sampled_from(["consistent", "consistent", "next", "score", "partition",
                                     "verify", "verify", "bot", "static", "bounds", "play",
-                                    "assist", "serve", "serve", "referee", "puzzle"]))
+                                    "assist", "serve", "serve", "referee", "puzzle", "evaluate",
+                                    "optimal", "convert", "merge", "analyze", "help"]))
     if command in ("play", "assist"):
         return draw(play_calls(command))
+    if command == "help":                               # every command's --help, and none
+        name = draw(st.sampled_from(["", "consistent", "next", "partition", "evaluate",
+                                     "optimal", "bounds", "verify", "convert", "static", "play",
+                                     "assist", "bot", "referee", "serve", "analyze", "puzzle",
+                                     "merge", "score", "nope"]))
+        return [name, "--help"] if name else draw(st.sampled_from([["--help"], [], ["--version"]])), ""
+    if command == "convert":
+        argv = ["convert", str(draw(st.sampled_from(files))),
+                str(files[0].parent / draw(st.sampled_from(["out.json", "out.yaml", "out.txt",
+                                                             "no-such-dir/out.json"])))]
+        for option, values in (("--from", ["cbsolve", "irving", "arfst-yaml", "kunigami-json", "x"]),
+                               ("--to", ["cbsolve", "irving", "arfst-text", "kunigami-json", "x"]),
+                               ("--file-symbols", ["123", "0123456789", "", "aa"])):
+            if draw(st.booleans()):
+                argv += [option, draw(st.sampled_from(values))]
+        return argv + draw(variant_options()) + (["--json"] if draw(st.booleans()) else []), ""
+    if command == "merge":
+        folder = draw(st.sampled_from([files[0].parent, files[0].parent / "no-such-dir",
+                                       files[0].parent / "plan-garbage", files[0]]))
+        return ["merge", str(folder), *(["--json"] if draw(st.booleans()) else [])], ""
+    if command == "analyze":
+        out = files[0].parent / f"sweep{draw(st.integers(0, 2))}"
+        argv = ["analyze", "--quiet", "--no-plots", "--out", str(out), "--time-limit",
+                draw(st.sampled_from(["0.5", "1", "-1", "x"])),
+                "--lengths", draw(st.sampled_from(["2", "2-3", "x", "3-2", "0", "99"])),
+                "--alphabets", draw(st.sampled_from(["2-3", "3", "", "1-99"]))]
+        if draw(st.booleans()):
+            argv += ["--strategies", draw(st.sampled_from(["first", "minimax,first", "x", ""]))]
+        if draw(st.booleans()):
+            argv += ["--family", draw(st.sampled_from(PRESETS))]
+        return argv + (["--json"] if draw(st.booleans()) else []), ""
     argv = [command] + draw(variant_options())
     stdin = ""
     if command == "serve":
@@ -162,13 +229,16 @@ def cli_calls(draw, files: list[Path]):
     if command == "referee":
         return ["referee", "--quiet", *argv[1:], *draw(referee_args())] + (
             ["--json"] if draw(st.booleans()) else []), ""
-    if command in ("consistent", "next"):
+    if command in ("consistent", "next", "optimal"):
         argv += draw(st.lists(entries(), max_size=4)) + draw(command_options(command))
-        argv += ["--time-limit", draw(st.sampled_from(["0.5", "0.2", "-1", "x", "inf"]))] \
-            if command == "consistent" else []
+        argv += ["--time-limit", draw(LIMITS)]
     elif command in ("score", "partition"):
         argv += draw(st.lists(codes(), min_size=1, max_size=2))
-        argv += draw(st.lists(entries(), max_size=2)) if command == "partition" else []
+        if command == "partition":
+            argv += draw(st.lists(entries(), max_size=2)) + draw(command_options(command))
+            argv += ["--time-limit", draw(LIMITS)]
+    elif command == "evaluate":
+        argv += draw(command_options(command)) + ["--time-limit", draw(LIMITS)]
     elif command == "verify":
         argv.append(str(draw(st.sampled_from(files))))
     elif command == "bot":
@@ -177,7 +247,7 @@ def cli_calls(draw, files: list[Path]):
                           st.text(max_size=12))
         stdin = "\n".join(draw(st.lists(lines, max_size=6))) + "\n"
     elif command == "static":
-        argv += ["--time-limit", "0.5"]
+        argv += draw(command_options(command)) + ["--time-limit", draw(LIMITS)]
     elif command == "bounds":
         argv += ["--shallow", "--no-search", "--no-strategies"]
     elif command == "puzzle":
@@ -228,15 +298,19 @@ def run_cli(argv: list[str], stdin: str | None = "") -> tuple[int, str, str]:
 
 def check(argv: list[str], stdin: str | None = "") -> int:
     """Run one call and assert the contract; returns the exit code."""
+    start = time.perf_counter()
     code, out, err = run_cli(argv, stdin)
+    seconds = time.perf_counter() - start
     shown = " ".join(a[:40] for a in argv)
+    assert seconds < SLOW_SECONDS, f"took {seconds:.1f} s: {shown}"
     assert code in (0, 1, 2, 130), f"exit {code}: {shown}"
     assert "Traceback" not in err, f"traceback: {shown}\n{err}"
     if code == 2:
         assert len(err.strip().splitlines()) <= 1, f"{len(err.splitlines())} lines: {shown}\n{err}"
-    if "--json" in argv and code in (0, 1) and argv[0] not in ("bot", "serve"):
+    if "--json" in argv and code in (0, 1) and argv[0] not in ("bot", "serve") \
+            and "--help" not in argv:
         json.loads(out)                                 # exactly one document
-    if argv[:1] == ["serve"]:
+    if argv[:1] == ["serve"] and "--help" not in argv:
         check_serve(stdin, out, code)
     return code
 
@@ -260,6 +334,9 @@ def mutated_files(folder: Path, rng: random.Random, count: int = 12) -> list[Pat
     from cbsolve.tree import write_tree
     from cbsolve.variant import Variant
 
+    garbage = folder / "plan-garbage"
+    garbage.mkdir(exist_ok=True)
+    (garbage / "plan.json").write_text('{"format": "cbsolve-worst-shard-plan", "version": 1}')
     tree = folder / "tree.json"
     write_tree(evaluate(Variant(2, "123", True), "minimax").tree, tree)
     models = Path(__file__).resolve().parents[2] / "models"
@@ -309,12 +386,16 @@ def fuzz(examples: int = 50, seed: int | None = None, folder: Path | None = None
                   derandomize=seed is None, suppress_health_check=list(HealthCheck))
         @given(cli_calls(files))
         def one(call):
+            faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)   # one call hung
             code = check(*call)
             codes_seen[code] = codes_seen.get(code, 0) + 1
 
         if seed is not None:
             one = hypothesis_seed(seed)(one)
-        one()
+        try:
+            one()
+        finally:
+            faulthandler.cancel_dump_traceback_later()
     return codes_seen
 
 

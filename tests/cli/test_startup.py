@@ -1,5 +1,6 @@
-"""Start-up: listing the commands and scoring one pair import no heavy package (NumPy, the
-solver back-ends), and the lazy command list says what each command's own help says."""
+"""Start-up: listing the commands, scoring one pair and a small game's ``consistent`` and
+``partition`` import no heavy package (NumPy, the solver back-ends), and the lazy command list
+says what each command's own help says."""
 import importlib
 import subprocess
 import sys
@@ -24,7 +25,16 @@ sys.stderr.write(f"HEAVY {heavy}\\n")
 
 @pytest.mark.parametrize("argv", [["--help"], ["score", "0123", "1234"],
                                   ["score", "1122", "1212", "--variant", "mastermind", "--json"],
-                                  ["no-such-command"]])
+                                  ["no-such-command"],
+                                  ["consistent", "0123:1,2", "4567:0,1", "--count"],
+                                  ["consistent", "0123:1,2", "--all", "--json"],
+                                  ["consistent", "1122:1,1", "--variant", "mastermind", "--limit", "3"],
+                                  ["consistent", "12:1", "--variant", "black-peg", "--length", "2"],
+                                  ["consistent", "ABCDE:1,1", "--letters", "8", "--length", "5",
+                                   "--no-leading-zero", "--count", "--backend", "native"],
+                                  ["partition", "0123"], ["partition", "0123", "4567:0,1", "--json"],
+                                  ["partition", "1122", "1234:1,1", "--variant", "mastermind"],
+                                  ["partition", "0123", "0132:4,0", "0123:1,2"]])
 def test_listing_and_scoring_import_no_heavy_package(argv):
     probe = f"HEAVY = {HEAVY!r}\n{PROBE}"
     proc = subprocess.run([sys.executable, "-c", probe, *argv], cwd=ROOT, capture_output=True,

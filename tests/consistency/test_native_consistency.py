@@ -69,3 +69,23 @@ def test_determined_secret():
     log = FeedbackLog.parse(v, ["1122:0,0", "3344:0,0", "5566:4,0"])
     result = consistent(log, Query(), backend="native")
     assert result.count == 1 and result.determined and result.secrets == ["5566"]
+
+
+def test_list_based_entry_equals_the_array_filter_across_chunks():
+    """Counts and lists go through the list-based entry (no NumPy); it enumerates the space
+    in chunks of 65,536 codes. On 6 of 8 symbols with repeats (262,144 codes, four chunks) and
+    a distinct no-leading-zero game it gives the array filter's secrets, in order, any limit."""
+    from cbsolve.consistency.native import consistent_indices, consistent_rows, format_rows
+
+    for v, entries in [(Variant(6, "ABCDEFGH", repeats=True), [("AABBCD", 1, 2)]),
+                       (Variant(5, "0123456789", repeats=False, no_leading_zero=True),
+                        [("10234", 1, 1), ("56789", 0, 2)])]:
+        log = FeedbackLog(v)
+        for guess, b, c in entries:
+            log.add(guess, b, c)
+        idx = consistent_indices(log)
+        want = log.space.format_many(log.space.codes[idx])
+        for limit in (None, 0, 1, 70_000):
+            n, rows = consistent_rows(log, limit)
+            assert n == idx.size
+            assert format_rows(log, rows) == want[:limit]

@@ -1,5 +1,7 @@
 """Every reply that alone could be wrong (consistency/repairs.py), checked by brute force:
 for each entry and each other score, the secrets the corrected log leaves."""
+import contextlib
+import io
 import json
 
 from hypothesis import given, settings
@@ -64,28 +66,78 @@ def test_cli_names_each_reply_that_alone_could_be_wrong(capsys):
         assert consistent_indices(changed(log, f["entry"], b, c)).size == f["secrets"]
 
 
-def test_beyond_the_filter_each_entry_of_the_conflict_is_tried_within_the_deadline():
-    """The searched repairs take the deadline they are given: an expired one decides nothing
-    (no search is started); a live one gives one fitting score for each conflicting entry."""
-    import string
+def _mis_scored_12_of_20(seed: int, clues: int):
+    """A log of ``clues`` random guesses at a secret of 12 of 20 letters (distinct: 6.0e14
+    codes, beyond the filter) whose middle reply is mis-scored by one cow."""
+    import random
 
+    from cbsolve.codes import CodeSpace
+    from cbsolve.rule import score
+
+    v = Variant(12, "ABCDEFGHIJKLMNOPQRST", repeats=False)
+    space, rng = CodeSpace(v), random.Random(seed)
+    secret = space.code_at(rng.randrange(space.size))
+    log = FeedbackLog(v)
+    for i in range(clues):
+        g = space.code_at(rng.randrange(space.size))
+        b, c = score(v, secret, g)
+        log.add(space.format(g), b, c - 1 if i == clues // 2 and c else
+                c + 1 if i == clues // 2 else c)
+    return log, secret
+
+
+def test_beyond_the_filter_every_fitting_score_is_counted_within_the_deadline():
+    """12 of 20 letters with one mis-scored reply (seed 6: the log is inconsistent), under a
+    30 s deadline: every conflicting reply's fitting scores are listed (the mis-scored reply's
+    true score among them), each with its count, re-counted by the depth-first search with no
+    limit: equal where it says exact, at most the true count where it says "at least"; the
+    scores of one reply cover the other replies' secrets (each scores some reply against that
+    guess), exactly when every count is exact."""
     from cbsolve.consistency import dfs
-    from cbsolve.consistency.repairs import single_repairs_searched
+    from cbsolve.consistency.diagnose import _counting_engine
+    from cbsolve.consistency.repairs import _with_reply, single_repairs_counted
+    from cbsolve.deadline import Deadline
+    from cbsolve.rule import score
+
+    log, secret = _mis_scored_12_of_20(6, 10)
+    assert not dfs.first(log).codes.shape[0]                   # inconsistent
+    found, notes = single_repairs_counted(log, [4, 5, 6, 7, 8], Deadline(30),
+                                          _counting_engine("native"))
+    v = log.variant
+    assert (6, *score(v, secret, log[5].guess)) in {(r.entry, r.bulls, r.cows) for r in found}
+    for r in found:
+        true = dfs.count(_with_reply(log, r.entry, v.response_index(r.bulls, r.cows)))
+        assert true.complete and (true.count == r.secrets if r.exact else true.count >= r.secrets)
+        assert all(score(v, r.example, e.guess) == (e.bulls, e.cows) if i != r.entry else
+                   score(v, r.example, e.guess) == (r.bulls, r.cows) for i, e in enumerate(log, 1))
+    for k in {r.entry for r in found}:
+        rest = dfs.count(log.subset([j for j in range(1, len(log) + 1) if j != k]))
+        mine = [r for r in found if r.entry == k]
+        assert sum(r.secrets for r in mine) <= rest.count
+        if all(r.exact for r in mine) and not any(f"reply {k}:" in n for n in notes):
+            assert sum(r.secrets for r in mine) == rest.count
+
+
+def test_beyond_the_filter_what_the_deadline_cut_is_labelled():
+    """An expired deadline examines nothing and says so; the CLI under a short limit labels
+    every count it could not finish "at least" (``secrets`` null, ``secrets_exact`` false)."""
+    from cbsolve.consistency.diagnose import single_repairs
     from cbsolve.deadline import Deadline
 
-    v = Variant(12, string.ascii_uppercase[:10], True)
-    log = FeedbackLog.parse(v, ["ABCDEFABCDEF:0,0", "ABCDEFABCDEF:1,0"])
-    calls = []
-
-    def find_one(sub, deadline):
-        calls.append(deadline.left())
-        c = dfs.first(sub, deadline)
-        return tuple(int(x) for x in c.codes[0]) if c.codes.shape[0] else None
-
-    assert single_repairs_searched(log, [1, 2], Deadline(0), find_one) == [] and calls == []
-    found = single_repairs_searched(log, [1, 2], Deadline(30), find_one)
-    assert sorted((r.entry, r.bulls, r.cows) for r in found) == [(1, 1, 0), (2, 0, 0)]
-    assert all(r.secrets is None for r in found)
+    log, _ = _mis_scored_12_of_20(6, 10)
+    found, notes = single_repairs(log, [4, 5, 6, 7, 8], "native", Deadline(0))
+    assert found == [] and notes == ["replies 4, 5, 6, 7, 8 not examined (the time ran out)"]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["consistent", "--length", "12", "--letters", "20", *log.tokens(), "--json",
+                     "--time-limit", "0.6"])
+    doc = json.loads(out.getvalue())
+    assert code == 1 and doc["status"] == "infeasible"
+    for item in doc["corrections"] or []:
+        assert item["secrets_at_least"] >= 1
+        assert item["secrets"] == (item["secrets_at_least"] if item["secrets_exact"] else None)
+    cut = [x for x in doc["corrections"] or [] if not x["secrets_exact"]]
+    assert not cut or any("lower bounds" in n for n in doc["notes"])
 
 
 @settings(max_examples=80, deadline=None, derandomize=True)

@@ -167,6 +167,12 @@ def test_cli_convert_refuses_a_wrong_tree(tmp_path, capsys):
     code = main(["convert", str(path), str(tmp_path / "x.json"), "--from", "irving",
                  "--variant", "mastermind", "--length", "2", "--digits", "3"])
     assert code == 1 and "count at reply path (root) = 8" in capsys.readouterr().err
+    # under --json the refusal is one document too (exit 1 is an answer)
+    code = main(["convert", str(path), str(tmp_path / "x.json"), "--from", "irving",
+                 "--variant", "mastermind", "--length", "2", "--digits", "3", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1 and doc["converted"] is False and "= 8" in doc["message"]
+    assert not (tmp_path / "x.json").exists()
     assert main(["verify", str(path)]) == 2
     assert "give --format" in capsys.readouterr().err
     assert main(["verify", str(path), "--format", "nonsense"]) == 2

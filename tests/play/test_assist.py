@@ -171,3 +171,21 @@ def test_huge_space_reports_a_bound_or_exact_count():
 
 def test_models_dir_is_found():
     assert MODELS.name == "models"
+
+
+def test_a_mis_scored_reply_beyond_the_filter_is_diagnosed_with_counts():
+    """12 of 20 letters (beyond the filter: the advice finds the log inconsistent): assist
+    shows every reply that alone could be wrong with the scores that fit and their counts
+    (exact or "at least"), asks for a fix instead of stopping with an error, and its JSON
+    carries the corrections with the count fields."""
+    big = Variant(12, "ABCDEFGHIJKLMNOPQRST", repeats=False)
+    lines = ["BROCEFSMQHLN 0,7", "ROPEFMSKDCJH 0,8", "ARGOBSLDNKTI 0,6", "DILEBMTSNGPC 0,7",
+             "NMSCLPRIFKEG 1,8", "RCMPFQAHTOEL 0,6", "HJLKCENBTGRD 0,8", "AKONIFQHPMCE 1,8"]
+    a, summary, out = session(lines, variant=big, strategy="first", time_limit=3)
+    assert a.guesser.inconsistent is not None and not summary["consistent"]
+    assert "alone could be wrong; it fits as" in out and "Type undo" in out
+    fixes = summary["corrections"]
+    assert fixes and {f["entry"] for f in fixes} <= set(a.guesser.inconsistent.conflict)
+    for f in fixes:
+        assert f["secrets_at_least"] >= 1
+        assert f["secrets"] == (f["secrets_at_least"] if f["secrets_exact"] else None)

@@ -364,3 +364,30 @@ def test_guesser_agrees_with_next_guess_also_from_its_cache(strategy):
             if b == 4:
                 break
             g.record(mine.guess, b, c)
+
+
+def test_hosting_beyond_the_filter_always_guesses_a_code(monkeypatch):
+    """12 of 20 letters (6.0e14 codes): each guess is a code (a uniform draw, or a find-one
+    when the draw's count took its time; it asked "Score for None" and ended with an error);
+    a turn whose search finds nothing in time says so and lets the player undo, quit or retry."""
+    from cbsolve.play import engine
+    from cbsolve.variant import Variant
+
+    big = Variant(12, "ABCDEFGHIJKLMNOPQRST", repeats=False)
+    result, out = run_game(["1,5"] * 3, variant=big, mode="host", seed=1, time_limit=2)
+    assert "None" not in out
+    assert all(isinstance(g["guess"], str) and len(g["guess"]) == 12
+               for g in result.computer_guesses)
+    calls = []
+    real = engine.Guesser.suggest
+
+    def nothing_once(self):
+        if not calls and len(self.log) == 1:
+            calls.append(1)
+            return engine.Suggestion(None, "consistent", None, False, note="no time")
+        return real(self)
+
+    monkeypatch.setattr(engine.Guesser, "suggest", nothing_once)
+    result, out = run_game(["1,5", "", "1,5"], variant=big, mode="host", seed=1, time_limit=2)
+    assert "I found no code that fits your scores in time (no time)" in out
+    assert "None" not in out.replace("(no time)", "") and len(result.computer_guesses) == 2
