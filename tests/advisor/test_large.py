@@ -69,11 +69,11 @@ def test_sampled_choice_cut_part_way_keeps_the_best_it_scored():
 def test_service_sampled_path_matches_the_symmetry_path(monkeypatch):
     log = FeedbackLog.parse(LOGIK, ["11223:1,1"])
     usual = PositionService(LOGIK).advise(log, strategy="minimax")
-    monkeypatch.setattr(service, "SAMPLED_CODES", 1000)     # Logik counts as large now
-    sampled = PositionService(LOGIK).advise(log, strategy="minimax", deadline=Deadline(None))
-    assert sampled.guess == usual.guess
-    assert sampled.provenance.complete and sampled.provenance.source == "heuristic"
-    assert "ranked on a sample" in sampled.note
+    monkeypatch.setattr(sampled, "SAMPLED_CODES", 1000)     # Logik counts as large now
+    ranked = PositionService(LOGIK).advise(log, strategy="minimax", deadline=Deadline(None))
+    assert ranked.guess == usual.guess
+    assert ranked.provenance.complete and ranked.provenance.source == "heuristic"
+    assert "ranked on a sample" in ranked.note
 
 
 def test_listing_cut_by_its_deadline_answers_a_consistent_code(monkeypatch):
@@ -124,7 +124,7 @@ def test_service_scores_one_guess_per_symmetry_class_when_they_fit(monkeypatch):
 
     log = FeedbackLog.parse(LOGIK, ["12345:1,1"])
     usual = PositionService(LOGIK).advise(log, strategy="minimax")
-    monkeypatch.setattr(service, "SAMPLED_CODES", 1000)
+    monkeypatch.setattr(sampled, "SAMPLED_CODES", 1000)
     monkeypatch.setattr(symmetry, "NATIVE_ORBITS_FROM", 1000)   # the union-find on Logik
     advice = PositionService(LOGIK).advise(log, strategy="minimax", deadline=Deadline(None))
     assert advice.guess == usual.guess and advice.provenance.complete

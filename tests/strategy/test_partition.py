@@ -62,12 +62,13 @@ def test_a_table_cut_part_way_ranks_the_guesses_scored_so_far(monkeypatch):
     """The deadline is looked at between blocks of guesses: cut after two blocks, the table
     holds those guesses, ranked as the whole table ranks them, and says how many of how many."""
     import cbsolve.strategy.partition as module
+    from cbsolve import scoring
 
     log = FeedbackLog.parse(Variant.preset("mastermind"), ["1122:1,0"])
     whole = module.partition_table(log)
     assert whole.complete and whole.scored == whole.total > 12
     blocks = []
-    real = module.scoring.partition_counts
+    real = scoring.partition_counts
 
     def counted(*args, **kwargs):
         blocks.append(1)
@@ -78,7 +79,7 @@ def test_a_table_cut_part_way_ranks_the_guesses_scored_so_far(monkeypatch):
             return len(blocks) >= 2
 
     monkeypatch.setattr(module, "BLOCK_PAIRS", 6 * whole.candidates)   # six guesses a block
-    monkeypatch.setattr(module.scoring, "partition_counts", counted)
+    monkeypatch.setattr(scoring, "partition_counts", counted)
     cut = module.partition_table(log, deadline=AfterTwoBlocks())
     assert (cut.scored, cut.total, cut.complete) == (12, whole.total, False)
     rows = cut.ranked()
