@@ -103,15 +103,36 @@ def _worst_progress(enabled: bool):
 @click.option("--shard", default=None, metavar="K/N",
               help="With --plan: refute the orbits i with i mod N = K-1 that have no result "
                    "yet, one result file each (a rerun resumes); then `cbsolve merge DIR`.")
+@click.option("--checkpoint", "checkpoint_dir", default=None, metavar="DIR",
+              help="Write what is proved to DIR/checkpoint.json at intervals and on every "
+                   "stop; a DIR holding a checkpoint of the same search resumes it.")
+@click.option("--checkpoint-every", type=SECONDS, default=None, metavar="SECONDS",
+              help="Seconds between checkpoint writes (default 60).")
+@click.option("--resume", "resume_dir", default=None, metavar="DIR",
+              help="Resume the checkpoint in DIR: its game, objective and options are used.")
 @variant_options
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
                     time_limit, workers, no_certificate, lookahead, ties, memory_budget,
-                    reply_source, scheduler, plan_dir, shard, variant, as_json) -> int:
+                    reply_source, scheduler, plan_dir, shard, checkpoint_dir, checkpoint_every,
+                    resume_dir, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
 
     ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
     the position they leave (guesses counted from there); exit 1 if they are inconsistent."""
+    checkpoint = None
+    if checkpoint_dir is not None or resume_dir is not None or checkpoint_every is not None:
+        from ._checkpoint import Settings, opened
+
+        if checkpoint_dir is None and resume_dir is None:
+            raise InvalidVariant("--checkpoint-every needs --checkpoint DIR or --resume DIR")
+        checkpoint, got = opened(
+            checkpoint_dir, resume_dir, checkpoint_every,
+            Settings(variant, objective, guesses, max_depth, lookahead, not no_certificate),
+            positional=bool(entries or log_file), scheduler=scheduler, plan_dir=plan_dir,
+            ties=ties)
+        variant, objective, guesses, max_depth = got.variant, got.objective, got.guesses, got.max_depth
+        lookahead, no_certificate = got.lookahead, not got.certificate
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
     guess_pool(guesses)
@@ -161,7 +182,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         else:
             proved = _proved_interval(variant, objective, deadline, max_depth, guesses)
             result = _search(objective, variant, guesses, max_depth, deadline, workers, show,
-                             not no_certificate, lookahead, ties, limit, reply_source)
+                             not no_certificate, lookahead, ties, limit, reply_source,
+                             checkpoint)
             _start_from(result, proved)
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
@@ -173,7 +195,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
 
 
 def _search(objective, variant, guesses, max_depth, deadline, workers, show, certificate,
-            lookahead, ties, limit, reply_source="auto"):
+            lookahead, ties, limit, reply_source="auto", checkpoint=None):
     if objective == "worst":
         from ..search.worst import solve_worst
 
@@ -182,7 +204,8 @@ def _search(objective, variant, guesses, max_depth, deadline, workers, show, cer
             return solve_worst(variant, guesses=guesses, max_depth=max_depth,
                                deadline=deadline, workers=workers, progress=update,
                                certificate=certificate, lookahead=lookahead, ties=ties,
-                               memory_budget=limit, replies=reply_source)
+                               memory_budget=limit, replies=reply_source,
+                               checkpoint=checkpoint)
         finally:
             if status is not None:
                 status.stop()
@@ -190,7 +213,7 @@ def _search(objective, variant, guesses, max_depth, deadline, workers, show, cer
 
     return solve_expected(variant, max_depth=max_depth, guesses=guesses, deadline=deadline,
                           workers=workers, progress=show, memory_budget=limit,
-                          replies=reply_source)
+                          replies=reply_source, checkpoint=checkpoint)
 
 
 def _proved_interval(variant, objective, deadline, max_depth, guesses):
