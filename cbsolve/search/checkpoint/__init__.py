@@ -61,7 +61,12 @@ def read(directory) -> dict:
 
 
 def describe(ident: dict) -> str:
-    name = ident.get("variant", {}).get("name") or ident.get("variant")
+    from ...variant import Variant
+
+    try:
+        name = Variant.from_dict(ident["variant"]).describe()
+    except (KeyError, TypeError, ValueError, CbsolveError):
+        name = ident.get("variant")
     return (f"{name}, objective {ident.get('objective')}, guesses {ident.get('guesses')}, "
             f"max depth {ident.get('max_depth')}, options {ident.get('options')}")
 
@@ -142,6 +147,14 @@ class Checkpoint:
         """The JSON report's ``checkpoint`` field (docs/contract.md)."""
         return {"dir": str(self.directory), "resumed": self.resumed, "writes": self.writes,
                 "every": self.every}
+
+    def report(self, result) -> None:
+        """Close, then say so in ``result`` (its ``checkpoint`` field and a note)."""
+        self.close()
+        result.checkpoint = self.summary()
+        how = "resumed, " if self.resumed else ""
+        result.notes.append(f"checkpoint {str(path_of(self.directory))!r} ({how}{self.writes} "
+                            f"writes): `cbsolve optimal --resume {self.directory}` continues")
 
 
 def started(directory, ident: dict, every: float = DEFAULT_EVERY) -> Checkpoint:

@@ -77,9 +77,10 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
         result = stop.result
         raise
     finally:
-        checkpoint.close()
-        if result is not None:
-            result.checkpoint = checkpoint.summary()
+        if result is None:
+            checkpoint.close()
+        else:
+            checkpoint.report(result)
 
 
 def _run(search: _Search, variant: Variant, max_depth, guesses, deadline: Deadline, progress,

@@ -91,8 +91,7 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
         raise SearchInterrupted(_interrupted(run.result, run.native, run.notes, run.start)) from None
     finally:
         if checkpoint is not None:
-            checkpoint.close()
-            run.result.checkpoint = checkpoint.summary()
+            checkpoint.report(run.result)
 
 
 class _WorstRun:
