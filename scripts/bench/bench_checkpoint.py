@@ -8,6 +8,7 @@ user + system seconds (``resource.getrusage``), less noisy than wall on a shared
 
     nice python scripts/bench/bench_checkpoint.py                       # both games below
     nice python scripts/bench/bench_checkpoint.py --game mm57-worst --every 10
+    nice python scripts/bench/bench_checkpoint.py --gaps     # the longest step between writes
 
 The overhead of checkpointing itself (on against off) is measured side by side with an A/B
 timer of whole processes, not here.
@@ -78,15 +79,50 @@ def measure(game: str, every: float, at: float, workers: int) -> dict:
             "same_value": whole[value] == resumed[value] and resumed["proved"]}
 
 
+def gaps(game: str, workers: int, every: float = 0.5) -> dict:
+    """The unit of loss: one run writing every ``every`` s, the file's changes watched; the
+    longest wall time between two writes is the longest step proved in one piece (a kill
+    loses at most that plus the interval)."""
+    work = Path(tempfile.mkdtemp(prefix="bench-checkpoint-"))
+    path = work / "ck" / "checkpoint.json"
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "cbsolve", "optimal", *GAMES[game],
+                             "--workers", str(workers), "--checkpoint", str(work / "ck"),
+                             "--checkpoint-every", str(every)], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seen, last = [], None
+    try:
+        while proc.poll() is None:
+            try:
+                stamp = path.stat().st_mtime_ns
+            except FileNotFoundError:
+                stamp = None
+            if stamp is not None and stamp != last:
+                seen.append(time.perf_counter() - t0)
+                last = stamp
+            time.sleep(0.05)
+    finally:
+        proc.wait()
+        shutil.rmtree(work, ignore_errors=True)
+    steps = [b - a for a, b in zip(seen, seen[1:], strict=False)]
+    return {"game": game, "every": every, "writes": len(seen),
+            "first_write": round(seen[0], 2) if seen else None,
+            "longest_gap": round(max(steps), 2) if steps else None,
+            "run": round(time.perf_counter() - t0, 2)}
+
+
 def main(argv=None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
     parser.add_argument("--every", type=float, default=60.0)
     parser.add_argument("--at", type=float, default=0.6)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--gaps", action="store_true",
+                        help="instead: the longest time between two writes (every 0.5 s)")
     args = parser.parse_args(argv)
-    rows = [measure(g, args.every, args.at, args.workers)
-            for g in args.game or ["mm57-worst", "bc410-expected"]]
+    games = args.game or ["mm57-worst", "bc410-expected"]
+    rows = ([gaps(g, args.workers) for g in games] if args.gaps else
+            [measure(g, args.every, args.at, args.workers) for g in games])
     for row in rows:
         print(json.dumps(row))
     return rows

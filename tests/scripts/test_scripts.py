@@ -210,3 +210,6 @@ def test_bench_checkpoint_kills_and_resumes_a_tiny_search():
     rows = load_script("bench_checkpoint").main(["--game", "tiny-expected", "--every", "0.05",
                                                  "--workers", "1"])
     assert rows[0]["same_value"] is True and rows[0]["game"] == "tiny-expected"
+    gaps = load_script("bench_checkpoint").main(["--game", "tiny-expected", "--gaps",
+                                                 "--workers", "1"])
+    assert gaps[0]["writes"] >= 1

@@ -79,7 +79,8 @@ class Checkpoint:
     def __init__(self, directory, ident: dict, every: float = DEFAULT_EVERY,
                  resume: bool = True) -> None:
         self.directory, self.ident, self.every = Path(directory), ident, float(every)
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()      # the state's
+        self._writing = threading.Lock()   # the file's
         self.state: dict = {}
         self.resumed = False
         self.writes = 0
@@ -109,19 +110,23 @@ class Checkpoint:
         self._dirty = True
 
     def flush(self) -> None:
-        """Write the state now if it changed since the last write."""
-        with self.lock:
-            if not self._dirty:
-                return
-            self._dirty = False
-            text = json.dumps(files.sealed({"format": FORMAT, "version": VERSION,
-                                            "identity": self.ident, "state": self.state}),
-                              separators=(",", ":")) + "\n"
-        try:
-            files.write_atomic(path_of(self.directory), text)
-        except files.ShardFileError as exc:
-            raise CheckpointError(str(exc)) from None
-        self.writes += 1
+        """Write the state now if it changed since the last write. One write at a time, and
+        a write in progress (the timer's) is finished before this one starts: the last
+        flush of a stop must not return while the timer's file is still a temporary one."""
+        with self._writing:
+            with self.lock:
+                if not self._dirty:
+                    return
+                self._dirty = False
+                text = json.dumps(files.sealed({"format": FORMAT, "version": VERSION,
+                                                "identity": self.ident, "state": self.state}),
+                                  separators=(",", ":")) + "\n"
+            try:
+                files.write_atomic(path_of(self.directory), text)
+            except files.ShardFileError as exc:
+                self._dirty = True
+                raise CheckpointError(str(exc)) from None
+            self.writes += 1
 
     def start(self) -> Checkpoint:
         """Write every ``every`` seconds (a daemon thread) until :meth:`close`."""
@@ -141,6 +146,8 @@ class Checkpoint:
     def close(self) -> None:
         """Stop the timer and write what is left (every stop: the end, a time limit, Ctrl-C)."""
         self._stop.set()
+        if self._timer is not None and self._timer is not threading.current_thread():
+            self._timer.join()
         self.flush()
 
     def summary(self) -> dict:
