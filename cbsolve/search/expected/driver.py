@@ -66,9 +66,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
         search.notes.append(plan.note(search.n, budget))
     if checkpoint is None:
         return _run(search, variant, max_depth, guesses, deadline, progress, started)
-    from ..checkpoint.expected import ExpectedSteps
-
-    search.steps = ExpectedSteps(checkpoint, search)
+    search.steps = checkpoint.expected_steps(search)
     result = None
     try:
         result = _run(search, variant, max_depth, guesses, deadline, progress, started)

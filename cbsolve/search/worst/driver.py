@@ -81,10 +81,8 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     run = _WorstRun(variant, guesses, max_depth, Deadline.given(deadline, time_limit or None),
                     workers, progress, prune, lookahead, memory_budget, position, replies)
     if checkpoint is not None:
-        from ..checkpoint.worst import WorstSteps
-
-        run.steps = WorstSteps(checkpoint, run.native, variant, run.guesses, run.deadline,
-                               run.report)
+        run.steps = checkpoint.worst_steps(run.native, variant, run.guesses, run.deadline,
+                                           run.report)
     try:
         return run.solve(certificate, ties, ties_limit, lookahead)
     except KeyboardInterrupt:
