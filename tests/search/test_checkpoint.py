@@ -124,6 +124,24 @@ def test_ctrl_c_and_sigterm_write_the_checkpoint_and_report_it(sig, tmp_path):
     assert _resume_and_verify(d, tmp_path)["total"] == _bc48_total()
 
 
+@pytest.mark.parametrize("args", [MM47, BC48])
+def test_a_time_limit_writes_the_checkpoint_and_the_resume_finishes(args, tmp_path):
+    d = tmp_path / "ck"
+    stopped = _cbsolve("optimal", *args, "--workers", "1", "--checkpoint", str(d),
+                       "--time-limit", "1", "--json")
+    assert stopped.returncode == 0, stopped.stderr
+    first = json.loads(stopped.stdout)
+    # what the stop proved is on disk (nothing, if the limit ended the set-up: then no file)
+    assert first["checkpoint"]["dir"] == str(d)
+    assert (d / FILE_NAME).exists() == (first["checkpoint"]["writes"] > 0)
+    out = tmp_path / "tree.json"
+    again = _cbsolve("optimal", *args, "--checkpoint", str(d), "--json", "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    data = json.loads(again.stdout)
+    assert data["proved"] and data["upper"] == (_worst(args) if args is MM47 else _bc48_total())
+    assert _cbsolve("verify", str(out)).returncode == 0
+
+
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory) -> Path:
     """A complete checkpoint of Mastermind 4x7, worst."""

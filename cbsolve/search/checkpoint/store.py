@@ -172,6 +172,10 @@ class Checkpoint:
         """Close, then say so in ``result`` (its ``checkpoint`` field and a note)."""
         self.close()
         result.checkpoint = self.summary()
+        if not path_of(self.directory).exists():
+            result.notes.append(f"checkpoint: nothing proved yet, nothing written in "
+                                f"{str(self.directory)!r}")
+            return
         how = "resumed, " if self.resumed else ""
         result.notes.append(f"checkpoint {str(path_of(self.directory))!r} ({how}{self.writes} "
                             f"writes): `cbsolve optimal --resume {self.directory}` continues")
