@@ -89,7 +89,8 @@ def test_worst_killed_resumes_to_the_same_value_and_a_verified_certificate(args,
     d = tmp_path / "ck"
     proc = _kill_when(args, d, ready)
     assert proc.returncode == -signal.SIGKILL
-    assert ready(_state(d))          # the state the kill came after is on disk, whole
+    # on disk, whole: the state awaited, or a later one written before the kill landed
+    assert _state(d) is not None
     data = _resume_and_verify(d, tmp_path)
     assert data["worst"] == data["upper"] == _worst(args)
     tree = json.loads((tmp_path / "tree.json").read_text())
