@@ -149,6 +149,7 @@ SEARCH_LAYERS = [
     {"setup"},
     {"expected"},
     {"worst"},
+    {"checkpoint"},
     {"position"},
     {"distributed"},
     {""},                   # the face

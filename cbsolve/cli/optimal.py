@@ -118,16 +118,36 @@ def _worst_progress(enabled: bool, verbose: bool = False, known=None):
 @click.option("--split", "split", default="orbit", show_default=True, metavar="orbit|second",
               help="With --plan and --max-depth: one shard job a first-guess orbit, or "
                    "(first guess, second guess) pairs for orbits that one job would not finish.")
+@click.option("--checkpoint", "checkpoint_dir", default=None, metavar="DIR",
+              help="Write what is proved to DIR/checkpoint.json at intervals and on every "
+                   "stop; a DIR holding a checkpoint of the same search resumes it.")
+@click.option("--checkpoint-every", type=SECONDS, default=None, metavar="SECONDS",
+              help="Seconds between checkpoint writes (default 60).")
+@click.option("--resume", "resume_dir", default=None, metavar="DIR",
+              help="Resume the checkpoint in DIR: its game, objective and options are used.")
 @variant_options
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
                     time_limit, workers, no_certificate, lookahead, ties, memory_budget,
                     reply_source, scheduler, plan_dir, shard, verbose, trace_file, split,
-                    variant, as_json) -> int:
+                    checkpoint_dir, checkpoint_every, resume_dir, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
 
     ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
     the position they leave (guesses counted from there); exit 1 if they are inconsistent."""
+    checkpoint = None
+    if checkpoint_dir is not None or resume_dir is not None or checkpoint_every is not None:
+        from ._checkpoint import Settings, opened
+
+        if checkpoint_dir is None and resume_dir is None:
+            raise InvalidVariant("--checkpoint-every needs --checkpoint DIR or --resume DIR")
+        checkpoint, got = opened(
+            checkpoint_dir, resume_dir, checkpoint_every,
+            Settings(variant, objective, guesses, max_depth, lookahead, not no_certificate),
+            positional=bool(entries or log_file), scheduler=scheduler, plan_dir=plan_dir,
+            ties=ties)
+        variant, objective, guesses, max_depth = got.variant, got.objective, got.guesses, got.max_depth
+        lookahead, no_certificate = got.lookahead, not got.certificate
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
     guess_pool(guesses)
@@ -189,7 +209,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                 announce(known, objective)
             result = _search(objective, variant, guesses, max_depth, deadline, workers, show,
                              not no_certificate, lookahead, ties, limit, reply_source, verbose,
-                             known)
+                             known, checkpoint)
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
     upper_from = None
@@ -205,7 +225,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
 
 
 def _search(objective, variant, guesses, max_depth, deadline, workers, show, certificate,
-            lookahead, ties, limit, reply_source="auto", verbose=False, known=None):
+            lookahead, ties, limit, reply_source="auto", verbose=False, known=None,
+            checkpoint=None):
     if objective == "worst":
         from ..search.worst import solve_worst
 
@@ -214,7 +235,8 @@ def _search(objective, variant, guesses, max_depth, deadline, workers, show, cer
             return solve_worst(variant, guesses=guesses, max_depth=max_depth,
                                deadline=deadline, workers=workers, progress=update,
                                certificate=certificate, lookahead=lookahead, ties=ties,
-                               memory_budget=limit, replies=reply_source)
+                               memory_budget=limit, replies=reply_source,
+                               checkpoint=checkpoint)
         finally:
             if status is not None:
                 status.stop()
@@ -222,7 +244,7 @@ def _search(objective, variant, guesses, max_depth, deadline, workers, show, cer
 
     return solve_expected(variant, max_depth=max_depth, guesses=guesses, deadline=deadline,
                           workers=workers, progress=show, memory_budget=limit,
-                          replies=reply_source)
+                          replies=reply_source, checkpoint=checkpoint)
 
 
 def _report(result, variant, out, dot, html, dot_depth, as_json, position=None,

@@ -46,6 +46,7 @@ class SearchResult:
     # need the worst-case number of guesses (upper = the tree's count)
     at_worst: tuple[int, int] | None = None
     reply_source: str | None = None     # "matrix" or "on-the-fly" (cbsolve.search.memory)
+    checkpoint: dict | None = None      # --checkpoint: where, resumed or not, writes made
 
     @property
     def average(self) -> float | None:
@@ -61,6 +62,7 @@ class SearchResult:
                 "notes": self.notes,
                 **({"interrupted": True} if self.interrupted else {}),
                 **({"reply_source": self.reply_source} if self.reply_source else {}),
+                **({"checkpoint": self.checkpoint} if self.checkpoint else {}),
                 "time_limit_hit": self.stop is StopReason.TIME,
                 **({"stop": str(self.stop)} if self.stop is not None else {}),
                 **({"at_worst": {"lower": self.at_worst[0], "upper": self.at_worst[1]}}

@@ -253,3 +253,12 @@ def test_check_portable_finds_the_built_kernels_portable():
 def test_docs_hooks_write_the_cli_reference_from_the_commands():
     page = load_script("docs_hooks").reference()
     assert "cbsolve consistent" in page and "--time-limit" in page
+
+
+def test_bench_checkpoint_kills_and_resumes_a_tiny_search():
+    rows = load_script("bench_checkpoint").main(["--game", "tiny-expected", "--every", "0.05",
+                                                 "--workers", "1"])
+    assert rows[0]["same_value"] is True and rows[0]["game"] == "tiny-expected"
+    gaps = load_script("bench_checkpoint").main(["--game", "tiny-expected", "--gaps",
+                                                 "--workers", "1"])
+    assert gaps[0]["writes"] >= 1

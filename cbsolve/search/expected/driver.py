@@ -23,7 +23,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
                    memo_entries: int = 8_000_000, split_min: int = SPLIT_MIN,
                    weights: list[int] | None = None,
                    memory_budget: str | int | None = None, replies: str = "auto",
-                   deadline: Deadline | None = None) -> SearchResult:
+                   deadline: Deadline | None = None, checkpoint=None) -> SearchResult:
     """Prove the expected-case optimum of ``variant`` and return it with its strategy tree.
 
     ``guesses``: ``"all"`` codes or only ``"candidates"`` (codes consistent with the replies).
@@ -46,6 +46,9 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     "on-the-fly"; default "auto").
     Ctrl-C stops the search within a fraction of a second and raises
     :class:`SearchInterrupted` holding the interval proved so far (no tree).
+    ``checkpoint`` (:class:`cbsolve.search.checkpoint.Checkpoint`): record each first guess
+    and reply class proved there, skip what it already holds
+    (:mod:`cbsolve.search.checkpoint.expected`); it is written on every stop.
     """
     started = time.perf_counter()
     deadline = Deadline.given(deadline, time_limit or None)
@@ -61,6 +64,26 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
                      memo_entries, weights, split_min, plan=plan, deadline=deadline)
     if plan.source == memory.ON_THE_FLY:
         search.notes.append(plan.note(search.n, budget))
+    if checkpoint is None:
+        return _run(search, variant, max_depth, guesses, deadline, progress, started)
+    search.steps = checkpoint.expected_steps(search)
+    result = None
+    try:
+        result = _run(search, variant, max_depth, guesses, deadline, progress, started)
+        return result
+    except SearchInterrupted as stop:
+        result = stop.result
+        raise
+    finally:
+        if result is None:
+            checkpoint.close()
+        else:
+            checkpoint.report(result)
+
+
+def _run(search: _Search, variant: Variant, max_depth, guesses, deadline: Deadline, progress,
+         started: float) -> SearchResult:
+    """The set-up's stop reported, else the search run in a worker thread."""
     if search.setup_stopped is not None:
         result = search.setup_stop_result(
             SearchResult(objective="expected", status=Status.UNKNOWN, proved=False,

@@ -121,6 +121,7 @@ class _Search(_Trees):
         self.live_upper: int | None = None
         self.bar = None
         self._live: dict = {}
+        self.steps = None   # --checkpoint: the state recorded (checkpoint.expected.ExpectedSteps)
 
     def set_deadline(self, deadline: Deadline | None) -> None:
         """The core's deadline (None: none, and the stop flag cleared); the driver's own loops
@@ -189,7 +190,11 @@ class _Search(_Trees):
             # search stopped there reports the counting bound alone.
             self.set_deadline(deadline)
         t = time.perf_counter()
-        greedy = solver.greedy_value(everyone, d, self.base_played)
+        if self.steps is None:
+            greedy = solver.greedy_value(everyone, d, self.base_played)
+        else:
+            greedy = self.steps.greedy(lambda: solver.greedy_value(everyone, d, self.base_played),
+                                       self._halted)
         self._abandon_if_interrupted()
         halted = self._halted()   # stopped before the search began: nothing is proved
         if halted is not None:
@@ -206,11 +211,14 @@ class _Search(_Trees):
         if greedy is None and self.max_depth and halted is None:
             self.notes.append(f"the greedy strategy needs more than {self.max_depth} guesses")
         reps = self._reps([], everyone)
-        order = [] if halted else solver.scan(everyone, d, self.base_played, reps,
-                                              self.native_history([]))
+        def scan():
+            found = solver.scan(everyone, d, self.base_played, reps, self.native_history([]))
+            return sorted(found, key=lambda x: (x[1], x[2], not x[3], x[0]))
+
+        order = [] if halted else scan() if self.steps is None else self.steps.order(
+            scan, self._halted)
         self._abandon_if_interrupted()
         halted = halted or self._halted()
-        order.sort(key=lambda x: (x[1], x[2], not x[3], x[0]))
         bounds: list[tuple[int, int]] = []   # proved lower bound of every first guess
         stopped = halted is not None
         if stopped:  # a stopped scan lists no guesses: only the counting bound is proved
@@ -224,6 +232,14 @@ class _Search(_Trees):
                 if (lbt, lbw) >= best:
                     bounds.append((lbt, lbw))
                     break
+                known = None if self.steps is None else self.steps.done(rank, g1)
+                if known is not None:   # settled before the checkpoint: replayed
+                    value, bound, incumbent = known
+                    if incumbent:
+                        best, best_guess, best_classes = value, g1, []
+                        self.live_upper = best[0]
+                    bounds.append(bound)
+                    continue
                 bar.first(rank, self.space.format(self.codes[g1]))
                 self._live["pending"] = order[rank + 1][1] if rank + 1 < len(order) else None
                 self._live["current"] = ((lbt, lbw), [])
@@ -242,6 +258,9 @@ class _Search(_Trees):
                     self.live_upper = best[0]
                 else:
                     bounds.append(max(self._partial_bound(classes, (lbt, lbw)), best))
+                if self.steps is not None:
+                    self.steps.settle(rank, g1, None if value[0] >= INF_T else value, bounds[-1],
+                                      best_guess == g1, classes)
         finally:
             bar.close()
         self._abandon_if_interrupted()
@@ -265,8 +284,13 @@ class _Search(_Trees):
                                   "guesses" + (" with consistent guesses only" if self.cand_only else ""))
             return result
         self._wins = {}
-        root = (self._tree_from(best_guess, best_classes) if best_guess is not None
-                else self._greedy_tree(everyone, d, []))
+        stored = None if self.steps is None or best_guess is None else \
+            self.steps.incumbent_tree(best_guess)
+        if stored is not None:   # built when it became the incumbent (this run or before)
+            root, self._wins = stored[0], dict(stored[1])
+        else:
+            root = (self._tree_from(best_guess, best_classes) if best_guess is not None
+                    else self._greedy_tree(everyone, d, []))
         hist = self._take_histogram(root)
         total = sum(k * v for k, v in hist.items())
         worst = max(hist)
@@ -392,6 +416,8 @@ class _Search(_Trees):
         reps_all = None if self.cand_only else self._reps([g1], None)
         if self._live.get("current") is not None:
             self._live["current"] = (self._live["current"][0], classes)  # for show_interval
+        if self.steps is not None:
+            self.steps.begin(g1, classes)   # classes solved before a resume count as solved
 
         def task(c: _Class):
             if solver.stopped():      # the deadline passed in another class's search
@@ -422,11 +448,13 @@ class _Search(_Trees):
                 c.exact = exact
             if not exact:
                 refuted.set()
+            elif self.steps is not None:
+                self.steps.class_solved(g1, c, cd)
             bar.advance()
 
         bar.classes(len(classes))
         # Largest classes first: they take longest, so the pool stays busy until the end.
-        ordered = sorted(classes, key=lambda c: -len(c.members))
+        ordered = sorted((c for c in classes if not c.exact), key=lambda c: -len(c.members))
         if self.workers > 1 and len(ordered) > 1:
             with ThreadPoolExecutor(self.workers) as pool:
                 list(pool.map(task, ordered))

@@ -55,12 +55,20 @@ class _Trees:
         everyone = np.arange(self.n, dtype=np.int32)
         return self._node(g1, everyone, self.depth, [], self._optimal_subtree)
 
+    def _solved_subtree(self, g1: int, sub: np.ndarray, d: int, history) -> dict:
+        """The optimal subtree of a class of ``g1`` solved exactly: the one a checkpoint
+        recorded (the class may have been solved before a resume), else read from the table."""
+        steps = getattr(self, "steps", None)
+        if steps is not None:
+            return steps.subtree(g1, sub, d, history)
+        return self._optimal_subtree(sub, d, history)
+
     def _mixed_tree(self, g1: int, classes: list[_Class]) -> dict:
         exact = {int(c.members[0]) for c in classes if c.exact}
 
         def child(sub, d, history):
             if int(sub[0]) in exact:
-                return self._optimal_subtree(sub, d, history)
+                return self._solved_subtree(g1, sub, d, history)
             return self._greedy_tree(sub, d, history)
 
         everyone = np.arange(self.n, dtype=np.int32)

@@ -49,7 +49,8 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
                 lookahead: int = 0, ties: bool = False,
                 ties_limit: float | None = None,
                 memory_budget: str | int | None = None, position=None,
-                replies: str = "auto", deadline: Deadline | None = None) -> SearchResult:
+                replies: str = "auto", deadline: Deadline | None = None,
+                checkpoint=None) -> SearchResult:
     """Fewest guesses that find every secret in the worst case, proved, with tree and certificate.
 
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
@@ -72,13 +73,23 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     ``ties="count"``: the first tie-break only (fewest secrets at the worst depth).
     ``position``: search the game from a position (:mod:`cbsolve.search.position`) instead of
     from the start; depths then count the guesses from that position (no tie-breaks).
+    ``checkpoint`` (:class:`cbsolve.search.checkpoint.Checkpoint`, whole game, no tie-breaks):
+    decide each depth one first-guess orbit and reply class at a time, record what is proved
+    there and skip what it already holds (:mod:`cbsolve.search.checkpoint.worst`); it is
+    written on every stop.
     """
     run = _WorstRun(variant, guesses, max_depth, Deadline.given(deadline, time_limit or None),
                     workers, progress, prune, lookahead, memory_budget, position, replies)
+    if checkpoint is not None:
+        run.steps = checkpoint.worst_steps(run.native, variant, run.guesses, run.deadline,
+                                           run.report)
     try:
         return run.solve(certificate, ties, ties_limit, lookahead)
     except KeyboardInterrupt:
         raise SearchInterrupted(_interrupted(run.result, run.native, run.notes, run.start)) from None
+    finally:
+        if checkpoint is not None:
+            checkpoint.report(run.result)
 
 
 class _WorstRun:
@@ -111,6 +122,8 @@ class _WorstRun:
         # no (the memo still holds the refutation, so it is cheap): a search stopped later
         # still leaves a checkable proof of the lower bound it reached.
         self.refuted: dict[int, dict] = {}
+        self.steps = None     # the checkpointed decisions (checkpoint.worst.WorstSteps)
+        self.witness = None   # their tree of the optimal depth
 
     def report(self, method: str, d: int, counters) -> None:
         if self.progress is not None:
@@ -168,7 +181,8 @@ class _WorstRun:
         """The counting lower bound and the greedy tree's depth (upper); the greedy tree."""
         result = self.result
         result.lower = self.counting_bound()
-        greedy_tree = self.run("greedy", 0)
+        greedy_tree = (self.run("greedy", 0) if self.steps is None
+                       else self.steps.greedy(lambda: self.run("greedy", 0)))
         result.upper = _depth(greedy_tree) if greedy_tree is not None else None
         return greedy_tree
 
@@ -186,7 +200,12 @@ class _WorstRun:
                 return None
             if upper is not None and d >= upper:
                 return upper  # the greedy tree reaches it
-            answer = Verdict(self.run("feasible", d))
+            if self.steps is None:
+                answer = Verdict(self.run("feasible", d))
+            else:
+                answer, self.witness = self.steps.decide(d)
+                if answer is Verdict.NO:
+                    self.refuted[d] = self.steps.refuted(d)
             if answer is Verdict.STOPPED:
                 notes.append(f"time limit reached while deciding whether {d} guesses suffice")
                 self.report_greedy(greedy_tree, self.refuted.get(d - 1))
@@ -213,7 +232,7 @@ class _WorstRun:
         when stopped while building the tree (:meth:`greedy_fallback`)."""
         result, notes = self.result, self.notes
         result.lower = result.upper = optimum
-        root = self.run("tree", optimum)
+        root = self.witness if self.witness is not None else self.run("tree", optimum)
         if root is None:
             self.greedy_fallback(optimum, greedy_tree)
             return None

@@ -1,0 +1,164 @@
+"""The expected-case search's checkpointed state: what the driver
+(:class:`cbsolve.search.expected.search._Search`) has proved, one first guess and one of its
+reply classes at a time.
+
+Place in the data flow: ``cbsolve optimal --objective expected --checkpoint DIR`` -> the
+driver -> **this module** (record, replay) -> the checkpoint (:mod:`cbsolve.search.checkpoint`).
+
+The driver tries the first guesses in bound order and solves each one's reply classes (in
+parallel) against the incumbent. What is proved, and so kept: the greedy value and the
+first-guess order (``greedy``, ``order``: seconds of set-up on Bulls & Cows 4/10); every first
+guess settled, with the bound it proved and whether it became the incumbent (``done``); the
+incumbent's tree with the secrets it finds at each depth (``incumbent``); the reply classes of
+the first guess in progress solved exactly, each with its optimal subtree (``current``): the
+subtree is read from the solver's table as soon as the class is solved, since the table is
+lost with the process. A resumed run replays ``done``, marks those classes solved, and builds
+the final tree from the stored subtrees (no class is solved twice).
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+
+class ExpectedSteps:
+    """One expected-case run's checkpointed decisions (``search``: the driver)."""
+
+    def __init__(self, checkpoint, search) -> None:
+        self.cp, self.search, self.state = checkpoint, search, checkpoint.state
+        self.tree_lock = threading.Lock()   # the driver's win counts serve one tree at a time
+
+    def _record(self, **items) -> None:
+        with self.cp.lock:
+            self.state.update(items)
+        self.cp.changed()
+
+    # --- set-up ------------------------------------------------------------------------------
+    def greedy(self, compute, halted):
+        """The greedy value (total, worst) or None: from the checkpoint, else ``compute()``
+        (recorded unless the search was stopped during it: ``halted()``)."""
+        if "greedy" in self.state:
+            g = self.state["greedy"]
+            return None if g is None else (int(g[0]), int(g[1]))
+        value = compute()
+        if halted() is None:
+            self._record(greedy=None if value is None else [int(value[0]), int(value[1])])
+        return value
+
+    def order(self, compute, halted) -> list:
+        """The first guesses in bound order: from the checkpoint, else ``compute()``."""
+        if "order" in self.state:
+            return [(int(g), int(t), int(w), bool(c)) for g, t, w, c in self.state["order"]]
+        order = compute()
+        if halted() is None and order:
+            self._record(order=[[int(g), int(t), int(w), bool(c)] for g, t, w, c in order])
+        return order
+
+    # --- first guesses -------------------------------------------------------------------------
+    def done(self, rank: int, g1: int):
+        """The record of first guess ``g1`` (at ``rank`` of the order) if settled before:
+        (value or None, bound, became the incumbent), else None."""
+        done = self.state.get("done", [])
+        if rank >= len(done):
+            return None
+        entry = done[rank]
+        if entry["guess"] != g1:
+            raise AssertionError("internal error: the checkpoint's first-guess order differs")
+        value = None if entry["value"] is None else tuple(entry["value"])
+        return value, tuple(entry["bound"]), entry["incumbent"]
+
+    def settle(self, rank: int, g1: int, value, bound, incumbent: bool, classes) -> bool:
+        """First guess ``g1`` settled: its exact ``value`` (None: refuted) and the ``bound`` it
+        proved; the incumbent's tree recorded with it (built now from the table and the stored
+        class subtrees). False if the tree could not be built (stopped): nothing recorded."""
+        entry = {"guess": int(g1), "value": None if value is None else [int(x) for x in value],
+                 "bound": [int(x) for x in bound], "incumbent": bool(incumbent)}
+        items = {}
+        if incumbent:
+            built = self.tree(g1, classes)
+            if built is None:
+                return False
+            items["incumbent"] = {"guess": int(g1), "tree": built[0], "wins": built[1]}
+        with self.cp.lock:
+            if len(self.state.setdefault("done", [])) != rank:
+                return False   # an earlier one went unrecorded: a resume redoes from there
+            self.state["done"].append(entry)
+            self.state.update(items)
+            self.state.pop("current", None)
+        self.cp.changed()
+        return True
+
+    def incumbent_tree(self, g1: int):
+        """(tree, wins by depth) of the incumbent ``g1`` recorded, else None."""
+        inc = self.state.get("incumbent")
+        if inc is None or inc["guess"] != g1:
+            return None
+        return inc["tree"], {int(k): int(v) for k, v in inc["wins"].items()}
+
+    def tree(self, g1: int, classes):
+        """(tree, wins by depth) of first guess ``g1`` over its solved ``classes``: the stored
+        subtrees where there are some, the table elsewhere; None if stopped."""
+        search = self.search
+        with self.tree_lock:
+            saved, search._wins = search._wins, {}
+            try:
+                root = search._node(g1, np.arange(search.n, dtype=np.int32), search.depth, [],
+                                    lambda sub, d, history: self.subtree(g1, sub, d, history))
+                return root, dict(search._wins)
+            except Exception:   # noqa: BLE001  (stopped while re-solving an evicted set)
+                return None
+            finally:
+                search._wins = saved
+
+    def subtree(self, g1: int, sub: np.ndarray, d: int, history) -> dict:
+        """The optimal subtree of class ``sub`` of ``g1``: recorded, else read from the table
+        (its wins counted into the tree being built either way)."""
+        search = self.search
+        hit = self._known(g1).get(int(sub[0]))
+        if hit is None:
+            return search._optimal_subtree(sub, d, history)
+        for depth, count in hit[1].items():
+            search._wins[depth] = search._wins.get(depth, 0) + count
+        return hit[0]
+
+    # --- reply classes of the first guess in progress --------------------------------------------
+    def begin(self, g1: int, classes) -> None:
+        """Start first guess ``g1``: its classes solved before are marked exact."""
+        cur = self.state.get("current")
+        if cur is None or cur["guess"] != g1:
+            self._record(current={"guess": int(g1), "classes": {}})
+            return
+        for c in classes:
+            rec = cur["classes"].get(str(c.response))
+            if rec is not None:
+                c.lower, c.exact = (int(rec["value"][0]), int(rec["value"][1])), True
+
+    def class_solved(self, g1: int, c, d: int) -> None:
+        """Class ``c`` of ``g1`` solved exactly: its subtree read from the table and recorded
+        (skipped if that fails: the class is then solved again after a resume)."""
+        search = self.search
+        with self.tree_lock:
+            saved, search._wins = search._wins, {}
+            try:
+                tree = search._optimal_subtree(c.members, d, [g1])
+                wins = dict(search._wins)
+            except Exception:   # noqa: BLE001  (stopped while re-solving an evicted set)
+                return
+            finally:
+                search._wins = saved
+        with self.cp.lock:
+            cur = self.state.get("current")
+            if cur is None or cur["guess"] != g1:
+                return
+            cur["classes"][str(c.response)] = {"value": [int(c.lower[0]), int(c.lower[1])],
+                                               "first": int(c.members[0]), "tree": tree,
+                                               "wins": wins}
+        self.cp.changed()
+
+    def _known(self, g1: int) -> dict:
+        cur = self.state.get("current")
+        if cur is None or cur["guess"] != g1:
+            return {}
+        return {rec["first"]: (rec["tree"], {int(k): int(v) for k, v in rec["wins"].items()})
+                for rec in cur["classes"].values()}

@@ -1,0 +1,195 @@
+"""The checkpoint file of the exact searches (``cbsolve optimal --checkpoint DIR``,
+``--resume DIR``; docs/optimal.md, "Checkpoint and resume").
+
+Place in the data flow: the local drivers (:mod:`cbsolve.search.worst.driver`,
+:mod:`cbsolve.search.expected.search`) record what they have proved in a :class:`Checkpoint`
+(:mod:`.worst`, :mod:`.expected` say what, per objective) -> **this module** writes it to
+``DIR/checkpoint.json`` every ``every`` seconds while something new was proved, and on every
+stop -> a later run reads it back and skips what it holds.
+
+The file is one sealed JSON document (the format and checksum of the sharded proofs,
+:mod:`cbsolve.search.worst.shard_files`): written to a temporary name, flushed to disk and
+renamed, so a process killed at any moment leaves the previous checkpoint or the new one,
+whole. On load it is checked: format, version, checksum (a truncation, an edit or damage is
+refused), and its identity (game, objective, guess pool, depth cap, options) against the run's.
+The checksum guards against accidents, not forgery: the tree and certificate the resumed run
+prints are what ``cbsolve verify`` checks with the scorer alone.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from pathlib import Path
+
+from ...errors import CbsolveError
+from ..worst import shard_files as files
+
+FORMAT, VERSION, FILE_NAME = "cbsolve-optimal-checkpoint", 1, "checkpoint.json"
+#: Seconds between two writes while the search proves something new (--checkpoint-every).
+DEFAULT_EVERY = 60.0
+
+
+class CheckpointError(CbsolveError):
+    """A checkpoint that is missing, unreadable, tampered with, truncated or from another
+    search (bad input: exit 2)."""
+
+
+def identity(variant, objective: str, guesses: str, max_depth: int | None,
+             **options) -> dict:
+    """What a checkpoint must match to be resumed: the game and every option that changes
+    what is proved or which tree is built (not the workers, the memory or the time limit)."""
+    return {"variant": variant.to_dict(), "objective": objective, "guesses": str(guesses),
+            "max_depth": max_depth, "options": dict(sorted(options.items()))}
+
+
+def path_of(directory) -> Path:
+    return Path(directory) / FILE_NAME
+
+
+def read(directory) -> dict:
+    """The checkpoint document in ``directory``, its format, version and checksum checked."""
+    path = path_of(directory)
+    try:
+        doc = files.read_doc(path, FORMAT, "checkpoint")
+    except files.ShardFileError as exc:
+        raise CheckpointError(str(exc).replace("run its shard again", "start without it")
+                              ) from None
+    if doc.get("version") != VERSION or not isinstance(doc.get("identity"), dict) \
+            or not isinstance(doc.get("state"), dict):
+        raise CheckpointError(f"checkpoint {str(path)!r} is malformed")
+    return doc
+
+
+def describe(ident: dict) -> str:
+    from ...variant import Variant
+
+    try:
+        name = Variant.from_dict(ident["variant"]).describe()
+    except (KeyError, TypeError, ValueError, CbsolveError):
+        name = ident.get("variant")
+    return (f"{name}, objective {ident.get('objective')}, guesses {ident.get('guesses')}, "
+            f"max depth {ident.get('max_depth')}, options {ident.get('options')}")
+
+
+class Checkpoint:
+    """The proved state of one search and its file. ``state`` is the objective's (a JSON
+    dict); the driver mutates it under :attr:`lock` and calls :meth:`changed`; a timer thread
+    writes it every ``every`` seconds while it changed; :meth:`flush` writes it now (on a stop)."""
+
+    def __init__(self, directory, ident: dict, every: float = DEFAULT_EVERY,
+                 resume: bool = True) -> None:
+        self.directory, self.ident, self.every = Path(directory), ident, float(every)
+        self.lock = threading.RLock()      # the state's
+        self._writing = threading.Lock()   # the file's
+        self.state: dict = {}
+        self.resumed = False
+        self.writes = 0
+        self._dirty = False
+        self._stop = threading.Event()
+        self._timer: threading.Thread | None = None
+        if path_of(directory).exists():
+            if not resume:
+                raise CheckpointError(f"{str(directory)!r} already holds a checkpoint")
+            doc = read(directory)
+            if doc["identity"] != ident:
+                raise CheckpointError(
+                    f"the checkpoint in {str(directory)!r} is for another search "
+                    f"({describe(doc['identity'])}), not this one ({describe(ident)}): "
+                    "use another directory, or --resume DIR alone")
+            self.state, self.resumed = doc["state"], True
+        else:
+            try:
+                self.directory.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise CheckpointError(f"cannot make {str(directory)!r}: "
+                                      f"{exc.strerror or exc}") from None
+
+    # --- writing ---------------------------------------------------------------------------
+    def changed(self) -> None:
+        """Something new is proved: the next timed write takes it."""
+        self._dirty = True
+
+    def flush(self) -> None:
+        """Write the state now if it changed since the last write. One write at a time, and
+        a write in progress (the timer's) is finished before this one starts: the last
+        flush of a stop must not return while the timer's file is still a temporary one."""
+        with self._writing:
+            with self.lock:
+                if not self._dirty:
+                    return
+                self._dirty = False
+                text = _sealed_text({"format": FORMAT, "version": VERSION,
+                                     "identity": self.ident, "state": self.state})
+            try:
+                files.write_atomic(path_of(self.directory), text)
+            except files.ShardFileError as exc:
+                self._dirty = True
+                raise CheckpointError(str(exc)) from None
+            self.writes += 1
+
+    def start(self) -> Checkpoint:
+        """Write every ``every`` seconds (a daemon thread) until :meth:`close`."""
+        if self._timer is None:
+            self._timer = threading.Thread(target=self._run, name="cbsolve-checkpoint",
+                                           daemon=True)
+            self._timer.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                self.flush()
+            except CheckpointError:
+                pass   # reported by the flush on the stop, which raises it
+
+    def close(self) -> None:
+        """Stop the timer and write what is left (every stop: the end, a time limit, Ctrl-C)."""
+        self._stop.set()
+        if self._timer is not None and self._timer is not threading.current_thread():
+            self._timer.join()
+        self.flush()
+
+    # --- the drivers' views of the state (imported here: the drivers import no checkpoint) ----
+    def worst_steps(self, native, variant, guesses: str, deadline, report):
+        """The worst-case decisions recorded here (:class:`.worst.WorstSteps`)."""
+        from .worst import WorstSteps
+
+        return WorstSteps(self, native, variant, guesses, deadline, report)
+
+    def expected_steps(self, search):
+        """The expected-case decisions recorded here (:class:`.expected.ExpectedSteps`)."""
+        from .expected import ExpectedSteps
+
+        return ExpectedSteps(self, search)
+
+    def summary(self) -> dict:
+        """The JSON report's ``checkpoint`` field (docs/contract.md)."""
+        return {"dir": str(self.directory), "resumed": self.resumed, "writes": self.writes,
+                "every": self.every}
+
+    def report(self, result) -> None:
+        """Close, then say so in ``result`` (its ``checkpoint`` field and a note)."""
+        self.close()
+        result.checkpoint = self.summary()
+        if not path_of(self.directory).exists():
+            result.notes.append(f"checkpoint: nothing proved yet, nothing written in "
+                                f"{str(self.directory)!r}")
+            return
+        how = "resumed, " if self.resumed else ""
+        result.notes.append(f"checkpoint {str(path_of(self.directory))!r} ({how}{self.writes} "
+                            f"writes): `cbsolve optimal --resume {self.directory}` continues")
+
+
+def _sealed_text(body: dict) -> str:
+    """``body`` sealed as :func:`files.sealed` seals it (the checksum of its canonical JSON
+    as the last key), serialised once: a checkpoint of Mastermind 5x7 is 2 MB of JSON."""
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    digest = "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+    return f'{text[:-1]},"checksum":"{digest}"}}\n'
+
+
+def started(directory, ident: dict, every: float = DEFAULT_EVERY) -> Checkpoint:
+    """A checkpoint in ``directory`` for the search ``ident`` (resumed if the directory holds
+    one for it), its timer running."""
+    return Checkpoint(directory, ident, every).start()

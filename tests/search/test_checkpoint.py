@@ -1,0 +1,210 @@
+"""Checkpoint and resume of `cbsolve optimal` (docs/optimal.md, "Checkpoint and resume").
+
+A real subprocess runs with ``--checkpoint DIR --checkpoint-every 0.05`` and is killed with
+SIGKILL once its checkpoint shows a given progress (the first file; a depth partly refuted or
+a first guess partly solved); ``--resume DIR`` must then end with the value an uninterrupted
+search proves and a tree (with its certificate, worst) that ``cbsolve verify`` accepts. No
+timing is asserted: the kills wait for states of the file, not for seconds.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cbsolve.cli import main
+from cbsolve.search.checkpoint import FILE_NAME
+from cbsolve.search.expected import solve_expected
+from cbsolve.search.worst import solve_worst
+from cbsolve.variant import Variant
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+#: Seconds a child may take (the machine is shared); a cap on waiting, never asserted.
+CAP = 300
+
+MM47 = ["--variant", "mastermind", "--length", "4", "--digits", "7"]   # worst 6: 5 refuted
+MM55 = ["--variant", "mastermind", "--length", "5", "--digits", "5"]   # worst 5: a witness
+BC48 = ["--variant", "bulls-cows", "--length", "4", "--digits", "8", "--objective", "expected"]
+
+
+def _cbsolve(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cbsolve", *args], capture_output=True,
+                          text=True, env=ENV, cwd=ROOT, timeout=CAP)
+
+
+def _state(d: Path) -> dict | None:
+    try:
+        return json.loads((d / FILE_NAME).read_text())["state"]
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+def _kill_when(args: list[str], d: Path, ready, sig=signal.SIGKILL) -> subprocess.Popen:
+    """Run `optimal ARGS --checkpoint D`, send ``sig`` once the checkpoint's state satisfies
+    ``ready``; the process, ended."""
+    proc = subprocess.Popen([sys.executable, "-m", "cbsolve", "optimal", *args, "--workers", "1",
+                             "--checkpoint", str(d), "--checkpoint-every", "0.05", "--json"],
+                            env=ENV, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    end = time.monotonic() + CAP
+    while time.monotonic() < end:
+        state = _state(d)
+        if state is not None and ready(state):
+            break
+        assert proc.poll() is None, "the search ended before the state awaited was written"
+        time.sleep(0.005)
+    proc.send_signal(sig)
+    proc.wait(timeout=CAP)
+    return proc
+
+
+def _resume_and_verify(d: Path, tmp_path: Path) -> dict:
+    out = tmp_path / "tree.json"
+    done = _cbsolve("optimal", "--resume", str(d), "--json", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["proved"] is True and data["checkpoint"]["resumed"] is True
+    check = _cbsolve("verify", str(out), "--json")
+    assert check.returncode == 0, check.stdout + check.stderr
+    return data
+
+
+def _worst(args: list[str]) -> int:
+    variant = Variant.from_options("mastermind", length=int(args[3]), digits=int(args[5]))
+    return solve_worst(variant, workers=1).worst
+
+
+@pytest.mark.parametrize("args, ready", [
+    (MM47, lambda s: True),                                     # the first file
+    (MM47, lambda s: bool(s.get("orbits"))),                    # 5 partly refuted
+    (MM55, lambda s: "4" in s.get("refuted", {})),              # 4 refuted
+    (MM55, lambda s: bool(s.get("settled"))),                   # classes of a witness settled
+])
+def test_worst_killed_resumes_to_the_same_value_and_a_verified_certificate(args, ready, tmp_path):
+    d = tmp_path / "ck"
+    proc = _kill_when(args, d, ready)
+    assert proc.returncode == -signal.SIGKILL
+    # on disk, whole: the state awaited, or a later one written before the kill landed
+    assert _state(d) is not None
+    data = _resume_and_verify(d, tmp_path)
+    assert data["worst"] == data["upper"] == _worst(args)
+    tree = json.loads((tmp_path / "tree.json").read_text())
+    assert tree["certificate"]["claim"]["max_guesses"] == data["worst"] - 1
+
+
+def _bc48_total() -> int:
+    return solve_expected(Variant.from_options("bulls-cows", length=4, digits=8), workers=1).total
+
+
+@pytest.mark.parametrize("ready", [
+    lambda s: True,                                                      # the first file
+    lambda s: bool(s.get("current", {}).get("classes")),                 # classes solved
+])
+def test_expected_killed_resumes_to_the_same_total(ready, tmp_path):
+    d = tmp_path / "ck"
+    _kill_when(BC48, d, ready)
+    data = _resume_and_verify(d, tmp_path)
+    assert data["total"] == data["upper"] == _bc48_total()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_and_sigterm_write_the_checkpoint_and_report_it(sig, tmp_path):
+    d = tmp_path / "ck"
+    proc = _kill_when(BC48, d, lambda s: "order" in s, sig)
+    out, err = proc.communicate()
+    assert proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["interrupted"] is True
+    assert data["checkpoint"]["dir"] == str(d)
+    assert any("--resume" in note for note in data["notes"])
+    assert _resume_and_verify(d, tmp_path)["total"] == _bc48_total()
+
+
+@pytest.mark.parametrize("args", [MM47, BC48])
+def test_a_time_limit_writes_the_checkpoint_and_the_resume_finishes(args, tmp_path):
+    d = tmp_path / "ck"
+    stopped = _cbsolve("optimal", *args, "--workers", "1", "--checkpoint", str(d),
+                       "--time-limit", "1", "--json")
+    assert stopped.returncode == 0, stopped.stderr
+    first = json.loads(stopped.stdout)
+    # what the stop proved is on disk (nothing, if the limit ended the set-up: then no file)
+    assert first["checkpoint"]["dir"] == str(d)
+    assert (d / FILE_NAME).exists() == (first["checkpoint"]["writes"] > 0)
+    out = tmp_path / "tree.json"
+    again = _cbsolve("optimal", *args, "--checkpoint", str(d), "--json", "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    data = json.loads(again.stdout)
+    assert data["proved"] and data["upper"] == (_worst(args) if args is MM47 else _bc48_total())
+    assert _cbsolve("verify", str(out)).returncode == 0
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory) -> Path:
+    """A complete checkpoint of Mastermind 4x7, worst."""
+    d = tmp_path_factory.mktemp("done") / "ck"
+    run = _cbsolve("optimal", *MM47, "--checkpoint", str(d), "--json")
+    assert run.returncode == 0, run.stderr
+    return d
+
+
+def _copy(src: Path, tmp_path: Path) -> Path:
+    d = tmp_path / "copy"
+    d.mkdir()
+    (d / FILE_NAME).write_bytes((src / FILE_NAME).read_bytes())
+    return d
+
+
+def _refused(capsys, *args) -> str:
+    code = main(["optimal", *args])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    return err
+
+
+def test_a_finished_checkpoint_resumes_at_once(finished, tmp_path):
+    data = _resume_and_verify(_copy(finished, tmp_path), tmp_path)
+    assert data["worst"] == 6 and data["checkpoint"]["writes"] == 0
+
+
+def test_tampered_checkpoint_is_refused(finished, tmp_path, capsys):
+    d = _copy(finished, tmp_path)
+    text = (d / FILE_NAME).read_text()
+    (d / FILE_NAME).write_text(text.replace('"max_guesses":5', '"max_guesses":4', 1))
+    assert "checksum" in _refused(capsys, "--resume", str(d))
+
+
+def test_truncated_checkpoint_is_refused(finished, tmp_path, capsys):
+    d = _copy(finished, tmp_path)
+    (d / FILE_NAME).write_bytes((d / FILE_NAME).read_bytes()[:1000])
+    assert "truncated" in _refused(capsys, "--resume", str(d))
+
+
+@pytest.mark.parametrize("other", [
+    ["--variant", "mastermind", "--length", "4", "--digits", "6"],         # another game
+    [*MM47, "--objective", "expected"],                                    # another objective
+    [*MM47, "--guesses", "candidates"],                                    # another pool
+    [*MM47, "--max-depth", "7"],                                           # another cap
+])
+def test_checkpoint_of_another_search_is_refused(finished, tmp_path, capsys, other):
+    d = _copy(finished, tmp_path)
+    assert "another search" in _refused(capsys, *other, "--checkpoint", str(d))
+
+
+@pytest.mark.parametrize("args", [
+    ["--checkpoint", "X", "--resume", "X"],
+    ["--checkpoint", "X", "--ties"],
+    ["--checkpoint", "X", "1234:0,0"],
+    ["--checkpoint-every", "5"],
+    ["--checkpoint", "X", "--checkpoint-every", "0"],
+    ["--resume", "no-such-directory"],
+])
+def test_bad_combinations_are_refused(args, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _refused(capsys, *args)
+    assert not (tmp_path / "X").exists()
