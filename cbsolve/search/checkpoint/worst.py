@@ -27,9 +27,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...capacity import capacity
+from ...codes import CodeSpace
 from ...symmetry import Symmetry
 from ..result import Verdict
-from ..worst.merge import _mapped
+from ..worst.deeper import mapped_entries
 from ..worst.trees import CERT_FORMAT, CERT_VERSION, _cert_node
 
 REFUTED, WORKS = "refuted", "works"
@@ -156,7 +157,8 @@ class WorstSteps:
                    for g, o in self.state["orbits"].items() if "node" in o}
         if refuted:
             root["refuted"] = refuted
-            root.update(_mapped(self.variant, set(refuted)))
+            root.update(mapped_entries(CodeSpace(self.variant), Symmetry(self.variant), [],
+                                       set(refuted)))
         return {"format": CERT_FORMAT, "version": CERT_VERSION,
                 "variant": self.variant.to_dict(), "guesses": self.guesses,
                 "responses": self.native.n_responses,
