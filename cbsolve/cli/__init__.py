@@ -225,7 +225,7 @@ def progress_enabled(as_json: bool, quiet: bool = False) -> bool:
 #: Longest run of non-blank characters an error line shows from a value (a 200 KB entry
 #: echoed whole is no message); longer runs keep their start and say how long they were.
 MAX_SHOWN = 60
-_LONG_RUN = re.compile(r"\S{%d,}" % (MAX_SHOWN + 1))
+_LONG_RUN = re.compile(rf"\S{{{MAX_SHOWN + 1},}}")
 
 
 def clip(message: str) -> str:

@@ -5,9 +5,8 @@ import click
 
 from .. import time_policy
 from ..status import Status
-from ._budget import TimeLimit
 from . import COUNT, EXIT_NONE, EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
-
+from ._budget import TimeLimit
 
 #: The whole command's budget when no --time-limit is given (s).
 DEFAULT_TIME_LIMIT = time_policy.STATIC_SECONDS

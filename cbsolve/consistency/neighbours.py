@@ -13,7 +13,6 @@ from ..feedback import FeedbackLog
 from ..variant import Variant
 from .rescoring import Checker, valid_rows
 
-
 #: Breadth-first expansion stops after this many expansions in a row that found nothing new
 #: (a sparse set: back to the solver), or when ``want`` secrets or the deadline are reached.
 NEIGHBOUR_STALL = 64
