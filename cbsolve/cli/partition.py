@@ -59,11 +59,14 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     try:
         if every_guess:
             table = partition_table(log, sort, deadline=budget.deadline)
-            rows = table.ranked(None if table.complete else SHOWN_WHEN_CUT)
+            # a complete table's rows are formatted under the same deadline (604,800 rows
+            # take seconds): cut there, it shows the best rows formatted, as a cut table does
+            rows = table.ranked(None if table.complete else SHOWN_WHEN_CUT,
+                                deadline=budget.deadline if table.complete else None)
             data = {"candidates": table.candidates, "sort": sort, "guesses": rows,
                     "complete": table.complete, "scored": table.scored, "total": table.total}
             stopped = None
-            if not table.complete:     # a time limit or Ctrl-C: the guesses scored so far
+            if not table.complete or len(rows) < table.scored:   # a time limit or Ctrl-C
                 stopped = "interrupted" if stop_requested() else "time"
                 data.update(command="partition", shown=len(rows), stopped=stopped,
                             time_limit=budget.seconds, time_limit_hit=stopped == "time")

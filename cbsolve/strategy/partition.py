@@ -62,6 +62,10 @@ class Partition:
                 "best": self.best, "best_complete": self.best_complete}
 
 
+#: Rows :meth:`Table.ranked` formats between looks at its deadline (about 0.1 s).
+RANKED_BLOCK = 20_000
+
+
 def _empty(dtype: str) -> np.ndarray:
     import numpy as np  # where used: the list-based path runs without NumPy
 
@@ -88,19 +92,28 @@ class Table:
     def complete(self) -> bool:
         return self.total is not None and self.scored == self.total
 
-    def ranked(self, top: int | None = None) -> list[dict]:
+    def ranked(self, top: int | None = None, deadline=None) -> list[dict]:
         """The rows, best first: all, or the best ``top`` (formatting 450,000 rows takes
-        seconds: a stopped table shows its best)."""
+        seconds: a stopped table shows its best). Formatted in blocks of :data:`RANKED_BLOCK`
+        rows; a ``deadline`` that expires part-way leaves the best rows formatted so far."""
         n = self.scored if top is None else min(top, self.scored)
-        if n == 0:
-            return []
-        guesses = self.space.format_many(self.space.codes[self.codes[:n]])
-        columns = {k: self.scores[k][:n].tolist() for k in SCORES}
+        rows: list[dict] = []
+        for start in range(0, n, RANKED_BLOCK):
+            if start and deadline is not None and deadline.expired():
+                break
+            rows += self._rows(start, min(n, start + RANKED_BLOCK))
+        return rows
+
+    def _rows(self, start: int, stop: int) -> list[dict]:
+        space = self.space
+        guesses = space.format_many(space.codes[self.codes[start:stop]])
+        columns = {k: self.scores[k][start:stop].tolist() for k in SCORES}
         for k in ("expected", "entropy"):
             columns[k] = [round(x, 6) for x in columns[k]]
-        equivalent, candidate = self.equivalent[:n].tolist(), self.candidate[:n].tolist()
+        equivalent = self.equivalent[start:stop].tolist()
+        candidate = self.candidate[start:stop].tolist()
         return [{"guess": guesses[i], "equivalent": equivalent[i], "candidate": candidate[i],
-                 **{k: columns[k][i] for k in SCORES}} for i in range(n)]
+                 **{k: columns[k][i] for k in SCORES}} for i in range(stop - start)]
 
 
 def _candidates(log: FeedbackLog) -> np.ndarray:

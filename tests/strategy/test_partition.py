@@ -5,6 +5,7 @@ import pytest
 
 from cbsolve.cli import main
 from cbsolve.consistency import Query, consistent
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog
 from cbsolve.strategy.partition import partition
 from cbsolve.variant import Variant
@@ -88,3 +89,15 @@ def test_a_table_cut_part_way_ranks_the_guesses_scored_so_far(monkeypatch):
     assert rows == sorted(rows, key=lambda r: (r["minimax"], r["expected"], -r["entropy"],
                                                -r["parts"], not r["candidate"], r["guess"]))
     assert cut.ranked(top=3) == rows[:3]
+
+
+def test_rows_formatted_under_an_expired_deadline_are_the_best_first_block(monkeypatch):
+    """A complete table's rows are formatted in blocks that watch the deadline: cut after the
+    first block, they are the ranking's first rows, as the whole ranking has them."""
+    import cbsolve.strategy.partition as module
+
+    table = module.partition_table(FeedbackLog.parse(Variant.preset("mastermind"), ["1122:1,0"]))
+    monkeypatch.setattr(module, "RANKED_BLOCK", 5)
+    every = table.ranked()
+    cut = table.ranked(deadline=Deadline(0.0))
+    assert len(every) == table.scored > 5 and cut == every[:5]
