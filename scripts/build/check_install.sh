@@ -71,7 +71,7 @@ step "wheel install, core only" nocc "$work/core/bin/pip" install --only-binary=
 cd "$work"      # away from the source tree: the installed package answers
 core() { nocc "$work/core/bin/cbsolve" "$@"; }
 step "core: score" core score 1807 7810
-expect "$work/core: score.log" "1 bulls, 3 cows"
+expect "$work/core: score.log" "1 bull, 3 cows"
 step "core: consistent (native)" core consistent 0123:1,2 4567:0,1 --count
 expect "$work/core: consistent (native).log" "exactly 108 consistent secrets"
 step "core: optimal 3x6 (exact search)" core optimal --length 3 --digits 6
