@@ -210,7 +210,7 @@ constexpr long long BLOCK = 64;
 // compiled once for all of them. Ten shapes times four heuristics times three instruction sets
 // made this file a third of the build's compile time; the shapes of Mastermind, Logik and
 // Bulls & Cows (one position word, one count word) stay direct, since a call scores only 64
-// codes and, on those, the indirect call cost 5-7% of a Logik evaluation (measured A/B); the
+// codes and, on those, the indirect call cost 1-9% of a Logik evaluation (measured A/B); the
 // others (longer codes, more symbols) go through the pointer.
 template <class K>
 struct Direct {
