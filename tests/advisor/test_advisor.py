@@ -139,6 +139,37 @@ def test_the_chunked_choice_is_the_kernels(monkeypatch):
         assert got.complete and got.index == chooser.choose(cands, history)
 
 
+def test_ctrl_c_inside_a_chunk_keeps_the_chunks_done(monkeypatch):
+    """Under load a chunk can outlast the CLI's grace after Ctrl-C, whose KeyboardInterrupt
+    then lands inside it: the best of the chunks finished is the answer (incomplete); with
+    none finished the interrupt goes on to the caller."""
+    import cbsolve.advisor.choose as ch
+
+    monkeypatch.setattr(ch, "CHUNK_PAIRS", 5_000)
+    log = FeedbackLog.parse(MM, ["1122:1,0"])
+    service = PositionService(MM)
+    cands = service.candidates(log)
+    rows = np.arange(service.space.size)
+    step = ch.CHUNK_PAIRS // cands.size
+    chooser = Chooser(MM, "minimax", use_matrix=False)
+    first = ch.choose(chooser, cands, rows[:step], Deadline(None))     # the first chunk alone
+    best_of, calls = chooser.best_of, []
+
+    def interrupted_in_the_second(c, chunk):
+        calls.append(chunk.size)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return best_of(c, chunk)
+
+    monkeypatch.setattr(chooser, "best_of", interrupted_in_the_second)
+    got = ch.choose(chooser, cands, rows, Deadline(None))
+    assert (got.index, got.scored, got.complete) == (first.index, step, False)
+    calls.clear()
+    calls.append(0)                                    # the next call is the second: raises
+    with pytest.raises(KeyboardInterrupt):
+        ch.choose(chooser, cands, rows, Deadline(None))
+
+
 def test_cli_next_objective_and_provenance(capsys):
     code, text, _ = run(capsys, "next", "--variant", "mastermind", "--strategy", "optimal",
                         "--objective", "expected", "--json")
