@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <new>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -38,6 +39,7 @@ namespace py = pybind11;
 using i128 = __int128;
 using cbsolve_scoring::PackedCodes;
 using cbsolve_scoring::u64;
+using cbsolve_scoring::Kernel;
 using cbsolve_scoring::with_kernel;
 
 namespace {

@@ -204,10 +204,63 @@ int64_t with_heuristic(int heur, F&& f) {
 
 constexpr long long BLOCK = 64;
 
-// Replies of one guess to the gathered candidates, produced in order, one block at a time.
+// Replies of one code to many: out[t] = reply((pa, ca), (pb + t * ps, cb + t * cs)), t < count.
+// The scans below take the kernel in one of two forms. Direct<K> inlines it: the scans are
+// compiled for that shape. Replies holds any shape behind a function pointer: the scans are
+// compiled once for all of them. Ten shapes times four heuristics times three instruction sets
+// made this file a third of the build's compile time; the shapes of Mastermind, Logik and
+// Bulls & Cows (one position word, one count word) stay direct, since a call scores only 64
+// codes and, on those, the indirect call cost 1-9% of a Logik evaluation (measured A/B); the
+// others (longer codes, more symbols) go through the pointer.
 template <class K>
-struct PackedReplies {
+struct Direct {
     K k;
+    template <class T>
+    void operator()(const u64* pa, const u64* ca, const u64* pb, const u64* cb, long long ps,
+                    long long cs, long long count, T* out) const {
+        replies_to_many(k, pa, ca, pb, cb, ps, cs, count, out);
+    }
+};
+
+class Replies {
+  public:
+    template <class K>
+    static Replies of(const K& k) {
+        static_assert(sizeof(K) <= sizeof(kernel_) && std::is_trivially_copyable<K>::value,
+                      "a kernel is a few ints");
+        Replies r;
+        new (r.kernel_) K(k);
+        r.to16_ = &call<K, uint16_t>;
+        r.to8_ = &call<K, uint8_t>;
+        return r;
+    }
+    void operator()(const u64* pa, const u64* ca, const u64* pb, const u64* cb, long long ps,
+                    long long cs, long long count, uint16_t* out) const {
+        to16_(kernel_, pa, ca, pb, cb, ps, cs, count, out);
+    }
+    void operator()(const u64* pa, const u64* ca, const u64* pb, const u64* cb, long long ps,
+                    long long cs, long long count, uint8_t* out) const {
+        to8_(kernel_, pa, ca, pb, cb, ps, cs, count, out);
+    }
+
+  private:
+    template <class T>
+    using Fn = void (*)(const void*, const u64*, const u64*, const u64*, const u64*, long long,
+                        long long, long long, T*);
+    template <class K, class T>
+    static void call(const void* k, const u64* pa, const u64* ca, const u64* pb, const u64* cb,
+                     long long ps, long long cs, long long count, T* out) {
+        replies_to_many(*static_cast<const K*>(k), pa, ca, pb, cb, ps, cs, count, out);
+    }
+    alignas(16) unsigned char kernel_[32];
+    Fn<uint16_t> to16_ = nullptr;
+    Fn<uint8_t> to8_ = nullptr;
+};
+
+// Replies of one guess to the gathered candidates, produced in order, one block at a time.
+template <class Rep>
+struct PackedReplies {
+    const Rep& k;
     const u64 *gp, *gc, *cp, *cc;
     long long C, pw, cw;
     uint16_t* buf;
@@ -218,7 +271,7 @@ struct PackedReplies {
     }
     void fill(long long j) {
         const long long e = std::min(C, j + BLOCK);
-        replies_to_many(k, gp, gc, cp + j * pw, cc + j * cw, pw, cw, e - j, buf);
+        k(gp, gc, cp + j * pw, cc + j * cw, pw, cw, e - j, buf);
         base = j;
         end = e;
     }
@@ -226,8 +279,8 @@ struct PackedReplies {
 
 // Best key over guess codes ``rows[0..R)`` (null: codes 0..R) against the gathered candidate
 // words ``cp``/``cc`` (C of them), starting from ``init``; same rules as ``scan``.
-template <int H, class K>
-Key scan_packed(const K& k, const PackedCodes& space, const int64_t* rows, long long R,
+template <int H, class Rep>
+Key scan_packed(const Rep& k, const PackedCodes& space, const int64_t* rows, long long R,
                 const u64* cp, const u64* cc, long long C, int slots, int win, int max_classes,
                 const int64_t* dlog, Key init) {
     Key best = init;
@@ -242,7 +295,7 @@ Key scan_packed(const K& k, const PackedCodes& space, const int64_t* rows, long 
 #pragma omp for schedule(dynamic, 64) nowait
         for (long long i = 0; i < R; ++i) {
             const int64_t g = rows ? rows[i] : i;
-            PackedReplies<K> reply{k, sp + g * pw, sc + g * cw, cp, cc, C, pw, cw, buf.data()};
+            PackedReplies<Rep> reply{k, sp + g * pw, sc + g * cw, cp, cc, C, pw, cw, buf.data()};
             i128 s;
             bool cand;
             if (!score_row<H>(reply, C, hist.data(), resp.data(), slots, win, max_classes, dlog,
@@ -322,8 +375,8 @@ void block_scores(const uint8_t* resp, long long C, int win, const int64_t* lfix
                  : H == ENTROPY ? i128(ent[b]) : -i128(parts[b]);
 }
 
-template <int H, class K>
-Key scan_small(const K& k, const PackedCodes& space, const int64_t* rows, long long R,
+template <int H, class Rep>
+Key scan_small(const Rep& k, const PackedCodes& space, const int64_t* rows, long long R,
                const u64* cp, const u64* cc, long long C, int win, const int64_t* lfix,
                Key init) {
     Key best = init;
@@ -346,8 +399,8 @@ Key scan_small(const K& k, const PackedCodes& space, const int64_t* rows, long l
                 std::copy_n(sc + g * cw, cw, gcnt.data() + b * cw);
             }
             for (long long j = 0; j < C; ++j)  // the score is symmetric: candidate j against all
-                replies_to_many(k, cp + j * pw, cc + j * cw, gpos.data(), gcnt.data(), pw, cw,
-                                SMALL_B, resp.data() + j * SMALL_B);
+                k(cp + j * pw, cc + j * cw, gpos.data(), gcnt.data(), pw, cw, SMALL_B,
+                  resp.data() + j * SMALL_B);
             block_scores<H>(resp.data(), C, win, lfix, score, hit);
             for (long long b = 0; b < nb; ++b) {
                 const Key key{score[b], hit[b] ? 0 : 1, rows ? rows[i0 + b] : i0 + b};
@@ -384,9 +437,8 @@ int64_t best_packed(const PackedCodes& sp, bool bulls_only, const int64_t* rr, l
                     const int64_t* cc, long long C, const u64* cpos, const u64* ccnt, int slots,
                     int win, int max_classes, int heur, bool candidates_only, const int64_t* lf,
                     const int64_t* d) {
-    int64_t out = 0;
-    with_kernel(sp, bulls_only, [&](const auto k) {
-        out = with_heuristic(heur, [&](auto h) {
+    auto run = [&](const auto& k) {
+        return with_heuristic(heur, [&](auto h) {
             constexpr int H = decltype(h)::value;
             const bool small = C <= SMALL_C && slots <= 256;
             auto sc = [&](const int64_t* g, long long n, Key init) {
@@ -397,6 +449,11 @@ int64_t best_packed(const PackedCodes& sp, bool bulls_only, const int64_t* rr, l
             return best_two_pass<H>(sc, rr, R, cc, C, !rr && C == R, max_classes, lf,
                                     candidates_only);
         });
-    });
-    return out;
+    };
+    if (sp.pw == 1 && sp.cw == 1)   // Mastermind, Logik, Bulls & Cows: the kernel inlined
+        return bulls_only ? run(Direct<Kernel<1, 1, true>>{Kernel<1, 1, true>(sp)})
+                          : run(Direct<Kernel<1, 1, false>>{Kernel<1, 1, false>(sp)});
+    Replies k;
+    with_kernel(sp, bulls_only, [&](const auto kernel) { k = Replies::of(kernel); });
+    return run(k);
 }

@@ -205,7 +205,7 @@ def _scorer_bound(out: Bounds, deadline: Deadline, deep: bool):
 
 
 def _certified(out: Bounds) -> None:
-    """Exact values from the certified trees in ``models/`` where the game has one (their
+    """Exact values from the certified trees in ``cbsolve/models/`` where the game has one (their
     claims are replayed by the tests, tests/test_certified_models.py), and the upper end of
     the best tree shipped for the game whatever its strategy; a value outside the interval
     proved here would be a bug in one of the two."""
@@ -218,7 +218,7 @@ def _certified(out: Bounds) -> None:
             if not interval.lower <= value <= interval.upper:
                 raise AssertionError(f"the certified tree {name} claims {value}, outside the "
                                      f"proved [{interval.lower}, {interval.upper}]")
-            method = f"certified tree models/{name}"
+            method = f"certified tree cbsolve/models/{name}"
             interval.raise_lower(value, method)
             interval.lower_upper(value, method)
         shipped = best_shipped_tree(out.variant, objective)

@@ -2,7 +2,7 @@
 it searches and to report when it is stopped, with what proves each end.
 
 Place in the data flow: the bounds (:func:`~cbsolve.bounds.compute_bounds`: closed forms,
-constructions, the certified trees and the best tree shipped in ``models/``) -> **the known
+constructions, the certified trees and the best tree shipped in ``cbsolve/models/``) -> **the known
 interval** -> ``cbsolve optimal`` (its progress lines and its stopped answer) and
 ``cbsolve.optimal``. Every upper end reported is reproducible: a tree file ``cbsolve verify``
 replays (the ``tree`` of :class:`Known`), or a named bound (a construction with a proved
@@ -39,7 +39,7 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Kno
         if shipped is None:
             return None
         return Known(None, shipped[0], upper_method=_tree_method(shipped[1]), tree=shipped[1],
-                     origin="the trees shipped in models/")
+                     origin="the trees shipped in cbsolve/models/")
     from .. import time_policy
     from .compute import compute_bounds
 

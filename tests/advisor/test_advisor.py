@@ -64,7 +64,7 @@ def test_following_optimal_expected_totals_koyama_lais_5625_on_mastermind():
 
 
 def test_following_optimal_worst_needs_seven_on_bulls_and_cows_sample():
-    # Bulls & Cows 4/10: 7 guesses in the worst case (the certified tree in models/)
+    # Bulls & Cows 4/10: 7 guesses in the worst case (the certified tree in cbsolve/models/)
     service = PositionService(BC)
     assert max(play_out(service, s, "worst") for s in secrets_of(BC, sample=300)) <= 7
 
@@ -139,6 +139,36 @@ def test_the_chunked_choice_is_the_kernels(monkeypatch):
         assert got.complete and got.index == chooser.choose(cands, history)
 
 
+def test_ctrl_c_inside_a_chunk_keeps_the_chunks_done(monkeypatch):
+    """Under load a chunk can outlast the CLI's grace after Ctrl-C, whose KeyboardInterrupt
+    then lands inside it: the best of the chunks finished is the answer (incomplete); with
+    none finished, none (the service then answers as at an early deadline)."""
+    import cbsolve.advisor.choose as ch
+
+    monkeypatch.setattr(ch, "CHUNK_PAIRS", 5_000)
+    log = FeedbackLog.parse(MM, ["1122:1,0"])
+    service = PositionService(MM)
+    cands = service.candidates(log)
+    rows = np.arange(service.space.size)
+    step = ch.CHUNK_PAIRS // cands.size
+    chooser = Chooser(MM, "minimax", use_matrix=False)
+    first = ch.choose(chooser, cands, rows[:step], Deadline(None))     # the first chunk alone
+    best_of, calls = chooser.best_of, []
+
+    def interrupted_in_the_second(c, chunk):
+        calls.append(chunk.size)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return best_of(c, chunk)
+
+    monkeypatch.setattr(chooser, "best_of", interrupted_in_the_second)
+    got = ch.choose(chooser, cands, rows, Deadline(None))
+    assert (got.index, got.scored, got.complete) == (first.index, step, False)
+    calls[:] = [0]                                     # the next call is the second: raises
+    got = ch.choose(chooser, cands, rows, Deadline(None))
+    assert (got.index, got.scored, got.complete) == (None, 0, False)
+
+
 def test_cli_next_objective_and_provenance(capsys):
     code, text, _ = run(capsys, "next", "--variant", "mastermind", "--strategy", "optimal",
                         "--objective", "expected", "--json")
@@ -200,7 +230,7 @@ def test_the_spread_order_scores_every_guess_once_and_chooses_as_the_kernel(monk
 
 def test_bounds_uses_the_certified_trees(capsys):
     # Mastermind 4/6: total 5625 (Koyama & Lai 1993), worst 5 (Knuth 1977); Bulls & Cows 4/10:
-    # worst 7 and total 26274, the certified trees in models/ (verified by
+    # worst 7 and total 26274, the certified trees in cbsolve/models/ (verified by
     # tests/test_certified_models.py)
     for args, worst, total in ((["--variant", "mastermind"], 5, 5625), ([], 7, 26274)):
         code, text, _ = run(capsys, "bounds", *args, "--no-search", "--no-strategies",

@@ -2,34 +2,71 @@
 --json one valid JSON document of what was done (docs/architecture.md, "Interrupts: what was
 checked"). Each case runs the CLI in a child process and sends SIGINT once it is working.
 
-The only timing is how long to let a command work before the signal and a generous cap on the
-wait (the machine is shared); how fast it stopped is measured by hand, never asserted.
+When to send the signal is read from the command itself, never from the wall clock: once it
+has worked some seconds of CPU (its own clock: a loaded machine, which stretches the start-up
+many times over, delays the signal instead of landing it before the command began its work),
+or, for a command waiting for input, once its stderr shows the prompt. The only wall-clock
+figure is a generous cap on the wait; how fast it stopped is measured by hand, never asserted.
 """
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Seconds allowed between SIGINT and the exit.
+#: Seconds allowed for the command to get ready, and between SIGINT and the exit.
 CAP = 120
 
 
-def _interrupt(args: list[str], after: float, stdin: str | None = None):
-    proc = subprocess.Popen([sys.executable, "-m", "cbsolve", *args], cwd=ROOT, text=True,
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU so far of the process and every process under it (its workers), all
+    their threads, from /proc/PID/stat; a process that ends between the reads counts 0."""
+    ticks, children = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks[int(stat.parent.name)] = int(fields[11]) + int(fields[12])
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += ticks.get(p, 0)
+        todo += children.get(p, [])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _interrupt(args: list[str], after: float = 0.0, shows: str | None = None):
+    """Runs the CLI, sends SIGINT once it has used ``after`` seconds of CPU and (``shows``) its
+    stderr holds that text, and returns (exit code, stdout, stderr)."""
+    proc = subprocess.Popen([sys.executable, "-m", "cbsolve", *args], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.PIPE)
-    time.sleep(after)
+    read = {"out": [], "err": []}
+    readers = [threading.Thread(target=lambda f=f, k=k: read[k].extend(iter(lambda: f.read1(4096), b"")))
+               for f, k in ((proc.stdout, "out"), (proc.stderr, "err"))]
+    for r in readers:
+        r.start()
+    cap = time.monotonic() + CAP
+    while proc.poll() is None and time.monotonic() < cap and not (
+            _cpu_seconds(proc.pid) >= after
+            and (shows is None or shows.encode() in b"".join(read["err"]))):
+        time.sleep(0.05)
     assert proc.poll() is None, "the command ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=CAP)
-    return proc.returncode, out, err
+    proc.wait(timeout=CAP)
+    for r in readers:
+        r.join()
+    return proc.returncode, b"".join(read["out"]).decode(), b"".join(read["err"]).decode()
 
 
 def _one_line(err: str) -> str:
@@ -78,7 +115,7 @@ def test_optimal_says_it_was_interrupted_on_stderr():
 def test_a_command_interrupted_before_its_answer_still_prints_one_json_document():
     """`verify --json` printed nothing on stdout after Ctrl-C (a certified tree takes seconds
     to replay)."""
-    code, out, err = _interrupt(["verify", "models/certified/bc-nlz-worst.json.gz", "--json"],
+    code, out, err = _interrupt(["verify", "cbsolve/models/certified/bc-nlz-worst.json.gz", "--json"],
                                 after=3.0)
     data = json.loads(out)
     assert code == 130 and data == {"command": "verify", "interrupted": True, "complete": False}
@@ -87,7 +124,7 @@ def test_a_command_interrupted_before_its_answer_still_prints_one_json_document(
 
 def test_play_interrupted_while_waiting_prints_one_json_document():
     """Under --json the conversation goes to stderr; the interrupt is its last line."""
-    code, out, err = _interrupt(["play", "--json"], after=3.0)
+    code, out, err = _interrupt(["play", "--json"], shows="Your guess #1")
     assert code == 130 and json.loads(out)["interrupted"] is True
     assert err.strip().splitlines()[-1] == "cbsolve: interrupted" and "Traceback" not in err
 
@@ -187,7 +224,7 @@ def test_assist_keeps_the_entries_when_interrupted():
     """`assist`'s advice on Bulls & Cows 6/10 took minutes and held Ctrl-C; its
     opening is now instant (the position service), so Ctrl-C lands at the prompt: the
     session ends at once and reports its entries (none typed yet)."""
-    code, out, err = _interrupt(["assist", "--length", "6", "--json"], after=5.0)
+    code, out, err = _interrupt(["assist", "--length", "6", "--json"], shows="012345")
     data = json.loads(out)
     assert code == 130 and data["interrupted"] is True and data["complete"] is False
     assert data["entries"] == [] and data["consistent"] is True

@@ -10,10 +10,11 @@ import pytest
 from testkit import TINY, informative_splits, replay
 
 from cbsolve.codes import CodeSpace
+from cbsolve.deadline import Deadline
 from cbsolve.errors import InvalidVariant, SpaceTooLarge, UnknownName
 from cbsolve.rule import score
 from cbsolve.search.expected import PRUNINGS, solve_expected
-from cbsolve.status import Status
+from cbsolve.status import Status, StopReason
 from cbsolve.variant import Variant
 
 INF = (10**9, 10**9)
@@ -172,15 +173,34 @@ def test_bulls_cows_4_10():
 
 
 def test_time_limit_returns_proved_bounds():
+    """Under a 0.05 s deadline the search decides one of three things, and what it claims must
+    hold whichever it was (how far it got depends on the machine and its load): the optimum;
+    a strategy and an interval around the optimum; or, stopped before any strategy, only a
+    lower bound. Each stop says so in a note."""
     v = Variant.preset("mastermind")
     result = solve_expected(v, time_limit=0.05, progress=False, workers=1)
     if result.proved:  # a very fast machine: then it must be the optimum
-        assert result.total == 5625
+        assert result.status is Status.OPTIMAL and result.total == 5625
+        return
+    assert result.stop is StopReason.TIME
+    assert any(note.startswith("time limit") for note in result.notes), result.notes
+    if result.status is Status.UNKNOWN:   # stopped before the greedy strategy was complete
+        assert result.upper is None and result.total is None and result.tree is None
+        assert result.lower is None or result.lower <= 5625
         return
     assert result.status is Status.FEASIBLE
     assert result.lower <= 5625 <= result.upper == result.total
-    assert any("time limit" in note for note in result.notes)
     check(result, v)
+
+
+def test_an_expired_deadline_leaves_the_counting_bound_alone():
+    """A deadline already spent (a library's time_limit=0): no strategy, the counting bound as
+    the lower bound (4986 < 5625, Mastermind 4x6), and a note saying why."""
+    v = Variant.preset("mastermind")
+    result = solve_expected(v, deadline=Deadline.from_limit(0), progress=False, workers=1)
+    assert result.status is Status.UNKNOWN and not result.proved and result.upper is None
+    assert result.lower is not None and result.lower <= 5625
+    assert result.notes == [f"time limit before a strategy was found: total at least {result.lower}"]
 
 
 def test_bad_arguments():
@@ -240,7 +260,7 @@ def test_native_stabiliser_matches_the_symmetry_module(variant):
         assert native == python, history
 
 
-MODELS = Path(__file__).resolve().parents[2] / "models"
+MODELS = Path(__file__).resolve().parents[2] / "cbsolve" / "models"
 # Koyama & Lai (1993): 5625 (first guess 1123), 5626 with at most 5 guesses.
 # Tanaka (1996): 26274 for Bulls & Cows 4/10 (first guess 0123 up to symmetry).
 STORED = {"mastermind-4-6-expected.json": (5625, None), "mastermind-4-6-expected-depth5.json": (5626, 5),

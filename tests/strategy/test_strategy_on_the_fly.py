@@ -17,6 +17,11 @@ GAMES = [
     Variant(3, "01234", repeats=True, no_leading_zero=True),
     Variant(5, "0123", repeats=True),                     # more candidates than slots: histograms
     Variant(5, "012345", repeats=False),                  # 120 maps fix 01234: orbits from generators
+    # the kernel shapes beyond one position word and one count word (the native scans reach
+    # them through a function pointer, the one-word shape inlined)
+    Variant(9, "01", repeats=True),                       # two position words
+    Variant(9, "01", repeats=True, feedback="bulls"),     # two position words, bulls only
+    Variant(2, "0123456789abcdefghijklmnopqrstuvw", repeats=True),  # 33 x 2 count bits: two words
 ]
 
 

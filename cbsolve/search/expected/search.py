@@ -278,6 +278,10 @@ class _Search(_Trees):
         if best[0] >= INF_T:
             if lower[0] < INF_T and not proved:  # a bound on the capped total, if one exists
                 result.lower = lower[0]
+            if not proved:   # stopped before any strategy: the result says why and what holds
+                self.notes.append(f"{_STOPPED_BY[result.stop]} before a strategy was found"
+                                  + (f": total at least {result.lower}"
+                                     if result.lower is not None else ""))
             if proved:
                 result.status = Status.INFEASIBLE
                 self.notes.append(f"no strategy solves every secret in at most {self.max_depth} "
