@@ -9,6 +9,7 @@ lower the whole); ``optimal-expected`` the same for the total. A tree made under
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from .certify import UnreadableFile, load
@@ -21,10 +22,18 @@ MODELS = Path(__file__).resolve().parent / "models"
 STRATEGY_OF = {"worst": "optimal-worst", "expected": "optimal-expected"}
 
 
+def same_game(a: Variant, b: Variant) -> bool:
+    """``a`` and ``b`` are one game up to the names of the symbols (Logik on 1-8 or on A-H):
+    a value (an optimum, a tree's worst case or total) holds for both. Following a tree needs
+    the same symbols (:func:`find_tree` without ``any_symbols``)."""
+    return len(a.symbols) == len(b.symbols) and replace(b, symbols=a.symbols) == a
+
+
 def find_tree(variant: Variant, objective: str | None = "worst",
-              models: Path = MODELS) -> Path | None:
+              models: Path = MODELS, any_symbols: bool = False) -> Path | None:
     """A certified tree for ``variant`` optimal for ``objective`` (None: any tree, the
-    worst-case optimal one preferred); uncapped trees before depth-capped ones."""
+    worst-case optimal one preferred); uncapped trees before depth-capped ones.
+    ``any_symbols``: a tree of the same game on other symbols will do (for its value)."""
     found = []
     for path in sorted(models.glob("*.json*")) if models.is_dir() else []:
         doc = _header(path)
@@ -39,7 +48,8 @@ def find_tree(variant: Variant, objective: str | None = "worst",
         if objective is not None and strategy != STRATEGY_OF[objective]:
             continue
         try:
-            if Variant.from_dict(doc["variant"]) == variant:
+            theirs = Variant.from_dict(doc["variant"])
+            if theirs == variant or (any_symbols and same_game(variant, theirs)):
                 found.append((strategy != "optimal-worst", doc.get("max_depth") is not None,
                               path))
         except (KeyError, TypeError, ValueError):
@@ -51,8 +61,9 @@ def certified_value(variant: Variant, objective: str) -> tuple[int, str] | None:
     """(the proved optimum of the whole game for ``objective``: the worst case or the total,
     and the file it comes from) from a certified tree's stats, or None. The stats are the
     claims ``cbsolve verify`` replays; the tests replay every shipped tree
-    (tests/test_certified_models.py), so the header is read without a replay here."""
-    path = find_tree(variant, objective)
+    (tests/test_certified_models.py), so the header is read without a replay here. The value
+    holds for the same game on other symbols (:func:`same_game`)."""
+    path = find_tree(variant, objective, any_symbols=True)
     if path is None:
         return None
     doc = _header(path) or load(path)
@@ -80,7 +91,7 @@ def best_shipped_tree(variant: Variant, objective: str,
             continue
         value = (doc.get("stats") or {}).get(key)
         try:
-            same = Variant.from_dict(doc["variant"]) == variant
+            same = same_game(variant, Variant.from_dict(doc["variant"]))
         except (KeyError, TypeError, ValueError):
             continue
         if same and isinstance(value, int):

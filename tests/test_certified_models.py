@@ -75,3 +75,22 @@ def test_an_interval_the_polisher_narrowed_shows_beside_the_searchs():
         else:
             assert note == "", name
     assert "numbers-expected" in ROWS and script.narrowed(ROWS["numbers-expected"])
+
+
+def test_a_certified_value_holds_for_the_same_game_on_other_symbols():
+    # Mastermind 4x6 on letters is Knuth's game on 1-6: the certified worst case 5 (Knuth
+    # 1977) and total 5625 (Koyama & Lai 1993) are its values too; following the tree needs
+    # its own symbols, so find_tree without any_symbols finds none for the letters
+    from cbsolve.bounds import compute_bounds
+    from cbsolve.certified import best_shipped_tree, certified_value, find_tree, same_game
+    from cbsolve.variant import Variant
+
+    letters, digits = Variant(4, "ABCDEF", repeats=True), Variant.preset("mastermind")
+    assert same_game(letters, digits) and not same_game(letters, Variant(4, "ABCDEF", False))
+    assert certified_value(letters, "worst")[0] == 5
+    assert certified_value(letters, "expected")[0] == 5625
+    assert find_tree(letters, "worst") is None and find_tree(digits, "worst") is not None
+    logik = Variant(5, "ABCDEFGH", repeats=True)    # a polished tree of worst case 7 ships
+    assert best_shipped_tree(logik, "worst")[0] == 7
+    b = compute_bounds(letters, search=False, strategies=False)
+    assert (b.worst.lower, b.worst.upper) == (5, 5) and "certified tree" in b.worst.upper_method
