@@ -74,13 +74,17 @@ def _resume_and_verify(d: Path, tmp_path: Path) -> dict:
     return data
 
 
+def _first_file(state: dict) -> bool:     # the case "the first file"
+    return True
+
+
 def _worst(args: list[str]) -> int:
     variant = Variant.from_options("mastermind", length=int(args[3]), digits=int(args[5]))
     return solve_worst(variant, workers=1).worst
 
 
 @pytest.mark.parametrize("args, ready", [
-    (MM47, lambda s: True),                                     # the first file
+    (MM47, _first_file),
     (MM47, lambda s: bool(s.get("orbits"))),                    # 5 partly refuted
     (MM55, lambda s: "4" in s.get("refuted", {})),              # 4 refuted
     (MM55, lambda s: bool(s.get("settled"))),                   # classes of a witness settled
@@ -88,7 +92,9 @@ def _worst(args: list[str]) -> int:
 def test_worst_killed_resumes_to_the_same_value_and_a_verified_certificate(args, ready, tmp_path):
     d = tmp_path / "ck"
     proc = _kill_when(args, d, ready)
-    assert proc.returncode == -signal.SIGKILL
+    # the first file can come with the end: a quiet machine proves the rest before the kill
+    # lands (the resume then has nothing left to do); every later state is killed mid-run
+    assert proc.returncode == -signal.SIGKILL or (ready is _first_file and proc.returncode == 0)
     # on disk, whole: the state awaited, or a later one written before the kill landed
     assert _state(d) is not None
     data = _resume_and_verify(d, tmp_path)
