@@ -97,6 +97,10 @@ def _split_entry(variant: Variant, line: str):
     if ":" in line:
         guess, _, reply = line.partition(":")
         return guess.strip(), reply
+    alone = line.strip()
+    if variant.length > 2 and len(alone) == variant.length and " " not in alone \
+            and all(ch in variant.symbols or ch.upper() in variant.symbols for ch in alone):
+        return alone, ""                    # a code of the game alone: its score is missing
     if looks_like_score(variant, line):     # a score alone: for the suggested guess
         return None, line
     head, _, rest = line.strip().partition(" ")
@@ -199,6 +203,9 @@ class AssistSession:
                     raise InvalidFeedback("the entries are inconsistent; undo first")
                 guess = a.advise().guess
             guess = a.guesser.space.format(a.guesser.space.parse(guess))
+            if not reply_text.strip():
+                raise InvalidFeedback(f"{guess} needs its score after it: {guess} SCORE, with "
+                                      f"SCORE as {reply_syntax(v)}")
             typed = read_score(v, reply_text)
             if typed is None:
                 raise InvalidFeedback(f"{reply_text.strip()!r} is not a score; "

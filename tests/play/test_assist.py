@@ -61,6 +61,15 @@ def test_bad_input_is_reprompted():
     assert len(summary["entries"]) == 1
 
 
+def test_a_guess_typed_without_its_score_is_named_as_such():
+    # "1122" alone in Mastermind is a code of the game, not a malformed score
+    _, summary, out = session(["1122", "1122 1B1W"], variant=MM)
+    assert "1122 needs its score after it" in out and "has no white" not in out
+    assert [e["guess"] for e in summary["entries"]] == ["1122"]
+    _, _, out = session(["rrgg"], variant=Variant(4, "RGBYOP", repeats=True))
+    assert "RRGG needs its score after it" in out
+
+
 def test_inconsistency_names_the_entries_and_undo_recovers():
     a, summary, out = session(["0123 0 0", "4567 0 0"])
     assert "These replies are inconsistent" in out and "#1 0123" in out and "#2 4567" in out
