@@ -253,3 +253,15 @@ def local_dask_client(n_workers: int = 2):
                                   env={"OMP_NUM_THREADS": "1"}) as cluster:
         with distributed.Client(cluster) as client:
             yield client
+
+
+def hidden_secret_log(variant: Variant, clues: int, rng) -> tuple:
+    """(secret, log): ``clues + 1`` random codes drawn from ``rng`` (a NumPy Generator), the
+    first the secret, each other one a guess scored against it."""
+    space = CodeSpace(variant)
+    secret, *guesses = space.random_codes(clues + 1, rng)
+    log = FeedbackLog(variant)
+    for g in guesses:
+        log.add(space.format(g), *score(variant, secret, g))
+    return secret, log
+

@@ -13,13 +13,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from testkit import brute_force_consistent, consistent_with, is_code, logs
+from testkit import brute_force_consistent, consistent_with, hidden_secret_log, is_code, logs
 
 from cbsolve._native import local_search
-from cbsolve.codes import CodeSpace
 from cbsolve.consistency.portfolio import WILD, LocalSearch, LocalSearchOptions
 from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
 from cbsolve.variant import Variant
 
 
@@ -80,12 +78,7 @@ def test_finds_a_hidden_secret_at_n40(seed):
     and `determined`") the local search is for. Deterministic for the seed and flip budget
     (measured: 200-8000 flips)."""
     variant = Variant(40, string.digits, True)
-    rng = np.random.default_rng(seed)
-    space = CodeSpace(variant)
-    secret, *guesses = space.random_codes(21, rng)
-    log = FeedbackLog(variant)
-    for g in guesses:
-        log.add(space.format(g), *score(variant, secret, g))
+    _, log = hidden_secret_log(variant, 20, np.random.default_rng(seed))
     r = LocalSearch(log, seed).run(None, max_flips=200_000, want=2)
     assert len(r["solutions"]) == 2
     for code in r["solutions"]:
@@ -94,12 +87,7 @@ def test_finds_a_hidden_secret_at_n40(seed):
 
 def test_variants_distinct_and_no_leading_zero_are_kept():
     variant = Variant(8, string.digits, False, no_leading_zero=True)
-    space = CodeSpace(variant)
-    rng = np.random.default_rng(5)
-    secret, *guesses = space.random_codes(7, rng)
-    log = FeedbackLog(variant)
-    for g in guesses:
-        log.add(space.format(g), *score(variant, secret, g))
+    _, log = hidden_secret_log(variant, 6, np.random.default_rng(5))
     r = kernel(log, flips=100_000, want=3)
     assert r["solutions"]
     for code in r["solutions"]:

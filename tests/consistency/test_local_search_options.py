@@ -12,12 +12,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from testkit import consistent_with, is_code, logs
+from testkit import consistent_with, hidden_secret_log, is_code, logs
 
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency.portfolio import LocalSearch
 from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
 from cbsolve.variant import Variant
 
 
@@ -46,11 +45,7 @@ def test_both_options_find_the_hidden_secret_at_n40(seed):
     counts (what the totals force on such logs)."""
     variant = Variant(40, string.digits, True)
     rng = np.random.default_rng(seed)
-    space = CodeSpace(variant)
-    secret, *guesses = space.random_codes(21, rng)
-    log = FeedbackLog(variant)
-    for g in guesses:
-        log.add(space.format(g), *score(variant, secret, g))
+    secret, log = hidden_secret_log(variant, 20, rng)
     start = rng.permutation(secret).astype(np.uint8)
     for kw in ({"swaps_only": True, "start": start}, {"luby": True, "restart": 1_000}):
         r = LocalSearch(log, seed).run(None, max_flips=300_000, **kw)

@@ -10,9 +10,8 @@ import string
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from testkit import consistent_with, logs
+from testkit import consistent_with, hidden_secret_log, logs
 
-from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.backends import CpSatBackend
 from cbsolve.consistency.portfolio import PortfolioOracle, PortfolioShape
@@ -102,12 +101,7 @@ def test_blocked_prefixes_reach_the_local_search():
 def _hidden(variant: Variant, n: int, seed: int) -> FeedbackLog:
     import numpy as np
 
-    space = CodeSpace(variant)
-    secret, *guesses = space.random_codes(n + 1, np.random.default_rng(seed))
-    log = FeedbackLog(variant)
-    for g in guesses:
-        log.add(space.format(g), *score(variant, secret, g))
-    return log
+    return hidden_secret_log(variant, n, np.random.default_rng(seed))[1]
 
 
 def test_cli_backend_cpsat_uses_the_portfolio(capsys):
