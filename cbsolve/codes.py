@@ -170,6 +170,12 @@ class CodeSpace:
             raise InvalidCode(f"code {text!r} has length {len(text)}; this variant needs {self.length}")
         return self.validate(tuple(self._index[c] for c in text), text)
 
+    def spells(self, text: str) -> bool:
+        """Whether ``text`` is written as a code: the variant's length, every character a
+        symbol as :meth:`parse` reads it (either case where unambiguous). It may still be an
+        invalid code (a repeated symbol, a leading zero): :meth:`parse` says which."""
+        return len(text) == self.length and all(c in self._index for c in text)
+
     def validate(self, code, text: str | None = None) -> tuple[int, ...]:
         """Check a code given as symbol indices; returns it as a tuple of ints."""
         code = tuple(int(x) for x in code)

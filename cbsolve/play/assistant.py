@@ -16,6 +16,7 @@ before it is recorded.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import time_policy
 
@@ -25,6 +26,9 @@ from ..errors import InconsistentLog, InvalidCode, InvalidFeedback
 from ..variant import Variant
 from .engine import Guesser, Suggestion, check_strategy
 from .inputs import Console, apply_fix, command_word, format_reply, looks_like_score, read_score, reply_syntax
+
+if TYPE_CHECKING:
+    from ..codes import CodeSpace
 
 FALLBACK = "minimax"
 
@@ -92,14 +96,15 @@ COMMANDS = ["Commands:",
             "  quit          end"]
 
 
-def _split_entry(variant: Variant, line: str):
-    """(guess or None, reply text) from GUESS B C | GUESS:B,C | B C."""
+def _split_entry(space: CodeSpace, line: str):
+    """(guess or None, reply text) from GUESS B C | GUESS:B,C | B C; a GUESS alone gives an
+    empty reply text (its score is missing)."""
+    variant = space.variant
     if ":" in line:
         guess, _, reply = line.partition(":")
         return guess.strip(), reply
     alone = line.strip()
-    if variant.length > 2 and len(alone) == variant.length and " " not in alone \
-            and all(ch in variant.symbols or ch.upper() in variant.symbols for ch in alone):
+    if variant.length > 2 and space.spells(alone):
         return alone, ""                    # a code of the game alone: its score is missing
     if looks_like_score(variant, line):     # a score alone: for the suggested guess
         return None, line
@@ -196,7 +201,7 @@ class AssistSession:
             else:
                 c.say("  " + " ".join(a.guesser.candidate_codes(limit=k)))
             return True
-        guess, reply_text = _split_entry(v, line)
+        guess, reply_text = _split_entry(a.guesser.space, line)
         try:
             if guess is None:
                 if a.guesser.inconsistent is not None:
