@@ -24,9 +24,9 @@ the work is reported in the result, never silent. Ctrl-C raises :class:`Keyboard
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from . import bounds as _bounds_package  # light (no NumPy); made callable at the end
 from .deadline import Deadline
@@ -41,7 +41,6 @@ if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it
     from .consistency import ConsistencyResult
     from .play.puzzle import Puzzle
     from .play.regret import Regret
-    from .search import SearchResult
     from .strategy import Evaluation
     from .strategy.partition import Partition
 
@@ -52,7 +51,6 @@ LogLike = FeedbackLog | Iterable[str | dict | tuple]
 #: A variant: the value itself or a preset name (docs/contract.md, "Every command").
 VariantLike = Variant | str
 
-T = TypeVar("T")
 
 __all__ = ["LogLike", "Move", "Optimum", "Verification", "VariantLike", "as_log", "as_variant",
            "Score", "bounds", "consistent", "diagnose", "evaluate", "make_deadline", "next_guess",
@@ -117,12 +115,6 @@ def make_deadline(deadline: Deadline | None = None, time_limit: float | None = N
     if deadline is not None and time_limit is not None:
         raise CbsolveError("give deadline= or time_limit=, not both")
     return Deadline.given(deadline, time_limit)
-
-
-def _extend(base: Any, cls: type[T], **extra: Any) -> T:
-    """``base`` (a dataclass) as an instance of its subclass ``cls``, plus ``extra`` fields."""
-    values = {f.name: getattr(base, f.name) for f in fields(base)}
-    return cls(**values, **extra)
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -232,13 +224,13 @@ def next_guess(log: LogLike = (), *, variant: VariantLike | None = None,
     (52, 'exact', True)
     """
     from .advisor import PositionService
-    from .api_results import Move
+    from .api_results import Move, extend
 
     the_log = as_log(log, variant)
     service = PositionService(the_log.variant, guesses, seed=seed)
     advice = service.advise(the_log, strategy=strategy, objective=objective,
                             deadline=make_deadline(deadline, time_limit))
-    move: Move = _extend(advice, Move)
+    move: Move = extend(advice, Move)
     return move
 
 
@@ -292,88 +284,49 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
             ties: bool = False, lookahead: int = 0, workers: int | None = None,
             progress: Callable[..., None] | bool | None = None,
             memory_budget: str | int | None = None, replies: str = "auto",
+            checkpoint: Any = None, scheduler: str | None = None,
+            trace: str | Path | None = None, out: str | Path | None = None,
+            dot: str | Path | None = None, dot_depth: int | None = None,
             deadline: Deadline | None = None, time_limit: float | None = None) -> Optimum:
     """The proved optimum (``objective`` ``worst`` or ``expected``) of the whole game, or of
     the game from the position ``log`` leaves (guesses counted from there), with its tree and,
     for the worst case, a lower-bound certificate (``cbsolve optimal``). A limit leaves
-    ``proved`` False and the interval ``lower``/``upper``. ``progress`` (worst objective) is
-    called ``(phase, depth, counters, lower, upper)`` while the search runs; for the expected
-    objective any true value shows the search's own bar on stderr.
+    ``proved`` False and the interval ``lower``/``upper``, never worse than the one known
+    before the search of the whole game (:mod:`cbsolve.bounds.known`: the bounds, the shipped
+    trees, an evaluated heuristic; ``upper_from`` says what proves ``upper``).
+
+    ``progress`` (a callable) is called ``(phase, depth, counters, lower, upper)`` while the
+    search runs, the interval merged with the known one: first, when an interval is known
+    before the search, ``("known", 0, known, lower, upper)`` with the
+    :class:`~cbsolve.bounds.known.Known` (what proves each end); then the worst-case search's
+    phases (``counters``: the kernel's ``nodes``, ``memo_entries``, ``top_done``,
+    ``top_total``) or the expected-case search's polls (phase ``greedy`` or ``first``;
+    ``counters`` as :class:`cbsolve.search.expected.progress.Counters`). ``True`` shows the
+    expected-case search's own bar on stderr.
     ``lookahead=K``: the worst-case tree's guesses minimise what they leave for the last
-    guess. An inconsistent log raises :class:`~cbsolve.errors.InconsistentLog`; Ctrl-C raises
+    guess; ``ties``: also prove the worst objective's tie-breaks (whole game).
+    ``checkpoint`` (whole game, one process): an opened
+    :class:`cbsolve.search.checkpoint.Checkpoint` the search records into and resumes from.
+    ``scheduler`` (``tcp://host:8786`` or ``local``): split the search over a Dask cluster
+    (``workers``: the processes of a local one); ``trace``: write its task trace there.
+    ``out``: write the tree (else the certificate of a refuted depth) there; ``dot``: draw the
+    tree as Graphviz DOT (its first ``dot_depth`` levels); the result names both files.
+    An inconsistent log raises :class:`~cbsolve.errors.InconsistentLog`; Ctrl-C raises
     :class:`~cbsolve.search.SearchInterrupted` whose ``result`` is the :class:`Optimum`
-    proved so far. The interval is never worse than the one known before the search
-    (:mod:`cbsolve.bounds.known`; ``upper_from`` says what proves ``upper``).
+    proved so far.
 
     >>> o = optimal(variant=Variant(2, "0123", repeats=True), objective="expected")
     >>> (o.proved, o.total, o.worst)
     (True, 45, 4)
     """
-    from .api_results import Optimum
-    from .errors import InvalidVariant
-    from .search import SearchInterrupted
-    from .search.position import Position
+    from .api_optimal import solve
 
-    if objective not in ("worst", "expected"):
-        raise unknown_name("objective", objective, ("worst", "expected"))
-    if ties and objective != "worst":
-        raise InvalidVariant("ties= applies to the worst objective only")
-    the_log = as_log(log, variant)
-    budget = make_deadline(deadline, time_limit)
-    position = Position.from_log(the_log) if len(the_log) else None
-    if position is not None and position.start:
-        position = None
-    if position is not None and ties:
-        raise InvalidVariant("ties= applies to the whole game only, not from a position")
-    run: dict[str, Any] = dict(
-        objective=objective, guesses=guesses, max_depth=max_depth, workers=workers,
-        progress=progress, certificate=certificate, lookahead=lookahead, ties=ties,
-        memory_budget=memory_budget, replies=replies, deadline=budget)
-
-    known = None
-    if position is None:          # the interval known before the search (cbsolve.bounds.known)
-        from .bounds.known import known_interval
-
-        known = known_interval(the_log.variant, objective, budget, max_depth, guesses)
-
-    def answer(result: SearchResult) -> Optimum:
-        upper_from = None
-        if known is not None:
-            from .bounds.known import apply
-
-            upper_from = apply(result, known)
-        optimum: Optimum = _extend(result, Optimum, variant=the_log.variant,
-                                   position=None if position is None else position.to_json(),
-                                   upper_from=upper_from)
-        return optimum
-
-    try:
-        result = (_solve_from(position, **run) if position is not None
-                  else _solve_game(the_log.variant, **run))
-    except SearchInterrupted as stop:
-        stop.result = answer(stop.result)
-        raise
-    return answer(result)
-
-
-def _solve_from(position: Any, *, objective: str, ties: bool, progress: Any,
-                **run: Any) -> SearchResult:
-    from .search.position import solve_from
-
-    hear = progress if objective == "worst" and callable(progress) else None
-    return solve_from(position, objective, progress=hear, **run)
-
-
-def _solve_game(variant: Variant, *, objective: str, certificate: bool, lookahead: int,
-                ties: bool, progress: Any, **run: Any) -> SearchResult:
-    if objective == "worst":
-        from .search.worst import solve_worst
-
-        return solve_worst(variant, progress=progress if callable(progress) else None,
-                           certificate=certificate, lookahead=lookahead, ties=ties, **run)
-    from .search.expected import solve_expected
-
-    return solve_expected(variant, progress=bool(progress), **run)
+    return solve(as_log(log, variant), objective=objective, guesses=guesses,
+                 max_depth=max_depth, certificate=certificate, ties=ties, lookahead=lookahead,
+                 workers=workers, progress=progress, memory_budget=memory_budget,
+                 replies=replies, checkpoint=checkpoint, scheduler=scheduler, trace=trace,
+                 out=out, dot=dot, dot_depth=dot_depth, deadline=make_deadline(deadline,
+                                                                               time_limit))
 
 
 def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
@@ -447,7 +400,7 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     >>> r = verify(path); (r.valid, r.worst, r.optimal)
     (True, 4, True)
     """
-    from .api_results import Verification
+    from .api_results import Verification, extend
     from .certify import NotATree
     from .certify import verify as check
     from .errors import SpaceTooLarge
@@ -465,7 +418,7 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     except SpaceTooLarge as exc:
         raise SpaceTooLarge(f"{name}: cannot be verified here: replaying every secret needs "
                             f"their list, and {exc}") from None
-    verification: Verification = _extend(report, Verification, format=fmt, document=doc)
+    verification: Verification = extend(report, Verification, format=fmt, document=doc)
     return verification
 
 

@@ -8,14 +8,23 @@ document (docs/contract.md).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 from .advisor.answers import Advice
 from .certify import Report
 from .search import SearchResult
 from .variant import Variant
 
-__all__ = ["Move", "Optimum", "Verification"]
+__all__ = ["Move", "Optimum", "Verification", "extend"]
+
+T = TypeVar("T")
+
+
+def extend(base: Any, cls: type[T], **extra: Any) -> T:
+    """``base`` (a dataclass) as an instance of its subclass ``cls``, plus ``extra`` fields."""
+    values = {f.name: getattr(base, f.name) for f in fields(base)}
+    return cls(**values, **extra)
 
 
 @dataclass
@@ -35,6 +44,8 @@ class Optimum(SearchResult):
     variant: Variant | None = None
     position: dict | None = None      # {"entries", "secrets"}; None: the whole game
     upper_from: dict | None = None    # a stopped search: what proves ``upper`` {method, tree}
+    out: str | None = None            # the file the tree (or certificate) was written to
+    dot: str | None = None            # the file the tree was drawn to (Graphviz DOT)
 
     def to_json(self) -> dict:
         data = super().to_json()
@@ -42,6 +53,9 @@ class Optimum(SearchResult):
             data["variant"] = self.variant.to_dict()
         if self.position is not None:
             data["position"] = self.position
+        for name in ("out", "dot"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
         if self.upper_from is not None:
             data["upper_from"] = self.upper_from
         return data

@@ -71,6 +71,16 @@ def write_tree(tree: dict, path) -> None:
         raise InvalidTree(f"cannot write tree file {str(path)!r}: {exc.strerror or exc}") from None
 
 
+def write_file(path, what: str, text: str) -> None:
+    """Write an output file (a DOT drawing, a certificate) named ``what`` in the error: a
+    failure is bad input (CbsolveError, exit 2), never a traceback."""
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise CbsolveError(f"cannot write {what} file {str(path)!r}: {exc.strerror or exc}") from None
+
+
 def read_tree(path) -> dict:
     """Read and structurally check a tree file (format, version, variant, node shapes)."""
     try:

@@ -201,11 +201,9 @@ verbose_option = click.option("--verbose", "-v", is_flag=True,
 
 def write_text(path: str, option: str, text: str) -> None:
     """Write an output file named by ``option`` (--dot, --out); failure is bad input (exit 2)."""
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise CbsolveError(f"cannot write {option} file {path!r}: {exc.strerror or exc}") from None
+    from ..tree import write_file
+
+    write_file(path, option, text)
 
 
 def emit(as_json: bool, data: dict, text: str) -> None:

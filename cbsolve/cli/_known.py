@@ -1,15 +1,20 @@
-"""How ``optimal`` shows the interval known before its search ends (:mod:`cbsolve.bounds.known`)
-on stderr: the line as the search starts, and ``--verbose``'s progress lines without a terminal.
+"""How ``optimal`` shows its progress on stderr: the interval known before the search (with what
+proves its upper end) as the search starts, then the search's interval as it tightens, a rich
+status line under a terminal or plain lines with ``--verbose``. The interval heard is already
+merged with the known one (:func:`cbsolve.optimal` merges it).
 """
 from __future__ import annotations
 
 import sys
 import time
 
-from ..bounds.known import Known, merged
+from ..bounds.known import Known
 
 #: Plain progress lines (``--verbose`` without a terminal): at most one per this many seconds.
 LINE_SECONDS = 2.0
+#: The worst-case search's phases, in words.
+WORDS = {"greedy": "greedy upper bound", "feasible": "deciding whether {d} guesses suffice",
+         "tree": "building the depth-{d} tree", "certificate": "certifying that {d} do not suffice"}
 
 
 def interval_text(lower, upper) -> str:
@@ -26,18 +31,57 @@ def announce(known: Known | None, objective: str) -> None:
           f"{why}", file=sys.stderr, flush=True)
 
 
-def line_printer(known: Known | None):
-    """``--verbose`` without a terminal: the worst-case search's progress as plain lines on
-    stderr, the interval merged with the known one, at most one every LINE_SECONDS."""
+def progress_display(objective: str, show: bool, verbose: bool):
+    """(the progress callable for :func:`cbsolve.optimal` or None, a function that ends the
+    display): a rich status line when ``show`` (a terminal), plain lines at most one every
+    LINE_SECONDS when ``verbose``."""
+    if not (show or verbose):
+        return None, lambda: None
+    what = "worst case" if objective == "worst" else "total guesses"
+    status = None
     last = [0.0]
 
-    def update(method: str, d: int, counters, lower, upper) -> None:
-        now = time.monotonic()
-        if now - last[0] < LINE_SECONDS:
+    def update(phase: str, d: int, counters, lower, upper) -> None:
+        nonlocal status
+        if phase == "known":
+            announce(counters, objective)
             return
-        last[0] = now
-        lo, hi = merged(known, lower, upper)
-        print(f"optimal: worst case in {interval_text(lo, hi)}; {method} at depth {d}: "
-              f"{counters.nodes:,} nodes", file=sys.stderr, flush=True)
+        where = _where(phase, d, counters)
+        if verbose:
+            now = time.monotonic()
+            if now - last[0] < LINE_SECONDS:
+                return
+            last[0] = now
+            print(f"optimal: {what} in {interval_text(lower, upper)}; {where}: "
+                  f"{counters.nodes:,} nodes", file=sys.stderr, flush=True)
+            return
+        if status is None:
+            from rich.console import Console
 
-    return update
+            status = Console(stderr=True).status("starting")
+            status.start()
+        memo = (f", {counters.memo_entries:,} sets memoised" if objective == "worst" else "")
+        status.update(f"{what} in {interval_text(lower, upper)}; {where}: "
+                      f"{counters.nodes:,} nodes{memo}{_top(phase, counters)}")
+
+    def stop() -> None:
+        if status is not None:
+            status.stop()
+
+    return update, stop
+
+
+def _where(phase: str, d: int, counters) -> str:
+    if phase == "first":     # the expected-case search solving its first guesses in order
+        return (f"first guess {counters.guess} ({d}/{counters.top_total}), classes "
+                f"{counters.classes_done}/{counters.classes_total}")
+    if phase in WORDS:
+        return WORDS[phase].format(d=d)
+    return f"{phase} at depth {d}"
+
+
+def _top(phase: str, counters) -> str:
+    total = getattr(counters, "top_total", 0)
+    if phase == "first" or not total:
+        return ""
+    return f", top guesses {counters.top_done}/{total}"

@@ -1,8 +1,9 @@
 """``cbsolve optimal --objective worst|expected``: exact optimum with tree and certificate.
 
-Thin: reads options, calls :func:`cbsolve.search.worst.solve_worst` or the expected-case
-solver (:func:`cbsolve.search.expected.solve_expected`), writes ``--out``/``--dot`` files and
-prints the fields of docs/contract.md (objective, worst, total, average, histogram, proved, seconds).
+Thin: reads options, makes the one Deadline, calls :func:`cbsolve.optimal` (the position, the
+interval known before the search, the search, the files: :mod:`cbsolve.api_optimal`), shows its
+progress and prints the fields of docs/contract.md (objective, worst, total, average,
+histogram, proved, seconds). ``--plan``/``--shard`` run the sharded refutation (``_shards``).
 """
 from __future__ import annotations
 
@@ -25,39 +26,10 @@ from . import (
     json_option,
     progress_enabled,
     variant_options,
-    write_text,
 )
 
 OBJECTIVES = ("worst", "expected")
 EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
-
-
-def _worst_progress(enabled: bool, verbose: bool = False, known=None):
-    """A rich status line on stderr, polled while the native search runs (TTY), or plain lines
-    (``--verbose``); the interval shown is merged with the one known before the search."""
-    from ..bounds.known import merged
-    from ._known import line_printer
-
-    if not enabled:
-        return (line_printer(known) if verbose else None), None
-    from rich.console import Console
-
-    status = Console(stderr=True).status("starting")
-    status.start()
-    words = {"greedy": "greedy upper bound", "feasible": "deciding whether {d} guesses suffice",
-             "tree": "building the depth-{d} tree", "certificate": "certifying that {d} do not suffice"}
-
-    def update(method: str, d: int, counters, lower, upper) -> None:
-        what = words.get(method, method).format(d=d)
-        top = (f", top guesses {counters.top_done}/{counters.top_total}" if counters.top_total
-               else "")
-        lower, upper = merged(known, lower, upper)
-        status.update(f"worst case in [{lower}, {'?' if upper is None else upper}]; {what}: "
-                      f"{counters.nodes:,} nodes, {counters.memo_entries:,} sets memoised{top}")
-
-    return update, status
-
-
 
 
 @app.command("optimal")
@@ -185,174 +157,43 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                        memory_budget=limit, positional=bool(entries or log_file),
                        scheduler=scheduler, as_json=as_json, split=split)
     show = progress_enabled(as_json)
-    verbose = verbose and not show
-    position = _position(variant, entries, log_file, as_json)
-    if isinstance(position, int):
-        return position     # inconsistent log, reported
-    known = None
+    from ..api import optimal
+    from ..errors import InconsistentLog
+    from ._known import progress_display
+    from .consistent import read_log, report_inconsistent
+
+    log = read_log(variant, entries, log_file)
+    update, stop = progress_display(objective, show, verbose and not show)
     try:
-        if scheduler is not None:
-            result = _solve_distributed(variant, scheduler, objective, workers, max_depth,
-                                        guesses, deadline, position, not no_certificate, ties,
-                                        lookahead, trace_file)
-        elif position is not None:
-            if ties:
-                raise InvalidVariant("--ties applies to the whole game only, not from a position")
-            result = _solve_from(position, objective, guesses, max_depth, deadline, workers,
-                                 not no_certificate, lookahead, show, limit, reply_source)
-        else:
-            from ..bounds.known import known_interval
-            from ._known import announce
-
-            known = known_interval(variant, objective, deadline, max_depth, guesses)
-            if show or verbose:
-                announce(known, objective)
-            result = _search(objective, variant, guesses, max_depth, deadline, workers, show,
-                             not no_certificate, lookahead, ties, limit, reply_source, verbose,
-                             known, checkpoint)
-    except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
-        result = stop.result
-    upper_from = None
-    if known is not None:
-        from ..bounds.known import apply
-
-        upper_from = apply(result, known, out)
-    code = _report(result, variant, out, dot, html, dot_depth, as_json, position, upper_from)
-    if result.interrupted:
-        click.echo("cbsolve: interrupted: the interval above is what was proved", err=True)
-        return EXIT_INTERRUPTED
-    return code
-
-
-def _search(objective, variant, guesses, max_depth, deadline, workers, show, certificate,
-            lookahead, ties, limit, reply_source="auto", verbose=False, known=None,
-            checkpoint=None):
-    if objective == "worst":
-        from ..search.worst import solve_worst
-
-        update, status = _worst_progress(show, verbose, known)
-        try:
-            return solve_worst(variant, guesses=guesses, max_depth=max_depth,
-                               deadline=deadline, workers=workers, progress=update,
-                               certificate=certificate, lookahead=lookahead, ties=ties,
-                               memory_budget=limit, replies=reply_source,
-                               checkpoint=checkpoint)
-        finally:
-            if status is not None:
-                status.stop()
-    from ..search.expected import solve_expected
-
-    return solve_expected(variant, max_depth=max_depth, guesses=guesses, deadline=deadline,
-                          workers=workers, progress=show, memory_budget=limit,
-                          replies=reply_source, checkpoint=checkpoint)
-
-
-def _report(result, variant, out, dot, html, dot_depth, as_json, position=None,
-            upper_from=None) -> int:
-    """Write --out/--dot/--html, print the result; the exit code of the answer (1: infeasible)."""
-    if out and result.tree is not None:
-        from ..tree import write_tree
-
-        write_tree(result.tree, out)
-    elif out and result.certificate is not None:
-        import json
-
-        write_text(out, "--out", json.dumps(result.certificate, separators=(",", ":")) + "\n")
-    if dot and result.tree is not None:
-        from ..tree import to_dot
-
-        write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
+        result = optimal(log, objective=objective, guesses=guesses, max_depth=max_depth,
+                         certificate=not no_certificate, ties=ties, lookahead=lookahead,
+                         workers=workers, progress=update, memory_budget=limit,
+                         replies=reply_source, checkpoint=checkpoint, scheduler=scheduler,
+                         trace=trace_file, out=out, dot=dot, dot_depth=dot_depth,
+                         deadline=deadline)
+    except SearchInterrupted as stop_:   # Ctrl-C: print what was proved, exit 130
+        result = stop_.result
+    except InconsistentLog as exc:
+        return report_inconsistent(log, exc, as_json, {"objective": None})
+    finally:
+        stop()
     if html and result.tree is not None:
         from ..html import write_html
 
         write_html(result.tree, html, title=f"optimal ({result.objective})")
-    data = result.to_json()
-    data["variant"] = variant.to_dict()
-    if position is not None:
-        data["position"] = position.to_json()
-    if out:
-        data["out"] = out
-    if dot:
-        data["dot"] = dot
-    if upper_from is not None:
-        data["upper_from"] = upper_from
-    emit(as_json, data, format_result(result, variant, out, dot, position, upper_from))
-    infeasible = result.status == Status.INFEASIBLE
-    return EXIT_NONE if infeasible else EXIT_OK
+    emit(as_json, result.to_json(), format_result(result))
+    if result.interrupted:
+        click.echo("cbsolve: interrupted: the interval above is what was proved", err=True)
+        return EXIT_INTERRUPTED
+    return EXIT_NONE if result.status == Status.INFEASIBLE else EXIT_OK
 
 
-def _position(variant, entries, log_file, as_json):
-    """The position the entries leave (None: the whole game), or the exit code after
-    reporting an inconsistent log."""
-    if not entries and log_file is None:
-        return None
-    from ..errors import InconsistentLog
-    from ..search.position import Position
-    from .consistent import read_log, report_inconsistent
-
-    log = read_log(variant, entries, log_file)
-    try:
-        position = Position.from_log(log)
-    except InconsistentLog as exc:
-        return report_inconsistent(log, exc, as_json, {"objective": None})
-    return None if position.start else position
-
-
-def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses, deadline,
-                       position, certificate, ties, lookahead, trace_file=None):
-    """``--scheduler``: the search split over a Dask cluster (cbsolve/search/distributed/);
-    ``trace_file``: where to write the run's task trace (also after a stop)."""
-    if workers is not None and scheduler != "local":
-        raise InvalidVariant("--workers with --scheduler ADDRESS: the cluster's workers are "
-                             "used (start them with `dask worker ADDRESS --nthreads 1`); "
-                             "--workers N sizes a `--scheduler local` cluster only")
-    if ties or lookahead:
-        raise InvalidVariant("--ties and --lookahead run on one machine only (not with "
-                             "--scheduler)")
-    from ..search.distributed import cluster_client, solve_expected_distributed
-    from ..search.distributed.trace import Trace
-    from ..search.position import stamp
-
-    trace = None if trace_file is None else Trace(objective, variant.to_dict(), workers or 0)
-    try:
-        if objective == "expected":
-            result = solve_expected_distributed(variant, scheduler, workers=workers,
-                                                max_depth=max_depth, guesses=guesses,
-                                                deadline=deadline, root=position, trace=trace)
-        else:
-            from ..search.distributed import solve_worst_distributed
-
-            with cluster_client(scheduler, workers) as client:
-                result = solve_worst_distributed(client, variant, guesses=guesses,
-                                                 max_depth=max_depth, certificate=certificate,
-                                                 root=position, deadline=deadline, trace=trace)
-    finally:
-        if trace is not None:
-            trace.write(trace_file)
-    if position is not None:
-        stamp(result, position)
-    return result
-
-
-def _solve_from(position, objective, guesses, max_depth, deadline, workers, certificate,
-                lookahead, show, limit=None, reply_source="auto"):
-    from ..search.position import solve_from
-
-    update, status = _worst_progress(show and objective == "worst")
-    try:
-        return solve_from(position, objective, guesses=guesses, max_depth=max_depth,
-                          deadline=deadline, workers=workers, progress=update,
-                          certificate=certificate, lookahead=lookahead, memory_budget=limit,
-                          replies=reply_source)
-    finally:
-        if status is not None:
-            status.stop()
-
-
-def format_result(result, variant, out, dot, position=None, upper_from=None) -> str:
+def format_result(result) -> str:
+    """The text of an :class:`~cbsolve.api_results.Optimum` (what ``--json`` prints as data)."""
+    variant, position, upper_from = result.variant, result.position, result.upper_from
     lines = [f"{variant.describe()}: {result.secrets} secrets, guesses from {result.guesses}"]
     if position is not None:
-        played = " ".join(f"{g}:{r}" for g, r in position.entries)
+        played = " ".join(f"{e['guess']}:{e['reply']}" for e in position["entries"])
         lines[0] = (f"{variant.describe()}, after {played}: {result.secrets} secrets left, "
                     f"guesses from {result.guesses} (counted from here)")
     what = "worst case" if result.objective == "worst" else "total guesses"
@@ -394,10 +235,10 @@ def format_result(result, variant, out, dot, position=None, upper_from=None) -> 
                         else f"in [{lo if lo is not None else '?'}, {ties['total']}]"))
     for note in result.notes:
         lines.append(f"  note: {note}")
-    if out:
-        lines.append(f"  written to {out}" + (" (with its lower-bound certificate)"
-                                               if result.certificate else ""))
-    if dot:
-        lines.append(f"  DOT written to {dot}")
+    if result.out:
+        lines.append(f"  written to {result.out}" + (" (with its lower-bound certificate)"
+                                                      if result.certificate else ""))
+    if result.dot:
+        lines.append(f"  DOT written to {result.dot}")
     lines.append(f"  {result.seconds:.2f} s, {result.nodes:,} search nodes")
     return "\n".join(lines)

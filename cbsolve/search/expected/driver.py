@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 
 from ...deadline import Deadline, run_interruptible
 from ...status import Status
@@ -19,7 +20,7 @@ from .split import SPLIT_MIN
 
 def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: str = "all",
                    time_limit: float | None = None, workers: int | None = None,
-                   progress: bool | None = None, prune: dict | None = None,
+                   progress: bool | Callable | None = None, prune: dict | None = None,
                    memo_entries: int = 8_000_000, split_min: int = SPLIT_MIN,
                    weights: list[int] | None = None,
                    memory_budget: str | int | None = None, replies: str = "auto",
@@ -30,6 +31,10 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     ``max_depth``: at most this many guesses for every secret (None: no cap).
     ``deadline`` (the caller's budget; else one of ``time_limit`` seconds, None or 0: none): stop
     and return the proved bounds, ``proved=False``.
+    ``progress``: True shows a bar on stderr (None: when stderr is a terminal); a callable
+    hears ``(phase, depth, counters, lower, upper)`` at every poll of the running search:
+    phase ``greedy`` (the greedy value, depth 0) then ``first`` (depth: the rank of the first
+    guess being solved; ``counters``: :class:`.progress.Counters`), the interval proved so far.
     ``workers``: threads sharing the search (default: the machine's cores); with more than one,
     the driver expands classes of at least ``split_min`` secrets itself (:data:`SPLIT_MIN`).
     ``prune`` (names in :data:`PRUNINGS` -> bool, as :func:`cbsolve.search.worst.solve_worst`
@@ -92,7 +97,10 @@ def _run(search: _Search, variant: Variant, max_depth, guesses, deadline: Deadli
         if result.interrupted:
             raise SearchInterrupted(result)
         return result
-    show = sys.stderr.isatty() if progress is None else bool(progress)
+    if callable(progress):      # the caller shows it: hears every poll
+        search.hear, show = progress, False
+    else:
+        show = sys.stderr.isatty() if progress is None else bool(progress)
     try:
         # The driver runs in a worker thread: the calling thread answers Ctrl-C at once and
         # sets the kernel's stop flag, which every node polls.

@@ -47,7 +47,7 @@ from ...workers import resolve
 from .. import memory, reply_matrix, setup
 from ..result import SearchResult
 from .kernel import INF_T, INF_W, _Abandoned, _Class, _NoGreedyTree, _replies, new_solver
-from .progress import _Progress
+from .progress import Counters, _Progress
 from .split import SPLIT_MIN, ParallelSplit
 from .trees import _Trees
 
@@ -120,6 +120,7 @@ class _Search(_Trees):
         self.live_lower: int | None = None
         self.live_upper: int | None = None
         self.bar = None
+        self.hear = None    # a progress callable: hears (phase, depth, counters, lower, upper)
         self._live: dict = {}
         self.steps = None   # --checkpoint: the state recorded (checkpoint.expected.ExpectedSteps)
 
@@ -370,8 +371,18 @@ class _Search(_Trees):
         return lower, self.live_upper
 
     def show_interval(self) -> None:
-        if self.bar is not None and self.bar.bar is not None:
-            self.bar.interval(*self.live_interval())
+        """The interval proved so far to the bar and the progress callable (every poll)."""
+        if self.bar is None and self.hear is None:
+            return
+        lower, upper = self.live_interval()
+        if self.bar is not None:
+            self.bar.interval(lower, upper)
+        if self.hear is not None:
+            if self.bar is None:   # the greedy value (the scan comes next)
+                self.hear("greedy", 0, Counters(self.solver.nodes), lower, upper)
+            else:
+                self.hear("first", self.bar.rank + 1, self.bar.counters(self.solver.nodes),
+                          lower, upper)
 
     def interrupted(self, started: float) -> SearchResult:
         """What Ctrl-C leaves: the interval proved so far, no tree (before the first scan

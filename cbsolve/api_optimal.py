@@ -1,0 +1,179 @@
+"""``cbsolve.optimal``'s one decision path: the position a log leaves, the interval known
+before the search (:mod:`cbsolve.bounds.known`), the search that runs (the worst case, the
+expected case, from a position, or split over a Dask cluster), the known interval applied to
+what it proved, and the files its tree is written to.
+
+Place in the data flow: below :func:`cbsolve.api.optimal` (which documents the arguments) and
+``cbsolve optimal`` (which parses options, makes the one Deadline and prints the
+:class:`~cbsolve.api_results.Optimum`); over the search wing and the bounds. Nothing here
+prints: progress goes to the caller's callable.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .deadline import Deadline
+from .errors import InvalidVariant, unknown_name
+from .feedback import FeedbackLog
+
+OBJECTIVES = ("worst", "expected")
+
+
+def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | None,
+          certificate: bool, ties: bool, lookahead: int, workers: int | None,
+          progress: Callable[..., None] | bool | None, memory_budget: str | int | None,
+          replies: str, checkpoint: Any, scheduler: str | None, trace: str | Path | None,
+          out: str | Path | None, dot: str | Path | None, dot_depth: int | None,
+          deadline: Deadline) -> Any:
+    """The :class:`~cbsolve.api_results.Optimum` of ``log``'s game from where it leaves it
+    (arguments: :func:`cbsolve.api.optimal`); Ctrl-C raises SearchInterrupted holding it."""
+    from .search import SearchInterrupted
+    from .search.position import Position
+
+    if objective not in OBJECTIVES:
+        raise unknown_name("objective", objective, OBJECTIVES)
+    if ties and objective != "worst":
+        raise InvalidVariant("ties= applies to the worst objective only")
+    if trace is not None and scheduler is None:
+        raise InvalidVariant("trace= records the tasks of a Dask run: give scheduler=")
+    position = Position.from_log(log) if len(log) else None
+    if position is not None and position.start:
+        position = None
+    if position is not None and (ties or checkpoint is not None):
+        raise InvalidVariant("ties= and checkpoint= apply to the whole game only, not from a "
+                             "position")
+    if scheduler is not None and checkpoint is not None:
+        raise InvalidVariant("checkpoint= works in one process: not with scheduler=")
+
+    known = None
+    if position is None and scheduler is None:
+        from .bounds.known import known_interval
+
+        known = known_interval(log.variant, objective, deadline, max_depth, guesses)
+    hear = _hearing(progress, known)
+    if hear is not None and known is not None and (known.lower, known.upper) != (None, None):
+        hear("known", 0, known, known.lower, known.upper)
+    run: dict[str, Any] = dict(guesses=guesses, max_depth=max_depth, workers=workers,
+                               deadline=deadline)
+    try:
+        if scheduler is not None:
+            result = _distributed(log.variant, scheduler, objective, position, certificate,
+                                  ties, lookahead, trace, **run)
+        elif position is not None:
+            from .search.position import solve_from
+
+            result = solve_from(position, objective, progress=hear, certificate=certificate,
+                                lookahead=lookahead, memory_budget=memory_budget,
+                                replies=replies, **run)
+        else:
+            result = _whole_game(log.variant, objective, hear if hear is not None else progress,
+                                 certificate, lookahead, ties, memory_budget, replies,
+                                 checkpoint, **run)
+    except SearchInterrupted as stop:
+        stop.result = _answer(stop.result, log, position, known, out, dot, dot_depth)
+        raise
+    return _answer(result, log, position, known, out, dot, dot_depth)
+
+
+def _hearing(progress, known):
+    """The caller's progress callable, the interval it hears merged with the known one."""
+    if not callable(progress):
+        return None
+    if known is None:
+        return progress
+    from .bounds.known import merged
+
+    def hear(phase, depth, counters, lower, upper):
+        progress(phase, depth, counters, *merged(known, lower, upper))
+
+    return hear
+
+
+def _whole_game(variant, objective, progress, certificate, lookahead, ties, memory_budget,
+                replies, checkpoint, **run):
+    if objective == "worst":
+        from .search.worst import solve_worst
+
+        return solve_worst(variant, progress=progress if callable(progress) else None,
+                           certificate=certificate, lookahead=lookahead, ties=ties,
+                           memory_budget=memory_budget, replies=replies,
+                           checkpoint=checkpoint, **run)
+    from .search.expected import solve_expected
+
+    return solve_expected(variant, progress=progress if callable(progress) else bool(progress),
+                          memory_budget=memory_budget, replies=replies, checkpoint=checkpoint,
+                          **run)
+
+
+def _distributed(variant, scheduler, objective, position, certificate, ties, lookahead,
+                 trace_file, *, guesses, max_depth, workers, deadline):
+    """The search split over a Dask cluster (:mod:`cbsolve.search.distributed`);
+    ``trace_file``: where the run's task trace goes (also after a stop)."""
+    if workers is not None and scheduler != "local":
+        raise InvalidVariant("--workers with --scheduler ADDRESS: the cluster's workers are "
+                             "used (start them with `dask worker ADDRESS --nthreads 1`); "
+                             "--workers N sizes a `--scheduler local` cluster only")
+    if ties or lookahead:
+        raise InvalidVariant("--ties and --lookahead run on one machine only (not with "
+                             "--scheduler)")
+    from .search.distributed import cluster_client, solve_expected_distributed
+    from .search.distributed.trace import Trace
+    from .search.position import stamp
+
+    trace = None if trace_file is None else Trace(objective, variant.to_dict(), workers or 0)
+    try:
+        if objective == "expected":
+            result = solve_expected_distributed(variant, scheduler, workers=workers,
+                                                max_depth=max_depth, guesses=guesses,
+                                                deadline=deadline, root=position, trace=trace)
+        else:
+            from .search.distributed import solve_worst_distributed
+
+            with cluster_client(scheduler, workers) as client:
+                result = solve_worst_distributed(client, variant, guesses=guesses,
+                                                 max_depth=max_depth, certificate=certificate,
+                                                 root=position, deadline=deadline, trace=trace)
+    finally:
+        if trace is not None:
+            trace.write(str(trace_file))
+    if position is not None:
+        stamp(result, position)
+    return result
+
+
+def _answer(result, log, position, known, out, dot, dot_depth):
+    """The search's result as an Optimum: the known interval applied, the files written."""
+    from .api_results import Optimum, extend
+
+    upper_from = None
+    if known is not None:
+        from .bounds.known import apply
+
+        upper_from = apply(result, known, None if out is None else str(out))
+    _write(result, out, dot, dot_depth)
+    optimum: Optimum = extend(result, Optimum, variant=log.variant,
+                               position=None if position is None else position.to_json(),
+                               out=None if out is None else str(out),
+                               dot=None if dot is None else str(dot), upper_from=upper_from)
+    return optimum
+
+
+def _write(result, out, dot, dot_depth) -> None:
+    """``out``: the tree (else the certificate of a refuted depth); ``dot``: the tree as
+    Graphviz DOT, its first ``dot_depth`` levels."""
+    if out and result.tree is not None:
+        from .tree import write_tree
+
+        write_tree(result.tree, out)
+    elif out and result.certificate is not None:
+        import json
+
+        from .tree import write_file
+
+        write_file(out, "--out", json.dumps(result.certificate, separators=(",", ":")) + "\n")
+    if dot and result.tree is not None:
+        from .tree import to_dot, write_file
+
+        write_file(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
