@@ -35,9 +35,9 @@ Log = FeedbackLog
 
 #: Names loaded on first use: name -> module (relative to this package) that defines it.
 _LAZY = {name: ".api" for name in (
-    "Move", "Optimum", "Score", "Verification", "as_log", "as_variant", "bounds", "consistent",
-    "diagnose", "evaluate", "next_guess", "optimal", "partition", "puzzle", "regret", "score",
-    "sweep", "verify")}
+    "Move", "Optimum", "PartitionTable", "Score", "Verification", "as_log", "as_variant",
+    "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal", "partition",
+    "partition_table", "puzzle", "regret", "score", "sweep", "verify")}
 _LAZY.update({"Regret": ".play.regret", "Puzzle": ".play.puzzle",
               "SearchInterrupted": ".search", "Unfinished": ".strategy"})
 #: Names of optional extras (``make_env``: the ``gym`` extra), kept out of ``__all__`` so
@@ -48,6 +48,7 @@ if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__
     from .api import (
         Move,
         Optimum,
+        PartitionTable,
         Score,
         Verification,
         as_log,
@@ -59,6 +60,7 @@ if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__
         next_guess,
         optimal,
         partition,
+        partition_table,
         puzzle,
         regret,
         score,
@@ -84,8 +86,8 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["CbsolveError", "CodeSpace", "Deadline", "Feedback", "FeedbackLog",
            "InconsistentLog", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
-           "Move", "Optimum", "PRESETS", "Puzzle", "Regret", "Score", "SearchInterrupted",
+           "Move", "Optimum", "PRESETS", "PartitionTable", "Puzzle", "Regret", "Score", "SearchInterrupted",
            "SpaceTooLarge", "Unfinished", "UnknownName", "Variant", "Verification", "as_log",
            "as_variant", "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal",
-           "partition", "puzzle", "regret", "score", "sweep", "verify"]
+           "partition", "partition_table", "puzzle", "regret", "score", "sweep", "verify"]
 __version__ = "0.1.0"

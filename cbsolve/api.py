@@ -36,7 +36,7 @@ from .variant import Variant
 
 if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it returns
     from .analysis import SweepResult
-    from .api_results import Move, Optimum, Verification
+    from .api_results import Move, Optimum, PartitionTable, Verification
     from .bounds import Bounds
     from .consistency import ConsistencyResult
     from .play.puzzle import Puzzle
@@ -52,9 +52,10 @@ LogLike = FeedbackLog | Iterable[str | dict | tuple]
 VariantLike = Variant | str
 
 
-__all__ = ["LogLike", "Move", "Optimum", "Verification", "VariantLike", "as_log", "as_variant",
-           "Score", "bounds", "consistent", "diagnose", "evaluate", "make_deadline", "next_guess",
-           "optimal", "partition", "puzzle", "regret", "score", "sweep", "verify"]
+__all__ = ["LogLike", "Move", "Optimum", "PartitionTable", "Verification", "VariantLike",
+           "as_log", "as_variant", "Score", "bounds", "consistent", "diagnose", "evaluate",
+           "make_deadline", "next_guess", "optimal", "partition", "partition_table", "puzzle",
+           "regret", "score", "sweep", "verify"]
 
 
 # --- inputs ---------------------------------------------------------------------------------
@@ -254,6 +255,39 @@ def partition(guess: str, log: LogLike = (), *, variant: VariantLike | None = No
     the_log = as_log(log, variant)
     return PositionService(the_log.variant).partition(
         the_log, guess, deadline=make_deadline(deadline, time_limit), members=members)
+
+
+def partition_table(log: LogLike = (), *, variant: VariantLike | None = None,
+                    sort: str = "minimax", deadline: Deadline | None = None,
+                    time_limit: float | None = None) -> PartitionTable:
+    """Every guess up to symmetry (of the log's guesses) with the four heuristics' scores over
+    the secrets ``log`` leaves, best first by ``sort`` (``cbsolve partition --all``). Cut by the
+    deadline or Ctrl-C, the guesses scored so far, ranked, at most the best
+    :data:`~cbsolve.strategy.partition.SHOWN_WHEN_CUT` of them (``stopped`` says why). An
+    inconsistent log raises :class:`~cbsolve.errors.InconsistentLog`.
+
+    >>> t = partition_table(["0123:1,2", "4567:0,1"])
+    >>> (t.candidates, t.complete, t.guesses[0]["minimax"])
+    (108, True, 26)
+    """
+    from .api_results import PartitionTable
+    from .deadline import stop_requested
+    from .strategy.partition import SCORES, SHOWN_WHEN_CUT
+    from .strategy.partition import partition_table as score_every_guess
+
+    if sort not in SCORES:
+        raise unknown_name("sort", sort, tuple(SCORES))
+    budget = make_deadline(deadline, time_limit)
+    table = score_every_guess(as_log(log, variant), sort, deadline=budget)
+    # a complete table's rows are formatted under the same deadline (604,800 rows take
+    # seconds): cut there, it shows the best rows formatted, as a cut table does
+    rows = table.ranked(None if table.complete else SHOWN_WHEN_CUT,
+                        deadline=budget if table.complete else None)
+    stopped = None
+    if not table.complete or len(rows) < table.scored:     # a time limit or Ctrl-C
+        stopped = "interrupted" if stop_requested() else "time"
+    return PartitionTable(table.candidates, sort, rows, table.complete, table.scored,
+                          table.total, stopped, budget.seconds)
 
 
 def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
@@ -466,7 +500,7 @@ _bounds_package.__class__ = _CallableBounds
 def __getattr__(name: str) -> Any:
     """The results that add the CLI document's fields (:mod:`cbsolve.api_results`), loaded on
     first use: they subclass the package faces' results, which load NumPy."""
-    if name in ("Move", "Optimum", "Verification"):
+    if name in ("Move", "Optimum", "PartitionTable", "Verification"):
         from . import api_results
 
         return getattr(api_results, name)

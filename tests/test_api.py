@@ -96,6 +96,21 @@ def test_py_typed_is_shipped():
      lambda: cb.partition("1122", variant="mastermind", members=False)),
     (("partition", "0145", "0123:1,2", "--time-limit", "0"),
      lambda: cb.partition("0145", ["0123:1,2"], members=False)),
+    # one worker: the node counts of a parallel search vary
+    (("optimal", "--variant", "mastermind", "--length", "3", "--ties", "--workers", "1"),
+     lambda: cb.optimal(variant=cb.Variant(3, "123456", repeats=True), ties=True, workers=1)),
+    (("optimal", "--variant", "mastermind", "--length", "3", "--lookahead", "2",
+      "--guesses", "candidates", "--no-certificate", "--workers", "1"),
+     lambda: cb.optimal(variant=cb.Variant(3, "123456", repeats=True), lookahead=2,
+                        guesses="candidates", certificate=False, workers=1)),
+    (("optimal", "--variant", "mastermind", "--max-depth", "4"),      # infeasible: exit 1
+     lambda: cb.optimal(variant="mastermind", max_depth=4)),
+    (("optimal", "0123:1,2", "4567:0,1", "--objective", "expected"),
+     lambda: cb.optimal(["0123:1,2", "4567:0,1"], objective="expected")),
+    (("partition", "--all", "0123:1,2", "4567:0,1", "--time-limit", "0"),
+     lambda: cb.partition_table(["0123:1,2", "4567:0,1"])),
+    (("partition", "--all", "--variant", "mastermind", "--sort", "entropy", "--time-limit", "0"),
+     lambda: cb.partition_table(variant="mastermind", sort="entropy")),
     (("puzzle", "--seed", "5", "--difficulty", "hard", "--distractors", "2"),
      lambda: cb.puzzle(seed=5, difficulty="hard", distractors=2)),
 ])
@@ -110,6 +125,49 @@ def test_partition_and_verify_documents(capsys, tmp_path):
     tree = tmp_path / "mm3.json"
     cli_json(capsys, "optimal", "--variant", "mastermind", "--length", "3", "--out", str(tree))
     assert cb.verify(tree).to_json() == cli_json(capsys, "verify", str(tree))
+
+
+def test_the_files_optimal_writes_are_the_commands(capsys, tmp_path):
+    mm3 = cb.Variant(3, "123456", repeats=True)
+    api = cb.optimal(variant=mm3, out=tmp_path / "api.json", dot=tmp_path / "api.dot",
+                     dot_depth=2).to_json()
+    cli = cli_json(capsys, "optimal", "--variant", "mastermind", "--length", "3", "--out",
+                   str(tmp_path / "cli.json"), "--dot", str(tmp_path / "cli.dot"),
+                   "--dot-depth", "2")
+    assert list(api) == list(cli)                       # the keys in the document's order
+    assert (api["out"], api["dot"]) == (str(tmp_path / "api.json"), str(tmp_path / "api.dot"))
+    assert untimed({**api, "out": 0, "dot": 0}) == untimed({**cli, "out": 0, "dot": 0})
+    for name in ("json", "dot"):
+        assert (tmp_path / f"api.{name}").read_bytes() == (tmp_path / f"cli.{name}").read_bytes()
+    # a refuted depth writes its certificate, as the command does
+    capped = cb.optimal(variant=mm3, max_depth=2, out=tmp_path / "cert.json")
+    assert capped.status.value == "infeasible" and capped.tree is None
+    assert json.loads((tmp_path / "cert.json").read_text()) == capped.certificate
+
+
+def test_a_table_cut_by_the_deadline_says_so_as_the_command_does(capsys):
+    cut = cb.partition_table(deadline=Deadline(0.0)).to_json()
+    assert cut["stopped"] == "time" and cut["time_limit_hit"] and not cut["complete"]
+    assert cut["shown"] == len(cut["guesses"]) <= cut["scored"]
+    with pytest.raises(cb.UnknownName):
+        cb.partition_table(sort="best")
+    with pytest.raises(cb.InconsistentLog):
+        cb.partition_table(["0123:1,2", "4567:0,2"])
+
+
+def test_optimal_progress_hears_the_known_interval_first_then_never_a_wider_one():
+    """The expected objective's progress (as the worst's) starts from the interval known
+    before the search (Mastermind: the shipped tree of total 5625, Koyama and Lai 1993) and
+    every interval heard after it is merged with it."""
+    heard: list[tuple] = []
+    o = cb.optimal(variant="mastermind", objective="expected",
+                   progress=lambda *event: heard.append(event))
+    phase, depth, known, lower, upper = heard[0]
+    assert (phase, upper, known.upper) == ("known", 5625, 5625)
+    assert known.tree == "cbsolve/models/mastermind-4-6-expected.json"
+    assert all(e[0] in ("greedy", "first") and e[4] is not None and e[4] <= 5625
+               for e in heard[1:])
+    assert o.proved and o.total == 5625
 
 
 def test_logs_by_token_or_object_agree_and_variants_must_match():
@@ -209,7 +267,8 @@ def test_evaluate_progress_hears_every_secret():
 #: deadline, errors) and the modules defining its result dataclasses. The modules they call
 #: are checked only as they are used here (--follow-imports=silent).
 MYPY_SURFACE = [
-    "cbsolve/__init__.py", "cbsolve/api.py", "cbsolve/api_results.py", "cbsolve/variant.py",
+    "cbsolve/__init__.py", "cbsolve/api.py", "cbsolve/api_results.py", "cbsolve/api_optimal.py",
+    "cbsolve/variant.py",
     "cbsolve/codes.py", "cbsolve/rule.py", "cbsolve/feedback.py", "cbsolve/deadline.py", "cbsolve/errors.py",
     "cbsolve/status.py", "cbsolve/play/regret.py", "cbsolve/play/puzzle.py",
     "cbsolve/consistency/query.py", "cbsolve/advisor/answers.py", "cbsolve/strategy/evaluation.py",

@@ -1,10 +1,9 @@
 """``cbsolve partition GUESS [ENTRY...]``: how GUESS splits the secrets the entries leave.
 
-Thin: the position service's partition (:meth:`cbsolve.advisor.PositionService.partition`:
-one guess, its scores beside the best over one guess per symmetry class, within
-``--time-limit``) or :func:`~cbsolve.strategy.partition.partition_table` (``--all``: every
-guess up to symmetry, scored in blocks: cut by the time limit or Ctrl-C, the guesses scored
-so far, ranked).
+Thin: :func:`cbsolve.partition` (the position service's partition: one guess, its scores
+beside the best over one guess per symmetry class, within ``--time-limit``) or
+:func:`cbsolve.partition_table` (``--all``: every guess up to symmetry, scored in blocks: cut
+by the time limit or Ctrl-C, the guesses scored so far, ranked).
 """
 from __future__ import annotations
 
@@ -16,9 +15,6 @@ from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, app, emit, json_option, variant
 from .consistent import read_log
 
 SORTS = ("minimax", "expected", "entropy", "parts")
-#: Rows a table cut by the time limit or Ctrl-C shows, its best: the 450,000 rows scored in 3 s
-#: on Bulls & Cows 7/10 took 4-6 s to format and print, far past the limit or the Ctrl-C.
-SHOWN_WHEN_CUT = 1000
 
 
 @app.command("partition")
@@ -43,9 +39,7 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     """Reply classes of GUESS over the secrets ENTRIES leave: count per reply, largest class,
     the heuristics' scores of GUESS beside the best any guess reaches."""
     from ..advisor import Provenance
-    from ..api import partition
-    from ..deadline import stop_requested
-    from ..strategy.partition import partition_table
+    from ..api import partition, partition_table
     from ._budget import TimeLimit
     from .next import finish
 
@@ -58,21 +52,11 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     log = read_log(variant, entries, log_file)
     try:
         if every_guess:
-            table = partition_table(log, sort, deadline=budget.deadline)
-            # a complete table's rows are formatted under the same deadline (604,800 rows
-            # take seconds): cut there, it shows the best rows formatted, as a cut table does
-            rows = table.ranked(None if table.complete else SHOWN_WHEN_CUT,
-                                deadline=budget.deadline if table.complete else None)
-            data = {"candidates": table.candidates, "sort": sort, "guesses": rows,
-                    "complete": table.complete, "scored": table.scored, "total": table.total}
-            stopped = None
-            if not table.complete or len(rows) < table.scored:   # a time limit or Ctrl-C
-                stopped = "interrupted" if stop_requested() else "time"
-                data.update(command="partition", shown=len(rows), stopped=stopped,
-                            time_limit=budget.seconds, time_limit_hit=stopped == "time")
-            emit(as_json, data, _table_text(table, rows, sort, stopped and budget.note()))
-            if stopped:
-                return finish(Provenance("partition", "worst", False, False, stopped))
+            table = partition_table(log, sort=sort, deadline=budget.deadline)
+            emit(as_json, table.to_json(),
+                 _table_text(table, sort, table.stopped and budget.note()))
+            if table.stopped:
+                return finish(Provenance("partition", "worst", False, False, table.stopped))
         else:
             part = partition(guess, log, members=list_members, deadline=budget.deadline)
             emit(as_json, part.to_json(members=list_members),
@@ -110,7 +94,8 @@ def _text(part, list_members: bool, why: str = "") -> str:
     return "\n".join(lines)
 
 
-def _table_text(table, rows: list[dict], sort: str, note: str | None = None) -> str:
+def _table_text(table, sort: str, note: str | None = None) -> str:
+    rows = table.guesses
     if table.total is None:
         head = (f"{table.candidates} candidates; no guess scored: the classes of guesses up to "
                 f"symmetry were not found ({note})")
