@@ -184,6 +184,22 @@ OPTIMAL_BOUNDS_SHARE = 0.5
 #: proves Logik 5x8 needs 6 with, in half of 5 s; under a second they are left out, the
 #: closed forms alone take milliseconds).
 OPTIMAL_DEEP_BOUNDS_SECONDS = 1.0
+#: ``optimal``: when the interval known before the search is not tight (no shipped tree or
+#: construction reaches the lower end), a heuristic evaluated exactly against every secret
+#: proves an upper end (Mastermind 4x8 worst: minimax 6 in 0.5 s where the shipped tree says
+#: 7; 4x9: 7 in 1.2 s where the constructions say 12). It takes at most this share of the time
+#: the bounds left, the search the rest ...
+OPTIMAL_HEURISTIC_SHARE = 0.25
+#: ... or, with no time limit and no tree shipped for the game, at most this long ...
+OPTIMAL_HEURISTIC_UNTIMED_SECONDS = 2.0
+#: ... and it starts only when its share covers this many seconds per secret, about (minimax
+#: over all codes: Mastermind 4x9 0.24 s of CPU for 6,561 secrets, Logik 5x8 2.6 s for 32,768,
+#: 3-4x that in wall time at load 13 on the 2-core machine), so a share it cannot finish in is
+#: left to the search; at the deadline it stops, unfinished, and the search has the rest.
+HEURISTIC_SECONDS_PER_SECRET = 1.5e-4
+#: ... or this many with its guesses drawn from the candidates (from 10^5 secrets, as ``bounds``
+#: does: Bulls & Cows 6/10, worst 10 in about 15 s for 151,200 secrets).
+HEURISTIC_CANDIDATES_SECONDS_PER_SECRET = 1e-4
 #: One exact review by the coach before it falls back to the heuristic review (docs/play.md,
 #: "The coach").
 REVIEW_SECONDS = 3.0

@@ -2,11 +2,13 @@
 it searches and to report when it is stopped, with what proves each end.
 
 Place in the data flow: the bounds (:func:`~cbsolve.bounds.compute_bounds`: closed forms,
-constructions, the certified trees and the best tree shipped in ``cbsolve/models/``) -> **the known
-interval** -> ``cbsolve optimal`` (its progress lines and its stopped answer) and
-``cbsolve.optimal``. Every upper end reported is reproducible: a tree file ``cbsolve verify``
-replays (the ``tree`` of :class:`Known`), or a named bound (a construction with a proved
-worst case).
+constructions, the certified trees and the best tree shipped in ``cbsolve/models/``) and, when
+they leave the interval open, a heuristic evaluated exactly -> **the known interval** ->
+:func:`cbsolve.optimal` (``cbsolve optimal``: its progress lines and its stopped answer).
+Every upper end reported is reproducible: a tree file ``cbsolve verify`` replays (the
+``tree`` of :class:`Known`), a named bound (a construction with a proved worst case), or a
+heuristic strategy (the ``strategy`` of :class:`Known`) that ``cbsolve evaluate --strategy``
+plays against every secret to the same number (``--out`` writes its tree to verify).
 """
 from __future__ import annotations
 
@@ -23,13 +25,23 @@ class Known:
     upper_method: str = ""
     tree: str | None = None        # a tree file reaching ``upper`` (path from the checkout)
     origin: str = "bounds"         # where the interval was read, for the notes
+    #: the heuristic whose exact evaluation is ``upper``: {name, guesses, first}, the
+    #: arguments of ``cbsolve evaluate`` that reproduce it
+    strategy: dict | None = None
+
+
+#: The heuristic evaluated for each objective's upper end: Knuth's minimax for the worst case,
+#: Irving's expected size for the total (the best of the four on most games measured).
+HEURISTIC = {"worst": "minimax", "expected": "expected"}
 
 
 def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Known | None:
     """Before the search of the whole game: with a time limit, what ``bounds`` proves within
     its share of it (the search never reports less); without, the best shipped tree's upper
-    end (instant). None under a depth cap or a restricted guess set (the bounds' setting is
-    every guess, no cap)."""
+    end (instant). Where that leaves the interval open, the objective's :data:`HEURISTIC`
+    evaluated exactly within its share (:mod:`cbsolve.time_policy`) when it is better. None
+    under a depth cap or a restricted guess set (the bounds' setting is every guess, no cap)."""
+    from .. import time_policy
     from ..certified import best_shipped_tree
 
     if max_depth is not None or guesses != "all":
@@ -37,10 +49,12 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Kno
     if deadline.unlimited:
         shipped = best_shipped_tree(variant, objective)
         if shipped is None:
-            return None
+            known = Known(None, None, origin="an exact evaluation")
+            heuristic_upper(known, variant, objective,
+                            deadline.capped(time_policy.OPTIMAL_HEURISTIC_UNTIMED_SECONDS))
+            return None if known.upper is None else known
         return Known(None, shipped[0], upper_method=_tree_method(shipped[1]), tree=shipped[1],
                      origin="the trees shipped in cbsolve/models/")
-    from .. import time_policy
     from .compute import compute_bounds
 
     deep = deadline.left() >= time_policy.OPTIMAL_DEEP_BOUNDS_SECONDS
@@ -52,7 +66,43 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Kno
         known.upper, known.upper_method = None, ""  # "every code in order" tells a person nothing
     else:
         known.tree = tree_of(known.upper_method)
+    if known.upper is None or known.lower is None or known.lower < known.upper:
+        heuristic_upper(known, variant, objective,
+                        deadline.share(time_policy.OPTIMAL_HEURISTIC_SHARE))
     return known
+
+
+def heuristic_upper(known: Known, variant, objective: str, budget) -> None:
+    """Lower ``known.upper`` to the objective's :data:`HEURISTIC` evaluated against every
+    secret, when ``budget`` covers its estimated time and it finishes there. From the size
+    where ``bounds`` draws minimax's guesses from the candidates (a tenth of the work per
+    secret: :data:`cbsolve.bounds.strategies.CANDIDATES_FIRST`), the worst case does too."""
+    from .. import time_policy
+    from ..codes import CodeSpace
+    from ..strategy import Unfinished, evaluate
+    from .strategies import CANDIDATES_FIRST
+
+    secrets = CodeSpace(variant).size
+    name = HEURISTIC[objective]
+    guesses = "candidates" if objective == "worst" and secrets >= CANDIDATES_FIRST else "all"
+    per_secret = time_policy.HEURISTIC_SECONDS_PER_SECRET
+    if guesses == "candidates":
+        per_secret = time_policy.HEURISTIC_CANDIDATES_SECONDS_PER_SECRET
+    left = budget.left()
+    if left is not None and left < secrets * per_secret:
+        return
+    try:
+        ev = evaluate(variant, name, guesses=guesses, deadline=budget, keep_tree=False)
+    except Unfinished:
+        return
+    value = ev.worst if objective == "worst" else ev.total
+    if value is not None and (known.upper is None or value < known.upper):
+        known.upper, known.tree = value, None
+        known.strategy = {"name": name, "guesses": guesses, "first": ev.first}
+        options = f"--strategy {name}" + ("" if guesses == "all" else f" --guesses {guesses}")
+        known.upper_method = (f"strategy {name}{'' if guesses == 'all' else ' over candidates'} "
+                              f"(exact evaluation, first guess {ev.first}; `cbsolve evaluate "
+                              f"{options} --first {ev.first}` plays it)")
 
 
 def tree_of(method: str) -> str | None:
@@ -98,7 +148,10 @@ def apply(result, known: Known | None, out: str | None = None) -> dict | None:
                                 f"({known.upper_method})")
             from_known = True
     if from_known:
-        return {"method": known.upper_method, "tree": known.tree}
+        found = {"method": known.upper_method, "tree": known.tree}
+        if known.strategy is not None:
+            found["strategy"] = known.strategy
+        return found
     if result.upper is None:
         return None
     written = out if out and result.tree is not None else None

@@ -1,0 +1,78 @@
+"""The interval known before an exact search (cbsolve/bounds/known.py): an evaluated heuristic
+as the source of its upper end, reproduced by `cbsolve evaluate` and `cbsolve verify`."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cbsolve.bounds.known import Known, apply, heuristic_upper, known_interval
+from cbsolve.cli import main
+from cbsolve.deadline import Deadline
+from cbsolve.search import SearchResult
+from cbsolve.status import Status
+from cbsolve.variant import Variant
+
+#: Bulls & Cows 3 of 10: no tree ships for it, and the constructions prove 15 at most.
+THREE = Variant(3, "0123456789", repeats=False)
+
+
+def cli_json(capsys, *args) -> dict:
+    code = main([*args, "--json"])
+    out, _ = capsys.readouterr()
+    assert code == 0, out
+    return json.loads(out)
+
+
+def test_with_no_tree_shipped_the_heuristic_is_the_upper_end_and_evaluate_reproduces_it(
+        capsys, tmp_path):
+    known = known_interval(THREE, "worst", Deadline(None), None, "all")
+    assert known.upper is not None and known.tree is None and known.lower is None
+    strategy = known.strategy
+    assert strategy["name"] == "minimax" and strategy["guesses"] == "all"
+    assert f"`cbsolve evaluate --strategy minimax --first {strategy['first']}`" in \
+        known.upper_method
+    tree = tmp_path / "minimax.json"
+    played = cli_json(capsys, "evaluate", "--strategy", "minimax", "--first", strategy["first"],
+                      "--length", "3", "--out", str(tree))
+    assert played["worst"] == known.upper
+    replayed = cli_json(capsys, "verify", str(tree))
+    assert replayed["valid"] and replayed["worst"] == known.upper
+    # the expected objective: Irving's heuristic, its total
+    total = known_interval(THREE, "expected", Deadline(None), None, "all")
+    assert total.strategy["name"] == "expected"
+    assert cli_json(capsys, "evaluate", "--strategy", "expected", "--length",
+                    "3")["total"] == total.upper
+
+
+def test_a_stopped_search_names_the_heuristic_behind_its_upper_end():
+    known = known_interval(THREE, "worst", Deadline(None), None, "all")
+    stopped = SearchResult("worst", Status.UNKNOWN, False, 720, lower=5)
+    found = apply(stopped, known)
+    assert stopped.upper == known.upper
+    assert found == {"method": known.upper_method, "tree": None, "strategy": known.strategy}
+    assert any(f"upper bound {known.upper}" in note for note in stopped.notes)
+
+
+def test_the_heuristic_starts_only_when_its_budget_covers_it_and_only_if_better():
+    spent = Known(5, 15)
+    heuristic_upper(spent, THREE, "worst", Deadline(0.0))         # no time: not started
+    assert (spent.upper, spent.strategy) == (15, None)
+    tight = Known(5, 5, upper_method="a tree")
+    heuristic_upper(tight, THREE, "worst", Deadline(None))       # never worse than known
+    assert (tight.upper, tight.upper_method, tight.strategy) == (5, "a tree", None)
+
+
+def test_with_a_time_limit_the_heuristic_closes_an_interval_the_bounds_leave_open():
+    # Mastermind 4x8: the shipped tree (an expected-case one) has worst case 7; the two-level
+    # partition bound proves 6, and minimax reaches 6 (the optimum, proved by the search)
+    mm48 = Variant(4, "12345678", repeats=True)
+    known = known_interval(mm48, "worst", Deadline(120.0), None, "all")
+    assert (known.lower, known.upper) == (6, 6)
+    assert known.strategy["name"] == "minimax"
+
+
+@pytest.mark.parametrize("objective", ["worst", "expected"])
+def test_a_depth_cap_or_a_restricted_pool_knows_nothing(objective):
+    assert known_interval(THREE, objective, Deadline(None), 4, "all") is None
+    assert known_interval(THREE, objective, Deadline(None), None, "candidates") is None
