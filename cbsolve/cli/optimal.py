@@ -83,7 +83,7 @@ EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 @click.option("--verbose", is_flag=True,
               help="Progress on stderr as plain lines even without a terminal: the interval "
                    "known before the search (with what proves its upper end), then the "
-                   "search's (worst objective).")
+                   "search's, merged with it.")
 @click.option("--trace", "trace_file", type=FILE, default=None, metavar="FILE",
               help="With --scheduler: write the run's task trace (keys, CPU, worker, order) to "
                    "FILE, for scripts/bench/simulate_trace.py.")
