@@ -267,8 +267,9 @@ def partition_table(log: LogLike = (), *, variant: VariantLike | None = None,
     inconsistent log raises :class:`~cbsolve.errors.InconsistentLog`.
 
     >>> t = partition_table(["0123:1,2", "4567:0,1"])
-    >>> (t.candidates, t.complete, t.guesses[0]["minimax"])
-    (108, True, 26)
+    >>> best = t.guesses[0]
+    >>> (t.candidates, t.complete, t.scored, best["guess"], best["minimax"])
+    (108, True, 180, '0145', 26)
     """
     from .api_results import PartitionTable
     from .deadline import stop_requested

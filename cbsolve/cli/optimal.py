@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import click
 
+from ..api_optimal import OBJECTIVES
 from ..errors import InvalidVariant, unknown_name
 from ..guess_pool import guess_pool
 from ..status import Status
@@ -28,7 +29,6 @@ from . import (
     variant_options,
 )
 
-OBJECTIVES = ("worst", "expected")
 EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 
 
@@ -163,7 +163,9 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     from .consistent import read_log, report_inconsistent
 
     log = read_log(variant, entries, log_file)
-    update, stop = progress_display(objective, show, verbose and not show)
+    if ties and len(log):
+        raise InvalidVariant("--ties applies to the whole game only, not from a position")
+    update, end_display = progress_display(objective, show, verbose and not show)
     try:
         result = optimal(log, objective=objective, guesses=guesses, max_depth=max_depth,
                          certificate=not no_certificate, ties=ties, lookahead=lookahead,
@@ -171,12 +173,12 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                          replies=reply_source, checkpoint=checkpoint, scheduler=scheduler,
                          trace=trace_file, out=out, dot=dot, dot_depth=dot_depth,
                          deadline=deadline)
-    except SearchInterrupted as stop_:   # Ctrl-C: print what was proved, exit 130
-        result = stop_.result
+    except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
+        result = stop.result
     except InconsistentLog as exc:
         return report_inconsistent(log, exc, as_json, {"objective": None})
     finally:
-        stop()
+        end_display()
     if html and result.tree is not None:
         from ..html import write_html
 

@@ -200,7 +200,8 @@ def test_next_prints_its_best_so_far_on_ctrl_c():
 
 
 #: Three replies on Bulls & Cows 7/10 leaving 7,132 secrets: the symmetry classes are single
-#: codes, so `partition --all` scores 604,800 guesses (about 7 s on the quiet machine).
+#: codes, so `partition --all` scores 604,800 guesses (about 7 s on the quiet machine; under
+#: 3 s of CPU on some: the Ctrl-C comes after 1 s of CPU, the imports and the classes).
 DEEP7 = ["0123456:0,4", "1357924:0,5", "2468013:0,4"]
 
 
@@ -209,12 +210,18 @@ def test_partition_all_prints_the_guesses_scored_so_far_on_ctrl_c():
     that watch the stop request, and the guesses scored so far are the answer, ranked, with
     how many of how many were scored, marked interrupted, exit 130."""
     code, out, err = _interrupt(["partition", "--all", *DEEP7, "--length", "7", "--time-limit",
-                                 "0", "--json"], after=3.0)
+                                 "0", "--json"], after=1.0)
     data = json.loads(out)
-    assert code == 130 and data["complete"] is False and data["stopped"] == "interrupted"
-    # how many were scored by the Ctrl-C depends on the machine's load (none at load 21)
-    assert data["total"] in (None, 604800) and 0 <= data["scored"] < 604800
-    assert data["shown"] == len(data["guesses"]) == min(data["scored"], 1000)
+    assert code == 130 and data["stopped"] == "interrupted"
+    if data["complete"]:
+        # every guess scored in the 3 s of CPU (a quiet machine): Ctrl-C cut the formatting of
+        # the rows, the best formatted by then are shown (docs/contract.md, partition --all)
+        assert data["scored"] == data["total"] == 604800
+        assert data["shown"] == len(data["guesses"]) < 604800
+    else:
+        # how many were scored by the Ctrl-C depends on the machine's load (none at load 21)
+        assert data["total"] in (None, 604800) and 0 <= data["scored"] < 604800
+        assert data["shown"] == len(data["guesses"]) == min(data["scored"], 1000)
     largest = [row["minimax"] for row in data["guesses"]]
     assert largest == sorted(largest)                                   # ranked, best first
     assert _one_line(err).startswith("cbsolve: interrupted")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from testkit import load_script
 
+from cbsolve.api_results import Optimum, extend
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
 from cbsolve.cli.optimal import format_result
@@ -58,7 +59,7 @@ def test_stop_while_building_the_tree_keeps_the_proved_value(monkeypatch):
     rep = verify(res.tree, expect=DEEP_GREEDY)
     assert rep.valid and rep.lower_bound == full.upper
     assert f"optimal worst case: {full.upper} guesses (proved)" in format_result(
-        res, DEEP_GREEDY, None, None)
+        extend(res, Optimum, variant=DEEP_GREEDY))
 
 
 def test_bounds_never_label_the_greedy_depth_as_proved(monkeypatch):
