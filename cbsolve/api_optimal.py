@@ -50,8 +50,14 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
     known = None
     if position is None and scheduler is None:
         from .bounds.known import known_interval
+        from .deadline import stop_requested
 
-        known = known_interval(log.variant, objective, deadline, max_depth, guesses)
+        try:
+            known = known_interval(log.variant, objective, deadline, max_depth, guesses)
+        except KeyboardInterrupt:
+            if not stop_requested():
+                raise
+            # the CLI's Ctrl-C before the search: the search stops at once and reports
     hear = _hearing(progress, known)
     if hear is not None and known is not None and (known.lower, known.upper) != (None, None):
         hear("known", 0, known, known.lower, known.upper)

@@ -77,24 +77,17 @@ def heuristic_upper(known: Known, variant, objective: str, budget) -> None:
     secret, when ``budget`` covers its estimated time and it finishes there. From the size
     where ``bounds`` draws minimax's guesses from the candidates (a tenth of the work per
     secret: :data:`cbsolve.bounds.strategies.CANDIDATES_FIRST`), the worst case does too."""
-    from .. import time_policy
-    from ..codes import CodeSpace
-    from ..strategy import Unfinished, evaluate
-    from .strategies import CANDIDATES_FIRST
+    from ..deadline import stop_requested
 
-    secrets = CodeSpace(variant).size
-    name = HEURISTIC[objective]
-    guesses = "candidates" if objective == "worst" and secrets >= CANDIDATES_FIRST else "all"
-    per_secret = time_policy.HEURISTIC_SECONDS_PER_SECRET
-    if guesses == "candidates":
-        per_secret = time_policy.HEURISTIC_CANDIDATES_SECONDS_PER_SECRET
-    left = budget.left()
-    if left is not None and left < secrets * per_secret:
-        return
     try:
-        ev = evaluate(variant, name, guesses=guesses, deadline=budget, keep_tree=False)
-    except Unfinished:
+        ev = _evaluated(variant, objective, budget)
+    except KeyboardInterrupt:
+        if not stop_requested():
+            raise
+        return       # the CLI's Ctrl-C: the search that follows stops at once and reports
+    if ev is None:
         return
+    name, guesses = ev.strategy, ev.guesses
     value = ev.worst if objective == "worst" else ev.total
     if value is not None and (known.upper is None or value < known.upper):
         known.upper, known.tree = value, None
@@ -103,6 +96,29 @@ def heuristic_upper(known: Known, variant, objective: str, budget) -> None:
         known.upper_method = (f"strategy {name}{'' if guesses == 'all' else ' over candidates'} "
                               f"(exact evaluation, first guess {ev.first}; `cbsolve evaluate "
                               f"{options} --first {ev.first}` plays it)")
+
+
+def _evaluated(variant, objective: str, budget):
+    """The objective's heuristic evaluated against every secret, or None when the budget does
+    not cover its estimated time or it did not finish there."""
+    from .. import time_policy
+    from ..codes import CodeSpace
+    from ..strategy import Unfinished, evaluate
+    from .strategies import CANDIDATES_FIRST
+
+    secrets = CodeSpace(variant).size
+    guesses = "candidates" if objective == "worst" and secrets >= CANDIDATES_FIRST else "all"
+    per_secret = time_policy.HEURISTIC_SECONDS_PER_SECRET
+    if guesses == "candidates":
+        per_secret = time_policy.HEURISTIC_CANDIDATES_SECONDS_PER_SECRET
+    left = budget.left()
+    if left is not None and left < secrets * per_secret:
+        return None
+    try:
+        return evaluate(variant, HEURISTIC[objective], guesses=guesses, deadline=budget,
+                        keep_tree=False)
+    except Unfinished:
+        return None
 
 
 def tree_of(method: str) -> str | None:

@@ -76,3 +76,30 @@ def test_with_a_time_limit_the_heuristic_closes_an_interval_the_bounds_leave_ope
 def test_a_depth_cap_or_a_restricted_pool_knows_nothing(objective):
     assert known_interval(THREE, objective, Deadline(None), 4, "all") is None
     assert known_interval(THREE, objective, Deadline(None), None, "candidates") is None
+
+
+def test_ctrl_c_in_the_heuristic_leaves_the_report_to_the_search(monkeypatch):
+    """The CLI's Ctrl-C (a stop request, then KeyboardInterrupt) while the heuristic plays:
+    the search that follows stops at once and reports what was proved; a bare
+    KeyboardInterrupt (a library caller's) is raised as it came."""
+    import cbsolve as cb
+    from cbsolve import strategy
+    from cbsolve.deadline import clear_stop, request_stop
+
+    def ctrl_c(*args, stop=True, **kwargs):
+        if stop:
+            request_stop()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(strategy, "evaluate", ctrl_c)
+    try:
+        result = cb.optimal(variant=THREE)     # the worst-case search returns, marked
+    except cb.SearchInterrupted as stop:
+        result = stop.result
+    finally:
+        clear_stop()
+    assert result.interrupted and not result.proved
+    assert result.upper_from is None or "strategy" not in result.upper_from
+    monkeypatch.setattr(strategy, "evaluate", lambda *a, **k: ctrl_c(stop=False))
+    with pytest.raises(KeyboardInterrupt):
+        cb.optimal(variant=THREE)
