@@ -103,6 +103,25 @@ class CodeSpace:
             prefix.append(sym)
         return rank
 
+    def indices_of(self, codes) -> np.ndarray:
+        """:meth:`index_of` of many valid codes at once (an ``(n, N)`` uint8 array; int64
+        ranks), without listing the space. The rank is a number in mixed radix: the digit of
+        position p is the symbol's rank among those still allowed there (every symbol with
+        repeats; the unused ones without; not the first symbol at position 0 under the
+        no-leading-zero rule), its weight the number of codes completing a prefix of p + 1."""
+        import numpy as np
+
+        codes = np.asarray(codes, dtype=np.int64).reshape(-1, self.length)
+        out = np.zeros(codes.shape[0], dtype=np.int64)
+        for pos in range(self.length):
+            digit = codes[:, pos].copy()
+            if not self.variant.repeats and pos:    # unused symbols below it come before it
+                digit -= (codes[:, :pos] < codes[:, pos:pos + 1]).sum(axis=1)
+            if pos == 0 and self.variant.no_leading_zero:
+                digit -= 1
+            out += digit * self._count_suffixes(pos + 1, False, pos + 1)
+        return out
+
     def random_codes(self, k: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
         """``k`` codes drawn uniformly (with replacement) from the whole space."""
         size = self.size
