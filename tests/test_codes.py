@@ -15,6 +15,7 @@ def test_enumeration_size_and_ranking_match_brute_force(variant):
     assert space.size == len(expected)
     assert [tuple(r) for r in space.codes] == expected  # lexicographic order
     np.testing.assert_array_equal(space.indices_of(space.codes), np.arange(space.size))
+    np.testing.assert_array_equal(space.codes_of_indices(np.arange(space.size)), space.codes)
     for i in range(0, space.size, max(1, space.size // 50)):
         assert space.code_at(i) == expected[i]
         assert space.index_of(expected[i]) == i

@@ -120,7 +120,7 @@ class PositionService:
             return A.Advice(None, strategy, remaining, A.Provenance(
                 A.CONSISTENT, objective, False, False, stopped,
                 "stopped before any consistent secret was found"), self.guesses)
-        return self._advice(self.space.format(self.space.codes[found[0]]), strategy, remaining,
+        return self._advice(self.space.format(self.space.codes_at(found[0])), strategy, remaining,
                             found, objective, A.Provenance(
                                 A.CONSISTENT, objective, False, False, stopped,
                                 f"a consistent code only: the listing of the consistent secrets"
@@ -193,7 +193,7 @@ class PositionService:
                 return self._unlisted(log, strategy, objective, cands)
         remaining = A.Remaining(int(cands.size), True)
         if cands.size == 1:
-            guess = self.space.format(self.space.codes[cands[0]])
+            guess = self.space.format(self.space.codes_at(cands[0]))
             return self._advice(guess, strategy, remaining, cands, objective, A.Provenance(
                 A.DETERMINED, objective, True, note="one secret left: play it"), needed=(1, 1))
         why = ""
@@ -396,7 +396,7 @@ class PositionService:
         else:
             note = f"heuristic {heuristic}"
         note += f" ({scope})" if scope else ""
-        guess = self.space.format(self.space.codes[g])
+        guess = self.space.format(self.space.codes_at(g))
         return self._advice(guess, strategy, remaining, cands, objective,
                             A.Provenance(A.HEURISTIC, objective, False, complete, stopped,
                                          note))
@@ -472,7 +472,7 @@ class PositionService:
         from ..scoring import score_against
         from ..strategy.heuristics import partition_summary
 
-        replies = score_against(self.variant, self.space.parse(guess), self.space.codes[cands])
+        replies = score_against(self.variant, self.space.parse(guess), self.space.codes_at(cands))
         return A.Advice(guess, strategy, remaining, provenance, self.guesses,
                         partition_summary(self.variant, replies),
                         self._needed(objective, int(cands.size), needed, how), optimum)
