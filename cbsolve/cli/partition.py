@@ -45,7 +45,7 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     from ..advisor import Provenance
     from ..api import partition
     from ..deadline import stop_requested
-    from ..strategy.partition import partition_table
+    from ..strategy.partition import Partition, partition_table
     from ._budget import TimeLimit
     from .next import finish
 
@@ -75,6 +75,8 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
                 return finish(Provenance("partition", "worst", False, False, stopped))
         else:
             part = partition(guess, log, members=list_members, deadline=budget.deadline)
+            if not isinstance(part, Partition):
+                return _emit_counted(part, as_json, budget)
             emit(as_json, part.to_json(members=list_members),
                  _text(part, list_members, budget.note()))
             if not part.best_complete:
@@ -83,6 +85,34 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
         emit(as_json, {"consistent": False, "candidates": 0},
              "No secret is consistent with this log.")
         return EXIT_NONE
+    return EXIT_OK
+
+
+def _emit_counted(part, as_json: bool, budget) -> int:
+    """A space too large to list (:class:`~cbsolve.advisor.counted.CountedPartition`): each
+    class counted, exact or bounded; cut by the time limit or Ctrl-C (exit 130), what was
+    decided by then."""
+    from ..advisor import Provenance
+    from .next import finish
+
+    data = part.to_json()
+    if part.stopped:
+        data.update(command="partition", time_limit=budget.seconds,
+                    time_limit_hit=part.stopped == "time")
+    how = "exactly" if part.candidates_exact else "at least"
+    lines = [f"{part.guess} splits {how} {part.candidates} candidates into "
+             f"{len(part.classes)} classes, counted (too many to list)"
+             f"{'' if part.candidate else ' (it cannot be the secret itself)'}"]
+    if part.stopped:
+        lines.append(f"  not every class counted exactly: {budget.note()}")
+    width = max((len(c["reply"]) for c in part.classes), default=1)
+    for c in part.classes:
+        size = str(c["count"]) if c["exact"] else f"at least {c['count']}" + (
+            "" if c["upper"] is None else f", at most {c['upper']}")
+        lines.append(f"  {c['reply']:>{width}}  {size}")
+    emit(as_json, data, "\n".join(lines))
+    if part.stopped:
+        return finish(Provenance("partition", "worst", False, False, part.stopped))
     return EXIT_OK
 
 
