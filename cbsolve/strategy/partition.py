@@ -104,6 +104,10 @@ class Table:
             rows += self._rows(start, min(n, start + RANKED_BLOCK))
         return rows
 
+    def ranked_block(self, start: int, stop: int) -> list[dict]:
+        """Rows ``start`` to ``stop`` of the ranking (a face printing the table block by block)."""
+        return self._rows(start, stop)
+
     def _rows(self, start: int, stop: int) -> list[dict]:
         space = self.space
         guesses = space.format_many(space.codes[self.codes[start:stop]])
