@@ -103,6 +103,61 @@ class CodeSpace:
             prefix.append(sym)
         return rank
 
+    def indices_of(self, codes) -> np.ndarray:
+        """:meth:`index_of` of many valid codes at once (an ``(n, N)`` uint8 array; int64
+        ranks), without listing the space. The rank is a number in mixed radix: the digit of
+        position p is the symbol's rank among those still allowed there (every symbol with
+        repeats; the unused ones without; not the first symbol at position 0 under the
+        no-leading-zero rule), its weight the number of codes completing a prefix of p + 1."""
+        import numpy as np
+
+        codes = np.asarray(codes, dtype=np.int64).reshape(-1, self.length)
+        out = np.zeros(codes.shape[0], dtype=np.int64)
+        for pos in range(self.length):
+            digit = codes[:, pos].copy()
+            if not self.variant.repeats and pos:    # unused symbols below it come before it
+                digit -= (codes[:, :pos] < codes[:, pos:pos + 1]).sum(axis=1)
+            if pos == 0 and self.variant.no_leading_zero:
+                digit -= 1
+            out += digit * self._count_suffixes(pos + 1, False, pos + 1)
+        return out
+
+    def codes_at(self, indices) -> np.ndarray:
+        """``codes[indices]`` (an ``(n, N)`` uint8 array), without listing a large space that
+        is not listed yet (Mastermind 8x8: 134 MB, 0.4-2 s): :meth:`codes_of_indices` then."""
+        listed = self.__dict__.get("codes", _SHARED_CODES.get(self.variant,
+                                                               _SHARED_LARGE.get(self.variant)))
+        if listed is None and self.size <= SHARED_CODES_LIMIT:
+            listed = self.codes
+        if listed is not None:
+            return listed[indices]
+        return self.codes_of_indices(indices)
+
+    def codes_of_indices(self, indices) -> np.ndarray:
+        """:meth:`code_at` of many indices at once (the inverse of :meth:`indices_of`): the
+        digits of each index in that mixed radix, each read as the symbol of that rank."""
+        import numpy as np
+
+        idx = np.asarray(indices, dtype=np.int64)
+        flat = idx.reshape(-1)
+        out = np.empty((flat.size, self.length), dtype=np.uint8)
+        free = None if self.variant.repeats else np.ones((flat.size, self.n_symbols), dtype=bool)
+        for pos in range(self.length):
+            digit, flat = np.divmod(flat, self._count_suffixes(pos + 1, False, pos + 1))
+            if pos == 0 and self.variant.no_leading_zero:
+                digit = digit + 1       # the first symbol is not allowed there
+            if free is None:
+                out[:, pos] = digit
+                continue
+            # the symbol of rank `digit` among the unused ones (below: a leading one skipped)
+            allowed = free.copy()
+            if pos == 0 and self.variant.no_leading_zero:
+                allowed[:, 0], digit = False, digit - 1
+            sym = np.argmax(np.cumsum(allowed, axis=1) > digit[:, None], axis=1)
+            out[:, pos] = sym
+            free[np.arange(flat.size), sym] = False
+        return out.reshape(*idx.shape, self.length)
+
     def random_codes(self, k: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
         """``k`` codes drawn uniformly (with replacement) from the whole space."""
         size = self.size

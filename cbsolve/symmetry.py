@@ -350,15 +350,17 @@ class Symmetry:
         native = _orbits()
         if native is None:
             return None
-        v, codes = self.variant, self.space.codes
+        v = self.variant
         plain = v.repeats and not v.no_leading_zero     # every base-d string: index = value
         values = np.empty(0, dtype=np.int64) if plain else self._values
-        parent = np.arange(codes.shape[0], dtype=np.int64)
+        # every base-d string: the kernel reads each code from its index (nothing listed)
+        codes = np.empty((0, v.length), np.uint8) if plain else self.space.codes
+        parent = np.arange(self.space.size, dtype=np.int64)
         d = v.n_symbols
         for pos_perm, sigma in _generators(self.stabilizer(history), d):
             sym = np.array([sigma.get(x, x) for x in range(d)], dtype=np.int64)
             pos = np.asarray(pos_perm, dtype=np.int64)
-            for start in range(0, codes.shape[0], ORBIT_CHUNK):
+            for start in range(0, parent.size, ORBIT_CHUNK):
                 if deadline is not None and deadline.expired():
                     return None
                 native.orbit_union(codes, pos, sym, values, parent, start, start + ORBIT_CHUNK)

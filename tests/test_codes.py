@@ -14,6 +14,8 @@ def test_enumeration_size_and_ranking_match_brute_force(variant):
     expected = brute_force_codes(variant)
     assert space.size == len(expected)
     assert [tuple(r) for r in space.codes] == expected  # lexicographic order
+    np.testing.assert_array_equal(space.indices_of(space.codes), np.arange(space.size))
+    np.testing.assert_array_equal(space.codes_of_indices(np.arange(space.size)), space.codes)
     for i in range(0, space.size, max(1, space.size // 50)):
         assert space.code_at(i) == expected[i]
         assert space.index_of(expected[i]) == i
@@ -67,3 +69,4 @@ def test_format_many_matches_format_one_by_one(variant, alphabet):
     for given_as in (codes, codes.astype(np.intp), [tuple(c) for c in codes[:7]]):
         assert space.format_many(given_as) == [space.format(c) for c in given_as]
     assert space.format_many(codes[:0]) == []
+

@@ -164,3 +164,14 @@ def test_native_orbits_stop_at_an_expired_deadline():
 
     sym = Symmetry(Variant.preset("mastermind"))
     assert sym.orbit_labels([(0, 1, 2, 3)], deadline=Deadline.from_limit(0)) is None
+
+
+def test_native_union_find_in_small_chunks_reads_each_code_from_its_index(monkeypatch):
+    """Every base-d string: the kernel counts each code's digits up from its chunk's start."""
+    from cbsolve import symmetry
+
+    monkeypatch.setattr(symmetry, "ORBIT_CHUNK", 97)
+    sym = Symmetry(Variant(5, "01234567", repeats=True))
+    labels, _ = sym.orbit_labels([(0, 1, 2, 3, 4)])
+    _, lowest, _ = sym.orbit_map([(0, 1, 2, 3, 4)], with_perms=False)
+    assert np.array_equal(labels, lowest)

@@ -33,14 +33,20 @@ int64_t find(int64_t* parent, int64_t x) {
 // Join each code of [start, stop) with its image under one map (position i of the image takes
 // sym[code[pos[i]]]). ``values``: the codes' base-d values in increasing order, searched for an
 // image's index; empty when the space is every base-d string (the index is the value).
+// An empty ``codes`` (0 rows) with empty ``values``: the space is every base-d string and code i
+// is i's base-d digits, read here instead of from a listed array (16.7 M codes: 134 MB, 0.5 s).
 void orbit_union(Codes codes, Ints pos, Ints sym, Ints values,
                  py::array_t<int64_t, py::array::c_style> parent, int64_t start, int64_t stop) {
     if (codes.ndim() != 2) throw std::invalid_argument("codes must be 2-D");
-    const int64_t n = codes.shape(0), len = codes.shape(1), d = sym.size();
+    const int64_t len = codes.shape(1), d = sym.size(), n = parent.size();
+    const bool digits = codes.shape(0) == 0;
     if (pos.size() != len) throw std::invalid_argument("pos must have one entry per position");
-    if (parent.size() != n) throw std::invalid_argument("parent must have one entry per code");
+    if (!digits && codes.shape(0) != n)
+        throw std::invalid_argument("parent must have one entry per code");
     if (values.size() != 0 && values.size() != n)
         throw std::invalid_argument("values must be empty or have one entry per code");
+    if (digits && (values.size() != 0 || len > 64))
+        throw std::invalid_argument("codes read from their indices: every base-d string only");
     const uint8_t* c = codes.data();
     const int64_t* p = pos.data();
     const int64_t* s = sym.data();
@@ -49,8 +55,16 @@ void orbit_union(Codes codes, Ints pos, Ints sym, Ints values,
     start = std::max<int64_t>(0, start);
     stop = std::min(stop, n);
     py::gil_scoped_release nogil;
+    uint8_t own[64];    // code i's digits, counted up from start's (no division per code)
+    if (digits)
+        for (int64_t j = len - 1, x = start; j >= 0; --j, x /= d) own[j] = static_cast<uint8_t>(x % d);
     for (int64_t i = start; i < stop; ++i) {
         const uint8_t* row = c + i * len;
+        if (digits) {
+            if (i > start)
+                for (int64_t j = len - 1; j >= 0 && ++own[j] == d; --j) own[j] = 0;
+            row = own;
+        }
         int64_t value = 0;
         for (int64_t j = 0; j < len; ++j) value = value * d + s[row[p[j]]];
         int64_t image = value;

@@ -17,7 +17,8 @@ score hundreds of guesses, not the 16.7 M codes: the sample decides which hundre
 scores choose, each compared by the heuristic kernel's key (score, then a guess that may be the
 secret, then the lowest code), so a run that scores every code makes the kernel's choice, and a
 cut run returns the best of the guesses it scored exactly and says how many they were. Nothing
-here packs the whole space (2 s on 8x8): only the candidates, once, and each chunk of guesses.
+here lists or packs the whole space (2 s on 8x8): only the candidates, once, and each chunk of
+guesses, their rows read from their indices (:meth:`cbsolve.codes.CodeSpace.codes_at`).
 """
 from __future__ import annotations
 
@@ -93,7 +94,7 @@ def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline,
     ``classes``: one guess per symmetry class of the position (sorted code indices): then
     they are the pool and the only guesses scored (the choice over all of them is the
     choice over every code)."""
-    v, codes = chooser.variant, chooser.codes
+    v, rows_of = chooser.variant, chooser.space.codes_at    # the space is never listed
     cands = np.ascontiguousarray(cands, dtype=np.int64)
     only = chooser.guesses == "candidates"
     total = int(cands.size) if only else chooser.space.size
@@ -106,18 +107,18 @@ def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline,
     sample = cands if cands.size <= SAMPLE else np.sort(rng.choice(cands, SAMPLE, replace=False))
     empty = Choice(None, False, 0, total, classes is not None, ranked=0,
                    sample=int(sample.size))
-    secrets = scoring.pack(v, codes[sample])
+    secrets = scoring.pack(v, rows_of(sample))
     counts, rank_step = [], max(1, CHUNK_PAIRS // int(sample.size))
     for start in range(0, pool.size, rank_step):   # in chunks: Ctrl-C is seen within 0.1 s
         if deadline.expired():
             return empty
-        counts.append(scoring.partition_counts(v, codes[pool[start:start + rank_step]], secrets))
+        counts.append(scoring.partition_counts(v, rows_of(pool[start:start + rank_step]), secrets))
     if not counts:
         return empty
     ranked = pool[ranking(chooser.strategy, np.concatenate(counts), pool, v.win_response)]
     if deadline.expired():
         return empty
-    packed = scoring.pack(v, codes[cands])          # packed once, every chunk streams it
+    packed = scoring.pack(v, rows_of(cands))          # packed once, every chunk streams it
     _ = packed.native                               # (here, not inside the first chunk)
     step = max(1, CHUNK_PAIRS // max(1, int(cands.size)))
     chunks = (ranked[i:i + step] for i in range(0, ranked.size, step))
@@ -126,7 +127,7 @@ def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline,
     for rows in chain(chunks, rest):
         if deadline.expired():
             break
-        found = scoring.partition_counts(v, codes[rows], packed)
+        found = scoring.partition_counts(v, rows_of(rows), packed)
         key = min(key_of(chooser.strategy, sizes, int(g), v.win_response)
                   for sizes, g in zip(found, rows, strict=True))
         if best_key is None or key < best_key:

@@ -69,33 +69,46 @@ def distinct_expr():
 @lru_cache(maxsize=512)
 def repeats_coefficients(pattern: tuple[int, ...]) -> dict[tuple[int, int], tuple[int, ...]]:
     """``{(bulls, bulls+cows): (A_0, A_1, ...)}`` with class size ``sum_u A_u (D-k)**u``."""
-    k = len(pattern)
+    k, n = len(pattern), sum(pattern)
+    # A state is the labels' capped counts; bulls and unused positions only add up, so each
+    # state carries its labelling counts by (bulls, unused) packed into one integer, a cell of
+    # `width` bits each (a cell never exceeds the (k+1)**n labellings): a move shifts the whole
+    # grid at once (8x8's 22 patterns: 0.05 s, where a state per (counts, bulls, unused) took
+    # 0.14 s of CPU).
+    width = ((k + 1) ** n).bit_length() + 1
     # Labels of equal multiplicity are interchangeable while both are already processed, or both
     # not yet: sorting their counts inside such runs merges symmetric states (for the pattern
     # (1,)*N this turns 2**N count vectors into O(N**2)).
     runs = [(s, e) for s, e in _runs(pattern)]
-    states: dict[tuple, int] = {(tuple([0] * k), 0, 0): 1}
+    states: dict[tuple, int] = {tuple([0] * k): 1}
     for group, m in enumerate(pattern):
         moves = list(_compositions(m, k + 1))
-        weights = [_multinomial(m, parts) for parts in moves]
+        # (its weight, its shift: cell (bulls, unused) is bit width * (bulls * (n+1) + unused))
+        shifts = [(_multinomial(m, parts), width * (parts[group] * (n + 1) + parts[k]))
+                  for parts in moves]
         cuts = [(s, e, min(e, group + 1)) for s, e in runs]
         nxt: dict[tuple, int] = {}
-        for (counts, bulls, unused), ways in states.items():
-            for parts, weight in zip(moves, weights, strict=True):
+        for counts, grid in states.items():
+            for parts, (weight, shift) in zip(moves, shifts, strict=True):
                 new = [min(pattern[lab], counts[lab] + parts[lab]) for lab in range(k)]
                 for s, e, cut in cuts:
                     if cut - s > 1:
                         new[s:cut] = sorted(new[s:cut])
                     if e - max(s, cut) > 1:
                         new[max(s, cut):e] = sorted(new[max(s, cut):e])
-                key = (tuple(new), bulls + parts[group], unused + parts[k])
-                nxt[key] = nxt.get(key, 0) + ways * weight
+                key = tuple(new)
+                nxt[key] = nxt.get(key, 0) + (grid << shift) * weight
         states = nxt
     table: dict[tuple[int, int], list[int]] = {}
-    n = sum(pattern)
-    for (counts, bulls, unused), ways in states.items():
-        coeffs = table.setdefault((bulls, sum(counts)), [0] * (n + 1))
-        coeffs[unused] += ways
+    mask = (1 << width) - 1
+    for counts, grid in states.items():
+        total = sum(counts)
+        for bulls in range(n + 1):
+            row = [(grid >> (width * (bulls * (n + 1) + u))) & mask for u in range(n + 1)]
+            if any(row):
+                coeffs = table.setdefault((bulls, total), [0] * (n + 1))
+                for u, a in enumerate(row):
+                    coeffs[u] += a
     return {key: tuple(v) for key, v in table.items()}
 
 

@@ -33,7 +33,11 @@ def bot_command(strategy, guesses, seed, objective, time_limit, variant) -> int:
     interactive()     # Ctrl-C ends the protocol at once
     check_strategy(strategy)
     check_objective(objective)
-    seconds = time_policy.ASSIST_SECONDS if time_limit is None else (time_limit or None)
+    from ._budget import TimeLimit
+
+    # the first answer's budget counts from the process's start: the interpreter, the imports
+    # and the warm-up are waited for by the first request; each later one gets the whole limit
+    first = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
     serve(Bot(variant, strategy=strategy, seed=seed, guesses=guesses, objective=objective,
-              time_limit=seconds))
+              time_limit=first.seconds, first_deadline=first.deadline))
     return EXIT_OK

@@ -40,6 +40,7 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     the heuristics' scores of GUESS beside the best any guess reaches."""
     from ..advisor import Provenance
     from ..api import partition, partition_table
+    from ..strategy.partition import Partition
     from ._budget import TimeLimit
     from .next import finish
 
@@ -53,12 +54,15 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     try:
         if every_guess:
             table = partition_table(log, sort=sort, deadline=budget.deadline)
-            emit(as_json, table.to_json(),
-                 _table_text(table, sort, table.stopped and budget.note()))
-            if table.stopped:
-                return finish(Provenance("partition", "worst", False, False, table.stopped))
+            if table.stopped is None:
+                return _emit_whole_table(table, budget, as_json)
+            emit(as_json, table.to_json(), _table_text(table, table.guesses, table.stopped
+                                                        and budget.note()))
+            return finish(Provenance("partition", "worst", False, False, table.stopped))
         else:
             part = partition(guess, log, members=list_members, deadline=budget.deadline)
+            if not isinstance(part, Partition):
+                return _emit_counted(part, as_json, budget)
             emit(as_json, part.to_json(members=list_members),
                  _text(part, list_members, budget.note()))
             if not part.best_complete:
@@ -67,6 +71,82 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
         emit(as_json, {"consistent": False, "candidates": 0},
              "No secret is consistent with this log.")
         return EXIT_NONE
+    return EXIT_OK
+
+
+#: Rows of a complete table formatted and printed between looks at the deadline and Ctrl-C's
+#: stop request: the 604,800 rows of Bulls & Cows 7/10 took up to 2.6 s to print whole after a
+#: Ctrl-C that came once they were scored.
+PRINTED_BLOCK = 5000
+
+
+def _emit_whole_table(table, budget, as_json: bool) -> int:
+    """A complete table, formatted and printed block by block under the command's deadline:
+    the limit or Ctrl-C between blocks ends the document there (the best rows printed so far,
+    ``shown``, ``stopped``; exit 130 on Ctrl-C), so a stop ends it within a block's time."""
+    import json
+
+    from ..advisor import Provenance
+    from ..deadline import stop_requested
+    from . import _interrupt
+    from .next import finish
+
+    head = {"candidates": table.candidates, "sort": table.sort, "complete": True,
+            "scored": table.scored, "total": table.total}
+    shown, stopped = 0, None
+    with _interrupt.printing_document():
+        click.echo(json.dumps(head)[:-1] + ', "guesses": [' if as_json else
+                   _table_text(table, []), nl=False)
+        for start in range(0, len(table.guesses), PRINTED_BLOCK):
+            if start and budget.deadline.expired():
+                stopped = "interrupted" if stop_requested() else "time"
+                break
+            rows = table.guesses[start:start + PRINTED_BLOCK]
+            if as_json:
+                click.echo((", " if start else "") + ", ".join(map(json.dumps, rows)), nl=False)
+            else:
+                click.echo("".join("\n" + line for line in _table_lines(rows)), nl=False)
+            shown += len(rows)
+        if as_json:
+            tail = {} if stopped is None else {
+                "command": "partition", "shown": shown, "stopped": stopped,
+                "time_limit": budget.seconds, "time_limit_hit": stopped == "time"}
+            click.echo("]" + "".join(f", {json.dumps(k)}: {json.dumps(v)}"
+                                     for k, v in tail.items()) + "}")
+        else:
+            click.echo("" if stopped is None else
+                       f"\n  (the best {shown} of {table.scored} rows shown: {budget.note()})")
+        _interrupt.emitted()
+    if stopped:
+        return finish(Provenance("partition", "worst", False, False, stopped))
+    return EXIT_OK
+
+
+def _emit_counted(part, as_json: bool, budget) -> int:
+    """A space too large to list (:class:`~cbsolve.advisor.counted.CountedPartition`): each
+    class counted, exact or bounded; cut by the time limit or Ctrl-C (exit 130), what was
+    decided by then."""
+    from ..advisor import Provenance
+    from .next import finish
+
+    data = part.to_json()
+    if part.stopped:
+        data.update(command="partition", time_limit=budget.seconds,
+                    time_limit_hit=part.stopped == "time")
+    how = "exactly" if part.candidates_exact else "at least"
+    lines = [f"{part.guess} splits {how} {part.candidates} candidates into "
+             f"{len(part.classes)} classes, counted (too many to list)"
+             f"{'' if part.candidate else ' (it cannot be the secret itself)'}"]
+    if part.stopped:
+        lines.append(f"  not every class counted exactly: {budget.note()}")
+    width = max((len(c["reply"]) for c in part.classes), default=1)
+    for c in part.classes:
+        size = str(c["count"]) if c["exact"] else f"at least {c['count']}" + (
+            "" if c["upper"] is None else f", at most {c['upper']}")
+        lines.append(f"  {c['reply']:>{width}}  {size}")
+    emit(as_json, data, "\n".join(lines))
+    if part.stopped:
+        return finish(Provenance("partition", "worst", False, False, part.stopped))
     return EXIT_OK
 
 
@@ -94,20 +174,24 @@ def _text(part, list_members: bool, why: str = "") -> str:
     return "\n".join(lines)
 
 
-def _table_text(table, sort: str, note: str | None = None) -> str:
-    rows = table.guesses
+def _table_text(table, rows: list[dict], note: str | None = None) -> str:
+    return "\n".join([_table_head(table, len(rows), note),
+                      "  guess      equiv  cand  largest  expected   entropy  classes",
+                      *_table_lines(rows)])
+
+
+def _table_head(table, shown: int, note: str | None = None) -> str:
     if table.total is None:
-        head = (f"{table.candidates} candidates; no guess scored: the classes of guesses up to "
-                f"symmetry were not found ({note})")
-    elif note:
-        head = (f"{table.candidates} candidates; {table.scored} of {table.total} guesses up to "
-                f"symmetry scored, the best {len(rows)} shown, {sort} first ({note})")
-    else:
-        head = (f"{table.candidates} candidates; {table.total} guesses up to symmetry, "
-                f"best {sort} first")
-    lines = [head, "  guess      equiv  cand  largest  expected   entropy  classes"]
-    for r in rows:
-        lines.append(f"  {r['guess']:<10} {r['equivalent']:>5}  {'yes' if r['candidate'] else 'no':>4}"
-                     f"  {r['minimax']:>7}  {r['expected']:>8.4f}  {r['entropy']:>8.4f}"
-                     f"  {r['parts']:>7}")
-    return "\n".join(lines)
+        return (f"{table.candidates} candidates; no guess scored: the classes of guesses up "
+                f"to symmetry were not found ({note})")
+    if note:
+        return (f"{table.candidates} candidates; {table.scored} of {table.total} guesses up to "
+                f"symmetry scored, the best {shown} shown, {table.sort} first ({note})")
+    return (f"{table.candidates} candidates; {table.total} guesses up to symmetry, "
+            f"best {table.sort} first")
+
+
+def _table_lines(rows: list[dict]) -> list[str]:
+    return [f"  {r['guess']:<10} {r['equivalent']:>5}  {'yes' if r['candidate'] else 'no':>4}"
+            f"  {r['minimax']:>7}  {r['expected']:>8.4f}  {r['entropy']:>8.4f}  {r['parts']:>7}"
+            for r in rows]

@@ -45,6 +45,18 @@ def native_estimate(log: FeedbackLog) -> float:
 FILTER_CHUNK = 1 << 20
 
 
+#: Spaces of more codes than this are listed by the depth-first search of :mod:`.dfs` instead
+#: (its bounds skip every subtree of inconsistent prefixes; it lists codes in the same
+#: lexicographic order, ranked back to indices by :meth:`~cbsolve.codes.CodeSpace.indices_of`):
+#: Mastermind 8x8 after 12345678:2,3 lists its 1.39 M of 16.7 M codes in 0.15 s, where listing
+#: the space, packing and filtering every code took 1.7 s (docs/benchmarks.md, "Position
+#: service"). Smaller spaces keep the filter, the reference the other backends are checked by.
+SEARCH_CODES = FILTER_CHUNK
+#: Codes per call of the search when it lists (a few hundredths of a second each): the
+#: deadline is checked between calls, and the kernel watches it and Ctrl-C inside a call.
+SEARCH_CHUNK = 1 << 18
+
+
 def consistent_indices(log: FeedbackLog) -> np.ndarray:
     """Indices (into ``log.space.codes``) of the codes consistent with every entry."""
     return consistent_within(log)[0]
@@ -52,16 +64,20 @@ def consistent_indices(log: FeedbackLog) -> np.ndarray:
 
 def consistent_within(log: FeedbackLog, deadline=None) -> tuple[np.ndarray, bool]:
     """(indices of the consistent codes found, whether the whole space was filtered): the
-    space is filtered in chunks of :data:`FILTER_CHUNK` codes, and a ``deadline``
+    space is filtered in chunks of :data:`FILTER_CHUNK` codes (beyond :data:`SEARCH_CODES`,
+    searched in calls of :data:`SEARCH_CHUNK` codes), and a ``deadline``
     (:class:`cbsolve.deadline.Deadline`) that expires part-way leaves the codes found in the
-    chunks filtered so far (the first chunk is always filtered)."""
+    chunks filtered so far (the first chunk is always filtered). Ctrl-C's stop request ends
+    the search the same way."""
     import numpy as np
 
     from .. import scoring
 
-    codes = log.space.codes
     if len(log) == 0:
-        return np.arange(codes.shape[0]), True
+        return np.arange(log.space.size), True
+    if log.space.size > SEARCH_CODES:
+        return searched_within(log, deadline)
+    codes = log.space.codes
     guesses, replies = scoring.pack(log.variant, log.guesses_array()), log.responses()
     found = []
     for start in range(0, codes.shape[0], FILTER_CHUNK):
@@ -71,6 +87,28 @@ def consistent_within(log: FeedbackLog, deadline=None) -> tuple[np.ndarray, bool
                                    replies)
         found.append(np.flatnonzero(mask) + start)
     return (np.concatenate(found) if found else np.empty(0, dtype=np.int64)), True
+
+
+def searched_within(log: FeedbackLog, deadline=None,
+                    chunk: int | None = None) -> tuple[np.ndarray, bool]:
+    """:func:`consistent_within` by the depth-first search, resumed call after call, ``chunk``
+    codes a call (:data:`SEARCH_CHUNK`); the first call runs without a time limit (its chunk
+    bounds it, as the filter's first chunk does)."""
+    import numpy as np
+
+    from ..status import StopReason
+    from . import dfs
+
+    found, start = [], None
+    while True:
+        seconds = None if deadline is None or not found else deadline.left()
+        part = dfs.run(log, dfs.LIST, chunk or SEARCH_CHUNK, start, seconds=seconds)
+        found.append(log.space.indices_of(part.codes))
+        done = part.complete
+        if done or part.status is not StopReason.LIMIT or (
+                deadline is not None and deadline.expired()):
+            return np.concatenate(found), done
+        start = part.cursor
 
 
 def result_from_indices(space, idx: np.ndarray, query: Query, backend: str = "native") -> ConsistencyResult:

@@ -35,6 +35,9 @@ COMMANDS = "new, guess, score B C, check GUESS, quit"
 #: Largest space whose replies to the opening are all answered at start-up (Bulls & Cows 4/10,
 #: 5,040 codes: 14 positions in about a second).
 PRECOMPUTE_CODES = 10_000
+#: Share of the first answer's budget left after start-up that precomputing those replies may
+#: take (the first ``guess`` waits for it).
+PRECOMPUTE_SHARE = 0.5
 
 
 class Bot:
@@ -42,7 +45,10 @@ class Bot:
 
     def __init__(self, variant: Variant, strategy: str = "minimax", seed: int | None = None,
                  guesses: str = "all", objective: str = "worst",
-                 time_limit: float | None = time_policy.ASSIST_SECONDS):
+                 time_limit: float | None = time_policy.ASSIST_SECONDS, first_deadline=None):
+        """``time_limit``: seconds for each answer; ``first_deadline``: the first answer's
+        budget when a face made it already (``cbsolve bot``: from the process's start, so the
+        start-up and the warm-up below count against the first request's limit)."""
         import numpy as np
 
         self.variant = variant
@@ -54,10 +60,13 @@ class Bot:
         self.solved = False
         self.done = False
         try:  # warm up: the opening (instant, in closed form) and, on small games, the
-            # reply to every answer to it (cached across games); on large ones that would
-            # hold the first answer for seconds (Bulls & Cows 6/10: 24 replies)
+            # reply to every answer to it (cached across games) within a share of the first
+            # answer's budget; on large ones that would hold the first answer for seconds
+            # (Bulls & Cows 6/10: 24 replies)
+            self.guesser.first_deadline = first_deadline
             if self.guesser.space.size <= PRECOMPUTE_CODES:
-                self.guesser.precompute(depth=1)
+                self.guesser.precompute(depth=1, deadline=None if first_deadline is None
+                                        else first_deadline.part(PRECOMPUTE_SHARE))
             self.guesser.suggest()
         except CbsolveError:
             pass

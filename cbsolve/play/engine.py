@@ -279,9 +279,11 @@ class Guesser:
         return Suggestion(a.guess, a.strategy, a.candidates, a.remaining.exact, a.determined,
                           note=a.note, provenance=a.provenance)
 
-    def precompute(self, depth: int = 1) -> int:
+    def precompute(self, depth: int = 1, deadline=None) -> int:
         """Fill the advice cache for the opening and every reply to it (``depth`` 1), so the
         first two turns of every later game cost a lookup; returns the number of positions.
+        ``deadline``: the replies are computed while it lasts, each within what is left of it
+        (a cut answer is not cached: that position is computed again when it is played).
 
         Only for deterministic strategies on enumerable spaces (``random`` draws anew)."""
         if self.large or self.strategy == "random" or len(self.log):
@@ -295,8 +297,14 @@ class Guesser:
         resp = scoring.score_against(self.variant, code, self.space.codes)
         count = 1
         for r in sorted(set(resp.tolist()) - {self.variant.win_response}):
+            if deadline is not None and deadline.expired():
+                break
             b, c = self.variant.response_of(r)
-            self.record(opening.guess, b, c)
+            self.first_deadline = deadline
+            try:
+                self.record(opening.guess, b, c)
+            finally:
+                self.first_deadline = None
             count += 1
             self.undo()
         return count

@@ -123,7 +123,6 @@ class Chooser:
         self.strategy = check_strategy(strategy)
         self.guesses = check_guesses(guesses)
         self.space = CodeSpace(variant)
-        self.codes = self.space.codes
         self.rng = np.random.default_rng(seed)
         if symmetry == "auto":
             symmetry = self.space.size >= SYMMETRY_AUTO_CODES
@@ -144,6 +143,12 @@ class Chooser:
         self._packed_space = None
         self._none = np.empty(0, dtype=np.int64)
         self.deadline = deadline  # stops the orbit computation (DeadlineExpired)
+
+    @property
+    def codes(self) -> np.ndarray:
+        """Every code, listed on first use: the sampled choice on a large space reads only the
+        rows it scores (:meth:`cbsolve.codes.CodeSpace.codes_at`)."""
+        return self.space.codes
 
     # --- replies -------------------------------------------------------------------------
     def responses(self, guess: int, cands: np.ndarray) -> np.ndarray:

@@ -153,15 +153,15 @@ def partition(log: FeedbackLog, guess: str, cands: np.ndarray | None = None,
     v, space = log.variant, log.space
     g = space.index_of(space.parse(guess))
     cands = _candidates(log) if cands is None else cands
-    replies = scoring.score_against(v, space.codes[g], space.codes[cands])
+    replies = scoring.score_against(v, space.codes_at(g), space.codes_at(cands))
     sizes = np.bincount(replies.astype(np.int64), minlength=v.response_slots)[None, :]
     classes = []
     for r in np.unique(replies):
         inside = cands[replies == r]
         classes.append({"reply": v.format_response(int(r)), "count": int(inside.size),
-                        "members": space.format_many(space.codes[inside]) if members else []})
+                        "members": space.format_many(space.codes_at(inside)) if members else []})
     best = _best_over(log, cands, rows, deadline)
-    return Partition(guess=space.format(space.codes[g]), candidates=int(cands.size),
+    return Partition(guess=space.format(space.codes_at(g)), candidates=int(cands.size),
                      candidate=bool(np.any(replies == v.win_response)), classes=classes,
                      scores={k: plain(x[0]) for k, x in scores_of(sizes).items()},
                      best=best, best_complete=best is not None)
@@ -179,15 +179,15 @@ def _best_over(log: FeedbackLog, cands: np.ndarray, rows, deadline) -> dict | No
 
     from .. import scoring
 
-    v, codes = log.variant, log.space.codes
-    rows = np.arange(codes.shape[0]) if rows is None else np.asarray(rows)
-    packed = scoring.pack(v, codes[cands])
+    v, codes_at = log.variant, log.space.codes_at     # rows read from their indices
+    rows = np.arange(log.space.size) if rows is None else np.asarray(rows)
+    packed = scoring.pack(v, codes_at(cands))
     step = max(1, BLOCK_PAIRS // max(1, int(cands.size)))
     best = None
     for start in range(0, rows.size, step):
         if deadline is not None and deadline.expired():
             return None
-        counts = scoring.partition_counts(v, scoring.pack(v, codes[rows[start:start + step]]),
+        counts = scoring.partition_counts(v, scoring.pack(v, codes_at(rows[start:start + step])),
                                           packed)
         block = _best(scores_of(counts))
         best = block if best is None else {
@@ -242,6 +242,10 @@ def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None) -> T
 #: guess x candidate pairs (one kernel call, about 0.05 s); beyond, :func:`partition` compares
 #: one guess per symmetry class.
 LISTED_PAIRS = 20_000_000
+#: Largest space this path lists whole: the comparison over every code needs size x secrets
+#: pairs within :data:`LISTED_PAIRS`, so beyond this the listing itself (Mastermind 8x8: 2.6 s
+#: at load 17) was work thrown away.
+LISTED_CODES = 1_000_000
 
 
 def scores_of_sums(n: int, largest: int, squares: int, plogp: float, parts: int) -> dict:
@@ -274,7 +278,7 @@ def listed_partition(log: FeedbackLog, guess: str, deadline=None) -> Partition |
 
     v, space = log.variant, log.space
     g = space.parse(guess)
-    if not space.enumerable or space.size > LISTED_PAIRS:
+    if not space.enumerable or space.size > LISTED_CODES:
         return None
     n, cands = consistent_rows(log)
     if n == 0:

@@ -214,8 +214,8 @@ def test_partition_all_prints_the_guesses_scored_so_far_on_ctrl_c():
     data = json.loads(out)
     assert code == 130 and data["stopped"] == "interrupted"
     if data["complete"]:
-        # every guess scored in the 3 s of CPU (a quiet machine): Ctrl-C cut the formatting of
-        # the rows, the best formatted by then are shown (docs/contract.md, partition --all)
+        # the Ctrl-C came once every guess was scored (3 s of CPU over two threads, at load
+        # 13-20): printing the table was cut, the best rows printed by then
         assert data["scored"] == data["total"] == 604800
         assert data["shown"] == len(data["guesses"]) < 604800
     else:

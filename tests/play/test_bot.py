@@ -170,3 +170,21 @@ def test_bot_process_reports_a_dead_bot():
     with pytest.raises(BotFailure, match="dead"):
         bot.ask("guess")
     bot.close()
+
+
+def test_the_first_answers_budget_bounds_the_warm_up():
+    """``first_deadline`` (``cbsolve bot``: from the process's start) bounds the warm-up: an
+    expired one leaves the replies to the opening uncomputed, the opening still answered; a
+    budget without limit precomputes every reply."""
+    from cbsolve.deadline import Deadline
+    from cbsolve.play import engine
+
+    v = Variant(3, "012345", repeats=True)        # a game no other test warms up
+
+    def replies_cached():
+        return [k for k in engine._ADVICE_CACHE if k[0] == v and len(k[-1]) == 1]
+
+    bot = Bot(v, strategy="minimax", seed=1, first_deadline=Deadline(0))
+    assert replies_cached() == []
+    assert bot.handle("guess") == Bot(v, strategy="minimax", seed=1).handle("guess")
+    assert len(replies_cached()) > 1
