@@ -5,20 +5,20 @@ import json
 
 import pytest
 
+from cbsolve.api import partition_table
 from cbsolve.cli import partition as face
 from cbsolve.cli._budget import TimeLimit
 from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog
-from cbsolve.strategy.partition import partition_table
 from cbsolve.variant import Variant
 
 LOG = ["0123:1,1"]          # Bulls & Cows: 720 secrets, 20 guesses up to symmetry
 
 
 def printed(capsys, deadline, as_json: bool):
-    table = partition_table(FeedbackLog.parse(Variant.preset("bulls-cows"), LOG), "minimax")
-    assert table.complete and table.scored == 20
-    code = face._emit_whole_table(table, "minimax", TimeLimit(deadline, False), as_json)
+    table = partition_table(FeedbackLog.parse(Variant.preset("bulls-cows"), LOG))
+    assert table.complete and table.scored == 20 and table.stopped is None
+    code = face._emit_whole_table(table, TimeLimit(deadline, False), as_json)
     return code, capsys.readouterr().out, table
 
 
@@ -32,7 +32,7 @@ def test_a_complete_table_past_its_deadline_stops_after_one_block(capsys, small_
     data = json.loads(out)
     assert code == 0 and data["stopped"] == "time" and data["time_limit_hit"] is True
     assert data["complete"] is True and data["shown"] == 6 == len(data["guesses"])
-    assert data["guesses"] == table.ranked(6)                  # the best 6, best first
+    assert data["guesses"] == table.guesses[:6]                # the best 6, best first
     assert data["scored"] == data["total"] == 20
 
 
@@ -40,7 +40,7 @@ def test_a_complete_table_in_time_is_printed_whole(capsys, small_blocks):
     code, out, table = printed(capsys, Deadline(None), True)
     data = json.loads(out)
     assert code == 0 and "stopped" not in data and "shown" not in data
-    assert data["guesses"] == table.ranked()
+    assert data["guesses"] == table.guesses
 
 
 def test_the_text_table_says_how_many_rows_it_shows(capsys, small_blocks):
