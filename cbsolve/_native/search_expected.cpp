@@ -193,7 +193,35 @@ class Solver {
             flush_nodes();
             return py::none();
         }
-        return py::make_tuple(v.t, v.w, lt(v, B));
+        // A set with no strategy within the depth cap is worth (INF_T, w) for some small w, which
+        // is below the budget (INF_T, INF_W) of an unbounded call: not an exact value.
+        return py::make_tuple(v.t, v.w, lt(v, B) && v.t < INF_T);
+    }
+
+    // The value of playing `guess` at the set, then optimal play in each of its reply classes
+    // (the win class found by the guess itself): (|S| inc(d) + sum t(C), 1 + max w(C)), each
+    // class solved exactly through the table as solve() does. One call a guess (the regret of
+    // a guess: the partition and the class look-ups without a Python round trip each).
+    // Returns (t, w), or None when stopped.
+    py::object py_guess_value(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, int guess,
+                              int depth, u64 played, py::object history) {
+        std::vector<int> S(set.data(), set.data() + set.size());
+        check_set(S);
+        if (guess < 0 || guess >= nc_) throw std::invalid_argument("guess index out of range");
+        std::vector<int> hist = history_of(history);
+        const bool known = !history.is_none();
+        const int d = capped_ ? depth : UNCAPPED;
+        Val v;
+        try {
+            py::gil_scoped_release nogil;
+            HistoryScope scope(hist, known);
+            v = guess_value(S.data(), int(S.size()), d, played | base_played_, guess);
+            flush_nodes();
+        } catch (const Stopped&) {
+            flush_nodes();
+            return py::none();
+        }
+        return py::make_tuple(v.t, v.w);
     }
 
     // A lower bound of a set for a driver that expands it itself: the table's entry (exact or
@@ -785,6 +813,25 @@ class Solver {
         return res;
     }
 
+    // See py_guess_value (INF: a class does not fit the depth left).
+    Val guess_value(const int* S, int n, int d, u64 played, int g) {
+        if (d <= 0) return INF;
+        Scratch sc;
+        replies_.partition(S, n, g, z1_, z2_, sc);
+        const int child_d = capped_ ? d - 1 : d;
+        const u64 child_played = played | sym_.symmask(g);
+        Val v{i64(n) * bounds_.inc(d), 1};
+        Push into(g);
+        for (int r : sc.order) {
+            const Val c = solve(&sc.part[sc.off[r]], sc.cnt[r], sc.c1[r], sc.c2[r], child_d, INF,
+                                child_played, nullptr, branching_);
+            if (c.t >= INF_T) return INF;
+            v.t += c.t;
+            v.w = std::max(v.w, 1 + c.w);
+        }
+        return v;
+    }
+
     // A partition of S seen before at this node (see Replies::duplicate); never with opt_dedup off.
     bool duplicate(const int* S, int n, int g, Scratch& sc) {
         if (!opt_dedup) return false;
@@ -996,6 +1043,9 @@ PYBIND11_MODULE(search_expected, m) {
         .def("solve", &Solver::py_solve, py::arg("set"), py::arg("depth"), py::arg("budget_total"),
              py::arg("budget_worst"), py::arg("played"), py::arg("guesses") = py::none(),
              py::arg("history") = py::none())
+        .def("guess_value", &Solver::py_guess_value, py::arg("set"), py::arg("guess"), py::arg("depth"),
+             py::arg("played"), py::arg("history") = py::none(),
+             "(total, worst) of the guess then optimal play in each reply class; None if stopped")
         .def("scan", &Solver::py_scan, py::arg("set"), py::arg("depth"), py::arg("played"),
              py::arg("guesses") = py::none(), py::arg("history") = py::none())
         .def("best_guess", &Solver::best_guess, py::arg("set"), py::arg("depth"))

@@ -61,9 +61,10 @@ class Regret:
 
 
 _COACHES: dict = {}     # variant -> Coach (its reply matrix and exact cores are reused)
-#: The last position asked about: callers score many guesses at one position, and filtering
-#: the whole code space again cost most of a call (Bulls & Cows 4/10: 0.3 of 0.8 ms).
-_POSITION: dict = {}
+#: The last position asked about and its prepared cores: callers score many guesses at one
+#: position, and filtering the whole code space again cost most of a call (Bulls & Cows 4/10:
+#: 0.3 of 0.8 ms).
+_LAST: dict = {}
 
 
 def position_of(log: FeedbackLog):
@@ -72,10 +73,11 @@ def position_of(log: FeedbackLog):
     from ..search.position import Position
 
     key = (log.variant, tuple(log.tokens()))
-    if key not in _POSITION:
-        _POSITION.clear()
-        _POSITION[key] = Position.from_log(log)
-    return _POSITION[key]
+    if _LAST.get("key") != key:
+        _LAST.clear()
+        _LAST["position"] = Position.from_log(log)
+        _LAST["key"] = key
+    return _LAST["position"]
 
 
 def _coach(variant):
@@ -97,38 +99,63 @@ def regret(log: FeedbackLog, guess: str, objective: str = "expected",
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
     deadline = Deadline.given(deadline)
-    why = None
-    if objective == "expected":
-        fast = _exact_expected(log, guess, deadline)
-        if isinstance(fast, Regret):
-            return fast
-        why = fast
+    why = _exact(log, guess, objective, deadline)
+    if isinstance(why, Regret):
+        return why
     return _from_review(log, guess, objective, deadline, why)
 
 
-def _exact_expected(log: FeedbackLog, guess: str, deadline: Deadline) -> Regret | str | None:
-    """The exact expected regret; else why not when it ran out of time, or None when the
-    position is beyond the exact budget (the coach's review says so)."""
+def _exact(log: FeedbackLog, guess: str, objective: str,
+           deadline: Deadline) -> Regret | str | None:
+    """The exact regret (:mod:`.regret_exact`); else why not when it ran out of time, or None
+    when the position is beyond the exact budget (the coach's review says so)."""
     from ..errors import CbsolveError
-    from ..strategy.exact import EXACT_SECRETS, cached_search
-    from .coach_exact import OutOfTime, expected_costs
+    from .coach_exact import OutOfTime
 
     position = position_of(log)
     n = int(position.members.size)
-    if n > EXACT_SECRETS:
+    if n > _exact_secrets():
         return None
     space = log.space
     g = space.index_of(space.parse(guess))
     try:
-        search = cached_search(log.variant)
-        total, best, best_guess = expected_costs(search, space, position, g, deadline)
+        cores = _cores(log, position)
+        if objective == "expected":
+            best, best_guess = cores.expected_optimum(deadline)
+            cost = cores.expected_total(g, deadline)
+            method = ("exact optimum from this position ({n} candidates): the guess then "
+                      "expected-optimal play in each reply class, vs the optimal strategy")
+        else:
+            best, best_guess = cores.worst_optimum(deadline)
+            cost = cores.worst_cost(g, deadline)
+            method = ("exact minimax optimum from this position ({n} candidates): the guess "
+                      "then minimax-optimal play in each reply class, vs the minimax-optimal "
+                      "strategy")
     except OutOfTime:
         return "the exact solve did not end within the deadline"
     except CbsolveError:
         return None
-    return Regret(space.format(space.codes[g]), n, "expected", total, best, best_guess, True,
-                  f"exact optimum from this position ({n} candidates): the guess then "
-                  "expected-optimal play in each reply class, vs the optimal strategy")
+    return Regret(space.format(space.codes[g]), n, objective, cost, best,
+                  space.format(space.codes[best_guess]), True, method.format(n=n))
+
+
+def _exact_secrets() -> int:
+    from ..strategy.exact import EXACT_SECRETS
+
+    return EXACT_SECRETS
+
+
+def _cores(log: FeedbackLog, position):
+    """The :class:`.regret_exact.PositionCores` of the last position asked about (its optima
+    are kept between calls), on the game's exact core."""
+    from ..strategy.exact import cached_search
+    from .regret_exact import PositionCores
+
+    search = cached_search(log.variant)
+    cores = _LAST.get("cores")
+    if cores is None or cores.search is not search or _LAST.get("position") is not position:
+        cores = _LAST["cores"] = PositionCores(search, position)
+    return cores
 
 
 def _from_review(log: FeedbackLog, guess: str, objective: str, deadline: Deadline,
