@@ -117,7 +117,7 @@ def _exact(log: FeedbackLog, guess: str, objective: str,
     if n > _exact_secrets():
         return None
     space = log.space
-    g = space.index_of(space.parse(guess))
+    g, text = _guess_index(space, guess)
     try:
         cores = _cores(log, position)
         if objective == "expected":
@@ -135,8 +135,23 @@ def _exact(log: FeedbackLog, guess: str, objective: str,
         return "the exact solve did not end within the deadline"
     except CbsolveError:
         return None
-    return Regret(space.format(space.codes[g]), n, objective, cost, best,
-                  space.format(space.codes[best_guess]), True, method.format(n=n))
+    return Regret(text, n, objective, cost, best, space.format(space.codes[best_guess]), True,
+                  method.format(n=n))
+
+
+#: (variant, guess as typed) -> (code index, guess as printed): parsing and ranking a code
+#: was a third of a call whose answer the core's table already held.
+_GUESSES: dict = {}
+
+
+def _guess_index(space, guess: str) -> tuple[int, str]:
+    key = (space.variant, guess)
+    if key not in _GUESSES:
+        if len(_GUESSES) >= 1 << 16:
+            _GUESSES.clear()
+        g = space.index_of(space.parse(guess))
+        _GUESSES[key] = g, space.format(space.codes[g])
+    return _GUESSES[key]
 
 
 def _exact_secrets() -> int:
