@@ -44,6 +44,11 @@ class PositionCores:
         self.native_history = search.native_history(self.history)
         self.expected_best: tuple[int, int] | None = None   # (total, an optimal guess)
         self.worst_best: tuple[int, int] | None = None      # (minimax optimum, a guess)
+        self.worst_costs: dict[int, int] = {}   # guess -> its worst case (Python's share of
+        # a call whose classes the kernel's table holds: replies, classes, a call per class)
+        from ..scoring import possible_responses
+
+        self.n_responses = len(possible_responses(search.variant))
 
     @property
     def size(self) -> int:
@@ -90,17 +95,22 @@ class PositionCores:
 
     def worst_cost(self, guess: int, deadline: Deadline) -> int:
         """Guesses from the position in the worst case: ``guess``, then minimax-optimal play
-        in each reply class (the largest class first; a class is decided only where it could
-        exceed the largest optimum found so far)."""
+        in each reply class. No guess does better than the position's optimum, so some class
+        needs at least that less one: each class is only asked whether it fits within the
+        largest optimum found so far (from that floor), and nothing below it is proved."""
+        if guess in self.worst_costs:
+            return self.worst_costs[guess]
+        floor = self.worst_optimum(deadline)[0] - 1
         core = worst_core(self.search)
         replies = self.search.replies(guess, self.members)
         hist = np.asarray([*self.history, guess], dtype=np.int64)
         win = self.search.variant.win_response
         classes = [self.members[replies == r].astype(np.int64)
                    for r in np.flatnonzero(np.bincount(replies)) if int(r) != win]
-        worst = 0
+        worst = floor
         for members in sorted(classes, key=len, reverse=True):
             worst = max(worst, self._minimax(core, members, hist, worst, deadline))
+        self.worst_costs[guess] = 1 + worst
         return 1 + worst
 
     def _minimax(self, core, members: np.ndarray, hist: np.ndarray, floor: int,
@@ -117,12 +127,6 @@ class PositionCores:
             if answer:
                 return d
             d += 1
-
-    @property
-    def n_responses(self) -> int:
-        from ..scoring import possible_responses
-
-        return len(possible_responses(self.search.variant))
 
     def _run(self, core, work, deadline: Deadline):
         """``work`` (a call into ``core``) within ``deadline``: in this thread for a small
