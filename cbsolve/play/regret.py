@@ -1,20 +1,27 @@
 """Regret: what a guess costs from a position against the best guess there.
 
-Place in the data flow: a log -> :class:`cbsolve.search.position.Position` -> the coach's exact
-machinery (:mod:`.coach_exact`: the expected-case core asked about the position and about each
-reply class of the guess) -> :class:`Regret`. One implementation with the coach: the exact
-numbers are the coach's, the fallback is the coach's heuristic review (:mod:`.coach`).
+Place in the data flow: a log -> :class:`cbsolve.search.position.Position` (the last one kept)
+-> :class:`.regret_exact.PositionCores` (the position prepared for the native cores, its
+optima kept) -> one core call a guess -> :class:`Regret`. Beyond the exact budget, or when the
+deadline stops a solve, the coach's heuristic review (:mod:`.coach`), labelled so.
 
 - ``objective="expected"`` (default): total guesses from the position over its secrets, the
-  guess then optimal play, against the optimum. Exact while the position has at most
-  :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and the solves end within the deadline;
-  a few tens of microseconds a guess once the core's memo holds the position's sets (the first
-  call at a position solves it: milliseconds on 100 secrets of Bulls & Cows 4/10);
-- ``objective="worst"``: the worst case, the guess then minimax-optimal play, against the
-  minimax optimum (the coach's exact review, which runs the worst-case search: slower, within
-  the coach's budget :data:`cbsolve.time_policy.REVIEW_SECONDS` or the deadline if sooner);
-- otherwise the coach's heuristic review (each guess followed by Irving's heuristic), labelled
-  ``exact: false`` with the reason.
+  guess then expected-optimal play in each reply class, against the expected optimum;
+- ``objective="worst"``: the worst case, the guess then minimax-optimal play in each reply
+  class, against the minimax optimum (the worst-case kernel's decisions, not a search tree);
+- exact while the position has at most :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets
+  and every solve ends within the deadline; otherwise the heuristic review (each guess followed
+  by Irving's heuristic), ``exact: false`` with the reason.
+
+Cost model (Bulls & Cows 4/10, positions of at most 100 candidates; docs/benchmarks.md,
+"Public API", has the measured figures): the first call of a process builds the game's exact
+core (the reply matrix: tens of milliseconds); the first call at a position solves the
+position exactly (milliseconds: an exact search over the 5,040 guesses); then a guess whose
+reply classes the core's table holds (the same guess again, or one the position's solve
+explored) is a table look-up (tens of microseconds, most of it Python), and a new guess costs
+the exact solves of its classes the table lacks (about half a millisecond expected; the worst
+objective decides each class from the position's optimum less one, milliseconds). A new
+position costs its filtering and its solve again.
 
 The difference is never negative when exact: both sides count the guesses from the position
 the same way (the guess itself is one for every secret).
