@@ -368,10 +368,12 @@ def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
            objective: str = "expected", deadline: Deadline | None = None,
            time_limit: float | None = None) -> Regret:
     """What playing ``guess`` after ``log`` costs against the best guess there
-    (:mod:`cbsolve.play.regret`): exact from positions of at most 500 secrets (the
-    ``expected`` objective in microseconds once the position is solved; ``worst`` runs the
-    worst-case search), else the coach's heuristic review, ``exact`` False and ``method``
-    saying so.
+    (:mod:`cbsolve.play.regret`): exact from positions of at most 500 secrets, else the
+    coach's heuristic review, ``exact`` False and ``method`` saying so. Cost: the first call
+    at a position solves it exactly (milliseconds on 100 candidates of Bulls & Cows 4/10);
+    later guesses there cost the exact solves of their reply classes the core has not seen
+    (``expected``: about half a millisecond; ``worst``, the worst-case kernel's decisions:
+    milliseconds), tens of microseconds when it has (the same guess again).
 
     >>> r = regret("1122", ["1234:0,2"], variant="mastermind")
     >>> (r.exact, r.regret >= 0, regret(r.best_guess, ["1234:0,2"], variant="mastermind").regret)

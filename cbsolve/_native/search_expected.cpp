@@ -123,6 +123,7 @@ class Solver {
          opt_lookahead = true, opt_refine = true;
     int lookahead_min = 16, refine_min = 8;
     int memo_min = 3;
+    int tier_slack_pct = 10;  // GuessQueue's tier: the smallest bound + 1 + this % of |S| (< 0: none)
 
     int n_codes() const { return nc_; }
     bool on_the_fly() const { return replies_.on_the_fly(); }
@@ -193,7 +194,35 @@ class Solver {
             flush_nodes();
             return py::none();
         }
-        return py::make_tuple(v.t, v.w, lt(v, B));
+        // A set with no strategy within the depth cap is worth (INF_T, w) for some small w, which
+        // is below the budget (INF_T, INF_W) of an unbounded call: not an exact value.
+        return py::make_tuple(v.t, v.w, lt(v, B) && v.t < INF_T);
+    }
+
+    // The value of playing `guess` at the set, then optimal play in each of its reply classes
+    // (the win class found by the guess itself): (|S| inc(d) + sum t(C), 1 + max w(C)), each
+    // class solved exactly through the table as solve() does. One call a guess (the regret of
+    // a guess: the partition and the class look-ups without a Python round trip each).
+    // Returns (t, w), or None when stopped.
+    py::object py_guess_value(py::array_t<int32_t, py::array::c_style | py::array::forcecast> set, int guess,
+                              int depth, u64 played, py::object history) {
+        std::vector<int> S(set.data(), set.data() + set.size());
+        check_set(S);
+        if (guess < 0 || guess >= nc_) throw std::invalid_argument("guess index out of range");
+        std::vector<int> hist = history_of(history);
+        const bool known = !history.is_none();
+        const int d = capped_ ? depth : UNCAPPED;
+        Val v;
+        try {
+            py::gil_scoped_release nogil;
+            HistoryScope scope(hist, known);
+            v = guess_value(S.data(), int(S.size()), d, played | base_played_, guess);
+            flush_nodes();
+        } catch (const Stopped&) {
+            flush_nodes();
+            return py::none();
+        }
+        return py::make_tuple(v.t, v.w);
     }
 
     // A lower bound of a set for a driver that expands it itself: the table's entry (exact or
@@ -460,6 +489,68 @@ class Solver {
         return k;
     }
 
+    // The guesses a node has still to try, popped in `after` order (the order of one heap of
+    // them all): those whose bound is below `tier` in a heap, the others set aside unsorted
+    // and heaped only when the heap runs out. A node's guesses seldom go far past its smallest
+    // bound, and an unbounded call (an exact class value) keeps every guess: heaping thousands
+    // of guesses to pop a few was a quarter of a regret call. `tier` is the smallest bound
+    // plus `slack`; any tier pops the same guesses in the same order.
+    struct GuessQueue {
+        std::vector<GuessInfo> heap, rest;
+        i64 tier = INF_T;
+        bool empty() const { return heap.empty() && rest.empty(); }
+        const GuessInfo& top() {
+            if (heap.empty()) {  // every guess left is at or above the tier
+                heap.swap(rest);
+                std::make_heap(heap.begin(), heap.end(), after);
+                tier = INF_T;
+            }
+            return heap.front();
+        }
+        GuessInfo pop() { top(); return pop_best(heap); }
+        void add(const GuessInfo& k) {
+            if (k.lt < tier) {
+                heap.push_back(k);
+                std::push_heap(heap.begin(), heap.end(), after);
+            } else {
+                rest.push_back(k);
+            }
+        }
+        // Adds a scan's guesses (unsorted) and sets the tier anew from the smallest bound.
+        void add_all(const std::vector<GuessInfo>& items, i64 slack) {
+            i64 lo = INF_T;
+            for (const auto& k : heap) lo = std::min(lo, k.lt);
+            for (const auto& k : rest) lo = std::min(lo, k.lt);
+            for (const auto& k : items) lo = std::min(lo, k.lt);
+            const i64 old = tier;
+            tier = (slack < 0 || lo >= INF_T - slack) ? INF_T : lo + slack;
+            if (tier < old) {  // heap items now at or above the tier are set aside
+                for (size_t i = 0; i < heap.size();) {
+                    if (heap[i].lt >= tier) {
+                        rest.push_back(heap[i]);
+                        heap[i] = heap.back();
+                        heap.pop_back();
+                    } else {
+                        ++i;
+                    }
+                }
+            } else if (tier > old) {  // set-aside items now below it join the heap
+                for (size_t i = 0; i < rest.size();) {
+                    if (rest[i].lt < tier) {
+                        heap.push_back(rest[i]);
+                        rest[i] = rest.back();
+                        rest.pop_back();
+                    } else {
+                        ++i;
+                    }
+                }
+            }
+            for (const auto& k : items) (k.lt < tier ? heap : rest).push_back(k);
+            std::make_heap(heap.begin(), heap.end(), after);
+        }
+    };
+    i64 tier_slack(int n) const { return tier_slack_pct < 0 ? -1 : i64(n) * tier_slack_pct / 100 + 1; }
+
     // Which guesses a scan looks at.
     enum Pool { ALL = 0, CANDIDATES = 1, OTHERS = 2 };
 
@@ -576,7 +667,7 @@ class Solver {
     // (if given) receives the most non-winning classes a scanned guess makes.
     Val scan(const int* S, int n, int d, u64 played, const std::vector<int>* override, Pool pool,
              std::vector<GuessInfo>& gl, Val keep_below = INF, Val* rejected_min = nullptr,
-             int b = 0, int* most_classes = nullptr) {
+             int b = 0, int* most_classes = nullptr, bool heapify = true) {
         gl.clear();
         if (b <= 0) b = branching_;
         const i64* row_lb = bounds_.lbrow(d - 1, b);
@@ -637,7 +728,7 @@ class Solver {
         };
         count_guesses(S, n, *pool_guesses, consider16, consider_any);
         if (ctl_.stopped()) throw Stopped();  // the histograms are incomplete
-        std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
+        if (heapify) std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
         if (most_classes) *most_classes = mostc;
         return node_min;
     }
@@ -716,7 +807,7 @@ class Solver {
         Val rejected = INF;  // smallest lower bound of a guess not kept by a scan
         int mc_first = 0;
         Val node_lb = scan(S, n, d, played, override, split ? CANDIDATES : ALL, gl, B, &rejected, b,
-                           &mc_first);
+                           &mc_first, false);
         // Branching bound of S's subsets: known once every guess (up to symmetry) was scanned.
         int bS = b;
         if (!split && opt_branching && mc_first > 0) bS = std::min(b, mc_first);
@@ -735,26 +826,27 @@ class Solver {
         int bestg = -1;
         Val fail = INF;  // smallest lower bound of a guess refuted while exploring
         Scratch sc;
+        GuessQueue queue;
+        queue.add_all(gl, tier_slack(n));
         // Best-first over the guesses: the guess of smallest bound is popped; the first time its
         // class bounds are sharpened (table + lookahead) and it goes back into the heap; the
         // second time it is expanded (its classes solved within the budget).
         bool others_done = !split;
         while (true) {
-            if (gl.empty()) {
+            if (queue.empty()) {
                 if (others_done) break;
             } else {
-                Val lbg{gl.front().lt, gl.front().lw};
+                const GuessInfo& front = queue.top();
+                Val lbg{front.lt, front.lw};
                 if (!lt(lbg, best)) {
                     fail = vmin(fail, lbg);
                     break;
                 }
                 if (others_done || lt(lbg, others_lb)) {
-                    GuessInfo k = pop_best(gl);
+                    GuessInfo k = queue.pop();
                     if (!k.refined && opt_refine && n >= refine_min) {
-                        if (refine(S, n, d, played, k, best, fail, sc, bS)) {  // sets k.refined
-                            gl.push_back(k);
-                            std::push_heap(gl.begin(), gl.end(), after);
-                        }
+                        if (refine(S, n, d, played, k, best, fail, sc, bS))  // sets k.refined
+                            queue.add(k);
                     } else {
                         expand(S, n, d, played, k, best, bestg, fail, sc, bS);
                     }
@@ -769,11 +861,10 @@ class Solver {
             }
             std::vector<GuessInfo> more;
             int mc_others = 0;
-            scan(S, n, d, played, nullptr, OTHERS, more, best, &rejected, b, &mc_others);
+            scan(S, n, d, played, nullptr, OTHERS, more, best, &rejected, b, &mc_others, false);
             if (opt_branching && mc_first > 0 && mc_others > 0)
                 bS = std::min(b, std::max(mc_first, mc_others));
-            for (auto& k : more) gl.push_back(k);
-            std::make_heap(gl.begin(), gl.end(), after);
+            queue.add_all(more, tier_slack(n));
         }
         stat(bestg >= 0 ? 3 : 4, n);
         if (bestg >= 0) {
@@ -783,6 +874,25 @@ class Solver {
         Val res = vmax(lower, vmin(fail, rejected));
         if (use_memo) memo_.store(h1, h2, d, res, -1, false);
         return res;
+    }
+
+    // See py_guess_value (INF: a class does not fit the depth left).
+    Val guess_value(const int* S, int n, int d, u64 played, int g) {
+        if (d <= 0) return INF;
+        Scratch sc;
+        replies_.partition(S, n, g, z1_, z2_, sc);
+        const int child_d = capped_ ? d - 1 : d;
+        const u64 child_played = played | sym_.symmask(g);
+        Val v{i64(n) * bounds_.inc(d), 1};
+        Push into(g);
+        for (int r : sc.order) {
+            const Val c = solve(&sc.part[sc.off[r]], sc.cnt[r], sc.c1[r], sc.c2[r], child_d, INF,
+                                child_played, nullptr, branching_);
+            if (c.t >= INF_T) return INF;
+            v.t += c.t;
+            v.w = std::max(v.w, 1 + c.w);
+        }
+        return v;
     }
 
     // A partition of S seen before at this node (see Replies::duplicate); never with opt_dedup off.
@@ -978,6 +1088,7 @@ PYBIND11_MODULE(search_expected, m) {
         .def_readwrite("opt_refine", &Solver::opt_refine)
         .def_readwrite("refine_min", &Solver::refine_min)
         .def_readwrite("memo_min", &Solver::memo_min)
+        .def_readwrite("tier_slack_pct", &Solver::tier_slack_pct)
         .def_property_readonly("nodes", &Solver::nodes)
         .def_property_readonly("n_codes", &Solver::n_codes)
         .def("prepare", &Solver::prepare,
@@ -996,6 +1107,9 @@ PYBIND11_MODULE(search_expected, m) {
         .def("solve", &Solver::py_solve, py::arg("set"), py::arg("depth"), py::arg("budget_total"),
              py::arg("budget_worst"), py::arg("played"), py::arg("guesses") = py::none(),
              py::arg("history") = py::none())
+        .def("guess_value", &Solver::py_guess_value, py::arg("set"), py::arg("guess"), py::arg("depth"),
+             py::arg("played"), py::arg("history") = py::none(),
+             "(total, worst) of the guess then optimal play in each reply class; None if stopped")
         .def("scan", &Solver::py_scan, py::arg("set"), py::arg("depth"), py::arg("played"),
              py::arg("guesses") = py::none(), py::arg("history") = py::none())
         .def("best_guess", &Solver::best_guess, py::arg("set"), py::arg("depth"))

@@ -146,24 +146,6 @@ def reply_classes(space, position, guess: int) -> list:
             for r in np.flatnonzero(np.bincount(replies)) if int(r) != v.win_response]
 
 
-def expected_costs(search, space, position, guess: int,
-                   deadline: Deadline) -> tuple[int, int, str]:
-    """(total, best total, an optimal first guess): the guesses from ``position`` summed over
-    its secrets when ``guess`` is played and then optimal play in each reply class, and when
-    an optimal strategy plays from the start (the expected objective only, so no worst-case
-    search: microseconds once the core's memo holds the sets). OutOfTime when the deadline
-    stops a solve."""
-    solver = _Solver(search, None, deadline)
-    history = [int(g) for g in position.history]
-    best_total, _ = solver.solve(position.members, history)
-    best = int(search.solver.best_guess(np.ascontiguousarray(position.members, dtype=np.int32),
-                                        search.depth))
-    total = int(position.members.size)
-    for cls in reply_classes(space, position, guess):
-        total += solver.solve(cls.members, [int(g) for g in cls.history])[0]
-    return total, best_total, space.format(space.codes[best])
-
-
 def exact_costs(search, capped, space, position, guess: int,
                 deadline: Deadline) -> ExactCosts:
     """The exact review of the code index ``guess`` (of ``space``) from ``position`` with the

@@ -1,20 +1,27 @@
 """Regret: what a guess costs from a position against the best guess there.
 
-Place in the data flow: a log -> :class:`cbsolve.search.position.Position` -> the coach's exact
-machinery (:mod:`.coach_exact`: the expected-case core asked about the position and about each
-reply class of the guess) -> :class:`Regret`. One implementation with the coach: the exact
-numbers are the coach's, the fallback is the coach's heuristic review (:mod:`.coach`).
+Place in the data flow: a log -> :class:`cbsolve.search.position.Position` (the last one kept)
+-> :class:`.regret_exact.PositionCores` (the position prepared for the native cores, its
+optima kept) -> one core call a guess -> :class:`Regret`. Beyond the exact budget, or when the
+deadline stops a solve, the coach's heuristic review (:mod:`.coach`), labelled so.
 
 - ``objective="expected"`` (default): total guesses from the position over its secrets, the
-  guess then optimal play, against the optimum. Exact while the position has at most
-  :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and the solves end within the deadline;
-  a few tens of microseconds a guess once the core's memo holds the position's sets (the first
-  call at a position solves it: milliseconds on 100 secrets of Bulls & Cows 4/10);
-- ``objective="worst"``: the worst case, the guess then minimax-optimal play, against the
-  minimax optimum (the coach's exact review, which runs the worst-case search: slower, within
-  the coach's budget :data:`cbsolve.time_policy.REVIEW_SECONDS` or the deadline if sooner);
-- otherwise the coach's heuristic review (each guess followed by Irving's heuristic), labelled
-  ``exact: false`` with the reason.
+  guess then expected-optimal play in each reply class, against the expected optimum;
+- ``objective="worst"``: the worst case, the guess then minimax-optimal play in each reply
+  class, against the minimax optimum (the worst-case kernel's decisions, not a search tree);
+- exact while the position has at most :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets
+  and every solve ends within the deadline; otherwise the heuristic review (each guess followed
+  by Irving's heuristic), ``exact: false`` with the reason.
+
+Cost model (Bulls & Cows 4/10, positions of at most 100 candidates; docs/benchmarks.md,
+"Public API", has the measured figures): the first call of a process builds the game's exact
+core (the reply matrix: tens of milliseconds); the first call at a position solves the
+position exactly (milliseconds: an exact search over the 5,040 guesses); then a guess whose
+reply classes the core's table holds (the same guess again, or one the position's solve
+explored) is a table look-up (tens of microseconds, most of it Python), and a new guess costs
+the exact solves of its classes the table lacks (about half a millisecond expected; the worst
+objective decides each class from the position's optimum less one, milliseconds). A new
+position costs its filtering and its solve again.
 
 The difference is never negative when exact: both sides count the guesses from the position
 the same way (the guess itself is one for every secret).
@@ -61,9 +68,10 @@ class Regret:
 
 
 _COACHES: dict = {}     # variant -> Coach (its reply matrix and exact cores are reused)
-#: The last position asked about: callers score many guesses at one position, and filtering
-#: the whole code space again cost most of a call (Bulls & Cows 4/10: 0.3 of 0.8 ms).
-_POSITION: dict = {}
+#: The last position asked about and its prepared cores: callers score many guesses at one
+#: position, and filtering the whole code space again cost most of a call (Bulls & Cows 4/10:
+#: 0.3 of 0.8 ms).
+_LAST: dict = {}
 
 
 def position_of(log: FeedbackLog):
@@ -72,10 +80,11 @@ def position_of(log: FeedbackLog):
     from ..search.position import Position
 
     key = (log.variant, tuple(log.tokens()))
-    if key not in _POSITION:
-        _POSITION.clear()
-        _POSITION[key] = Position.from_log(log)
-    return _POSITION[key]
+    if _LAST.get("key") != key:
+        _LAST.clear()
+        _LAST["position"] = Position.from_log(log)
+        _LAST["key"] = key
+    return _LAST["position"]
 
 
 def _coach(variant):
@@ -97,38 +106,78 @@ def regret(log: FeedbackLog, guess: str, objective: str = "expected",
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
     deadline = Deadline.given(deadline)
-    why = None
-    if objective == "expected":
-        fast = _exact_expected(log, guess, deadline)
-        if isinstance(fast, Regret):
-            return fast
-        why = fast
+    why = _exact(log, guess, objective, deadline)
+    if isinstance(why, Regret):
+        return why
     return _from_review(log, guess, objective, deadline, why)
 
 
-def _exact_expected(log: FeedbackLog, guess: str, deadline: Deadline) -> Regret | str | None:
-    """The exact expected regret; else why not when it ran out of time, or None when the
-    position is beyond the exact budget (the coach's review says so)."""
+def _exact(log: FeedbackLog, guess: str, objective: str,
+           deadline: Deadline) -> Regret | str | None:
+    """The exact regret (:mod:`.regret_exact`); else why not when it ran out of time, or None
+    when the position is beyond the exact budget (the coach's review says so)."""
     from ..errors import CbsolveError
-    from ..strategy.exact import EXACT_SECRETS, cached_search
-    from .coach_exact import OutOfTime, expected_costs
+    from .coach_exact import OutOfTime
 
     position = position_of(log)
     n = int(position.members.size)
-    if n > EXACT_SECRETS:
+    if n > _exact_secrets():
         return None
     space = log.space
-    g = space.index_of(space.parse(guess))
+    g, text = _guess_index(space, guess)
     try:
-        search = cached_search(log.variant)
-        total, best, best_guess = expected_costs(search, space, position, g, deadline)
+        cores = _cores(log, position)
+        if objective == "expected":
+            best, best_guess = cores.expected_optimum(deadline)
+            cost = cores.expected_total(g, deadline)
+            method = ("exact optimum from this position ({n} candidates): the guess then "
+                      "expected-optimal play in each reply class, vs the optimal strategy")
+        else:
+            best, best_guess = cores.worst_optimum(deadline)
+            cost = cores.worst_cost(g, deadline)
+            method = ("exact minimax optimum from this position ({n} candidates): the guess "
+                      "then minimax-optimal play in each reply class, vs the minimax-optimal "
+                      "strategy")
     except OutOfTime:
         return "the exact solve did not end within the deadline"
     except CbsolveError:
         return None
-    return Regret(space.format(space.codes[g]), n, "expected", total, best, best_guess, True,
-                  f"exact optimum from this position ({n} candidates): the guess then "
-                  "expected-optimal play in each reply class, vs the optimal strategy")
+    return Regret(text, n, objective, cost, best, space.format(space.codes[best_guess]), True,
+                  method.format(n=n))
+
+
+#: (variant, guess as typed) -> (code index, guess as printed): parsing and ranking a code
+#: was a third of a call whose answer the core's table already held.
+_GUESSES: dict = {}
+
+
+def _guess_index(space, guess: str) -> tuple[int, str]:
+    key = (space.variant, guess)
+    if key not in _GUESSES:
+        if len(_GUESSES) >= 1 << 16:
+            _GUESSES.clear()
+        g = space.index_of(space.parse(guess))
+        _GUESSES[key] = g, space.format(space.codes[g])
+    return _GUESSES[key]
+
+
+def _exact_secrets() -> int:
+    from ..strategy.exact import EXACT_SECRETS
+
+    return EXACT_SECRETS
+
+
+def _cores(log: FeedbackLog, position):
+    """The :class:`.regret_exact.PositionCores` of the last position asked about (its optima
+    are kept between calls), on the game's exact core."""
+    from ..strategy.exact import cached_search
+    from .regret_exact import PositionCores
+
+    search = cached_search(log.variant)
+    cores = _LAST.get("cores")
+    if cores is None or cores.search is not search or _LAST.get("position") is not position:
+        cores = _LAST["cores"] = PositionCores(search, position)
+    return cores
 
 
 def _from_review(log: FeedbackLog, guess: str, objective: str, deadline: Deadline,

@@ -2,31 +2,39 @@
 the positions themselves, the best guess costs nothing, and large positions are labelled."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import cbsolve as cb
 from cbsolve.codes import CodeSpace
 from cbsolve.deadline import Deadline
+from cbsolve.feedback import random_log
 from cbsolve.rule import score
 
 MM = cb.Variant.preset("mastermind")
 
 
-def class_totals(variant, log, guess):
-    """Independently: n + the expected optimum of every reply class (one exact search each)."""
+def class_logs(variant, log, guess) -> list[list[str]]:
+    """The log of every reply class ``guess`` leaves after ``log`` (the win left out)."""
     cands = cb.consistent(log, variant=variant, limit=None).secrets
     space = CodeSpace(variant)
-    total = len(cands)
-    classes: set = set()
-    for s in cands:
-        b, c = score(variant, space.parse(s), space.parse(guess))
-        classes.add((b, c))
-    for b, c in sorted(classes):
-        if b == variant.length:
-            continue
-        reply = f"{guess}:{b}" if variant.bulls_only else f"{guess}:{b},{c}"
-        total += cb.optimal([*log, reply], variant=variant, objective="expected").total
-    return total
+    replies = {score(variant, space.parse(s), space.parse(guess)) for s in cands}
+    return [[*log, f"{guess}:{b}" if variant.bulls_only else f"{guess}:{b},{c}"]
+            for b, c in sorted(replies) if b != variant.length]
+
+
+def class_totals(variant, log, guess):
+    """Independently: n + the expected optimum of every reply class (one exact search each)."""
+    n = cb.consistent(log, variant=variant, count=True, limit=0).count
+    return n + sum(cb.optimal(x, variant=variant, objective="expected").total
+                   for x in class_logs(variant, log, guess))
+
+
+def class_minimax(variant, log, guess):
+    """Independently: 1 + the largest minimax optimum of the reply classes (one worst-case
+    search each; 1 alone when the guess is the only secret left)."""
+    return 1 + max((cb.optimal(x, variant=variant, objective="worst").upper
+                    for x in class_logs(variant, log, guess)), default=0)
 
 
 @pytest.mark.parametrize("log, guesses", [
@@ -53,6 +61,51 @@ def test_worst_regret_is_against_the_minimax_optimum():
     assert cb.regret(r.best_guess, log, variant=MM, objective="worst").regret == 0
 
 
+@pytest.mark.parametrize("log, guesses", [
+    # 1111 after 3445:0,0: its class 1,0 (32 secrets) needs 4 more guesses, where the coach's
+    # depth-capped probes once found 3 (a set with no strategy within the cap read as solved)
+    (["3445:0,0"], ["1111", "1122", "6543", "1112"]),
+    (["1234:0,2", "5611:1,0"], ["1313", "2525", "6543"]),
+    (["1122:4,0"], ["1122", "3456"]),      # one secret left: the guess finds it, or one more
+])
+def test_exact_worst_regret_agrees_with_the_searches_from_each_class(log, guesses):
+    best = cb.optimal(log, variant=MM, objective="worst").upper
+    for guess in guesses:
+        r = cb.regret(guess, log, variant=MM, objective="worst")
+        assert r.exact and r.objective == "worst" and r.best == best
+        assert r.cost == class_minimax(MM, log, guess)
+        assert r.regret >= 0
+    best_guess = cb.regret(guesses[0], log, variant=MM, objective="worst").best_guess
+    assert cb.regret(best_guess, log, variant=MM, objective="worst").regret == 0
+
+
+def test_the_one_call_guess_value_equals_a_solve_of_each_reply_class():
+    # the kernel's guess_value (one call a guess) against the formulation it replaced: n plus
+    # the exact solve of each reply class, one kernel call each, on random positions
+    from cbsolve.play.coach_exact import reply_classes
+    from cbsolve.search.position import Position, solve_set
+    from cbsolve.strategy.exact import cached_search
+
+    v = cb.Variant.preset("bulls-cows")
+    space, search = CodeSpace(v), cached_search(v)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for seed in range(40):
+        log, _ = random_log(v, 2, seed)
+        position = Position.from_log(log)
+        if position.members.size > 120:
+            continue
+        for g in rng.integers(space.size, size=6):
+            g = int(g)
+            r = cb.regret(space.format(space.codes[g]), log.tokens(), variant=v)
+            total = int(position.members.size)
+            for cls in reply_classes(space, position, g):
+                total += solve_set(search, cls.members, [int(x) for x in cls.history])[0]
+            assert r.exact and r.cost == total and r.regret >= 0
+            checked += 1
+    assert checked >= 30
+
+
 def test_large_positions_fall_back_to_the_labelled_heuristic():
     v = cb.Variant(4, "12345", repeats=True)       # 625 secrets: more than the exact budget
     r = cb.regret("1122", variant=v)
@@ -63,8 +116,10 @@ def test_large_positions_fall_back_to_the_labelled_heuristic():
 def test_a_spent_deadline_is_not_an_exact_answer():
     # a fresh variant's position cannot be solved in no time: the answer is the heuristic's
     v = cb.Variant(4, "123456", repeats=True, no_leading_zero=True)
-    r = cb.regret("2233", ["2345:1,1"], variant=v, deadline=Deadline(0.0))
-    assert not r.exact
+    for objective in ("expected", "worst"):
+        r = cb.regret("2233", ["2345:1,1"], variant=v, objective=objective,
+                      deadline=Deadline(0.0))
+        assert not r.exact and r.objective == objective
 
 
 def test_inconsistent_logs_and_unknown_objectives_are_errors():

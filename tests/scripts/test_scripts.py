@@ -235,7 +235,9 @@ def test_bench_position_times_each_face_on_a_tiny_game():
 
 def test_bench_api_rows_on_small_settings():
     bench = load_script("bench_api")
-    assert bench.bench_puzzle(seeds=1) and bench.bench_regret(positions=1, guesses=2)
+    rows = bench.bench_puzzle(seeds=1) + bench.bench_regret(positions=1, guesses=2)
+    assert {r["row"].split(",")[0] for r in rows} >= {"regret expected", "regret worst"}
+    assert all(r["median"] > 0 and r["cpu"] >= 0 for r in rows)
 
 
 def test_check_portable_finds_the_built_kernels_portable():

@@ -10,6 +10,7 @@ from cbsolve.certify import replay_tree, verify
 from cbsolve.cli import main
 from cbsolve.feedback import FeedbackLog
 from cbsolve.search.position import Position, solve_from
+from cbsolve.status import Status
 from cbsolve.variant import Variant
 
 MODELS = Path(__file__).resolve().parents[2] / "cbsolve" / "models"
@@ -159,3 +160,13 @@ def test_next_optimal_says_which_source_it_used(capsys):
     code, text, _ = run(capsys, "next", "1122:1,0", "1122:1,1", "--variant", "mastermind",
                         "--strategy", "optimal", "--json")
     assert code == 1 and json.loads(text)["conflict"] == [1, 2]
+
+
+def test_a_depth_cap_no_strategy_meets_from_a_position_is_infeasible():
+    # the 32 secrets 3445:0,0 and 1111:1,0 leave need 4 guesses at worst: within a cap of 3 the
+    # expected search has no strategy (the core once called that set solved, then had no tree)
+    position = Position.from_log(FeedbackLog.parse(MASTERMIND, ["3445:0,0", "1111:1,0"]))
+    assert solve_from(position, "worst", certificate=False).upper == 4
+    capped = solve_from(position, "expected", max_depth=3)
+    assert capped.proved and capped.status is Status.INFEASIBLE and capped.tree is None
+    assert solve_from(position, "expected", max_depth=4).worst == 4

@@ -280,3 +280,29 @@ def test_stored_trees_replay_to_the_published_optimum(name):
     assert tree["strategy"] == "optimal-expected" and tree["proved"] is True
     if cap is not None:
         assert max(hist) <= cap and tree["max_depth"] == cap
+
+
+def test_the_guess_queue_tier_changes_no_node():
+    # the core heaps a node's guesses below a tier (smallest bound + slack) and sets the others
+    # aside: any tier, or none (-1), pops the same guesses in the same order
+    import numpy as np
+
+    from cbsolve.feedback import random_log
+    from cbsolve.search.expected import INF_T, INF_W
+    from cbsolve.search.position import Position, expected_search
+
+    v = Variant.preset("mastermind")
+    positions = [Position.from_log(random_log(v, 1, seed)[0]) for seed in range(8)]
+    seen = set()
+    for slack in (-1, 0, 10, 400):
+        search = expected_search(v, None, "all", memo_entries=1 << 18)
+        search.solver.tier_slack_pct = slack
+        out = []
+        for p in positions:
+            members = np.ascontiguousarray(p.members, dtype=np.int32)
+            hist = [int(g) for g in p.history]
+            out.append((search.solver.solve(members, 0, INF_T, INF_W, search.played_mask(hist),
+                                             None, search.native_history(hist)),
+                        search.solver.best_guess(members, 0)))
+        seen.add((tuple(out), search.solver.nodes))
+    assert len(seen) == 1

@@ -1,0 +1,165 @@
+"""Exact regret from a position: one prepared position asked about many guesses.
+
+Place in the data flow: a :class:`cbsolve.search.position.Position` -> :class:`PositionCores`
+(its members and history as the native cores take them, its optima kept) -> for each guess,
+one call into a core -> the guess's cost, against the optimum, for :mod:`.regret`.
+
+- expected: the guess's total is ``n`` + the expected optimum of each of its reply classes,
+  all in one call of the expected-case core (``Solver.guess_value``: the partition and the
+  class solves inside the kernel, through the same transposition table as the position's own
+  solve, :func:`cbsolve.strategy.exact.cached_search`). The optimum is the position's exact
+  solve, made by the first call at a position and kept;
+- worst: the guess's worst case is 1 + the largest minimax optimum of its reply classes,
+  each decided by the worst-case kernel (``WorstSearch.feasible``: can the class be finished
+  within d guesses) from the counting bound upward, on the expected core's reply matrix. Only
+  a class that could exceed the largest found so far is decided. The optimum is the
+  position's minimax optimum by the same decisions, and an optimal first guess the root of
+  the kernel's tree of that depth.
+
+Both sides count the guesses made from the position the same way (the guess itself is one for
+every secret; a class that is the guess itself costs nothing more), so the regret is exact and
+never negative. Every kernel call runs within the caller's :class:`cbsolve.deadline.Deadline`
+(:class:`OutOfTime` when it stops one); a set of more than :data:`DIRECT_LIMIT` secrets is
+solved in a worker thread so Ctrl-C stops it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..deadline import Deadline
+from .coach_exact import DIRECT_LIMIT, OutOfTime
+
+_WORST: dict = {}   # id(expected search) -> (that search, its worst-case kernel)
+
+
+class PositionCores:
+    """One position as the cores take it (see the module docstring); the optima are computed
+    by the first call that needs them and kept."""
+
+    def __init__(self, search, position) -> None:
+        self.search = search
+        self.members = np.ascontiguousarray(position.members, dtype=np.int32)
+        self.history = [int(g) for g in position.history]
+        self.played = search.played_mask(self.history)
+        self.native_history = search.native_history(self.history)
+        self.expected_best: tuple[int, int] | None = None   # (total, an optimal guess)
+        self.worst_best: tuple[int, int] | None = None      # (minimax optimum, a guess)
+        self.worst_costs: dict[int, int] = {}   # guess -> its worst case (Python's share of
+        # a call whose classes the kernel's table holds: replies, classes, a call per class)
+        from ..scoring import possible_responses
+
+        self.n_responses = len(possible_responses(search.variant))
+
+    @property
+    def size(self) -> int:
+        return int(self.members.size)
+
+    # --- expected ------------------------------------------------------------------------
+    def expected_optimum(self, deadline: Deadline) -> tuple[int, int]:
+        """(the expected optimum's total from the position, an optimal first guess)."""
+        if self.expected_best is None:
+            from ..search.expected import INF_T, INF_W
+
+            s = self.search
+            out = self._run(s.solver, lambda: s.solver.solve(
+                self.members, s.depth, INF_T, INF_W, self.played, None, self.native_history),
+                deadline)
+            if out is None or not out[2]:
+                raise OutOfTime
+            self.expected_best = int(out[0]), int(s.solver.best_guess(self.members, s.depth))
+        return self.expected_best
+
+    def expected_total(self, guess: int, deadline: Deadline) -> int:
+        """Total guesses from the position over its secrets: ``guess``, then the expected
+        optimum in each reply class."""
+        s = self.search
+        out = self._run(s.solver, lambda: s.solver.guess_value(
+            self.members, guess, s.depth, self.played, self.native_history), deadline)
+        if out is None:
+            raise OutOfTime
+        return int(out[0])
+
+    # --- worst ---------------------------------------------------------------------------
+    def worst_optimum(self, deadline: Deadline) -> tuple[int, int]:
+        """(the minimax optimum from the position, an optimal first guess)."""
+        if self.worst_best is None:
+            core = worst_core(self.search)
+            hist = np.asarray(self.history, dtype=np.int64)
+            members = self.members.astype(np.int64)
+            d = self._minimax(core, members, hist, 0, deadline)
+            tree = self._run(core, lambda: core.tree(members, d, hist), deadline)
+            if tree is None:
+                raise OutOfTime
+            self.worst_best = d, int(tree["guess"])
+        return self.worst_best
+
+    def worst_cost(self, guess: int, deadline: Deadline) -> int:
+        """Guesses from the position in the worst case: ``guess``, then minimax-optimal play
+        in each reply class. No guess does better than the position's optimum, so some class
+        needs at least that less one: each class is only asked whether it fits within the
+        largest optimum found so far (from that floor), and nothing below it is proved."""
+        if guess in self.worst_costs:
+            return self.worst_costs[guess]
+        floor = self.worst_optimum(deadline)[0] - 1
+        core = worst_core(self.search)
+        replies = self.search.replies(guess, self.members)
+        hist = np.asarray([*self.history, guess], dtype=np.int64)
+        win = self.search.variant.win_response
+        classes = [self.members[replies == r].astype(np.int64)
+                   for r in np.flatnonzero(np.bincount(replies)) if int(r) != win]
+        worst = floor
+        for members in sorted(classes, key=len, reverse=True):
+            worst = max(worst, self._minimax(core, members, hist, worst, deadline))
+        self.worst_costs[guess] = 1 + worst
+        return 1 + worst
+
+    def _minimax(self, core, members: np.ndarray, hist: np.ndarray, floor: int,
+                 deadline: Deadline) -> int:
+        """The minimax optimum of ``members`` after ``hist`` when it exceeds ``floor``, else
+        ``floor`` (decided from the larger of the counting bound and ``floor``, upward)."""
+        from ..capacity import worst_lower
+
+        d = max(worst_lower(int(members.size), self.n_responses), floor)
+        while True:
+            answer = self._run(core, lambda d=d: core.feasible(members, d, hist), deadline)
+            if answer < 0:
+                raise OutOfTime
+            if answer:
+                return d
+            d += 1
+
+    def _run(self, core, work, deadline: Deadline):
+        """``work`` (a call into ``core``) within ``deadline``: in this thread for a small
+        position (the kernel watches the deadline), else in a worker thread (Ctrl-C too)."""
+        from ..deadline import run_interruptible
+        from ..time_policy import search_seconds
+
+        if deadline.expired():
+            raise OutOfTime
+        core.set_deadline(0.0 if deadline.unlimited else search_seconds(deadline.left()))
+        try:
+            if self.size <= DIRECT_LIMIT:
+                return work()
+            return run_interruptible(work, core.request_stop)
+        finally:
+            core.set_deadline(0.0)          # no deadline, and the stop flag cleared
+
+
+def worst_core(search):
+    """The worst-case kernel over the codes of ``search`` (an expected-case search), on its
+    reply matrix (or scoring on the fly, as that search does); one per search, kept."""
+    key = id(search)
+    if key not in _WORST or _WORST[key][0] is not search:
+        from .._native.search_worst import WorstSearch
+        from ..scoring import possible_responses
+
+        v = search.variant
+        replies = possible_responses(v)
+        core = WorstSearch(search.matrix, search.codes, v.n_symbols, v.no_leading_zero,
+                           v.response_slots, v.win_response, len(replies),
+                           [v.response_index(b, c) for b, c in replies],
+                           repeats=v.repeats, bulls_only=v.bulls_only)
+        core.configure({"candidates_only": search.cand_only, "threads": 1})
+        _WORST.clear()                  # one game at a time, as the expected core's cache
+        _WORST[key] = (search, core)
+    return _WORST[key][1]
