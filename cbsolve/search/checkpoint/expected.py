@@ -13,7 +13,10 @@ incumbent's tree with the secrets it finds at each depth (``incumbent``); the re
 the first guess in progress solved exactly, each with its optimal subtree (``current``): the
 subtree is read from the solver's table as soon as the class is solved, since the table is
 lost with the process. A resumed run replays ``done``, marks those classes solved, and builds
-the final tree from the stored subtrees (no class is solved twice).
+the final tree from the stored subtrees (no class is solved twice). A class solved by the
+parallel split (:mod:`cbsolve.search.expected.split`; Bulls & Cows 4/10: over 1,000 secrets,
+more than a minute) also has its second guesses recorded as they settle (``current.split``,
+reply -> ``exact`` and ``refuted``: guess -> (total, worst)): a resumed split starts from them.
 """
 from __future__ import annotations
 
@@ -154,7 +157,13 @@ class ExpectedSteps:
             cur["classes"][str(c.response)] = {"value": [int(c.lower[0]), int(c.lower[1])],
                                                "first": int(c.members[0]), "tree": tree,
                                                "wins": wins}
+            cur.get("split", {}).pop(str(c.response), None)
         self.cp.changed()
+
+    def split_journal(self, g1: int, c) -> SplitJournal:
+        """The record of class ``c`` of ``g1`` solved by the parallel split: its second
+        guesses settled so far, and where the split reports the next ones."""
+        return SplitJournal(self, g1, str(c.response))
 
     def _known(self, g1: int) -> dict:
         cur = self.state.get("current")
@@ -162,3 +171,39 @@ class ExpectedSteps:
             return {}
         return {rec["first"]: (rec["tree"], {int(k): int(v) for k, v in rec["wins"].items()})
                 for rec in cur["classes"].values()}
+
+
+class SplitJournal:
+    """One class's second guesses settled by the parallel split
+    (:meth:`cbsolve.search.expected.split.ParallelSplit.solve`): in the checkpoint's
+    ``current.split[reply]``, while ``g1`` is the first guess in progress."""
+
+    def __init__(self, steps: ExpectedSteps, g1: int, reply: str) -> None:
+        self.steps, self.g1, self.reply = steps, g1, reply
+
+    def _record(self) -> dict | None:
+        cur = self.steps.state.get("current")
+        if cur is None or cur["guess"] != self.g1:
+            return None
+        return cur.setdefault("split", {}).setdefault(self.reply, {"exact": {}, "refuted": {}})
+
+    def known(self) -> tuple[dict, dict]:
+        """(guess -> exact value, guess -> lower bound that refuted it), as recorded."""
+        with self.steps.cp.lock:
+            rec = self._record() or {"exact": {}, "refuted": {}}
+            return tuple({int(g): (int(v[0]), int(v[1])) for g, v in rec[kind].items()}
+                         for kind in ("exact", "refuted"))
+
+    def exact(self, g: int, value) -> None:
+        self._put("exact", g, value)
+
+    def refuted(self, g: int, low) -> None:
+        self._put("refuted", g, low)
+
+    def _put(self, kind: str, g: int, value) -> None:
+        with self.steps.cp.lock:
+            rec = self._record()
+            if rec is None:
+                return
+            rec[kind][str(int(g))] = [int(value[0]), int(value[1])]
+        self.steps.cp.changed()
