@@ -194,7 +194,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         if scheduler is not None:
             result = _solve_distributed(variant, scheduler, objective, workers, max_depth,
                                         guesses, deadline, position, not no_certificate, ties,
-                                        lookahead, trace_file)
+                                        lookahead, trace_file, checkpoint)
         elif position is not None:
             if ties:
                 raise InvalidVariant("--ties applies to the whole game only, not from a position")
@@ -299,7 +299,7 @@ def _position(variant, entries, log_file, as_json):
 
 
 def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesses, deadline,
-                       position, certificate, ties, lookahead, trace_file=None):
+                       position, certificate, ties, lookahead, trace_file=None, checkpoint=None):
     """``--scheduler``: the search split over a Dask cluster (cbsolve/search/distributed/);
     ``trace_file``: where to write the run's task trace (also after a stop)."""
     if workers is not None and scheduler != "local":
@@ -318,14 +318,16 @@ def _solve_distributed(variant, scheduler, objective, workers, max_depth, guesse
         if objective == "expected":
             result = solve_expected_distributed(variant, scheduler, workers=workers,
                                                 max_depth=max_depth, guesses=guesses,
-                                                deadline=deadline, root=position, trace=trace)
+                                                deadline=deadline, root=position, trace=trace,
+                                                checkpoint=checkpoint)
         else:
             from ..search.distributed import solve_worst_distributed
 
             with cluster_client(scheduler, workers) as client:
                 result = solve_worst_distributed(client, variant, guesses=guesses,
                                                  max_depth=max_depth, certificate=certificate,
-                                                 root=position, deadline=deadline, trace=trace)
+                                                 root=position, deadline=deadline, trace=trace,
+                                                 checkpoint=checkpoint)
     finally:
         if trace is not None:
             trace.write(trace_file)
