@@ -314,3 +314,24 @@ def kill_at_checkpoint(args: list[str], d: Path, ready, sig: int, cwd: Path, env
     if sig == signal.SIGKILL and seen is not None:
         (d / FILE_NAME).write_text(seen)
     return proc
+
+
+def resume_and_verify(d: Path, tmp_path: Path, cwd: Path, env: dict, cap: float = 300,
+                      extra: tuple = ()) -> dict:
+    """`cbsolve optimal --resume D [EXTRA] --json --out TREE`: its JSON, after checking it
+    ended proved and resumed and that `cbsolve verify` accepts the tree it wrote."""
+    import json
+    import subprocess
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "cbsolve", *args], capture_output=True,
+                              text=True, env=env, cwd=cwd, timeout=cap)
+
+    out = tmp_path / "tree.json"
+    done = run("optimal", "--resume", str(d), *extra, "--json", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["proved"] is True and data["checkpoint"]["resumed"] is True
+    check = run("verify", str(out), "--json")
+    assert check.returncode == 0, check.stdout + check.stderr
+    return data

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from testkit import kill_at_checkpoint
+from testkit import kill_at_checkpoint, resume_and_verify
 
 from cbsolve.cli import main
 from cbsolve.search.checkpoint import FILE_NAME
@@ -51,14 +51,7 @@ def _kill_when(args: list[str], d: Path, ready, sig=signal.SIGKILL) -> subproces
 
 
 def _resume_and_verify(d: Path, tmp_path: Path) -> dict:
-    out = tmp_path / "tree.json"
-    done = _cbsolve("optimal", "--resume", str(d), "--json", "--out", str(out))
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
-    assert data["proved"] is True and data["checkpoint"]["resumed"] is True
-    check = _cbsolve("verify", str(out), "--json")
-    assert check.returncode == 0, check.stdout + check.stderr
-    return data
+    return resume_and_verify(d, tmp_path, ROOT, ENV, CAP)
 
 
 def _worst(args: list[str]) -> int:

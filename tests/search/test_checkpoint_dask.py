@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from testkit import kill_at_checkpoint, local_dask_client
+from testkit import kill_at_checkpoint, local_dask_client, resume_and_verify
 
 from cbsolve.certify import verify
 from cbsolve.search import checkpoint as cp
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
 CAP = 300   # seconds a child may take (the machine is shared); a cap on waiting, never asserted
 DASK = ["--scheduler", "local", "--workers", "2"]
-MM47 = ["--variant", "mastermind", "--length", "4", "--digits", "7"]   # worst 6: 5 refuted
+MM55 = ["--variant", "mastermind", "--length", "5", "--digits", "5"]   # worst 5: 4 refuted
 BC48 = ["--variant", "bulls-cows", "--length", "4", "--digits", "8", "--objective", "expected"]
 
 
@@ -38,29 +38,22 @@ def _cbsolve(*args: str) -> subprocess.CompletedProcess:
 
 
 def _resume_and_verify(d: Path, tmp_path: Path) -> dict:
-    out = tmp_path / "tree.json"
-    done = _cbsolve("optimal", "--resume", str(d), *DASK, "--json", "--out", str(out))
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
-    assert data["proved"] is True and data["checkpoint"]["resumed"] is True
-    check = _cbsolve("verify", str(out), "--json")
-    assert check.returncode == 0, check.stdout + check.stderr
-    return data
+    return resume_and_verify(d, tmp_path, ROOT, ENV, CAP, extra=tuple(DASK))
 
 
 def test_worst_driver_killed_resumes_to_the_same_value(tmp_path):
     d = tmp_path / "ck"
     # first guesses refuted at the depth in progress, the depth not decided yet
-    kill_at_checkpoint([*MM47, *DASK], d, lambda s: bool(s.get("guesses")), signal.SIGKILL,
+    kill_at_checkpoint([*MM55, *DASK], d, lambda s: bool(s.get("guesses")), signal.SIGKILL,
                        ROOT, ENV, CAP, group=True)
     state = cp.read(d)["state"]
     assert state["guesses"] and state["depth"] is not None
     data = _resume_and_verify(d, tmp_path)
-    one = solve_worst(Variant.from_options("mastermind", length=4, digits=7), workers=1)
+    one = solve_worst(Variant.from_options("mastermind", length=5, digits=5), workers=1)
     assert data["worst"] == one.worst
     assert json.loads((tmp_path / "tree.json").read_text())["certificate"]
     # the first guesses recorded as refuted were not sent again
-    fresh = _cbsolve("optimal", *MM47, *DASK, "--json")
+    fresh = _cbsolve("optimal", *MM55, *DASK, "--json")
     assert _tasks(data) <= _tasks(json.loads(fresh.stdout)) - len(state["guesses"])
 
 

@@ -97,14 +97,9 @@ class DaskExpectedSteps(_Steps):
     # --- first guesses -----------------------------------------------------------------------
     def done(self, rank: int, g: int):
         """(value or None, bound, incumbent) of first guess ``g`` at ``rank`` if settled."""
-        done = self.state.get("done", [])
-        if rank >= len(done):
-            return None
-        entry = done[rank]
-        if entry["guess"] != g:
-            raise AssertionError("internal error: the checkpoint's first-guess order differs")
-        value = None if entry["value"] is None else _pair(entry["value"])
-        return value, _pair(entry["bound"]), bool(entry["incumbent"])
+        from .expected import settled_first_guess
+
+        return settled_first_guess(self.state, rank, g)
 
     def incumbent_classes(self, g: int, classes) -> None:
         """Mark the classes of the recorded incumbent ``g`` solved, with their trees."""

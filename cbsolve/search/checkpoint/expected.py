@@ -25,6 +25,20 @@ import threading
 import numpy as np
 
 
+def settled_first_guess(state: dict, rank: int, g1: int):
+    """The record of first guess ``g1`` at ``rank`` of the order in ``state["done"]`` (both
+    drivers, local and Dask, keep it so): (value or None, bound, became the incumbent), or
+    None if not settled yet."""
+    done = state.get("done", [])
+    if rank >= len(done):
+        return None
+    entry = done[rank]
+    if entry["guess"] != g1:
+        raise AssertionError("internal error: the checkpoint's first-guess order differs")
+    value = None if entry["value"] is None else (int(entry["value"][0]), int(entry["value"][1]))
+    return value, (int(entry["bound"][0]), int(entry["bound"][1])), bool(entry["incumbent"])
+
+
 class ExpectedSteps:
     """One expected-case run's checkpointed decisions (``search``: the driver)."""
 
@@ -62,14 +76,7 @@ class ExpectedSteps:
     def done(self, rank: int, g1: int):
         """The record of first guess ``g1`` (at ``rank`` of the order) if settled before:
         (value or None, bound, became the incumbent), else None."""
-        done = self.state.get("done", [])
-        if rank >= len(done):
-            return None
-        entry = done[rank]
-        if entry["guess"] != g1:
-            raise AssertionError("internal error: the checkpoint's first-guess order differs")
-        value = None if entry["value"] is None else tuple(entry["value"])
-        return value, tuple(entry["bound"]), entry["incumbent"]
+        return settled_first_guess(self.state, rank, g1)
 
     def settle(self, rank: int, g1: int, value, bound, incumbent: bool, classes) -> bool:
         """First guess ``g1`` settled: its exact ``value`` (None: refuted) and the ``bound`` it
