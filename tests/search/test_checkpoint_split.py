@@ -7,7 +7,7 @@ import pytest
 
 from cbsolve.certify import verify
 from cbsolve.search import checkpoint as cp
-from cbsolve.search.checkpoint.expected import SplitJournal
+from cbsolve.search.checkpoint.expected import ExpectedSteps, SplitJournal
 from cbsolve.search.expected import solve_expected, split
 from cbsolve.search.expected.kernel import INF_T, INF_W
 from cbsolve.variant import Variant
@@ -61,8 +61,21 @@ def test_a_stopped_split_resumes_from_its_second_guesses(tmp_path, monkeypatch, 
         return restored(heap, state, exact, refuted)
 
     monkeypatch.setattr(split, "_restored", spy)
+    best_seen = {r: rec["best"]["guess"] for r, rec in records.items() if "best" in rec}
+    used, split_best = [], ExpectedSteps._split_best
+
+    def spy_best(self, g1, c, d):
+        out = split_best(self, g1, c, d)
+        used.append((str(c.response), out is not None))
+        return out
+
+    monkeypatch.setattr(ExpectedSteps, "_split_best", spy_best)
     again = _solve(d)
     assert any(exact or refuted for exact, refuted in started_from)
+    # a class whose best second guess was recorded with its subtree took that subtree (its
+    # classes not solved again), unless the resume found a better guess (best-first: the
+    # first one expanded is usually the optimum)
+    assert best_seen and any(ok for r, ok in used if r in best_seen)
     assert again.proved and again.total == uninterrupted
     report = verify(again.tree)
     assert report.valid and report.total == uninterrupted

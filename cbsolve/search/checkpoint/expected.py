@@ -110,16 +110,9 @@ class ExpectedSteps:
         """(tree, wins by depth) of first guess ``g1`` over its solved ``classes``: the stored
         subtrees where there are some, the table elsewhere; None if stopped."""
         search = self.search
-        with self.tree_lock:
-            saved, search._wins = search._wins, {}
-            try:
-                root = search._node(g1, np.arange(search.n, dtype=np.int32), search.depth, [],
-                                    lambda sub, d, history: self.subtree(g1, sub, d, history))
-                return root, dict(search._wins)
-            except Exception:   # noqa: BLE001  (stopped while re-solving an evicted set)
-                return None
-            finally:
-                search._wins = saved
+        return self.walk(lambda: search._node(
+            g1, np.arange(search.n, dtype=np.int32), search.depth, [],
+            lambda sub, d, history: self.subtree(g1, sub, d, history)))
 
     def subtree(self, g1: int, sub: np.ndarray, d: int, history) -> dict:
         """The optimal subtree of class ``sub`` of ``g1``: recorded, else read from the table
@@ -145,18 +138,17 @@ class ExpectedSteps:
                 c.lower, c.exact = (int(rec["value"][0]), int(rec["value"][1])), True
 
     def class_solved(self, g1: int, c, d: int) -> None:
-        """Class ``c`` of ``g1`` solved exactly: its subtree read from the table and recorded
-        (skipped if that fails: the class is then solved again after a resume)."""
-        search = self.search
-        with self.tree_lock:
-            saved, search._wins = search._wins, {}
-            try:
-                tree = search._optimal_subtree(c.members, d, [g1])
-                wins = dict(search._wins)
-            except Exception:   # noqa: BLE001  (stopped while re-solving an evicted set)
+        """Class ``c`` of ``g1`` solved exactly: its subtree (the split's record of its best
+        second guess, else read from the table) recorded (skipped if that fails: the class
+        is then solved again after a resume)."""
+        best = self._split_best(g1, c, d)
+        if best is not None:
+            tree, wins = best
+        else:
+            built = self.walk(lambda: self.search._optimal_subtree(c.members, d, [g1]))
+            if built is None:
                 return
-            finally:
-                search._wins = saved
+            tree, wins = built
         with self.cp.lock:
             cur = self.state.get("current")
             if cur is None or cur["guess"] != g1:
@@ -166,6 +158,31 @@ class ExpectedSteps:
                                                "wins": wins}
             cur.get("split", {}).pop(str(c.response), None)
         self.cp.changed()
+
+    def walk(self, build):
+        """(tree, wins by depth) that ``build()`` makes from the table, its wins counted
+        apart from the tree being built; None if it fails (stopped while re-solving an
+        evicted set)."""
+        search = self.search
+        with self.tree_lock:
+            saved, search._wins = search._wins, {}
+            try:
+                return build(), dict(search._wins)
+            except Exception:   # noqa: BLE001  (stopped while re-solving an evicted set)
+                return None
+            finally:
+                search._wins = saved
+
+    def _split_best(self, g1: int, c, d: int):
+        """(tree, wins) the split recorded for its best second guess of class ``c``, if that
+        guess is the one the class was solved with (else None)."""
+        with self.cp.lock:
+            cur = self.state.get("current")
+            rec = None if cur is None or cur["guess"] != g1 else \
+                cur.get("split", {}).get(str(c.response), {}).get("best")
+        if rec is None or self.search.solver.best_guess(c.members, d) != rec["guess"]:
+            return None
+        return rec["tree"], {int(k): int(v) for k, v in rec["wins"].items()}
 
     def split_journal(self, g1: int, c) -> SplitJournal:
         """The record of class ``c`` of ``g1`` solved by the parallel split: its second
@@ -201,8 +218,26 @@ class SplitJournal:
             return tuple({int(g): (int(v[0]), int(v[1])) for g, v in rec[kind].items()}
                          for kind in ("exact", "refuted"))
 
-    def exact(self, g: int, value) -> None:
+    def exact(self, g: int, value, tree=None) -> None:
+        """Second guess ``g`` settled with its exact ``value``; ``tree`` (members, d, history:
+        it is the running best) its subtree is built from the table now and kept, so a resume
+        that ends with it need not solve its classes again."""
         self._put("exact", g, value)
+        if tree is None:
+            return
+        members, d, history = tree
+        search = self.steps.search
+        built = self.steps.walk(lambda: search._node(g, members, d, history,
+                                                     search._optimal_subtree))
+        if built is None:
+            return
+        with self.steps.cp.lock:
+            rec = self._record()
+            if rec is None or ("best" in rec and tuple(rec["best"]["value"]) <= tuple(value)):
+                return   # a better one was recorded meanwhile (another thread)
+            rec["best"] = {"guess": int(g), "value": [int(value[0]), int(value[1])],
+                           "tree": built[0], "wins": {str(k): v for k, v in built[1].items()}}
+        self.steps.cp.changed()
 
     def refuted(self, g: int, low) -> None:
         self._put("refuted", g, low)

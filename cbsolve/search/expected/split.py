@@ -48,7 +48,8 @@ class ParallelSplit:
 
         ``journal`` (None, or a checkpoint's record of this set): its ``known()`` guesses
         start settled (:func:`_restored`); every guess settled here is reported to it
-        (``exact(g, value)``, ``refuted(g, lower bound)``)."""
+        (``exact(g, value, tree)``, tree: where to build a new best's subtree, else None;
+        ``refuted(g, lower bound)``)."""
         solver, n, win = self.search.solver, len(members), self.search.variant.win_response
         cd = self.search._child_depth(d)
         heap = [((lbt, lbw), not cand, int(g), None)
@@ -99,10 +100,11 @@ class ParallelSplit:
                     return
                 done, wmax = done + value[0], max(wmax, 1 + value[1])
             with lock:
-                if (done, wmax) < state["best"]:
+                better = (done, wmax) < state["best"]
+                if better:
                     state["best"], state["guess"] = (done, wmax), g
-            if journal is not None:
-                journal.exact(g, (done, wmax))
+            if journal is not None:   # a new best with its subtree (read from the table now)
+                journal.exact(g, (done, wmax), (members, d, history) if better else None)
 
         def worker():
             while True:
