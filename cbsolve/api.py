@@ -340,7 +340,7 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     expected-case search's own bar on stderr.
     ``lookahead=K``: the worst-case tree's guesses minimise what they leave for the last
     guess; ``ties``: also prove the worst objective's tie-breaks (whole game).
-    ``checkpoint`` (whole game, one process): an opened
+    ``checkpoint`` (whole game, in one process or on Dask): an opened
     :class:`cbsolve.search.checkpoint.Checkpoint` the search records into and resumes from.
     ``scheduler`` (``tcp://host:8786`` or ``local``): split the search over a Dask cluster
     (``workers``: the processes of a local one); ``trace``: write its task trace there.

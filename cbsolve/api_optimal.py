@@ -44,8 +44,6 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
     if position is not None and (ties or checkpoint is not None):
         raise InvalidVariant("ties= and checkpoint= apply to the whole game only, not from a "
                              "position")
-    if scheduler is not None and checkpoint is not None:
-        raise InvalidVariant("checkpoint= works in one process: not with scheduler=")
 
     known = None
     if position is None and scheduler is None:
@@ -66,7 +64,7 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
     try:
         if scheduler is not None:
             result = _distributed(log.variant, scheduler, objective, position, certificate,
-                                  ties, lookahead, trace, **run)
+                                  ties, lookahead, trace, checkpoint, **run)
         elif position is not None:
             from .search.position import solve_from
 
@@ -114,7 +112,7 @@ def _whole_game(variant, objective, progress, certificate, lookahead, ties, memo
 
 
 def _distributed(variant, scheduler, objective, position, certificate, ties, lookahead,
-                 trace_file, *, guesses, max_depth, workers, deadline):
+                 trace_file, checkpoint, *, guesses, max_depth, workers, deadline):
     """The search split over a Dask cluster (:mod:`cbsolve.search.distributed`);
     ``trace_file``: where the run's task trace goes (also after a stop)."""
     if workers is not None and scheduler != "local":
@@ -133,14 +131,16 @@ def _distributed(variant, scheduler, objective, position, certificate, ties, loo
         if objective == "expected":
             result = solve_expected_distributed(variant, scheduler, workers=workers,
                                                 max_depth=max_depth, guesses=guesses,
-                                                deadline=deadline, root=position, trace=trace)
+                                                deadline=deadline, root=position, trace=trace,
+                                                checkpoint=checkpoint)
         else:
             from .search.distributed import solve_worst_distributed
 
             with cluster_client(scheduler, workers) as client:
                 result = solve_worst_distributed(client, variant, guesses=guesses,
                                                  max_depth=max_depth, certificate=certificate,
-                                                 root=position, deadline=deadline, trace=trace)
+                                                 root=position, deadline=deadline, trace=trace,
+                                                 checkpoint=checkpoint)
     finally:
         if trace is not None:
             trace.write(str(trace_file))

@@ -265,3 +265,73 @@ def hidden_secret_log(variant: Variant, clues: int, rng) -> tuple:
         log.add(space.format(g), *score(variant, secret, g))
     return secret, log
 
+
+
+def kill_at_checkpoint(args: list[str], d: Path, ready, sig: int, cwd: Path, env: dict,
+                       cap: float = 300, group: bool = False):
+    """Run `cbsolve optimal ARGS --checkpoint D --checkpoint-every 0.05 --json`, send ``sig``
+    once the checkpoint's state satisfies ``ready``; the process, ended (``group``: the child
+    leads its own process group, its Dask workers with it, and the whole group gets ``sig``).
+    For SIGKILL the file is left as it was when the state was seen: a kill right after that
+    write (a quiet machine may finish the search before the signal lands; the file seen is
+    what a kill at that moment leaves). ``cap``: seconds to wait, never asserted."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from cbsolve.search.checkpoint import FILE_NAME
+
+    def text():
+        try:
+            got = (d / FILE_NAME).read_text()
+            json.loads(got)
+            return got
+        except (FileNotFoundError, ValueError):
+            return None
+
+    proc = subprocess.Popen([sys.executable, "-m", "cbsolve", "optimal", *args, "--checkpoint",
+                             str(d), "--checkpoint-every", "0.05", "--json"], env=env, cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=group)
+    end, seen = time.monotonic() + cap, None
+    while time.monotonic() < end:
+        got = text()
+        if got is not None and ready(json.loads(got)["state"]):
+            seen = got
+            break
+        assert proc.poll() is None, "the search ended before the state awaited was written"
+        time.sleep(0.005)
+    if group:
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass   # it ended before the kill
+    else:
+        proc.send_signal(sig)
+    proc.wait(timeout=cap)
+    if sig == signal.SIGKILL and seen is not None:
+        (d / FILE_NAME).write_text(seen)
+    return proc
+
+
+def resume_and_verify(d: Path, tmp_path: Path, cwd: Path, env: dict, cap: float = 300,
+                      extra: tuple = ()) -> dict:
+    """`cbsolve optimal --resume D [EXTRA] --json --out TREE`: its JSON, after checking it
+    ended proved and resumed and that `cbsolve verify` accepts the tree it wrote."""
+    import json
+    import subprocess
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "cbsolve", *args], capture_output=True,
+                              text=True, env=env, cwd=cwd, timeout=cap)
+
+    out = tmp_path / "tree.json"
+    done = run("optimal", "--resume", str(d), *extra, "--json", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["proved"] is True and data["checkpoint"]["resumed"] is True
+    check = run("verify", str(out), "--json")
+    assert check.returncode == 0, check.stdout + check.stderr
+    return data

@@ -21,6 +21,7 @@ class Settings:
     max_depth: int | None
     lookahead: int
     certificate: bool
+    distributed: bool = False   # a Dask run (--scheduler): its state is the Dask drivers'
 
 
 def opened(directory, resume_dir, every, settings: Settings, *, positional: bool,
@@ -31,14 +32,23 @@ def opened(directory, resume_dir, every, settings: Settings, *, positional: bool
 
     if directory is not None and resume_dir is not None:
         raise InvalidVariant("give --checkpoint DIR or --resume DIR, not both")
-    if positional or scheduler is not None or plan_dir is not None or ties:
-        raise InvalidVariant("--checkpoint/--resume work on the whole game in one process: "
-                             "not with entries, --log, --scheduler, --plan or --ties")
+    if positional or plan_dir is not None or ties:
+        # entries: the checkpointed steps are the whole game's first-guess orbits; --ties:
+        # a second search (the tie-break branch and bound) with no recorded steps; --plan:
+        # the shards are their own checkpoint (a shard file each)
+        raise InvalidVariant("--checkpoint/--resume work on the whole game: not with "
+                             "entries, --log, --plan or --ties")
     if every is not None and not every > 0:
         raise InvalidVariant(f"--checkpoint-every needs a positive number of seconds, got {every}")
+    settings.distributed = scheduler is not None
     if resume_dir is not None:
         settings = _from_checkpoint(cp.read(resume_dir)["identity"], resume_dir)
         directory = resume_dir
+        if settings.distributed != (scheduler is not None):
+            raise cp.CheckpointError(
+                f"the checkpoint in {str(resume_dir)!r} is of a "
+                + ("Dask run: give --scheduler ADDRESS|local" if settings.distributed else
+                   "run on one machine: resume it without --scheduler"))
     ident = cp.identity(settings.variant, settings.objective, settings.guesses,
                         settings.max_depth, **_options(settings))
     checkpoint = cp.started(directory, ident, cp.DEFAULT_EVERY if every is None else every)
@@ -47,9 +57,10 @@ def opened(directory, resume_dir, every, settings: Settings, *, positional: bool
 
 
 def _options(settings: Settings) -> dict:
+    out = {"distributed": True} if settings.distributed else {}
     if settings.objective == "worst":
-        return {"lookahead": settings.lookahead, "certificate": settings.certificate}
-    return {}
+        out.update(lookahead=settings.lookahead, certificate=settings.certificate)
+    return out
 
 
 def _from_checkpoint(ident: dict, directory) -> Settings:
@@ -60,7 +71,8 @@ def _from_checkpoint(ident: dict, directory) -> Settings:
         options = ident.get("options", {})
         return Settings(Variant.from_dict(ident["variant"]), str(ident["objective"]),
                         str(ident["guesses"]), ident["max_depth"],
-                        int(options.get("lookahead", 0)), bool(options.get("certificate", True)))
+                        int(options.get("lookahead", 0)), bool(options.get("certificate", True)),
+                        bool(options.get("distributed", False)))
     except (KeyError, TypeError, ValueError) as exc:
         raise CheckpointError(f"the checkpoint in {str(directory)!r} names no valid search: "
                               f"{exc}") from None

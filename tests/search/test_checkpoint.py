@@ -11,10 +11,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from testkit import kill_at_checkpoint, resume_and_verify
 
 from cbsolve.cli import main
 from cbsolve.search.checkpoint import FILE_NAME
@@ -45,49 +45,13 @@ def _state(d: Path) -> dict | None:
 
 
 def _kill_when(args: list[str], d: Path, ready, sig=signal.SIGKILL) -> subprocess.Popen:
-    """Run `optimal ARGS --checkpoint D`, send ``sig`` once the checkpoint's state satisfies
-    ``ready``; the process, ended. For SIGKILL the file is left as it was when the state was
-    seen: a kill right after that write. (A quiet machine may finish the search before the
-    signal lands, and the file would then hold the end; the file seen is what a kill at that
-    moment leaves, whether or not this kill came in time.)"""
-    proc = subprocess.Popen([sys.executable, "-m", "cbsolve", "optimal", *args, "--workers", "1",
-                             "--checkpoint", str(d), "--checkpoint-every", "0.05", "--json"],
-                            env=ENV, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    end, seen = time.monotonic() + CAP, None
-    while time.monotonic() < end:
-        text = _text(d)
-        if text is not None and ready(json.loads(text)["state"]):
-            seen = text
-            break
-        assert proc.poll() is None, "the search ended before the state awaited was written"
-        time.sleep(0.005)
-    proc.send_signal(sig)
-    proc.wait(timeout=CAP)
-    if sig == signal.SIGKILL and seen is not None:
-        (d / FILE_NAME).write_text(seen)
-    return proc
-
-
-def _text(d: Path) -> str | None:
-    """The checkpoint file, whole (written by rename), or None before the first one."""
-    try:
-        text = (d / FILE_NAME).read_text()
-        json.loads(text)
-        return text
-    except (FileNotFoundError, ValueError):
-        return None
+    """Run `optimal ARGS --workers 1 --checkpoint D`, send ``sig`` once the checkpoint's state
+    satisfies ``ready`` (testkit.kill_at_checkpoint)."""
+    return kill_at_checkpoint([*args, "--workers", "1"], d, ready, sig, ROOT, ENV, CAP)
 
 
 def _resume_and_verify(d: Path, tmp_path: Path) -> dict:
-    out = tmp_path / "tree.json"
-    done = _cbsolve("optimal", "--resume", str(d), "--json", "--out", str(out))
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
-    assert data["proved"] is True and data["checkpoint"]["resumed"] is True
-    check = _cbsolve("verify", str(out), "--json")
-    assert check.returncode == 0, check.stdout + check.stderr
-    return data
+    return resume_and_verify(d, tmp_path, ROOT, ENV, CAP)
 
 
 def _worst(args: list[str]) -> int:

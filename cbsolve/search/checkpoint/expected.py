@@ -13,13 +13,30 @@ incumbent's tree with the secrets it finds at each depth (``incumbent``); the re
 the first guess in progress solved exactly, each with its optimal subtree (``current``): the
 subtree is read from the solver's table as soon as the class is solved, since the table is
 lost with the process. A resumed run replays ``done``, marks those classes solved, and builds
-the final tree from the stored subtrees (no class is solved twice).
+the final tree from the stored subtrees (no class is solved twice). A class solved by the
+parallel split (:mod:`cbsolve.search.expected.split`; Bulls & Cows 4/10: over 1,000 secrets,
+more than a minute) also has its second guesses recorded as they settle (``current.split``,
+reply -> ``exact`` and ``refuted``: guess -> (total, worst)): a resumed split starts from them.
 """
 from __future__ import annotations
 
 import threading
 
 import numpy as np
+
+
+def settled_first_guess(state: dict, rank: int, g1: int):
+    """The record of first guess ``g1`` at ``rank`` of the order in ``state["done"]`` (both
+    drivers, local and Dask, keep it so): (value or None, bound, became the incumbent), or
+    None if not settled yet."""
+    done = state.get("done", [])
+    if rank >= len(done):
+        return None
+    entry = done[rank]
+    if entry["guess"] != g1:
+        raise AssertionError("internal error: the checkpoint's first-guess order differs")
+    value = None if entry["value"] is None else (int(entry["value"][0]), int(entry["value"][1]))
+    return value, (int(entry["bound"][0]), int(entry["bound"][1])), bool(entry["incumbent"])
 
 
 class ExpectedSteps:
@@ -59,14 +76,7 @@ class ExpectedSteps:
     def done(self, rank: int, g1: int):
         """The record of first guess ``g1`` (at ``rank`` of the order) if settled before:
         (value or None, bound, became the incumbent), else None."""
-        done = self.state.get("done", [])
-        if rank >= len(done):
-            return None
-        entry = done[rank]
-        if entry["guess"] != g1:
-            raise AssertionError("internal error: the checkpoint's first-guess order differs")
-        value = None if entry["value"] is None else tuple(entry["value"])
-        return value, tuple(entry["bound"]), entry["incumbent"]
+        return settled_first_guess(self.state, rank, g1)
 
     def settle(self, rank: int, g1: int, value, bound, incumbent: bool, classes) -> bool:
         """First guess ``g1`` settled: its exact ``value`` (None: refuted) and the ``bound`` it
@@ -100,16 +110,9 @@ class ExpectedSteps:
         """(tree, wins by depth) of first guess ``g1`` over its solved ``classes``: the stored
         subtrees where there are some, the table elsewhere; None if stopped."""
         search = self.search
-        with self.tree_lock:
-            saved, search._wins = search._wins, {}
-            try:
-                root = search._node(g1, np.arange(search.n, dtype=np.int32), search.depth, [],
-                                    lambda sub, d, history: self.subtree(g1, sub, d, history))
-                return root, dict(search._wins)
-            except Exception:   # noqa: BLE001  (stopped while re-solving an evicted set)
-                return None
-            finally:
-                search._wins = saved
+        return self.walk(lambda: search._node(
+            g1, np.arange(search.n, dtype=np.int32), search.depth, [],
+            lambda sub, d, history: self.subtree(g1, sub, d, history)))
 
     def subtree(self, g1: int, sub: np.ndarray, d: int, history) -> dict:
         """The optimal subtree of class ``sub`` of ``g1``: recorded, else read from the table
@@ -135,18 +138,17 @@ class ExpectedSteps:
                 c.lower, c.exact = (int(rec["value"][0]), int(rec["value"][1])), True
 
     def class_solved(self, g1: int, c, d: int) -> None:
-        """Class ``c`` of ``g1`` solved exactly: its subtree read from the table and recorded
-        (skipped if that fails: the class is then solved again after a resume)."""
-        search = self.search
-        with self.tree_lock:
-            saved, search._wins = search._wins, {}
-            try:
-                tree = search._optimal_subtree(c.members, d, [g1])
-                wins = dict(search._wins)
-            except Exception:   # noqa: BLE001  (stopped while re-solving an evicted set)
+        """Class ``c`` of ``g1`` solved exactly: its subtree (the split's record of its best
+        second guess, else read from the table) recorded (skipped if that fails: the class
+        is then solved again after a resume)."""
+        best = self._split_best(g1, c, d)
+        if best is not None:
+            tree, wins = best
+        else:
+            built = self.walk(lambda: self.search._optimal_subtree(c.members, d, [g1]))
+            if built is None:
                 return
-            finally:
-                search._wins = saved
+            tree, wins = built
         with self.cp.lock:
             cur = self.state.get("current")
             if cur is None or cur["guess"] != g1:
@@ -154,7 +156,38 @@ class ExpectedSteps:
             cur["classes"][str(c.response)] = {"value": [int(c.lower[0]), int(c.lower[1])],
                                                "first": int(c.members[0]), "tree": tree,
                                                "wins": wins}
+            cur.get("split", {}).pop(str(c.response), None)
         self.cp.changed()
+
+    def walk(self, build):
+        """(tree, wins by depth) that ``build()`` makes from the table, its wins counted
+        apart from the tree being built; None if it fails (stopped while re-solving an
+        evicted set)."""
+        search = self.search
+        with self.tree_lock:
+            saved, search._wins = search._wins, {}
+            try:
+                return build(), dict(search._wins)
+            except Exception:   # noqa: BLE001  (stopped while re-solving an evicted set)
+                return None
+            finally:
+                search._wins = saved
+
+    def _split_best(self, g1: int, c, d: int):
+        """(tree, wins) the split recorded for its best second guess of class ``c``, if that
+        guess is the one the class was solved with (else None)."""
+        with self.cp.lock:
+            cur = self.state.get("current")
+            rec = None if cur is None or cur["guess"] != g1 else \
+                cur.get("split", {}).get(str(c.response), {}).get("best")
+        if rec is None or self.search.solver.best_guess(c.members, d) != rec["guess"]:
+            return None
+        return rec["tree"], {int(k): int(v) for k, v in rec["wins"].items()}
+
+    def split_journal(self, g1: int, c) -> SplitJournal:
+        """The record of class ``c`` of ``g1`` solved by the parallel split: its second
+        guesses settled so far, and where the split reports the next ones."""
+        return SplitJournal(self, g1, str(c.response))
 
     def _known(self, g1: int) -> dict:
         cur = self.state.get("current")
@@ -162,3 +195,57 @@ class ExpectedSteps:
             return {}
         return {rec["first"]: (rec["tree"], {int(k): int(v) for k, v in rec["wins"].items()})
                 for rec in cur["classes"].values()}
+
+
+class SplitJournal:
+    """One class's second guesses settled by the parallel split
+    (:meth:`cbsolve.search.expected.split.ParallelSplit.solve`): in the checkpoint's
+    ``current.split[reply]``, while ``g1`` is the first guess in progress."""
+
+    def __init__(self, steps: ExpectedSteps, g1: int, reply: str) -> None:
+        self.steps, self.g1, self.reply = steps, g1, reply
+
+    def _record(self) -> dict | None:
+        cur = self.steps.state.get("current")
+        if cur is None or cur["guess"] != self.g1:
+            return None
+        return cur.setdefault("split", {}).setdefault(self.reply, {"exact": {}, "refuted": {}})
+
+    def known(self) -> tuple[dict, dict]:
+        """(guess -> exact value, guess -> lower bound that refuted it), as recorded."""
+        with self.steps.cp.lock:
+            rec = self._record() or {"exact": {}, "refuted": {}}
+            return tuple({int(g): (int(v[0]), int(v[1])) for g, v in rec[kind].items()}
+                         for kind in ("exact", "refuted"))
+
+    def exact(self, g: int, value, tree=None) -> None:
+        """Second guess ``g`` settled with its exact ``value``; ``tree`` (members, d, history:
+        it is the running best) its subtree is built from the table now and kept, so a resume
+        that ends with it need not solve its classes again."""
+        self._put("exact", g, value)
+        if tree is None:
+            return
+        members, d, history = tree
+        search = self.steps.search
+        built = self.steps.walk(lambda: search._node(g, members, d, history,
+                                                     search._optimal_subtree))
+        if built is None:
+            return
+        with self.steps.cp.lock:
+            rec = self._record()
+            if rec is None or ("best" in rec and tuple(rec["best"]["value"]) <= tuple(value)):
+                return   # a better one was recorded meanwhile (another thread)
+            rec["best"] = {"guess": int(g), "value": [int(value[0]), int(value[1])],
+                           "tree": built[0], "wins": {str(k): v for k, v in built[1].items()}}
+        self.steps.cp.changed()
+
+    def refuted(self, g: int, low) -> None:
+        self._put("refuted", g, low)
+
+    def _put(self, kind: str, g: int, value) -> None:
+        with self.steps.cp.lock:
+            rec = self._record()
+            if rec is None:
+                return
+            rec[kind][str(int(g))] = [int(value[0]), int(value[1])]
+        self.steps.cp.changed()

@@ -2,8 +2,9 @@
 ``--resume DIR``; docs/optimal.md, "Checkpoint and resume").
 
 Place in the data flow: the local drivers (:mod:`cbsolve.search.worst.driver`,
-:mod:`cbsolve.search.expected.search`) record what they have proved in a :class:`Checkpoint`
-(:mod:`.worst`, :mod:`.expected` say what, per objective) -> **this module** writes it to
+:mod:`cbsolve.search.expected.search`) and the Dask ones (:mod:`cbsolve.search.distributed`)
+record what they have proved in a :class:`Checkpoint` (:mod:`.worst`, :mod:`.expected`,
+:mod:`.distributed` say what) -> **this module** writes it to
 ``DIR/checkpoint.json`` every ``every`` seconds while something new was proved, and on every
 stop -> a later run reads it back and skips what it holds.
 
@@ -162,6 +163,18 @@ class Checkpoint:
         from .expected import ExpectedSteps
 
         return ExpectedSteps(self, search)
+
+    def dask_worst_steps(self):
+        """The worst-case Dask driver's decisions (:class:`.distributed.DaskWorstSteps`)."""
+        from .distributed import DaskWorstSteps
+
+        return DaskWorstSteps(self)
+
+    def dask_expected_steps(self):
+        """The expected-case Dask driver's results (:class:`.distributed.DaskExpectedSteps`)."""
+        from .distributed import DaskExpectedSteps
+
+        return DaskExpectedSteps(self)
 
     def summary(self) -> dict:
         """The JSON report's ``checkpoint`` field (docs/contract.md)."""

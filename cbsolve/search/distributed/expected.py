@@ -212,6 +212,7 @@ class DistributedExpected:
         self.splits = 0         # classes solved by the second-guess split
         self.root_greedy = False   # the searched set's greedy value, once computed (None: none)
         self.trace = trace      # a .trace.Trace to record the tasks in, or None
+        self.steps = None       # --checkpoint: the results recorded (checkpoint.distributed)
 
     # --- the driver's view of a set: which guesses, in which order ---------------------------
     def _order(self, members: np.ndarray, depth: int, history: list[int]):
@@ -252,16 +253,28 @@ class DistributedExpected:
         best = budget
         if greedy is not None and (greedy[0], greedy[1] + 1) < best:
             best = (greedy[0], greedy[1] + 1)   # strictly above the greedy value: it is found
-        found, bounds = None, []
-        for g, lbt, lbw, _cand in self._order(members, depth, history):
+        found, bounds, steps = None, [], self.steps
+        for rank, (g, lbt, lbw, _cand) in enumerate(self._order(members, depth, history)):
             if (lbt, lbw) >= best:
                 bounds.append((lbt, lbw))
                 break
+            known = None if steps is None else steps.done(rank, g)
+            if known is not None:   # settled before the checkpoint: replayed (the incumbent's
+                value, bound, incumbent = known   # classes are read back after the loop)
+                best, found = (value, (g, None)) if incumbent else (best, found)
+                bounds += [] if incumbent else [bound]
+                continue
             value, classes = self.evaluate(g, members, depth, history, best)
             if value < best:
                 best, found = value, (g, classes)
             else:
                 bounds.append(value)
+            if steps is not None:
+                incumbent = found is not None and found[0] == g
+                steps.settle(rank, g, value if incumbent else None, value, incumbent, classes)
+        if found is not None and found[1] is None:   # the incumbent replayed: its classes
+            found = (found[0], self._classes(found[0], members, depth))
+            steps.incumbent_classes(*found)
         if found is None:
             low = min(bounds) if bounds else (INF_T, INF_W)
             return max(low, best), None, None
@@ -286,7 +299,9 @@ class DistributedExpected:
             others = sum(o.lower[0] for o in classes if o is not c)
             return (best[0] - n - others, best[1] - 1)
 
-        pending = list(classes)
+        if self.steps is not None:
+            self.steps.begin(g, classes)   # classes solved before a resume count as solved
+        pending = [c for c in classes if not c.exact]
         running: dict = {}
         try:
             while pending or running:
@@ -298,6 +313,8 @@ class DistributedExpected:
                         self._split(c, cd, child_history, budget(c))
                         if not c.exact:
                             return max(value(), best), classes
+                        if self.steps is not None:
+                            self.steps.class_solved(g, c)
                         continue
                     running[self._submit(c, cd, child_history, budget(c))] = c
                 for c, res in self._finished(running):
@@ -306,6 +323,8 @@ class DistributedExpected:
                         return max(value(), best), classes
                     c.exact, c.tree = True, res["tree"]
                     c.histogram = {int(k): v for k, v in res["histogram"].items()}
+                    if self.steps is not None:
+                        self.steps.class_solved(g, c)
         finally:
             for fut in running:
                 fut.cancel()
@@ -350,6 +369,8 @@ class DistributedExpected:
                 for g, lbt, lbw, cand in s.solver.scan(members, depth, played, None, hist)]
         heapq.heapify(heap)
         fail, found, running = (INF_T, INF_W), None, {}
+        if self.steps is not None:   # the second guesses settled before a resume
+            best, fail, found, heap = self.steps.split_restored(history[-1], c, best, fail, heap)
         try:
             while heap or running:
                 while heap and len(running) < self.slots:
@@ -364,12 +385,15 @@ class DistributedExpected:
                                               notcand, g, True))
                         continue
                     running[self._submit_guess(g, members, depth, history, best)] = g
-                for _g, res in self._finished(running):
+                for g, res in self._finished(running):
                     value = (res["total"], res["worst"])
-                    if res["exact"] and value < best:
+                    better = res["exact"] and value < best
+                    if better:
                         best, found = value, res
                     else:
                         fail = min(fail, value)
+                    if self.steps is not None:
+                        self.steps.split_settled(history[-1], c, g, res, better)
         finally:
             for fut in running:
                 fut.cancel()
@@ -513,7 +537,9 @@ class DistributedExpected:
             # search keeps time_policy.TREE_RESERVE x that time for it, as on one machine
             # (without the reserve the distributed search ended ~2 s past its limit).
             t = time.perf_counter()
-            self.root_greedy = s.solver.greedy_value(members, s.depth, s.played_mask(history))
+            args = (members, s.depth, s.played_mask(history))
+            self.root_greedy = s.solver.greedy_value(*args) if self.steps is None else \
+                self.steps.greedy(lambda: s.solver.greedy_value(*args))
             if not self.deadline.unlimited:
                 self.deadline = self.deadline.reserving(
                     time_policy.TREE_RESERVE * (time.perf_counter() - t))
@@ -551,16 +577,23 @@ class DistributedExpected:
 def solve_expected_distributed(variant: Variant, scheduler: str, *, workers: int | None = None,
                                max_depth: int | None = None, guesses: str = "all",
                                time_limit: float | None = None, root=None,
-                               deadline: Deadline | None = None, trace=None) -> SearchResult:
+                               deadline: Deadline | None = None, trace=None,
+                               checkpoint=None) -> SearchResult:
     """The expected-case optimum on the Dask cluster at ``scheduler`` (an address, or "local":
     a local cluster of ``workers`` one-thread processes); ``root`` a position to start from;
     ``deadline`` (else ``time_limit`` seconds) counts the cluster's start; ``trace`` a
-    :class:`.trace.Trace` that records the run's tasks."""
+    :class:`.trace.Trace` that records the run's tasks; ``checkpoint`` (a
+    :class:`cbsolve.search.checkpoint.Checkpoint`): the settled tasks' results recorded."""
     deadline = Deadline.given(deadline, time_limit)
-    with cluster_client(scheduler, workers) as client:
-        driver = DistributedExpected(client, variant, max_depth, guesses, deadline=deadline,
-                                     trace=trace)
-        if root is None:
-            return driver.run()
-        return driver.run(root.members, list(root.history))
+    result = None
+    try:
+        with cluster_client(scheduler, workers) as client:
+            driver = DistributedExpected(client, variant, max_depth, guesses, deadline=deadline,
+                                         trace=trace)
+            driver.steps = None if checkpoint is None else checkpoint.dask_expected_steps()
+            result = driver.run() if root is None else driver.run(root.members, list(root.history))
+            return result
+    finally:
+        if checkpoint is not None:
+            checkpoint.close() if result is None else checkpoint.report(result)
 

@@ -87,26 +87,36 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
                             max_depth: int | None = None, certificate: bool = True,
                             workers: int | None = None, root=None,
                             time_limit: float | None = None,
-                            deadline: Deadline | None = None, trace=None) -> SearchResult:
+                            deadline: Deadline | None = None, trace=None,
+                            checkpoint=None) -> SearchResult:
     """Fewest guesses in the worst case (from ``root``, a position, when given), decided on the
     cluster of ``client``; tree and certificate as :func:`cbsolve.search.worst.solve_worst`.
     Stopped by ``deadline`` (else ``time_limit`` seconds) or Ctrl-C: the interval proved (the
     depths refuted so far, the greedy tree's depth) and, after a time limit, the greedy tree.
-    ``trace``: a :class:`.trace.Trace` that records the tasks (a group a depth)."""
+    ``trace``: a :class:`.trace.Trace` that records the tasks (a group a depth).
+    ``checkpoint`` (:class:`cbsolve.search.checkpoint.Checkpoint`, whole game): the decided
+    tasks recorded there, those it holds not sent again; written on every stop."""
     import time
 
     from .cluster import _Stopped
 
     started = time.perf_counter()
     deadline = Deadline.given(deadline, time_limit)
+    steps = None if checkpoint is None else checkpoint.dask_worst_steps()
+    result = None
     try:
-        return _solve(client, variant, guesses, max_depth, certificate, workers, root,
-                      deadline, started, trace)
+        result = _solve(client, variant, guesses, max_depth, certificate, workers, root,
+                        deadline, started, trace, steps)
+        return result
     except (_Stopped, KeyboardInterrupt) as stop:
         result = getattr(stop, "result", None)
         if result is None:      # stopped before the interval existed
             raise
-        return _stopped(variant, result, guesses, started)
+        result = _stopped(variant, result, guesses, started)
+        return result
+    finally:
+        if checkpoint is not None:
+            checkpoint.close() if result is None else checkpoint.report(result)
 
 
 def _stopped(variant, result, guesses, started):
@@ -132,7 +142,7 @@ def _stopped(variant, result, guesses, started):
 
 
 def _solve(client, variant, guesses, max_depth, certificate, workers, root, deadline, started,
-           trace=None):
+           trace=None, steps=None):
     import time
 
     from ...workers import resolve
@@ -149,7 +159,8 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
     lower = worst_lower(n, native.n_responses)
     if native.setup_stopped is not None:   # the counting bound, as a stop right after it
         return native.setup_stopped.report(result, lower, started)
-    greedy = native.run("greedy", 0)
+    greedy = native.run("greedy", 0) if steps is None else \
+        steps.greedy(lambda: native.run("greedy", 0))
     upper = _depth(greedy)
     result.lower, result.upper = lower, upper
     order = _first_guesses(variant, native, members, history, guesses)
@@ -158,9 +169,9 @@ def _solve(client, variant, guesses, max_depth, certificate, workers, root, dead
         for d in range(lower, upper):
             if max_depth is not None and d > max_depth:
                 break
-            winner = _decide(client, variant, guesses, members, history, order, d, deadline,
-                             trace)
-            tasks += len(order)
+            winner, sent = _decide(client, variant, guesses, members, history, order, d,
+                                   deadline, trace, steps)
+            tasks += sent
             if winner is not None:
                 optimum = d
                 break
@@ -255,10 +266,15 @@ def _submit(client, spec: dict, priority: int, size: int, trace):
 
 
 def _decide(client, variant, guesses, members, history, order, d, deadline,
-            trace=None) -> int | None:
-    """A first guess with which ``d`` guesses suffice, or None (proved: none does)."""
+            trace=None, steps=None) -> tuple[int | None, int]:
+    """(a first guess with which ``d`` guesses suffice, or None: proved, none does; the tasks
+    sent). With ``steps`` (a checkpoint's), only the guesses it has not decided are sent."""
     from .cluster import wait_any
 
+    if steps is not None:
+        if steps.depth_refuted(d) or steps.winner(d) is not None:
+            return steps.winner(d), 0
+        order = steps.open_guesses(d, order)
     if trace is not None:
         trace.group(f"depth {d}")
     futures = {_submit(client, _spec(variant, guesses, members, history, g, d),
@@ -274,10 +290,14 @@ def _decide(client, variant, guesses, members, history, order, d, deadline,
                 if fut.result()["ok"]:
                     winner = futures[fut]
                     break
+                if steps is not None:
+                    steps.guess_refuted(d, futures[fut])
     finally:
         for fut in futures:
             fut.cancel()
-    return winner
+    if steps is not None:
+        steps.decided(d, winner)
+    return winner, len(futures)
 
 
 def _note_missing_certificate(result) -> None:

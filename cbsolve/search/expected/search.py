@@ -450,7 +450,8 @@ class _Search(_Trees):
             # Mastermind 4/6's search: not computed.)
             if (self.workers > 1 and reps is None and self.native_sym
                     and len(c.members) >= self.split_min):
-                out = self._solve_split(c.members, cd, budget, played, [g1])
+                journal = None if self.steps is None else self.steps.split_journal(g1, c)
+                out = self._solve_split(c.members, cd, budget, played, [g1], journal)
             else:
                 out = solver.solve(c.members, cd, budget[0], budget[1], played, reps,
                                    self.native_history([g1]))
@@ -484,6 +485,8 @@ class _Search(_Trees):
         worst = 1 + max((c.lower[1] for c in classes), default=0)
         return (total, worst), classes, True
 
-    def _solve_split(self, members: np.ndarray, d: int, budget, played: int, history):
-        """The core's solve of one large set, its guesses shared among the workers."""
-        return ParallelSplit(self).solve(members, d, budget, played, history)
+    def _solve_split(self, members: np.ndarray, d: int, budget, played: int, history,
+                     journal=None):
+        """The core's solve of one large set, its guesses shared among the workers (each
+        second guess settled reported to ``journal``, a checkpoint's)."""
+        return ParallelSplit(self).solve(members, d, budget, played, history, journal)

@@ -3,7 +3,11 @@
 Place in the data flow: the expected-case driver (:class:`.search._Search`) hands a class of
 a first guess of at least :data:`SPLIT_MIN` secrets here instead of to the core's ``solve``,
 which would keep a single core busy with it; inside it classes of at least
-:data:`SPLIT_NESTED` secrets are split again.
+:data:`SPLIT_NESTED` secrets are split again. With a checkpoint, the top split of a class
+reports each second guess as it settles (its exact value, or the lower bound that refuted it)
+to a journal (:meth:`cbsolve.search.checkpoint.expected.ExpectedSteps.split_journal`) and, on
+a resume, starts from what the journal holds: a kill loses at most the second guesses being
+expanded, not the whole class.
 """
 from __future__ import annotations
 
@@ -30,7 +34,8 @@ class ParallelSplit:
     def __init__(self, search) -> None:
         self.search = search
 
-    def solve(self, members: np.ndarray, d: int, budget, played: int, history):
+    def solve(self, members: np.ndarray, d: int, budget, played: int, history,
+              journal=None):
         """The core's solve of one large set, its guesses expanded by ``workers`` threads.
 
         Same contract as ``Solver.solve``: (t, w, True) exact when below ``budget``, else
@@ -39,7 +44,12 @@ class ParallelSplit:
         classes' one-level bounds and goes back; popped again it is expanded, its classes solved
         by the core within the running best (classes of at least :data:`SPLIT_NESTED` secrets by
         this method again). Every guess is expanded or has a bound reaching the best, which
-        the threads share, so the value found is the optimum whatever the interleaving."""
+        the threads share, so the value found is the optimum whatever the interleaving.
+
+        ``journal`` (None, or a checkpoint's record of this set): its ``known()`` guesses
+        start settled (:func:`_restored`); every guess settled here is reported to it
+        (``exact(g, value, tree)``, tree: where to build a new best's subtree, else None;
+        ``refuted(g, lower bound)``)."""
         solver, n, win = self.search.solver, len(members), self.search.variant.win_response
         cd = self.search._child_depth(d)
         heap = [((lbt, lbw), not cand, int(g), None)
@@ -47,6 +57,8 @@ class ParallelSplit:
         heapq.heapify(heap)
         state = {"best": tuple(budget), "guess": None, "fail": (INF_T, INF_W), "stopped": False,
                  "refining": 0}
+        if journal is not None:
+            heap = _restored(heap, state, *journal.known())
         lock = threading.Lock()
 
         def refine(g):
@@ -80,14 +92,19 @@ class ParallelSplit:
                         return
                     value = (out[0], out[1])
                 if value >= cb:
+                    low = (done + value[0] + rest, max(wmax, 1 + value[1]))
                     with lock:
-                        state["fail"] = min(state["fail"],
-                                            (done + value[0] + rest, max(wmax, 1 + value[1])))
+                        state["fail"] = min(state["fail"], low)
+                    if journal is not None:
+                        journal.refuted(g, low)
                     return
                 done, wmax = done + value[0], max(wmax, 1 + value[1])
             with lock:
-                if (done, wmax) < state["best"]:
+                better = (done, wmax) < state["best"]
+                if better:
                     state["best"], state["guess"] = (done, wmax), g
+            if journal is not None:   # a new best with its subtree (read from the table now)
+                journal.exact(g, (done, wmax), (members, d, history) if better else None)
 
         def worker():
             while True:
@@ -135,3 +152,29 @@ class ParallelSplit:
         low = solver.lower_bound(members, d, played, history)
         t, w = max((low[0], low[1]), state["fail"])
         return t, w, False
+
+
+def _restored(heap: list, state: dict, exact: dict, refuted: dict) -> list:
+    """The heap and running best of a split resumed from its journal: the best exact value
+    recorded (``exact``: guess -> (t, w)) is the running best if below the budget, every
+    guess recorded exact leaves the heap, and so does every guess whose recorded lower bound
+    (``refuted``: guess -> (t, w)) reaches the best; the other refuted guesses keep that bound
+    (values and lower bounds hold whatever budget they were found under)."""
+    for g, value in sorted(exact.items(), key=lambda x: x[1]):
+        if value < state["best"]:
+            state["best"], state["guess"] = value, g
+        else:
+            state["fail"] = min(state["fail"], value)
+    out = []
+    for bound, notcand, g, data in heap:
+        if g in exact:
+            continue
+        low = refuted.get(g)
+        if low is not None:
+            if low >= state["best"]:
+                state["fail"] = min(state["fail"], low)
+                continue
+            bound = max(bound, low)
+        out.append((bound, notcand, g, data))
+    heapq.heapify(out)
+    return out
