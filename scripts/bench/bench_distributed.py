@@ -2,13 +2,14 @@
 
 Side by side in one run: the single-process search on one thread (the reference value and
 time), then a local Dask cluster of 1 and of 2 one-thread worker processes. Per row: wall
-seconds, the CPU seconds spent in the tasks, the busiest worker's share of them (on dedicated
-cores the run cannot finish before that worker, so total / busiest is the speed-up the split
-allows, a figure the load of a shared machine does not change much), the work efficiency
-(the one-process CPU divided by the task CPU of all workers: 1.0 when splitting costs no extra
-work), tasks, the optimum and whether it matches the reference. ``--trace DIR`` writes each
-Dask run's trace (scripts/bench/simulate_trace.py projects it). Run it with nice on a shared
-machine.
+seconds, the CPU seconds spent in the tasks (the threads that ran them: the search's work),
+the worker processes' CPU meanwhile (adding the workers' own threads), the busiest worker's
+share of the task CPU (on dedicated cores the run cannot finish before that worker, so total /
+busiest is the speed-up the split allows, a figure the load of a shared machine does not
+change much), the work efficiency (the one-process CPU divided by the task CPU of all workers:
+1.0 when splitting costs no extra work), tasks, the optimum and whether it matches the
+reference. ``--trace DIR`` writes each Dask run's trace (scripts/bench/simulate_trace.py
+projects it). Run it with nice on a shared machine.
 
     nice python scripts/bench/bench_distributed.py                        # Bulls & Cows 4/10
     nice python scripts/bench/bench_distributed.py --variant mastermind   # seconds, a smoke run
@@ -36,7 +37,8 @@ def bench(variant: Variant, workers=(1, 2), reference: bool = True,
         ref = solve_expected(variant, workers=1, progress=False)
         cpu = time.process_time() - cpu
         rows.append({"run": "one process, 1 thread", "seconds": time.perf_counter() - start,
-                     "cpu": cpu, "busiest": cpu, "tasks": 0, "total": ref.total, "same": True})
+                     "cpu": cpu, "busiest": cpu, "process": cpu, "tasks": 0, "total": ref.total,
+                     "same": True})
     for n in workers:
         with cluster_client("local", n) as client:
             start = time.perf_counter()
@@ -49,6 +51,7 @@ def bench(variant: Variant, workers=(1, 2), reference: bool = True,
             rows.append({"run": f"Dask, {n} worker{'s' if n > 1 else ''}",
                          "seconds": time.perf_counter() - start, "cpu": driver.task_seconds,
                          "busiest": max(driver.worker_seconds.values()), "tasks": driver.tasks,
+                         "process": driver.process_seconds,
                          "total": res.total,
                          "same": "-" if ref is None else (res.total, res.worst) == (
                              ref.total, ref.worst)})
@@ -75,11 +78,13 @@ def main() -> None:
         split = distributed.Split(min_slots=args.split_slots)
     variant = Variant.preset(args.variant)
     print(f"{variant.describe()}, expected-case optimum")
-    print(f"{'run':24} {'wall s':>8} {'task CPU s':>11} {'busiest s':>10} {'effic.':>6} "
+    print(f"{'run':24} {'wall s':>8} {'task CPU s':>11} {'worker CPU s':>12} {'busiest s':>10} "
+          f"{'effic.':>6} "
           f"{'tasks':>6} {'total':>7} same")
     for r in bench(variant, tuple(args.workers), not args.no_reference, split, args.trace):
         eff = "-" if r["efficiency"] is None else f"{r['efficiency']:.2f}"
-        print(f"{r['run']:24} {r['seconds']:8.1f} {r['cpu']:11.1f} {r['busiest']:10.1f} "
+        print(f"{r['run']:24} {r['seconds']:8.1f} {r['cpu']:11.1f} {r['process']:12.1f} "
+              f"{r['busiest']:10.1f} "
               f"{eff:>6} {r['tasks']:6d} {r['total']:7d} {r['same']}", flush=True)
 
 

@@ -81,6 +81,23 @@ def _worker_name() -> str:
         return "local"
 
 
+class _TaskClock:
+    """A task's account: ``cpu``, the CPU of the thread that runs it (the search runs in that
+    thread: ``solve_set(interruptible=False)``), which is the work the task needed;
+    ``process_cpu``, its worker process's CPU meanwhile, which adds the worker's own threads
+    (event loop, heartbeats, profiler sampling) and, on a worker of several threads, the other
+    tasks; wall ``seconds``; the worker."""
+
+    def __init__(self):
+        self.wall, self.thread, self.process = \
+            time.perf_counter(), time.thread_time(), time.process_time()
+
+    def read(self) -> dict:
+        return {"cpu": time.thread_time() - self.thread,
+                "process_cpu": time.process_time() - self.process,
+                "seconds": time.perf_counter() - self.wall, "worker": _worker_name()}
+
+
 def solve_class(spec: dict) -> dict:
     """A Dask task: the exact optimum of one set within a budget, with its tree when exact.
 
@@ -90,7 +107,7 @@ def solve_class(spec: dict) -> dict:
     from ..expected.kernel import INF_T
     from ..position import solve_set, subtree
 
-    started, cpu = time.perf_counter(), time.process_time()
+    clock = _TaskClock()
     search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
     solver = search.solver
     nodes = solver.nodes    # cumulative over this thread's tasks
@@ -103,20 +120,18 @@ def solve_class(spec: dict) -> dict:
     if spec.get("seconds"):     # a task's edge: the time left when the driver sent it
         search.set_deadline(Deadline.from_limit(spec["seconds"]))
     try:
-        out = solve_set(search, members, history, budget, depth=depth)
+        out = solve_set(search, members, history, budget, depth=depth, interruptible=False)
     finally:
         search.set_deadline(None)
-    done = {"seconds": time.perf_counter() - started, "nodes": int(solver.nodes - nodes),
-            "cpu": time.process_time() - cpu, "worker": _worker_name()}
     if out is None:
-        return {**done, "stopped": True}
+        return {**clock.read(), "nodes": int(solver.nodes - nodes), "stopped": True}
     total, worst, exact = out
-    res = {**done, "stopped": False, "total": int(min(total, INF_T)), "worst": int(worst),
+    res = {"stopped": False, "total": int(min(total, INF_T)), "worst": int(worst),
            "exact": bool(exact)}
     if exact:
         tree, hist = subtree(search, members, history, depth)
         res.update(tree=tree, histogram=hist)
-    return res
+    return {**res, **clock.read(), "nodes": int(solver.nodes - nodes)}
 
 
 def solve_guess(spec: dict) -> dict:
@@ -125,7 +140,7 @@ def solve_guess(spec: dict) -> dict:
     when it beats the budget, else a proved lower bound >= the budget."""
     from ..position import solve_set, subtree
 
-    started, cpu = time.perf_counter(), time.process_time()
+    clock = _TaskClock()
     search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
     solver = search.solver
     nodes = solver.nodes
@@ -150,7 +165,7 @@ def solve_guess(spec: dict) -> dict:
             cb = (best[0] - done - rest, best[1] - 1)
             value = (bound[0], bound[1])
             if value < cb and not bound[2]:
-                got = solve_set(search, sub, child, cb, depth=cd)
+                got = solve_set(search, sub, child, cb, depth=cd, interruptible=False)
                 if got is None:
                     out = {"stopped": True}
                     break
@@ -172,8 +187,7 @@ def solve_guess(spec: dict) -> dict:
         out = {"stopped": False, "exact": True, "total": int(done), "worst": int(wmax),
                "tree": {"guess": search.space.format(search.codes[g]), "children": children},
                "histogram": dict(sorted(hist.items()))}
-    out.update(seconds=time.perf_counter() - started, nodes=int(solver.nodes - nodes),
-               cpu=time.process_time() - cpu, worker=_worker_name())
+    out.update(clock.read(), nodes=int(solver.nodes - nodes))
     return out
 
 
@@ -206,8 +220,9 @@ class DistributedExpected:
         self.slots = max(1, sum(client.nthreads().values()))
         self.tasks = 0
         self.nodes = 0
-        self.task_seconds = 0.0   # CPU seconds of the tasks on the workers (their processes)
+        self.task_seconds = 0.0   # CPU seconds of the tasks on the workers (their threads)
         self.worker_seconds: dict[str, float] = {}   # the same per worker
+        self.process_seconds = 0.0  # the worker processes' CPU meanwhile (their own threads too)
         self.root_level = 0     # guesses played before the searched set (a position's entries)
         self.splits = 0         # classes solved by the second-guess split
         self.root_greedy = False   # the searched set's greedy value, once computed (None: none)
@@ -426,6 +441,7 @@ class DistributedExpected:
                 self.trace.finished(fut.key, res)
             self.nodes += res["nodes"]
             self.task_seconds += res["cpu"]
+            self.process_seconds += res.get("process_cpu", res["cpu"])
             self.worker_seconds[res["worker"]] = self.worker_seconds.get(res["worker"], 0.0) \
                 + res["cpu"]
             if res["stopped"]:
