@@ -14,7 +14,8 @@ EXIT_INTERRUPTED = 130
 
 
 def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline, workers,
-            memory_budget, positional, scheduler, as_json, split="orbit") -> int:
+            memory_budget, positional, scheduler, as_json, split="orbit",
+            split_size=None) -> int:
     """The ``--plan`` branch of ``optimal``; ``positional``: entries or a log were given."""
     if objective != "worst":
         raise InvalidVariant("--plan shards the worst-case refutation only (--objective worst)")
@@ -27,7 +28,7 @@ def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline
         if max_depth is None:
             raise InvalidVariant("--plan needs --max-depth D: the depth to refute (the lower "
                                  "end of the worst-case interval `cbsolve bounds` reports)")
-        plan = shards.plan_refutation(variant, plan_dir, max_depth, guesses, split)
+        plan = shards.plan_refutation(variant, plan_dir, max_depth, guesses, split, split_size)
         emit(as_json, _plan_json(plan, plan_dir), _plan_text(plan, plan_dir, variant))
         return EXIT_OK
     if split != "orbit":
@@ -57,6 +58,8 @@ def _plan_json(plan: dict, plan_dir) -> dict:
            "orbits": plan["orbits"], "checksum": plan["checksum"], "variant": plan["variant"]}
     if "units" in plan:
         out.update(split=plan["split"], units=len(plan["units"]))
+        if "split_size" in plan:
+            out["split_size"] = plan["split_size"]
     return out
 
 
@@ -66,8 +69,8 @@ def _plan_text(plan: dict, plan_dir, variant) -> str:
         f"{variant.describe()}: plan to refute {plan['depth']} guesses in the worst case "
         f"(guesses from {plan['guesses']})",
         f"  {n} first-guess orbits: {' '.join(plan['orbits'][:12])}{' ...' if n > 12 else ''}",
-        *([f"  split by second guesses: {len(plan['units'])} units (a shard K of N runs the "
-           "units i with i mod N = K-1)"] if "units" in plan else []),
+        *([f"  split by {plan['split']} guesses: {len(plan['units'])} units (a shard K of N "
+           "runs the units i with i mod N = K-1)"] if "units" in plan else []),
         f"  written to {plan_dir}; run every shard K of N (any order, any machine):",
         f"    cbsolve optimal <variant options> --plan {plan_dir} --shard K/N",
         f"  then: cbsolve merge {plan_dir}"])
