@@ -82,10 +82,15 @@ def _run_text(run, plan_dir) -> str:
     what = "units" if any("unit" in o for o in run.orbits) else "orbits"
     lines = [f"shard {k}/{n} of {plan_dir}: {done} {what} done, refuting {run.depth} guesses"]
     if run.not_refuted and any("unit" in o for o in run.orbits):
-        lines.append(f"  not refuted: {run.not_refuted[0]} (first guess:class:second guess): "
-                     "that second guess settles the class within "
-                     f"{run.depth - 1} more guesses, so the split does not refute its first "
-                     "guess (plan that orbit without --split, or merge to see the rest)")
+        part = run.not_refuted[0].count(":") > 2     # first:class:second:reply:third+more
+        lines.append(f"  not refuted: {run.not_refuted[0]} (first guess:class:second guess"
+                     + (":reply:third guesses): one of those third guesses settles that reply's "
+                        f"class within {run.depth - 2} more guesses, so the split does not "
+                        "refute its second guess" if part else
+                        "): that second guess settles the class within "
+                        f"{run.depth - 1} more guesses, so the split does not refute its first "
+                        "guess")
+                     + " (plan that orbit without --split, or merge to see the rest)")
     elif run.not_refuted:
         lines.append(f"  not refuted: first guess {run.not_refuted[0]} finds every secret within "
                      f"{run.depth} guesses (its strategy is in its result file): {run.depth} "
@@ -98,7 +103,13 @@ def _run_text(run, plan_dir) -> str:
 
 
 def _say(entry: dict) -> None:
-    extra = f" by reply {entry['reply']} ({entry['size']} secrets)" if entry.get("reply") else ""
+    extra = ""
+    if entry.get("reply") and entry.get("size") is None:    # a part of a third-level split
+        extra = (f" (its third guesses, on reply {entry['reply']} of the second guess)"
+                 if entry["outcome"] == "refuted" else
+                 f" (a third guess settles reply {entry['reply']} of the second guess)")
+    elif entry.get("reply"):
+        extra = f" by reply {entry['reply']} ({entry['size']} secrets)"
     what = f"unit {entry['unit']}" if "unit" in entry else f"orbit {entry['orbit']}"
     click.echo(f"  {what} {entry['guess']}: {entry['outcome']}{extra}, "
                f"{entry.get('seconds', 0):.2f} s", err=True)
