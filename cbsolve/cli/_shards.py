@@ -14,7 +14,8 @@ EXIT_INTERRUPTED = 130
 
 
 def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline, workers,
-            memory_budget, positional, scheduler, as_json, split="orbit") -> int:
+            memory_budget, positional, scheduler, as_json, split="orbit",
+            split_size=None) -> int:
     """The ``--plan`` branch of ``optimal``; ``positional``: entries or a log were given."""
     if objective != "worst":
         raise InvalidVariant("--plan shards the worst-case refutation only (--objective worst)")
@@ -27,7 +28,7 @@ def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline
         if max_depth is None:
             raise InvalidVariant("--plan needs --max-depth D: the depth to refute (the lower "
                                  "end of the worst-case interval `cbsolve bounds` reports)")
-        plan = shards.plan_refutation(variant, plan_dir, max_depth, guesses, split)
+        plan = shards.plan_refutation(variant, plan_dir, max_depth, guesses, split, split_size)
         emit(as_json, _plan_json(plan, plan_dir), _plan_text(plan, plan_dir, variant))
         return EXIT_OK
     if split != "orbit":
@@ -57,6 +58,8 @@ def _plan_json(plan: dict, plan_dir) -> dict:
            "orbits": plan["orbits"], "checksum": plan["checksum"], "variant": plan["variant"]}
     if "units" in plan:
         out.update(split=plan["split"], units=len(plan["units"]))
+        if "split_size" in plan:
+            out["split_size"] = plan["split_size"]
     return out
 
 
@@ -66,8 +69,8 @@ def _plan_text(plan: dict, plan_dir, variant) -> str:
         f"{variant.describe()}: plan to refute {plan['depth']} guesses in the worst case "
         f"(guesses from {plan['guesses']})",
         f"  {n} first-guess orbits: {' '.join(plan['orbits'][:12])}{' ...' if n > 12 else ''}",
-        *([f"  split by second guesses: {len(plan['units'])} units (a shard K of N runs the "
-           "units i with i mod N = K-1)"] if "units" in plan else []),
+        *([f"  split by {plan['split']} guesses: {len(plan['units'])} units (a shard K of N "
+           "runs the units i with i mod N = K-1)"] if "units" in plan else []),
         f"  written to {plan_dir}; run every shard K of N (any order, any machine):",
         f"    cbsolve optimal <variant options> --plan {plan_dir} --shard K/N",
         f"  then: cbsolve merge {plan_dir}"])
@@ -79,10 +82,15 @@ def _run_text(run, plan_dir) -> str:
     what = "units" if any("unit" in o for o in run.orbits) else "orbits"
     lines = [f"shard {k}/{n} of {plan_dir}: {done} {what} done, refuting {run.depth} guesses"]
     if run.not_refuted and any("unit" in o for o in run.orbits):
-        lines.append(f"  not refuted: {run.not_refuted[0]} (first guess:class:second guess): "
-                     "that second guess settles the class within "
-                     f"{run.depth - 1} more guesses, so the split does not refute its first "
-                     "guess (plan that orbit without --split, or merge to see the rest)")
+        part = run.not_refuted[0].count(":") > 2     # first:class:second:reply:third+more
+        lines.append(f"  not refuted: {run.not_refuted[0]} (first guess:class:second guess"
+                     + (":reply:third guesses): one of those third guesses settles that reply's "
+                        f"class within {run.depth - 2} more guesses, so the split does not "
+                        "refute its second guess" if part else
+                        "): that second guess settles the class within "
+                        f"{run.depth - 1} more guesses, so the split does not refute its first "
+                        "guess")
+                     + " (plan that orbit without --split, or merge to see the rest)")
     elif run.not_refuted:
         lines.append(f"  not refuted: first guess {run.not_refuted[0]} finds every secret within "
                      f"{run.depth} guesses (its strategy is in its result file): {run.depth} "
@@ -95,7 +103,13 @@ def _run_text(run, plan_dir) -> str:
 
 
 def _say(entry: dict) -> None:
-    extra = f" by reply {entry['reply']} ({entry['size']} secrets)" if entry.get("reply") else ""
+    extra = ""
+    if entry.get("reply") and entry.get("size") is None:    # a part of a third-level split
+        extra = (f" (its third guesses, on reply {entry['reply']} of the second guess)"
+                 if entry["outcome"] == "refuted" else
+                 f" (a third guess settles reply {entry['reply']} of the second guess)")
+    elif entry.get("reply"):
+        extra = f" by reply {entry['reply']} ({entry['size']} secrets)"
     what = f"unit {entry['unit']}" if "unit" in entry else f"orbit {entry['orbit']}"
     click.echo(f"  {what} {entry['guess']}: {entry['outcome']}{extra}, "
                f"{entry.get('seconds', 0):.2f} s", err=True)

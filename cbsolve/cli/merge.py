@@ -48,9 +48,10 @@ def _incomplete(merged, directory) -> str:
     lines = [f"{directory}: no certificate ({merged.orbits} orbits, refuting {merged.depth} "
              "guesses)"]
     if merged.not_refuted and merged.units is not None:
-        lines.append(f"  not refuted by the split (first guess:class:second guess, or an orbit "
-                     f"run whole): {' '.join(merged.not_refuted)} (that second guess settles "
-                     "its class: plan the orbit without --split to go on)")
+        lines.append(f"  not refuted by the split (first guess:class:second guess, with "
+                     ":reply:third guess for a split second guess, or an orbit run whole): "
+                     f"{' '.join(merged.not_refuted)} (the last guess named settles its class: "
+                     "plan the orbit without --split, or with a larger --split-size, to go on)")
     elif merged.not_refuted:
         lines.append(f"  not refuted: {' '.join(merged.not_refuted)} (each finds every secret "
                      f"within {merged.depth} guesses: {merged.depth} cannot be refuted)")

@@ -87,9 +87,14 @@ EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 @click.option("--trace", "trace_file", type=FILE, default=None, metavar="FILE",
               help="With --scheduler: write the run's task trace (keys, CPU, worker, order) to "
                    "FILE, for scripts/bench/simulate_trace.py.")
-@click.option("--split", "split", default="orbit", show_default=True, metavar="orbit|second",
+@click.option("--split", "split", default="orbit", show_default=True,
+              metavar="orbit|second|third",
               help="With --plan and --max-depth: one shard job a first-guess orbit, or "
-                   "(first guess, second guess) pairs for orbits that one job would not finish.")
+                   "(first guess, second guess) pairs for orbits that one job would not finish; "
+                   "third: also the third guesses of the large pairs, in parts.")
+@click.option("--split-size", "split_size", type=int, default=None, metavar="N",
+              help="With --split third: a (first, second guess) unit with more than N third "
+                   "guesses to refute becomes parts of at most N (default 2000).")
 @click.option("--checkpoint", "checkpoint_dir", default=None, metavar="DIR",
               help="Write what is proved to DIR/checkpoint.json at intervals and on every "
                    "stop; a DIR holding a checkpoint of the same search resumes it.")
@@ -102,6 +107,7 @@ EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
                     time_limit, workers, no_certificate, lookahead, ties, memory_budget,
                     reply_source, scheduler, plan_dir, shard, verbose, trace_file, split,
+                    split_size,
                     checkpoint_dir, checkpoint_every, resume_dir, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
 
@@ -143,6 +149,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         raise InvalidVariant("--trace records the tasks of a Dask run: give --scheduler")
     if split != "orbit" and plan_dir is None:
         raise InvalidVariant("--split chooses how a --plan splits the refutation: give --plan DIR")
+    if split_size is not None and split != "third":
+        raise InvalidVariant("--split-size sizes the parts of --split third: give --split third")
     if shard is not None and plan_dir is None:
         raise InvalidVariant("--shard K/N runs a share of a plan: give --plan DIR")
     if plan_dir is not None:
@@ -155,7 +163,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         return sharded(plan_dir, shard, objective=objective, max_depth=max_depth,
                        guesses=guesses, variant=variant, deadline=deadline, workers=workers,
                        memory_budget=limit, positional=bool(entries or log_file),
-                       scheduler=scheduler, as_json=as_json, split=split)
+                       scheduler=scheduler, as_json=as_json, split=split,
+                       split_size=split_size)
     show = progress_enabled(as_json)
     from ..api import optimal
     from ..errors import InconsistentLog

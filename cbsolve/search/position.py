@@ -126,13 +126,15 @@ def expected_search(variant: Variant, max_depth: int | None, guesses: str,
 
 def solve_set(search, members: np.ndarray, history: list[int], budget=None,
               depth: int | None = None, seconds: float | None = None,
-              deadline: Deadline | None = None):
+              deadline: Deadline | None = None, interruptible: bool = True):
     """Solve one set exactly within ``budget`` (total, worst): (total, worst, exact) as the
     core's ``solve``, or None when stopped; the call runs in a thread so Ctrl-C stops it.
     ``depth``: guesses left under a ``max_depth`` cap (default: the search's cap; 0 none).
     ``deadline`` (or ``seconds``, 0: none): a deadline for this call alone, set on the search
     and cleared after it with the stop flag; neither leaves the search's deadline as the
-    caller set it."""
+    caller set it. ``interruptible=False``: the kernel runs in the calling thread (a Dask
+    task: no Ctrl-C to honour there, the search's deadline stops it, and the task's thread CPU
+    is then the search's own, apart from the worker's event loop and heartbeats)."""
     from ..deadline import run_interruptible
     from .expected.kernel import INF_T, INF_W
 
@@ -144,11 +146,14 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
         return solver.solve(members, search.depth if depth is None else depth, int(bt), int(bw),
                             search.played_mask(history), None, search.native_history(history))
 
+    def run():
+        return run_interruptible(work, solver.request_stop) if interruptible else work()
+
     if deadline is None and seconds is None:
-        return run_interruptible(work, solver.request_stop)
+        return run()
     search.set_deadline(Deadline.given(deadline, seconds or None))
     try:
-        return run_interruptible(work, solver.request_stop)
+        return run()
     finally:
         search.set_deadline(None)
 

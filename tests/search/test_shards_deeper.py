@@ -114,7 +114,7 @@ def test_missing_duplicate_and_mismatched_units_are_refused(capsys, tmp_path):
 
 
 def test_bad_split_options_are_one_line_exit_2(capsys, tmp_path):
-    for args, word in ((["--plan", str(tmp_path / "a"), "--max-depth", "5", "--split", "third"],
+    for args, word in ((["--plan", str(tmp_path / "a"), "--max-depth", "5", "--split", "fourth"],
                         "split"),
                        (["--plan", str(tmp_path / "b"), "--max-depth", "2", "--split", "second"],
                         "3 or more"),

@@ -52,7 +52,10 @@ class Split:
     single-worker time), and only on clusters of at least ``min_slots`` worker threads."""
 
     min_size: int = 1000
-    min_slots: int = 2
+    min_slots: int = 3
+    #: The split's first expansion (its most promising second guess, usually the best) by its
+    #: reply classes as tasks (a third level), the others by one task a guess.
+    third: bool = True
 
 #: On a worker thread: its search for the current game ((variant, cap, guesses), search). One
 #: per thread, as a search builds trees in Python-side state (a threaded worker would race).
@@ -81,6 +84,23 @@ def _worker_name() -> str:
         return "local"
 
 
+class _TaskClock:
+    """A task's account: ``cpu``, the CPU of the thread that runs it (the search runs in that
+    thread: ``solve_set(interruptible=False)``), which is the work the task needed;
+    ``process_cpu``, its worker process's CPU meanwhile, which adds the worker's own threads
+    (event loop, heartbeats, profiler sampling) and, on a worker of several threads, the other
+    tasks; wall ``seconds``; the worker."""
+
+    def __init__(self):
+        self.wall, self.thread, self.process = \
+            time.perf_counter(), time.thread_time(), time.process_time()
+
+    def read(self) -> dict:
+        return {"cpu": time.thread_time() - self.thread,
+                "process_cpu": time.process_time() - self.process,
+                "seconds": time.perf_counter() - self.wall, "worker": _worker_name()}
+
+
 def solve_class(spec: dict) -> dict:
     """A Dask task: the exact optimum of one set within a budget, with its tree when exact.
 
@@ -90,7 +110,7 @@ def solve_class(spec: dict) -> dict:
     from ..expected.kernel import INF_T
     from ..position import solve_set, subtree
 
-    started, cpu = time.perf_counter(), time.process_time()
+    clock = _TaskClock()
     search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
     solver = search.solver
     nodes = solver.nodes    # cumulative over this thread's tasks
@@ -103,20 +123,18 @@ def solve_class(spec: dict) -> dict:
     if spec.get("seconds"):     # a task's edge: the time left when the driver sent it
         search.set_deadline(Deadline.from_limit(spec["seconds"]))
     try:
-        out = solve_set(search, members, history, budget, depth=depth)
+        out = solve_set(search, members, history, budget, depth=depth, interruptible=False)
     finally:
         search.set_deadline(None)
-    done = {"seconds": time.perf_counter() - started, "nodes": int(solver.nodes - nodes),
-            "cpu": time.process_time() - cpu, "worker": _worker_name()}
     if out is None:
-        return {**done, "stopped": True}
+        return {**clock.read(), "nodes": int(solver.nodes - nodes), "stopped": True}
     total, worst, exact = out
-    res = {**done, "stopped": False, "total": int(min(total, INF_T)), "worst": int(worst),
+    res = {"stopped": False, "total": int(min(total, INF_T)), "worst": int(worst),
            "exact": bool(exact)}
     if exact:
         tree, hist = subtree(search, members, history, depth)
         res.update(tree=tree, histogram=hist)
-    return res
+    return {**res, **clock.read(), "nodes": int(solver.nodes - nodes)}
 
 
 def solve_guess(spec: dict) -> dict:
@@ -125,7 +143,7 @@ def solve_guess(spec: dict) -> dict:
     when it beats the budget, else a proved lower bound >= the budget."""
     from ..position import solve_set, subtree
 
-    started, cpu = time.perf_counter(), time.process_time()
+    clock = _TaskClock()
     search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
     solver = search.solver
     nodes = solver.nodes
@@ -150,7 +168,7 @@ def solve_guess(spec: dict) -> dict:
             cb = (best[0] - done - rest, best[1] - 1)
             value = (bound[0], bound[1])
             if value < cb and not bound[2]:
-                got = solve_set(search, sub, child, cb, depth=cd)
+                got = solve_set(search, sub, child, cb, depth=cd, interruptible=False)
                 if got is None:
                     out = {"stopped": True}
                     break
@@ -172,8 +190,7 @@ def solve_guess(spec: dict) -> dict:
         out = {"stopped": False, "exact": True, "total": int(done), "worst": int(wmax),
                "tree": {"guess": search.space.format(search.codes[g]), "children": children},
                "histogram": dict(sorted(hist.items()))}
-    out.update(seconds=time.perf_counter() - started, nodes=int(solver.nodes - nodes),
-               cpu=time.process_time() - cpu, worker=_worker_name())
+    out.update(clock.read(), nodes=int(solver.nodes - nodes))
     return out
 
 
@@ -206,8 +223,9 @@ class DistributedExpected:
         self.slots = max(1, sum(client.nthreads().values()))
         self.tasks = 0
         self.nodes = 0
-        self.task_seconds = 0.0   # CPU seconds of the tasks on the workers (their processes)
+        self.task_seconds = 0.0   # CPU seconds of the tasks on the workers (their threads)
         self.worker_seconds: dict[str, float] = {}   # the same per worker
+        self.process_seconds = 0.0  # the worker processes' CPU meanwhile (their own threads too)
         self.root_level = 0     # guesses played before the searched set (a position's entries)
         self.splits = 0         # classes solved by the second-guess split
         self.root_greedy = False   # the searched set's greedy value, once computed (None: none)
@@ -353,7 +371,12 @@ class DistributedExpected:
         expanded by a task (:func:`solve_guess`): a guess popped the first time gets its
         classes' one-level bounds here and goes back; popped again it is sent to a worker with
         the best value known at that moment. Every guess is expanded or has a bound reaching
-        the best, so the value is the class's optimum whatever the order tasks finish in."""
+        the best, so the value is the class's optimum whatever the order tasks finish in.
+
+        With ``split.third``, the first guess expanded is evaluated by its classes on the
+        workers (:meth:`evaluate`, a third level), alone: it is usually the best, its exact
+        value most of the class's work (Bulls & Cows 4/10, class 0,1 of 0123: 23 s of 43 s as
+        one task), and the other guesses are then sent with that value as their budget."""
         import heapq
 
         from ..expected.kernel import INF_T, INF_W
@@ -371,6 +394,7 @@ class DistributedExpected:
         fail, found, running = (INF_T, INF_W), None, {}
         if self.steps is not None:   # the second guesses settled before a resume
             best, fail, found, heap = self.steps.split_restored(history[-1], c, best, fail, heap)
+        by_classes = self.split.third
         try:
             while heap or running:
                 while heap and len(running) < self.slots:
@@ -383,6 +407,18 @@ class DistributedExpected:
                         heapq.heappush(heap, (max(bound, self._refine(g, members, depth,
                                                                       history)),
                                               notcand, g, True))
+                        continue
+                    if by_classes and not running:
+                        by_classes = False
+                        value, classes = self.evaluate(g, members, depth, history, best)
+                        res = {"total": value[0], "worst": value[1], "exact": value < best}
+                        if res["exact"]:
+                            res["tree"], res["histogram"] = self._assemble(g, members, classes)
+                            best, found = value, res
+                        else:
+                            fail = min(fail, value)
+                        if self.steps is not None:
+                            self.steps.split_settled(history[-1], c, g, res, res["exact"])
                         continue
                     running[self._submit_guess(g, members, depth, history, best)] = g
                 for g, res in self._finished(running):
@@ -450,6 +486,7 @@ class DistributedExpected:
                 self.trace.finished(fut.key, res)
             self.nodes += res["nodes"]
             self.task_seconds += res["cpu"]
+            self.process_seconds += res.get("process_cpu", res["cpu"])
             self.worker_seconds[res["worker"]] = self.worker_seconds.get(res["worker"], 0.0) \
                 + res["cpu"]
             if res["stopped"]:

@@ -9,7 +9,10 @@ Model: a run is a sequence of groups. A group is the work the driver can hand ou
 the reply classes of one first guess (the expected case), the first guesses of one depth (the
 worst case), the units of a sharded plan. Its tasks are independent of each other; a group
 starts when the groups it comes ``after`` are done and the driver has spent ``driver_cpu``
-seconds (its serial work in between: ordering, bounds, certificate). Tasks the driver cancels
+seconds (its serial work in between: ordering, bounds, certificate), the CPU of the driver's
+own thread: the Dask client's threads, which talk to the scheduler while the driver waits,
+run beside the workers and are counted apart (``driver_process_cpu``, the driver process's
+whole CPU; on Bulls & Cows 4/10 they were two thirds of it, docs/optimal.md). Tasks the driver cancels
 (a refuted guess's other classes) return nothing and are not in the trace: it holds the work
 that was needed, measured, and the order that the driver's logic imposes.
 """
@@ -28,13 +31,14 @@ class Trace:
         self.doc = {"format": FORMAT, "version": VERSION, "objective": objective,
                     "variant": variant, "workers": workers, "groups": [], "tasks": []}
         self._pending: dict[str, dict] = {}
-        self._cpu = time.process_time()
+        self._cpu = time.thread_time()      # made and fed in the driver's thread
+        self._process = time.process_time()
         self._start = time.perf_counter()
 
     def group(self, name: str) -> int:
-        """Open the next group (after the previous one); the driver's CPU since the last
-        group is its serial work before this one."""
-        now = time.process_time()
+        """Open the next group (after the previous one); the driver thread's CPU since the
+        last group is its serial work before this one."""
+        now = time.thread_time()
         groups = self.doc["groups"]
         groups.append({"id": len(groups), "name": name,
                        "after": [len(groups) - 1] if groups else [],
@@ -61,6 +65,7 @@ class Trace:
         """The document: the driver's CPU after the last group as a closing group."""
         self.group("finish")
         self.doc["wall"] = round(time.perf_counter() - self._start, 3)
+        self.doc["driver_process_cpu"] = round(time.process_time() - self._process, 3)
         self.doc["cancelled"] = len(self._pending)
         return self.doc
 

@@ -34,8 +34,9 @@ from . import shard_files as files
 from .kernel import _Native
 from .trees import _cert_node
 
-#: The ways a plan splits the refutation: one unit a first-guess orbit, or a second-guess orbit.
-SPLITS = ("orbit", "second")
+#: The ways a plan splits the refutation: one unit a first-guess orbit, a second-guess orbit,
+#: or also the third guesses of a large second-guess unit (:mod:`.third`).
+SPLITS = ("orbit", "second", "third")
 
 
 def _classes(variant: Variant, space: CodeSpace, g: int, members: np.ndarray) -> list:
@@ -51,10 +52,15 @@ def _reply_index(variant: Variant, text: str) -> int:
     return next(r for r in range(variant.response_slots) if variant.format_response(r) == text)
 
 
-def plan_units(variant: Variant, orbits: list[str], depth: int, guesses: str) -> list[dict]:
+def plan_units(variant: Variant, orbits: list[str], depth: int, guesses: str,
+               third: int | None = None) -> list[dict]:
     """The units of the deeper split: per first-guess orbit ``{"orbit": i}`` (refuted by
     counting, or nothing to split) or one ``{"orbit", "class", "second"}`` per second-guess
-    orbit of its first class that neither counting nor uselessness settles."""
+    orbit of its first class that neither counting nor uselessness settles; with ``third``
+    (a number of third guesses), a unit with more than that many third guesses to refute
+    becomes parts ``{..., "reply", "third": [...]}`` (:func:`.third.third_units`)."""
+    from .third import third_units
+
     if depth < 3:
         raise InvalidVariant(f"--split second needs --max-depth 3 or more (got {depth}): "
                              "a second guess needs guesses left after it")
@@ -78,16 +84,27 @@ def plan_units(variant: Variant, orbits: list[str], depth: int, guesses: str) ->
                 continue            # useless: one reply for all of S
             if sub and len(sub[0][1]) > capacity(depth - 2, n_resp):
                 continue            # counting excludes it
-            mine.append({"orbit": i, "class": variant.format_response(r),
-                         "second": space.format(space.codes[int(h)])})
+            unit = {"orbit": i, "class": variant.format_response(r),
+                    "second": space.format(space.codes[int(h)])}
+            mine.extend([unit] if third is None else
+                        third_units(variant, space, sym, unit, g, int(h), S, depth, guesses,
+                                    third, n_resp))
         units.extend(mine if mine else [{"orbit": i}])
     return units
 
 
 def unit_label(plan: dict, unit: dict) -> str:
-    """``first`` or ``first:class:second``, for reports and error messages."""
+    """``first``, ``first:class:second``, a part ``first:class:second:reply:third+more`` or
+    a split second guess ``first:class:second:reply:third`` (the third guess that settles),
+    for reports and error messages."""
     first = plan["orbits"][unit["orbit"]]
-    return first if "second" not in unit else f"{first}:{unit['class']}:{unit['second']}"
+    if "second" not in unit:
+        return first
+    label = f"{first}:{unit['class']}:{unit['second']}"
+    third = unit.get("third")
+    if isinstance(third, list):
+        return f"{label}:{unit['reply']}:{third[0]}+{len(third) - 1}"
+    return label if third is None else f"{label}:{third}"
 
 
 def refute_second(native: _Native, plan: dict, u: int, deadline: Deadline,
@@ -142,8 +159,11 @@ def decide_class(native: _Native, members: np.ndarray, history: np.ndarray, left
 def merge_units(plan: dict, results: list[dict]) -> tuple[dict, list[str]]:
     """(root entries ``refuted``: first guess -> {reply, node}, and the first guesses not
     refuted by the split, each as ``first:class:second`` of the second guess that settles)."""
+    from .third import collapse
+
     variant = Variant.from_dict(plan["variant"])
     space, sym, depth = CodeSpace(variant), Symmetry(variant), plan["depth"]
+    results = collapse(plan, results)    # the parts of a split second guess, as one result
     by_orbit: dict[int, list[dict]] = {}
     for doc in results:
         by_orbit.setdefault(doc["orbit"], []).append(doc)

@@ -124,7 +124,11 @@ def _units_ok(units, n_orbits: int) -> bool:
         isinstance(u, dict) and isinstance(u.get("orbit"), int) and 0 <= u["orbit"] < n_orbits
         and (set(u) == {"orbit"} or (set(u) == {"orbit", "class", "second"}
                                      and isinstance(u["class"], str)
-                                     and isinstance(u["second"], str)))
+                                     and isinstance(u["second"], str))
+             or (set(u) == {"orbit", "class", "second", "reply", "third"}
+                 and all(isinstance(u[k], str) for k in ("class", "second", "reply"))
+                 and isinstance(u["third"], list) and bool(u["third"])
+                 and all(isinstance(k, str) for k in u["third"])))
         for u in units)
 
 

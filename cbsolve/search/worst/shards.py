@@ -35,7 +35,7 @@ from ...symmetry import Symmetry
 from ...variant import Variant
 from ..options import SearchOptions
 from ..result import Verdict
-from . import deeper
+from . import deeper, third
 from . import shard_files as files
 from .kernel import PRUNINGS, _Native
 from .trees import _tree_doc
@@ -45,10 +45,11 @@ STOPPED, DONE_BEFORE = "stopped", "done-before"
 
 
 def plan_refutation(variant: Variant, directory, depth: int, guesses: str = "all",
-                    split: str = "orbit") -> dict:
+                    split: str = "orbit", split_size: int | None = None) -> dict:
     """Write the plan of refuting ``depth`` guesses (the first-guess orbits; with ``split``
-    "second", also the (first, second guess) units of :mod:`.deeper`) into ``directory``; an
-    identical plan already there is kept, another one refused."""
+    "second", also the (first, second guess) units of :mod:`.deeper`; "third", also the parts
+    of at most ``split_size`` third guesses of the large ones, :mod:`.third`) into
+    ``directory``; an identical plan already there is kept, another one refused."""
     from pathlib import Path
 
     from ...scoring import possible_responses
@@ -64,6 +65,12 @@ def plan_refutation(variant: Variant, directory, depth: int, guesses: str = "all
         "secrets": space.size, "orbits": [space.format(space.codes[int(g)]) for g in reps]}
     if split == "second":   # an orbit plan stays as before (no key): its checksum too
         body.update(split=split, units=deeper.plan_units(variant, body["orbits"], depth, guesses))
+    elif split == "third":
+        size = third.SPLIT_SIZE if split_size is None else int(split_size)
+        if size < 1:
+            raise InvalidVariant(f"--split-size must be at least 1, got {size}")
+        body.update(split=split, split_size=size,
+                    units=deeper.plan_units(variant, body["orbits"], depth, guesses, size))
     plan = files.sealed(body)
     path = files.plan_path(directory)
     if path.exists():
@@ -173,6 +180,8 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
         try:
             if units is None:
                 doc = _refute_orbit(native, plan, i, deadline, reached)
+            elif "third" in units[i]:
+                doc = third.refute_third(native, plan, i, deadline, reached)
             elif "second" in units[i]:
                 doc = deeper.refute_second(native, plan, i, deadline, reached)
             else:    # a whole-orbit unit of a deeper plan: refuted as the orbit plan does

@@ -1,0 +1,93 @@
+"""Sharded refutations two levels deeper (``--split third``): the third guesses of the large
+(first guess, second guess) units, in parts run in shuffled order, merge into one certificate
+that the verifier accepts and that is the unsplit proof (docs/optimal.md, "A third level")."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from cbsolve.certify import verify_file
+from cbsolve.cli import main
+from cbsolve.deadline import Deadline
+from cbsolve.search.distributed.trace import from_plan
+from cbsolve.search.worst.shard_files import read_plan
+from cbsolve.search.worst.shards import run_shard
+from cbsolve.variant import Variant
+
+MM = ["--variant", "mastermind", "--guesses", "candidates"]
+
+
+def cli(capsys, *args) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def plan(capsys, directory: Path, *split: str) -> dict:
+    code, out, err = cli(capsys, "optimal", *MM, "--plan", str(directory), "--max-depth", "5",
+                         "--split", *split, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def run_shuffled(directory: Path, n: int, seed: int) -> None:
+    """Every shard K of N, in a shuffled order, each as a separate run."""
+    order = list(range(1, n + 1))
+    random.Random(seed).shuffle(order)
+    for k in order:
+        run = run_shard(directory, (k, n), Variant.preset("mastermind"),
+                        deadline=Deadline.from_limit(None), workers=1)
+        assert run.complete
+
+
+def test_third_guess_parts_in_shuffled_order_merge_to_the_unsplit_proof(capsys, tmp_path):
+    # Mastermind 4x6, consistent guesses only: 5 guesses refuted (6 needed). With parts of at
+    # most 45 third guesses, the five second-guess units of 46-54 third guesses are split.
+    third = plan(capsys, tmp_path / "third", "third", "--split-size", "45")
+    assert third["split"] == "third" and third["split_size"] == 45
+    units = read_plan(tmp_path / "third")["units"]
+    parts = [u for u in units if "third" in u]
+    split_seconds = {(u["orbit"], u["second"]) for u in parts}
+    assert len(split_seconds) == 5 and len(parts) == 10
+    assert all(1 <= len(u["third"]) <= 45 for u in parts)
+    for key in split_seconds:    # the parts of a second guess share out its third guesses
+        mine = [k for u in parts if (u["orbit"], u["second"]) == key for k in u["third"]]
+        assert len(mine) == len(set(mine)) > 45
+    run_shuffled(tmp_path / "third", 7, seed=4)
+    code, out, _ = cli(capsys, "merge", str(tmp_path / "third"), "--json")
+    assert code == 0, out
+    assert json.loads(out)["units"] == len(units)
+    trace = from_plan(tmp_path / "third")
+    assert len(trace["tasks"]) == len(units)
+    report = verify_file(tmp_path / "third" / "certificate.json")
+    assert report.valid and report.lower_bound == 6
+    # the plan split at the second guess only proves it with the same certificate, byte for byte
+    plan(capsys, tmp_path / "second", "second")
+    run_shuffled(tmp_path / "second", 3, seed=5)
+    assert cli(capsys, "merge", str(tmp_path / "second"))[0] == 0
+    assert (tmp_path / "third" / "certificate.json").read_bytes() == \
+        (tmp_path / "second" / "certificate.json").read_bytes()
+
+
+def test_a_third_guess_that_settles_its_class_is_named_not_merged(capsys, tmp_path):
+    # With parts of 3, every second-guess unit of more than 3 third guesses is split by its
+    # largest class; for 1122's second guess 3345 that class is settled (the unit refutes it
+    # by another reply), so merge names the third guess and writes no certificate.
+    d = tmp_path / "p"
+    plan(capsys, d, "third", "--split-size", "3")
+    run_shuffled(d, 1, seed=0)
+    code, out, _ = cli(capsys, "merge", str(d), "--json")
+    assert code == 1
+    merged = json.loads(out)
+    assert not merged["complete"] and not merged["missing"]
+    assert any(label.startswith("1122:0,0:3345:") and label.count(":") == 4
+               for label in merged["not_refuted"])
+
+
+def test_bad_split_size_is_one_line_exit_2(capsys, tmp_path):
+    for args, word in ((["--split", "third", "--split-size", "0"], "at least 1"),
+                       (["--split", "second", "--split-size", "5"], "--split third")):
+        code, _, err = cli(capsys, "optimal", *MM, "--plan", str(tmp_path / "a"),
+                           "--max-depth", "5", *args)
+        assert code == 2 and word in err and len(err.strip().splitlines()) == 1, err
