@@ -317,8 +317,11 @@ class DistributedExpected:
             others = sum(o.lower[0] for o in classes if o is not c)
             return (best[0] - n - others, best[1] - 1)
 
-        if self.steps is not None:
-            self.steps.begin(g, classes)   # classes solved before a resume count as solved
+        # the checkpoint records the first guesses' classes; a second guess evaluated by its
+        # classes (the split's third level) is recorded by the split as one of its guesses
+        steps = self.steps if len(history) == self.root_level else None
+        if steps is not None:
+            steps.begin(g, classes)   # classes solved before a resume count as solved
         pending = [c for c in classes if not c.exact]
         running: dict = {}
         try:
@@ -331,8 +334,8 @@ class DistributedExpected:
                         self._split(c, cd, child_history, budget(c))
                         if not c.exact:
                             return max(value(), best), classes
-                        if self.steps is not None:
-                            self.steps.class_solved(g, c)
+                        if steps is not None:
+                            steps.class_solved(g, c)
                         continue
                     running[self._submit(c, cd, child_history, budget(c))] = c
                 for c, res in self._finished(running):
@@ -341,8 +344,8 @@ class DistributedExpected:
                         return max(value(), best), classes
                     c.exact, c.tree = True, res["tree"]
                     c.histogram = {int(k): v for k, v in res["histogram"].items()}
-                    if self.steps is not None:
-                        self.steps.class_solved(g, c)
+                    if steps is not None:
+                        steps.class_solved(g, c)
         finally:
             for fut in running:
                 fut.cancel()
