@@ -90,13 +90,13 @@ class _TaskClock:
     worker process's meanwhile, adding the worker's own threads (event loop, heartbeats) and
     the other tasks of a worker of several threads; wall ``seconds``; the worker."""
 
-    def __init__(self):
-        self.wall, self.thread, self.process = \
-            time.perf_counter(), time.thread_time(), time.process_time()
+    def __init__(self):    # the process's interval encloses the thread's
+        self.wall, self.process = time.perf_counter(), time.process_time()
+        self.thread = time.thread_time()
 
     def read(self) -> dict:
-        return {"cpu": time.thread_time() - self.thread,
-                "process_cpu": time.process_time() - self.process,
+        cpu = time.thread_time() - self.thread
+        return {"cpu": cpu, "process_cpu": time.process_time() - self.process,
                 "seconds": time.perf_counter() - self.wall, "worker": _worker_name()}
 
 
