@@ -335,3 +335,28 @@ def resume_and_verify(d: Path, tmp_path: Path, cwd: Path, env: dict, cap: float 
     check = run("verify", str(out), "--json")
     assert check.returncode == 0, check.stdout + check.stderr
     return data
+
+
+def cli_run(capsys, *args) -> tuple[int, str, str]:
+    """``cbsolve ARGS`` in this process: (exit code, stdout, stderr)."""
+    from cbsolve.cli import main
+
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_shards_shuffled(directory, n: int, seed: int, variant: Variant | None = None) -> None:
+    """Every shard K of N of the plan in ``directory`` (default game: Mastermind), in an order
+    shuffled by ``seed``, each as a separate run that must complete."""
+    import random
+
+    from cbsolve.deadline import Deadline
+    from cbsolve.search.worst.shards import run_shard
+
+    order = list(range(1, n + 1))
+    random.Random(seed).shuffle(order)
+    for k in order:
+        run = run_shard(directory, (k, n), variant or Variant.preset("mastermind"),
+                        deadline=Deadline.from_limit(None), workers=1)
+        assert run.complete

@@ -43,6 +43,19 @@ def test_same_optimum_as_one_machine_and_a_valid_tree(client, max_depth, split):
         assert report.valid and report.total == one.total, report.message
 
 
+@pytest.mark.parametrize("third", [False, True])
+def test_the_split_with_and_without_its_third_level(client, third):
+    # the split's first second guess by its classes as tasks (third) or as one task: the same
+    # optimum; the tasks' CPU is their thread's, their worker process's at least as much
+    one = solve_expected(SMALL, workers=1, progress=False)
+    driver = DistributedExpected(client, SMALL, None, "all",
+                                 split=distributed.Split(min_size=20, min_slots=1, third=third))
+    many = driver.run()
+    assert driver.splits > 0 and (many.total, many.worst) == (one.total, one.worst)
+    assert verify(many.tree).valid
+    assert 0 < driver.task_seconds <= driver.process_seconds
+
+
 def test_candidates_only_and_from_a_position(client):
     one = solve_expected(SMALL, guesses="candidates", workers=1, progress=False)
     many = DistributedExpected(client, SMALL, None, "candidates").run()

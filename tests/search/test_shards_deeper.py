@@ -4,11 +4,11 @@ proves what the unsplit plan proves (docs/optimal.md, "One level deeper")."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
+from testkit import cli_run, run_shards_shuffled
+
 from cbsolve.certify import verify_file
-from cbsolve.cli import main
 from cbsolve.deadline import Deadline
 from cbsolve.search.distributed.trace import from_plan
 from cbsolve.search.worst.shard_files import read_plan, unit_path
@@ -19,27 +19,11 @@ MM = ["--variant", "mastermind"]
 CANDIDATES = ["--guesses", "candidates"]
 
 
-def cli(capsys, *args) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def plan(capsys, directory: Path, depth: int, split: str, extra=CANDIDATES) -> dict:
-    code, out, err = cli(capsys, "optimal", *MM, *extra, "--plan", str(directory),
-                         "--max-depth", str(depth), "--split", split, "--json")
+    code, out, err = cli_run(capsys, "optimal", *MM, *extra, "--plan", str(directory),
+                             "--max-depth", str(depth), "--split", split, "--json")
     assert code == 0, err
     return json.loads(out)
-
-
-def run_shuffled(directory: Path, n: int, seed: int) -> None:
-    """Every shard K of N, in a shuffled order, each as a separate run."""
-    order = list(range(1, n + 1))
-    random.Random(seed).shuffle(order)
-    for k in order:
-        run = run_shard(directory, (k, n), Variant.preset("mastermind"),
-                        deadline=Deadline.from_limit(None), workers=1)
-        assert run.complete
 
 
 def test_second_guess_units_in_shuffled_order_merge_to_the_unsplit_proof(capsys, tmp_path):
@@ -50,8 +34,8 @@ def test_second_guess_units_in_shuffled_order_merge_to_the_unsplit_proof(capsys,
     units = read_plan(tmp_path / "deep")["units"]
     assert {u["orbit"] for u in units} == set(range(len(deep["orbits"])))
     assert any("second" in u for u in units)
-    run_shuffled(tmp_path / "deep", 7, seed=1)
-    code, out, _ = cli(capsys, "merge", str(tmp_path / "deep"), "--json")
+    run_shards_shuffled(tmp_path / "deep", 7, seed=1)
+    code, out, _ = cli_run(capsys, "merge", str(tmp_path / "deep"), "--json")
     assert code == 0, out
     assert json.loads(out)["units"] == deep["units"]
     trace = from_plan(tmp_path / "deep")     # the units as one group of independent tasks
@@ -61,8 +45,8 @@ def test_second_guess_units_in_shuffled_order_merge_to_the_unsplit_proof(capsys,
     assert split_report.valid and split_report.lower_bound == 6
     # the unsplit plan proves the same bound
     plan(capsys, tmp_path / "flat", 5, "orbit")
-    run_shuffled(tmp_path / "flat", 2, seed=2)
-    assert cli(capsys, "merge", str(tmp_path / "flat"))[0] == 0
+    run_shards_shuffled(tmp_path / "flat", 2, seed=2)
+    assert cli_run(capsys, "merge", str(tmp_path / "flat"))[0] == 0
     flat_report = verify_file(tmp_path / "flat" / "certificate.json")
     assert flat_report.lower_bound == split_report.lower_bound
     flat = json.loads((tmp_path / "flat" / "certificate.json").read_text())
@@ -71,8 +55,8 @@ def test_second_guess_units_in_shuffled_order_merge_to_the_unsplit_proof(capsys,
     assert set(flat["root"]["refuted"]) == set(split["root"]["refuted"])
     # another shuffle, another N: the same bytes
     plan(capsys, tmp_path / "again", 5, "second")
-    run_shuffled(tmp_path / "again", 3, seed=3)
-    assert cli(capsys, "merge", str(tmp_path / "again"))[0] == 0
+    run_shards_shuffled(tmp_path / "again", 3, seed=3)
+    assert cli_run(capsys, "merge", str(tmp_path / "again"))[0] == 0
     assert (tmp_path / "again" / "certificate.json").read_bytes() == \
         (tmp_path / "deep" / "certificate.json").read_bytes()
 
@@ -82,8 +66,8 @@ def test_a_second_guess_that_settles_its_class_is_named_not_merged(capsys, tmp_p
     # guess settles the first class of each orbit but 1111 within 4 more.
     d = tmp_path / "p"
     plan(capsys, d, 5, "second", extra=())
-    run_shuffled(d, 1, seed=0)
-    code, out, _ = cli(capsys, "merge", str(d), "--json")
+    run_shards_shuffled(d, 1, seed=0)
+    code, out, _ = cli_run(capsys, "merge", str(d), "--json")
     assert code == 1
     merged = json.loads(out)
     assert not merged["complete"] and not merged["missing"]
@@ -95,22 +79,22 @@ def test_missing_duplicate_and_mismatched_units_are_refused(capsys, tmp_path):
     d = tmp_path / "p"
     plan(capsys, d, 5, "second")
     run_shard(d, (1, 2), Variant.preset("mastermind"), deadline=Deadline.from_limit(None))
-    code, out, _ = cli(capsys, "merge", str(d), "--json")
+    code, out, _ = cli_run(capsys, "merge", str(d), "--json")
     assert code == 1 and json.loads(out)["missing"][0].startswith("1:")   # named, exit 1
     run_shard(d, (2, 2), Variant.preset("mastermind"), deadline=Deadline.from_limit(None))
     first, second = unit_path(d, 0), unit_path(d, 1)
     copy = first.with_name("unit-00000 (1).json")
     copy.write_text(first.read_text())                                    # a duplicate
-    code, _, err = cli(capsys, "merge", str(d))
+    code, _, err = cli_run(capsys, "merge", str(d))
     assert code == 2 and "not a result file of this plan" in err
     assert len(err.strip().splitlines()) == 1
     copy.unlink()
     good = second.read_text()
     second.write_text(first.read_text())                                  # another unit's
-    code, _, err = cli(capsys, "merge", str(d))
+    code, _, err = cli_run(capsys, "merge", str(d))
     assert code == 2 and "another proof" in err and len(err.strip().splitlines()) == 1
     second.write_text(good)
-    assert cli(capsys, "merge", str(d))[0] == 0
+    assert cli_run(capsys, "merge", str(d))[0] == 0
 
 
 def test_bad_split_options_are_one_line_exit_2(capsys, tmp_path):
@@ -119,5 +103,5 @@ def test_bad_split_options_are_one_line_exit_2(capsys, tmp_path):
                        (["--plan", str(tmp_path / "b"), "--max-depth", "2", "--split", "second"],
                         "3 or more"),
                        (["--split", "second"], "--plan")):
-        code, _, err = cli(capsys, "optimal", *MM, *args)
+        code, _, err = cli_run(capsys, "optimal", *MM, *args)
         assert code == 2 and word in err and len(err.strip().splitlines()) == 1, err

@@ -4,41 +4,22 @@ that the verifier accepts and that is the unsplit proof (docs/optimal.md, "A thi
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
+from testkit import cli_run, run_shards_shuffled
+
 from cbsolve.certify import verify_file
-from cbsolve.cli import main
-from cbsolve.deadline import Deadline
 from cbsolve.search.distributed.trace import from_plan
 from cbsolve.search.worst.shard_files import read_plan
-from cbsolve.search.worst.shards import run_shard
-from cbsolve.variant import Variant
 
 MM = ["--variant", "mastermind", "--guesses", "candidates"]
 
 
-def cli(capsys, *args) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def plan(capsys, directory: Path, *split: str) -> dict:
-    code, out, err = cli(capsys, "optimal", *MM, "--plan", str(directory), "--max-depth", "5",
-                         "--split", *split, "--json")
+    code, out, err = cli_run(capsys, "optimal", *MM, "--plan", str(directory), "--max-depth",
+                             "5", "--split", *split, "--json")
     assert code == 0, err
     return json.loads(out)
-
-
-def run_shuffled(directory: Path, n: int, seed: int) -> None:
-    """Every shard K of N, in a shuffled order, each as a separate run."""
-    order = list(range(1, n + 1))
-    random.Random(seed).shuffle(order)
-    for k in order:
-        run = run_shard(directory, (k, n), Variant.preset("mastermind"),
-                        deadline=Deadline.from_limit(None), workers=1)
-        assert run.complete
 
 
 def test_third_guess_parts_in_shuffled_order_merge_to_the_unsplit_proof(capsys, tmp_path):
@@ -54,8 +35,8 @@ def test_third_guess_parts_in_shuffled_order_merge_to_the_unsplit_proof(capsys, 
     for key in split_seconds:    # the parts of a second guess share out its third guesses
         mine = [k for u in parts if (u["orbit"], u["second"]) == key for k in u["third"]]
         assert len(mine) == len(set(mine)) > 45
-    run_shuffled(tmp_path / "third", 7, seed=4)
-    code, out, _ = cli(capsys, "merge", str(tmp_path / "third"), "--json")
+    run_shards_shuffled(tmp_path / "third", 7, seed=4)
+    code, out, _ = cli_run(capsys, "merge", str(tmp_path / "third"), "--json")
     assert code == 0, out
     assert json.loads(out)["units"] == len(units)
     trace = from_plan(tmp_path / "third")
@@ -64,8 +45,8 @@ def test_third_guess_parts_in_shuffled_order_merge_to_the_unsplit_proof(capsys, 
     assert report.valid and report.lower_bound == 6
     # the plan split at the second guess only proves it with the same certificate, byte for byte
     plan(capsys, tmp_path / "second", "second")
-    run_shuffled(tmp_path / "second", 3, seed=5)
-    assert cli(capsys, "merge", str(tmp_path / "second"))[0] == 0
+    run_shards_shuffled(tmp_path / "second", 3, seed=5)
+    assert cli_run(capsys, "merge", str(tmp_path / "second"))[0] == 0
     assert (tmp_path / "third" / "certificate.json").read_bytes() == \
         (tmp_path / "second" / "certificate.json").read_bytes()
 
@@ -76,8 +57,8 @@ def test_a_third_guess_that_settles_its_class_is_named_not_merged(capsys, tmp_pa
     # by another reply), so merge names the third guess and writes no certificate.
     d = tmp_path / "p"
     plan(capsys, d, "third", "--split-size", "3")
-    run_shuffled(d, 1, seed=0)
-    code, out, _ = cli(capsys, "merge", str(d), "--json")
+    run_shards_shuffled(d, 1, seed=0)
+    code, out, _ = cli_run(capsys, "merge", str(d), "--json")
     assert code == 1
     merged = json.loads(out)
     assert not merged["complete"] and not merged["missing"]
@@ -88,6 +69,6 @@ def test_a_third_guess_that_settles_its_class_is_named_not_merged(capsys, tmp_pa
 def test_bad_split_size_is_one_line_exit_2(capsys, tmp_path):
     for args, word in ((["--split", "third", "--split-size", "0"], "at least 1"),
                        (["--split", "second", "--split-size", "5"], "--split third")):
-        code, _, err = cli(capsys, "optimal", *MM, "--plan", str(tmp_path / "a"),
-                           "--max-depth", "5", *args)
+        code, _, err = cli_run(capsys, "optimal", *MM, "--plan", str(tmp_path / "a"),
+                               "--max-depth", "5", *args)
         assert code == 2 and word in err and len(err.strip().splitlines()) == 1, err

@@ -52,7 +52,7 @@ class Split:
     single-worker time), and only on clusters of at least ``min_slots`` worker threads."""
 
     min_size: int = 1000
-    min_slots: int = 3
+    min_slots: int = 2
     #: The split's first expansion (its most promising second guess, usually the best) by its
     #: reply classes as tasks (a third level), the others by one task a guess.
     third: bool = True
@@ -86,18 +86,17 @@ def _worker_name() -> str:
 
 class _TaskClock:
     """A task's account: ``cpu``, the CPU of the thread that runs it (the search runs in that
-    thread: ``solve_set(interruptible=False)``), which is the work the task needed;
-    ``process_cpu``, its worker process's CPU meanwhile, which adds the worker's own threads
-    (event loop, heartbeats, profiler sampling) and, on a worker of several threads, the other
-    tasks; wall ``seconds``; the worker."""
+    thread: ``solve_set(interruptible=False)``), the work the task needed; ``process_cpu``, its
+    worker process's meanwhile, adding the worker's own threads (event loop, heartbeats) and
+    the other tasks of a worker of several threads; wall ``seconds``; the worker."""
 
-    def __init__(self):
-        self.wall, self.thread, self.process = \
-            time.perf_counter(), time.thread_time(), time.process_time()
+    def __init__(self):    # the process's interval encloses the thread's
+        self.wall, self.process = time.perf_counter(), time.process_time()
+        self.thread = time.thread_time()
 
     def read(self) -> dict:
-        return {"cpu": time.thread_time() - self.thread,
-                "process_cpu": time.process_time() - self.process,
+        cpu = time.thread_time() - self.thread
+        return {"cpu": cpu, "process_cpu": time.process_time() - self.process,
                 "seconds": time.perf_counter() - self.wall, "worker": _worker_name()}
 
 
@@ -354,10 +353,9 @@ class DistributedExpected:
     def _split_worth(self, c: _Class, history: list[int]) -> bool:
         """Split a large class of the searched set by its second guesses when the cluster has
         at least ``split.min_slots`` threads. Measured on Bulls & Cows 4/10 with 2 workers
-        (classes 0,1 and 0,2 of 0123, 1440 and 1260 secrets): whole-class tasks 94.3 s of task
-        CPU, 80.2 s of it on the busiest worker; split, 115.2 s, 62.3 s on the busiest (more
-        work: each worker has its own table and a guess's budget is the best known when it is
-        sent; but shared out, so the run ends sooner). One worker gains nothing from it."""
+        (task thread CPU; one process 30.8 s): whole-class tasks 34.9 s, 30.0 s on the busiest
+        worker; split by second guesses 44.2 s, 24.9 s; with the third level 36.2 s, 18.6 s
+        (docs/optimal.md, "Work efficiency, the causes separated"). One worker gains nothing."""
         return (len(history) == self.root_level and len(c.members) >= self.split.min_size
                 and self.slots >= self.split.min_slots)
 

@@ -12,9 +12,9 @@ starts when the groups it comes ``after`` are done and the driver has spent ``dr
 seconds (its serial work in between: ordering, bounds, certificate), the CPU of the driver's
 own thread: the Dask client's threads, which talk to the scheduler while the driver waits,
 run beside the workers and are counted apart (``driver_process_cpu``, the driver process's
-whole CPU; on Bulls & Cows 4/10 they were two thirds of it, docs/optimal.md). Tasks the driver cancels
-(a refuted guess's other classes) return nothing and are not in the trace: it holds the work
-that was needed, measured, and the order that the driver's logic imposes.
+whole CPU; on Bulls & Cows 4/10 on 2 workers, 0.6 s of the driver's 8.2 s was its thread's).
+Tasks the driver cancels (a refuted guess's other classes) return nothing and are not in the
+trace: it holds the work that was needed, measured, and the order the driver's logic imposes.
 """
 from __future__ import annotations
 

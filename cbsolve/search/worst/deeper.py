@@ -52,15 +52,10 @@ def _reply_index(variant: Variant, text: str) -> int:
     return next(r for r in range(variant.response_slots) if variant.format_response(r) == text)
 
 
-def plan_units(variant: Variant, orbits: list[str], depth: int, guesses: str,
-               third: int | None = None) -> list[dict]:
+def plan_units(variant: Variant, orbits: list[str], depth: int, guesses: str) -> list[dict]:
     """The units of the deeper split: per first-guess orbit ``{"orbit": i}`` (refuted by
     counting, or nothing to split) or one ``{"orbit", "class", "second"}`` per second-guess
-    orbit of its first class that neither counting nor uselessness settles; with ``third``
-    (a number of third guesses), a unit with more than that many third guesses to refute
-    becomes parts ``{..., "reply", "third": [...]}`` (:func:`.third.third_units`)."""
-    from .third import third_units
-
+    orbit of its first class that neither counting nor uselessness settles."""
     if depth < 3:
         raise InvalidVariant(f"--split second needs --max-depth 3 or more (got {depth}): "
                              "a second guess needs guesses left after it")
@@ -84,11 +79,8 @@ def plan_units(variant: Variant, orbits: list[str], depth: int, guesses: str,
                 continue            # useless: one reply for all of S
             if sub and len(sub[0][1]) > capacity(depth - 2, n_resp):
                 continue            # counting excludes it
-            unit = {"orbit": i, "class": variant.format_response(r),
-                    "second": space.format(space.codes[int(h)])}
-            mine.extend([unit] if third is None else
-                        third_units(variant, space, sym, unit, g, int(h), S, depth, guesses,
-                                    third, n_resp))
+            mine.append({"orbit": i, "class": variant.format_response(r),
+                         "second": space.format(space.codes[int(h)])})
         units.extend(mine if mine else [{"orbit": i}])
     return units
 
@@ -159,11 +151,8 @@ def decide_class(native: _Native, members: np.ndarray, history: np.ndarray, left
 def merge_units(plan: dict, results: list[dict]) -> tuple[dict, list[str]]:
     """(root entries ``refuted``: first guess -> {reply, node}, and the first guesses not
     refuted by the split, each as ``first:class:second`` of the second guess that settles)."""
-    from .third import collapse
-
     variant = Variant.from_dict(plan["variant"])
     space, sym, depth = CodeSpace(variant), Symmetry(variant), plan["depth"]
-    results = collapse(plan, results)    # the parts of a split second guess, as one result
     by_orbit: dict[int, list[dict]] = {}
     for doc in results:
         by_orbit.setdefault(doc["orbit"], []).append(doc)

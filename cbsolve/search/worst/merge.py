@@ -21,6 +21,7 @@ from ...symmetry import Symmetry
 from . import shard_files as files
 from .deeper import mapped_entries, merge_units, unit_label
 from .shards import plan_variant
+from .third import collapse
 from .trees import CERT_FORMAT, CERT_VERSION
 
 
@@ -61,7 +62,9 @@ def merge_shards(directory) -> Merged:
     else:
         missing = [f"{i}:{unit_label(plan, units[i])}" for i, doc in enumerate(results)
                    if doc is None]
-        unit_refuted, not_refuted = ({}, []) if missing else merge_units(plan, results)
+        # the parts of a split second guess merge as one second-level result first
+        unit_refuted, not_refuted = ({}, []) if missing else \
+            merge_units(plan, collapse(plan, results))
     merged = Merged(None, len(reps), missing, not_refuted, depth)
     merged.units = None if units is None else len(units)
     if missing or not_refuted:

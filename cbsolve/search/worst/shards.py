@@ -69,8 +69,9 @@ def plan_refutation(variant: Variant, directory, depth: int, guesses: str = "all
         size = third.SPLIT_SIZE if split_size is None else int(split_size)
         if size < 1:
             raise InvalidVariant(f"--split-size must be at least 1, got {size}")
+        units = deeper.plan_units(variant, body["orbits"], depth, guesses)
         body.update(split=split, split_size=size,
-                    units=deeper.plan_units(variant, body["orbits"], depth, guesses, size))
+                    units=third.split_units(variant, body["orbits"], units, depth, guesses, size))
     plan = files.sealed(body)
     path = files.plan_path(directory)
     if path.exists():

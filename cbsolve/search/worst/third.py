@@ -2,10 +2,11 @@
 one reply class of its second guess (docs/optimal.md, "A third level").
 
 Place in the data flow: ``cbsolve optimal --plan DIR --max-depth D --split third`` ->
-:func:`.deeper.plan_units` asks :func:`third_units` here whether a second-guess unit is large
+:func:`.deeper.plan_units`, then :func:`split_units` here splits the large second-guess units
 -> ``--shard K/N`` runs a part (:mod:`.shards` calls :func:`refute_third`) -> one result file
-a part -> :func:`collapse` turns the parts of one second guess back into its second-level
-result -> :func:`.deeper.merge_units` -> one certificate that ``cbsolve verify`` checks.
+a part -> :func:`collapse` (called by :mod:`.merge`) turns the parts of one second guess back
+into its second-level result -> :func:`.deeper.merge_units` -> one certificate that ``cbsolve
+verify`` checks.
 
 A second-guess unit (g, class S, h) refutes h by one reply class T of h on S that D-2 guesses
 cannot settle; the kernel tries T = the largest class first. T cannot be settled when every
@@ -25,10 +26,12 @@ import numpy as np
 from ...capacity import capacity
 from ...codes import CodeSpace
 from ...deadline import Deadline
+from ...scoring import score_matrix
 from ...symmetry import Symmetry
 from ...variant import Variant
 from ..result import Verdict
 from . import shard_files as files
+from .deeper import _classes, _reply_index, decide_class, mapped_entries
 from .kernel import _Native
 
 #: Default of ``--split-size``: third guesses a part refutes at most (Bulls & Cows 5/9: 34
@@ -41,7 +44,6 @@ def viable_guesses(variant: Variant, space: CodeSpace, guesses, members: np.ndar
     """Of ``guesses`` (code indices), those that need a refutation at ``members`` with ``left``
     guesses left after them: not useless (one reply for all, not a member) and with no reply
     class larger than cap(left) (counting excludes those; the verifier settles both itself)."""
-    from .deeper import _classes
 
     out = []
     for k in guesses:
@@ -54,11 +56,32 @@ def viable_guesses(variant: Variant, space: CodeSpace, guesses, members: np.ndar
     return out
 
 
+def split_units(variant: Variant, orbits: list[str], units: list[dict], depth: int,
+                guesses: str, size: int) -> list[dict]:
+    """The units of :func:`.deeper.plan_units` with each second-guess unit of more than
+    ``size`` third guesses to refute replaced by its parts ``{..., "reply", "third": [...]}``."""
+    from ...scoring import possible_responses
+
+    space, sym = CodeSpace(variant), Symmetry(variant)
+    n_resp = len(possible_responses(variant))
+    everyone = np.arange(space.size, dtype=np.int64)
+    out: list[dict] = []
+    for unit in units:
+        if "second" not in unit:
+            out.append(unit)
+            continue
+        g = space.index_of(space.parse(orbits[unit["orbit"]]))
+        h = space.index_of(space.parse(unit["second"]))
+        replies = score_matrix(variant, space.codes[[g]], space.codes)[0]
+        S = everyone[replies == _reply_index(variant, unit["class"])]
+        out.extend(third_units(variant, space, sym, unit, g, h, S, depth, guesses, size, n_resp))
+    return out
+
+
 def third_units(variant: Variant, space: CodeSpace, sym: Symmetry, unit: dict, g: int, h: int,
                 S: np.ndarray, depth: int, guesses: str, size: int, n_resp: int) -> list[dict]:
     """The parts of second-guess ``unit`` (a dict with orbit, class, second), or [unit] itself
     when it is small or its first class T is refuted by counting."""
-    from .deeper import _classes
 
     subs = _classes(variant, space, h, S)
     if depth < 4 or not subs or len(subs[0][1]) > capacity(depth - 2, n_resp):
@@ -81,7 +104,6 @@ def refute_third(native: _Native, plan: dict, u: int, deadline: Deadline,
     result document (without timing), None when stopped. ``refuted`` holds, per third guess,
     the reply of it that D-3 guesses cannot settle (and its refutation node unless counting
     settles it); a third guess that settles T ends the part ``not-refuted`` (``settles``)."""
-    from .deeper import _classes, _reply_index, decide_class
 
     unit = plan["units"][u]
     variant, space, depth = native.variant, native.space, plan["depth"]
@@ -123,8 +145,6 @@ def collapse(plan: dict, results: list[dict]) -> list[dict]:
     """The results with the parts of each split second guess replaced by one second-level
     result: refuted by its class T (whose node refutes every third guess, the others mapped
     onto their representatives), or not-refuted naming the third guess that settles T."""
-    from ...scoring import score_matrix
-    from .deeper import _reply_index, mapped_entries
 
     parts: dict[tuple, list[dict]] = {}
     order: list = []    # the results in unit order, a split second guess at its first part
