@@ -182,8 +182,9 @@ class ParallelBuildExt(build_ext):
             os.replace(objects[0], header + ".gch")
             self._pch_flags = ["-include", header, "-Winvalid-pch"]
             self._say(f"cbsolve:   shared headers precompiled in {time.monotonic() - t:.0f} s")
-        except (CompileError, OSError) as e:
-            self._say(f"cbsolve:   shared headers not precompiled ({e}); compiling without")
+        except (CompileError, OSError) as e:     # the compiler's own message is above
+            why = "the compiler failed" if isinstance(e, CompileError) else e
+            self._say(f"cbsolve:   shared headers not precompiled ({why}); compiling without")
         finally:
             self._pch_ready.set()
 
