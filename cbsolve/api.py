@@ -340,8 +340,9 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     expected-case search's own bar on stderr.
     ``lookahead=K``: the worst-case tree's guesses minimise what they leave for the last
     guess; ``ties``: also prove the worst objective's tie-breaks (whole game).
-    ``checkpoint`` (whole game, in one process or on Dask): an opened
-    :class:`cbsolve.search.checkpoint.Checkpoint` the search records into and resumes from.
+    ``checkpoint`` (whole game, in one process or on Dask): a directory, or an opened
+    :class:`cbsolve.search.checkpoint.Checkpoint`, the search records what it proves into
+    (every minute and on every stop) and resumes from when it holds this search's.
     ``scheduler`` (``tcp://host:8786`` or ``local``): split the search over a Dask cluster
     (``workers``: the processes of a local one); ``trace``: write its task trace there.
     ``out``: write the tree (else the certificate of a refuted depth) there; ``dot``: draw the

@@ -45,6 +45,9 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
         raise InvalidVariant("ties= and checkpoint= apply to the whole game only, not from a "
                              "position")
 
+    if isinstance(checkpoint, (str, Path)):
+        checkpoint = _opened(checkpoint, log.variant, objective, guesses, max_depth, lookahead,
+                             certificate)
     known = None
     if position is None and scheduler is None:
         from .bounds.known import known_interval
@@ -79,6 +82,16 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
         stop.result = _answer(stop.result, log, position, known, out, dot, dot_depth)
         raise
     return _answer(result, log, position, known, out, dot, dot_depth)
+
+
+def _opened(directory, variant, objective, guesses, max_depth, lookahead, certificate):
+    """The checkpoint of this search in ``directory`` (resumed when it holds one of the same
+    search; another search's: CheckpointError), written every ``DEFAULT_EVERY`` seconds."""
+    from .search import checkpoint as cp
+
+    options = ({"lookahead": lookahead, "certificate": certificate} if objective == "worst"
+               else {})
+    return cp.started(directory, cp.identity(variant, objective, guesses, max_depth, **options))
 
 
 def _hearing(progress, known):

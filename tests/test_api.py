@@ -145,6 +145,19 @@ def test_the_files_optimal_writes_are_the_commands(capsys, tmp_path):
     assert json.loads((tmp_path / "cert.json").read_text()) == capped.certificate
 
 
+def test_a_checkpoint_directory_is_the_commands(capsys, tmp_path):
+    mm3 = cb.Variant(3, "123456", repeats=True)
+    api = cb.optimal(variant=mm3, objective="expected", workers=1, checkpoint=tmp_path / "a")
+    cli = cli_json(capsys, "optimal", "--variant", "mastermind", "--length", "3", "--objective",
+                   "expected", "--workers", "1", "--checkpoint", str(tmp_path / "b"))
+    same = json.dumps(untimed(api.to_json())).replace(str(tmp_path / "a"), "D")
+    assert same == json.dumps(untimed(cli)).replace(str(tmp_path / "b"), "D")
+    again = cb.optimal(variant=mm3, objective="expected", checkpoint=str(tmp_path / "a"))
+    assert again.checkpoint["resumed"] is True and again.total == api.total
+    with pytest.raises(cb.CbsolveError):       # a checkpoint of another search is refused
+        cb.optimal(variant=mm3, objective="worst", checkpoint=tmp_path / "a")
+
+
 def test_a_table_cut_by_the_deadline_says_so_as_the_command_does(capsys):
     cut = cb.partition_table(deadline=Deadline(0.0)).to_json()
     assert cut["stopped"] == "time" and cut["time_limit_hit"] and not cut["complete"]

@@ -107,6 +107,8 @@ def _evaluated(variant, objective: str, budget):
     from .strategies import CANDIDATES_FIRST
 
     secrets = CodeSpace(variant).size
+    if secrets < time_policy.OPTIMAL_HEURISTIC_MIN_SECRETS:
+        return None
     guesses = "candidates" if objective == "worst" and secrets >= CANDIDATES_FIRST else "all"
     per_secret = time_policy.HEURISTIC_SECONDS_PER_SECRET
     if guesses == "candidates":

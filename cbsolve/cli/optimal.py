@@ -168,10 +168,14 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     show = progress_enabled(as_json)
     from ..api import optimal
     from ..errors import InconsistentLog
+    from ..feedback import FeedbackLog
     from ._known import progress_display
-    from .consistent import read_log, report_inconsistent
 
-    log = read_log(variant, entries, log_file)
+    log = FeedbackLog(variant)
+    if entries or log_file is not None:
+        from .consistent import read_log
+
+        log = read_log(variant, entries, log_file)
     if ties and len(log):
         raise InvalidVariant("--ties applies to the whole game only, not from a position")
     update, end_display = progress_display(objective, show, verbose and not show)
@@ -185,6 +189,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
     except InconsistentLog as exc:
+        from .consistent import report_inconsistent
+
         return report_inconsistent(log, exc, as_json, {"objective": None})
     finally:
         end_display()

@@ -13,8 +13,9 @@ from cbsolve.search import SearchResult
 from cbsolve.status import Status
 from cbsolve.variant import Variant
 
-#: Bulls & Cows 3 of 10: no tree ships for it, and the constructions prove 15 at most.
-THREE = Variant(3, "0123456789", repeats=False)
+#: Bulls & Cows 4 of 8: no tree ships for it, and the constructions prove 16 at most.
+FOUR = Variant(4, "01234567", repeats=False)
+OPTIONS = ("--length", "4", "--digits", "8")
 
 
 def cli_json(capsys, *args) -> dict:
@@ -26,7 +27,7 @@ def cli_json(capsys, *args) -> dict:
 
 def test_with_no_tree_shipped_the_heuristic_is_the_upper_end_and_evaluate_reproduces_it(
         capsys, tmp_path):
-    known = known_interval(THREE, "worst", Deadline(None), None, "all")
+    known = known_interval(FOUR, "worst", Deadline(None), None, "all")
     assert known.upper is not None and known.tree is None and known.lower is None
     strategy = known.strategy
     assert strategy["name"] == "minimax" and strategy["guesses"] == "all"
@@ -34,20 +35,20 @@ def test_with_no_tree_shipped_the_heuristic_is_the_upper_end_and_evaluate_reprod
         known.upper_method
     tree = tmp_path / "minimax.json"
     played = cli_json(capsys, "evaluate", "--strategy", "minimax", "--first", strategy["first"],
-                      "--length", "3", "--out", str(tree))
+                      *OPTIONS, "--out", str(tree))
     assert played["worst"] == known.upper
     replayed = cli_json(capsys, "verify", str(tree))
     assert replayed["valid"] and replayed["worst"] == known.upper
     # the expected objective: Irving's heuristic, its total
-    total = known_interval(THREE, "expected", Deadline(None), None, "all")
+    total = known_interval(FOUR, "expected", Deadline(None), None, "all")
     assert total.strategy["name"] == "expected"
-    assert cli_json(capsys, "evaluate", "--strategy", "expected", "--length",
-                    "3")["total"] == total.upper
+    assert cli_json(capsys, "evaluate", "--strategy", "expected", *OPTIONS)["total"] == \
+        total.upper
 
 
 def test_a_stopped_search_names_the_heuristic_behind_its_upper_end():
-    known = known_interval(THREE, "worst", Deadline(None), None, "all")
-    stopped = SearchResult("worst", Status.UNKNOWN, False, 720, lower=5)
+    known = known_interval(FOUR, "worst", Deadline(None), None, "all")
+    stopped = SearchResult("worst", Status.UNKNOWN, False, 1680, lower=5)
     found = apply(stopped, known)
     assert stopped.upper == known.upper
     assert found == {"method": known.upper_method, "tree": None, "strategy": known.strategy}
@@ -55,11 +56,14 @@ def test_a_stopped_search_names_the_heuristic_behind_its_upper_end():
 
 
 def test_the_heuristic_starts_only_when_its_budget_covers_it_and_only_if_better():
+    small = Known(None, 15)           # 720 secrets: the search proves it as fast
+    heuristic_upper(small, Variant(3, "0123456789", repeats=False), "worst", Deadline(None))
+    assert (small.upper, small.strategy) == (15, None)
     spent = Known(5, 15)
-    heuristic_upper(spent, THREE, "worst", Deadline(0.0))         # no time: not started
+    heuristic_upper(spent, FOUR, "worst", Deadline(0.0))         # no time: not started
     assert (spent.upper, spent.strategy) == (15, None)
     tight = Known(5, 5, upper_method="a tree")
-    heuristic_upper(tight, THREE, "worst", Deadline(None))       # never worse than known
+    heuristic_upper(tight, FOUR, "worst", Deadline(None))       # never worse than known
     assert (tight.upper, tight.upper_method, tight.strategy) == (5, "a tree", None)
 
 
@@ -74,8 +78,8 @@ def test_with_a_time_limit_the_heuristic_closes_an_interval_the_bounds_leave_ope
 
 @pytest.mark.parametrize("objective", ["worst", "expected"])
 def test_a_depth_cap_or_a_restricted_pool_knows_nothing(objective):
-    assert known_interval(THREE, objective, Deadline(None), 4, "all") is None
-    assert known_interval(THREE, objective, Deadline(None), None, "candidates") is None
+    assert known_interval(FOUR, objective, Deadline(None), 4, "all") is None
+    assert known_interval(FOUR, objective, Deadline(None), None, "candidates") is None
 
 
 def test_ctrl_c_in_the_heuristic_leaves_the_report_to_the_search(monkeypatch):
@@ -93,7 +97,7 @@ def test_ctrl_c_in_the_heuristic_leaves_the_report_to_the_search(monkeypatch):
 
     monkeypatch.setattr(strategy, "evaluate", ctrl_c)
     try:
-        result = cb.optimal(variant=THREE)     # the worst-case search returns, marked
+        result = cb.optimal(variant=FOUR)     # the worst-case search returns, marked
     except cb.SearchInterrupted as stop:
         result = stop.result
     finally:
@@ -102,4 +106,4 @@ def test_ctrl_c_in_the_heuristic_leaves_the_report_to_the_search(monkeypatch):
     assert result.upper_from is None or "strategy" not in result.upper_from
     monkeypatch.setattr(strategy, "evaluate", lambda *a, **k: ctrl_c(stop=False))
     with pytest.raises(KeyboardInterrupt):
-        cb.optimal(variant=THREE)
+        cb.optimal(variant=FOUR)
