@@ -47,7 +47,7 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
 
     if isinstance(checkpoint, (str, Path)):
         checkpoint = _opened(checkpoint, log.variant, objective, guesses, max_depth, lookahead,
-                             certificate)
+                             certificate, scheduler is not None)
     known = None
     if position is None and scheduler is None:
         from .bounds.known import known_interval
@@ -84,13 +84,16 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
     return _answer(result, log, position, known, out, dot, dot_depth)
 
 
-def _opened(directory, variant, objective, guesses, max_depth, lookahead, certificate):
+def _opened(directory, variant, objective, guesses, max_depth, lookahead, certificate,
+            distributed):
     """The checkpoint of this search in ``directory`` (resumed when it holds one of the same
-    search; another search's: CheckpointError), written every ``DEFAULT_EVERY`` seconds."""
+    search; another search's: CheckpointError), written every ``DEFAULT_EVERY`` seconds;
+    ``distributed``: a Dask run's (its state is the Dask drivers', as ``--scheduler``'s)."""
     from .search import checkpoint as cp
 
-    options = ({"lookahead": lookahead, "certificate": certificate} if objective == "worst"
-               else {})
+    options: dict[str, Any] = {"distributed": True} if distributed else {}
+    if objective == "worst":
+        options.update(lookahead=lookahead, certificate=certificate)
     return cp.started(directory, cp.identity(variant, objective, guesses, max_depth, **options))
 
 
