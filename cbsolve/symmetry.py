@@ -197,11 +197,10 @@ class Symmetry:
         for k in range(len(dst)):
             for j in range(k + 1, len(dst)):
                 ok &= (src[:, k] == src[:, j]) == (dst[k] == dst[j])
-        out = []
-        for row in np.flatnonzero(ok).tolist():
-            sigma = {int(a): int(b) for a, b in zip(src[row], dst, strict=True)}
-            out.append((self._pos_perms[row], sigma))
-        return out
+        # Python ints once, not a NumPy scalar per symbol (8! maps on Mastermind 8x8: 0.44 s)
+        rows, targets = np.flatnonzero(ok).tolist(), dst.tolist()
+        return [(self._pos_perms[row], dict(zip(sources, targets, strict=True)))
+                for row, sources in zip(rows, src[ok].tolist(), strict=True)]
 
     # --- orbits -----------------------------------------------------------------------------
     def _images(self, codes: np.ndarray, pos_perm, sigma: dict,

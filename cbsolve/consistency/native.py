@@ -58,8 +58,12 @@ SEARCH_CHUNK = 1 << 18
 
 
 def consistent_indices(log: FeedbackLog) -> np.ndarray:
-    """Indices (into ``log.space.codes``) of the codes consistent with every entry."""
-    return consistent_within(log)[0]
+    """Indices (into ``log.space.codes``) of the codes consistent with every entry: all of
+    them, or KeyboardInterrupt when Ctrl-C's stop request cut the search (never a part)."""
+    found, complete = consistent_within(log)
+    if not complete:
+        raise KeyboardInterrupt
+    return found
 
 
 def consistent_within(log: FeedbackLog, deadline=None) -> tuple[np.ndarray, bool]:

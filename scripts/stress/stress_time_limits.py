@@ -27,7 +27,8 @@ they take no ``--time-limit``.
     nice python scripts/stress/stress_time_limits.py --commands                 # every command
     nice python scripts/stress/stress_time_limits.py --commands --only bounds-huge analyze
     nice python scripts/stress/stress_time_limits.py --commands --limits 5 --only next-mm88 \
-        partition-mm88 assist-mm88 bot-mm88 play-mm88 next-mm1010 assist-l8x26   # large games
+        partition-mm88 assist-mm88 bot-mm88 play-mm88 next-mm1010 assist-l8x26 \
+        partition-mm1010 partition-l8x26                                      # large games
 """
 from __future__ import annotations
 
@@ -153,6 +154,11 @@ COMMANDS = {
                     "--length", "10", "--digits", "10"],
     "assist-l8x26": ["assist", "ABCDEFGH:1,1", "IJKLMNOP:0,2", "--variant", "mastermind",
                      "--length", "8", "--letters", "26", "--repeats"],
+    # beyond the listing: each reply class counted under the limit
+    "partition-mm1010": ["partition", "0011223344", "0123456789:2,3", "--variant",
+                         "mastermind", "--length", "10", "--digits", "10"],
+    "partition-l8x26": ["partition", "IJKLMNOP", "ABCDEFGH:1,1", "--variant", "mastermind",
+                        "--length", "8", "--letters", "26", "--repeats"],
 }
 #: Protocol lines sent (the pipe left open) to the commands that read them.
 INPUT = {"bot-mm88": "guess\nscore 2 3\nguess\n"}

@@ -265,3 +265,8 @@ def test_bench_checkpoint_kills_and_resumes_a_tiny_search():
     gaps = load_script("bench_checkpoint").main(["--game", "tiny-expected", "--gaps",
                                                  "--workers", "1"])
     assert gaps[0]["writes"] >= 1
+
+
+def test_bench_listing_compares_the_filter_and_the_search(capsys):
+    load_script("bench_listing").main(["--length", "4", "--digits", "6", "--entries", "1234:1,1"])
+    assert "| 1234:1,1 |" in capsys.readouterr().out
