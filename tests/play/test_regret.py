@@ -61,22 +61,24 @@ def test_worst_regret_is_against_the_minimax_optimum():
     assert cb.regret(r.best_guess, log, variant=MM, objective="worst").regret == 0
 
 
-@pytest.mark.parametrize("log, guesses", [
+@pytest.mark.parametrize("variant, log, guesses", [
     # 1111 after 3445:0,0: its class 1,0 (32 secrets) needs 4 more guesses, where the coach's
     # depth-capped probes once found 3 (a set with no strategy within the cap read as solved)
-    (["3445:0,0"], ["1111", "1122", "6543", "1112"]),
-    (["1234:0,2", "5611:1,0"], ["1313", "2525", "6543"]),
-    (["1122:4,0"], ["1122", "3456"]),      # one secret left: the guess finds it, or one more
-])
-def test_exact_worst_regret_agrees_with_the_searches_from_each_class(log, guesses):
-    best = cb.optimal(log, variant=MM, objective="worst").upper
+    (MM, ["3445:0,0"], ["1111", "1122", "6543", "1112"]),
+    (MM, ["1234:0,2", "5611:1,0"], ["1313", "2525", "6543"]),
+    (MM, ["1122:4,0"], ["1122", "3456"]),      # one secret left: the guess finds it, or one more
+    # the same probes made this one cost 5 against an optimum of 6: a negative regret
+    (cb.Variant.preset("black-peg"), ["4556:0", "6214:2"], ["2434"]),
+], ids=["mastermind-1111", "mastermind-two-entries", "mastermind-one-left", "black-peg"])
+def test_exact_worst_regret_agrees_with_the_searches_from_each_class(variant, log, guesses):
+    best = cb.optimal(log, variant=variant, objective="worst").upper
     for guess in guesses:
-        r = cb.regret(guess, log, variant=MM, objective="worst")
+        r = cb.regret(guess, log, variant=variant, objective="worst")
         assert r.exact and r.objective == "worst" and r.best == best
-        assert r.cost == class_minimax(MM, log, guess)
+        assert r.cost == class_minimax(variant, log, guess)
         assert r.regret >= 0
-    best_guess = cb.regret(guesses[0], log, variant=MM, objective="worst").best_guess
-    assert cb.regret(best_guess, log, variant=MM, objective="worst").regret == 0
+    best_guess = cb.regret(guesses[0], log, variant=variant, objective="worst").best_guess
+    assert cb.regret(best_guess, log, variant=variant, objective="worst").regret == 0
 
 
 def test_the_one_call_guess_value_equals_a_solve_of_each_reply_class():
