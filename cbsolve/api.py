@@ -35,8 +35,9 @@ from .feedback import FeedbackLog
 from .variant import Variant
 
 if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it returns
+    from .advisor.answers import Move
     from .analysis import SweepResult
-    from .api_results import Move, Optimum, Verification
+    from .api_results import Optimum, Verification
     from .bounds import Bounds
     from .consistency import ConsistencyResult
     from .play.puzzle import Puzzle
@@ -232,7 +233,7 @@ def next_guess(log: LogLike = (), *, variant: VariantLike | None = None,
     (52, 'exact', True)
     """
     from .advisor import PositionService
-    from .api_results import Move
+    from .advisor.answers import Move
 
     the_log = as_log(log, variant)
     service = PositionService(the_log.variant, guesses, seed=seed)
@@ -512,8 +513,13 @@ _bounds_package.__class__ = _CallableBounds
 
 def __getattr__(name: str) -> Any:
     """The results that add the CLI document's fields (:mod:`cbsolve.api_results`), loaded on
-    first use: they subclass the package faces' results, which load NumPy."""
-    if name in ("Move", "Optimum", "Verification"):
+    first use: they subclass the package faces' results, which load NumPy; ``Move``, the
+    advice's, loads none (:mod:`cbsolve.advisor.answers`)."""
+    if name == "Move":
+        from .advisor.answers import Move
+
+        return Move
+    if name in ("Optimum", "Verification"):
         from . import api_results
 
         return getattr(api_results, name)

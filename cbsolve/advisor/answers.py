@@ -135,3 +135,14 @@ class Advice:
         if self.optimum is not None:
             data["optimum"] = self.optimum
         return data
+
+
+@dataclass
+class Move(Advice):
+    """The advised guess with its provenance, as the API gives it (:func:`cbsolve.api.next_guess`,
+    re-exported by :mod:`cbsolve.api_results`); ``to_json()`` is the document of
+    ``cbsolve next --json``. Kept here, not with the API's heavier results, so that a small
+    game's advice loads no NumPy."""
+
+    def to_json(self) -> dict:
+        return {"consistent": True, **super().to_json()}
