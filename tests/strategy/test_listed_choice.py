@@ -72,3 +72,19 @@ def test_random_and_large_positions_take_the_array_path():
     assert listed_choice(FeedbackLog(Variant.preset("bulls-cows")), "minimax") is None
     big = FeedbackLog.parse(Variant(6, "0123456789", repeats=False), ["012345:1,2"])
     assert listed_choice(big, "minimax") is None               # 151,200 codes x 10^4 secrets
+
+
+def test_every_instruction_set_path_makes_the_same_listed_choice():
+    from cbsolve import isa
+
+    logs = [FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,2"]),
+            FeedbackLog.parse(Variant.preset("mastermind"), ["1122:1,1"]),
+            FeedbackLog.parse(Variant(9, "012", True), ["001122001:3,4", "012012012:2,5"]),
+            FeedbackLog.parse(Variant(3, "0123456789ABCDEFGHIJKLMNOPQRSTUV", True), ["012:1,0", "345:0,1"])]
+    for log in logs:
+        for strategy in ("minimax", "expected", "entropy", "parts"):
+            chosen = []
+            for path in isa.available():
+                with isa.use(path):
+                    chosen.append(listed_choice(log, strategy))
+            assert chosen[0] is not None and chosen == chosen[:1] * len(chosen), strategy
