@@ -35,8 +35,9 @@ from .feedback import FeedbackLog
 from .variant import Variant
 
 if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it returns
+    from .advisor.answers import Move
     from .analysis import SweepResult
-    from .api_results import Move, Optimum, PartitionTable, Verification
+    from .api_results import Optimum, PartitionTable, Verification
     from .bounds import Bounds
     from .consistency import ConsistencyResult
     from .play.puzzle import Puzzle
@@ -225,14 +226,13 @@ def next_guess(log: LogLike = (), *, variant: VariantLike | None = None,
     (52, 'exact', True)
     """
     from .advisor import PositionService
-    from .api_results import Move, extend
+    from .advisor.answers import Move
 
     the_log = as_log(log, variant)
     service = PositionService(the_log.variant, guesses, seed=seed)
     advice = service.advise(the_log, strategy=strategy, objective=objective,
                             deadline=make_deadline(deadline, time_limit))
-    move: Move = extend(advice, Move)
-    return move
+    return Move.of(advice)
 
 
 def partition(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
@@ -503,8 +503,13 @@ _bounds_package.__class__ = _CallableBounds
 
 def __getattr__(name: str) -> Any:
     """The results that add the CLI document's fields (:mod:`cbsolve.api_results`), loaded on
-    first use: they subclass the package faces' results, which load NumPy."""
-    if name in ("Move", "Optimum", "PartitionTable", "Verification"):
+    first use: they subclass the package faces' results, which load NumPy; ``Move``, the
+    advice's, loads none (:mod:`cbsolve.advisor.answers`)."""
+    if name == "Move":
+        from .advisor.answers import Move
+
+        return Move
+    if name in ("Optimum", "PartitionTable", "Verification"):
         from . import api_results
 
         return getattr(api_results, name)

@@ -1,6 +1,7 @@
 """The API's results that add to a package face's result what the CLI's document adds: the
-advice as ``cbsolve next`` prints it, the exact search with its variant and position, the
-verifier's report with the file's format.
+advice as ``cbsolve next`` prints it (:class:`~cbsolve.advisor.answers.Move`, kept beside the
+advice it extends so that a small game's ``next`` loads no NumPy; re-exported here), the exact
+search with its variant and position, the verifier's report with the file's format.
 
 Place in the data flow: beside :mod:`cbsolve.api` (loaded by the calls that return them, so
 ``import cbsolve.api`` stays light); each ``to_json()`` is the matching command's ``--json``
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
-from .advisor.answers import Advice
+from .advisor.answers import Move
 from .certify import Report
 from .search import SearchResult
 from .variant import Variant
@@ -25,15 +26,6 @@ def extend(base: Any, cls: type[T], **extra: Any) -> T:
     """``base`` (a dataclass) as an instance of its subclass ``cls``, plus ``extra`` fields."""
     values = {f.name: getattr(base, f.name) for f in fields(base)}
     return cls(**values, **extra)
-
-
-@dataclass
-class Move(Advice):
-    """The advised guess with its provenance (:class:`cbsolve.advisor.Advice`, the position
-    service's answer); ``to_json()`` is the document of ``cbsolve next --json``."""
-
-    def to_json(self) -> dict:
-        return {"consistent": True, **super().to_json()}
 
 
 @dataclass

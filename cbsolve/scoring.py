@@ -6,7 +6,8 @@ sum over symbols of min(count in g, count in s) - bulls. The score is symmetric.
 Response encoding. A reply is stored as one small integer, the *response index*:
 ``bulls*(N+1) + cows`` in bulls-and-cows mode, ``bulls`` in bulls-only mode. Index arrays are
 uint8 while ``(N+1)^2 <= 256`` (N <= 14) and uint16 beyond. ``variant.response_slots`` is the
-histogram width; :func:`possible_responses` lists the replies that can actually occur.
+histogram width; :func:`possible_responses` (:mod:`cbsolve.rule`) lists the replies that can
+actually occur.
 
 Functions take a :class:`Variant` and codes as ``(n, N)`` uint8 arrays of symbol indices (or a
 :class:`Packed` set, which caches the native packing for repeated use). ``backend="numpy"``
@@ -25,7 +26,7 @@ from functools import cached_property
 import numpy as np
 
 from ._native import scoring as _core
-from .rule import score
+from .rule import possible_responses, score
 from .variant import Variant
 
 BACKENDS = ("native", "numpy")
@@ -165,48 +166,3 @@ def _numpy_scores(variant: Variant, guesses: np.ndarray, secrets: np.ndarray) ->
         out[start:start + chunk] = bulls * n1 + (total - bulls)
     return out.astype(response_dtype(variant))
 
-
-# --- which replies can occur --------------------------------------------------------------
-def possible_responses(variant: Variant) -> list[tuple[int, int]]:
-    """The replies (bulls, cows) that some guess/secret pair of the variant produces, sorted.
-
-    Derivation (repeats): the non-bull positions, k = N - bulls of them, must differ pairwise,
-    and cows = sum_s min(counts) over them. With D >= 3 every cows <= k occurs except k = cows = 1;
-    with D = 2 the two parts are complementary, so cows = 2*min(#0, #1) is even; D = 1 allows
-    only (N, 0). Distinct: the codes cover 2N - bulls - cows symbols, so bulls + cows >= 2N - D.
-    A no-leading-zero rule changes nothing when D >= 3 (a symbol permutation moves any witness
-    pair off the first symbol); for D = 2 it pins position 1, shifting the (N-1)-game by one bull.
-
-    >>> len(possible_responses(Variant.preset("mastermind")))
-    14
-    >>> len(possible_responses(Variant(4, "123456", repeats=False)))
-    11
-    """
-    n, d = variant.length, variant.n_symbols
-    if variant.no_leading_zero and d <= 2:
-        if n == 1 or not variant.repeats:  # tiny spaces: read them off the full matrix
-            return _responses_by_enumeration(variant)
-        inner = Variant(n - 1, variant.symbols, True, feedback=variant.feedback)
-        pairs = [(b + 1, c) for b, c in possible_responses(inner)]
-        return sorted(set(pairs))
-    pairs = []
-    for b in range(n + 1):
-        k = n - b
-        for c in range(k + 1):
-            if variant.repeats:
-                ok = (k == 0) if d == 1 else (c % 2 == 0 if d == 2 else not (k == 1 and c == 1))
-            else:
-                ok = not (k == 1 and c == 1) and b + c >= 2 * n - d
-            if ok:
-                pairs.append((b, c))
-    if variant.bulls_only:
-        pairs = sorted({(b, 0) for b, _ in pairs})
-    return pairs
-
-
-def _responses_by_enumeration(variant: Variant) -> list[tuple[int, int]]:
-    from .codes import CodeSpace
-
-    codes = CodeSpace(variant).codes
-    seen = np.unique(score_matrix(variant, codes, codes))
-    return sorted(variant.response_of(int(r)) for r in seen)

@@ -257,12 +257,14 @@ def local_dask_client(n_workers: int = 2):
 
 def hidden_secret_log(variant: Variant, clues: int, rng) -> tuple:
     """(secret, log): ``clues + 1`` random codes drawn from ``rng`` (a NumPy Generator), the
-    first the secret, each other one a guess scored against it."""
+    first the secret, each other one a guess scored against it (bulls only where the variant
+    reports them alone)."""
     space = CodeSpace(variant)
     secret, *guesses = space.random_codes(clues + 1, rng)
     log = FeedbackLog(variant)
     for g in guesses:
-        log.add(space.format(g), *score(variant, secret, g))
+        bulls, cows = score(variant, secret, g)
+        log.add(space.format(g), bulls, None if variant.bulls_only else cows)
     return secret, log
 
 

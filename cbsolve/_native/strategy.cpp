@@ -28,6 +28,7 @@
 #include <cstring>
 #include <iterator>
 #include <new>
+#include <string>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -112,7 +113,6 @@ int64_t best_guess_matrix(py::array_t<T, py::array::c_style> matrix,
 }
 
 // The whole code space packed once, with its feedback mode (the Python Chooser keeps one).
-// The whole code space packed once, with its feedback mode (the Python Chooser keeps one).
 struct PackedSpace {
     PackedCodes codes;
     bool bulls_only;
@@ -120,6 +120,23 @@ struct PackedSpace {
                 bool repeats, bool bulls_only_)
         : codes(c, n_symbols, repeats), bulls_only(bulls_only_) {}
 };
+
+// The best of guess codes ``rr[0..R)`` (null: every code) of the packed space for the
+// candidates ``cc`` (increasing code indices, more than two), on the fly: the candidates' words
+// are gathered once so that every guess streams through them. Called without the GIL.
+int64_t best_over_space(const PackedCodes& sp, bool bulls_only, const int64_t* rr, long long R,
+                        const int64_t* cc, long long C, int slots, int win, int max_classes,
+                        int heur, bool candidates_only, const int64_t* lf) {
+    const long long pw = sp.pw, cw = sp.cw;
+    std::vector<u64> cpos(C * pw), ccnt(C * cw);
+    for (long long j = 0; j < C; ++j) {
+        std::copy_n(sp.pos.data() + cc[j] * pw, pw, cpos.data() + j * pw);
+        std::copy_n(sp.cnt.data() + cc[j] * cw, cw, ccnt.data() + j * cw);
+    }
+    const std::vector<int64_t> dlog = entropy_steps(heur, C, lf);
+    return CBSOLVE_ISA_CALL(best_packed, sp, bulls_only, rr, R, cc, C, cpos.data(), ccnt.data(),
+                            slots, win, max_classes, heur, candidates_only, lf, dlog.data());
+}
 
 // on the fly: the same choice as ``best_guess_matrix`` over the space's score matrix, in
 // O(n) memory instead of O(n^2). Arguments as there.
@@ -139,28 +156,16 @@ int64_t best_guess_packed(const PackedSpace& space, py::array_t<int64_t, py::arr
     const int64_t* lf = lfix.data();
     py::gil_scoped_release nogil;
     if (C <= 2) return cc[0];  // the lowest candidate splits them: optimal and tie-break winner
-    // The candidates' words, gathered once so that every guess streams through them.
-    const long long pw = sp.pw, cw = sp.cw;
-    std::vector<u64> cpos(C * pw), ccnt(C * cw);
-    for (long long j = 0; j < C; ++j) {
-        std::copy_n(sp.pos.data() + cc[j] * pw, pw, cpos.data() + j * pw);
-        std::copy_n(sp.cnt.data() + cc[j] * cw, cw, ccnt.data() + j * cw);
-    }
-    const std::vector<int64_t> dlog = entropy_steps(heur, C, lf);
-    return CBSOLVE_ISA_CALL(best_packed, sp, space.bulls_only, rr, R, cc, C, cpos.data(),
-                            ccnt.data(), slots, win, max_classes, heur, candidates_only, lf,
-                            dlog.data());
+    return best_over_space(sp, space.bulls_only, rr, R, cc, C, slots, win, max_classes, heur,
+                           candidates_only, lf);
 }
 
 // Fixed-point log2 table L(n), n = 0..nmax, scaled by 2^52, built additively over the smallest
 // prime factor so that L(a*b) == L(a) + L(b) exactly. L(0) = L(1) = 0.
-py::array_t<int64_t> log2_fixed_table(long long nmax) {
+std::vector<int64_t> fixed_log2(long long nmax) {
     if (nmax < 1) nmax = 1;
-    py::array_t<int64_t> out(nmax + 1);
-    int64_t* L = out.mutable_data();
-    std::vector<int64_t> spf(nmax + 1, 0);
+    std::vector<int64_t> L(nmax + 1, 0), spf(nmax + 1, 0);
     const long double scale = 4503599627370496.0L;  // 2^52: L(n) < 2^58 for n < 2^64
-    for (long long n = 0; n <= nmax; ++n) L[n] = 0;
     for (long long n = 2; n <= nmax; ++n) {
         if (spf[n] == 0) {  // n is prime
             for (long long k = n; k <= nmax; k += n)
@@ -170,7 +175,49 @@ py::array_t<int64_t> log2_fixed_table(long long nmax) {
             L[n] = L[spf[n]] + L[n / spf[n]];
         }
     }
+    return L;
+}
+
+py::array_t<int64_t> log2_fixed_table(long long nmax) {
+    const std::vector<int64_t> L = fixed_log2(nmax);
+    py::array_t<int64_t> out(static_cast<py::ssize_t>(L.size()));
+    std::copy(L.begin(), L.end(), out.mutable_data());
     return out;
+}
+
+// The list-based entry (no NumPy on the caller's side: a small game's ``cbsolve next``): the
+// same choice as ``best_guess_packed`` over every code, with ``codes`` the whole space and
+// ``candidates`` the secrets left, both as rows of symbol indices (``length`` bytes a code) in
+// the space's order. Returns the chosen code's index in ``codes``.
+int64_t best_guess_listed(int length, int n_symbols, bool repeats, bool bulls_only,
+                          py::bytes codes, py::bytes candidates, int slots, int win,
+                          int max_classes, int heur, bool candidates_only) {
+    check_heuristic(heur);
+    const std::string all = codes, left = candidates;
+    if (length <= 0 || all.size() % length || left.size() % length)
+        throw std::invalid_argument("codes and candidates must be whole rows");
+    if (slots < 1 || slots > 65535) throw std::invalid_argument("slots must be 1..65535");
+    const long long NR = static_cast<long long>(all.size() / length);
+    const long long C = static_cast<long long>(left.size() / length);
+    // The candidates' indices: both lists are in the space's order, so one merge finds them.
+    std::vector<int64_t> cc;
+    cc.reserve(C);
+    for (long long i = 0, j = 0; j < C; ++i) {
+        if (i == NR) throw std::invalid_argument("candidates must be codes of the space, in order");
+        if (all.compare(i * length, length, left, j * length, length) == 0) {
+            cc.push_back(i);
+            ++j;
+        }
+    }
+    const std::vector<int64_t> lf = fixed_log2(C);
+    check_node(nullptr, NR, cc.data(), C, NR, NR, max_classes, heur,
+               static_cast<long long>(lf.size()));
+    py::gil_scoped_release nogil;
+    if (C <= 2) return cc[0];  // as best_guess_packed
+    const PackedCodes sp(reinterpret_cast<const uint8_t*>(all.data()), static_cast<int>(NR),
+                         length, n_symbols, repeats);
+    return best_over_space(sp, bulls_only, nullptr, NR, cc.data(), C, slots, win, max_classes,
+                           heur, candidates_only, lf.data());
 }
 
 }  // namespace
@@ -191,5 +238,9 @@ PYBIND11_MODULE(strategy, m) {
           py::arg("cols"), py::arg("slots"), py::arg("win"), py::arg("max_classes"),
           py::arg("heuristic"), py::arg("candidates_only"), py::arg("lfix"));
     m.def("log2_fixed_table", &log2_fixed_table, py::arg("nmax"));
+    m.def("best_guess_listed", &best_guess_listed, py::arg("length"), py::arg("n_symbols"),
+          py::arg("repeats"), py::arg("bulls_only"), py::arg("codes"), py::arg("candidates"),
+          py::arg("slots"), py::arg("win"), py::arg("max_classes"), py::arg("heuristic"),
+          py::arg("candidates_only"));
     CBSOLVE_ISA_BIND(m);
 }

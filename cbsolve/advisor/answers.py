@@ -8,7 +8,7 @@ proved optimal for it) and whether the work was complete or cut by the deadline 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 #: The objectives a game can be played for: the fewest guesses in the worst case (Knuth 1977)
 #: or on average (Irving 1979; Koyama–Lai 1993).
@@ -135,3 +135,19 @@ class Advice:
         if self.optimum is not None:
             data["optimum"] = self.optimum
         return data
+
+
+@dataclass
+class Move(Advice):
+    """The advised guess with its provenance, as the API gives it (:func:`cbsolve.api.next_guess`,
+    re-exported by :mod:`cbsolve.api_results`); ``to_json()`` is the document of
+    ``cbsolve next --json``. Kept here, not with the API's heavier results, so that a small
+    game's advice loads no NumPy."""
+
+    @classmethod
+    def of(cls, advice: Advice) -> Move:
+        """The position service's advice as the API's move (the same fields)."""
+        return cls(**{f.name: getattr(advice, f.name) for f in fields(advice)})
+
+    def to_json(self) -> dict:
+        return {"consistent": True, **super().to_json()}

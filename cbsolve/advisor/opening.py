@@ -34,14 +34,6 @@ def _key(strategy: str, sizes: list[int]):
     raise ValueError(f"no closed-form opening for strategy {strategy!r}")
 
 
-def summary(sizes: list[int]) -> dict:
-    """The partition summary ``next`` prints (classes, largest, expected size, entropy)."""
-    n = sum(sizes)
-    return {"classes": len(sizes), "largest": max(sizes),
-            "expected_size": sum(s * s for s in sizes) / n,
-            "entropy_bits": math.log2(n) - math.fsum(s * math.log2(s) for s in sizes) / n}
-
-
 #: Most work (:func:`cbsolve.bounds.partition.repeats_work`, summed over the patterns) scored
 #: in closed form: Mastermind 8x8 (22 patterns) is 4.9e6, 0.5 s on the loaded 2-core machine;
 #: 10x10 (42 patterns, 9e7) took 5.6 s and 12 of 26 letters (77, 1.5e9) 45 s. Beyond it the
@@ -73,7 +65,7 @@ def opening(variant: Variant, strategy: str
     from ..bounds.adaptive import bound_of_partition
     from ..bounds.partition import first_guess_partition, repeats_work
     from ..patterns import guess_patterns, pattern_code
-    from ..scoring import possible_responses
+    from ..rule import possible_responses
 
     if variant.no_leading_zero or strategy not in ("minimax", "expected", "entropy", "parts"):
         return None
@@ -139,8 +131,9 @@ def rule_summary(variant: Variant, code) -> dict:
     or {} when even that would take too long."""
     from ..bounds.partition import first_guess_partition, repeats_work
     from ..patterns import pattern_of
+    from ..strategy.partition import class_summary
 
     pattern = pattern_of(code)
     if variant.repeats and repeats_work(pattern) > OPENING_WORK:
         return {}
-    return summary([s for s in first_guess_partition(variant, pattern).values() if s])
+    return class_summary(first_guess_partition(variant, pattern).values())

@@ -62,7 +62,7 @@ def check_objective(objective: str) -> str:
 
 
 def check_strategy(strategy: str) -> str:
-    from ..strategy.heuristics import STRATEGIES
+    from ..strategy.rules import STRATEGIES
 
     if strategy != OPTIMAL and strategy not in STRATEGIES:
         raise unknown_name("strategy", strategy, (*STRATEGIES, OPTIMAL))
@@ -92,7 +92,7 @@ class PositionService:
         """The consistent secrets (sorted code indices); InconsistentLog with the diagnosis
         when there is none."""
         from ..consistency.native import consistent_indices
-        from ..strategy.heuristics import require_enumerable
+        from ..strategy.rules import require_enumerable
 
         require_enumerable(self.variant, "next-guess advice")
         cands = consistent_indices(log)
@@ -104,7 +104,7 @@ class PositionService:
         """(the consistent secrets, True), or those found before the deadline cut the
         listing (Mastermind 8x8: 16.7 M codes filtered in chunks) and False."""
         from ..consistency.native import consistent_within
-        from ..strategy.heuristics import require_enumerable
+        from ..strategy.rules import require_enumerable
 
         require_enumerable(self.variant, "next-guess advice")
         cands, listed = consistent_within(log, deadline.reserving(time_policy.ADVICE_RESERVE))
@@ -197,6 +197,10 @@ class PositionService:
                 return start
         if cands is None and not self.space.enumerable:
             return self._consistent_only(log, strategy, objective, deadline)
+        if cands is None and strategy != OPTIMAL and self.tree is None and not deadline.expired():
+            found = self._small(log, strategy, objective)
+            if found is not None:
+                return found
         if cands is None:
             cands, listed = self._listed(log, deadline)
             if not listed:
@@ -221,9 +225,30 @@ class PositionService:
         return self._heuristic(log, cands, strategy, heuristic, objective, remaining, deadline,
                                why)
 
+    def _small(self, log, strategy, objective) -> A.Advice | None:
+        """A heuristic's answer on a small position through the list-based data path (no
+        NumPy: :func:`~cbsolve.strategy.listed.listed_choice`, the choice :meth:`_heuristic`
+        makes, in one kernel call), or None where that path does not apply."""
+        from ..strategy.listed import listed_choice
+
+        choice = listed_choice(log, strategy, self.guesses)
+        if choice is None:
+            return None
+        needed, provenance = (None, None), A.Provenance(A.HEURISTIC, objective, False,
+                                                        note=f"heuristic {strategy}")
+        if choice.determined:
+            needed, provenance = (1, 1), A.Provenance(A.DETERMINED, objective, True,
+                                                      note="one secret left: play it")
+        elif strategy not in ("first", "random") and choice.candidates > 2:
+            provenance.note += " (every guess)"
+        return A.Advice(choice.guess, strategy, A.Remaining(choice.candidates, True), provenance,
+                        self.guesses, choice.partition,
+                        self._needed(objective, choice.candidates, needed))
+
     def _start(self, strategy, objective, heuristic) -> A.Advice | None:
         """The opening: the tree's first guess, else the heuristic's in closed form."""
-        from .opening import opening, summary
+        from ..strategy.partition import class_summary
+        from .opening import opening
 
         remaining = A.Remaining(self.space.size, True)
         if strategy == OPTIMAL or self.tree is not None:
@@ -240,7 +265,7 @@ class PositionService:
         if found is not None:
             code, sizes, (worst_low, total_low) = found
             note = f"{heuristic}'s opening, one guess per symmetry class scored in closed form"
-            part = summary(sizes)
+            part = class_summary(sizes)
             needed.raise_lower(worst_low if objective == "worst" else total_low,
                                "partition (first guess, closed form)")
         else:
@@ -468,7 +493,7 @@ class PositionService:
         """The proved interval on the guesses still needed for ``n`` secrets: the counting
         bound below, ``value`` (lower, upper) from a tree or an exact search."""
         from ..capacity import total_lower, worst_lower
-        from ..scoring import possible_responses
+        from ..rule import possible_responses
 
         r = len(possible_responses(self.variant))
         low = worst_lower(n, r) if objective == "worst" else total_lower(n, r)
@@ -523,8 +548,8 @@ class PositionService:
                 return found
         import numpy as np
 
-        from ..strategy.heuristics import require_enumerable
         from ..strategy.partition import partition
+        from ..strategy.rules import require_enumerable
 
         require_enumerable(self.variant, "a partition")
         cands = np.arange(self.space.size, dtype=np.int64)

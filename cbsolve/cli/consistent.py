@@ -24,35 +24,13 @@ from . import (
     verbose_option,
 )
 from ._budget import TimeLimit
+from ._log import read_log, report_inconsistent  # noqa: F401 (re-exported: optimal, assist)
 
 #: Default wall-clock budget for solver work: no query waits silently for minutes (a 25-clue
 #: N=40 log once ran 489 s). ``--time-limit 0`` removes it; hitting it is reported.
 DEFAULT_TIME_LIMIT = time_policy.CONSISTENT_SECONDS
 #: Secrets listed when neither --limit nor --all nor --sample is given.
 DEFAULT_LIMIT = 20
-
-
-def read_log(variant, entries, log_file) -> FeedbackLog:
-    """Entries from ``--log FILE`` first, then the command-line tokens, numbered from 1."""
-    log = FeedbackLog.from_file(variant, log_file) if log_file is not None else FeedbackLog(variant)
-    log.extend_tokens(entries)
-    return log
-
-
-def report_inconsistent(log: FeedbackLog, exc, as_json: bool, fields: dict) -> int:
-    """Report an InconsistentLog (JSON: ``consistent: false``, the conflict and corrections
-    beside the command's own ``fields``); returns exit 1."""
-    data = {"consistent": False, **fields, "conflict": exc.conflict,
-            "corrections": exc.corrections}
-    from ..consistency.repairs import describe_corrections
-
-    lines = ["No secret is consistent with this log."]
-    if exc.conflict:
-        lines.append("  conflicting entries: " + "; ".join(
-            f"#{n} {log[n - 1].shown(log.variant)}" for n in exc.conflict))
-    lines.extend(f"  {line}" for line in describe_corrections(log, exc.corrections or []))
-    emit(as_json, data, "\n".join(lines))
-    return EXIT_NONE
 
 
 @app.command("consistent")

@@ -12,7 +12,7 @@ import click
 from .. import time_policy
 from ..errors import InconsistentLog
 from . import EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
-from .consistent import read_log, report_inconsistent
+from ._log import read_log, report_inconsistent
 from .evaluate import STRATEGY_HELP
 
 #: Options shared by the faces that advise (next, assist, play, bot).

@@ -12,7 +12,7 @@ import click
 from .. import time_policy
 from ..errors import InconsistentLog
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
-from .consistent import read_log
+from ._log import read_log
 
 SORTS = ("minimax", "expected", "entropy", "parts")
 

@@ -3,7 +3,8 @@
 Place in the data flow: consistency -> **strategies** -> trees (:mod:`cbsolve.tree`) -> CLI.
 
 - :func:`choose_next` — a heuristic's choice after a live game's log (the position service,
-  :mod:`cbsolve.advisor`, wraps it into the advice ``cbsolve next`` prints);
+  :mod:`cbsolve.advisor`, wraps it into the advice ``cbsolve next`` prints); on a small
+  position :func:`listed_choice`, the same choice without NumPy;
 - :func:`evaluate` — play a strategy against every secret as one shared decision tree
   (``cbsolve evaluate``), or estimate its mean on a random sample for large spaces.
 
@@ -27,15 +28,17 @@ from ..lazy import lazy_names
 
 _LAZY = {"HeuristicChoice": ".advice", "choose_next": ".advice", "Evaluation": ".evaluation",
          "Unfinished": ".evaluation", "estimate": ".evaluation", "evaluate": ".evaluation",
-         "GUESS_MODES": ".heuristics", "SCORED": ".heuristics", "STRATEGIES": ".heuristics",
-         "Chooser": ".heuristics"}
+         "GUESS_MODES": ".rules", "SCORED": ".rules", "STRATEGIES": ".rules",
+         "Chooser": ".heuristics", "listed_choice": ".listed"}
 
 if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__ loads them
     from .advice import HeuristicChoice, choose_next
     from .evaluation import Evaluation, Unfinished, estimate, evaluate
-    from .heuristics import GUESS_MODES, SCORED, STRATEGIES, Chooser
+    from .heuristics import Chooser
+    from .listed import listed_choice
+    from .rules import GUESS_MODES, SCORED, STRATEGIES
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())
 
 __all__ = ["Chooser", "Evaluation", "GUESS_MODES", "HeuristicChoice", "SCORED", "STRATEGIES",
-           "Unfinished", "choose_next", "estimate", "evaluate"]
+           "Unfinished", "choose_next", "estimate", "evaluate", "listed_choice"]

@@ -12,13 +12,16 @@ service's; this is the plain result under it. An inconsistent log raises
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ..consistency.native import consistent_indices
 from ..errors import InconsistentLog
 from ..feedback import FeedbackLog
-from .heuristics import Chooser, check_guesses, check_strategy, partition_summary, require_enumerable
+from .rules import check_guesses, check_strategy, require_enumerable
+
+if TYPE_CHECKING:   # NumPy and the choosers are imported where used: HeuristicChoice is light
+    import numpy as np
+
+    from .heuristics import Chooser
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,8 @@ class HeuristicChoice:
 
 def candidates_of(log: FeedbackLog) -> np.ndarray:
     """The secrets ``log`` leaves (sorted code indices); :func:`no_secret_left` when none is."""
+    from ..consistency.native import consistent_indices
+
     cands = consistent_indices(log)
     if cands.size == 0:
         raise no_secret_left(log)
@@ -66,6 +71,8 @@ def choose_next(log: FeedbackLog, strategy: str = "minimax", guesses: str = "all
     caller's, when it keeps them between questions (the position service does). The faces
     ask the position service (:meth:`cbsolve.advisor.PositionService.advise`), which adds the
     openings, the certified trees, the exact search, the deadline and the provenance."""
+    from .heuristics import Chooser, partition_summary
+
     check_strategy(strategy)
     check_guesses(guesses)
     require_enumerable(log.variant, "next-guess advice")

@@ -32,14 +32,20 @@ import numpy as np
 from .. import scoring
 from .._native import strategy as _native
 from ..codes import CodeSpace
-from ..errors import unknown_name
-from ..guess_pool import GUESS_POOLS, guess_pool
 from ..variant import Variant
+from .partition import class_summary
+from .rules import (
+    GUESS_MODES,
+    HEURISTIC_ID,
+    SCORED,
+    STRATEGIES,
+    check_guesses,
+    check_strategy,
+    require_enumerable,
+)
 
-SCORED = ("minimax", "expected", "entropy", "parts")
-STRATEGIES = (*SCORED, "first", "random")
-GUESS_MODES = GUESS_POOLS
-_HEURISTIC_ID = {name: i for i, name in enumerate(SCORED)}  # ids of the native kernel
+__all__ = ["GUESS_MODES", "SCORED", "STRATEGIES", "Chooser", "check_guesses", "check_strategy",
+           "partition_summary", "require_enumerable"]
 
 #: Largest space whose full score matrix is built by default (n^2 bytes: 16 MiB). Beyond it,
 #: scoring on the fly is as fast (measured on Bulls & Cows, 5,040 codes) and needs no n^2 memory.
@@ -50,29 +56,6 @@ SYMMETRY_AUTO_CODES = 20_000
 
 _MATRICES: dict[Variant, np.ndarray] = {}
 _LOG_TABLE = np.zeros(2, dtype=np.int64)
-
-
-def check_strategy(name: str) -> str:
-    if name not in STRATEGIES:
-        raise unknown_name("strategy", name, STRATEGIES)
-    return name
-
-
-def check_guesses(mode: str) -> str:
-    return guess_pool(mode)
-
-
-def require_enumerable(variant: Variant, what: str) -> CodeSpace:
-    """The code space, or SpaceTooLarge saying that ``what`` must list every code."""
-    from ..codes import ENUMERATION_LIMIT
-    from ..errors import SpaceTooLarge
-
-    space = CodeSpace(variant)
-    if not space.enumerable:
-        raise SpaceTooLarge(f"{what} lists every code, but {variant.describe()} has {space.size} "
-                            f"codes (limit {ENUMERATION_LIMIT}); `cbsolve consistent` can still "
-                            "count and sample the candidates")
-    return space
 
 
 def full_matrix(variant: Variant) -> np.ndarray:
@@ -175,7 +158,7 @@ class Chooser:
         with the usual tie-break: the choice restricted to those guesses (a caller with a
         deadline scores the guesses in chunks and keeps the best so far)."""
         rows = np.ascontiguousarray(rows, dtype=np.int64)
-        heur = _HEURISTIC_ID[self.strategy]
+        heur = HEURISTIC_ID[self.strategy]
         table = log2_table(cands.size) if self.strategy == "entropy" else _LOG_TABLE
         if self.matrix is not None:
             return int(_native.best_guess_matrix(
@@ -213,10 +196,7 @@ class Chooser:
 
 
 def partition_summary(variant: Variant, responses: np.ndarray) -> dict:
-    """Describe the partition a guess induces (for advice): classes, largest, expected, entropy."""
-    sizes = np.bincount(np.asarray(responses, dtype=np.int64), minlength=variant.response_slots)
-    sizes = sizes[sizes > 0].astype(np.float64)
-    n = sizes.sum()
-    return {"classes": int(sizes.size), "largest": int(sizes.max()),
-            "expected_size": float((sizes ** 2).sum() / n),
-            "entropy_bits": float(np.log2(n) - (sizes * np.log2(sizes)).sum() / n)}
+    """Describe the partition a guess induces (for advice): classes, largest, expected, entropy
+    (:func:`~cbsolve.strategy.partition.class_summary` of its class sizes)."""
+    return class_summary(np.bincount(np.asarray(responses, dtype=np.int64),
+                                     minlength=variant.response_slots).tolist())

@@ -13,7 +13,7 @@ Each score is given beside the best any guess reaches from the same position.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import log2
+from math import fsum, log2
 from numbers import Integral
 from typing import TYPE_CHECKING
 
@@ -121,7 +121,7 @@ class Table:
 
 def _candidates(log: FeedbackLog) -> np.ndarray:
     from ..consistency.native import consistent_indices
-    from .heuristics import require_enumerable
+    from .rules import require_enumerable
 
     require_enumerable(log.variant, "a partition")
     cands = consistent_indices(log)
@@ -253,6 +253,18 @@ def scores_of_sums(n: int, largest: int, squares: int, plogp: float, parts: int)
     squares, sum of c*log2(c) and number (as :func:`scores_of` computes them)."""
     return {"minimax": int(largest), "expected": plain(squares / n),
             "entropy": plain(log2(n) - plogp / n), "parts": int(parts)}
+
+
+def class_summary(sizes) -> dict:
+    """What advice says of a partition, from its class sizes (zeros skipped): the classes, the
+    largest, the expected class size sum(c^2)/n and the entropy in bits. Plain Python, so the
+    array path (:func:`~.heuristics.partition_summary`) and the list-based one
+    (:mod:`.listed`) give the same numbers to the last bit."""
+    live = [int(c) for c in sizes if c]
+    n = sum(live)
+    return {"classes": len(live), "largest": max(live),
+            "expected_size": sum(c * c for c in live) / n,
+            "entropy_bits": log2(n) - fsum(c * log2(c) for c in live) / n}
 
 
 def best_of_sums(n: int, sums) -> dict:

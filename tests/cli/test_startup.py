@@ -1,6 +1,7 @@
-"""Start-up: listing the commands, scoring one pair and a small game's ``consistent`` and
-``partition`` import no heavy package (NumPy, the solver back-ends), and the lazy command list
-says what each command's own help says."""
+"""Start-up: listing the commands, scoring one pair and a small game's ``consistent``,
+``partition`` and ``next`` (a scored or first-candidate heuristic, the opening) import no
+heavy package (NumPy, the solver back-ends), and the lazy command list says what each
+command's own help says."""
 import importlib
 import subprocess
 import sys
@@ -34,7 +35,14 @@ sys.stderr.write(f"HEAVY {heavy}\\n")
                                    "--no-leading-zero", "--count", "--backend", "native"],
                                   ["partition", "0123"], ["partition", "0123", "4567:0,1", "--json"],
                                   ["partition", "1122", "1234:1,1", "--variant", "mastermind"],
-                                  ["partition", "0123", "0132:4,0", "0123:1,2"]])
+                                  ["partition", "0123", "0132:4,0", "0123:1,2"],
+                                  ["next"], ["next", "--variant", "mastermind"],
+                                  ["next", "0123:1,2"], ["next", "0123:1,2", "4567:0,1", "--json"],
+                                  ["next", "1122:1,1", "--variant", "mastermind"],
+                                  ["next", "1234:2", "--variant", "black-peg", "--strategy",
+                                   "entropy", "--guesses", "candidates"],
+                                  ["next", "0123:1,2", "--strategy", "first"],
+                                  ["next", "0123:4,0", "--json"]])
 def test_listing_and_scoring_import_no_heavy_package(argv):
     probe = f"HEAVY = {HEAVY!r}\n{PROBE}"
     proc = subprocess.run([sys.executable, "-c", probe, *argv], cwd=ROOT, capture_output=True,
