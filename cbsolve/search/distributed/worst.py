@@ -49,7 +49,7 @@ def decide_guess(spec: dict) -> dict:
     (docs/tree-format.md nodes, depths from the class) when they do."""
     import time
 
-    from .expected import _worker_name
+    from .expected_tasks import _worker_name
 
     started, cpu = time.perf_counter(), time.process_time()
     out = _decide_guess(spec)
