@@ -274,8 +274,14 @@ class Guesser:
 
         deadline = self.first_deadline or Deadline.from_limit(self.backend_time_limit)
         self.first_deadline = None
-        a = self.service.advise(self.log, strategy=self.strategy, objective=self.objective,
-                                deadline=deadline, cands=cands)
+        try:
+            a = self.service.advise(self.log, strategy=self.strategy, objective=self.objective,
+                                    deadline=deadline, cands=cands)
+        except InconsistentLog as exc:
+            # beyond the filter the service finds the conflict: kept as the filter's would be,
+            # so the face repairs the log instead of asking again (it looped asking)
+            self._inconsistent = self._diagnosis(exc.conflict, exc.corrections)
+            raise self.inconsistency_error() from None
         return Suggestion(a.guess, a.strategy, a.candidates, a.remaining.exact, a.determined,
                           note=a.note, provenance=a.provenance)
 
@@ -343,8 +349,7 @@ class Guesser:
         if res.status == Status.INFEASIBLE:
             # beyond the filter each option changes one reply of the conflict (or is the one
             # joint fix): those of confirmed replies are left out
-            fixes = [f for f in res.corrections or [] if f["entry"] not in self.confirmed]
-            self._inconsistent = Diagnosis(res.conflict, fixes)
+            self._inconsistent = self._diagnosis(res.conflict, res.corrections)
             raise self.inconsistency_error()
         if not res.secrets:
             return Suggestion(None, "consistent", res.count, False, False,
@@ -353,6 +358,12 @@ class Guesser:
                           bool(res.determined),
                           note="space too large for the heuristics; playing a consistent code "
                                f"found by the {res.backend} backend")
+
+    def _diagnosis(self, conflict, corrections) -> Diagnosis:
+        """The diagnosis kept for the face: the options that change a reply the player
+        confirmed are left out."""
+        fixes = [f for f in corrections or [] if f["entry"] not in self.confirmed]
+        return Diagnosis(conflict, fixes)
 
     def _diagnose(self) -> Diagnosis:
         from ..consistency import Query, consistent

@@ -391,3 +391,26 @@ def test_hosting_beyond_the_filter_always_guesses_a_code(monkeypatch):
     result, out = run_game(["1,5", "", "1,5"], variant=big, mode="host", seed=1, time_limit=2)
     assert "I found no code that fits your scores in time (no time)" in out
     assert "None" not in out.replace("(no time)", "") and len(result.computer_guesses) == 2
+
+
+def test_beyond_the_filter_a_conflict_the_service_finds_is_kept_for_the_repair():
+    """12 of 20 letters (too many codes to list): the reply 0 0 to twelve distinct letters is
+    impossible, and only the position service's search finds it. The guesser keeps that
+    diagnosis, as the filter's, so the game asks for a correction instead of asking the
+    service again and again (it did, without end)."""
+    variant = Variant.from_options("bulls-cows", length=12, letters=20)
+    g = Guesser(variant, backend_time_limit=2.0, seed=1)
+    first = g.suggest().guess
+    g.record(first, 0, 0, advise=False)
+    with pytest.raises(InconsistentLog):
+        g.suggest()
+    assert g.inconsistent is not None and g.inconsistent.conflict == [1]
+    assert all(f["entry"] == 1 for f in g.inconsistent.corrections)
+
+
+def test_a_game_beyond_the_filter_with_an_impossible_score_asks_for_a_correction():
+    out = subprocess.run([sys.executable, "-m", "cbsolve", "play", "--length", "12", "--letters",
+                          "20", "--time-limit", "1", "--mode", "host", "--seed", "1"],
+                         input="0 0\n", capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0
+    assert "inconsistent" in out.stdout and "Correction:" in out.stdout
