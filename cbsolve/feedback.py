@@ -307,9 +307,10 @@ class FeedbackLog:
         return FeedbackLog(self.variant, [e for i, e in enumerate(self.entries, 1) if i in keep])
 
 
-def random_log(variant: Variant, n_guesses: int, seed: int) -> tuple[FeedbackLog, tuple]:
-    """A log of ``n_guesses`` random guesses scored against a hidden random secret (seeded;
-    benchmarks and tests draw their instances here). Returns (log, secret)."""
+def random_log(variant: Variant, n_guesses: int, seed) -> tuple[FeedbackLog, tuple]:
+    """A log of ``n_guesses`` random guesses scored against a hidden random secret (``seed``:
+    an int, or a NumPy Generator to draw several logs from one stream; benchmarks and tests
+    draw their instances here). Returns (log, secret)."""
     import numpy as np
 
     from .rule import score

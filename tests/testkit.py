@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from cbsolve.codes import CodeSpace
-from cbsolve.feedback import FeedbackLog
+from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score
 from cbsolve.scoring import possible_responses
 from cbsolve.variant import Variant
@@ -259,12 +259,7 @@ def hidden_secret_log(variant: Variant, clues: int, rng) -> tuple:
     """(secret, log): ``clues + 1`` random codes drawn from ``rng`` (a NumPy Generator), the
     first the secret, each other one a guess scored against it (bulls only where the variant
     reports them alone)."""
-    space = CodeSpace(variant)
-    secret, *guesses = space.random_codes(clues + 1, rng)
-    log = FeedbackLog(variant)
-    for g in guesses:
-        bulls, cows = score(variant, secret, g)
-        log.add(space.format(g), bulls, None if variant.bulls_only else cows)
+    log, secret = random_log(variant, clues, rng)
     return secret, log
 
 
