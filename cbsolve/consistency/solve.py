@@ -33,7 +33,10 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
                     deadline=deadline) if backend == "auto" else None
     choice = plan.to_json() if plan else None
     name = plan.backend if plan else backend
-    result = _proved_none_first(log, query, deadline, engines) if name == "sat" and plan else None
+    # Not once the deadline has expired: the check's model (and OR-Tools' import) would only
+    # delay the partial answer.
+    result = _proved_none_first(log, query, deadline, engines) \
+        if name == "sat" and plan and not deadline.expired() else None
     if result is not None:
         name = choice["backend"] = "cpsat"
         choice["reason"] += "; CP-SAT's check proved the log inconsistent first"
