@@ -91,3 +91,19 @@ def test_no_counter_starts_after_the_stop_request():
     pytest.importorskip("pyganak")
     request_stop()
     assert ganak_count(hard_log(), 0, UNLIMITED) is None
+
+
+def test_the_diagnosis_stopped_while_building_proved_nothing(monkeypatch):
+    """An inconsistent N=40 log (its first guess again, one cow made a bull): the solvers'
+    diagnosis builds the same CNF, and a deadline expiring there ends it, no core asked of a
+    half-built formula, no conflict."""
+    from cbsolve.consistency import diagnose
+
+    cores = []
+    monkeypatch.setattr(diagnose, "session_conflict", lambda *a: cores.append(a) or (None, False))
+    log = hard_log()
+    first = log[0]
+    assert first.cows > 0
+    log.add(log.space.format(first.guess), first.bulls + 1, first.cows - 1)
+    assert diagnose._conflict_solvers(log, after_reads(200)) == (None, False)
+    assert cores == []
