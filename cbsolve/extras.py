@@ -13,9 +13,14 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import threading
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .errors import CbsolveError
+
+if TYPE_CHECKING:
+    from .deadline import Deadline
 
 #: import name -> (the distribution pip installs, the cbsolve extra that brings it).
 EXTRAS: dict[str, tuple[str, str]] = {
@@ -67,3 +72,30 @@ def require(module: str, feature: str) -> ModuleType:
         if exc.name != _top(module):    # the top-level name imports but is another project
             message += f"; the installed {_top(module)!r} lacks {exc.name!r}"
         raise MissingExtra(message) from None
+
+
+def imported_within(module: str, deadline: Deadline) -> bool:
+    """Import ``module`` while ``deadline`` lasts: True once it is imported (or failed to:
+    :func:`require` then says why), False when the deadline expires first (a time limit or
+    Ctrl-C's stop request). A Python import cannot be stopped, and OR-Tools' takes 0.4-1 s
+    (it imports pandas), so it runs in a background thread that finishes it while the caller
+    goes on without the module."""
+    from .deadline import POLL_SECONDS
+
+    if deadline.expired():
+        return False
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            importlib.import_module(module)
+        except BaseException:       # noqa: BLE001  (require() reports it in the caller)
+            pass
+        finally:
+            done.set()
+
+    threading.Thread(target=target, daemon=True, name=f"cbsolve-import-{module}").start()
+    while not done.wait(POLL_SECONDS):
+        if deadline.expired():
+            return False
+    return True

@@ -161,3 +161,29 @@ def test_require_returns_an_installed_extra_and_knows_only_extras():
     assert require("yaml", "reading YAML") is yaml
     with pytest.raises(KeyError):
         missing_message("numpy", "anything")
+
+
+def test_an_import_outlasting_the_deadline_is_left_to_finish_in_the_background(tmp_path,
+                                                                             monkeypatch):
+    """OR-Tools' import (0.4-1 s) cannot be stopped: a stop request made while it runs is
+    answered at once (False), and the import still ends, in its thread."""
+    import threading
+
+    from cbsolve.deadline import UNLIMITED, Deadline, request_stop
+    from cbsolve.extras import imported_within
+
+    gate = threading.Event()
+    monkeypatch.setattr(sys, "_cbsolve_import_gate", gate, raising=False)
+    (tmp_path / "cbsolve_slow_import.py").write_text(
+        "import sys\nsys._cbsolve_import_gate.wait(60)\nVALUE = 7\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "cbsolve_slow_import", raising=False)
+    threading.Timer(0.2, request_stop).start()
+    assert imported_within("cbsolve_slow_import", UNLIMITED) is False
+    assert imported_within("json", Deadline(0.0)) is False       # expired: not even started
+    gate.set()
+    from cbsolve.deadline import clear_stop
+
+    clear_stop()
+    assert imported_within("cbsolve_slow_import", UNLIMITED) is True
+    assert sys.modules["cbsolve_slow_import"].VALUE == 7

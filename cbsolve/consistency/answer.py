@@ -23,10 +23,11 @@ from .counting import (
     approx_count,
     available,
     cnf_of,
-    exact_count,
+    ganak_count,
     near_uniform,
 )
 from .query import ConsistencyResult, Query
+from .sat import BuildStopped
 
 #: Enumerate at most this many secrets for an exact count before trying a model counter.
 COUNT_CAP = 200_000
@@ -83,13 +84,13 @@ def _settle(result: ConsistencyResult, log: FeedbackLog, found, how: StopReason,
                             + ("; the log's consistency is unknown" if not n else ""))
 
 
-def _counter_seconds(deadline: Deadline, result: ConsistencyResult) -> float:
-    left = deadline.left()
-    if left is None:
+def _counter_deadline(deadline: Deadline, result: ConsistencyResult) -> Deadline:
+    """A model counter's budget: what is left of ``deadline``, or
+    ``time_policy.UNTIMED_COUNT_SECONDS`` when it is unlimited (said in a note)."""
+    if deadline.unlimited and not deadline.expired():
         result.notes.append(f"model counter limited to {time_policy.UNTIMED_COUNT_SECONDS:g} s "
                             "(no --time-limit given)")
-        return time_policy.UNTIMED_COUNT_SECONDS
-    return left
+    return deadline.share(1.0, untimed=time_policy.UNTIMED_COUNT_SECONDS)
 
 
 def _count(result, log, query, deadline, oracle, m, lies) -> None:
@@ -103,10 +104,9 @@ def _count(result, log, query, deadline, oracle, m, lies) -> None:
     if how is StopReason.COMPLETE or not found:
         return
     # Enumeration was capped or timed out: try an exact model counter on the CNF.
-    seconds = _counter_seconds(exact_part, result)
-    if seconds > 0 and available("pyganak"):
-        clauses, xs, _ = cnf_of(log, lies)
-        exact = exact_count(clauses, xs, seconds)
+    counter = _counter_deadline(exact_part, result)
+    if not counter.expired() and available("pyganak"):
+        exact = ganak_count(log, lies, counter)
         if exact is not None:
             assert exact >= len(set(found)), "model counter disagrees with enumeration"
             result.count, result.exact, result.status = exact, True, Status.OPTIMAL
@@ -126,12 +126,15 @@ def _approximate(result, log, deadline, lies, seed) -> None:
     if not available("pyapproxmc"):
         result.notes.append("approximate counting unavailable (pip install 'cbsolve[counting]')")
         return
-    seconds = _counter_seconds(deadline, result) if deadline.left() != 0 else 0
-    if seconds <= 0:
+    if deadline.expired():
         result.notes.append("no time left for approximate counting")
         return
-    clauses, xs, _ = cnf_of(log, lies)
-    est = approx_count(clauses, xs, seconds, EPSILON, DELTA, seed=int(seed or 1))
+    counter = _counter_deadline(deadline, result)
+    try:
+        clauses, xs, _ = cnf_of(log, lies, counter)
+        est = approx_count(clauses, xs, counter, EPSILON, DELTA, seed=int(seed or 1))
+    except BuildStopped:
+        est = None
     if est is None:
         result.notes.append("ApproxMC did not finish in time")
         return
@@ -156,9 +159,11 @@ def _sample(result, log, query, deadline, oracle, m, lies) -> None:
     _settle(result, log, found, how, 0)
     if not found:
         return
-    clauses, xs, decode = cnf_of(log, lies)
-    left = deadline.left()
-    models = near_uniform(clauses, k, query.seed, left)
+    try:
+        clauses, xs, decode = cnf_of(log, lies, deadline)
+        models = near_uniform(clauses, k, query.seed, deadline.left())
+    except BuildStopped:
+        models = []                     # no time left for the sampler: the solver's secrets
     if models:
         codes = [decode(mdl) for mdl in models]
         result.sampling = sampling.NEAR_UNIFORM.format(why="the set was too large to enumerate")

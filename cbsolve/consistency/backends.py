@@ -13,10 +13,10 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..deadline import Deadline
+from ..deadline import Deadline, stopped_by
 from ..errors import unknown_name
 from ..feedback import FeedbackLog
-from ..status import Status
+from ..status import Status, StopReason
 from .backend import Backend
 from .engine_options import (
     CPSAT_DEFAULTS,
@@ -153,7 +153,11 @@ class SatBackend(Backend):
 
         start = time.perf_counter()
         deadline = Deadline.given(deadline, query.time_limit)
-        with sat.session_for(log, self.options) as session:
+        try:
+            session = sat.session_for(log, self.options, deadline)
+        except sat.BuildStopped:
+            return _finished(stopped_before_solving(self.name), start, "PySAT")
+        with session:
             oracle = session.oracle()
             result = answer_query(self.name, log, query, deadline, oracle,
                                   suffix_budget=self.suffix_budget, neighbours=self.neighbours)
@@ -165,9 +169,25 @@ class SatBackend(Backend):
         from . import sat
         from .answer import answer_query
 
-        with sat.session_for(log, self.options) as s:
-            return answer_query(self.name, log, query, Deadline.given(deadline, query.time_limit),
-                                s.oracle(lies=max_lies), lies=max_lies)
+        deadline = Deadline.given(deadline, query.time_limit)
+        try:
+            session = sat.session_for(log, self.options, deadline)
+        except sat.BuildStopped:
+            return stopped_before_solving(self.name)
+        with session as s:
+            return answer_query(self.name, log, query, deadline, s.oracle(lies=max_lies),
+                                lies=max_lies)
+
+
+def stopped_before_solving(name: str) -> ConsistencyResult:
+    """The answer of a backend whose deadline expired (a time limit, or Ctrl-C) while it was
+    building its formula: nothing found, nothing proved, and why."""
+    why = stopped_by()
+    result = ConsistencyResult(status=Status.UNKNOWN, backend=name, truncated=True,
+                               time_limit_hit=why is StopReason.TIME)
+    result.notes.append(f"{why.reached()} while the solver's formula was being built; the "
+                        "log's consistency is unknown")
+    return result
 
 
 def _finished(result: ConsistencyResult, start: float, engine: str) -> ConsistencyResult:

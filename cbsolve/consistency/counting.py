@@ -16,15 +16,16 @@ dfs_answer.py.
   and ran past 60 s on 10^5-10^10 (docs/benchmarks.md, "Enumeration and exact counts beyond the filter").
 
 Each library is optional: when it is missing the caller gets ``None`` and a note saying so.
-Ganak and ApproxMC have no time limit of their own, so they run in a child interpreter that is
-killed at the deadline.
+Ganak and ApproxMC have no time limit and no stop hook of their own, so they run in a child
+interpreter that is killed when the deadline expires or Ctrl-C's stop request comes (looked at
+every ``POLL_SECONDS``), and the CNF they count is built under the same deadline.
 """
 from __future__ import annotations
 
 import importlib.util
 
 from .. import time_policy
-from ..deadline import Deadline, stopped_by
+from ..deadline import POLL_SECONDS, Deadline, stopped_by
 from .clues import clues
 
 EPSILON, DELTA = 0.8, 0.2
@@ -34,12 +35,13 @@ def available(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-def cnf_of(log, lies: int = 0):
+def cnf_of(log, lies: int = 0, deadline: Deadline | None = None):
     """(clauses, x variables, decode) of the log with every entry asserted, or at most
-    ``lies`` entries violated."""
+    ``lies`` entries violated; :class:`~.sat.BuildStopped` when ``deadline`` expires first."""
     from .sat import SatSession
 
-    with SatSession(log.variant, redundant=False) as session:   # counters: see SatOptions.symbol_sum
+    # counters: see SatOptions.symbol_sum
+    with SatSession(log.variant, redundant=False, deadline=deadline) as session:
         sels = [session.add_clue(c) for c in clues(log)]
         if lies:
             act = session.new_var("lies")
@@ -79,8 +81,9 @@ print(int(cells) * 2 ** int(hashes))
 """
 
 
-def _run(program: str, job: dict, seconds: float) -> int | None:
-    """Run ``program`` in a fresh interpreter (killed at the deadline); its integer or None.
+def _run(program: str, job: dict, deadline: Deadline) -> int | None:
+    """Run ``program`` in a fresh interpreter; its integer, or None when it failed or
+    ``deadline`` expired first (a time limit or a stop request: the child is killed then).
 
     A plain subprocess, not multiprocessing: nothing of the parent (solver threads, the CLI's
     ``__main__``) is re-imported or forked."""
@@ -88,24 +91,35 @@ def _run(program: str, job: dict, seconds: float) -> int | None:
     import subprocess
     import sys
 
+    if deadline.expired():
+        return None
     job = {"nvars": max([abs(v) for cl in job["clauses"] for v in cl] + job["xs"]), **job}
-    try:
-        done = subprocess.run([sys.executable, "-c", program], input=json.dumps(job),
-                              capture_output=True, text=True, timeout=max(seconds, 0.01))
-    except subprocess.TimeoutExpired:
+    given = json.dumps(job)
+    with subprocess.Popen([sys.executable, "-c", program], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as child:
+        while True:
+            try:
+                # Retrying after a timeout loses no output; the input went in the first call.
+                out, _ = child.communicate(given, timeout=POLL_SECONDS)
+                break
+            except subprocess.TimeoutExpired:
+                given = None
+                if deadline.expired():
+                    child.kill()
+                    child.communicate()
+                    return None
+    lines = out.strip().splitlines()
+    if child.returncode != 0 or not lines:
         return None
-    out = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not out:
-        return None
-    return int(out[-1])
+    return int(lines[-1])
 
 
-def exact_count(clauses, xs, seconds: float) -> int | None:
+def exact_count(clauses, xs, deadline: Deadline) -> int | None:
     """Exact number of assignments of ``xs`` extendable to a model (Ganak); None if missing
     or out of time."""
     if not available("pyganak"):
         return None
-    return _run(_GANAK, {"clauses": clauses, "xs": xs}, seconds)
+    return _run(_GANAK, {"clauses": clauses, "xs": xs}, deadline)
 
 
 def exact_count_log(log, seconds: float | None = None, lies: int = 0, *,
@@ -133,20 +147,33 @@ def exact_count_log(log, seconds: float | None = None, lies: int = 0, *,
             return n + more.count, False, f"native depth-first search (stopped {stopped_by().at()})"
     if not have_ganak:
         return n, False, "native depth-first search (stopped; pip install 'cbsolve[counting]' for Ganak)"
-    clauses, xs, _ = cnf_of(log, lies)
-    exact = exact_count(clauses, xs, deadline.seconds_left(time_policy.UNTIMED_COUNT_SECONDS))
+    exact = ganak_count(log, lies, deadline.share(1.0, untimed=time_policy.UNTIMED_COUNT_SECONDS))
     if exact is not None:
         return exact, True, "Ganak model counter (projected on x)"
     return n, False, f"depth-first search and Ganak (both stopped {stopped_by().at()})"
 
 
-def approx_count(clauses, xs, seconds: float, epsilon: float = EPSILON, delta: float = DELTA,
-                 seed: int = 1) -> int | None:
+def ganak_count(log, lies: int, deadline: Deadline) -> int | None:
+    """Ganak's exact count of the log's secrets (at most ``lies`` entries broken), the CNF
+    built and counted before ``deadline``; None when missing, stopped or out of time."""
+    from .sat import BuildStopped
+
+    if not available("pyganak"):
+        return None
+    try:
+        clauses, xs, _ = cnf_of(log, lies, deadline)
+    except BuildStopped:
+        return None
+    return exact_count(clauses, xs, deadline)
+
+
+def approx_count(clauses, xs, deadline: Deadline, epsilon: float = EPSILON,
+                 delta: float = DELTA, seed: int = 1) -> int | None:
     """ApproxMC estimate (PAC: within factor 1+epsilon with probability >= 1-delta)."""
     if not available("pyapproxmc"):
         return None
     return _run(_APPROXMC, {"clauses": clauses, "xs": xs, "epsilon": epsilon, "delta": delta,
-                           "seed": seed}, seconds)
+                           "seed": seed}, deadline)
 
 
 def near_uniform(clauses, k: int, seed: int | None, seconds: float | None):

@@ -163,7 +163,7 @@ def _conflict_by_tests(log: FeedbackLog, deadline: Deadline, first_engine,
     are exact. None when the whole set could not be decided."""
     import contextlib
 
-    from .sat import session_for
+    from .sat import BuildStopped, session_for
 
     first_seconds = time_policy.TEST_FIRST_SECONDS if first_seconds is None else first_seconds
 
@@ -185,7 +185,10 @@ def _conflict_by_tests(log: FeedbackLog, deadline: Deadline, first_engine,
                 if answer is not None:
                     return answer
                 if session is None:
-                    session = stack.enter_context(session_for(log))
+                    try:
+                        session = stack.enter_context(session_for(log, deadline=deadline))
+                    except BuildStopped:        # the deadline came while it was built
+                        return None
                 answer = session.solve([session.selectors[k - 1] for k in subset],
                                        deadline.capped(budget))
                 if answer is not None:
@@ -211,9 +214,13 @@ def _conflict_solvers(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] |
     """PySAT's core (``time_policy.SAT_CORE_SHARE`` of the time) and deletion; where it could
     not finish, the deletion by CP-SAT tests (its LP proves what CDCL cannot: a black-peg or
     N=40 log whose bulls add up to more than N) from the smallest set proved so far."""
-    from .sat import session_for
+    from .sat import BuildStopped, session_for
 
-    with session_for(log) as s:
+    try:
+        session = session_for(log, deadline=deadline)
+    except BuildStopped:                # the deadline came while it was built: nothing proved
+        return None, False
+    with session as s:
         conflict, minimal = session_conflict(s, deadline.share(
             time_policy.SAT_CORE_SHARE, untimed=time_policy.SAT_CORE_UNTIMED_SECONDS))
     if minimal:

@@ -271,6 +271,7 @@ def enumeration(seeds: int, backends=("sat", "native"), limit: int = 50_000,
     depth-first search vs Ganak on the CNF, each with ``time_limit`` (seconds; "-" = not done)."""
     from cbsolve.consistency import dfs
     from cbsolve.consistency.counting import available, cnf_of, exact_count
+    from cbsolve.deadline import Deadline
 
     out = []
     for label, variant, n_guesses in rows or ENUM_ROWS:
@@ -297,7 +298,7 @@ def enumeration(seeds: int, backends=("sat", "native"), limit: int = 50_000,
                     n = c.count if c.complete else None
                 else:
                     clauses, xs, _ = cnf_of(log)
-                    n = exact_count(clauses, xs, time_limit)
+                    n = exact_count(clauses, xs, Deadline(time_limit))
                 times.append(time.perf_counter() - t)
                 counts.append(n)
             med, p95 = stats(times)
