@@ -32,12 +32,7 @@ def opened(directory, resume_dir, every, settings: Settings, *, positional: bool
 
     if directory is not None and resume_dir is not None:
         raise InvalidVariant("give --checkpoint DIR or --resume DIR, not both")
-    if positional or plan_dir is not None or ties:
-        # entries: the checkpointed steps are the whole game's first-guess orbits; --ties:
-        # a second search (the tie-break branch and bound) with no recorded steps; --plan:
-        # the shards are their own checkpoint (a shard file each)
-        raise InvalidVariant("--checkpoint/--resume work on the whole game: not with "
-                             "entries, --log, --plan or --ties")
+    cp.refuse(position=positional, ties=ties, plan=plan_dir is not None)
     if every is not None and not every > 0:
         raise InvalidVariant(f"--checkpoint-every needs a positive number of seconds, got {every}")
     settings.distributed = scheduler is not None
@@ -49,18 +44,13 @@ def opened(directory, resume_dir, every, settings: Settings, *, positional: bool
                 f"the checkpoint in {str(resume_dir)!r} is of a "
                 + ("Dask run: give --scheduler ADDRESS|local" if settings.distributed else
                    "run on one machine: resume it without --scheduler"))
-    ident = cp.identity(settings.variant, settings.objective, settings.guesses,
-                        settings.max_depth, **_options(settings))
+    ident = cp.search_identity(settings.variant, settings.objective, settings.guesses,
+                               settings.max_depth, lookahead=settings.lookahead,
+                               certificate=settings.certificate,
+                               distributed=settings.distributed)
     checkpoint = cp.started(directory, ident, cp.DEFAULT_EVERY if every is None else every)
     _sigterm_as_sigint()
     return checkpoint, settings
-
-
-def _options(settings: Settings) -> dict:
-    out = {"distributed": True} if settings.distributed else {}
-    if settings.objective == "worst":
-        out.update(lookahead=settings.lookahead, certificate=settings.certificate)
-    return out
 
 
 def _from_checkpoint(ident: dict, directory) -> Settings:

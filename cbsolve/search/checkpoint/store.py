@@ -36,12 +36,40 @@ class CheckpointError(CbsolveError):
     search (bad input: exit 2)."""
 
 
+#: Why a search is refused a checkpoint (bad input, exit 2): the one line both faces print.
+NOT_CHECKPOINTED = ("checkpoints cover a whole-game search only: not from a position (entries, "
+                    "--log), with --plan (its shard files are its checkpoint) or with --ties "
+                    "(a second search whose steps are not recorded)")
+
+
 def identity(variant, objective: str, guesses: str, max_depth: int | None,
              **options) -> dict:
     """What a checkpoint must match to be resumed: the game and every option that changes
     what is proved or which tree is built (not the workers, the memory or the time limit)."""
     return {"variant": variant.to_dict(), "objective": objective, "guesses": str(guesses),
             "max_depth": max_depth, "options": dict(sorted(options.items()))}
+
+
+def refuse(*, position: bool, ties: bool, plan: bool = False) -> None:
+    """InvalidVariant (:data:`NOT_CHECKPOINTED`) for a search no checkpoint covers."""
+    from ...errors import InvalidVariant
+
+    if position or ties or plan:
+        raise InvalidVariant(NOT_CHECKPOINTED)
+
+
+def search_identity(variant, objective: str, guesses: str, max_depth: int | None, *,
+                    lookahead: int = 0, certificate: bool = True, distributed: bool = False,
+                    position: bool = False, ties: bool = False, plan: bool = False) -> dict:
+    """The identity of one ``optimal`` search (the CLI's and the API's, built here only):
+    the worst objective's result depends on ``lookahead`` and ``certificate``; a Dask run's
+    state (``distributed``) is its drivers'. A search from a ``position``, with ``ties`` or
+    with a ``plan`` is refused (:data:`NOT_CHECKPOINTED`)."""
+    refuse(position=position, ties=ties, plan=plan)
+    options: dict = {"distributed": True} if distributed else {}
+    if objective == "worst":
+        options.update(lookahead=lookahead, certificate=certificate)
+    return identity(variant, objective, guesses, max_depth, **options)
 
 
 def path_of(directory) -> Path:
