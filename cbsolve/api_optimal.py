@@ -49,11 +49,11 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
         checkpoint = cp.started(checkpoint, cp.search_identity(
             log.variant, objective, guesses, max_depth, lookahead=lookahead,
             certificate=certificate, distributed=scheduler is not None,
-            position=position is not None, ties=ties))
+            ties=ties, position=position is not None))
     elif checkpoint is not None:
         from .search import checkpoint as cp
 
-        cp.refuse(position=position is not None, ties=ties)
+        cp.refuse(position=position is not None)
     known = None
     if position is None and scheduler is None:
         from .bounds.known import known_interval

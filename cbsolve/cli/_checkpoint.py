@@ -22,17 +22,18 @@ class Settings:
     lookahead: int
     certificate: bool
     distributed: bool = False   # a Dask run (--scheduler): its state is the Dask drivers'
+    ties: bool = False          # worst: the tie-break searches too (their state recorded)
 
 
 def opened(directory, resume_dir, every, settings: Settings, *, positional: bool,
-           scheduler, plan_dir, ties: bool):
+           scheduler, plan_dir):
     """(checkpoint, settings) for ``--checkpoint DIR`` or ``--resume DIR``; bad combinations
     and checkpoints are refused (CbsolveError: exit 2)."""
     from ..search import checkpoint as cp
 
     if directory is not None and resume_dir is not None:
         raise InvalidVariant("give --checkpoint DIR or --resume DIR, not both")
-    cp.refuse(position=positional, ties=ties, plan=plan_dir is not None)
+    cp.refuse(position=positional, plan=plan_dir is not None)
     if every is not None and not every > 0:
         raise InvalidVariant(f"--checkpoint-every needs a positive number of seconds, got {every}")
     settings.distributed = scheduler is not None
@@ -47,7 +48,7 @@ def opened(directory, resume_dir, every, settings: Settings, *, positional: bool
     ident = cp.search_identity(settings.variant, settings.objective, settings.guesses,
                                settings.max_depth, lookahead=settings.lookahead,
                                certificate=settings.certificate,
-                               distributed=settings.distributed)
+                               distributed=settings.distributed, ties=settings.ties)
     checkpoint = cp.started(directory, ident, cp.DEFAULT_EVERY if every is None else every)
     _sigterm_as_sigint()
     return checkpoint, settings
@@ -62,7 +63,8 @@ def _from_checkpoint(ident: dict, directory) -> Settings:
         return Settings(Variant.from_dict(ident["variant"]), str(ident["objective"]),
                         str(ident["guesses"]), ident["max_depth"],
                         int(options.get("lookahead", 0)), bool(options.get("certificate", True)),
-                        bool(options.get("distributed", False)))
+                        bool(options.get("distributed", False)),
+                        bool(options.get("ties", False)))
     except (KeyError, TypeError, ValueError) as exc:
         raise CheckpointError(f"the checkpoint in {str(directory)!r} names no valid search: "
                               f"{exc}") from None
