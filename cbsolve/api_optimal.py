@@ -41,13 +41,19 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
     position = Position.from_log(log) if len(log) else None
     if position is not None and position.start:
         position = None
-    if position is not None and (ties or checkpoint is not None):
-        raise InvalidVariant("ties= and checkpoint= apply to the whole game only, not from a "
-                             "position")
-
+    if position is not None and ties:
+        raise InvalidVariant("ties= applies to the whole game only, not from a position")
     if isinstance(checkpoint, (str, Path)):
-        checkpoint = _opened(checkpoint, log.variant, objective, guesses, max_depth, lookahead,
-                             certificate, scheduler is not None)
+        from .search import checkpoint as cp
+
+        checkpoint = cp.started(checkpoint, cp.search_identity(
+            log.variant, objective, guesses, max_depth, lookahead=lookahead,
+            certificate=certificate, distributed=scheduler is not None,
+            ties=ties, position=position is not None))
+    elif checkpoint is not None:
+        from .search import checkpoint as cp
+
+        cp.refuse(position=position is not None)
     known = None
     if position is None and scheduler is None:
         from .bounds.known import known_interval
@@ -82,19 +88,6 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
         stop.result = _answer(stop.result, log, position, known, out, dot, dot_depth)
         raise
     return _answer(result, log, position, known, out, dot, dot_depth)
-
-
-def _opened(directory, variant, objective, guesses, max_depth, lookahead, certificate,
-            distributed):
-    """The checkpoint of this search in ``directory`` (resumed when it holds one of the same
-    search; another search's: CheckpointError), written every ``DEFAULT_EVERY`` seconds;
-    ``distributed``: a Dask run's (its state is the Dask drivers', as ``--scheduler``'s)."""
-    from .search import checkpoint as cp
-
-    options: dict[str, Any] = {"distributed": True} if distributed else {}
-    if objective == "worst":
-        options.update(lookahead=lookahead, certificate=certificate)
-    return cp.started(directory, cp.identity(variant, objective, guesses, max_depth, **options))
 
 
 def _hearing(progress, known):

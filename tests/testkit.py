@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import json
 import sys
 from pathlib import Path
 
@@ -341,6 +342,28 @@ def cli_run(capsys, *args) -> tuple[int, str, str]:
     code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def shard_plan(capsys, directory, *args: str) -> dict:
+    """``cbsolve optimal ARGS --plan DIRECTORY --json`` in this process, which must succeed:
+    its JSON document (the plan's units and orbits)."""
+    code, out, err = cli_run(capsys, "optimal", *args, "--plan", str(directory), "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def merge_shuffled(capsys, directory, n: int, seed: int, code: int = 0) -> dict:
+    """Every shard of the plan in ``directory`` run in shuffled order
+    (:func:`run_shards_shuffled`), then ``cbsolve merge DIRECTORY --json``, which must exit
+    ``code`` (0: a certificate; 1: a unit not refuted, named): its JSON document. With
+    ``code`` 1 the merge must also hold every unit (nothing ``missing``) and be incomplete."""
+    run_shards_shuffled(directory, n, seed)
+    got, out, _ = cli_run(capsys, "merge", str(directory), "--json")
+    assert got == code, out
+    merged = json.loads(out)
+    if code == 1:
+        assert not merged["complete"] and not merged["missing"]
+    return merged
 
 
 def run_shards_shuffled(directory, n: int, seed: int, variant: Variant | None = None) -> None:

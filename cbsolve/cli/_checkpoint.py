@@ -22,22 +22,18 @@ class Settings:
     lookahead: int
     certificate: bool
     distributed: bool = False   # a Dask run (--scheduler): its state is the Dask drivers'
+    ties: bool = False          # worst: the tie-break searches too (their state recorded)
 
 
 def opened(directory, resume_dir, every, settings: Settings, *, positional: bool,
-           scheduler, plan_dir, ties: bool):
+           scheduler, plan_dir):
     """(checkpoint, settings) for ``--checkpoint DIR`` or ``--resume DIR``; bad combinations
     and checkpoints are refused (CbsolveError: exit 2)."""
     from ..search import checkpoint as cp
 
     if directory is not None and resume_dir is not None:
         raise InvalidVariant("give --checkpoint DIR or --resume DIR, not both")
-    if positional or plan_dir is not None or ties:
-        # entries: the checkpointed steps are the whole game's first-guess orbits; --ties:
-        # a second search (the tie-break branch and bound) with no recorded steps; --plan:
-        # the shards are their own checkpoint (a shard file each)
-        raise InvalidVariant("--checkpoint/--resume work on the whole game: not with "
-                             "entries, --log, --plan or --ties")
+    cp.refuse(position=positional, plan=plan_dir is not None)
     if every is not None and not every > 0:
         raise InvalidVariant(f"--checkpoint-every needs a positive number of seconds, got {every}")
     settings.distributed = scheduler is not None
@@ -49,18 +45,13 @@ def opened(directory, resume_dir, every, settings: Settings, *, positional: bool
                 f"the checkpoint in {str(resume_dir)!r} is of a "
                 + ("Dask run: give --scheduler ADDRESS|local" if settings.distributed else
                    "run on one machine: resume it without --scheduler"))
-    ident = cp.identity(settings.variant, settings.objective, settings.guesses,
-                        settings.max_depth, **_options(settings))
+    ident = cp.search_identity(settings.variant, settings.objective, settings.guesses,
+                               settings.max_depth, lookahead=settings.lookahead,
+                               certificate=settings.certificate,
+                               distributed=settings.distributed, ties=settings.ties)
     checkpoint = cp.started(directory, ident, cp.DEFAULT_EVERY if every is None else every)
     _sigterm_as_sigint()
     return checkpoint, settings
-
-
-def _options(settings: Settings) -> dict:
-    out = {"distributed": True} if settings.distributed else {}
-    if settings.objective == "worst":
-        out.update(lookahead=settings.lookahead, certificate=settings.certificate)
-    return out
 
 
 def _from_checkpoint(ident: dict, directory) -> Settings:
@@ -72,7 +63,8 @@ def _from_checkpoint(ident: dict, directory) -> Settings:
         return Settings(Variant.from_dict(ident["variant"]), str(ident["objective"]),
                         str(ident["guesses"]), ident["max_depth"],
                         int(options.get("lookahead", 0)), bool(options.get("certificate", True)),
-                        bool(options.get("distributed", False)))
+                        bool(options.get("distributed", False)),
+                        bool(options.get("ties", False)))
     except (KeyError, TypeError, ValueError) as exc:
         raise CheckpointError(f"the checkpoint in {str(directory)!r} names no valid search: "
                               f"{exc}") from None

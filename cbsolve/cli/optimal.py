@@ -113,6 +113,9 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
 
     ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE: the optimum of the game from
     the position they leave (guesses counted from there); exit 1 if they are inconsistent."""
+    if ties and objective != "worst":
+        raise InvalidVariant("--ties applies to --objective worst only (the expected objective "
+                             "already breaks ties by the worst case)")
     checkpoint = None
     if checkpoint_dir is not None or resume_dir is not None or checkpoint_every is not None:
         from ._checkpoint import Settings, opened
@@ -121,11 +124,11 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
             raise InvalidVariant("--checkpoint-every needs --checkpoint DIR or --resume DIR")
         checkpoint, got = opened(
             checkpoint_dir, resume_dir, checkpoint_every,
-            Settings(variant, objective, guesses, max_depth, lookahead, not no_certificate),
-            positional=bool(entries or log_file), scheduler=scheduler, plan_dir=plan_dir,
-            ties=ties)
+            Settings(variant, objective, guesses, max_depth, lookahead, not no_certificate,
+                     ties=ties),
+            positional=bool(entries or log_file), scheduler=scheduler, plan_dir=plan_dir)
         variant, objective, guesses, max_depth = got.variant, got.objective, got.guesses, got.max_depth
-        lookahead, no_certificate = got.lookahead, not got.certificate
+        lookahead, no_certificate, ties = got.lookahead, not got.certificate, got.ties
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
     guess_pool(guesses)
@@ -134,9 +137,6 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     from ._budget import TimeLimit
 
     deadline = TimeLimit.from_option(time_limit, None).deadline   # one budget, from the edge
-    if ties and objective != "worst":
-        raise InvalidVariant("--ties applies to --objective worst only (the expected objective "
-                             "already breaks ties by the worst case)")
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise InvalidVariant(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
     from ..search import SearchInterrupted

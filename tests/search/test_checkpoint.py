@@ -91,6 +91,28 @@ def test_expected_killed_resumes_to_the_same_total(ready, tmp_path):
     assert data["total"] == data["upper"] == _bc48_total()
 
 
+BC48_TIES = ["--variant", "bulls-cows", "--length", "4", "--digits", "8", "--ties"]
+
+
+@pytest.mark.parametrize("ready", [
+    lambda s: "4" in s.get("refuted", {}),                               # before the tie-breaks
+    lambda s: bool(s.get("ties_count", {}).get("done")),                 # the count phase begun
+    lambda s: "ties_total" in s,                                         # the total phase begun
+])
+def test_ties_killed_resumes_to_the_same_proved_tie_breaks(ready, tmp_path):
+    d = tmp_path / "ck"
+    proc = _kill_when(BC48_TIES, d, ready)
+    assert proc.returncode in (-signal.SIGKILL, 0)     # 0: it ended before the kill landed
+    assert ready(_state(d))
+    data = _resume_and_verify(d, tmp_path)
+    whole = solve_worst(Variant.from_options("bulls-cows", length=4, digits=8), workers=1,
+                        ties=True)
+    assert (data["worst"], data["total"]) == (whole.worst, whole.total)
+    assert data["at_worst"] == {"lower": whole.at_worst[0], "upper": whole.at_worst[1]}
+    tree = json.loads((tmp_path / "tree.json").read_text())
+    assert tree["ties"]["proved"] and tree["certificate"]["claim"]["max_guesses"] == whole.worst - 1
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_and_sigterm_write_the_checkpoint_and_report_it(sig, tmp_path):
     d = tmp_path / "ck"
@@ -177,7 +199,7 @@ def test_checkpoint_of_another_search_is_refused(finished, tmp_path, capsys, oth
 
 @pytest.mark.parametrize("args", [
     ["--checkpoint", "X", "--resume", "X"],
-    ["--checkpoint", "X", "--ties"],
+    ["--checkpoint", "X", "--ties", "--objective", "expected"],
     ["--checkpoint", "X", "1234:0,0"],
     ["--checkpoint-every", "5"],
     ["--checkpoint", "X", "--checkpoint-every", "0"],

@@ -102,3 +102,50 @@ def test_restored_split_above_the_budget_is_only_a_bound():
     heap = split._restored(_heap(1, 2), state, exact={1: (90, 4)}, refuted={})
     assert state["best"] == (80, 4) and state["guess"] is None and state["fail"] == (90, 4)
     assert [g for _, _, g, _ in heap] == [2]
+
+
+def _class_keys(records: dict, path=()) -> set:
+    """(reply path, guess, first secret) of every class recorded solved, nested ones too."""
+    out = set()
+    for key, rec in records.items():
+        here = (*path, key)
+        out |= {(here, int(g), int(f)) for g, fs in rec.get("classes", {}).items() for f in fs}
+        for g, inner in rec.get("inner", {}).items():
+            out |= _class_keys({f"{g}/{f}": r for f, r in inner.items()}, here)
+    return out
+
+
+@pytest.mark.parametrize("split_min", [SPLIT, 60])   # 60: classes of second guesses split too
+def test_a_stopped_expansion_resumes_from_its_solved_classes(tmp_path, monkeypatch,
+                                                              uninterrupted, split_min):
+    """A second guess's classes are recorded as they are solved (with their subtrees): a stop
+    in the middle of its expansion keeps them, and the resumed run solves none of them again."""
+    d = tmp_path / "ck"
+    record, seen = SplitJournal.class_solved, []
+
+    def stop_after_some(self, g, sub, value, depth, history):
+        record(self, g, sub, value, depth, history)
+        seen.append(g)
+        if len(seen) == 5:   # five classes solved: stop as a kill would, mid-expansion
+            self.steps.search.solver.request_stop("stopped")
+
+    monkeypatch.setattr(SplitJournal, "class_solved", stop_after_some)
+    first = solve_expected(BC48, workers=2, split_min=split_min,
+                           checkpoint=cp.Checkpoint(d, _ident(), every=3600))
+    assert first.proved is False
+    kept = _class_keys(_split_records(d))
+    assert kept, "the stop came after classes were solved: some are recorded"
+
+    again_solved = []
+
+    def spy(self, g, sub, value, depth, history):
+        again_solved.append((g, int(sub[0])))
+        record(self, g, sub, value, depth, history)
+
+    monkeypatch.setattr(SplitJournal, "class_solved", spy)
+    again = solve_expected(BC48, workers=2, split_min=split_min,
+                           checkpoint=cp.Checkpoint(d, _ident(), every=3600))
+    assert not {(g, f) for _, g, f in kept} & set(again_solved)
+    assert again.proved and again.total == uninterrupted
+    report = verify(again.tree)
+    assert report.valid and report.total == uninterrupted

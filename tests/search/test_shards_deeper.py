@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from testkit import cli_run, run_shards_shuffled
+from testkit import cli_run, merge_shuffled, shard_plan
 
 from cbsolve.certify import verify_file
 from cbsolve.deadline import Deadline
@@ -20,10 +20,7 @@ CANDIDATES = ["--guesses", "candidates"]
 
 
 def plan(capsys, directory: Path, depth: int, split: str, extra=CANDIDATES) -> dict:
-    code, out, err = cli_run(capsys, "optimal", *MM, *extra, "--plan", str(directory),
-                             "--max-depth", str(depth), "--split", split, "--json")
-    assert code == 0, err
-    return json.loads(out)
+    return shard_plan(capsys, directory, *MM, *extra, "--max-depth", str(depth), "--split", split)
 
 
 def test_second_guess_units_in_shuffled_order_merge_to_the_unsplit_proof(capsys, tmp_path):
@@ -34,10 +31,7 @@ def test_second_guess_units_in_shuffled_order_merge_to_the_unsplit_proof(capsys,
     units = read_plan(tmp_path / "deep")["units"]
     assert {u["orbit"] for u in units} == set(range(len(deep["orbits"])))
     assert any("second" in u for u in units)
-    run_shards_shuffled(tmp_path / "deep", 7, seed=1)
-    code, out, _ = cli_run(capsys, "merge", str(tmp_path / "deep"), "--json")
-    assert code == 0, out
-    assert json.loads(out)["units"] == deep["units"]
+    assert merge_shuffled(capsys, tmp_path / "deep", 7, seed=1)["units"] == deep["units"]
     trace = from_plan(tmp_path / "deep")     # the units as one group of independent tasks
     assert len(trace["tasks"]) == trace["jobs"] == deep["units"]
     assert all(t["cpu"] >= 0 and t["group"] == 0 for t in trace["tasks"])
@@ -45,8 +39,7 @@ def test_second_guess_units_in_shuffled_order_merge_to_the_unsplit_proof(capsys,
     assert split_report.valid and split_report.lower_bound == 6
     # the unsplit plan proves the same bound
     plan(capsys, tmp_path / "flat", 5, "orbit")
-    run_shards_shuffled(tmp_path / "flat", 2, seed=2)
-    assert cli_run(capsys, "merge", str(tmp_path / "flat"))[0] == 0
+    merge_shuffled(capsys, tmp_path / "flat", 2, seed=2)
     flat_report = verify_file(tmp_path / "flat" / "certificate.json")
     assert flat_report.lower_bound == split_report.lower_bound
     flat = json.loads((tmp_path / "flat" / "certificate.json").read_text())
@@ -55,8 +48,7 @@ def test_second_guess_units_in_shuffled_order_merge_to_the_unsplit_proof(capsys,
     assert set(flat["root"]["refuted"]) == set(split["root"]["refuted"])
     # another shuffle, another N: the same bytes
     plan(capsys, tmp_path / "again", 5, "second")
-    run_shards_shuffled(tmp_path / "again", 3, seed=3)
-    assert cli_run(capsys, "merge", str(tmp_path / "again"))[0] == 0
+    merge_shuffled(capsys, tmp_path / "again", 3, seed=3)
     assert (tmp_path / "again" / "certificate.json").read_bytes() == \
         (tmp_path / "deep" / "certificate.json").read_bytes()
 
@@ -66,11 +58,7 @@ def test_a_second_guess_that_settles_its_class_is_named_not_merged(capsys, tmp_p
     # guess settles the first class of each orbit but 1111 within 4 more.
     d = tmp_path / "p"
     plan(capsys, d, 5, "second", extra=())
-    run_shards_shuffled(d, 1, seed=0)
-    code, out, _ = cli_run(capsys, "merge", str(d), "--json")
-    assert code == 1
-    merged = json.loads(out)
-    assert not merged["complete"] and not merged["missing"]
+    merged = merge_shuffled(capsys, d, 1, seed=0, code=1)
     firsts = {label.split(":")[0] for label in merged["not_refuted"]}
     assert "1122" in firsts and "1111" not in firsts
 

@@ -3,10 +3,9 @@
 that the verifier accepts and that is the unsplit proof (docs/optimal.md, "A third level")."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from testkit import cli_run, run_shards_shuffled
+from testkit import cli_run, merge_shuffled, shard_plan
 
 from cbsolve.certify import verify_file
 from cbsolve.search.distributed.trace import from_plan
@@ -16,10 +15,7 @@ MM = ["--variant", "mastermind", "--guesses", "candidates"]
 
 
 def plan(capsys, directory: Path, *split: str) -> dict:
-    code, out, err = cli_run(capsys, "optimal", *MM, "--plan", str(directory), "--max-depth",
-                             "5", "--split", *split, "--json")
-    assert code == 0, err
-    return json.loads(out)
+    return shard_plan(capsys, directory, *MM, "--max-depth", "5", "--split", *split)
 
 
 def test_third_guess_parts_in_shuffled_order_merge_to_the_unsplit_proof(capsys, tmp_path):
@@ -35,18 +31,14 @@ def test_third_guess_parts_in_shuffled_order_merge_to_the_unsplit_proof(capsys, 
     for key in split_seconds:    # the parts of a second guess share out its third guesses
         mine = [k for u in parts if (u["orbit"], u["second"]) == key for k in u["third"]]
         assert len(mine) == len(set(mine)) > 45
-    run_shards_shuffled(tmp_path / "third", 7, seed=4)
-    code, out, _ = cli_run(capsys, "merge", str(tmp_path / "third"), "--json")
-    assert code == 0, out
-    assert json.loads(out)["units"] == len(units)
+    assert merge_shuffled(capsys, tmp_path / "third", 7, seed=4)["units"] == len(units)
     trace = from_plan(tmp_path / "third")
     assert len(trace["tasks"]) == len(units)
     report = verify_file(tmp_path / "third" / "certificate.json")
     assert report.valid and report.lower_bound == 6
     # the plan split at the second guess only proves it with the same certificate, byte for byte
     plan(capsys, tmp_path / "second", "second")
-    run_shards_shuffled(tmp_path / "second", 3, seed=5)
-    assert cli_run(capsys, "merge", str(tmp_path / "second"))[0] == 0
+    merge_shuffled(capsys, tmp_path / "second", 3, seed=5)
     assert (tmp_path / "third" / "certificate.json").read_bytes() == \
         (tmp_path / "second" / "certificate.json").read_bytes()
 
@@ -57,11 +49,7 @@ def test_a_third_guess_that_settles_its_class_is_named_not_merged(capsys, tmp_pa
     # by another reply), so merge names the third guess and writes no certificate.
     d = tmp_path / "p"
     plan(capsys, d, "third", "--split-size", "3")
-    run_shards_shuffled(d, 1, seed=0)
-    code, out, _ = cli_run(capsys, "merge", str(d), "--json")
-    assert code == 1
-    merged = json.loads(out)
-    assert not merged["complete"] and not merged["missing"]
+    merged = merge_shuffled(capsys, d, 1, seed=0, code=1)
     assert any(label.startswith("1122:0,0:3345:") and label.count(":") == 4
                for label in merged["not_refuted"])
 

@@ -4,12 +4,15 @@
 from .store import (
     DEFAULT_EVERY,
     FILE_NAME,
+    NOT_CHECKPOINTED,
     Checkpoint,
     CheckpointError,
     identity,
     read,
+    refuse,
+    search_identity,
     started,
 )
 
-__all__ = ["DEFAULT_EVERY", "FILE_NAME", "Checkpoint", "CheckpointError", "identity", "read",
-           "started"]
+__all__ = ["DEFAULT_EVERY", "FILE_NAME", "NOT_CHECKPOINTED", "Checkpoint", "CheckpointError",
+           "identity", "read", "refuse", "search_identity", "started"]

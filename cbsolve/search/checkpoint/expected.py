@@ -198,18 +198,27 @@ class ExpectedSteps:
 
 
 class SplitJournal:
-    """One class's second guesses settled by the parallel split
-    (:meth:`cbsolve.search.expected.split.ParallelSplit.solve`): in the checkpoint's
-    ``current.split[reply]``, while ``g1`` is the first guess in progress."""
+    """One set's guesses settled by the parallel split
+    (:meth:`cbsolve.search.expected.split.ParallelSplit.solve`), while ``g1`` is the first
+    guess in progress: a class of ``g1`` (``path`` = (reply,): ``current.split[reply]``) or,
+    inside it, a class of a guess being expanded that is split again (``path`` + (guess,
+    first secret): that record's ``inner[guess][first]``, the same shape). Each record holds
+    the guesses settled (``exact``, ``refuted``, ``best``) and, for each guess being expanded,
+    its classes solved so far (``classes[guess][first]``: value, subtree, wins), dropped with
+    ``inner`` once the guess settles."""
 
-    def __init__(self, steps: ExpectedSteps, g1: int, reply: str) -> None:
-        self.steps, self.g1, self.reply = steps, g1, reply
+    def __init__(self, steps: ExpectedSteps, g1: int, reply: str, path: tuple = ()) -> None:
+        self.steps, self.g1, self.reply, self.path = steps, g1, reply, path
 
     def _record(self) -> dict | None:
         cur = self.steps.state.get("current")
         if cur is None or cur["guess"] != self.g1:
             return None
-        return cur.setdefault("split", {}).setdefault(self.reply, {"exact": {}, "refuted": {}})
+        rec = cur.setdefault("split", {}).setdefault(self.reply, {"exact": {}, "refuted": {}})
+        for g, first in self.path:
+            rec = rec.setdefault("inner", {}).setdefault(str(g), {}).setdefault(
+                str(first), {"exact": {}, "refuted": {}})
+        return rec
 
     def known(self) -> tuple[dict, dict]:
         """(guess -> exact value, guess -> lower bound that refuted it), as recorded."""
@@ -220,15 +229,16 @@ class SplitJournal:
 
     def exact(self, g: int, value, tree=None) -> None:
         """Second guess ``g`` settled with its exact ``value``; ``tree`` (members, d, history:
-        it is the running best) its subtree is built from the table now and kept, so a resume
-        that ends with it need not solve its classes again."""
+        it is the running best) its subtree is built now (its classes recorded, else from the
+        table) and kept, so a resume that ends with it need not solve its classes again."""
+        solved = self._classes(g)
         self._put("exact", g, value)
         if tree is None:
             return
         members, d, history = tree
         search = self.steps.search
         built = self.steps.walk(lambda: search._node(g, members, d, history,
-                                                     search._optimal_subtree))
+                                                     self._subtree_of(solved)))
         if built is None:
             return
         with self.steps.cp.lock:
@@ -248,4 +258,65 @@ class SplitJournal:
             if rec is None:
                 return
             rec[kind][str(int(g))] = [int(value[0]), int(value[1])]
+            for part in ("classes", "inner"):   # g settled: its classes are no longer needed
+                rec.get(part, {}).pop(str(int(g)), None)
         self.steps.cp.changed()
+
+    # --- the classes of a guess being expanded ---------------------------------------------------
+    def solved(self, g: int) -> dict:
+        """First secret -> exact value of each class of ``g`` recorded solved (a resume skips
+        them)."""
+        return {first: value for first, (value, _, _) in self._classes(g).items()}
+
+    def class_solved(self, g: int, sub, value, d: int, history) -> None:
+        """Class ``sub`` of guess ``g`` solved exactly (``value``, ``d`` guesses left after
+        ``history``): recorded with its subtree (the record of its own split's best guess if
+        that is the one the table holds, else read from the table)."""
+        first, search = int(sub[0]), self.steps.search
+        with self.steps.cp.lock:
+            rec = self._record()
+            inner = None if rec is None else \
+                rec.get("inner", {}).get(str(g), {}).get(str(first), {}).get("best")
+        if inner is not None and search.solver.best_guess(sub, d) == inner["guess"]:
+            built = inner["tree"], {int(k): int(v) for k, v in inner["wins"].items()}
+        else:
+            built = self.steps.walk(lambda: search._optimal_subtree(sub, d, history))
+            if built is None:
+                return
+        with self.steps.cp.lock:
+            rec = self._record()
+            if rec is None or str(int(g)) in rec["exact"] or str(int(g)) in rec["refuted"]:
+                return
+            rec.setdefault("classes", {}).setdefault(str(int(g)), {})[str(first)] = {
+                "value": [int(value[0]), int(value[1])], "tree": built[0],
+                "wins": {str(k): v for k, v in built[1].items()}}
+            rec.get("inner", {}).get(str(int(g)), {}).pop(str(first), None)
+        self.steps.cp.changed()
+
+    def inner(self, g: int, sub) -> SplitJournal:
+        """The record of class ``sub`` of guess ``g`` split again."""
+        return SplitJournal(self.steps, self.g1, self.reply,
+                            (*self.path, (int(g), int(sub[0]))))
+
+    def _classes(self, g: int) -> dict:
+        """First secret -> (value, tree, wins) of the classes of ``g`` recorded solved."""
+        with self.steps.cp.lock:
+            rec = self._record() or {}
+            recs = rec.get("classes", {}).get(str(int(g)), {})
+            return {int(f): ((int(r["value"][0]), int(r["value"][1])), r["tree"],
+                             {int(k): int(v) for k, v in r["wins"].items()})
+                    for f, r in recs.items()}
+
+    def _subtree_of(self, solved: dict):
+        """The subtree builder of a guess's classes: the recorded ones, else the table's."""
+        search = self.steps.search
+
+        def child(sub, d, history):
+            hit = solved.get(int(sub[0]))
+            if hit is None:
+                return search._optimal_subtree(sub, d, history)
+            for depth, count in hit[2].items():
+                search._wins[depth] = search._wins.get(depth, 0) + count
+            return hit[1]
+
+        return child

@@ -36,12 +36,43 @@ class CheckpointError(CbsolveError):
     search (bad input: exit 2)."""
 
 
+#: Why a search is refused a checkpoint (bad input, exit 2): the one line both faces print.
+NOT_CHECKPOINTED = ("checkpoints cover a whole-game search only: not from a position (entries, "
+                    "--log), nor with --plan (its shard files are its checkpoint)")
+
+
 def identity(variant, objective: str, guesses: str, max_depth: int | None,
              **options) -> dict:
     """What a checkpoint must match to be resumed: the game and every option that changes
     what is proved or which tree is built (not the workers, the memory or the time limit)."""
     return {"variant": variant.to_dict(), "objective": objective, "guesses": str(guesses),
             "max_depth": max_depth, "options": dict(sorted(options.items()))}
+
+
+def refuse(*, position: bool, plan: bool = False) -> None:
+    """InvalidVariant (:data:`NOT_CHECKPOINTED`) for a search no checkpoint covers."""
+    from ...errors import InvalidVariant
+
+    if position or plan:
+        raise InvalidVariant(NOT_CHECKPOINTED)
+
+
+def search_identity(variant, objective: str, guesses: str, max_depth: int | None, *,
+                    lookahead: int = 0, certificate: bool = True, distributed: bool = False,
+                    ties: bool | str = False, position: bool = False, plan: bool = False
+                    ) -> dict:
+    """The identity of one ``optimal`` search (the CLI's and the API's, built here only):
+    the worst objective's result depends on ``lookahead``, ``certificate`` and ``ties`` (the
+    tie-break searches: another objective); a Dask run's state (``distributed``) is its
+    drivers'. A search from a ``position`` or with a ``plan`` is refused
+    (:data:`NOT_CHECKPOINTED`)."""
+    refuse(position=position, plan=plan)
+    options: dict = {"distributed": True} if distributed else {}
+    if objective == "worst":
+        options.update(lookahead=lookahead, certificate=certificate)
+        if ties:   # absent without: the identity of a checkpoint made before ties had one
+            options["ties"] = ties
+    return identity(variant, objective, guesses, max_depth, **options)
 
 
 def path_of(directory) -> Path:
@@ -176,6 +207,11 @@ class Checkpoint:
 
         return DaskExpectedSteps(self)
 
+    def part(self, name: str) -> Part:
+        """The checkpoint of a search run inside this one (the tie-break searches after the
+        worst case): its state ``state[name]``, written with this one's."""
+        return Part(self, name)
+
     def summary(self) -> dict:
         """The JSON report's ``checkpoint`` field (docs/contract.md)."""
         return {"dir": str(self.directory), "resumed": self.resumed, "writes": self.writes,
@@ -192,6 +228,31 @@ class Checkpoint:
         how = "resumed, " if self.resumed else ""
         result.notes.append(f"checkpoint {str(path_of(self.directory))!r} ({how}{self.writes} "
                             f"writes): `cbsolve optimal --resume {self.directory}` continues")
+
+
+class Part:
+    """One search's view of a part of a :class:`Checkpoint`: its state is the parent's
+    ``state[name]``; the parent's lock, timer and file serve it, and the parent's stop writes
+    and reports it (so :meth:`close` and :meth:`report` leave that to the parent)."""
+
+    def __init__(self, parent: Checkpoint, name: str) -> None:
+        self.parent, self.lock = parent, parent.lock
+        with parent.lock:
+            self.state = parent.state.setdefault(name, {})
+
+    def changed(self) -> None:
+        self.parent.changed()
+
+    def close(self) -> None:
+        """Written by the parent's stop."""
+
+    def report(self, result) -> None:
+        """Reported by the parent's stop."""
+
+    def expected_steps(self, search):
+        from .expected import ExpectedSteps
+
+        return ExpectedSteps(self, search)
 
 
 def _sealed_text(body: dict) -> str:

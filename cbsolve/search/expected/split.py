@@ -5,9 +5,10 @@ a first guess of at least :data:`SPLIT_MIN` secrets here instead of to the core'
 which would keep a single core busy with it; inside it classes of at least
 :data:`SPLIT_NESTED` secrets are split again. With a checkpoint, the top split of a class
 reports each second guess as it settles (its exact value, or the lower bound that refuted it)
-to a journal (:meth:`cbsolve.search.checkpoint.expected.ExpectedSteps.split_journal`) and, on
-a resume, starts from what the journal holds: a kill loses at most the second guesses being
-expanded, not the whole class.
+to a journal (:meth:`cbsolve.search.checkpoint.expected.ExpectedSteps.split_journal`), and
+each class of a guess being expanded as it is solved (a nested split keeps a journal of its
+own inside); a resume starts from what the journal holds: a kill loses at most the classes
+being solved, not the guesses being expanded nor the whole class.
 """
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ from .kernel import INF_T, INF_W, _replies
 #: expansion is otherwise the last job, on one thread). Measured on Bulls & Cows 4/10.
 SPLIT_MIN = 1000
 SPLIT_NESTED = 300
+#: With a checkpoint, a guess's classes of at least this many secrets are recorded as they are
+#: solved (with their subtrees); smaller ones take milliseconds to solve again.
+RECORD_MIN = 40
 
 
 class ParallelSplit:
@@ -71,26 +75,32 @@ class ParallelSplit:
             w = 1 + max(b[1] for b in bounds) if bounds else 1
             return (t, w), (subs, bounds, child_played, child_hist)
 
-        def solve_class(sub, cb, child_played, child_hist):
+        def solve_class(g, sub, cb, child_played, child_hist):
             if len(sub) >= min(self.search.split_min, SPLIT_NESTED) and len(child_hist) < 3:
-                return self.solve(sub, cd, cb, child_played, child_hist)
+                return self.solve(sub, cd, cb, child_played, child_hist,
+                                  None if journal is None else journal.inner(g, sub))
             return solver.solve(sub, cd, cb[0], cb[1], child_played, None, child_hist)
 
         def expand(g, data):
             subs, bounds, child_played, child_hist = data
             done, wmax, rest = n * self.search._inc(d), 1, sum(b[0] for b in bounds)
+            solved = {} if journal is None else journal.solved(g)   # before a resume
             for sub, bound in zip(subs, bounds, strict=True):
                 rest -= bound[0]
                 with lock:
                     best = state["best"]
                 cb = (best[0] - done - rest, best[1] - 1)
                 value, exact = (bound[0], bound[1]), bound[2]
+                if int(sub[0]) in solved:
+                    value, exact = solved[int(sub[0])], True
                 if value < cb and not exact:
-                    out = solve_class(sub, cb, child_played, child_hist)
+                    out = solve_class(g, sub, cb, child_played, child_hist)
                     if out is None:
                         state["stopped"] = True
                         return
                     value = (out[0], out[1])
+                    if journal is not None and out[2] and len(sub) >= RECORD_MIN:
+                        journal.class_solved(g, sub, value, cd, child_hist)
                 if value >= cb:
                     low = (done + value[0] + rest, max(wmax, 1 + value[1]))
                     with lock:

@@ -73,9 +73,10 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     ``ties="count"``: the first tie-break only (fewest secrets at the worst depth).
     ``position``: search the game from a position (:mod:`cbsolve.search.position`) instead of
     from the start; depths then count the guesses from that position (no tie-breaks).
-    ``checkpoint`` (:class:`cbsolve.search.checkpoint.Checkpoint`, whole game, no tie-breaks):
+    ``checkpoint`` (:class:`cbsolve.search.checkpoint.Checkpoint`, whole game):
     decide each depth one first-guess orbit and reply class at a time, record what is proved
-    there and skip what it already holds (:mod:`cbsolve.search.checkpoint.worst`); it is
+    there and skip what it already holds (:mod:`cbsolve.search.checkpoint.worst`); the
+    tie-break searches record theirs in parts of it (``ties_count``, ``ties_total``); it is
     written on every stop.
     """
     run = _WorstRun(variant, guesses, max_depth, Deadline.given(deadline, time_limit or None),
@@ -298,7 +299,8 @@ class _WorstRun:
             budget = self.deadline if ties_limit is None else self.deadline.capped(ties_limit)
             lo, hi, self.extra_nodes = _solve_ties(self.variant, result, optimum, self.guesses,
                                                    budget, self.workers, lo, notes,
-                                                   "count" if ties == "count" else "both")
+                                                   "count" if ties == "count" else "both",
+                                                   None if self.steps is None else self.steps.cp)
             tree_doc = result.tree
         if lo is not None:
             result.at_worst = (lo, hi)

@@ -31,7 +31,7 @@ def count_weights(W: int) -> list[int]:
 
 def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
                 deadline: Deadline, workers: int, lo: int, notes: list[str],
-                mode="both"):
+                mode="both", checkpoint=None):
     """Replace ``result``'s tree by one with the fewest secrets at depth W, then the smallest
     total, proved by the weighted expected-case search (see the module docstring).
 
@@ -40,7 +40,9 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
     stops at the first such tree: much cheaper than phase 2 when the total is hard); (2) weights
     :func:`tie_weights` prove (count, total). Returns the proved interval (lower, upper) on the
     fewest secrets at depth W; the tree kept is the best found (always within W guesses) and
-    ``result.tree["ties"]`` says what was proved.
+    ``result.tree["ties"]`` says what was proved. ``checkpoint`` (the worst case's): each
+    phase records its steps in a part of it (``ties_count``, ``ties_total``), as the
+    expected-case search records its own, and a resumed phase skips them.
     """
     from ..expected import solve_expected
 
@@ -56,7 +58,8 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
 
     # Phase 1: the fewest secrets at depth W.
     count = solve_expected(variant, max_depth=W, guesses=guesses, weights=count_weights(W),
-                           deadline=deadline, workers=workers, progress=False)
+                           deadline=deadline, workers=workers, progress=False,
+                           checkpoint=None if checkpoint is None else checkpoint.part("ties_count"))
     result.phases["ties_count"] = round(count.seconds, 3)
     nodes = count.nodes
     adopt(count)
@@ -70,7 +73,9 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
         weights = tie_weights(n, W)
         big = weights[-1] - W
         both = solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,
-                              deadline=deadline, workers=workers, progress=False)
+                              deadline=deadline, workers=workers, progress=False,
+                              checkpoint=None if checkpoint is None else
+                              checkpoint.part("ties_total"))
         result.phases["ties_total"] = round(both.seconds, 3)
         nodes += both.nodes
         adopt(both)
