@@ -123,13 +123,16 @@ class DistributedExpected:
     def solve_set(self, members: np.ndarray, depth: int, history: list[int], budget,
                   greedy=False):
         """(value, guess, classes): the optimum of ``members`` if below ``budget``, with the
-        guess and its solved classes; else (a proved lower bound >= budget, None, None).
+        guess and its solved classes (or None and (tree, histogram), the guesses in flight:
+        :meth:`_in_flight`); else (a proved lower bound >= budget, None, None).
         ``greedy``: the set's greedy value when the caller has it (False: computed here)."""
         from ..expected.kernel import INF_T, INF_W
 
         s = self.search
         if greedy is False:
             greedy = s.solver.greedy_value(members, depth, s.played_mask(history))
+        if self._in_flight(members):
+            return self._solve_in_flight(members, depth, history, budget, greedy)
         best = budget
         if greedy is not None and (greedy[0], greedy[1] + 1) < best:
             best = (greedy[0], greedy[1] + 1)   # strictly above the greedy value: it is found
@@ -159,6 +162,31 @@ class DistributedExpected:
             low = min(bounds) if bounds else (INF_T, INF_W)
             return max(low, best), None, None
         return best, found[0], found[1]
+
+    def _in_flight(self, members: np.ndarray) -> bool:
+        """Solve the searched set with its guesses in flight (:meth:`_solve_in_flight`)
+        rather than one first guess at a time: when it is smaller than a class the split
+        takes (its guesses' classes are then small: the `numbers` class 2,0 of 1234, 360
+        secrets, gave about 7 class tasks of 0.15 s a guess, a barrier each), on a cluster the
+        split runs on; not under a checkpoint, which records first guesses one at a time."""
+        return (self.steps is None and len(members) < self.split.min_size
+                and self.slots >= self.split.min_slots)
+
+    def _solve_in_flight(self, members: np.ndarray, depth: int, history: list[int], budget,
+                         greedy):
+        """The searched set solved as the split solves a large class (:meth:`_split`): its
+        most promising guess by its classes as tasks, then every other guess as one task
+        (:func:`solve_guess`), as many in flight as the cluster has threads, each sent with
+        the incumbent known at that moment. (value, None, tree and histogram) or (a proved
+        lower bound >= budget, None, None)."""
+        s = self.search
+        lower = s.solver.lower_bound(members, depth, s.played_mask(history),
+                                     s.native_history(history))
+        whole = _Class(-1, members, (int(lower[0]), int(lower[1])))
+        self._split(whole, depth, history, budget, greedy=greedy)
+        if not whole.exact:
+            return max(whole.lower, tuple(budget)), None, None
+        return whole.lower, None, (whole.tree, whole.histogram)
 
     # --- a guess: its classes on the workers -------------------------------------------------
     def evaluate(self, g: int, members: np.ndarray, depth: int, history: list[int], best):
@@ -230,7 +258,7 @@ class DistributedExpected:
         # larger classes first: priority is the class size
         return self._send(solve_class, spec, len(c.members))
 
-    def _split(self, c: _Class, depth: int, history: list[int], budget) -> None:
+    def _split(self, c: _Class, depth: int, history: list[int], budget, greedy=False) -> None:
         """Solve a large class by the core's best-first search over its guesses, each guess
         expanded by a task (:func:`solve_guess`): a guess popped the first time gets its
         classes' one-level bounds here and goes back; popped again it is sent to a worker with
@@ -249,7 +277,8 @@ class DistributedExpected:
         self.splits += 1
         played, hist = s.played_mask(history), s.native_history(history)
         best = tuple(budget)
-        greedy = s.solver.greedy_value(members, depth, played)
+        if greedy is False:
+            greedy = s.solver.greedy_value(members, depth, played)
         if greedy is not None and (greedy[0], greedy[1] + 1) < best:
             best = (greedy[0], greedy[1] + 1)
         heap = [((lbt, lbw), not cand, int(g), False)
@@ -275,6 +304,8 @@ class DistributedExpected:
                     if by_classes and not running:
                         by_classes = False
                         value, classes = self.evaluate(g, members, depth, history, best)
+                        if self.trace is not None:   # the other guesses come after it
+                            self.trace.group(f"guesses after {s.space.format(s.codes[g])}")
                         res = {"total": value[0], "worst": value[1], "exact": value < best}
                         if res["exact"]:
                             res["tree"], res["histogram"] = self._assemble(g, members, classes)
@@ -450,12 +481,13 @@ class DistributedExpected:
             self._stopped(result, members, history)
             result.seconds, result.nodes = time.perf_counter() - started, self.nodes
             return result
-        if g is None:   # only under a depth cap: nothing within it
+        if classes is None:   # only under a depth cap: nothing within it
             result.status, result.proved = Status.INFEASIBLE, True
             result.notes.append(f"no strategy solves every secret in at most {self.max_depth} "
                                 "guesses")
         else:
-            root, hist = self._assemble(g, members, classes)
+            # classes: the first guess's, or the tree found with the guesses in flight
+            root, hist = self._assemble(g, members, classes) if g is not None else classes
             result.histogram = hist
             result.total, result.worst = sum(k * v for k, v in hist.items()), max(hist)
             if (result.total, result.worst) != tuple(value):
