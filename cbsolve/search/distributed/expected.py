@@ -174,16 +174,17 @@ class DistributedExpected:
 
     def _solve_in_flight(self, members: np.ndarray, depth: int, history: list[int], budget,
                          greedy):
-        """The searched set solved as the split solves a large class (:meth:`_split`): its
-        most promising guess by its classes as tasks, then every other guess as one task
-        (:func:`solve_guess`), as many in flight as the cluster has threads, each sent with
-        the incumbent known at that moment. (value, None, tree and histogram) or (a proved
-        lower bound >= budget, None, None)."""
+        """The searched set solved as the split solves a large class (:meth:`_split`), every
+        guess as one task (:func:`solve_guess`), as many in flight as the cluster has threads,
+        each sent with the incumbent known at that moment; without the split's third level
+        (its first guess by classes, alone: a barrier; the `numbers` sample, its trace
+        projected on 32 workers: 15.3× with it, 21.8× without, docs/optimal.md). (value,
+        None, tree and histogram) or (a proved lower bound >= budget, None, None)."""
         s = self.search
         lower = s.solver.lower_bound(members, depth, s.played_mask(history),
                                      s.native_history(history))
         whole = _Class(-1, members, (int(lower[0]), int(lower[1])))
-        self._split(whole, depth, history, budget, greedy=greedy)
+        self._split(whole, depth, history, budget, greedy=greedy, third=False)
         if not whole.exact:
             return max(whole.lower, tuple(budget)), None, None
         return whole.lower, None, (whole.tree, whole.histogram)
@@ -258,17 +259,19 @@ class DistributedExpected:
         # larger classes first: priority is the class size
         return self._send(solve_class, spec, len(c.members))
 
-    def _split(self, c: _Class, depth: int, history: list[int], budget, greedy=False) -> None:
+    def _split(self, c: _Class, depth: int, history: list[int], budget, greedy=False,
+               third: bool | None = None) -> None:
         """Solve a large class by the core's best-first search over its guesses, each guess
         expanded by a task (:func:`solve_guess`): a guess popped the first time gets its
         classes' one-level bounds here and goes back; popped again it is sent to a worker with
         the best value known at that moment. Every guess is expanded or has a bound reaching
         the best, so the value is the class's optimum whatever the order tasks finish in.
 
-        With ``split.third``, the first guess expanded is evaluated by its classes on the
-        workers (:meth:`evaluate`, a third level), alone: it is usually the best, its exact
-        value most of the class's work (Bulls & Cows 4/10, class 0,1 of 0123: 23 s of 43 s as
-        one task), and the other guesses are then sent with that value as their budget."""
+        With ``split.third`` (``third`` when given), the first guess expanded is evaluated
+        by its classes on the workers (:meth:`evaluate`, a third level), alone: it is usually
+        the best, its exact value most of the class's work (Bulls & Cows 4/10, class 0,1 of
+        0123: 23 s of 43 s as one task), and the other guesses are then sent with that value
+        as their budget."""
         import heapq
 
         from ..expected.kernel import INF_T, INF_W
@@ -287,7 +290,7 @@ class DistributedExpected:
         fail, found, running = (INF_T, INF_W), None, {}
         if self.steps is not None:   # the second guesses settled before a resume
             best, fail, found, heap = self.steps.split_restored(history[-1], c, best, fail, heap)
-        by_classes = self.split.third
+        by_classes = self.split.third if third is None else third
         try:
             while heap or running:
                 while heap and len(running) < self.slots:
