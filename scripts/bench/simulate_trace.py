@@ -29,17 +29,19 @@ def simulate(trace: dict, workers: int, barriers: bool = True) -> dict:
                                                     -float(t["cpu"])))
     free = [0.0] * workers
     done: dict[int, float] = {}
-    driver = 0.0
+    driver, sent = 0.0, 0.0
     for group in sorted(trace["groups"], key=lambda g: g["id"]):
         ready = max((done[a] for a in group["after"]), default=0.0) if barriers else 0.0
-        driver = max(driver, ready) + float(group["driver_cpu"])
+        # the previous group's driver_sent, counted in this driver_cpu, is behind already
+        driver = max(driver, ready) + float(group["driver_cpu"]) - sent
         start, end = driver, driver
         for offset, minus_cpu in sorted(tasks_of.get(group["id"], [])):
             t0 = max(heapq.heappop(free), start + offset)
             heapq.heappush(free, t0 - minus_cpu)
             end = max(end, t0 - minus_cpu)
         # the driver sent the group's last task (a cancelled one too), then went on
-        driver = start + float(group.get("driver_sent", 0.0))
+        sent = float(group.get("driver_sent", 0.0))
+        driver = start + sent
         done[group["id"]] = end
     makespan = max(max(done.values(), default=0.0), driver)
     one = sum(float(t["cpu"]) for t in trace["tasks"]) + driver_cpu(trace)
@@ -48,9 +50,8 @@ def simulate(trace: dict, workers: int, barriers: bool = True) -> dict:
 
 
 def driver_cpu(trace: dict) -> float:
-    """The driver thread's CPU: between groups, and in each group up to its last task."""
-    return sum(float(g["driver_cpu"]) + float(g.get("driver_sent", 0.0))
-               for g in trace["groups"])
+    """The driver thread's CPU (a group's ``driver_cpu``: all of it since the previous group)."""
+    return sum(float(g["driver_cpu"]) for g in trace["groups"])
 
 
 def summary(trace: dict) -> dict:

@@ -137,7 +137,8 @@ def test_simulate_trace_projects_a_chain_and_independent_units(capsys, tmp_path)
     assert sim.simulate(trace, 8, barriers=False)["makespan"] == pytest.approx(3.0)
     assert sim.summary(trace)["largest"] == 2.0
     # guesses in flight: the driver spends 2 s between sending its two tasks of 1 s
-    flight = {"groups": [{"id": 0, "after": [], "driver_cpu": 0.0, "driver_sent": 2.0}],
+    flight = {"groups": [{"id": 0, "after": [], "driver_cpu": 0.0, "driver_sent": 2.0},
+                         {"id": 1, "after": [0], "driver_cpu": 2.0}],
               "tasks": [{"group": 0, "cpu": 1.0, "ready": 0.0},
                         {"group": 0, "cpu": 1.0, "ready": 2.0}]}
     assert sim.simulate(flight, 1) == pytest.approx(

@@ -15,7 +15,9 @@ run beside the workers and are counted apart (``driver_process_cpu``, the driver
 whole CPU; on Bulls & Cows 4/10 on 2 workers, 0.6 s of the driver's 8.2 s was its thread's).
 A task's ``ready`` is the driver thread's CPU in its group before the task was sent (a driver
 with guesses in flight orders and bounds the next guess while tasks run): the task cannot
-start earlier, and the group's next ``driver_cpu`` counts only what came after its last task.
+start earlier; a group's ``driver_sent`` is the driver's CPU in it up to its last task sent
+(a cancelled task's too), the part of the next group's ``driver_cpu`` spent while this
+group's tasks could already run.
 Tasks the driver cancels (a refuted guess's other classes) return nothing and are not in the
 trace: it holds the work that was needed, measured, and the order the driver's logic imposes.
 """
@@ -47,7 +49,7 @@ class Trace:
             groups[-1]["driver_sent"] = round(self._ready, 4)
         groups.append({"id": len(groups), "name": name,
                        "after": [len(groups) - 1] if groups else [],
-                       "driver_cpu": round(now - self._cpu - self._ready, 4)})
+                       "driver_cpu": round(now - self._cpu, 4)})
         self._cpu, self._ready = now, 0.0
         return len(groups) - 1
 
