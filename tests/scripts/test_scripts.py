@@ -143,6 +143,11 @@ def test_simulate_trace_projects_a_chain_and_independent_units(capsys, tmp_path)
                         {"group": 0, "cpu": 1.0, "ready": 2.0}]}
     assert sim.simulate(flight, 1) == pytest.approx(
         {"workers": 1, "makespan": 3.0, "one_worker": 4.0, "speedup": 4 / 3})
+    # the first task built its worker's search (0.5 s): every worker pays that once
+    built = {"groups": [{"id": 0, "after": [], "driver_cpu": 0.0}],
+             "tasks": [{"group": 0, "cpu": 1.5, "setup": 0.5}, {"group": 0, "cpu": 1.0}]}
+    assert sim.simulate(built, 2) == pytest.approx(
+        {"workers": 2, "makespan": 1.5, "one_worker": 2.5, "speedup": 2.5 / 1.5})
     path = tmp_path / "run.trace.json"
     path.write_text(json.dumps({"objective": "expected", "variant": {"name": "t"}, **trace}))
     sim.main([str(path), "--workers", "1", "8"])

@@ -18,6 +18,8 @@ with guesses in flight orders and bounds the next guess while tasks run): the ta
 start earlier; a group's ``driver_sent`` is the driver's CPU in it up to its last task sent
 (a cancelled task's too), the part of the next group's ``driver_cpu`` spent while this
 group's tasks could already run.
+A task that built its worker's search (the reply matrix, once a worker) carries that CPU as
+``setup`` (part of its ``cpu``): a cluster of P workers pays it P times.
 Tasks the driver cancels (a refuted guess's other classes) return nothing and are not in the
 trace: it holds the work that was needed, measured, and the order the driver's logic imposes.
 """
@@ -66,6 +68,8 @@ class Trace:
         task = self._pending.pop(key, None)
         if task is None:
             return
+        if result.get("setup"):     # this task built its worker's search (reply matrix)
+            task["setup"] = round(float(result["setup"]), 4)
         task.update(cpu=round(float(result.get("cpu", 0.0)), 4),
                     seconds=round(float(result.get("seconds", 0.0)), 4),
                     worker=result.get("worker", "?"))
