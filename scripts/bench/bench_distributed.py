@@ -3,17 +3,21 @@
 Side by side in one run: the single-process search on one thread (the reference value and
 time), then a local Dask cluster of 1 and of 2 one-thread worker processes. Per row: wall
 seconds, the CPU seconds spent in the tasks (the threads that ran them: the search's work),
-the worker processes' CPU meanwhile (adding the workers' own threads), the busiest worker's
-share of the task CPU (on dedicated cores the run cannot finish before that worker, so total /
-busiest is the speed-up the split allows, a figure the load of a shared machine does not
-change much), the work efficiency (the one-process CPU divided by the task CPU of all workers:
-1.0 when splitting costs no extra work), tasks, the optimum and whether it matches the
-reference. ``--trace DIR`` writes each Dask run's trace (scripts/bench/simulate_trace.py
-projects it). Run it with nice on a shared machine.
+the worker processes' CPU during the tasks ("in tasks"), the worker processes' whole CPU
+from the driver's start to its end, every thread ("workers": Dask's event loop, heartbeats
+and comms included, read from /proc before and after), the busiest worker's share of the
+task CPU (on dedicated cores the run cannot finish before that worker, so total / busiest is
+the speed-up the split allows, a figure the load of a shared machine does not change much),
+the work efficiency (the one-process CPU divided by the task CPU of all workers, "eff.", and
+divided by the workers' whole CPU, "whole": 1.0 when splitting costs nothing), tasks, nodes,
+the optimum and whether it matches the reference. ``--threads`` adds the workers' CPU by
+thread; ``--dask-config both`` runs each cluster with the package's settings and with Dask's
+(the profiler off); ``--trace DIR`` writes each Dask run's trace
+(scripts/bench/simulate_trace.py projects it). Run it with nice on a shared machine.
 
     nice python scripts/bench/bench_distributed.py                        # Bulls & Cows 4/10
     nice python scripts/bench/bench_distributed.py --variant mastermind   # seconds, a smoke run
-    nice python scripts/bench/bench_distributed.py --no-reference --workers 2 --split-slots 3
+    nice python scripts/bench/bench_distributed.py --workers 1 2 --threads --dask-config both
 """
 from __future__ import annotations
 
@@ -60,7 +64,7 @@ def _threads_delta(before: dict, after: dict) -> dict[str, float]:
     return out
 
 
-#: The workers' settings before this package set its own (only the profiler off), for an A/B.
+#: Dask's own settings but the profiler (as before the package's LOCAL_CONFIG), for an A/B.
 PROFILER_OFF = {"distributed.worker.profile.enabled": False}
 
 
@@ -80,7 +84,7 @@ def bench(variant: Variant, workers=(1, 2), reference: bool = True,
                      "tasks": 0, "total": ref.total, "same": True, "nodes": ref.nodes})
     for n, split, config in ((n, sp, c) for n in workers for sp in splits for c in configs):
         name = "" if len(splits) == 1 else (" 3rd level" if split.third else " 2nd only")
-        name += "" if config is None else " profiler off only"
+        name += "" if config is None else ", Dask's settings"
         with cluster_client("local", n, config) as client:
             start = time.perf_counter()
             trace = Trace("expected", variant.to_dict(), n)
@@ -125,8 +129,8 @@ def main() -> None:
                     help="write each Dask run's trace into DIR")
     ap.add_argument("--dask-config", choices=("package", "profiler-off", "both"),
                     default="package",
-                    help="the workers' Dask settings: the package's (LOCAL_CONFIG), only the "
-                         "profiler off (as before them), or both side by side")
+                    help="the workers' Dask settings: the package's (LOCAL_CONFIG), Dask's "
+                         "with only the profiler off (as before them), or both side by side")
     ap.add_argument("--threads", action="store_true",
                     help="the workers' CPU by thread (task, event loop, offload, ...)")
     args = ap.parse_args()
