@@ -84,7 +84,9 @@ def bench(variant: Variant, workers=(1, 2), reference: bool = True,
                      "tasks": 0, "total": ref.total, "same": True, "nodes": ref.nodes})
     for n, split, config in ((n, sp, c) for n in workers for sp in splits for c in configs):
         name = "" if len(splits) == 1 else (" 3rd level" if split.third else " 2nd only")
+        slug = name.replace(" ", "-") + ("" if config is None else "-dask-settings")
         name += "" if config is None else ", Dask's settings"
+        environ = set(os.environ)
         with cluster_client("local", n, config) as client:
             start = time.perf_counter()
             trace = Trace("expected", variant.to_dict(), n)
@@ -95,7 +97,7 @@ def bench(variant: Variant, workers=(1, 2), reference: bool = True,
             if trace_dir is not None:
                 Path(trace_dir).mkdir(parents=True, exist_ok=True)
                 trace.write(Path(trace_dir) / f"{variant.name or 'game'}-{n}-workers"
-                            f"{name.replace(' ', '-')}.trace.json")
+                            f"{slug}.trace.json")
             rows.append({"run": f"Dask, {n} worker{'s' if n > 1 else ''}{name}",
                          "seconds": time.perf_counter() - start, "cpu": driver.task_seconds,
                          "busiest": max(driver.worker_seconds.values()), "tasks": driver.tasks,
@@ -105,6 +107,11 @@ def bench(variant: Variant, workers=(1, 2), reference: bool = True,
                          "total": res.total,
                          "same": "-" if ref is None else (res.total, res.worst) == (
                              ref.total, ref.worst)})
+        # Dask's nannies set their workers' environment (MALLOC_TRIM_THRESHOLD_, ...) in this
+        # process before spawning them; the next cluster, with other settings, must not
+        # inherit it
+        for var in set(os.environ) - environ:
+            del os.environ[var]
     for r in rows:
         r["efficiency"] = None if ref is None or not r["cpu"] else rows[0]["cpu"] / r["cpu"]
         r["whole_efficiency"] = None if ref is None or not r["whole"] else \
