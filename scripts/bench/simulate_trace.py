@@ -4,10 +4,14 @@ simulation; docs/optimal.md, "Traces and projected speed-up").
 A trace is written by `cbsolve optimal --scheduler ... --trace FILE`, or made here from the
 finished units of a sharded plan (`--plan DIR`). The simulation replays the measured task CPU
 seconds on P identical workers: a group's tasks become ready when the groups it comes after
-are done and the driver has done its serial work, and a free worker takes the longest ready
-task first (LPT). One-worker time = all task CPU + all driver CPU; speed-up = that / the
-simulated makespan. `--no-barriers` lets every group start at once (the driver evaluating
-first guesses in parallel, with the same work: an optimistic bound on what that would give).
+are done and the driver has done its serial work (and, a task with ``ready``, the driver's
+work in the group before it sent that task), and a free worker takes the task ready first,
+the longest of those ready together (LPT). A task's ``setup`` (it built its worker's search,
+the reply matrix) is taken out of it and paid by every worker before its first task, as on
+a real cluster of P workers. One-worker time = all task CPU + all driver
+CPU; speed-up = that / the simulated makespan. `--no-barriers` lets every group start at
+once (the driver evaluating first guesses in parallel, with the same work: an optimistic
+bound on what that would give).
 
     python scripts/bench/simulate_trace.py run.trace.json
     python scripts/bench/simulate_trace.py --plan proof --workers 8 32 128
@@ -21,32 +25,51 @@ import json
 
 def simulate(trace: dict, workers: int, barriers: bool = True) -> dict:
     """Makespan of ``trace`` on ``workers`` workers and one driver (seconds of CPU)."""
-    tasks_of: dict[int, list[float]] = {}
+    tasks_of: dict[int, list[tuple[float, float]]] = {}
     for t in trace["tasks"]:
-        tasks_of.setdefault(t["group"], []).append(float(t["cpu"]))
-    free = [0.0] * workers
+        tasks_of.setdefault(t["group"], []).append((float(t.get("ready", 0.0)),
+                                                    float(t.get("setup", 0.0)) - float(t["cpu"])))
+    setup = worker_setup(trace)
+    free = [(0.0, w) for w in range(workers)]
+    started: set[int] = set()
     done: dict[int, float] = {}
-    driver = 0.0
+    driver, sent = 0.0, 0.0
     for group in sorted(trace["groups"], key=lambda g: g["id"]):
         ready = max((done[a] for a in group["after"]), default=0.0) if barriers else 0.0
-        driver = max(driver, ready) + float(group["driver_cpu"])
-        end = driver
-        for cpu in sorted(tasks_of.get(group["id"], []), reverse=True):
-            t0 = max(heapq.heappop(free), driver)
-            heapq.heappush(free, t0 + cpu)
-            end = max(end, t0 + cpu)
+        # the previous group's driver_sent, counted in this driver_cpu, is behind already
+        driver = max(driver, ready) + float(group["driver_cpu"]) - sent
+        start, end = driver, driver
+        for offset, minus_cpu in sorted(tasks_of.get(group["id"], [])):
+            at, w = heapq.heappop(free)
+            t1 = max(at, start + offset) - minus_cpu + (0.0 if w in started else setup)
+            started.add(w)
+            heapq.heappush(free, (t1, w))
+            end = max(end, t1)
+        # the driver sent the group's last task (a cancelled one too), then went on
+        sent = float(group.get("driver_sent", 0.0))
+        driver = start + sent
         done[group["id"]] = end
     makespan = max(max(done.values(), default=0.0), driver)
-    one = sum(float(t["cpu"]) for t in trace["tasks"]) + \
-        sum(float(g["driver_cpu"]) for g in trace["groups"])
+    one = sum(float(t["cpu"]) - float(t.get("setup", 0.0)) for t in trace["tasks"]) + \
+        driver_cpu(trace) + setup
     return {"workers": workers, "makespan": makespan, "one_worker": one,
             "speedup": one / makespan if makespan > 0 else 1.0}
+
+
+def worker_setup(trace: dict) -> float:
+    """A worker's CPU to build its search (the largest ``setup`` of the trace; 0 if none)."""
+    return max((float(t.get("setup", 0.0)) for t in trace["tasks"]), default=0.0)
+
+
+def driver_cpu(trace: dict) -> float:
+    """The driver thread's CPU (a group's ``driver_cpu``: all of it since the previous group)."""
+    return sum(float(g["driver_cpu"]) for g in trace["groups"])
 
 
 def summary(trace: dict) -> dict:
     cpus = sorted((float(t["cpu"]) for t in trace["tasks"]), reverse=True)
     total = sum(cpus)
-    driver = sum(float(g["driver_cpu"]) for g in trace["groups"])
+    driver = driver_cpu(trace)
     return {"tasks": len(cpus), "groups": len(trace["groups"]), "task_cpu": total,
             "driver_cpu": driver, "largest": cpus[0] if cpus else 0.0,
             "largest_share": cpus[0] / total if total else 0.0}

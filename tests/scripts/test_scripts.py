@@ -136,6 +136,18 @@ def test_simulate_trace_projects_a_chain_and_independent_units(capsys, tmp_path)
     assert sim.simulate(trace, 8)["makespan"] == pytest.approx(4.0)
     assert sim.simulate(trace, 8, barriers=False)["makespan"] == pytest.approx(3.0)
     assert sim.summary(trace)["largest"] == 2.0
+    # guesses in flight: the driver spends 2 s between sending its two tasks of 1 s
+    flight = {"groups": [{"id": 0, "after": [], "driver_cpu": 0.0, "driver_sent": 2.0},
+                         {"id": 1, "after": [0], "driver_cpu": 2.0}],
+              "tasks": [{"group": 0, "cpu": 1.0, "ready": 0.0},
+                        {"group": 0, "cpu": 1.0, "ready": 2.0}]}
+    assert sim.simulate(flight, 1) == pytest.approx(
+        {"workers": 1, "makespan": 3.0, "one_worker": 4.0, "speedup": 4 / 3})
+    # the first task built its worker's search (0.5 s): every worker pays that once
+    built = {"groups": [{"id": 0, "after": [], "driver_cpu": 0.0}],
+             "tasks": [{"group": 0, "cpu": 1.5, "setup": 0.5}, {"group": 0, "cpu": 1.0}]}
+    assert sim.simulate(built, 2) == pytest.approx(
+        {"workers": 2, "makespan": 1.5, "one_worker": 2.5, "speedup": 2.5 / 1.5})
     path = tmp_path / "run.trace.json"
     path.write_text(json.dumps({"objective": "expected", "variant": {"name": "t"}, **trace}))
     sim.main([str(path), "--workers", "1", "8"])

@@ -25,15 +25,19 @@ def client():
 
 
 @pytest.mark.parametrize("max_depth", [None, 4, 3])
-@pytest.mark.parametrize("split", [1000, 20])
-def test_same_optimum_as_one_machine_and_a_valid_tree(client, max_depth, split):
-    # split=20: every class of at least 20 secrets goes through the second-guess split
+@pytest.mark.parametrize("way", ["first guesses", "in flight", "split"])
+def test_same_optimum_as_one_machine_and_a_valid_tree(client, max_depth, way):
+    # first guesses: one at a time, their classes as tasks (the split needs 3 worker threads);
+    # in flight: the whole set (125 secrets, below min_size) by its guesses, many at once;
+    # split: one guess at a time, every class of at least 20 secrets split by its guesses
+    split = {"first guesses": distributed.Split(min_size=1000, min_slots=3),
+             "in flight": distributed.Split(min_size=1000, min_slots=1),
+             "split": distributed.Split(min_size=20, min_slots=1)}[way]
     one = solve_expected(SMALL, max_depth=max_depth, workers=1, progress=False)
-    driver = DistributedExpected(client, SMALL, max_depth, "all",
-                                 split=distributed.Split(min_size=split, min_slots=1))
+    driver = DistributedExpected(client, SMALL, max_depth, "all", split=split)
     many = driver.run()
-    if split == 1000:
-        assert driver.splits == 0
+    if way != "split":
+        assert driver.splits == (way == "in flight")
     elif max_depth is None:         # the optimal first guess has a class of more than 20
         assert driver.splits > 0
     assert many.status == one.status and many.proved == one.proved

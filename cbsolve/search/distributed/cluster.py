@@ -33,12 +33,39 @@ def wait_any(futures: list, deadline: Deadline) -> set:
             return done
 
 
+#: The Dask settings of the local clusters this package starts (the nannies copy them into
+#: their worker processes when created). Each is a worker thread's periodic work that nothing
+#: here reads, paid on every worker for the whole run (docs/optimal.md, "Work efficiency"):
+#: - the sampling profiler walks every thread's stack 100 times a second: on Bulls & Cows
+#:   4/10 it cost a worker 2.2 s of CPU beside a 29 s task;
+#: - the event loop's tick (every 20 ms) only measures how long the loop was blocked, for a
+#:   warning; the memory monitor (every 100 ms) pauses, spills or ends a worker near its
+#:   memory limit, and once a second still ends a runaway one (the tasks keep no data to
+#:   spill); the system monitor (every 500 ms) samples CPU, memory, disk and network for the
+#:   dashboard, which no local run opens (it is off).
+#: And one setting that costs the search itself: the nannies start their workers with glibc's
+#: trim threshold fixed at 64 KiB (MALLOC_TRIM_THRESHOLD_, so that a worker holding data
+#: gives freed memory back), which also freezes glibc's mmap threshold at 128 KiB, so the
+#: search's large buffers are mapped, faulted in and returned afresh each time: on Bulls &
+#: Cows 4/10 a worker took 1.65 M page faults and 2.9 s of system CPU beside 24 s of search,
+#: against 20 k and 0.2 s left unset (glibc's adaptive default, as in one process).
+LOCAL_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+}
+
+
 class cluster_client:
     """``with cluster_client(address_or_local, workers) as client``: a client of an existing
-    scheduler, or of a local cluster of ``workers`` one-thread worker processes."""
+    scheduler, or of a local cluster of ``workers`` one-thread worker processes started with
+    ``config`` (:data:`LOCAL_CONFIG`)."""
 
-    def __init__(self, scheduler: str, workers: int | None):
+    def __init__(self, scheduler: str, workers: int | None, config: dict | None = None):
         self.scheduler, self.workers = scheduler, workers
+        self.config = LOCAL_CONFIG if config is None else config
         self.cluster = self.client = None
         self.closing: threading.Thread | None = None  # the background close after a stop
 
@@ -54,14 +81,10 @@ class cluster_client:
         import dask
 
         Client, LocalCluster = distributed.Client, distributed.LocalCluster
-        # The workers' sampling profiler walks every thread's stack 100 times a second: on
-        # Bulls & Cows 4/10 it cost a worker 2.2 s of CPU beside a 29 s task (docs/optimal.md,
-        # "Work efficiency"), and nothing here reads its profiles. The nannies copy the config
-        # into their worker processes when created.
-        with dask.config.set({"distributed.worker.profile.enabled": False}):
+        with dask.config.set(self.config):
             self.cluster = LocalCluster(n_workers=self.workers or default_workers(),
                                         threads_per_worker=1, processes=True,
-                                        dashboard_address=":0", silence_logs=50)
+                                        dashboard_address=None, silence_logs=50)
         self.client = Client(self.cluster)
         return self.client
 

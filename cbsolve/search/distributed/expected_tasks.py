@@ -29,9 +29,18 @@ def _search(variant_dict: dict, max_depth, guesses: str):
     key = (json.dumps(variant_dict, sort_keys=True), max_depth, guesses)
     if getattr(_WORKER, "key", None) != key:
         _WORKER.key, _WORKER.search = None, None      # free the previous game's matrix first
+        start = time.thread_time()
         _WORKER.search = expected_search(Variant.from_dict(variant_dict), max_depth, guesses)
         _WORKER.key = key
+        _WORKER.setup = time.thread_time() - start    # the task that built it says so
     return _WORKER.search
+
+
+def _setup_cpu() -> float:
+    """The CPU this thread spent building its search in the current task (0: reused); read
+    once a task."""
+    setup, _WORKER.setup = getattr(_WORKER, "setup", 0.0), 0.0
+    return setup
 
 
 def _worker_name() -> str:
@@ -46,7 +55,8 @@ def _worker_name() -> str:
 
 class _TaskClock:
     """A task's account: ``cpu``, the CPU of the thread that runs it (the search runs in that
-    thread: ``solve_set(interruptible=False)``), the work the task needed; ``process_cpu``, its
+    thread: ``solve_set(interruptible=False)``), the work the task needed; ``setup``, the part
+    of it that built the worker's search (its reply matrix: once a worker); ``process_cpu``, its
     worker process's meanwhile, adding the worker's own threads (event loop, heartbeats) and
     the other tasks of a worker of several threads; wall ``seconds``; the worker."""
 
@@ -56,7 +66,8 @@ class _TaskClock:
 
     def read(self) -> dict:
         cpu = time.thread_time() - self.thread
-        return {"cpu": cpu, "process_cpu": time.process_time() - self.process,
+        return {"cpu": cpu, "setup": _setup_cpu(),
+                "process_cpu": time.process_time() - self.process,
                 "seconds": time.perf_counter() - self.wall, "worker": _worker_name()}
 
 

@@ -13,6 +13,13 @@ seconds (its serial work in between: ordering, bounds, certificate), the CPU of 
 own thread: the Dask client's threads, which talk to the scheduler while the driver waits,
 run beside the workers and are counted apart (``driver_process_cpu``, the driver process's
 whole CPU; on Bulls & Cows 4/10 on 2 workers, 0.6 s of the driver's 8.2 s was its thread's).
+A task's ``ready`` is the driver thread's CPU in its group before the task was sent (a driver
+with guesses in flight orders and bounds the next guess while tasks run): the task cannot
+start earlier; a group's ``driver_sent`` is the driver's CPU in it up to its last task sent
+(a cancelled task's too), the part of the next group's ``driver_cpu`` spent while this
+group's tasks could already run.
+A task that built its worker's search (the reply matrix, once a worker) carries that CPU as
+``setup`` (part of its ``cpu``): a cluster of P workers pays it P times.
 Tasks the driver cancels (a refuted guess's other classes) return nothing and are not in the
 trace: it holds the work that was needed, measured, and the order the driver's logic imposes.
 """
@@ -40,22 +47,29 @@ class Trace:
         last group is its serial work before this one."""
         now = time.thread_time()
         groups = self.doc["groups"]
+        if groups:      # the previous group's driver CPU up to its last task sent
+            groups[-1]["driver_sent"] = round(self._ready, 4)
         groups.append({"id": len(groups), "name": name,
                        "after": [len(groups) - 1] if groups else [],
                        "driver_cpu": round(now - self._cpu, 4)})
-        self._cpu = now
+        self._cpu, self._ready = now, 0.0
         return len(groups) - 1
+
+    _ready = 0.0    # the driver's CPU in the current group up to its last task sent
 
     def submitted(self, key: str, kind: str, size: int) -> None:
         if not self.doc["groups"]:
             self.group("start")
+        self._ready = time.thread_time() - self._cpu
         self._pending[key] = {"key": key, "kind": kind, "group": len(self.doc["groups"]) - 1,
-                              "size": int(size)}
+                              "size": int(size), "ready": round(self._ready, 4)}
 
     def finished(self, key: str, result: dict) -> None:
         task = self._pending.pop(key, None)
         if task is None:
             return
+        if result.get("setup"):     # this task built its worker's search (reply matrix)
+            task["setup"] = round(float(result["setup"]), 4)
         task.update(cpu=round(float(result.get("cpu", 0.0)), 4),
                     seconds=round(float(result.get("seconds", 0.0)), 4),
                     worker=result.get("worker", "?"))
