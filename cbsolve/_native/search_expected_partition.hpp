@@ -220,6 +220,27 @@ class Replies {
         return -1;
     }
 
+    // The first guess of G (in its order) whose replies to the secrets S[0..n) all differ,
+    // none of them the win (a code outside S that tells them apart), or -1; -2 when this
+    // cannot tell (more than 64 replies or secrets, or scoring on the fly with no row table).
+    // A guess is dropped at its first repeated reply: a few reads each, not n.
+    int separator(const int* S, int n, const std::vector<int>& G) const {
+        if (nr_ > 64 || n > 64 || (!M_ && !tl_rows)) return -2;
+        const uint8_t* rows[64];
+        for (int i = 0; i < n; ++i) rows[i] = crow(S[i]);
+        for (int g : G) {
+            u64 seen = 1;  // the win (compact 0) counts as seen: it is a member
+            int i = 0;
+            for (; i < n; ++i) {
+                const u64 bit = u64(1) << rows[i][g];
+                if (seen & bit) break;
+                seen |= bit;
+            }
+            if (i == n) return g;
+        }
+        return -1;
+    }
+
     // Partition S by the reply to guess g into sc (a counting sort keeps each class sorted);
     // sc.order lists the non-winning classes, smallest first; sc.c1/c2 the classes' hashes
     // (z1, z2: the Zobrist keys of the codes).
