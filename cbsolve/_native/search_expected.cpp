@@ -120,7 +120,7 @@ class Solver {
     // --- options (all on by default; tests switch them off to compare) -----------------------
     bool opt_stabiliser = true, opt_branching = true;
     bool opt_memo = true, opt_obvious = true, opt_dedup = true, opt_unplayed = true, opt_candfirst = true,
-         opt_lookahead = true, opt_refine = true;
+         opt_lookahead = true, opt_refine = true, opt_prefilter = true;
     int lookahead_min = 16, refine_min = 8;
     int memo_min = 3;
     int tier_slack_pct = 10;  // GuessQueue's tier: the smallest bound + 1 + this % of |S| (< 0: none)
@@ -726,11 +726,62 @@ class Solver {
             }
             keep(g, hist[0] != 0, classes, lbt, wmax, ss);
         };
-        count_guesses(S, n, *pool_guesses, consider16, consider_any);
+        const std::vector<int>* counted = pool_guesses;
+        if (pool == OTHERS && opt_prefilter) {
+            const std::vector<int>* kept = prefilter(S, n, *pool_guesses, keep_below, inc_d, lin, row_lb,
+                                                     row_lbw, node_min, rejected_min, mostc);
+            if (kept) counted = kept;
+        }
+        count_guesses(S, n, *counted, consider16, consider_any);
         if (ctl_.stopped()) throw Stopped();  // the histograms are incomplete
         if (heapify) std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
         if (most_classes) *most_classes = mostc;
         return node_min;
+    }
+
+    // The other codes of a node (none a candidate) need their histograms only if their
+    // bound could beat the budget. A code that finishes nobody is worth at least n inc +
+    // alpha n + beta k for its k classes (the fill bound is convex: its linear part is the
+    // smallest), and k <= n - (the replies it repeats), so a code is refuted at the D-th
+    // repeated reply that lifts that past the budget: a few reads each, not n. Returns the
+    // codes left to count (in order, so the kept guesses and their order are the scan's), or
+    // nullptr when this cannot tell. The refuted codes lower node_min and rejected_min by
+    // that bound (weaker than their own, still a lower bound) and may have n - D classes.
+    const std::vector<int>* prefilter(const int* S, int n, const std::vector<int>& G, Val keep_below,
+                                      i64 inc_d, const LinearFill& lin, const i64* row_lb, const int* row_lbw,
+                                      Val& node_min, Val* rejected_min, int& mostc) {
+        if (n > 64 || replies_.nr() > 64 || (replies_.on_the_fly() && !tl_rows) || lin.max < 2 ||
+            lin.beta > 0 || keep_below.t >= INF_T || n < 2)
+            return nullptr;
+        for (int c = 1; c <= n; ++c)
+            if (row_lb[c] < lin.alpha * c + lin.beta) return nullptr;
+        const i64 base = i64(n) * inc_d + (lin.alpha + lin.beta) * n;
+        int D = 0;  // the repeated replies that refute a code
+        while (D <= n && lt(Val{base - lin.beta * D, D ? 1 + row_lbw[2] : 2}, keep_below)) ++D;
+        if (D > n) return nullptr;
+        const Val refuted{base - lin.beta * D, D ? 1 + row_lbw[2] : 2};
+        const uint8_t* rows[64];
+        for (int i = 0; i < n; ++i) rows[i] = replies_.crow(S[i]);
+        static thread_local std::vector<int> kept;
+        kept.clear();
+        bool any = false;
+        for (int g : G) {
+            u64 seen = 0;
+            int dups = 0;
+            for (int i = 0; i < n && dups < D; ++i) {
+                const u64 bit = u64(1) << rows[i][g];
+                dups += (seen & bit) != 0;
+                seen |= bit;
+            }
+            if (dups < D) kept.push_back(g);
+            else any = true;
+        }
+        if (any) {
+            mostc = std::max(mostc, n - D);
+            node_min = vmin(node_min, refuted);
+            if (rejected_min) *rejected_min = vmin(*rejected_min, refuted);
+        }
+        return &kept;
     }
 
     // The values known without a scan, stored in the table as solve would: the obvious guess
@@ -1136,6 +1187,7 @@ PYBIND11_MODULE(search_expected, m) {
         .def_readwrite("opt_lookahead", &Solver::opt_lookahead)
         .def_readwrite("lookahead_min", &Solver::lookahead_min)
         .def_readwrite("opt_refine", &Solver::opt_refine)
+        .def_readwrite("opt_prefilter", &Solver::opt_prefilter)
         .def_readwrite("refine_min", &Solver::refine_min)
         .def_readwrite("memo_min", &Solver::memo_min)
         .def_readwrite("tier_slack_pct", &Solver::tier_slack_pct)
