@@ -677,6 +677,7 @@ class Solver {
         const std::vector<int>* pool_guesses = guesses_of(S, n, played, override, pool);
         gl.reserve(pool_guesses->size());
         Val node_min = INF;
+        Val rejected = INF;  // the smallest bound of a guess not kept
         // The bound of one guess from its histogram (counts per compact reply, index 0 = the
         // win); row_lb[0] = lbw_[0] = 0, so empty classes need no branch.
         auto keep = [&](int g, int cand, int classes, i64 lbt, int wmax, i64 ss) {
@@ -688,8 +689,8 @@ class Solver {
             if (lt(v, keep_below))
                 gl.push_back(GuessInfo{lbt, 1 + wmax, uint32_t(std::min<i64>(ss, UINT32_MAX)), g,
                                        uint8_t(cand)});
-            else if (rejected_min && lt(v, *rejected_min))
-                *rejected_min = v;
+            else if (lt(v, rejected))
+                rejected = v;
         };
         // At most 16 replies (4 pegs, 14): the histograms are padded to 16 counters (zeros
         // beyond nr), so the loops have a fixed trip count and vectorise; row_lbw is
@@ -726,62 +727,77 @@ class Solver {
             }
             keep(g, hist[0] != 0, classes, lbt, wmax, ss);
         };
-        const std::vector<int>* counted = pool_guesses;
-        if (pool == OTHERS && opt_prefilter) {
-            const std::vector<int>* kept = prefilter(S, n, *pool_guesses, keep_below, inc_d, lin, row_lb,
-                                                     row_lbw, node_min, rejected_min, mostc);
-            if (kept) counted = kept;
-        }
-        count_guesses(S, n, *counted, consider16, consider_any);
+        if (!opt_prefilter || !count_pruned(S, n, *pool_guesses, keep_below, inc_d, lin, row_lb, row_lbw,
+                                            mostc, rejected, consider16, consider_any))
+            count_guesses(S, n, *pool_guesses, consider16, consider_any);
         if (ctl_.stopped()) throw Stopped();  // the histograms are incomplete
+        if (rejected_min && lt(rejected, *rejected_min)) *rejected_min = rejected;
         if (heapify) std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
         if (most_classes) *most_classes = mostc;
         return node_min;
     }
 
-    // The other codes of a node (none a candidate) need their histograms only if their
-    // bound could beat the budget. A code that finishes nobody is worth at least n inc +
-    // alpha n + beta k for its k classes (the fill bound is convex: its linear part is the
-    // smallest), and k <= n - (the replies it repeats), so a code is refuted at the D-th
-    // repeated reply that lifts that past the budget: a few reads each, not n. Returns the
-    // codes left to count (in order, so the kept guesses and their order are the scan's), or
-    // nullptr when this cannot tell. The refuted codes lower node_min and rejected_min by
-    // that bound (weaker than their own, still a lower bound) and may have n - D classes.
-    const std::vector<int>* prefilter(const int* S, int n, const std::vector<int>& G, Val keep_below,
-                                      i64 inc_d, const LinearFill& lin, const i64* row_lb, const int* row_lbw,
-                                      Val& node_min, Val* rejected_min, int& mostc) {
-        if (n > 64 || replies_.nr() > 64 || (replies_.on_the_fly() && !tl_rows) || lin.max < 2 ||
-            lin.beta > 0 || keep_below.t >= INF_T || n < 2)
-            return nullptr;
+    // The scan's histograms, of only the guesses whose bound could matter. A guess's reply set
+    // (one OR a secret, vectorised: reply_sets) gives its k classes, and the fill bound is
+    // convex (its linear part the smallest), so the guess is worth at least n inc + alpha
+    // (n - cand) + beta k, with a largest class of 2 or more when k < n - cand. The histograms
+    // are counted for the guesses whose bound is below `keep_below` (every guess the scan
+    // keeps, in order), then for the others of the smallest bound, then for those below the
+    // smallest exact bound found (`rejected`, which keep lowers): so the kept guesses, the
+    // smallest bound and the rejected bound are the full scan's, and `mostc` too (k exact).
+    // False (nothing counted) when this does not apply.
+    template <class F16, class FAny>
+    bool count_pruned(const int* S, int n, const std::vector<int>& G, Val keep_below, i64 inc_d,
+                      const LinearFill& lin, const i64* row_lb, const int* row_lbw, int& mostc,
+                      const Val& rejected, F16& consider16, FAny& consider_any) {
+        if (n >= 64 || G.size() < 64 || keep_below.t >= INF_T || !replies_.sets_ready() || lin.max < 2 ||
+            lin.beta > 0)
+            return false;
         for (int c = 1; c <= n; ++c)
-            if (row_lb[c] < lin.alpha * c + lin.beta) return nullptr;
-        const i64 base = i64(n) * inc_d + (lin.alpha + lin.beta) * n;
-        int D = 0;  // the repeated replies that refute a code
-        while (D <= n && lt(Val{base - lin.beta * D, D ? 1 + row_lbw[2] : 2}, keep_below)) ++D;
-        if (D > n) return nullptr;
-        const Val refuted{base - lin.beta * D, D ? 1 + row_lbw[2] : 2};
-        const uint8_t* rows[64];
-        for (int i = 0; i < n; ++i) rows[i] = replies_.crow(S[i]);
-        static thread_local std::vector<int> kept;
-        kept.clear();
-        bool any = false;
-        for (int g : G) {
-            u64 seen = 0;
-            int dups = 0;
-            for (int i = 0; i < n && dups < D; ++i) {
-                const u64 bit = u64(1) << rows[i][g];
-                dups += (seen & bit) != 0;
-                seen |= bit;
+            if (row_lb[c] < lin.alpha * c + lin.beta || row_lbw[c] < row_lbw[c - 1]) return false;
+        static thread_local std::vector<uint8_t> sets;
+        static thread_local std::vector<int> now, later;
+        static thread_local std::vector<Val> later_lb;
+        sets.resize(G.size());
+        for (size_t c0 = 0; c0 < G.size(); c0 += 1024)
+            replies_.reply_sets(S, n, &G[c0], int(std::min<size_t>(1024, G.size() - c0)), &sets[c0]);
+        // The bound of each (candidate, classes), and where such a guess goes: 0 nowhere (it
+        // learns nothing), 1 counted now (below keep_below), 2 later.
+        Val lb_of[2][64];
+        uint8_t where[256] = {};
+        for (int cand = 0; cand < 2; ++cand)
+            for (int k = 0; k < 64 && k <= n; ++k) {
+                const int in = n - cand;
+                lb_of[cand][k] = Val{i64(n) * inc_d + lin.alpha * in + lin.beta * k,
+                                     1 + row_lbw[k < in ? 2 : in > 0 ? 1 : 0]};
+                where[k | cand << 7] = (!cand && k == 1) ? 0 : lt(lb_of[cand][k], keep_below) ? 1 : 2;
             }
-            if (dups < D) kept.push_back(g);
-            else any = true;
+        now.clear();
+        later.clear();
+        later_lb.clear();
+        Val low = INF;  // the smallest bound of `later`
+        for (size_t j = 0; j < G.size(); ++j) {
+            const uint8_t b = sets[j];
+            mostc = std::max(mostc, int(b & 63));
+            if (where[b] == 1) {
+                now.push_back(G[j]);
+            } else if (where[b] == 2) {
+                later.push_back(G[j]);
+                later_lb.push_back(lb_of[b >> 7][b & 63]);
+                low = vmin(low, later_lb.back());
+            }
         }
-        if (any) {
-            mostc = std::max(mostc, n - D);
-            node_min = vmin(node_min, refuted);
-            if (rejected_min) *rejected_min = vmin(*rejected_min, refuted);
+        count_guesses(S, n, now, consider16, consider_any);
+        for (int round = 0; round < 2 && !ctl_.stopped() && lt(low, rejected); ++round) {
+            now.clear();
+            for (size_t j = 0; j < later.size(); ++j)
+                if (round == 0 ? !lt(low, later_lb[j]) : lt(later_lb[j], rejected)) {
+                    now.push_back(later[j]);
+                    later_lb[j] = INF;  // counted
+                }
+            count_guesses(S, n, now, consider16, consider_any);
         }
-        return &kept;
+        return true;
     }
 
     // The values known without a scan, stored in the table as solve would: the obvious guess

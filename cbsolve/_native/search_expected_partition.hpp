@@ -17,9 +17,14 @@
 #include "toolkit_control.hpp"
 #include "toolkit_replies.hpp"
 
+
 using u64 = uint64_t;
 
 namespace {
+
+// The reply-set loop, compiled once per instruction set (toolkit_isa.hpp).
+#define CBSOLVE_ISA_SOURCE "search_expected_sets.hpp"
+#include "toolkit_isa_each.hpp"
 
 // Per-node scratch for exploring guesses (dedup signatures, partition buffers).
 struct Scratch {
@@ -220,23 +225,56 @@ class Replies {
         return -1;
     }
 
+    // Whether reply_sets can read the replies of every guess to S (at most 32 replies, at
+    // most 63 classes, and the matrix or a row table of S).
+    bool sets_ready() const { return nr_ <= 32 && (M_ || tl_rows); }
+    // Of each guess G[0..m) (ascending) on the secrets S[0..n), one byte in out[0..m): its
+    // non-winning classes in bits 0-5, bit 7 set when it is one of S (reply_set_bytes, the
+    // path's copy). The codes from G[0] to G[m-1] are counted alike when G covers half of
+    // them at least (contiguous reads), else each guess apart. Needs sets_ready().
+    void reply_sets(const int* S, int n, const int* G, int m, uint8_t* out) const {
+        if (m == 0) return;
+        static thread_local std::vector<const uint8_t*> rows;
+        static thread_local std::vector<uint32_t> masks;
+        static thread_local std::vector<uint8_t> span_out;
+        rows.resize(n);
+        for (int i = 0; i < n; ++i) rows[i] = crow(S[i]);
+        const int span = G[m - 1] - G[0] + 1;
+        if (span <= 2 * m) {
+            masks.resize(span);
+            if (span == m) {
+                CBSOLVE_ISA_CALL(reply_set_bytes, rows.data(), n, G[0], m, masks.data(), out);
+                return;
+            }
+            span_out.resize(span);
+            CBSOLVE_ISA_CALL(reply_set_bytes, rows.data(), n, G[0], span, masks.data(), span_out.data());
+            for (int j = 0; j < m; ++j) out[j] = span_out[G[j] - G[0]];
+            return;
+        }
+        for (int j = 0; j < m; ++j) {
+            uint32_t mk = 0;
+            for (int i = 0; i < n; ++i) mk |= 1u << rows[i][G[j]];
+            out[j] = uint8_t(popcount32(mk & ~1u) | (mk & 1u) << 7);
+        }
+    }
+    static int popcount32(uint32_t x) {  // no POPCNT instruction in the portable build
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return int((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+    }
+
     // The first guess of G (in its order) whose replies to the secrets S[0..n) all differ,
     // none of them the win (a code outside S that tells them apart), or -1; -2 when this
-    // cannot tell (more than 64 replies or secrets, or scoring on the fly with no row table).
-    // A guess is dropped at its first repeated reply: a few reads each, not n.
+    // cannot tell (see sets_ready). Chunks of guesses, so an early find ends it early.
     int separator(const int* S, int n, const std::vector<int>& G) const {
-        if (nr_ > 64 || n > 64 || (!M_ && !tl_rows)) return -2;
-        const uint8_t* rows[64];
-        for (int i = 0; i < n; ++i) rows[i] = crow(S[i]);
-        for (int g : G) {
-            u64 seen = 1;  // the win (compact 0) counts as seen: it is a member
-            int i = 0;
-            for (; i < n; ++i) {
-                const u64 bit = u64(1) << rows[i][g];
-                if (seen & bit) break;
-                seen |= bit;
-            }
-            if (i == n) return g;
+        if (!sets_ready()) return -2;
+        constexpr int kChunk = 256;
+        uint8_t sets[kChunk];
+        for (size_t c0 = 0; c0 < G.size(); c0 += kChunk) {
+            const int m = int(std::min<size_t>(kChunk, G.size() - c0));
+            reply_sets(S, n, &G[c0], m, sets);
+            for (int j = 0; j < m; ++j)
+                if (sets[j] == n) return G[c0 + j];  // n classes, not a candidate
         }
         return -1;
     }
