@@ -667,7 +667,7 @@ class Solver {
     // (if given) receives the most non-winning classes a scanned guess makes.
     Val scan(const int* S, int n, int d, u64 played, const std::vector<int>* override, Pool pool,
              std::vector<GuessInfo>& gl, Val keep_below = INF, Val* rejected_min = nullptr,
-             int b = 0, int* most_classes = nullptr, bool heapify = true) {
+             int b = 0, int* most_classes = nullptr, bool heapify = true, bool below_upper = false) {
         gl.clear();
         if (b <= 0) b = branching_;
         const i64* row_lb = bounds_.lbrow(d - 1, b);
@@ -680,8 +680,14 @@ class Solver {
         Val rejected = INF;  // the smallest bound of a guess not kept
         // The bound of one guess from its histogram (counts per compact reply, index 0 = the
         // win); row_lb[0] = lbw_[0] = 0, so empty classes need no branch.
-        auto keep = [&](int g, int cand, int classes, i64 lbt, int wmax, i64 ss) {
+        // An upper bound of the node: a guess, then each class's candidates in turn (a class
+        // of c secrets totals c (c + 1) / 2 guesses, worst c), unweighted and within the depth.
+        Val upper = INF;
+        const bool track_upper = below_upper && !bounds_.weighted();
+        auto keep = [&](int g, int cand, int classes, i64 lbt, int wmax, i64 ss, int maxc) {
             mostc = std::max(mostc, classes);
+            if (track_upper && (cand || classes > 1) && (!capped_ || 1 + maxc <= d))
+                upper = vmin(upper, Val{i64(n) + (ss + n - cand) / 2, 1 + maxc});
             if (!cand && classes == 1) return;  // learns nothing
             if (lbt >= INF_T || lbt < 0) return;  // some class cannot fit in the depth left
             Val v{lbt, 1 + wmax};
@@ -712,23 +718,25 @@ class Solver {
                 for (int r = 1; r < 16; ++r) sum += u64(row_lb[hist[r]]);
                 lbt = sum >= u64(INF_T) ? INF_T : i64(sum);
             }
-            keep(g, cand, classes, lbt, row_lbw[maxc], i64(ss));
+            keep(g, cand, classes, lbt, row_lbw[maxc], i64(ss), int(maxc));
         };
         // More replies: a sum of INF_T entries could wrap, so it saturates.
         auto consider_any = [&](int g, const auto* hist) {
-            int classes = 0, wmax = 0;
+            int classes = 0, wmax = 0, maxc = 0;
             i64 lbt = i64(n) * inc_d, ss = 0;
             for (int r = 1; r < replies_.nr(); ++r) {
                 const int c = hist[r];
                 classes += c != 0;
                 lbt = std::min(lbt + row_lb[c], INF_T);
                 wmax = std::max(wmax, row_lbw[c]);
+                maxc = std::max(maxc, c);
                 ss += i64(c) * c;
             }
-            keep(g, hist[0] != 0, classes, lbt, wmax, ss);
+            keep(g, hist[0] != 0, classes, lbt, wmax, ss, maxc);
         };
         if (!opt_prefilter || !count_pruned(S, n, *pool_guesses, keep_below, inc_d, lin, row_lb, row_lbw,
-                                            mostc, rejected, consider16, consider_any))
+                                            mostc, rejected, track_upper ? &upper : nullptr, consider16,
+                                            consider_any))
             count_guesses(S, n, *pool_guesses, consider16, consider_any);
         if (ctl_.stopped()) throw Stopped();  // the histograms are incomplete
         if (rejected_min && lt(rejected, *rejected_min)) *rejected_min = rejected;
@@ -740,62 +748,73 @@ class Solver {
     // The scan's histograms, of only the guesses whose bound could matter. A guess's reply set
     // (one OR a secret, vectorised: reply_sets) gives its k classes, and the fill bound is
     // convex (its linear part the smallest), so the guess is worth at least n inc + alpha
-    // (n - cand) + beta k, with a largest class of 2 or more when k < n - cand. The histograms
-    // are counted for the guesses whose bound is below `keep_below` (every guess the scan
-    // keeps, in order), then for the others of the smallest bound, then for those below the
-    // smallest exact bound found (`rejected`, which keep lowers): so the kept guesses, the
-    // smallest bound and the rejected bound are the full scan's, and `mostc` too (k exact).
+    // (n - cand) + beta k, with a largest class of 2 or more when k < n - cand: one bound a
+    // reply-set byte (cand, k). The histograms are counted for the guesses whose bound is
+    // below `keep_below` (every guess the scan keeps), then, of the others, for those of the
+    // smallest bound, then for those below the smallest exact bound found (`rejected`, which
+    // keep lowers): so the kept guesses, the smallest bound and the rejected bound are the
+    // full scan's, and `mostc` too (k is exact). With `upper` (solve's scans, see
+    // count_below_upper) only the kept guesses of bound at most the upper bound found are.
     // False (nothing counted) when this does not apply.
     template <class F16, class FAny>
     bool count_pruned(const int* S, int n, const std::vector<int>& G, Val keep_below, i64 inc_d,
                       const LinearFill& lin, const i64* row_lb, const int* row_lbw, int& mostc,
-                      const Val& rejected, F16& consider16, FAny& consider_any) {
-        if (n >= 64 || G.size() < 64 || keep_below.t >= INF_T || !replies_.sets_ready() || lin.max < 2 ||
-            lin.beta > 0)
+                      const Val& rejected, const Val* upper, F16& consider16, FAny& consider_any) {
+        if (n >= 64 || G.size() < 64 || (keep_below.t >= INF_T && !upper) || !replies_.sets_ready() ||
+            lin.max < 2 || lin.beta > 0)
             return false;
         for (int c = 1; c <= n; ++c)
             if (row_lb[c] < lin.alpha * c + lin.beta || row_lbw[c] < row_lbw[c - 1]) return false;
-        static thread_local std::vector<uint8_t> sets;
-        static thread_local std::vector<int> now, later;
-        static thread_local std::vector<Val> later_lb;
+        static thread_local std::vector<uint8_t> tl_sets;
+        std::vector<uint8_t>& sets = tl_sets;
         sets.resize(G.size());
-        for (size_t c0 = 0; c0 < G.size(); c0 += 1024)
-            replies_.reply_sets(S, n, &G[c0], int(std::min<size_t>(1024, G.size() - c0)), &sets[c0]);
-        // The bound of each (candidate, classes), and where such a guess goes: 0 nowhere (it
-        // learns nothing), 1 counted now (below keep_below), 2 later.
-        Val lb_of[2][64];
-        uint8_t where[256] = {};
-        for (int cand = 0; cand < 2; ++cand)
-            for (int k = 0; k < 64 && k <= n; ++k) {
-                const int in = n - cand;
-                lb_of[cand][k] = Val{i64(n) * inc_d + lin.alpha * in + lin.beta * k,
-                                     1 + row_lbw[k < in ? 2 : in > 0 ? 1 : 0]};
-                where[k | cand << 7] = (!cand && k == 1) ? 0 : lt(lb_of[cand][k], keep_below) ? 1 : 2;
+        replies_.reply_sets(S, n, G.data(), int(G.size()), sets.data());
+        bool present[256] = {};
+        for (uint8_t b : sets) present[b] = true;
+        // The bound of each byte (bit 7 a candidate, bits 0-5 the classes) present.
+        Val lb_of[256];
+        Val low_now = INF, low = INF;  // the smallest bound below keep_below, and of the others
+        for (int b = 0; b < 256; ++b) {
+            if (!present[b]) continue;
+            const int cand = b >> 7, k = b & 63, in = n - cand;
+            mostc = std::max(mostc, k);
+            if (!cand && k == 1) {  // learns nothing: keep drops it
+                present[b] = false;
+                continue;
             }
-        now.clear();
-        later.clear();
-        later_lb.clear();
-        Val low = INF;  // the smallest bound of `later`
-        for (size_t j = 0; j < G.size(); ++j) {
-            const uint8_t b = sets[j];
-            mostc = std::max(mostc, int(b & 63));
-            if (where[b] == 1) {
-                now.push_back(G[j]);
-            } else if (where[b] == 2) {
-                later.push_back(G[j]);
-                later_lb.push_back(lb_of[b >> 7][b & 63]);
-                low = vmin(low, later_lb.back());
-            }
+            lb_of[b] = Val{i64(n) * inc_d + lin.alpha * in + lin.beta * k, 1 + row_lbw[k < in ? 2 : in > 0 ? 1 : 0]};
+            if (lt(lb_of[b], keep_below)) low_now = vmin(low_now, lb_of[b]);
+            else low = vmin(low, lb_of[b]);
         }
-        count_guesses(S, n, now, consider16, consider_any);
-        for (int round = 0; round < 2 && !ctl_.stopped() && lt(low, rejected); ++round) {
-            now.clear();
-            for (size_t j = 0; j < later.size(); ++j)
-                if (round == 0 ? !lt(low, later_lb[j]) : lt(later_lb[j], rejected)) {
-                    now.push_back(later[j]);
-                    later_lb[j] = INF;  // counted
-                }
-            count_guesses(S, n, now, consider16, consider_any);
+        // Counts the guesses whose byte `pick` accepts (and marks them counted).
+        auto count_where = [&](auto pick) {
+            bool sel[256];
+            bool any = false;
+            for (int b = 0; b < 256; ++b) {
+                sel[b] = present[b] && pick(lb_of[b]);
+                any |= sel[b];
+            }
+            if (!any) return;
+            for (int b = 0; b < 256; ++b)
+                if (sel[b]) present[b] = false;
+            static thread_local std::vector<int> tl_list;
+            std::vector<int>& list = tl_list;
+            list.clear();
+            for (size_t j = 0; j < G.size(); ++j)
+                if (sel[sets[j]]) list.push_back(G[j]);
+            count_guesses(S, n, list, consider16, consider_any);
+        };
+        if (upper) {
+            count_where([&](const Val& lb) { return lt(lb, keep_below) && !lt(low_now, lb); });  // smallest first
+            const Val u = *upper;
+            count_where([&](const Val& lb) { return lt(lb, keep_below) && !lt(u, lb); });
+        } else {
+            count_where([&](const Val& lb) { return lt(lb, keep_below); });
+        }
+        // of the guesses beyond keep_below, those that could lower the rejected bound
+        if (lt(low, rejected) && !ctl_.stopped()) {
+            count_where([&](const Val& lb) { return !lt(low, lb) && !lt(lb, keep_below); });
+            count_where([&](const Val& lb) { return lt(lb, rejected) && !lt(lb, keep_below); });
         }
         return true;
     }
@@ -924,7 +943,7 @@ class Solver {
         Val rejected = INF;  // smallest lower bound of a guess not kept by a scan
         int mc_first = 0;
         Val node_lb = scan(S, n, d, played, override, split ? CANDIDATES : ALL, gl, B, &rejected, b,
-                           &mc_first, false);
+                           &mc_first, false, true);
         // Branching bound of S's subsets: known once every guess (up to symmetry) was scanned.
         int bS = b;
         if (!split && opt_branching && mc_first > 0) bS = std::min(b, mc_first);
@@ -978,7 +997,7 @@ class Solver {
             }
             std::vector<GuessInfo> more;
             int mc_others = 0;
-            scan(S, n, d, played, nullptr, OTHERS, more, best, &rejected, b, &mc_others, false);
+            scan(S, n, d, played, nullptr, OTHERS, more, best, &rejected, b, &mc_others, false, true);
             if (opt_branching && mc_first > 0 && mc_others > 0)
                 bS = std::min(b, std::max(mc_first, mc_others));
             queue.add_all(more, tier_slack(n));
