@@ -230,8 +230,8 @@ class Replies {
     bool sets_ready() const { return nr_ <= 32 && (M_ || tl_rows); }
     // Of each guess G[0..m) (ascending) on the secrets S[0..n), one byte in out[0..m): its
     // non-winning classes in bits 0-5, bit 7 set when it is one of S (reply_set_bytes, the
-    // path's copy). The codes from G[0] to G[m-1] are counted alike when G covers half of
-    // them at least (contiguous reads), else each guess apart. Needs sets_ready().
+    // path's copy). The codes from G[0] to G[m-1] are counted alike when G covers an eighth
+    // of them at least (contiguous reads), else each guess apart. Needs sets_ready().
     void reply_sets(const int* S, int n, const int* G, int m, uint8_t* out) const {
         if (m == 0) return;
         static thread_local std::vector<const uint8_t*> rows;
@@ -240,7 +240,7 @@ class Replies {
         rows.resize(n);
         for (int i = 0; i < n; ++i) rows[i] = crow(S[i]);
         const int span = G[m - 1] - G[0] + 1;
-        if (span <= 2 * m) {
+        if (span <= 8 * m) {  // vectorised over the span: 8-16 codes a step, scalar 1
             masks.resize(span);
             if (span == m) {
                 CBSOLVE_ISA_CALL(reply_set_bytes, rows.data(), n, G[0], m, masks.data(), out);
