@@ -827,13 +827,13 @@ class Solver {
                      const std::vector<int>* override, Val& out) {
         if (opt_obvious && n <= branching_ + 1) {
             bool seen[256];
-            static thread_local std::vector<uint8_t> buf;
+            static thread_local Scratch buf;
             for (int i = 0; i < n; ++i) {
-                const uint8_t* row = replies_.guess_row(S[i], S, n, buf);
+                const uint8_t* row = replies_.replies_of(S[i], S, n, buf);
                 std::memset(seen, 0, sizeof(bool) * std::min(replies_.slots(), 256));
                 bool ok = true;
                 for (int j = 0; j < n && ok; ++j) {
-                    uint8_t r = row[S[j]];
+                    uint8_t r = row[j];
                     if (seen[r]) ok = false;
                     seen[r] = true;
                 }
@@ -893,15 +893,15 @@ class Solver {
             }
         }
         if (d < 3 || n > replies_.nr() + 1) return false;
-        static thread_local std::vector<uint8_t> buf;
+        static thread_local Scratch buf;
         uint64_t seen[4];
         for (int i = 0; i < n; ++i) {
             if (!all.member[S[i]]) continue;  // one guess per orbit, as the scan
-            const uint8_t* row = replies_.guess_row(S[i], S, n, buf);
+            const uint8_t* row = replies_.replies_of(S[i], S, n, buf);
             std::memset(seen, 0, sizeof seen);
             int distinct = 0;
             for (int j = 0; j < n; ++j) {
-                const uint8_t r = row[S[j]];
+                const uint8_t r = row[j];
                 if (!(seen[r >> 6] >> (r & 63) & 1)) ++distinct;
                 seen[r >> 6] |= uint64_t(1) << (r & 63);
             }

@@ -33,6 +33,7 @@ struct Scratch {
     std::unordered_multimap<u64, size_t> seen_sig;
     std::vector<uint8_t> sigs;
     std::vector<uint8_t> grow;  // on the fly: a guess's replies to the node's set, by code
+    std::vector<uint8_t> rep;   // a guess's replies to the node's set, in the set's order
 };
 
 class Replies {
@@ -62,7 +63,10 @@ class Replies {
                 compact[M_[i]] = nr_++;
                 unseen -= listed[M_[i]];
             }
-        for (int r = 0; r < 256; ++r) compact_[r] = uint8_t(compact[r] < 0 ? 0 : compact[r]);
+        for (int r = 0; r < 256; ++r) {
+            compact_[r] = uint8_t(compact[r] < 0 ? 0 : compact[r]);
+            if (compact[r] >= 0) raw_[compact[r]] = uint8_t(r);
+        }
         stride_ = nr_ <= 16 ? 16 : nr_;
         MT_ = huge_buffer(cells);  // not zeroed: transpose_rows writes every byte once
         transposed_ = 0;
@@ -141,6 +145,19 @@ class Replies {
         if (buf.size() < size_t(nc_)) buf.resize(nc_);
         for (int i = 0; i < n; ++i) buf[S[i]] = tmp[i];
         return buf.data();
+    }
+    // Guess g's replies to S[0..n), in S's order, into buf: read from the secrets' rows of
+    // the transposed matrix (the node's scans keep them in cache; g's own row is cold), or
+    // scored on the fly.
+    const uint8_t* replies_of(int g, const int* S, int n, Scratch& sc) const {
+        sc.rep.resize(n);
+        if (M_) {
+            for (int i = 0; i < n; ++i) sc.rep[i] = raw_[MT_[size_t(S[i]) * nc_ + g]];
+        } else {
+            const uint8_t* row = guess_row(g, S, n, sc.grow);
+            for (int i = 0; i < n; ++i) sc.rep[i] = row[S[i]];
+        }
+        return sc.rep.data();
     }
     // Secret s's compact replies to every guess (the transposed matrix, or the row table).
     const uint8_t* crow(int s) const { return M_ ? &MT_[size_t(s) * nc_] : tl_rows->row(s); }
@@ -284,7 +301,7 @@ class Replies {
     // (z1, z2: the Zobrist keys of the codes).
     void partition(const int* S, int n, int g, const std::vector<u64>& z1, const std::vector<u64>& z2,
                    Scratch& sc) const {
-        const uint8_t* row = guess_row(g, S, n, sc.grow);
+        const uint8_t* rep = replies_of(g, S, n, sc);
         sc.part.resize(n);
         sc.cnt.assign(slots_, 0);
         sc.off.resize(slots_ + 1);
@@ -292,7 +309,7 @@ class Replies {
         sc.c1.assign(slots_, 0);
         sc.c2.assign(slots_, 0);
         for (int i = 0; i < n; ++i) {
-            int r = row[S[i]];
+            int r = rep[i];
             ++sc.cnt[r];
             sc.c1[r] ^= z1[S[i]];
             sc.c2[r] ^= z2[S[i]];
@@ -300,7 +317,7 @@ class Replies {
         sc.off[0] = 0;
         for (int r = 0; r < slots_; ++r) sc.off[r + 1] = sc.off[r] + sc.cnt[r];
         for (int r = 0; r < slots_; ++r) sc.pos[r] = sc.off[r];
-        for (int i = 0; i < n; ++i) sc.part[sc.pos[row[S[i]]]++] = S[i];
+        for (int i = 0; i < n; ++i) sc.part[sc.pos[rep[i]]++] = S[i];
         sc.order.clear();
         for (int r = 0; r < slots_; ++r)
             if (sc.cnt[r] && r != win_) sc.order.push_back(r);
@@ -311,14 +328,14 @@ class Replies {
     // True if an equal partition (classes renamed in order of first appearance) was seen
     // before at this node; records it otherwise. Compared exactly, the hash only files them.
     bool duplicate(const int* S, int n, int g, Scratch& sc) const {
-        const uint8_t* row = guess_row(g, S, n, sc.grow);
+        const uint8_t* rep = replies_of(g, S, n, sc);
         if (sc.lab.empty()) sc.lab.assign(slots_, -1);
         size_t at = sc.sigs.size();
         sc.sigs.resize(at + n);
         int next = 0;
         u64 h = 1469598103934665603ULL;
         for (int i = 0; i < n; ++i) {
-            int r = row[S[i]];
+            int r = rep[i];
             // the win keeps its own label: a candidate and a non-candidate with otherwise equal
             // partitions differ in value (by the singleton's cost, 0 for some weights)
             if (sc.lab[r] < 0) sc.lab[r] = r == win_ ? 255 : next++;
@@ -359,6 +376,7 @@ class Replies {
     size_t touched_ = 0;              // bytes of MT_ whose pages were touched (page faults)
     std::unique_ptr<PackedScorer> packed_;  // on the fly only
     uint8_t compact_[256] = {};             // reply -> compact number
+    uint8_t raw_[256] = {};                 // compact number -> reply (with the matrix)
 };
 
 }  // namespace
