@@ -549,6 +549,16 @@ class Solver {
             std::make_heap(heap.begin(), heap.end(), after);
         }
     };
+    // The other codes' guesses of a node that its scan set aside uncounted (bounds from their
+    // reply sets, at least `next`), counted a tier of `step` at a time when the search reaches
+    // their bounds (see solve).
+    struct OthersLeft {
+        std::vector<int> g;
+        std::vector<Val> lb;
+        Val next = INF;
+        i64 step = 1;
+        bool pending() const { return !g.empty(); }
+    };
     i64 tier_slack(int n) const { return tier_slack_pct < 0 ? -1 : i64(n) * tier_slack_pct / 100 + 1; }
 
     // Which guesses a scan looks at.
@@ -667,7 +677,8 @@ class Solver {
     // (if given) receives the most non-winning classes a scanned guess makes.
     Val scan(const int* S, int n, int d, u64 played, const std::vector<int>* override, Pool pool,
              std::vector<GuessInfo>& gl, Val keep_below = INF, Val* rejected_min = nullptr,
-             int b = 0, int* most_classes = nullptr, bool heapify = true, bool below_upper = false) {
+             int b = 0, int* most_classes = nullptr, bool heapify = true, bool below_upper = false,
+             OthersLeft* left = nullptr) {
         gl.clear();
         if (b <= 0) b = branching_;
         const i64* row_lb = bounds_.lbrow(d - 1, b);
@@ -735,8 +746,8 @@ class Solver {
             keep(g, hist[0] != 0, classes, lbt, wmax, ss, maxc);
         };
         if (!opt_prefilter || !count_pruned(S, n, *pool_guesses, keep_below, inc_d, lin, row_lb, row_lbw,
-                                            mostc, rejected, track_upper ? &upper : nullptr, consider16,
-                                            consider_any))
+                                            mostc, rejected, track_upper ? &upper : nullptr, left,
+                                            consider16, consider_any))
             count_guesses(S, n, *pool_guesses, consider16, consider_any);
         if (ctl_.stopped()) throw Stopped();  // the histograms are incomplete
         if (rejected_min && lt(rejected, *rejected_min)) *rejected_min = rejected;
@@ -759,7 +770,8 @@ class Solver {
     template <class F16, class FAny>
     bool count_pruned(const int* S, int n, const std::vector<int>& G, Val keep_below, i64 inc_d,
                       const LinearFill& lin, const i64* row_lb, const int* row_lbw, int& mostc,
-                      const Val& rejected, const Val* upper, F16& consider16, FAny& consider_any) {
+                      const Val& rejected, const Val* upper, OthersLeft* left, F16& consider16,
+                      FAny& consider_any) {
         if (n >= 64 || G.size() < 64 || (keep_below.t >= INF_T && !upper) || !replies_.sets_ready() ||
             lin.max < 2 || lin.beta > 0)
             return false;
@@ -807,7 +819,14 @@ class Solver {
         if (upper) {
             count_where([&](const Val& lb) { return lt(lb, keep_below) && !lt(low_now, lb); });  // smallest first
             const Val u = *upper;
-            count_where([&](const Val& lb) { return lt(lb, keep_below) && !lt(u, lb); });
+            auto wanted = [&](const Val& lb) { return lt(lb, keep_below) && !lt(u, lb); };
+            if (left && low_now.t < INF_T) {  // the first tier now, the others set aside
+                const Val lim{low_now.t + left->step, 0};
+                count_where([&](const Val& lb) { return wanted(lb) && lt(lb, lim); });
+                set_aside(G, sets, present, lb_of, wanted, *left);
+            } else {
+                count_where(wanted);
+            }
         } else {
             count_where([&](const Val& lb) { return lt(lb, keep_below); });
         }
@@ -817,6 +836,46 @@ class Solver {
             count_where([&](const Val& lb) { return lt(lb, rejected) && !lt(lb, keep_below); });
         }
         return true;
+    }
+
+    // Moves the guesses of G whose reply-set byte is present and `pick`ed into `left`.
+    template <class Pick>
+    static void set_aside(const std::vector<int>& G, const std::vector<uint8_t>& sets, bool* present,
+                          const Val* lb_of, Pick pick, OthersLeft& left) {
+        bool sel[256];
+        for (int b = 0; b < 256; ++b) {
+            sel[b] = present[b] && pick(lb_of[b]);
+            if (sel[b]) present[b] = false;
+        }
+        for (size_t j = 0; j < G.size(); ++j)
+            if (sel[sets[j]]) {
+                left.g.push_back(G[j]);
+                left.lb.push_back(lb_of[sets[j]]);
+                left.next = vmin(left.next, left.lb.back());
+            }
+    }
+
+    // Counts the next tier of `left` (all of it with `all`) into the queue (see solve).
+    void next_tier(const int* S, int n, int d, u64 played, OthersLeft& left, Val best, Val& rejected, int b,
+                   GuessQueue& queue, bool all = false) {
+        const Val lim{left.next.t + left.step, 0};
+        std::vector<int> list;
+        size_t w = 0;
+        Val next = INF;
+        for (size_t i = 0; i < left.g.size(); ++i)
+            if (all || lt(left.lb[i], lim)) {
+                list.push_back(left.g[i]);
+            } else {
+                left.g[w] = left.g[i];
+                left.lb[w++] = left.lb[i];
+                next = vmin(next, left.lb[i]);
+            }
+        left.g.resize(w);
+        left.lb.resize(w);
+        left.next = next;
+        std::vector<GuessInfo> more;
+        scan(S, n, d, played, &list, ALL, more, best, &rejected, b, nullptr, false);
+        queue.add_all(more, tier_slack(n));
     }
 
     // The values known without a scan, stored in the table as solve would: the obvious guess
@@ -968,7 +1027,16 @@ class Solver {
         // class bounds are sharpened (table + lookahead) and it goes back into the heap; the
         // second time it is expanded (its classes solved within the budget).
         bool others_done = !split;
+        // The other codes' guesses are counted a tier at a time: every guess of bound below the
+        // front's is in the queue before it is popped, so the same guesses pop in the same order.
+        OthersLeft left;
+        left.step = tier_slack(n);
         while (true) {
+            if (left.pending() && lt(left.next, best) &&
+                (queue.empty() || !lt(Val{queue.top().lt, queue.top().lw}, left.next))) {
+                next_tier(S, n, d, played, left, best, rejected, b, queue);
+                continue;
+            }
             if (queue.empty()) {
                 if (others_done) break;
             } else {
@@ -997,11 +1065,13 @@ class Solver {
             }
             std::vector<GuessInfo> more;
             int mc_others = 0;
-            scan(S, n, d, played, nullptr, OTHERS, more, best, &rejected, b, &mc_others, false, true);
+            scan(S, n, d, played, nullptr, OTHERS, more, best, &rejected, b, &mc_others, false, true, &left);
             if (opt_branching && mc_first > 0 && mc_others > 0)
                 bS = std::min(b, std::max(mc_first, mc_others));
             queue.add_all(more, tier_slack(n));
         }
+        // refuted: the guesses never counted (bounds at least the budget) join the rejected bound
+        if (bestg < 0 && left.pending()) next_tier(S, n, d, played, left, best, rejected, b, queue, true);
         stat(bestg >= 0 ? 3 : 4, n);
         if (bestg >= 0) {
             if (use_memo) memo_.store(h1, h2, d, best, bestg, true);
