@@ -556,7 +556,7 @@ class Solver {
         std::vector<int> g;
         std::vector<Val> lb;
         Val next = INF;
-        i64 step = 1;
+        i64 step = 1;  // (a tenth of the node's secrets counted more guesses: measured)
         bool pending() const { return !g.empty(); }
     };
     i64 tier_slack(int n) const { return tier_slack_pct < 0 ? -1 : i64(n) * tier_slack_pct / 100 + 1; }
@@ -1030,7 +1030,6 @@ class Solver {
         // The other codes' guesses are counted a tier at a time: every guess of bound below the
         // front's is in the queue before it is popped, so the same guesses pop in the same order.
         OthersLeft left;
-        left.step = tier_slack(n);
         while (true) {
             if (left.pending() && lt(left.next, best) &&
                 (queue.empty() || !lt(Val{queue.top().lt, queue.top().lw}, left.next))) {
