@@ -20,7 +20,13 @@
 //   * budgets: class C_j of guess g gets the budget best - |S| - (values of solved classes) -
 //     (lower bounds of the others), so one class that exceeds its share refutes g;
 //   * closed forms: |S| <= 2; the obvious guess (a candidate splitting S into singletons is
-//     optimal: 2|S|-1 guesses, worst 2);
+//     optimal: 2|S|-1 guesses, worst 2); failing it, a code that tells S apart (2|S|, worst
+//     2), else a candidate that leaves one pair (2|S|, worst 3);
+//   * a scan counts the histograms of only the guesses whose bound can matter: each guess's
+//     reply set (its classes, one vectorised OR a secret) gives a lower bound of its bound;
+//     solve's scans skip guesses above an upper bound of the node, and count the other codes'
+//     guesses a tier of bounds at a time as the search reaches them (the same guesses pop in
+//     the same order: values, optimal guesses and node counts are those of the full scan);
 //   * equivalent guesses (the same partition of S, compared exactly) are tried once;
 //   * symbols never played are interchangeable: only guesses whose unplayed symbols appear as
 //     the lowest unplayed ones in order of first appearance are tried (exact symmetry: S is fixed
@@ -38,7 +44,8 @@
 // depth), search_expected_table.hpp (the transposition table), search_expected_symmetry.hpp
 // (unplayed symbols, the stabiliser of the history, the per-thread history),
 // search_expected_partition.hpp (the score matrix and its compact transpose, partition
-// histograms, a guess's classes, equal partitions), and the toolkit shared with the other
+// histograms, reply sets, a guess's classes, equal partitions), search_expected_sets.hpp (the
+// reply-set loop, once per instruction set), and the toolkit shared with the other
 // searches (toolkit_control.hpp, toolkit_symmetry.hpp, toolkit_table.hpp); this file holds the
 // Solver (options, stop and deadline, the node scan, the branch-and-bound search, greedy) and
 // the Python module.
