@@ -115,3 +115,30 @@ def test_regret_equals_the_full_search_on_random_positions():
             assert r.cost == full
             checked += 1
     assert checked >= 40
+
+
+def test_worst_classes_finished_in_turn_skip_the_kernel_with_the_same_answer(monkeypatch):
+    # a reply class of at most d secrets, or one a member splits into classes of at most
+    # d - 1, fits within d without a kernel decision: the costs equal the kernel's alone
+    from cbsolve.deadline import Deadline
+    from cbsolve.play.regret_exact import PositionCores
+
+    variant = cb.Variant.preset("bulls-cows")
+    space, search = CodeSpace(variant), cached_search(variant)
+    rng = np.random.default_rng(23)
+    costs, skipped = {}, []
+    for seed in range(40):
+        log, _ = random_log(variant, 2, 700 + seed)
+        position = Position.from_log(log)
+        if not 2 <= position.members.size <= 100:
+            continue
+        for g in rng.integers(space.size, size=3):
+            costs[seed, int(g)] = PositionCores(search, position).worst_cost(int(g), Deadline(None))
+    fits = PositionCores._fits
+    monkeypatch.setattr(PositionCores, "_fits", lambda self, members, d: skipped.append(
+        fits(self, members, d)) or False)
+    for (seed, g), cost in costs.items():
+        log, _ = random_log(variant, 2, 700 + seed)
+        cores = PositionCores(search, Position.from_log(log))
+        assert cores.worst_cost(g, Deadline(None)) == cost >= cores.worst_optimum(Deadline(None))[0]
+    assert len(costs) >= 40 and sum(skipped) >= 40     # the shortcut was taken, often
