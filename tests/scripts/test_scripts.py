@@ -249,6 +249,12 @@ def test_bench_api_compares_two_trees_row_by_row(capsys):
     assert out[2].startswith("import cbsolve") and len(out[2].split()) >= 5
 
 
+def test_regret_profile_sums_the_class_solves_by_size():
+    out = load_script("regret_profile").profile(positions=2, guesses=3, seed=0)
+    assert len(out["per_guess"]) == 6 and out["checksum"] > 0
+    assert sum(k for k, _, _ in out["buckets"].values()) >= 6
+
+
 def test_check_portable_finds_the_built_kernels_portable():
     """The kernels compile their fast loops per instruction set and dispatch at run time: no
     instruction beyond the x86-64 baseline outside the dispatched copies."""
