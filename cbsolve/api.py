@@ -376,8 +376,8 @@ def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
     coach's heuristic review, ``exact`` False and ``method`` saying so. Cost: the first call
     at a position solves it exactly (milliseconds on 100 candidates of Bulls & Cows 4/10);
     later guesses there cost the exact solves of their reply classes the core has not seen
-    (``expected``: about half a millisecond; ``worst``, the worst-case kernel's decisions:
-    milliseconds), tens of microseconds when it has (the same guess again).
+    (``expected``: 0.1-0.2 ms; ``worst``, the worst-case kernel's decisions: milliseconds),
+    tens of microseconds when it has (the same guess again).
 
     >>> r = regret("1122", ["1234:0,2"], variant="mastermind")
     >>> (r.exact, r.regret >= 0, regret(r.best_guess, ["1234:0,2"], variant="mastermind").regret)

@@ -20,7 +20,13 @@
 //   * budgets: class C_j of guess g gets the budget best - |S| - (values of solved classes) -
 //     (lower bounds of the others), so one class that exceeds its share refutes g;
 //   * closed forms: |S| <= 2; the obvious guess (a candidate splitting S into singletons is
-//     optimal: 2|S|-1 guesses, worst 2);
+//     optimal: 2|S|-1 guesses, worst 2); failing it, a code that tells S apart (2|S|, worst
+//     2), else a candidate that leaves one pair (2|S|, worst 3);
+//   * a scan counts the histograms of only the guesses whose bound can matter: each guess's
+//     reply set (its classes, one vectorised OR a secret) gives a lower bound of its bound;
+//     solve's scans skip guesses above an upper bound of the node, and count the other codes'
+//     guesses a tier of bounds at a time as the search reaches them (the same guesses pop in
+//     the same order: values, optimal guesses and node counts are those of the full scan);
 //   * equivalent guesses (the same partition of S, compared exactly) are tried once;
 //   * symbols never played are interchangeable: only guesses whose unplayed symbols appear as
 //     the lowest unplayed ones in order of first appearance are tried (exact symmetry: S is fixed
@@ -38,7 +44,8 @@
 // depth), search_expected_table.hpp (the transposition table), search_expected_symmetry.hpp
 // (unplayed symbols, the stabiliser of the history, the per-thread history),
 // search_expected_partition.hpp (the score matrix and its compact transpose, partition
-// histograms, a guess's classes, equal partitions), and the toolkit shared with the other
+// histograms, reply sets, a guess's classes, equal partitions), search_expected_sets.hpp (the
+// reply-set loop, once per instruction set), and the toolkit shared with the other
 // searches (toolkit_control.hpp, toolkit_symmetry.hpp, toolkit_table.hpp); this file holds the
 // Solver (options, stop and deadline, the node scan, the branch-and-bound search, greedy) and
 // the Python module.
@@ -120,7 +127,7 @@ class Solver {
     // --- options (all on by default; tests switch them off to compare) -----------------------
     bool opt_stabiliser = true, opt_branching = true;
     bool opt_memo = true, opt_obvious = true, opt_dedup = true, opt_unplayed = true, opt_candfirst = true,
-         opt_lookahead = true, opt_refine = true;
+         opt_lookahead = true, opt_refine = true, opt_prefilter = true;
     int lookahead_min = 16, refine_min = 8;
     int memo_min = 3;
     int tier_slack_pct = 10;  // GuessQueue's tier: the smallest bound + 1 + this % of |S| (< 0: none)
@@ -549,6 +556,16 @@ class Solver {
             std::make_heap(heap.begin(), heap.end(), after);
         }
     };
+    // The other codes' guesses of a node that its scan set aside uncounted (bounds from their
+    // reply sets, at least `next`), counted a tier of `step` at a time when the search reaches
+    // their bounds (see solve).
+    struct OthersLeft {
+        std::vector<int> g;
+        std::vector<Val> lb;
+        Val next = INF;
+        i64 step = 1;  // (a tenth of the node's secrets counted more guesses: measured)
+        bool pending() const { return !g.empty(); }
+    };
     i64 tier_slack(int n) const { return tier_slack_pct < 0 ? -1 : i64(n) * tier_slack_pct / 100 + 1; }
 
     // Which guesses a scan looks at.
@@ -667,7 +684,8 @@ class Solver {
     // (if given) receives the most non-winning classes a scanned guess makes.
     Val scan(const int* S, int n, int d, u64 played, const std::vector<int>* override, Pool pool,
              std::vector<GuessInfo>& gl, Val keep_below = INF, Val* rejected_min = nullptr,
-             int b = 0, int* most_classes = nullptr, bool heapify = true) {
+             int b = 0, int* most_classes = nullptr, bool heapify = true, bool below_upper = false,
+             OthersLeft* left = nullptr) {
         gl.clear();
         if (b <= 0) b = branching_;
         const i64* row_lb = bounds_.lbrow(d - 1, b);
@@ -677,10 +695,17 @@ class Solver {
         const std::vector<int>* pool_guesses = guesses_of(S, n, played, override, pool);
         gl.reserve(pool_guesses->size());
         Val node_min = INF;
+        Val rejected = INF;  // the smallest bound of a guess not kept
         // The bound of one guess from its histogram (counts per compact reply, index 0 = the
         // win); row_lb[0] = lbw_[0] = 0, so empty classes need no branch.
-        auto keep = [&](int g, int cand, int classes, i64 lbt, int wmax, i64 ss) {
+        // An upper bound of the node: a guess, then each class's candidates in turn (a class
+        // of c secrets totals c (c + 1) / 2 guesses, worst c), unweighted and within the depth.
+        Val upper = INF;
+        const bool track_upper = below_upper && !bounds_.weighted();
+        auto keep = [&](int g, int cand, int classes, i64 lbt, int wmax, i64 ss, int maxc) {
             mostc = std::max(mostc, classes);
+            if (track_upper && (cand || classes > 1) && (!capped_ || 1 + maxc <= d))
+                upper = vmin(upper, Val{i64(n) + (ss + n - cand) / 2, 1 + maxc});
             if (!cand && classes == 1) return;  // learns nothing
             if (lbt >= INF_T || lbt < 0) return;  // some class cannot fit in the depth left
             Val v{lbt, 1 + wmax};
@@ -688,8 +713,8 @@ class Solver {
             if (lt(v, keep_below))
                 gl.push_back(GuessInfo{lbt, 1 + wmax, uint32_t(std::min<i64>(ss, UINT32_MAX)), g,
                                        uint8_t(cand)});
-            else if (rejected_min && lt(v, *rejected_min))
-                *rejected_min = v;
+            else if (lt(v, rejected))
+                rejected = v;
         };
         // At most 16 replies (4 pegs, 14): the histograms are padded to 16 counters (zeros
         // beyond nr), so the loops have a fixed trip count and vectorise; row_lbw is
@@ -711,43 +736,170 @@ class Solver {
                 for (int r = 1; r < 16; ++r) sum += u64(row_lb[hist[r]]);
                 lbt = sum >= u64(INF_T) ? INF_T : i64(sum);
             }
-            keep(g, cand, classes, lbt, row_lbw[maxc], i64(ss));
+            keep(g, cand, classes, lbt, row_lbw[maxc], i64(ss), int(maxc));
         };
         // More replies: a sum of INF_T entries could wrap, so it saturates.
         auto consider_any = [&](int g, const auto* hist) {
-            int classes = 0, wmax = 0;
+            int classes = 0, wmax = 0, maxc = 0;
             i64 lbt = i64(n) * inc_d, ss = 0;
             for (int r = 1; r < replies_.nr(); ++r) {
                 const int c = hist[r];
                 classes += c != 0;
                 lbt = std::min(lbt + row_lb[c], INF_T);
                 wmax = std::max(wmax, row_lbw[c]);
+                maxc = std::max(maxc, c);
                 ss += i64(c) * c;
             }
-            keep(g, hist[0] != 0, classes, lbt, wmax, ss);
+            keep(g, hist[0] != 0, classes, lbt, wmax, ss, maxc);
         };
-        count_guesses(S, n, *pool_guesses, consider16, consider_any);
+        if (!opt_prefilter || !count_pruned(S, n, *pool_guesses, keep_below, inc_d, lin, row_lb, row_lbw,
+                                            mostc, rejected, track_upper ? &upper : nullptr, left,
+                                            consider16, consider_any))
+            count_guesses(S, n, *pool_guesses, consider16, consider_any);
         if (ctl_.stopped()) throw Stopped();  // the histograms are incomplete
+        if (rejected_min && lt(rejected, *rejected_min)) *rejected_min = rejected;
         if (heapify) std::make_heap(gl.begin(), gl.end(), after);  // explored lazily, best bound first
         if (most_classes) *most_classes = mostc;
         return node_min;
+    }
+
+    // The scan's histograms, of only the guesses whose bound could matter. A guess's reply set
+    // (one OR a secret, vectorised: reply_sets) gives its k classes, and the fill bound is
+    // convex (its linear part the smallest), so the guess is worth at least n inc + alpha
+    // (n - cand) + beta k, with a largest class of 2 or more when k < n - cand: one bound a
+    // reply-set byte (cand, k). The histograms are counted for the guesses whose bound is
+    // below `keep_below` (every guess the scan keeps), then, of the others, for those of the
+    // smallest bound, then for those below the smallest exact bound found (`rejected`, which
+    // keep lowers): so the kept guesses, the smallest bound and the rejected bound are the
+    // full scan's, and `mostc` too (k is exact). With `upper` (solve's scans, see
+    // count_below_upper) only the kept guesses of bound at most the upper bound found are.
+    // False (nothing counted) when this does not apply.
+    template <class F16, class FAny>
+    bool count_pruned(const int* S, int n, const std::vector<int>& G, Val keep_below, i64 inc_d,
+                      const LinearFill& lin, const i64* row_lb, const int* row_lbw, int& mostc,
+                      const Val& rejected, const Val* upper, OthersLeft* left, F16& consider16,
+                      FAny& consider_any) {
+        if (n >= 64 || G.size() < 64 || (keep_below.t >= INF_T && !upper) || !replies_.sets_ready() ||
+            lin.max < 2 || lin.beta > 0)
+            return false;
+        for (int c = 1; c <= n; ++c)
+            if (row_lb[c] < lin.alpha * c + lin.beta || row_lbw[c] < row_lbw[c - 1]) return false;
+        static thread_local std::vector<uint8_t> tl_sets;
+        std::vector<uint8_t>& sets = tl_sets;
+        sets.resize(G.size());
+        replies_.reply_sets(S, n, G.data(), int(G.size()), sets.data());
+        bool present[256] = {};
+        for (uint8_t b : sets) present[b] = true;
+        // The bound of each byte (bit 7 a candidate, bits 0-5 the classes) present.
+        Val lb_of[256];
+        Val low_now = INF, low = INF;  // the smallest bound below keep_below, and of the others
+        for (int b = 0; b < 256; ++b) {
+            if (!present[b]) continue;
+            const int cand = b >> 7, k = b & 63, in = n - cand;
+            mostc = std::max(mostc, k);
+            if (!cand && k == 1) {  // learns nothing: keep drops it
+                present[b] = false;
+                continue;
+            }
+            lb_of[b] = Val{i64(n) * inc_d + lin.alpha * in + lin.beta * k, 1 + row_lbw[k < in ? 2 : in > 0 ? 1 : 0]};
+            if (lt(lb_of[b], keep_below)) low_now = vmin(low_now, lb_of[b]);
+            else low = vmin(low, lb_of[b]);
+        }
+        // Counts the guesses whose byte `pick` accepts (and marks them counted).
+        auto count_where = [&](auto pick) {
+            bool sel[256];
+            bool any = false;
+            for (int b = 0; b < 256; ++b) {
+                sel[b] = present[b] && pick(lb_of[b]);
+                any |= sel[b];
+            }
+            if (!any) return;
+            for (int b = 0; b < 256; ++b)
+                if (sel[b]) present[b] = false;
+            static thread_local std::vector<int> tl_list;
+            std::vector<int>& list = tl_list;
+            list.clear();
+            for (size_t j = 0; j < G.size(); ++j)
+                if (sel[sets[j]]) list.push_back(G[j]);
+            count_guesses(S, n, list, consider16, consider_any);
+        };
+        if (upper) {
+            count_where([&](const Val& lb) { return lt(lb, keep_below) && !lt(low_now, lb); });  // smallest first
+            const Val u = *upper;
+            auto wanted = [&](const Val& lb) { return lt(lb, keep_below) && !lt(u, lb); };
+            if (left && low_now.t < INF_T) {  // the first tier now, the others set aside
+                const Val lim{low_now.t + left->step, 0};
+                count_where([&](const Val& lb) { return wanted(lb) && lt(lb, lim); });
+                set_aside(G, sets, present, lb_of, wanted, *left);
+            } else {
+                count_where(wanted);
+            }
+        } else {
+            count_where([&](const Val& lb) { return lt(lb, keep_below); });
+        }
+        // of the guesses beyond keep_below, those that could lower the rejected bound
+        if (lt(low, rejected) && !ctl_.stopped()) {
+            count_where([&](const Val& lb) { return !lt(low, lb) && !lt(lb, keep_below); });
+            count_where([&](const Val& lb) { return lt(lb, rejected) && !lt(lb, keep_below); });
+        }
+        return true;
+    }
+
+    // Moves the guesses of G whose reply-set byte is present and `pick`ed into `left`.
+    template <class Pick>
+    static void set_aside(const std::vector<int>& G, const std::vector<uint8_t>& sets, bool* present,
+                          const Val* lb_of, Pick pick, OthersLeft& left) {
+        bool sel[256];
+        for (int b = 0; b < 256; ++b) {
+            sel[b] = present[b] && pick(lb_of[b]);
+            if (sel[b]) present[b] = false;
+        }
+        for (size_t j = 0; j < G.size(); ++j)
+            if (sel[sets[j]]) {
+                left.g.push_back(G[j]);
+                left.lb.push_back(lb_of[sets[j]]);
+                left.next = vmin(left.next, left.lb.back());
+            }
+    }
+
+    // Counts the next tier of `left` (all of it with `all`) into the queue (see solve).
+    void next_tier(const int* S, int n, int d, u64 played, OthersLeft& left, Val best, Val& rejected, int b,
+                   GuessQueue& queue, bool all = false) {
+        const Val lim{left.next.t + left.step, 0};
+        std::vector<int> list;
+        size_t w = 0;
+        Val next = INF;
+        for (size_t i = 0; i < left.g.size(); ++i)
+            if (all || lt(left.lb[i], lim)) {
+                list.push_back(left.g[i]);
+            } else {
+                left.g[w] = left.g[i];
+                left.lb[w++] = left.lb[i];
+                next = vmin(next, left.lb[i]);
+            }
+        left.g.resize(w);
+        left.lb.resize(w);
+        left.next = next;
+        std::vector<GuessInfo> more;
+        scan(S, n, d, played, &list, ALL, more, best, &rejected, b, nullptr, false);
+        queue.add_all(more, tier_slack(n));
     }
 
     // The values known without a scan, stored in the table as solve would: the obvious guess
     // (a candidate that splits S into singletons meets the fill bound 2n-1, one secret at
     // depth 1 and the rest at depth 2, and the smallest worst case, 2), and three secrets no
     // candidate tells apart. True with the value in *out.
-    bool closed_form(const int* S, int n, u64 h1, u64 h2, int d, bool use_memo,
+    bool closed_form(const int* S, int n, u64 h1, u64 h2, int d, u64 played, bool use_memo,
                      const std::vector<int>* override, Val& out) {
         if (opt_obvious && n <= branching_ + 1) {
             bool seen[256];
-            static thread_local std::vector<uint8_t> buf;
+            static thread_local Scratch buf;
             for (int i = 0; i < n; ++i) {
-                const uint8_t* row = replies_.guess_row(S[i], S, n, buf);
+                const uint8_t* row = replies_.replies_of(S[i], S, n, buf);
                 std::memset(seen, 0, sizeof(bool) * std::min(replies_.slots(), 256));
                 bool ok = true;
                 for (int j = 0; j < n && ok; ++j) {
-                    uint8_t r = row[S[j]];
+                    uint8_t r = row[j];
                     if (seen[r]) ok = false;
                     seen[r] = true;
                 }
@@ -771,6 +923,56 @@ class Solver {
                 out = g >= 0 ? Val{6, 2} : Val{6, 3};
                 if (use_memo) memo_.store(h1, h2, d, out, g >= 0 ? g : S[0], true);
                 stat(1, n);
+                return true;
+            }
+        }
+        Known k;
+        if (opt_obvious && n >= 4 && !override && !bounds_.weighted() && !cand_only_ && d >= 2 &&
+            split_closed_form(S, n, d, played, k)) {
+            out = k.v;
+            if (use_memo) memo_.store(h1, h2, d, out, k.g, true);
+            stat(1, n);
+            return true;
+        }
+        return false;
+    }
+
+    // The obvious guess failed (no candidate splits S into singletons), so every candidate
+    // totals at least 2n with a worst case of 3 (n, then one for each other secret, and one
+    // more for a class of two or more), and every other code at least 2n, exactly when it
+    // splits S into singletons (worst 2), else 2n + 1. So S is worth (2n, 2) when some code
+    // tells its secrets apart (the first of the node's guesses, in order, as the scan would
+    // pick), else (2n, 3) when a candidate leaves one pair and singletons (within 3 guesses),
+    // found without the scan of ~5,000 guesses; else the search decides. Unweighted only.
+    struct Known {
+        Val v;
+        int g;
+    };
+    bool split_closed_form(const int* S, int n, int d, u64 played, Known& out) {
+        const NodeGuesses& all = node_guesses(played);
+        if (n < replies_.nr()) {  // a non-candidate has at most nr - 1 classes
+            const int g = replies_.separator(S, n, all.list);
+            if (g == -2) return false;  // unknown: the rule below assumes there is none
+            if (g >= 0) {
+                out = Known{Val{2 * i64(n), 2}, g};
+                return true;
+            }
+        }
+        if (d < 3 || n > replies_.nr() + 1) return false;
+        static thread_local Scratch buf;
+        uint64_t seen[4];
+        for (int i = 0; i < n; ++i) {
+            if (!all.member[S[i]]) continue;  // one guess per orbit, as the scan
+            const uint8_t* row = replies_.replies_of(S[i], S, n, buf);
+            std::memset(seen, 0, sizeof seen);
+            int distinct = 0;
+            for (int j = 0; j < n; ++j) {
+                const uint8_t r = row[j];
+                if (!(seen[r >> 6] >> (r & 63) & 1)) ++distinct;
+                seen[r >> 6] |= uint64_t(1) << (r & 63);
+            }
+            if (distinct == n - 1) {  // n secrets in n - 1 replies: one pair, the rest alone
+                out = Known{Val{2 * i64(n), 3}, S[i]};
                 return true;
             }
         }
@@ -798,7 +1000,7 @@ class Solver {
         // On the fly: the rows of S in a table when they fit (the nodes below read it).
         RowScope scope(replies_.on_the_fly() ? replies_.scorer() : nullptr, S, size_t(n));
         Val known;
-        if (closed_form(S, n, h1, h2, d, use_memo, override, known)) return known;
+        if (closed_form(S, n, h1, h2, d, played, use_memo, override, known)) return known;
         // Candidates first: a non-candidate solves nobody now, so its value is at least
         // n + (forest fill bound of n secrets); the other codes are scanned only if that bound is
         // below the best value found among the candidates.
@@ -807,7 +1009,7 @@ class Solver {
         Val rejected = INF;  // smallest lower bound of a guess not kept by a scan
         int mc_first = 0;
         Val node_lb = scan(S, n, d, played, override, split ? CANDIDATES : ALL, gl, B, &rejected, b,
-                           &mc_first, false);
+                           &mc_first, false, true);
         // Branching bound of S's subsets: known once every guess (up to symmetry) was scanned.
         int bS = b;
         if (!split && opt_branching && mc_first > 0) bS = std::min(b, mc_first);
@@ -832,7 +1034,15 @@ class Solver {
         // class bounds are sharpened (table + lookahead) and it goes back into the heap; the
         // second time it is expanded (its classes solved within the budget).
         bool others_done = !split;
+        // The other codes' guesses are counted a tier at a time: every guess of bound below the
+        // front's is in the queue before it is popped, so the same guesses pop in the same order.
+        OthersLeft left;
         while (true) {
+            if (left.pending() && lt(left.next, best) &&
+                (queue.empty() || !lt(Val{queue.top().lt, queue.top().lw}, left.next))) {
+                next_tier(S, n, d, played, left, best, rejected, b, queue);
+                continue;
+            }
             if (queue.empty()) {
                 if (others_done) break;
             } else {
@@ -861,11 +1071,13 @@ class Solver {
             }
             std::vector<GuessInfo> more;
             int mc_others = 0;
-            scan(S, n, d, played, nullptr, OTHERS, more, best, &rejected, b, &mc_others, false);
+            scan(S, n, d, played, nullptr, OTHERS, more, best, &rejected, b, &mc_others, false, true, &left);
             if (opt_branching && mc_first > 0 && mc_others > 0)
                 bS = std::min(b, std::max(mc_first, mc_others));
             queue.add_all(more, tier_slack(n));
         }
+        // refuted: the guesses never counted (bounds at least the budget) join the rejected bound
+        if (bestg < 0 && left.pending()) next_tier(S, n, d, played, left, best, rejected, b, queue, true);
         stat(bestg >= 0 ? 3 : 4, n);
         if (bestg >= 0) {
             if (use_memo) memo_.store(h1, h2, d, best, bestg, true);
@@ -1086,6 +1298,7 @@ PYBIND11_MODULE(search_expected, m) {
         .def_readwrite("opt_lookahead", &Solver::opt_lookahead)
         .def_readwrite("lookahead_min", &Solver::lookahead_min)
         .def_readwrite("opt_refine", &Solver::opt_refine)
+        .def_readwrite("opt_prefilter", &Solver::opt_prefilter)
         .def_readwrite("refine_min", &Solver::refine_min)
         .def_readwrite("memo_min", &Solver::memo_min)
         .def_readwrite("tier_slack_pct", &Solver::tier_slack_pct)

@@ -17,9 +17,14 @@
 #include "toolkit_control.hpp"
 #include "toolkit_replies.hpp"
 
+
 using u64 = uint64_t;
 
 namespace {
+
+// The reply-set loop, compiled once per instruction set (toolkit_isa.hpp).
+#define CBSOLVE_ISA_SOURCE "search_expected_sets.hpp"
+#include "toolkit_isa_each.hpp"
 
 // Per-node scratch for exploring guesses (dedup signatures, partition buffers).
 struct Scratch {
@@ -28,6 +33,7 @@ struct Scratch {
     std::unordered_multimap<u64, size_t> seen_sig;
     std::vector<uint8_t> sigs;
     std::vector<uint8_t> grow;  // on the fly: a guess's replies to the node's set, by code
+    std::vector<uint8_t> rep;   // a guess's replies to the node's set, in the set's order
 };
 
 class Replies {
@@ -57,7 +63,10 @@ class Replies {
                 compact[M_[i]] = nr_++;
                 unseen -= listed[M_[i]];
             }
-        for (int r = 0; r < 256; ++r) compact_[r] = uint8_t(compact[r] < 0 ? 0 : compact[r]);
+        for (int r = 0; r < 256; ++r) {
+            compact_[r] = uint8_t(compact[r] < 0 ? 0 : compact[r]);
+            if (compact[r] >= 0) raw_[compact[r]] = uint8_t(r);
+        }
         stride_ = nr_ <= 16 ? 16 : nr_;
         MT_ = huge_buffer(cells);  // not zeroed: transpose_rows writes every byte once
         transposed_ = 0;
@@ -136,6 +145,19 @@ class Replies {
         if (buf.size() < size_t(nc_)) buf.resize(nc_);
         for (int i = 0; i < n; ++i) buf[S[i]] = tmp[i];
         return buf.data();
+    }
+    // Guess g's replies to S[0..n), in S's order, into buf: read from the secrets' rows of
+    // the transposed matrix (the node's scans keep them in cache; g's own row is cold), or
+    // scored on the fly.
+    const uint8_t* replies_of(int g, const int* S, int n, Scratch& sc) const {
+        sc.rep.resize(n);
+        if (M_) {
+            for (int i = 0; i < n; ++i) sc.rep[i] = raw_[MT_[size_t(S[i]) * nc_ + g]];
+        } else {
+            const uint8_t* row = guess_row(g, S, n, sc.grow);
+            for (int i = 0; i < n; ++i) sc.rep[i] = row[S[i]];
+        }
+        return sc.rep.data();
     }
     // Secret s's compact replies to every guess (the transposed matrix, or the row table).
     const uint8_t* crow(int s) const { return M_ ? &MT_[size_t(s) * nc_] : tl_rows->row(s); }
@@ -220,12 +242,66 @@ class Replies {
         return -1;
     }
 
+    // Whether reply_sets can read the replies of every guess to S (at most 32 replies, at
+    // most 63 classes, and the matrix or a row table of S).
+    bool sets_ready() const { return nr_ <= 32 && (M_ || tl_rows); }
+    // Of each guess G[0..m) (ascending) on the secrets S[0..n), one byte in out[0..m): its
+    // non-winning classes in bits 0-5, bit 7 set when it is one of S (reply_set_bytes, the
+    // path's copy). The codes from G[0] to G[m-1] are counted alike when G covers an eighth
+    // of them at least (contiguous reads), else each guess apart. Needs sets_ready().
+    void reply_sets(const int* S, int n, const int* G, int m, uint8_t* out) const {
+        if (m == 0) return;
+        static thread_local std::vector<const uint8_t*> rows;
+        static thread_local std::vector<uint32_t> masks;
+        static thread_local std::vector<uint8_t> span_out;
+        rows.resize(n);
+        for (int i = 0; i < n; ++i) rows[i] = crow(S[i]);
+        const int span = G[m - 1] - G[0] + 1;
+        if (span <= 8 * m) {  // vectorised over the span: 8-16 codes a step, scalar 1
+            masks.resize(span);
+            if (span == m) {
+                CBSOLVE_ISA_CALL(reply_set_bytes, rows.data(), n, G[0], m, masks.data(), out);
+                return;
+            }
+            span_out.resize(span);
+            CBSOLVE_ISA_CALL(reply_set_bytes, rows.data(), n, G[0], span, masks.data(), span_out.data());
+            for (int j = 0; j < m; ++j) out[j] = span_out[G[j] - G[0]];
+            return;
+        }
+        for (int j = 0; j < m; ++j) {
+            uint32_t mk = 0;
+            for (int i = 0; i < n; ++i) mk |= 1u << rows[i][G[j]];
+            out[j] = uint8_t(popcount32(mk & ~1u) | (mk & 1u) << 7);
+        }
+    }
+    static int popcount32(uint32_t x) {  // no POPCNT instruction in the portable build
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return int((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+    }
+
+    // The first guess of G (in its order) whose replies to the secrets S[0..n) all differ,
+    // none of them the win (a code outside S that tells them apart), or -1; -2 when this
+    // cannot tell (see sets_ready). Chunks of guesses, so an early find ends it early.
+    int separator(const int* S, int n, const std::vector<int>& G) const {
+        if (!sets_ready()) return -2;
+        constexpr int kChunk = 256;
+        uint8_t sets[kChunk];
+        for (size_t c0 = 0; c0 < G.size(); c0 += kChunk) {
+            const int m = int(std::min<size_t>(kChunk, G.size() - c0));
+            reply_sets(S, n, &G[c0], m, sets);
+            for (int j = 0; j < m; ++j)
+                if (sets[j] == n) return G[c0 + j];  // n classes, not a candidate
+        }
+        return -1;
+    }
+
     // Partition S by the reply to guess g into sc (a counting sort keeps each class sorted);
     // sc.order lists the non-winning classes, smallest first; sc.c1/c2 the classes' hashes
     // (z1, z2: the Zobrist keys of the codes).
     void partition(const int* S, int n, int g, const std::vector<u64>& z1, const std::vector<u64>& z2,
                    Scratch& sc) const {
-        const uint8_t* row = guess_row(g, S, n, sc.grow);
+        const uint8_t* rep = replies_of(g, S, n, sc);
         sc.part.resize(n);
         sc.cnt.assign(slots_, 0);
         sc.off.resize(slots_ + 1);
@@ -233,7 +309,7 @@ class Replies {
         sc.c1.assign(slots_, 0);
         sc.c2.assign(slots_, 0);
         for (int i = 0; i < n; ++i) {
-            int r = row[S[i]];
+            int r = rep[i];
             ++sc.cnt[r];
             sc.c1[r] ^= z1[S[i]];
             sc.c2[r] ^= z2[S[i]];
@@ -241,7 +317,7 @@ class Replies {
         sc.off[0] = 0;
         for (int r = 0; r < slots_; ++r) sc.off[r + 1] = sc.off[r] + sc.cnt[r];
         for (int r = 0; r < slots_; ++r) sc.pos[r] = sc.off[r];
-        for (int i = 0; i < n; ++i) sc.part[sc.pos[row[S[i]]]++] = S[i];
+        for (int i = 0; i < n; ++i) sc.part[sc.pos[rep[i]]++] = S[i];
         sc.order.clear();
         for (int r = 0; r < slots_; ++r)
             if (sc.cnt[r] && r != win_) sc.order.push_back(r);
@@ -252,14 +328,14 @@ class Replies {
     // True if an equal partition (classes renamed in order of first appearance) was seen
     // before at this node; records it otherwise. Compared exactly, the hash only files them.
     bool duplicate(const int* S, int n, int g, Scratch& sc) const {
-        const uint8_t* row = guess_row(g, S, n, sc.grow);
+        const uint8_t* rep = replies_of(g, S, n, sc);
         if (sc.lab.empty()) sc.lab.assign(slots_, -1);
         size_t at = sc.sigs.size();
         sc.sigs.resize(at + n);
         int next = 0;
         u64 h = 1469598103934665603ULL;
         for (int i = 0; i < n; ++i) {
-            int r = row[S[i]];
+            int r = rep[i];
             // the win keeps its own label: a candidate and a non-candidate with otherwise equal
             // partitions differ in value (by the singleton's cost, 0 for some weights)
             if (sc.lab[r] < 0) sc.lab[r] = r == win_ ? 255 : next++;
@@ -300,6 +376,7 @@ class Replies {
     size_t touched_ = 0;              // bytes of MT_ whose pages were touched (page faults)
     std::unique_ptr<PackedScorer> packed_;  // on the fly only
     uint8_t compact_[256] = {};             // reply -> compact number
+    uint8_t raw_[256] = {};                 // compact number -> reply (with the matrix)
 };
 
 }  // namespace

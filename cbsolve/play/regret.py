@@ -14,14 +14,16 @@ deadline stops a solve, the coach's heuristic review (:mod:`.coach`), labelled s
   by Irving's heuristic), ``exact: false`` with the reason.
 
 Cost model (Bulls & Cows 4/10, positions of at most 100 candidates; docs/benchmarks.md,
-"Public API", has the measured figures): the first call of a process builds the game's exact
-core (the reply matrix: tens of milliseconds); the first call at a position solves the
-position exactly (milliseconds: an exact search over the 5,040 guesses); then a guess whose
-reply classes the core's table holds (the same guess again, or one the position's solve
-explored) is a table look-up (tens of microseconds, most of it Python), and a new guess costs
-the exact solves of its classes the table lacks (about half a millisecond expected; the worst
-objective decides each class from the position's optimum less one, milliseconds). A new
-position costs its filtering and its solve again.
+"Regret of a new guess", has the measured figures): the first call of a process builds the
+game's exact core (the reply matrix: tens of milliseconds); the first call at a position
+solves the position exactly (milliseconds: an exact search over the 5,040 guesses); then a
+guess whose reply classes the core's table holds (the same guess again, or one the position's
+solve explored) is a table look-up (tens of microseconds, most of it Python), and a new guess
+costs the exact solves of its classes the table lacks: expected, about 0.1-0.2 ms, most of it
+the classes of 20 secrets and more (their searches visit tens of nodes; a node counts the
+replies of only the guesses whose bound can matter, and sets of a few secrets have closed
+forms); worst, the worst-case kernel decides each class from the position's optimum less one,
+milliseconds. A new position costs its filtering and its solve again.
 
 The difference is never negative when exact: both sides count the guesses from the position
 the same way (the guess itself is one for every secret).

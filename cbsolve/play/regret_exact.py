@@ -109,9 +109,27 @@ class PositionCores:
                    for r in np.flatnonzero(np.bincount(replies)) if int(r) != win]
         worst = floor
         for members in sorted(classes, key=len, reverse=True):
-            worst = max(worst, self._minimax(core, members, hist, worst, deadline))
+            if not self._fits(members, worst):
+                worst = max(worst, self._minimax(core, members, hist, worst, deadline))
         self.worst_costs[guess] = 1 + worst
         return 1 + worst
+
+    def _fits(self, members: np.ndarray, d: int) -> bool:
+        """Whether ``members`` can surely be finished within ``d`` guesses without the kernel:
+        at most ``d`` secrets (each candidate in turn), or one of them splits the others into
+        classes of at most ``d - 1`` (then each in turn). False means: ask the kernel."""
+        n = int(members.size)
+        if n <= d:
+            return True
+        matrix = self.search.matrix
+        if d < 2 or matrix is None:
+            return False
+        slots = self.search.variant.response_slots
+        replies = matrix[np.ix_(members, members)].astype(np.intp)   # row: a member's replies
+        counts = np.bincount((replies + slots * np.arange(n)[:, None]).ravel(),
+                             minlength=n * slots).reshape(n, slots)
+        counts[:, self.search.variant.win_response] = 0
+        return bool((counts.max(axis=1) <= d - 1).any())
 
     def _minimax(self, core, members: np.ndarray, hist: np.ndarray, floor: int,
                  deadline: Deadline) -> int:

@@ -2,6 +2,7 @@
 
     python scripts/bench/bench_api.py                     # every row, small defaults
     python scripts/bench/bench_api.py --rows step,regret --repeat 400
+    python scripts/bench/bench_api.py --rows regret --vs /path/to/other/tree --pairs 3
 
 Rows (medians unless named; each with its target):
 
@@ -20,6 +21,11 @@ Rows (medians unless named; each with its target):
 Pure functions plus ``main()``; figures printed as a table: the wall-clock median and max,
 and the median CPU time of the same calls (process CPU: every thread of it; on a loaded
 machine the wall time of a call stretches with the load, its CPU time far less).
+
+``--vs TREE``: the same rows, same positions and guesses, run in turn by this tree and by the
+source tree TREE (``PYTHONPATH``; this script's code for both), ``--pairs`` times each; prints
+each row's CPU median for both (the median over runs) and the ratio (the median of the
+pairs' ratios).
 """
 from __future__ import annotations
 
@@ -210,15 +216,53 @@ def _fmt(value: float, unit: str) -> str:
     return f"{value * 1e6:.0f} us" if value < 1e-3 else f"{value * 1e3:.2f} ms"
 
 
+def run_rows(rows: str, tree: str) -> list[dict]:
+    """The rows measured by this script in a child interpreter importing cbsolve from ``tree``."""
+    import json
+    import os
+
+    env = {**os.environ, "PYTHONPATH": tree}
+    out = subprocess.run([sys.executable, __file__, "--rows", rows, "--json"], env=env, cwd=tree,
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def compare(rows: str, other: str, pairs: int) -> None:
+    """Prints each row's CPU median in this tree (A) and in ``other`` (B), run in turn."""
+    from pathlib import Path
+
+    here = str(Path(__file__).resolve().parents[2])
+    runs = [(run_rows(rows, here), run_rows(rows, other)) for _ in range(pairs)]
+    print(f"A = {here}, B = {other}, {pairs} pairs (A then B); CPU medians")
+    print(f"{'row':<80} {'A':>10} {'B':>10} {'A/B':>6}")
+    for i, row in enumerate(runs[0][0]):
+        a = [r[i]["cpu"] for r, _ in runs]
+        b = [r[i]["cpu"] for _, r in runs]
+        ratio = statistics.median(x / y for x, y in zip(a, b, strict=True) if y > 0)
+        print(f"{row['row']:<80} {_fmt(statistics.median(a), row['unit']):>10} "
+              f"{_fmt(statistics.median(b), row['unit']):>10} {ratio:>6.2f}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", default=",".join(ROWS), help=f"Rows: {', '.join(ROWS)}.")
+    parser.add_argument("--vs", metavar="TREE", help="Also run the rows with cbsolve from TREE.")
+    parser.add_argument("--pairs", type=int, default=2, help="Runs of each tree with --vs.")
+    parser.add_argument("--json", action="store_true", help="Print the rows as one JSON line.")
     args = parser.parse_args(argv)
     import os
 
     from cbsolve.machine import describe
 
+    if args.json:
+        import json
+
+        print(json.dumps([row for name in args.rows.split(",") for row in ROWS[name.strip()]()]))
+        return
     print(describe(), f"load {os.getloadavg()[0]:.1f}")
+    if args.vs:
+        compare(args.rows, args.vs, args.pairs)
+        return
     print(f"{'row':<80} {'median':>12} {'max':>12} {'CPU median':>12}  target")
     for name in args.rows.split(","):
         for row in ROWS[name.strip()]():

@@ -252,6 +252,21 @@ def test_bench_api_rows_on_small_settings():
     assert all(r["median"] > 0 and r["cpu"] >= 0 for r in rows)
 
 
+def test_bench_api_compares_two_trees_row_by_row(capsys):
+    bench = load_script("bench_api")
+    here = str(Path(__file__).parents[2])
+    bench.compare("import", here, 1)        # this tree against itself: one row, both columns
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"A = {here}, B = {here}, 1 pairs")
+    assert out[2].startswith("import cbsolve") and len(out[2].split()) >= 5
+
+
+def test_regret_profile_sums_the_class_solves_by_size():
+    out = load_script("regret_profile").profile(positions=2, guesses=3, seed=0)
+    assert len(out["per_guess"]) == 6 and out["checksum"] > 0
+    assert sum(k for k, _, _ in out["buckets"].values()) >= 6
+
+
 def test_check_portable_finds_the_built_kernels_portable():
     """The kernels compile their fast loops per instruction set and dispatch at run time: no
     instruction beyond the x86-64 baseline outside the dispatched copies."""

@@ -1,0 +1,144 @@
+"""The expected-case kernel's shortcuts for a new guess's reply classes (the scan that counts
+only the guesses whose bound can matter, solve's tiers of the other codes, the closed forms of
+small sets) change no answer: the same values, the same optimal guesses, the same nodes, on
+random positions of two games; and regret's exact answers equal the full search's."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cbsolve as cb
+from cbsolve.codes import CodeSpace
+from cbsolve.feedback import random_log
+from cbsolve.search.position import Position
+from cbsolve.strategy.exact import cached_search
+
+
+def reply_class_sets(variant, positions: int, seed: int, most: int = 90):
+    """(members, history) of random positions (two or three entries, 4..``most`` secrets) and
+    of the reply classes of 4 or more secrets that random guesses leave there."""
+    search = cached_search(variant)
+    rng = np.random.default_rng(seed)
+    out = []
+    for s in range(positions):
+        log, _ = random_log(variant, 2 + s % 2, seed * 1000 + s)
+        p = Position.from_log(log)
+        members = np.ascontiguousarray(p.members, dtype=np.int32)
+        if not 4 <= members.size <= most:
+            continue
+        history = [int(x) for x in p.history]
+        out.append((members, history))
+        for g in rng.integers(search.matrix.shape[0], size=3):
+            replies = search.replies(int(g), members)
+            for r in np.unique(replies):
+                cls = members[replies == r]
+                if r != variant.win_response and cls.size >= 4:
+                    out.append((np.ascontiguousarray(cls, dtype=np.int32), [*history, int(g)]))
+    return out
+
+
+def fresh_solve(search, members, history):
+    """(total, worst, an optimal guess, nodes) of one set, the table cleared first."""
+    s = search.solver
+    s.clear_memo()
+    before = s.nodes
+    t, w, exact = s.solve(members, search.depth, 1 << 60, 1 << 30, search.played_mask(history),
+                          None, search.native_history(history))
+    assert exact
+    return t, w, s.best_guess(members, search.depth), s.nodes - before
+
+
+@pytest.mark.parametrize("preset, positions", [("bulls-cows", 40), ("mastermind", 16)])
+def test_the_pruned_scan_and_the_tiers_change_no_value_guess_or_node(preset, positions):
+    # opt_prefilter off: every guess of a scan counted (the search as it was); the nodes are
+    # equal because the same guesses pop in the same order
+    variant = cb.Variant.preset(preset)
+    search = cached_search(variant)
+    sets = reply_class_sets(variant, positions, seed=5)
+    assert len(sets) >= 30
+    try:
+        for members, history in sets:
+            search.solver.opt_prefilter = True
+            pruned = fresh_solve(search, members, history)
+            search.solver.opt_prefilter = False
+            full = fresh_solve(search, members, history)
+            assert pruned == full, (members.size, pruned, full)
+    finally:
+        search.solver.opt_prefilter = True
+        search.solver.clear_memo()
+
+
+def test_the_closed_forms_of_small_sets_agree_with_the_search():
+    # opt_obvious off: no closed form at all, every small set searched
+    variant = cb.Variant.preset("bulls-cows")
+    search = cached_search(variant)
+    small = [(m, h) for m, h in reply_class_sets(variant, 60, seed=9, most=60) if m.size <= 15]
+    assert len(small) >= 40
+    try:
+        for members, history in small:
+            search.solver.opt_obvious = True
+            closed = fresh_solve(search, members, history)[:2]
+            search.solver.opt_obvious = False
+            assert fresh_solve(search, members, history)[:2] == closed
+    finally:
+        search.solver.opt_obvious = True
+        search.solver.clear_memo()
+
+
+def test_regret_equals_the_full_search_on_random_positions():
+    # each guess's cost against n + the full search of each reply class (every shortcut off),
+    # on a table the position's solve did not fill
+    variant = cb.Variant.preset("bulls-cows")
+    space, search = CodeSpace(variant), cached_search(variant)
+    rng = np.random.default_rng(17)
+    checked = 0
+    for seed in range(50):
+        log, _ = random_log(variant, 2, 400 + seed)
+        members = np.asarray(Position.from_log(log).members)
+        if not 2 <= members.size <= 100:
+            continue
+        for g in rng.integers(space.size, size=4):
+            r = cb.regret(space.format(space.codes[int(g)]), log.tokens(), variant=variant)
+            assert r.exact and r.regret >= 0 and r.cost >= r.best
+            replies = search.replies(int(g), members)
+            full = int(members.size)
+            try:
+                search.solver.opt_prefilter = search.solver.opt_obvious = False
+                for reply in np.unique(replies):
+                    cls = np.ascontiguousarray(members[replies == reply], dtype=np.int32)
+                    if reply != variant.win_response:
+                        full += fresh_solve(search, cls, [*Position.from_log(log).history,
+                                                          int(g)])[0]
+            finally:
+                search.solver.opt_prefilter = search.solver.opt_obvious = True
+                search.solver.clear_memo()
+            assert r.cost == full
+            checked += 1
+    assert checked >= 40
+
+
+def test_worst_classes_finished_in_turn_skip_the_kernel_with_the_same_answer(monkeypatch):
+    # a reply class of at most d secrets, or one a member splits into classes of at most
+    # d - 1, fits within d without a kernel decision: the costs equal the kernel's alone
+    from cbsolve.deadline import Deadline
+    from cbsolve.play.regret_exact import PositionCores
+
+    variant = cb.Variant.preset("bulls-cows")
+    space, search = CodeSpace(variant), cached_search(variant)
+    rng = np.random.default_rng(23)
+    costs, skipped = {}, []
+    for seed in range(40):
+        log, _ = random_log(variant, 2, 700 + seed)
+        position = Position.from_log(log)
+        if not 2 <= position.members.size <= 100:
+            continue
+        for g in rng.integers(space.size, size=3):
+            costs[seed, int(g)] = PositionCores(search, position).worst_cost(int(g), Deadline(None))
+    fits = PositionCores._fits
+    monkeypatch.setattr(PositionCores, "_fits", lambda self, members, d: skipped.append(
+        fits(self, members, d)) or False)
+    for (seed, g), cost in costs.items():
+        log, _ = random_log(variant, 2, 700 + seed)
+        cores = PositionCores(search, Position.from_log(log))
+        assert cores.worst_cost(g, Deadline(None)) == cost >= cores.worst_optimum(Deadline(None))[0]
+    assert len(costs) >= 40 and sum(skipped) >= 40     # the shortcut was taken, often
