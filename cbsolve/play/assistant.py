@@ -134,6 +134,10 @@ class AssistSession:
                   "or confirm K if entry K is right.")
             return
         s = self.a.advise()
+        if s.solved is not None:    # entries given that already won: the game is over
+            self.won = True
+            c.say(f"Solved: entry {s.solved} ({s.guess}) had every bull.")
+            return
         qual = "" if s.exact else "at least "
         n = "?" if s.candidates is None else f"{qual}{s.candidates}"
         word = "secret remains" if s.candidates == 1 and s.exact else "secrets remain"
