@@ -300,3 +300,18 @@ def test_a_won_game_with_a_contradicting_reply_is_diagnosed():
     log = FeedbackLog.parse(BC, ["0123:4,0", "4567:1,0"])
     with pytest.raises(InconsistentLog):
         PositionService(BC).advise(log)
+
+
+def test_an_opening_with_too_many_patterns_lists_none_of_them(monkeypatch):
+    # 64 of 26 letters: `next` listed the 1.6 million guess patterns (6 s, past --time-limit 3)
+    # only to find their closed forms too costly; their count alone says so
+    from cbsolve import patterns
+    from cbsolve.advisor.opening import opening_partition
+
+    def listed(variant):
+        raise AssertionError("patterns listed")
+
+    monkeypatch.setattr(patterns, "guess_patterns", listed)
+    huge = Variant.from_options(None, length=64, letters=26, repeats=True)
+    assert opening(huge, "minimax") is None
+    assert opening_partition(huge, CodeSpace(huge).parse("AB" * 32)) is None
