@@ -106,9 +106,11 @@ def _split_entry(space: CodeSpace, line: str):
     alone = line.strip()
     if variant.length > 2 and space.spells(alone):
         return alone, ""                    # a code of the game alone: its score is missing
+    head, _, rest = alone.partition(" ")
+    if rest and variant.length > 2 and space.spells(head):
+        return head, rest                   # a code first is the guess ("0123 1": not 123 bulls)
     if looks_like_score(variant, line):     # a score alone: for the suggested guess
         return None, line
-    head, _, rest = line.strip().partition(" ")
     return (head, rest) if rest else (None, line)
 
 
