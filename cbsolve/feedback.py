@@ -298,6 +298,12 @@ class FeedbackLog:
     def tokens(self) -> list[str]:
         return [e.token(self.variant) for e in self.entries]
 
+    def solved_at(self) -> int | None:
+        """The 1-based number of the first entry scored with every bull (the game ended
+        there: its guess is the secret), or None."""
+        return next((k for k, e in enumerate(self.entries, 1)
+                     if e.bulls == self.variant.length), None)
+
     def to_json(self) -> list[dict]:
         return [e.to_dict(self.variant) for e in self.entries]
 

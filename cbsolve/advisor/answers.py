@@ -107,6 +107,7 @@ class Advice:
     partition: dict = field(default_factory=dict)
     needed: Needed | None = None
     optimum: dict | None = None    # the exact optimum from here, when an exact search ran
+    solved: int | None = None      # the entry whose reply had every bull: the game is over
 
     @property
     def candidates(self) -> int | None:
@@ -134,6 +135,8 @@ class Advice:
             data["secret"] = self.guess
         if self.optimum is not None:
             data["optimum"] = self.optimum
+        if self.solved is not None:
+            data["solved"] = self.solved
         return data
 
 

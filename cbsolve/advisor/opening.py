@@ -64,12 +64,14 @@ def opening(variant: Variant, strategy: str
     :func:`rule_opening`)."""
     from ..bounds.adaptive import bound_of_partition
     from ..bounds.partition import first_guess_partition, repeats_work
-    from ..patterns import guess_patterns, pattern_code
+    from ..patterns import pattern_code
     from ..rule import possible_responses
 
     if variant.no_leading_zero or strategy not in ("minimax", "expected", "entropy", "parts"):
         return None
-    patterns = guess_patterns(variant) if variant.repeats else [(1,) * variant.length]
+    patterns = _patterns(variant)
+    if patterns is None:
+        return None
     if variant.repeats:
         work = 0
         for p in patterns:
@@ -91,6 +93,20 @@ def opening(variant: Variant, strategy: str
     return best[1], best[2], low
 
 
+def _patterns(variant: Variant) -> list[tuple[int, ...]] | None:
+    """The variant's guess patterns, or None when their closed forms cost more than
+    :data:`OPENING_WORK` on their count alone (each costs at least N(N+1)): 64 of 26 letters
+    has 1.6 million patterns, seconds to list."""
+    from ..patterns import count_patterns, guess_patterns
+
+    n = variant.length
+    if not variant.repeats:
+        return [(1,) * n]
+    if count_patterns(n, variant.n_symbols) * n * (n + 1) > OPENING_WORK:
+        return None
+    return guess_patterns(variant)
+
+
 def opening_partition(variant: Variant, code):
     """The partition of the whole space by the opening ``code`` (symbol indices) in closed
     form, with the scores' best over every opening (:class:`cbsolve.strategy.partition.
@@ -98,13 +114,14 @@ def opening_partition(variant: Variant, code):
     too long."""
     from ..bounds.partition import first_guess_partition, repeats_work
     from ..codes import CodeSpace
-    from ..patterns import guess_patterns, pattern_of
+    from ..patterns import pattern_of
     from ..strategy.partition import Partition, best_of_sums, row_sums, scores_of_sums
 
     if variant.no_leading_zero:
         return None
-    patterns = guess_patterns(variant) if variant.repeats else [(1,) * variant.length]
-    every = not variant.repeats or sum(repeats_work(p) for p in patterns) <= OPENING_WORK
+    patterns = _patterns(variant)
+    every = patterns is not None and (
+        not variant.repeats or sum(repeats_work(p) for p in patterns) <= OPENING_WORK)
     if not every:     # too many patterns to compare (10x10): the guess's own, if it fits
         patterns = [pattern_of(code)]
         if repeats_work(patterns[0]) > OPENING_WORK:

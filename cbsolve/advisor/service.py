@@ -191,6 +191,8 @@ class PositionService:
         check_objective(objective)
         deadline = Deadline.given(deadline)
         heuristic = STAND_IN[objective] if strategy == OPTIMAL else strategy
+        if log.solved_at() is not None:
+            return self._solved(log, strategy, objective, deadline)
         if not len(log):
             start = self._start(strategy, objective, heuristic)
             if start is not None:
@@ -224,6 +226,20 @@ class PositionService:
             why = f"{where}; {why}"
         return self._heuristic(log, cands, strategy, heuristic, objective, remaining, deadline,
                                why)
+
+    def _solved(self, log, strategy, objective, deadline) -> A.Advice:
+        """A reply had every bull: its guess is the secret and no guess is needed, once the
+        rule confirms every other reply (else the log's diagnosis)."""
+        from ..rule import score
+
+        k = log.solved_at()
+        won = log[k - 1]
+        if any(score(self.variant, won.guess, e.guess) != (e.bulls, e.cows) for e in log):
+            raise self.diagnose(log, deadline)
+        needed = A.Needed(objective, 0, 0, "solved", "solved")
+        return A.Advice(won.text, strategy, A.Remaining(1, True), A.Provenance(
+            A.DETERMINED, objective, True, note=f"solved: entry {k} ({won.text}) had every "
+            "bull; no guess is needed"), self.guesses, {}, needed, solved=k)
 
     def _small(self, log, strategy, objective) -> A.Advice | None:
         """A heuristic's answer on a small position through the list-based data path (no

@@ -99,8 +99,8 @@ def heuristic_upper(known: Known, variant, objective: str, budget) -> None:
 
 
 def _evaluated(variant, objective: str, budget):
-    """The objective's heuristic evaluated against every secret, or None when the budget does
-    not cover its estimated time or it did not finish there."""
+    """The objective's heuristic (else ``first``) evaluated against every secret, or None when
+    the budget covers neither's estimated time or it did not finish there."""
     from .. import time_policy
     from ..codes import CodeSpace
     from ..strategy import Unfinished, evaluate
@@ -109,16 +109,20 @@ def _evaluated(variant, objective: str, budget):
     secrets = CodeSpace(variant).size
     if secrets < time_policy.OPTIMAL_HEURISTIC_MIN_SECRETS:
         return None
+    name = HEURISTIC[objective]
     guesses = "candidates" if objective == "worst" and secrets >= CANDIDATES_FIRST else "all"
     per_secret = time_policy.HEURISTIC_SECONDS_PER_SECRET
     if guesses == "candidates":
         per_secret = time_policy.HEURISTIC_CANDIDATES_SECONDS_PER_SECRET
     left = budget.left()
     if left is not None and left < secrets * per_secret:
-        return None
+        # where the scored heuristic does not fit, the cheapest one, as `bounds` plays it
+        # first on large games (Bulls & Cows 6/10: 13 at worst, about 3 s)
+        name, guesses = "first", "all"
+        if left < secrets * time_policy.FIRST_SECONDS_PER_SECRET:
+            return None
     try:
-        return evaluate(variant, HEURISTIC[objective], guesses=guesses, deadline=budget,
-                        keep_tree=False)
+        return evaluate(variant, name, guesses=guesses, deadline=budget, keep_tree=False)
     except Unfinished:
         return None
 

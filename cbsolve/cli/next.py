@@ -64,7 +64,9 @@ def next_command(entries, log_file, strategy, objective, guesses, seed, time_lim
 
 def advice_text(advice) -> str:
     """The text of one piece of advice: the guess, what remains, where it came from."""
-    if advice.determined:
+    if advice.solved is not None:
+        text = f"solved: the secret is {advice.guess} (entry {advice.solved})"
+    elif advice.determined:
         text = f"determined: the secret is {advice.guess} (play it)"
     else:
         p = advice.partition

@@ -146,7 +146,9 @@ def answer(request: dict) -> dict:
     captured.seek(0)
     captured.truncate()
     try:
-        with contextlib.redirect_stdout(captured):
+        # the command's own stderr (its "interrupted" line) is not the service's: the answer
+        # says it, and the service writes its one line when it ends
+        with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(io.StringIO()):
             if watchdog:
                 watchdog.start()
             code = command.main(args=argv, prog_name=f"cbsolve {name}", standalone_mode=False)

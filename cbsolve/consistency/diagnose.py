@@ -92,16 +92,32 @@ def conflict_search(log: FeedbackLog, backend: str = "native",
     ``deadline``: the caller's budget (else one of ``time_limit`` seconds)."""
     if len(log) == 0:
         return None, False
+    distinct = _distinct_entries(log)
+    if len(distinct) < len(log):      # a minimal conflict never holds two copies of a reply
+        conflict, minimal = conflict_search(log.subset(distinct), backend, time_limit,
+                                            deadline=deadline)
+        return (None if conflict is None else [distinct[k - 1] for k in conflict]), minimal
     if _native_ok(log, backend):
         return _conflict_native(_mismatch_matrix(log)), True
     return _search_then_solver(log, backend, Deadline.given(deadline, time_limit),
                                _conflict_dfs, _conflict_solvers)
 
 
-def _deletion(numbers: list[int], consistent) -> tuple[list[int], bool]:
+def _distinct_entries(log: FeedbackLog) -> list[int]:
+    """1-based numbers of the first copy of each distinct (guess, reply) of the log."""
+    first: dict[tuple, int] = {}
+    for k, e in enumerate(log, 1):
+        first.setdefault((e.guess, e.bulls, e.cows), k)
+    return sorted(first.values())
+
+
+def _deletion(numbers: list[int], consistent,
+              deadline: Deadline | None = None) -> tuple[list[int], bool]:
     """Deletion-based minimisation of a set of entries proved inconsistent: drop each entry
     whose removal leaves the rest inconsistent. ``consistent`` answers True, False or None
     (unknown). Returns (kept, proved minimal); the kept set is always proved inconsistent.
+    Once ``deadline`` has expired no test is made (each would build a subset of the entries
+    only to answer None: quadratic in a long log).
 
     An entry whose test was unknown stays and is tested again once the pass has shrunk the
     set: removing a needed entry from a large set leaves a hard find-one (N=40, 32 clues: the
@@ -110,6 +126,8 @@ def _deletion(numbers: list[int], consistent) -> tuple[list[int], bool]:
     while unsure:
         retry, before = [], len(keep)
         for i in unsure:
+            if deadline is not None and deadline.expired():
+                return keep, False
             trial = [k for k in keep if k != i]
             answer = consistent(trial, attempt)
             if answer is None:
@@ -202,7 +220,7 @@ def _conflict_by_tests(log: FeedbackLog, deadline: Deadline, first_engine,
             return None
         if answer:
             return None, False
-        return _deletion(numbers, consistent)
+        return _deletion(numbers, consistent, deadline)
 
 
 def _conflict_dfs(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] | None, bool] | None:

@@ -106,9 +106,11 @@ def _split_entry(space: CodeSpace, line: str):
     alone = line.strip()
     if variant.length > 2 and space.spells(alone):
         return alone, ""                    # a code of the game alone: its score is missing
+    head, _, rest = alone.partition(" ")
+    if rest and variant.length > 2 and space.spells(head):
+        return head, rest                   # a code first is the guess ("0123 1": not 123 bulls)
     if looks_like_score(variant, line):     # a score alone: for the suggested guess
         return None, line
-    head, _, rest = line.strip().partition(" ")
     return (head, rest) if rest else (None, line)
 
 
@@ -134,6 +136,10 @@ class AssistSession:
                   "or confirm K if entry K is right.")
             return
         s = self.a.advise()
+        if s.solved is not None:    # entries given that already won: the game is over
+            self.won = True
+            c.say(f"Solved: entry {s.solved} ({s.guess}) had every bull.")
+            return
         qual = "" if s.exact else "at least "
         n = "?" if s.candidates is None else f"{qual}{s.candidates}"
         word = "secret remains" if s.candidates == 1 and s.exact else "secrets remain"

@@ -258,10 +258,11 @@ class Coach:
 
 
 def _best_of_advice(review: Review, advice) -> None:
-    """Let the optimum the advice proved stand as the best where the review found less (a
-    heuristic review's "best" is only the best under its continuation)."""
+    """Let the optimum the advice proved stand as the best where the review found no better
+    (a heuristic review's "best" is only the best under its continuation; on a tie the guess
+    named is the one the player was advised)."""
     opt = advice.optimum
-    if opt["objective"] == "worst" and opt["worst"] < review.best_worst:
+    if opt["objective"] == "worst" and opt["worst"] <= review.best_worst:
         review.best_worst, review.best_worst_guess = int(opt["worst"]), advice.guess
-    if opt["objective"] == "expected" and opt["total"] < review.best_total:
+    if opt["objective"] == "expected" and opt["total"] <= review.best_total:
         review.best_total, review.best_expected_guess = int(opt["total"]), advice.guess

@@ -65,6 +65,7 @@ class Suggestion:
     determined: bool = False
     note: str | None = None
     provenance: object = None       # cbsolve.advisor.Provenance, when the service answered
+    solved: int | None = None       # the entry whose reply had every bull: the game is over
 
     def to_json(self) -> dict:
         data = {"guess": self.guess, "strategy": self.strategy, "candidates": self.candidates,
@@ -72,6 +73,8 @@ class Suggestion:
         if self.provenance is not None:
             data.update(self.provenance.to_json())
             data["note"] = self.note
+        if self.solved is not None:
+            data["solved"] = self.solved
         return data
 
 
@@ -237,6 +240,8 @@ class Guesser:
         """The next guess (cached until the log changes)."""
         if self._inconsistent is not None:
             raise self.inconsistency_error()
+        if self._advice is None and self.log.solved_at() is not None:   # the service says so
+            self._advice = self._ask_service(None if self.large else self._cand)
         if self._advice is None:
             self._advice = self._suggest_large() if self.large else self._suggest_enumerable()
         return self._advice
@@ -283,7 +288,7 @@ class Guesser:
             self._inconsistent = self._diagnosis(exc.conflict, exc.corrections)
             raise self.inconsistency_error() from None
         return Suggestion(a.guess, a.strategy, a.candidates, a.remaining.exact, a.determined,
-                          note=a.note, provenance=a.provenance)
+                          note=a.note, provenance=a.provenance, solved=a.solved)
 
     def precompute(self, depth: int = 1, deadline=None) -> int:
         """Fill the advice cache for the opening and every reply to it (``depth`` 1), so the

@@ -43,15 +43,21 @@ class ExactMove:
                 f"average, {self.worst} at worst")
 
 
-def cached_search(variant, guesses: str = "all"):
+def cached_search(variant, guesses: str = "all", deadline: Deadline | None = None):
     """The expected-case search of ``variant`` (built once per game: its reply matrix and memo
-    are reused from move to move); a space too large for it raises a CbsolveError."""
+    are reused from move to move); a space too large for it raises a CbsolveError. Its set-up
+    stops at ``deadline`` (the whole game's matrix, 32,768 rows on Logik 5x8, takes seconds):
+    such a search scores replies on the fly and is not kept, the next move builds again."""
     from ..search.position import expected_search
 
     key = (variant, guesses)
     if key not in _SEARCHES:
+        search = expected_search(variant, None, guesses, memo_entries=1 << 20,
+                                 deadline=deadline)
+        if search.setup_stopped is not None:
+            return search
         _SEARCHES.clear()           # one game at a time: keep one reply matrix
-        _SEARCHES[key] = expected_search(variant, None, guesses, memo_entries=1 << 20)
+        _SEARCHES[key] = search
     return _SEARCHES[key]
 
 
@@ -68,13 +74,13 @@ def exact_move(log, guesses: str = "all", budget: int = EXACT_SECRETS,
     n = int(position.members.size)
     if n > budget:
         return None, f"{n} secrets remain, more than the {budget} solved exactly for advice"
+    deadline = (deadline or UNLIMITED).capped(time_limit)
     try:
-        search = cached_search(log.variant, guesses)
+        search = cached_search(log.variant, guesses, deadline)
     except CbsolveError as exc:        # e.g. a space too large for the exact search
         return None, f"no exact search here: {exc}"
     history = [int(g) for g in position.history]
-    out = solve_set(search, position.members, history,
-                    deadline=(deadline or UNLIMITED).capped(time_limit))
+    out = solve_set(search, position.members, history, deadline=deadline)
     if out is None or not out[2]:
         return None, f"the exact search did not finish within {time_limit:g} s"
     root, hist = subtree(search, position.members, history)

@@ -276,3 +276,42 @@ def test_the_openings_needed_interval_is_the_closed_form_bound_of_bounds(variant
                                CodeSpace(variant).size)
     assert advice.provenance.source == "opening"
     assert advice.needed.lower == (proved.worst if objective == "worst" else proved.total)
+
+
+@pytest.mark.parametrize("variant, lines", [
+    (BC, ["4561:0,1", "0123:4,0"]),
+    (MM, ["1135:0,2", "3456:4,0", "1111:0,0"]),          # entries after the win that hold
+    (Variant.from_options("mastermind", length=10, digits=10), ["1234567890:10,0"]),
+], ids=["bulls-cows", "mastermind", "mastermind-10x10"])
+def test_a_won_game_needs_no_more_guesses(variant, lines):
+    # `next 0123:4,0` said "the secret is 0123 (play it)", one more guess needed (on 10x10:
+    # the objective "not proved"); the game ended at the reply with every bull
+    log = FeedbackLog.parse(variant, lines)
+    won = next(k for k, e in enumerate(log, 1) if e.bulls == variant.length)
+    advice = PositionService(variant).advise(log, strategy="optimal", objective="worst")
+    assert advice.solved == won and advice.guess == log[won - 1].text
+    assert (advice.needed.lower, advice.needed.upper) == (0, 0) and advice.provenance.honoured
+    assert advice.to_json()["solved"] == won
+
+
+def test_a_won_game_with_a_contradicting_reply_is_diagnosed():
+    from cbsolve.errors import InconsistentLog
+
+    log = FeedbackLog.parse(BC, ["0123:4,0", "4567:1,0"])
+    with pytest.raises(InconsistentLog):
+        PositionService(BC).advise(log)
+
+
+def test_an_opening_with_too_many_patterns_lists_none_of_them(monkeypatch):
+    # 64 of 26 letters: `next` listed the 1.6 million guess patterns (6 s, past --time-limit 3)
+    # only to find their closed forms too costly; their count alone says so
+    from cbsolve import patterns
+    from cbsolve.advisor.opening import opening_partition
+
+    def listed(variant):
+        raise AssertionError("patterns listed")
+
+    monkeypatch.setattr(patterns, "guess_patterns", listed)
+    huge = Variant.from_options(None, length=64, letters=26, repeats=True)
+    assert opening(huge, "minimax") is None
+    assert opening_partition(huge, CodeSpace(huge).parse("AB" * 32)) is None

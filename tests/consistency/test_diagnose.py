@@ -343,3 +343,29 @@ def test_solvers_find_the_conflict_of_colour_counts_that_miss_a_peg():
         "4444444444444444:1", "6416343525213511:1"])
     for backend in ("cpsat", "sat"):
         assert conflict_search(log, backend, 30) == ([2, 3, 4, 6, 8, 9], True)
+
+
+def test_the_deletion_makes_no_test_after_the_deadline():
+    # a 20,002-line log took 31 s under --time-limit 3: each entry was still tested (and its
+    # subset built) after the deadline, every pass
+    from cbsolve.consistency.diagnose import _deletion
+
+    asked = []
+
+    def consistent(numbers, attempt=0):
+        asked.append(len(numbers))
+        return None
+
+    keep, minimal = _deletion(list(range(1, 1001)), consistent, Deadline(0))
+    assert asked == [] and keep == list(range(1, 1001)) and not minimal
+
+
+def test_repeated_entries_are_diagnosed_once():
+    # a log of thousands of copies of one reply: a minimal conflict never holds two copies,
+    # so the deletion tests each distinct reply once (beyond the filter too)
+    v = Variant(12, string.ascii_uppercase[:10], repeats=True)
+    guess = "AABBCCDDAABB"
+    lines = [f"{guess}:0,0"] * 3000 + [f"{guess}:1,0"]
+    log = FeedbackLog.parse(v, lines)
+    conflict, minimal = conflict_search(log, "native", deadline=Deadline(None))
+    assert (conflict, minimal) == ([1, 3001], True)

@@ -198,3 +198,18 @@ def test_a_mis_scored_reply_beyond_the_filter_is_diagnosed_with_counts():
     for f in fixes:
         assert f["secrets_at_least"] >= 1
         assert f["secrets"] == (f["secrets_at_least"] if f["secrets_exact"] else None)
+
+
+def test_entries_that_already_won_end_the_session(capsys, monkeypatch):
+    # `assist 0123:4,0` said "1 secret remains. It must be 0123." and "solved": false
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code = main(["assist", "4561:0,1", "0123:4,0", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["solved"] and "suggestion" not in data
+
+
+def test_a_guess_with_half_a_score_is_named_as_such():
+    # "0123 1" was read as the score 123 bulls 1 cow of the suggestion: "bulls + cows = 124
+    # exceeds the length 4"; a code of the game first is the guess, the rest its score
+    _, summary, out = session(["0123 1"])
+    assert "exceeds" not in out and "score '1' has no cows" in out and summary["entries"] == []

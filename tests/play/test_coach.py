@@ -182,3 +182,10 @@ def test_a_stop_request_ends_the_exact_review():
     finally:
         clear_stop()
     assert not review.exact and review.why == "the exact review was stopped"
+
+
+def test_a_tie_with_the_advice_names_the_advice():
+    # the coach answered the certified opening 1123 (5 at worst) with "+1 in the worst case
+    # (6 vs 5 with 1122)": a heuristic's guess named where the advice proves the same figure
+    review = Coach(MM).review(FeedbackLog(MM), "1111")
+    assert (review.worst, review.best_worst, review.best_worst_guess) == (6, 5, "1123")
