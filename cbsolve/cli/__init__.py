@@ -323,9 +323,11 @@ def _interrupted() -> None:
 
 
 def run() -> None:
+    from . import _stdout
     from ._budget import count_from_process_start
 
     count_from_process_start()      # the process is the command: its limit counts from its start
+    _stdout.install()               # its document comes out whole when Ctrl-C lands mid-write
     code = main()
     if code == 130:
         from . import _interrupt

@@ -30,7 +30,10 @@ EXIT_INTERRUPTED = 130
 
 _state = {"signals": 0, "sigint": False, "raise": False, "escalated": False, "graceful": True,
           "command": None, "json": False, "emitted": False, "printing": False,
-          "deferred": False, "interactive": False}
+          "deferred": False, "interactive": False, "force_pending": False}
+#: Held by the forced exit and while the printing flag changes: a document is either begun
+#: before the forced exit looks (which then waits for its end) or never begun.
+_printing_lock = threading.Lock()
 
 
 def interactive() -> None:
@@ -91,26 +94,45 @@ def _escalate() -> None:
 
 
 def _force_exit() -> None:
-    if _state["json"] and not _state["emitted"]:
-        os.write(1, (json.dumps(stub()) + "\n").encode())
-    os.write(2, b"cbsolve: interrupted\n")
-    leave(EXIT_INTERRUPTED)
+    with _printing_lock:
+        if _state["printing"]:
+            # The document is being written, the main thread is not stuck in a kernel: a
+            # reader that does not read blocks the write. Exiting now would cut the document
+            # (and the stub would make a second one): the forced exit waits for its end.
+            _state["force_pending"] = True
+            return
+        if _state["json"] and not _state["emitted"]:
+            os.write(1, (json.dumps(stub()) + "\n").encode())
+        os.write(2, b"cbsolve: interrupted\n")
+        leave(EXIT_INTERRUPTED)
 
 
 class printing_document:
     """While the command prints its document (cli.emit) an interrupt waits: the document is
-    printed whole and marked printed, then the KeyboardInterrupt is raised. (Without this, a
-    game ended by its input closing and an interrupt landing together printed the game's
-    record and then the interrupted stub: two documents.)"""
+    printed whole, flushed and marked printed. (Without this, a game ended by its input closing
+    and an interrupt landing together printed the game's record and then the interrupted stub:
+    two documents; and a forced exit while a reader was not reading cut the document.) Then
+    an interactive command gets its KeyboardInterrupt; a command that stops on the stop request
+    needs none (it returns with the document printed, exit 130); a forced exit that came
+    meanwhile is due :data:`FORCE_SECONDS` later, should the command not end."""
 
     def __enter__(self) -> None:
-        _state["printing"] = True
+        with _printing_lock:
+            _state["printing"] = True
 
     def __exit__(self, *exc) -> None:
-        _state["printing"] = False
+        try:
+            if exc[0] is None:
+                sys.stdout.flush()     # out of the process before it counts as printed
+        finally:
+            with _printing_lock:
+                _state["printing"] = False
+                if _state["force_pending"]:
+                    _state["force_pending"] = False
+                    _later(FORCE_SECONDS, _force_exit)
         if _state["deferred"]:
             _state["deferred"] = False
-            if exc[0] is None:
+            if exc[0] is None and not _state["graceful"]:
                 raise KeyboardInterrupt
 
 
@@ -190,7 +212,7 @@ def install(command: str | None = None, as_json: bool = False) -> bool:
     main thread, e.g. a test runner calling the CLI from a worker). ``as_json``: the command
     owes one JSON document, printed by :func:`_force_exit` if it has none when forced out."""
     _state.update(command=command, json=as_json, emitted=False, printing=False,
-                  deferred=False)
+                  deferred=False, force_pending=False)
     if threading.current_thread() is not threading.main_thread():
         return False
     _quiet_resource_tracker()

@@ -136,6 +136,7 @@ def test_an_interrupt_landing_while_the_document_prints_waits_for_it(capsys):
     from cbsolve.cli import _interrupt, emit
 
     _interrupt._state.update(json=True, emitted=False, printing=False, deferred=False)
+    _interrupt.interactive()                       # as `play` is
     calls = []
 
     def echo_then_signal(message=None, **kwargs):
