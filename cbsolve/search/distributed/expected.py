@@ -14,6 +14,8 @@ first. On a cluster of enough threads a class of enough secrets (:class:`Split`)
 more, as the threaded search splits it: a best-first
 search over its second guesses (up to the stabiliser of the history), each guess's expansion
 a task, so one large class does not keep a single worker busy while the others idle.
+A searched set smaller than a split class is solved with its guesses in flight (the same
+best-first search, one task a guess, no barrier between first guesses: :meth:`_in_flight`).
 
 The incumbent bound is shared by ordering: at most as many tasks as the cluster has threads
 are in flight, and each task is submitted with the budget the driver knows at that moment
