@@ -76,6 +76,9 @@ def assist_command(entries, log_file, strategy, objective, tree_path, guesses, s
         if as_json:
             emit(True, {**session.entries(), "command": "assist", "interrupted": True,
                         "complete": False}, "")
+        elif len(session.a.log):
+            click.echo(f"\nentries so far: {' '.join(session.a.log.tokens())} (give them to "
+                       "cbsolve assist to go on)")
         click.echo("cbsolve: interrupted", err=True)
         return EXIT_INTERRUPTED
     if as_json:

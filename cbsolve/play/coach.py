@@ -86,7 +86,8 @@ class Review:
         n = self.candidates
         if self.followed is not None:
             return (f"coach: {self.guess} is the advice ({self.followed}): {self.worst} more "
-                    f"guesses at worst, {self.total / n:.3f} on average from here")
+                    f"guess{'es' if self.worst != 1 else ''} at worst, {self.total / n:.3f} on "
+                    "average from here")
         return (f"coach: {self.guess} costs +{self.delta_expected:.3f} guesses on average "
                 f"({self.total / n:.3f} to finish vs {self.best_total / n:.3f} with "
                 f"{self.best_expected_guess}) and +{self.delta_worst} in the worst case "

@@ -213,3 +213,19 @@ def test_a_guess_with_half_a_score_is_named_as_such():
     # exceeds the length 4"; a code of the game first is the guess, the rest its score
     _, summary, out = session(["0123 1"])
     assert "exceeds" not in out and "score '1' has no cows" in out and summary["entries"] == []
+
+
+def test_ctrl_c_in_text_mode_prints_the_entries_to_go_on_with(capsys, monkeypatch):
+    # Ctrl-C printed only "cbsolve: interrupted": the entries typed were lost (JSON had them)
+    class CtrlC(io.StringIO):
+        def readline(self, *args):
+            line = super().readline(*args)
+            if not line:
+                raise KeyboardInterrupt
+            return line
+
+    monkeypatch.setattr(sys, "stdin", CtrlC("0123 1 2\n4567:0,1\n"))
+    assert main(["assist"]) == 130
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == ("entries so far: 0123:1,2 4567:0,1 (give them to cbsolve "
+                                    "assist to go on)")

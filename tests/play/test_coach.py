@@ -189,3 +189,10 @@ def test_a_tie_with_the_advice_names_the_advice():
     # (6 vs 5 with 1122)": a heuristic's guess named where the advice proves the same figure
     review = Coach(MM).review(FeedbackLog(MM), "1111")
     assert (review.worst, review.best_worst, review.best_worst_guess) == (6, 5, "1123")
+
+
+def test_the_last_guess_reads_as_one_guess():
+    # "6543 is the advice (determined): 1 more guesses at worst"
+    log = FeedbackLog.parse(MM, ["1123:1,0", "1445:1,1", "6155:1,1", "4525:1,1"])
+    review = Coach(MM).review(log, "6543")
+    assert review.followed == "determined" and ": 1 more guess at worst," in review.describe()
