@@ -21,8 +21,14 @@ more than ``--allow`` seconds (default 1.5: the ~1 s the brief allows plus the t
 case that cannot finish in time: with ``--time-limit L`` (the wall time from the process's
 start to its exit, minus L: start-up included, as a person waits for it), and with a Ctrl-C
 ``--after`` seconds in (the time from the SIGINT to the exit, the exit code, and whether the
-command printed its best so far). The interactive commands are run under Ctrl-C only where
-they take no ``--time-limit``.
+command printed its best so far). An interactive command's limit is each answer's: a case that
+converses (``INPUT``) counts the overrun of its last answer from the line that asked for it;
+the cases whose answers take no time run under Ctrl-C only (``CTRL_C_ONLY``). Each case gets
+a verdict: ``ok``; "did not exercise the stop" (it ended before its Ctrl-C, or before its limit
+without saying so: it measured nothing, which is not a slow stop); "slow stop" (past
+``--allow``, 0.5 s here); a wrong exit; no answer printed; Ctrl-C called a time limit. Exit 1
+when some case's verdict is not ``ok``; ``--rerun-failures`` runs those once more at the end
+(under load, a slow stop is rerun before it counts) and the rerun decides.
 
     nice python scripts/stress/stress_time_limits.py --commands                 # every command
     nice python scripts/stress/stress_time_limits.py --commands --only bounds-huge analyze
@@ -39,6 +45,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 GAMES = {
@@ -169,13 +176,19 @@ COMMANDS = {
     "partition-l8x26": ["partition", "IJKLMNOP", "ABCDEFGH:1,1", "--variant", "mastermind",
                         "--length", "8", "--letters", "26", "--repeats"],
 }
-#: Protocol lines sent (the pipe left open) to the commands that read them.
-INPUT = {"bot-mm88": "guess\nscore 2 3\nguess\n"}
+#: Protocol lines sent (the pipe left open) to the commands that read them, each once the
+#: previous one is answered (one line of output each): the bot's second guess is computed under
+#: its own ``--time-limit`` (a limit is per answer in the interactive commands), so its
+#: overrun is counted from that line, not from the process's start.
+INPUT = {"bot-mm88": ["guess", "score 2 3", "guess"]}
 #: Ctrl-C sooner than ``--after`` for the cases that end on their own by then (64 of 26
 #: letters answers in about 2.4 s: the constructions are skipped).
 AFTER = {"bounds-huge": 1.0}
-#: Commands that take no --time-limit: Ctrl-C only (every command takes one now).
-CTRL_C_ONLY: set[str] = set()
+#: Ctrl-C only: in the interactive commands ``--time-limit`` is each answer's, and these cases
+#: compute none that takes time (an opening from the book, a host that only scores guesses, a
+#: bot sent no line, 8 of 26 advised at once after its two replies): the limit has nothing to
+#: stop there (their run ends with their input at once). `assist-mm88` and `bot-mm88` run it.
+CTRL_C_ONLY = {"assist", "play", "bot", "play-mm88", "assist-l8x26"}
 #: Commands that read a person's input: given none (an open pipe), they wait in their loop.
 READS_INPUT = {"assist", "play", "bot", "assist-mm88", "bot-mm88", "play-mm88", "assist-l8x26"}
 
@@ -214,27 +227,40 @@ def run_command(name: str, argv: list[str], env: dict, limit: float | None,
         child = subprocess.Popen([sys.executable, "-m", "cbsolve", *args], env=env, cwd=root,
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
-        if name in INPUT:
-            child.stdin.write(INPUT[name])
-            child.stdin.flush()
+        output = {"out": [], "err": []}
+        readers = [threading.Thread(target=_pump, args=(stream, output[key]), daemon=True)
+                   for stream, key in ((child.stdout, "out"), (child.stderr, "err"))]
+        for reader in readers:
+            reader.start()
+        cap = start + (after if after is not None else 120)
+        asked = _converse(child, INPUT.get(name, []), output["out"], cap)
         sent = None
         if after is not None:
             try:
-                child.wait(after)
+                child.wait(max(0.0, cap - time.perf_counter()))
             except subprocess.TimeoutExpired:
                 sent = time.perf_counter()
                 child.send_signal(signal.SIGINT)
+        child.stdin.close()
         try:
-            out, err = child.communicate(timeout=120)
+            child.wait(120)
         except subprocess.TimeoutExpired:
             child.kill()
-            out, err = child.communicate()
+            child.wait()
         end = time.perf_counter()
+        for reader in readers:
+            reader.join()
+        out = "".join(line for _, line in output["out"])
+        err = "".join(line for _, line in output["err"])
     row = {"command": name, "limit": limit, "ctrl_c_after": after, "exit": child.returncode,
            "wall": round(end - start, 2), "printed": bool(out.strip()),
            "stderr": err.strip().splitlines()[-1][:80] if err.strip() else ""}
     said = "time limit" in (out + err).lower()
-    if limit is not None:
+    if limit is not None and asked is not None:
+        # the last answer's own limit: from the line that asked for it to its reply
+        row["overrun"] = round(asked - limit, 2)
+        row["exercised"] = asked >= limit - allow   # answers keep a reserve before it
+    elif limit is not None:
         row["overrun"] = round(end - start - limit, 2)
         # ended before its limit without saying it stopped there: it finished (or its input
         # ended), so the limit's stop path did not run
@@ -251,12 +277,36 @@ def run_command(name: str, argv: list[str], env: dict, limit: float | None,
     return row
 
 
+def _pump(stream, lines: list) -> None:
+    """Reads ``stream`` to its end, each line with the time it came."""
+    for line in stream:
+        lines.append((time.perf_counter(), line))
+
+
+def _converse(child, lines: list[str], replies: list, cap: float) -> float | None:
+    """Sends ``lines`` one at a time, each once the previous one has its reply (a line of
+    output), until ``cap``; the seconds the last line took to be answered (None when there
+    were none, or it was not answered by ``cap``)."""
+    took = None
+    for line in lines:
+        waiting_for = len(replies) + 1
+        asked = time.perf_counter()
+        child.stdin.write(line + "\n")
+        child.stdin.flush()
+        while len(replies) < waiting_for and child.poll() is None and time.perf_counter() < cap:
+            time.sleep(0.01)
+        if len(replies) < waiting_for:
+            return None
+        took = replies[waiting_for - 1][0] - asked
+    return took
+
+
 #: Commands whose standard output holds no answer of their own on Ctrl-C: a bot prints its
 #: replies to the protocol's lines, and it was sent none.
 NO_ANSWER_ON_CTRL_C = {"bot"}
 
 
-def verdict(name: str, row: dict, allow: float) -> str:
+def verdict(name: str, row: dict, allow: float = 0.5) -> str:
     """How the case ended: ``ok``, or what it failed at. "did not exercise the stop" (it
     ended before its Ctrl-C, or before its limit without saying so) is told apart from a slow
     stop: it measured nothing."""
@@ -291,7 +341,7 @@ def main_commands(args, env) -> int:
 
     for name in names:
         cases = [(None, AFTER.get(name, args.after))]
-        if name not in CTRL_C_ONLY:
+        if name not in CTRL_C_ONLY and not args.ctrl_c_only:
             cases = [(limit, None) for limit in args.limits] + cases
         for limit, after in cases:
             run(name, limit, after)
@@ -331,6 +381,8 @@ def main(argv=None) -> int:
                         help="With --commands: these commands only.")
     parser.add_argument("--after", type=float, default=3.0,
                         help="With --commands: Ctrl-C this many seconds in.")
+    parser.add_argument("--ctrl-c-only", action="store_true",
+                        help="With --commands: the Ctrl-C arm only (no --time-limit runs).")
     parser.add_argument("--rerun-failures", action="store_true",
                         help="With --commands: run each failed case once more at the end.")
     args = parser.parse_args(argv)

@@ -220,6 +220,23 @@ def test_stress_time_limits_one_case():
     assert row["call"] == "evaluate" and json.dumps(row)
 
 
+def test_stress_commands_tell_an_unexercised_stop_from_a_slow_one():
+    """A case that ended before its Ctrl-C measured nothing: its own verdict, not a slow stop."""
+    verdict = load_script("stress_time_limits").verdict
+    ctrl_c = {"limit": None, "exit": 130, "printed": True, "says_time_limit": False}
+    assert verdict("next", {**ctrl_c, "exercised": False, "overrun": None}) \
+        == "did not exercise the stop"
+    assert verdict("next", {**ctrl_c, "exercised": True, "overrun": 0.9}, 0.5) == "slow stop"
+    assert verdict("next", {**ctrl_c, "exercised": True, "overrun": 0.1}, 0.5) == "ok"
+    assert verdict("next", {**ctrl_c, "exercised": True, "overrun": 0.1, "printed": False},
+                   0.5) == "no answer printed"
+    assert verdict("bot", {**ctrl_c, "exercised": True, "overrun": 0.1, "printed": False},
+                   0.5) == "ok"
+    timed = {"limit": 2.0, "exit": 0, "printed": True, "exercised": True, "overrun": 0.2}
+    assert verdict("next", timed, 0.5) == "ok"
+    assert verdict("next", {**timed, "exit": 2}, 0.5) == "exit 2"
+
+
 def test_script_path_finds_each_folder():
     assert script_path("make_models").parent.name == "models"
     assert script_path("find_witness").parent.name == "research"
