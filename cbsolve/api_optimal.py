@@ -145,7 +145,7 @@ def _distributed(variant, scheduler, objective, position, certificate, ties, loo
         else:
             from .search.distributed import solve_worst_distributed
 
-            with cluster_client(scheduler, workers) as client:
+            with cluster_client(scheduler, workers, deadline=deadline) as client:
                 result = solve_worst_distributed(client, variant, guesses=guesses,
                                                  max_depth=max_depth, certificate=certificate,
                                                  root=position, deadline=deadline, trace=trace,

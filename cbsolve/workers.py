@@ -23,14 +23,22 @@ def resolve(workers: int | None) -> int:
     return max(1, workers or default_workers())
 
 
-def connect(scheduler: str):
+#: How long a scheduler has to answer a connection, when no deadline is sooner.
+CONNECT_SECONDS = 10.0
+
+
+def connect(scheduler: str, deadline=None):
     """A Dask client of the scheduler at ``scheduler``; one clear CbsolveError (exit 2) when
-    distributed is missing or the scheduler does not answer within 10 s."""
+    distributed is missing or the scheduler does not answer within :data:`CONNECT_SECONDS`, or
+    within what is left of ``deadline`` (a :class:`cbsolve.deadline.Deadline`) when sooner."""
     from .extras import require
 
     Client = require("distributed", "--scheduler (a Dask cluster)").Client
+    left = None if deadline is None else deadline.left()
+    seconds = CONNECT_SECONDS if left is None else max(0.05, min(CONNECT_SECONDS, left))
     try:
-        return Client(scheduler, timeout=10)
+        return Client(scheduler, timeout=seconds)
     except (OSError, TimeoutError, ValueError) as exc:   # ValueError: no port in the address
-        raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}: {exc} "
+        within = "" if seconds == CONNECT_SECONDS else f" (within the time limit, {seconds:.2g} s)"
+        raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}{within}: {exc} "
                            "(expected an address like tcp://host:8786)") from None

@@ -84,7 +84,7 @@ def run_dask(cells: list[dict], scheduler: str, *, work=run_cell, order=cost,
     from distributed import as_completed
 
     cells = sorted(cells, key=order, reverse=True)
-    client = connect(scheduler)
+    client = connect(scheduler, deadline)
     try:
         # pure=False: identical cells are still computed (and keys stay unique); the priority
         # makes the scheduler start the longest cells first, as the local pool does

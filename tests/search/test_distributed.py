@@ -101,6 +101,24 @@ def test_cli_bad_distributed_options_exit_2(capsys, args, words):
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_scheduler_that_never_answers_is_given_up_at_the_deadline():
+    """A listening socket that never speaks Dask: connecting waits for the deadline given (0.3 s
+    of a counting clock that the connection's own wait cannot move: the limit is what is
+    asserted, in the error's words), not for the default 10 s."""
+    import socket
+
+    from cbsolve.deadline import Deadline
+    from cbsolve.errors import CbsolveError
+    from cbsolve.workers import connect
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(1)
+        port = silent.getsockname()[1]
+        with pytest.raises(CbsolveError, match="within the time limit, 0.3 s"):
+            connect(f"tcp://127.0.0.1:{port}", Deadline(0.3, clock=lambda: 0.0))
+
+
 def test_time_limit_reports_not_proved(client):
     result = DistributedExpected(client, Variant.preset("mastermind"), None, "all",
                                  time_limit=0.001).run()

@@ -61,10 +61,12 @@ LOCAL_CONFIG = {
 class cluster_client:
     """``with cluster_client(address_or_local, workers) as client``: a client of an existing
     scheduler, or of a local cluster of ``workers`` one-thread worker processes started with
-    ``config`` (:data:`LOCAL_CONFIG`)."""
+    ``config`` (:data:`LOCAL_CONFIG`); connecting to a scheduler waits at most until
+    ``deadline``."""
 
-    def __init__(self, scheduler: str, workers: int | None, config: dict | None = None):
-        self.scheduler, self.workers = scheduler, workers
+    def __init__(self, scheduler: str, workers: int | None, config: dict | None = None,
+                 deadline=None):
+        self.scheduler, self.workers, self.deadline = scheduler, workers, deadline
         self.config = LOCAL_CONFIG if config is None else config
         self.cluster = self.client = None
         self.closing: threading.Thread | None = None  # the background close after a stop
@@ -73,7 +75,7 @@ class cluster_client:
         from ...workers import connect, default_workers
 
         if self.scheduler != "local":
-            self.client = connect(self.scheduler)
+            self.client = connect(self.scheduler, self.deadline)
             return self.client
         from ...extras import require
 

@@ -545,7 +545,7 @@ def solve_expected_distributed(variant: Variant, scheduler: str, *, workers: int
     deadline = Deadline.given(deadline, time_limit)
     result = None
     try:
-        with cluster_client(scheduler, workers) as client:
+        with cluster_client(scheduler, workers, deadline=deadline) as client:
             driver = DistributedExpected(client, variant, max_depth, guesses, deadline=deadline,
                                          trace=trace)
             driver.steps = None if checkpoint is None else checkpoint.dask_expected_steps()
