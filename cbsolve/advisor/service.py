@@ -173,11 +173,17 @@ class PositionService:
     def counted(self, log: FeedbackLog, deadline: Deadline,
                 backend: str = "auto") -> tuple[int | None, bool]:
         """(how many secrets ``log`` leaves, exact): the constraint backends' count within
-        ``deadline``, a lower bound when not exact (None: nothing counted)."""
+        ``deadline``, a lower bound when not exact (None: nothing counted). A named backend
+        counts alone: an empty set needs no diagnosis here (a partition's empty reply classes
+        are most of them; :meth:`remaining` diagnoses its own), and the diagnosis' solver
+        fallback imports OR-Tools, about a second, even after a stop."""
         from ..consistency import Query, consistent
+        from ..consistency.backends import get_backend
         from ..status import Status
 
-        res = consistent(log, Query(count=True, limit=0), deadline=deadline, backend=backend)
+        query = Query(count=True, limit=0)
+        res = (consistent(log, query, deadline=deadline, backend=backend) if backend == "auto"
+               else get_backend(backend).solve(log, query, deadline=deadline))
         if res.status == Status.INFEASIBLE:
             return 0, True
         return res.count, bool(res.exact)

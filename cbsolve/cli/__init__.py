@@ -311,6 +311,16 @@ def _run(argv):
     except KeyboardInterrupt:
         _interrupted()
         code = 130
+    except Exception:
+        from . import _interrupt
+
+        # Ctrl-C's KeyboardInterrupt can land where a library turns it into its own error (a
+        # native module's initialisation: "ImportError: initialization failed"): after a
+        # Ctrl-C that is the interrupt still, never a traceback
+        if not _interrupt.signalled():
+            raise
+        _interrupted()
+        code = 130
     return code
 
 

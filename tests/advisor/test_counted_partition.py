@@ -80,3 +80,24 @@ def test_cli_partition_beyond_the_listing(capsys):
         assert sum(c["count"] for c in data["classes"]) == data["candidates"]
     else:
         assert data["stopped"] == "time" and data["time_limit_hit"] is True
+
+
+def test_empty_reply_classes_are_counted_without_a_diagnosis(monkeypatch):
+    """Each class the guess cannot get (most of them) is an inconsistent log: counting it ran
+    the diagnosis of an inconsistent log, whose solver fallback imports OR-Tools (about a
+    second, after a Ctrl-C too: the import outlasted the grace period and was cut in a native
+    module's initialisation, a traceback). A count needs none."""
+    import cbsolve.consistency.diagnose as diagnose
+
+    def no_diagnosis(*args, **kwargs):
+        raise AssertionError("a class count diagnosed its empty class")
+
+    monkeypatch.setattr(diagnose, "diagnose", no_diagnosis)
+    _, log = hidden_secret_log(MM1010, 6, np.random.default_rng(1))
+    part = api.partition("0011223344", log, members=False, deadline=Deadline(None))
+    assert isinstance(part, CountedPartition) and part.complete
+    from cbsolve.advisor.service import PositionService
+
+    # the secret 0011223344 would have scored 1 bull against the first guess
+    empty = FeedbackLog.parse(MM1010, ["0123456789:2,3", "0011223344:10,0"])
+    assert PositionService(MM1010).counted(empty, Deadline(None), backend="native") == (0, True)

@@ -93,3 +93,36 @@ def test_a_stopping_command_gets_no_keyboard_interrupt_after_its_document(capsys
         click.echo = original
     assert json.loads(capsys.readouterr().out) == {"command": "partition"}
     assert not _interrupt.owes_json() and not _interrupt._state["deferred"]
+
+
+class _FailingApp:
+    """The CLI's click group, failing as a library does when Ctrl-C's KeyboardInterrupt
+    lands in a native module's initialisation (OR-Tools: "ImportError: initialization
+    failed", exit 1 with a traceback)."""
+
+    @staticmethod
+    def main(*args, **kwargs):
+        raise ImportError("initialization failed")
+
+
+def test_an_error_a_ctrl_c_caused_is_the_interrupt(capsys, monkeypatch):
+    import cbsolve.cli as cli
+    import cbsolve.cli.score  # noqa: F401  (registered on the real group before it is replaced)
+
+    monkeypatch.setattr(cli, "app", _FailingApp)
+    monkeypatch.setattr(_interrupt, "signalled", lambda: True)
+    code = cli.main(["score", "1234", "1243", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 130 and json.loads(out) == {"command": "score", "interrupted": True,
+                                               "complete": False}
+    assert err.strip().splitlines() == ["cbsolve: interrupted"]
+
+
+def test_the_same_error_without_a_ctrl_c_is_not_hidden(monkeypatch):
+    import cbsolve.cli as cli
+    import cbsolve.cli.score  # noqa: F401
+
+    monkeypatch.setattr(cli, "app", _FailingApp)
+    monkeypatch.setattr(_interrupt, "signalled", lambda: False)
+    with pytest.raises(ImportError):
+        cli.main(["score", "1234", "1243"])
