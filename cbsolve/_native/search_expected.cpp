@@ -1049,10 +1049,13 @@ class Solver {
                 const GuessInfo& front = queue.top();
                 Val lbg{front.lt, front.lw};
                 if (!lt(lbg, best)) {
-                    fail = vmin(fail, lbg);
-                    break;
-                }
-                if (others_done || lt(lbg, others_lb)) {
+                    // No candidate left can beat the best; the other codes still can while
+                    // their bound is below it (a candidate's value found above that bound).
+                    if (others_done || !lt(others_lb, best)) {
+                        fail = vmin(fail, lbg);
+                        break;
+                    }
+                } else if (others_done || lt(lbg, others_lb)) {
                     GuessInfo k = queue.pop();
                     if (!k.refined && opt_refine && n >= refine_min) {
                         if (refine(S, n, d, played, k, best, fail, sc, bS))  // sets k.refined
