@@ -17,6 +17,9 @@ the final tree from the stored subtrees (no class is solved twice). A class solv
 parallel split (:mod:`cbsolve.search.expected.split`; Bulls & Cows 4/10: over 1,000 secrets,
 more than a minute) also has its second guesses recorded as they settle (``current.split``,
 reply -> ``exact`` and ``refuted``: guess -> (total, worst)): a resumed split starts from them.
+Inside it, each guess being expanded records its classes as they are solved (``classes``,
+with their subtrees; a class split again keeps its own record in ``inner``): a resumed
+expansion solves only the others (:class:`SplitJournal`).
 """
 from __future__ import annotations
 
@@ -231,7 +234,7 @@ class SplitJournal:
         """Second guess ``g`` settled with its exact ``value``; ``tree`` (members, d, history:
         it is the running best) its subtree is built now (its classes recorded, else from the
         table) and kept, so a resume that ends with it need not solve its classes again."""
-        solved = self._classes(g)
+        solved = None if tree is None else self._classes(g)   # before _put drops them
         self._put("exact", g, value)
         if tree is None:
             return
