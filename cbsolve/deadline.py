@@ -182,6 +182,39 @@ class Deadline:
 UNLIMITED = Deadline(None)
 
 
+class Abandoned(Exception):
+    """The deadline given to :func:`finish_or_abandon` expired (or a stop request came) before
+    the work ended; the work goes on in its thread, its result unused."""
+
+
+def finish_or_abandon(work: Callable[[], T], deadline: Deadline) -> T:
+    """``work()`` (a call that cannot be stopped: a Python import, a connection's handshake, a
+    kernel with no stop flag that releases the GIL) in a daemon thread, waited for while
+    ``deadline`` lasts: its value, or its exception re-raised here, or :class:`Abandoned`
+    when the deadline expires or Ctrl-C's stop request comes first (looked at every
+    :data:`POLL_SECONDS`)."""
+    if deadline.expired():
+        raise Abandoned
+    box: dict = {}
+    done = threading.Event()      # an Event, not join(): see run_interruptible
+
+    def target() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # surfaced in the calling thread  # noqa: BLE001
+            box["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=target, daemon=True, name="cbsolve-abandonable").start()
+    while not done.wait(POLL_SECONDS):
+        if deadline.expired():
+            raise Abandoned
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
 def run_interruptible(work: Callable[[], T], stop: Callable[[str], None], *,
                       deadline: Deadline | None = None,
                       on_wait: Callable[[], None] | None = None) -> T:

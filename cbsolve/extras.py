@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import threading
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -80,22 +79,16 @@ def imported_within(module: str, deadline: Deadline) -> bool:
     Ctrl-C's stop request). A Python import cannot be stopped, and OR-Tools' takes 0.4-1 s
     (it imports pandas), so it runs in a background thread that finishes it while the caller
     goes on without the module."""
-    from .deadline import POLL_SECONDS
+    from .deadline import Abandoned, finish_or_abandon
 
-    if deadline.expired():
-        return False
-    done = threading.Event()
-
-    def target() -> None:
+    def import_it() -> None:
         try:
             importlib.import_module(module)
         except BaseException:       # noqa: BLE001  (require() reports it in the caller)
             pass
-        finally:
-            done.set()
 
-    threading.Thread(target=target, daemon=True, name=f"cbsolve-import-{module}").start()
-    while not done.wait(POLL_SECONDS):
-        if deadline.expired():
-            return False
+    try:
+        finish_or_abandon(import_it, deadline)
+    except Abandoned:
+        return False
     return True

@@ -35,9 +35,7 @@ def connect(scheduler: str, deadline=None):
     The client is made in a thread that this one stops waiting for: Dask's own ``timeout``
     covers opening the connection, not the handshake after it, so an address that accepts and
     never answers (a port another service holds) kept ``Client`` waiting without end."""
-    import threading
-
-    from .deadline import stop_requested
+    from .deadline import Abandoned, Deadline, finish_or_abandon, stop_requested
     from .extras import require
 
     Client = require("distributed", "--scheduler (a Dask cluster)").Client
@@ -45,29 +43,14 @@ def connect(scheduler: str, deadline=None):
     seconds = CONNECT_SECONDS if left is None else max(0.05, min(CONNECT_SECONDS, left))
     limited = seconds < CONNECT_SECONDS
     grace = 0.2 if limited else 1.0      # for Dask's own error, which says more than ours
-    made: dict = {}
-
-    def make() -> None:
-        try:
-            made["client"] = Client(scheduler, timeout=seconds)
-        except Exception as exc:   # noqa: BLE001  (reported below, in the caller's thread)
-            made["error"] = exc
-
-    worker = threading.Thread(target=make, name="cbsolve-connect", daemon=True)
-    worker.start()
-    waited = 0.0
-    while worker.is_alive() and waited < seconds + grace and not stop_requested():
-        worker.join(0.05)
-        waited += 0.05
-    if worker.is_alive():
+    try:
+        return finish_or_abandon(lambda: Client(scheduler, timeout=seconds),
+                                 Deadline(seconds + grace))
+    except Abandoned:
         why = ("stopped" if stop_requested() else "no answer within the time limit" if limited
                else f"no answer in {CONNECT_SECONDS:g} s")
         raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}: {why} "
-                           "(expected an address like tcp://host:8786)")
-    exc = made.get("error")
-    if isinstance(exc, (OSError, TimeoutError, ValueError)):   # ValueError: no port in it
+                           "(expected an address like tcp://host:8786)") from None
+    except (OSError, TimeoutError, ValueError) as exc:   # ValueError: no port in the address
         raise CbsolveError(f"cannot connect to the Dask scheduler at {scheduler!r}: {exc} "
                            "(expected an address like tcp://host:8786)") from None
-    if exc is not None:
-        raise exc
-    return made["client"]

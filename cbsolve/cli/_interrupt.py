@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 
-from ..deadline import request_stop
+from ..deadline import Abandoned, request_stop
 
 #: After the stop request, how long a command has to end with its partial answer.
 GRACE_SECONDS = 1.0
@@ -244,10 +244,6 @@ def _quiet_resource_tracker() -> None:
             _TRACKER_WARNING
 
 
-class Abandoned(Exception):
-    """The deadline given to :func:`abandonable` expired before the work finished."""
-
-
 def abandonable(work, deadline=None):
     """``work()`` (a heuristic kernel with no stop flag, which releases the GIL) in a worker
     thread while the main thread watches the stop request: on Ctrl-C it raises
@@ -255,32 +251,18 @@ def abandonable(work, deadline=None):
     ``deadline`` expires, :class:`Abandoned`. The kernel is left running: the CLI then ends
     the process (:func:`leave`). Outside the CLI's main thread the call is made directly (and
     the deadline is seen only before it starts)."""
+    from ..deadline import UNLIMITED, finish_or_abandon, stop_requested
+
     if deadline is not None and deadline.expired():
         raise Abandoned
     if threading.current_thread() is not threading.main_thread() or _state.get("fd") is None:
         return work()
-    from ..deadline import POLL_SECONDS, stop_requested
-
-    box: dict = {}
-    done = threading.Event()
-
-    def target() -> None:
-        try:
-            box["value"] = work()
-        except BaseException as exc:  # surfaced in the calling thread  # noqa: BLE001
-            box["error"] = exc
-        finally:
-            done.set()
-
-    threading.Thread(target=target, daemon=True, name="cbsolve-abandonable").start()
-    while not done.wait(POLL_SECONDS):
+    try:
+        return finish_or_abandon(work, deadline or UNLIMITED)
+    except Abandoned:
         if stop_requested():
-            raise KeyboardInterrupt
-        if deadline is not None and deadline.expired():
-            raise Abandoned
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+            raise KeyboardInterrupt from None
+        raise
 
 
 def uninstall() -> None:
