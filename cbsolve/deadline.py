@@ -187,16 +187,29 @@ class Abandoned(Exception):
     the work ended; the work goes on in its thread, its result unused."""
 
 
-def finish_or_abandon(work: Callable[[], T], deadline: Deadline) -> T:
+#: Set once work is left running in its thread (:func:`finish_or_abandon`): the process should
+#: then end without the interpreter's shutdown, which a native call still running can abort.
+_ABANDONED = threading.Event()
+
+
+def work_abandoned() -> bool:
+    """Some work was left running in its thread: end the process with ``os._exit``."""
+    return _ABANDONED.is_set()
+
+
+def finish_or_abandon(work: Callable[[], T], deadline: Deadline, grace: float = 0.0) -> T:
     """``work()`` (a call that cannot be stopped: a Python import, a connection's handshake, a
     kernel with no stop flag that releases the GIL) in a daemon thread, waited for while
     ``deadline`` lasts: its value, or its exception re-raised here, or :class:`Abandoned`
     when the deadline expires or Ctrl-C's stop request comes first (looked at every
-    :data:`POLL_SECONDS`)."""
+    :data:`POLL_SECONDS`). ``grace``: once the deadline has expired, how long more the work
+    is waited for (work that has a stop of its own, which the stop request or a timer has
+    called: a SAT solver's interrupt, which ends most calls at once)."""
     if deadline.expired():
         raise Abandoned
     box: dict = {}
     done = threading.Event()      # an Event, not join(): see run_interruptible
+    wake = threading.Event()      # the work's end, or a stop request: no poll's delay
 
     def target() -> None:
         try:
@@ -205,11 +218,20 @@ def finish_or_abandon(work: Callable[[], T], deadline: Deadline) -> T:
             box["error"] = exc
         finally:
             done.set()
+            wake.set()
 
     threading.Thread(target=target, daemon=True, name="cbsolve-abandonable").start()
-    while not done.wait(POLL_SECONDS):
-        if deadline.expired():
-            raise Abandoned
+    try:
+        with stop_hook(wake.set):
+            while not done.is_set():
+                wake.wait(POLL_SECONDS)
+                if not done.is_set() and deadline.expired():
+                    if not done.wait(grace):
+                        raise Abandoned
+    except BaseException:             # Abandoned, or a KeyboardInterrupt while waiting
+        if not done.is_set():
+            _ABANDONED.set()
+        raise
     if "error" in box:
         raise box["error"]
     return box["value"]

@@ -3,7 +3,15 @@ import threading
 
 import pytest
 
-from cbsolve.deadline import Deadline, request_stop, run_interruptible
+from cbsolve.deadline import (
+    UNLIMITED,
+    Abandoned,
+    Deadline,
+    finish_or_abandon,
+    request_stop,
+    run_interruptible,
+    work_abandoned,
+)
 
 
 class FakeClock:
@@ -92,3 +100,22 @@ def test_on_wait_is_called_while_the_kernel_runs():
 
     assert run_interruptible(lambda: enough.wait(30), lambda why: None, on_wait=progress)
     assert len(calls) >= 2
+
+
+def test_finish_or_abandon_waits_its_grace_for_work_that_stops():
+    """Work that ends soon after the stop (a solver that reads its interrupt) is waited for."""
+    release = threading.Event()
+    threading.Timer(0.05, request_stop).start()
+    threading.Timer(0.15, release.set).start()
+    assert finish_or_abandon(lambda: release.wait() and "done", UNLIMITED, grace=1.0) == "done"
+
+
+def test_finish_or_abandon_leaves_work_that_outlasts_its_grace_and_says_so():
+    release = threading.Event()
+    threading.Timer(0.05, request_stop).start()
+    try:
+        with pytest.raises(Abandoned):
+            finish_or_abandon(release.wait, UNLIMITED, grace=0.05)
+        assert work_abandoned()      # the CLI then ends with os._exit, not the shutdown
+    finally:
+        release.set()

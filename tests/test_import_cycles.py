@@ -126,7 +126,7 @@ def test_no_import_cycle_in_cbsolve():
 
 #: The data flow of docs/architecture.md, left to right: a module imports only from its own
 #: column or the columns to its left. Beside the flow (anyone may import them): errors, status,
-#: deadline, time_policy, machine, workers, inputs, extras, lazy and the native kernels.
+#: deadline, sat_call, time_policy, machine, workers, inputs, extras, lazy and the native kernels.
 FLOW = [
     {"variant"},
     {"codes", "patterns", "capacity", "guess_pool"},
@@ -139,8 +139,8 @@ FLOW = [
     {"advisor"},
     {"cli", "play", "analysis", "api", "api_results", "api_optimal", "gym", "__main__"},
 ]
-BESIDE = {"", "errors", "status", "deadline", "time_policy", "machine", "workers", "inputs", "extras", "isa",
-          "_native", "lazy"}
+BESIDE = {"", "errors", "status", "deadline", "sat_call", "time_policy", "machine", "workers",
+          "inputs", "extras", "isa", "_native", "lazy"}
 #: docs/architecture.md, "Search, layer by layer": cbsolve/search/ the same way.
 SEARCH_LAYERS = [
     {"result"},

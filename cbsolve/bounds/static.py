@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..codes import CodeSpace
-from ..deadline import Deadline, stop_hook, stopped_by
+from ..deadline import Deadline, stopped_by
+from ..sat_call import StoppableSolve
 from ..status import Status
 from ..variant import Variant
 
@@ -216,14 +217,16 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
     reps = first_guess_representatives(variant, codes).tolist()
     # Glucose 4.2, not 4.1: measured here, 4.1 answered an interrupt up to 4 s late (pigeonhole
     # 11, 2 runs of 3) while 4.2 stopped within 0.08 s, so the time limit holds.
-    with Solver(name="glucose42", bootstrap_with=tot.cnf.clauses) as sat:
+    sat = Solver(name="glucose42", bootstrap_with=tot.cnf.clauses)
+    solve = StoppableSolve(sat)
+    try:
         sat.add_clause([xs[g] for g in reps])   # WLOG one question is an orbit representative
         # Descending: each success lowers the upper bound; the first UNSAT at k proves k + 1
         # questions are needed, which then meets the upper bound (monotone in k).
         k = top
         while k >= max(lower, 1):
             result.rounds += 1
-            status = _solve(sat, [-tot.rhs[k]], deadline)
+            status = _solve(solve, sat, [-tot.rhs[k]], deadline)
             if status is None:
                 result.notes.append(f"{stopped_by().reached()} while testing {k} questions")
                 break
@@ -255,6 +258,8 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
             for j in np.argsort(sep.sum(axis=0), kind="stable")[:PAIRS_PER_ROUND].tolist():
                 sat.add_clause([xs[g] for g in np.flatnonzero(sep[:, j]).tolist()])
                 result.pairs += 1
+    finally:
+        solve.free()            # unless abandoned while it ran (then kept)
     if result.upper is not None and result.lower >= result.upper:
         result.status = Status.OPTIMAL
     assert separates(variant, codes[best], packed)
@@ -289,7 +294,7 @@ def _pairs(groups):
     return out
 
 
-def _solve(sat, assumptions, deadline: Deadline) -> bool | None:
+def _solve(solve: StoppableSolve, sat, assumptions, deadline: Deadline) -> bool | None:
     """SAT call honouring the deadline and Ctrl-C: True/False, or None when interrupted."""
     left = deadline.left()
     if left is not None and left <= 0:
@@ -299,10 +304,10 @@ def _solve(sat, assumptions, deadline: Deadline) -> bool | None:
         timer = threading.Timer(left, sat.interrupt)
         timer.start()
     try:
-        with stop_hook(sat.interrupt):
-            answer = sat.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        answer = solve(assumptions, deadline)
     finally:
         if timer is not None:
             timer.cancel()
-        sat.clear_interrupt()
+        if not solve.abandoned:
+            sat.clear_interrupt()
     return None if deadline.expired() else answer

@@ -339,8 +339,12 @@ def run() -> None:
     count_from_process_start()      # the process is the command: its limit counts from its start
     _stdout.install()               # its document comes out whole when Ctrl-C lands mid-write
     code = main()
-    if code == 130:
+    from ..deadline import work_abandoned
+
+    if code == 130 or work_abandoned():
         from . import _interrupt
 
-        _interrupt.leave(code)   # the output is complete: nothing still running may hold us
+        # The output is complete: nothing still running (a kernel or a solver left in its
+        # thread) may hold us, nor abort the interpreter's shutdown when it returns
+        _interrupt.leave(code)
     sys.exit(code)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import threading
 
-from ..deadline import Deadline, stop_hook, stop_requested
+from ..deadline import Deadline, stop_requested
 from ..feedback import FeedbackLog
+from ..sat_call import StoppableSolve
 from ..status import Status
 from .blocks import Oracle
 from .clues import Clue, clues
@@ -95,6 +96,7 @@ class SatSession:
         self.deadline = deadline
         self.pool = IDPool()
         self.solver = Solver(name=solver)
+        self._solve = StoppableSolve(self.solver)
         self.keep = keep_clauses
         self.clauses: list[list[int]] = []
         n, d = variant.length, variant.n_symbols
@@ -154,7 +156,7 @@ class SatSession:
     def close(self) -> None:
         self._disarm()
         if self.solver is not None:
-            self.solver.delete()
+            self._solve.free()
             self.solver = None
 
     def poll(self) -> None:
@@ -170,7 +172,8 @@ class SatSession:
                 return
             if lit is not FALSE:
                 out.append(lit)
-        self.solver.add_clause(out)
+        if not self._solve.abandoned:     # an abandoned solver still runs: never touched again
+            self.solver.add_clause(out)
         if self.keep:
             self.clauses.append(out)
 
@@ -359,10 +362,10 @@ class SatSession:
                 self._disarm()                 # a stale watchdog must not interrupt this call
             if stop_requested():
                 return None
-            with stop_hook(self.solver.interrupt):    # Ctrl-C stops an untimed search too
-                answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            answer = self._solve(assumptions, deadline)    # Ctrl-C stops an untimed search too
             if stop_requested():
-                self.solver.clear_interrupt()
+                if not self._solve.abandoned:
+                    self.solver.clear_interrupt()
                 return None
             return answer
         if left <= 0:
@@ -374,8 +377,7 @@ class SatSession:
             self._timer.daemon = True
             self._timer.start()
             self._armed = deadline
-        with stop_hook(self.solver.interrupt):
-            return self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        return self._solve(assumptions, deadline)
 
     def _disarm(self) -> None:
         armed = self._armed is not None
@@ -383,7 +385,7 @@ class SatSession:
             self._timer.cancel()
             self._timer = None
         self._armed = None
-        if armed and self.solver is not None:
+        if armed and self.solver is not None and not self._solve.abandoned:
             # Only after a limited solve: CaDiCaL (no interrupt support) raises otherwise.
             self.solver.clear_interrupt()
 
