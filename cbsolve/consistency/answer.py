@@ -101,23 +101,29 @@ def _count(result, log, query, deadline, oracle, m, lies) -> None:
     found, how = enumerate_blocks(oracle, log, cap + 1, exact_part.part(time_policy.ENUMERATE_SHARE),
                                   m, lies)
     _settle(result, log, found, how, query.limit)
-    if how is StopReason.COMPLETE or not found:
+    if how is StopReason.COMPLETE:
         return
-    # Enumeration was capped or timed out: try an exact model counter on the CNF.
+    # Enumeration was capped or ran out of its share, with or without secrets found: the
+    # counter, given the rest of the budget, may count what enumeration could not reach.
     counter = _counter_deadline(exact_part, result)
+    if not found and counter.expired():
+        return                      # nothing found and no time to count: the note says so
     if not counter.expired() and available("pyganak"):
         exact = ganak_count(log, lies, counter)
         if exact is not None:
             assert exact >= len(set(found)), "model counter disagrees with enumeration"
-            result.count, result.exact, result.status = exact, True, Status.OPTIMAL
+            result.settle(exact, True)            # the whole set counted: no time limit hit
+            result.count, result.exact, result.time_limit_hit = exact, True, False
+            result.notes = [note for note in result.notes if not note.startswith("enumeration ")]
             result.notes.append("exact count by the Ganak model counter (projected on x)")
             return
         result.notes.append("Ganak exact counting did not finish in time")
         result.time_limit_hit = stopped_by() is StopReason.TIME
     elif not available("pyganak"):
         result.notes.append("exact model counting unavailable (pip install 'cbsolve[counting]')")
-    result.notes.append(f"at least {result.count}: enumeration stopped "
-                        + (how.at() if how.early else f"at the cap of {cap}"))
+    if found:
+        result.notes.append(f"at least {result.count}: enumeration stopped "
+                            + (how.at() if how.early else f"at the cap of {cap}"))
     if query.approximate:
         _approximate(result, log, deadline, lies, query.seed)
 
