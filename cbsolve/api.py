@@ -449,7 +449,8 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     from .errors import SpaceTooLarge
     from .formats import check_format, format_of, read_document
 
-    deadline = make_deadline(deadline, time_limit)
+    if time_limit is not None:      # None: no deadline at all (Ctrl-C stays KeyboardInterrupt)
+        deadline = make_deadline(deadline, time_limit)
     expect = None if variant is None else as_variant(variant)
     name = str(file)
     fmt = check_format(format if format is not None else format_of(name))
