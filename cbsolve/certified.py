@@ -99,6 +99,12 @@ def best_shipped_tree(variant: Variant, objective: str,
     return min(found) if found else None
 
 
+def shipped_method(path: str) -> str:
+    """How an upper end from :func:`best_shipped_tree` is named, wherever it is reported
+    (``bounds``, ``optimal``, the position service's interval)."""
+    return f"tree {path} (cbsolve verify replays it)"
+
+
 def _header(path: Path) -> dict | None:
     """The fields before ``root`` (format, variant, strategy, stats), read from the file's
     first few kilobytes: choosing a tree must not parse every tree in cbsolve/models/ (the Bulls &

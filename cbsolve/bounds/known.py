@@ -43,7 +43,7 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Kno
     (:mod:`cbsolve.time_policy`) when it is better. None under a depth cap or a restricted
     guess set (the bounds' setting is every guess, no cap)."""
     from .. import time_policy
-    from ..certified import best_shipped_tree
+    from ..certified import best_shipped_tree, shipped_method
 
     if max_depth is not None or guesses != "all":
         return None
@@ -54,7 +54,7 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Kno
             heuristic_upper(known, variant, objective,
                             deadline.capped(time_policy.OPTIMAL_HEURISTIC_UNTIMED_SECONDS))
             return None if known.upper is None else known
-        return Known(None, shipped[0], upper_method=_tree_method(shipped[1]), tree=shipped[1],
+        return Known(None, shipped[0], upper_method=shipped_method(shipped[1]), tree=shipped[1],
                      origin="the trees shipped in cbsolve/models/")
     from .compute import compute_bounds
 
@@ -139,10 +139,6 @@ def tree_of(method: str) -> str | None:
         if words[:len(lead)] == lead and len(words) > len(lead):
             return words[len(lead)]
     return None
-
-
-def _tree_method(path: str) -> str:
-    return f"tree {path} (cbsolve verify replays it)"
 
 
 def merged(known: Known | None, lower, upper) -> tuple[int | None, int | None]:
