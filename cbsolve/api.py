@@ -426,13 +426,15 @@ def bounds(variant: VariantLike | None = None, *, search: bool = True, strategie
 
 
 def verify(file: str | Path, *, variant: VariantLike | None = None, format: str | None = None,
-           file_symbols: str | None = None, deadline: Deadline | None = None) -> Verification:
+           file_symbols: str | None = None, deadline: Deadline | None = None,
+           time_limit: float | None = None) -> Verification:
     """Check a strategy tree or lower-bound certificate with the scorer alone (``cbsolve
     verify``): replay every secret, check every claim. ``format``: one of docs/tree-format.md
     (default: from the name); ``variant``: the game the file must be for (a cbsolve file) or
     is for (the other formats). The result keeps the tree as read in ``document``. A
-    certificate check still running at ``deadline`` raises :class:`cbsolve.certify.OutOfTime`;
-    a file that is no tree, or whose space is too large to replay, is bad input naming it.
+    certificate check still running at ``deadline`` (or after ``time_limit`` seconds) raises
+    :class:`cbsolve.certify.OutOfTime`; a file that is no tree, or whose space is too large to
+    replay, is bad input naming it.
 
     >>> import tempfile, os
     >>> from cbsolve.tree import write_tree
@@ -447,6 +449,8 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     from .errors import SpaceTooLarge
     from .formats import check_format, format_of, read_document
 
+    if time_limit is not None:      # None: no deadline at all (Ctrl-C stays KeyboardInterrupt)
+        deadline = make_deadline(deadline, time_limit)
     expect = None if variant is None else as_variant(variant)
     name = str(file)
     fmt = check_format(format if format is not None else format_of(name))

@@ -54,6 +54,8 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
         from .search import checkpoint as cp
 
         cp.refuse(position=position is not None)
+    if position is not None and log.solved_at() is not None:
+        return _solved(log, position, objective, guesses, max_depth, out or dot)
     known = None
     if position is None and scheduler is None:
         from .bounds.known import known_interval
@@ -88,6 +90,24 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
         stop.result = _answer(stop.result, log, position, known, out, dot, dot_depth)
         raise
     return _answer(result, log, position, known, out, dot, dot_depth)
+
+
+def _solved(log, position, objective, guesses, max_depth, files):
+    """A log whose entry had every bull: the game is over, 0 more guesses (proved), as the
+    position service answers (``next``: ``solved``, needed [0, 0]); no tree to write."""
+    from .api_results import Optimum
+    from .status import Status
+
+    k = log.solved_at()
+    won = log.entries[k - 1].text
+    notes = [f"solved: entry {k} ({won}) had every bull; no guess is needed"]
+    if files:
+        notes.append("no tree written: the game is over")
+    return Optimum(objective=objective, status=Status.OPTIMAL, proved=True, secrets=1, worst=0,
+                   total=0, histogram={0: 1}, lower=0, upper=0, max_depth=max_depth,
+                   guesses=guesses, solved=k,
+                   notes=notes,
+                   variant=log.variant, position=position.to_json())
 
 
 def _hearing(progress, known):

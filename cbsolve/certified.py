@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from .certify import UnreadableFile, load
 from .errors import UnknownName
 from .variant import Variant
 
@@ -38,6 +37,8 @@ def find_tree(variant: Variant, objective: str | None = "worst",
     for path in sorted(models.glob("*.json*")) if models.is_dir() else []:
         doc = _header(path)
         if doc is None:
+            from .certify import UnreadableFile, load  # NumPy: only for a header that fails
+
             try:
                 doc = load(path)
             except UnreadableFile:
@@ -66,7 +67,11 @@ def certified_value(variant: Variant, objective: str) -> tuple[int, str] | None:
     path = find_tree(variant, objective, any_symbols=True)
     if path is None:
         return None
-    doc = _header(path) or load(path)
+    doc = _header(path)
+    if doc is None:
+        from .certify import load
+
+        doc = load(path)
     if doc.get("proved") is not True or doc.get("max_depth") is not None:
         return None
     stats = doc.get("stats") or {}
@@ -99,6 +104,12 @@ def best_shipped_tree(variant: Variant, objective: str,
     return min(found) if found else None
 
 
+def shipped_method(path: str) -> str:
+    """How an upper end from :func:`best_shipped_tree` is named, wherever it is reported
+    (``bounds``, ``optimal``, the position service's interval)."""
+    return f"tree {path} (cbsolve verify replays it)"
+
+
 def _header(path: Path) -> dict | None:
     """The fields before ``root`` (format, variant, strategy, stats), read from the file's
     first few kilobytes: choosing a tree must not parse every tree in cbsolve/models/ (the Bulls &
@@ -129,6 +140,8 @@ def load_tree(variant: Variant, path: Path | None = None, objective: str | None 
             raise UnknownName(f"no certified strategy tree in {MODELS} for {variant.describe()}; "
                               "use a heuristic strategy (minimax, expected, entropy, parts, "
                               "first, random)")
+    from .certify import UnreadableFile, load
+
     try:
         doc = load(path)
     except UnreadableFile as exc:     # missing, not JSON, or nested too deeply

@@ -175,15 +175,11 @@ ADVICE_RESERVE = 0.3
 #: 951 classes in 1.0 s of CPU, 2.9 s wall at load 20); the position service computes them
 #: only when its symmetry share of the time left covers that.
 ADVICE_CLASSES_SECONDS_PER_CODE = 6e-8
-#: ``optimal --time-limit``: the proved bounds of ``bounds`` (counting, partition, second
-#: level, constructions) take at most this share first (the share ``bounds`` gives its second
-#: level, SECOND_LEVEL_SHARE), the search the rest, so the interval ``optimal`` reports is
-#: never below the one ``bounds`` proves in the same time ...
-OPTIMAL_BOUNDS_SHARE = 0.5
-#: ... with the two-level partition bounds from this time limit on (they are what `bounds`
-#: proves Logik 5x8 needs 6 with, in half of 5 s; under a second they are left out, the
-#: closed forms alone take milliseconds).
-OPTIMAL_DEEP_BOUNDS_SECONDS = 1.0
+#: ``optimal --time-limit``: no share for the proved bounds of ``bounds`` (counting, partition,
+#: second level, constructions): they run first under the whole deadline, as in ``bounds``, so
+#: the interval ``optimal`` reports is never below the one ``bounds`` proves in the same time
+#: (a half share lost Logik 5x8's two-level bound, 6, under load); where they finish they take
+#: 0.01-0.5 s, and the search has the rest.
 #: ``optimal``: when the interval known before the search is not tight (no shipped tree or
 #: construction reaches the lower end), a heuristic evaluated exactly against every secret
 #: proves an upper end (Mastermind 4x8 worst: minimax 6 in 0.5 s where the shipped tree says

@@ -211,6 +211,27 @@ def test_one_budget_per_call():
         cb.consistent(["0123:1,2"], deadline=Deadline(5), time_limit=5)
 
 
+def test_every_entry_point_with_a_deadline_takes_time_limit_too(tmp_path):
+    # deadline=, with time_limit= as a convenience, on every public entry point (verify had
+    # deadline= only)
+    import inspect
+
+    from cbsolve import api
+    from cbsolve.tree import write_tree
+
+    timed = [name for name, f in vars(api).items()
+             if inspect.isfunction(f) and f.__module__ == api.__name__ and not name.startswith("_")
+             and "deadline" in inspect.signature(f).parameters]
+    assert "verify" in timed and "optimal" in timed
+    assert [n for n in timed if "time_limit" not in inspect.signature(getattr(api, n)).parameters] \
+        == []
+    path = tmp_path / "tree.json"
+    write_tree(cb.optimal(variant=cb.Variant(2, "0123", repeats=True)).tree, path)
+    assert api.verify(path, time_limit=30).valid
+    with pytest.raises(cb.CbsolveError):
+        api.verify(path, deadline=Deadline(5), time_limit=5)
+
+
 def test_a_spent_deadline_leaves_an_unproved_interval():
     # Bulls & Cows 4/10's worst case (7) takes minutes to prove: no time at all proves nothing
     result = cb.optimal(objective="worst", deadline=Deadline(0.0), certificate=False)

@@ -269,6 +269,7 @@ class PositionService:
 
     def _start(self, strategy, objective, heuristic) -> A.Advice | None:
         """The opening: the tree's first guess, else the heuristic's in closed form."""
+        from ..certified import best_shipped_tree, shipped_method
         from ..strategy.partition import class_summary
         from .opening import opening
 
@@ -284,6 +285,9 @@ class PositionService:
             return None         # no closed form: the position's own path (small spaces)
         found = opening(self.variant, heuristic)
         needed = self._needed(objective, self.space.size)
+        shipped = best_shipped_tree(self.variant, objective)     # as `bounds` reads it
+        if shipped is not None:
+            needed.lower_upper(shipped[0], shipped_method(shipped[1]))
         if found is not None:
             code, sizes, (worst_low, total_low) = found
             note = f"{heuristic}'s opening, one guess per symmetry class scored in closed form"

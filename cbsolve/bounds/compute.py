@@ -209,7 +209,7 @@ def _certified(out: Bounds) -> None:
     claims are replayed by the tests, tests/test_certified_models.py), and the upper end of
     the best tree shipped for the game whatever its strategy; a value outside the interval
     proved here would be a bug in one of the two."""
-    from ..certified import best_shipped_tree, certified_value
+    from ..certified import best_shipped_tree, certified_value, shipped_method
 
     for objective, interval in (("worst", out.worst), ("expected", out.expected)):
         found = certified_value(out.variant, objective)
@@ -227,7 +227,7 @@ def _certified(out: Bounds) -> None:
             if value < interval.lower:
                 raise AssertionError(f"the tree {path} claims {value}, below the proved "
                                      f"lower bound {interval.lower}")
-            interval.lower_upper(value, f"tree {path} (cbsolve verify replays it)")
+            interval.lower_upper(value, shipped_method(path))
 
 
 def _constructive_upper(out: Bounds, deadline: Deadline) -> None:

@@ -36,13 +36,14 @@ HEURISTIC = {"worst": "minimax", "expected": "expected"}
 
 
 def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Known | None:
-    """Before the search of the whole game: with a time limit, what ``bounds`` proves within
-    its share of it (the search never reports less); without, the best shipped tree's upper
-    end (instant). Where that leaves the interval open, the objective's :data:`HEURISTIC`
-    evaluated exactly within its share (:mod:`cbsolve.time_policy`) when it is better. None
-    under a depth cap or a restricted guess set (the bounds' setting is every guess, no cap)."""
+    """Before the search of the whole game: with a time limit, what ``bounds`` proves under
+    the same deadline, its proved part run first (the search never reports less); without,
+    the best shipped tree's upper end (instant). Where that leaves the interval open, the
+    objective's :data:`HEURISTIC` evaluated exactly within its share
+    (:mod:`cbsolve.time_policy`) when it is better. None under a depth cap or a restricted
+    guess set (the bounds' setting is every guess, no cap)."""
     from .. import time_policy
-    from ..certified import best_shipped_tree
+    from ..certified import best_shipped_tree, shipped_method
 
     if max_depth is not None or guesses != "all":
         return None
@@ -53,13 +54,16 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Kno
             heuristic_upper(known, variant, objective,
                             deadline.capped(time_policy.OPTIMAL_HEURISTIC_UNTIMED_SECONDS))
             return None if known.upper is None else known
-        return Known(None, shipped[0], upper_method=_tree_method(shipped[1]), tree=shipped[1],
+        return Known(None, shipped[0], upper_method=shipped_method(shipped[1]), tree=shipped[1],
                      origin="the trees shipped in cbsolve/models/")
     from .compute import compute_bounds
 
-    deep = deadline.left() >= time_policy.OPTIMAL_DEEP_BOUNDS_SECONDS
-    b = compute_bounds(variant, deadline=deadline.part(time_policy.OPTIMAL_BOUNDS_SHARE),
-                       search=False, strategies=False, deep=deep)
+    # the proved part of `bounds` (counting, closed forms, partition bounds two guesses deep,
+    # constructions, certified trees) under the same deadline as `bounds` gives it, first:
+    # what `bounds` proves in that time is proved here too, however loaded the machine (a
+    # share of it lost the two-level bound under load: Logik 5x8 at 5 s, 5 where `bounds`
+    # proves 6); these take 0.01-0.5 s where they finish (docs/benchmarks.md, "Bounds")
+    b = compute_bounds(variant, deadline=deadline, search=False, strategies=False, deep=True)
     interval = b.worst if objective == "worst" else b.expected
     known = Known(interval.lower, interval.upper, interval.lower_method, interval.upper_method)
     if interval.upper_method.startswith("trivial"):
@@ -135,10 +139,6 @@ def tree_of(method: str) -> str | None:
         if words[:len(lead)] == lead and len(words) > len(lead):
             return words[len(lead)]
     return None
-
-
-def _tree_method(path: str) -> str:
-    return f"tree {path} (cbsolve verify replays it)"
 
 
 def merged(known: Known | None, lower, upper) -> tuple[int | None, int | None]:

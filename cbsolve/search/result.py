@@ -47,6 +47,7 @@ class SearchResult:
     at_worst: tuple[int, int] | None = None
     reply_source: str | None = None     # "matrix" or "on-the-fly" (cbsolve.search.memory)
     checkpoint: dict | None = None      # --checkpoint: where, resumed or not, writes made
+    solved: int | None = None           # a log already won: the entry that had every bull
 
     @property
     def average(self) -> float | None:
@@ -63,6 +64,7 @@ class SearchResult:
                 **({"interrupted": True} if self.interrupted else {}),
                 **({"reply_source": self.reply_source} if self.reply_source else {}),
                 **({"checkpoint": self.checkpoint} if self.checkpoint else {}),
+                **({"solved": self.solved} if self.solved is not None else {}),
                 "time_limit_hit": self.stop is StopReason.TIME,
                 **({"stop": str(self.stop)} if self.stop is not None else {}),
                 **({"at_worst": {"lower": self.at_worst[0], "upper": self.at_worst[1]}}

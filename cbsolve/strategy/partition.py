@@ -109,7 +109,7 @@ class Table:
 
     def _rows(self, start: int, stop: int) -> list[dict]:
         space = self.space
-        guesses = space.format_many(space.codes[self.codes[start:stop]])
+        guesses = space.format_many(space.codes_at(self.codes[start:stop]))
         columns = {k: self.scores[k][start:stop].tolist() for k in SCORES}
         for k in ("expected", "entropy"):
             columns[k] = [round(x, 6) for x in columns[k]]
@@ -207,12 +207,11 @@ def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None) -> T
 
     cands = _candidates(log)
     v, space = log.variant, log.space
-    history = [e.guess for e in log]
-    found = Symmetry(v).orbit_map(history, with_perms=False, deadline=deadline)
+    found = _classes(Symmetry(v), [e.guess for e in log], deadline)
     if found is None:                  # the deadline came while the classes were found
         return Table(candidates=int(cands.size))
-    reps, sizes = np.unique(found[1], return_counts=True)   # counts: sorted, not hashed
-    packed = scoring.pack(v, space.codes[cands])
+    reps, sizes = found
+    packed = scoring.pack(v, space.codes_at(cands))
     step = max(1, BLOCK_PAIRS // max(1, int(cands.size)))
     blocks: list[dict[str, np.ndarray]] = []
     done = 0
@@ -220,13 +219,13 @@ def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None) -> T
         if deadline is not None and deadline.expired():
             break
         block = reps[start:start + step]
-        blocks.append(scores_of(scoring.partition_counts(v, scoring.pack(v, space.codes[block]),
+        blocks.append(scores_of(scoring.partition_counts(v, scoring.pack(v, space.codes_at(block)),
                                                          packed)))
         done += block.size
     scores = {k: np.concatenate([b[k] for b in blocks]) if blocks else np.zeros(0)
               for k in SCORES}
     rows = reps[:done]
-    not_candidate = ~np.isin(rows, cands)
+    not_candidate = ~_members(rows, cands)
     keys = [-scores[k] if SCORES[k] else scores[k] for k in [sort] + [k for k in SCORES
                                                                         if k != sort]]
     # best first: the sort score, then the others, a candidate, the lowest code (lexsort
@@ -235,6 +234,39 @@ def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None) -> T
     return Table(candidates=int(cands.size), space=space, codes=rows[order],
                  equivalent=sizes[:done][order], candidate=~not_candidate[order],
                  scores={k: scores[k][order] for k in SCORES}, total=int(reps.size))
+
+
+def _members(rows: np.ndarray, cands: np.ndarray) -> np.ndarray:
+    """Which of ``rows`` are in ``cands`` (sorted, as the filter lists them), by binary search:
+    ``np.isin`` hashes every candidate (1.9 M after a reply on Mastermind 8x8: 1.4 s, past the
+    deadline that had just cut the table)."""
+    import numpy as np
+
+    if cands.size > 1 and not np.all(cands[1:] >= cands[:-1]):
+        cands = np.sort(cands)
+    where = np.minimum(np.searchsorted(cands, rows), max(cands.size - 1, 0))
+    return cands[where] == rows if cands.size else np.zeros(rows.size, dtype=bool)
+
+
+def _classes(sym, history, deadline) -> tuple[np.ndarray, np.ndarray] | None:
+    """(each symmetry class's lowest code index, increasing; its size), None when the deadline
+    came first. Above NATIVE_ORBITS_FROM codes by the native union-find, which looks at the
+    deadline every 0.05 s (the NumPy orbits of Mastermind 8x8 after a reply: 8 s between
+    looks of seconds each), as the position service finds them."""
+    import numpy as np
+
+    from ..symmetry import NATIVE_ORBITS_FROM, _orbits
+
+    if sym.space.size > NATIVE_ORBITS_FROM and _orbits() is not None:
+        found = sym.orbit_labels(history, deadline)
+        if found is None:
+            return None
+        parent, reps = found
+        return reps, np.bincount(parent)[reps]
+    found = sym.orbit_map(history, with_perms=False, deadline=deadline)
+    if found is None:
+        return None
+    return np.unique(found[1], return_counts=True)   # counts: sorted, not hashed
 
 
 # --- the list-based path: a small game's partition without NumPy ------------------------------

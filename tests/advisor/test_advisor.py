@@ -278,6 +278,25 @@ def test_the_openings_needed_interval_is_the_closed_form_bound_of_bounds(variant
     assert advice.needed.lower == (proved.worst if objective == "worst" else proved.total)
 
 
+@pytest.mark.parametrize("variant", [Variant.from_options(None, length=5, digits=10),
+                                     Variant(5, "12345678", repeats=True)],
+                         ids=["bulls-cows-5-10", "logik"])
+@pytest.mark.parametrize("objective", ["worst", "expected"])
+def test_the_openings_upper_end_is_the_best_tree_that_bounds_uses(variant, objective):
+    """The opening's interval said [6, ?] on Bulls & Cows 5/10 where `bounds` proves [6, 8]
+    at once (the best tree shipped for the game, which `cbsolve verify` replays): no wider
+    than what `bounds` proves under a spent deadline."""
+    from cbsolve.api import bounds
+
+    advice = PositionService(variant).advise(FeedbackLog(variant), strategy="minimax",
+                                             objective=objective)
+    proved = bounds(variant, deadline=Deadline(0.0))
+    interval = proved.worst if objective == "worst" else proved.expected
+    assert advice.provenance.source == "opening" and advice.needed.upper is not None
+    assert interval.lower <= advice.needed.lower <= advice.needed.upper <= interval.upper
+    assert advice.needed.upper_method == interval.upper_method
+
+
 @pytest.mark.parametrize("variant, lines", [
     (BC, ["4561:0,1", "0123:4,0"]),
     (MM, ["1135:0,2", "3456:4,0", "1111:0,0"]),          # entries after the win that hold

@@ -124,3 +124,66 @@ def test_where_the_heuristic_does_not_fit_first_gives_the_upper_end(objective, m
     assert known.strategy == {"name": "first", "guesses": first.guesses, "first": first.first}
     assert known.upper == (first.worst if objective == "worst" else first.total)
     assert "`cbsolve evaluate --strategy first" in known.upper_method
+
+
+class SlowClock:
+    """A deterministic slow machine: every read of the clock takes ``tick`` seconds, so a
+    deadline of k ticks expires after k reads, whatever the load of the machine running it."""
+
+    def __init__(self, tick: float = 1e-4):
+        self.now, self.tick = 0.0, tick
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        return self.now
+
+
+def contains(known, interval) -> bool:
+    """``optimal``'s starting interval lies within the one ``bounds`` proved (its trivial upper
+    end, "every code in order", is left out by ``optimal``: no end is then no worse)."""
+    upper_ok = (interval.upper_method.startswith("trivial") if known.upper is None
+                else known.upper <= interval.upper)
+    return known.lower is not None and known.lower >= interval.lower and upper_ok
+
+
+#: Logik 5x8, Mastermind 6x6, Bulls & Cows 5/10 and 6/10, a letter game: the two-level
+#: partition bounds raise a lower end beyond the closed forms on each, in 0.1-0.5 s.
+GAMES = {"logik-5x8": Variant(5, "12345678", repeats=True),
+         "mastermind-6x6": Variant(6, "123456", repeats=True),
+         "bulls-cows-5": Variant(5, "0123456789", repeats=False),
+         "bulls-cows-6": Variant(6, "0123456789", repeats=False),
+         "letters-4x12": Variant(4, "ABCDEFGHIJKL", repeats=True)}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("objective", ["worst", "expected"])
+def test_optimal_starts_from_what_bounds_proves_under_the_same_deadline(game, objective):
+    # `optimal --time-limit` never reports less than `bounds` proves in the same time: its
+    # starting interval is bounds' proved part under the same deadline, on a machine however
+    # slow (the deadline in clock reads: spent, nearly spent, enough for the closed forms only,
+    # enough for the two-level bounds)
+    from cbsolve.bounds import compute_bounds
+
+    variant = GAMES[game]
+    for reads in (0, 1, 30, 300, 3000):
+        proved = compute_bounds(variant, search=False, strategies=False,
+                                deadline=Deadline(reads * 1e-4, SlowClock()))
+        interval = proved.worst if objective == "worst" else proved.expected
+        known = known_interval(variant, objective, Deadline(reads * 1e-4, SlowClock()), None,
+                               "all")
+        assert contains(known, interval), (reads, known, interval)
+
+
+@pytest.mark.parametrize("game", ["logik-5x8", "bulls-cows-5", "letters-4x12"])
+def test_under_a_spent_deadline_optimal_reports_what_bounds_proves(game):
+    import cbsolve as cb
+    from cbsolve.api import bounds
+
+    variant = GAMES[game]
+    proved = bounds(variant, deadline=Deadline(0.0))
+    for objective in ("worst", "expected"):
+        result = cb.optimal(variant=variant, objective=objective, deadline=Deadline(0.0))
+        interval = proved.worst if objective == "worst" else proved.expected
+        assert not result.proved and result.lower == interval.lower
+        assert result.upper == interval.upper or (
+            result.upper is None and interval.upper_method.startswith("trivial"))

@@ -66,7 +66,8 @@ def test_worst_regret_is_against_the_minimax_optimum():
     # depth-capped probes once found 3 (a set with no strategy within the cap read as solved)
     (MM, ["3445:0,0"], ["1111", "1122", "6543", "1112"]),
     (MM, ["1234:0,2", "5611:1,0"], ["1313", "2525", "6543"]),
-    (MM, ["1122:4,0"], ["1122", "3456"]),      # one secret left: the guess finds it, or one more
+    # one secret left (2121), not yet played: the guess finds it, or one more
+    (MM, ["1122:2,2", "1212:0,4"], ["2121", "3456"]),
     # the same probes made this one cost 5 against an optimum of 6: a negative regret
     (cb.Variant.preset("black-peg"), ["4556:0", "6214:2"], ["2434"]),
 ], ids=["mastermind-1111", "mastermind-two-entries", "mastermind-one-left", "black-peg"])

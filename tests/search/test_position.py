@@ -129,12 +129,41 @@ def test_cli_inconsistent_log_exits_1(capsys, objective):
 
 
 def test_cli_one_secret_left_and_bad_options(capsys):
-    code, text, _ = run(capsys, "optimal", "1234:4,0", "--json")
-    assert code == 0 and json.loads(text)["total"] == 1
+    # one secret left, not yet played: one more guess (the winning one)
+    code, text, _ = run(capsys, "optimal", "0123:2,2", "0132:0,4", "--json")
+    data = json.loads(text)
+    assert code == 0 and data["secrets"] == 1 and data["total"] == 1 and data["worst"] == 1
     code, _, err = run(capsys, "optimal", "0123:1,0", "--ties")
     assert code == 2 and "position" in err
     code, _, err = run(capsys, "optimal", "--workers", "100000", "--length", "2", "--digits", "3")
     assert code == 2 and "--workers" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("objective", ["worst", "expected"])
+@pytest.mark.parametrize("args", [("0123:4,0",), ("0123:2,2", "0132:4,0"),
+                                  ("1122:4,0", "--variant", "mastermind"),
+                                  ("1122:4,0", "--variant", "mastermind", "--guesses",
+                                   "candidates")])
+def test_a_won_log_needs_no_more_guesses_as_next_says(capsys, objective, args):
+    # the position service's answer (docs/contract.md, `next`: `solved`, needed [0, 0])
+    code, text, _ = run(capsys, "next", *args, "--objective", objective, "--json")
+    advice = json.loads(text)
+    assert code == 0 and advice["needed"]["lower"] == advice["needed"]["upper"] == 0
+    code, text, _ = run(capsys, "optimal", *args, "--objective", objective, "--json")
+    data = json.loads(text)
+    assert code == 0 and data["proved"] is True and data["status"] == "optimal"
+    assert data["solved"] == advice["solved"] and data["secrets"] == 1
+    assert data["lower"] == data["upper"] == data["worst"] == data["total"] == 0
+    assert data["histogram"] == {"0": 1} and data["time_limit_hit"] is False
+    code, text, _ = run(capsys, "optimal", *args, "--objective", objective)
+    assert code == 0 and ": 0 guesses (proved)" in text and "solved" in text
+    code, text, _ = run(capsys, "optimal", *args, "--objective", objective, "--max-depth", "1",
+                        "--json")
+    assert code == 0 and json.loads(text)["upper"] == 0
+    # a later reply that contradicts the win is the log's diagnosis, as for `next`
+    code, text, _ = run(capsys, "optimal", *args, "4567:1,0" if "1122:4,0" not in args
+                        else "3456:1,0", "--objective", objective, "--json")
+    assert code == 1 and json.loads(text)["consistent"] is False
 
 
 def test_next_optimal_says_which_source_it_used(capsys):

@@ -101,3 +101,31 @@ def test_rows_formatted_under_an_expired_deadline_are_the_best_first_block(monke
     every = table.ranked()
     cut = table.ranked(deadline=Deadline(0.0))
     assert len(every) == table.scored > 5 and cut == every[:5]
+
+
+def test_a_large_positions_classes_come_from_the_union_find_that_watches_the_deadline(
+        monkeypatch):
+    """`partition --all --time-limit 3` on Mastermind 8x8 after a reply took 6 s: the NumPy
+    orbits of 16.7 M codes look at the deadline only between steps of seconds each. Above
+    NATIVE_ORBITS_FROM codes the table's classes come from the native union-find (chunks of
+    0.05 s between looks, the position service's way); they are the same classes."""
+    import numpy as np
+
+    import cbsolve.strategy.partition as module
+    from cbsolve.symmetry import Symmetry
+
+    log = FeedbackLog.parse(Variant(6, "0123456789", repeats=False), ["012345:1,2"])
+    history = [e.guess for e in log]
+    _, rep, _ = Symmetry(log.variant).orbit_map(history, with_perms=False)
+    reps, sizes = np.unique(rep, return_counts=True)
+
+    def whole_space_orbits(self, history, codes_idx=None, **kwargs):
+        assert codes_idx is not None, "the whole space's orbits in NumPy"
+        return real(self, history, codes_idx, **kwargs)
+
+    real = Symmetry.orbit_map
+    monkeypatch.setattr(Symmetry, "orbit_map", whole_space_orbits)
+    table = module.partition_table(log, deadline=Deadline(None))
+    assert table.total == reps.size and table.complete
+    by_code = dict(zip(table.codes.tolist(), table.equivalent.tolist(), strict=True))
+    assert by_code == dict(zip(reps.tolist(), sizes.tolist(), strict=True))
