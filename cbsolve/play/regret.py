@@ -108,10 +108,22 @@ def regret(log: FeedbackLog, guess: str, objective: str = "expected",
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
     deadline = Deadline.given(deadline)
+    if (won := log.solved_at()) is not None:
+        return _solved(log, guess, objective, won)
     why = _exact(log, guess, objective, deadline)
     if isinstance(why, Regret):
         return why
     return _from_review(log, guess, objective, deadline, why)
+
+
+def _solved(log: FeedbackLog, guess: str, objective: str, won: int) -> Regret:
+    """A log already won (an entry had every bull): the game is over, no guess costs anything,
+    as ``optimal`` and the position service answer (0 more guesses, proved)."""
+    _guess_index(log.space, guess)                       # a malformed guess is still an error
+    winner = log.entries[won - 1].text.split(":")[0]
+    return Regret(guess=guess, candidates=1, objective=objective, cost=0, best=0,
+                  best_guess=winner, exact=True,
+                  method=f"solved: entry {won} had every bull; the game is over")
 
 
 def _exact(log: FeedbackLog, guess: str, objective: str,

@@ -130,3 +130,13 @@ def test_inconsistent_logs_and_unknown_objectives_are_errors():
         cb.regret("0123", ["0123:1,2", "4567:0,2"])
     with pytest.raises(cb.UnknownName):
         cb.regret("0123", objective="average")
+
+
+@pytest.mark.parametrize("objective", ["worst", "expected"])
+def test_a_won_log_costs_nothing_as_optimal_says(objective):
+    """After an entry with every bull the game is over: 0 for any guess, as ``optimal``
+    answers (solved, 0 more guesses), never the 1 of playing the secret again."""
+    best = cb.optimal(["1122:4,0"], variant=MM, objective=objective).upper
+    for guess in ("1122", "3456"):
+        r = cb.regret(guess, ["1122:4,0"], variant=MM, objective=objective)
+        assert (r.exact, r.cost, r.best, r.regret, r.best_guess) == (True, best, 0, 0, "1122")
