@@ -380,3 +380,15 @@ def run_shards_shuffled(directory, n: int, seed: int, variant: Variant | None = 
         run = run_shard(directory, (k, n), variant or Variant.preset("mastermind"),
                         deadline=Deadline.from_limit(None), workers=1)
         assert run.complete
+
+
+def random_positions(variant: Variant, seeds, max_size: int, min_size: int = 1):
+    """(log, position) of a random two-entry log for each seed whose position keeps
+    ``min_size``..``max_size`` secrets: the small positions the exact regret answers."""
+    from cbsolve.search.position import Position
+
+    for seed in seeds:
+        log, _ = random_log(variant, 2, seed)
+        position = Position.from_log(log)
+        if min_size <= position.members.size <= max_size:
+            yield log, position

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from testkit import random_positions
 
 import cbsolve as cb
 from cbsolve.codes import CodeSpace
 from cbsolve.deadline import Deadline
-from cbsolve.feedback import random_log
 from cbsolve.rule import score
 
 MM = cb.Variant.preset("mastermind")
@@ -86,18 +86,14 @@ def test_the_one_call_guess_value_equals_a_solve_of_each_reply_class():
     # the kernel's guess_value (one call a guess) against the formulation it replaced: n plus
     # the exact solve of each reply class, one kernel call each, on random positions
     from cbsolve.play.coach_exact import reply_classes
-    from cbsolve.search.position import Position, solve_set
+    from cbsolve.search.position import solve_set
     from cbsolve.strategy.exact import cached_search
 
     v = cb.Variant.preset("bulls-cows")
     space, search = CodeSpace(v), cached_search(v)
     rng = np.random.default_rng(3)
     checked = 0
-    for seed in range(40):
-        log, _ = random_log(v, 2, seed)
-        position = Position.from_log(log)
-        if position.members.size > 120:
-            continue
+    for log, position in random_positions(v, range(40), 120):
         for g in rng.integers(space.size, size=6):
             g = int(g)
             r = cb.regret(space.format(space.codes[g]), log.tokens(), variant=v)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from testkit import random_positions
 
 import cbsolve as cb
 from cbsolve.codes import CodeSpace
@@ -92,11 +93,8 @@ def test_regret_equals_the_full_search_on_random_positions():
     space, search = CodeSpace(variant), cached_search(variant)
     rng = np.random.default_rng(17)
     checked = 0
-    for seed in range(50):
-        log, _ = random_log(variant, 2, 400 + seed)
-        members = np.asarray(Position.from_log(log).members)
-        if not 2 <= members.size <= 100:
-            continue
+    for log, position in random_positions(variant, range(400, 450), 100, min_size=2):
+        members = np.asarray(position.members)
         for g in rng.integers(space.size, size=4):
             r = cb.regret(space.format(space.codes[int(g)]), log.tokens(), variant=variant)
             assert r.exact and r.regret >= 0 and r.cost >= r.best
@@ -107,8 +105,7 @@ def test_regret_equals_the_full_search_on_random_positions():
                 for reply in np.unique(replies):
                     cls = np.ascontiguousarray(members[replies == reply], dtype=np.int32)
                     if reply != variant.win_response:
-                        full += fresh_solve(search, cls, [*Position.from_log(log).history,
-                                                          int(g)])[0]
+                        full += fresh_solve(search, cls, [*position.history, int(g)])[0]
             finally:
                 search.solver.opt_prefilter = search.solver.opt_obvious = True
                 search.solver.clear_memo()
@@ -127,18 +124,15 @@ def test_worst_classes_finished_in_turn_skip_the_kernel_with_the_same_answer(mon
     space, search = CodeSpace(variant), cached_search(variant)
     rng = np.random.default_rng(23)
     costs, skipped = {}, []
-    for seed in range(40):
-        log, _ = random_log(variant, 2, 700 + seed)
-        position = Position.from_log(log)
-        if not 2 <= position.members.size <= 100:
-            continue
+    positions = [position for _, position in random_positions(variant, range(700, 740), 100,
+                                                                min_size=2)]
+    for k, position in enumerate(positions):
         for g in rng.integers(space.size, size=3):
-            costs[seed, int(g)] = PositionCores(search, position).worst_cost(int(g), Deadline(None))
+            costs[k, int(g)] = PositionCores(search, position).worst_cost(int(g), Deadline(None))
     fits = PositionCores._fits
     monkeypatch.setattr(PositionCores, "_fits", lambda self, members, d: skipped.append(
         fits(self, members, d)) or False)
-    for (seed, g), cost in costs.items():
-        log, _ = random_log(variant, 2, 700 + seed)
-        cores = PositionCores(search, Position.from_log(log))
+    for (k, g), cost in costs.items():
+        cores = PositionCores(search, positions[k])
         assert cores.worst_cost(g, Deadline(None)) == cost >= cores.worst_optimum(Deadline(None))[0]
     assert len(costs) >= 40 and sum(skipped) >= 40     # the shortcut was taken, often
