@@ -120,7 +120,7 @@ def _solved(log: FeedbackLog, guess: str, objective: str, won: int) -> Regret:
     """A log already won (an entry had every bull): the game is over, no guess costs anything,
     as ``optimal`` and the position service answer (0 more guesses, proved)."""
     _guess_index(log.space, guess)                       # a malformed guess is still an error
-    winner = log.entries[won - 1].text.split(":")[0]
+    winner = log.entries[won - 1].text                  # the guess as typed
     return Regret(guess=guess, candidates=1, objective=objective, cost=0, best=0,
                   best_guess=winner, exact=True,
                   method=f"solved: entry {won} had every bull; the game is over")
