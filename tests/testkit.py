@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -312,6 +313,40 @@ def kill_at_checkpoint(args: list[str], d: Path, ready, sig: int, cwd: Path, env
     if sig == signal.SIGKILL and seen is not None:
         (d / FILE_NAME).write_text(seen)
     return proc
+
+
+#: The child of :func:`kill_at_write`: `cbsolve ARGV[2:]` whose checkpoint writes its file at
+#: every proved step (``changed``) and which SIGKILLs itself right after the first write whose
+#: state satisfies ``lambda s: ARGV[1]``.
+_KILL_AT_WRITE = """
+import os, signal, sys
+from cbsolve.cli import main
+from cbsolve.search.checkpoint import store
+ready = eval("lambda s: " + sys.argv[1])
+changed = store.Checkpoint.changed
+def write_at_every_step(self):
+    changed(self)
+    self.flush()
+    with self.lock:
+        if ready(self.state):
+            os.kill(os.getpid(), signal.SIGKILL)
+store.Checkpoint.changed = write_at_every_step
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def kill_at_write(args: list[str], d: Path, ready: str, cwd: Path, env: dict,
+                  cap: float = 300) -> subprocess.CompletedProcess:
+    """Run `cbsolve optimal ARGS --checkpoint D --json` killed (SIGKILL) right after the first
+    checkpoint write whose state satisfies ``ready`` (a Python expression in ``s``, the
+    state); the ended process. Every proved step is written (not every 0.05 s), so a state
+    that lasts a millisecond is met on any machine, and the kill lands at that write, not at
+    whatever the process reached by the time a poll saw it: the file is what such a kill
+    leaves. A search that never reaches the state ends on its own (exit 0, for the caller to
+    refuse)."""
+    return subprocess.run([sys.executable, "-c", _KILL_AT_WRITE, ready, "optimal", *args,
+                           "--checkpoint", str(d), "--checkpoint-every", "3600", "--json"],
+                          env=env, cwd=cwd, capture_output=True, text=True, timeout=cap)
 
 
 def resume_and_verify(d: Path, tmp_path: Path, cwd: Path, env: dict, cap: float = 300,

@@ -1,10 +1,12 @@
 """Checkpoint and resume of `cbsolve optimal` (docs/optimal.md, "Checkpoint and resume").
 
-A real subprocess runs with ``--checkpoint DIR --checkpoint-every 0.05`` and is killed with
-SIGKILL once its checkpoint shows a given progress (the first file; a depth partly refuted or
-a first guess partly solved); ``--resume DIR`` must then end with the value an uninterrupted
-search proves and a tree (with its certificate, worst) that ``cbsolve verify`` accepts. No
-timing is asserted: the kills wait for states of the file, not for seconds.
+A real subprocess runs with ``--checkpoint DIR`` and is killed with SIGKILL: once its timed
+writes (``--checkpoint-every 0.05``) have left a first file, or right after the write of a
+given progress (a depth partly refuted, a first guess partly solved: testkit.kill_at_write
+writes every proved step, so a state that lasts a millisecond is met on any machine).
+``--resume DIR`` must then end with the value an uninterrupted search proves and a tree (with
+its certificate, worst) that ``cbsolve verify`` accepts. No timing is asserted: the kills wait
+for states of the file, not for seconds.
 """
 import json
 import os
@@ -14,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from testkit import kill_at_checkpoint, resume_and_verify
+from testkit import kill_at_checkpoint, kill_at_write, resume_and_verify
 
 from cbsolve.cli import main
 from cbsolve.search.checkpoint import FILE_NAME
@@ -59,17 +61,36 @@ def _worst(args: list[str]) -> int:
     return solve_worst(variant, workers=1).worst
 
 
-@pytest.mark.parametrize("args, ready", [
-    (MM47, lambda s: True),                                     # the first file
-    (MM47, lambda s: bool(s.get("orbits"))),                    # 5 partly refuted
-    (MM55, lambda s: "4" in s.get("refuted", {})),              # 4 refuted
-    (MM55, lambda s: bool(s.get("settled"))),                   # classes of a witness settled
-])
-def test_worst_killed_resumes_to_the_same_value_and_a_verified_certificate(args, ready, tmp_path):
+def _killed_at(args: list[str], d: Path, ready: str) -> dict:
+    """`optimal ARGS --workers 1 --checkpoint D` SIGKILLed at the first write of a state where
+    ``ready`` holds (testkit.kill_at_write): the state the kill left, which must hold it."""
+    proc = kill_at_write([*args, "--workers", "1"], d, ready, ROOT, ENV, CAP)
+    assert proc.returncode == -signal.SIGKILL, "the search ended before writing: " + ready
+    state = _state(d)
+    assert eval("lambda s: " + ready)(state)
+    return state
+
+
+def test_worst_killed_after_the_first_file_resumes_to_the_same_value(tmp_path):
     d = tmp_path / "ck"
-    proc = _kill_when(args, d, ready)
+    proc = _kill_when(MM47, d, lambda s: True)         # the timed writes' first file
     assert proc.returncode in (-signal.SIGKILL, 0)     # 0: it ended before the kill landed
-    assert ready(_state(d))                             # the file a kill then leaves
+    _check_worst_resumed(MM47, d, tmp_path)
+
+
+@pytest.mark.parametrize("args, ready", [
+    (MM47, "bool(s.get('orbits'))"),                        # 5 partly refuted
+    (MM55, "'4' in s.get('refuted', {})"),                  # 4 refuted
+    (MM55, "bool(s.get('settled'))"),                       # classes of a witness settled
+])
+def test_worst_killed_resumes_to_the_same_value_and_a_verified_certificate(args, ready,
+                                                                           tmp_path):
+    d = tmp_path / "ck"
+    _killed_at(args, d, ready)
+    _check_worst_resumed(args, d, tmp_path)
+
+
+def _check_worst_resumed(args: list[str], d: Path, tmp_path: Path) -> None:
     data = _resume_and_verify(d, tmp_path)
     assert data["worst"] == data["upper"] == _worst(args)
     tree = json.loads((tmp_path / "tree.json").read_text())
@@ -80,13 +101,13 @@ def _bc48_total() -> int:
     return solve_expected(Variant.from_options("bulls-cows", length=4, digits=8), workers=1).total
 
 
-@pytest.mark.parametrize("ready", [
-    lambda s: True,                                                      # the first file
-    lambda s: bool(s.get("current", {}).get("classes")),                 # classes solved
-])
-def test_expected_killed_resumes_to_the_same_total(ready, tmp_path):
+@pytest.mark.parametrize("timed", [True, False])
+def test_expected_killed_resumes_to_the_same_total(timed, tmp_path):
     d = tmp_path / "ck"
-    _kill_when(BC48, d, ready)
+    if timed:
+        _kill_when(BC48, d, lambda s: True)                        # the timed writes' first file
+    else:
+        _killed_at(BC48, d, "bool(s.get('current', {}).get('classes'))")     # classes solved
     data = _resume_and_verify(d, tmp_path)
     assert data["total"] == data["upper"] == _bc48_total()
 
@@ -95,15 +116,13 @@ BC48_TIES = ["--variant", "bulls-cows", "--length", "4", "--digits", "8", "--tie
 
 
 @pytest.mark.parametrize("ready", [
-    lambda s: "4" in s.get("refuted", {}),                               # before the tie-breaks
-    lambda s: bool(s.get("ties_count", {}).get("done")),                 # the count phase begun
-    lambda s: "ties_total" in s,                                         # the total phase begun
+    "'4' in s.get('refuted', {})",                                       # before the tie-breaks
+    "bool(s.get('ties_count', {}).get('done'))",                         # the count phase begun
+    "'ties_total' in s",                                                 # the total phase begun
 ])
 def test_ties_killed_resumes_to_the_same_proved_tie_breaks(ready, tmp_path):
     d = tmp_path / "ck"
-    proc = _kill_when(BC48_TIES, d, ready)
-    assert proc.returncode in (-signal.SIGKILL, 0)     # 0: it ended before the kill landed
-    assert ready(_state(d))
+    _killed_at(BC48_TIES, d, ready)
     data = _resume_and_verify(d, tmp_path)
     whole = solve_worst(Variant.from_options("bulls-cows", length=4, digits=8), workers=1,
                         ties=True)
