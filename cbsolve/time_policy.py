@@ -175,18 +175,17 @@ ADVICE_RESERVE = 0.3
 #: 951 classes in 1.0 s of CPU, 2.9 s wall at load 20); the position service computes them
 #: only when its symmetry share of the time left covers that.
 ADVICE_CLASSES_SECONDS_PER_CODE = 6e-8
-#: ``optimal --time-limit``: no share for the proved bounds of ``bounds`` (counting, partition,
-#: second level, constructions): they run first under the whole deadline, as in ``bounds``, so
-#: the interval ``optimal`` reports is never below the one ``bounds`` proves in the same time
-#: (a half share lost Logik 5x8's two-level bound, 6, under load); where they finish they take
-#: 0.01-0.5 s, and the search has the rest.
-#: ``optimal``: when the interval known before the search is not tight (no shipped tree or
-#: construction reaches the lower end), a heuristic evaluated exactly against every secret
-#: proves an upper end (Mastermind 4x8 worst: minimax 6 in 0.5 s where the shipped tree says
-#: 7; 4x9: 7 in 1.2 s where the constructions say 12). It takes at most this share of the time
-#: the bounds left, the search the rest ...
-OPTIMAL_HEURISTIC_SHARE = 0.25
-#: ... or, with no time limit and no tree shipped for the game, at most this long ...
+#: ``optimal --time-limit``: no share for what ``bounds`` proves (counting, partition bounds,
+#: second level, constructions, certified trees, then the strategies): it runs first under the
+#: whole deadline, as in ``bounds``, the strategies stopping once the objective's interval is
+#: closed, so the interval ``optimal`` reports is never worse than the one ``bounds`` gives in
+#: the same time at either end (a half share lost Logik 5x8's two-level bound, 6, under load; a
+#: quarter for the heuristic left Bulls & Cows 6/10 at 13 where ``bounds`` reaches 9 at 50 s).
+#: Where the search can finish, the strategies take 0.1-0.6 s (Mastermind 4x6 to Bulls & Cows
+#: 4/10: docs/benchmarks.md, "Bounds"); the search has the rest.
+#: ``optimal`` without a time limit, on a game no tree ships for: a heuristic evaluated exactly
+#: against every secret proves an upper end (Mastermind 4x9: 7 in 1.2 s where the constructions
+#: say 12) within at most this long ...
 OPTIMAL_HEURISTIC_UNTIMED_SECONDS = 2.0
 #: ... on games of at least this many secrets: below, the exact search proves the value about
 #: as fast as the heuristic plays (Bulls & Cows 3 of 10, 720 secrets: the worst case proved in

@@ -61,6 +61,9 @@ class Interval:
     upper: int
     lower_method: str
     upper_method: str
+    #: when a heuristic's exact evaluation set ``upper``: {name, guesses, first}, the
+    #: arguments of ``cbsolve evaluate`` that reproduce it
+    upper_strategy: dict | None = None
 
     @property
     def exact(self) -> int | None:
@@ -70,9 +73,9 @@ class Interval:
         if value is not None and value > self.lower:
             self.lower, self.lower_method = int(value), method
 
-    def lower_upper(self, value: int | None, method: str) -> None:
+    def lower_upper(self, value: int | None, method: str, strategy: dict | None = None) -> None:
         if value is not None and value < self.upper:
-            self.upper, self.upper_method = int(value), method
+            self.upper, self.upper_method, self.upper_strategy = int(value), method, strategy
 
     def to_json(self) -> dict:
         return {"lower": self.lower, "upper": self.upper, "exact": self.exact,
@@ -121,12 +124,15 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
                    strategies: bool = True, deep: bool = True,
                    strategy_limit: int = STRATEGY_LIMIT, search_limit: int | None = None,
                    strategy_names=UPPER_STRATEGIES, workers: int | None = None,
-                   progress=None, deadline: Deadline | None = None) -> Bounds:
+                   progress=None, deadline: Deadline | None = None,
+                   close: str | None = None) -> Bounds:
     """Lower and upper bounds on the worst and the total number of guesses for ``variant``.
 
     ``search_limit``: largest space handed to the exact searches (None:
     :func:`exact_search_limit`). ``deadline``: the command's budget, started at its edge
-    (default: ``time_limit`` seconds from now).
+    (default: ``time_limit`` seconds from now). ``close`` (``worst`` or ``expected``): only
+    that objective is wanted, so the strategies stop once its interval is closed (``optimal``'s
+    interval before its search).
     """
     from ..scoring import possible_responses
     from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible
@@ -172,7 +178,7 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     _certified(out)
     try:
         if strategies and secrets <= strategy_limit:
-            strategy_upper(out, deadline, strategy_names, say)
+            strategy_upper(out, deadline, strategy_names, say, close)
         elif strategies:
             out.notes.append(f"strategies not evaluated: {secrets} secrets is more than the "
                              f"{strategy_limit} an exact evaluation handles")

@@ -36,12 +36,13 @@ HEURISTIC = {"worst": "minimax", "expected": "expected"}
 
 
 def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Known | None:
-    """Before the search of the whole game: with a time limit, what ``bounds`` proves under
-    the same deadline, its proved part run first (the search never reports less); without,
-    the best shipped tree's upper end (instant). Where that leaves the interval open, the
-    objective's :data:`HEURISTIC` evaluated exactly within its share
-    (:mod:`cbsolve.time_policy`) when it is better. None under a depth cap or a restricted
-    guess set (the bounds' setting is every guess, no cap)."""
+    """Before the search of the whole game: with a time limit, what ``bounds --no-search``
+    proves under the same deadline (the same proofs and the same strategies, in the same
+    order, each under the whole deadline; the strategies stop once the objective's interval is
+    closed), so the search never reports less than ``bounds`` at either end; without, the best
+    shipped tree's upper end (instant) or, when no tree ships for the game, the objective's
+    :data:`HEURISTIC` evaluated exactly within a short budget. None under a depth cap or a
+    restricted guess set (the bounds' setting is every guess, no cap)."""
     from .. import time_policy
     from ..certified import best_shipped_tree, shipped_method
 
@@ -58,21 +59,21 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Kno
                      origin="the trees shipped in cbsolve/models/")
     from .compute import compute_bounds
 
-    # the proved part of `bounds` (counting, closed forms, partition bounds two guesses deep,
-    # constructions, certified trees) under the same deadline as `bounds` gives it, first:
-    # what `bounds` proves in that time is proved here too, however loaded the machine (a
-    # share of it lost the two-level bound under load: Logik 5x8 at 5 s, 5 where `bounds`
-    # proves 6); these take 0.01-0.5 s where they finish (docs/benchmarks.md, "Bounds")
-    b = compute_bounds(variant, deadline=deadline, search=False, strategies=False, deep=True)
+    # `bounds` without its exact search, under the same deadline: the search that follows has
+    # the rest. A share of the deadline for these lost what `bounds` proves in the same time:
+    # Logik 5x8's two-level lower bound 6 under load at 5 s, and Bulls & Cows 6/10's upper end
+    # at 50 s, 13 (`first`) where `bounds` reaches 9 (minimax over the candidates, 15 s).
+    b = compute_bounds(variant, deadline=deadline, search=False, strategies=True, deep=True,
+                       close=objective)
     interval = b.worst if objective == "worst" else b.expected
     known = Known(interval.lower, interval.upper, interval.lower_method, interval.upper_method)
     if interval.upper_method.startswith("trivial"):
         known.upper, known.upper_method = None, ""  # "every code in order" tells a person nothing
+    elif interval.upper_strategy is not None:
+        known.strategy = interval.upper_strategy
+        known.upper_method = played_method(known.strategy)
     else:
         known.tree = tree_of(known.upper_method)
-    if known.upper is None or known.lower is None or known.lower < known.upper:
-        heuristic_upper(known, variant, objective,
-                        deadline.share(time_policy.OPTIMAL_HEURISTIC_SHARE))
     return known
 
 
@@ -91,15 +92,21 @@ def heuristic_upper(known: Known, variant, objective: str, budget) -> None:
         return       # the CLI's Ctrl-C: the search that follows stops at once and reports
     if ev is None:
         return
-    name, guesses = ev.strategy, ev.guesses
     value = ev.worst if objective == "worst" else ev.total
     if value is not None and (known.upper is None or value < known.upper):
         known.upper, known.tree = value, None
-        known.strategy = {"name": name, "guesses": guesses, "first": ev.first}
-        options = f"--strategy {name}" + ("" if guesses == "all" else f" --guesses {guesses}")
-        known.upper_method = (f"strategy {name}{'' if guesses == 'all' else ' over candidates'} "
-                              f"(exact evaluation, first guess {ev.first}; `cbsolve evaluate "
-                              f"{options} --first {ev.first}` plays it)")
+        known.strategy = {"name": ev.strategy, "guesses": ev.guesses, "first": ev.first}
+        known.upper_method = played_method(known.strategy)
+
+
+def played_method(strategy: dict) -> str:
+    """The upper end's method for a heuristic played against every secret, with the command
+    that plays it again."""
+    name, guesses, first = strategy["name"], strategy["guesses"], strategy["first"]
+    options = f"--strategy {name}" + ("" if guesses == "all" else f" --guesses {guesses}")
+    return (f"strategy {name}{'' if guesses == 'all' else ' over candidates'} (exact "
+            f"evaluation, first guess {first}; `cbsolve evaluate {options} --first {first}` "
+            f"plays it)")
 
 
 def _evaluated(variant, objective: str, budget):

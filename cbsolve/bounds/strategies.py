@@ -46,13 +46,15 @@ def _label(name: str, guesses: str) -> str:
     return name if guesses == "all" else f"{name} over candidates"
 
 
-def strategy_upper(out, deadline: Deadline, names, say) -> None:
+def strategy_upper(out, deadline: Deadline, names, say, close: str | None = None) -> None:
     """Upper bounds (worst, total) on ``out`` (a :class:`cbsolve.bounds.Bounds`) from the
-    strategies of the plan that finish before ``deadline``."""
+    strategies of the plan that finish before ``deadline``; ``close`` (``worst`` or
+    ``expected``): stop once that objective's interval is closed (no strategy can improve it)."""
     from ..strategy import Unfinished, evaluate
 
     plan = strategy_plan(out.secrets, names)
-    while plan:
+    wanted = {"worst": out.worst, "expected": out.expected}.get(close)
+    while plan and not (wanted is not None and wanted.exact is not None):
         (name, guesses), rest = plan[0], plan[1:]
         label = _label(name, guesses)
         # minimax over the candidates keeps first's time; first runs only if it did not finish
@@ -78,5 +80,6 @@ def strategy_upper(out, deadline: Deadline, names, say) -> None:
             continue
         plan = rest[1:] if hands_over else rest      # when minimax finished, first is not needed
         method = f"strategy {label} (exact evaluation, first guess {ev.first})"
-        out.worst.lower_upper(ev.worst, method)
-        out.expected.lower_upper(ev.total, method)
+        played = {"name": name, "guesses": guesses, "first": ev.first}
+        out.worst.lower_upper(ev.worst, method, played)
+        out.expected.lower_upper(ev.total, method, played)
