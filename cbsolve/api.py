@@ -271,27 +271,11 @@ def partition_table(log: LogLike = (), *, variant: VariantLike | None = None,
     >>> (t.candidates, t.complete, t.scored, best["guess"], best["minimax"])
     (108, True, 180, '0145', 26)
     """
-    from .api_results import PartitionTable
-    from .deadline import stop_requested
-    from .strategy.partition import SCORES, SHOWN_WHEN_CUT
-    from .strategy.partition import partition_table as score_every_guess
+    from .advisor import PositionService
 
-    if sort not in SCORES:
-        raise unknown_name("sort", sort, tuple(SCORES))
-    budget = make_deadline(deadline, time_limit)
-    table = score_every_guess(as_log(log, variant), sort, deadline=budget)
-    # a complete table's rows are formatted under the same deadline (604,800 rows take
-    # seconds): cut there, it shows the best rows formatted, as a cut table does
-    rows = table.ranked(None if table.complete else SHOWN_WHEN_CUT,
-                        deadline=budget if table.complete else None)
-    stopped = None
-    if not table.complete or len(rows) < table.scored:     # a time limit or Ctrl-C
-        stopped = "interrupted" if stop_requested() else "time"
-        # cut while formatting a complete table: its best rows, as a cut table shows (the
-        # 560,000 rows formatted by then took 2 s to print after a Ctrl-C)
-        rows = rows[:SHOWN_WHEN_CUT]
-    return PartitionTable(table.candidates, sort, rows, table.complete, table.scored,
-                          table.total, stopped, budget.seconds)
+    the_log = as_log(log, variant)
+    return PositionService(the_log.variant).partition_table(
+        the_log, sort, deadline=make_deadline(deadline, time_limit))
 
 
 def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
@@ -330,8 +314,8 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     the game from the position ``log`` leaves (guesses counted from there), with its tree and,
     for the worst case, a lower-bound certificate (``cbsolve optimal``). A limit leaves
     ``proved`` False and the interval ``lower``/``upper``, never worse than the one known
-    before the search of the whole game (:mod:`cbsolve.bounds.known`: the bounds, the shipped
-    trees, an evaluated heuristic; ``upper_from`` says what proves ``upper``).
+    before the search of the whole game (:mod:`cbsolve.bounds.known`: what ``bounds`` gives in the
+    same time, the shipped trees; ``upper_from`` says what proves ``upper``).
 
     ``progress`` (a callable) is called ``(phase, depth, counters, lower, upper)`` while the
     search runs, the interval merged with the known one: first, when an interval is known
@@ -358,14 +342,15 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     >>> (o.proved, o.total, o.worst)
     (True, 45, 4)
     """
-    from .api_optimal import solve
+    from .advisor import PositionService
 
-    return solve(as_log(log, variant), objective=objective, guesses=guesses,
-                 max_depth=max_depth, certificate=certificate, ties=ties, lookahead=lookahead,
-                 workers=workers, progress=progress, memory_budget=memory_budget,
-                 replies=replies, checkpoint=checkpoint, scheduler=scheduler, trace=trace,
-                 out=out, dot=dot, dot_depth=dot_depth, deadline=make_deadline(deadline,
-                                                                               time_limit))
+    the_log = as_log(log, variant)
+    return PositionService(the_log.variant, guesses).optimum(
+        the_log, objective, make_deadline(deadline, time_limit), max_depth=max_depth,
+        certificate=certificate, ties=ties, lookahead=lookahead, workers=workers,
+        progress=progress, memory_budget=memory_budget, replies=replies,
+        checkpoint=checkpoint, scheduler=scheduler, trace=trace, out=out, dot=dot,
+        dot_depth=dot_depth)
 
 
 def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
@@ -419,10 +404,11 @@ def bounds(variant: VariantLike | None = None, *, search: bool = True, strategie
     >>> (b.worst.lower, b.worst.upper)
     (21, 150)
     """
-    from .bounds import compute_bounds
+    from .advisor import PositionService
 
-    return compute_bounds(as_variant(variant), search=search, strategies=strategies, deep=deep,
-                          progress=progress, deadline=make_deadline(deadline, time_limit))
+    return PositionService(as_variant(variant)).bounds(
+        make_deadline(deadline, time_limit), search=search, strategies=strategies, deep=deep,
+        progress=progress)
 
 
 def verify(file: str | Path, *, variant: VariantLike | None = None, format: str | None = None,

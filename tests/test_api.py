@@ -303,11 +303,12 @@ def test_evaluate_progress_hears_every_secret():
 #: deadline, errors) and the modules defining its result dataclasses. The modules they call
 #: are checked only as they are used here (--follow-imports=silent).
 MYPY_SURFACE = [
-    "cbsolve/__init__.py", "cbsolve/api.py", "cbsolve/api_results.py", "cbsolve/api_optimal.py",
+    "cbsolve/__init__.py", "cbsolve/api.py", "cbsolve/api_results.py",
     "cbsolve/variant.py",
     "cbsolve/codes.py", "cbsolve/rule.py", "cbsolve/feedback.py", "cbsolve/deadline.py", "cbsolve/errors.py",
     "cbsolve/status.py", "cbsolve/play/regret.py", "cbsolve/play/puzzle.py",
-    "cbsolve/consistency/query.py", "cbsolve/advisor/answers.py", "cbsolve/strategy/evaluation.py",
+    "cbsolve/consistency/query.py", "cbsolve/advisor/answers.py", "cbsolve/advisor/optimum.py",
+    "cbsolve/strategy/evaluation.py",
     "cbsolve/search/result.py", "cbsolve/bounds/compute.py", "cbsolve/certify.py",
     "cbsolve/analysis/__init__.py",
     # cbsolve/strategy/partition.py (Partition) is checked only as used: its --all table

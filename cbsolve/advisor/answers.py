@@ -154,3 +154,28 @@ class Move(Advice):
 
     def to_json(self) -> dict:
         return {"consistent": True, **super().to_json()}
+
+
+@dataclass
+class PartitionTable:
+    """Every guess up to symmetry scored (:meth:`PositionService.partition_table`), the rows
+    formatted best first by ``sort``; ``to_json()`` is the document of
+    ``cbsolve partition --all --json``. A deadline or Ctrl-C that cut the scoring or the
+    formatting leaves the best rows scored (``stopped``: ``time`` or ``interrupted``)."""
+
+    candidates: int
+    sort: str
+    guesses: list[dict]                # the rows shown, best first
+    complete: bool                     # every guess up to symmetry scored
+    scored: int
+    total: int | None                  # guesses up to symmetry (None: classes not found)
+    stopped: str | None = None         # "time" | "interrupted": fewer rows than the whole table
+    time_limit: float | None = None
+
+    def to_json(self) -> dict:
+        data = {"candidates": self.candidates, "sort": self.sort, "guesses": self.guesses,
+                "complete": self.complete, "scored": self.scored, "total": self.total}
+        if self.stopped is not None:
+            data.update(command="partition", shown=len(self.guesses), stopped=self.stopped,
+                        time_limit=self.time_limit, time_limit_hit=self.stopped == "time")
+        return data

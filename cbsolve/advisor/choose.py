@@ -68,18 +68,14 @@ def key_of(strategy: str, sizes, guess: int, win: int) -> tuple:
     return score, not bool(sizes[win]), int(guess)
 
 
-def guess_rows(chooser: Chooser, symmetry, history: tuple[int, ...], cands: np.ndarray,
-               deadline: Deadline, cache: dict) -> tuple[np.ndarray, bool]:
-    """The guesses to score (code indices) and whether they are one per symmetry class."""
-    reps = cache.get(history)
-    if (reps is None and symmetry is not None and len(history) < SYMMETRY_DEPTH
-            and chooser.space.size <= SYMMETRY_CODES):
-        codes = chooser.codes
-        reps = symmetry.guess_representatives([tuple(int(x) for x in codes[h]) for h in history],
-                                               deadline=deadline)
-        if reps is not None:
-            reps = np.asarray(reps, dtype=np.int64)
-            cache[history] = reps
+def guess_rows(chooser: Chooser, classes, history: tuple[int, ...], cands: np.ndarray,
+               deadline: Deadline) -> tuple[np.ndarray, bool]:
+    """The guesses to score (code indices) and whether they are one per symmetry class
+    (``classes``: the game's :class:`~.classes.GuessClasses`, asked while the history is
+    short and the space small enough)."""
+    reps = classes.known(history)
+    if reps is None and len(history) < SYMMETRY_DEPTH and chooser.space.size <= SYMMETRY_CODES:
+        reps = classes.of(history, deadline)
     if reps is None:
         rows = spread_first(chooser.space.size)
         found = False

@@ -37,6 +37,7 @@ from ..feedback import FeedbackLog
 from ..guess_pool import GUESS_POOLS as GUESS_MODES
 from ..variant import Variant
 from . import answers as A
+from .classes import GuessClasses
 
 # NumPy and the heuristics are imported where a guess is chosen: a small game's partition needs
 # neither.
@@ -83,8 +84,7 @@ class PositionService:
         self.seed = seed
         self.tree = tree              # a tree file to follow instead of the certified ones
         self._choosers: dict[str, Chooser] = {}
-        self._symmetry = None
-        self._reps: dict = {}
+        self.classes = GuessClasses(self.space)     # one guess per symmetry class, per history
         self._tree_costs: dict = {}
 
     # --- what remains ----------------------------------------------------------------------
@@ -439,8 +439,8 @@ class PositionService:
                 g = int(cands[0])
                 scope = "no guess scored in time: the first consistent code"
         else:
-            rows, sym = guess_rows(chooser, self._sym(), history, cands,
-                                   deadline.part(time_policy.ADVICE_SYMMETRY_SHARE), self._reps)
+            rows, sym = guess_rows(chooser, self.classes, history, cands,
+                                   deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
             found = choose(chooser, cands, rows, deadline)
             complete, g = found.complete, found.index
             scope = ("" if found.complete else
@@ -475,14 +475,12 @@ class PositionService:
         """(one guess per symmetry class of a large space's position, "") or (None, why not):
         computed when the history is short, the classes are few enough to score and their
         cost (:data:`cbsolve.time_policy.ADVICE_CLASSES_SECONDS_PER_CODE`) fits ``deadline``."""
-        import numpy as np
-
         from ..symmetry import _orbits
         from .choose import SYMMETRY_DEPTH
         from .sampled import POOL_CANDIDATES, POOL_SPREAD
 
         history = tuple(self.space.index_of(e.guess) for e in log)
-        reps = self._reps.get(history)
+        reps = self.classes.known(history)
         if reps is None:
             left = deadline.left()
             cost = self.space.size * time_policy.ADVICE_CLASSES_SECONDS_PER_CODE
@@ -491,29 +489,12 @@ class PositionService:
             if left is not None and left < cost:
                 return None, (f"codes spread over the space (the symmetry classes would take "
                               f"about {cost:.1f} s)")
-            reps = self._sym().guess_representatives([e.guess for e in log],
-                                                     deadline=deadline)
+            reps = self.classes.of(history, deadline)
             if reps is None:
                 return None, "codes spread over the space (the symmetry classes were cut)"
-            reps = self._reps.setdefault(history, np.asarray(reps, dtype=np.int64))
         if reps.size > POOL_CANDIDATES + POOL_SPREAD:
             return None, f"codes spread over the space ({reps.size} symmetry classes)"
         return reps, ""
-
-    def _sym(self):
-        """The symmetry of the game, or None on a space too large for it: beyond
-        :data:`~.choose.SYMMETRY_CODES` only with the native union-find (the NumPy orbits of
-        Mastermind 8x8 take minutes)."""
-        from ..symmetry import _orbits
-        from .choose import SYMMETRY_CODES
-
-        if self.space.size > SYMMETRY_CODES and _orbits() is None:
-            return None
-        if self._symmetry is None:
-            from ..symmetry import Symmetry
-
-            self._symmetry = Symmetry(self.variant)
-        return self._symmetry
 
     def _needed(self, objective: str, n: int, value=(None, None), how: str = "") -> A.Needed:
         """The proved interval on the guesses still needed for ``n`` secrets: the counting
@@ -537,6 +518,23 @@ class PositionService:
         return A.Advice(guess, strategy, remaining, provenance, self.guesses,
                         partition_summary(self.variant, replies),
                         self._needed(objective, int(cands.size), needed, how), optimum)
+
+    # --- the optimum and the bounds --------------------------------------------------------
+    def optimum(self, log: FeedbackLog, objective: str, deadline: Deadline, **search):
+        """The proved optimum from where ``log`` leaves the game, with its tree and
+        certificate (:mod:`.optimum`: what :meth:`bounds` gives in the same time first, then
+        the exact search; ``search``: the options of :func:`cbsolve.api.optimal`)."""
+        from .optimum import solve
+
+        return solve(log, objective=objective, guesses=self.guesses, deadline=deadline,
+                     **search)
+
+    def bounds(self, deadline: Deadline, **work):
+        """Proved intervals on the whole game's worst case and total, each end naming its
+        proof (:func:`cbsolve.bounds.compute_bounds`; ``work``: which of its steps run)."""
+        from ..bounds import compute_bounds
+
+        return compute_bounds(self.variant, deadline=deadline, **work)
 
     # --- a guess's partition ---------------------------------------------------------------
     def partition(self, log: FeedbackLog, guess: str, deadline: Deadline | None = None,
@@ -583,12 +581,14 @@ class PositionService:
             cands, listed = self._listed(log, Deadline(None))
             if not listed:
                 raise KeyboardInterrupt
-        history = [tuple(int(x) for x in self.space.parse(e.text)) for e in log]
-        key = tuple(self.space.index_of(h) for h in history)
-        reps = self._reps.get(key)
-        if reps is None and self._sym() is not None:
-            reps = self._sym().guess_representatives(
-                history, deadline=deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
-            if reps is not None:
-                reps = self._reps.setdefault(key, np.asarray(reps, dtype=np.int64))
+        history = tuple(self.space.index_of(self.space.parse(e.text)) for e in log)
+        reps = self.classes.of(history, deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
         return partition(log, guess, cands=cands, rows=reps, deadline=deadline, members=members)
+
+    def partition_table(self, log: FeedbackLog, sort: str = "minimax",
+                        deadline: Deadline | None = None) -> A.PartitionTable:
+        """Every guess up to symmetry with the heuristics' scores, best first by ``sort``
+        (:mod:`.every_guess`); cut by the deadline or Ctrl-C, the best scored so far."""
+        from .every_guess import partition_table
+
+        return partition_table(log, sort, Deadline.given(deadline))

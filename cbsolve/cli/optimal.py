@@ -1,15 +1,16 @@
 """``cbsolve optimal --objective worst|expected``: exact optimum with tree and certificate.
 
 Thin: reads options, makes the one Deadline, calls :func:`cbsolve.optimal` (the position, the
-interval known before the search, the search, the files: :mod:`cbsolve.api_optimal`), shows its
-progress and prints the fields of docs/contract.md (objective, worst, total, average,
-histogram, proved, seconds). ``--plan``/``--shard`` run the sharded refutation (``_shards``).
+interval known before the search, the search, the files: the position service's
+:mod:`cbsolve.advisor.optimum`), shows its progress and prints the fields of
+docs/contract.md (objective, worst, total, average, histogram, proved, seconds).
+``--plan``/``--shard`` run the sharded refutation (``_shards``).
 """
 from __future__ import annotations
 
 import click
 
-from ..api_optimal import OBJECTIVES
+from ..advisor.optimum import OBJECTIVES
 from ..errors import InvalidVariant, unknown_name
 from ..guess_pool import guess_pool
 from ..status import Status

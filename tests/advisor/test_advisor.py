@@ -114,7 +114,7 @@ def test_a_deadline_cut_heuristic_is_labelled_best_so_far():
     service = PositionService(v)
     cands = service.candidates(log)
     chooser = Chooser(v, "minimax", use_matrix=False)
-    rows, _ = guess_rows(chooser, None, (), cands, Deadline(None), {})
+    rows, _ = guess_rows(chooser, service.classes, (), cands, Deadline(None))
     cut = choose(chooser, cands, rows, Deadline(0))
     assert cut.index is None and not cut.complete and cut.scored == 0
     advice = service.advise(log, strategy="minimax", deadline=Deadline(0))

@@ -1,24 +1,58 @@
-"""``cbsolve.optimal``'s one decision path: the position a log leaves, the interval known
-before the search (:mod:`cbsolve.bounds.known`), the search that runs (the worst case, the
-expected case, from a position, or split over a Dask cluster), the known interval applied to
-what it proved, and the files its tree is written to.
+"""The position service's optimum of a position (:meth:`PositionService.optimum`): the
+position a log leaves, the interval known before the search (:mod:`cbsolve.bounds.known`:
+what ``bounds`` gives in the same time), the search that runs (the worst case, the expected
+case, from a position, or split over a Dask cluster), the known interval applied to what it
+proved, and the files its tree is written to.
 
 Place in the data flow: below :func:`cbsolve.api.optimal` (which documents the arguments) and
 ``cbsolve optimal`` (which parses options, makes the one Deadline and prints the
-:class:`~cbsolve.api_results.Optimum`); over the search wing and the bounds. Nothing here
+:class:`Optimum`), through the service; over the search wing and the bounds. Nothing here
 prints: progress goes to the caller's callable.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from .deadline import Deadline
-from .errors import InvalidVariant, unknown_name
-from .feedback import FeedbackLog
+from ..deadline import Deadline
+from ..errors import InvalidVariant, unknown_name
+from ..feedback import FeedbackLog
+from ..search.result import SearchResult
+from ..variant import Variant
 
 OBJECTIVES = ("worst", "expected")
+
+
+@dataclass
+class Optimum(SearchResult):
+    """The exact search's answer (:class:`cbsolve.search.SearchResult`) with the variant and
+    the position it started from; ``to_json()`` is the document of ``cbsolve optimal --json``."""
+
+    variant: Variant | None = None
+    position: dict | None = None      # {"entries", "secrets"}; None: the whole game
+    upper_from: dict | None = None    # a stopped search: what proves ``upper`` {method, tree}
+    out: str | None = None            # the file the tree (or certificate) was written to
+    dot: str | None = None            # the file the tree was drawn to (Graphviz DOT)
+
+    @classmethod
+    def of(cls, result: SearchResult, **extra: Any) -> Optimum:
+        """The search's ``result`` with the fields this adds."""
+        return cls(**{f.name: getattr(result, f.name) for f in fields(SearchResult)}, **extra)
+
+    def to_json(self) -> dict:
+        data = super().to_json()
+        if self.variant is not None:
+            data["variant"] = self.variant.to_dict()
+        if self.position is not None:
+            data["position"] = self.position
+        for name in ("out", "dot"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
+        if self.upper_from is not None:
+            data["upper_from"] = self.upper_from
+        return data
 
 
 def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | None,
@@ -27,10 +61,10 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
           replies: str, checkpoint: Any, scheduler: str | None, trace: str | Path | None,
           out: str | Path | None, dot: str | Path | None, dot_depth: int | None,
           deadline: Deadline) -> Any:
-    """The :class:`~cbsolve.api_results.Optimum` of ``log``'s game from where it leaves it
+    """The :class:`Optimum` of ``log``'s game from where it leaves it
     (arguments: :func:`cbsolve.api.optimal`); Ctrl-C raises SearchInterrupted holding it."""
-    from .search import SearchInterrupted
-    from .search.position import Position
+    from ..search import SearchInterrupted
+    from ..search.position import Position
 
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
@@ -44,22 +78,22 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
     if position is not None and ties:
         raise InvalidVariant("ties= applies to the whole game only, not from a position")
     if isinstance(checkpoint, (str, Path)):
-        from .search import checkpoint as cp
+        from ..search import checkpoint as cp
 
         checkpoint = cp.started(checkpoint, cp.search_identity(
             log.variant, objective, guesses, max_depth, lookahead=lookahead,
             certificate=certificate, distributed=scheduler is not None,
             ties=ties, position=position is not None))
     elif checkpoint is not None:
-        from .search import checkpoint as cp
+        from ..search import checkpoint as cp
 
         cp.refuse(position=position is not None)
     if position is not None and log.solved_at() is not None:
         return _solved(log, position, objective, guesses, max_depth, out or dot)
     known = None
     if position is None and scheduler is None:
-        from .bounds.known import known_interval
-        from .deadline import stop_requested
+        from ..bounds.known import known_interval
+        from ..deadline import stop_requested
 
         try:
             known = known_interval(log.variant, objective, deadline, max_depth, guesses)
@@ -77,7 +111,7 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
             result = _distributed(log.variant, scheduler, objective, position, certificate,
                                   ties, lookahead, trace, checkpoint, **run)
         elif position is not None:
-            from .search.position import solve_from
+            from ..search.position import solve_from
 
             result = solve_from(position, objective, progress=hear, certificate=certificate,
                                 lookahead=lookahead, memory_budget=memory_budget,
@@ -95,8 +129,7 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
 def _solved(log, position, objective, guesses, max_depth, files):
     """A log whose entry had every bull: the game is over, 0 more guesses (proved), as the
     position service answers (``next``: ``solved``, needed [0, 0]); no tree to write."""
-    from .api_results import Optimum
-    from .status import Status
+    from ..status import Status
 
     k = log.solved_at()
     won = log.entries[k - 1].text
@@ -116,7 +149,7 @@ def _hearing(progress, known):
         return None
     if known is None:
         return progress
-    from .bounds.known import merged
+    from ..bounds.known import merged
 
     def hear(phase, depth, counters, lower, upper):
         progress(phase, depth, counters, *merged(known, lower, upper))
@@ -127,13 +160,13 @@ def _hearing(progress, known):
 def _whole_game(variant, objective, progress, certificate, lookahead, ties, memory_budget,
                 replies, checkpoint, **run):
     if objective == "worst":
-        from .search.worst import solve_worst
+        from ..search.worst import solve_worst
 
         return solve_worst(variant, progress=progress if callable(progress) else None,
                            certificate=certificate, lookahead=lookahead, ties=ties,
                            memory_budget=memory_budget, replies=replies,
                            checkpoint=checkpoint, **run)
-    from .search.expected import solve_expected
+    from ..search.expected import solve_expected
 
     return solve_expected(variant, progress=progress if callable(progress) else bool(progress),
                           memory_budget=memory_budget, replies=replies, checkpoint=checkpoint,
@@ -151,9 +184,9 @@ def _distributed(variant, scheduler, objective, position, certificate, ties, loo
     if ties or lookahead:
         raise InvalidVariant("--ties and --lookahead run on one machine only (not with "
                              "--scheduler)")
-    from .search.distributed import cluster_client, solve_expected_distributed
-    from .search.distributed.trace import Trace
-    from .search.position import stamp
+    from ..search.distributed import cluster_client, solve_expected_distributed
+    from ..search.distributed.trace import Trace
+    from ..search.position import stamp
 
     trace = None if trace_file is None else Trace(objective, variant.to_dict(), workers or 0)
     try:
@@ -163,7 +196,7 @@ def _distributed(variant, scheduler, objective, position, certificate, ties, loo
                                                 deadline=deadline, root=position, trace=trace,
                                                 checkpoint=checkpoint)
         else:
-            from .search.distributed import solve_worst_distributed
+            from ..search.distributed import solve_worst_distributed
 
             with cluster_client(scheduler, workers, deadline=deadline) as client:
                 result = solve_worst_distributed(client, variant, guesses=guesses,
@@ -180,35 +213,32 @@ def _distributed(variant, scheduler, objective, position, certificate, ties, loo
 
 def _answer(result, log, position, known, out, dot, dot_depth):
     """The search's result as an Optimum: the known interval applied, the files written."""
-    from .api_results import Optimum, extend
-
     upper_from = None
     if known is not None:
-        from .bounds.known import apply
+        from ..bounds.known import apply
 
         upper_from = apply(result, known, None if out is None else str(out))
     _write(result, out, dot, dot_depth)
-    optimum: Optimum = extend(result, Optimum, variant=log.variant,
-                               position=None if position is None else position.to_json(),
-                               out=None if out is None else str(out),
-                               dot=None if dot is None else str(dot), upper_from=upper_from)
-    return optimum
+    return Optimum.of(result, variant=log.variant,
+                      position=None if position is None else position.to_json(),
+                      out=None if out is None else str(out),
+                      dot=None if dot is None else str(dot), upper_from=upper_from)
 
 
 def _write(result, out, dot, dot_depth) -> None:
     """``out``: the tree (else the certificate of a refuted depth); ``dot``: the tree as
     Graphviz DOT, its first ``dot_depth`` levels."""
     if out and result.tree is not None:
-        from .tree import write_tree
+        from ..tree import write_tree
 
         write_tree(result.tree, out)
     elif out and result.certificate is not None:
         import json
 
-        from .tree import write_file
+        from ..tree import write_file
 
         write_file(out, "--out", json.dumps(result.certificate, separators=(",", ":")) + "\n")
     if dot and result.tree is not None:
-        from .tree import to_dot, write_file
+        from ..tree import to_dot, write_file
 
         write_file(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
