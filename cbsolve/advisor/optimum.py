@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..deadline import Deadline
+from ..deadline import Deadline, stop_requested, stopped_by
 from ..errors import InvalidVariant, unknown_name
 from ..feedback import FeedbackLog
 from ..search.result import SearchResult
@@ -93,7 +93,6 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
     known = None
     if position is None and scheduler is None:
         from ..bounds.known import known_interval
-        from ..deadline import stop_requested
 
         try:
             known = known_interval(log.variant, objective, deadline, max_depth, guesses)
@@ -101,6 +100,13 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
             if not stop_requested():
                 raise
             # the CLI's Ctrl-C before the search: the search stops at once and reports
+    if known is not None and deadline.expired() and not stop_requested():
+        # the bounds' strategies took the whole deadline (Bulls & Cows 6/10): the search's
+        # set-up alone would run seconds past it (2.0 s, its on-the-fly tables)
+        result = _not_started(log.variant, objective, guesses, max_depth)
+        if checkpoint is not None:
+            checkpoint.report(result)            # nothing new proved: the file stays as it was
+        return _answer(result, log, position, known, out, dot, dot_depth)
     hear = _hearing(progress, known)
     if hear is not None and known is not None and (known.lower, known.upper) != (None, None):
         hear("known", 0, known, known.lower, known.upper)
@@ -141,6 +147,18 @@ def _solved(log, position, objective, guesses, max_depth, files):
                    guesses=guesses, solved=k,
                    notes=notes,
                    variant=log.variant, position=position.to_json())
+
+
+def _not_started(variant, objective, guesses, max_depth) -> SearchResult:
+    """The search of a whole game whose deadline passed before it could start."""
+    from ..codes import CodeSpace
+    from ..status import Status
+
+    stop = stopped_by()
+    return SearchResult(objective, Status.UNKNOWN, False, CodeSpace(variant).size,
+                        max_depth=max_depth, guesses=guesses, stop=stop,
+                        notes=[f"exact search not started: {stop.reached()} while the bounds "
+                               f"and strategies ran"])
 
 
 def _hearing(progress, known):

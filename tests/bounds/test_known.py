@@ -189,5 +189,6 @@ def test_under_a_spent_deadline_optimal_reports_what_bounds_proves(game):
         result = cb.optimal(variant=variant, objective=objective, deadline=Deadline(0.0))
         interval = proved.worst if objective == "worst" else proved.expected
         assert not result.proved and result.lower == interval.lower
+        assert result.stop == "time" and any("not started" in n for n in result.notes)
         assert result.upper == interval.upper or (
             result.upper is None and interval.upper_method.startswith("trivial"))
