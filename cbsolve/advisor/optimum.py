@@ -60,7 +60,7 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
           progress: Callable[..., None] | bool | None, memory_budget: str | int | None,
           replies: str, checkpoint: Any, scheduler: str | None, trace: str | Path | None,
           out: str | Path | None, dot: str | Path | None, dot_depth: int | None,
-          deadline: Deadline) -> Any:
+          deadline: Deadline) -> Optimum:
     """The :class:`Optimum` of ``log``'s game from where it leaves it
     (arguments: :func:`cbsolve.api.optimal`); Ctrl-C raises SearchInterrupted holding it."""
     from ..search import SearchInterrupted
