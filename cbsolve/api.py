@@ -318,7 +318,9 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     same time, the shipped trees; ``upper_from`` says what proves ``upper``).
 
     ``progress`` (a callable) is called ``(phase, depth, counters, lower, upper)`` while the
-    search runs, the interval merged with the known one: first, when an interval is known
+    search runs, the interval merged with the known one: with a time limit on the whole game,
+    ``("bounds", 0, message, None, None)`` while ``bounds``' work runs before the search
+    (``message`` as ``bounds`` prints it); then, when an interval is known
     before the search, ``("known", 0, known, lower, upper)`` with the
     :class:`~cbsolve.bounds.known.Known` (what proves each end); then the worst-case search's
     phases (``counters``: the kernel's ``nodes``, ``memo_entries``, ``top_done``,

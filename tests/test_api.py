@@ -185,6 +185,20 @@ def test_optimal_progress_hears_the_known_interval_first_then_never_a_wider_one(
     assert o.proved and o.total == 5625
 
 
+def test_optimal_progress_hears_the_bounds_work_before_the_known_interval():
+    """With a time limit, `bounds`' work runs before the search and is heard as it goes:
+    Bulls & Cows 4 of 8 (no tree ships for it) hears the strategies `bounds` evaluates, then
+    the interval they left, then the search."""
+    heard: list[tuple] = []
+    o = cb.optimal(variant=cb.Variant(4, "01234567", repeats=False), time_limit=120,
+                   progress=lambda *event: heard.append(event))
+    phases = [e[0] for e in heard]
+    known = phases.index("known")
+    assert set(phases[:known]) == {"bounds"} and "bounds" not in phases[known:]
+    assert any(e[2].startswith("evaluating strategy minimax") for e in heard[:known])
+    assert heard[known][2].strategy["name"] == "minimax" and o.proved
+
+
 def test_logs_by_token_or_object_agree_and_variants_must_match():
     log = cb.as_log(["1122:1,1"], "mastermind")
     assert cb.consistent(log, count=True).count == cb.consistent(

@@ -94,12 +94,19 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
     if position is None and scheduler is None:
         from ..bounds.known import known_interval
 
+        def say(message: str) -> None:
+            if callable(progress):
+                progress("bounds", 0, message, None, None)
+
         try:
-            known = known_interval(log.variant, objective, deadline, max_depth, guesses)
+            known = known_interval(log.variant, objective, deadline, max_depth, guesses, say)
         except KeyboardInterrupt:
             if not stop_requested():
                 raise
             # the CLI's Ctrl-C before the search: the search stops at once and reports
+    hear = _hearing(progress, known)
+    if hear is not None and known is not None and (known.lower, known.upper) != (None, None):
+        hear("known", 0, known, known.lower, known.upper)
     if known is not None and deadline.expired() and not stop_requested():
         # the bounds' strategies took the whole deadline (Bulls & Cows 6/10): the search's
         # set-up alone would run seconds past it (2.0 s, its on-the-fly tables)
@@ -107,9 +114,6 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
         if checkpoint is not None:
             checkpoint.report(result)            # nothing new proved: the file stays as it was
         return _answer(result, log, position, known, out, dot, dot_depth)
-    hear = _hearing(progress, known)
-    if hear is not None and known is not None and (known.lower, known.upper) != (None, None):
-        hear("known", 0, known, known.lower, known.upper)
     run: dict[str, Any] = dict(guesses=guesses, max_depth=max_depth, workers=workers,
                                deadline=deadline)
     try:

@@ -35,14 +35,16 @@ class Known:
 HEURISTIC = {"worst": "minimax", "expected": "expected"}
 
 
-def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Known | None:
+def known_interval(variant, objective: str, deadline, max_depth, guesses,
+                   say=None) -> Known | None:
     """Before the search of the whole game: with a time limit, what ``bounds --no-search``
     proves under the same deadline (the same proofs and the same strategies, in the same
     order, each under the whole deadline; the strategies stop once the objective's interval is
     closed), so the search never reports less than ``bounds`` at either end; without, the best
     shipped tree's upper end (instant) or, when no tree ships for the game, the objective's
     :data:`HEURISTIC` evaluated exactly within a short budget. None under a depth cap or a
-    restricted guess set (the bounds' setting is every guess, no cap)."""
+    restricted guess set (the bounds' setting is every guess, no cap). ``say``: hears what the
+    bounds work on, as ``bounds``' progress does."""
     from .. import time_policy
     from ..certified import best_shipped_tree, shipped_method
 
@@ -64,7 +66,7 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses) -> Kno
     # Logik 5x8's two-level lower bound 6 under load at 5 s, and Bulls & Cows 6/10's upper end
     # at 50 s, 13 (`first`) where `bounds` reaches 9 (minimax over the candidates, 15 s).
     b = compute_bounds(variant, deadline=deadline, search=False, strategies=True, deep=True,
-                       close=objective)
+                       close=objective, progress=say)
     interval = b.worst if objective == "worst" else b.expected
     known = Known(interval.lower, interval.upper, interval.lower_method, interval.upper_method)
     if interval.upper_method.startswith("trivial"):

@@ -46,6 +46,13 @@ def progress_display(objective: str, show: bool, verbose: bool):
         if phase == "known":
             announce(counters, objective)
             return
+        if phase == "bounds":           # what `bounds` works on before the search
+            if verbose:
+                print(f"optimal: {counters} (before the search) ...", file=sys.stderr, flush=True)
+                return
+            status = status or _status()
+            status.update(f"before the search: {counters}")
+            return
         where = _where(phase, d, counters)
         if verbose:
             now = time.monotonic()
@@ -55,11 +62,7 @@ def progress_display(objective: str, show: bool, verbose: bool):
             print(f"optimal: {what} in {interval_text(lower, upper)}; {where}: "
                   f"{counters.nodes:,} nodes", file=sys.stderr, flush=True)
             return
-        if status is None:
-            from rich.console import Console
-
-            status = Console(stderr=True).status("starting")
-            status.start()
+        status = status or _status()
         memo = (f", {counters.memo_entries:,} sets memoised" if objective == "worst" else "")
         status.update(f"{what} in {interval_text(lower, upper)}; {where}: "
                       f"{counters.nodes:,} nodes{memo}{_top(phase, counters)}")
@@ -69,6 +72,14 @@ def progress_display(objective: str, show: bool, verbose: bool):
             status.stop()
 
     return update, stop
+
+
+def _status():
+    from rich.console import Console
+
+    status = Console(stderr=True).status("starting")
+    status.start()
+    return status
 
 
 def _where(phase: str, d: int, counters) -> str:
