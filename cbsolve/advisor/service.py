@@ -20,6 +20,9 @@ secrets left (:class:`~.answers.Remaining`) and the proved interval of guesses s
 :class:`~cbsolve.errors.InconsistentLog` with the diagnosis of :mod:`cbsolve.consistency`
 (a minimal conflict, the corrections).
 
+The optimum of the game or of a position (:meth:`PositionService.optimum`, :mod:`.optimum`),
+the game's proved bounds and every guess's partition (:mod:`.every_guess`) come from here too.
+
 The objective is never switched silently: the heuristic that stands in for it is the one
 that aims at it (minimax for the worst case, Knuth 1977; expected size for the average,
 Irving 1979) and the answer says ``honoured: false`` and why.
