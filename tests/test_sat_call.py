@@ -104,3 +104,48 @@ def test_glucose_is_stopped_on_a_hard_formula():
     stop_soon(0.3)
     assert solve([], UNLIMITED) is None
     solve.free()
+
+
+def _gated_pigeonhole(n: int):
+    """Glucose 4.1 with pigeonhole n+1 into n under the assumption ``a`` (its literal 1 is
+    free otherwise): (solver, a). Under ``a`` it searches (PHP 7: 0.07 s, PHP 9: 10 s), under
+    ``-a`` it answers at once."""
+    from pysat.examples.genhard import PHP
+    from pysat.solvers import Solver
+
+    php = PHP(n)
+    a = php.nv + 1
+    return Solver(name="glucose41", bootstrap_with=[c + [-a] for c in php.clauses]), a
+
+
+def test_a_deadline_stops_glucose_on_a_hard_formula():
+    solver, a = _gated_pigeonhole(9)
+    solve = StoppableSolve(solver)
+    assert solve([a], Deadline(0.3)) is None           # the watchdog, at the deadline
+    solve.free()
+
+
+def test_an_earlier_deadlines_watchdog_does_not_stop_a_later_call():
+    solver, a = _gated_pigeonhole(7)
+    solve = StoppableSolve(solver)
+    assert solve([-a], Deadline(0.05)) is True         # answered at once; its watchdog stays
+    time.sleep(0.15)                                   # ... and fires: the solver's flag is set
+    assert solve([a], UNLIMITED) is False              # cleared first: the search ran, UNSAT
+    solve.free()
+
+
+def test_one_watchdog_per_deadline(monkeypatch):
+    made = []
+
+    class CountedTimer(threading.Timer):
+        def __init__(self, *args, **kwargs):
+            made.append(args[0])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(sat_call.threading, "Timer", CountedTimer)
+    solver, a = _gated_pigeonhole(5)
+    solve = StoppableSolve(solver)
+    one, two = Deadline(60.0), Deadline(60.0)
+    answers = [solve([-a], one) for _ in range(50)] + [solve([-a], two), solve([-a], UNLIMITED)]
+    assert answers == [True] * 52 and len(made) == 2   # one per timed deadline, none untimed
+    solve.free()

@@ -27,7 +27,6 @@ map separating sets to separating sets), and the first lower bound is the counti
 """
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -226,7 +225,7 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
         k = top
         while k >= max(lower, 1):
             result.rounds += 1
-            status = _solve(solve, sat, [-tot.rhs[k]], deadline)
+            status = solve([-tot.rhs[k]], deadline)
             if status is None:
                 result.notes.append(f"{stopped_by().reached()} while testing {k} questions")
                 break
@@ -292,22 +291,3 @@ def _pairs(groups):
             if len(out) >= CANDIDATE_PAIRS:
                 return out
     return out
-
-
-def _solve(solve: StoppableSolve, sat, assumptions, deadline: Deadline) -> bool | None:
-    """SAT call honouring the deadline and Ctrl-C: True/False, or None when interrupted."""
-    left = deadline.left()
-    if left is not None and left <= 0:
-        return None
-    timer = None
-    if left is not None:
-        timer = threading.Timer(left, sat.interrupt)
-        timer.start()
-    try:
-        answer = solve(assumptions, deadline)
-    finally:
-        if timer is not None:
-            timer.cancel()
-        if not solve.abandoned:
-            sat.clear_interrupt()
-    return None if deadline.expired() else answer

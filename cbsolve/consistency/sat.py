@@ -19,9 +19,7 @@ a stop request or the time limit ends the build within milliseconds (:class:`Bui
 """
 from __future__ import annotations
 
-import threading
-
-from ..deadline import Deadline, stop_requested
+from ..deadline import Deadline
 from ..feedback import FeedbackLog
 from ..sat_call import StoppableSolve
 from ..status import Status
@@ -105,8 +103,6 @@ class SatSession:
         self._unary: dict[int, list] = {}       # symbol -> outputs [n_sym >= 1, >= 2, ...]
         self._present: dict[int, int] = {}      # symbol -> (n_sym >= 1), distinct variants
         self._fresh = 0
-        self._timer = None
-        self._armed = None
         try:
             self._build_variant(redundant)
         except BuildStopped:
@@ -154,7 +150,6 @@ class SatSession:
         self.close()
 
     def close(self) -> None:
-        self._disarm()
         if self.solver is not None:
             self._solve.free()
             self.solver = None
@@ -355,39 +350,9 @@ class SatSession:
 
     # --- solving --------------------------------------------------------------------------
     def solve(self, assumptions, deadline: Deadline | None = None) -> bool | None:
-        """True / False, or None when the deadline interrupted the search."""
-        left = None if deadline is None else deadline.left()
-        if left is None:
-            if self._armed is not None:
-                self._disarm()                 # a stale watchdog must not interrupt this call
-            if stop_requested():
-                return None
-            answer = self._solve(assumptions, deadline)    # Ctrl-C stops an untimed search too
-            if stop_requested():
-                if not self._solve.abandoned:
-                    self.solver.clear_interrupt()
-                return None
-            return answer
-        if left <= 0:
-            return None
-        if self._armed is not deadline:
-            # One watchdog per deadline, not per call: enumeration makes thousands of calls.
-            self._disarm()
-            self._timer = threading.Timer(left, self.solver.interrupt)
-            self._timer.daemon = True
-            self._timer.start()
-            self._armed = deadline
+        """True / False, or None when the deadline or Ctrl-C stopped the search
+        (:class:`~cbsolve.sat_call.StoppableSolve`: its watchdog, its grace, abandonment)."""
         return self._solve(assumptions, deadline)
-
-    def _disarm(self) -> None:
-        armed = self._armed is not None
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self._armed = None
-        if armed and self.solver is not None and not self._solve.abandoned:
-            # Only after a limited solve: CaDiCaL (no interrupt support) raises otherwise.
-            self.solver.clear_interrupt()
 
     def oracle(self, assumptions=None, lies: int = 0) -> SatOracle:
         return SatOracle(self, self.selectors if assumptions is None else assumptions, lies)
