@@ -237,8 +237,11 @@ class Search {
         for (size_t i = 0; i < m; ++i) buf[S[i]] = tmp[i];
         return buf.data();
     }
-    // The node's scope for the on-the-fly rows (nothing with the matrix).
-    RowScope rows_for(const int* S, size_t m) const { return RowScope(M ? nullptr : packed.get(), S, m); }
+    // The node's scope for the on-the-fly rows (nothing with the matrix); a stop or the
+    // deadline cuts its build unless `whole` (a caller that reads the rows unguarded).
+    RowScope rows_for(const int* S, size_t m, bool whole = false) const {
+        return RowScope(M ? nullptr : packed.get(), S, m, whole ? nullptr : &ctl);
+    }
 
     // ---- symmetry (toolkit_symmetry.hpp) -----------------------------------------------
     vector<Elem> stabilizer(const vector<int>& hist) const {
@@ -513,7 +516,8 @@ class Search {
     int solve2(const vector<int>& S) const { return solve2(S.data(), static_cast<int>(S.size())); }
     int solve2(const int* S, int m) const {
         if (m > nonwin + 1) return -1;
-        auto scope = rows_for(S, m);  // on the fly: the rows of a small set (or its parent's)
+        // on the fly: the rows of a small set (or its parent's), read below unguarded: whole
+        auto scope = rows_for(S, m, true);
         const uint8_t* rows[256];  // m <= R <= 256
         for (int i = 0; i < m; ++i) rows[i] = srow(S[i]);
         auto splits = [&](int g) {
