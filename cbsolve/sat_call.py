@@ -5,14 +5,16 @@ or Ctrl-C stopped the call (or stopped an earlier one that was abandoned); the t
 solver's interrupt flag and the abandonment are this module's business.
 
 **The watchdog.** A deadline with a limit arms one timer that interrupts the solver when it
-passes. An enumeration makes thousands of calls under one deadline and a timer costs 50-100 us
-to start and cancel, so the timer is re-armed only when the deadline object changes. A timer of
+passes. An enumeration makes thousands of calls under one deadline and a timer costs 0.2-0.5 ms
+to start and cancel (measured here, loaded), so the timer is re-armed only when the deadline
+object changes. A timer of
 an earlier deadline is disarmed under a lock, and fires only once its deadline has expired by
 the deadline's own clock: it never interrupts a later call under another deadline. The flag an
 interrupt leaves set (Glucose keeps it until cleared) is cleared before the next call. A solver
-that cannot be interrupted is never sent an interrupt: PySAT's CaDiCaL raises on one (in the
-timer's thread, and in Ctrl-C's stop request), and its binding holds the GIL for the whole call,
-so nothing in this process ends it early (benchmarks run it in a child process).
+that refuses an interrupt gets no more: PySAT's CaDiCaL raises on one (it raised in the timer's
+thread, and in Ctrl-C's stop request), and its binding holds the GIL for the whole call (the
+main thread starved while it searched), so nothing in this process ends its call early
+(benchmarks run it in a child process).
 
 **The abandonment.** Glucose reads its interrupt flag (and its budgets) only in its search
 loop's no-conflict branch. A long run of conflicts, each analysed at length (the cardinality
