@@ -1,32 +1,42 @@
 """A PySAT solve that a time limit or Ctrl-C ends on time, even when the solver does not look.
 
-Glucose reads its interrupt flag (and its budgets) only in its search loop's no-conflict branch.
-A long run of conflicts, each analysed at length (the cardinality encodings of a 40-digit log),
-left the flag unread for up to 0.8 s after Ctrl-C, past the CLI's grace (gdb, at the grace's
-end: the main thread in ``Glucose41::Solver::search`` -> ``analyze``). So a call that may be
-long runs in a thread (:func:`cbsolve.deadline.finish_or_abandon`): at the stop the solver is
-interrupted (by the stop hook, or by its caller's timer at the deadline) and waited for
-:data:`GRACE_SECONDS`, then abandoned. The caller gets "unknown" at once and never uses the
-solver again; the solver is freed by its own thread when the search ends (freeing it earlier
-would pull its memory from under the search).
+A caller says ``solve(assumptions, deadline)`` and gets True / False, or None when the deadline
+or Ctrl-C stopped the call (or stopped an earlier one that was abandoned); the timers, the
+solver's interrupt flag and the abandonment are this module's business.
+
+**The watchdog.** A deadline with a limit arms one timer that interrupts the solver when it
+passes. An enumeration makes thousands of calls under one deadline and a timer costs 0.2-0.5 ms
+to start and cancel (measured here, loaded), so the timer is re-armed only when the deadline
+object changes. A timer of
+an earlier deadline is disarmed under a lock, and fires only once its deadline has expired by
+the deadline's own clock: it never interrupts a later call under another deadline. The flag an
+interrupt leaves set (Glucose keeps it until cleared) is cleared before the next call. A solver
+that refuses an interrupt gets no more: PySAT's CaDiCaL raises on one (it raised in the timer's
+thread, and in Ctrl-C's stop request), and its binding holds the GIL for the whole call (the
+main thread starved while it searched), so nothing in this process ends its call early
+(benchmarks run it in a child process).
+
+**The abandonment.** Glucose reads its interrupt flag (and its budgets) only in its search
+loop's no-conflict branch. A long run of conflicts, each analysed at length (the cardinality
+encodings of a 40-digit log), left the flag unread for up to 0.8 s after Ctrl-C, past the CLI's
+grace (gdb, at the grace's end: the main thread in ``Glucose41::Solver::search`` -> ``analyze``).
+So a call that may be long runs in a thread (:func:`cbsolve.deadline.finish_or_abandon`): at the
+stop the solver is interrupted (by the stop hook, or by the watchdog at the deadline) and waited
+for :data:`GRACE_SECONDS`, then abandoned. The caller gets None at once and the solver is never
+used again; it is freed by its own thread when the search ends (freeing it earlier would pull
+its memory from under the search).
 
 Handing a call to a thread costs about 50 us here (an OS thread's wake-up, measured), and an
 enumeration makes thousands of calls of a few hundred microseconds. So a call that follows a
 fast one (under :data:`DIRECT_BELOW`) runs in the calling thread: a solve that needs long after
 fast ones is rare, and a long call hands the next one to the thread again.
-
-The deadline's watchdog lives here too: a timer interrupts the solver when the deadline passes,
-one per deadline and not per call (an enumeration makes thousands of calls under one), and the
-solver's interrupt flag, which a fired watchdog or a stop leaves set, is cleared before the
-next call. A caller asks ``solve(assumptions, deadline)`` and never handles timers, flags or
-abandonment.
 """
 from __future__ import annotations
 
 import threading
 import time
 
-from .deadline import UNLIMITED, Abandoned, Deadline, finish_or_abandon, stop_hook, stop_requested
+from .deadline import UNLIMITED, Abandoned, Deadline, finish_or_abandon, stop_hook
 
 #: A call after one that took less than this (s) runs in the calling thread.
 DIRECT_BELOW = 0.001
@@ -41,52 +51,28 @@ class StoppableSolve:
     def __init__(self, solver) -> None:
         self.solver = solver
         self.abandoned = False
+        self.interruptible = True                   # until the solver raises on an interrupt
         self._last_seconds: float | None = None     # the previous call's time; None: no call yet
         self._running = False
         self._lock = threading.Lock()               # abandoning vs. the call's end
-        self._watchdog: threading.Timer | None = None
-        self._watched: Deadline | None = None       # the deadline the watchdog is set for
-        self._flagged = False                       # the solver's interrupt flag may be set
+        self._flagged = False                       # an interrupt may be set on the solver
+        self._armed: Deadline | None = None         # the deadline the watchdog serves
+        self._timer: threading.Timer | None = None
+        # The interrupt vs. the watchdog's disarming, the flag's clearing and the abandonment.
+        # Re-entrant: a Ctrl-C handler may call the stop hook in a thread that holds it.
+        self._watch = threading.RLock()
 
     def __call__(self, assumptions, deadline: Deadline | None) -> bool | None:
-        """True / False, or None when the deadline had passed or a stop was requested, or the
-        call was interrupted or abandoned."""
-        deadline = deadline or UNLIMITED
-        left = deadline.left()
-        if self.abandoned or stop_requested() or (left is not None and left <= 0):
+        """True / False, or None when the call was stopped, or the solver abandoned before."""
+        if self.abandoned:
             return None
-        self._watch(deadline, left)
-        if self._flagged:                # a fired watchdog's or a stop's: this call is not stopped
-            self._flagged = False
-            self.solver.clear_interrupt()
-            if deadline.expired():       # its watchdog fired before the flag was cleared
-                return None
-        return self._call(assumptions, deadline)     # an answer found is one, even at a stop
-
-    def _watch(self, deadline: Deadline, left: float | None) -> None:
-        """The watchdog for ``deadline`` (none when it is unlimited: a stale one must not
-        interrupt this call)."""
-        if self._watched is deadline:
-            return
-        self._unwatch()
-        if left is not None:
-            self._watchdog = threading.Timer(left, self._interrupt)
-            self._watchdog.daemon = True
-            self._watchdog.start()
-            self._watched = deadline
-
-    def _unwatch(self) -> None:
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-        self._watchdog = self._watched = None
-
-    def _interrupt(self) -> None:
-        """The watchdog's and the stop hook's: never on a solver abandoned (its thread frees it)."""
-        if not self.abandoned:
-            self._flagged = True
-            self.solver.interrupt()
-
-    def _call(self, assumptions, deadline: Deadline) -> bool | None:
+        deadline = deadline or UNLIMITED
+        if self._armed is not deadline:
+            self._arm(deadline)
+        if self._flagged:
+            self._clear()
+        if deadline.expired():
+            return None
 
         def call():
             with self._lock:
@@ -108,6 +94,65 @@ class StoppableSolve:
                 return call()
             return self._in_thread(call, deadline)
 
+    def add_clause(self, lits) -> None:
+        """Add a clause; none to an abandoned solver (its search still runs)."""
+        if not self.abandoned:
+            self.solver.add_clause(lits)
+
+    def free(self) -> None:
+        """Delete the solver (an abandoned one is deleted by its thread, when it returns)."""
+        self._disarm()
+        if not self.abandoned:
+            self.solver.delete()
+
+    # --- the watchdog -----------------------------------------------------------------------
+    def _arm(self, deadline: Deadline) -> None:
+        """Serve ``deadline``: the earlier deadline's timer disarmed, one for this one started."""
+        self._disarm()
+        self._armed = deadline
+        left = deadline.left()
+        if left is not None and self.interruptible:
+            self._start_timer(deadline, left)
+
+    def _start_timer(self, deadline: Deadline, seconds: float) -> None:
+        timer = threading.Timer(seconds, self._fire, (deadline,))
+        timer.daemon = True
+        self._timer = timer
+        timer.start()
+
+    def _fire(self, deadline: Deadline) -> None:
+        with self._watch:
+            if self._armed is not deadline:          # disarmed meanwhile: stale
+                return
+            left = deadline.left()
+            if left:                                 # not yet by the deadline's clock: wait on
+                self._start_timer(deadline, left)
+                return
+            self._interrupt()
+
+    def _disarm(self) -> None:
+        with self._watch:                            # after this no earlier timer interrupts
+            self._armed = None
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+    # --- the interrupt flag -----------------------------------------------------------------
+    def _interrupt(self) -> None:
+        with self._watch:
+            if self.interruptible and not self.abandoned:
+                self._flagged = True
+                try:
+                    self.solver.interrupt()
+                except NotImplementedError:          # PySAT's CaDiCaL (module docstring)
+                    self.interruptible = self._flagged = False
+
+    def _clear(self) -> None:
+        with self._watch:
+            self._flagged = False
+            self.solver.clear_interrupt()
+
+    # --- the thread -------------------------------------------------------------------------
     def _in_thread(self, call, deadline: Deadline) -> bool | None:
         try:
             return finish_or_abandon(call, deadline, grace=GRACE_SECONDS)
@@ -120,14 +165,10 @@ class StoppableSolve:
             raise
 
     def _abandon(self) -> None:
-        self._unwatch()
-        with self._lock:
-            self.abandoned = True
-            if not self._running:        # ended meanwhile, or never began: free it now
-                self.solver.delete()
+        with self._watch:                # no interrupt reaches the solver once it is freed
+            self._disarm()
+            with self._lock:
+                self.abandoned = True
+                if not self._running:    # ended meanwhile, or never began: free it now
+                    self.solver.delete()
 
-    def free(self) -> None:
-        """Delete the solver (an abandoned one is deleted by its thread, when it returns)."""
-        self._unwatch()
-        if not self.abandoned:
-            self.solver.delete()

@@ -219,7 +219,7 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
     sat = Solver(name="glucose42", bootstrap_with=tot.cnf.clauses)
     solve = StoppableSolve(sat)
     try:
-        sat.add_clause([xs[g] for g in reps])   # WLOG one question is an orbit representative
+        solve.add_clause([xs[g] for g in reps])   # WLOG one question is an orbit representative
         # Descending: each success lowers the upper bound; the first UNSAT at k proves k + 1
         # questions are needed, which then meets the upper bound (monotone in k).
         k = top
@@ -255,7 +255,7 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
             seconds = score_matrix(variant, packed, codes[[b for _, b in cands]])
             sep = firsts != seconds                                          # (G, pairs)
             for j in np.argsort(sep.sum(axis=0), kind="stable")[:PAIRS_PER_ROUND].tolist():
-                sat.add_clause([xs[g] for g in np.flatnonzero(sep[:, j]).tolist()])
+                solve.add_clause([xs[g] for g in np.flatnonzero(sep[:, j]).tolist()])
                 result.pairs += 1
     finally:
         solve.free()            # unless abandoned while it ran (then kept)

@@ -167,8 +167,7 @@ class SatSession:
                 return
             if lit is not FALSE:
                 out.append(lit)
-        if not self._solve.abandoned:     # an abandoned solver still runs: never touched again
-            self.solver.add_clause(out)
+        self._solve.add_clause(out)       # none to an abandoned solver (its search still runs)
         if self.keep:
             self.clauses.append(out)
 
