@@ -161,6 +161,8 @@ class Replies {
     }
     // Secret s's compact replies to every guess (the transposed matrix, or the row table).
     const uint8_t* crow(int s) const { return M_ ? &MT_[size_t(s) * nc_] : tl_rows->row(s); }
+    // Whether crow can be read: the matrix, or a row table (none when a stop cut its build).
+    bool has_rows() const { return M_ || tl_rows; }
     int slots() const { return slots_; }
     int win() const { return win_; }
     int nr() const { return nr_; }  // compact replies (0 = the win) that occur
@@ -232,7 +234,7 @@ class Replies {
 
     // A code outside the three secrets S[0..2] whose replies to them all differ (it tells
     // them apart), or -1. The transposed rows are read in order, so the first one found ends
-    // a short scan.
+    // a short scan. Needs has_rows().
     int separates_three(const int* S) const {
         const uint8_t* a = crow(S[0]);
         const uint8_t* b = crow(S[1]);

@@ -93,10 +93,10 @@ static thread_local const RowTable* tl_rows = nullptr;
 // A node's scope in the on-the-fly mode: if no enclosing table covers S and its rows fit,
 // build one for the nodes under it; restore the previous table on leaving. A build that `ctl`
 // cut leaves no table, as a set too large for one does (the node scores on demand, and its
-// loops see the stop).
+// loops see the stop); `ctl` null: built whole, for a reader that needs the rows.
 class RowScope {
    public:
-    RowScope(const PackedScorer* sc, const int* S, size_t m, const SearchControl* ctl = nullptr)
+    RowScope(const PackedScorer* sc, const int* S, size_t m, const SearchControl* ctl)
         : prev_(tl_rows) {
         if (!sc || m == 0) return;
         if (tl_rows && tl_rows->covers(S, m)) return;

@@ -108,8 +108,8 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
     if hear is not None and known is not None and (known.lower, known.upper) != (None, None):
         hear("known", 0, known, known.lower, known.upper)
     if known is not None and deadline.expired() and not stop_requested():
-        # the bounds' strategies took the whole deadline (Bulls & Cows 6/10): the search's
-        # set-up alone would run seconds past it (2.0 s, its on-the-fly tables)
+        # the bounds' strategies took the whole deadline (Bulls & Cows 6/10): nothing is left
+        # to prove with, so the answer is theirs, labelled, without a search's set-up
         result = _not_started(log.variant, objective, guesses, max_depth)
         if checkpoint is not None:
             checkpoint.report(result)            # nothing new proved: the file stays as it was
