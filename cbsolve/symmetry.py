@@ -339,6 +339,24 @@ class Symmetry:
         reps = np.sort(found[1])
         return reps[np.concatenate(([True], reps[1:] != reps[:-1]))]
 
+    def guess_classes(self, history: Sequence[Sequence[int]], deadline=None
+                      ) -> tuple[np.ndarray, np.ndarray] | None:
+        """(each class's lowest code index, increasing; the class's size) of every guess up to
+        symmetry, as :meth:`guess_representatives` finds the classes (the native union-find
+        above :data:`NATIVE_ORBITS_FROM` codes, which looks at ``deadline`` every chunk); None
+        if ``deadline`` expired first."""
+        if self.enabled and self.space.size > NATIVE_ORBITS_FROM:
+            found = self.orbit_labels(history, deadline)
+            if found is not None:
+                parent, reps = found
+                return reps, np.bincount(parent)[reps]
+            if _orbits() is not None:
+                return None
+        found = self.orbit_map(history, with_perms=False, deadline=deadline)
+        if found is None:
+            return None
+        return np.unique(found[1], return_counts=True)   # counts: sorted, not hashed
+
     def orbit_labels(self, history: Sequence[Sequence[int]], deadline=None
                      ) -> tuple[np.ndarray, np.ndarray] | None:
         """(each code's orbit's lowest index, those indices once each, increasing) over the

@@ -207,7 +207,7 @@ def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None) -> T
 
     cands = _candidates(log)
     v, space = log.variant, log.space
-    found = _classes(Symmetry(v), [e.guess for e in log], deadline)
+    found = Symmetry(v).guess_classes([e.guess for e in log], deadline)
     if found is None:                  # the deadline came while the classes were found
         return Table(candidates=int(cands.size))
     reps, sizes = found
@@ -246,27 +246,6 @@ def _members(rows: np.ndarray, cands: np.ndarray) -> np.ndarray:
         cands = np.sort(cands)
     where = np.minimum(np.searchsorted(cands, rows), max(cands.size - 1, 0))
     return cands[where] == rows if cands.size else np.zeros(rows.size, dtype=bool)
-
-
-def _classes(sym, history, deadline) -> tuple[np.ndarray, np.ndarray] | None:
-    """(each symmetry class's lowest code index, increasing; its size), None when the deadline
-    came first. Above NATIVE_ORBITS_FROM codes by the native union-find, which looks at the
-    deadline every 0.05 s (the NumPy orbits of Mastermind 8x8 after a reply: 8 s between
-    looks of seconds each), as the position service finds them."""
-    import numpy as np
-
-    from ..symmetry import NATIVE_ORBITS_FROM, _orbits
-
-    if sym.space.size > NATIVE_ORBITS_FROM and _orbits() is not None:
-        found = sym.orbit_labels(history, deadline)
-        if found is None:
-            return None
-        parent, reps = found
-        return reps, np.bincount(parent)[reps]
-    found = sym.orbit_map(history, with_perms=False, deadline=deadline)
-    if found is None:
-        return None
-    return np.unique(found[1], return_counts=True)   # counts: sorted, not hashed
 
 
 # --- the list-based path: a small game's partition without NumPy ------------------------------
