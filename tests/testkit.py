@@ -277,7 +277,6 @@ def kill_at_checkpoint(args: list[str], d: Path, ready, sig: int, cwd: Path, env
     import json
     import os
     import signal
-    import subprocess
     import time
 
     from cbsolve.search.checkpoint import FILE_NAME
@@ -354,7 +353,6 @@ def resume_and_verify(d: Path, tmp_path: Path, cwd: Path, env: dict, cap: float 
     """`cbsolve optimal --resume D [EXTRA] --json --out TREE`: its JSON, after checking it
     ended proved and resumed and that `cbsolve verify` accepts the tree it wrote."""
     import json
-    import subprocess
 
     def run(*args):
         return subprocess.run([sys.executable, "-m", "cbsolve", *args], capture_output=True,
