@@ -15,7 +15,10 @@ symbol at position ``pos_perm[i]`` of ``x``, relabelled. The group used here is:
 * every position permutation, with every symbol permutation, for all variants (repeats or not,
   bulls-and-cows or bulls-only feedback: both scores are invariant);
 * with no leading zero, only maps that fix position 0 and symbol 0 (so a valid code stays
-  valid). This is a subgroup of the true symmetry group, which is always sound.
+  valid). This is a subgroup of the true symmetry group, which is always sound;
+* past 8 positions (8! position maps), the subgroup that :mod:`cbsolve.stabilizer` builds from
+  the history's column classes, never a listing of N! maps (the whole stabiliser for the empty
+  history and for one guess).
 
 The *stabiliser* of a history is the subgroup of maps fixing each of its guesses. It is never
 enumerated in full: a position permutation determines the symbol map on the symbols that occur
@@ -37,10 +40,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import permutations
+from math import factorial
 
 import numpy as np
 
 from .codes import CodeSpace
+from .stabilizer import LISTED_POSITION_MAPS, closure, column_generators, fixed_symbols, identity
 from .variant import Variant
 
 Code = tuple[int, ...]
@@ -85,6 +90,9 @@ def is_valid_perm(variant: Variant, perm) -> bool:
 
 #: Stabilisers with more elements than this get their orbits from generators.
 GENERATORS_FROM = 32
+#: Elements of the column-class subgroup listed past the listed position maps (a lowest-image
+#: search applies each to every code; a prefix of the group is still sound, orbits finer).
+ELEMENT_CAP = 5_040
 #: Spaces with more codes than this get their guess classes from the native union-find
 #: (:meth:`Symmetry.orbit_labels`): the NumPy forms take minutes on 16.7 M codes, and 1.1 s
 #: on Mastermind 6x9 (531,441 codes) after 112233, which missed its share of a 5 s answer.
@@ -119,10 +127,13 @@ def _generators(stabilizer, n_symbols: int) -> list[tuple[tuple[int, ...], dict]
         chosen.append(int(missing[0]))
         reached = _closure(parts[chosen], weights)
     assert len(reached) == len(keys), "the position parts do not form a group"
-    fixed = set(stabilizer[0][1])
+    return [stabilizer[i] for i in chosen] + _free_swaps(n, n_symbols, set(stabilizer[0][1]))
+
+
+def _free_swaps(n: int, n_symbols: int, fixed: set[int]) -> list[tuple[tuple[int, ...], dict]]:
+    """The swaps of consecutive symbols never played (positions unmoved)."""
     free = [x for x in range(n_symbols) if x not in fixed]
-    swaps = [(tuple(range(n)), {a: b, b: a}) for a, b in zip(free, free[1:], strict=False)]
-    return [stabilizer[i] for i in chosen] + swaps
+    return [(tuple(range(n)), {a: b, b: a}) for a, b in zip(free, free[1:], strict=False)]
 
 
 def _closure(generators: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -154,8 +165,12 @@ class Symmetry:
         self._weights = np.array([d ** (n - 1 - j) for j in range(n)], dtype=np.int64)
         positions = range(1, n) if variant.no_leading_zero else range(n)
         head = (0,) if variant.no_leading_zero else ()
-        self._pos_perms = [head + p for p in permutations(positions)]
-        self._perm_array = np.array(self._pos_perms, dtype=np.int64).reshape(-1, n)
+        #: every position permutation, listed while there are few (else None: the stabiliser
+        #: comes from the history's column classes, :mod:`cbsolve.stabilizer`)
+        self._listed = factorial(len(positions)) <= LISTED_POSITION_MAPS
+        if self._listed:
+            self._pos_perms = [head + p for p in permutations(positions)]
+            self._perm_array = np.array(self._pos_perms, dtype=np.int64).reshape(-1, n)
 
     @cached_property
     def _values(self) -> np.ndarray:
@@ -164,21 +179,23 @@ class Symmetry:
 
     # --- the stabiliser -------------------------------------------------------------------
     def _fixed_symbols(self, history: Sequence[Code]) -> set[int]:
-        used = {int(x) for h in history for x in h}
-        if self.variant.no_leading_zero:
-            used.add(0)
-        return used
+        return fixed_symbols(self.variant, history)
 
-    def stabilizer(self, history: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], dict]]:
+    def stabilizer(self, history: Sequence[Sequence[int]], cap: int = ELEMENT_CAP
+                   ) -> list[tuple[tuple[int, ...], dict]]:
         """The position parts of the stabiliser, each with its forced map on the played symbols.
 
         Returns ``[(pos_perm, {symbol: image})]``; the full stabiliser is each of these combined
-        with every permutation of the symbols outside the dict's keys.
+        with every permutation of the symbols outside the dict's keys. Past
+        :data:`~cbsolve.stabilizer.LISTED_POSITION_MAPS` position maps, the elements of the
+        column-class subgroup instead (:mod:`cbsolve.stabilizer`; at most ``cap`` of them).
         """
         history = [tuple(int(x) for x in h) for h in history]
         if not self.enabled:
-            ident = tuple(range(self.variant.length))
-            return [(ident, {s: s for s in self._fixed_symbols(history)})]
+            return [identity(self.variant, history)]
+        if not self._listed:
+            return closure(identity(self.variant, history),
+                           column_generators(self.variant, history), cap)
         # slot k of the history: guess a, position i; a position part p is in the stabiliser
         # when symbol h_a[p[i]] -> h_a[i] is one bijection over all slots (symbol 0 -> 0 too
         # with no leading zero): slots agree in source exactly when they agree in target
@@ -265,9 +282,10 @@ class Symmetry:
             codes_idx = np.arange(all_codes.shape[0])
         codes_idx = np.asarray(codes_idx, dtype=np.int64)
         codes = all_codes[codes_idx]
-        stabilizer = self.stabilizer(history)
+        # without maps, only whether the group is small matters (then it is listed whole)
+        stabilizer = self.stabilizer(history, ELEMENT_CAP if with_perms else GENERATORS_FROM + 1)
         if not with_perms and len(stabilizer) > GENERATORS_FROM:
-            best = self._orbit_minima(codes_idx, stabilizer, deadline)
+            best = self._orbit_minima(codes_idx, self.generators(history, stabilizer), deadline)
             return None if best is None else (codes_idx, best, None)
         best = np.full(len(codes_idx), np.iinfo(np.int64).max)
         best_pos = np.zeros((len(codes_idx), self.variant.length), dtype=np.int64)
@@ -288,13 +306,25 @@ class Symmetry:
                  for p, s in zip(best_pos, best_sym, strict=False)]
         return codes_idx, best, perms
 
-    def _orbit_minima(self, codes_idx: np.ndarray, stabilizer, deadline=None) -> np.ndarray | None:
+    def generators(self, history: Sequence[Sequence[int]], stabilizer=None
+                   ) -> list[tuple[tuple[int, ...], dict]]:
+        """A few elements generating the stabiliser of ``history`` (with listed position maps:
+        chosen among ``stabilizer``'s elements; past them: the column-class subgroup's), and
+        the swaps of consecutive free symbols."""
+        if self._listed or not self.enabled:
+            return _generators(stabilizer or self.stabilizer(history), self.variant.n_symbols)
+        history = [tuple(int(x) for x in h) for h in history]
+        return (column_generators(self.variant, history)
+                + _free_swaps(self.variant.length, self.variant.n_symbols,
+                              self._fixed_symbols(history)))
+
+    def _orbit_minima(self, codes_idx: np.ndarray, generators, deadline=None) -> np.ndarray | None:
         """Each code's orbit minimum as the least index of its connected component, the codes
         linked by a few generators of the stabiliser (instead of applying all its elements:
         8! of them fix a guess of 8 distinct symbols). ``codes_idx`` must be closed under it."""
         d = self.variant.n_symbols
         images = []
-        for pos_perm, sigma in _generators(stabilizer, d):
+        for pos_perm, sigma in generators:
             if deadline is not None and deadline.expired():
                 return None
             sym = np.array([sigma.get(x, x) for x in range(d)], dtype=np.int64)
@@ -374,7 +404,7 @@ class Symmetry:
         codes = np.empty((0, v.length), np.uint8) if plain else self.space.codes
         parent = np.arange(self.space.size, dtype=np.int64)
         d = v.n_symbols
-        for pos_perm, sigma in _generators(self.stabilizer(history), d):
+        for pos_perm, sigma in self.generators(history):
             sym = np.array([sigma.get(x, x) for x in range(d)], dtype=np.int64)
             pos = np.asarray(pos_perm, dtype=np.int64)
             for start in range(0, parent.size, ORBIT_CHUNK):

@@ -175,3 +175,48 @@ def test_native_union_find_in_small_chunks_reads_each_code_from_its_index(monkey
     labels, _ = sym.orbit_labels([(0, 1, 2, 3, 4)])
     _, lowest, _ = sym.orbit_map([(0, 1, 2, 3, 4)], with_perms=False)
     assert np.array_equal(labels, lowest)
+
+
+def _column_only(variant):
+    """A Symmetry that builds its stabiliser from column classes, as past 8 positions."""
+    sym = Symmetry(variant)
+    sym._listed = False
+    return sym
+
+
+@pytest.mark.parametrize("variant", SMALL + [Variant(5, "012", repeats=True),
+                                             Variant(4, "012345", repeats=False)],
+                         ids=lambda v: v.describe()[:30])
+def test_column_classes_give_the_whole_group_for_one_guess(variant):
+    """For the empty history and for one guess the column-class generators give the whole
+    stabiliser: the same orbits as the brute-force group."""
+    space = CodeSpace(variant)
+    for history in ([], *([tuple(int(x) for x in c)] for c in space.codes[::7])):
+        got = _column_only(variant).orbit_map(history, with_perms=False)[1]
+        assert np.array_equal(got, brute_force_reps(variant, history)), history
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SMALL), st.data())
+def test_column_classes_are_a_subgroup_for_longer_histories(variant, data):
+    """Past one guess the column-class subgroup may give finer orbits, never coarser: every
+    code's representative lies in its true orbit, and each map found fixes the history."""
+    space = CodeSpace(variant)
+    picks = data.draw(st.lists(st.integers(0, space.size - 1), min_size=2, max_size=3))
+    history = [tuple(int(x) for x in space.codes[i]) for i in picks]
+    true = brute_force_reps(variant, history)
+    idx, reps, perms = _column_only(variant).orbit_map(history)
+    assert np.array_equal(true[reps], true[idx])
+    for k, perm in zip(idx, perms, strict=True):
+        assert fixes_history((perm.pos_perm, perm.sym_perm), history)
+        assert space.index_of(perm.apply(space.codes[k])) == reps[list(idx).index(k)]
+
+
+def test_long_codes_never_list_every_position_map():
+    """14 positions (87 billion position maps): the orbits of a guess's second guesses come
+    from the column classes, in a few generators (the guess 11111111112222 keeps 10! x 4!)."""
+    sym = Symmetry(Variant(14, "01", repeats=True))
+    guess = (0,) * 10 + (1,) * 4
+    reps = sym.guess_representatives([guess])
+    # a second guess is known up to symmetry by its count of 1s in each block: 11 x 5 classes
+    assert len(reps) == 11 * 5

@@ -7,7 +7,8 @@ from testkit import variants
 
 from cbsolve import CodeSpace, Variant
 from cbsolve.strategy import evaluation
-from cbsolve.strategy.heuristics import SCORED, Chooser
+from cbsolve.deadline import Deadline
+from cbsolve.strategy.heuristics import SCORED, Chooser, DeadlineExpired
 
 GAMES = [
     Variant.preset("mastermind"),
@@ -68,3 +69,23 @@ def test_default_uses_no_matrix_for_large_spaces():
     logik = Variant(5, "12345678", repeats=True)          # 32,768 codes: 1 GiB as a matrix
     assert Chooser(logik, "minimax").matrix is None
     assert Chooser(Variant.preset("mastermind"), "minimax").matrix is not None
+
+
+@settings(max_examples=80, deadline=None)
+@given(large_node(), st.integers(1, 400))
+def test_choice_over_chunks_is_the_whole_choice(case, chunk_pairs):
+    """With a deadline the guesses are scored in chunks (the deadline looked at between them)
+    and the best of the chunks' winners is played: the same guess as one call over all."""
+    v, cands, strategy, guesses = case
+    want = Chooser(v, strategy, guesses, use_matrix=False).choose(cands)
+    chunked = Chooser(v, strategy, guesses, use_matrix=False, deadline=Deadline.from_limit(None))
+    chunked.chunk_pairs = chunk_pairs * cands.size          # 1..400 guesses a chunk
+    assert chunked.choose(cands) == want
+
+
+def test_expired_deadline_stops_between_chunks():
+    """A spent deadline stops a node's choice before its first chunk is scored."""
+    chooser = Chooser(Variant(14, "01", repeats=True), "minimax", use_matrix=False,
+                      deadline=Deadline.from_limit(0.0))
+    with pytest.raises(DeadlineExpired):
+        chooser.choose(np.arange(CodeSpace(chooser.variant).size, dtype=np.int64))
