@@ -135,7 +135,7 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     interval before its search).
     """
     from ..scoring import possible_responses
-    from .adaptive import closed_form_bound, closed_form_feasible, deep_feasible
+    from .adaptive import closed_form_feasible, deep_feasible
 
     start = time.perf_counter()
     deadline = Deadline.given(deadline, time_limit)
@@ -152,9 +152,11 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
 
     ok, why = closed_form_feasible(variant)
     if ok:
-        pb = closed_form_bound(variant, responses, secrets)
-        worst.raise_lower(pb.worst, f"{pb.method}, {pb.best_worst}")
-        expected.raise_lower(pb.total, f"{pb.method}, {pb.best_total}")
+        pb = _closed_form_bound(out, deadline)
+        if pb is not None:
+            worst.raise_lower(pb.worst, f"{pb.method}, {pb.best_worst}")
+            expected.raise_lower(pb.total, f"{pb.method}, {pb.best_total}")
+        ok = pb is not None           # else the bulls classes below stand in for it
     elif why:
         out.notes.append(f"closed-form partition bound skipped: {why}")
     from .bulls_only import raise_lower_bounds
@@ -193,6 +195,22 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
         raise AssertionError(f"contradictory bounds for {variant.describe()}: {out.to_json()}")
     out.seconds = time.perf_counter() - start
     return out
+
+
+def _closed_form_bound(out: Bounds, deadline: Deadline):
+    """The closed-form first-guess partition bound, or None, noted, when the deadline stopped
+    its coefficients (seconds from 13 positions): a minimum over every pattern is a bound only
+    when whole."""
+    from .adaptive import closed_form_bound
+    from .cutoff import OutOfTime, within
+
+    try:
+        with within(deadline):
+            return closed_form_bound(out.variant, out.responses, out.secrets)
+    except OutOfTime:
+        out.notes.append(f"partition bound of the first guess (closed form) not finished: "
+                         f"{stopped_by().reached()}")
+        return None
 
 
 def _scorer_bound(out: Bounds, deadline: Deadline, deep: bool):

@@ -43,6 +43,7 @@ from functools import lru_cache
 from math import comb, factorial, perm
 
 from ..variant import Variant
+from .cutoff import check
 
 
 # --- distinct: closed form in N and D ---------------------------------------------------------
@@ -82,6 +83,7 @@ def repeats_coefficients(pattern: tuple[int, ...]) -> dict[tuple[int, int], tupl
     runs = [(s, e) for s, e in _runs(pattern)]
     states: dict[tuple, int] = {tuple([0] * k): 1}
     for group, m in enumerate(pattern):
+        check()            # a deadline stops it between groups (0.25 s a pattern on 13 x 4)
         moves = list(_compositions(m, k + 1))
         # (its weight, its shift: cell (bulls, unused) is bit width * (bulls * (n+1) + unused))
         shifts = [(_multinomial(m, parts), width * (parts[group] * (n + 1) + parts[k]))
