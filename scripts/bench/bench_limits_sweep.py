@@ -46,8 +46,12 @@ def span(text: str) -> list[int]:
 def cell_command(command: str, rule: str, n: int, d: int, limit: float,
                  recompute: bool) -> list[str]:
     args = [sys.executable, "-m", "cbsolve", command]
-    if command == "partition":
-        args.append("0" * n if rule != "distinct" else "".join(str(i % 10) for i in range(n)))
+    if command == "partition":           # the lowest code of the game as the guess
+        from cbsolve.variant import Variant
+
+        variant = Variant.from_options(RULES[rule][1], length=n, digits=d,
+                                       repeats=rule != "distinct")
+        args.append(variant.symbols[0] * n if rule != "distinct" else variant.symbols[:n])
     args += [*RULES[rule], "--length", str(n), "--digits", str(d), "--time-limit", str(limit),
              "--json", *EXTRA[command]]
     if command == "bounds" and recompute:
