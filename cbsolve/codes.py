@@ -199,13 +199,24 @@ class CodeSpace:
         n, d = self.length, self.n_symbols
         first = np.arange(1 if self.variant.no_leading_zero else 0, d, dtype=np.uint8)
         arr = first[:, None]
+        # distinct: each row extended by the symbols it does not use yet, read off a mask of
+        # used symbols (row-major nonzero keeps the order lexicographic); comparing each
+        # extension with every column took 4.5 s on 9 of 9 (loaded), the mask 0.3 s
+        used = np.zeros((arr.shape[0], d), dtype=bool)
+        used[np.arange(arr.shape[0]), first] = True
         for _ in range(1, n):
             m = arr.shape[0]
-            ext = np.empty((m * d, arr.shape[1] + 1), dtype=np.uint8)
-            ext[:, :-1] = np.repeat(arr, d, axis=0)
-            ext[:, -1] = np.tile(np.arange(d, dtype=np.uint8), m)
-            if not self.variant.repeats:
-                ext = ext[(ext[:, :-1] != ext[:, -1:]).all(axis=1)]
+            if self.variant.repeats:
+                ext = np.empty((m * d, arr.shape[1] + 1), dtype=np.uint8)
+                ext[:, :-1] = np.repeat(arr, d, axis=0)
+                ext[:, -1] = np.tile(np.arange(d, dtype=np.uint8), m)
+            else:
+                rows, syms = np.nonzero(~used)
+                ext = np.empty((rows.size, arr.shape[1] + 1), dtype=np.uint8)
+                ext[:, :-1] = arr[rows]
+                ext[:, -1] = syms
+                used = used[rows]
+                used[np.arange(rows.size), syms] = True
             arr = ext
         arr = np.ascontiguousarray(arr)
         assert arr.shape[0] == self.size
