@@ -134,7 +134,7 @@ FLOW = [
     {"feedback"},
     {"consistency"},
     {"tree", "certify", "certify_orbits", "claims", "certified"},
-    {"strategy", "search", "symmetry"},
+    {"strategy", "search", "symmetry", "stabilizer"},
     {"bounds", "research", "formats", "html"},
     {"advisor"},
     {"cli", "play", "analysis", "api", "api_results", "gym", "__main__"},
