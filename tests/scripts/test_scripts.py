@@ -314,3 +314,17 @@ def test_bench_checkpoint_kills_and_resumes_a_tiny_search():
 def test_bench_listing_compares_the_filter_and_the_search(capsys):
     load_script("bench_listing").main(["--length", "4", "--digits", "6", "--entries", "1234:1,1"])
     assert "| 1234:1,1 |" in capsys.readouterr().out
+
+
+def test_limits_sweep_measures_each_cell_as_its_own_process(tmp_path):
+    """Two tiny cells of the sweep: each a whole process, its wall time and peak memory
+    recorded, the CSV written as it goes; an over-limit cell is marked (a 0 MB cap)."""
+    sweep = load_script("bench_limits_sweep")
+    out = tmp_path / "sweep.csv"
+    rows = sweep.sweep("bounds", ["repeats", "distinct"], [2], [2, 3], 5.0, out, 5.0, 4096)
+    assert [(r["rule"], r["digits"]) for r in rows] == [("repeats", 2), ("repeats", 3),
+                                                        ("distinct", 2), ("distinct", 3)]
+    assert all(r["exit"] == 0 and r["peak_mb"] > 0 and r["ok"] for r in rows)
+    assert len(out.read_text().splitlines()) == 1 + len(rows)
+    over = sweep.sweep("partition", ["repeats"], [2], [2], 5.0, None, 5.0, 0)
+    assert over[0]["exit"] == 0 and not over[0]["ok"]
