@@ -26,6 +26,7 @@ from .errors import (
                      SpaceTooLarge,
                      UnknownName,
 )
+from .arguments import InvalidArgument
 from .feedback import Feedback, FeedbackLog
 from .lazy import lazy_names
 from .variant import PRESETS, Variant
@@ -85,7 +86,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["CbsolveError", "CodeSpace", "Deadline", "Feedback", "FeedbackLog",
-           "InconsistentLog", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
+           "InconsistentLog", "InvalidArgument", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
            "Move", "Optimum", "PRESETS", "PartitionTable", "Puzzle", "Regret", "Score", "SearchInterrupted",
            "SpaceTooLarge", "Unfinished", "UnknownName", "Variant", "Verification", "as_log",
            "as_variant", "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal",
