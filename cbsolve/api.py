@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from . import arguments as _check
 from . import bounds as _bounds_package  # light (no NumPy); made callable at the end
 from .deadline import Deadline
-from .errors import CbsolveError, unknown_name
+from .errors import CbsolveError
 from .feedback import FeedbackLog
 from .variant import Variant
 
@@ -73,7 +73,7 @@ def as_variant(variant: VariantLike | None) -> Variant:
         return variant
     if isinstance(variant, str):
         return Variant.preset(variant)
-    raise CbsolveError(f"variant must be a Variant or a preset name, got {variant!r}")
+    raise _check.InvalidArgument("variant", "a Variant, a preset name or None", variant)
 
 
 def as_log(log: LogLike = (), variant: VariantLike | None = None) -> FeedbackLog:
@@ -314,7 +314,7 @@ def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
     if not (symmetry == "auto" or isinstance(symmetry, bool)):
         raise _check.InvalidArgument("symmetry", 'True, False or "auto"', symmetry)
     return play(as_variant(variant), _check.text(strategy, "strategy"),
-                first=_check.text(first, "first", optional=True),
+                first=_check.optional_text(first, "first"),
                 guesses=_check.text(guesses, "guesses"), seed=_check.seed(seed),
                 progress=_check.callback(progress, "progress"),
                 sample=_check.positive(sample, "sample"), deadline=budget,
@@ -380,7 +380,7 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
         the_log, _check.text(objective, "objective"), budget, max_depth=max_depth,
         certificate=certificate, ties=ties, lookahead=lookahead, workers=workers,
         progress=progress, memory_budget=memory_budget, replies=_check.text(replies, "replies"),
-        checkpoint=checkpoint, scheduler=_check.text(scheduler, "scheduler", optional=True),
+        checkpoint=checkpoint, scheduler=_check.optional_text(scheduler, "scheduler"),
         trace=trace, out=out, dot=dot, dot_depth=dot_depth)
 
 
@@ -478,8 +478,8 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
         deadline = make_deadline(deadline, time_limit)
     expect = None if variant is None else as_variant(variant)
     name = str(_check.path(file, "file", optional=False))
-    file_symbols = _check.text(file_symbols, "file_symbols", optional=True)
-    format = _check.text(format, "format", optional=True)
+    file_symbols = _check.optional_text(file_symbols, "file_symbols")
+    format = _check.optional_text(format, "format")
     fmt = check_format(format if format is not None else format_of(name))
     try:
         doc = read_document(name, fmt, expect, file_symbols)
@@ -514,18 +514,15 @@ def sweep(out: str | Path, *, families: Iterable[VariantLike] | None = None,
     workers, seed = _check.workers(workers, low=0), _check.whole(seed, "seed", 0, _check.MAX_SEED)
     include_bounds, plots = _check.flag(include_bounds, "include_bounds"), _check.flag(plots, "plots")
     progress = _check.callback(progress, "progress")
-    if isinstance(strategies, str):
-        strategies = [strategies]
-    names = tuple(analysis.DEFAULT_STRATEGIES if strategies is None else strategies)
-    valid = strategy_names()
-    for name in names:
-        if name not in valid:
-            raise unknown_name("strategy", name, valid)
-    fams = list(analysis.DEFAULT_FAMILIES if families is None else families)
-    cells = analysis.make_cells(
-        fams, list(analysis.DEFAULT_LENGTHS if lengths is None else lengths),
-        list(analysis.DEFAULT_ALPHABETS if alphabets is None else alphabets), names,
-        bounds=include_bounds, seed=seed)
+    names = tuple(_check.items(strategies, "strategies", analysis.DEFAULT_STRATEGIES,
+                               lambda name: _check.choice(name, "strategy", strategy_names())))
+    fams = _check.items(families, "families", analysis.DEFAULT_FAMILIES, as_variant)
+    fams = [f if isinstance(f, str) else as_variant(f) for f in fams]
+    ns = _check.items(lengths, "lengths", analysis.DEFAULT_LENGTHS,
+                      lambda n: _check.whole(n, "lengths", 1, 64))
+    ds = _check.items(alphabets, "alphabets", analysis.DEFAULT_ALPHABETS,
+                      lambda d: _check.whole(d, "alphabets", 1, 62))
+    cells = analysis.make_cells(fams, ns, ds, names, bounds=include_bounds, seed=seed)
     return analysis.run_sweep(cells, out, workers, scheduler, progress, plots, deadline=budget)
 
 

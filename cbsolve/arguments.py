@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from .errors import CbsolveError
@@ -37,8 +37,7 @@ class InvalidArgument(CbsolveError, ValueError):
 
     def __init__(self, name: str, expected: str, got: Any):
         self.name, self.expected, self.got = name, expected, got
-        shown = got if isinstance(got, str) else repr(got)
-        super().__init__(f"{name} must be {expected}, got {_short(shown)}")
+        super().__init__(f"{name} must be {expected}, got {_short(repr(got))}")
 
 
 def _short(text: str, keep: int = 60) -> str:
@@ -50,10 +49,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def whole(value: Any, name: str, low: int = 0, high: int = MAX_COUNT) -> int:
-    """``value`` as an int in ``low..high``. A string of digits (the CLI's text) is read."""
+def whole(value: Any, name: str, low: int = 0, high: int = MAX_COUNT,
+          from_text: bool = False) -> int:
+    """``value`` as an int in ``low..high``; ``from_text``: a string of digits is read (the
+    command line's words; the API takes numbers)."""
     expected = f"a whole number in {low}..{high}"
-    if isinstance(value, str):
+    if isinstance(value, str) and from_text:
         text = value.strip()
         if not (text.lstrip("+-").isdigit() and len(text) <= 40):
             raise InvalidArgument(name, expected, value)
@@ -124,12 +125,17 @@ def choice(value: Any, name: str, allowed: Collection[str]) -> str:
     return value
 
 
-def text(value: Any, name: str, optional: bool = False) -> str | None:
-    """A string argument (a code, a file name); None too with ``optional``."""
-    if value is None and optional:
-        return None
+def text(value: Any, name: str) -> str:
+    """A string argument (a code, a name)."""
     if not isinstance(value, str):
-        raise InvalidArgument(name, "a string" + (" or None" if optional else ""), value)
+        raise InvalidArgument(name, "a string", value)
+    return value
+
+
+def optional_text(value: Any, name: str) -> str | None:
+    """:func:`text`, or None (the argument's default)."""
+    if value is not None and not isinstance(value, str):
+        raise InvalidArgument(name, "a string or None", value)
     return value
 
 
@@ -154,6 +160,18 @@ def callback(value: Any, name: str) -> Any:
     return value
 
 
+def items(value: Any, name: str, default: Collection, check) -> list:
+    """A list argument (``lengths=``, ``strategies=``): ``default`` for None, else each item
+    of ``value`` (an iterable, one string standing for itself) passed through ``check``."""
+    if value is None:
+        return list(default)
+    if isinstance(value, str):
+        value = [value]
+    if isinstance(value, (bytes, dict)) or not isinstance(value, Iterable):
+        raise InvalidArgument(name, "None or a list", value)
+    return [check(item) for item in value]
+
+
 def deadline(value: Any, name: str = "deadline"):
     """None or a :class:`~cbsolve.deadline.Deadline` (a number of seconds is ``time_limit=``)."""
     from .deadline import Deadline
@@ -165,5 +183,5 @@ def deadline(value: Any, name: str = "deadline"):
 
 
 __all__ = ["InvalidArgument", "MAX_COUNT", "MAX_SEED", "MAX_WORKERS", "callback", "choice",
-           "count", "deadline", "flag", "optional_whole", "path", "positive", "seconds", "seed",
-           "text", "whole", "workers"]
+           "count", "deadline", "flag", "items", "optional_whole", "path", "positive", "seconds", "seed",
+           "optional_text", "text", "whole", "workers"]
