@@ -27,12 +27,16 @@ from .errors import (
                      UnknownName,
 )
 from .arguments import InvalidArgument
+from . import gym_registration
 from .feedback import Feedback, FeedbackLog
 from .lazy import lazy_names
 from .variant import PRESETS, Variant
 
 #: The log type under its short name.
 Log = FeedbackLog
+
+# Gymnasium's ids (cbsolve/BullsCows-v0 ...), registered without importing Gymnasium now.
+gym_registration.install()
 
 #: Names loaded on first use: name -> module (relative to this package) that defines it.
 _LAZY = {name: ".api" for name in (
