@@ -40,10 +40,9 @@ class _AfterGymnasium:
     def find_spec(self, name, path=None, target=None):
         if name != "gymnasium":
             return None
-        self.remove()
         spec = None
         for finder in sys.meta_path:           # whichever finder would have found it
-            find = getattr(finder, "find_spec", None)
+            find = None if finder is self else getattr(finder, "find_spec", None)
             spec = find(name, path, target) if find else None
             if spec is not None:
                 break
@@ -53,7 +52,10 @@ class _AfterGymnasium:
         run = loader.exec_module
 
         def exec_module(module):
+            # only an import runs the module (importlib.util.find_spec, as a check that
+            # Gymnasium is installed, does not): the hook stays until then
             run(module)
+            self.remove()
             try:
                 register_ids(module)
             except Exception:  # noqa: BLE001  a Gymnasium we do not know: `import cbsolve.gym`

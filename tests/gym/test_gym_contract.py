@@ -26,7 +26,10 @@ def python(code: str) -> str:
                           text=True, timeout=120, check=True).stdout.strip()
 
 
-@pytest.mark.parametrize("imports", ["import cbsolve, gymnasium", "import gymnasium, cbsolve"])
+@pytest.mark.parametrize("imports", [
+    "import cbsolve, gymnasium", "import gymnasium, cbsolve",
+    # a check that Gymnasium is installed (conftest.py's) looks it up without running it
+    "import cbsolve, importlib.util; importlib.util.find_spec('gymnasium'); import gymnasium"])
 def test_ids_are_registered_by_import_cbsolve_in_either_order(imports):
     out = python(f"{imports}\n"
                  "env = gymnasium.make('cbsolve/BullsCows-v0')\n"
