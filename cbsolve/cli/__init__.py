@@ -217,7 +217,7 @@ class Whole(click.IntRange):
         if isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         try:
-            return arguments.whole(value, "", self.min, self.max)
+            return arguments.whole(value, "", self.min, self.max, from_text=True)
         except arguments.InvalidArgument as exc:
             self.fail(f"must be {exc.expected}, got {value!r}", param, ctx)
 

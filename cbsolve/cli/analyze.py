@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import click
 
-from . import COUNT, EXIT_OK, FILE, SECONDS, SEED, SWEEP_WORKERS, app, emit, json_option, progress_enabled, variant_options
+from . import (
+    EXIT_OK,
+    FILE,
+    SECONDS,
+    SEED,
+    SWEEP_WORKERS,
+    app,
+    emit,
+    json_option,
+    progress_enabled,
+    variant_options,
+)
 
 _VARIANT_PARAMS = ("variant_name", "length", "digits", "letters", "symbols", "repeats",
                    "no_leading_zero", "feedback")

@@ -11,8 +11,8 @@ import shlex
 import click
 
 from . import (
-    COUNT,
     EXIT_OK,
+    POSITIVE,
     POSITIVE_SECONDS,
     SEED,
     app,
@@ -22,7 +22,7 @@ from . import (
     variant_options,
 )
 
-GAMES = click.IntRange(min=1, max=COUNT.max)
+GAMES = POSITIVE
 
 
 @app.command("referee")

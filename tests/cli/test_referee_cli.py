@@ -30,7 +30,7 @@ def bot(source: str) -> str:
     (["--timeout", "-1"], "'--timeout': must be a finite number of seconds > 0, got -1"),
     (["--startup-timeout", "0"], "'--startup-timeout': must be a finite number of seconds > 0"),
     (["--variant", "nope"], "unknown variant 'nope'"),
-    (["--games", "-5"], "'--games': -5 is not in the range"),
+    (["--games", "-5"], "'--games': must be a whole number in 1.."),
     (["--a", "psychic"], "unknown strategy 'psychic'"),
     (["--b-cmd", "'unclosed"], "'--b-cmd'"),
 ])
