@@ -105,15 +105,22 @@ seeds = st.one_of(st.none(), st.integers(0, 2**64 - 1))
 counts = st.one_of(st.none(), st.integers(0, 30))
 
 
+#: Junk for an argument that names a file to write: never a name (a test writes nowhere but
+#: its scratch directory).
+PATH_JUNK = st.one_of(st.none(), st.booleans(), st.integers(), st.just(""), st.just(b"x"),
+                      st.lists(st.integers(), max_size=2), st.just(object()))
+
+
 @st.composite
-def spoiled(draw, valid: st.SearchStrategy):
+def spoiled(draw, valid: st.SearchStrategy, files: tuple = ()):
     """A call ``(fn, args, kwargs)`` drawn from ``valid``, in about half the examples with one
-    argument (positional, keyword, or the budget) replaced by junk."""
+    argument (positional, keyword, or the budget) replaced by junk; ``files``: the places
+    (positions, keywords) that name files, given PATH_JUNK."""
     fn, args, kwargs = draw(valid)
     places = [*range(len(args)), *kwargs]
     if places and draw(st.booleans()):
         place = draw(st.sampled_from(places))
-        junk = draw(JUNK if place not in ("time_limit", "deadline")
+        junk = draw(PATH_JUNK if place in files else JUNK if place not in ("time_limit", "deadline")
                     else JUNK.filter(lambda j: j is not None))
         if isinstance(place, int):
             args = (*args[:place], junk, *args[place + 1:])

@@ -38,14 +38,20 @@ json_junk = st.recursive(
 #: asks for a game a 0.2 s limit cannot bound (issue 43's point 1 is another's).
 sizes = st.one_of(st.integers(-5, 0),
                   st.integers(65, 2**40), st.text(max_size=3), st.none(), st.booleans())
-paths = st.one_of(st.sampled_from([str(p) for p in sorted(TREES.iterdir())]),
-                  st.builds(lambda n: str(SCRATCH / n), st.sampled_from(["a.json", "b", "c.dot",
-                                                                        "d.html", "e.yml"])),
+scratch = st.builds(lambda n: str(SCRATCH / n), st.sampled_from(["a.json", "b", "c.dot",
+                                                                 "d.html", "e.yml"]))
+paths = st.one_of(st.sampled_from([str(p) for p in sorted(TREES.iterdir())]), scratch,
                   st.sampled_from(["", "-", "/no/such/file"]))
 entry_objects = st.fixed_dictionaries({"guess": codes},
                                       optional={"bulls": st.integers(-1, 4),
                                                 "cows": st.one_of(st.none(), st.integers(0, 4)),
                                                 "x": st.integers()})
+#: Fields that name files; junk there names none (the service writes only into SCRATCH).
+FILE_FIELDS = ("source", "target", "file", "log", "out", "dot", "html", "trace", "checkpoint",
+               "resume", "plan")
+not_a_name = st.one_of(st.none(), st.booleans(), st.lists(st.integers(), max_size=2),
+                       st.dictionaries(st.text(max_size=2), st.integers(), max_size=1),
+                       st.just(""))
 WORDS = ["minimax", "expected", "entropy", "parts", "first", "random", "optimal", "worst",
          "all", "candidates", "auto", "native", "sat", "cpsat", "matrix", "on-the-fly",
          "cbsolve", "irving", "arfst-yaml", "mastermind", "bulls-cows", "cowbull", "black-peg",
@@ -58,9 +64,10 @@ def valid_value(field: str, param) -> st.SearchStrategy:
         return st.integers(1, 4)
     if field in ("time_limit", "checkpoint_every"):
         return st.sampled_from([0.05, 0.1, 0.2])
-    if field in ("source", "target", "file", "log", "out", "dot", "html", "trace",
-                 "checkpoint", "resume", "plan"):
+    if field in ("source", "file", "log", "resume"):         # read: the fixtures too
         return paths
+    if field in FILE_FIELDS:                                  # written: the scratch only
+        return scratch
     if field == "entries":
         return st.lists(st.one_of(tokens, entry_objects), max_size=3)
     if field in ("symbols", "file_symbols"):
@@ -101,7 +108,8 @@ def requests(draw) -> str:
     spoilable = [f for f in request if f not in ("cmd", "time_limit")]
     if spoilable and draw(st.integers(0, 2)) == 2:
         field = draw(st.sampled_from(spoilable))
-        request[field] = draw(sizes if field in ("length", "digits", "letters") else json_junk)
+        request[field] = draw(sizes if field in ("length", "digits", "letters")
+                              else not_a_name if field in FILE_FIELDS else json_junk)
     if draw(st.booleans()):
         request["id"] = draw(json_junk)
     if kind == 17:
