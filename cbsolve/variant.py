@@ -133,9 +133,9 @@ class Variant:
                      no_leading_zero: bool | None = None, feedback: str | None = None) -> Variant:
         """A preset (default ``bulls-cows``) with the CLI overrides applied and re-validated."""
         base = cls.preset("bulls-cows" if variant is None else variant)
-        for option, value in (("--digits", digits), ("--letters", letters)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                raise InvalidVariant(f"{option} must be a whole number, got {value!r}")
+        for option, size in (("--digits", digits), ("--letters", letters)):
+            if size is not None and (isinstance(size, bool) or not isinstance(size, int)):
+                raise InvalidVariant(f"{option} must be a whole number, got {size!r}")
         if symbols is not None and not isinstance(symbols, str):
             raise InvalidVariant(f"--symbols must be a string of symbols, got {symbols!r}")
         given = [k for k, v in (("--digits", digits), ("--letters", letters),
