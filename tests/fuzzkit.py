@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import cbsolve as cb
@@ -19,9 +20,20 @@ from cbsolve.rule import score
 from cbsolve.variant import Variant
 
 #: Examples per test in the default suite, and per test of the `slow` campaign (over 10,000
-#: in all: 17 functions and serve's requests).
+#: in all: 15 functions, 7 parsers and serve's requests).
 DEFAULT_EXAMPLES = int(os.environ.get("CBSOLVE_FUZZ_EXAMPLES", "25"))
 CAMPAIGN_EXAMPLES = int(os.environ.get("CBSOLVE_CAMPAIGN_EXAMPLES", "600"))
+
+#: The campaigns' Hypothesis profiles: no per-example deadline (a call may spend its 0.2 s
+#: budget, more on a loaded machine), no health check on slow draws; each test scales
+#: ``max_examples`` from these (``@settings(CONTRACT, max_examples=...)``).
+settings.register_profile("cbsolve-contract", max_examples=DEFAULT_EXAMPLES, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow,
+                                                 HealthCheck.filter_too_much])
+settings.register_profile("cbsolve-campaign", settings.get_profile("cbsolve-contract"),
+                          max_examples=CAMPAIGN_EXAMPLES)
+CONTRACT = settings.get_profile("cbsolve-contract")
+CAMPAIGN = settings.get_profile("cbsolve-campaign")
 
 #: Anything a caller might pass by mistake.
 JUNK = st.one_of(

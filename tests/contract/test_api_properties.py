@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import fuzzkit
 import pytest
 from fuzzkit import (
     CAMPAIGN_EXAMPLES,
@@ -18,18 +19,17 @@ from fuzzkit import (
     seeds,
     spoiled,
 )
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cbsolve as cb
 from cbsolve.deadline import Deadline
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "trees"
-#: Each example's own settings: no per-example deadline (a call may take its 0.2 s budget),
-#: no health check on slow draws; the campaign the same with more examples.
-CONTRACT = settings(max_examples=DEFAULT_EXAMPLES, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-CAMPAIGN = settings(CONTRACT, max_examples=CAMPAIGN_EXAMPLES)
+#: The profiles of fuzzkit (no per-example deadline, no health check on slow draws): one test
+#: a function, DEFAULT_EXAMPLES each by default, CAMPAIGN_EXAMPLES in the slow campaign.
+CONTRACT = settings(fuzzkit.CONTRACT, max_examples=DEFAULT_EXAMPLES)
+CAMPAIGN = settings(fuzzkit.CAMPAIGN, max_examples=CAMPAIGN_EXAMPLES)
 OUT = Path(tempfile.mkdtemp(prefix="cbsolve-sweep-"))
 
 strategy = st.sampled_from(["minimax", "expected", "entropy", "parts", "first", "random"])

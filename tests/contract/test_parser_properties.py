@@ -8,18 +8,18 @@ import json
 import tempfile
 from pathlib import Path
 
+import fuzzkit
 import pytest
 from fuzzkit import CAMPAIGN_EXAMPLES, DEFAULT_EXAMPLES, JUNK, TINY_VARIANTS, near_codes, near_tokens, replies
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cbsolve as cb
 from cbsolve.codes import CodeSpace
 from cbsolve.feedback import FeedbackLog, read_reply
 
-CONTRACT = settings(max_examples=DEFAULT_EXAMPLES * 2, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
-CAMPAIGN = settings(CONTRACT, max_examples=CAMPAIGN_EXAMPLES)
+CONTRACT = settings(fuzzkit.CONTRACT, max_examples=DEFAULT_EXAMPLES * 2)
+CAMPAIGN = settings(fuzzkit.CAMPAIGN, max_examples=CAMPAIGN_EXAMPLES * 2)
 SCRATCH = Path(tempfile.mkdtemp(prefix="cbsolve-parsers-"))
 
 tiny = st.sampled_from(TINY_VARIANTS + [cb.Variant.preset("mastermind")])

@@ -10,20 +10,20 @@ import tempfile
 from pathlib import Path
 
 import click
+import fuzzkit
 import pytest
 from fuzzkit import CAMPAIGN_EXAMPLES, DEFAULT_EXAMPLES
 from fuzzkit import near_codes as codes
 from fuzzkit import near_tokens as tokens
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from cbsolve.cli import app
 from cbsolve.cli._requests import SERVABLE, fields_of
 from cbsolve.cli.serve import answer_line
 
-CONTRACT = settings(max_examples=DEFAULT_EXAMPLES * 5, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-CAMPAIGN = settings(CONTRACT, max_examples=CAMPAIGN_EXAMPLES * 5)
+CONTRACT = settings(fuzzkit.CONTRACT, max_examples=DEFAULT_EXAMPLES * 5)
+CAMPAIGN = settings(fuzzkit.CAMPAIGN, max_examples=CAMPAIGN_EXAMPLES * 5)
 TREES = Path(__file__).resolve().parents[1] / "fixtures" / "trees"
 SCRATCH = Path(tempfile.mkdtemp(prefix="cbsolve-serve-"))
 
