@@ -39,6 +39,13 @@ class Variant:
     pegs: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
+        for flag in ("repeats", "no_leading_zero"):     # "no" would be true: refused
+            value = getattr(self, flag)
+            if not isinstance(value, bool):
+                if isinstance(value, int) and value in (0, 1):
+                    object.__setattr__(self, flag, bool(value))
+                else:
+                    raise InvalidVariant(f"{flag} must be True or False, got {value!r}")
         if isinstance(self.length, bool) or not isinstance(self.length, int):
             raise InvalidVariant(f"length must be an integer, got {self.length!r}")
         if not 1 <= self.length <= MAX_LENGTH:

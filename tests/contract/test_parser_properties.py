@@ -117,3 +117,12 @@ def test_every_parser_answers_or_raises_a_cbsolve_error(name, data):
 def test_campaign_every_parser_answers_or_raises_a_cbsolve_error(name, data):
     check, args = PROPERTIES[name]
     check(*(data.draw(a) for a in args))
+
+
+def test_a_flag_of_a_variant_is_a_bool():
+    """``repeats="no"`` was taken as true (a non-empty string); 0 and 1 read as the flags."""
+    with pytest.raises(cb.InvalidVariant, match="repeats must be True or False"):
+        cb.Variant(2, "012", "no")
+    with pytest.raises(cb.InvalidVariant, match="no_leading_zero"):
+        cb.Variant(2, "012", True, no_leading_zero="yes")
+    assert cb.Variant(2, "012", 1) == cb.Variant(2, "012", True)
