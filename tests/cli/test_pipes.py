@@ -1,6 +1,6 @@
 """A reader that goes away (``cbsolve ... | head -1``) ends the command quietly with exit 0
 (docs/contract.md, "Every command"): click's own handler made it exit 1, which the contract
-keeps for "the answer is none" (issue 43, point 6)."""
+keeps for "the answer is none"."""
 from __future__ import annotations
 
 import json

@@ -1,5 +1,5 @@
 """Logs of "nothing" replies are counted in closed form (consistency/closed_form.py), exactly,
-where the search stopped at "at least" (issue 43: 64 zeros over 10 digits gave "at least
+where the search stopped at "at least" (64 zeros over 10 digits once gave "at least
 617779310316678" where 9^64 is exact)."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Every public function of ``cbsolve`` under random arguments, valid and not: it answers, or
 raises a CbsolveError (an out-of-range argument: InvalidArgument, naming it), never a
-TypeError, NumPy's ValueError or an AttributeError (issue 43, point 2). The default suite runs
-a few hundred examples; the `slow` campaign over 10,000."""
+TypeError, NumPy's ValueError or an AttributeError. The default suite runs a few hundred
+examples; the `slow` campaign over 10,000."""
 from __future__ import annotations
 
 import tempfile
@@ -138,7 +138,7 @@ def test_campaign_public_function_answers_or_raises_a_cbsolve_error(name, data):
     check(name, data)
 
 
-# --- the cases of issue 43, each refused with the parameter's name and range ------------------
+# --- the cases a user reported, each refused with the parameter's name and range ------------------
 @pytest.mark.parametrize("call, name", [
     (lambda: cb.consistent(["0123:1,2"], time_limit=-1), "time_limit"),
     (lambda: cb.consistent(["0123:1,2"], time_limit=float("nan")), "time_limit"),

@@ -1,7 +1,6 @@
 """Every parser of the public surface under random text and values: entries (tokens and
 replies), log files (text and JSON), variants (the constructor, presets, the CLI's options, the
-JSON form) and codes. Each returns its value or raises a CbsolveError, nothing else (issue
-43, point 2)."""
+JSON form) and codes. Each returns its value or raises a CbsolveError, nothing else."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""The Gymnasium face holds the contract (issue 43, point 3): the ids exist after ``import
+"""The Gymnasium face holds the contract: the ids exist after ``import
 cbsolve`` alone, in either order of imports, without ``import cbsolve`` loading Gymnasium; bad
 constructor arguments, a step before reset, unknown reset options and actions that are no
 code's index are CbsolveErrors (Gymnasium's own error types where its ecosystem expects
