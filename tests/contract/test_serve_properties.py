@@ -34,8 +34,8 @@ json_junk = st.recursive(
     lambda inner: st.one_of(st.lists(inner, max_size=3),
                             st.dictionaries(st.text(max_size=4), inner, max_size=2)),
     max_leaves=6)
-#: Sizes of a game: small when valid; junk only out of range or not a number, so no request
-#: asks for a game a 0.2 s limit cannot bound (long codes over small alphabets are a matter of the limits' own tests).
+#: Junk sizes of a game: out of range or not a number only, so no request asks for a game a
+#: 0.2 s limit cannot bound (long codes over small alphabets are the limits' own tests').
 sizes = st.one_of(st.integers(-5, 0),
                   st.integers(65, 2**40), st.text(max_size=3), st.none(), st.booleans())
 scratch = st.builds(lambda n: str(SCRATCH / n), st.sampled_from(["a.json", "b", "c.dot",
