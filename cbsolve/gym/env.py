@@ -41,7 +41,7 @@ from gymnasium import spaces
 
 from .. import arguments
 from ..codes import CodeSpace
-from ..errors import CbsolveError, unknown_name
+from ..errors import CbsolveError
 from ..scoring import pack, score_against
 from ..variant import Variant
 
