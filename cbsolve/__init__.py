@@ -26,12 +26,17 @@ from .errors import (
                      SpaceTooLarge,
                      UnknownName,
 )
+from .arguments import InvalidArgument
+from . import gym_registration
 from .feedback import Feedback, FeedbackLog
 from .lazy import lazy_names
 from .variant import PRESETS, Variant
 
 #: The log type under its short name.
 Log = FeedbackLog
+
+# Gymnasium's ids (cbsolve/BullsCows-v0 ...), registered without importing Gymnasium now.
+gym_registration.install()
 
 #: Names loaded on first use: name -> module (relative to this package) that defines it.
 _LAZY = {name: ".api" for name in (
@@ -85,7 +90,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["CbsolveError", "CodeSpace", "Deadline", "Feedback", "FeedbackLog",
-           "InconsistentLog", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
+           "InconsistentLog", "InvalidArgument", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
            "Move", "Optimum", "PRESETS", "PartitionTable", "Puzzle", "Regret", "Score", "SearchInterrupted",
            "SpaceTooLarge", "Unfinished", "UnknownName", "Variant", "Verification", "as_log",
            "as_variant", "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal",

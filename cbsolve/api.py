@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import arguments as _check
 from . import bounds as _bounds_package  # light (no NumPy); made callable at the end
 from .deadline import Deadline
-from .errors import CbsolveError, unknown_name
+from .errors import CbsolveError
 from .feedback import FeedbackLog
 from .variant import Variant
 
@@ -72,7 +73,7 @@ def as_variant(variant: VariantLike | None) -> Variant:
         return variant
     if isinstance(variant, str):
         return Variant.preset(variant)
-    raise CbsolveError(f"variant must be a Variant or a preset name, got {variant!r}")
+    raise _check.InvalidArgument("variant", "a Variant, a preset name or None", variant)
 
 
 def as_log(log: LogLike = (), variant: VariantLike | None = None) -> FeedbackLog:
@@ -92,6 +93,8 @@ def as_log(log: LogLike = (), variant: VariantLike | None = None) -> FeedbackLog
         return log
     if isinstance(log, str):       # one token, not a sequence of characters
         log = [log]
+    if isinstance(log, (bytes, dict)) or not isinstance(log, Iterable):
+        raise _check.InvalidArgument("log", "a FeedbackLog or a sequence of entries", log)
     out = FeedbackLog(as_variant(variant))
     for entry in log:
         if isinstance(entry, str):
@@ -114,6 +117,8 @@ def as_log(log: LogLike = (), variant: VariantLike | None = None) -> FeedbackLog
 def make_deadline(deadline: Deadline | None = None, time_limit: float | None = None) -> Deadline:
     """The call's one deadline: ``deadline`` when given, else ``time_limit`` seconds from now
     (None: no limit). Giving both is an error: a call has one budget."""
+    _check.deadline(deadline)
+    _check.seconds(time_limit)
     if deadline is not None and time_limit is not None:
         raise CbsolveError("give deadline= or time_limit=, not both")
     return Deadline.given(deadline, time_limit)
@@ -153,7 +158,8 @@ def score(secret: str, guess: str, *, variant: VariantLike | None = None) -> Sco
 
     v = as_variant(variant)
     space = CodeSpace(v)
-    s, g = space.parse(secret), space.parse(guess)
+    s = space.parse(_check.text(secret, "secret"))
+    g = space.parse(_check.text(guess, "guess"))
     bulls, cows = rule(v, s, g)
     return Score(space.format(s), space.format(g), bulls, None if v.bulls_only else cows)
 
@@ -174,10 +180,13 @@ def consistent(log: LogLike = (), *, variant: VariantLike | None = None, count: 
     from .consistency import BACKEND_CHOICES, Query
     from .consistency import consistent as solve
 
-    if backend not in BACKEND_CHOICES:
-        raise unknown_name("backend", backend, BACKEND_CHOICES)
-    the_log = as_log(log, variant)
+    _check.choice(backend, "backend", BACKEND_CHOICES)
+    count, approximate = _check.flag(count, "count"), _check.flag(approximate, "approximate")
+    limit, sample = _check.count(limit, "limit"), _check.count(sample, "sample")
+    count_cap, seed = _check.count(count_cap, "count_cap"), _check.seed(seed)
+    max_lies = _check.whole(max_lies, "max_lies")
     budget = make_deadline(deadline, time_limit)
+    the_log = as_log(log, variant)
     query = Query(count=count, limit=limit, sample=sample, seed=seed, time_limit=budget.seconds,
                   count_cap=count_cap, approximate=approximate)
     if max_lies:
@@ -228,10 +237,12 @@ def next_guess(log: LogLike = (), *, variant: VariantLike | None = None,
     from .advisor import PositionService
     from .advisor.answers import Move
 
+    seed = _check.seed(seed)
+    budget = make_deadline(deadline, time_limit)
     the_log = as_log(log, variant)
-    service = PositionService(the_log.variant, guesses, seed=seed)
-    advice = service.advise(the_log, strategy=strategy, objective=objective,
-                            deadline=make_deadline(deadline, time_limit))
+    service = PositionService(the_log.variant, _check.text(guesses, "guesses"), seed=seed)
+    advice = service.advise(the_log, strategy=_check.text(strategy, "strategy"),
+                            objective=_check.text(objective, "objective"), deadline=budget)
     return Move.of(advice)
 
 
@@ -252,9 +263,11 @@ def partition(guess: str, log: LogLike = (), *, variant: VariantLike | None = No
     """
     from .advisor import PositionService
 
+    budget = make_deadline(deadline, time_limit)
+    members = _check.flag(members, "members")
     the_log = as_log(log, variant)
     return PositionService(the_log.variant).partition(
-        the_log, guess, deadline=make_deadline(deadline, time_limit), members=members)
+        the_log, _check.text(guess, "guess"), deadline=budget, members=members)
 
 
 def partition_table(log: LogLike = (), *, variant: VariantLike | None = None,
@@ -273,9 +286,10 @@ def partition_table(log: LogLike = (), *, variant: VariantLike | None = None,
     """
     from .advisor import PositionService
 
+    budget = make_deadline(deadline, time_limit)
     the_log = as_log(log, variant)
     return PositionService(the_log.variant).partition_table(
-        the_log, sort, deadline=make_deadline(deadline, time_limit))
+        the_log, _check.text(sort, "sort"), deadline=budget)
 
 
 def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
@@ -296,9 +310,15 @@ def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
     """
     from .strategy import evaluate as play
 
-    return play(as_variant(variant), strategy, first=first, guesses=guesses, seed=seed,
-                progress=progress, sample=sample, deadline=make_deadline(deadline, time_limit),
-                keep_tree=keep_tree, symmetry=symmetry)
+    budget = make_deadline(deadline, time_limit)
+    if not (symmetry == "auto" or isinstance(symmetry, bool)):
+        raise _check.InvalidArgument("symmetry", 'True, False or "auto"', symmetry)
+    return play(as_variant(variant), _check.text(strategy, "strategy"),
+                first=_check.optional_text(first, "first"),
+                guesses=_check.text(guesses, "guesses"), seed=_check.seed(seed),
+                progress=_check.callback(progress, "progress"),
+                sample=_check.positive(sample, "sample"), deadline=budget,
+                keep_tree=_check.flag(keep_tree, "keep_tree"), symmetry=symmetry)
 
 
 def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective: str = "worst",
@@ -346,13 +366,22 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     """
     from .advisor import PositionService
 
+    budget = make_deadline(deadline, time_limit)
+    max_depth, dot_depth = _check.positive(max_depth, "max_depth"), _check.count(dot_depth, "dot_depth")
+    lookahead, workers = _check.whole(lookahead, "lookahead"), _check.workers(workers)
+    certificate, ties = _check.flag(certificate, "certificate"), _check.flag(ties, "ties")
+    if not isinstance(progress, bool):
+        _check.callback(progress, "progress")
+    if memory_budget is not None and not isinstance(memory_budget, str):
+        _check.whole(memory_budget, "memory_budget", 1, 2**62)
+    trace, out, dot = _check.path(trace, "trace"), _check.path(out, "out"), _check.path(dot, "dot")
     the_log = as_log(log, variant)
-    return PositionService(the_log.variant, guesses).optimum(
-        the_log, objective, make_deadline(deadline, time_limit), max_depth=max_depth,
+    return PositionService(the_log.variant, _check.text(guesses, "guesses")).optimum(
+        the_log, _check.text(objective, "objective"), budget, max_depth=max_depth,
         certificate=certificate, ties=ties, lookahead=lookahead, workers=workers,
-        progress=progress, memory_budget=memory_budget, replies=replies,
-        checkpoint=checkpoint, scheduler=scheduler, trace=trace, out=out, dot=dot,
-        dot_depth=dot_depth)
+        progress=progress, memory_budget=memory_budget, replies=_check.text(replies, "replies"),
+        checkpoint=checkpoint, scheduler=_check.optional_text(scheduler, "scheduler"),
+        trace=trace, out=out, dot=dot, dot_depth=dot_depth)
 
 
 def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
@@ -372,7 +401,9 @@ def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
     """
     from .play.regret import regret as review
 
-    return review(as_log(log, variant), guess, objective, make_deadline(deadline, time_limit))
+    budget = make_deadline(deadline, time_limit)
+    return review(as_log(log, variant), _check.text(guess, "guess"),
+                  _check.text(objective, "objective"), budget)
 
 
 def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
@@ -390,8 +421,11 @@ def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
     """
     from .play.puzzle import make_puzzle
 
-    return make_puzzle(as_variant(variant), seed=seed, difficulty=difficulty, clues=clues,
-                       distractors=distractors, deadline=make_deadline(deadline, time_limit))
+    budget = make_deadline(deadline, time_limit)
+    return make_puzzle(as_variant(variant), seed=_check.seed(seed),
+                       difficulty=_check.text(difficulty, "difficulty"),
+                       clues=_check.positive(clues, "clues"),
+                       distractors=_check.whole(distractors, "distractors"), deadline=budget)
 
 
 def bounds(variant: VariantLike | None = None, *, search: bool = True, strategies: bool = True,
@@ -408,9 +442,11 @@ def bounds(variant: VariantLike | None = None, *, search: bool = True, strategie
     """
     from .advisor import PositionService
 
+    budget = make_deadline(deadline, time_limit)
     return PositionService(as_variant(variant)).bounds(
-        make_deadline(deadline, time_limit), search=search, strategies=strategies, deep=deep,
-        progress=progress)
+        budget, search=_check.flag(search, "search"),
+        strategies=_check.flag(strategies, "strategies"), deep=_check.flag(deep, "deep"),
+        progress=_check.callback(progress, "progress"))
 
 
 def verify(file: str | Path, *, variant: VariantLike | None = None, format: str | None = None,
@@ -437,10 +473,13 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     from .errors import SpaceTooLarge
     from .formats import check_format, format_of, read_document
 
+    _check.deadline(deadline)
     if time_limit is not None:      # None: no deadline at all (Ctrl-C stays KeyboardInterrupt)
         deadline = make_deadline(deadline, time_limit)
     expect = None if variant is None else as_variant(variant)
-    name = str(file)
+    name = str(_check.path(file, "file", optional=False))
+    file_symbols = _check.optional_text(file_symbols, "file_symbols")
+    format = _check.optional_text(format, "format")
     fmt = check_format(format if format is not None else format_of(name))
     try:
         doc = read_document(name, fmt, expect, file_symbols)
@@ -470,18 +509,21 @@ def sweep(out: str | Path, *, families: Iterable[VariantLike] | None = None,
     from . import analysis
     from .play.engine import strategy_names
 
-    names = tuple(analysis.DEFAULT_STRATEGIES if strategies is None else strategies)
-    valid = strategy_names()
-    for name in names:
-        if name not in valid:
-            raise unknown_name("strategy", name, valid)
-    fams = list(analysis.DEFAULT_FAMILIES if families is None else families)
-    cells = analysis.make_cells(
-        fams, list(analysis.DEFAULT_LENGTHS if lengths is None else lengths),
-        list(analysis.DEFAULT_ALPHABETS if alphabets is None else alphabets), names,
-        bounds=include_bounds, seed=seed)
-    return analysis.run_sweep(cells, out, workers, scheduler, progress, plots,
-                              deadline=make_deadline(deadline, time_limit))
+    budget = make_deadline(deadline, time_limit)
+    out = _check.path(out, "out", optional=False)
+    workers, seed = _check.workers(workers, low=0), _check.whole(seed, "seed", 0, _check.MAX_SEED)
+    include_bounds, plots = _check.flag(include_bounds, "include_bounds"), _check.flag(plots, "plots")
+    progress = _check.callback(progress, "progress")
+    names = tuple(_check.items(strategies, "strategies", analysis.DEFAULT_STRATEGIES,
+                               lambda name: _check.choice(name, "strategy", strategy_names())))
+    fams = _check.items(families, "families", analysis.DEFAULT_FAMILIES, as_variant)
+    fams = [f if isinstance(f, str) else as_variant(f) for f in fams]
+    ns = _check.items(lengths, "lengths", analysis.DEFAULT_LENGTHS,
+                      lambda n: _check.whole(n, "lengths", 1, 64))
+    ds = _check.items(alphabets, "alphabets", analysis.DEFAULT_ALPHABETS,
+                      lambda d: _check.whole(d, "alphabets", 1, 62))
+    cells = analysis.make_cells(fams, ns, ds, names, bounds=include_bounds, seed=seed)
+    return analysis.run_sweep(cells, out, workers, scheduler, progress, plots, deadline=budget)
 
 
 class _CallableBounds(type(_bounds_package)):   # type: ignore[misc]

@@ -39,6 +39,13 @@ class Variant:
     pegs: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
+        for flag in ("repeats", "no_leading_zero"):     # "no" would be true: refused
+            value = getattr(self, flag)
+            if not isinstance(value, bool):
+                if isinstance(value, int) and value in (0, 1):
+                    object.__setattr__(self, flag, bool(value))
+                else:
+                    raise InvalidVariant(f"{flag} must be True or False, got {value!r}")
         if isinstance(self.length, bool) or not isinstance(self.length, int):
             raise InvalidVariant(f"length must be an integer, got {self.length!r}")
         if not 1 <= self.length <= MAX_LENGTH:
@@ -133,6 +140,11 @@ class Variant:
                      no_leading_zero: bool | None = None, feedback: str | None = None) -> Variant:
         """A preset (default ``bulls-cows``) with the CLI overrides applied and re-validated."""
         base = cls.preset("bulls-cows" if variant is None else variant)
+        for option, size in (("--digits", digits), ("--letters", letters)):
+            if size is not None and (isinstance(size, bool) or not isinstance(size, int)):
+                raise InvalidVariant(f"{option} must be a whole number, got {size!r}")
+        if symbols is not None and not isinstance(symbols, str):
+            raise InvalidVariant(f"--symbols must be a string of symbols, got {symbols!r}")
         given = [k for k, v in (("--digits", digits), ("--letters", letters),
                                 ("--symbols", symbols)) if v is not None]
         if len(given) > 1:

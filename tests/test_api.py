@@ -318,7 +318,7 @@ def test_evaluate_progress_hears_every_secret():
 #: are checked only as they are used here (--follow-imports=silent).
 MYPY_SURFACE = [
     "cbsolve/__init__.py", "cbsolve/api.py", "cbsolve/api_results.py",
-    "cbsolve/variant.py",
+    "cbsolve/variant.py", "cbsolve/arguments.py", "cbsolve/gym_registration.py",
     "cbsolve/codes.py", "cbsolve/rule.py", "cbsolve/feedback.py", "cbsolve/deadline.py", "cbsolve/errors.py",
     "cbsolve/status.py", "cbsolve/play/regret.py", "cbsolve/play/puzzle.py",
     "cbsolve/consistency/query.py", "cbsolve/advisor/answers.py", "cbsolve/advisor/optimum.py",

@@ -126,7 +126,8 @@ def test_no_import_cycle_in_cbsolve():
 
 #: The data flow of docs/architecture.md, left to right: a module imports only from its own
 #: column or the columns to its left. Beside the flow (anyone may import them): errors, status,
-#: deadline, sat_call, time_policy, machine, workers, inputs, extras, lazy and the native kernels.
+#: deadline, sat_call, time_policy, machine, workers, inputs, extras, lazy, the argument
+#: checks, the Gymnasium ids and the native kernels.
 FLOW = [
     {"variant"},
     {"codes", "patterns", "capacity", "guess_pool"},
@@ -140,7 +141,7 @@ FLOW = [
     {"cli", "play", "analysis", "api", "api_results", "gym", "__main__"},
 ]
 BESIDE = {"", "errors", "status", "deadline", "sat_call", "time_policy", "machine", "workers",
-          "inputs", "extras", "isa", "_native", "lazy"}
+          "inputs", "extras", "isa", "_native", "lazy", "arguments", "gym_registration"}
 #: docs/architecture.md, "Search, layer by layer": cbsolve/search/ the same way.
 SEARCH_LAYERS = [
     {"result"},

@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import importlib
 import json
-import math
 import os
 import pkgutil
 import re
@@ -17,6 +16,7 @@ import sys
 
 import click
 
+from .. import arguments
 from ..deadline import clear_stop, stop_requested
 from ..errors import CbsolveError
 from ..variant import FEEDBACK_MODES, PRESETS, Variant
@@ -63,9 +63,36 @@ SHORT_HELP = {
 EXIT_OK, EXIT_NONE, EXIT_USAGE = 0, 1, 2
 
 
+class ReaderGone(Exception):
+    """Standard output's reader went away (``cbsolve ... | head -1``): the command ends
+    quietly with exit 0 (docs/contract.md, "Exit codes")."""
+
+
+def stdout_reader_gone() -> bool:
+    """True when standard output is a pipe whose reading end is closed (poll says POLLERR)."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):   # no such descriptor (a test's capture)
+        return False
+
+
 class LazyGroup(click.Group):
     """Commands imported when first named: `cbsolve score` imports score.py alone, and
     `cbsolve --help` none (its list reads :data:`SHORT_HELP`)."""
+
+    def invoke(self, ctx):
+        # Click turns a broken pipe into exit 1 (its main's EPIPE handler), which the
+        # contract keeps for "the answer is none": a reader that left is caught before it.
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            if stdout_reader_gone():
+                raise ReaderGone() from None
+            raise
 
     def list_commands(self, ctx):
         return sorted(set(COMMAND_MODULES) | set(self.commands))
@@ -149,7 +176,7 @@ json_option = click.option("--json", "as_json", is_flag=True,
 class Seconds(click.ParamType):
     """A time limit: a finite number of seconds >= 0 (NaN and infinity would reach the JSON
     output, which cannot hold them, and mean nothing as a deadline); with ``positive``, > 0
-    (a wait that cannot be 'none')."""
+    (a wait that cannot be 'none'). The check is :func:`cbsolve.arguments.seconds`, the API's."""
 
     name = "seconds"
 
@@ -158,13 +185,9 @@ class Seconds(click.ParamType):
 
     def convert(self, value, param, ctx):
         try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or seconds < 0 or (self.positive and seconds == 0):
-            self.fail(f"must be a finite number of seconds {'>' if self.positive else '>='} 0, "
-                      f"got {value}", param, ctx)
-        return seconds
+            return arguments.seconds(value, "", self.positive)
+        except arguments.InvalidArgument as exc:
+            self.fail(f"must be {exc.expected.removeprefix('None or ')}, got {value}", param, ctx)
 
 
 SECONDS = Seconds()
@@ -183,17 +206,34 @@ class FileName(click.ParamType):
 
 
 FILE = FileName()
+
+
+class Whole(click.IntRange):
+    """A whole number in a range, checked by :func:`cbsolve.arguments.whole` (the API's check):
+    "--limit: must be a whole number in 0..2147483647, got 'abc'" rather than click's "'abc'
+    is not a valid integer range". An IntRange still, so --help shows the range accepted."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        try:
+            return arguments.whole(value, "", self.min, self.max, from_text=True)
+        except arguments.InvalidArgument as exc:
+            self.fail(f"must be {exc.expected}, got {value!r}", param, ctx)
+
+
 #: Seeds feed NumPy's generator, which takes non-negative integers only.
-SEED = click.IntRange(min=0)
+SEED = Whole(min=0, max=arguments.MAX_SEED)
 #: Sizes that become array lengths or native ints: bounded so a typo is an error, not a
 #: memory failure (2^31 - 1 is also the native kernels' int).
-COUNT = click.IntRange(min=0, max=2**31 - 1)
+COUNT = Whole(min=0, max=arguments.MAX_COUNT)
 #: The same, at least 1 (a depth, a sample): the range --help shows is the one accepted.
-POSITIVE = click.IntRange(min=1, max=2**31 - 1)
-#: Most threads (or local Dask workers): libgomp aborts the process when it cannot create
-#: the threads asked for (``--workers 100000``), so larger requests are refused.
-MAX_WORKERS = 256
-WORKERS = click.IntRange(min=1, max=MAX_WORKERS)
+POSITIVE = Whole(min=1, max=arguments.MAX_COUNT)
+#: Most threads (or local Dask workers): see :data:`cbsolve.arguments.MAX_WORKERS`.
+MAX_WORKERS = arguments.MAX_WORKERS
+WORKERS = Whole(min=1, max=MAX_WORKERS)
+#: A sweep's local processes: 0 runs it in this process.
+SWEEP_WORKERS = Whole(min=0, max=MAX_WORKERS)
 
 verbose_option = click.option("--verbose", "-v", is_flag=True,
                               help="Also say how the engine worked (backend, plan, seconds).")
@@ -250,7 +290,7 @@ def _output_failed(exc: OSError) -> int:
     except (OSError, ValueError):
         pass
     if isinstance(exc, BrokenPipeError):    # the reader stopped reading (| head): no message
-        return EXIT_USAGE
+        return EXIT_OK
     return _fail(f"cannot write the output: {exc.strerror or exc}")
 
 
@@ -303,6 +343,8 @@ def _run(argv):
         code = EXIT_OK
     except (click.ClickException, CbsolveError, RecursionError) as exc:
         code = _fail(bad_input_message(exc))
+    except ReaderGone as exc:     # | head -1: what was read is all that was wanted
+        code = _output_failed(BrokenPipeError(str(exc)))
     except click.exceptions.Abort:   # click's form of a KeyboardInterrupt
         _interrupted()
         code = 130

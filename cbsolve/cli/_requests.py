@@ -8,6 +8,7 @@ implementation of every command, the same messages, the same exit codes.
 """
 from __future__ import annotations
 
+import json
 import math
 
 import click
@@ -106,6 +107,22 @@ def to_argv(command: click.Command, request: dict) -> list[str]:
     return [*options, "--json", "--", *_arguments(command, request)]
 
 
+def _entry(entry: dict) -> str:
+    """An entry in the JSON log form (``{"guess": "0123", "bulls": 1, "cows": 2}``, what
+    ``puzzle`` and ``--log FILE`` use) as the token the command line would hold."""
+    unknown = sorted(set(entry) - {"guess", "bulls", "cows"})
+    guess, bulls, cows = entry.get("guess"), entry.get("bulls"), entry.get("cows")
+    if unknown or not isinstance(guess, str) or ":" in guess:
+        raise BadRequest("an entry object is {\"guess\": CODE, \"bulls\": B, \"cows\": C} "
+                         f"(cows absent when only bulls are scored), got {json.dumps(entry)[:80]}")
+    for name, value in (("bulls", bulls), ("cows", cows)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise BadRequest(f"an entry's {name!r} must be a whole number, got {_kind(value)}")
+    if bulls is None:
+        raise BadRequest(f"an entry object needs \"bulls\", got {json.dumps(entry)[:80]}")
+    return f"{guess}:{bulls}" if cows is None else f"{guess}:{bulls},{cows}"
+
+
 def _arguments(command: click.Command, request: dict) -> list[str]:
     words: list[str] = []
     arguments = [p for p in command.params if isinstance(p, click.Argument)]
@@ -116,9 +133,11 @@ def _arguments(command: click.Command, request: dict) -> list[str]:
             if value is None:
                 continue
             if not isinstance(value, list):
-                raise BadRequest(f"field {param.name!r} must be a list of strings, got "
-                                 f"{_kind(value)}")
-            words += [_scalar(param.name, v) for v in value]
+                raise BadRequest(f"field {param.name!r} must be a list of strings"
+                                 f"{' or entry objects' if param.name == 'entries' else ''}, "
+                                 f"got {_kind(value)}")
+            words += [_entry(v) if param.name == "entries" and isinstance(v, dict)
+                      else _scalar(param.name, v) for v in value]
         elif value is not None:
             words.append(_scalar(param.name, value))
         elif not shifting and any(request.get(p.name) for p in arguments[i + 1:]):

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import click
 
-from . import COUNT, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, progress_enabled, variant_options
+from . import (
+    EXIT_OK,
+    FILE,
+    SECONDS,
+    SEED,
+    SWEEP_WORKERS,
+    app,
+    emit,
+    json_option,
+    progress_enabled,
+    variant_options,
+)
 
 _VARIANT_PARAMS = ("variant_name", "length", "digits", "letters", "symbols", "repeats",
                    "no_leading_zero", "feedback")
@@ -52,7 +63,7 @@ def _explicit_variant() -> bool:
               help="Comma-separated strategies (default: all six).")
 @click.option("--bounds/--no-bounds", default=True, show_default=True,
               help="Add a row of proved lower bounds (and the optimum on small spaces).")
-@click.option("--workers", type=COUNT, default=None,
+@click.option("--workers", type=SWEEP_WORKERS, default=None,
               help="Local single-threaded worker processes (default: one per CPU; 0: in this process).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed cluster (e.g. tcp://host:8786).")

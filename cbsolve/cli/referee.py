@@ -7,12 +7,13 @@ Faults during the games are part of the record (exit 0).
 from __future__ import annotations
 
 import shlex
+import time
 
 import click
 
 from . import (
-    COUNT,
     EXIT_OK,
+    POSITIVE,
     POSITIVE_SECONDS,
     SEED,
     app,
@@ -22,7 +23,7 @@ from . import (
     variant_options,
 )
 
-GAMES = click.IntRange(min=1, max=COUNT.max)
+GAMES = POSITIVE
 
 
 @app.command("referee")
@@ -56,7 +57,7 @@ def referee_command(a, b, a_cmd, b_cmd, games, seed, timeout, startup_timeout, q
     its last stderr line)."""
     from ..deadline import stop_requested
     from ..play.engine import check_strategy
-    from ..play.referee import BotProcess, bot_argv, match
+    from ..play.referee import BotProcess, bot_argv, close_all, match
 
     sides = []
     for label, strategy, cmd, bot_seed in (("A", a, a_cmd, seed), ("B", b, b_cmd, seed + 1)):
@@ -73,6 +74,7 @@ def referee_command(a, b, a_cmd, b_cmd, games, seed, timeout, startup_timeout, q
                 raise click.BadParameter("an empty command", param_hint=f"'--{label.lower()}-cmd'")
         sides.append((argv, f"{label} ({cmd or strategy})"))
     bots = []
+    started = time.perf_counter()
     try:
         for argv, name in sides:
             bots.append(BotProcess(argv, name=name, timeout=timeout,
@@ -82,9 +84,10 @@ def referee_command(a, b, a_cmd, b_cmd, games, seed, timeout, startup_timeout, q
             result = match(variant, bots[0], bots[1], games, stop=stop_requested,
                            progress=(lambda: bar.advance(bar.task_ids[0])) if bar else None)
     finally:
-        for bot in bots:
-            bot.close()
+        close_all(bots)
     data = result.to_json()
+    # the games' time is `seconds`; the command's, with the bots' start-up and shutdown, this
+    data["wall_seconds"] = round(time.perf_counter() - started, 3)
     data["variant"] = variant.to_dict()
     data["complete"] = result.games == games
     emit(as_json, data, format_match(data))
@@ -110,7 +113,9 @@ def _progress(games: int):
 
 
 def format_match(data: dict) -> str:
-    lines = [f"{data['games']} games, {data['draws']} draws, {data['seconds']:.1f} s"]
+    lines = [f"{data['games']} games, {data['draws']} draws, {data['seconds']:.1f} s of play"
+             + (f" ({data['wall_seconds']:.1f} s with the bots' start-up and shutdown)"
+                if "wall_seconds" in data else "")]
     lines.append(f"{'bot':32} {'wins':>5} {'faults':>6} {'solved':>6} {'avg':>6} {'worst':>5} "
                  f"{'guess ms (median/max)':>22}")
     for key in ("a", "b"):

@@ -135,8 +135,9 @@ def answer(request: dict) -> dict:
 
     name = request.get("cmd")
     if not isinstance(name, str) or name not in SERVABLE:
-        raise BadRequest(f"\"cmd\" must be one of {', '.join(SERVABLE)}; got "
-                         f"{json.dumps(name)[:40]}")
+        got = json.dumps(name)
+        got = got if len(got) <= 40 else f"{got[:30]}... ({len(got)} characters)"
+        raise BadRequest(f"field 'cmd' must be one of: {', '.join(SERVABLE)}; got {got}")
     command = app.get_command(None, name)
     watchdog = _watchdog(command, request)
     argv = to_argv(command, {k: v for k, v in request.items()

@@ -27,8 +27,12 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
     start = time.perf_counter()
     # Choice, solve and diagnosis share the one deadline.
     deadline = Deadline.given(deadline, query.time_limit)
-    if not len(log) and query.count and not query.sample:
-        return _unconstrained(log, query, backend, engines, deadline)
+    if query.count and not query.sample:
+        from .closed_form import zero_reply_count
+
+        known = log.space.size if not len(log) else zero_reply_count(log)
+        if known:        # 0: an inconsistent log, which the search proves and diagnoses
+            return _counted(log, query, backend, engines, deadline, known)
     plan = plan_for(log, query, race_guided=engines.race_guided,
                     deadline=deadline) if backend == "auto" else None
     choice = plan.to_json() if plan else None
@@ -82,15 +86,16 @@ def _proved_none_first(log: FeedbackLog, query: Query, deadline: Deadline,
     return result
 
 
-def _unconstrained(log: FeedbackLog, query: Query, backend: str,
-                   engines: Engines, deadline: Deadline) -> ConsistencyResult:
-    """No entry constrains the secret: every code is consistent and the code space counts them
-    exactly (a backend would count 10^40 codes one by one and stop at "at least"); the secrets
-    are listed by the backend as asked."""
+def _counted(log: FeedbackLog, query: Query, backend: str, engines: Engines,
+             deadline: Deadline, count: int) -> ConsistencyResult:
+    """The log's secrets counted in closed form (no entry: the code space's size; only
+    "nothing" replies: :mod:`.closed_form`), where a backend would count 10^40 codes one by
+    one and stop at "at least"; the secrets are listed by the backend as asked."""
     result = consistent(log, replace(query, count=False), backend, engines, deadline)
-    n = log.space.size
-    result.count, result.exact = n, True
-    result.truncated = len(result.secrets) < n
-    result.settle(n, True)
-    result.notes.append("no entries: every code is consistent; the count is the code space's size")
+    result.count, result.exact = count, True
+    result.truncated = len(result.secrets) < count
+    result.settle(count, True)
+    result.notes.append("no entries: every code is consistent; the count is the code space's "
+                        "size" if not len(log) else "every reply is \"nothing\": the count is "
+                        "the product of the symbols each position still allows")
     return result

@@ -1,6 +1,7 @@
 """Gymnasium environments for code-breaking (the ``gym`` extra: ``pip install cbsolve[gym]``).
 
-Importing this package registers, on Gymnasium's registry:
+``import cbsolve`` registers these ids on Gymnasium's registry (when Gymnasium is imported,
+before or after: :mod:`cbsolve.gym_registration`); importing this package does it too:
 
 - ``cbsolve/BullsCows-v0``: Bulls & Cows, 4 distinct digits of 10 (5040 secrets);
 - ``cbsolve/Mastermind-v0``: Mastermind, 4 pegs of 6 colours with repeats (1296 secrets);
@@ -20,13 +21,8 @@ except ModuleNotFoundError as exc:      # one message naming what to install
 
 from .env import REWARDS, CodeBreakerEnv, make_env
 
-ENTRY_POINT = "cbsolve.gym.env:CodeBreakerEnv"
-IDS = {"cbsolve/BullsCows-v0": "bulls-cows", "cbsolve/Mastermind-v0": "mastermind"}
+from ..gym_registration import ENTRY_POINT, IDS, register_ids
 
-for _id, _preset in IDS.items():
-    if _id not in gymnasium.registry:
-        gymnasium.register(_id, entry_point=ENTRY_POINT, kwargs={"variant": _preset})
-if "cbsolve/CodeBreaker-v0" not in gymnasium.registry:
-    gymnasium.register("cbsolve/CodeBreaker-v0", entry_point=ENTRY_POINT)
+register_ids(gymnasium)
 
-__all__ = ["IDS", "REWARDS", "CodeBreakerEnv", "make_env"]
+__all__ = ["ENTRY_POINT", "IDS", "REWARDS", "CodeBreakerEnv", "make_env"]

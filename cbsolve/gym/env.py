@@ -39,8 +39,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .. import arguments
 from ..codes import CodeSpace
-from ..errors import CbsolveError, unknown_name
+from ..errors import CbsolveError
 from ..scoring import pack, score_against
 from ..variant import Variant
 
@@ -49,6 +50,19 @@ REWARDS = ("guess", "information", "regret")
 MAX_GUESSES = 10
 #: Largest code space an environment takes (the action space lists every code).
 ENV_LIMIT = 1_000_000
+#: Most guesses an episode may allow (the observation holds one row per guess).
+MOST_GUESSES = 10_000
+#: What ``reset(options=...)`` reads.
+RESET_OPTIONS = ("entries", "secret")
+
+
+class ResetNeeded(CbsolveError, gymnasium.error.ResetNeeded):
+    """``step`` before the first ``reset`` or after the episode's end: Gymnasium's own error
+    (what its order-enforcing wrapper raises), and a CbsolveError."""
+
+
+class InvalidAction(CbsolveError, gymnasium.error.InvalidAction, ValueError):
+    """An action that is no code's index (``decode(-1)``, ``step(5040)`` in Bulls & Cows)."""
 
 
 class CodeBreakerEnv(gymnasium.Env):
@@ -59,13 +73,13 @@ class CodeBreakerEnv(gymnasium.Env):
 
     def __init__(self, variant: Variant | str = "bulls-cows", reward: str = "guess",
                  max_guesses: int = MAX_GUESSES, render_mode: str | None = None):
-        if reward not in REWARDS:
-            raise unknown_name("reward", reward, REWARDS)
-        if max_guesses < 1:
-            raise CbsolveError(f"max_guesses must be at least 1, got {max_guesses}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise unknown_name("render mode", render_mode, self.metadata["render_modes"])
-        self.variant = Variant.preset(variant) if isinstance(variant, str) else variant
+        from ..api import as_variant
+
+        arguments.choice(reward, "reward", REWARDS)
+        max_guesses = arguments.whole(max_guesses, "max_guesses", 1, MOST_GUESSES)
+        if render_mode is not None:
+            arguments.choice(render_mode, "render_mode", self.metadata["render_modes"])
+        self.variant = as_variant(variant)
         self.space = CodeSpace(self.variant)
         if self.space.size > ENV_LIMIT:
             from ..errors import SpaceTooLarge
@@ -85,12 +99,24 @@ class CodeBreakerEnv(gymnasium.Env):
         self._cands = np.arange(self.space.size)
         self._secret = 0
         self._played: list[str] = []
-        self._done = False
+        self._done = True              # no episode until the first reset
+        self._started = False
 
     # --- codes ----------------------------------------------------------------------------
     def decode(self, action: int) -> str:
-        """The guess an action stands for."""
-        return self.space.format(self.codes[int(action)])
+        """The guess an action stands for (InvalidAction for no code's index)."""
+        return self.space.format(self.codes[self._index(action)])
+
+    def _index(self, action: Any) -> int:
+        """``action`` as an index into the codes: a whole number (Python or NumPy) in
+        0..S-1; anything else is InvalidAction naming the range (a negative index counted
+        from the end once gave a code)."""
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            action = action.item()              # a 0-d array, as Discrete.sample() may give
+        try:
+            return arguments.whole(action, "action", 0, self.space.size - 1)
+        except arguments.InvalidArgument as exc:
+            raise InvalidAction(str(exc)) from None
 
     def encode(self, guess: str) -> int:
         """The action of a guess (its rank among the codes)."""
@@ -99,33 +125,43 @@ class CodeBreakerEnv(gymnasium.Env):
     # --- the game ---------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        if seed is not None:
+            arguments.whole(seed, "seed", 0, arguments.MAX_SEED)
+        if options is not None and not isinstance(options, dict):
+            raise arguments.InvalidArgument("options", "None or a dict", options)
+        unknown = sorted(set(options or {}) - set(RESET_OPTIONS), key=str)
+        if unknown:
+            raise CbsolveError(f"unknown reset option {unknown[0]!r}; the options are: "
+                               f"{', '.join(RESET_OPTIONS)}")
         super().reset(seed=seed)
         options = options or {}
         self._obs.fill(-1)
         self._cands = np.arange(self.space.size)
         self._played = []
         self._done = False
-        entries = list(options.get("entries") or ())
+        entries = options.get("entries") or ()
+        if isinstance(entries, str) or not isinstance(entries, (list, tuple)):
+            raise arguments.InvalidArgument("options['entries']", "a list of entries", entries)
         if entries:
-            self._start_from(entries)
-        secret = options.get("secret")
+            self._start_from(list(entries))
+        secret = arguments.optional_text(options.get("secret"), "options['secret']")
         if secret is None:
             self._secret = int(self._cands[self.np_random.integers(self._cands.size)])
         else:
             self._secret = self.encode(secret)
             if not np.isin(self._secret, self._cands):
                 raise CbsolveError(f"secret {secret} does not fit the entries given")
+        self._started = True
         return self._obs.copy(), self._info()
 
     def _start_from(self, entries: list[str]) -> None:
         """Play ``entries`` (tokens, as the CLI reads them): the position an episode starts at."""
+        from ..api import as_log
         from ..consistency.native import consistent_indices
-        from ..feedback import FeedbackLog
 
         if len(entries) >= self.max_guesses:
             raise CbsolveError(f"{len(entries)} entries leave no guess of the {self.max_guesses}")
-        log = FeedbackLog(self.variant)
-        log.extend_tokens(entries)
+        log = as_log(entries, self.variant)   # tokens, JSON log objects or tuples
         self._cands = consistent_indices(log)
         if self._cands.size == 0:
             raise CbsolveError("no secret is consistent with the entries given")
@@ -136,11 +172,11 @@ class CodeBreakerEnv(gymnasium.Env):
         self._played = log.tokens()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if not self._started:
+            raise ResetNeeded("call reset() before step(): no episode has started")
         if self._done:
-            raise CbsolveError("the episode has ended: call reset()")
-        if not self.action_space.contains(action):
-            raise CbsolveError(f"action {action!r} is not in {self.action_space}")
-        g = int(action)
+            raise ResetNeeded("the episode has ended: call reset()")
+        g = self._index(action)
         v = self.variant
         before = int(self._cands.size)
         every = score_against(v, self.codes[g], self._packed)     # the guess against all codes

@@ -102,6 +102,10 @@ def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = 
         raise CbsolveError(f"clues must be at least 1, got {clues}")
     if distractors < 0:
         raise CbsolveError(f"distractors must be at least 0, got {distractors}")
+    most = most_distractors(variant)
+    if distractors > most:
+        raise CbsolveError(f"distractors must be at most {most} for {variant.describe()} (the "
+                           f"codes one symbol away from a secret), got {distractors}")
     space = CodeSpace(variant)
     if space.size > PUZZLE_LIMIT:
         raise SpaceTooLarge(f"a puzzle keeps one mask per clue over every code; "
@@ -203,6 +207,10 @@ class _Maker:
             raise AssertionError(f"internal error: puzzle (seed {seed}) leaves {found.size} "
                                  "secrets, not its one")
         puzzle.distractors = self._distractors(s_code, distractors)
+        if len(puzzle.distractors) < distractors:   # only when the secret's neighbours vary
+            raise CbsolveError(f"distractors: {puzzle.secret} has only "
+                               f"{len(puzzle.distractors)} codes one symbol away; asked for "
+                               f"{distractors}")
         return puzzle
 
     def _distractors(self, secret: tuple[int, ...], k: int) -> list[str]:
@@ -221,6 +229,24 @@ class _Maker:
             return []
         picked = self.rng.permutation(len(near))[:k]
         return [space.format(near[int(i)]) for i in sorted(picked)]
+
+
+def most_distractors(variant: Variant) -> int:
+    """The most codes one symbol away from a secret of ``variant`` (each position changed to
+    another allowed symbol), over every secret: the most distractors a puzzle can have.
+
+    >>> most_distractors(Variant.preset("bulls-cows")), most_distractors(Variant.preset("mastermind"))
+    (24, 20)
+    """
+    n, d = variant.length, variant.n_symbols
+    if variant.repeats:       # any other symbol, but the first symbol not first
+        return n * (d - 1) - (1 if variant.no_leading_zero and d >= 2 else 0)
+    # a symbol the code lacks; without a leading zero, a secret holding the first symbol
+    # elsewhere loses none (one of one symbol and a leading zero: no code has a neighbour)
+    most = n * (d - n)
+    if variant.no_leading_zero and n == 1:
+        most = max(0, d - 2)
+    return max(0, most)
 
 
 def _valid(space, code: tuple[int, ...]) -> bool:

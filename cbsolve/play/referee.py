@@ -58,6 +58,9 @@ class BotProcess:
         self.timeout = timeout
         self.startup_timeout = startup_timeout
         self.first = True
+        #: Set by a fault (a timeout, an exit, a protocol error): such a bot is not waited for
+        #: at the end, it is killed (a silent bot held the referee CLOSE_SECONDS more).
+        self.broken = False
         self.stderr_line = ""
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -91,6 +94,7 @@ class BotProcess:
         return self.stderr_line
 
     def _failure(self, message: str) -> CbsolveError:
+        self.broken = True
         said = self.last_stderr()
         message = f"{self.name}: {message}" + (f" (its stderr: {said})" if said else "")
         if self.first:
@@ -115,19 +119,47 @@ class BotProcess:
         return answer
 
     def close(self) -> None:
-        """``quit``, then end of input; a bot still running after CLOSE_SECONDS is killed (one
-        still starting up would otherwise hold the referee for its whole start-up)."""
+        """:meth:`send_quit`, then :meth:`wait_or_kill` (one bot; :func:`close_all` ends
+        several at once)."""
+        self.send_quit()
+        self.wait_or_kill(time.monotonic() + CLOSE_SECONDS)
+
+    def send_quit(self) -> None:
+        """``quit`` and end of input to a bot that kept the protocol; a broken bot (a fault:
+        silent, exited, or answering out of protocol, as ``yes`` does) is killed at once, and
+        so is one that never answered (still starting up: it has nothing to finish)."""
+        if self.broken or self.first:
+            self.proc.kill()
+            return
         try:
             if self.proc.poll() is None:
                 self.proc.stdin.write("quit\n")
             self.proc.stdin.close()
         except OSError:
             pass
+
+    def wait_or_kill(self, until: float) -> None:
+        """Wait for the bot to exit until ``until`` (``time.monotonic()``), then kill it (one
+        still starting up would otherwise hold the referee for its whole start-up)."""
         try:
-            self.proc.wait(timeout=CLOSE_SECONDS)
+            self.proc.wait(timeout=max(0.0, until - time.monotonic()))
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+
+def close_all(bots) -> None:
+    """End every bot of ``bots`` together: each is told to quit (or killed, if broken), then
+    all share one CLOSE_SECONDS wait, so two bots cost one wait, not two in a row."""
+    for bot in bots:
+        if isinstance(bot, BotProcess):
+            bot.send_quit()
+        else:
+            bot.close()
+    until = time.monotonic() + CLOSE_SECONDS
+    for bot in bots:
+        if isinstance(bot, BotProcess):
+            bot.wait_or_kill(until)
 
 
 class LocalBot:
@@ -217,6 +249,8 @@ def play_game(variant: Variant, a, b, sa: Side, sb: Side, max_rounds: int = 100)
                 return "draw" if a_won and b_won else ("a" if a_won else "b")
         return "draw"
     except BotFailure as exc:
+        if hasattr(exc.bot, "broken"):
+            exc.bot.broken = True            # out of protocol: killed at the end, not waited for
         who = "a" if exc.bot is a else "b"
         side = sa if who == "a" else sb
         side.faults += 1

@@ -65,11 +65,12 @@ def test_log_file_and_tokens_are_numbered_together(tmp_path, capsys):
     (["consistent", "0123-1,2"], "malformed"),
     (["consistent", "--log", "/nonexistent/log.txt"], "log file '/nonexistent/log.txt': no such file"),
     (["consistent", "--limit", "many"], "many"),
-    (["consistent", "--limit", "-1"], "'--limit': -1 is not in the range"),
+    (["consistent", "--limit", "-1"], "'--limit': must be a whole number in 0..2147483647, got '-1'"),
+    (["consistent", "--limit", "abc"], "'--limit': must be a whole number in 0..2147483647, got 'abc'"),
     # Found by a scripted audit of the CLI: these reached NumPy or C++ and gave tracebacks, or
     # NaN reached the JSON output.
-    (["consistent", "0123:1,2", "--sample", "5", "--seed", "-1"], "'--seed': -1"),
-    (["next", "0123:1,2", "--strategy", "random", "--seed", "-1"], "'--seed': -1"),
+    (["consistent", "0123:1,2", "--sample", "5", "--seed", "-1"], "'--seed': must be a whole number in 0.."),
+    (["next", "0123:1,2", "--strategy", "random", "--seed", "-1"], "'--seed': must be a whole number in 0.."),
     (["consistent", "0123:1,2", "--time-limit", "nan", "--json"], "finite number of seconds"),
     (["bounds", "--time-limit", "inf"], "finite number of seconds"),
     (["assist", "--time-limit", "-1", "--json"], "finite number of seconds"),

@@ -30,7 +30,7 @@ def bot(source: str) -> str:
     (["--timeout", "-1"], "'--timeout': must be a finite number of seconds > 0, got -1"),
     (["--startup-timeout", "0"], "'--startup-timeout': must be a finite number of seconds > 0"),
     (["--variant", "nope"], "unknown variant 'nope'"),
-    (["--games", "-5"], "'--games': -5 is not in the range"),
+    (["--games", "-5"], "'--games': must be a whole number in 1.."),
     (["--a", "psychic"], "unknown strategy 'psychic'"),
     (["--b-cmd", "'unclosed"], "'--b-cmd'"),
 ])
@@ -75,3 +75,36 @@ def test_help_documents_the_startup_timeout():
     proc = subprocess.run([PY, "-m", "cbsolve", "referee", "--help"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert "--startup-timeout" in proc.stdout and "--timeout" in proc.stdout
+
+
+def test_a_broken_or_silent_bot_is_killed_at_the_end_not_waited_for():
+    """A bot out of protocol (``yes`` answers "y" to everything, forever) or silent past its
+    start-up limit is killed when the match ends (SIGKILL), where the referee once waited
+    CLOSE_SECONDS for it to quit (13 s for a match of 0.0 s); a bot that kept the protocol
+    is told to quit and exits by itself."""
+    import signal
+
+    from cbsolve.play.referee import BotCannotStart, BotProcess, bot_argv, close_all, match
+    from cbsolve.variant import Variant
+
+    v = Variant.preset("mastermind")
+    chatty = BotProcess(["yes"], name="yes")
+    good = BotProcess(bot_argv("first", 1, v), name="first")
+    record = match(v, good, chatty, games=2)      # good answers `new` first, then chatty fails
+    assert record.b.faults == 2 and chatty.broken and not good.broken
+    close_all([good, chatty])
+    assert chatty.proc.returncode == -signal.SIGKILL and good.proc.returncode == 0
+
+    silent = BotProcess([PY, "-c", "import time; time.sleep(100)"], startup_timeout=0.5)
+    with pytest.raises(BotCannotStart):
+        silent.ask("new")
+    close_all([silent])
+    assert silent.broken and silent.proc.returncode == -signal.SIGKILL
+
+
+def test_the_record_says_the_time_with_start_up_and_shutdown():
+    code, out, _ = referee("--games", "2", "--variant", "mastermind", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["wall_seconds"] >= doc["seconds"]
+    code, out, _ = referee("--games", "1", "--variant", "mastermind")
+    assert code == 0 and "s of play (" in out.splitlines()[0]

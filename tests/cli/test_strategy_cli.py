@@ -78,10 +78,10 @@ def test_evaluate_within_its_time_limit_is_the_whole_answer(capsys):
     (["evaluate", "--strategy", "best"], "unknown strategy 'best'"),
     (["evaluate", "--guesses", "some"], "unknown guess set 'some'"),
     (["evaluate", "--first", "0012"], "repeats symbol"),
-    (["evaluate", "--sample", "0"], "'--sample': 0 is not in the range 1<=x"),
+    (["evaluate", "--sample", "0"], "'--sample': must be a whole number in 1..2147483647, got '0'"),
     (["evaluate", "--sample", "5", "--out", "x.json"], "--out and --dot need an exhaustive"),
     (["evaluate", "--variant", "mastermind", "--dot", "x.dot", "--dot-depth", "0"],
-     "'--dot-depth': 0 is not in the range 1<=x"),
+     "'--dot-depth': must be a whole number in 1..2147483647, got '0'"),
     (["evaluate", "--length", "8"], "use --sample K"),   # 1,814,400 secrets > 10^6
     (["evaluate", "--length", "12", "--letters", "26", "--sample", "3"], "lists every code"),
     (["next", "--strategy", "best"], "unknown strategy 'best'"),

@@ -84,3 +84,30 @@ def test_bad_requests_exit_2_with_one_line(capsys, args):
     assert main(["puzzle", *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("cbsolve: error:")
+
+
+def test_more_distractors_than_neighbours_are_refused_naming_the_most(capsys):
+    # Bulls & Cows 4/10: each of 4 positions to one of the 6 digits the secret lacks
+    assert main(["puzzle", "--seed", "1", "--distractors", "50"]) == 2
+    err = capsys.readouterr().err
+    assert "distractors must be at most 24" in err and err.count("\n") == 1
+    assert len(cb.puzzle(seed=1, distractors=24).distractors) == 24
+    with pytest.raises(cb.CbsolveError, match="at most 20"):    # Mastermind: 4 x 5
+        cb.puzzle("mastermind", seed=1, distractors=21)
+
+
+def test_clues_help_shows_the_range_it_checks(capsys):
+    assert main(["puzzle", "--help"]) == 0
+    assert "1<=x<=2147483647" in capsys.readouterr().out      # --clues 0 is refused
+    assert main(["puzzle", "--clues", "0"]) == 2
+    assert "'--clues': must be a whole number in 1.." in capsys.readouterr().err
+
+
+def test_text_hides_the_answer_unless_asked(capsys):
+    p = cb.puzzle("mastermind", seed=5)
+    assert main(["puzzle", "--variant", "mastermind", "--seed", "5"]) == 0
+    hidden = capsys.readouterr().out
+    assert p.secret not in hidden.splitlines()[-1] and "--show-answer" in hidden
+    assert all(t in hidden for t in p.tokens())
+    assert main(["puzzle", "--variant", "mastermind", "--seed", "5", "--show-answer"]) == 0
+    assert f"the one consistent secret: {p.secret}" in capsys.readouterr().out
