@@ -80,7 +80,16 @@ class PositionCores:
                 deadline)
             if out is None or not out[2]:
                 raise OutOfTime
-            self.expected_best = int(out[0]), int(s.solver.best_guess(self.members, s.depth))
+            guess = int(s.solver.best_guess(self.members, s.depth))
+            if guess < 0:       # a set answered in closed form keeps no table entry (2
+                # secrets: -1 was read as the last code, a guess that tells nothing)
+                from ..search.position import subtree
+
+                from ..codes import CodeSpace
+
+                space = CodeSpace(s.variant)
+                guess = space.index_of(space.parse(subtree(s, self.members, self.history)[0]["guess"]))
+            self.expected_best = int(out[0]), guess
         return self.expected_best
 
     def expected_total(self, guess: int, deadline: Deadline) -> int:
