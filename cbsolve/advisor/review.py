@@ -31,12 +31,18 @@ heuristic's score matrix. The expected-case core itself is the game's
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .. import time_policy
 from ..deadline import Deadline, stop_requested
 from ..errors import CbsolveError
 from ..feedback import FeedbackLog
 from .exact_cost import OutOfTime
+
+if TYPE_CHECKING:
+    from ..search.position import Position
+    from .exact_cost import PositionCores
+    from .heuristic_cost import HeuristicCosts
 
 EXACT, HEURISTIC, BOUNDS = "exact", "heuristic", "bounds"
 
@@ -108,21 +114,23 @@ class Reviewer:
         self.service = service
         self.variant = service.variant
         self.space = service.space
-        self._position = None              # (log key, Position): the last one asked about
-        self._cores = None                 # the PositionCores of that position
-        self._cores_at = None              # the Position they were prepared for
-        self._worst = None                 # (expected-case search, its worst-case kernel)
+        self._position: tuple[tuple, Position] | None = None   # (log key, the last one)
+        self._cores: PositionCores | None = None    # prepared for that position ...
+        self._cores_at: Position | None = None      # ... this one
+        self._worst: tuple | None = None   # (expected-case search, its worst-case kernel)
         self._guesses: dict = {}           # guess as typed -> (code index, as printed)
-        self._heuristic = None             # HeuristicCosts, built when first needed
+        self._heuristic: HeuristicCosts | None = None   # built when first needed
 
     def review(self, log: FeedbackLog, guess: str, objective: str, deadline: Deadline | None,
                strategy: str | None = None) -> Review:
         """The review of ``guess`` played after ``log`` (see the module docstring);
         ``strategy``: review against the service's advice for that strategy (a face's), None:
         against the best guess only. An inconsistent log raises InconsistentLog."""
-        from .service import check_objective
+        from ..errors import unknown_name
+        from .answers import OBJECTIVES
 
-        check_objective(objective)
+        if objective not in OBJECTIVES:
+            raise unknown_name("objective", objective, OBJECTIVES)
         deadline = Deadline.given(deadline)
         if (won := log.solved_at()) is not None:
             return self._solved(log, guess, objective, won)

@@ -86,7 +86,7 @@ class CodeBreakerEnv(gymnasium.Env):
         self._secret = 0
         self._played: list[str] = []
         self._done = False
-        self._service = None          # the regret reward's PositionService (its caches)
+        self._service: Any = None     # the regret reward's PositionService (its caches)
 
     # --- codes ----------------------------------------------------------------------------
     def decode(self, action: int) -> str:

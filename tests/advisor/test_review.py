@@ -125,7 +125,7 @@ def test_the_advice_is_followed_never_a_cost():
     assert plain.followed is None and plain.exact and plain.cost == r.cost
 
 
-REPRO = ["1122", "hint", "2344", "hint", "3235", "quit"]     # issue 42's reproduction
+REPRO = ["1122", "hint", "2344", "hint", "3235", "quit"]     # where hint and coach disagreed
 
 
 def test_the_hinted_guess_is_what_the_coach_calls_the_advice():

@@ -382,11 +382,11 @@ def test_hosting_beyond_the_filter_always_guesses_a_code(monkeypatch):
     calls = []
     real = engine.Guesser.suggest
 
-    def nothing_once(self):
+    def nothing_once(self, deadline=None):
         if not calls and len(self.log) == 1:
             calls.append(1)
             return engine.Suggestion(None, "consistent", None, False, note="no time")
-        return real(self)
+        return real(self, deadline)
 
     monkeypatch.setattr(engine.Guesser, "suggest", nothing_once)
     result, out = run_game(["1,5", "", "1,5"], variant=big, mode="host", seed=1, time_limit=2)
