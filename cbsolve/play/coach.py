@@ -10,10 +10,6 @@ from __future__ import annotations
 from ..deadline import Deadline
 from ..feedback import FeedbackLog
 
-#: Largest code space coached (the service's heuristic estimate, the fallback of large
-#: positions, keeps the full score matrix: 10^4 codes, 100 MB).
-LIMIT = 10_000
-
 
 class Coach:
     """Reviews of one game's guesses, by ``service`` (the game's advisor) for ``objective``,
@@ -21,6 +17,7 @@ class Coach:
 
     def __init__(self, service, objective: str = "worst", strategy: str = "optimal"):
         from ..advisor import check_objective
+        from ..advisor.heuristic_cost import LIMIT      # the estimate of large positions
         from ..errors import SpaceTooLarge
 
         if service.space.size > LIMIT:
