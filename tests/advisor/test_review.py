@@ -186,3 +186,16 @@ def test_assist_and_bot_make_one_deadline_a_turn():
     bot = Bot(mm, strategy="first", turns=turns)
     serve(bot, io.StringIO("guess\nscore 0 1\nguess\nquit\n"), io.StringIO())
     assert len(turns.made) == 1 + 4         # the warm-up, each command line
+
+
+def test_beyond_the_estimate_the_review_is_the_proved_bounds_and_regret_says_so():
+    import cbsolve as cb
+    from cbsolve.capacity import worst_lower
+    from cbsolve.rule import possible_responses
+
+    v = Variant(5, "0123456789", repeats=False)          # Bulls & Cows 5/10: 30,240 codes
+    r = PositionService(v).review(FeedbackLog(v), "01234", "worst", Deadline(None))
+    assert r.known == "bounds" and r.cost is None and r.regret is None and not r.exact
+    assert r.cost_bounds == (worst_lower(30240, len(possible_responses(v))), None)
+    with pytest.raises(cb.SpaceTooLarge):
+        cb.regret("01234", variant=v)
