@@ -43,7 +43,7 @@ _LAZY = {name: ".api" for name in (
     "Move", "Optimum", "PartitionTable", "Score", "Verification", "as_log", "as_variant",
     "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal", "partition",
     "partition_table", "puzzle", "regret", "score", "sweep", "verify")}
-_LAZY.update({"Regret": ".play.regret", "Puzzle": ".play.puzzle",
+_LAZY.update({"Regret": ".advisor.review", "Puzzle": ".play.puzzle",
               "SearchInterrupted": ".search", "Unfinished": ".strategy"})
 #: Names of optional extras (``make_env``: the ``gym`` extra), kept out of ``__all__`` so
 #: ``from cbsolve import *`` works without them.
@@ -74,7 +74,7 @@ if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__
     )
     from .gym import make_env as make_env  # the gym extra: not in __all__
     from .play.puzzle import Puzzle
-    from .play.regret import Regret
+    from .advisor.review import Regret
     from .search import SearchInterrupted
     from .strategy import Unfinished
 

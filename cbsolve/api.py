@@ -23,6 +23,7 @@ the work is reported in the result, never silent. Ctrl-C raises :class:`Keyboard
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +43,7 @@ if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it
     from .bounds import Bounds
     from .consistency import ConsistencyResult
     from .play.puzzle import Puzzle
-    from .play.regret import Regret
+    from .advisor.review import Regret
     from .strategy import Evaluation
     from .strategy.partition import Partition
 
@@ -387,9 +388,11 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
 def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
            objective: str = "expected", deadline: Deadline | None = None,
            time_limit: float | None = None) -> Regret:
-    """What playing ``guess`` after ``log`` costs against the best guess there
-    (:mod:`cbsolve.play.regret`): exact from positions of at most 500 secrets, else the
-    coach's heuristic review, ``exact`` False and ``method`` saying so. Cost: the first call
+    """What playing ``guess`` after ``log`` costs against the best guess there: the position
+    service's review (:meth:`cbsolve.advisor.PositionService.review`, :mod:`cbsolve.advisor.review`;
+    the service of the last game asked about is kept, with its caches): exact from positions
+    of at most 500 secrets, else the heuristic estimate, ``exact`` False, ``known`` and
+    ``method`` saying so; a space too large for the estimate raises SpaceTooLarge. Cost: the first call
     at a position solves it exactly (milliseconds on 100 candidates of Bulls & Cows 4/10);
     later guesses there cost the exact solves of their reply classes the core has not seen
     (``expected``: 0.1-0.2 ms; ``worst``, the worst-case kernel's decisions: milliseconds),
@@ -399,11 +402,28 @@ def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
     >>> (r.exact, r.regret >= 0, regret(r.best_guess, ["1234:0,2"], variant="mastermind").regret)
     (True, True, 0)
     """
-    from .play.regret import regret as review
+    from .advisor.review import BOUNDS
+    from .errors import SpaceTooLarge
 
-    budget = make_deadline(deadline, time_limit)
-    return review(as_log(log, variant), _check.text(guess, "guess"),
-                  _check.text(objective, "objective"), budget)
+    the_log = as_log(log, variant)
+    found = _reviewing(the_log.variant).review(the_log, _check.text(guess, "guess"),
+                                               _check.text(objective, "objective"),
+                                               make_deadline(deadline, time_limit))
+    if found.known == BOUNDS:       # no figure to give, as before the review had bounds
+        from .advisor.heuristic_cost import LIMIT
+
+        raise SpaceTooLarge(f"a guess's cost is estimated on games of at most {LIMIT} codes; "
+                            f"{the_log.variant.describe()} is larger")
+    return found
+
+
+@functools.lru_cache(maxsize=1)
+def _reviewing(variant):
+    """The position service ``regret`` asks, one game at a time: a caller scores many guesses
+    at one position, and the service keeps that position's exact cores."""
+    from .advisor import PositionService
+
+    return PositionService(variant)
 
 
 def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,

@@ -182,6 +182,24 @@ class Deadline:
 UNLIMITED = Deadline(None)
 
 
+class Turns:
+    """The budget of an interactive face (``play``, ``assist``, ``bot``): one Deadline a turn,
+    made once by the session loop when the turn starts (a line read, or the computer's move)
+    and passed to everything that turn asks (the advice, the review, a hint), so no class of
+    the face keeps seconds of its own. ``seconds``: each turn's limit (``None``: no limit);
+    ``first``: the first turn's Deadline when the edge made it already (``assist`` with
+    entries, ``bot``: counted from the process's start)."""
+
+    def __init__(self, seconds: float | None, first: Deadline | None = None):
+        self.seconds = seconds
+        self._first = first
+
+    def start(self) -> Deadline:
+        """The Deadline of the turn starting now (the edge's for the first one, if given)."""
+        first, self._first = self._first, None
+        return first if first is not None else Deadline.from_limit(self.seconds)
+
+
 class Abandoned(Exception):
     """The deadline given to :func:`finish_or_abandon` expired (or a stop request came) before
     the work ended; the work goes on in its thread, its result unused."""

@@ -199,9 +199,11 @@ HEURISTIC_SECONDS_PER_SECRET = 1.5e-4
 #: ... or this many with its guesses drawn from the candidates (from 10^5 secrets, as ``bounds``
 #: does: Bulls & Cows 6/10, worst 10 in about 15 s for 151,200 secrets).
 HEURISTIC_CANDIDATES_SECONDS_PER_SECRET = 1e-4
-#: One exact review by the coach before it falls back to the heuristic review (docs/play.md,
-#: "The coach").
-REVIEW_SECONDS = 3.0
+#: The exact review's share of what is left of its deadline (a face's turn: the advice may
+#: have spent some) before it falls back to the heuristic estimate, which has no stop flag
+#: inside one evaluation and keeps the rest to compare guesses in (cbsolve/advisor/review.py;
+#: docs/play.md, "The coach"). Was a fixed 3 s beside the turn's budget.
+REVIEW_EXACT_SHARE = 0.5
 
 
 def deletion_test_cap(left: float, entries: int) -> float:

@@ -320,7 +320,7 @@ MYPY_SURFACE = [
     "cbsolve/__init__.py", "cbsolve/api.py", "cbsolve/api_results.py",
     "cbsolve/variant.py", "cbsolve/arguments.py", "cbsolve/gym_registration.py",
     "cbsolve/codes.py", "cbsolve/rule.py", "cbsolve/feedback.py", "cbsolve/deadline.py", "cbsolve/errors.py",
-    "cbsolve/status.py", "cbsolve/play/regret.py", "cbsolve/play/puzzle.py",
+    "cbsolve/status.py", "cbsolve/advisor/review.py", "cbsolve/play/puzzle.py",
     "cbsolve/consistency/query.py", "cbsolve/advisor/answers.py", "cbsolve/advisor/optimum.py",
     "cbsolve/strategy/evaluation.py",
     "cbsolve/search/result.py", "cbsolve/bounds/compute.py", "cbsolve/certify.py",

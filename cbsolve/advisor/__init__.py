@@ -1,10 +1,11 @@
 """The position service: what remains, the best next guess and where it came from, the
-guesses still needed, a guess's partition (or every guess's), why a log is inconsistent, the
-optimum and the game's bounds, for any face.
+guesses still needed, what a guess costs against the best one (:mod:`.review`), a guess's
+partition (or every guess's), why a log is inconsistent, the optimum and the game's bounds,
+for any face.
 
 Place in the data flow: consistency, strategy, search, symmetry, bounds and the certified
 trees -> **advisor** -> cli (next, partition, assist, play, bot, optimal, bounds), play (the
-game engine, the coach), the API. Every face asks :class:`PositionService`; none decides on
+game engine, the coach), the API, the gym. Every face asks :class:`PositionService`; none decides on
 its own. This file only re-exports the public names (not :mod:`.optimum`'s: they load the
 search wing, which a small game's ``next`` does without).
 """

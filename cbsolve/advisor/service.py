@@ -41,6 +41,7 @@ from ..guess_pool import GUESS_POOLS as GUESS_MODES
 from ..variant import Variant
 from . import answers as A
 from .classes import GuessClasses
+from .exact_advice import EXACT_SECRETS, exact_advice  # noqa: F401  (its home was here)
 
 # NumPy and the heuristics are imported where a guess is chosen: a small game's partition needs
 # neither.
@@ -52,11 +53,6 @@ if TYPE_CHECKING:
 OPTIMAL = "optimal"
 #: The heuristic aiming at each objective, for positions no tree or exact search covers.
 STAND_IN = {"worst": "minimax", "expected": "expected"}
-#: Largest remaining set the exact searches are asked about for advice (within the deadline's
-#: share): the expected case as :data:`cbsolve.strategy.exact.EXACT_SECRETS` (Bulls & Cows:
-#: 1.8 s at 720 secrets); the worst case is faster (Bulls & Cows after 0124:0,2, 1,260
-#: secrets, 3.0 s; after 0124:1,1, 720, 0.3 s; Mastermind after 1123:1,1, 230, 0.2 s).
-EXACT_SECRETS = {"worst": 1500, "expected": 500}
 
 
 def check_objective(objective: str) -> str:
@@ -89,6 +85,8 @@ class PositionService:
         self._choosers: dict[str, Chooser] = {}
         self.classes = GuessClasses(self.space)     # one guess per symmetry class, per history
         self._tree_costs: dict = {}
+        self._advised: dict = {}      # (log, strategy, objective) -> the advice given there
+        self._reviewer = None         # .review.Reviewer: a guess's cost, its caches
 
     # --- what remains ----------------------------------------------------------------------
     def candidates(self, log: FeedbackLog) -> np.ndarray:
@@ -195,10 +193,32 @@ class PositionService:
     def advise(self, log: FeedbackLog, *, strategy: str = OPTIMAL,
                objective: str = A.DEFAULT_OBJECTIVE, deadline: Deadline | None = None,
                cands: np.ndarray | None = None) -> A.Advice:
-        """The next guess after ``log`` (see the module docstring for the order)."""
+        """The next guess after ``log`` (see the module docstring for the order), remembered
+        for :meth:`review` (what ``hint`` said is what the coach compares with)."""
+        advice = self._advise(log, strategy, objective, Deadline.given(deadline), cands)
+        if len(self._advised) >= 256:
+            self._advised.clear()
+        self._advised[(tuple(log.tokens()), strategy, objective)] = advice
+        return advice
+
+    def advised(self, log: FeedbackLog, strategy: str, objective: str) -> A.Advice | None:
+        """The advice this service last gave after ``log`` for that strategy and objective."""
+        return self._advised.get((tuple(log.tokens()), strategy, objective))
+
+    def review(self, log: FeedbackLog, guess: str, objective: str = "expected",
+               deadline: Deadline | None = None, strategy: str | None = None):
+        """What ``guess`` costs after ``log`` against the best guess there, and how that is
+        known (:mod:`.review`); ``strategy``: against this service's advice for it (the
+        advised guess is "followed", never a cost)."""
+        if self._reviewer is None:
+            from .review import Reviewer
+
+            self._reviewer = Reviewer(self)
+        return self._reviewer.review(log, guess, objective, deadline, strategy)
+
+    def _advise(self, log, strategy, objective, deadline, cands) -> A.Advice:
         check_strategy(strategy)
         check_objective(objective)
-        deadline = Deadline.given(deadline)
         heuristic = STAND_IN[objective] if strategy == OPTIMAL else strategy
         if log.solved_at() is not None:
             return self._solved(log, strategy, objective, deadline)
@@ -227,7 +247,7 @@ class PositionService:
             if found is not None:
                 return found
         if strategy == OPTIMAL:
-            found, why = self._exact(log, cands, objective, remaining, deadline)
+            found, why = exact_advice(self, log, cands, objective, remaining, deadline)
             where = self._off_tree(log, objective)
             if found is not None:
                 found.provenance.note = f"{where}; {found.provenance.note}"
@@ -360,62 +380,6 @@ class PositionService:
 
         return (f"the game left the {tree['_kind']} {Path(tree['_path']).name} "
                 f"({left_at(tree, log)})")
-
-    def _exact(self, log, cands, objective, remaining, deadline):
-        """(advice from the exact search for ``objective``, "") or (None, why not)."""
-        n = int(cands.size)
-        if n > EXACT_SECRETS[objective]:
-            return None, (f"{n} secrets remain, more than the {EXACT_SECRETS[objective]} "
-                          f"searched exactly for the {objective} case")
-        part = deadline.part(time_policy.ADVICE_EXACT_SHARE)
-        left = part.left()
-        if left is not None and left <= 0:
-            return None, "no time left for an exact search"
-        if left is None:
-            left = time_policy.ADVICE_EXACT_SECONDS * 10
-        if objective == "worst":
-            found = self._exact_worst(log, cands, left)
-        else:
-            found = self._exact_expected(log, left)
-        if found is None:
-            stopped = "interrupted" if stop_requested() else f"not finished within {left:g} s"
-            return None, f"the exact {objective}-case search from here was {stopped}"
-        guess, total, worst = found
-        value = worst if objective == "worst" else total
-        note = (f"exact optimum from here: {worst} more guesses at worst"
-                if objective == "worst" else
-                f"exact optimum from here: {total / n:.3f} more guesses on average, "
-                f"{worst} at worst")
-        return self._advice(guess, OPTIMAL, remaining, cands, objective,
-                            A.Provenance(A.EXACT, objective, True, note=note),
-                            needed=(value, value), how="exact search",
-                            optimum={"objective": objective, "secrets": n, "total": total,
-                                     "average": total / n, "worst": worst}), ""
-
-    def _exact_worst(self, log, cands, seconds):
-        from ..errors import CbsolveError
-        from ..search.position import Position, solve_from
-
-        try:
-            position = Position.from_log(log)
-            result = solve_from(position, "worst", guesses=self.guesses, time_limit=seconds,
-                                certificate=False)
-        except CbsolveError:
-            return None
-        except KeyboardInterrupt:
-            return None
-        if not result.proved or result.tree is None:
-            return None
-        return result.tree["root"]["guess"], int(result.total), int(result.upper)
-
-    def _exact_expected(self, log, seconds):
-        from ..strategy.exact import exact_move
-
-        try:
-            move, _ = exact_move(log, self.guesses, time_limit=seconds)
-        except KeyboardInterrupt:
-            return None
-        return None if move is None else (move.guess, move.total, move.worst)
 
     def _heuristic(self, log, cands, strategy, heuristic, objective, remaining, deadline, why):
         from ..strategy.advice import choose_next

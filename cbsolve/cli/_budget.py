@@ -9,7 +9,10 @@ and the imports (0.3-0.6 s on the loaded 2-core machine) are waited for too.
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..deadline import Deadline, stop_requested
@@ -22,6 +25,30 @@ _FROM_PROCESS_START = [False]
 def count_from_process_start() -> None:
     """This process is the command: its time limit includes the start-up before the edge."""
     _FROM_PROCESS_START[0] = True
+
+
+#: When a ``serve`` request is being answered: the time it arrived (``time.perf_counter``). A
+#: request is its own edge: its budget counts from its arrival, not from the service's start.
+_REQUEST_START: list[float | None] = [None]
+
+
+@contextlib.contextmanager
+def request_edge() -> Iterator[None]:
+    """While a ``serve`` request runs: its command's time limit counts from now."""
+    _REQUEST_START[0] = time.perf_counter()
+    try:
+        yield
+    finally:
+        _REQUEST_START[0] = None
+
+
+def spent_before_edge() -> float:
+    """Seconds the work waited for before the command's edge: since the request arrived
+    (``serve``), or since the process started (``cbsolve CMD``), else none (a caller of
+    ``cli.main`` in its own process)."""
+    if _REQUEST_START[0] is not None:
+        return time.perf_counter() - _REQUEST_START[0]
+    return process_age() if _FROM_PROCESS_START[0] else 0.0
 
 
 def process_age() -> float:
@@ -44,7 +71,7 @@ class TimeLimit:
 
     @classmethod
     def from_option(cls, seconds: float | None, default: float | None) -> TimeLimit:
-        spent = process_age() if _FROM_PROCESS_START[0] else 0.0
+        spent = spent_before_edge()
         if seconds is None:
             return cls(Deadline.from_limit(default, spent), default is not None)
         return cls(Deadline.from_limit(seconds or None, spent), False)

@@ -55,14 +55,14 @@ def assist_command(entries, log_file, strategy, objective, tree_path, guesses, s
 
     check_objective(objective)
     log = read_log(variant, entries, log_file)
-    assistant = Assistant(variant, strategy=strategy, guesses=guesses, seed=seed,
-                          tree_path=tree_path, time_limit=time_limit or None, coach=coach,
-                          wait=abandonable, objective=objective)
-    if len(log):    # the answer to the entries given counts from the process's start
-        from ._budget import TimeLimit
+    from ..deadline import Turns
+    from ._budget import TimeLimit
 
-        assistant.guesser.first_deadline = TimeLimit.from_option(time_limit or None,
-                                                                 None).deadline
+    # one Deadline a turn; the answer to the entries given counts from the process's start
+    first = TimeLimit.from_option(time_limit or None, None).deadline if len(log) else None
+    assistant = Assistant(variant, strategy=strategy, guesses=guesses, seed=seed,
+                          tree_path=tree_path, coach=coach, wait=abandonable,
+                          objective=objective, turns=Turns(time_limit or None, first))
     for e in log:
         try:
             assistant.add(e.text, e.bulls, e.cows)

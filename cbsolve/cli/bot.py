@@ -37,7 +37,9 @@ def bot_command(strategy, guesses, seed, objective, time_limit, variant) -> int:
 
     # the first answer's budget counts from the process's start: the interpreter, the imports
     # and the warm-up are waited for by the first request; each later one gets the whole limit
+    from ..deadline import Turns
+
     first = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
     serve(Bot(variant, strategy=strategy, seed=seed, guesses=guesses, objective=objective,
-              time_limit=first.seconds, first_deadline=first.deadline))
+              turns=Turns(first.seconds, first.deadline)))
     return EXIT_OK

@@ -53,10 +53,12 @@ def play_command(mode, strategy, objective, time_limit, seed, secret, coach, qui
     from ..advisor import check_objective
 
     check_objective(objective)
+    from ..deadline import Turns
+
     seconds = time_policy.ASSIST_SECONDS if time_limit is None else (time_limit or None)
     console = Console(stdin=sys.stdin, stdout=sys.stderr if as_json else sys.stdout)
     result = play(variant, mode, console, strategy=strategy, seed=seed, secret=secret,
-                  coach=coach, objective=objective, time_limit=seconds)
+                  coach=coach, objective=objective, turns=Turns(seconds))
     if as_json:
         emit(True, result.to_json(), "")
     return EXIT_OK

@@ -20,6 +20,7 @@ from ..deadline import clear_stop, request_stop
 from ..errors import CbsolveError
 from ..inputs import InputTooLarge, number, read_line
 from . import EXIT_NONE, EXIT_OK, EXIT_USAGE, SECONDS, app, bad_input_message, clip
+from ._budget import request_edge
 from ._requests import SERVABLE, BadRequest, to_argv
 
 EXIT_INTERRUPTED = 130
@@ -149,7 +150,9 @@ def answer(request: dict) -> dict:
     try:
         # the command's own stderr (its "interrupted" line) is not the service's: the answer
         # says it, and the service writes its one line when it ends
-        with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(io.StringIO()):
+        # one Deadline per request, counted from its arrival (the command's own edge makes it)
+        with contextlib.redirect_stdout(captured), contextlib.redirect_stderr(io.StringIO()), \
+                request_edge():
             if watchdog:
                 watchdog.start()
             code = command.main(args=argv, prog_name=f"cbsolve {name}", standalone_mode=False)

@@ -101,6 +101,7 @@ class CodeBreakerEnv(gymnasium.Env):
         self._played: list[str] = []
         self._done = True              # no episode until the first reset
         self._started = False
+        self._service: Any = None     # the regret reward's PositionService (its caches)
 
     # --- codes ----------------------------------------------------------------------------
     def decode(self, action: int) -> str:
@@ -200,12 +201,15 @@ class CodeBreakerEnv(gymnasium.Env):
             return -1.0, True
         if self.reward_kind == "information":
             return math.log2(before / int(np.count_nonzero(keep))), True
-        from ..play.regret import regret
         from ..strategy.exact import EXACT_SECRETS
 
         if before > EXACT_SECRETS:        # no exact value known here (the label says so)
             return 0.0, False
-        r = regret(self._log(), self.decode(g))
+        if self._service is None:         # the position service's review, kept by the env
+            from ..advisor import PositionService
+
+            self._service = PositionService(self.variant)
+        r = self._service.review(self._log(), self.decode(g), "expected")
         return (-r.average_regret, True) if r.exact else (0.0, False)
 
     def _log(self):

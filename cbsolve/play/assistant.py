@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import time_policy
+from ..deadline import Deadline, Turns
 
 # The certified trees' lookup and replay live with the position service (cbsolve.certified)
 from ..certified import MODELS, find_tree, follow_tree, load_tree, shipped_tree  # noqa: F401
@@ -39,8 +40,11 @@ class Assistant:
     def __init__(self, variant: Variant, strategy: str = "minimax", guesses: str = "all",
                  seed: int | None = None, tree_path: str | None = None,
                  time_limit: float | None = time_policy.ASSIST_SECONDS, coach: bool = False,
-                 wait=None, objective: str = "worst"):
+                 wait=None, objective: str = "worst", turns: Turns | None = None):
+        """``turns``: one Deadline a turn, made by the session loop (else ``time_limit``
+        seconds a turn), shared by the advice and the coach's review."""
         self.variant = variant
+        self.turns = turns if turns is not None else Turns(time_limit)
         #: How to wait for the heuristic kernel, which has no stop flag: the CLI runs it in
         #: another thread (cli._interrupt.abandonable) so Ctrl-C is not held until it ends.
         self._wait = wait or (lambda work: work())
@@ -53,14 +57,12 @@ class Assistant:
         self.guesses = guesses
         # the advice: the position service, for one objective through the whole game
         self.guesser = Guesser(variant, strategy=strategy, guesses=guesses, seed=seed,
-                               backend_time_limit=time_limit, objective=objective,
-                               tree=self.tree if tree_path else None)
+                               objective=objective, tree=self.tree if tree_path else None)
         self.coach = None
-        if coach:
+        if coach:       # the advice's own service, strategy and objective: one source
             from .coach import Coach
 
-            self.coach = Coach(variant, objective=objective, service=self.guesser.service,
-                               strategy=strategy, time_limit=time_limit)
+            self.coach = Coach(self.guesser.service, objective=objective, strategy=strategy)
 
     @property
     def log(self):
@@ -70,8 +72,10 @@ class Assistant:
         """The tree node the game has reached, or None once it left the tree."""
         return None if self.tree is None else follow_tree(self.tree, self.log)
 
-    def advise(self) -> Suggestion:
-        return self._wait(self.guesser.suggest)  # also raises when the log is inconsistent
+    def advise(self, deadline: Deadline | None = None) -> Suggestion:
+        """The suggestion within ``deadline`` (the turn's); also raises when the log is
+        inconsistent."""
+        return self._wait(lambda: self.guesser.suggest(deadline))
 
     def add(self, guess: str, bulls: int, cows: int, notation: str | None = None) -> None:
         self.guesser.record(guess, bulls, cows, advise=False, notation=notation)
@@ -122,11 +126,11 @@ class AssistSession:
         self.won = False
         self.reviews: list[dict] = []
 
-    def show(self) -> None:
+    def show(self, deadline: Deadline) -> None:
         c, g = self.c, self.a.guesser
         if g.inconsistent is None and g.large:
             try:        # beyond the filter the advice is what finds the log inconsistent
-                self.a.advise()
+                self.a.advise(deadline)
             except InconsistentLog:
                 pass    # g.inconsistent holds the diagnosis now
         if g.inconsistent is not None:
@@ -135,7 +139,7 @@ class AssistSession:
             c.say("  Type undo to take back the last entry, fix K SCORE to correct entry K, "
                   "or confirm K if entry K is right.")
             return
-        s = self.a.advise()
+        s = self.a.advise(deadline)
         if s.solved is not None:    # entries given that already won: the game is over
             self.won = True
             c.say(f"Solved: entry {s.solved} ({s.guess}) had every bull.")
@@ -156,7 +160,7 @@ class AssistSession:
     def run(self) -> dict:
         c, v = self.c, self.a.variant
         c.say(f"cbsolve assist: {v.describe()}. {HELP.format(syntax=reply_syntax(v))}")
-        self.show()
+        self.show(self.a.turns.start())
         while not self.won:
             try:
                 line = c.ask("> ").strip()
@@ -164,13 +168,15 @@ class AssistSession:
                 break
             if not line:
                 continue
-            if not self.step(line):
+            if not self.step(line, self.a.turns.start()):   # a turn: its one Deadline
                 break
         return self.summary()
 
-    def step(self, line: str) -> bool:
-        """Handle one line; False ends the session."""
+    def step(self, line: str, deadline: Deadline | None = None) -> bool:
+        """Handle one line within its turn's ``deadline`` (None: a turn starts now); False
+        ends the session."""
         c, a, v = self.c, self.a, self.a.variant
+        deadline = deadline if deadline is not None else a.turns.start()
         word = command_word(v, line)
         if word in ("quit", "q", "exit"):
             return False
@@ -181,23 +187,23 @@ class AssistSession:
         if word == "undo":
             e = a.undo()
             c.say("  nothing to undo." if e is None else f"  took back {e.shown(v)}.")
-            self.show()
+            self.show(deadline)
             return True
         if word in ("fix", "confirm", "ok"):
             self._fix(line)
-            self.show()
+            self.show(deadline)
             return True
         if word == "again":
             while a.undo() is not None:
                 pass
             self.reviews.clear()
             c.say("New game.")
-            self.show()
+            self.show(deadline)
             return True
         if word == "hint":
-            self.show()
+            self.show(deadline)
             if a.guesser.inconsistent is None:
-                c.say("  remaining: " + " ".join(a.guesser.candidate_codes(limit=6))
+                c.say("  remaining: " + " ".join(a.guesser.candidate_codes(6, deadline))
                       + (" ..." if (a.guesser.candidates or 7) > 6 else ""))
             return True
         if word == "list":
@@ -205,14 +211,14 @@ class AssistSession:
             if a.guesser.inconsistent is not None:
                 c.say("  no secret is consistent with these entries.")
             else:
-                c.say("  " + " ".join(a.guesser.candidate_codes(limit=k)))
+                c.say("  " + " ".join(a.guesser.candidate_codes(k, deadline)))
             return True
         guess, reply_text = _split_entry(a.guesser.space, line)
         try:
             if guess is None:
                 if a.guesser.inconsistent is not None:
                     raise InvalidFeedback("the entries are inconsistent; undo first")
-                guess = a.advise().guess
+                guess = a.advise(deadline).guess
             guess = a.guesser.space.format(a.guesser.space.parse(guess))
             if not reply_text.strip():
                 raise InvalidFeedback(f"{guess} needs its score after it: {guess} SCORE, with "
@@ -225,7 +231,7 @@ class AssistSession:
         except (InvalidCode, InvalidFeedback) as exc:
             c.say(f"  {exc}; try again (help lists the commands).")
             return True
-        review = (a.coach.review(a.log, guess)
+        review = (a.coach.review(a.log, guess, deadline)
                   if a.coach is not None and a.guesser.inconsistent is None else None)
         try:
             a.add(guess, *reply, notation=notation)
@@ -234,14 +240,16 @@ class AssistSession:
         k = len(a.log)
         c.say(f"  entry {k}: {guess} -> {format_reply(v, *reply)}")
         if review is not None:
-            self.reviews.append({"entry": k, **review.to_json()})
-            c.say(f"  {review.describe()}")
-            c.say(f"    ({review.label})")
+            from .coach import describe, record
+
+            self.reviews.append({"entry": k, **record(review)})
+            c.say(f"  {describe(review)}")
+            c.say(f"    ({review.method})")
         if reply[0] == v.length and a.guesser.inconsistent is None:
             self.won = True
             c.say(f"Solved in {k} guess{'es' if k != 1 else ''}.")
             return False
-        self.show()
+        self.show(deadline)
         return True
 
     def _fix(self, line: str) -> None:
@@ -266,6 +274,6 @@ class AssistSession:
             data["coach"] = self.reviews
         if a.guesser.inconsistent is not None:
             data.update(a.guesser.inconsistent.to_json())
-        elif not self.won:
-            data["suggestion"] = a.advise().to_json()
+        elif not self.won:      # the last answer is a turn of its own
+            data["suggestion"] = a.advise(a.turns.start()).to_json()
         return data

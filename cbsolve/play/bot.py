@@ -25,6 +25,7 @@ from __future__ import annotations
 import sys
 
 from .. import time_policy
+from ..deadline import Deadline, Turns
 from ..errors import CbsolveError, InconsistentLog
 from ..inputs import MAX_LINE_BYTES, read_line
 from ..variant import Variant
@@ -45,9 +46,11 @@ class Bot:
 
     def __init__(self, variant: Variant, strategy: str = "minimax", seed: int | None = None,
                  guesses: str = "all", objective: str = "worst",
-                 time_limit: float | None = time_policy.ASSIST_SECONDS, first_deadline=None):
-        """``time_limit``: seconds for each answer; ``first_deadline``: the first answer's
-        budget when a face made it already (``cbsolve bot``: from the process's start, so the
+                 time_limit: float | None = time_policy.ASSIST_SECONDS, first_deadline=None,
+                 turns: Turns | None = None):
+        """``turns``: one Deadline a turn (a command line), made by the session loop
+        (:func:`serve`); else ``time_limit`` seconds a turn, the first one ``first_deadline``
+        when a face made it already (``cbsolve bot``: from the process's start, so the
         start-up and the warm-up below count against the first request's limit)."""
         import numpy as np
 
@@ -55,19 +58,19 @@ class Bot:
         host_seed, guess_seed = np.random.SeedSequence(seed).spawn(2)
         self.host = Host(variant, seed=host_seed)
         self.guesser = Guesser(variant, strategy=strategy, guesses=guesses, seed=guess_seed,
-                               objective=objective, backend_time_limit=time_limit)
+                               objective=objective)
+        self.turns = turns if turns is not None else Turns(time_limit, first_deadline)
         self.pending: str | None = None   # last guess, waiting for its score
         self.solved = False
         self.done = False
         try:  # warm up: the opening (instant, in closed form) and, on small games, the
             # reply to every answer to it (cached across games) within a share of the first
             # answer's budget; on large ones that would hold the first answer for seconds
-            # (Bulls & Cows 6/10: 24 replies)
-            self.guesser.first_deadline = first_deadline
+            # (Bulls & Cows 6/10: 24 replies); the first turn's Deadline
+            deadline = self.turns.start()
             if self.guesser.space.size <= PRECOMPUTE_CODES:
-                self.guesser.precompute(depth=1, deadline=None if first_deadline is None
-                                        else first_deadline.part(PRECOMPUTE_SHARE))
-            self.guesser.suggest()
+                self.guesser.precompute(depth=1, deadline=deadline.part(PRECOMPUTE_SHARE))
+            self.guesser.suggest(deadline)
         except CbsolveError:
             pass
 
@@ -77,12 +80,12 @@ class Bot:
         self.pending, self.solved = None, False
         return "ok"
 
-    def guess(self) -> str:
+    def guess(self, deadline: Deadline | None = None) -> str:
         if self.solved:
             return "error game over: your last score was all bulls; send new"
         if self.pending is None:
             try:
-                advice = self.guesser.suggest()
+                advice = self.guesser.suggest(deadline)
             except InconsistentLog as exc:
                 return "error inconsistent " + " ".join(map(str, exc.conflict or []))
             if advice.guess is None:
@@ -110,15 +113,17 @@ class Bot:
         bulls, cows = self.host.check(args)
         return f"{bulls}" if self.variant.bulls_only else f"{bulls} {cows}"
 
-    def handle(self, line: str) -> str:
-        """One answer line for one command line; never raises for bad input."""
+    def handle(self, line: str, deadline: Deadline | None = None) -> str:
+        """One answer line for one command line, within ``deadline`` (its turn's; None: a turn
+        starts now); never raises for bad input."""
+        deadline = deadline if deadline is not None else self.turns.start()
         word, _, args = line.strip().partition(" ")
         args = args.strip()
         try:
             if word == "new" and not args:
                 return self.new()
             if word == "guess" and not args:
-                return self.guess()
+                return self.guess(deadline)
             if word == "score":
                 return self.score(args)
             if word == "check":
@@ -158,7 +163,7 @@ def serve(bot: Bot, stdin=None, stdout=None) -> int:
             continue
         if not line:
             break
-        stdout.write(bot.handle(line) + "\n")
+        stdout.write(bot.handle(line, bot.turns.start()) + "\n")     # a turn: one Deadline
         stdout.flush()
         n += 1
         if bot.done:

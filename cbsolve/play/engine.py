@@ -117,8 +117,10 @@ class Guesser:
 
     def __init__(self, variant: Variant, strategy: str = "minimax", guesses: str = "all",
                  seed: int | None = None, log: FeedbackLog | None = None,
-                 backend_time_limit: float | None = time_policy.ASSIST_SECONDS,
-                 objective: str = "worst", tree: dict | None = None):
+                 objective: str = "worst", tree: dict | None = None, service=None):
+        """``service``: the position service to ask (a face's, shared with its coach), else
+        one of its own. Every answer takes the caller's Deadline (a face's turn); a call
+        without one gets :data:`cbsolve.time_policy.ASSIST_SECONDS` from when it is made."""
         import numpy as np
 
         from ..advisor import PositionService, check_objective
@@ -129,18 +131,13 @@ class Guesser:
         self.objective = check_objective(objective)
         self.space = CodeSpace(variant)
         self.rng = np.random.default_rng(seed)
-        #: The time for each answer (None: no limit): one Deadline per suggestion.
-        self.backend_time_limit = backend_time_limit
-        self.service = PositionService(variant, guesses, seed=int(self.rng.integers(2**31)),
-                                       tree=tree)
+        seed = int(self.rng.integers(2**31))
+        self.service = (service if service is not None else
+                        PositionService(variant, guesses, seed=seed, tree=tree))
         self.large = not self.space.enumerable or self.space.size > HEURISTIC_LIMIT
         self.log = log if log is not None else FeedbackLog(variant)
         self._cand = None            # indices into space.codes (enumerable spaces only)
         self._advice: Suggestion | None = None
-        #: The budget of the next answer the service computes, when a face made it already
-        #: (``assist`` with entries: its first answer counts from the process's start); used
-        #: once, then each answer gets ``backend_time_limit`` from when it is asked.
-        self.first_deadline = None
         self._inconsistent: Diagnosis | None = None
         #: Entry numbers the player said are right: never proposed as the wrong reply.
         self.confirmed: set[int] = set()
@@ -177,12 +174,11 @@ class Guesser:
         """Exact number of remaining secrets (None for non-enumerable spaces)."""
         return None if self._cand is None else int(self._cand.size)
 
-    def candidate_codes(self, limit: int | None = 20) -> list[str]:
+    def candidate_codes(self, limit: int | None = 20, deadline=None) -> list[str]:
         if self._cand is None:
             from ..consistency import Query, consistent
 
-            return consistent(self.log, Query(limit=limit,
-                                              time_limit=self.backend_time_limit)).secrets
+            return consistent(self.log, Query(limit=limit), deadline=_answer(deadline)).secrets
         shown = self._cand if limit is None else self._cand[:limit]
         return self.space.format_many(self.space.codes[shown])
 
@@ -192,7 +188,8 @@ class Guesser:
 
     # --- moves ---------------------------------------------------------------------------
     def record(self, guess: str, bulls: int, cows: int | None = None,
-               advise: bool = True, notation: str | None = None) -> Suggestion | None:
+               advise: bool = True, notation: str | None = None,
+               deadline=None) -> Suggestion | None:
         """Add one reply (``notation``: how it was typed, to echo it so); returns the new
         suggestion (None if not ``advise``: it is then computed on the next :meth:`suggest`),
         or raises :class:`InconsistentLog`."""
@@ -210,7 +207,7 @@ class Guesser:
         if self._inconsistent is not None:
             raise self.inconsistency_error()
         # Not even for large spaces: a replayed log (assist --log) would solve after each entry.
-        return self.suggest() if advise else None
+        return self.suggest(deadline) if advise else None
 
     def undo(self) -> Feedback | None:
         """Take back the last reply; returns it (None if the log was empty)."""
@@ -236,14 +233,18 @@ class Guesser:
                                                            notation=notation or old.notation)
         self._refresh()
 
-    def suggest(self) -> Suggestion:
-        """The next guess (cached until the log changes)."""
+    def suggest(self, deadline=None) -> Suggestion:
+        """The next guess (cached until the log changes), computed within ``deadline`` (the
+        face's turn; None: :data:`cbsolve.time_policy.ASSIST_SECONDS` from now)."""
         if self._inconsistent is not None:
             raise self.inconsistency_error()
-        if self._advice is None and self.log.solved_at() is not None:   # the service says so
-            self._advice = self._ask_service(None if self.large else self._cand)
         if self._advice is None:
-            self._advice = self._suggest_large() if self.large else self._suggest_enumerable()
+            deadline = _answer(deadline)
+            if self.log.solved_at() is not None:                        # the service says so
+                self._advice = self._ask_service(None if self.large else self._cand, deadline)
+            else:
+                self._advice = (self._suggest_large(deadline) if self.large
+                                else self._suggest_enumerable(deadline))
         return self._advice
 
     def forget_suggestion(self) -> None:
@@ -257,7 +258,7 @@ class Guesser:
                                d.conflict, d.corrections)
 
     # --- internals -----------------------------------------------------------------------
-    def _suggest_enumerable(self) -> Suggestion:
+    def _suggest_enumerable(self, deadline) -> Suggestion:
         n = int(self._cand.size)
         if n == 1:  # nothing to think about: play the secret
             return Suggestion(self.space.format(self.space.codes[self._cand[0]]), self.strategy,
@@ -269,16 +270,12 @@ class Guesser:
             return _ADVICE_CACHE[key]
         # the position service (same rules and tie-breaks as ``cbsolve next``), kept for the
         # whole game so its choosers and symmetry classes are built once
-        advice = self._ask_service(self._cand)
+        advice = self._ask_service(self._cand, deadline)
         if cacheable and advice.provenance.complete:
             _ADVICE_CACHE[key] = advice
         return advice
 
-    def _ask_service(self, cands) -> Suggestion:
-        from ..deadline import Deadline
-
-        deadline = self.first_deadline or Deadline.from_limit(self.backend_time_limit)
-        self.first_deadline = None
+    def _ask_service(self, cands, deadline) -> Suggestion:
         try:
             a = self.service.advise(self.log, strategy=self.strategy, objective=self.objective,
                                     deadline=deadline, cands=cands)
@@ -301,7 +298,7 @@ class Guesser:
             return 0
         from .. import scoring
 
-        opening = self.suggest()
+        opening = self.suggest(deadline)
         if depth < 1 or opening.guess is None:
             return 1
         code = self.space.parse(opening.guess)
@@ -311,16 +308,12 @@ class Guesser:
             if deadline is not None and deadline.expired():
                 break
             b, c = self.variant.response_of(r)
-            self.first_deadline = deadline
-            try:
-                self.record(opening.guess, b, c)
-            finally:
-                self.first_deadline = None
+            self.record(opening.guess, b, c, deadline=deadline)
             count += 1
             self.undo()
         return count
 
-    def _suggest_large(self) -> Suggestion:
+    def _suggest_large(self, deadline) -> Suggestion:
         from ..consistency import Query, consistent
 
         seed = int(self.rng.integers(2**31))
@@ -328,19 +321,16 @@ class Guesser:
             # the service under the answer's deadline: Mastermind 8x8's consistent secrets
             # listed in chunks and guesses ranked on a sample first; beyond listing (10x10)
             # one consistent code from the depth-first search, as ``next`` answers
-            return self._ask_service(None)
+            return self._ask_service(None, deadline)
         if not len(self.log):
             if self.strategy not in ("first", "random"):
                 # the closed-form opening: no code listed (cbsolve.advisor.opening)
-                advice = self._ask_service(None)
+                advice = self._ask_service(None, deadline)
                 if advice.guess is not None:
                     return advice
             code = self.space.format(self.space.random_codes(1, self.rng)[0])
             return Suggestion(code, "random-consistent", self.space.size, True, False,
                               note="space too large for the heuristics; playing a random code")
-        from ..deadline import Deadline
-
-        deadline = Deadline.from_limit(self.backend_time_limit)
         res = consistent(self.log, Query(sample=1, seed=seed, count=True),
                          deadline=deadline.part(SAMPLE_SHARE))
         if not res.secrets and res.status != Status.INFEASIBLE:
@@ -380,6 +370,13 @@ class Guesser:
             res.notes, res.corrections = [], None
             diagnose(self.log, res, backend="native", confirmed=self.confirmed)
         return Diagnosis(res.conflict, list(res.corrections or []))
+
+
+def _answer(deadline):
+    """The answer's Deadline: the caller's (a face's turn), else one made now, as at an edge."""
+    from ..deadline import Deadline
+
+    return deadline if deadline is not None else Deadline.from_limit(time_policy.ASSIST_SECONDS)
 
 
 #: Beyond the filter a suggestion draws a uniform secret (and counts them) with this share of

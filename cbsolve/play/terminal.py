@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..advisor import PositionService
+from ..deadline import Deadline, Turns
 from ..errors import CbsolveError, InconsistentLog, InvalidCode, InvalidFeedback
 from ..feedback import FeedbackLog
 from ..time_policy import ASSIST_SECONDS
@@ -79,7 +81,9 @@ class Game:
     def __init__(self, variant: Variant, mode: str = "both", console: Console | None = None,
                  strategy: str = "minimax", seed: int | None = None, secret: str | None = None,
                  guesses: str = "all", coach: bool = False, objective: str = "worst",
-                 time_limit: float | None = ASSIST_SECONDS):
+                 time_limit: float | None = ASSIST_SECONDS, turns: Turns | None = None):
+        """``turns``: one Deadline a turn, made by the session loop (else ``time_limit``
+        seconds a turn), shared by the advice, ``hint`` and the coach's review."""
         if mode not in MODES:
             from ..errors import unknown_name
 
@@ -89,21 +93,24 @@ class Game:
         self.variant = variant
         self.mode = mode
         self.strategy, self.guesses = strategy, guesses
-        self.objective, self.time_limit = objective, time_limit
+        self.objective = objective
+        self.turns = turns if turns is not None else Turns(time_limit)
         self.console = console or Console()
         self.host = Host(variant, seed=seed, secret=secret) if mode != "host" else None
         self.guesser = (Guesser(variant, strategy=strategy, seed=seed, guesses=guesses,
-                                objective=objective, backend_time_limit=time_limit)
+                                objective=objective)
                         if mode != "guess" else None)
         self.result = GameResult(mode, None, secret=None)
         self.history: list[str] = []        # "you" / "me": the moves, for undo
         self._hinter = None                 # advice on your own guesses (hint)
+        #: the advisor of your guesses: ``hint`` and the coach ask this one service, for the
+        #: same strategy and objective, so the hinted guess is the coach's advice
+        self.yours = None if mode == "host" else PositionService(variant, guesses)
         self.coach = None
         if coach:
             from .coach import Coach
 
-            self.coach = Coach(variant, objective=objective, time_limit=time_limit,
-                               service=None if self.guesser is None else self.guesser.service)
+            self.coach = Coach(self.yours, objective=objective, strategy=strategy)
 
     # --- whose turn ----------------------------------------------------------------------
     @property
@@ -180,8 +187,8 @@ class Game:
         c = self.console
         k = len(self.result.your_guesses) + 1
         while True:
-            line = c.ask(f"Your guess #{k}: ").strip()
-            if self._command(line):
+            line, deadline = self._ask(f"Your guess #{k}: ")
+            if self._command(line, deadline):
                 continue
             try:
                 bulls, cows = self.host.check(line)
@@ -191,14 +198,16 @@ class Game:
             break
         code = self.host.space.format(self.host.space.parse(line))
         entry = {"guess": code, "bulls": bulls, "cows": cows}
-        review = self._review(code)
+        review = self._review(code, deadline)
         self.result.your_guesses.append(entry)
         self.history.append("you")
         c.say(f"  {code}: {format_reply(self.variant, bulls, cows)}")
         if review is not None:
-            entry["coach"] = review.to_json()
-            c.say(f"  {review.describe()}")
-            c.say(f"    ({review.label})")
+            from .coach import describe, record
+
+            entry["coach"] = record(review)
+            c.say(f"  {describe(review)}")
+            c.say(f"    ({review.method})")
         if bulls == self.variant.length:
             c.say(f"  You found my secret in {k} guess{'es' if k != 1 else ''}!")
 
@@ -208,11 +217,17 @@ class Game:
             log.add(e["guess"], e["bulls"], None if self.variant.bulls_only else e["cows"])
         return log
 
-    def _review(self, guess: str):
+    def _review(self, guess: str, deadline: Deadline):
         """The coach's review of ``guess`` from the position your earlier guesses left."""
         if self.coach is None:
             return None
-        return self.coach.review(self._your_log(), guess)
+        return self.coach.review(self._your_log(), guess, deadline)
+
+    def _ask(self, prompt: str) -> tuple[str, Deadline]:
+        """A line typed at ``prompt`` and the Deadline of the turn it starts (the session's
+        one place, with the computer's move, where a turn's Deadline is made)."""
+        line = self.console.ask(prompt).strip()
+        return line, self.turns.start()
 
     def _my_turn(self) -> None:
         """Ask for the score of my guess until one is recorded and all scores are consistent."""
@@ -220,16 +235,16 @@ class Game:
         while True:
             if g.inconsistent is not None:  # an undo left an earlier mistake in place
                 self._repair()
-            try:
-                advice = g.suggest()        # beyond the filter the solver may find a conflict
+            try:                            # my move is a turn: its one Deadline
+                advice = g.suggest(self.turns.start())  # the solver may find a conflict
                 break
             except InconsistentLog:
                 continue
         if advice.guess is None:    # beyond the filter the search may find none in time
             c.say(f"  I found no code that fits your scores in time ({advice.note}); type undo "
                   "if a score was wrong, quit to stop, or press Enter and I try again.")
-            line = c.ask("> ").strip()
-            if line and not self._command(line):
+            line, deadline = self._ask("> ")
+            if line and not self._command(line, deadline):
                 c.say(f"  {line!r} is not a command here (help lists them).")
             g.forget_suggestion()
             return
@@ -255,7 +270,7 @@ class Game:
     def _ask_score(self, guess: str) -> tuple[int, int, str]:
         c = self.console
         while True:
-            line = c.ask(f"Score for {guess}: ").strip()
+            line, deadline = self._ask(f"Score for {guess}: ")
             try:
                 reply = read_score(self.variant, line)
             except InvalidFeedback as exc:
@@ -263,12 +278,12 @@ class Game:
                 continue
             if reply is not None:
                 return reply
-            if not self._command(line):
+            if not self._command(line, deadline):
                 c.say(f"  {line!r} is not a score; type {reply_syntax(self.variant)} "
                       "(help lists the commands).")
 
     # --- commands ------------------------------------------------------------------------
-    def _command(self, line: str) -> bool:
+    def _command(self, line: str, deadline: Deadline) -> bool:
         """Handle a command typed at any prompt; True if it was one. ``undo`` raises
         :class:`Rewind`, ``again`` :class:`Again`, ``quit`` :class:`Quit`."""
         c = self.console
@@ -282,7 +297,7 @@ class Game:
         if word == "again":
             raise Again
         if word == "hint":
-            self._hint()
+            self._hint(deadline)
             return True
         if word == "undo":
             self._undo()
@@ -320,7 +335,7 @@ class Game:
         else:
             c.say(f"  score #{k} for {e.text} is now {format_reply(v, e.bulls, e.cows)}.")
 
-    def _hint(self) -> None:
+    def _hint(self, deadline: Deadline) -> None:
         """What your replies leave and the best next guess (the same advice call as my own
         guesses), or, in host mode, how many secrets your scores leave me."""
         c = self.console
@@ -333,10 +348,10 @@ class Game:
         if self._hinter is None or len(self._hinter.log) != len(self.result.your_guesses):
             self._hinter = Guesser(self.variant, strategy=self.strategy, guesses=self.guesses,
                                    log=self._your_log(), objective=self.objective,
-                                   backend_time_limit=self.time_limit)
-        advice = self._hinter.suggest()
+                                   service=self.yours)
+        advice = self._hinter.suggest(deadline)
         n = advice.candidates
-        codes = self._hinter.candidate_codes(limit=6) if n is not None else []
+        codes = self._hinter.candidate_codes(limit=6, deadline=deadline) if n is not None else []
         shown = " ".join(codes) + (" ..." if n is not None and n > len(codes) else "")
         count = "?" if n is None else str(n)
         c.say(f"  your guesses leave {count} possible secret{'s' if n != 1 else ''}: {shown}")
@@ -354,8 +369,8 @@ class Game:
                   "or undo to take back your last move.")
             version = g.version
             while g.version == version:
-                line = c.ask("Correction: ").strip()
-                if not self._command(line):
+                line, deadline = self._ask("Correction: ")
+                if not self._command(line, deadline):
                     c.say("  type fix K followed by the score, confirm K, undo, or quit.")
         c.say("  Thanks, your scores are consistent again.")
 

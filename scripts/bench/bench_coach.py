@@ -1,21 +1,24 @@
-"""Benchmark: the coach's exact review against its heuristic review, side by side.
+"""Benchmark: the coach's figures, the position service's exact review against the heuristic
+estimate it falls back to, side by side.
 
     python scripts/bench/bench_coach.py
 
 For a few positions of Mastermind 4/6 and Bulls & Cows 4/10 (one or two guesses in), one guess
-is reviewed by the exact review (the proved optimum from the position, within its default
-budget) and by the heuristic review (each guess then Irving's heuristic), in one run; the
-cores are built first (the first review of a game pays for its reply matrices). Prints the
-candidates, both wall times and both deltas (the heuristic's deltas are against the best
-compared guess under the heuristic, so they may differ from the exact ones either way).
+is reviewed for each objective by ``PositionService.review`` (exact where the position has at
+most 500 secrets) and estimated by the heuristic continuation (each compared guess, then
+Irving's heuristic), in one run; the exact core is built first (the first review of a game
+pays for its reply matrix). Prints the candidates, the wall times and the regrets (the
+heuristic's against the best compared guess under the heuristic, so they may differ from the
+exact ones either way).
 """
 from __future__ import annotations
 
 import time
 
-from cbsolve.consistency.native import consistent_indices
+from cbsolve.advisor import PositionService
+from cbsolve.advisor.heuristic_cost import HeuristicCosts
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog
-from cbsolve.play.coach import Coach
 from cbsolve.variant import Variant
 
 CASES = {
@@ -26,28 +29,39 @@ CASES = {
 }
 
 
-def timed(coach: Coach, log: FeedbackLog, guess: str):
+def timed(service: PositionService, log: FeedbackLog, guess: str, objective: str):
     start = time.perf_counter()
-    review = coach.review(log, guess)
+    review = service.review(log, guess, objective, Deadline(None))
     return review, time.perf_counter() - start
+
+
+def timed_estimate(variant: Variant, log: FeedbackLog, guess: str, costs=None):
+    from cbsolve.consistency.native import consistent_indices
+
+    costs = costs or HeuristicCosts(variant)
+    start = time.perf_counter()
+    g = costs.space.index_of(costs.space.parse(guess))
+    est = costs.estimate([e.guess for e in log], consistent_indices(log), g, Deadline(None))
+    return est, time.perf_counter() - start
 
 
 def main() -> None:
     for name, cases in CASES.items():
         v = Variant.preset(name)
-        exact, heuristic = Coach(v), Coach(v, exact_secrets=0)
+        service, costs = PositionService(v), HeuristicCosts(v)
         start = time.perf_counter()
-        exact.review(FeedbackLog.parse(v, cases[-1][0]), cases[-1][1])
-        print(f"{name}: first exact review (builds the cores) {time.perf_counter() - start:.2f} s")
+        service.review(FeedbackLog.parse(v, cases[-1][0]), cases[-1][1], "expected", None)
+        print(f"{name}: first exact review (builds the core) {time.perf_counter() - start:.2f} s")
         for entries, guess in cases:
             log = FeedbackLog.parse(v, entries)
-            n = int(consistent_indices(log).size)
-            r, te = timed(exact, log, guess)
-            h, th = timed(heuristic, log, guess)
-            kind = "exact" if r.exact else f"heuristic ({r.why})"
-            print(f"  {' '.join(entries) or 'start'} {guess}: {n} candidates; {kind} {te:.3f} s "
-                  f"+{r.delta_expected:.3f}/+{r.delta_worst} | heuristic {th:.3f} s "
-                  f"+{h.delta_expected:.3f}/+{h.delta_worst}")
+            h, th = timed_estimate(v, log, guess, costs)
+            for objective in ("expected", "worst"):
+                r, te = timed(service, log, guess, objective)
+                hr = (h.total - h.best_total[0] if objective == "expected"
+                      else h.worst - h.best_worst[0])
+                print(f"  {' '.join(entries) or 'start'} {guess} {objective}: {r.candidates} "
+                      f"candidates; {r.known} {te:.3f} s regret {r.regret} | heuristic "
+                      f"{th:.3f} s regret {hr}")
 
 
 if __name__ == "__main__":

@@ -33,8 +33,8 @@ def profile(positions: int = 30, guesses: int = 30, seed: int = 7) -> dict:
 
     from cbsolve.deadline import Deadline
     from cbsolve.feedback import FeedbackLog
-    from cbsolve.play.regret import position_of
-    from cbsolve.play.regret_exact import PositionCores
+    from cbsolve.advisor.exact_cost import PositionCores, worst_core
+    from cbsolve.search.position import Position
     from cbsolve.strategy.exact import cached_search
 
     v = cb.Variant.preset("bulls-cows")
@@ -44,7 +44,8 @@ def profile(positions: int = 30, guesses: int = 30, seed: int = 7) -> dict:
     buckets = {b: [0, 0.0, 0] for b in SIZES}
     per_guess, checksum = [], 0
     for log in small_positions(positions, seed):
-        cores = PositionCores(search, position_of(FeedbackLog.parse(v, log)))
+        cores = PositionCores(search, lambda: worst_core(search),
+                              Position.from_log(FeedbackLog.parse(v, log)))
         cores.expected_optimum(Deadline(None))
         for g in rng.integers(search.matrix.shape[0], size=guesses):
             history = [*cores.history, int(g)]

@@ -157,7 +157,7 @@ def test_assist_replays_a_log_without_solving_after_each_entry(monkeypatch):
     from cbsolve.play.engine import Guesser
 
     calls = []
-    monkeypatch.setattr(Guesser, "_suggest_large", lambda self: calls.append(1))
+    monkeypatch.setattr(Guesser, "_suggest_large", lambda self, deadline: calls.append(1))
     v = Variant(40, "0123456789", True)
     a = Assistant(v, time_limit=1.0)
     rng = random.Random(3)

@@ -221,3 +221,16 @@ def test_a_bug_in_a_request_is_answered_and_the_service_goes_on(monkeypatch):
         "id": 1, "error": "internal error: TypeError: a bug (please report it)", "exit": 1}
     monkeypatch.undo()
     assert service.answer_line(b'{"cmd": "score", "secret": "0123", "guess": "0123"}')["bulls"] == 4
+
+
+def test_a_request_budget_counts_from_its_arrival_not_the_services_start(monkeypatch):
+    """Each request is an edge: one Deadline made when it arrives. It counted from the
+    service's start, so a service idle for longer than a request's limit answered
+    ``next`` with "no guess scored in time"."""
+    from cbsolve.cli import _budget
+    from cbsolve.cli.serve import answer
+
+    monkeypatch.setattr(_budget, "_FROM_PROCESS_START", [True])     # as ``cbsolve serve``
+    monkeypatch.setattr(_budget, "process_age", lambda: 3600.0)     # an hour of waiting
+    doc = answer({"cmd": "next", "entries": ["0123:1,1"], "time_limit": 30})
+    assert doc["exit"] == 0 and doc["complete"] is True and "in time" not in doc["note"]

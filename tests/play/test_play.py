@@ -14,6 +14,7 @@ from testkit import run_game
 from cbsolve.cli import main
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency.native import consistent_indices
+from cbsolve.deadline import Deadline
 from cbsolve.errors import InconsistentLog, InvalidFeedback
 from cbsolve.feedback import FeedbackLog
 from cbsolve.play.engine import Guesser, Host
@@ -183,12 +184,12 @@ def test_a_mistyped_newest_score_is_corrected_there_and_never_to_a_win(secret, g
 
 def test_large_space_plays_through_the_constraint_backend():
     v = Variant(30, "ABCDEFGHIJ", repeats=True)
-    g = Guesser(v, strategy="minimax", seed=3, backend_time_limit=20)
-    first = g.suggest()
+    g = Guesser(v, strategy="minimax", seed=3)
+    first = g.suggest(Deadline.from_limit(20))
     assert first.candidates == 10**30 and len(first.guess) == 30
     secret = CodeSpace(v).random_codes(1, np.random.default_rng(1))[0]
     b, c = score(v, secret, CodeSpace(v).parse(first.guess))
-    nxt = g.record(first.guess, b, c)
+    nxt = g.record(first.guess, b, c, deadline=Deadline.from_limit(20))
     assert nxt.guess is not None and nxt.guess != first.guess
     # the suggested code is consistent with the reply, re-checked with the scorer
     assert score(v, CodeSpace(v).parse(first.guess), CodeSpace(v).parse(nxt.guess)) == (b, c)
@@ -381,11 +382,11 @@ def test_hosting_beyond_the_filter_always_guesses_a_code(monkeypatch):
     calls = []
     real = engine.Guesser.suggest
 
-    def nothing_once(self):
+    def nothing_once(self, deadline=None):
         if not calls and len(self.log) == 1:
             calls.append(1)
             return engine.Suggestion(None, "consistent", None, False, note="no time")
-        return real(self)
+        return real(self, deadline)
 
     monkeypatch.setattr(engine.Guesser, "suggest", nothing_once)
     result, out = run_game(["1,5", "", "1,5"], variant=big, mode="host", seed=1, time_limit=2)
@@ -399,11 +400,11 @@ def test_beyond_the_filter_a_conflict_the_service_finds_is_kept_for_the_repair()
     diagnosis, as the filter's, so the game asks for a correction instead of asking the
     service again and again (it did, without end)."""
     variant = Variant.from_options("bulls-cows", length=12, letters=20)
-    g = Guesser(variant, backend_time_limit=2.0, seed=1)
-    first = g.suggest().guess
+    g = Guesser(variant, seed=1)
+    first = g.suggest(Deadline.from_limit(2.0)).guess
     g.record(first, 0, 0, advise=False)
     with pytest.raises(InconsistentLog):
-        g.suggest()
+        g.suggest(Deadline.from_limit(2.0))
     assert g.inconsistent is not None and g.inconsistent.conflict == [1]
     assert all(f["entry"] == 1 for f in g.inconsistent.corrections)
 

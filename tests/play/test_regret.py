@@ -1,4 +1,4 @@
-"""Regret (cbsolve/play/regret.py): the exact numbers agree with the optimal searches run from
+"""Regret (cb.regret: the position service's review, cbsolve/advisor/review.py): the exact numbers agree with the optimal searches run from
 the positions themselves, the best guess costs nothing, and large positions are labelled."""
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def test_exact_worst_regret_agrees_with_the_searches_from_each_class(variant, lo
 def test_the_one_call_guess_value_equals_a_solve_of_each_reply_class():
     # the kernel's guess_value (one call a guess) against the formulation it replaced: n plus
     # the exact solve of each reply class, one kernel call each, on random positions
-    from cbsolve.play.coach_exact import reply_classes
+    from cbsolve.scoring import score_against
     from cbsolve.search.position import solve_set
     from cbsolve.strategy.exact import cached_search
 
@@ -98,8 +98,11 @@ def test_the_one_call_guess_value_equals_a_solve_of_each_reply_class():
             g = int(g)
             r = cb.regret(space.format(space.codes[g]), log.tokens(), variant=v)
             total = int(position.members.size)
-            for cls in reply_classes(space, position, g):
-                total += solve_set(search, cls.members, [int(x) for x in cls.history])[0]
+            replies = score_against(v, space.codes[g], space.codes[position.members])
+            for reply in np.unique(replies):
+                if reply != v.win_response:
+                    total += solve_set(search, position.members[replies == reply],
+                                       [*map(int, position.history), g])[0]
             assert r.exact and r.cost == total and r.regret >= 0
             checked += 1
     assert checked >= 30

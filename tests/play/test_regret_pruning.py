@@ -118,21 +118,23 @@ def test_worst_classes_finished_in_turn_skip_the_kernel_with_the_same_answer(mon
     # a reply class of at most d secrets, or one a member splits into classes of at most
     # d - 1, fits within d without a kernel decision: the costs equal the kernel's alone
     from cbsolve.deadline import Deadline
-    from cbsolve.play.regret_exact import PositionCores
+    from cbsolve.advisor.exact_cost import PositionCores, worst_core
 
     variant = cb.Variant.preset("bulls-cows")
     space, search = CodeSpace(variant), cached_search(variant)
     rng = np.random.default_rng(23)
     costs, skipped = {}, []
+    core = worst_core(search)
     positions = [position for _, position in random_positions(variant, range(700, 740), 100,
                                                                 min_size=2)]
     for k, position in enumerate(positions):
         for g in rng.integers(space.size, size=3):
-            costs[k, int(g)] = PositionCores(search, position).worst_cost(int(g), Deadline(None))
+            costs[k, int(g)] = PositionCores(search, lambda: core, position).worst_cost(
+                int(g), Deadline(None))
     fits = PositionCores._fits
     monkeypatch.setattr(PositionCores, "_fits", lambda self, members, d: skipped.append(
         fits(self, members, d)) or False)
     for (k, g), cost in costs.items():
-        cores = PositionCores(search, positions[k])
+        cores = PositionCores(search, lambda: core, positions[k])
         assert cores.worst_cost(g, Deadline(None)) == cost >= cores.worst_optimum(Deadline(None))[0]
     assert len(costs) >= 40 and sum(skipped) >= 40     # the shortcut was taken, often

@@ -104,11 +104,13 @@ def test_bench_bounds_and_bench_scoring_rows():
 
 def test_bench_coach_times_both_reviews():
     bench = load_script("bench_coach")
-    from cbsolve.play.coach import Coach
+    from cbsolve.advisor import PositionService
 
     log = FeedbackLog.parse(MM, ["1122:1,0"])
-    review, seconds = bench.timed(Coach(MM), log, "1344")
+    review, seconds = bench.timed(PositionService(MM), log, "1344", "worst")
     assert seconds >= 0 and review.exact
+    estimate, seconds = bench.timed_estimate(MM, log, "1344")
+    assert seconds >= 0 and estimate.worst >= review.cost
 
 
 def test_bench_distributed_expected_optimal_play_and_strategies():

@@ -1,0 +1,291 @@
+"""What a guess costs from a position against the best guess there: the position service's
+review (:meth:`cbsolve.advisor.PositionService.review`), which ``cb.regret``, the gym's regret
+reward, the coach (``play --coach``, ``assist --coach``) and ``hint`` all ask.
+
+Place in the data flow: a log, a guess, an objective and one
+:class:`~cbsolve.deadline.Deadline` ->
+
+1. a won log: nothing costs anything (0 more guesses, proved, as ``optimal`` says);
+2. asked against the advice (a face's ``strategy``): the advice the service gave at this
+   position (the one ``hint`` showed; asked now if none was given). The advised guess is never
+   reviewed as a cost: its review is "followed", with its own figures;
+3. the one exact engine for the objective (:mod:`.exact_cost`: expected, the guess's total in
+   one call of the expected-case core; worst, the worst-case kernel's decisions), while the
+   position has at most :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and every solve
+   ends within its share of the deadline;
+4. else the heuristic estimate (:mod:`.heuristic_cost`), labelled, with the proved interval
+   around it (the counting bound below, the heuristic's strategy above); on a space too large
+   for that, the proved bounds alone.
+
+-> :class:`Review`: the guess's cost and the best value (total guesses over the secrets left
+for ``expected``, guesses in the worst case for ``worst``, both counted from the position: the
+guess itself is one for every secret), a best guess, and how they are known (``known``:
+``exact``, ``heuristic`` or ``bounds``; ``complete`` or cut by the deadline).
+
+What is worth keeping between calls lives on the :class:`Reviewer` of one service instance:
+the last position and its prepared cores (callers score many guesses at one position: filtering
+the whole space again was most of a call), the worst-case kernel, the parsed guesses, the
+heuristic's score matrix. The expected-case core itself is the game's
+(:func:`cbsolve.strategy.exact.cached_search`), shared with the advice's exact search.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .. import time_policy
+from ..deadline import Deadline, stop_requested
+from ..errors import CbsolveError
+from ..feedback import FeedbackLog
+from .exact_cost import OutOfTime
+
+if TYPE_CHECKING:
+    from ..search.position import Position
+    from .exact_cost import PositionCores
+    from .heuristic_cost import HeuristicCosts
+
+EXACT, HEURISTIC, BOUNDS = "exact", "heuristic", "bounds"
+
+
+@dataclass
+class Review:
+    """``cost`` against ``best`` over the ``candidates`` secrets of the position: total
+    guesses (expected) or the worst case, both counted from the position. ``cost_bounds`` and
+    ``best_bounds`` are proved intervals [lower, upper] (None: no bound at that end); ``cost``
+    and ``best`` are exact when ``known`` is ``exact``, the heuristic's figures (each the upper
+    end of its interval) when ``heuristic``, None when ``bounds``."""
+
+    guess: str
+    candidates: int
+    objective: str
+    cost: int | None
+    best: int | None
+    best_guess: str | None
+    exact: bool
+    method: str            # how the numbers were obtained (the label shown to people)
+    known: str = EXACT
+    cost_bounds: tuple[int | None, int | None] = (None, None)
+    best_bounds: tuple[int | None, int | None] = (None, None)
+    complete: bool = True  # False: the deadline or Ctrl-C cut the work (``stopped`` says which)
+    stopped: str | None = None
+    followed: str | None = None    # the advice's source when the guess is the advice itself
+
+    @property
+    def regret(self) -> int | None:
+        """Extra guesses: summed over the secrets (expected) or in the worst case."""
+        return None if self.cost is None or self.best is None else self.cost - self.best
+
+    @property
+    def average_regret(self) -> float | None:
+        """Extra guesses per secret (the expected objective's regret per game)."""
+        if self.regret is None:
+            return None
+        return self.regret / self.candidates if self.objective == "expected" else float(self.regret)
+
+    def to_json(self) -> dict:
+        data = {"guess": self.guess, "candidates": self.candidates, "objective": self.objective,
+                "cost": self.cost, "best": self.best, "best_guess": self.best_guess,
+                "regret": self.regret, "average_regret": self.average_regret,
+                "exact": self.exact, "method": self.method, "known": self.known,
+                "cost_bounds": list(self.cost_bounds), "best_bounds": list(self.best_bounds),
+                "complete": self.complete}
+        if self.stopped is not None:
+            data["stopped"] = self.stopped
+        if self.followed is not None:
+            data["followed"] = self.followed
+        return data
+
+
+#: The public API's name for a review (``cb.Regret``, what ``cb.regret`` returns): its JSON
+#: keeps the fields it always had and adds ``known``, the bounds, ``complete``.
+Regret = Review
+
+
+def _exactly(guess, n, objective, cost, best, best_guess, method, **extra) -> Review:
+    return Review(guess, n, objective, cost, best, best_guess, True, method, EXACT,
+                  (cost, cost), (best, best), **extra)
+
+
+class Reviewer:
+    """The reviews of one :class:`~cbsolve.advisor.PositionService` (its variant and guess
+    pool), with what is worth keeping between them (see the module docstring)."""
+
+    def __init__(self, service) -> None:
+        self.service = service
+        self.variant = service.variant
+        self.space = service.space
+        self._position: tuple[tuple, Position] | None = None   # (log key, the last one)
+        self._cores: PositionCores | None = None    # prepared for that position ...
+        self._cores_at: Position | None = None      # ... this one
+        self._worst: tuple | None = None   # (expected-case search, its worst-case kernel)
+        self._guesses: dict = {}           # guess as typed -> (code index, as printed)
+        self._heuristic: HeuristicCosts | None = None   # built when first needed
+
+    def review(self, log: FeedbackLog, guess: str, objective: str, deadline: Deadline | None,
+               strategy: str | None = None) -> Review:
+        """The review of ``guess`` played after ``log`` (see the module docstring);
+        ``strategy``: review against the service's advice for that strategy (a face's), None:
+        against the best guess only. An inconsistent log raises InconsistentLog."""
+        from ..errors import unknown_name
+        from .answers import OBJECTIVES
+
+        if objective not in OBJECTIVES:
+            raise unknown_name("objective", objective, OBJECTIVES)
+        deadline = Deadline.given(deadline)
+        if (won := log.solved_at()) is not None:
+            return self._solved(log, guess, objective, won)
+        g, text = self._guess(guess)
+        advice = None
+        if strategy is not None:
+            advice = self._advice(log, strategy, objective, deadline)
+            if advice is not None and advice.guess == text:
+                return self._followed(log, advice, g, objective, deadline)
+        exact_part = deadline.part(time_policy.REVIEW_EXACT_SHARE)
+        found = self._exact(log, g, text, objective, exact_part)
+        if isinstance(found, Review):
+            return found
+        return self._estimate(log, g, text, objective, deadline, found, advice)
+
+    # --- the answers -----------------------------------------------------------------------
+    def _solved(self, log: FeedbackLog, guess: str, objective: str, won: int) -> Review:
+        """A log already won: the game is over, no guess costs anything."""
+        self._guess(guess)                                   # a malformed guess is still an error
+        winner = log.entries[won - 1].text
+        return _exactly(guess, 1, objective, 0, 0, winner,
+                        f"solved: entry {won} had every bull; the game is over")
+
+    def _advice(self, log, strategy, objective, deadline):
+        """The advice the service gave at this position (the hint's), else asked now; None if
+        it cannot give one."""
+        try:
+            return self.service.advised(log, strategy, objective) or self.service.advise(
+                log, strategy=strategy, objective=objective, deadline=deadline)
+        except CbsolveError:
+            return None
+
+    def _followed(self, log, advice, g, objective, deadline) -> Review:
+        """The advised guess: its own figures, no cost against it."""
+        opt, n = advice.optimum, int(advice.candidates or 0)
+        label = (f"followed the advice ({advice.source}, {objective} objective): no cost against "
+                 "it; the figures are the advised guess's own from this position")
+        if opt is not None and advice.provenance.honoured and opt["objective"] == objective:
+            value = int(opt["worst"] if objective == "worst" else opt["total"])
+            return _exactly(advice.guess, n, objective, value, value, advice.guess, label,
+                            followed=advice.source)
+        found = self._exact(log, g, advice.guess, objective, deadline)
+        if not isinstance(found, Review):
+            found = self._estimate(log, g, advice.guess, objective, deadline, found, None)
+        found.best, found.best_guess, found.best_bounds = found.cost, advice.guess, found.cost_bounds
+        found.method, found.followed = label + f" ({found.known})", advice.source
+        return found
+
+    def _exact(self, log, g: int, text: str, objective: str, deadline: Deadline) -> Review | str:
+        """The exact review (:mod:`.exact_cost`), else why not."""
+        from ..strategy.exact import EXACT_SECRETS
+
+        position = self._position_of(log)
+        n = int(position.members.size)
+        if n > EXACT_SECRETS:
+            return f"{n} candidates, more than the {EXACT_SECRETS} solved exactly"
+        try:
+            cores = self._cores_of(position)
+        except CbsolveError as exc:        # e.g. a space too large for the exact search
+            return f"no exact search here: {exc}"
+        try:
+            if objective == "expected":
+                best, best_guess = cores.expected_optimum(deadline)
+                cost = cores.expected_total(g, deadline)
+                method = (f"exact optimum from this position ({n} candidates): the guess then "
+                          "expected-optimal play in each reply class, vs the optimal strategy")
+            else:
+                best, best_guess = cores.worst_optimum(deadline)
+                cost = cores.worst_cost(g, deadline)
+                method = (f"exact minimax optimum from this position ({n} candidates): the "
+                          "guess then minimax-optimal play in each reply class, vs the "
+                          "minimax-optimal strategy")
+        except OutOfTime:
+            return ("the exact review was stopped" if stop_requested() else
+                    "the exact solve did not end within the deadline")
+        return _exactly(text, n, objective, cost, best, self.space.format(self.space.codes[best_guess]),
+                        method)
+
+    def _estimate(self, log, g, text, objective, deadline, why, advice) -> Review:
+        """The heuristic estimate with its proved interval (:mod:`.heuristic_cost`), or the
+        proved bounds alone on a space too large for it; labelled."""
+        from .heuristic_cost import LIMIT, HeuristicCosts
+
+        position = self._position_of(log)
+        n = int(position.members.size)
+        low = self._counting(objective, n)
+        if self.space.size > LIMIT:
+            return Review(text, n, objective, None, None, None, False,
+                          f"bounds: the counting bound only; the heuristic estimate is limited "
+                          f"to {LIMIT} codes; not exact: {why}", BOUNDS, (low, None), (low, None))
+        if self._heuristic is None:
+            self._heuristic = HeuristicCosts(self.variant)
+        est = self._heuristic.estimate([e.guess for e in log], position.members, g, deadline)
+        cost, (best, b) = ((est.total, est.best_total) if objective == "expected"
+                           else (est.worst, est.best_worst))
+        best_guess, best_low = self.space.format(self.space.codes[b]), low
+        opt = None if advice is None else advice.optimum
+        if opt is not None and advice.provenance.honoured and opt["objective"] == objective:
+            value = int(opt["worst"] if objective == "worst" else opt["total"])
+            best_low = value                          # the advice proved the optimum
+            if value <= best:                         # on a tie, the guess the player was advised
+                best, best_guess = value, advice.guess
+        scope = ("every guess up to symmetry" if est.complete else
+                 f"best of {est.compared} guesses (smallest expected class size first)")
+        stopped = None
+        if est.cut:
+            stopped = "interrupted" if stop_requested() else "time"
+            scope += f" ({'interrupted' if stopped == 'interrupted' else 'cut by the deadline'})"
+        method = (f"heuristic: each guess followed by Irving's expected-size heuristic, evaluated "
+                  f"exactly over the {n} candidates; {scope}; not exact: {why}")
+        return Review(text, n, objective, cost, best, best_guess, False, method, HEURISTIC,
+                      (best_low, cost), (best_low, best), complete=not est.cut, stopped=stopped)
+
+    # --- what is kept ----------------------------------------------------------------------
+    def _guess(self, guess: str) -> tuple[int, str]:
+        """(code index, as printed): parsing and ranking a code was a third of a call whose
+        answer the core's table already held."""
+        if guess not in self._guesses:
+            if len(self._guesses) >= 1 << 16:
+                self._guesses.clear()
+            g = self.space.index_of(self.space.parse(guess))
+            self._guesses[guess] = g, self.space.format(self.space.codes[g])
+        return self._guesses[guess]
+
+    def _position_of(self, log: FeedbackLog):
+        from ..search.position import Position
+        from ..strategy.rules import require_enumerable
+
+        key = tuple(log.tokens())
+        if self._position is None or self._position[0] != key:
+            require_enumerable(self.variant, "a guess's cost")
+            self._position = key, Position.from_log(log)
+        return self._position[1]
+
+    def _cores_of(self, position):
+        from ..strategy.exact import cached_search
+        from .exact_cost import PositionCores
+
+        search = cached_search(self.variant)
+        cores = self._cores
+        if cores is None or cores.search is not search or self._cores_at is not position:
+            cores = self._cores = PositionCores(search, lambda: self._worst_of(search), position)
+            self._cores_at = position
+        return cores
+
+    def _worst_of(self, search):
+        from .exact_cost import worst_core
+
+        if self._worst is None or self._worst[0] is not search:
+            self._worst = search, worst_core(search)
+        return self._worst[1]
+
+    def _counting(self, objective: str, n: int) -> int:
+        from ..capacity import total_lower, worst_lower
+        from ..rule import possible_responses
+
+        r = len(possible_responses(self.variant))
+        return worst_lower(n, r) if objective == "worst" else total_lower(n, r)
