@@ -228,3 +228,42 @@ def test_bad_combinations_are_refused(args, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _refused(capsys, *args)
     assert not (tmp_path / "X").exists()
+
+
+@pytest.mark.parametrize("option, named", [
+    (["--variant", "bulls-cows"], "variant options"),     # the issue's: a Mastermind checkpoint
+    (["--length", "5"], "variant options"),               # any variant option states the game
+    (["--objective", "expected"], "--objective"),
+    (["--guesses", "candidates"], "--guesses"),
+    (["--max-depth", "7"], "--max-depth"),
+    (["--lookahead", "1"], "--lookahead"),
+    (["--ties"], "--ties"),
+    (["--no-certificate"], "--no-certificate"),
+])
+def test_resume_with_a_conflicting_option_is_refused(finished, tmp_path, capsys, option, named):
+    d = _copy(finished, tmp_path)
+    err = _refused(capsys, "--resume", str(d), *option)
+    assert "conflicts with the checkpoint" in err and named in err
+
+
+def test_resume_with_the_checkpoints_own_options_resumes(finished, tmp_path, capsys):
+    d = _copy(finished, tmp_path)
+    code = main(["optimal", "--resume", str(d), *MM47, "--objective", "worst", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0 and json.loads(out)["worst"] == 6
+
+
+@pytest.mark.parametrize("content", [bytes(range(128, 256)), b"not json at all\n", b"[1, 2]"])
+def test_a_file_that_is_not_a_checkpoint_is_refused(content, tmp_path, capsys):
+    d = tmp_path / "ck"
+    d.mkdir()
+    (d / FILE_NAME).write_bytes(content)
+    assert "is not a checkpoint" in _refused(capsys, "--resume", str(d))
+    assert "is not a checkpoint" in _refused(capsys, *MM47, "--checkpoint", str(d))
+
+
+@pytest.mark.parametrize("flag", ["--checkpoint", "--resume"])
+def test_a_file_where_the_directory_should_be_is_refused(flag, tmp_path, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    assert "is a file, not a directory" in _refused(capsys, *MM47, flag, str(afile))
