@@ -267,3 +267,77 @@ def test_a_file_where_the_directory_should_be_is_refused(flag, tmp_path, capsys)
     afile = tmp_path / "afile"
     afile.write_text("")
     assert "is a file, not a directory" in _refused(capsys, *MM47, flag, str(afile))
+
+
+BC36 = ["--variant", "bulls-cows", "--length", "3", "--digits", "6", "--objective", "expected"]
+
+
+@pytest.fixture(scope="module")
+def finished_expected(tmp_path_factory) -> Path:
+    """A complete checkpoint of Bulls & Cows 3/6, expected."""
+    d = tmp_path_factory.mktemp("done-expected") / "ck"
+    run = _cbsolve("optimal", *BC36, "--checkpoint", str(d), "--json")
+    assert run.returncode == 0, run.stderr
+    return d
+
+
+def _resealed(src: Path, tmp_path: Path, change) -> Path:
+    """A copy of the checkpoint in ``src`` whose state ``change(state)`` edited, its checksum
+    recomputed (so only the state's own consistency can refuse it)."""
+    from cbsolve.search.worst.shard_files import sealed
+
+    doc = json.loads((src / FILE_NAME).read_text())
+    change(doc["state"])
+    d = tmp_path / "edited"
+    d.mkdir(parents=True)
+    (d / FILE_NAME).write_text(json.dumps(sealed(doc)))
+    return d
+
+
+def _set(path: tuple, value):
+    def change(state):
+        node = state
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+    return change
+
+
+@pytest.mark.parametrize("change", [
+    _set(("greedy",), "junk"),                                 # the issue's 62-line traceback
+    _set(("greedy", "guess"), 99999),                          # no such code
+    _set(("greedy", "children", 0, 1, "guess"), 3),            # a tree that loses secrets
+    _set(("refuted", "5", "claim", "max_guesses"), 4),         # a certificate of another depth
+    _set(("depth",), 3),                                       # deciding a depth refuted
+])
+def test_a_worst_state_that_contradicts_itself_is_refused(finished, tmp_path, capsys, change):
+    d = _resealed(finished, tmp_path, change)
+    assert "contradicts itself" in _refused(capsys, "--resume", str(d))
+
+
+def _add(path: tuple, delta: int):
+    def change(state):
+        node = state
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] += delta
+    return change
+
+
+@pytest.mark.parametrize("change", [
+    _set(("done", 0, "guess"), 5),                            # not the order's first guess
+    _add(("done", 0, "value", 0), -1),                        # a total its tree does not make
+    _add(("incumbent", "wins", "2"), 1),                      # wins that are not its tree's
+    _set(("incumbent", "tree", "children"), {}),              # a tree that loses secrets
+])
+def test_an_expected_state_that_contradicts_itself_is_refused(finished_expected, tmp_path,
+                                                              capsys, change):
+    d = _resealed(finished_expected, tmp_path, change)
+    assert "contradicts itself" in _refused(capsys, "--resume", str(d))
+
+
+def test_an_unedited_state_passes_the_checks(finished, finished_expected, tmp_path, capsys):
+    for src in (finished, finished_expected):
+        d = _resealed(src, tmp_path / src.parent.name, lambda state: None)
+        assert main(["optimal", "--resume", str(d), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["proved"] is True

@@ -158,6 +158,7 @@ class Checkpoint:
                     f"the checkpoint in {str(directory)!r} is for another search "
                     f"({describe(doc['identity'])}), not this one ({describe(ident)}): "
                     "use another directory, or --resume DIR alone")
+            _check(doc, directory)
             self.state, self.resumed = doc["state"], True
         else:
             try:
@@ -282,6 +283,17 @@ class Part:
         from .expected import ExpectedSteps
 
         return ExpectedSteps(self, search)
+
+
+def _check(doc: dict, directory) -> None:
+    """Refuse (CheckpointError, one line) a state that contradicts itself (:mod:`.checks`)."""
+    from .checks import Contradiction, check_state
+
+    try:
+        check_state(doc["identity"], doc["state"])
+    except Contradiction as exc:
+        raise CheckpointError(f"the checkpoint in {str(directory)!r} contradicts itself: {exc}; "
+                              "delete it and start without it") from None
 
 
 def _sealed_text(body: dict) -> str:
