@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from testkit import kill_at_checkpoint, kill_at_write, resume_and_verify
+from testkit import kill_at_checkpoint, kill_at_nodes, kill_at_write, resume_and_verify
 
 from cbsolve.cli import main
 from cbsolve.search.checkpoint import FILE_NAME
@@ -341,3 +341,20 @@ def test_an_unedited_state_passes_the_checks(finished, finished_expected, tmp_pa
         d = _resealed(src, tmp_path / src.parent.name, lambda state: None)
         assert main(["optimal", "--resume", str(d), "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["proved"] is True
+
+
+def test_a_kill_inside_the_one_first_guess_orbit_leaves_less_than_half_the_work(tmp_path):
+    """Issue 43: what is proved below the first guess is kept (its reply classes solved, with
+    their subtrees), so a search of a game with one first-guess orbit (Bulls & Cows: every
+    first guess alike) killed at 60 % of its work resumes with at most half of the whole
+    run's work left, counted in search nodes (one worker: the same nodes every run)."""
+    variant = Variant.from_options("bulls-cows", length=4, digits=8)
+    whole = solve_expected(variant, workers=1)
+    d = tmp_path / "ck"
+    proc = kill_at_nodes([*BC48, "--workers", "1"], d, int(0.6 * whole.nodes), ROOT, ENV, CAP)
+    assert proc.returncode == -signal.SIGKILL, "the search ended before 60 % of its nodes"
+    state = _state(d)
+    assert not state.get("done") and state["current"]["classes"]    # inside the one orbit
+    data = resume_and_verify(d, tmp_path, ROOT, ENV, CAP, extra=("--workers", "1"))
+    assert data["total"] == whole.total
+    assert data["nodes"] <= whole.nodes // 2, (data["nodes"], whole.nodes)
