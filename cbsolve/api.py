@@ -334,9 +334,10 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     """The proved optimum (``objective`` ``worst`` or ``expected``) of the whole game, or of
     the game from the position ``log`` leaves (guesses counted from there), with its tree and,
     for the worst case, a lower-bound certificate (``cbsolve optimal``). A limit leaves
-    ``proved`` False and the interval ``lower``/``upper``, never worse than the one known
-    before the search of the whole game (:mod:`cbsolve.bounds.known`: what ``bounds`` gives in the
-    same time, the shipped trees; ``upper_from`` says what proves ``upper``).
+    ``proved`` False and the interval ``lower``/``upper``, never worse than the proved ends
+    known before the search of the whole game (:mod:`cbsolve.bounds.known`: the fast ends, the
+    two-level bounds, the objective's own heuristic, the shipped trees; ``upper_from`` says
+    what proves ``upper``); ends that meet are the value, proved.
 
     ``progress`` (a callable) is called ``(phase, depth, counters, lower, upper)`` while the
     search runs, the interval merged with the known one: with a time limit on the whole game,

@@ -175,14 +175,19 @@ ADVICE_RESERVE = 0.3
 #: 951 classes in 1.0 s of CPU, 2.9 s wall at load 20); the position service computes them
 #: only when its symmetry share of the time left covers that.
 ADVICE_CLASSES_SECONDS_PER_CODE = 6e-8
-#: ``optimal --time-limit``: no share for what ``bounds`` proves (counting, partition bounds,
-#: second level, constructions, certified trees, then the strategies): it runs first under the
-#: whole deadline, as in ``bounds``, the strategies stopping once the objective's interval is
-#: closed, so the interval ``optimal`` reports is never worse than the one ``bounds`` gives in
-#: the same time at either end (a half share lost Logik 5x8's two-level bound, 6, under load; a
-#: quarter for the heuristic left Bulls & Cows 6/10 at 13 where ``bounds`` reaches 9 at 50 s).
-#: Where the search can finish, the strategies take 0.1-0.6 s (Mastermind 4x6 to Bulls & Cows
-#: 4/10: docs/benchmarks.md, "Bounds"); the search has the rest.
+#: ``optimal --time-limit`` (anytime, issue 43): the fast proved ends first (counting, closed
+#: forms, constructions, the shipped trees) within at most this long, so the first interval is
+#: printed within a second of the start on any game (the import and the interpreter take
+#: 0.3-0.6 s) ...
+OPTIMAL_CHEAP_SECONDS = 0.5
+#: ... then the partition bounds two guesses deep within this share of the budget (Mastermind
+#: 4x8's 6; seconds on the larger games, where the search could not finish anyway) ...
+OPTIMAL_DEEP_SHARE = 0.25
+#: ... then, while the interval is open, the objective's own heuristic (minimax for the worst
+#: case, Irving's expected size for the total; never the strategies it does not need, which
+#: took all 60 s of Bulls & Cows 6/10 and Mastermind 6x9 before the search could start) within
+#: this share of what is left, when its estimate fits; the exact search has the rest.
+OPTIMAL_HEURISTIC_SHARE = 0.5
 #: ``optimal`` without a time limit, on a game no tree ships for: a heuristic evaluated exactly
 #: against every secret proves an upper end (Mastermind 4x9: 7 in 1.2 s where the constructions
 #: say 12) within at most this long ...

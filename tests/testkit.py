@@ -348,6 +348,41 @@ def kill_at_write(args: list[str], d: Path, ready: str, cwd: Path, env: dict,
                           env=env, cwd=cwd, capture_output=True, text=True, timeout=cap)
 
 
+#: The child of :func:`kill_at_nodes`: `cbsolve ARGV[2:]` (an expected-case search) whose
+#: checkpoint writes its file at every proved step and which SIGKILLs itself right after the
+#: first write made once its search has run ARGV[1] nodes, inside the first first guess.
+_KILL_AT_NODES = """
+import os, signal, sys
+from cbsolve.cli import main
+from cbsolve.search.checkpoint import expected, store
+limit, seen = int(sys.argv[1]), {}
+begun = expected.ExpectedSteps.__init__
+def keep(self, checkpoint, search):
+    begun(self, checkpoint, search)
+    seen["search"] = search
+expected.ExpectedSteps.__init__ = keep
+changed = store.Checkpoint.changed
+def write_at_every_step(self):
+    changed(self)
+    self.flush()
+    search = seen.get("search")
+    if search is not None and search.solver.nodes >= limit:
+        os.kill(os.getpid(), signal.SIGKILL)
+store.Checkpoint.changed = write_at_every_step
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def kill_at_nodes(args: list[str], d: Path, nodes: int, cwd: Path, env: dict,
+                  cap: float = 300) -> subprocess.CompletedProcess:
+    """Run `cbsolve optimal ARGS --checkpoint D --json` (the expected objective) killed
+    (SIGKILL) right after the first checkpoint write made once its search has run ``nodes``
+    nodes: a kill at a given share of the work, counted in nodes, not seconds."""
+    return subprocess.run([sys.executable, "-c", _KILL_AT_NODES, str(nodes), "optimal", *args,
+                           "--checkpoint", str(d), "--checkpoint-every", "3600", "--json"],
+                          env=env, cwd=cwd, capture_output=True, text=True, timeout=cap)
+
+
 def resume_and_verify(d: Path, tmp_path: Path, cwd: Path, env: dict, cap: float = 300,
                       extra: tuple = ()) -> dict:
     """`cbsolve optimal --resume D [EXTRA] --json --out TREE`: its JSON, after checking it

@@ -98,15 +98,28 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
             if callable(progress):
                 progress("bounds", 0, message, None, None)
 
+        def tell(k) -> None:   # each interval as it is known, before the search
+            if callable(progress) and (k.lower, k.upper) != (None, None):
+                progress("known", 0, k, k.lower, k.upper)
+
         try:
-            known = known_interval(log.variant, objective, deadline, max_depth, guesses, say)
+            known = known_interval(log.variant, objective, deadline, max_depth, guesses, say,
+                                   None if deadline.unlimited else tell)
         except KeyboardInterrupt:
             if not stop_requested():
                 raise
             # the CLI's Ctrl-C before the search: the search stops at once and reports
     hear = _hearing(progress, known)
-    if hear is not None and known is not None and (known.lower, known.upper) != (None, None):
+    if hear is not None and known is not None and (known.lower, known.upper) != (None, None) \
+            and deadline.unlimited:   # under a budget, heard as it was known (tell)
         hear("known", 0, known, known.lower, known.upper)
+    if known is not None and known.lower is not None and known.lower == known.upper \
+            and not deadline.unlimited and checkpoint is None:
+        # under a budget, the proved ends meet (a certified tree, a construction): the value
+        # is proved, the search has nothing to add in the time (bounds.known.closed)
+        result = _not_started(log.variant, objective, guesses, max_depth,
+                              "exact search not needed: the known ends meet")
+        return _answer(result, log, position, known, out, dot, dot_depth)
     if known is not None and deadline.expired() and not stop_requested():
         # the bounds' strategies took the whole deadline (Bulls & Cows 6/10): nothing is left
         # to prove with, so the answer is theirs, labelled, without a search's set-up
@@ -153,16 +166,17 @@ def _solved(log, position, objective, guesses, max_depth, files):
                    variant=log.variant, position=position.to_json())
 
 
-def _not_started(variant, objective, guesses, max_depth) -> SearchResult:
-    """The search of a whole game whose deadline passed before it could start."""
+def _not_started(variant, objective, guesses, max_depth, why: str | None = None
+                 ) -> SearchResult:
+    """The search of a whole game whose deadline passed before it could start (or, ``why``,
+    that was not needed)."""
     from ..codes import CodeSpace
     from ..status import Status
 
-    stop = stopped_by()
+    stop = None if why is not None else stopped_by()
+    note = why or f"exact search not started: {stop.reached()} while the bounds and strategies ran"
     return SearchResult(objective, Status.UNKNOWN, False, CodeSpace(variant).size,
-                        max_depth=max_depth, guesses=guesses, stop=stop,
-                        notes=[f"exact search not started: {stop.reached()} while the bounds "
-                               f"and strategies ran"])
+                        max_depth=max_depth, guesses=guesses, stop=stop, notes=[note])
 
 
 def _hearing(progress, known):

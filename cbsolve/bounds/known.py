@@ -36,15 +36,14 @@ HEURISTIC = {"worst": "minimax", "expected": "expected"}
 
 
 def known_interval(variant, objective: str, deadline, max_depth, guesses,
-                   say=None) -> Known | None:
-    """Before the search of the whole game: with a time limit, what ``bounds --no-search``
-    proves under the same deadline (the same proofs and the same strategies, in the same
-    order, each under the whole deadline; the strategies stop once the objective's interval is
-    closed), so the search never reports less than ``bounds`` at either end; without, the best
-    shipped tree's upper end (instant) or, when no tree ships for the game, the objective's
-    :data:`HEURISTIC` evaluated exactly within a short budget. None under a depth cap or a
-    restricted guess set (the bounds' setting is every guess, no cap). ``say``: hears what the
-    bounds work on, as ``bounds``' progress does."""
+                   say=None, tell=None) -> Known | None:
+    """Before the search of the whole game: with a time limit, the cheap proved ends and, if
+    the upper end is open, the objective's own heuristic (:func:`budgeted`; ``tell`` hears
+    each interval as it is known); without, the best shipped tree's upper end (instant) or,
+    when no tree ships for the game, the objective's :data:`HEURISTIC` evaluated exactly
+    within a short budget. None under a depth cap or a restricted guess set (the bounds'
+    setting is every guess, no cap). ``say``: hears what the bounds work on, as ``bounds``'
+    progress does."""
     from .. import time_policy
     from ..certified import best_shipped_tree, shipped_method
 
@@ -59,21 +58,67 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses,
             return None if known.upper is None else known
         return Known(None, shipped[0], upper_method=shipped_method(shipped[1]), tree=shipped[1],
                      origin="the trees shipped in cbsolve/models/")
+    return budgeted(variant, objective, deadline, say, tell)
+
+
+def budgeted(variant, objective: str, deadline, say=None, tell=None) -> Known:
+    """Under a budget, anytime, cheapest first, each interval heard as soon as it is known
+    (``tell(known)``): the fast proved ends (:func:`cheap_ends` without the partition bounds
+    two guesses deep: counting, closed forms, constructions, the shipped trees; within
+    :data:`cbsolve.time_policy.OPTIMAL_CHEAP_SECONDS`); the partition bounds two guesses deep
+    within a share of the budget; then, only while the interval is open, the objective's own
+    :data:`HEURISTIC` (never a strategy the objective does not need) within a share of the
+    rest. The exact search has the rest: it starts early, and its answer is never worse than
+    these ends (docs/contract.md, ``optimal``)."""
+    from .. import time_policy
+
+    tell = tell or (lambda known: None)
+    known = cheap_ends(variant, objective, deadline.capped(time_policy.OPTIMAL_CHEAP_SECONDS),
+                       say, deep=False)
+    tell(known)
+    steps = (lambda: _merge(known, cheap_ends(
+                 variant, objective, deadline.part(time_policy.OPTIMAL_DEEP_SHARE), say)),
+             lambda: _heuristic(known, variant, objective, deadline, say))
+    for step in steps:
+        if known.lower is not None and known.lower == known.upper or deadline.expired():
+            break
+        before = (known.lower, known.upper)
+        step()
+        if (known.lower, known.upper) != before:
+            tell(known)
+    return known
+
+
+def _heuristic(known: Known, variant, objective: str, deadline, say) -> None:
+    from .. import time_policy
+
+    if say is not None:
+        say(f"evaluating the {objective} objective's strategy {HEURISTIC[objective]} against "
+            "every secret, if its share of the time covers it")
+    heuristic_upper(known, variant, objective, deadline.part(time_policy.OPTIMAL_HEURISTIC_SHARE))
+
+
+def _merge(known: Known, more: Known) -> None:
+    """``known`` with the better end of ``more`` at each end (and what proves it)."""
+    if more.lower is not None and (known.lower is None or more.lower > known.lower):
+        known.lower, known.lower_method = more.lower, more.lower_method
+    if more.upper is not None and (known.upper is None or more.upper < known.upper):
+        known.upper, known.upper_method = more.upper, more.upper_method
+        known.tree, known.strategy = more.tree, more.strategy
+
+
+def cheap_ends(variant, objective: str, deadline, say=None, deep: bool = True) -> Known:
+    """What ``bounds --no-search`` proves without evaluating strategies, under ``deadline``
+    (``deep``: with the partition bounds two guesses deep): the objective's interval with its
+    methods (the trivial upper end left out: "every code in order" tells a person nothing)."""
     from .compute import compute_bounds
 
-    # `bounds` without its exact search, under the same deadline: the search that follows has
-    # the rest. A share of the deadline for these lost what `bounds` proves in the same time:
-    # Logik 5x8's two-level lower bound 6 under load at 5 s, and Bulls & Cows 6/10's upper end
-    # at 50 s, 13 (`first`) where `bounds` reaches 9 (minimax over the candidates, 15 s).
-    b = compute_bounds(variant, deadline=deadline, search=False, strategies=True, deep=True,
+    b = compute_bounds(variant, deadline=deadline, search=False, strategies=False, deep=deep,
                        close=objective, progress=say)
     interval = b.worst if objective == "worst" else b.expected
     known = Known(interval.lower, interval.upper, interval.lower_method, interval.upper_method)
     if interval.upper_method.startswith("trivial"):
-        known.upper, known.upper_method = None, ""  # "every code in order" tells a person nothing
-    elif interval.upper_strategy is not None:
-        known.strategy = interval.upper_strategy
-        known.upper_method = played_method(known.strategy)
+        known.upper, known.upper_method = None, ""
     else:
         known.tree = tree_of(known.upper_method)
     return known
@@ -161,6 +206,61 @@ def merged(known: Known | None, lower, upper) -> tuple[int | None, int | None]:
     return lower, upper
 
 
+def closed(result, known: Known | None) -> None:
+    """A stopped search whose interval the known ends close (lower = upper): the value is
+    proved, so the answer says so (``proved``, status optimal), and its ``worst``/``total``
+    are the value's: the shipped tree that proves the upper end is the answer's tree (its
+    stats, which ``cbsolve verify`` replays), else the search's tree if it reaches the value,
+    else the objective's field alone (the search's tree, greedy where it stopped, would report
+    another strategy's numbers beside a proved value: issue 43)."""
+    from ..status import Status
+
+    if result.proved or result.lower is None or result.lower != result.upper:
+        return
+    value = result.lower
+    result.proved, result.status = True, Status.OPTIMAL
+    result.notes.append(f"proved: the known ends meet, {_unit(result.objective)} {value}")
+    mine = result.worst if result.objective == "worst" else result.total
+    if result.tree is not None and mine == value:
+        return
+    doc = _shipped_doc(None if known is None else known.tree, result.objective, value)
+    if doc is not None:
+        hist = {int(k): int(v) for k, v in doc["stats"]["histogram"].items()}
+        result.tree, result.histogram = doc, hist
+        result.worst, result.total = max(hist), sum(k * v for k, v in hist.items())
+        result.notes.append(f"its tree is {known.tree}, which proves the upper end")
+        return
+    if result.tree is not None:
+        result.notes.append(f"the search's tree ({_unit(result.objective)} {mine}, greedy where "
+                            "it stopped) is left out: it is not optimal")
+    result.tree, result.histogram = None, {}
+    result.worst = value if result.objective == "worst" else None
+    result.total = value if result.objective == "expected" else None
+
+
+def _unit(objective: str) -> str:
+    return "worst case" if objective == "worst" else "total"
+
+
+def _shipped_doc(tree: str | None, objective: str, value: int) -> dict | None:
+    """The shipped tree ``tree`` (a path from the checkout, ``cbsolve/models/...``) when it
+    reaches ``value``: its document, whose stats the tests replay; else None."""
+    if tree is None:
+        return None
+    from ..certified import MODELS
+    from ..certify import UnreadableFile, load
+
+    try:
+        doc = load(MODELS.parent.parent / tree)
+    except (UnreadableFile, OSError):
+        return None
+    stats = doc.get("stats") if isinstance(doc, dict) else None
+    key = "worst" if objective == "worst" else "total"
+    if not isinstance(stats, dict) or stats.get(key) != value or "histogram" not in stats:
+        return None
+    return doc
+
+
 def apply(result, known: Known | None, out: str | None = None) -> dict | None:
     """Raise a stopped search's interval to the known one (notes say which end came from
     where); the ``upper_from`` of the answer: what proves its upper end (None: the search
@@ -182,7 +282,9 @@ def apply(result, known: Known | None, out: str | None = None) -> dict | None:
         found = {"method": known.upper_method, "tree": known.tree}
         if known.strategy is not None:
             found["strategy"] = known.strategy
+        closed(result, known)
         return found
+    closed(result, known)
     if result.upper is None:
         return None
     written = out if out and result.tree is not None else None

@@ -25,10 +25,36 @@ class Settings:
     ties: bool = False          # worst: the tie-break searches too (their state recorded)
 
 
+#: The options a checkpoint records (the Settings field each sets): with ``--resume`` one given
+#: explicitly must agree with the checkpoint's, the others are taken from it.
+RECORDED = {"variant": "variant", "objective": "objective", "guesses": "guesses",
+            "max_depth": "max_depth", "lookahead": "lookahead",
+            "no_certificate": "certificate", "ties": "ties"}
+#: The variant options: any of them given states the game (compared whole).
+VARIANT_OPTIONS = ("variant_name", "length", "digits", "letters", "symbols", "repeats",
+                   "no_leading_zero", "feedback")
+
+
+def explicit(ctx) -> set[str]:
+    """The keys of :data:`RECORDED` the command line gave explicitly (``variant`` for any
+    variant option), read from click's parameter sources."""
+    from click.core import ParameterSource
+
+    def given(name):
+        return ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+
+    out = {name for name in RECORDED if name != "variant" and given(name)}
+    if any(given(name) for name in VARIANT_OPTIONS):
+        out.add("variant")
+    return out
+
+
 def opened(directory, resume_dir, every, settings: Settings, *, positional: bool,
-           scheduler, plan_dir):
+           scheduler, plan_dir, given: set[str] = frozenset()):
     """(checkpoint, settings) for ``--checkpoint DIR`` or ``--resume DIR``; bad combinations
-    and checkpoints are refused (CbsolveError: exit 2)."""
+    and checkpoints are refused (CbsolveError: exit 2), and so is, with ``--resume``, an
+    option in ``given`` (given explicitly, :func:`explicit`) that the checkpoint's search
+    contradicts."""
     from ..search import checkpoint as cp
 
     if directory is not None and resume_dir is not None:
@@ -38,7 +64,8 @@ def opened(directory, resume_dir, every, settings: Settings, *, positional: bool
         raise InvalidVariant(f"--checkpoint-every needs a positive number of seconds, got {every}")
     settings.distributed = scheduler is not None
     if resume_dir is not None:
-        settings = _from_checkpoint(cp.read(resume_dir)["identity"], resume_dir)
+        asked, settings = settings, _from_checkpoint(cp.read(resume_dir)["identity"], resume_dir)
+        _agree(asked, settings, given, resume_dir)
         directory = resume_dir
         if settings.distributed != (scheduler is not None):
             raise cp.CheckpointError(
@@ -52,6 +79,29 @@ def opened(directory, resume_dir, every, settings: Settings, *, positional: bool
     checkpoint = cp.started(directory, ident, cp.DEFAULT_EVERY if every is None else every)
     _sigterm_as_sigint()
     return checkpoint, settings
+
+
+def _agree(asked: Settings, recorded: Settings, given: set[str], directory) -> None:
+    """Refuse (CheckpointError) the first option given explicitly with ``--resume`` that the
+    checkpoint's search contradicts: resuming it would silently answer another question."""
+    from ..search.checkpoint import CheckpointError
+
+    for option, field in RECORDED.items():
+        mine, theirs = getattr(asked, field), getattr(recorded, field)
+        if option not in given or mine == theirs:
+            continue
+        if option == "variant":
+            what = f"the variant options give {mine.describe()}, its game is {theirs.describe()}"
+        elif field == "ties":
+            what = "--ties is given, its search proves no tie-breaks"
+        elif field == "certificate":
+            what = "--no-certificate is given, its search makes a certificate"
+        else:
+            what = (f"--{option.replace('_', '-')} is {'none' if mine is None else mine}, "
+                    f"its search's is {'none' if theirs is None else theirs}")
+        raise CheckpointError(
+            f"--resume {str(directory)!r} conflicts with the checkpoint there: {what} (leave "
+            "the option out: options not given are taken from the checkpoint)")
 
 
 def _from_checkpoint(ident: dict, directory) -> Settings:

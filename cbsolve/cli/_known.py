@@ -28,7 +28,7 @@ def announce(known: Known | None, objective: str) -> None:
     what = "worst case" if objective == "worst" else "total guesses"
     why = f" (upper end: {known.upper_method})" if known.upper is not None else ""
     print(f"optimal: {what} in {interval_text(known.lower, known.upper)} before the search"
-          f"{why}", file=sys.stderr, flush=True)
+          f"{why}", file=sys.stderr, flush=True)   # again each time it improves
 
 
 def progress_display(objective: str, show: bool, verbose: bool):

@@ -119,7 +119,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                              "already breaks ties by the worst case)")
     checkpoint = None
     if checkpoint_dir is not None or resume_dir is not None or checkpoint_every is not None:
-        from ._checkpoint import Settings, opened
+        from ._checkpoint import Settings, explicit, opened
 
         if checkpoint_dir is None and resume_dir is None:
             raise InvalidVariant("--checkpoint-every needs --checkpoint DIR or --resume DIR")
@@ -127,7 +127,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
             checkpoint_dir, resume_dir, checkpoint_every,
             Settings(variant, objective, guesses, max_depth, lookahead, not no_certificate,
                      ties=ties),
-            positional=bool(entries or log_file), scheduler=scheduler, plan_dir=plan_dir)
+            positional=bool(entries or log_file), scheduler=scheduler, plan_dir=plan_dir,
+            given=explicit(click.get_current_context()))
         variant, objective, guesses, max_depth = got.variant, got.objective, got.guesses, got.max_depth
         lookahead, no_certificate, ties = got.lookahead, not got.certificate, got.ties
     if objective not in OBJECTIVES:

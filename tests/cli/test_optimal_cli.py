@@ -75,9 +75,33 @@ def test_verify_checks_the_variant_the_user_names(capsys, tmp_path):
 
 
 def test_time_limit_reports_interval(capsys):
-    code, out, _ = run(capsys, "optimal", "--time-limit", "0.05", "--workers", "1")
+    # Bulls & Cows 4 of 8: no tree ships for it, so 0.05 s leaves the interval open
+    code, out, _ = run(capsys, "optimal", "--digits", "8", "--time-limit", "0.05",
+                       "--workers", "1")
     assert code == 0
     assert "not proved: worst case in [" in out
+
+
+@pytest.mark.parametrize("objective, value, other", [
+    ("expected", 26274, "worst"),   # Tanaka 1996 (the total); the shipped certified tree
+    ("worst", 7, "total"),          # Bulls & Cows 4/10's worst case 7, the shipped tree
+])
+def test_an_interval_closed_by_known_values_is_reported_proved(capsys, tmp_path, objective,
+                                                               value, other):
+    """Issue 43: `optimal --objective expected --time-limit 5` printed "not proved: total
+    guesses in [26274, 26274]" beside the greedy tree's total 26551. The known ends meet: the
+    value is proved, and the tree reported (and written) is the shipped one that proves it."""
+    out_file = tmp_path / "tree.json"
+    code, out, _ = run(capsys, "optimal", "--objective", objective, "--time-limit", "5",
+                       "--json", "--out", str(out_file))
+    data = json.loads(out)
+    assert code == 0 and data["proved"] is True and data["status"] == "optimal"
+    assert data["lower"] == data["upper"] == value
+    assert data["total" if objective == "expected" else "worst"] == value
+    assert sum(data["histogram"].values()) == 5040
+    code, out, _ = run(capsys, "verify", str(out_file), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["total" if objective == "expected" else "worst"] == value
 
 
 @pytest.mark.parametrize("args, fragment", [

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from testkit import kill_at_checkpoint, kill_at_write, resume_and_verify
+from testkit import kill_at_checkpoint, kill_at_nodes, kill_at_write, resume_and_verify
 
 from cbsolve.cli import main
 from cbsolve.search.checkpoint import FILE_NAME
@@ -228,3 +228,133 @@ def test_bad_combinations_are_refused(args, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _refused(capsys, *args)
     assert not (tmp_path / "X").exists()
+
+
+@pytest.mark.parametrize("option, named", [
+    (["--variant", "bulls-cows"], "variant options"),     # the issue's: a Mastermind checkpoint
+    (["--length", "5"], "variant options"),               # any variant option states the game
+    (["--objective", "expected"], "--objective"),
+    (["--guesses", "candidates"], "--guesses"),
+    (["--max-depth", "7"], "--max-depth"),
+    (["--lookahead", "1"], "--lookahead"),
+    (["--ties"], "--ties"),
+    (["--no-certificate"], "--no-certificate"),
+])
+def test_resume_with_a_conflicting_option_is_refused(finished, tmp_path, capsys, option, named):
+    d = _copy(finished, tmp_path)
+    err = _refused(capsys, "--resume", str(d), *option)
+    assert "conflicts with the checkpoint" in err and named in err
+
+
+def test_resume_with_the_checkpoints_own_options_resumes(finished, tmp_path, capsys):
+    d = _copy(finished, tmp_path)
+    code = main(["optimal", "--resume", str(d), *MM47, "--objective", "worst", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0 and json.loads(out)["worst"] == 6
+
+
+@pytest.mark.parametrize("content", [bytes(range(128, 256)), b"not json at all\n", b"[1, 2]"])
+def test_a_file_that_is_not_a_checkpoint_is_refused(content, tmp_path, capsys):
+    d = tmp_path / "ck"
+    d.mkdir()
+    (d / FILE_NAME).write_bytes(content)
+    assert "is not a checkpoint" in _refused(capsys, "--resume", str(d))
+    assert "is not a checkpoint" in _refused(capsys, *MM47, "--checkpoint", str(d))
+
+
+@pytest.mark.parametrize("flag", ["--checkpoint", "--resume"])
+def test_a_file_where_the_directory_should_be_is_refused(flag, tmp_path, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    assert "is a file, not a directory" in _refused(capsys, *MM47, flag, str(afile))
+
+
+BC36 = ["--variant", "bulls-cows", "--length", "3", "--digits", "6", "--objective", "expected"]
+
+
+@pytest.fixture(scope="module")
+def finished_expected(tmp_path_factory) -> Path:
+    """A complete checkpoint of Bulls & Cows 3/6, expected."""
+    d = tmp_path_factory.mktemp("done-expected") / "ck"
+    run = _cbsolve("optimal", *BC36, "--checkpoint", str(d), "--json")
+    assert run.returncode == 0, run.stderr
+    return d
+
+
+def _resealed(src: Path, tmp_path: Path, change) -> Path:
+    """A copy of the checkpoint in ``src`` whose state ``change(state)`` edited, its checksum
+    recomputed (so only the state's own consistency can refuse it)."""
+    from cbsolve.search.worst.shard_files import sealed
+
+    doc = json.loads((src / FILE_NAME).read_text())
+    change(doc["state"])
+    d = tmp_path / "edited"
+    d.mkdir(parents=True)
+    (d / FILE_NAME).write_text(json.dumps(sealed(doc)))
+    return d
+
+
+def _set(path: tuple, value):
+    def change(state):
+        node = state
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+    return change
+
+
+@pytest.mark.parametrize("change", [
+    _set(("greedy",), "junk"),                                 # the issue's 62-line traceback
+    _set(("greedy", "guess"), 99999),                          # no such code
+    _set(("greedy", "children", 0, 1, "guess"), 3),            # a tree that loses secrets
+    _set(("refuted", "5", "claim", "max_guesses"), 4),         # a certificate of another depth
+    _set(("depth",), 3),                                       # deciding a depth refuted
+])
+def test_a_worst_state_that_contradicts_itself_is_refused(finished, tmp_path, capsys, change):
+    d = _resealed(finished, tmp_path, change)
+    assert "contradicts itself" in _refused(capsys, "--resume", str(d))
+
+
+def _add(path: tuple, delta: int):
+    def change(state):
+        node = state
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] += delta
+    return change
+
+
+@pytest.mark.parametrize("change", [
+    _set(("done", 0, "guess"), 5),                            # not the order's first guess
+    _add(("done", 0, "value", 0), -1),                        # a total its tree does not make
+    _add(("incumbent", "wins", "2"), 1),                      # wins that are not its tree's
+    _set(("incumbent", "tree", "children"), {}),              # a tree that loses secrets
+])
+def test_an_expected_state_that_contradicts_itself_is_refused(finished_expected, tmp_path,
+                                                              capsys, change):
+    d = _resealed(finished_expected, tmp_path, change)
+    assert "contradicts itself" in _refused(capsys, "--resume", str(d))
+
+
+def test_an_unedited_state_passes_the_checks(finished, finished_expected, tmp_path, capsys):
+    for src in (finished, finished_expected):
+        d = _resealed(src, tmp_path / src.parent.name, lambda state: None)
+        assert main(["optimal", "--resume", str(d), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["proved"] is True
+
+
+def test_a_kill_inside_the_one_first_guess_orbit_leaves_less_than_half_the_work(tmp_path):
+    """Issue 43: what is proved below the first guess is kept (its reply classes solved, with
+    their subtrees), so a search of a game with one first-guess orbit (Bulls & Cows: every
+    first guess alike) killed at 60 % of its work resumes with at most half of the whole
+    run's work left, counted in search nodes (one worker: the same nodes every run)."""
+    variant = Variant.from_options("bulls-cows", length=4, digits=8)
+    whole = solve_expected(variant, workers=1)
+    d = tmp_path / "ck"
+    proc = kill_at_nodes([*BC48, "--workers", "1"], d, int(0.6 * whole.nodes), ROOT, ENV, CAP)
+    assert proc.returncode == -signal.SIGKILL, "the search ended before 60 % of its nodes"
+    state = _state(d)
+    assert not state.get("done") and state["current"]["classes"]    # inside the one orbit
+    data = resume_and_verify(d, tmp_path, ROOT, ENV, CAP, extra=("--workers", "1"))
+    assert data["total"] == whole.total
+    assert data["nodes"] <= whole.nodes // 2, (data["nodes"], whole.nodes)

@@ -118,17 +118,21 @@ def _class_keys(records: dict) -> set:
     return set().union(*(walk(reply, (), rec) for reply, rec in records.items()))
 
 
+@pytest.mark.parametrize("record_seconds", [0.0, 3600.0])   # with subtrees, values alone
 @pytest.mark.parametrize("split_min", [SPLIT, 60])   # 60: classes of second guesses split too
 def test_a_stopped_expansion_resumes_from_its_solved_classes(tmp_path, monkeypatch,
-                                                              uninterrupted, split_min):
-    """A second guess's classes are recorded as they are solved (with their subtrees): a stop
-    in the middle of its expansion keeps them, and the resumed run solves none of them again."""
+                                                              uninterrupted, split_min,
+                                                              record_seconds):
+    """A second guess's classes are recorded as they are solved (with their subtrees when
+    their solve took RECORD_SECONDS, else their values alone): a stop in the middle of its
+    expansion keeps them, and the resumed run solves none of them again (a class recorded by
+    its value alone has its subtree read from the table if its guess becomes the best)."""
     d = tmp_path / "ck"
-    monkeypatch.setattr(split, "RECORD_SECONDS", 0.0)   # every class: this game's are quick
+    monkeypatch.setattr(split, "RECORD_SECONDS", record_seconds)   # this game's are quick
     record, seen = SplitJournal.class_solved, []
 
-    def stop_after_some(self, g, sub, value, depth, history):
-        record(self, g, sub, value, depth, history)
+    def stop_after_some(self, g, sub, value, depth, history, subtree=True):
+        record(self, g, sub, value, depth, history, subtree)
         seen.append(g)
         if len(seen) == 5:   # five classes solved: stop as a kill would, mid-expansion
             self.steps.search.solver.request_stop("stopped")
@@ -142,9 +146,9 @@ def test_a_stopped_expansion_resumes_from_its_solved_classes(tmp_path, monkeypat
 
     again_solved = []
 
-    def spy(self, g, sub, value, depth, history):
+    def spy(self, g, sub, value, depth, history, subtree=True):
         again_solved.append((self.reply, self.path, g, int(sub[0])))
-        record(self, g, sub, value, depth, history)
+        record(self, g, sub, value, depth, history, subtree)
 
     monkeypatch.setattr(SplitJournal, "class_solved", spy)
     again = solve_expected(BC48, workers=2, split_min=split_min,

@@ -17,9 +17,9 @@ the final tree from the stored subtrees (no class is solved twice). A class solv
 parallel split (:mod:`cbsolve.search.expected.split`; Bulls & Cows 4/10: over 1,000 secrets,
 more than a minute) also has its second guesses recorded as they settle (``current.split``,
 reply -> ``exact`` and ``refuted``: guess -> (total, worst)): a resumed split starts from them.
-Inside it, each guess being expanded records its classes as they are solved (``classes``,
-with their subtrees; a class split again keeps its own record in ``inner``): a resumed
-expansion solves only the others (:class:`SplitJournal`).
+Inside it, each guess being expanded records its classes as they are solved (``classes``:
+every one's value, the slow ones' subtrees too, version 2; a class split again keeps its own
+record in ``inner``): a resumed expansion solves only the others (:class:`SplitJournal`).
 """
 from __future__ import annotations
 
@@ -271,28 +271,32 @@ class SplitJournal:
         them)."""
         return {first: value for first, (value, _, _) in self._classes(g).items()}
 
-    def class_solved(self, g: int, sub, value, d: int, history) -> None:
+    def class_solved(self, g: int, sub, value, d: int, history, subtree: bool = True) -> None:
         """Class ``sub`` of guess ``g`` solved exactly (``value``, ``d`` guesses left after
-        ``history``): recorded with its subtree (the record of its own split's best guess if
-        that is the one the table holds, else read from the table)."""
+        ``history``): recorded, with its subtree when ``subtree`` (the record of its own
+        split's best guess if that is the one the table holds, else read from the table),
+        else its value alone (tree null: read from the table if ``g`` becomes the best)."""
         first, search = int(sub[0]), self.steps.search
-        with self.steps.cp.lock:
-            rec = self._record()
-            inner = None if rec is None else \
-                rec.get("inner", {}).get(str(g), {}).get(str(first), {}).get("best")
-        if inner is not None and search.solver.best_guess(sub, d) == inner["guess"]:
-            built = inner["tree"], {int(k): int(v) for k, v in inner["wins"].items()}
-        else:
-            built = self.steps.walk(lambda: search._optimal_subtree(sub, d, history))
-            if built is None:
-                return
+        built = None
+        if subtree:
+            with self.steps.cp.lock:
+                rec = self._record()
+                inner = None if rec is None else \
+                    rec.get("inner", {}).get(str(g), {}).get(str(first), {}).get("best")
+            if inner is not None and search.solver.best_guess(sub, d) == inner["guess"]:
+                built = inner["tree"], {int(k): int(v) for k, v in inner["wins"].items()}
+            else:
+                built = self.steps.walk(lambda: search._optimal_subtree(sub, d, history))
+                if built is None:
+                    return
         with self.steps.cp.lock:
             rec = self._record()
             if rec is None or str(int(g)) in rec["exact"] or str(int(g)) in rec["refuted"]:
                 return
             rec.setdefault("classes", {}).setdefault(str(int(g)), {})[str(first)] = {
-                "value": [int(value[0]), int(value[1])], "tree": built[0],
-                "wins": {str(k): v for k, v in built[1].items()}}
+                "value": [int(value[0]), int(value[1])],
+                "tree": None if built is None else built[0],
+                "wins": None if built is None else {str(k): v for k, v in built[1].items()}}
             rec.get("inner", {}).get(str(int(g)), {}).pop(str(first), None)
         self.steps.cp.changed()
 
@@ -302,11 +306,13 @@ class SplitJournal:
                             (*self.path, (int(g), int(sub[0]))))
 
     def _classes(self, g: int) -> dict:
-        """First secret -> (value, tree, wins) of the classes of ``g`` recorded solved."""
+        """First secret -> (value, tree, wins) of the classes of ``g`` recorded solved (tree
+        and wins None where only the value was recorded)."""
         with self.steps.cp.lock:
             rec = self._record() or {}
             recs = rec.get("classes", {}).get(str(int(g)), {})
             return {int(f): ((int(r["value"][0]), int(r["value"][1])), r["tree"],
+                             None if r["wins"] is None else
                              {int(k): int(v) for k, v in r["wins"].items()})
                     for f, r in recs.items()}
 
@@ -316,7 +322,7 @@ class SplitJournal:
 
         def child(sub, d, history):
             hit = solved.get(int(sub[0]))
-            if hit is None:
+            if hit is None or hit[1] is None:   # not recorded, or its value alone
                 return search._optimal_subtree(sub, d, history)
             for depth, count in hit[2].items():
                 search._wins[depth] = search._wins.get(depth, 0) + count

@@ -26,7 +26,11 @@ from pathlib import Path
 from ...errors import CbsolveError
 from ..worst import shard_files as files
 
-FORMAT, VERSION, FILE_NAME = "cbsolve-optimal-checkpoint", 1, "checkpoint.json"
+#: Version 2 (issue 43): a class of a second guess being expanded may be recorded by its value
+#: alone (``tree`` and ``wins`` null), which version 1 readers would not expect.
+FORMAT, VERSION, FILE_NAME = "cbsolve-optimal-checkpoint", 2, "checkpoint.json"
+#: The versions :func:`read` accepts (a version-1 state is a version-2 one).
+READS = (1, 2)
 #: Seconds between two writes while the search proves something new (--checkpoint-every).
 DEFAULT_EVERY = 60.0
 
@@ -79,16 +83,43 @@ def path_of(directory) -> Path:
     return Path(directory) / FILE_NAME
 
 
+def directory_of(directory) -> Path:
+    """``directory`` as a Path, refused (CheckpointError) when it names something that is
+    not a directory (a checkpoint is a directory holding ``checkpoint.json``)."""
+    path = Path(directory)
+    if path.exists() and not path.is_dir():
+        raise CheckpointError(f"{str(directory)!r} is a file, not a directory (a checkpoint is "
+                              f"a directory holding {FILE_NAME})")
+    return path
+
+
 def read(directory) -> dict:
-    """The checkpoint document in ``directory``, its format, version and checksum checked."""
-    path = path_of(directory)
+    """The checkpoint document in ``directory``: UTF-8 JSON of the checkpoint format, of a
+    version this cbsolve reads, matching its checksum (CheckpointError otherwise: one line)."""
+    path = path_of(directory_of(directory))
     try:
-        doc = files.read_doc(path, FORMAT, "checkpoint")
-    except files.ShardFileError as exc:
-        raise CheckpointError(str(exc).replace("run its shard again", "start without it")
-                              ) from None
-    if doc.get("version") != VERSION or not isinstance(doc.get("identity"), dict) \
-            or not isinstance(doc.get("state"), dict):
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise CheckpointError(f"no checkpoint at {str(path)!r}") from None
+    except OSError as exc:
+        raise CheckpointError(f"cannot read checkpoint {str(path)!r}: "
+                              f"{exc.strerror or exc}") from None
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CheckpointError(f"{str(path)!r} is not a checkpoint (not UTF-8 text)") from None
+    except (ValueError, RecursionError):
+        raise CheckpointError(f"{str(path)!r} is not a checkpoint: not whole JSON (truncated "
+                              "or damaged): delete it and start without it") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise CheckpointError(f"{str(path)!r} is not a checkpoint (format {FORMAT})")
+    if doc.get("version") not in READS:
+        raise CheckpointError(f"checkpoint {str(path)!r} has version {doc.get('version')!r}; "
+                              f"this cbsolve reads versions {', '.join(map(str, READS))}")
+    if doc.get("checksum") != files.checksum(doc):
+        raise CheckpointError(f"checkpoint {str(path)!r} does not match its checksum (tampered "
+                              "with or damaged): delete it and start without it")
+    if not isinstance(doc.get("identity"), dict) or not isinstance(doc.get("state"), dict):
         raise CheckpointError(f"checkpoint {str(path)!r} is malformed")
     return doc
 
@@ -111,7 +142,7 @@ class Checkpoint:
 
     def __init__(self, directory, ident: dict, every: float = DEFAULT_EVERY,
                  resume: bool = True) -> None:
-        self.directory, self.ident, self.every = Path(directory), ident, float(every)
+        self.directory, self.ident, self.every = directory_of(directory), ident, float(every)
         self.lock = threading.RLock()      # the state's
         self._writing = threading.Lock()   # the file's
         self.state: dict = {}
@@ -129,6 +160,7 @@ class Checkpoint:
                     f"the checkpoint in {str(directory)!r} is for another search "
                     f"({describe(doc['identity'])}), not this one ({describe(ident)}): "
                     "use another directory, or --resume DIR alone")
+            _check(doc, directory)
             self.state, self.resumed = doc["state"], True
         else:
             try:
@@ -253,6 +285,17 @@ class Part:
         from .expected import ExpectedSteps
 
         return ExpectedSteps(self, search)
+
+
+def _check(doc: dict, directory) -> None:
+    """Refuse (CheckpointError, one line) a state that contradicts itself (:mod:`.checks`)."""
+    from .checks import Contradiction, check_state
+
+    try:
+        check_state(doc["identity"], doc["state"])
+    except Contradiction as exc:
+        raise CheckpointError(f"the checkpoint in {str(directory)!r} contradicts itself: {exc}; "
+                              "delete it and start without it") from None
 
 
 def _sealed_text(body: dict) -> str:
