@@ -174,7 +174,8 @@ def _not_started(variant, objective, guesses, max_depth, why: str | None = None
     from ..status import Status
 
     stop = None if why is not None else stopped_by()
-    note = why or f"exact search not started: {stop.reached()} while the bounds and strategies ran"
+    note = why or (f"exact search not started: {stopped_by().reached()} while the bounds and "
+                   "strategies ran")
     return SearchResult(objective, Status.UNKNOWN, False, CodeSpace(variant).size,
                         max_depth=max_depth, guesses=guesses, stop=stop, notes=[note])
 
