@@ -79,7 +79,7 @@ class Game:
     def __init__(self, variant: Variant, mode: str = "both", console: Console | None = None,
                  strategy: str = "minimax", seed: int | None = None, secret: str | None = None,
                  guesses: str = "all", coach: bool = False, objective: str = "worst",
-                 time_limit: float | None = ASSIST_SECONDS):
+                 time_limit: float | None = ASSIST_SECONDS, host: str = "honest"):
         if mode not in MODES:
             from ..errors import unknown_name
 
@@ -91,7 +91,7 @@ class Game:
         self.strategy, self.guesses = strategy, guesses
         self.objective, self.time_limit = objective, time_limit
         self.console = console or Console()
-        self.host = Host(variant, seed=seed, secret=secret) if mode != "host" else None
+        self.host = _host(variant, host, mode, seed, secret, time_limit)
         self.guesser = (Guesser(variant, strategy=strategy, seed=seed, guesses=guesses,
                                 objective=objective, backend_time_limit=time_limit)
                         if mode != "guess" else None)
@@ -158,7 +158,9 @@ class Game:
         c, v = self.console, self.variant
         if self.host:
             example = self.host.space.format(self.host.space.code_at(0))
-            c.say(f"I have chosen a secret. Codes look like {example}.")
+            chosen = ("I have chosen a secret" if isinstance(self.host, Host) else
+                      f"I play the {self.host.host} host: I keep every secret my replies allow")
+            c.say(f"{chosen}. Codes look like {example}.")
         if self.guesser:
             c.say(f"Think of a secret; I will guess it. Score my guesses as {reply_syntax(v)}.")
 
@@ -380,6 +382,21 @@ class Game:
                 c.say(f"I win! My secret was {r.secret}.")
         else:
             r.winner = "you" if self.mode == "guess" else "computer"
+
+
+def _host(variant, host, mode, seed, secret, time_limit):
+    """The code-maker: honest (a secret drawn or given) or shifting (cbsolve/play/hosts.py)."""
+    if host == "honest":
+        return Host(variant, seed=seed, secret=secret) if mode != "host" else None
+    from .hosts import ShiftingHost, check_host
+
+    check_host(host)
+    if mode == "host":
+        raise CbsolveError(f"--host {host} is the computer as code-maker: use --mode guess or "
+                           "both")
+    shifting = ShiftingHost(variant, host, time_limit)
+    shifting.new(secret)
+    return shifting
 
 
 def play(variant: Variant, mode: str = "both", console: Console | None = None,
