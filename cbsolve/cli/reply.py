@@ -25,8 +25,10 @@ from ._log import read_log, report_inconsistent
 @variant_options
 @json_option
 def reply_command(entries, log_file, guess, host, time_limit, variant, as_json) -> int:
-    """The host's reply to --guess after ENTRIES (its own earlier replies), never
-    contradicting them."""
+    """The reply of a host that never fixes its secret (evil: keep the most secrets;
+    adversary: the hardest class).
+
+    ENTRIES are its earlier replies; the reply never contradicts them."""
     from ..play.hosts import check_host, host_reply
     from ._budget import TimeLimit
 
