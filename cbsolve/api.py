@@ -378,11 +378,11 @@ def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
 def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
            difficulty: str = "medium", clues: int | None = None, distractors: int = 0,
            deadline: Deadline | None = None, time_limit: float | None = None) -> Puzzle:
-    """A seeded log with exactly one consistent secret (``cbsolve puzzle``), verified by the
-    native filter: ``difficulty`` easy (random clues), medium (a minimal clue set), hard
-    (minimal, weaker clues); ``clues=K`` exactly K clues; ``distractors=K`` wrong answers one
-    symbol away from the secret (:mod:`cbsolve.play.puzzle`). A deadline stops the draws
-    for ``clues=K`` (CbsolveError).
+    """A seeded log with exactly one consistent secret (``cbsolve puzzle``), verified over
+    every code; every clue needed. ``difficulty`` easy/medium/hard is a band of the measured
+    ``difficulty_measure`` (the candidates a fixed reference solver carries; drawn until it
+    fits); ``clues=K`` exactly K clues; ``distractors=K`` wrong answers one symbol away from
+    the secret (:mod:`cbsolve.play.puzzle`). A deadline stops the draws (CbsolveError).
 
     >>> p = puzzle("mastermind", seed=11, distractors=2)
     >>> consistent(p.tokens(), variant="mastermind", limit=None).secrets == [p.secret]
