@@ -26,6 +26,12 @@ from ._budget import TimeLimit
 @click.option("--seed", type=SEED, default=None,
               help="Seed (default: drawn at random and printed, so the puzzle can be made "
                    "again); with --count, the first of seeds S, S+1, ...")
+@click.option("--kind", default="find", show_default=True,
+              metavar="find|count|wrong-reply|best-guess",
+              help="The question: find the secret; count: how many secrets the first entries "
+                   "leave; wrong-reply: which reply was changed (the correction unique); "
+                   "best-guess: a worst-case optimal next guess and its exact value. The "
+                   "answer is in 'answer'.")
 @click.option("--count", type=POSITIVE, default=None, metavar="K",
               help="K puzzles, of seeds S, S+1, ... (each the puzzle --seed S+i gives).")
 @click.option("--jsonl", "as_jsonl", is_flag=True,
@@ -36,8 +42,8 @@ from ._budget import TimeLimit
                    "with a line {\"complete\": false, ...}.")
 @variant_options
 @json_option
-def puzzle_command(difficulty, clues, distractors, seed, count, as_jsonl, time_limit, variant,
-                   as_json) -> int:
+def puzzle_command(difficulty, clues, distractors, seed, kind, count, as_jsonl, time_limit,
+                   variant, as_json) -> int:
     """A log that exactly one secret satisfies, verified by the native filter."""
     from ..api import puzzle
 
@@ -47,11 +53,11 @@ def puzzle_command(difficulty, clues, distractors, seed, count, as_jsonl, time_l
         raise CbsolveError(f"--count {count} with --json: --json prints one document; "
                            "use --jsonl for one document a line")
     if count is not None or as_jsonl:
-        return _stream(variant, difficulty, clues, distractors, seed, count or 1, time_limit,
-                       as_jsonl)
+        return _stream(variant, difficulty, clues, distractors, seed, kind, count or 1,
+                       time_limit, as_jsonl)
     budget = TimeLimit.from_option(time_limit, time_policy.PUZZLE_SECONDS)
     p = puzzle(variant, seed=seed, difficulty=difficulty, clues=clues, distractors=distractors,
-               deadline=budget.deadline)
+               deadline=budget.deadline, kind=kind)
     emit(as_json, p.to_json(), _text(p))
     return EXIT_OK
 
@@ -63,17 +69,21 @@ def _text(p) -> str:
              *(f"  {t}" for t in p.tokens())]
     if p.distractors:
         lines.append(f"  wrong answers one symbol away: {' '.join(p.distractors)}")
-    lines.append(f"  the one consistent secret: {p.secret} (verified)")
+    if p.answer is not None:
+        lines.append(f"  {p.kind}: answer {p.answer}")
+    else:
+        lines.append(f"  the one consistent secret: {p.secret} (verified)")
     return "\n".join(lines)
 
 
-def _stream(variant, difficulty, clues, distractors, seed, count, time_limit, as_jsonl) -> int:
+def _stream(variant, difficulty, clues, distractors, seed, kind, count, time_limit,
+            as_jsonl) -> int:
     from ..play.puzzle_stream import json_lines, puzzles
 
     budget = TimeLimit.from_option(time_limit, None)
     first = secrets.randbits(32) if seed is None else seed
     stream = puzzles(variant, seed=first, count=count, difficulty=difficulty, clues=clues,
-                     distractors=distractors, deadline=budget.deadline)
+                     distractors=distractors, deadline=budget.deadline, kind=kind)
     made = _Counted(stream)
     out = sys.stdout
     chunks = json_lines(made) if as_jsonl else (_text(p) + "\n" for p in made)

@@ -61,6 +61,8 @@ class Puzzle:
     distractors: list[str] = field(default_factory=list)
     attempts: int = 1                # puzzles drawn to reach the label (and number of clues)
     difficulty_measure: dict = field(default_factory=dict)
+    kind: str = "find"               # cbsolve/play/puzzle_kinds.py
+    answer: dict | None = None       # the answer of a kind other than find
 
     @property
     def clues(self) -> int:
@@ -81,10 +83,15 @@ class Puzzle:
                 "entries": self.entries, "clues": self.clues, "seed": self.seed,
                 "difficulty": self.difficulty, "difficulty_measure": self.difficulty_measure,
                 "minimal": self.minimal, "verified": self.verified,
-                "distractors": self.distractors, "attempts": self.attempts}
+                "distractors": self.distractors, "attempts": self.attempts, "kind": self.kind,
+                **({} if self.answer is None else {"answer": self.answer})}
 
 
-def check_request(difficulty: str, clues: int | None, distractors: int) -> None:
+def check_request(difficulty: str, clues: int | None, distractors: int,
+                  kind: str = "find") -> None:
+    from .puzzle_kinds import check_kind
+
+    check_kind(kind)
     if difficulty not in DIFFICULTIES:
         raise unknown_name("difficulty", difficulty, DIFFICULTIES)
     if clues is not None and clues < 1:
@@ -95,7 +102,7 @@ def check_request(difficulty: str, clues: int | None, distractors: int) -> None:
 
 def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = "medium",
                 clues: int | None = None, distractors: int = 0,
-                deadline: Deadline | None = None) -> Puzzle:
+                deadline: Deadline | None = None, kind: str = "find") -> Puzzle:
     """A verified unique-secret puzzle (see the module docstring); ``seed`` None draws one,
     recorded in the result. A label (and number of clues) not reached in :data:`ATTEMPTS`
     draws, or before ``deadline`` expires (checked between draws), raises CbsolveError naming
@@ -103,7 +110,7 @@ def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = 
     from .puzzle_difficulty import fits, label_of, score
     from .puzzle_draw import Stream
 
-    check_request(difficulty, clues, distractors)
+    check_request(difficulty, clues, distractors, kind)
     maker = maker_for(variant)
     seed = _secrets.randbits(32) if seed is None else int(seed)
     rng = Stream(seed)
@@ -114,7 +121,12 @@ def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = 
         seen.add(len(d.guesses))
         if (clues is None or len(d.guesses) == clues) and \
                 fits(difficulty, d.candidates_after, maker.size):
-            return maker.finish(d, rng, seed, difficulty, distractors, attempt)
+            puzzle = maker.finish(d, rng, seed, difficulty, distractors, attempt)
+            if kind != "find":
+                from .puzzle_kinds import apply_kind
+
+                apply_kind(maker, puzzle, d, rng, kind, deadline)
+            return puzzle
         labels.add(label_of(score(sum(d.candidates_after[:-1]), maker.size)))
         if deadline is not None and deadline.expired():
             break

@@ -17,16 +17,16 @@ from .puzzle import Puzzle, check_request, make_puzzle, maker_for
 
 def puzzles(variant: Variant, *, seed: int, count: int, difficulty: str = "medium",
             clues: int | None = None, distractors: int = 0,
-            deadline: Deadline | None = None) -> Iterator[Puzzle]:
+            deadline: Deadline | None = None, kind: str = "find") -> Iterator[Puzzle]:
     """``count`` puzzles of seeds ``seed``, ``seed + 1``, ...; stops early (the caller says
     so) when ``deadline`` expires between two puzzles."""
-    check_request(difficulty, clues, distractors)
+    check_request(difficulty, clues, distractors, kind)
     maker_for(variant)                     # a bad variant fails before the first line
     for i in range(count):
         if deadline is not None and i and deadline.expired():
             return
         yield make_puzzle(variant, seed=seed + i, difficulty=difficulty, clues=clues,
-                          distractors=distractors, deadline=deadline)
+                          distractors=distractors, deadline=deadline, kind=kind)
 
 
 def json_lines(stream: Iterator[Puzzle], batch: int = 256) -> Iterator[str]:

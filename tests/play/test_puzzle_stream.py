@@ -120,3 +120,38 @@ def test_serve_answers_puzzle_as_the_command_line_does():
     expected = cb.puzzle("mastermind", seed=12, difficulty="easy").to_json()
     assert first == {"id": 1, **expected, "exit": 0}
     assert second["exit"] == 2 and "--jsonl" in second["error"]
+
+
+@pytest.mark.parametrize("variant", [cb.Variant.preset("mastermind"),
+                                     cb.Variant(3, "012345", repeats=False)],
+                         ids=lambda v: v.describe())
+def test_kinds_answers_are_what_the_plain_rule_and_the_diagnosis_say(variant):
+    for seed in range(3):
+        p = cb.puzzle(variant, seed=seed, kind="count")
+        assert p.kind == "count" and p.clues < cb.puzzle(variant, seed=seed).clues
+        assert p.answer["secrets"] == len(brute_force_consistent(variant, parsed(p)))
+
+        p = cb.puzzle(variant, seed=seed, kind="wrong-reply")
+        assert brute_force_consistent(variant, parsed(p)) == []
+        k, true = p.answer["entry"], p.answer["reply"]
+        fixed = [dict(e) for e in p.entries]
+        bulls, _, cows = true.partition(",")
+        fixed[k - 1].update(bulls=int(bulls), **({"cows": int(cows)} if cows else {}))
+        p.entries = fixed
+        assert brute_force_consistent(variant, parsed(p)) == [CodeSpace(variant).parse(p.secret)]
+        # the diagnosis (cbsolve consistent) finds that one correction and no other
+        p.entries = [dict(e) for e in p.entries]
+        p.entries[k - 1].update(bulls=int(p.answer["given"].split(",")[0]))
+        if "," in p.answer["given"]:
+            p.entries[k - 1]["cows"] = int(p.answer["given"].split(",")[1])
+        found = cb.consistent(p.tokens(), variant=variant, count=True)
+        single = [(c["entry"], c["to"]) for c in found.corrections if c["replies"] == 1]
+        assert single == [(k, true)]
+
+
+def test_best_guess_answer_is_the_exact_optimum_from_its_position():
+    p = cb.puzzle("mastermind", seed=4, kind="best-guess")
+    left = p.answer["secrets"]
+    assert left >= 3 and p.answer["worst"] >= 2
+    advice = cb.next_guess(p.tokens(), variant="mastermind", strategy="optimal")
+    assert advice.needed.lower == advice.needed.upper == p.answer["worst"]
