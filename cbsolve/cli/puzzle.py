@@ -36,17 +36,28 @@ from ._budget import TimeLimit
               help="K puzzles, of seeds S, S+1, ... (each the puzzle --seed S+i gives).")
 @click.option("--jsonl", "as_jsonl", is_flag=True,
               help="One JSON document a line (the streaming form of --json).")
+@click.option("--export", "export_dir", default=None, metavar="DIR",
+              help="With --count: write DIR/train.jsonl, DIR/test.jsonl and a dataset card "
+                   "(Hugging Face datasets loads them); the splits share no puzzle up to "
+                   "symmetry.")
+@click.option("--test-fraction", type=click.FloatRange(0, 1), default=0.1, show_default=True,
+              help="With --export: the share of orbit keys that go to the test split.")
 @click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
               help=f"Stop drawing after this long (default {time_policy.PUZZLE_SECONDS:g} for "
                    "one puzzle, none for --count; 0: no limit). A stream stopped by it ends "
                    "with a line {\"complete\": false, ...}.")
 @variant_options
 @json_option
-def puzzle_command(difficulty, clues, distractors, seed, kind, count, as_jsonl, time_limit,
-                   variant, as_json) -> int:
+def puzzle_command(difficulty, clues, distractors, seed, kind, count, as_jsonl, export_dir,
+                   test_fraction, time_limit, variant, as_json) -> int:
     """A log that exactly one secret satisfies, verified by the native filter."""
     from ..api import puzzle
 
+    if export_dir is not None:
+        if count is None or as_jsonl:
+            raise CbsolveError("--export DIR writes a stream: give --count K (and not --jsonl)")
+        return _export(variant, difficulty, clues, distractors, seed, kind, count, time_limit,
+                       export_dir, test_fraction, as_json)
     if as_json and as_jsonl:
         raise CbsolveError("--json and --jsonl: give one (--jsonl streams one document a line)")
     if as_json and count is not None and count > 1:
@@ -98,6 +109,35 @@ def _stream(variant, difficulty, clues, distractors, seed, kind, count, time_lim
                    f"stopped at the time limit after {made.n} of {count} puzzles "
                    f"(next seed {first + made.n})") + "\n")
         out.flush()
+    return EXIT_OK
+
+
+def _export(variant, difficulty, clues, distractors, seed, kind, count, time_limit, folder,
+            fraction, as_json) -> int:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from ..play.puzzle_export import export
+    from ..play.puzzle_stream import puzzles
+
+    budget = TimeLimit.from_option(time_limit, None)
+    first = secrets.randbits(32) if seed is None else seed
+    stream = _Counted(puzzles(variant, seed=first, count=count, difficulty=difficulty,
+                              clues=clues, distractors=distractors, deadline=budget.deadline,
+                              kind=kind))
+    try:
+        release = version("cbsolve")
+    except PackageNotFoundError:
+        release = "source"
+    try:
+        counts = export(stream, folder, fraction, {
+            "variant": variant.describe(), "count": count, "seed": first,
+            "difficulty": difficulty, "kind": kind, "version": release})
+    except OSError as exc:
+        raise CbsolveError(f"--export {folder}: {exc.strerror or exc}") from None
+    doc = {"command": "puzzle", "export": str(folder), "seed": first, **counts,
+           "complete": stream.n == count}
+    emit(as_json, doc, f"{counts['train']} train and {counts['test']} test puzzles in {folder}"
+         + ("" if stream.n == count else f" (stopped at the time limit after {stream.n})"))
     return EXIT_OK
 
 

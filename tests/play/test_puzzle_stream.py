@@ -155,3 +155,41 @@ def test_best_guess_answer_is_the_exact_optimum_from_its_position():
     assert left >= 3 and p.answer["worst"] >= 2
     advice = cb.next_guess(p.tokens(), variant="mastermind", strategy="optimal")
     assert advice.needed.lower == advice.needed.upper == p.answer["worst"]
+
+
+def test_the_orbit_key_is_blind_to_renamed_symbols_and_permuted_positions():
+    import random
+
+    from cbsolve.play.puzzle_export import orbit_key
+
+    rng = random.Random(5)
+    for variant in (cb.Variant.preset("bulls-cows"), cb.Variant.preset("mastermind")):
+        for seed in range(4):
+            p = cb.puzzle(variant, seed=seed)
+            symbols = list(variant.symbols)
+            renamed = dict(zip(symbols, rng.sample(symbols, len(symbols))))
+            order = rng.sample(range(variant.length), variant.length)
+            copy = [{**e, "guess": "".join(renamed[e["guess"][i]] for i in order)}
+                    for e in p.entries]
+            assert orbit_key(variant, copy) == orbit_key(variant, p.entries)
+            other = cb.puzzle(variant, seed=seed + 100)
+            assert orbit_key(variant, other.entries) != orbit_key(variant, p.entries)
+
+
+def test_export_splits_share_no_orbit_and_datasets_loads_them(tmp_path):
+    from cbsolve.play.puzzle_export import orbit_key
+
+    assert main(["puzzle", "--count", "60", "--seed", "7", "--variant", "mastermind",
+                 "--export", str(tmp_path), "--test-fraction", "0.3"]) == 0
+    split = {name: [json.loads(line) for line in (tmp_path / f"{name}.jsonl").open()]
+             for name in ("train", "test")}
+    assert len(split["train"]) + len(split["test"]) == 60 and split["test"]
+    keys = {name: {orbit_key(cb.Variant.preset("mastermind"), d["entries"]) for d in docs}
+            for name, docs in split.items()}
+    assert not keys["train"] & keys["test"]
+    assert "configs:" in (tmp_path / "README.md").read_text()
+    datasets = pytest.importorskip("datasets")
+    loaded = datasets.load_dataset("json", data_files={
+        "train": str(tmp_path / "train.jsonl"), "test": str(tmp_path / "test.jsonl")})
+    assert loaded["test"].num_rows == len(split["test"])
+    assert loaded["train"][0]["secret"] == split["train"][0]["secret"]
