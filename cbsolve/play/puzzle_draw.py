@@ -2,7 +2,7 @@
 the reference solver's order (cbsolve/play/puzzle.py builds on it; docs/contract.md,
 ``puzzle``).
 
-Speed (issue 41: thousands of puzzles a second from one process). Every clue is a row of the
+Speed (thousands of puzzles a second from one process). Every clue is a row of the
 reply matrix: ``row[c]`` is the reply code ``c`` gives the guess. Up to :data:`MATRIX_LIMIT`
 codes the whole matrix is scored once per process (Bulls & Cows 4/10: 25 MB, ~0.1 s) and a row
 is a slice; beyond, a row is scored when needed against the code space packed once.

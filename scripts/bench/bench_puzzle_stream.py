@@ -1,5 +1,5 @@
 """Benchmark ``cbsolve puzzle --count K --jsonl``: puzzles a second of the whole process
-(docs/benchmarks.md, "Puzzle streams"; issue 41 target: >= 2,000 medium puzzles a second on
+(docs/benchmarks.md, "Puzzle streams"; the target: >= 2,000 medium puzzles a second on
 Bulls & Cows 4/10).
 
     python scripts/bench/bench_puzzle_stream.py                    # 10,000 medium, BC 4/10

@@ -1,4 +1,4 @@
-"""Puzzle streams and measured difficulty (issue 41, point 3): ``puzzle --count K --jsonl`` is
+"""Puzzle streams and measured difficulty: ``puzzle --count K --jsonl`` is
 ``puzzle --seed S+i`` line by line; the native draw and its Python twin agree; the measure is
 what the plain rule recomputes; ``serve`` answers ``puzzle``."""
 from __future__ import annotations
