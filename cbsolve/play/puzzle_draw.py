@@ -99,13 +99,23 @@ def draw(replies: Replies, stream: Stream, recipe: str, native: bool = True) -> 
     """One puzzle from ``stream`` (the native kernel over the whole matrix, else
     :func:`reference`: the same words in the same order, the same puzzle)."""
     choices = CHOICES[recipe]
-    if native and replies.full is not None:
-        from .._native import puzzle as _core
-
-        order, after, stream.state = _core.draw(replies.full, stream.state, choices,
-                                                recipe == "hard")
+    core = _native() if native and replies.full is not None else None
+    if core is not None:
+        order, after, stream.state = core.draw(replies.full, stream.state, choices,
+                                               recipe == "hard")
         return Draw(order[0], order[1:], after)
     return reference(replies, stream, choices, recipe == "hard")
+
+
+@lru_cache(maxsize=1)
+def _native():
+    """The kernel module, or None in a build made before it existed (the twin then draws the
+    same puzzles, slower)."""
+    try:
+        from .._native import puzzle
+    except ImportError:
+        return None
+    return puzzle
 
 
 def reference(replies: Replies, stream: Stream, choices: int, weakest: bool) -> Draw:
