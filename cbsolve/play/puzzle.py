@@ -158,15 +158,16 @@ class _Maker:
 
     def __init__(self, variant: Variant, space):
         from ..scoring import pack
-        from .puzzle_draw import Replies
+        from .puzzle_draw import MATRIX_LIMIT, Replies
 
         self.variant, self.space = variant, space
         self.size = int(space.size)
         self.replies = Replies(variant, space)
         self.packed = pack(variant, space.codes)
         self.width = variant.length + 1
-        # every code's name, listed once where the reply matrix is kept (small spaces)
-        self.names = space.format_many(space.codes) if self.replies.full is not None else None
+        self.drawn = 0
+        # every code's name, listed once where the reply matrix can be kept (small spaces)
+        self.names = space.format_many(space.codes) if self.size <= MATRIX_LIMIT else None
 
     def name(self, index: int) -> str:
         if self.names is not None:
@@ -174,8 +175,11 @@ class _Maker:
         return self.space.format(self.space.codes[index])
 
     def draw(self, rng, difficulty: str):
-        from .puzzle_draw import draw
+        from .puzzle_draw import WARM_UP, draw
 
+        self.drawn += 1
+        if self.drawn > WARM_UP:
+            self.replies.whole()
         return draw(self.replies, rng, difficulty)
 
     def verify(self, d, replies: list[int]) -> bool:

@@ -3,9 +3,10 @@ the reference solver's order (cbsolve/play/puzzle.py builds on it; docs/contract
 ``puzzle``).
 
 Speed (thousands of puzzles a second from one process). Every clue is a row of the
-reply matrix: ``row[c]`` is the reply code ``c`` gives the guess. Up to :data:`MATRIX_LIMIT`
-codes the whole matrix is scored once per process (Bulls & Cows 4/10: 25 MB, ~0.1 s) and a row
-is a slice; beyond, a row is scored when needed against the code space packed once.
+reply matrix: ``row[c]`` is the reply code ``c`` gives the guess. A process's first puzzles
+score the rows they need; from the :data:`WARM_UP`-th on (and in a stream at once), up to
+:data:`MATRIX_LIMIT` codes, the whole matrix is scored once (Bulls & Cows 4/10: 25 MB,
+~0.1 s) and the native kernel draws over it. Both give the same puzzles (the same words).
 
 Each code's *fail set* is the bit set of clues it contradicts (bit j: clue j). The secret's is
 empty and, once the clues leave it alone, every other code's is not. So the whole puzzle is a
@@ -26,6 +27,9 @@ from ..variant import Variant
 
 #: Largest code space whose whole reply matrix is kept (size^2 bytes: 67 MB at the limit).
 MATRIX_LIMIT = 8192
+#: Puzzles a process draws row by row before it scores the whole matrix (one puzzle from the
+#: command line does not pay for 25 million scores).
+WARM_UP = 8
 #: Random guesses each clue is chosen from, and which one is kept, per recipe: ``easy`` the
 #: strongest (fewest candidates left), ``hard`` the weakest that still removes one. The recipe
 #: only proposes; the label is decided on the measure (cbsolve/play/puzzle_difficulty.py).
@@ -43,13 +47,19 @@ def _matrix(variant: Variant) -> np.ndarray:
 
 
 class Replies:
-    """Reply rows of one variant: slices of the whole matrix, or scored one by one."""
+    """Reply rows of one variant: slices of the whole matrix once it is built
+    (:meth:`whole`), else scored one by one."""
 
     def __init__(self, variant: Variant, space: CodeSpace):
         self.variant, self.space = variant, space
         self.size = int(space.size)
-        self.full = _matrix(variant) if self.size <= MATRIX_LIMIT else None
-        self.packed = None if self.full is not None else pack(variant, space.codes)
+        self.full: np.ndarray | None = None
+        self.packed = pack(variant, space.codes)
+
+    def whole(self) -> None:
+        """Score the whole matrix (when it fits): worth it for more than a few puzzles."""
+        if self.full is None and self.size <= MATRIX_LIMIT:
+            self.full = _matrix(self.variant)
 
     def row(self, guess: int) -> np.ndarray:
         if self.full is not None:

@@ -21,7 +21,9 @@ def puzzles(variant: Variant, *, seed: int, count: int, difficulty: str = "mediu
     """``count`` puzzles of seeds ``seed``, ``seed + 1``, ...; stops early (the caller says
     so) when ``deadline`` expires between two puzzles."""
     check_request(difficulty, clues, distractors, kind)
-    maker_for(variant)                     # a bad variant fails before the first line
+    maker = maker_for(variant)             # a bad variant fails before the first line
+    if count > 1:
+        maker.replies.whole()
     for i in range(count):
         if deadline is not None and i and deadline.expired():
             return

@@ -34,6 +34,8 @@ def parsed(p):
 @pytest.mark.parametrize("recipe", ["easy", "medium", "hard"])
 def test_the_native_draw_and_its_python_twin_give_the_same_puzzle(variant, recipe):
     replies = maker_for(variant).replies
+    replies.whole()                              # the kernel draws over the whole matrix
+    assert replies.full is not None
     for seed in range(25):
         a, b = draw.Stream(seed), draw.Stream(seed)
         assert draw.draw(replies, a, recipe) == draw.draw(replies, b, recipe, native=False)
@@ -77,6 +79,20 @@ def test_labels_follow_the_measure_on_bulls_and_cows():
                   for s in range(20)] for d in pd.BANDS}
     assert max(scores["easy"]) < min(scores["medium"])
     assert max(scores["medium"]) < min(scores["hard"])
+
+
+def test_a_process_first_puzzles_row_by_row_equal_the_later_ones_over_the_matrix():
+    from cbsolve.play.puzzle import _Maker
+
+    variant = cb.Variant(3, "0123456", repeats=False)
+    fresh = _Maker(variant, CodeSpace(variant))          # rows scored one by one
+    rows = [fresh.finish(fresh.draw(draw.Stream(s), "medium"), draw.Stream(0), s, "medium",
+                         0, 1).to_json() for s in range(3)]
+    assert fresh.replies.full is None
+    fresh.replies.whole()
+    whole = [fresh.finish(fresh.draw(draw.Stream(s), "medium"), draw.Stream(0), s, "medium",
+                          0, 1).to_json() for s in range(3)]
+    assert fresh.replies.full is not None and rows == whole
 
 
 def test_the_stream_is_the_single_puzzles_seed_by_seed(capsys):
