@@ -146,3 +146,20 @@ def test_play_guess_mode_with_the_evil_host_answers_as_reply_does():
     log.extend_tokens(["1122:0,0"])
     expected = host_reply(log, "3344", "evil")
     assert (second["bulls"], second["cows"]) == (expected.bulls, expected.cows)
+
+
+def test_classes_left_unsolved_by_the_trees_upper_ends_could_not_have_won(monkeypatch):
+    import cbsolve.play.hosts as hosts
+
+    v = cb.Variant.preset("mastermind")
+    log = FeedbackLog(v)                                # the opening, on the shipped tree
+    guess = shipped_tree(v, "worst")["root"]["guess"]
+    pruned = host_reply(log, guess, "adversary")
+    assert any(c.beaten for c in pruned.classes) and pruned.exact
+    monkeypatch.setattr(hosts, "_tree_uppers", lambda *args: {})
+    full = host_reply(log, guess, "adversary")          # every class solved
+    assert not any(c.beaten for c in full.classes) and full.exact
+    assert (pruned.bulls, pruned.cows) == (full.bulls, full.cows)
+    exact = {c.response: c.upper for c in full.classes}
+    for c in pruned.classes:
+        assert c.upper == exact[c.response] if c.exact else c.upper >= exact[c.response]
