@@ -429,12 +429,15 @@ def _reviewing(variant):
 
 def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
            difficulty: str = "medium", clues: int | None = None, distractors: int = 0,
-           deadline: Deadline | None = None, time_limit: float | None = None) -> Puzzle:
-    """A seeded log with exactly one consistent secret (``cbsolve puzzle``), verified by the
-    native filter: ``difficulty`` easy (random clues), medium (a minimal clue set), hard
-    (minimal, weaker clues); ``clues=K`` exactly K clues; ``distractors=K`` wrong answers one
-    symbol away from the secret (:mod:`cbsolve.play.puzzle`). A deadline stops the draws
-    for ``clues=K`` (CbsolveError).
+           deadline: Deadline | None = None, time_limit: float | None = None,
+           kind: str = "find") -> Puzzle:
+    """A seeded log with exactly one consistent secret (``cbsolve puzzle``), verified over
+    every code; every clue needed. ``difficulty`` easy/medium/hard is a band of the measured
+    ``difficulty_measure`` (the candidates a fixed reference solver carries; drawn until it
+    fits); ``clues=K`` exactly K clues; ``distractors=K`` wrong answers one symbol away from
+    the secret (:mod:`cbsolve.play.puzzle`); ``kind`` count, wrong-reply or best-guess turns
+    it into another question with its ``answer`` (:mod:`cbsolve.play.puzzle_kinds`). A
+    deadline stops the draws (CbsolveError).
 
     >>> p = puzzle("mastermind", seed=11, distractors=2)
     >>> consistent(p.tokens(), variant="mastermind", limit=None).secrets == [p.secret]
@@ -446,7 +449,8 @@ def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
     return make_puzzle(as_variant(variant), seed=_check.seed(seed),
                        difficulty=_check.text(difficulty, "difficulty"),
                        clues=_check.positive(clues, "clues"),
-                       distractors=_check.whole(distractors, "distractors"), deadline=budget)
+                       distractors=_check.whole(distractors, "distractors"), deadline=budget,
+                       kind=_check.text(kind, "kind"))
 
 
 def bounds(variant: VariantLike | None = None, *, search: bool = True, strategies: bool = True,

@@ -29,8 +29,9 @@ STATIC_SECONDS = 60.0
 BOUNDS_SECONDS = 30.0
 #: ``assist`` (and the game engine's solver calls): one answer per typed entry, within seconds.
 ASSIST_SECONDS = 10.0
-#: ``puzzle --clues K``: drawing puzzles until one has K clues (a draw takes 1-12 ms on Bulls &
-#: Cows 4/10, up to 1 s on Mastermind 6x9: docs/benchmarks.md, "Public API").
+#: ``puzzle``: drawing puzzles until one fits the label (and K clues); a draw takes about
+#: 0.1 ms of CPU on Bulls & Cows 4/10 (docs/benchmarks.md, "Puzzle streams"), up to 1 s on
+#: Mastermind 6x9.
 PUZZLE_SECONDS = 30.0
 
 # --- ``auto``: choosing an engine (consistency/plan.py) ------------------------------------------

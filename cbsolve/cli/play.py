@@ -27,11 +27,15 @@ from .next import OBJECTIVE_HELP, TIME_HELP
               help="After each of your guesses, say what it costs against the best guess from "
                    "that position (on average and in the worst case; exact when at most 500 "
                    "candidates remain, else from a heuristic; labelled).")
+@click.option("--host", default="honest", show_default=True, metavar="honest|evil|adversary",
+              help="The computer as code-maker: honest (a fixed secret), evil (keeps the most "
+                   "secrets, Absurdle) or adversary (keeps the hardest class); guess and both "
+                   "modes.")
 @click.option("--quiet", is_flag=True, help="Accepted for symmetry; play shows no progress bars.")
 @variant_options
 @json_option
-def play_command(mode, strategy, objective, time_limit, seed, secret, coach, quiet, variant,
-                 as_json) -> int:
+def play_command(mode, strategy, objective, time_limit, seed, secret, coach, host, quiet,
+                 variant, as_json) -> int:
     """Play Bulls and Cows (or any variant) against the computer.
 
     At every prompt: help, undo (any depth), hint, again, fix K SCORE, confirm K, quit.
@@ -58,7 +62,7 @@ def play_command(mode, strategy, objective, time_limit, seed, secret, coach, qui
     seconds = time_policy.ASSIST_SECONDS if time_limit is None else (time_limit or None)
     console = Console(stdin=sys.stdin, stdout=sys.stderr if as_json else sys.stdout)
     result = play(variant, mode, console, strategy=strategy, seed=seed, secret=secret,
-                  coach=coach, objective=objective, turns=Turns(seconds))
+                  coach=coach, objective=objective, turns=Turns(seconds), host=host)
     if as_json:
         emit(True, result.to_json(), "")
     return EXIT_OK

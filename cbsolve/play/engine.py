@@ -417,8 +417,9 @@ class Host:
     def secret_text(self) -> str:
         return self.space.format(self.secret)
 
-    def check(self, guess: str) -> tuple[int, int]:
-        """Score a guess (text) against the secret; raises :class:`InvalidCode` when invalid."""
+    def check(self, guess: str, deadline=None) -> tuple[int, int]:
+        """Score a guess (text) against the secret; raises :class:`InvalidCode` when invalid.
+        (``deadline``: unused; a shifting host's reply takes the turn's.)"""
         from ..rule import score
 
         code = self.space.parse(guess.strip())

@@ -1,29 +1,29 @@
 """Unique-secret puzzles: seeded logs that exactly one secret satisfies (``cbsolve puzzle``).
 
-Place in the data flow: Variant -> CodeSpace -> scoring -> **puzzle** -> the native filter
-(:func:`cbsolve.consistency.native.consistent_indices`) verifies the result -> CLI, API.
-The shape LLM-evaluation and RL builders pre-play games into: a log, its one secret and,
-for multiple-choice questions, distractors.
+Place in the data flow: Variant -> CodeSpace -> reply rows -> **puzzle** (drawn in
+cbsolve/play/puzzle_draw.py, measured in cbsolve/play/puzzle_difficulty.py) -> the native
+filter (:func:`cbsolve.scoring.filter_mask` over every code) verifies the result -> CLI, API,
+``puzzle --count K --jsonl`` (cbsolve/play/puzzle_stream.py).
+The shape LLM-evaluation and RL builders pre-play games into: a log, its one secret, its
+measured difficulty and, for multiple-choice questions, distractors.
 
-How a puzzle is made (everything drawn from one ``numpy`` generator seeded with ``seed``, so
-the same seed and options give the same puzzle):
+How a puzzle is made (every random choice a word of one SplitMix64 stream seeded with
+``seed``, :class:`~.puzzle_draw.Stream`, so the same seed and options give the same puzzle):
 
 1. a secret uniformly at random;
-2. clues until one secret remains: each a random guess scored against the secret. At
-   ``hard`` difficulty each clue is the weakest of :data:`HARD_CHOICES` random guesses (the
-   one leaving the most candidates while still removing some), so more, subtler clues;
-3. ``medium`` and ``hard``: the clue set is made **minimal** (dropping any one clue leaves
-   more than one secret), by trying to drop each clue in a random order;
-4. ``clues=K``: steps 1-3 are repeated (up to :data:`ATTEMPTS` draws from the same generator)
-   until the puzzle has exactly K clues;
+2. clues until one secret remains: each a random guess scored against the secret, proposed
+   by the label's recipe (``easy``: the strongest of a few random guesses, ``medium``: one,
+   ``hard``: the weakest of several that still removes a candidate);
+3. the clue set is made **minimal** (dropping any one clue leaves more than one secret), by
+   trying to drop each clue in a random order, and listed in the reference solver's order;
+4. its difficulty is **measured** (:mod:`.puzzle_difficulty`: the candidates a fixed
+   reference solver carries); draws go on (up to :data:`ATTEMPTS`) until the measure falls in
+   the label's band and, with ``clues=K``, the puzzle has exactly K clues;
 5. ``distractors=K``: K codes one symbol away from the secret (one position changed to
    another symbol of the alphabet), each ruled out by the log: wrong answers for
    multiple-choice questions that are as close to the secret as a code can be;
 6. the native filter lists the codes consistent with the log: the puzzle is returned only
    when that list is exactly the secret (``verified``).
-
-Each clue's consistent set is a boolean mask over the code space, so uniqueness checks while
-building and minimising are ANDs of masks (Mastermind 6x9, 531,441 codes: well under 2 s).
 
 >>> p = make_puzzle(Variant.preset("bulls-cows"), seed=7, difficulty="medium")
 >>> p.verified, p.minimal, p.secret == make_puzzle(Variant.preset("bulls-cows"), seed=7).secret
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import secrets as _secrets
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..deadline import Deadline
 from ..errors import CbsolveError, unknown_name
@@ -40,11 +41,9 @@ from ..feedback import FeedbackLog
 from ..variant import Variant
 
 DIFFICULTIES = ("easy", "medium", "hard")
-#: Random guesses a ``hard`` clue is chosen from (the weakest that still removes a secret).
-HARD_CHOICES = 8
-#: Puzzles drawn at most when a number of clues is asked for.
+#: Puzzles drawn at most for one label (and number of clues).
 ATTEMPTS = 200
-#: Largest code space a puzzle is made in (one boolean mask per clue over every code).
+#: Largest code space a puzzle is made in (a reply row and a fail set per code).
 PUZZLE_LIMIT = 2_000_000
 
 
@@ -56,11 +55,14 @@ class Puzzle:
     secret: str
     entries: list[dict]              # [{"guess", "bulls", "cows"}]: the JSON log `--log` reads
     seed: int
-    difficulty: str
+    difficulty: str                  # the band of difficulty_measure["score"]
     minimal: bool                    # dropping any one clue leaves more than one secret
     verified: bool                   # the native filter lists exactly the secret
     distractors: list[str] = field(default_factory=list)
-    attempts: int = 1                # puzzles drawn to reach the number of clues asked
+    attempts: int = 1                # puzzles drawn to reach the label (and number of clues)
+    difficulty_measure: dict = field(default_factory=dict)
+    kind: str = "find"               # cbsolve/play/puzzle_kinds.py
+    answer: dict | None = None       # the answer of a kind other than find
 
     @property
     def clues(self) -> int:
@@ -79,141 +81,157 @@ class Puzzle:
     def to_json(self) -> dict:
         return {"variant": self.variant.to_dict(), "secret": self.secret,
                 "entries": self.entries, "clues": self.clues, "seed": self.seed,
-                "difficulty": self.difficulty, "minimal": self.minimal,
-                "verified": self.verified, "distractors": self.distractors,
-                "attempts": self.attempts}
+                "difficulty": self.difficulty, "difficulty_measure": self.difficulty_measure,
+                "minimal": self.minimal, "verified": self.verified,
+                "distractors": self.distractors, "attempts": self.attempts, "kind": self.kind,
+                **({} if self.answer is None else {"answer": self.answer})}
 
 
-def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = "medium",
-                clues: int | None = None, distractors: int = 0,
-                deadline: Deadline | None = None) -> Puzzle:
-    """A verified unique-secret puzzle (see the module docstring); ``seed`` None draws one,
-    recorded in the result. A number of clues not reached in :data:`ATTEMPTS` draws, or
-    before ``deadline`` expires (checked between draws), raises CbsolveError naming the
-    counts that were reached."""
-    import numpy as np
+def check_request(difficulty: str, clues: int | None, distractors: int,
+                  kind: str = "find") -> None:
+    from .puzzle_kinds import check_kind
 
-    from ..codes import CodeSpace
-    from ..errors import SpaceTooLarge
-
+    check_kind(kind)
     if difficulty not in DIFFICULTIES:
         raise unknown_name("difficulty", difficulty, DIFFICULTIES)
     if clues is not None and clues < 1:
         raise CbsolveError(f"clues must be at least 1, got {clues}")
     if distractors < 0:
         raise CbsolveError(f"distractors must be at least 0, got {distractors}")
+
+
+def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = "medium",
+                clues: int | None = None, distractors: int = 0,
+                deadline: Deadline | None = None, kind: str = "find") -> Puzzle:
+    """A verified unique-secret puzzle (see the module docstring); ``seed`` None draws one,
+    recorded in the result. A label (and number of clues) not reached in :data:`ATTEMPTS`
+    draws, or before ``deadline`` expires (checked between draws), raises CbsolveError naming
+    what the draws reached."""
+    from .puzzle_difficulty import fits, label_of, score
+    from .puzzle_draw import Stream
+
+    check_request(difficulty, clues, distractors, kind)
     most = most_distractors(variant)
     if distractors > most:
         raise CbsolveError(f"distractors must be at most {most} for {variant.describe()} (the "
                            f"codes one symbol away from a secret), got {distractors}")
+    maker = maker_for(variant)
+    seed = _secrets.randbits(32) if seed is None else int(seed)
+    rng = Stream(seed)
+    seen: set[int] = set()
+    labels: set[str] = set()
+    for attempt in range(1, ATTEMPTS + 1):
+        d = maker.draw(rng, difficulty)
+        seen.add(len(d.guesses))
+        if (clues is None or len(d.guesses) == clues) and \
+                fits(difficulty, d.candidates_after, maker.size):
+            puzzle = maker.finish(d, rng, seed, difficulty, distractors, attempt)
+            if kind != "find":
+                from .puzzle_kinds import apply_kind
+
+                apply_kind(maker, puzzle, d, rng, kind, deadline)
+            return puzzle
+        labels.add(label_of(score(sum(d.candidates_after[:-1]), maker.size)))
+        if deadline is not None and deadline.expired():
+            break
+    what = f"{difficulty} puzzle" + ("" if clues is None else f" with {clues} clues")
+    when = (f"within the time limit ({attempt} draws" if attempt < ATTEMPTS
+            else f"in {ATTEMPTS} draws (")
+    raise CbsolveError(f"no {what} {when}, seed {seed}); the draws had {min(seen)}-{max(seen)} "
+                       f"clues and were {'/'.join(sorted(labels))}")
+
+
+@lru_cache(maxsize=4)
+def maker_for(variant: Variant) -> _Maker:
+    """The puzzle maker of ``variant`` (its reply rows and code names, kept for the process:
+    a stream, ``serve`` and a loop over :func:`cbsolve.puzzle` pay for them once)."""
+    from ..codes import CodeSpace
+    from ..errors import SpaceTooLarge
+
     space = CodeSpace(variant)
     if space.size > PUZZLE_LIMIT:
-        raise SpaceTooLarge(f"a puzzle keeps one mask per clue over every code; "
+        raise SpaceTooLarge(f"a puzzle keeps a reply row and a fail set per code; "
                             f"{variant.describe()} has {space.size} codes (limit {PUZZLE_LIMIT})")
     if space.size < 2:
         raise CbsolveError(f"{variant.describe()} has one code: there is nothing to deduce")
-    seed = _secrets.randbits(32) if seed is None else int(seed)
-    rng = np.random.default_rng(seed)
-    maker = _Maker(variant, space, rng, difficulty)
-    seen: set[int] = set()
-    for attempt in range(1, ATTEMPTS + 1):
-        secret, chosen = maker.draw()
-        seen.add(len(chosen))
-        if clues is None or len(chosen) == clues:
-            return maker.finish(secret, chosen, seed, distractors, attempt)
-        if deadline is not None and deadline.expired():
-            raise CbsolveError(f"no {difficulty} puzzle with {clues} clues within the time "
-                               f"limit ({attempt} draws, seed {seed}); the draws had "
-                               f"{min(seen)}-{max(seen)} clues")
-    raise CbsolveError(f"no {difficulty} puzzle with {clues} clues in {ATTEMPTS} draws (seed "
-                       f"{seed}); the draws had {min(seen)}-{max(seen)} clues")
+    return _Maker(variant, space)
 
 
 class _Maker:
-    """One generator's puzzles for one variant: secrets, clue masks, minimisation."""
+    """Puzzles of one variant: draws, verification, entries, distractors."""
 
-    def __init__(self, variant: Variant, space, rng, difficulty: str):
-        self.variant, self.space, self.rng, self.difficulty = variant, space, rng, difficulty
-        self.codes = space.codes
+    def __init__(self, variant: Variant, space):
+        from ..scoring import pack
+        from .puzzle_draw import MATRIX_LIMIT, Replies
 
-    def _mask(self, guess: int, secret: int, among=None):
-        """Which codes (of ``among``, default all) reply to ``guess`` as the secret does."""
-        from ..scoring import score_against
+        self.variant, self.space = variant, space
+        self.size = int(space.size)
+        self.replies = Replies(variant, space)
+        self.packed = pack(variant, space.codes)
+        self.width = variant.length + 1
+        self.drawn = 0
+        # every code's name, listed once where the reply matrix can be kept (small spaces)
+        self.names = space.format_many(space.codes) if self.size <= MATRIX_LIMIT else None
 
-        codes = self.codes if among is None else self.codes[among]
-        replies = score_against(self.variant, self.codes[guess], codes)
-        wanted = score_against(self.variant, self.codes[guess], self.codes[secret:secret + 1])[0]
-        return replies == wanted
+    def name(self, index: int) -> str:
+        if self.names is not None:
+            return self.names[index]
+        return self.space.format(self.space.codes[index])
 
-    def draw(self) -> tuple[int, list[tuple[int, object]]]:
-        """A secret and clues (guess index, mask) that leave it alone, minimal unless easy."""
+    def draw(self, rng, difficulty: str):
+        from .puzzle_draw import WARM_UP, draw
+
+        self.drawn += 1
+        if self.drawn > WARM_UP:
+            self.replies.whole()
+        return draw(self.replies, rng, difficulty)
+
+    def verify(self, d, replies: list[int]) -> bool:
+        """Every code checked against the listed entries: exactly the secret is consistent
+        (filtered through the whole reply matrix, scored by the native kernel, where it is
+        kept; else by the native filter). Independent of the fail sets the draw reasoned on."""
         import numpy as np
 
-        n = self.codes.shape[0]
-        secret = int(self.rng.integers(n))
-        left = np.arange(n)            # the candidates still consistent with the clues
-        chosen: list[tuple[int, object]] = []
-        while left.size > 1:
-            tries = HARD_CHOICES if self.difficulty == "hard" else 1
-            best = None
-            for _ in range(tries):
-                g = int(self.rng.integers(n))
-                if g == secret:
-                    continue          # the winning guess would end the game, not narrow it
-                keep = self._mask(g, secret, left)
-                after = int(np.count_nonzero(keep))
-                if after < left.size and (best is None or after > best[0]):
-                    best = (after, g, keep)
-            if best is None:
-                continue              # no guess drawn removed a secret: draw again
-            _, g, keep = best
-            left = left[keep]
-            chosen.append((g, None))
-        if self.difficulty != "easy":
-            chosen = self._minimal([(g, self._mask(g, secret)) for g, _ in chosen])
-        return secret, chosen
+        from ..scoring import filter_mask
 
-    def _minimal(self, chosen):
-        """Drop clues, in a random order, while exactly one secret stays consistent."""
-        import numpy as np
+        full = self.replies.full
+        if full is not None:
+            found = np.flatnonzero(full[d.guesses[0]] == replies[0])
+            for g, r in zip(d.guesses[1:], replies[1:]):
+                found = found[full[g, found] == r]
+        else:
+            found = np.flatnonzero(filter_mask(self.variant, self.packed,
+                                               self.space.codes[d.guesses], replies))
+        return found.size == 1 and int(found[0]) == d.secret
 
-        keep = list(chosen)
-        for i in self.rng.permutation(len(chosen)):
-            g = chosen[int(i)][0]
-            rest = [c for c in keep if c[0] != g]
-            if not rest:
-                continue
-            left = np.logical_and.reduce([m for _, m in rest])
-            if np.count_nonzero(left) == 1:
-                keep = rest
-        return keep
+    def entry(self, guess: int, reply: int) -> dict:
+        if self.variant.bulls_only:
+            return {"guess": self.name(guess), "bulls": reply}
+        bulls, cows = divmod(reply, self.width)
+        return {"guess": self.name(guess), "bulls": bulls, "cows": cows}
 
-    def finish(self, secret: int, chosen, seed: int, distractors: int, attempt: int) -> Puzzle:
-        from ..consistency.native import consistent_indices
-        from ..rule import score
+    def finish(self, d, rng, seed: int, difficulty: str, distractors: int,
+               attempt: int) -> Puzzle:
+        from .puzzle_difficulty import measure
 
-        v, space = self.variant, self.space
-        s_code = space.code_at(secret)
-        log = FeedbackLog(v)
-        for g, _ in chosen:
-            code = space.code_at(g)
-            bulls, cows = score(v, s_code, code)
-            log.add(space.format(code), bulls, None if v.bulls_only else cows)
-        puzzle = Puzzle(v, space.format(s_code), log.to_json(), seed, self.difficulty,
-                        minimal=self.difficulty != "easy", verified=False, attempts=attempt)
-        found = consistent_indices(log)           # the verification: the native filter
-        puzzle.verified = found.tolist() == [secret]
-        if not puzzle.verified:
-            raise AssertionError(f"internal error: puzzle (seed {seed}) leaves {found.size} "
-                                 "secrets, not its one")
-        puzzle.distractors = self._distractors(s_code, distractors)
-        if len(puzzle.distractors) < distractors:   # only when the secret's neighbours vary
-            raise CbsolveError(f"distractors: {puzzle.secret} has only "
-                               f"{len(puzzle.distractors)} codes one symbol away; asked for "
-                               f"{distractors}")
+        replies = [int(self.replies.row(g)[d.secret]) for g in d.guesses]
+        if not self.verify(d, replies):
+            raise AssertionError(f"internal error: puzzle (seed {seed}) does not leave its one "
+                                 "secret alone")
+        puzzle = Puzzle(self.variant, self.name(d.secret),
+                        [self.entry(g, r) for g, r in zip(d.guesses, replies, strict=True)],
+                        seed, difficulty, minimal=True, verified=True, attempts=attempt,
+                        difficulty_measure=measure(d.candidates_after, self.size, True))
+        if distractors:
+            puzzle.distractors = self._distractors(rng, tuple(self.space.codes[d.secret]),
+                                                   distractors)
+            if len(puzzle.distractors) < distractors:   # only when the secret's neighbours vary
+                raise CbsolveError(f"distractors: {puzzle.secret} has only "
+                                   f"{len(puzzle.distractors)} codes one symbol away; asked for "
+                                   f"{distractors}")
         return puzzle
 
-    def _distractors(self, secret: tuple[int, ...], k: int) -> list[str]:
+    def _distractors(self, rng, secret: tuple[int, ...], k: int) -> list[str]:
         """``k`` codes one symbol away from the secret (all of them if fewer exist), drawn at
         random; the log rules each out since the secret is its only consistent code."""
         v, space = self.variant, self.space
@@ -225,9 +243,9 @@ class _Maker:
                 code = secret[:pos] + (sym,) + secret[pos + 1:]
                 if _valid(space, code):
                     near.append(code)
-        if k == 0 or not near:
+        if not near:
             return []
-        picked = self.rng.permutation(len(near))[:k]
+        picked = rng.permutation(len(near))[:k]         # the puzzle's own random stream
         return [space.format(near[int(i)]) for i in sorted(picked)]
 
 

@@ -81,7 +81,8 @@ class Game:
     def __init__(self, variant: Variant, mode: str = "both", console: Console | None = None,
                  strategy: str = "minimax", seed: int | None = None, secret: str | None = None,
                  guesses: str = "all", coach: bool = False, objective: str = "worst",
-                 time_limit: float | None = ASSIST_SECONDS, turns: Turns | None = None):
+                 time_limit: float | None = ASSIST_SECONDS, turns: Turns | None = None,
+                 host: str = "honest"):
         """``turns``: one Deadline a turn, made by the session loop (else ``time_limit``
         seconds a turn), shared by the advice, ``hint`` and the coach's review."""
         if mode not in MODES:
@@ -96,7 +97,7 @@ class Game:
         self.objective = objective
         self.turns = turns if turns is not None else Turns(time_limit)
         self.console = console or Console()
-        self.host = Host(variant, seed=seed, secret=secret) if mode != "host" else None
+        self.host = _host(variant, host, mode, seed, secret)
         self.guesser = (Guesser(variant, strategy=strategy, seed=seed, guesses=guesses,
                                 objective=objective)
                         if mode != "guess" else None)
@@ -165,7 +166,9 @@ class Game:
         c, v = self.console, self.variant
         if self.host:
             example = self.host.space.format(self.host.space.code_at(0))
-            c.say(f"I have chosen a secret. Codes look like {example}.")
+            chosen = ("I have chosen a secret" if isinstance(self.host, Host) else
+                      f"I play the {self.host.host} host: I keep every secret my replies allow")
+            c.say(f"{chosen}. Codes look like {example}.")
         if self.guesser:
             c.say(f"Think of a secret; I will guess it. Score my guesses as {reply_syntax(v)}.")
 
@@ -191,7 +194,7 @@ class Game:
             if self._command(line, deadline):
                 continue
             try:
-                bulls, cows = self.host.check(line)
+                bulls, cows = self.host.check(line, deadline)
             except InvalidCode as exc:
                 c.say(f"  {exc}; try again (help lists the commands).")
                 continue
@@ -395,6 +398,21 @@ class Game:
                 c.say(f"I win! My secret was {r.secret}.")
         else:
             r.winner = "you" if self.mode == "guess" else "computer"
+
+
+def _host(variant, host, mode, seed, secret):
+    """The code-maker: honest (a secret drawn or given) or shifting (cbsolve/play/hosts.py)."""
+    if host == "honest":
+        return Host(variant, seed=seed, secret=secret) if mode != "host" else None
+    from .hosts import ShiftingHost, check_host
+
+    check_host(host)
+    if mode == "host":
+        raise CbsolveError(f"--host {host} is the computer as code-maker: use --mode guess or "
+                           "both")
+    shifting = ShiftingHost(variant, host)
+    shifting.new(secret)
+    return shifting
 
 
 def play(variant: Variant, mode: str = "both", console: Console | None = None,

@@ -55,6 +55,13 @@ def test_ab_harness_runs_two_checkouts_together_and_in_turn():
         ab.main([str(ROOT / "docs"), "-c", "pass"])
 
 
+def test_bench_puzzle_stream_checks_a_short_stream_and_one_single_puzzle():
+    bench = load_script("bench_puzzle_stream")
+    row = bench.run_stream(5, "easy", seed=3, variant="mastermind")
+    assert row["count"] == 5 and row["wall"] > 0
+    assert bench.run_single(1)["count"] == 1
+
+
 def test_ab_command_line_runs_python_with_a_checkouts_cbsolve(tmp_path):
     import subprocess
     import sys
