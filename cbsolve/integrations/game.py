@@ -205,7 +205,7 @@ class GameSession:
                                     deadline)
         said = describe_reply(self.variant, bulls, cows)
         if self.solved:
-            message = f"[{guess}]: {said}. You found the secret in {self.used} guesses."
+            message = f"[{guess}]: {said}. You found the secret in {_guesses(self.used)}."
         else:
             message = f"[{guess}]: {said}. {self._status()}"
         return Turn(OK, message, True, guess, bulls, cows, count, regret, repeated)
@@ -214,7 +214,7 @@ class GameSession:
         if self.used >= self.max_turns:
             return f"No guesses left: the secret was [{self.secret}]."
         left = self.max_turns - self.used
-        return f"{left} guess{'' if left == 1 else 'es'} left."
+        return f"{_guesses(left)} left."
 
     # --- the outcome -------------------------------------------------------------------------
     def rewards(self) -> dict[str, float]:
@@ -234,7 +234,7 @@ class GameSession:
         replies = [t for t in self.turns if t.kind != "over"]
         good = sum(t.kind == OK for t in replies)
         values = {"solved": float(self.solved), "efficiency": efficiency,
-                  "information": information, "regret": -sum(exact) / len(exact) if exact else 0.0,
+                  "information": information, "regret": -sum(exact) / len(exact) if any(exact) else 0.0,
                   "format": good / len(replies) if replies else 0.0}
         weights = self.options.weights
         total = sum(weights.get(k, 0.0) * v for k, v in values.items())
@@ -264,6 +264,10 @@ class GameSession:
                 "solved": self.solved, "turns": [t.to_json() for t in self.turns],
                 "rewards": self.rewards(), "weights": dict(self.options.weights),
                 "metrics": self.metrics()}
+
+
+def _guesses(n: int) -> str:
+    return f"{n} guess{'' if n == 1 else 'es'}"
 
 
 def _rng(seed: int | None):
