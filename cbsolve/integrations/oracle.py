@@ -103,9 +103,11 @@ def move_regret(guess: str, log_before: FeedbackLog, candidates_before: Count, o
     from ..strategy.exact import EXACT_SECRETS
 
     if not candidates_before.exact or candidates_before.upper > EXACT_SECRETS:
+        size = (f"{candidates_before.upper}" if candidates_before.exact
+                else f"up to {candidates_before.upper}")
         return MoveRegret(None, False, objective,
-                          f"not computed: {candidates_before.upper} candidates or more "
-                          f"before the move, beyond the {EXACT_SECRETS} solved exactly")
+                          f"not computed: {size} candidates before the move (exact regret "
+                          f"is solved for at most {EXACT_SECRETS})")
     from ..api import regret
 
     try:
