@@ -8,7 +8,7 @@ import math
 import pytest
 
 import cbsolve as cb
-from adapter_kit import check_moves, reference_reply, weighted_total
+from testkit import check_moves, reference_reply, weighted_total
 from cbsolve.errors import CbsolveError
 from cbsolve.integrations.game import DEFAULT_WEIGHTS, GameOptions, GameSession
 from cbsolve.integrations.oracle import turn_limit
