@@ -13,6 +13,9 @@ still consistent with the replies, for agents that play consistent guesses only.
 into the alphabet) then its bulls and cows (cows 0 in bulls-only games); rows not yet played
 are -1. T is ``max_guesses``; H is max(D - 1, N).
 
+``slack=k`` sets ``max_guesses`` to the variant's certified worst case plus k (the turn limit
+of the LLM adapters, :func:`cbsolve.integrations.oracle.turn_limit`).
+
 **Episode**: a secret drawn uniformly with the reset's seed (or ``options={"secret":
 "0123"}``); it ends (``terminated``) when a guess is the secret, and is cut (``truncated``)
 after ``max_guesses`` guesses. ``options={"entries": ["0123:1,2", ...]}`` starts from a
@@ -58,7 +61,13 @@ class CodeBreakerEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, variant: Variant | str = "bulls-cows", reward: str = "guess",
-                 max_guesses: int = MAX_GUESSES, render_mode: str | None = None):
+                 max_guesses: int = MAX_GUESSES, render_mode: str | None = None,
+                 slack: int | None = None):
+        if slack is not None:     # the LLM adapters' turn limit: certified worst case + slack
+            from ..integrations.oracle import turn_limit
+
+            v = Variant.preset(variant) if isinstance(variant, str) else variant
+            max_guesses = turn_limit(v, slack)
         if reward not in REWARDS:
             raise unknown_name("reward", reward, REWARDS)
         if max_guesses < 1:
