@@ -15,8 +15,9 @@ at once. A repeated guess is a legal guess: it is scored and uses a turn (its re
 waste), and the metric ``repeated_guesses`` counts it. The game never raises on a reply.
 
 **Per move**, under one :class:`~cbsolve.deadline.Deadline` of ``turn_budget`` seconds made
-when the reply arrives: the reply from cbsolve's rule, the candidates left (:mod:`.oracle`:
-exact, or bounds labelled so) and the move's regret (exact, or labelled not computed).
+when the move's work starts (concurrent games take turns at cbsolve's per-process caches):
+the reply from cbsolve's rule, the candidates left (:mod:`.oracle`: exact, or bounds labelled
+so) and the move's regret (exact, or labelled not computed).
 
 **Rewards** (each in the record with its weight; ``total`` is the weighted sum less the
 penalties):
@@ -172,7 +173,8 @@ class GameSession:
         if reading.kind != OK:
             turn = self._bad(reading.kind, str(reading.problem))
         else:
-            turn = self._guess(str(reading.guess), Deadline(self.options.turn_budget))
+            with oracle.ORACLE_LOCK:     # the turn's budget starts when its work can
+                turn = self._guess(str(reading.guess), Deadline(self.options.turn_budget))
         self.turns.append(turn)
         return turn
 

@@ -22,22 +22,22 @@ from ..feedback import FeedbackLog
 from ..variant import Variant
 
 _WORST: dict[Variant, tuple[int, bool, str]] = {}
-_LOCK = threading.Lock()
+#: cbsolve's solvers keep per-process caches of one game at a time (the regret's position and
+#: cores), so concurrent games (verifiers runs rollouts in threads) take turns at the oracle.
+ORACLE_LOCK = threading.RLock()
 
 
 def certified_worst(variant: Variant, deadline: Deadline) -> tuple[int, bool, str]:
     """(upper, exact, method): the certified upper end of the worst case, whether it is the
     exact optimum (lower end equal), and how it was proved."""
-    with _LOCK:
+    with ORACLE_LOCK:
         known = _WORST.get(variant)
-    if known is not None:
-        return known
-    from ..api import bounds
+        if known is None:
+            from ..api import bounds
 
-    worst = bounds(variant, deadline=deadline).worst
-    known = (int(worst.upper), worst.lower == worst.upper, str(worst.upper_method))
-    with _LOCK:
-        _WORST[variant] = known
+            worst = bounds(variant, deadline=deadline).worst
+            known = (int(worst.upper), worst.lower == worst.upper, str(worst.upper_method))
+            _WORST[variant] = known
     return known
 
 

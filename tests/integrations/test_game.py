@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 
 import pytest
+from testkit import check_moves, reference_reply, weighted_total
 
 import cbsolve as cb
-from testkit import check_moves, reference_reply, weighted_total
 from cbsolve.errors import CbsolveError
 from cbsolve.integrations.game import DEFAULT_WEIGHTS, GameOptions, GameSession
 from cbsolve.integrations.oracle import turn_limit
@@ -31,7 +31,7 @@ def test_scripted_game_to_the_end_with_correct_replies_and_rewards():
     messages = [game.play(reply).message for reply in script]
     assert game.done and game.solved and game.used == 3
     check_moves(game)
-    for reply, message in zip(script, messages):
+    for reply, message in zip(script, messages, strict=True):
         guess = reply[reply.rindex("[") + 1:reply.rindex("]")]
         b, c = reference_reply(game.variant, "354", guess)
         assert message.startswith(f"[{guess}]: {b} bull{'' if b == 1 else 's'}, "

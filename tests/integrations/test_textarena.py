@@ -6,8 +6,9 @@ import pytest
 
 ta = pytest.importorskip("textarena")
 
-import cbsolve.integrations.textarena as adapter  # noqa: E402  (registers the ids)
 from testkit import check_moves, reference_reply  # noqa: E402
+
+import cbsolve.integrations.textarena as adapter  # noqa: E402  (registers the ids)
 from cbsolve.integrations.game import GameSession  # noqa: E402
 
 

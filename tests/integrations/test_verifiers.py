@@ -13,6 +13,7 @@ import pytest
 vf = pytest.importorskip("verifiers.v1")
 
 from testkit import check_moves, reference_reply  # noqa: E402
+
 from cbsolve.integrations.game import GameSession  # noqa: E402
 from cbsolve.integrations.verifiers import CodebreakerEnv, load_environment  # noqa: E402
 
@@ -122,3 +123,25 @@ def test_load_environment_keyword_form():
     env = load_environment(variant="bulls-cows", letters=6, length=3, on_invalid="lose-turn")
     options = env.taskset.config.game_options()
     assert options.variant.symbols == "ABCDEF" and options.on_invalid == "lose-turn"
+
+
+def test_concurrent_episodes_give_the_games_played_alone():
+    # verifiers runs rollouts concurrently, each move's work in a thread: the games must not
+    # see each other (cbsolve's caches hold one game at a time)
+    env = environment(variant="bulls-cows", length=3, digits=6, seed=20)
+    tasks = list(env.taskset.take(3))
+    options = env.taskset.config.game_options()
+    scripts = [["[012]", "[345]", "[123]", f"[{GameSession(options, seed=20 + i).secret}]"]
+               for i in range(3)]
+    everyone = [Agents(script) for script in scripts]
+
+    async def together():
+        await asyncio.gather(*(env.run(t, a) for t, a in zip(tasks, everyone, strict=True)))
+
+    asyncio.run(together())
+    for i, agents in enumerate(everyone):
+        alone = GameSession(options, seed=20 + i)
+        for reply in scripts[i]:
+            if not alone.done:
+                alone.play(reply)
+        assert agents.player.last.trace.info["cbsolve"] == alone.record()
