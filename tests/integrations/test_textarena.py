@@ -85,3 +85,14 @@ def test_black_peg_and_mastermind_presets():
 def test_the_same_seed_gives_the_same_game_as_the_session():
     _, session = make("cbsolve/BullsCows-v0", seed=21, max_turns=3)
     assert session.secret == GameSession(session.options, seed=21).secret
+
+
+def test_win_on_the_last_allowed_turn_ends_the_game_won():
+    env, session = make("cbsolve/Mastermind-v0", seed=2, max_turns=3)
+    wrong = "1111" if session.secret != "1111" else "2222"
+    assert [env.step(f"[{wrong}]")[0] for _ in range(2)] == [False, False]
+    done, _ = env.step(f"[{session.secret}]")
+    rewards, info = env.close()
+    assert done and info[0]["cbsolve"]["solved"] and info[0]["turn_count"] == 3
+    assert info[0]["cbsolve"]["metrics"]["turns"] == 3
+    check_moves(session)
