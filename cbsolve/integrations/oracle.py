@@ -6,10 +6,11 @@
 - :func:`candidates_after`: how many secrets fit the replies so far, counted by cbsolve's
   counting API (never listed); when the count does not finish within the turn's budget, the
   bounds it leaves (what was found, and the count before the reply), labelled so;
-- :func:`move_regret`: :func:`cbsolve.regret` of a move, computed only where cbsolve solves the
-  position exactly (at most :data:`cbsolve.strategy.exact.EXACT_SECRETS` candidates): beyond
-  that its heuristic review takes seconds and ignores the deadline, so the move is labelled
-  "not computed" instead of holding up the rollout.
+- :func:`move_regret`: :func:`cbsolve.regret` of a move where it is exact within the turn's
+  budget (positions of at most :data:`cbsolve.strategy.exact.EXACT_SECRETS` candidates);
+  otherwise the move is labelled "not computed" with the reason: cbsolve's heuristic review
+  takes seconds on large positions and does not stop at the deadline, so the host never runs
+  it.
 """
 from __future__ import annotations
 
@@ -102,19 +103,18 @@ def move_regret(guess: str, log_before: FeedbackLog, candidates_before: Count, o
     """:func:`cbsolve.regret` of ``guess`` at ``log_before``, or a labelled "not computed"."""
     from ..strategy.exact import EXACT_SECRETS
 
-    if not candidates_before.exact or candidates_before.upper > EXACT_SECRETS:
+    if candidates_before.upper > EXACT_SECRETS:
         size = (f"{candidates_before.upper}" if candidates_before.exact
                 else f"up to {candidates_before.upper}")
         return MoveRegret(None, False, objective,
                           f"not computed: {size} candidates before the move (exact regret "
                           f"is solved for at most {EXACT_SECRETS})")
-    from ..api import regret
+    from ..play.regret import exact_regret
 
     try:
-        r = regret(guess, log_before, objective=objective, deadline=deadline)
+        r = exact_regret(log_before, guess, objective, deadline)
     except CbsolveError as exc:
         return MoveRegret(None, False, objective, f"not computed: {exc}")
-    if not r.exact:
-        return MoveRegret(None, False, objective, f"not exact within the turn's budget: {r.method}",
-                          r.best_guess)
+    if isinstance(r, str):
+        return MoveRegret(None, False, objective, f"not computed: {r}")
     return MoveRegret(float(r.average_regret), True, objective, r.method, r.best_guess)

@@ -116,6 +116,23 @@ def regret(log: FeedbackLog, guess: str, objective: str = "expected",
     return _from_review(log, guess, objective, deadline, why)
 
 
+def exact_regret(log: FeedbackLog, guess: str, objective: str = "expected",
+                 deadline: Deadline | None = None) -> Regret | str:
+    """:func:`regret` when it is exact within ``deadline``, else why not (a string), without
+    the heuristic review (which takes seconds on large positions and does not stop at the
+    deadline): for callers with a hard per-move budget, such as the LLM adapters' host."""
+    from ..errors import unknown_name
+
+    if objective not in OBJECTIVES:
+        raise unknown_name("objective", objective, OBJECTIVES)
+    if (won := log.solved_at()) is not None:
+        return _solved(log, guess, objective, won)
+    why = _exact(log, guess, objective, Deadline.given(deadline))
+    if isinstance(why, Regret):
+        return why
+    return why or f"beyond the {_exact_secrets()} secrets solved exactly"
+
+
 def _solved(log: FeedbackLog, guess: str, objective: str, won: int) -> Regret:
     """A log already won (an entry had every bull): the game is over, no guess costs anything,
     as ``optimal`` and the position service answer (0 more guesses, proved)."""

@@ -167,3 +167,22 @@ def test_turn_limit_is_the_certified_worst_case_plus_slack():
 def test_bad_options_are_cbsolve_errors(bad):
     with pytest.raises(CbsolveError):
         options(**bad)
+
+
+def test_regret_is_exact_or_not_computed_never_the_slow_heuristic():
+    from cbsolve.feedback import FeedbackLog
+    from cbsolve.play.regret import exact_regret
+
+    v = cb.Variant.from_options(**BC3)
+    log = FeedbackLog(v)
+    log.extend_tokens(["012:0,1"])
+    exact = exact_regret(log, "345")
+    assert exact.exact and exact == cb.regret("345", log)
+    # an expired budget at a new position: the answer is the reason, not cbsolve's heuristic
+    fresh = FeedbackLog(v)
+    fresh.extend_tokens(["012:1,0"])
+    assert "deadline" in exact_regret(fresh, "345", deadline=cb.Deadline(0))
+    game = GameSession(options(turn_budget=0), secret="354")
+    turn = game.play("[012]")
+    assert turn.regret.value is None and turn.regret.method.startswith("not computed")
+    assert game.rewards()["regret"] == 0.0 and game.metrics()["regret_exact_moves"] == 0
