@@ -31,6 +31,8 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "distributed": ("dask[distributed]", "dask"),
     "matplotlib": ("matplotlib", "plots"),
     "yaml": ("pyyaml", "yaml"),
+    "verifiers": ("verifiers", "verifiers"),      # cbsolve.integrations.verifiers (not in all)
+    "textarena": ("textarena", "textarena"),      # cbsolve.integrations.textarena (not in all)
 }
 
 

@@ -22,13 +22,17 @@ and ``cbsolve``, the game's record (every reward, metric and move).
 """
 from __future__ import annotations
 
-import textarena as ta
-from textarena.envs.registration import ENV_REGISTRY, register_with_versions
-from textarena.wrappers import GameMessagesObservationWrapper, LLMObservationWrapper
-
 from ..errors import CbsolveError
+from ..extras import require
 from .game import GameOptions, GameSession
 from .replies import OK
+
+ta = require("textarena", "the TextArena adapter")
+_registry = require("textarena.envs.registration", "the TextArena adapter")
+_wrappers = require("textarena.wrappers", "the TextArena adapter")
+ENV_REGISTRY, register_with_versions = _registry.ENV_REGISTRY, _registry.register_with_versions
+LLMObservationWrapper = _wrappers.LLMObservationWrapper
+GameMessagesObservationWrapper = _wrappers.GameMessagesObservationWrapper
 
 IDS = {"cbsolve/BullsCows-v0": {"variant": "bulls-cows"},
        "cbsolve/Mastermind-v0": {"variant": "mastermind"},

@@ -21,9 +21,10 @@ import math
 from collections.abc import Iterator
 from typing import Literal
 
-import verifiers.v1 as vf
-
+from ..extras import require
 from .game import GameOptions, GameSession
+
+vf = require("verifiers.v1", "the verifiers adapter (Python 3.11+)")
 
 TASKSET_ID = "cbsolve-codebreaker"
 SYSTEM_PROMPT = ("You are playing a code-breaking game against a host who knows the secret. "
