@@ -145,3 +145,32 @@ def test_concurrent_episodes_give_the_games_played_alone():
             if not alone.done:
                 alone.play(reply)
         assert agents.player.last.trace.info["cbsolve"] == alone.record()
+
+
+def test_a_whole_episode_through_verifiers_run_episode_has_no_error():
+    # verifiers' own episode boundary (setup, run, finalize; any exception becomes an episode
+    # error): only the agents are scripted, through the env's (private) agent factory
+    env = environment(variant="bulls-cows", letters=6, length=3, seed=1)
+    task = next(iter(env.taskset.take(1)))
+    agents = Agents(["???", "[ABC]", "[ABC]", "[FED]", "[DEF]", "[CAB]", "[BCA]", "[ACB]"])
+
+    def scripted(ctx, completed, on_trace, on_discard):
+        player = agents.player
+        real = player.interaction
+
+        @contextlib.asynccontextmanager
+        async def interaction(task):
+            async with real(task) as it:
+                yield it
+            it.trace.ok = True              # the framework sets this when a run completes
+            completed.append(it.trace)
+        player.interaction = interaction
+        return agents
+
+    env._episode_agents = scripted
+    episode = asyncio.run(env.run_episode(task, ctx=None))
+    assert episode.errors == [] and episode.ok
+    (trace,) = episode.traces
+    record = trace.info["cbsolve"]
+    assert record["variant"]["symbols"] == "ABCDEF" and len(record["turns"]) >= 2
+    assert record["turns"][0]["kind"] == "unparsable"
