@@ -31,7 +31,11 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "distributed": ("dask[distributed]", "dask"),
     "matplotlib": ("matplotlib", "plots"),
     "yaml": ("pyyaml", "yaml"),
+    "verifiers": ("verifiers", "verifiers"),      # cbsolve.integrations.verifiers (not in all)
+    "textarena": ("textarena", "textarena"),      # cbsolve.integrations.textarena (not in all)
 }
+#: Extras that `all` leaves out (heavy: pyproject.toml says why).
+OUTSIDE_ALL = {"verifiers", "textarena"}
 
 
 class MissingExtra(CbsolveError, ImportError):
@@ -55,8 +59,8 @@ def missing_message(module: str, feature: str) -> str:
     dist, extra = EXTRAS[_top(module)]
     # `pip install pysat` installs an unrelated project of that import name.
     other = " (not the unrelated 'pysat')" if dist == "python-sat" else ""
-    return f"{feature} needs the {dist} package{other}: pip install 'cbsolve[{extra}]' " \
-           "(or 'cbsolve[all]')"
+    also = "" if extra in OUTSIDE_ALL else " (or 'cbsolve[all]')"
+    return f"{feature} needs the {dist} package{other}: pip install 'cbsolve[{extra}]'{also}"
 
 
 def require(module: str, feature: str) -> ModuleType:

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted((ROOT / "docs" / "tutorials").glob("*.md")) + sorted(
     (ROOT / "docs" / "start").glob("*.md"))
 #: Pages whose examples need an optional extra.
-NEEDS = {"environment.md": "gymnasium"}
+NEEDS = {"environment.md": "gymnasium", "verifiers.md": "verifiers", "textarena.md": "textarena"}
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -138,7 +138,7 @@ FLOW = [
     {"strategy", "search", "symmetry", "stabilizer"},
     {"bounds", "research", "formats", "html"},
     {"advisor"},
-    {"cli", "play", "analysis", "api", "api_results", "gym", "__main__"},
+    {"cli", "play", "analysis", "api", "api_results", "gym", "integrations", "__main__"},
 ]
 BESIDE = {"", "errors", "status", "deadline", "sat_call", "time_policy", "machine", "workers",
           "inputs", "extras", "isa", "_native", "lazy", "arguments", "gym_registration"}

@@ -13,6 +13,9 @@ still consistent with the replies, for agents that play consistent guesses only.
 into the alphabet) then its bulls and cows (cows 0 in bulls-only games); rows not yet played
 are -1. T is ``max_guesses``; H is max(D - 1, N).
 
+``slack=k`` sets ``max_guesses`` to the variant's certified worst case plus k (the turn limit
+of the LLM adapters, :func:`cbsolve.integrations.oracle.turn_limit`).
+
 **Episode**: a secret drawn uniformly with the reset's seed (or ``options={"secret":
 "0123"}``); it ends (``terminated``) when a guess is the secret, and is cut (``truncated``)
 after ``max_guesses`` guesses. ``options={"entries": ["0123:1,2", ...]}`` starts from a
@@ -72,10 +75,16 @@ class CodeBreakerEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, variant: Variant | str = "bulls-cows", reward: str = "guess",
-                 max_guesses: int = MAX_GUESSES, render_mode: str | None = None):
+                 max_guesses: int = MAX_GUESSES, render_mode: str | None = None,
+                 slack: int | None = None):
         from ..api import as_variant
 
         arguments.choice(reward, "reward", REWARDS)
+        if slack is not None:     # the LLM adapters' turn limit: certified worst case + slack
+            from ..integrations.oracle import turn_limit
+
+            max_guesses = turn_limit(as_variant(variant),
+                                     arguments.whole(slack, "slack", 0, MOST_GUESSES))
         max_guesses = arguments.whole(max_guesses, "max_guesses", 1, MOST_GUESSES)
         if render_mode is not None:
             arguments.choice(render_mode, "render_mode", self.metadata["render_modes"])
