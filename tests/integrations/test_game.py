@@ -171,17 +171,20 @@ def test_bad_options_are_cbsolve_errors(bad):
 
 def test_regret_is_exact_or_not_computed_never_the_slow_heuristic():
     from cbsolve.feedback import FeedbackLog
-    from cbsolve.play.regret import exact_regret
+    from cbsolve.integrations.oracle import Count, move_regret
 
     v = cb.Variant.from_options(**BC3)
     log = FeedbackLog(v)
     log.extend_tokens(["012:0,1"])
-    exact = exact_regret(log, "345")
-    assert exact.exact and exact == cb.regret("345", log)
-    # an expired budget at a new position: the answer is the reason, not cbsolve's heuristic
+    n = int(cb.consistent(log, count=True).count)
+    before = Count(n, n, True, "counted")
+    exact = move_regret("345", log, before, "expected", cb.Deadline(None))
+    assert exact.exact and exact.value == cb.regret("345", log).average_regret
+    # an expired budget at a new position: a labelled "not computed", not the estimate's figure
     fresh = FeedbackLog(v)
     fresh.extend_tokens(["012:1,0"])
-    assert "deadline" in exact_regret(fresh, "345", deadline=cb.Deadline(0))
+    late = move_regret("345", fresh, before, "expected", cb.Deadline(0))
+    assert late.value is None and not late.exact and late.method.startswith("not computed")
     game = GameSession(options(turn_budget=0), secret="354")
     turn = game.play("[012]")
     assert turn.regret.value is None and turn.regret.method.startswith("not computed")
