@@ -2,7 +2,7 @@
 it searches and to report when it is stopped, with what proves each end.
 
 Place in the data flow: the bounds (:func:`~cbsolve.bounds.compute_bounds`: closed forms,
-constructions, the certified trees and the best tree shipped in ``cbsolve/models/``) and, when
+constructions, the certified trees and the best tree shipped in ``models/``) and, when
 they leave the interval open, a heuristic evaluated exactly -> **the known interval** ->
 :func:`cbsolve.optimal` (``cbsolve optimal``: its progress lines and its stopped answer).
 Every upper end reported is reproducible: a tree file ``cbsolve verify`` replays (the
@@ -58,7 +58,7 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses,
                             deadline.capped(time_policy.OPTIMAL_HEURISTIC_UNTIMED_SECONDS))
             return None if known.upper is None else known
         return Known(None, shipped[0], upper_method=shipped_method(shipped[1]), tree=shipped[1],
-                     origin="the trees shipped in cbsolve/models/")
+                     origin="the trees shipped in models/")
     from .compute import compute_bounds
 
     # `bounds` without its exact search, under the same deadline: the search that follows has
