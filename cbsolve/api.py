@@ -402,7 +402,8 @@ def bounds(variant: VariantLike | None = None, *, search: bool = True, strategie
     (``cbsolve bounds``), each end naming its method and provenance. A game of the atlas
     (:func:`atlas`) is answered from it at once (``source`` "atlas"); ``improve`` (the CLI's
     explicit ``--time-limit``) computes within the deadline to better an open cell;
-    ``recompute`` ignores the atlas. Unlike the CLI (30 s by default), no limit is the default
+    ``recompute``, or leaving out part of the work (``search``, ``strategies`` or ``deep``
+    False: a computation was asked for), ignores the atlas. Unlike the CLI (30 s by default), no limit is the default
     here: a library caller states its budget (``time_limit=30``); without one, the optional
     work (strategies, exact search) runs to its end.
 
@@ -423,7 +424,8 @@ def bounds(variant: VariantLike | None = None, *, search: bool = True, strategie
             make_deadline(deadline, time_limit), search=search, strategies=strategies,
             deep=deep, progress=progress)
 
-    return bounds_for(the_variant, compute, recompute=recompute, improve=improve)
+    whole = search and strategies and deep
+    return bounds_for(the_variant, compute, recompute=recompute or not whole, improve=improve)
 
 
 def atlas(**filters: Any) -> list[dict]:

@@ -89,16 +89,18 @@ def cell_by_id() -> dict[str, dict]:
 
 # --- one cell, in its own process -------------------------------------------------------------
 def compute_cell(cell: dict, budget: float, replay_limit: int = REPLAY_LIMIT,
-                 optional: bool = True) -> dict:
+                 optional: bool = True, deep: bool = True) -> dict:
     """The cell's record: ``compute_bounds`` within ``budget`` seconds (``optional`` False:
-    without strategies, searches and the scorer's partition bound), checked."""
+    without strategies, searches and the scorer's partition bound; ``deep`` False: without
+    the two-guess partition bounds, which can take a small budget whole on long codes over
+    few symbols and leave the strategies no time), checked."""
     from cbsolve.bounds import compute_bounds
     from cbsolve.deadline import Deadline
 
     start = time.perf_counter()
     variant = Variant.from_dict(cell["variant"])
     b = compute_bounds(variant, deadline=Deadline(budget), workers=1, search=optional,
-                       strategies=optional, deep=optional)
+                       strategies=optional, deep=optional and deep)
     record = {"id": cell["id"], "family": cell["family"], "variant": variant.to_dict(),
               "secrets": b.secrets, "responses": b.responses,
               "worst": _interval(b.worst, b.evaluated, "worst"),
@@ -167,14 +169,15 @@ def _replay(variant: Variant, record: dict, limit: int) -> dict:
             f"{recipe['name']} tree against all {record['secrets']} secrets: worst {report.worst}"}
 
 
-def _worker(cell_id: str, budget: float, out: Path, optional: bool, replay_limit: int) -> None:
-    record = compute_cell(cell_by_id()[cell_id], budget, replay_limit, optional)
+def _worker(cell_id: str, budget: float, out: Path, optional: bool, replay_limit: int,
+            deep: bool) -> None:
+    record = compute_cell(cell_by_id()[cell_id], budget, replay_limit, optional, deep)
     record["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     out.write_text(json.dumps(record))
 
 
 def run_capped(cell_id: str, budget: float, memory_gb: float, optional: bool = True,
-               replay_limit: int = REPLAY_LIMIT) -> tuple[dict | None, str]:
+               replay_limit: int = REPLAY_LIMIT, deep: bool = True) -> tuple[dict | None, str]:
     """The cell computed in a child process under an address-space cap and a wall guard:
     (record, "") or (None, why it failed)."""
     out = CELLS.parent / f".{cell_id}.tmp"
@@ -187,6 +190,8 @@ def run_capped(cell_id: str, budget: float, memory_gb: float, optional: bool = T
            "--worker-out", str(out), "--replay-limit", str(replay_limit)]
     if not optional:
         cmd.append("--no-optional")
+    if not deep:
+        cmd.append("--shallow")
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
     guard = 3 * budget + 120
     try:
@@ -231,7 +236,7 @@ def merge(old: dict | None, new: dict) -> dict:
 
 
 def build(ids: list[str], budget: float, memory_gb: float, recompute: bool,
-          replay_limit: int = REPLAY_LIMIT, say=print) -> list[dict]:
+          replay_limit: int = REPLAY_LIMIT, say=print, deep: bool = True) -> list[dict]:
     """Compute the cells ``ids`` (skipping written ones unless ``recompute``); the records."""
     CELLS.mkdir(parents=True, exist_ok=True)
     cells = cell_by_id()
@@ -242,7 +247,7 @@ def build(ids: list[str], budget: float, memory_gb: float, recompute: bool,
         if old is not None and not recompute:
             continue
         start = time.perf_counter()
-        record, why = run_capped(cell_id, budget, memory_gb, True, replay_limit)
+        record, why = run_capped(cell_id, budget, memory_gb, True, replay_limit, deep)
         if record is None:          # the cheap methods alone, capped the same way
             record, why2 = run_capped(cell_id, budget, memory_gb, False, 0)
             if record is None:
@@ -330,6 +335,15 @@ def _known(iv: dict) -> dict:
 
 
 # --- command line ---------------------------------------------------------------------------
+def _trivial(cell_id: str) -> bool:
+    path = CELLS / f"{cell_id}.json"
+    if not path.exists():
+        return False
+    record = json.loads(path.read_text())
+    w = record.get("worst")
+    return w is not None and w["exact"] is None and w["upper_method"].startswith("trivial")
+
+
 def select(patterns: list[str] | None) -> list[str]:
     ids = [c["id"] for c in atlas_cells()]
     if not patterns:
@@ -360,16 +374,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-secrets", type=int, default=None, help="skip larger cells")
     ap.add_argument("--replay-limit", type=int, default=REPLAY_LIMIT)
     ap.add_argument("--assemble", action="store_true", help="only assemble the atlas")
+    ap.add_argument("--shallow", action="store_true",
+                    help="skip the two-guess partition bounds (their time goes to the strategies)")
+    ap.add_argument("--trivial-only", action="store_true",
+                    help="of the chosen cells, recompute those whose worst-case upper end is "
+                         "still the trivial one")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--worker-out", help=argparse.SUPPRESS)
     ap.add_argument("--no-optional", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
         _worker(args.worker, args.budget, Path(args.worker_out), not args.no_optional,
-                args.replay_limit)
+                args.replay_limit, not args.shallow)
         return 0
     if not args.assemble:
         ids = order_by_size(select(args.recompute or args.only))
+        if args.trivial_only:
+            ids = [i for i in ids if _trivial(i)]
         if args.max_secrets is not None:
             from cbsolve.codes import CodeSpace
 
@@ -377,8 +398,8 @@ def main(argv: list[str] | None = None) -> int:
             ids = [i for i in ids
                    if CodeSpace(Variant.from_dict(cells[i]["variant"])).size <= args.max_secrets]
         start = time.perf_counter()
-        done = build(ids, args.budget, args.memory_gb, bool(args.recompute), args.replay_limit,
-                     say=lambda m: print(m, flush=True))
+        done = build(ids, args.budget, args.memory_gb, bool(args.recompute or args.trivial_only),
+                     args.replay_limit, say=lambda m: print(m, flush=True), deep=not args.shallow)
         print(f"{len(done)} cells in {time.perf_counter() - start:.1f} s", flush=True)
     doc = assemble()
     print(f"atlas: {len(doc['cells'])} of {doc['cells_total']} cells, {len(doc['missing'])} "
