@@ -133,14 +133,14 @@ FLOW = [
     {"rule", "scoring"},
     {"feedback"},
     {"consistency"},
-    {"tree", "certify", "certify_orbits", "claims", "certified"},
+    {"tree", "certify", "certify_orbits", "claims", "certified", "atlas_file"},
     {"strategy", "search", "symmetry"},
     {"bounds", "research", "formats", "html"},
     {"advisor"},
-    {"cli", "play", "analysis", "api", "api_results", "gym", "__main__"},
+    {"cli", "play", "analysis", "api", "api_results", "gym", "__main__", "atlas_play"},
 ]
 BESIDE = {"", "errors", "status", "deadline", "sat_call", "time_policy", "machine", "workers",
-          "inputs", "extras", "isa", "_native", "lazy"}
+          "inputs", "extras", "isa", "_native", "lazy", "data"}
 #: docs/architecture.md, "Search, layer by layer": cbsolve/search/ the same way.
 SEARCH_LAYERS = [
     {"result"},
