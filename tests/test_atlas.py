@@ -207,3 +207,18 @@ def test_a_truncated_file_is_refused(capsys, damaged):
     damaged.write_text(damaged.read_text()[:5000])
     code, out, err = run(capsys, "bounds", "--table")
     assert code == 2 and out == "" and err.count("\n") == 1 and "rebuild it" in err
+
+
+def test_an_explicit_time_limit_may_only_tighten_an_open_cell(capsys):
+    open_cells = [r for r in atlas_file.records()
+                  if r["worst"]["exact"] is None and r["secrets"] <= 2000]
+    if not open_cells:
+        pytest.skip("every small cell of the atlas is closed")
+    r = min(open_cells, key=lambda r: r["secrets"])
+    before = r["worst"]
+    code, out, _ = run(capsys, "bounds", "--symbols", r["symbols"], "--length", str(r["length"]),
+                       "--repeats" if r["repeats"] else "--distinct", "--feedback", r["feedback"],
+                       "--time-limit", "2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["source"] in ("atlas", "atlas, improved")
+    assert before["lower"] <= data["worst"]["lower"] <= data["worst"]["upper"] <= before["upper"]
