@@ -85,7 +85,8 @@ def _reply_key(variant: Variant, secret: str, guess: str) -> str:
 
 
 def _walk(variant: Variant, root: dict, secret: str) -> list[str]:
-    guesses, node = [], root
+    guesses: list[str] = []
+    node: dict | None = root
     while node is not None:
         guesses.append(node["guess"])
         if node["guess"] == secret:
@@ -99,6 +100,7 @@ def _follow_strategy(variant: Variant, strategy: dict, secret: str) -> list[str]
 
     ev = evaluate(variant, strategy["name"], first=strategy["first"],
                   guesses=strategy["guesses"], keep_tree=True)
+    assert ev.tree is not None          # keep_tree: the shared tree the bound was proved with
     return _walk(variant, ev.tree["root"], secret)
 
 
@@ -121,17 +123,18 @@ def _follow_tree(variant: Variant, path: str, secret: str) -> tuple[list[str], s
 
 def _first_consistent(variant: Variant, secret: str) -> list[str]:
     from .api import next_guess
+    from .rule import score
 
+    space = CodeSpace(variant)
     log: list[str] = []
     guesses: list[str] = []
     while True:
         guess = next_guess(log, variant=variant, strategy="first").guess
+        if guess is None:
+            raise CbsolveError(f"no consistent code left before {secret}")
         guesses.append(guess)
         if guess == secret:
             return guesses
-        from .rule import score
-
-        space = CodeSpace(variant)
         b, c = score(variant, space.parse(secret), space.parse(guess))
         log.append(f"{guess}:{b}" if variant.bulls_only else f"{guess}:{b},{c}")
 

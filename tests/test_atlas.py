@@ -222,3 +222,15 @@ def test_an_explicit_time_limit_may_only_tighten_an_open_cell(capsys):
     data = json.loads(out)
     assert code == 0 and data["source"] in ("atlas", "atlas, improved")
     assert before["lower"] <= data["worst"]["lower"] <= data["worst"]["upper"] <= before["upper"]
+
+
+def test_play_says_so_when_the_upper_end_cannot_be_replayed():
+    from cbsolve.atlas_play import play
+
+    variant = Variant(3, "0123456789", repeats=True)
+    record = {"variant": variant.to_dict(), "strategies": [],
+              "worst": {"lower": 4, "upper": 9, "upper_method": "constructive strategy",
+                        "recipe": {"kind": "construction", "method": "constructive strategy"}}}
+    data = play(variant, record, "907")
+    assert data["guesses"][-1] == "907" and not data["replays_upper_end"]
+    assert "cannot replay" in data["note"] and data["strategy"].startswith("first consistent")
