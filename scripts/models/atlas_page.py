@@ -126,6 +126,14 @@ def page(doc: dict, budgets: dict) -> str:
     out += ["## Every cell", "",
             "Expected case: average guesses over all secrets (total / secrets).", ""]
     out += atlas_file.markdown(atlas_file.records()).splitlines()
+    lit = [c for c in doc["cells"] if c["worst"].get("known", {}).get("upper_from", "proved here")
+           != "proved here"]
+    out += ["", "## Where a published upper end is below the one proved here", "",
+            "Kept apart: the atlas's `upper` stays the proof made here; `known` names the "
+            "better published end and its source.", "",
+            "| cell | proved here | published | source |", "|---|---|---|---|"]
+    out += [f"| {c['id']} | {c['worst']['lower']}–{c['worst']['upper']} | ≤ {c['worst']['known']['upper']} "
+            f"| {c['worst']['known']['upper_from'][len('literature: '):]} |" for c in lit] or ["(none)"]
     below, above = _mc_rows(by_key, budgets)
     head = ["| cell | budget | proved lower | proved upper | methods (lower / upper) |",
             "|---|---|---|---|---|"]

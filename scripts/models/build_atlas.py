@@ -335,13 +335,15 @@ def _known(iv: dict) -> dict:
 
 
 # --- command line ---------------------------------------------------------------------------
-def _trivial(cell_id: str) -> bool:
+def _open(cell_id: str, trivial_only: bool) -> bool:
+    """The cell is written and its worst case open (with ``trivial_only``: its upper end the
+    trivial one)."""
     path = CELLS / f"{cell_id}.json"
     if not path.exists():
         return False
-    record = json.loads(path.read_text())
-    w = record.get("worst")
-    return w is not None and w["exact"] is None and w["upper_method"].startswith("trivial")
+    w = json.loads(path.read_text()).get("worst")
+    return w is not None and w["exact"] is None and \
+        (not trivial_only or w["upper_method"].startswith("trivial"))
 
 
 def select(patterns: list[str] | None) -> list[str]:
@@ -379,6 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trivial-only", action="store_true",
                     help="of the chosen cells, recompute those whose worst-case upper end is "
                          "still the trivial one")
+    ap.add_argument("--open-only", action="store_true",
+                    help="of the chosen cells, recompute those whose worst case is still open")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--worker-out", help=argparse.SUPPRESS)
     ap.add_argument("--no-optional", action="store_true", help=argparse.SUPPRESS)
@@ -389,8 +393,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.assemble:
         ids = order_by_size(select(args.recompute or args.only))
-        if args.trivial_only:
-            ids = [i for i in ids if _trivial(i)]
+        if args.trivial_only or args.open_only:
+            ids = [i for i in ids if _open(i, trivial_only=args.trivial_only)]
         if args.max_secrets is not None:
             from cbsolve.codes import CodeSpace
 
@@ -398,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
             ids = [i for i in ids
                    if CodeSpace(Variant.from_dict(cells[i]["variant"])).size <= args.max_secrets]
         start = time.perf_counter()
-        done = build(ids, args.budget, args.memory_gb, bool(args.recompute or args.trivial_only),
+        done = build(ids, args.budget, args.memory_gb, bool(args.recompute or args.trivial_only or args.open_only),
                      args.replay_limit, say=lambda m: print(m, flush=True), deep=not args.shallow)
         print(f"{len(done)} cells in {time.perf_counter() - start:.1f} s", flush=True)
     doc = assemble()
