@@ -193,7 +193,7 @@ def run_capped(cell_id: str, budget: float, memory_gb: float, optional: bool = T
     if not deep:
         cmd.append("--shallow")
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
-    guard = 3 * budget + 120
+    guard = 2 * budget + 45     # a cell past its budget this much is runaway work (seconds)
     try:
         proc = subprocess.run(cmd, preexec_fn=limit, env=env, capture_output=True, text=True,
                               timeout=guard)
