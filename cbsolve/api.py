@@ -434,8 +434,9 @@ def atlas(**filters: Any) -> list[dict]:
     filtered by equal fields (``n_symbols=`` compares the alphabet's size). A damaged atlas
     raises :class:`cbsolve.atlas_file.DamagedAtlas`.
 
-    >>> [r["worst"]["exact"] for r in atlas(length=4, n_symbols=6, feedback="bulls-cows", repeats=True)]
-    [5]
+    >>> (row,) = atlas(length=4, n_symbols=6, feedback="bulls-cows", repeats=True)
+    >>> row.get("id"), row.get("worst").get("exact")
+    ('mastermind-4x6', 5)
     """
     from . import atlas_file as data
 
