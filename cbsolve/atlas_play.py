@@ -65,7 +65,11 @@ def _answer(secret, guesses, strategy, worst, replays, why) -> dict:
     known = worst.get("known") or {}
     if known.get("upper_from", "proved here") != "proved here":
         out["literature_upper"] = known["upper"]
-        out["literature"] = known["upper_from"]
+        out["literature"] = known["upper_from"].removeprefix("literature: ")
+        why = (f"{why}; " if why else "") + (
+            f"a published strategy reaches {known['upper']} ({out['literature']}); these are "
+            f"the guesses of cbsolve's best strategy for the game, whose worst case is "
+            f"{worst['upper']}")
     if why:
         out["note"] = why
     return out
