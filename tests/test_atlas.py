@@ -234,3 +234,33 @@ def test_play_says_so_when_the_upper_end_cannot_be_replayed():
     data = play(variant, record, "907")
     assert data["guesses"][-1] == "907" and not data["replays_upper_end"]
     assert "cannot replay" in data["note"] and data["strategy"].startswith("first consistent")
+
+
+def test_the_earlier_bounds_table_and_the_certified_trees_agree_with_every_cell():
+    """Two proofs of one game cannot contradict: every interval of docs/bounds-table.csv (the
+    70 s research run) overlaps its cell, and every optimum a certified tree in models/ holds
+    lies inside it."""
+    from pathlib import Path
+
+    from cbsolve.certified import certified_value
+
+    table = Path(__file__).resolve().parents[1] / "docs" / "bounds-table.csv"
+    with table.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert rows
+    for r in rows:
+        symbols = "0123456789AB"[:int(r["D"])]
+        c = cell(Variant(int(r["N"]), symbols, repeats=r["kind"] == "repeats"))
+        for obj, prefix in (("worst", "worst"), ("expected", "total")):
+            lo, hi = int(r[f"{prefix}_lower"]), int(r[f"{prefix}_upper"])
+            assert max(lo, c[obj]["lower"]) <= min(hi, c[obj]["upper"]), (c["id"], obj)
+    checked = 0
+    for c in ATLAS["cells"]:
+        if c["secrets"] > 100_000:
+            continue
+        for obj in ("worst", "expected"):
+            found = certified_value(Variant.from_dict(c["variant"]), obj)
+            if found is not None:
+                checked += 1
+                assert c[obj]["lower"] <= found[0] <= c[obj]["upper"], (c["id"], found)
+    assert checked
