@@ -64,8 +64,13 @@ def content_hash(cells: list[dict]) -> str:
 
 
 def _hash_lines(lines: list[str]) -> str:
-    from _sha256 import sha256  # the C core hashlib wraps, without loading OpenSSL: start-up
-
+    try:    # the C core hashlib wraps, without loading OpenSSL (start-up); _sha2 from 3.12
+        from _sha256 import sha256
+    except ImportError:
+        try:
+            from _sha2 import sha256
+        except ImportError:
+            from hashlib import sha256
     return sha256(("[" + ",".join(lines) + "]").encode("ascii")).hexdigest()
 
 
