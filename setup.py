@@ -15,7 +15,7 @@ import threading
 import time
 
 from pybind11.setup_helpers import Pybind11Extension, build_ext
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.errors import CompileError
 
 # Portable code only (no -march): the hot loops are compiled once per instruction set inside each
@@ -209,4 +209,8 @@ class ParallelBuildExt(build_ext):
                 print(line, file=self._out, flush=True)
 
 
-setup(ext_modules=extensions, cmdclass={"build_ext": ParallelBuildExt})
+# The packages: cbsolve's, and cbsolve.models, which pyproject.toml maps onto the top-level
+# models/ folder (the proved artifacts, one copy; cbsolve/data.py).
+packages = [*find_packages(include=["cbsolve*"]), "cbsolve.models"]
+
+setup(ext_modules=extensions, cmdclass={"build_ext": ParallelBuildExt}, packages=packages)

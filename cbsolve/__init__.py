@@ -41,7 +41,7 @@ gym_registration.install()
 #: Names loaded on first use: name -> module (relative to this package) that defines it.
 _LAZY = {name: ".api" for name in (
     "Move", "Optimum", "PartitionTable", "Score", "Verification", "as_log", "as_variant",
-    "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal", "partition",
+    "atlas", "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal", "partition",
     "partition_table", "puzzle", "regret", "score", "sweep", "verify")}
 _LAZY.update({"Regret": ".advisor.review", "Puzzle": ".play.puzzle",
               "SearchInterrupted": ".search", "Unfinished": ".strategy"})
@@ -58,6 +58,7 @@ if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__
         Verification,
         as_log,
         as_variant,
+        atlas,
         bounds,
         consistent,
         diagnose,
@@ -93,6 +94,6 @@ __all__ = ["CbsolveError", "CodeSpace", "Deadline", "Feedback", "FeedbackLog",
            "InconsistentLog", "InvalidArgument", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
            "Move", "Optimum", "PRESETS", "PartitionTable", "Puzzle", "Regret", "Score", "SearchInterrupted",
            "SpaceTooLarge", "Unfinished", "UnknownName", "Variant", "Verification", "as_log",
-           "as_variant", "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal",
+           "as_variant", "atlas", "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal",
            "partition", "partition_table", "puzzle", "regret", "score", "sweep", "verify"]
 __version__ = "0.1.0"

@@ -56,7 +56,7 @@ VariantLike = Variant | str
 
 
 __all__ = ["LogLike", "Move", "Optimum", "PartitionTable", "Verification", "VariantLike",
-           "as_log", "as_variant", "Score", "bounds", "consistent", "diagnose", "evaluate",
+           "as_log", "as_variant", "Score", "atlas", "bounds", "consistent", "diagnose", "evaluate",
            "make_deadline", "next_guess", "optimal", "partition", "partition_table", "puzzle",
            "regret", "score", "sweep", "verify"]
 
@@ -455,23 +455,57 @@ def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
 
 def bounds(variant: VariantLike | None = None, *, search: bool = True, strategies: bool = True,
            deep: bool = True, progress: Callable[[str], None] | None = None,
-           deadline: Deadline | None = None, time_limit: float | None = None) -> Bounds:
+           deadline: Deadline | None = None, time_limit: float | None = None,
+           recompute: bool = False, improve: bool = False) -> Bounds:
     """Proved lower and upper bounds on the worst case and the total for any N and D
-    (``cbsolve bounds``), each end naming its method. Unlike the CLI (30 s by default), no
-    limit is the default here: a library caller states its budget (``time_limit=30``);
-    without one, the optional work (strategies, exact search) runs to its end.
+    (``cbsolve bounds``), each end naming its method and provenance. A game of the atlas
+    (:func:`atlas`) is answered from it at once (``source`` "atlas"); ``improve`` (the CLI's
+    explicit ``--time-limit``) computes within the deadline to better an open cell;
+    ``recompute``, or leaving out part of the work (``search``, ``strategies`` or ``deep``
+    False: a computation was asked for), ignores the atlas. Unlike the CLI (30 s by default), no limit is the default
+    here: a library caller states its budget (``time_limit=30``); without one, the optional
+    work (strategies, exact search) runs to its end.
 
     >>> b = bounds(Variant(40, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", repeats=True))
-    >>> (b.worst.lower, b.worst.upper)
-    (21, 150)
+    >>> (b.worst.lower, b.worst.upper, b.source)
+    (21, 150, 'computed')
+    >>> bounds("mastermind").worst.exact, bounds("mastermind").source
+    (5, 'atlas')
     """
-    from .advisor import PositionService
+    from .bounds.from_atlas import bounds_for
+
+    the_variant = as_variant(variant)
+
+    def compute() -> Bounds:
+        from .advisor import PositionService
+
+        return PositionService(the_variant).bounds(
+            budget, search=search, strategies=strategies, deep=deep, progress=progress)
 
     budget = make_deadline(deadline, time_limit)
-    return PositionService(as_variant(variant)).bounds(
-        budget, search=_check.flag(search, "search"),
-        strategies=_check.flag(strategies, "strategies"), deep=_check.flag(deep, "deep"),
-        progress=_check.callback(progress, "progress"))
+    search = _check.flag(search, "search")
+    strategies = _check.flag(strategies, "strategies")
+    deep = _check.flag(deep, "deep")
+    progress = _check.callback(progress, "progress")
+    whole = search and strategies and deep
+    recompute = _check.flag(recompute, "recompute") or not whole
+    return bounds_for(the_variant, compute, recompute=recompute,
+                      improve=_check.flag(improve, "improve"))
+
+
+def atlas(**filters: Any) -> list[dict]:
+    """The atlas's records (``cbsolve bounds --table --json``): ``{id, variant, length,
+    symbols, repeats, no_leading_zero, feedback, secrets, responses, status, worst, expected}``,
+    filtered by equal fields (``n_symbols=`` compares the alphabet's size). A damaged atlas
+    raises :class:`cbsolve.atlas_file.DamagedAtlas`.
+
+    >>> (row,) = atlas(length=4, n_symbols=6, feedback="bulls-cows", repeats=True)
+    >>> row.get("id"), row.get("worst").get("exact")
+    ('mastermind-4x6', 5)
+    """
+    from . import atlas_file as data
+
+    return data.matching(filters)
 
 
 def verify(file: str | Path, *, variant: VariantLike | None = None, format: str | None = None,

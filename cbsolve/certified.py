@@ -1,6 +1,6 @@
-"""Certified trees in ``cbsolve/models/``: found by variant and objective, replayed once, followed.
+"""Certified trees in ``models/``: found by variant and objective, replayed once, followed.
 
-Place in the data flow: ``cbsolve/models/*.json[.gz]`` (data made and verified by the scripts and the
+Place in the data flow: ``models/*.json[.gz]`` (data made and verified by the scripts and the
 tests, docs/tree-format.md) -> the replay against every secret (:mod:`cbsolve.tree`) -> the
 node a log reaches. A tree whose strategy is ``optimal-worst`` is worst-case optimal (its
 subtree at any node it reaches is optimal from that position, since a better subtree would
@@ -12,11 +12,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from .data import models_dir
 from .errors import UnknownName
 from .variant import Variant
 
-#: Certified trees live in the package (package data: a wheel carries them; never imported code).
-MODELS = Path(__file__).resolve().parent / "models"
+#: Certified trees live in models/ (package data in a wheel: cbsolve.data; never imported code).
+MODELS = models_dir()
 #: The tree strategy proved optimal for each objective.
 STRATEGY_OF = {"worst": "optimal-worst", "expected": "optimal-expected"}
 
@@ -81,7 +82,7 @@ def certified_value(variant: Variant, objective: str) -> tuple[int, str] | None:
 
 def best_shipped_tree(variant: Variant, objective: str,
                       models: Path = MODELS) -> tuple[int, str] | None:
-    """(the least worst case or total any tree shipped in ``cbsolve/models/`` or ``cbsolve/models/certified/``
+    """(the least worst case or total any tree shipped in ``models/`` or ``models/certified/``
     reaches for ``variant``, its path from the checkout) or None: an upper end of the
     optimum whatever the tree's strategy (a polished or heuristic tree too). The claim is the
     tree's stats, which ``cbsolve verify FILE`` replays against every secret (the tests replay
@@ -100,7 +101,7 @@ def best_shipped_tree(variant: Variant, objective: str,
         except (KeyError, TypeError, ValueError):
             continue
         if same and isinstance(value, int):
-            found.append((value, f"cbsolve/{models.name}/{path.relative_to(models)}"))
+            found.append((value, f"models/{path.relative_to(models)}"))
     return min(found) if found else None
 
 
@@ -112,7 +113,7 @@ def shipped_method(path: str) -> str:
 
 def _header(path: Path) -> dict | None:
     """The fields before ``root`` (format, variant, strategy, stats), read from the file's
-    first few kilobytes: choosing a tree must not parse every tree in cbsolve/models/ (the Bulls &
+    first few kilobytes: choosing a tree must not parse every tree in models/ (the Bulls &
     Cows trees take a second). None when the head does not parse: the caller loads it all."""
     import gzip
     import json
@@ -129,11 +130,11 @@ def _header(path: Path) -> dict | None:
 
 
 def load_tree(variant: Variant, path: Path | None = None, objective: str | None = None) -> dict:
-    """Load and replay a tree for ``variant`` (``path``, else the certified one in cbsolve/models/
+    """Load and replay a tree for ``variant`` (``path``, else the certified one in models/
     for ``objective``); an unusable tree raises a CbsolveError."""
     from .tree import InvalidTree, check_tree, histogram_of, stats_of
 
-    shipped = path is None      # cbsolve/models/ trees carry certificates, checked when they were made
+    shipped = path is None      # models/ trees carry certificates, checked when they were made
     if path is None:
         path = find_tree(variant, objective)
         if path is None:
@@ -163,7 +164,7 @@ _SHIPPED: dict = {}
 
 
 def shipped_tree(variant: Variant, objective: str | None = "worst") -> dict | None:
-    """The certified tree in cbsolve/models/ for ``variant`` and ``objective``, loaded and replayed
+    """The certified tree in models/ for ``variant`` and ``objective``, loaded and replayed
     once; None if there is none."""
     key = (variant, objective)
     if key not in _SHIPPED:

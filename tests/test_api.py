@@ -179,7 +179,7 @@ def test_optimal_progress_hears_the_known_interval_first_then_never_a_wider_one(
                    progress=lambda *event: heard.append(event))
     phase, depth, known, lower, upper = heard[0]
     assert (phase, upper, known.upper) == ("known", 5625, 5625)
-    assert known.tree == "cbsolve/models/mastermind-4-6-expected.json"
+    assert known.tree == "models/mastermind-4-6-expected.json"
     assert all(e[0] in ("greedy", "first") and e[4] is not None and e[4] <= 5625
                for e in heard[1:])
     assert o.proved and o.total == 5625
@@ -378,9 +378,9 @@ def test_sweep_takes_the_deadline_and_checks_its_strategies(tmp_path):
 
 
 def test_a_stopped_optimum_carries_the_upper_end_known_before_the_search():
-    # Logik 5x8: a tree of worst case 7 ships in cbsolve/models/certified/ (the constructions say 12)
+    # Logik 5x8: a tree of worst case 7 ships in models/certified/ (the constructions say 12)
     logik = cb.Variant(5, "12345678", repeats=True)
     o = cb.optimal(variant=logik, time_limit=1.0)
     assert not o.proved and o.upper == 7
-    assert o.upper_from["tree"] == "cbsolve/models/certified/mm-5x8-polished.json.gz"
+    assert o.upper_from["tree"] == "models/certified/mm-5x8-polished.json.gz"
     assert o.to_json()["upper_from"] == o.upper_from

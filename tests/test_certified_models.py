@@ -1,6 +1,6 @@
 """The "Certified results" of docs/optimal.md: every stored tree passes the independent verifier.
 
-The trees and cbsolve/models/certified-results.json come from scripts/models/make_models.py certified. The
+The trees and models/certified-results.json come from scripts/models/make_models.py certified. The
 verifier replays every secret with the scorer alone and, for the worst case, checks the
 embedded certificate that one guess less fails; these tests compare what it recomputes with
 the row the script recorded, and with the published value where one exists.
@@ -13,7 +13,7 @@ import pytest
 from cbsolve.certify import verify_file
 
 ROOT = Path(__file__).resolve().parents[1]
-ROWS = json.loads((ROOT / "cbsolve" / "models" / "certified-results.json").read_text())
+ROWS = json.loads((ROOT / "models" / "certified-results.json").read_text())
 #: Verified in a few seconds; the others replay 4,000+ secrets (and certificates) and are slow.
 QUICK = {"mm-5x4-expected", "mm-6x3-expected"}
 
@@ -64,7 +64,7 @@ def _make_script():
 
 
 def test_an_interval_the_polisher_narrowed_shows_beside_the_searchs():
-    polished = json.loads((ROOT / "cbsolve" / "models" / "polished-results.json").read_text())
+    polished = json.loads((ROOT / "models" / "polished-results.json").read_text())
     script = _make_script()
     for name, row in ROWS.items():
         match = [p for p in polished.values()

@@ -1,4 +1,4 @@
-"""The certified models in cbsolve/models/ pass the independent verifier (scorer only).
+"""The certified models in models/ pass the independent verifier (scorer only).
 
 Regenerate them with ``python scripts/models/make_models.py worst``. Verifying Bulls & Cows 4/10
 (10,644 tree and certificate nodes) takes about 11 s on one core.
@@ -9,7 +9,7 @@ import pytest
 
 from cbsolve.certify import verify_file
 
-MODELS = Path(__file__).resolve().parents[1] / "cbsolve" / "models"
+MODELS = Path(__file__).resolve().parents[1] / "models"
 
 
 @pytest.mark.parametrize("filename, worst, secrets", [

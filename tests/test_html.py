@@ -64,7 +64,7 @@ def test_page_is_titled_by_game_and_objective_with_a_summary(doc):
 
 def test_an_optimal_tree_is_titled_by_its_objective(tmp_path):
     page = tmp_path / "mm.html"
-    model = Path(__file__).resolve().parents[1] / "cbsolve" / "models" / "mastermind-worst.json"
+    model = Path(__file__).resolve().parents[1] / "models" / "mastermind-worst.json"
     assert main(["verify", str(model), "--html", str(page)]) == 0
     text = page.read_text()
     heading = text.split("<h1>")[1].split("</h1>")[0]

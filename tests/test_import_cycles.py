@@ -134,14 +134,15 @@ FLOW = [
     {"rule", "scoring"},
     {"feedback"},
     {"consistency"},
-    {"tree", "certify", "certify_orbits", "claims", "certified"},
+    {"tree", "certify", "certify_orbits", "claims", "certified", "atlas_file"},
     {"strategy", "search", "symmetry", "stabilizer"},
     {"bounds", "research", "formats", "html"},
     {"advisor"},
-    {"cli", "play", "analysis", "api", "api_results", "gym", "integrations", "__main__"},
+    {"cli", "play", "analysis", "api", "api_results", "gym", "integrations", "__main__",
+     "atlas_play"},
 ]
 BESIDE = {"", "errors", "status", "deadline", "sat_call", "time_policy", "machine", "workers",
-          "inputs", "extras", "isa", "_native", "lazy", "arguments", "gym_registration"}
+          "inputs", "extras", "isa", "_native", "lazy", "arguments", "gym_registration", "data"}
 #: docs/architecture.md, "Search, layer by layer": cbsolve/search/ the same way.
 SEARCH_LAYERS = [
     {"result"},

@@ -5,7 +5,7 @@ by its command (a renamed option or a lost argument fails here).
 The README is the only source: fixing an example is editing the README. Comparison rules:
 a line that is only ``...`` stands for any number of lines (none included); wall-clock
 figures (``0.077 s``) match any figure; trailing blanks are ignored; a ``# comment`` after a
-command is not part of it. Commands run from the repository's root (``cbsolve/models/...``).
+command is not part of it. Commands run from the repository's root (``models/...``).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import pytest
 from cbsolve.certify import load, verify
 from cbsolve.cli import main
 
-MODELS = Path(__file__).resolve().parents[1] / "cbsolve" / "models"
+MODELS = Path(__file__).resolve().parents[1] / "models"
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """What the position service answers: value types with ``to_json()``, one per question.
 
 Every advice carries its :class:`Provenance`: where the guess came from (an instant opening,
-a certified tree in ``cbsolve/models/``, an exact search from the position, a heuristic), the objective
+a certified tree in ``models/``, an exact search from the position, a heuristic), the objective
 asked for, whether that objective was honoured (the guess is the first move of a strategy
 proved optimal for it) and whether the work was complete or cut by the deadline or Ctrl-C
 (then the answer is the best found so far).
@@ -14,12 +14,12 @@ from dataclasses import dataclass, field, fields
 #: or on average (Irving 1979; Koyama–Lai 1993).
 OBJECTIVES = ("worst", "expected")
 #: The objective when none is named: the one ``cbsolve optimal`` proves by default, and the one
-#: the certified trees preferred in ``cbsolve/models/`` are optimal for.
+#: the certified trees preferred in ``models/`` are optimal for.
 DEFAULT_OBJECTIVE = "worst"
 
 #: Provenance words (the JSON's ``source``).
 OPENING = "opening"          # the first guess, chosen up to symmetry in closed form
-TREE = "tree"                # a certified tree in cbsolve/models/ (or a tree file) followed
+TREE = "tree"                # a certified tree in models/ (or a tree file) followed
 EXACT = "exact"              # an exact search from the position
 HEURISTIC = "heuristic"      # a heuristic's choice (Knuth, Irving, Neuwirth, Kooi, ...)
 DETERMINED = "determined"    # one secret left: it is the guess

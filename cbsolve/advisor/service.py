@@ -5,7 +5,7 @@ Place in the data flow: a variant, a feedback log, an objective, a guess pool an
 
 1. the opening in closed form, one guess per symmetry class (:mod:`.opening`: no code
    enumerated, milliseconds on any game);
-2. a certified tree in ``cbsolve/models/`` for the objective, while the log follows it (:mod:`.trees`);
+2. a certified tree in ``models/`` for the objective, while the log follows it (:mod:`.trees`);
 3. the exact search from the position for the objective (:mod:`cbsolve.search.position`:
    worst case; :mod:`cbsolve.strategy.exact`: expected case), with a share of the deadline;
 4. a heuristic over one guess per symmetry class, anytime (:mod:`.choose`); on spaces over a
@@ -373,7 +373,7 @@ class PositionService:
         game left it."""
         tree = self._tree(objective)
         if tree is None:
-            return f"no certified tree in cbsolve/models/ for this game and the {objective} objective"
+            return f"no certified tree in models/ for this game and the {objective} objective"
         from pathlib import Path
 
         from ..certified import left_at

@@ -3,7 +3,7 @@
 A sweep's ``bounds`` cell proves what fits a cell (the exact search up to 800 secrets), but
 the project has proved more: the bounds table (``docs/bounds-table.csv``, made by
 ``scripts/bounds_table.py``: searches with certificates checked, far beyond 800 secrets) and
-the certified models (``cbsolve/models/certified-results.json``, each tree and lower-bound certificate
+the certified models (``models/certified-results.json``, each tree and lower-bound certificate
 verified by the tests). Where either is stronger than the cell, the report shows it: a higher
 lower bound, or the optimum where one was proved, with its source in the row's ``note``.
 
@@ -18,9 +18,11 @@ import shlex
 from functools import cache
 from pathlib import Path
 
+from ..data import models_dir
+
 ROOT = Path(__file__).resolve().parents[2]
 BOUNDS_TABLE = ROOT / "docs" / "bounds-table.csv"
-CERTIFIED = Path(__file__).resolve().parents[1] / "models" / "certified-results.json"   # package data
+CERTIFIED = models_dir() / "certified-results.json"   # package data (cbsolve.data)
 
 #: (length, alphabet size, repeats, no_leading_zero, feedback) of a game.
 Key = tuple[int, int, bool, bool, str]

@@ -64,6 +64,9 @@ class Interval:
     #: when a heuristic's exact evaluation set ``upper``: {name, guesses, first}, the
     #: arguments of ``cbsolve evaluate`` that reproduce it
     upper_strategy: dict | None = None
+    #: where each end comes from ({"lower": "proved here", "upper": ...}) and, for an atlas
+    #: answer, its recipe, histogram, literature and best-known interval (docs/contract.md)
+    extra: dict = field(default_factory=dict)
 
     @property
     def exact(self) -> int | None:
@@ -78,8 +81,11 @@ class Interval:
             self.upper, self.upper_method, self.upper_strategy = int(value), method, strategy
 
     def to_json(self) -> dict:
-        return {"lower": self.lower, "upper": self.upper, "exact": self.exact,
-                "lower_method": self.lower_method, "upper_method": self.upper_method}
+        out = {"lower": self.lower, "upper": self.upper, "exact": self.exact,
+               "lower_method": self.lower_method, "upper_method": self.upper_method,
+               "provenance": {"lower": "proved here", "upper": "proved here"}}
+        out.update(self.extra)
+        return out
 
 
 @dataclass
@@ -94,6 +100,13 @@ class Bounds:
     estimates: list[dict] = field(default_factory=list)   # sampled, labelled, never bounds
     # what the verifier confirmed of each exact search run (cbsolve.bounds.recheck)
     checks: dict[str, dict] = field(default_factory=dict)
+    # every strategy evaluated exactly: {name, guesses, first, worst, total, histogram} (the
+    # atlas keeps them: the recipe that replays an upper end, and quantile budgets)
+    evaluated: list[dict] = field(default_factory=list)
+    #: "computed" (this call's work), "atlas" (read from models/atlas.json.gz) or "atlas,
+    #: improved" (an atlas cell whose ends this call's work bettered); ``atlas``: the cell read
+    source: str = "computed"
+    atlas: dict | None = None
 
     def to_json(self) -> dict:
         expected = self.expected.to_json()
@@ -103,7 +116,8 @@ class Bounds:
         return {"variant": self.variant.to_dict(), "secrets": self.secrets,
                 "responses": self.responses, "worst": self.worst.to_json(), "expected": expected,
                 "estimates": self.estimates, "notes": self.notes, "verification": self.checks,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3), "source": self.source,
+                **({"atlas": self.atlas} if self.atlas is not None else {})}
 
 
 def exact_search_limit() -> int:
@@ -230,7 +244,7 @@ def _scorer_bound(out: Bounds, deadline: Deadline, deep: bool):
 
 
 def _certified(out: Bounds) -> None:
-    """Exact values from the certified trees in ``cbsolve/models/`` where the game has one (their
+    """Exact values from the certified trees in ``models/`` where the game has one (their
     claims are replayed by the tests, tests/test_certified_models.py), and the upper end of
     the best tree shipped for the game whatever its strategy; a value outside the interval
     proved here would be a bug in one of the two."""
@@ -243,7 +257,7 @@ def _certified(out: Bounds) -> None:
             if not interval.lower <= value <= interval.upper:
                 raise AssertionError(f"the certified tree {name} claims {value}, outside the "
                                      f"proved [{interval.lower}, {interval.upper}]")
-            method = f"certified tree cbsolve/models/{name}"
+            method = f"certified tree models/{name}"
             interval.raise_lower(value, method)
             interval.lower_upper(value, method)
         shipped = best_shipped_tree(out.variant, objective)

@@ -2,7 +2,7 @@
 it searches and to report when it is stopped, with what proves each end.
 
 Place in the data flow: the bounds (:func:`~cbsolve.bounds.compute_bounds`: closed forms,
-constructions, the certified trees and the best tree shipped in ``cbsolve/models/``) and, when
+constructions, the certified trees and the best tree shipped in ``models/``) and, when
 they leave the interval open, a heuristic evaluated exactly -> **the known interval** ->
 :func:`cbsolve.optimal` (``cbsolve optimal``: its progress lines and its stopped answer).
 Every upper end reported is reproducible: a tree file ``cbsolve verify`` replays (the
@@ -57,7 +57,7 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses,
                             deadline.capped(time_policy.OPTIMAL_HEURISTIC_UNTIMED_SECONDS))
             return None if known.upper is None else known
         return Known(None, shipped[0], upper_method=shipped_method(shipped[1]), tree=shipped[1],
-                     origin="the trees shipped in cbsolve/models/")
+                     origin="the trees shipped in models/")
     return budgeted(variant, objective, deadline, say, tell)
 
 
@@ -243,7 +243,7 @@ def _unit(objective: str) -> str:
 
 
 def _shipped_doc(tree: str | None, objective: str, value: int) -> dict | None:
-    """The shipped tree ``tree`` (a path from the checkout, ``cbsolve/models/...``) when it
+    """The shipped tree ``tree`` (``models/...``, under the models folder's parent) when it
     reaches ``value``: its document, whose stats the tests replay; else None."""
     if tree is None:
         return None
@@ -251,7 +251,7 @@ def _shipped_doc(tree: str | None, objective: str, value: int) -> dict | None:
     from ..certify import UnreadableFile, load
 
     try:
-        doc = load(MODELS.parent.parent / tree)
+        doc = load(MODELS.parent / tree)
     except (UnreadableFile, OSError):
         return None
     stats = doc.get("stats") if isinstance(doc, dict) else None

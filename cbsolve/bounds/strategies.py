@@ -81,5 +81,7 @@ def strategy_upper(out, deadline: Deadline, names, say, close: str | None = None
         plan = rest[1:] if hands_over else rest      # when minimax finished, first is not needed
         method = f"strategy {label} (exact evaluation, first guess {ev.first})"
         played = {"name": name, "guesses": guesses, "first": ev.first}
+        out.evaluated.append({**played, "worst": ev.worst, "total": ev.total,
+                              "histogram": {int(k): int(v) for k, v in ev.histogram.items()}})
         out.worst.lower_upper(ev.worst, method, played)
         out.expected.lower_upper(ev.total, method, played)

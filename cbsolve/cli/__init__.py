@@ -127,12 +127,14 @@ def app() -> None:
     """Constraint solver and analyzer for Bulls-and-Cows-family code-breaking games."""
 
 
-def variant_options(func=None, *, optional: bool = False):
+def variant_options(func=None, *, optional: bool = False, given: bool = False):
     """Add the shared variant options; the command receives a validated ``variant``. With
     ``optional``, ``variant`` is None when no variant option was given (``verify``: the file
-    names its variant; options there state the variant the file must be for)."""
+    names its variant; options there state the variant the file must be for). With ``given``,
+    the command also receives ``given``: the options as typed (None: not given), for a filter
+    (``bounds --table``); ``variant`` is then the error when the options make no game."""
     if func is None:
-        return functools.partial(variant_options, optional=optional)
+        return functools.partial(variant_options, optional=optional, given=given)
     options = [
         click.option("--variant", "variant_name", default=None, metavar="NAME",
                      help=f"Preset: {', '.join(PRESETS)} (default bulls-cows; any case); "
@@ -156,12 +158,20 @@ def variant_options(func=None, *, optional: bool = False):
 
     def wrapper(variant_name, length, digits, letters, symbols, repeats, no_leading_zero,
                 feedback, **kwargs):
-        given = (variant_name, length, digits, letters, symbols, repeats, no_leading_zero, feedback)
-        if optional and all(v is None for v in given):
+        typed = (variant_name, length, digits, letters, symbols, repeats, no_leading_zero, feedback)
+        if given:
+            kwargs["given"] = dict(zip(("variant", "length", "digits", "letters", "symbols",
+                                        "repeats", "no_leading_zero", "feedback"), typed))
+        if optional and all(v is None for v in typed):
             return func(variant=None, **kwargs)
-        kwargs["variant"] = Variant.from_options(
-            variant_name, length=length, digits=digits, letters=letters, symbols=symbols,
-            repeats=repeats, no_leading_zero=no_leading_zero, feedback=feedback)
+        try:
+            kwargs["variant"] = Variant.from_options(
+                variant_name, length=length, digits=digits, letters=letters, symbols=symbols,
+                repeats=repeats, no_leading_zero=no_leading_zero, feedback=feedback)
+        except CbsolveError as exc:
+            if not given:
+                raise
+            kwargs["variant"] = exc     # a filter need not be a game: the command decides
         return func(**kwargs)
 
     functools.update_wrapper(wrapper, func)  # keeps click's params declared below this one

@@ -16,7 +16,7 @@ from .next import OBJECTIVE_HELP, TIME_HELP
               help="Start from the entries in a log file.")
 @click.option("--strategy", default="minimax", show_default=True, metavar="NAME",
               help="minimax, expected, entropy, parts, first, random, or optimal (for "
-                   "--objective: the certified tree in cbsolve/models/ while the game is on it, then the "
+                   "--objective: the certified tree in models/ while the game is on it, then the "
                    "exact optimum from the position when it fits the time, else a heuristic; "
                    "each answer says which).")
 @click.option("--objective", default="worst", show_default=True, metavar="worst|expected",

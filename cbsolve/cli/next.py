@@ -29,7 +29,7 @@ TIME_HELP = (f"Time for each answer (default {time_policy.ASSIST_SECONDS:g}; 0: 
 @click.argument("entries", nargs=-1)
 @click.option("--log", "log_file", type=FILE, default=None, metavar="FILE", help="Read entries from a file.")
 @click.option("--strategy", default="minimax", show_default=True,
-              help=f"{STRATEGY_HELP} | optimal (the certified tree in cbsolve/models/ for the "
+              help=f"{STRATEGY_HELP} | optimal (the certified tree in models/ for the "
                    "objective while the log follows it, else the exact optimum from this "
                    "position when the search fits the time, else a heuristic; the output says "
                    "which)")

@@ -7,7 +7,7 @@ cannot all be right.
 
 Advice comes from the position service (:mod:`cbsolve.advisor`): a heuristic strategy, or,
 with ``strategy="optimal"``, one objective (worst or expected) through the whole game: the
-certified tree in ``cbsolve/models/`` for it (docs/tree-format.md; replayed against every secret when
+certified tree in ``models/`` for it (docs/tree-format.md; replayed against every secret when
 loaded) while your guesses are the ones it recommends, then the exact search from the
 position for the same objective, else a heuristic aiming at it, labelled. With ``coach``,
 each guess you type is reviewed against the best from the same position (:mod:`.coach`)

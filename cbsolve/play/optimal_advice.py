@@ -1,5 +1,5 @@
 """``next --strategy optimal`` as a library call: the position service's answer for one
-objective (:meth:`cbsolve.advisor.PositionService.advise`): the certified tree in ``cbsolve/models/``
+objective (:meth:`cbsolve.advisor.PositionService.advise`): the certified tree in ``models/``
 while the log follows it, else the exact optimum from the position when it fits the time,
 else a heuristic aiming at the objective; the answer's provenance says which.
 """

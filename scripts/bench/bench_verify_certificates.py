@@ -14,7 +14,7 @@ the same order, so they do the same prefix of the proof): for a loaded machine, 
 baseline's whole 5 of 9 check takes hours of wall time.
 
 Cases: Bulls & Cows 4 of 10's certificate that 6 guesses fail (5,295 nodes; written by
-``solve_worst`` first), and ``cbsolve verify cbsolve/models/certified/bc-5-9-worst.json.gz`` (tree and
+``solve_worst`` first), and ``cbsolve verify models/certified/bc-5-9-worst.json.gz`` (tree and
 certificate, 215,651 nodes).
 """
 from __future__ import annotations
@@ -82,7 +82,7 @@ def main(argv=None) -> int:
         if not args.quick:
             what = "" if args.nodes is None else f" (first {args.nodes} certificate nodes)"
             cases.append((f"Bulls & Cows 5 of 9, tree + certificate{what}",
-                          ROOT / "cbsolve/models/certified/bc-5-9-worst.json.gz", 1))
+                          ROOT / "models/certified/bc-5-9-worst.json.gz", 1))
         print("| case | code | process wall s | process CPU s | verify wall s | verify CPU s | "
               "verdict (valid, nodes, lower bound) |")
         print("|---|---|---|---|---|---|---|")

@@ -87,8 +87,8 @@ step "core: bounds (certified tree)" core bounds --variant mastermind --json
 import json, sys
 d = json.load(open(sys.argv[1]))
 w, e = d["worst"], d["expected"]
-assert w["exact"] == 5 and w["upper_method"] == "certified tree cbsolve/models/mastermind-worst.json", w
-assert e["exact"] == 5625 and e["upper_method"].startswith("certified tree cbsolve/models/"), e
+assert w["exact"] == 5 and w["upper_method"] == "certified tree models/mastermind-worst.json", w
+assert e["exact"] == 5625 and e["upper_method"].startswith("certified tree models/"), e
 ' "$work/core: bounds (certified tree).log" || fail "bounds from the wheel: worst 5 from the certified tree"
 set +e
 core consistent 0123:1,2 --backend cpsat >"$work/missing.out" 2>"$work/missing.err"

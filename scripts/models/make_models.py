@@ -1,4 +1,4 @@
-"""Make the models in cbsolve/models/: one tool, one subcommand a family of models.
+"""Make the models in models/: one tool, one subcommand a family of models.
 
     python scripts/models/make_models.py worst [--only NAME] [--workers N]
         the certified worst-case trees (with lower-bound certificates): Mastermind 4/6 (tie-breaks
@@ -7,13 +7,13 @@
     python scripts/models/make_models.py expected [--bulls-cows SECONDS]
         the certified expected-case trees: Mastermind 4/6 (5625) and depth 5 (5626), Bulls & Cows
         4/10 if proved in time; each replayed against every secret before it is written
-    python scripts/models/make_models.py small [--write cbsolve/models/small-games.json] [--ties-limit S]
+    python scripts/models/make_models.py small [--write models/small-games.json] [--ties-limit S]
         worst-case (and expected-case) optima of small Mastermind and Bulls & Cows games, as JSON
         and the Markdown table of docs/optimal.md; ``--ties-limit S`` makes the tie-break table
     python scripts/models/make_models.py certified [--list | --table | --only NAME ...]
         the "Certified results" of docs/optimal.md: exact optima of larger games, each in its
-        own process (its peak memory its own), trees gzipped to cbsolve/models/certified/NAME.json.gz,
-        rows in cbsolve/models/certified-results.json (rows of entries not rerun are kept)
+        own process (its peak memory its own), trees gzipped to models/certified/NAME.json.gz,
+        rows in models/certified-results.json (rows of entries not rerun are kept)
 
 Every tree is checked before it is written (the verifier, or a replay with the scoring rule);
 ``cbsolve verify`` checks any of them with the scorer alone.
@@ -37,7 +37,7 @@ from cbsolve.tree import histogram_of, write_tree
 from cbsolve.variant import Variant
 
 ROOT = Path(__file__).resolve().parents[2]
-MODELS = ROOT / "cbsolve" / "models"
+MODELS = ROOT / "models"
 DIGITS = "0123456789"
 
 
@@ -221,9 +221,9 @@ def cmd_small(args) -> None:
 
 
 # --- certified: exact optima of larger games ------------------------------------------------------
-OUT = ROOT / "cbsolve" / "models" / "certified"
-RESULTS = ROOT / "cbsolve" / "models" / "certified-results.json"
-POLISHED = ROOT / "cbsolve" / "models" / "polished-results.json"
+OUT = ROOT / "models" / "certified"
+RESULTS = ROOT / "models" / "certified-results.json"
+POLISHED = ROOT / "models" / "polished-results.json"
 
 MM = "123456789"
 #: name -> (variant fields, objective, published value or None, its source)

@@ -3,11 +3,11 @@
 The input is a tree file (``cbsolve evaluate --out``) or, without ``--tree``, the tree of
 ``--strategy`` (default entropy) built here. The polished tree is written (gzipped when the
 name ends in .gz), replayed secret by secret with the scorer, and with ``--record NAME`` its
-row (total, time, CPU, peak memory, machine, load) goes into cbsolve/models/polished-results.json,
+row (total, time, CPU, peak memory, machine, load) goes into models/polished-results.json,
 from which ``--table`` prints the "Best verified trees" table of docs/optimal.md:
 
     nice python scripts/research/polish_tree.py --length 5 --symbols 12345678 --repeats \\
-        --exact-max 300 --node-seconds 10 --out cbsolve/models/certified/mm-5x8-polished.json.gz \\
+        --exact-max 300 --node-seconds 10 --out models/certified/mm-5x8-polished.json.gz \\
         --record mm-5x8-polished
     python scripts/research/polish_tree.py --table
 """
@@ -31,7 +31,7 @@ from cbsolve.strategy.evaluation import evaluate  # noqa: E402
 from cbsolve.tree import histogram_of, make_tree, read_tree, write_tree  # noqa: E402
 from cbsolve.variant import Variant  # noqa: E402
 
-RESULTS = ROOT / "cbsolve" / "models" / "polished-results.json"
+RESULTS = ROOT / "models" / "polished-results.json"
 
 
 def polish_file(variant: Variant, tree: dict | None, strategy: str, first: str | None,

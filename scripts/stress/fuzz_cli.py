@@ -339,7 +339,7 @@ def mutated_files(folder: Path, rng: random.Random, count: int = 12) -> list[Pat
     (garbage / "plan.json").write_text('{"format": "cbsolve-worst-shard-plan", "version": 1}')
     tree = folder / "tree.json"
     write_tree(evaluate(Variant(2, "123", True), "minimax").tree, tree)
-    models = Path(__file__).resolve().parents[2] / "cbsolve" / "models"
+    models = Path(__file__).resolve().parents[2] / "models"
     sources = [tree.read_bytes(), (models / "mastermind-4-6-expected-depth5.json").read_bytes()]
     odd = [None, -1, 0, 10**60, "x", [], {}, True, 1.5, "0123", {"guess": "11"}]
     out = [tree]

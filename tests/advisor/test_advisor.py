@@ -64,7 +64,7 @@ def test_following_optimal_expected_totals_koyama_lais_5625_on_mastermind():
 
 
 def test_following_optimal_worst_needs_seven_on_bulls_and_cows_sample():
-    # Bulls & Cows 4/10: 7 guesses in the worst case (the certified tree in cbsolve/models/)
+    # Bulls & Cows 4/10: 7 guesses in the worst case (the certified tree in models/)
     service = PositionService(BC)
     assert max(play_out(service, s, "worst") for s in secrets_of(BC, sample=300)) <= 7
 
@@ -230,7 +230,7 @@ def test_the_spread_order_scores_every_guess_once_and_chooses_as_the_kernel(monk
 
 def test_bounds_uses_the_certified_trees(capsys):
     # Mastermind 4/6: total 5625 (Koyama & Lai 1993), worst 5 (Knuth 1977); Bulls & Cows 4/10:
-    # worst 7 and total 26274, the certified trees in cbsolve/models/ (verified by
+    # worst 7 and total 26274, the certified trees in models/ (verified by
     # tests/test_certified_models.py)
     for args, worst, total in ((["--variant", "mastermind"], 5, 5625), ([], 7, 26274)):
         code, text, _ = run(capsys, "bounds", *args, "--no-search", "--no-strategies",

@@ -34,7 +34,7 @@ def sources(tmp_path):
     certified.write_text(json.dumps({"x": {
         "command": "cbsolve optimal --objective expected --length 4 --symbols 0123456 "
                    "--distinct --out x.json", "objective": "expected", "lower": 3639,
-        "proved": True, "file": "cbsolve/models/certified/x.json.gz"}}))
+        "proved": True, "file": "models/certified/x.json.gz"}}))
     return best_proved.__wrapped__(table, certified)
 
 
@@ -43,7 +43,7 @@ def test_a_stronger_source_raises_the_row_and_says_so(sources):
     assert (row["worst_lower"], row["worst_exact"], row["worst"]) == ("6", "6", "6")
     assert (row["total_lower"], row["total_exact"], row["total"]) == ("3639", "3639", "3639")
     assert row["average"] == f"{3639 / 840:.6f}"
-    assert "worst optimum from" in row["note"] and "certified model cbsolve/models/certified/x" in row["note"]
+    assert "worst optimum from" in row["note"] and "certified model models/certified/x" in row["note"]
     assert overlay(row, sources) == row                       # idempotent
 
 

@@ -115,7 +115,7 @@ def test_optimal_says_it_was_interrupted_on_stderr():
 def test_a_command_interrupted_before_its_answer_still_prints_one_json_document():
     """`verify --json` printed nothing on stdout after Ctrl-C (a certified tree takes seconds
     to replay)."""
-    code, out, err = _interrupt(["verify", "cbsolve/models/certified/bc-nlz-worst.json.gz", "--json"],
+    code, out, err = _interrupt(["verify", "models/certified/bc-nlz-worst.json.gz", "--json"],
                                 after=3.0)
     data = json.loads(out)
     assert code == 130 and data == {"command": "verify", "interrupted": True, "complete": False}

@@ -178,7 +178,7 @@ def test_ties_flag(capsys, tmp_path):
 
 
 #: Logik (Mastermind 5 pegs x 8 colours): the constructions prove a worst case of at most 12;
-#: cbsolve/models/certified/ ships a polished tree whose worst case is 7.
+#: models/certified/ ships a polished tree whose worst case is 7.
 LOGIK = ("--variant", "mastermind", "--length", "5", "--digits", "8")
 
 
@@ -189,14 +189,14 @@ def test_a_stopped_search_reports_the_best_known_upper_end_and_its_tree(capsys):
     code, out, err = run(capsys, "optimal", *LOGIK, "--time-limit", "1", "--json", "--verbose")
     data = json.loads(out)
     assert code == 0 and not data["proved"] and data["upper"] == 7
-    assert data["upper_from"]["tree"] == "cbsolve/models/certified/mm-5x8-polished.json.gz"
+    assert data["upper_from"]["tree"] == "models/certified/mm-5x8-polished.json.gz"
     assert "worst case in [" in err and ", 7] before the search" in err
     code, out, _ = run(capsys, "verify", str(root / data["upper_from"]["tree"]), "--json")
     report = json.loads(out)                       # the upper end is reproducible
     assert code == 0 and report["valid"] and report["worst"] == 7
     code, out, _ = run(capsys, "optimal", *LOGIK, "--time-limit", "1")
     assert "not proved: worst case in [" in out and ", 7]" in out
-    assert "upper end 7: tree cbsolve/models/certified/mm-5x8-polished.json.gz" in out
+    assert "upper end 7: tree models/certified/mm-5x8-polished.json.gz" in out
 
 
 def test_the_known_interval_without_a_time_limit_is_the_shipped_trees():
@@ -209,7 +209,7 @@ def test_the_known_interval_without_a_time_limit_is_the_shipped_trees():
     logik = Variant.from_options("mastermind", length=5, digits=8)
     known = known_interval(logik, "worst", Deadline(None), None, "all")
     assert (known.lower, known.upper) == (None, 7)
-    assert known.tree == "cbsolve/models/certified/mm-5x8-polished.json.gz"
+    assert known.tree == "models/certified/mm-5x8-polished.json.gz"
     assert known_interval(logik, "worst", Deadline(None), 6, "all") is None     # a depth cap
     assert known_interval(logik, "expected", Deadline(None), None, "all").upper == 179034
     stopped = SearchResult("worst", Status.UNKNOWN, False, 32768, lower=6)

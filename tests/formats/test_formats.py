@@ -14,7 +14,7 @@ from cbsolve.tree import iter_nodes, make_tree
 from cbsolve.variant import Variant
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "trees"
-MODELS = Path(__file__).resolve().parents[2] / "cbsolve" / "models"
+MODELS = Path(__file__).resolve().parents[2] / "models"
 MM23 = Variant(2, "123", repeats=True)      # Mastermind, 2 pegs, 3 colours: 9 secrets
 BC24 = Variant(2, "0123", repeats=False)    # Bulls & Cows, 2 of 4 digits: 12 secrets
 

@@ -88,7 +88,7 @@ def test_solved_ends_the_session():
 @pytest.mark.parametrize("objective", ["worst", "expected"])
 def test_optimal_follows_the_tree_then_the_same_objective(variant, off_tree, objective):
     path = find_tree(variant, objective)
-    assert path is not None, "cbsolve/models/ holds certified trees for Mastermind and Bulls & Cows"
+    assert path is not None, "models/ holds certified trees for Mastermind and Bulls & Cows"
     a = Assistant(variant, strategy="optimal", objective=objective)
     root = a.tree["root"]
     assert a.tree["strategy"] == f"optimal-{objective}"

@@ -17,7 +17,7 @@ from cbsolve.tree import make_tree
 from cbsolve.variant import Variant
 
 ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "cbsolve" / "models" / "polished-results.json"
+RESULTS = ROOT / "models" / "polished-results.json"
 MM44 = Variant(4, "1234", True, False)
 MM45 = Variant(4, "12345", True, False)
 

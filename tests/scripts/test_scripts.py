@@ -193,13 +193,13 @@ def test_make_models_worst_reproduces_the_stored_mastermind_file(tmp_path):
     make = load_script("make_models")
     make.main(["worst", "--only", "mastermind", "--out", str(tmp_path)])
     assert (tmp_path / "mastermind-worst.json").read_bytes() == \
-        (ROOT / "cbsolve" / "models" / "mastermind-worst.json").read_bytes()
+        (ROOT / "models" / "mastermind-worst.json").read_bytes()
 
 
 def test_make_models_expected_small_and_certified(tmp_path, capsys):
     make = load_script("make_models")
     path = make.make_expected("mm", MM, max_depth=5, out_dir=tmp_path)
-    stored = ROOT / "cbsolve" / "models" / "mastermind-4-6-expected-depth5.json"
+    stored = ROOT / "models" / "mastermind-4-6-expected-depth5.json"
     assert path.read_text() == stored.read_text()
     assert make.main(["small", "--max-length", "2", "--expected-limit", "1"]) == 0
     assert "| mastermind | 2 | 2 |" in capsys.readouterr().out

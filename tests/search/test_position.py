@@ -1,5 +1,5 @@
 """Optimal play from a position (`cbsolve optimal ENTRY...`): the optimum of the game the
-entries leave agrees with the certified trees in cbsolve/models/, and `verify` replays the tree and
+entries leave agrees with the certified trees in models/, and `verify` replays the tree and
 certificate from that position."""
 import json
 from pathlib import Path
@@ -13,7 +13,7 @@ from cbsolve.search.position import Position, solve_from
 from cbsolve.status import Status
 from cbsolve.variant import Variant
 
-MODELS = Path(__file__).resolve().parents[2] / "cbsolve" / "models"
+MODELS = Path(__file__).resolve().parents[2] / "models"
 MASTERMIND = Variant.preset("mastermind")
 
 

@@ -260,7 +260,7 @@ def test_native_stabiliser_matches_the_symmetry_module(variant):
         assert native == python, history
 
 
-MODELS = Path(__file__).resolve().parents[2] / "cbsolve" / "models"
+MODELS = Path(__file__).resolve().parents[2] / "models"
 # Koyama & Lai (1993): 5625 (first guess 1123), 5626 with at most 5 guesses.
 # Tanaka (1996): 26274 for Bulls & Cows 4/10 (first guess 0123 up to symmetry).
 STORED = {"mastermind-4-6-expected.json": (5625, None), "mastermind-4-6-expected-depth5.json": (5626, 5),
