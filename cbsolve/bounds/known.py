@@ -75,6 +75,9 @@ def budgeted(variant, objective: str, deadline, say=None, tell=None) -> Known:
     tell = tell or (lambda known: None)
     known = cheap_ends(variant, objective, deadline.capped(time_policy.OPTIMAL_CHEAP_SECONDS),
                        say, deep=False)
+    atlas = atlas_ends(variant, objective)
+    if atlas is not None:
+        _merge(known, atlas)
     tell(known)
     steps = (lambda: _merge(known, cheap_ends(
                  variant, objective, deadline.part(time_policy.OPTIMAL_DEEP_SHARE), say)),
@@ -87,6 +90,29 @@ def budgeted(variant, objective: str, deadline, say=None, tell=None) -> Known:
         if (known.lower, known.upper) != before:
             tell(known)
     return known
+
+
+def atlas_ends(variant, objective: str) -> Known | None:
+    """The objective's interval proved here in the atlas's cell for ``variant`` (read at once;
+    literature ends are not in it), or None outside the atlas or when its file is damaged (a
+    damaged atlas is never used; ``bounds`` says so)."""
+    from .. import atlas_file
+
+    try:
+        record = atlas_file.lookup(variant)
+    except atlas_file.DamagedAtlas:
+        return None
+    if record is None:
+        return None
+    end = record["worst" if objective == "worst" else "expected"]
+    recipe = end.get("recipe") or {}
+    trivial = end["upper_method"].startswith("trivial")
+    return Known(end["lower"], None if trivial else end["upper"], end["lower_method"],
+                 "" if trivial else end["upper_method"],
+                 tree=recipe.get("path") if recipe.get("kind") == "tree" else None,
+                 origin="the atlas",
+                 strategy=({k: recipe[k] for k in ("name", "guesses", "first")}
+                           if recipe.get("kind") == "strategy" else None))
 
 
 def _heuristic(known: Known, variant, objective: str, deadline, say) -> None:
