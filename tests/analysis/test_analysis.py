@@ -136,7 +136,7 @@ def test_cli_analyze_given_variant_is_the_family(tmp_path, capsys):
     (["--lengths", "2-x"], "--lengths '2-x'"),
     (["--alphabets", "0"], "values must be in 1..26"),
     (["--family", "nope"], "unknown variant 'nope'"),
-    (["--workers", "-1"], "'--workers': -1"),
+    (["--workers", "-1"], "'--workers': must be a whole number in 0..256, got '-1'"),
 ])
 def test_cli_analyze_bad_options_exit_2(tmp_path, capsys, args, fragment):
     assert main(["analyze", "--out", str(tmp_path), *args]) == 2
