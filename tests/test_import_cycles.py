@@ -135,7 +135,7 @@ FLOW = [
     {"consistency"},
     {"tree", "certify", "certify_orbits", "claims", "certified"},
     {"strategy", "search", "symmetry"},
-    {"bounds", "research", "formats", "html"},
+    {"bounds", "formats", "html"},
     {"advisor"},
     {"cli", "play", "analysis", "api", "api_results", "gym", "__main__"},
 ]
