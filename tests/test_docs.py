@@ -46,3 +46,10 @@ def test_site_builds_strictly_offline(tmp_path):
     assert "cbsolve puzzle" in cli and "--difficulty" in cli       # generated from click
     api = (tmp_path / "site" / "api" / "index.html").read_text()
     assert "next_guess" in api and "to_json" in api                 # from the docstrings
+
+
+def test_ci_runs_the_readmes_test_command():
+    """A contributor's green light is CI's: `.ci/run` runs the README's test command verbatim."""
+    readme = (ROOT / "README.md").read_text().splitlines()
+    command = next(line for line in readme if line.startswith("python -m pytest"))
+    assert command in (ROOT / ".ci" / "run").read_text().splitlines()
