@@ -1,7 +1,7 @@
 """Independent verifier: re-derives every claimed number of a tree or certificate from the scorer.
 
 Place in the data flow: the last stop. ``cbsolve optimal`` and ``cbsolve evaluate`` write
-strategy trees (docs/tree-format.md) and lower-bound certificates (docs/optimal.md);
+strategy trees (docs/tree-format.md) and lower-bound certificates (docs/tree-format.md, "Lower-bound certificate format");
 ``cbsolve verify FILE`` calls :func:`verify_file`. This module imports only the variant, the
 code space, the scoring rule and its own helper :mod:`cbsolve.certify_orbits` (symbol swaps
 found from a node's secrets), never the search that produced the file, so a bug in the

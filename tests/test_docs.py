@@ -98,3 +98,9 @@ def test_every_table_row_sits_in_a_table(page):
             continue
         assert i + 1 < len(lines) and lines[i + 1].replace(" ", "").startswith("|-"), \
             f"{page.name}:{i + 1}: a table row outside a table: {line[:60]}"
+
+def test_ci_runs_the_readmes_test_command():
+    """A contributor's green light is CI's: `.ci/run` runs the README's test command verbatim."""
+    readme = (ROOT / "README.md").read_text().splitlines()
+    command = next(line for line in readme if line.startswith("python -m pytest"))
+    assert command in (ROOT / ".ci" / "run").read_text().splitlines()

@@ -136,7 +136,7 @@ FLOW = [
     {"consistency"},
     {"tree", "certify", "certify_orbits", "claims", "certified", "atlas_file"},
     {"strategy", "search", "symmetry", "stabilizer"},
-    {"bounds", "research", "formats", "html"},
+    {"bounds", "formats", "html"},
     {"advisor"},
     {"cli", "play", "analysis", "api", "api_results", "gym", "integrations", "__main__",
      "atlas_play"},

@@ -229,22 +229,6 @@ def run(log: FeedbackLog, mode: int = LIST, limit: int | None = None,
                  time.perf_counter() - t0)
 
 
-def iter_chunks(log: FeedbackLog, chunk: int = 65_536, deadline: Deadline | None = None,
-                lies: int = 0):
-    """Stream every consistent code in lexicographic order as ``(k, N)`` uint8 arrays of at most
-    ``chunk`` rows; stops early (after yielding what it has) when ``deadline`` expires. The last
-    :class:`Chunk` is the generator's return value (``complete`` tells whether it finished)."""
-    deadline = deadline or UNLIMITED
-    start = None
-    while True:
-        c = run(log, LIST, chunk, start, seconds=deadline.left(), lies=lies)
-        if c.codes.shape[0]:
-            yield c.codes
-        if c.complete or c.status.early:
-            return c
-        start = c.cursor
-
-
 def list_codes(log: FeedbackLog, limit: int | None, seconds: float | None = None,
                lies: int = 0) -> Chunk:
     """The first ``limit`` consistent codes (None: all) within ``seconds``."""

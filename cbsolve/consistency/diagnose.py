@@ -57,15 +57,6 @@ def _mismatch_matrix(log: FeedbackLog) -> np.ndarray:
 
 
 # --- minimal conflict -----------------------------------------------------------------------
-def minimal_conflict(log: FeedbackLog, backend: str = "native",
-                     time_limit: float | None = None, *,
-                     deadline: Deadline | None = None) -> list[int] | None:
-    """1-based numbers of a minimal set of entries that cannot all hold (None if unknown or if
-    the log is consistent)."""
-    conflict, minimal = conflict_search(log, backend, time_limit, deadline=deadline)
-    return conflict if minimal else None
-
-
 #: Beyond the filter, ``native`` and ``auto`` diagnose with the depth-first search first (an
 #: inconsistent N=10 log of 26 letters: a minimal conflict in 3 ms, where the SAT deletion had
 #: not finished in 15 s); its share of the time is ``time_policy.DIAGNOSE_SEARCH_SHARE``.

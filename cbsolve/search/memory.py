@@ -145,11 +145,6 @@ def fits(n: int, objective: str = "worst", budget_bytes: int | None = None) -> b
     return plan(n, objective, budget_bytes) is not None
 
 
-def worst_memo_bytes(n: int, budget_bytes: int) -> int:
-    """The worst-case transposition table's cap: a share of what the matrix leaves."""
-    return max(int((budget_bytes - needed(n, "worst")) * WORST_MEMO_SHARE), 16 * 2**20)
-
-
 def check(description: str, n: int, objective: str, budget_bytes: int, workers: int = 1,
           source: str = "auto", memo_entries: int = 8_000_000) -> Plan:
     """The plan for a game; refuse (SpaceTooLarge, exit 2) one the search cannot hold,

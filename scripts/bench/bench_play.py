@@ -82,11 +82,21 @@ def subprocess_latency(strategy: str = "minimax", games: int = 20, seed: int = 1
     return {"strategy": strategy, "startup_s": round(startup, 3), **_summary(times)}
 
 
-def _variant(args):
-    sys.path.insert(0, __file__.rsplit("/", 1)[0])   # scripts/bench, as when run from there
-    from referee import _variant_from_args
+def _variant(args: list[str]):
+    """The variant that the CLI's variant options ``args`` name."""
+    import click
 
-    return _variant_from_args(args)
+    from cbsolve.cli import variant_options
+
+    holder = {}
+
+    @click.command()
+    @variant_options
+    def grab(variant):
+        holder["variant"] = variant
+
+    grab.main(args=args, standalone_mode=False)
+    return holder["variant"]
 
 
 def main(argv: list[str] | None = None) -> int:

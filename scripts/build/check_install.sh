@@ -108,7 +108,7 @@ expect "$work/all: consistent --backend sat.log" "exactly 108 consistent secrets
 
 # 5. The README's second command (long: the not-slow suite).
 if [ "$tests" = 1 ]; then
-    readme_tests() ( cd "$work/src" && . "$work/readme/bin/activate" && python -m pytest -m "not slow" -q )
+    readme_tests() ( cd "$work/src" && . "$work/readme/bin/activate" && python -m pytest -m "not slow" -n auto -q )
     step "README tests (not slow)" readme_tests
     tail -1 "$work/README tests (not slow).log"
 fi

@@ -40,7 +40,7 @@ for want in "${@:-3.11 3.12 3.13}"; do
             echo "Python $name: install FAILED in $((t1 - t0)) s ($work/install-$name.log)"
             failed=1; continue
         fi
-        (cd "$work/src" && "$env/bin/python" -m pytest -m "not slow" -q -p no:cacheprovider) \
+        (cd "$work/src" && "$env/bin/python" -m pytest -m "not slow" -n auto -q -p no:cacheprovider) \
             >"$work/tests-$name.log" 2>&1
         rc=$?
         t2=$(date +%s)

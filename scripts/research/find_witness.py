@@ -5,7 +5,7 @@ an hour (docs/optimal.md, "Certified results"): there the greedy minimax tree ne
 too many in a few reply classes of the first guess, and proving "d more guesses suffice" from
 such a class with the complete search spends its time refuting bad second guesses. Here each
 class whose greedy tree is too deep gets a witness search
-(:func:`cbsolve.research.witness.find_witness`: second guesses one per orbit, best partition
+(:func:`witness.find_witness`: second guesses one per orbit, best partition
 first, each of their classes decided by the exact kernel within a short cap). Without
 ``--first`` the script tries the first guesses itself, one per symmetry orbit, those whose
 largest reply class is smallest first (``--firsts`` of them). The assembled tree is
@@ -42,12 +42,13 @@ sys.path.insert(0, str(ROOT))
 from cbsolve.codes import CodeSpace  # noqa: E402
 from cbsolve.deadline import Deadline  # noqa: E402
 from cbsolve.errors import CbsolveError  # noqa: E402
-from cbsolve.research.witness import WitnessLog, find_witness, ordered_guesses  # noqa: E402
 from cbsolve.search import memory  # noqa: E402
 from cbsolve.search.worst.kernel import _Native  # noqa: E402
 from cbsolve.search.worst.trees import _certificate, _depth, _tree_doc  # noqa: E402
 from cbsolve.tree import read_tree, write_tree  # noqa: E402
 from cbsolve.variant import Variant  # noqa: E402
+
+from witness import WitnessLog, find_witness, ordered_guesses  # noqa: E402
 
 
 def parse(argv=None) -> argparse.Namespace:

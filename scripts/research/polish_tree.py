@@ -1,4 +1,4 @@
-"""Polish a heuristic strategy tree for the expected case (cbsolve.research.polish) and record it.
+"""Polish a heuristic strategy tree for the expected case (scripts/research/polish.py) and record it.
 
 The input is a tree file (``cbsolve evaluate --out``) or, without ``--tree``, the tree of
 ``--strategy`` (default entropy) built here. The polished tree is written (gzipped when the
@@ -26,10 +26,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cbsolve.machine import describe as describe_machine  # noqa: E402
-from cbsolve.research.polish import Polisher  # noqa: E402
 from cbsolve.strategy.evaluation import evaluate  # noqa: E402
 from cbsolve.tree import histogram_of, make_tree, read_tree, write_tree  # noqa: E402
 from cbsolve.variant import Variant  # noqa: E402
+
+from polish import Polisher  # noqa: E402
 
 RESULTS = ROOT / "models" / "polished-results.json"
 
@@ -79,7 +80,7 @@ def measured(started: float, load: float, argv: list[str]) -> dict:
 
 def lower_only(variant: Variant, args, argv: list[str]) -> int:
     """Prove the first-guess lower bound alone and add it to the recorded row."""
-    from cbsolve.research.first_guess_bound import game_bound
+    from first_guess_bound import game_bound
 
     started, load = time.perf_counter(), os.getloadavg()[0]
     bound = game_bound(variant, max_class=args.lower_bound, seconds=args.lower_seconds,
@@ -98,7 +99,7 @@ def first_value(variant: Variant, args, argv: list[str]) -> int:
     """Solve the classes of one first guess (--first-value) and add the result to the row
     --record names; with every class exact, write the tree (--out) and say whether the
     recorded lower bound of every other first guess settles the game."""
-    from cbsolve.research.first_guess_value import first_guess_value
+    from first_guess_value import first_guess_value
 
     started, load = time.perf_counter(), os.getloadavg()[0]
     polisher = Polisher(variant)
@@ -141,7 +142,7 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=None)
     ap.add_argument("--lower-bound", type=int, default=0, metavar="MAX_CLASS",
                     help="also prove a lower bound first guess by first guess, probing classes "
-                         "of at most MAX_CLASS secrets (cbsolve.research.first_guess_bound)")
+                         "of at most MAX_CLASS secrets (scripts/research/first_guess_bound.py)")
     ap.add_argument("--lower-seconds", type=float, default=30.0, help="cap per class search")
     ap.add_argument("--lower-time-limit", type=float, default=None,
                     help="seconds for the whole lower bound")
@@ -183,7 +184,7 @@ def main(argv=None) -> int:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     lower = None
     if args.lower_bound:
-        from cbsolve.research.first_guess_bound import game_bound
+        from first_guess_bound import game_bound
 
         lower = game_bound(variant, max_class=args.lower_bound, seconds=args.lower_seconds,
                            time_limit=args.lower_time_limit, search=polisher.search, log=log).to_json()

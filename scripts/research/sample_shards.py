@@ -1,5 +1,5 @@
 """Sample the units of a sharded worst-case plan and project the cost of the whole refutation
-(docs/optimal.md, "Cost of the open values").
+(docs/journal.md, "Cost of the open values").
 
 Runs K units drawn at random (a seed) from the plan in DIR, each alone in a child process
 (`cbsolve optimal ... --plan DIR --shard u/N`, N = the number of units, so the shard is that

@@ -15,7 +15,7 @@ from cbsolve.consistency.native import consistent_indices
 from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score
-from cbsolve.status import Status
+from cbsolve.status import Status, StopReason
 
 
 def rescore(log, codes):
@@ -89,21 +89,27 @@ def test_counts_resumed_from_cursors_add_up(log, nodes, memo_cap):
 
 @settings(max_examples=60, deadline=None)
 @given(variant_and_log(), st.integers(1, 9))
-def test_streaming_yields_each_code_exactly_once(log, chunk):
+def test_listing_resumed_from_its_cursor_yields_each_code_exactly_once(log, chunk):
+    """A listing stopped at its limit resumes from its cursor (as a timed listing does)."""
     want = filtered(log)
-    gen = dfs.iter_chunks(log, chunk=chunk)
-    parts = []
-    while True:
-        try:
-            part = next(gen)
-        except StopIteration as stop:
-            last = stop.value
-            break
-        assert 1 <= part.shape[0] <= chunk
-        parts.append(part)
-    assert last.complete
+    parts = _listed_in_chunks(log, chunk)
+    assert all(1 <= part.shape[0] <= chunk for part in parts)
     got = np.concatenate(parts) if parts else want[:0]
     assert np.array_equal(got, want)
+
+
+def _listed_in_chunks(log, chunk):
+    """Every consistent code, in kernel calls of at most ``chunk`` codes, each resuming from
+    the cursor the call before left."""
+    parts, cursor = [], None
+    while True:
+        c = dfs.run(log, dfs.LIST, chunk, cursor)
+        if c.codes.shape[0]:
+            parts.append(c.codes)
+        if c.complete:
+            return parts
+        assert c.status is StopReason.LIMIT
+        cursor = c.cursor
 
 
 @settings(max_examples=60, deadline=None)
@@ -368,7 +374,7 @@ def test_a_searcher_builds_its_table_once_and_only_when_listing_pays():
     assert one.codes.shape[0] == 1 and s.table_rows == 0 and s.table_builds == 0
     whole = dfs.list_codes(log, None)
     assert whole.complete and s.table_rows > 0 and s.table_builds == 1
-    chunks = list(dfs.iter_chunks(log, chunk=500))
+    chunks = _listed_in_chunks(log, 500)
     assert np.array_equal(np.concatenate(chunks), whole.codes)
     assert dfs.searcher(log) is s and s.table_builds == 1
     dfs.KEPT.clear()

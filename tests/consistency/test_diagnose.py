@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cbsolve.cli import main
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, consistent, diagnose
-from cbsolve.consistency.diagnose import conflict_search, corrections, minimal_conflict
+from cbsolve.consistency.diagnose import conflict_search, corrections
 from cbsolve.consistency.lies import consistent_with_lies
 from cbsolve.deadline import Deadline
 from cbsolve.feedback import Feedback, FeedbackLog
@@ -60,11 +60,11 @@ def bad_logs(draw):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bad_logs(), st.sampled_from(BACKENDS))
 def test_conflict_is_minimal_by_brute_force(log, backend):
-    conflict = minimal_conflict(log, backend)
+    conflict, minimal = conflict_search(log, backend)
     if holds(log):
         assert conflict is None
         return
-    assert conflict and all(1 <= k <= len(log) for k in conflict)
+    assert minimal and conflict and all(1 <= k <= len(log) for k in conflict)
     assert not holds(log.subset(conflict))                  # cannot all hold
     for k in conflict:                                       # each one is needed
         assert holds(log.subset([j for j in conflict if j != k]))

@@ -5,8 +5,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from testkit import load_script
 
+from cbsolve.cli import main as cli_main
 from cbsolve.codes import CodeSpace
 from cbsolve.play.bot import Bot, serve
 from cbsolve.play.referee import BotProcess, LocalBot, match
@@ -149,8 +149,7 @@ def test_referee_faults_a_lying_checker():
 
 
 def test_referee_with_two_subprocesses(capsys):
-    mod = load_script("referee")    # the script passes its arguments to `cbsolve referee`
-    assert mod.main(["--a", "minimax", "--b", "entropy", "--games", "3", "--variant",
+    assert cli_main(["referee", "--a", "minimax", "--b", "entropy", "--games", "3", "--variant",
                      "mastermind", "--seed", "4", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["games"] == 3 and data["variant"]["name"] == "mastermind" and data["complete"]

@@ -131,11 +131,11 @@ def test_exact_review_matches_the_position_searches(objective):
 
 @pytest.mark.parametrize("objective", ["worst", "expected"])
 def test_the_searchs_own_guess_costs_nothing(objective):
-    from cbsolve.play.optimal_advice import optimal_next_guess
+    from cbsolve.advisor import OPTIMAL, PositionService
 
     for entries in (TWO_IN, ["1122:1,0"]):
         log = FeedbackLog.parse(MM, entries)
-        advice = optimal_next_guess(log, objective=objective)
+        advice = PositionService(MM, "all").advise(log, strategy=OPTIMAL, objective=objective)
         assert advice.source == "exact" and advice.provenance.honoured
         review = coach(objective).review(log, advice.guess, NO_LIMIT)
         assert review.followed == "exact" and review.exact and review.regret == 0

@@ -1,9 +1,9 @@
-"""The first-guess lower bound (cbsolve.research.first_guess_bound) against the exact optimum:
+"""The first-guess lower bound (scripts/research/first_guess_bound.py) against the exact optimum:
 never above it, equal to it when every class is probed to the end, and raised by the probes
 above the two-level bound it starts from."""
 import pytest
+from first_guess_bound import game_bound
 
-from cbsolve.research.first_guess_bound import game_bound
 from cbsolve.search.expected import solve_expected
 from cbsolve.variant import Variant
 

@@ -1,12 +1,12 @@
-"""One first guess solved class by class (cbsolve.research.first_guess_value) against the complete
+"""One first guess solved class by class (scripts/research/first_guess_value.py) against the complete
 expected search: the least value over the first guesses is the optimum, the optimum's own first
 guess reaches it with a tree the scorer replays, and budgets from a known tree change no value."""
 import numpy as np
 import pytest
+from first_guess_value import first_guess_value
+from polish import Polisher
 
 from cbsolve.certify import replay_tree
-from cbsolve.research.first_guess_value import first_guess_value
-from cbsolve.research.polish import Polisher
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.position import expected_search
 from cbsolve.strategy.evaluation import evaluate

@@ -1,4 +1,4 @@
-"""Polishing expected-case trees (cbsolve.research.polish, scripts/research/polish_tree.py): the result is
+"""Polishing expected-case trees (scripts/research/polish.py, scripts/research/polish_tree.py): the result is
 never worse than its input, verifies secret by secret, and with the exact move over the whole
 set reaches the optimum the exact search proves."""
 import gzip
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from polish import Polisher
 
 from cbsolve.certify import replay_tree, verify, verify_file
-from cbsolve.research.polish import Polisher
 from cbsolve.search.expected import solve_expected
 from cbsolve.strategy.evaluation import evaluate
 from cbsolve.tree import make_tree

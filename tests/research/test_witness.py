@@ -1,4 +1,4 @@
-"""The capped witness search (cbsolve/research/witness.py) against the complete search.
+"""The capped witness search (scripts/research/witness.py) against the complete search.
 
 On games the complete search settles, a witness must exist at the proved optimum and never
 below it, and every witness must pass the independent verifier.
@@ -9,10 +9,10 @@ import json
 import numpy as np
 import pytest
 from testkit import load_script
+from witness import WitnessLog, by_greedy_misses, find_witness, ordered_guesses
 
 from cbsolve.certify import verify, verify_file
 from cbsolve.codes import CodeSpace
-from cbsolve.research.witness import WitnessLog, by_greedy_misses, find_witness, ordered_guesses
 from cbsolve.search.worst import solve_worst
 from cbsolve.search.worst.kernel import _Native
 from cbsolve.search.worst.trees import _depth, _tree_doc

@@ -23,8 +23,10 @@ TINY = Variant(3, "0123", False)               # 24 secrets: every search in mil
 #: Scripts smoke-tested in the test module of what they measure or make.
 OWN_TESTS = {
     "band_scaling": "test_band_scaling.py", "bench_consistency": "test_consistency_backends.py",
-    "referee": "test_bot.py", "bounds_table": "test_bounds_table.py",
+    "bounds_table": "test_bounds_table.py",
     "find_witness": "test_witness.py", "polish_tree": "test_polish.py",
+    "witness": "test_witness.py", "polish": "test_polish.py",
+    "first_guess_value": "test_first_guess_value.py", "first_guess_bound": "test_first_guess_bound.py",
     "fuzz_cli": "test_cli_fuzz.py", "stress_expected_deadlines": "test_expected_stop_points.py",
     "stress_worst_deadlines": "test_worst_stop_points.py",
     "native_function_lengths": "test_native_function_length.py",
@@ -128,8 +130,10 @@ def test_bench_distributed_expected_optimal_play_and_strategies():
     assert [r["total"] for r in rows] == [5625, 5626]     # Koyama-Lai (1993); depth 5
     rows = load_script("bench_optimal").bench(workers=(1,))
     assert rows[0]["worst"] == 5                           # Knuth (1977)
-    row = load_script("bench_play").bot_latency("first", games=2, variant=TINY)
+    bench_play = load_script("bench_play")
+    row = bench_play.bot_latency("first", games=2, variant=TINY)
     assert row["turns"] >= 2
+    assert bench_play._variant(["--variant", "mastermind"]) == MM     # the CLI's options
     row = load_script("bench_strategies").time_evaluation("mastermind", "first", repeats=1)
     assert row["total"] > 0
 

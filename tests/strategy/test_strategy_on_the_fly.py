@@ -20,9 +20,14 @@ GAMES = [
     Variant(5, "012345", repeats=False),                  # 120 maps fix 01234: orbits from generators
     # the kernel shapes beyond one position word and one count word (the native scans reach
     # them through a function pointer, the one-word shape inlined)
+    Variant(2, "0123456789abcdefghijklmnopqrstuvw", repeats=True),  # 33 x 2 count bits: two words
+]
+#: Two position words. Their 9! position maps make the symmetric evaluation cost 4-20 s of CPU
+#: a tree (the plain one 0.02 s), so the default run checks the symmetric path on them once (the
+#: cheapest: entropy over all guesses) and the slow run every strategy on both.
+LONG = [
     Variant(9, "01", repeats=True),                       # two position words
     Variant(9, "01", repeats=True, feedback="bulls"),     # two position words, bulls only
-    Variant(2, "0123456789abcdefghijklmnopqrstuvw", repeats=True),  # 33 x 2 count bits: two words
 ]
 
 
@@ -34,16 +39,35 @@ def evaluate_with(monkeypatch, variant, strategy, guesses, *, use_matrix, symmet
     return evaluation.evaluate(variant, strategy, guesses=guesses, symmetry=symmetry)
 
 
+def _same_tree_as_matrix(monkeypatch, variant, strategy, guesses, symmetries):
+    want = evaluate_with(monkeypatch, variant, strategy, guesses, use_matrix=True,
+                         symmetry=False).tree
+    for symmetry in symmetries:
+        got = evaluate_with(monkeypatch, variant, strategy, guesses, use_matrix=False,
+                            symmetry=symmetry).tree
+        assert got == want, symmetry
+
+
 @pytest.mark.parametrize("variant", GAMES, ids=lambda v: v.describe()[:40])
 @pytest.mark.parametrize("strategy", SCORED)
 @pytest.mark.parametrize("guesses", ["all", "candidates"])
 def test_same_tree_as_matrix(monkeypatch, variant, strategy, guesses):
-    want = evaluate_with(monkeypatch, variant, strategy, guesses, use_matrix=True,
-                         symmetry=False).tree
-    for symmetry in (False, True):
-        got = evaluate_with(monkeypatch, variant, strategy, guesses, use_matrix=False,
-                            symmetry=symmetry).tree
-        assert got == want, symmetry
+    _same_tree_as_matrix(monkeypatch, variant, strategy, guesses, (False, True))
+
+
+@pytest.mark.parametrize("variant", LONG, ids=lambda v: v.describe()[:40])
+@pytest.mark.parametrize("strategy", SCORED)
+@pytest.mark.parametrize("guesses", ["all", "candidates"])
+def test_same_tree_as_matrix_on_two_position_words(monkeypatch, variant, strategy, guesses):
+    _same_tree_as_matrix(monkeypatch, variant, strategy, guesses, (False,))
+
+
+@pytest.mark.parametrize("variant, strategy, guesses", [
+    pytest.param(v, s, g, id=f"{g}-{s}-{v.describe()[:40]}",
+                 marks=() if (v, s, g) == (LONG[0], "entropy", "all") else (pytest.mark.slow,))
+    for v in LONG for s in SCORED for g in ("all", "candidates")])
+def test_symmetric_tree_on_two_position_words(monkeypatch, variant, strategy, guesses):
+    _same_tree_as_matrix(monkeypatch, variant, strategy, guesses, (True,))
 
 
 @st.composite

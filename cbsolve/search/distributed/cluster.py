@@ -35,7 +35,7 @@ def wait_any(futures: list, deadline: Deadline) -> set:
 
 #: The Dask settings of the local clusters this package starts (the nannies copy them into
 #: their worker processes when created). Each is a worker thread's periodic work that nothing
-#: here reads, paid on every worker for the whole run (docs/optimal.md, "Work efficiency"):
+#: here reads, paid on every worker for the whole run (docs/journal.md, "Work efficiency"):
 #: - the sampling profiler walks every thread's stack 100 times a second: on Bulls & Cows
 #:   4/10 it cost a worker 2.2 s of CPU beside a 29 s task;
 #: - the event loop's tick (every 20 ms) only measures how long the loop was blocked, for a

@@ -21,7 +21,7 @@ The incumbent bound is shared by ordering: at most as many tasks as the cluster 
 are in flight, and each task is submitted with the budget the driver knows at that moment
 (the incumbent minus the proved lower bounds of the sibling classes, capped on the worker by
 the class's own greedy value); a running task keeps the budget it was sent with (publishing
-each improvement to running tasks was measured to save nothing: docs/optimal.md). A task whose
+each improvement to running tasks was measured to save nothing: docs/journal.md, "On a Dask cluster"). A task whose
 class cannot beat its budget refutes its guess;
 the guess's remaining tasks are cancelled. Every value is exact or a proved bound whatever the
 order tasks finish in, so the optimum is the single-machine one; which of several equally good
@@ -193,7 +193,7 @@ class DistributedExpected:
         each sent with the incumbent known at that moment, in the order of the scan's bounds;
         without the split's third level (its first guess by classes, alone: a barrier; the
         `numbers` sample's trace projected on 32 workers 15.3× with it, 21.8× without,
-        docs/optimal.md) and without its one-level bounds in the driver (serial work between
+        docs/journal.md, "Cost of the open values") and without its one-level bounds in the driver (serial work between
         sends; each task computes them, and a guess they refute costs its task
         milliseconds). (value, None, tree and histogram) or (a proved lower bound >= budget,
         None, None)."""
@@ -264,7 +264,7 @@ class DistributedExpected:
         at least ``split.min_slots`` threads. Measured on Bulls & Cows 4/10 with 2 workers
         (task thread CPU; one process 30.8 s): whole-class tasks 34.9 s, 30.0 s on the busiest
         worker; split by second guesses 44.2 s, 24.9 s; with the third level 36.2 s, 18.6 s
-        (docs/optimal.md, "Work efficiency, the causes separated"). One worker gains nothing."""
+        (docs/journal.md, "Work efficiency, the causes separated"). One worker gains nothing."""
         return (len(history) == self.root_level and len(c.members) >= self.split.min_size
                 and self.slots >= self.split.min_slots)
 

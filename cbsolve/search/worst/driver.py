@@ -2,7 +2,7 @@
 
 Place in the data flow: Variant -> CodeSpace -> scoring (the full reply matrix) -> **this
 driver** -> native decision search (cbsolve/_native/search_worst.cpp) -> strategy tree
-(docs/tree-format.md) and lower-bound certificate (docs/optimal.md) -> ``cbsolve verify``.
+(docs/tree-format.md) and lower-bound certificate (docs/tree-format.md) -> ``cbsolve verify``.
 
 Method (Knuth 1977 for Mastermind's 5; the search shape of Koyama–Lai 1993): the decision
 question "can every secret be found within d guesses?" is answered for d = L, L+1, ... where L

@@ -2,7 +2,7 @@
 (docs/optimal.md, "Sharded proofs"), which ``cbsolve verify`` checks as a whole.
 
 Place in the data flow: the shard results (:mod:`.shards`, :mod:`.shard_files`) -> **this
-module** -> a certificate in the one-process format (docs/optimal.md) -> :mod:`cbsolve.certify`.
+module** -> a certificate in the one-process format (docs/tree-format.md) -> :mod:`cbsolve.certify`.
 
 The root of the certificate has D guesses left. Each orbit refuted by a class that needs a
 sub-proof becomes a ``refuted`` entry (its representative, the reply, the orbit's refutation

@@ -1,6 +1,6 @@
 """The worst-case search's documents: the native tree written out in docs/tree-format.md and
 the refutation tree proving that d guesses do not suffice (the lower-bound certificate,
-docs/optimal.md), which :mod:`cbsolve.certify` checks with the scorer alone.
+docs/tree-format.md), which :mod:`cbsolve.certify` checks with the scorer alone.
 """
 from __future__ import annotations
 

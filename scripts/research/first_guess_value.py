@@ -10,7 +10,7 @@ the optima of the guess's classes. The monolithic search of a game like ``number
 whole budget inside its first first guess; solving one guess's classes one by one, each with a
 cap and the total of a known subtree as its budget, says which class is the bottleneck, and
 when all finish gives the guess's exact value. With the first-guess lower bound of every other
-orbit (:mod:`cbsolve.research.first_guess_bound`) at or above that value the game is settled;
+orbit (:mod:`first_guess_bound`) at or above that value the game is settled;
 that proof rests on the search's exact answers and fail-high bounds, as every expected-case
 optimum of the project does (docs/optimal.md).
 """
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..variant import Variant
+from cbsolve.variant import Variant
 
 
 @dataclass
@@ -65,7 +65,7 @@ def first_guess_value(variant: Variant, guess: str, *, seconds: float = 60.0,
     tree's subtree) become the budgets: the search then only looks for strategies at most as
     good, which prunes more. A class whose search runs out of time keeps the solver's
     two-level bound (docs/bounds.md), a proved lower bound."""
-    from ..search.position import expected_search, solve_set, subtree
+    from cbsolve.search.position import expected_search, solve_set, subtree
 
     log = log or (lambda msg: None)
     search = search or expected_search(variant, None, "all")

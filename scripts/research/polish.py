@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..deadline import UNLIMITED, Deadline
-from ..variant import Variant
+from cbsolve.deadline import UNLIMITED, Deadline
+from cbsolve.variant import Variant
 
 #: Sets this small are left as the input tree plays them: two secrets need 3 guesses at
 #: best and every strategy in the project plays them so.
@@ -62,7 +62,7 @@ class Polisher:
     def __init__(self, variant: Variant, *, exact_max: int = 300, node_seconds: float = 10.0,
                  alternatives: int = 0, alt_max: int = 0, time_limit: float | None = None,
                  memory_budget=None, log=None):
-        from ..search.position import expected_search
+        from cbsolve.search.position import expected_search
 
         self.variant = variant
         self.search = expected_search(variant, None, "all", memory_budget=memory_budget)
@@ -111,7 +111,7 @@ class Polisher:
 
     def class_totals(self, root: dict) -> dict[str, int]:
         """The total of each reply class of ``root``'s first guess in the tree (reply label ->
-        total), e.g. as the budgets of :func:`cbsolve.research.first_guess_value`."""
+        total), e.g. as the budgets of :func:`first_guess_value.first_guess_value`."""
         everyone = np.arange(self.search.n, dtype=np.int32)
         return {self.labels[r]: self.measure(root["children"][self.labels[r]], sub)[0]
                 for r, sub in self.search.reply_classes(self._index(root), everyone)}
@@ -137,7 +137,7 @@ class Polisher:
     def _exact(self, members, history, old):
         """(the optimum's subtree, its value) when it beats ``old``; (None, old) when the
         search proves nothing does; None when it ran out of time."""
-        from ..search.position import solve_set, subtree
+        from cbsolve.search.position import solve_set, subtree
 
         search = self.search
         out = solve_set(search, members, history, budget=old, depth=0,

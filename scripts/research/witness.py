@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..deadline import Deadline
-from ..search.result import Verdict
+from cbsolve.deadline import Deadline
+from cbsolve.search.result import Verdict
 
 
 @dataclass
@@ -91,7 +91,7 @@ def _decide(native, members: np.ndarray, depth: int, history: list[int], cap: fl
 
 def _greedy(native, members: np.ndarray, depth: int, history: list[int]) -> dict | None:
     """The kernel's greedy minimax tree when it stays within ``depth`` (cheap: no proof)."""
-    from ..search.worst.trees import _depth
+    from cbsolve.search.worst.trees import _depth
 
     core = native.core
     core.set_deadline(0)

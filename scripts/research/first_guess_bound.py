@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..deadline import Deadline
-from ..variant import Variant
+from cbsolve.deadline import Deadline
+from cbsolve.variant import Variant
 
 #: The first probe asks for a strategy this much above a class's bound (then doubles).
 FIRST_STEP = 8
@@ -75,7 +75,7 @@ def game_bound(variant: Variant, *, max_class: int = 1000, seconds: float = 30.0
     """The least first-guess bound over one first guess per symmetry orbit (module doc);
     ``deadline`` (else ``time_limit`` seconds) ends the refinement (the bound proved so far
     stands); each probe takes at most ``seconds``."""
-    from ..search.position import expected_search
+    from cbsolve.search.position import expected_search
 
     log = log or (lambda msg: None)
     search = search or expected_search(variant, None, "all")
@@ -123,7 +123,7 @@ def _total(n: int, classes: list[_Class]) -> int:
 
 def _refine(search, c: _Class, history: list[int], probe: Deadline) -> None:
     """Raise one class's bound by one probe above it (or find its optimum) before ``probe``."""
-    from ..search.position import solve_set
+    from cbsolve.search.position import solve_set
 
     budget = (c.lower + c.step, 0)
     c.step *= 2
