@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -107,6 +108,16 @@ class Streaming {
         for (uint32_t g : depth1_pool_) check_index(g);
         if (r_.first >= 0) check_index(r_.first);
         else if (root_pool_.empty()) throw std::invalid_argument("no first guess and no root pool");
+        if (listed_.empty() && N_ >= kChunk && D_ <= 16) {  // a table of at most 2^16 entries
+            for (int i = 0; i < kChunk; ++i) chunk_size_ *= static_cast<uint32_t>(D_);
+            chunk_digits_.resize(chunk_size_);
+            for (uint32_t v = 0; v < chunk_size_; ++v) {
+                uint32_t x = v;
+                uint8_t d[kChunk];
+                for (int i = kChunk - 1; i >= 0; --i) { d[i] = static_cast<uint8_t>(x % D_); x /= D_; }
+                std::memcpy(&chunk_digits_[v], d, kChunk);
+            }
+        }
     }
 
     SearchControl control;
@@ -221,12 +232,20 @@ class Streaming {
         if (i < 0 || i >= n_) throw std::out_of_range("code index out of range");
     }
 
+    // Symbols of code ``index``: rows of a listed space, else base-D digits read kChunk at a
+    // time from a table (one division a chunk instead of one a digit).
     void decode(uint32_t index, uint8_t* row) const {
         if (!listed_.empty()) {
             std::copy_n(listed_.data() + static_cast<size_t>(index) * N_, N_, row);
             return;
         }
-        for (int p = N_ - 1; p >= 0; --p) {
+        int p = N_;
+        for (; !chunk_digits_.empty() && p >= kChunk; p -= kChunk) {
+            const uint32_t q = index / chunk_size_;
+            std::memcpy(row + p - kChunk, &chunk_digits_[index - q * chunk_size_], kChunk);
+            index = q;
+        }
+        for (--p; p >= 0; --p) {
             row[p] = static_cast<uint8_t>(index % D_);
             index /= D_;
         }
@@ -238,7 +257,8 @@ class Streaming {
         const int w = repeats_ ? N_ : 1;
         std::fill_n(pos, layout_.pw, 0);
         std::fill_n(cnt, layout_.cw, 0);
-        int seen[256] = {0};
+        uint8_t seen[256];
+        for (int p = 0; p < N_; ++p) seen[row[p]] = 0;
         for (int p = 0; p < N_; ++p) {
             const int s = row[p];
             pos[p / 8] |= static_cast<u64>(s) << (8 * (p % 8));
@@ -312,7 +332,9 @@ class Streaming {
         }
         sc.from_class.assign(sc.pool.size(), depth > 0);
         if (depth == 1) sc.pool.insert(sc.pool.end(), depth1_pool_.begin(), depth1_pool_.end());
-        if (depth > 0)
+        if (depth > 0 && r_.randoms >= n_)  // as many draws as codes: every code instead
+            for (long long i = 0; i < n_; ++i) sc.pool.push_back(static_cast<uint32_t>(i));
+        else if (depth > 0)
             for (long long i = 0; i < r_.randoms; ++i)
                 sc.pool.push_back(static_cast<uint32_t>(splitmix(rng) % static_cast<uint64_t>(n_)));
         sc.from_class.resize(sc.pool.size(), 0);
@@ -363,6 +385,9 @@ class Streaming {
     Recipe r_;
     std::vector<uint32_t> root_pool_, depth1_pool_;
     std::vector<uint8_t> listed_;
+    static constexpr int kChunk = 4;
+    uint32_t chunk_size_ = 1;                // D^kChunk
+    std::vector<uint32_t> chunk_digits_;     // the kChunk digits of every value below it
 };
 
 }  // namespace
