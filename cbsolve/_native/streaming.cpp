@@ -53,6 +53,7 @@ constexpr int kMaxDepth = 60;  // a strategy that never ends is a bug: stop ther
 struct Recipe {
     int heuristic = PARTS, sampled_heuristic = EXPECTED;
     long long sample = 2000, sample_top = 20000, candidates = 200, randoms = 100;
+    long long escalate_below = 0, escalate_randoms = 0, lookahead_below = 0;
     uint64_t seed = 0;
     long long first = -1;  // code index, -1: chosen among the root pool
 };
@@ -73,15 +74,20 @@ struct Scratch {
     std::vector<uint16_t> touched;
     std::vector<uint32_t> pool;
     std::vector<uint8_t> from_class;
-    std::vector<uint32_t> place;
+    std::vector<uint16_t> pairs;           // a small class's replies among its own secrets
+    std::vector<std::pair<uint16_t, uint16_t>> order;
+    std::vector<uint32_t> stamp;
+    uint32_t now = 0;
 };
 
 struct Key {
+    int height = INT32_MAX;  // guesses to finish the class as the lookahead sees it (0: off)
     double primary = INFINITY;
     int not_candidate = 1;
     long long squares = 0;
     uint32_t index = UINT32_MAX;
     bool operator<(const Key& o) const {
+        if (height != o.height) return height < o.height;
         if (primary != o.primary) return primary < o.primary;
         if (not_candidate != o.not_candidate) return not_candidate < o.not_candidate;
         if (squares != o.squares) return squares < o.squares;
@@ -307,23 +313,40 @@ class Streaming {
         for (long long i = 0; i < k; ++i) out.push_back(cls[(shift + i * c / k) % c]);
     }
 
-    uint32_t choose(int depth, const uint32_t* cls, long long c, Scratch& sc) const {
-        if (depth == 0 && r_.first >= 0) return static_cast<uint32_t>(r_.first);
-        if (c <= 2 && depth > 0) return cls[0];
-        uint64_t rng = r_.seed ^ (0xD1B54A32D192ED03ULL * (static_cast<uint64_t>(depth) + 1));
-        splitmix(rng);
-        rng ^= (static_cast<uint64_t>(cls[0]) << 32) ^ static_cast<uint64_t>(c);
-        const long long cap = depth <= 1 ? r_.sample_top : r_.sample;
-        const bool full = c <= cap;
-        // the sample scored against
-        std::vector<uint32_t> sample;
-        if (full) sample.assign(cls, cls + c);
-        else spaced(cls, c, cap, rng, sample);
-        const long long S = static_cast<long long>(sample.size());
-        pack_many(sample.data(), S, sc, true);
-        // the pool, candidates first
+    // The key of guess g on the sample packed in ``sc`` (S secrets); ``parts`` its class count.
+    Key score(uint32_t g, bool from_class, int heur, long long S, Scratch& sc,
+              long long& parts) const {
+        pack(g, sc.gpos.data(), sc.gcnt.data(), sc.row.data());
+        CBSOLVE_ISA_CALL(replies_block, layout_, bulls_only_, sc.gpos.data(), sc.gcnt.data(),
+                         sc.spos.data(), sc.scnt.data(), S, sc.replies.data());
+        sc.touched.clear();
+        for (long long j = 0; j < S; ++j) {
+            const uint16_t r = sc.replies[j];
+            if (sc.count[r]++ == 0) sc.touched.push_back(r);
+        }
+        Key k;
+        k.index = g;
+        k.not_candidate = from_class ? 0 : 1;
+        long long largest = 0;
+        double entropy = 0;
+        for (uint16_t r : sc.touched) {
+            const long long n = sc.count[r];
+            sc.count[r] = 0;
+            if (r == win_) k.not_candidate = 0;
+            largest = std::max(largest, n);
+            k.squares += n * n;
+            if (heur == ENTROPY && n > 1) entropy += static_cast<double>(n) * std::log2(static_cast<double>(n));
+        }
+        parts = static_cast<long long>(sc.touched.size());
+        k.primary = heur == PARTS ? -static_cast<double>(parts)
+                    : heur == MINIMAX ? static_cast<double>(largest)
+                    : heur == EXPECTED ? static_cast<double>(k.squares) : entropy;
+        return k;
+    }
+
+    // The pool of a node (candidates first, flagged in ``from_class``), into the scratch.
+    void build_pool(int depth, const uint32_t* cls, long long c, uint64_t& rng, Scratch& sc) const {
         sc.pool.clear();
-        sc.from_class.clear();
         if (depth == 0) {
             sc.pool = root_pool_;
         } else {
@@ -338,41 +361,89 @@ class Streaming {
             for (long long i = 0; i < r_.randoms; ++i)
                 sc.pool.push_back(static_cast<uint32_t>(splitmix(rng) % static_cast<uint64_t>(n_)));
         sc.from_class.resize(sc.pool.size(), 0);
+    }
+
+    // The lookahead of a small class (c secrets, their pairwise replies in ``sc.pairs``) for the
+    // guess whose replies are in ``sc.replies``: 1 + the most guesses a reply class needs, that
+    // is 0 for the guess itself, 1 for one secret, 2 for two or for a class one of its own
+    // secrets splits apart, else 3 (at least).
+    int lookahead(long long c, Scratch& sc) const {
+        sc.order.resize(static_cast<size_t>(c));
+        for (long long j = 0; j < c; ++j) sc.order[j] = {sc.replies[j], static_cast<uint16_t>(j)};
+        std::sort(sc.order.begin(), sc.order.end());
+        if (sc.stamp.size() < static_cast<size_t>(slots_)) sc.stamp.assign(slots_, 0);
+        int need = 0;
+        for (long long a = 0, b; a < c; a = b) {
+            for (b = a + 1; b < c && sc.order[b].first == sc.order[a].first; ++b) {}
+            const long long k = b - a;
+            int here = sc.order[a].first == win_ ? 0 : k <= 2 ? static_cast<int>(k) : 3;
+            for (long long m = a; here == 3 && m < b; ++m) {  // a member splitting the others
+                const uint16_t* row = sc.pairs.data() + sc.order[m].second * c;
+                ++sc.now;
+                bool apart = true;
+                for (long long x = a; x < b && apart; ++x) {
+                    uint32_t& st = sc.stamp[row[sc.order[x].second]];
+                    apart = st != sc.now;
+                    st = sc.now;
+                }
+                if (apart) here = 2;
+            }
+            need = std::max(need, here);
+        }
+        return 1 + need;
+    }
+
+    uint32_t choose(int depth, const uint32_t* cls, long long c, Scratch& sc) const {
+        if (depth == 0 && r_.first >= 0) return static_cast<uint32_t>(r_.first);
+        if (c <= 2 && depth > 0) return cls[0];
+        uint64_t rng = r_.seed ^ (0xD1B54A32D192ED03ULL * (static_cast<uint64_t>(depth) + 1));
+        splitmix(rng);
+        rng ^= (static_cast<uint64_t>(cls[0]) << 32) ^ static_cast<uint64_t>(c);
+        const long long cap = depth <= 1 ? r_.sample_top : r_.sample;
+        const bool full = c <= cap;
+        std::vector<uint32_t> sample;  // the secrets scored against
+        if (full) sample.assign(cls, cls + c);
+        else spaced(cls, c, cap, rng, sample);
+        const long long S = static_cast<long long>(sample.size());
+        pack_many(sample.data(), S, sc, true);
+        build_pool(depth, cls, c, rng, sc);
         const int heur = full ? r_.heuristic : r_.sampled_heuristic;
         sc.replies.resize(static_cast<size_t>(S));
         sc.count.assign(slots_, 0);
         sc.gpos.resize(layout_.pw);
         sc.gcnt.resize(layout_.cw);
+        // Every secret apart: a candidate doing it is the best there is; once every candidate
+        // was tried, so is any guess doing it (no candidate can).
+        const bool all_candidates = full && depth > 0 && c <= r_.candidates;
+        const bool look = full && depth > 0 && c <= r_.lookahead_below && c <= 65535;
+        if (look) {
+            sc.pairs.resize(static_cast<size_t>(c * c));
+            for (long long j = 0; j < c; ++j) {
+                pack(cls[j], sc.gpos.data(), sc.gcnt.data(), sc.row.data());
+                CBSOLVE_ISA_CALL(replies_block, layout_, bulls_only_, sc.gpos.data(),
+                                 sc.gcnt.data(), sc.spos.data(), sc.scnt.data(), c,
+                                 sc.pairs.data() + j * c);
+            }
+        }
         Key best;
+        long long parts = 0;
         for (size_t i = 0; i < sc.pool.size(); ++i) {
-            const uint32_t g = sc.pool[i];
-            pack(g, sc.gpos.data(), sc.gcnt.data(), sc.row.data());
-            CBSOLVE_ISA_CALL(replies_block, layout_, bulls_only_, sc.gpos.data(), sc.gcnt.data(),
-                             sc.spos.data(), sc.scnt.data(), S, sc.replies.data());
-            sc.touched.clear();
-            for (long long j = 0; j < S; ++j) {
-                const uint16_t r = sc.replies[j];
-                if (sc.count[r]++ == 0) sc.touched.push_back(r);
-            }
-            Key k;
-            k.index = g;
-            k.not_candidate = sc.from_class[i] ? 0 : 1;
-            long long largest = 0;
-            double entropy = 0;
-            for (uint16_t r : sc.touched) {
-                const long long n = sc.count[r];
-                sc.count[r] = 0;
-                if (r == win_) k.not_candidate = 0;
-                largest = std::max(largest, n);
-                k.squares += n * n;
-                if (heur == ENTROPY && n > 1) entropy += static_cast<double>(n) * std::log2(static_cast<double>(n));
-            }
-            const long long parts = static_cast<long long>(sc.touched.size());
-            if (full && k.not_candidate == 0 && parts == c) return g;  // every secret apart
-            k.primary = heur == PARTS ? -static_cast<double>(parts)
-                        : heur == MINIMAX ? static_cast<double>(largest)
-                        : heur == EXPECTED ? static_cast<double>(k.squares) : entropy;
+            Key k = score(sc.pool[i], sc.from_class[i], heur, S, sc, parts);
+            if (look) k.height = lookahead(c, sc);
+            if (full && parts == c && (k.not_candidate == 0 || all_candidates)) return k.index;
             if (k < best) best = k;
+        }
+        // A small class no guess of the pool splits apart: ``escalate_randoms`` more draws.
+        if (all_candidates && c <= r_.escalate_below && depth > 0) {
+            const bool every = r_.escalate_randoms >= n_;  // as many draws as codes: every code
+            for (long long i = 0; i < (every ? n_ : r_.escalate_randoms); ++i) {
+                const uint32_t g = every ? static_cast<uint32_t>(i)
+                                         : static_cast<uint32_t>(splitmix(rng) % static_cast<uint64_t>(n_));
+                Key k = score(g, false, heur, S, sc, parts);
+                if (parts == c) return k.index;
+                if (look) k.height = lookahead(c, sc);
+                if (k < best) best = k;
+            }
         }
         return best.index;
     }
@@ -402,6 +473,9 @@ PYBIND11_MODULE(streaming, m) {
         .def_readwrite("sample_top", &Recipe::sample_top)
         .def_readwrite("candidates", &Recipe::candidates)
         .def_readwrite("randoms", &Recipe::randoms)
+        .def_readwrite("escalate_below", &Recipe::escalate_below)
+        .def_readwrite("escalate_randoms", &Recipe::escalate_randoms)
+        .def_readwrite("lookahead_below", &Recipe::lookahead_below)
         .def_readwrite("seed", &Recipe::seed)
         .def_readwrite("first", &Recipe::first);
     py::class_<Streaming>(m, "Streaming")

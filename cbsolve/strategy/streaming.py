@@ -19,7 +19,13 @@ The strategy is fully determined by its :class:`Recipe` (every parameter and the
 * scored on the whole class by ``heuristic`` when it holds at most ``sample`` secrets
   (``sample_top`` at depths 0 and 1), else on an evenly spaced sample of that many by
   ``sampled_heuristic``; ties go to a candidate, then the smaller sum of squared class sizes,
-  then the lower code index; a candidate splitting the whole class into singletons is taken at once.
+  then the lower code index; a candidate splitting the whole class into singletons is taken at
+  once, and so is any guess doing it once every candidate was tried;
+* a class of at most ``escalate_below`` secrets (and ``candidates``) that no guess of the pool
+  splits into singletons tries ``escalate_randoms`` more draws (the first that does it is taken);
+* in a class of at most ``lookahead_below`` secrets the guesses are first compared by a one-level
+  lookahead: 1 + the most guesses one of its reply classes needs (0 for the guess itself, 1 for
+  one secret, 2 for two or for a class one of its own secrets splits apart, else 3).
 
 A node's random draws are seeded by ``seed`` and the node itself (depth, lowest code, size), so
 the evaluation does not depend on thread order and :func:`play_streaming` makes the same choices.
@@ -58,6 +64,9 @@ class Recipe:
     sample_top: int = 20000
     candidates: int = 200
     randoms: int = 100
+    escalate_below: int = 0
+    escalate_randoms: int = 0
+    lookahead_below: int = 0
     symmetric: bool = True
     seed: int = 0
     scheme: str = SCHEME
@@ -68,7 +77,8 @@ class Recipe:
                 raise InvalidRecipe(f"recipe {name} {getattr(self, name)!r} unknown; choose one of: "
                                     f"{', '.join(sorted(HEURISTICS))}")
         for name, low in (("sample", 1), ("sample_top", 1), ("candidates", 1), ("randoms", 0),
-                          ("seed", 0)):
+                          ("escalate_below", 0), ("escalate_randoms", 0),
+                          ("lookahead_below", 0), ("seed", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**63:
                 raise InvalidRecipe(f"recipe {name} must be an integer >= {low}, got {value!r}")
@@ -169,6 +179,8 @@ def _engine(variant: Variant, recipe: Recipe, space: CodeSpace):
     r.sampled_heuristic = HEURISTICS[recipe.sampled_heuristic]
     r.sample, r.sample_top = recipe.sample, recipe.sample_top
     r.candidates, r.randoms, r.seed = recipe.candidates, recipe.randoms, recipe.seed
+    r.escalate_below, r.escalate_randoms = recipe.escalate_below, recipe.escalate_randoms
+    r.lookahead_below = recipe.lookahead_below
     first = -1 if recipe.first is None else space.index_of(space.parse(recipe.first))
     r.first = first
     listed = (np.empty((0, variant.length), np.uint8) if _plain(variant) else space.codes)
