@@ -314,27 +314,42 @@ class Streaming {
     }
 
     // The key of guess g on the sample packed in ``sc`` (S secrets); ``parts`` its class count.
-    Key score(uint32_t g, bool from_class, int heur, long long S, Scratch& sc,
-              long long& parts) const {
+    // ``bound`` (>= 0): a minimax or expected score above it loses, so the count stops there
+    // and the key returned is a loser's (the choice is the same, sooner).
+    Key score(uint32_t g, bool from_class, int heur, long long S, Scratch& sc, long long& parts,
+              double bound = -1) const {
+        constexpr long long CHUNK = 512;
         pack(g, sc.gpos.data(), sc.gcnt.data(), sc.row.data());
-        CBSOLVE_ISA_CALL(replies_block, layout_, bulls_only_, sc.gpos.data(), sc.gcnt.data(),
-                         sc.spos.data(), sc.scnt.data(), S, sc.replies.data());
         sc.touched.clear();
-        for (long long j = 0; j < S; ++j) {
-            const uint16_t r = sc.replies[j];
-            if (sc.count[r]++ == 0) sc.touched.push_back(r);
+        long long largest = 0, squares = 0;
+        for (long long j0 = 0; j0 < S; j0 += CHUNK) {
+            const long long k = std::min(CHUNK, S - j0);
+            CBSOLVE_ISA_CALL(replies_block, layout_, bulls_only_, sc.gpos.data(), sc.gcnt.data(),
+                             sc.spos.data() + j0 * layout_.pw, sc.scnt.data() + j0 * layout_.cw,
+                             k, sc.replies.data() + j0);
+            for (long long j = j0; j < j0 + k; ++j) {
+                const uint16_t r = sc.replies[j];
+                const uint32_t before = sc.count[r]++;
+                if (before == 0) sc.touched.push_back(r);
+                largest = std::max<long long>(largest, before + 1);
+                squares += 2 * static_cast<long long>(before) + 1;
+            }
+            if (bound >= 0 && ((heur == MINIMAX && largest > bound) ||
+                               (heur == EXPECTED && squares > bound))) {
+                for (uint16_t r : sc.touched) sc.count[r] = 0;
+                parts = 0;
+                return Key{};
+            }
         }
         Key k;
         k.index = g;
         k.not_candidate = from_class ? 0 : 1;
-        long long largest = 0;
+        k.squares = squares;
         double entropy = 0;
         for (uint16_t r : sc.touched) {
             const long long n = sc.count[r];
             sc.count[r] = 0;
             if (r == win_) k.not_candidate = 0;
-            largest = std::max(largest, n);
-            k.squares += n * n;
             if (heur == ENTROPY && n > 1) entropy += static_cast<double>(n) * std::log2(static_cast<double>(n));
         }
         parts = static_cast<long long>(sc.touched.size());
@@ -428,7 +443,8 @@ class Streaming {
         Key best;
         long long parts = 0;
         for (size_t i = 0; i < sc.pool.size(); ++i) {
-            Key k = score(sc.pool[i], sc.from_class[i], heur, S, sc, parts);
+            Key k = score(sc.pool[i], sc.from_class[i], heur, S, sc, parts,
+                          look || best.index == UINT32_MAX ? -1 : best.primary);
             if (look) k.height = lookahead(c, sc);
             if (full && parts == c && (k.not_candidate == 0 || all_candidates)) return k.index;
             if (k < best) best = k;
@@ -439,7 +455,7 @@ class Streaming {
             for (long long i = 0; i < (every ? n_ : r_.escalate_randoms); ++i) {
                 const uint32_t g = every ? static_cast<uint32_t>(i)
                                          : static_cast<uint32_t>(splitmix(rng) % static_cast<uint64_t>(n_));
-                Key k = score(g, false, heur, S, sc, parts);
+                Key k = score(g, false, heur, S, sc, parts, look ? -1 : best.primary);
                 if (parts == c) return k.index;
                 if (look) k.height = lookahead(c, sc);
                 if (k < best) best = k;
