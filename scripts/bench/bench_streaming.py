@@ -5,6 +5,7 @@ peak memory of each game, each in its own process under ``/usr/bin/time -v``.
     python scripts/bench/bench_streaming.py                       # every game of the table
     python scripts/bench/bench_streaming.py --games 5x8,6x6 --recipe '{"heuristic": "parts"}'
     python scripts/bench/bench_streaming.py --out scripts/bench/streaming_results.jsonl
+    python scripts/bench/bench_streaming.py --table     # the results file as a markdown table
 
 Results are appended to ``--out`` as one JSON line a run (resumable: a game already there with
 the same recipe is skipped). ``--time-limit`` is each game's Deadline; a stopped game is recorded
@@ -70,15 +71,43 @@ def measured(game: str, recipe: dict, seconds: float | None) -> dict:
     return out
 
 
+def table(rows: list[dict]) -> str:
+    """Each game's best complete run (fewest guesses at worst, then total) as markdown, and the
+    stopped ones."""
+    best: dict[str, dict] = {}
+    for row in rows:
+        if row.get("complete"):
+            key = (row["worst"], row["total"])
+            if row["game"] not in best or key < (best[row["game"]]["worst"], best[row["game"]]["total"]):
+                best[row["game"]] = row
+    lines = ["| game | secrets | worst | mikemag | total | average | histogram (guesses: secrets) "
+             "| wall s | CPU s | peak RSS MB | load | recipe |", "|" + "---|" * 12]
+    for game, row in sorted(best.items(), key=lambda kv: kv[1]["secrets"]):
+        hist = ", ".join(f"{k}: {v}" for k, v in row["histogram"].items())
+        asked = {k: v for k, v in row["recipe"].items() if k != "scheme"}
+        lines.append(f"| {game} | {row['secrets']:,} | {row['worst']} ({row.get('versus_mikemag')}) "
+                     f"| {row['mikemag']} | {row['total']:,} | {row['average']:.4f} | {hist} "
+                     f"| {row['wall_seconds']} | {row['cpu_seconds']} | {row['peak_rss_mb']} "
+                     f"| {row['load']:.1f} | `{json.dumps(asked)}` |")
+    stopped = sorted({row["game"] for row in rows if not row.get("complete")} - set(best))
+    if stopped:
+        lines.append(f"\nStopped before the end (no bound): {', '.join(stopped)}.")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", help="N x D list, e.g. 5x8,6x6 (default: mikemag's table)")
     parser.add_argument("--recipe", default="{}", help="recipe fields as JSON")
     parser.add_argument("--time-limit", type=float, default=1800.0, help="seconds a game")
     parser.add_argument("--out", default=str(ROOT / "scripts/bench/streaming_results.jsonl"))
+    parser.add_argument("--table", action="store_true", help="print --out as a markdown table")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     recipe = json.loads(args.recipe)
+    if args.table:
+        print(table([json.loads(line) for line in Path(args.out).read_text().splitlines()]))
+        return
     if args.one:
         print(json.dumps(run_one(args.one, recipe, args.time_limit)))
         return
