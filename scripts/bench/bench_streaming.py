@@ -6,6 +6,10 @@ peak memory of each game, each in its own process under ``/usr/bin/time -v``.
     python scripts/bench/bench_streaming.py --games 5x8,6x6 --recipe '{"heuristic": "parts"}'
     python scripts/bench/bench_streaming.py --out scripts/bench/streaming_results.jsonl
     python scripts/bench/bench_streaming.py --table     # the results file as a markdown table
+    python scripts/bench/bench_streaming.py --games 7x5 --recipe '{"first": "all"}'  # every pattern
+
+``"first": "all"`` runs the recipe once for each first guess up to symmetry (each code pattern):
+each run is a strategy evaluated exactly, and the table keeps the best.
 
 Results are appended to ``--out`` as one JSON line a run (resumable: a game already there with
 the same recipe is skipped). ``--time-limit`` is each game's Deadline; a stopped game is recorded
@@ -44,6 +48,18 @@ def run_one(game: str, recipe: dict, seconds: float | None) -> dict:
     result = evaluate_streaming(Variant(n, SYMBOLS[:d], repeats=True), Recipe.from_json(recipe),
                                 deadline=Deadline(seconds))
     return result.to_json()
+
+
+def first_guesses(game: str) -> list[str]:
+    """One first guess per code pattern (the first guesses up to symmetry)."""
+    from cbsolve.codes import CodeSpace
+    from cbsolve.symmetry import Symmetry
+    from cbsolve.variant import Variant
+
+    n, d = (int(x) for x in game.split("x"))
+    variant = Variant(n, SYMBOLS[:d], repeats=True)
+    space = CodeSpace(variant)
+    return [space.format(space.code_at(int(i))) for i in Symmetry(variant).guess_representatives([])]
 
 
 def measured(game: str, recipe: dict, seconds: float | None) -> dict:
@@ -121,14 +137,18 @@ def main() -> None:
             if row.get("complete"):
                 done.add((row["game"], json.dumps(row.get("asked", {}), sort_keys=True)))
     for game in games:
-        if (game, json.dumps(recipe, sort_keys=True)) in done:
-            continue
-        row = measured(game, recipe, args.time_limit)
-        row["asked"] = recipe
-        with out.open("a") as f:
-            f.write(json.dumps(row) + "\n")
-        print(game, row.get("worst"), row.get("mikemag"), row.get("versus_mikemag"),
-              row.get("total"), row.get("wall_seconds"), row.get("peak_rss_mb"), flush=True)
+        asked = ([dict(recipe, first=f) for f in first_guesses(game)]
+                 if recipe.get("first") == "all" else [recipe])
+        for one in asked:
+            if (game, json.dumps(one, sort_keys=True)) in done:
+                continue
+            row = measured(game, one, args.time_limit)
+            row["asked"] = one
+            with out.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+            print(game, one.get("first"), row.get("worst"), row.get("mikemag"),
+                  row.get("versus_mikemag"), row.get("total"), row.get("wall_seconds"),
+                  row.get("peak_rss_mb"), flush=True)
 
 
 if __name__ == "__main__":
