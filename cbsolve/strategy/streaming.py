@@ -58,7 +58,7 @@ class Recipe:
     """Everything that determines a streaming strategy (see the module docstring)."""
 
     first: str | None = None
-    heuristic: str = "parts"
+    heuristic: str = "minimax"
     sampled_heuristic: str = "expected"
     sample: int = 2000
     sample_top: int = 20000
