@@ -24,6 +24,8 @@ GAMES = [
     (Variant(5, "01234", repeats=True), Recipe(first="00112", heuristic="expected", sample=150,
                                                sample_top=150, candidates=30, randoms=30)),
     (Variant.preset("bulls-cows"), Recipe(heuristic="parts", sample=300, randoms=30)),
+    (Variant(4, "012345", repeats=True, name="escalated"),
+     Recipe(first="0011", randoms=10, escalate_below=12, escalate_randoms=300, lookahead_below=20)),
     (Variant(3, "0123456789", repeats=True, no_leading_zero=True),
      Recipe(heuristic="minimax", symmetric=False, randoms=10)),
 ]
