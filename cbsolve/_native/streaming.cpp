@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "scoring_pack.hpp"
+#include "toolkit_bind.hpp"
 #include "toolkit_control.hpp"
 #include "toolkit_isa.hpp"
 
@@ -511,5 +512,6 @@ PYBIND11_MODULE(streaming, m) {
             const Progress p = s.control.progress();
             return py::make_tuple(p.nodes, p.top_done, p.top_total);
         });
+    bind_toolkit(m);
     CBSOLVE_ISA_BIND(m);
 }

@@ -3,7 +3,7 @@ game too large for a strategy tree (10^6..10^8 codes), and the same strategy rep
 
 Place in the data flow: beside :mod:`cbsolve.strategy.evaluation` (which builds the whole tree,
 up to 10^6 secrets); what it proves is an upper end of the worst case and of the total, with the
-depth histogram, for the atlas (issue 40). The native kernel (``cbsolve/_native/streaming.cpp``)
+depth histogram, for the atlas of guess budgets. The native kernel (``cbsolve/_native/streaming.cpp``)
 plays the strategy level by level: each level's reply classes are ranges of one array of uint32
 code indices, partitioned stably into a second array, so memory is ``8 bytes x secrets`` plus the
 list of classes; codes are decoded from their index when scored.
