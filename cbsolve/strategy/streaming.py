@@ -166,6 +166,12 @@ def _depth1_pool(variant: Variant, first: int) -> np.ndarray:
 
 
 def _root_pool(variant: Variant) -> np.ndarray:
+    """One first guess per code pattern (the guesses up to every symmetry)."""
+    if _plain(variant):     # ranked without listing the space (Symmetry lists it: 20 M at most)
+        from ..patterns import guess_patterns, pattern_code
+
+        codes = np.array([pattern_code(p) for p in guess_patterns(variant)], dtype=np.int64)
+        return np.unique(CodeSpace(variant).indices_of(codes)).astype(np.uint32)
     from ..symmetry import Symmetry
 
     return np.asarray(Symmetry(variant).guess_representatives([]), dtype=np.uint32)
