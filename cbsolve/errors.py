@@ -31,6 +31,10 @@ class SpaceTooLarge(CbsolveError, ValueError):
     """An operation needs to enumerate a code space that is too large."""
 
 
+class InvalidRecipe(CbsolveError, ValueError):
+    """A strategy recipe (cbsolve.strategy.streaming) has an unknown field or a value out of range."""
+
+
 class InconsistentLog(CbsolveError):
     """No secret satisfies the log. ``conflict`` holds 1-based entry numbers when known."""
 

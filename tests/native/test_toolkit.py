@@ -10,7 +10,7 @@ import pytest
 from cbsolve.status import Status, StopReason
 from cbsolve.variant import Variant
 
-KERNELS = ("dfs", "local_search", "search_worst", "search_expected")
+KERNELS = ("dfs", "local_search", "search_worst", "search_expected", "streaming")
 
 
 @pytest.mark.parametrize("name", KERNELS)

@@ -1,0 +1,251 @@
+"""Streaming evaluation: a sampled heuristic strategy played exactly against every secret of a
+game too large for a strategy tree (10^6..10^8 codes), and the same strategy replayed on one secret.
+
+Place in the data flow: beside :mod:`cbsolve.strategy.evaluation` (which builds the whole tree,
+up to 10^6 secrets); what it proves is an upper end of the worst case and of the total, with the
+depth histogram, for the atlas of guess budgets. The native kernel (``cbsolve/_native/streaming.cpp``)
+plays the strategy level by level: each level's reply classes are ranges of one array of uint32
+code indices, partitioned stably into a second array, so memory is ``8 bytes x secrets`` plus the
+list of classes; codes are decoded from their index when scored.
+
+The strategy is fully determined by its :class:`Recipe` (every parameter and the seed):
+
+* first guess ``first`` (a code), or, when absent, the best code pattern by ``sampled_heuristic``
+  on ``sample_top`` secrets (the result's recipe then names it);
+* a class of one or two secrets: its lowest code;
+* else the best guess of a pool: the class's candidates (all up to ``candidates``, else an evenly
+  spaced sample of that many), at depth 1 one guess per orbit of the symmetries fixing the first
+  guess (``symmetric``), and ``randoms`` codes of the whole space drawn with the node's seed;
+* scored on the whole class by ``heuristic`` when it holds at most ``sample`` secrets
+  (``sample_top`` at depths 0 and 1), else on an evenly spaced sample of that many by
+  ``sampled_heuristic``; ties go to a candidate, then the smaller sum of squared class sizes,
+  then the lower code index; a candidate splitting the whole class into singletons is taken at
+  once, and so is any guess doing it once every candidate was tried;
+* a class of at most ``escalate_below`` secrets (and ``candidates``) that no guess of the pool
+  splits into singletons tries ``escalate_randoms`` more draws (the first that does it is taken);
+* in a class of at most ``lookahead_below`` secrets the guesses are first compared by a one-level
+  lookahead: 1 + the most guesses one of its reply classes needs (0 for the guess itself, 1 for
+  one secret, 2 for two or for a class one of its own secrets splits apart, else 3).
+
+A node's random draws are seeded by ``seed`` and the node itself (depth, lowest code, size), so
+the evaluation does not depend on thread order and :func:`play_streaming` makes the same choices.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
+
+import numpy as np
+
+from ..codes import CodeSpace
+from ..deadline import Deadline, run_interruptible, stopped_by
+from ..errors import InvalidRecipe, SpaceTooLarge
+from ..status import StopReason
+from ..variant import Variant
+
+#: Largest space evaluated: two uint32 index arrays (8 bytes a secret) and the classes' list
+#: (at most another 8 bytes for every third secret) stay under 3 GB.
+STREAMING_LIMIT = 250_000_000
+#: Heuristic names, as the kernel numbers them.
+HEURISTICS = {"minimax": 0, "expected": 1, "entropy": 2, "parts": 3}
+#: The scheme a recipe replays with: bump it whenever the kernel's choices change.
+SCHEME = "streaming-1"
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """Everything that determines a streaming strategy (see the module docstring)."""
+
+    first: str | None = None
+    heuristic: str = "minimax"
+    sampled_heuristic: str = "expected"
+    sample: int = 2000
+    sample_top: int = 20000
+    candidates: int = 200
+    randoms: int = 100
+    escalate_below: int = 0
+    escalate_randoms: int = 0
+    lookahead_below: int = 0
+    symmetric: bool = True
+    seed: int = 0
+    scheme: str = SCHEME
+
+    def __post_init__(self) -> None:
+        for name in ("heuristic", "sampled_heuristic"):
+            if getattr(self, name) not in HEURISTICS:
+                raise InvalidRecipe(f"recipe {name} {getattr(self, name)!r} unknown; choose one of: "
+                                    f"{', '.join(sorted(HEURISTICS))}")
+        for name, low in (("sample", 1), ("sample_top", 1), ("candidates", 1), ("randoms", 0),
+                          ("escalate_below", 0), ("escalate_randoms", 0),
+                          ("lookahead_below", 0), ("seed", 0)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**63:
+                raise InvalidRecipe(f"recipe {name} must be an integer >= {low}, got {value!r}")
+        if not isinstance(self.symmetric, bool):
+            raise InvalidRecipe(f"recipe symmetric must be true or false, got {self.symmetric!r}")
+        if self.scheme != SCHEME:
+            raise InvalidRecipe(f"recipe scheme {self.scheme!r} is not this version's {SCHEME!r}")
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Recipe:
+        if not isinstance(data, dict):
+            raise InvalidRecipe(f"a recipe is a JSON object, got {type(data).__name__}")
+        known = {f for f in cls.__dataclass_fields__}
+        extra = sorted(set(data) - known)
+        if extra:
+            raise InvalidRecipe(f"recipe field {extra[0]!r} unknown; allowed: {', '.join(sorted(known))}")
+        return cls(**data)
+
+
+@dataclass
+class StreamingResult:
+    """A streaming evaluation. ``worst``, ``total`` and ``histogram`` (number of guesses ->
+    secrets solved with that many, the final guess counted) are None unless ``complete``:
+    a stopped evaluation proves nothing."""
+
+    variant: Variant
+    recipe: Recipe
+    secrets: int
+    worst: int | None
+    total: int | None
+    histogram: dict[int, int] | None
+    seconds: float
+    complete: bool
+    stop: StopReason | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def average(self) -> float | None:
+        return None if self.total is None else self.total / self.secrets
+
+    def to_json(self) -> dict:
+        data = {"variant": self.variant.to_dict(), "recipe": self.recipe.to_json(),
+                "secrets": self.secrets, "complete": self.complete, "worst": self.worst,
+                "total": self.total, "average": self.average,
+                "histogram": None if self.histogram is None
+                else {str(k): v for k, v in sorted(self.histogram.items())},
+                "seconds": round(self.seconds, 3)}
+        if self.stop is not None:
+            data["stop"] = self.stop.value
+        if self.notes:
+            data["notes"] = list(self.notes)
+        return data
+
+
+def _native():
+    from .._native import streaming
+
+    return streaming
+
+
+def _check_space(variant: Variant) -> CodeSpace:
+    space = CodeSpace(variant)
+    if space.size > STREAMING_LIMIT:
+        raise SpaceTooLarge(f"{variant.describe()} has {space.size} codes; the streaming evaluation "
+                            f"takes at most {STREAMING_LIMIT}")
+    return space
+
+
+def _plain(variant: Variant) -> bool:
+    """Every base-D string is a code and its index is its value (the kernel decodes it)."""
+    return variant.repeats and not variant.no_leading_zero
+
+
+@lru_cache(maxsize=4)
+def _depth1_pool(variant: Variant, first: int) -> np.ndarray:
+    """One guess per orbit of the symmetries fixing the first guess (cached: a replay needs it)."""
+    from ..symmetry import Symmetry
+
+    space = CodeSpace(variant)
+    reps = Symmetry(variant).guess_representatives([space.code_at(first)])
+    return np.asarray(reps, dtype=np.uint32)
+
+
+def _root_pool(variant: Variant) -> np.ndarray:
+    """One first guess per code pattern (the guesses up to every symmetry)."""
+    if _plain(variant):     # ranked without listing the space (Symmetry lists it: 20 M at most)
+        from ..patterns import guess_patterns, pattern_code
+
+        codes = np.array([pattern_code(p) for p in guess_patterns(variant)], dtype=np.int64)
+        return np.unique(CodeSpace(variant).indices_of(codes)).astype(np.uint32)
+    from ..symmetry import Symmetry
+
+    return np.asarray(Symmetry(variant).guess_representatives([]), dtype=np.uint32)
+
+
+def _engine(variant: Variant, recipe: Recipe, space: CodeSpace):
+    """The native strategy of ``recipe`` (whose ``first``, when given, is a code of the game)."""
+    native = _native()
+    r = native.Recipe()
+    r.heuristic = HEURISTICS[recipe.heuristic]
+    r.sampled_heuristic = HEURISTICS[recipe.sampled_heuristic]
+    r.sample, r.sample_top = recipe.sample, recipe.sample_top
+    r.candidates, r.randoms, r.seed = recipe.candidates, recipe.randoms, recipe.seed
+    r.escalate_below, r.escalate_randoms = recipe.escalate_below, recipe.escalate_randoms
+    r.lookahead_below = recipe.lookahead_below
+    first = -1 if recipe.first is None else space.index_of(space.parse(recipe.first))
+    r.first = first
+    listed = (np.empty((0, variant.length), np.uint8) if _plain(variant) else space.codes)
+    root = _root_pool(variant) if first < 0 else np.empty(0, np.uint32)
+    depth1 = (_depth1_pool(variant, first) if recipe.symmetric and first >= 0
+              else np.empty(0, np.uint32))
+    return native.Streaming(variant.length, variant.n_symbols, variant.repeats, variant.bulls_only,
+                            listed, space.size, variant.response_slots, variant.win_response,
+                            r, root.tolist(), depth1.tolist())
+
+
+def resolve_first(variant: Variant, recipe: Recipe) -> Recipe:
+    """``recipe`` with its first guess named (the best pattern when it named none)."""
+    space = _check_space(variant)
+    if recipe.first is not None:
+        space.parse(recipe.first)           # an InvalidCode names the problem
+        return recipe
+    index = _engine(variant, recipe, space).first_guess()
+    return replace(recipe, first=space.format(space.code_at(int(index))))
+
+
+def evaluate_streaming(variant: Variant, recipe: Recipe | None = None,
+                       deadline: Deadline | None = None) -> StreamingResult:
+    """Play ``recipe``'s strategy against every secret of ``variant``: its exact worst case,
+    total and histogram, or, when ``deadline`` expires first, a result that says so and holds
+    no number. Ctrl-C stops the kernel and is re-raised as KeyboardInterrupt."""
+    deadline = Deadline.given(deadline)
+    recipe = recipe or Recipe()
+    space = _check_space(variant)
+    start = time.perf_counter()
+
+    def stopped(why: StopReason) -> StreamingResult:
+        return StreamingResult(variant, recipe, space.size, None, None, None,
+                               time.perf_counter() - start, False, why)
+
+    if deadline.expired():
+        return stopped(stopped_by())
+    recipe = resolve_first(variant, recipe)
+    if deadline.expired():
+        return stopped(stopped_by())
+    engine = _engine(variant, recipe, space)
+    counts, word = run_interruptible(engine.evaluate, engine.stop, deadline=deadline)
+    seconds = time.perf_counter() - start
+    if word != StopReason.COMPLETE.value:
+        return stopped(StopReason(word))
+    histogram = {k: int(v) for k, v in enumerate(counts) if v}
+    if sum(histogram.values()) != space.size:   # the kernel's bookkeeping, checked every time
+        raise RuntimeError(f"streaming histogram sums to {sum(histogram.values())}, "
+                           f"not {space.size} secrets")
+    return StreamingResult(variant, recipe, space.size, max(histogram),
+                           sum(k * v for k, v in histogram.items()), histogram, seconds, True)
+
+
+def play_streaming(variant: Variant, recipe: Recipe, secret) -> list[str]:
+    """The guesses ``recipe``'s strategy makes against ``secret`` (a code string or symbol
+    indices), the last one the secret, as code strings."""
+    space = _check_space(variant)
+    code = space.parse(secret) if isinstance(secret, str) else space.validate(secret)
+    recipe = resolve_first(variant, recipe)
+    engine = _engine(variant, recipe, space)
+    guesses = engine.play(space.index_of(code))
+    return [space.format(space.code_at(int(g))) for g in guesses]

@@ -1,0 +1,155 @@
+"""Benchmark the streaming evaluation (cbsolve/strategy/streaming.py) on the games of mikemag's
+table (Mastermind with repeats, N x D), smallest first: worst case, total, histogram, wall time and
+peak memory of each game, each in its own process under ``/usr/bin/time -v``.
+
+    python scripts/bench/bench_streaming.py                       # every game of the table
+    python scripts/bench/bench_streaming.py --games 5x8,6x6 --recipe '{"heuristic": "parts"}'
+    python scripts/bench/bench_streaming.py --out scripts/bench/streaming_results.jsonl
+    python scripts/bench/bench_streaming.py --table     # the results file as a markdown table
+    python scripts/bench/bench_streaming.py --games 7x5 --recipe '{"first": "all"}'  # every pattern
+
+``"first": "all"`` runs the recipe once for each first guess up to symmetry (each code pattern):
+each run is a strategy evaluated exactly, and the table keeps the best.
+
+Results are appended to ``--out`` as one JSON line a run (resumable: a game already there with
+the same recipe is skipped). ``--time-limit`` is each game's Deadline; a stopped game is recorded
+as stopped, with no numbers. Run it under ``nice``: the machine is shared.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: mikemag/Mastermind (GitHub, 2023), the JSON files under results/: the most guesses (the last one
+#: counted) of the best strategy he evaluated exactly, Mastermind with repeats, (N, D) -> worst.
+MIKEMAG = {(5, 8): 7, (5, 9): 8, (5, 10): 8, (5, 11): 9, (5, 12): 9, (6, 5): 6, (6, 6): 7,
+           (6, 7): 8, (6, 8): 8, (6, 9): 9, (6, 10): 9, (6, 11): 9, (6, 12): 10, (7, 4): 6,
+           (7, 5): 7, (7, 6): 8, (7, 7): 8, (7, 8): 9, (7, 9): 9, (7, 10): 10, (7, 11): 10,
+           (7, 12): 11, (8, 4): 7, (8, 5): 8, (8, 6): 9, (8, 7): 9, (8, 8): 10, (8, 9): 10}
+
+SYMBOLS = "0123456789AB"
+
+
+def run_one(game: str, recipe: dict, seconds: float | None) -> dict:
+    """Evaluate one game in this process; the result as JSON."""
+    from cbsolve.deadline import Deadline
+    from cbsolve.strategy.streaming import Recipe, evaluate_streaming
+    from cbsolve.variant import Variant
+
+    n, d = (int(x) for x in game.split("x"))
+    result = evaluate_streaming(Variant(n, SYMBOLS[:d], repeats=True), Recipe.from_json(recipe),
+                                deadline=Deadline(seconds))
+    return result.to_json()
+
+
+def first_guesses(game: str) -> list[str]:
+    """One first guess per code pattern (the first guesses up to symmetry)."""
+    from cbsolve.codes import CodeSpace
+    from cbsolve.symmetry import Symmetry
+    from cbsolve.variant import Variant
+
+    n, d = (int(x) for x in game.split("x"))
+    variant = Variant(n, SYMBOLS[:d], repeats=True)
+    space = CodeSpace(variant)
+    return [space.format(space.code_at(int(i))) for i in Symmetry(variant).guess_representatives([])]
+
+
+def measured(game: str, recipe: dict, seconds: float | None) -> dict:
+    """Runs ``--one game`` in a child under ``/usr/bin/time -v``: its result, wall and peak RSS."""
+    cmd = ["/usr/bin/time", "-v", sys.executable, __file__, "--one", game,
+           "--recipe", json.dumps(recipe)]
+    if seconds is not None:
+        cmd += ["--time-limit", str(seconds)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    start = time.perf_counter()
+    run = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - start
+    if run.returncode != 0:
+        return {"game": game, "error": run.stderr.strip().splitlines()[-1:]}
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)
+    cpu = [float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", run.stderr)]
+    n, d = (int(x) for x in game.split("x"))
+    out.update(game=game, wall_seconds=round(wall, 1), cpu_seconds=round(sum(cpu), 1),
+               peak_rss_mb=round(int(rss.group(1)) / 1024, 1) if rss else None,
+               mikemag=MIKEMAG.get((n, d)), load=os.getloadavg()[0])
+    if out.get("worst") is not None and out["mikemag"] is not None:
+        out["versus_mikemag"] = ("beats" if out["worst"] < out["mikemag"] else
+                                 "matches" if out["worst"] == out["mikemag"] else "worse")
+    return out
+
+
+def table(rows: list[dict]) -> str:
+    """Each game's best complete run (fewest guesses at worst, then total) as markdown, and the
+    stopped ones."""
+    best: dict[str, dict] = {}
+    for row in rows:
+        if row.get("complete"):
+            key = (row["worst"], row["total"])
+            if row["game"] not in best or key < (best[row["game"]]["worst"], best[row["game"]]["total"]):
+                best[row["game"]] = row
+    lines = ["| game | secrets | worst | mikemag | total | average | histogram (guesses: secrets) "
+             "| wall s | CPU s | peak RSS MB | load | recipe |", "|" + "---|" * 12]
+    for game, row in sorted(best.items(), key=lambda kv: kv[1]["secrets"]):
+        hist = ", ".join(f"{k}: {v}" for k, v in row["histogram"].items())
+        asked = {k: v for k, v in row["recipe"].items() if k != "scheme"}
+        lines.append(f"| {game} | {row['secrets']:,} | {row['worst']} ({row.get('versus_mikemag')}) "
+                     f"| {row['mikemag']} | {row['total']:,} | {row['average']:.4f} | {hist} "
+                     f"| {row['wall_seconds']} | {row['cpu_seconds']} | {row['peak_rss_mb']} "
+                     f"| {row['load']:.1f} | `{json.dumps(asked)}` |")
+    stopped = sorted({row["game"] for row in rows if not row.get("complete")} - set(best))
+    if stopped:
+        lines.append(f"\nStopped before the end (no bound): {', '.join(stopped)}.")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", help="N x D list, e.g. 5x8,6x6 (default: mikemag's table)")
+    parser.add_argument("--recipe", default="{}", help="recipe fields as JSON")
+    parser.add_argument("--time-limit", type=float, default=1800.0, help="seconds a game")
+    parser.add_argument("--out", default=str(ROOT / "scripts/bench/streaming_results.jsonl"))
+    parser.add_argument("--table", action="store_true", help="print --out as a markdown table")
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    recipe = json.loads(args.recipe)
+    if args.table:
+        print(table([json.loads(line) for line in Path(args.out).read_text().splitlines()]))
+        return
+    if args.one:
+        print(json.dumps(run_one(args.one, recipe, args.time_limit)))
+        return
+    games = (args.games.split(",") if args.games else
+             [f"{n}x{d}" for n, d in sorted(MIKEMAG, key=lambda g: g[1] ** g[0])])
+    out = Path(args.out)
+    done = set()
+    if out.exists():
+        for line in out.read_text().splitlines():
+            row = json.loads(line)
+            if row.get("complete"):
+                done.add((row["game"], json.dumps(row.get("asked", {}), sort_keys=True)))
+    for game in games:
+        asked = ([dict(recipe, first=f) for f in first_guesses(game)]
+                 if recipe.get("first") == "all" else [recipe])
+        for one in asked:
+            if (game, json.dumps(one, sort_keys=True)) in done:
+                continue
+            row = measured(game, one, args.time_limit)
+            row["asked"] = one
+            with out.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+            print(game, one.get("first"), row.get("worst"), row.get("mikemag"),
+                  row.get("versus_mikemag"), row.get("total"), row.get("wall_seconds"),
+                  row.get("peak_rss_mb"), flush=True)
+
+
+if __name__ == "__main__":
+    main()
