@@ -35,8 +35,18 @@ def cores() -> int:
 
 
 def machine_memory() -> int:
-    """Bytes of memory this process may use: physical memory, or a smaller cgroup limit."""
+    """Bytes of memory this process may use: physical memory, or a smaller cgroup limit, or a
+    smaller address-space limit (``ulimit -v``, RLIMIT_AS: a search sized to the machine's
+    memory under a 4 GB cap failed with std::bad_alloc)."""
     total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            total = min(total, soft)
+    except (ImportError, OSError, ValueError):       # no resource module (Windows)
+        pass
     for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
         try:
             with open(path, encoding="ascii") as fh:

@@ -48,6 +48,11 @@ namespace py = pybind11;
 using std::vector;
 
 namespace {
+//! Most positions whose permutations the symmetry table lists (8! = 40,320).
+constexpr int kListedPositions = 8;
+}  // namespace
+
+namespace {
 
 struct Options {
     bool symmetry = true, capacity = true, obvious = true, order = true, memo = true,
@@ -195,7 +200,10 @@ class Search {
         int64_t span = 1;
         for (int i = 0; i < N; ++i) span *= D;
         if (span > (int64_t(1) << 28)) throw std::invalid_argument("space too large for symmetry table");
-        sym.init(codes.data(), n, N, D, nlz, N, double(span));
+        // the stabiliser lists every position permutation: up to 8 positions (40,320, as
+        // cbsolve/symmetry.py lists them); past that none (11 positions were 40 M lists, a
+        // std::bad_alloc under a 4 GB cap), and the search runs without the reduction (sound)
+        sym.init(codes.data(), n, N, D, nlz, std::min(N, kListedPositions), double(span));
         set_keys.init(n, kSetKeySeed);
         // The replies that occur (the vector scan counts only these): the caller's list
         // (scoring.possible_responses), else read off the matrix, a scan of n^2 bytes (0.37 s
