@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +33,7 @@ from . import bounds as _bounds_package  # light (no NumPy); made callable at th
 from .deadline import Deadline
 from .errors import CbsolveError
 from .feedback import FeedbackLog
+from .rule import Score
 from .variant import Variant
 
 if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it returns
@@ -123,24 +123,6 @@ def make_deadline(deadline: Deadline | None = None, time_limit: float | None = N
     if deadline is not None and time_limit is not None:
         raise CbsolveError("give deadline= or time_limit=, not both")
     return Deadline.given(deadline, time_limit)
-
-
-# --- results ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Score:
-    """One guess scored against one secret; ``to_json()`` is ``cbsolve score --json``
-    (no ``cows`` when the variant reports bulls only)."""
-
-    secret: str
-    guess: str
-    bulls: int
-    cows: int | None
-
-    def to_json(self) -> dict:
-        data: dict = {"secret": self.secret, "guess": self.guess, "bulls": self.bulls}
-        if self.cows is not None:
-            data["cows"] = self.cows
-        return data
 
 
 # --- the questions ----------------------------------------------------------------------------

@@ -6,6 +6,8 @@ pay for importing NumPy and the native core; so are the replies a variant can gi
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .variant import Variant
 
 
@@ -67,3 +69,20 @@ def _responses_by_enumeration(variant: Variant) -> list[tuple[int, int]]:
     space = CodeSpace(variant)
     codes = [space.code_at(i) for i in range(space.size)]
     return sorted({score(variant, s, g) for s in codes for g in codes})
+
+
+@dataclass(frozen=True)
+class Score:
+    """One guess scored against one secret; ``to_json()`` is ``cbsolve score --json``
+    (no ``cows`` when the variant reports bulls only)."""
+
+    secret: str
+    guess: str
+    bulls: int
+    cows: int | None
+
+    def to_json(self) -> dict:
+        data: dict = {"secret": self.secret, "guess": self.guess, "bulls": self.bulls}
+        if self.cows is not None:
+            data["cows"] = self.cows
+        return data

@@ -176,7 +176,7 @@ ADVICE_RESERVE = 0.3
 #: 951 classes in 1.0 s of CPU, 2.9 s wall at load 20); the position service computes them
 #: only when its symmetry share of the time left covers that.
 ADVICE_CLASSES_SECONDS_PER_CODE = 6e-8
-#: ``optimal --time-limit`` (anytime, issue 43): the fast proved ends first (counting, closed
+#: ``optimal --time-limit`` (anytime): the fast proved ends first (counting, closed
 #: forms, constructions, the shipped trees) within at most this long, so the first interval is
 #: printed within a second of the start on any game (the import and the interpreter take
 #: 0.3-0.6 s) ...

@@ -292,6 +292,7 @@ class PositionService:
 
     def _start(self, strategy, objective, heuristic) -> A.Advice | None:
         """The opening: the tree's first guess, else the heuristic's in closed form."""
+        from ..bounds.known import atlas_ends
         from ..certified import best_shipped_tree, shipped_method
         from ..strategy.partition import class_summary
         from .opening import opening
@@ -311,6 +312,10 @@ class PositionService:
         shipped = best_shipped_tree(self.variant, objective)     # as `bounds` reads it
         if shipped is not None:
             needed.lower_upper(shipped[0], shipped_method(shipped[1]))
+        atlas = atlas_ends(self.variant, objective)      # the atlas's cell, as `bounds` answers
+        if atlas is not None:
+            needed.raise_lower(atlas.lower, atlas.lower_method)
+            needed.lower_upper(atlas.upper, atlas.upper_method)
         if found is not None:
             code, sizes, (worst_low, total_low) = found
             note = f"{heuristic}'s opening, one guess per symmetry class scored in closed form"

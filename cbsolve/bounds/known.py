@@ -238,7 +238,7 @@ def closed(result, known: Known | None) -> None:
     are the value's: the shipped tree that proves the upper end is the answer's tree (its
     stats, which ``cbsolve verify`` replays), else the search's tree if it reaches the value,
     else the objective's field alone (the search's tree, greedy where it stopped, would report
-    another strategy's numbers beside a proved value: issue 43)."""
+    another strategy's numbers beside a proved value)."""
     from ..status import Status
 
     if result.proved or result.lower is None or result.lower != result.upper:

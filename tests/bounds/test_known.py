@@ -162,8 +162,8 @@ GAMES = {"logik-5x8": Variant(5, "12345678", repeats=True),
 @pytest.mark.parametrize("objective", ["worst", "expected"])
 def test_optimal_starts_from_the_fast_proved_ends_under_the_same_deadline(game, objective):
     # `optimal --time-limit` is never worse than the proved ends it starts from (the contract,
-    # issue 43): its starting interval holds what `bounds --no-search` proves without
-    # strategies nor two-level bounds within OPTIMAL_CHEAP_SECONDS of the same deadline, on a
+    # docs/contract.md, `optimal`): its starting interval holds what `bounds --no-search`
+    # proves without strategies nor two-level bounds within OPTIMAL_CHEAP_SECONDS of the same deadline, on a
     # machine however slow (the deadline in clock reads: spent, nearly spent, enough for the
     # closed forms only, enough for more; on Bulls & Cows 4 of 8, its heuristic cut at each
     # step)

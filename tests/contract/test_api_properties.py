@@ -92,6 +92,10 @@ def calls(draw, name: str):
         return fn, (g.given,), {**some(draw, search=st.booleans(), strategies=st.booleans(),
                                        deep=st.booleans(),
                                        progress=st.just(lambda message: None)), **budget}
+    if name == "atlas":
+        return fn, (), some(draw, length=st.integers(1, 20), n_symbols=st.integers(1, 12),
+                            feedback=st.sampled_from(["bulls-cows", "bulls"]),
+                            repeats=st.booleans())
     if name == "verify":
         tree = draw(st.sampled_from(sorted(FIXTURES.iterdir())))
         return fn, (tree,), {**some(draw, variant=st.sampled_from([None, "mastermind"]),

@@ -23,7 +23,7 @@ TINY = Variant(3, "0123", False)               # 24 secrets: every search in mil
 #: Scripts smoke-tested in the test module of what they measure or make.
 OWN_TESTS = {
     "band_scaling": "test_band_scaling.py", "bench_consistency": "test_consistency_backends.py",
-    "bounds_table": "test_bounds_table.py",
+    "bounds_table": "test_bounds_table.py", "build_atlas": "test_build_atlas.py",
     "find_witness": "test_witness.py", "polish_tree": "test_polish.py",
     "witness": "test_witness.py", "polish": "test_polish.py",
     "first_guess_value": "test_first_guess_value.py", "first_guess_bound": "test_first_guess_bound.py",
@@ -341,3 +341,31 @@ def test_limits_sweep_measures_each_cell_as_its_own_process(tmp_path):
     assert len(out.read_text().splitlines()) == 1 + len(rows)
     over = sweep.sweep("partition", ["repeats"], [2], [2], 5.0, None, 5.0, 0)
     assert over[0]["exit"] == 0 and not over[0]["ok"]
+
+
+def test_bench_streaming_runs_one_game_and_tabulates_the_best_run():
+    """One tiny game in this process, its first-guess patterns, and the table of its best
+    complete run (the rows the benchmark appends to its results file)."""
+    bench = load_script("bench_streaming")
+    row = bench.run_one("3x3", {"heuristic": "minimax"}, None)
+    assert row["complete"] and row["secrets"] == 27 and sum(row["histogram"].values()) == 27
+    assert len(bench.first_guesses("3x3")) == 3             # patterns 3, 2+1, 1+1+1
+    row.update(game="3x3", wall_seconds=0.1, cpu_seconds=0.1, peak_rss_mb=1.0, mikemag=None,
+               load=0.0)
+    worse = dict(row, worst=row["worst"] + 1)
+    text = bench.table([worse, row])
+    assert f"| 3x3 | 27 | {row['worst']} (None)" in text
+
+
+def test_atlas_page_is_the_atlas_shipped():
+    """docs/atlas.md is generated from models/atlas.json: the page is the one the data gives,
+    and it names every family's grid and the build's hash."""
+    page = load_script("atlas_page")
+    from cbsolve import atlas_file
+
+    doc = atlas_file.load()
+    budgets = json.loads(page.BUDGETS.read_text())
+    text = page.page(doc, budgets)
+    assert text == page.PAGE.read_text()
+    assert doc["sha256"][:12] in text
+    assert all(title in text for _, title in page.FAMILIES)

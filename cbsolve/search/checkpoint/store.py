@@ -26,7 +26,7 @@ from pathlib import Path
 from ...errors import CbsolveError
 from ..worst import shard_files as files
 
-#: Version 2 (issue 43): a class of a second guess being expanded may be recorded by its value
+#: Version 2: a class of a second guess being expanded may be recorded by its value
 #: alone (``tree`` and ``wins`` null), which version 1 readers would not expect.
 FORMAT, VERSION, FILE_NAME = "cbsolve-optimal-checkpoint", 2, "checkpoint.json"
 #: The versions :func:`read` accepts (a version-1 state is a version-2 one).
