@@ -89,7 +89,7 @@ def test_time_limit_reports_interval(capsys):
 ])
 def test_an_interval_closed_by_known_values_is_reported_proved(capsys, tmp_path, objective,
                                                                value, other):
-    """Issue 43: `optimal --objective expected --time-limit 5` printed "not proved: total
+    """`optimal --objective expected --time-limit 5` printed "not proved: total
     guesses in [26274, 26274]" beside the greedy tree's total 26551. The known ends meet: the
     value is proved, and the tree reported (and written) is the shipped one that proves it."""
     out_file = tmp_path / "tree.json"

@@ -344,7 +344,7 @@ def test_an_unedited_state_passes_the_checks(finished, finished_expected, tmp_pa
 
 
 def test_a_kill_inside_the_one_first_guess_orbit_leaves_less_than_half_the_work(tmp_path):
-    """Issue 43: what is proved below the first guess is kept (its reply classes solved, with
+    """What is proved below the first guess is kept (its reply classes solved, with
     their subtrees), so a search of a game with one first-guess orbit (Bulls & Cows: every
     first guess alike) killed at 60 % of its work resumes with at most half of the whole
     run's work left, counted in search nodes (one worker: the same nodes every run)."""
