@@ -60,9 +60,17 @@ def cell_recipe(run: dict, cell: Variant) -> dict:
 
 
 def method_text(recipe: dict) -> str:
-    shown = {k: v for k, v in recipe.items() if k != "scheme"}
+    """Names the strategy by the recipe's fields that differ from the defaults (the full recipe
+    is the cell's ``recipe``)."""
+    from dataclasses import asdict
+
+    from cbsolve.strategy.streaming import Recipe
+
+    default = asdict(Recipe())
+    shown = ", ".join(f"{k} {v}" for k, v in recipe.items()
+                      if k not in ("heuristic", "scheme") and v != default.get(k))
     return (f"strategy streaming {recipe['heuristic']} (exact evaluation over every secret; "
-            f"recipe {json.dumps(shown, sort_keys=True)}, scheme {recipe['scheme']})")
+            f"recipe {shown or 'defaults'}, scheme {recipe['scheme']})")
 
 
 def verify_sample(variant: Variant, recipe: dict, worst: int, sample: int = SAMPLE,
