@@ -4,13 +4,14 @@ makes against one secret, so anyone can spot-check a claimed bound.
 Place in the data flow: an atlas record's recipe (:mod:`cbsolve.atlas_file`) -> **this replay** ->
 ``cbsolve bounds --play``, ``cb.bounds(..., play=SECRET)``.
 
-The recipe says what replays the upper end: a heuristic with its first guess (evaluated again
-as the one shared tree the bound was proved with, then followed along the secret's replies),
-a streaming recipe (:func:`cbsolve.strategy.streaming.play_streaming`, which makes the choices the
-exact evaluation made, without a tree), or a tree file (followed). An upper end that no stored strategy replays (an exact search's
-tree, which the atlas does not keep; a construction; the trivial strategy; a value from the
-literature) is answered with the best strategy the cell evaluated exactly, or, without one,
-the first consistent code at each step (Shapiro 1983), and the answer says so.
+The recipe says what replays the upper end: a heuristic with its first guess (evaluated again as
+the one shared tree the bound was proved with, then followed along the secret's replies), a
+streaming recipe (:func:`cbsolve.strategy.streaming.play_streaming`, which makes the choices the
+exact evaluation made, without a tree), or a tree file (followed). An upper end that no stored
+strategy replays (an exact search's tree, which the atlas does not keep; a construction; the
+trivial strategy; a value from the literature) is answered with the best strategy the cell
+evaluated exactly, or, without one, the first consistent code at each step (Shapiro 1983), and
+the answer says so.
 """
 from __future__ import annotations
 
