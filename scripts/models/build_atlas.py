@@ -394,6 +394,8 @@ def main(argv: list[str] | None = None) -> int:
                          "scripts/bench/bench_streaming.py) into its cell where it beats an upper end")
     ap.add_argument("--streaming-sample", type=int, default=200,
                     help="secrets replayed to verify each folded streaming recipe")
+    ap.add_argument("--streaming-sample-large", type=int, default=40,
+                    help="the same for a game of more than 2 million secrets")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--worker-out", help=argparse.SUPPRESS)
     ap.add_argument("--no-optional", action="store_true", help=argparse.SUPPRESS)
@@ -408,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.from_streaming.is_file():
             raise SystemExit(f"build_atlas: no results file {args.from_streaming}")
         changed = fold(args.from_streaming, CELLS, args.streaming_sample,
-                       say=lambda m: print(m, flush=True))
+                       say=lambda m: print(m, flush=True), large_sample=args.streaming_sample_large)
         print(f"{len(changed)} upper ends improved by streaming evaluations", flush=True)
     elif not args.assemble:
         ids = order_by_size(select(args.recompute or args.only))

@@ -25,6 +25,10 @@ from cbsolve.variant import Variant
 
 SAMPLE = 200
 SAMPLE_SEED = 0
+#: Games above this many secrets replay ``LARGE_SAMPLE`` secrets instead (a replay there takes
+#: seconds: each level scans the whole space); the cell records the number replayed.
+LARGE_FROM = 2_000_000
+LARGE_SAMPLE = 40
 
 
 def best_runs(rows: list[dict]) -> dict[str, dict]:
@@ -148,7 +152,8 @@ def fold_run(record: dict, run: dict, sample: int = SAMPLE) -> dict | None:
     return out
 
 
-def fold(results: Path, cells_dir: Path, sample: int = SAMPLE, say=print) -> list[tuple]:
+def fold(results: Path, cells_dir: Path, sample: int = SAMPLE, say=print,
+         large_sample: int = LARGE_SAMPLE) -> list[tuple]:
     """Fold the best run of each game into its cell file; (cell id, object, old, new) changed."""
     changed = []
     best = best_runs(read_runs(results))
@@ -159,7 +164,7 @@ def fold(results: Path, cells_dir: Path, sample: int = SAMPLE, say=print) -> lis
         run = best.get(cell_key(Variant.from_dict(record["variant"])))
         if run is None:
             continue
-        new = fold_run(record, run, sample)
+        new = fold_run(record, run, sample if record["secrets"] <= LARGE_FROM else large_sample)
         if new is None:
             say(f"{record['id']}: streaming worst {run['worst']} total {run['total']} does not "
                 f"beat [{record['worst']['upper']}, {record['expected']['upper']}]")
