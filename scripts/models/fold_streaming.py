@@ -71,8 +71,8 @@ def method_text(recipe: dict) -> str:
     from cbsolve.strategy.streaming import Recipe
 
     default = asdict(Recipe())
-    shown = ", ".join(f"{k} {v}" for k, v in recipe.items()
-                      if k not in ("heuristic", "scheme") and v != default.get(k))
+    shown = ", ".join(f"{k} {recipe[k]}" for k in default      # the Recipe's field order
+                      if k not in ("heuristic", "scheme") and recipe.get(k, default[k]) != default[k])
     return (f"strategy streaming {recipe['heuristic']} (exact evaluation over every secret; "
             f"recipe {shown or 'defaults'}, scheme {recipe['scheme']})")
 
