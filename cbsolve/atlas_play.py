@@ -4,12 +4,14 @@ makes against one secret, so anyone can spot-check a claimed bound.
 Place in the data flow: an atlas record's recipe (:mod:`cbsolve.atlas_file`) -> **this replay** ->
 ``cbsolve bounds --play``, ``cb.bounds(..., play=SECRET)``.
 
-The recipe says what replays the upper end: a heuristic with its first guess (evaluated again
-as the one shared tree the bound was proved with, then followed along the secret's replies),
-or a tree file (followed). An upper end that no stored strategy replays (an exact search's
-tree, which the atlas does not keep; a construction; the trivial strategy; a value from the
-literature) is answered with the best strategy the cell evaluated exactly, or, without one,
-the first consistent code at each step (Shapiro 1983), and the answer says so.
+The recipe says what replays the upper end: a heuristic with its first guess (evaluated again as
+the one shared tree the bound was proved with, then followed along the secret's replies), a
+streaming recipe (:func:`cbsolve.strategy.streaming.play_streaming`, which makes the choices the
+exact evaluation made, without a tree), or a tree file (followed). An upper end that no stored
+strategy replays (an exact search's tree, which the atlas does not keep; a construction; the
+trivial strategy; a value from the literature) is answered with the best strategy the cell
+evaluated exactly, or, without one, the first consistent code at each step (Shapiro 1983), and
+the answer says so.
 """
 from __future__ import annotations
 
@@ -39,6 +41,10 @@ def _play(variant: Variant, record: dict, secret: str) -> dict:
     replays = True
     if recipe.get("kind") == "strategy":
         strategy = recipe
+    elif recipe.get("kind") == "streaming":
+        return _answer(secret, _follow_streaming(variant, recipe["recipe"], secret),
+                       f"streaming {recipe['recipe']['heuristic']}, first guess "
+                       f"{recipe['recipe']['first']}", worst, True, None)
     elif recipe.get("kind") == "tree":
         guesses, name = _follow_tree(variant, recipe["path"], secret)
         return _answer(secret, guesses, f"tree {name}", worst, True, None)
@@ -106,6 +112,15 @@ def _follow_strategy(variant: Variant, strategy: dict, secret: str) -> list[str]
                   guesses=strategy["guesses"], keep_tree=True)
     assert ev.tree is not None          # keep_tree: the shared tree the bound was proved with
     return _walk(variant, ev.tree["root"], secret)
+
+
+def _follow_streaming(variant: Variant, recipe: dict, secret: str) -> list[str]:
+    from .strategy.streaming import Recipe, play_streaming
+
+    guesses = play_streaming(variant, Recipe.from_json(recipe), secret)
+    if not guesses or guesses[-1] != secret:
+        raise CbsolveError(f"the streaming strategy does not reach {secret}")
+    return guesses
 
 
 def _follow_tree(variant: Variant, path: str, secret: str) -> tuple[list[str], str]:

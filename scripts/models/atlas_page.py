@@ -113,7 +113,9 @@ def page(doc: dict, budgets: dict) -> str:
            "Worst case: guesses including the final one. **Bold**: exact. `?`: no upper end better "
            "than the trivial one (every code in order) within the build's budget a cell. "
            "Every end is proved here (counting, partition, a strategy evaluated exactly against "
-           "every secret, a construction, an exact search re-checked by the verifier, a certified "
+           "every secret (as a tree, or streamed for the largest games: `build_atlas.py "
+           "--from-streaming`, each such cell re-checked on a sample of replayed secrets), a "
+           "construction, an exact search re-checked by the verifier, a certified "
            "tree); published values are listed beside them, never in their place.", ""]
     if doc["missing"]:
         out += [f"Missing (not built yet, or failed under the memory cap and the cheap methods): "

@@ -5,6 +5,7 @@ models/atlas.json (docs/contract.md, "The atlas").
     python scripts/models/build_atlas.py --recompute mastermind-5x8 --budget 600
     python scripts/models/build_atlas.py --only 'black-peg-*' --budget 60
     python scripts/models/build_atlas.py --assemble                       # cells -> atlas only
+    python scripts/models/build_atlas.py --from-streaming scripts/bench/streaming_results.jsonl
 
 Resumable: a cell whose file exists is skipped; ``--recompute CELL`` computes it again and a
 better result replaces it end by end (a higher lower end, a lower upper end; the other ends
@@ -17,6 +18,7 @@ searches' trees and certificates re-checked by the independent verifier inside
 ``compute_bounds``, and a strategy upper end up to ``--replay-limit`` secrets replayed by
 :mod:`cbsolve.certify`); the cell records what was verified, its seconds and its peak memory.
 The literature values (models/atlas/literature.json) join the cells at assembly, kept apart.
+``--from-streaming`` folds exact streaming evaluations in as upper ends (scripts/models/fold_streaming.py).
 """
 from __future__ import annotations
 
@@ -232,7 +234,7 @@ def merge(old: dict | None, new: dict) -> dict:
         if obj == "worst" and a["upper"] < new[obj]["upper"]:   # its replay check goes with it
             merged["verification"] = {**new.get("verification", {}),
                                       **{k: v for k, v in old.get("verification", {}).items()
-                                         if k.startswith("strategy_replay")}}
+                                         if k.startswith(("strategy_replay", "streaming_replay"))}}
     if merged["worst"] != new["worst"] or merged["expected"] != new["expected"]:
         merged["status"] = "done" if "done" in (old["status"], new["status"]) else new["status"]
         merged.setdefault("notes", []).append("ends kept from an earlier build where better")
@@ -387,6 +389,13 @@ def main(argv: list[str] | None = None) -> int:
                          "still the trivial one")
     ap.add_argument("--open-only", action="store_true",
                     help="of the chosen cells, recompute those whose worst case is still open")
+    ap.add_argument("--from-streaming", type=Path, metavar="FILE",
+                    help="fold the best complete streaming run of each game (a results file of "
+                         "scripts/bench/bench_streaming.py) into its cell where it beats an upper end")
+    ap.add_argument("--streaming-sample", type=int, default=200,
+                    help="secrets replayed to verify each folded streaming recipe")
+    ap.add_argument("--streaming-sample-large", type=int, default=40,
+                    help="the same for a game of more than 2 million secrets")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--worker-out", help=argparse.SUPPRESS)
     ap.add_argument("--no-optional", action="store_true", help=argparse.SUPPRESS)
@@ -395,7 +404,15 @@ def main(argv: list[str] | None = None) -> int:
         _worker(args.worker, args.budget, Path(args.worker_out), not args.no_optional,
                 args.replay_limit, not args.shallow)
         return 0
-    if not args.assemble:
+    if args.from_streaming:
+        from fold_streaming import fold
+
+        if not args.from_streaming.is_file():
+            raise SystemExit(f"build_atlas: no results file {args.from_streaming}")
+        changed = fold(args.from_streaming, CELLS, args.streaming_sample,
+                       say=lambda m: print(m, flush=True), large_sample=args.streaming_sample_large)
+        print(f"{len(changed)} upper ends improved by streaming evaluations", flush=True)
+    elif not args.assemble:
         ids = order_by_size(select(args.recompute or args.only))
         if args.trivial_only or args.open_only:
             ids = [i for i in ids if _open(i, trivial_only=args.trivial_only)]
