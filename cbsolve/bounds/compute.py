@@ -212,35 +212,35 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     return out
 
 
-def _closed_form_bound(out: Bounds, deadline: Deadline):
-    """The closed-form first-guess partition bound, or None, noted, when the deadline stopped
-    its coefficients (seconds from 13 positions): a minimum over every pattern is a bound only
-    when whole."""
-    from .adaptive import closed_form_bound
+def _whole_or_noted(out: Bounds, deadline: Deadline, what: str, work):
+    """``work()``, a partition bound, or None, noted, when ``deadline`` stopped it (through
+    :mod:`.cutoff`): a minimum over every first guess is a bound only when whole."""
     from .cutoff import OutOfTime, within
 
     try:
         with within(deadline):
-            return closed_form_bound(out.variant, out.responses, out.secrets)
+            return work()
     except OutOfTime:
-        out.notes.append(f"partition bound of the first guess (closed form) not finished: "
-                         f"{stopped_by().reached()}")
+        out.notes.append(f"{what} not finished: {stopped_by().reached()}")
         return None
+
+
+def _closed_form_bound(out: Bounds, deadline: Deadline):
+    """The closed-form first-guess partition bound (its coefficients take seconds from 13
+    positions), or None, noted."""
+    from .adaptive import closed_form_bound
+
+    return _whole_or_noted(out, deadline, "partition bound of the first guess (closed form)",
+                           lambda: closed_form_bound(out.variant, out.responses, out.secrets))
 
 
 def _scorer_bound(out: Bounds, deadline: Deadline, deep: bool):
-    """The scorer's partition bound (two guesses deep when ``deep``), or None, noted, when the
-    deadline stopped it: a minimum over every first guess is a bound only when whole."""
+    """The scorer's partition bound (two guesses deep when ``deep``), or None, noted."""
     from .adaptive import scorer_bound
-    from .cutoff import OutOfTime, within
 
-    try:
-        with within(deadline):
-            return scorer_bound(out.variant, out.responses, deep=deep)
-    except OutOfTime:
-        out.notes.append(f"partition bound {'two guesses deep' if deep else 'of the first guess'}"
-                         f" not finished: {stopped_by().reached()}")
-        return None
+    what = f"partition bound {'two guesses deep' if deep else 'of the first guess'}"
+    return _whole_or_noted(out, deadline, what,
+                           lambda: scorer_bound(out.variant, out.responses, deep=deep))
 
 
 def _certified(out: Bounds) -> None:

@@ -18,12 +18,19 @@ from .compute import Bounds, Interval
 _END_KEYS = ("lower", "upper", "exact", "lower_method", "upper_method")
 
 
+def recipe_strategy(recipe: dict | None) -> dict | None:
+    """An end's recipe as the heuristic that reproduces it ({name, guesses, first}, the
+    arguments of ``cbsolve evaluate``), or None when the recipe is not a heuristic's."""
+    recipe = recipe or {}
+    if recipe.get("kind") != "strategy":
+        return None
+    return {k: recipe[k] for k in ("name", "guesses", "first")}
+
+
 def from_record(variant: Variant, record: dict, doc: dict) -> Bounds:
     """The atlas record as the Bounds a computation returns (same JSON, with provenance)."""
     def interval(data: dict) -> Interval:
-        recipe = data.get("recipe") or {}
-        strategy = ({k: recipe[k] for k in ("name", "guesses", "first")}
-                    if recipe.get("kind") == "strategy" else None)
+        strategy = recipe_strategy(data.get("recipe"))
         extra = {k: v for k, v in data.items() if k not in _END_KEYS}
         return Interval(data["lower"], data["upper"], data["lower_method"], data["upper_method"],
                         strategy, extra)

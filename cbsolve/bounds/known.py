@@ -97,6 +97,7 @@ def atlas_ends(variant, objective: str) -> Known | None:
     literature ends are not in it), or None outside the atlas or when its file is damaged (a
     damaged atlas is never used; ``bounds`` says so)."""
     from .. import atlas_file
+    from .from_atlas import recipe_strategy
 
     try:
         record = atlas_file.lookup(variant)
@@ -110,9 +111,7 @@ def atlas_ends(variant, objective: str) -> Known | None:
     return Known(end["lower"], None if trivial else end["upper"], end["lower_method"],
                  "" if trivial else end["upper_method"],
                  tree=recipe.get("path") if recipe.get("kind") == "tree" else None,
-                 origin="the atlas",
-                 strategy=({k: recipe[k] for k in ("name", "guesses", "first")}
-                           if recipe.get("kind") == "strategy" else None))
+                 origin="the atlas", strategy=recipe_strategy(recipe))
 
 
 def _heuristic(known: Known, variant, objective: str, deadline, say) -> None:

@@ -180,7 +180,7 @@ class _TreeBuilder:
         variant = ch.variant
         win = variant.win_response
         labels = [variant.format_response(r) for r in range(variant.response_slots)]
-        names = _CodeNames(variant.symbols, codes)   # formatted when played, not all up front
+        names = _CodeNames(ch.space, codes)   # formatted when played, not all up front
         total = codes.shape[0]
         # Nodes of one or two candidates are finished inline (the lowest candidate is the
         # choice of every deterministic strategy there); ``random`` still draws at them.
@@ -330,18 +330,16 @@ def _play_one(chooser: Chooser, memo: dict, opening, all_idx: np.ndarray, s: int
         cands = cands[resp == r]
 
 
-class _CodeNames:
-    """``names[i]``: code ``i`` as text, formatted the first time a tree names it (listing all
-    531,441 codes of Mastermind 12x3 up front took 3 s before the deadline was first seen)."""
+class _CodeNames(dict):
+    """``names[i]``: code ``i`` as text (:meth:`cbsolve.codes.CodeSpace.format`), formatted the
+    first time a tree names it (listing all 531,441 codes of Mastermind 12x3 up front took 3 s
+    before the deadline was first seen)."""
 
-    def __init__(self, symbols: str, codes: np.ndarray):
-        self._chars = np.array(list(symbols))
-        self._codes = codes
-        self._done: dict[int, str] = {}
+    def __init__(self, space, codes: np.ndarray):
+        super().__init__()
+        self._space, self._codes = space, codes
 
-    def __getitem__(self, i) -> str:
-        i = int(i)
-        name = self._done.get(i)
-        if name is None:
-            name = self._done[i] = "".join(self._chars[self._codes[i]].tolist())
+    def __missing__(self, i) -> str:
+        name = self[i] = self._space.format(self._codes[i])
         return name
+
