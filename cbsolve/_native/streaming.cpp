@@ -161,6 +161,22 @@ class Streaming {
         throw std::runtime_error("the strategy did not finish within 60 guesses");
     }
 
+    // The guess the strategy makes at the class ``cls`` (code indices, ascending, as the
+    // evaluation holds them) after ``depth`` guesses: an independent replay of every secret
+    // asks this and splits the classes itself (cbsolve/strategy/streaming_check.py).
+    uint32_t choose_at(int depth, py::array_t<uint32_t, py::array::c_style | py::array::forcecast> members) {
+        const long long c = static_cast<long long>(members.size());
+        const uint32_t* cls = members.data();
+        if (c == 0 || depth < 0) throw std::invalid_argument("choose_at: an empty class or a negative depth");
+        for (long long j = 0; j < c; ++j) {
+            check_index(cls[j]);
+            if (j && cls[j] <= cls[j - 1]) throw std::invalid_argument("choose_at: a class must be ascending");
+        }
+        static thread_local Scratch sc;
+        py::gil_scoped_release nogil;
+        return choose(depth, cls, c, sc);
+    }
+
     // Plays every secret; returns (histogram by number of guesses, stop word).
     std::pair<std::vector<long long>, std::string> evaluate() {
         std::vector<long long> hist(kMaxDepth + 3, 0);
@@ -504,6 +520,7 @@ PYBIND11_MODULE(streaming, m) {
              py::arg("recipe"), py::arg("root_pool"), py::arg("depth1_pool"))
         .def("first_guess", &Streaming::first_guess)
         .def("play", &Streaming::play, py::arg("secret"))
+        .def("choose_at", &Streaming::choose_at, py::arg("depth"), py::arg("members"))
         .def("evaluate", &Streaming::evaluate)
         .def("stop", [](Streaming& s, const std::string& why) {
             s.control.request_stop(stop_reason_named(why));

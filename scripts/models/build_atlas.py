@@ -6,6 +6,7 @@ models/atlas.json (docs/contract.md, "The atlas").
     python scripts/models/build_atlas.py --only 'black-peg-*' --budget 60
     python scripts/models/build_atlas.py --assemble                       # cells -> atlas only
     python scripts/models/build_atlas.py --from-streaming scripts/bench/streaming_results.jsonl
+    nice python scripts/models/build_atlas.py --recheck --only 'mastermind-*'  # whole replays
 
 Resumable: a cell whose file exists is skipped; ``--recompute CELL`` computes it again and a
 better result replaces it end by end (a higher lower end, a lower upper end; the other ends
@@ -18,7 +19,8 @@ searches' trees and certificates re-checked by the independent verifier inside
 ``compute_bounds``, and a strategy upper end up to ``--replay-limit`` secrets replayed by
 :mod:`cbsolve.certify`); the cell records what was verified, its seconds and its peak memory.
 The literature values (models/atlas/literature.json) join the cells at assembly, kept apart.
-``--from-streaming`` folds exact streaming evaluations in as upper ends (scripts/models/fold_streaming.py).
+``--from-streaming`` folds exact streaming evaluations in as upper ends (scripts/models/fold_streaming.py);
+``--recheck`` replays the written cells' upper ends whole (scripts/models/recheck_cells.py).
 """
 from __future__ import annotations
 
@@ -273,6 +275,25 @@ def build(ids: list[str], budget: float, memory_gb: float, recompute: bool,
     return done
 
 
+def recheck_written(ids: list[str], limit: int | None = None) -> None:
+    """Replay the upper ends of the written cells ``ids`` whole and record what was checked."""
+    from recheck_cells import RECHECK_LIMIT, recheck
+
+    for cell_id in order_by_size(ids):
+        path = CELLS / f"{cell_id}.json"
+        if not path.exists():
+            continue
+        record = json.loads(path.read_text())
+        start = time.perf_counter()
+        found = recheck(record, RECHECK_LIMIT if limit is None else limit)
+        if not found:
+            continue
+        record.setdefault("verification", {}).update(found)
+        path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+        print(f"{cell_id}: {', '.join(sorted(found))} "
+              f"({time.perf_counter() - start:.1f} s)", flush=True)
+
+
 # --- assembly -------------------------------------------------------------------------------
 def assemble(out: Path = ATLAS, cells_dir: Path = CELLS, literature: Path = LITERATURE) -> dict:
     """The cell files (in grid order) with the literature values beside them, hashed."""
@@ -396,6 +417,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="secrets replayed to verify each folded streaming recipe")
     ap.add_argument("--streaming-sample-large", type=int, default=40,
                     help="the same for a game of more than 2 million secrets")
+    ap.add_argument("--recheck", action="store_true",
+                    help="replay the upper ends of the chosen written cells (--only; default all) "
+                         "against every secret with the independent checkers, up to "
+                         "--recheck-limit secrets (scripts/models/recheck_cells.py)")
+    ap.add_argument("--recheck-limit", type=int, default=None, metavar="SECRETS")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--worker-out", help=argparse.SUPPRESS)
     ap.add_argument("--no-optional", action="store_true", help=argparse.SUPPRESS)
@@ -404,7 +430,9 @@ def main(argv: list[str] | None = None) -> int:
         _worker(args.worker, args.budget, Path(args.worker_out), not args.no_optional,
                 args.replay_limit, not args.shallow)
         return 0
-    if args.from_streaming:
+    if args.recheck:
+        recheck_written(select(args.only), args.recheck_limit)
+    elif args.from_streaming:
         from fold_streaming import fold
 
         if not args.from_streaming.is_file():
@@ -412,6 +440,7 @@ def main(argv: list[str] | None = None) -> int:
         changed = fold(args.from_streaming, CELLS, args.streaming_sample,
                        say=lambda m: print(m, flush=True), large_sample=args.streaming_sample_large)
         print(f"{len(changed)} upper ends improved by streaming evaluations", flush=True)
+        recheck_written(sorted({c[0] for c in changed}))   # whole replays up to 10^6 secrets
     elif not args.assemble:
         ids = order_by_size(select(args.recompute or args.only))
         if args.trivial_only or args.open_only:
