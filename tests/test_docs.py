@@ -104,3 +104,11 @@ def test_ci_runs_the_readmes_test_command():
     readme = (ROOT / "README.md").read_text().splitlines()
     command = next(line for line in readme if line.startswith("python -m pytest"))
     assert command in (ROOT / ".ci" / "run").read_text().splitlines()
+
+
+def test_ci_runs_the_slow_tests_after_the_readmes_command():
+    """What the README's command leaves out (`-m "not slow"`) CI runs next: nothing tested goes
+    untested in CI."""
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    readme = next(i for i, line in enumerate(lines) if line.startswith("python -m pytest -m \"not"))
+    assert any(line.startswith("python -m pytest -m slow") for line in lines[readme + 1:])

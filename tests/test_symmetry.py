@@ -1,4 +1,5 @@
 """Symmetry: orbit representatives against a brute-force enumeration of the whole group."""
+from functools import cache
 from itertools import permutations
 
 import numpy as np
@@ -20,19 +21,29 @@ SMALL = [
 ]
 
 
+@cache
+def whole_group(variant):
+    """Every (position, symbol) permutation pair that keeps the code space, enumerated (once
+    a variant: the tests ask it for many histories)."""
+    return [(p, s) for p in permutations(range(variant.length))
+            for s in permutations(range(variant.n_symbols)) if is_valid_perm(variant, (p, s))]
+
+
 def brute_force_reps(variant, history):
     """Lowest index of each code's orbit under every (position, symbol) permutation pair that
     fixes the history and keeps the code space (the whole group, enumerated)."""
     space = CodeSpace(variant)
     codes = [tuple(int(x) for x in c) for c in space.codes]
     index = {c: i for i, c in enumerate(codes)}
-    group = []
-    for p in permutations(range(variant.length)):
-        for s in permutations(range(variant.n_symbols)):
-            perm = (p, s)
-            if is_valid_perm(variant, perm) and fixes_history(perm, history):
-                group.append(perm)
-    return np.array([min(index[apply_perm(g, c)] for g in group) for c in codes])
+    group = [perm for perm in whole_group(variant) if fixes_history(perm, history)]
+    # the group's orbits partition the codes: each orbit is enumerated once, from its first
+    # code, and all its members get its lowest index
+    reps = np.full(len(codes), -1)
+    for i, c in enumerate(codes):
+        if reps[i] < 0:
+            orbit = [index[apply_perm(g, c)] for g in group]
+            reps[orbit] = min(orbit)
+    return reps
 
 
 def test_known_counts():

@@ -7,15 +7,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 
 import pytest
+from testkit import check_moves, reference_reply
 
-vf = pytest.importorskip("verifiers.v1")
+from cbsolve.integrations.game import GameSession
 
-from testkit import check_moves, reference_reply  # noqa: E402
+if importlib.util.find_spec("verifiers") is None:
+    pytest.skip("verifiers not installed", allow_module_level=True)
 
-from cbsolve.integrations.game import GameSession  # noqa: E402
-from cbsolve.integrations.verifiers import CodebreakerEnv, load_environment  # noqa: E402
+#: Bound by the fixture below: verifiers takes about 5 s of CPU to import, so only the worker
+#: that runs these tests pays it, not every worker that collects them.
+vf = CodebreakerEnv = load_environment = None
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _verifiers():
+    global vf, CodebreakerEnv, load_environment
+    vf = pytest.importorskip("verifiers.v1")
+    from cbsolve.integrations.verifiers import CodebreakerEnv, load_environment
 
 
 class ScriptedInteraction:

@@ -71,15 +71,29 @@ def _cert_node(variant: Variant, native: _Native, raw: dict) -> dict:
     """The kernel's refutation node (code and reply indices) -> a certificate node
     (docs/optimal.md); the shards write the nodes below a first guess with it."""
     fmt, codes = native.space.format, native.codes
+    # A certificate names the same few codes and replies over and over (Mastermind 4x6 after
+    # two replies: 564,000 names of 1,296 codes): each is formatted once.
+    names: dict[int, str] = {}
+    replies: dict[int, str] = {}
+
+    def name(index: int) -> str:
+        if (known := names.get(index)) is None:
+            known = names[index] = fmt(codes[index])
+        return known
+
+    def reply_name(reply: int) -> str:
+        if (known := replies.get(reply)) is None:
+            known = replies[reply] = variant.format_response(reply)
+        return known
 
     def convert(node: dict) -> dict:
         out: dict = {"left": node["left"]}
         refuted, same, mapped, perms, perm_ids = {}, {}, {}, [], {}
         for e in node["entries"]:
-            g = fmt(codes[e["guess"]])
+            g = name(e["guess"])
             if e["kind"] == 0:
                 child = convert(e["child"])
-                entry = {"reply": variant.format_response(e["reply"])}
+                entry = {"reply": reply_name(e["reply"])}
                 if child is not None:
                     entry["node"] = child
                 refuted[g] = entry
@@ -88,9 +102,9 @@ def _cert_node(variant: Variant, native: _Native, raw: dict) -> dict:
                 if key not in perm_ids:
                     perm_ids[key] = len(perms)
                     perms.append([list(key[0]), list(key[1])])
-                mapped[g] = [perm_ids[key], fmt(codes[e["other"]])]
+                mapped[g] = [perm_ids[key], name(e["other"])]
             else:
-                same[g] = fmt(codes[e["other"]])
+                same[g] = name(e["other"])
         for key, value in (("refuted", refuted), ("same", same), ("mapped", mapped),
                            ("perms", perms)):
             if value:
