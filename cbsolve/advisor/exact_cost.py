@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..deadline import Deadline
+from ..deadline import Deadline, stopped_by
+from ..errors import Expired
 
 #: Largest set solved in the calling thread (no worker thread to watch for Ctrl-C): such a
 #: solve is a memo look-up once warm (tens of microseconds) and milliseconds cold, so a
@@ -39,8 +40,11 @@ from ..deadline import Deadline
 DIRECT_LIMIT = 100
 
 
-class OutOfTime(Exception):
-    """An exact solve did not end within the review's deadline."""
+class OutOfTime(Expired):
+    """An exact solve did not end within the review's deadline (or Ctrl-C came)."""
+
+    def __init__(self) -> None:
+        super().__init__("the exact solve did not end", stopped_by())
 
 
 class PositionCores:

@@ -130,6 +130,8 @@ def run_cell(cell: dict, deadline: Deadline | None = None) -> dict:
             _strategy_row(variant, cell, row, deadline)
     except Unfinished as exc:
         row.update(status=STOPPED, note=str(exc))
+    except KeyboardInterrupt:   # Ctrl-C, a search's SearchInterrupted too: the sweep stops
+        raise
     except Exception as exc:  # report, do not crash the sweep
         row.update(status="error", note=f"{type(exc).__name__}: {' '.join(str(exc).split())}")
     return {"row": row, "seconds": time.perf_counter() - start,

@@ -38,7 +38,7 @@ from .. import time_policy
 from ..capacity import total_lower, worst_lower
 from ..codes import CodeSpace
 from ..deadline import Deadline, stopped_by
-from ..errors import CbsolveError
+from ..errors import CbsolveError, Expired
 from ..status import StopReason
 from ..variant import Variant
 from .strategies import strategy_upper
@@ -335,6 +335,8 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
                 from ..search.expected import solve_expected
 
                 res = solve_expected(out.variant, deadline=budget, workers=workers)
+        except Expired:              # Ctrl-C (SearchInterrupted): the command reports it
+            raise
         except CbsolveError as exc:  # e.g. a space too large: noted; a bug is not a note
             out.notes.append(f"exact {objective}-case search not run: {exc}")
             continue

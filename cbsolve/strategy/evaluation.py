@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 
 from ..codes import CodeSpace
-from ..errors import SpaceTooLarge
+from ..deadline import Deadline, stopped_by
+from ..errors import Expired, SpaceTooLarge
+from ..status import StopReason
 from ..tree import make_tree, stats_of
 from ..variant import Variant
 from .heuristics import Chooser, DeadlineExpired, check_guesses, check_strategy, require_enumerable
@@ -82,22 +84,27 @@ def _opening(space: CodeSpace, first: str | None) -> int | None:
     return None if first is None else space.index_of(space.parse(first))
 
 
-class Unfinished(Exception):
+class Unfinished(Expired):
     """The deadline expired before every secret was settled (no bound can be read off)."""
 
-    def __init__(self, strategy: str, settled: int, secrets: int, deadline=None):
-        from ..deadline import stop_requested, stopped_by
-
+    def __init__(self, strategy: str, settled: int, secrets: int,
+                 deadline: Deadline | None = None):
+        reason = stopped_by()
         super().__init__(f"strategy {strategy} settled {settled} of {secrets} secrets, stopped "
-                         f"{stopped_by().at()}")
+                         f"{reason.at()}", reason)
         self.strategy, self.settled, self.secrets = strategy, settled, secrets
-        self.time_limit = None if deadline is None else deadline.seconds
-        self.interrupted = stop_requested()       # Ctrl-C, not the time limit
+        self.deadline = deadline
+
+    @property
+    def interrupted(self) -> bool:
+        """Ctrl-C stopped it, not the time limit."""
+        return self.reason is StopReason.INTERRUPTED
 
     def to_json(self) -> dict:
         """The document of ``cbsolve evaluate --json`` cut short (docs/contract.md)."""
         return {"strategy": self.strategy, "complete": False, "settled": self.settled,
-                "secrets": self.secrets, "time_limit": self.time_limit,
+                "secrets": self.secrets,
+                "time_limit": None if self.deadline is None else self.deadline.seconds,
                 "time_limit_hit": not self.interrupted}
 
 
@@ -125,8 +132,6 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     one dict a secret when only the numbers are wanted.
     """
     if deadline is None and time_limit is not None:
-        from ..deadline import Deadline
-
         deadline = Deadline.from_limit(time_limit)
     check_strategy(strategy)
     check_guesses(guesses)

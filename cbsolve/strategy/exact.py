@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .. import time_policy
 from ..deadline import UNLIMITED, Deadline
+from ..errors import CbsolveError, Expired
 
 #: Largest remaining set solved exactly for advice (see the module docstring).
 EXACT_SECRETS = 500
@@ -67,7 +68,6 @@ def exact_move(log, guesses: str = "all", budget: int = EXACT_SECRETS,
     """(the optimal move, "") when the set left by ``log`` is solved within the budget, else
     (None, why not). An inconsistent log raises InconsistentLog. The search stops at
     ``time_limit`` seconds, or at ``deadline`` (the caller's) if that comes first."""
-    from ..errors import CbsolveError
     from ..search.position import Position, solve_set, subtree
 
     position = Position.from_log(log)
@@ -77,6 +77,8 @@ def exact_move(log, guesses: str = "all", budget: int = EXACT_SECRETS,
     deadline = (deadline or UNLIMITED).capped(time_limit)
     try:
         search = cached_search(log.variant, guesses, deadline)
+    except Expired:
+        raise
     except CbsolveError as exc:        # e.g. a space too large for the exact search
         return None, f"no exact search here: {exc}"
     history = [int(g) for g in position.history]

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import threading
 
-from ...deadline import POLL_SECONDS, Deadline, stop_requested
+from ...deadline import POLL_SECONDS, Deadline, stop_requested, stopped_by
+from ...errors import Expired
 
 
-class _Stopped(Exception):
-    """The time limit ran out in a task (or in the driver)."""
+class _Stopped(Expired):
+    """The time limit ran out in a task (or in the driver), or Ctrl-C came."""
+
+    def __init__(self) -> None:
+        super().__init__("the distributed search stopped", stopped_by())
 
 
 def wait_any(futures: list, deadline: Deadline) -> set:

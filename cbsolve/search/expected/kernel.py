@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...errors import Expired
+from ...status import StopReason
 from ...variant import Variant
 
 INF_T = 1 << 60
@@ -25,8 +27,11 @@ def _replies(resp: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.bincount(resp))
 
 
-class _Abandoned(Exception):
+class _Abandoned(Expired):
     """Ctrl-C reached the driver: leave without building a tree."""
+
+    def __init__(self) -> None:
+        super().__init__("the search was interrupted", StopReason.INTERRUPTED)
 
 
 class _NoGreedyTree(Exception):
