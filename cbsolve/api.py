@@ -170,8 +170,8 @@ def consistent(log: LogLike = (), *, variant: VariantLike | None = None, count: 
     max_lies = _check.whole(max_lies, "max_lies")
     budget = make_deadline(deadline, time_limit)
     the_log = as_log(log, variant)
-    query = Query(count=count, limit=limit, sample=sample, seed=seed, time_limit=budget.seconds,
-                  count_cap=count_cap, approximate=approximate)
+    query = Query(count=count, limit=limit, sample=sample, seed=seed, count_cap=count_cap,
+                  approximate=approximate)
     if max_lies:
         from .consistency.lies import consistent_with_lies
 

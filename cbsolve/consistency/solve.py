@@ -9,7 +9,7 @@ import time
 from dataclasses import replace
 
 from .. import time_policy
-from ..deadline import Deadline
+from ..deadline import UNLIMITED, Deadline
 from ..extras import MissingExtra
 from ..feedback import FeedbackLog
 from ..status import Status
@@ -23,10 +23,10 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
     """Secrets consistent with ``log``. An inconsistent log gives status INFEASIBLE with a
     minimal conflicting set of entries in ``conflict`` (when it could be computed).
     ``engines``: the engines' options (benchmarks; the defaults are the product's).
-    ``deadline``: the command's (default: one of ``query.time_limit`` seconds from now)."""
+    ``deadline``: the command's (default: no limit)."""
     start = time.perf_counter()
     # Choice, solve and diagnosis share the one deadline.
-    deadline = Deadline.given(deadline, query.time_limit)
+    deadline = deadline or UNLIMITED
     if query.count and not query.sample:
         from .closed_form import zero_reply_count
 

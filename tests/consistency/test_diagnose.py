@@ -107,7 +107,7 @@ def test_conflict_and_corrections_in_a_huge_space():
     e = log.entries[3]
     log.entries[3] = Feedback(e.guess, e.text, e.bulls, e.cows + (1 if e.bulls + e.cows < 20 else -1))
     log.add(log.entries[3].text, e.bulls, e.cows)           # the same guess, the true reply
-    r = consistent(log, Query(limit=1, time_limit=60), "auto")
+    r = consistent(log, Query(limit=1), "auto", deadline=Deadline.from_limit(60))
     assert r.status == Status.INFEASIBLE and r.backend in ("sat", "cpsat")
     assert r.conflict == [4, 9]
     # either reply alone could be the wrong one: both are named, each option re-checked alone
@@ -118,7 +118,7 @@ def test_conflict_and_corrections_in_a_huge_space():
         b, c = (int(x) for x in fix["to"].split(","))
         old = fixed[fix["entry"] - 1]
         fixed[fix["entry"] - 1] = Feedback(old.guess, old.text, b, c)
-        again = consistent(FeedbackLog(v, fixed), Query(limit=1, time_limit=60), "cpsat")
+        again = consistent(FeedbackLog(v, fixed), Query(limit=1), "cpsat", deadline=Deadline.from_limit(60))
         assert again.status in (Status.FEASIBLE, Status.OPTIMAL)
 
 
@@ -165,7 +165,7 @@ def test_an_inconsistent_log_beyond_the_filter_is_diagnosed_by_the_search(monkey
     # "Diagnosis")
     monkeypatch.setattr(diagnosis, "_conflict_solvers", solvers_asked)
     monkeypatch.setattr(diagnosis, "_corrections_cpsat", solvers_asked)
-    r = consistent(log, Query(limit=1, determined=False, time_limit=30), "auto")
+    r = consistent(log, Query(limit=1, determined=False), "auto", deadline=Deadline.from_limit(30))
     assert r.status == Status.INFEASIBLE and r.conflict == [2, 3]
     assert r.corrections and all(f["replies"] == 1 and f["entry"] in (2, 3)
                                  for f in r.corrections)
@@ -316,18 +316,21 @@ def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict(monkeypatc
 
     monkeypatch.setattr(time_policy, "CHECK_SECONDS", 30.0)   # the mechanism, not its budget
     log, doctored = bulls_overflow_log()
-    count = Query(count=True, time_limit=30)
-    assert auto_choice(log, count)["backend"] == "sat"       # which said `unknown` here
+    count = Query(count=True)
+    # which said `unknown` here
+    assert auto_choice(log, count, deadline=Deadline.from_limit(30))["backend"] == "sat"
     # so auto asks CP-SAT first
     assert _proved_none_first(log, count, Deadline.from_limit(30)).status == Status.INFEASIBLE
     conflict, minimal = conflict_search(log, "cpsat", 60)
     assert minimal and set(conflict) & set(doctored)
     from cbsolve.consistency import get_backend
 
-    cpsat, check = get_backend("cpsat"), Query(limit=1, determined=False, time_limit=30)
-    assert cpsat.solve(log.subset(conflict), check).status == Status.INFEASIBLE
+    cpsat, check = get_backend("cpsat"), Query(limit=1, determined=False)
+    assert cpsat.solve(log.subset(conflict), check,
+                       deadline=Deadline.from_limit(30)).status == Status.INFEASIBLE
     for k in conflict:
-        rest = cpsat.solve(log.subset([j for j in conflict if j != k]), check)
+        rest = cpsat.solve(log.subset([j for j in conflict if j != k]), check,
+                           deadline=Deadline.from_limit(30))
         assert rest.status in (Status.FEASIBLE, Status.OPTIMAL), (conflict, k)
 
 
