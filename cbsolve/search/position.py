@@ -76,23 +76,23 @@ class Position:
 
 
 def solve_from(position: Position, objective: str = "worst", *, guesses: str = "all",
-               max_depth: int | None = None, time_limit: float | None = None,
+               max_depth: int | None = None,
                workers: int | None = None, progress=None, certificate: bool = True,
                lookahead: int = 0, memory_budget: str | int | None = None,
                replies: str = "auto", deadline: Deadline | None = None) -> SearchResult:
     """The proved optimum of the game from ``position`` (tree and, worst case, certificate);
     ``memory_budget`` and ``replies`` choose the reply source as for the whole game;
-    ``deadline``: the caller's budget (else ``time_limit`` seconds, None or 0: none)."""
+    ``deadline``: the caller's budget (None: no limit)."""
     if objective == "worst":
         from .worst import solve_worst
 
         result = solve_worst(position.variant, guesses=guesses, max_depth=max_depth,
-                             time_limit=time_limit, workers=workers, progress=progress,
+                             workers=workers, progress=progress,
                              certificate=certificate, lookahead=lookahead, position=position,
                              memory_budget=memory_budget, replies=replies, deadline=deadline)
     else:
         result = solve_expected_from(position, guesses=guesses, max_depth=max_depth,
-                                     time_limit=time_limit, memory_budget=memory_budget,
+                                     memory_budget=memory_budget,
                                      replies=replies, deadline=deadline)
     stamp(result, position)
     return result
@@ -173,14 +173,14 @@ def subtree(search, members: np.ndarray, history: list[int],
 
 def solve_expected_from(position: Position, *, guesses: str = "all",
                         max_depth: int | None = None,
-                        time_limit: float | None = None, memory_budget: str | int | None = None,
+                        memory_budget: str | int | None = None,
                         replies: str = "auto", deadline: Deadline | None = None) -> SearchResult:
     """Smallest total (then worst case) from ``position``: one exact solve of its set, before
-    ``deadline`` (else within ``time_limit`` seconds, None or 0: none)."""
+    ``deadline`` (None: no limit)."""
     from ..tree import make_tree
 
     started = time.perf_counter()
-    deadline = Deadline.given(deadline, time_limit or None)
+    deadline = deadline or UNLIMITED
     search = expected_search(position.variant, max_depth, guesses, memory_budget=memory_budget,
                              replies=replies, deadline=deadline)
     n = int(position.members.size)

@@ -47,6 +47,7 @@ from stress_worst_deadlines import (
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
+from cbsolve.deadline import Deadline
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.expected.search import _Search
 from cbsolve.status import Status
@@ -129,7 +130,7 @@ def _run_one(g: Variant, cap, value, mode: str, at: float, threads: int, report:
     kernels = Kernels(_Search, lambda search: search.solver)
     try:
         res = cut_short(kernels, mode, at, lambda limit: solve_expected(
-            g, max_depth=cap, workers=threads, time_limit=limit))
+            g, max_depth=cap, workers=threads, deadline=Deadline.from_limit(limit)))
     except Exception as exc:  # noqa: BLE001  (a crash is a failure to report, not to hide)
         report.failures.append(f"{g.describe()}, cap {cap} [{how}]: "
                                f"{type(exc).__name__}: {str(exc)[:200]}")

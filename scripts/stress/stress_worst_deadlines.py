@@ -31,7 +31,7 @@ from collections import Counter
 from cbsolve import deadline as deadlines
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
-from cbsolve.deadline import clear_stop, request_stop
+from cbsolve.deadline import Deadline, clear_stop, request_stop
 from cbsolve.search.worst import solve_worst
 from cbsolve.search.worst.kernel import _Native
 from cbsolve.status import StopReason
@@ -222,7 +222,7 @@ def _run_one(g: Variant, value: int, mode: str, at: float, threads: int, report:
         _check_bounds(g, value, compute_bounds(g, time_limit=at, workers=threads), report, how)
         return
     res = cut_short(Kernels(_Native, lambda native: native.core), mode, at,
-                    lambda limit: solve_worst(g, workers=threads, time_limit=limit))
+                    lambda limit: solve_worst(g, workers=threads, deadline=Deadline.from_limit(limit)))
     if res is not None:
         _check_search(g, value, res, report, how, mode)
 
