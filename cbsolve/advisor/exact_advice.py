@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import time_policy
 from ..deadline import Deadline, stop_requested
+from ..errors import CbsolveError
 from . import answers as A
 
 OPTIMAL = "optimal"
@@ -50,7 +51,6 @@ def exact_advice(service, log, cands, objective, remaining, deadline):
 
 
 def _exact_worst(log, guesses, deadline: Deadline):
-    from ..errors import CbsolveError
     from ..search.position import Position, solve_from
 
     try:
