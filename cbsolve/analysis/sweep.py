@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 
+from ..codes import CodeSpace
 from ..deadline import Deadline
 from ..variant import DIGITS, LETTERS, Variant
 
@@ -70,8 +71,6 @@ def make_cells(families=DEFAULT_FAMILIES, lengths=DEFAULT_LENGTHS, alphabets=DEF
     ``families`` are preset names or :class:`Variant` objects whose rules are kept while N
     and D vary.
     """
-    from ..codes import CodeSpace
-
     cells = []
     names = list(strategies) + ([BOUNDS] if bounds else [])
     for fam in families:
