@@ -17,7 +17,7 @@ import sys
 import click
 
 from .. import arguments
-from ..deadline import clear_stop, stop_requested
+from ..deadline import clear_stop, stop_requested, work_abandoned
 from ..errors import CbsolveError, Expired
 from ..variant import FEEDBACK_MODES, PRESETS, Variant
 
@@ -401,8 +401,6 @@ def run() -> None:
     count_from_process_start()      # the process is the command: its limit counts from its start
     _stdout.install()               # its document comes out whole when Ctrl-C lands mid-write
     code = main()
-    from ..deadline import work_abandoned
-
     if code == 130 or work_abandoned():
         from . import _interrupt
 
