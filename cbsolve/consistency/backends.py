@@ -28,7 +28,7 @@ from .engine_options import (
     PortfolioShape,
     SatOptions,
 )
-from .native import filterable, listable, listed_result
+from .native import filterable, listable, listed_result, result_from_indices
 from .query import ConsistencyResult, Query
 
 if TYPE_CHECKING:
@@ -76,7 +76,6 @@ class NativeBackend(Backend):
                                     deadline=deadline)
         import numpy as np
 
-        from .native import result_from_indices
         from .rescoring import mismatch_counts
 
         idx = np.flatnonzero(mismatch_counts(log, log.space.codes) <= max_lies)

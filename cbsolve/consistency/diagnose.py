@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from .. import time_policy
+from .. import scoring, time_policy
 from ..deadline import Deadline, stop_requested
 from ..feedback import FeedbackLog
 from ..rule import score
@@ -49,8 +49,6 @@ def _native_ok(log: FeedbackLog, backend: str) -> bool:
 
 def _mismatch_matrix(log: FeedbackLog) -> np.ndarray:
     """(entries, codes) bool: entry i contradicted by code j."""
-    from .. import scoring
-
     codes = log.space.codes
     matrix = scoring.score_matrix(log.variant, log.guesses_array(), codes)
     return matrix != np.asarray(log.responses(), dtype=matrix.dtype)[:, None]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+from .. import scoring
 from ..deadline import UNLIMITED, Deadline
 from ..feedback import FeedbackLog
 from ..status import Status
@@ -54,8 +55,6 @@ def consistent_with_lies(log: FeedbackLog, max_lies: int, query: Query = Query()
 def broken_replies(log: FeedbackLog, secrets: list[str]) -> list[list[int]]:
     """For each secret, the 1-based numbers of the entries it contradicts (scored at once)."""
     import numpy as np
-
-    from .. import scoring
 
     codes = _codes_of(log.space, secrets)
     replies = scoring.score_matrix(log.variant, log.guesses_array(), codes)

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from .. import time_policy
 from ..deadline import UNLIMITED, Deadline
-from ..extras import MissingExtra
+from ..extras import MissingExtra, imported_within
 from ..feedback import FeedbackLog
 from ..status import Status
 from .backends import Engines, get_backend
@@ -70,8 +70,6 @@ def _proved_none_first(log: FeedbackLog, query: Query, deadline: Deadline,
     ``time_policy.CHECK_SHARE`` of the time left, at most ``CHECK_SECONDS``. None at once when
     the deadline expires (a time limit, or Ctrl-C) before OR-Tools is imported: the check would
     only delay the partial answer."""
-    from ..extras import imported_within
-
     if not imported_within("ortools.sat.python.cp_model", deadline):
         return None                     # stopped while OR-Tools was being imported
     check = replace(query, count=False, sample=None, limit=1, determined=False)
