@@ -8,6 +8,7 @@ import threading
 
 from ...deadline import POLL_SECONDS, Deadline, stop_requested, stopped_by
 from ...errors import Expired
+from ...workers import connect, default_workers
 
 
 class _Stopped(Expired):
@@ -76,8 +77,6 @@ class cluster_client:
         self.closing: threading.Thread | None = None  # the background close after a stop
 
     def __enter__(self):
-        from ...workers import connect, default_workers
-
         if self.scheduler != "local":
             self.client = connect(self.scheduler, self.deadline)
             return self.client

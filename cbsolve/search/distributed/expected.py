@@ -40,6 +40,7 @@ from ... import time_policy
 from ...deadline import Deadline, stopped_by
 from ...status import Status, StopReason
 from ...variant import Variant
+from ..expected.kernel import INF_T, INF_W, _NoGreedyTree
 from ..result import SearchResult
 from .cluster import _Stopped, cluster_client, wait_any
 from .expected_tasks import solve_class, solve_guess
@@ -140,8 +141,6 @@ class DistributedExpected:
         guess and its solved classes (or None and (tree, histogram), the guesses in flight:
         :meth:`_in_flight`); else (a proved lower bound >= budget, None, None).
         ``greedy``: the set's greedy value when the caller has it (False: computed here)."""
-        from ..expected.kernel import INF_T, INF_W
-
         s = self.search
         if greedy is False:
             greedy = s.solver.greedy_value(members, depth, s.played_mask(history))
@@ -290,8 +289,6 @@ class DistributedExpected:
         0123: 23 s of 43 s as one task), and the other guesses are then sent with that value
         as their budget."""
         import heapq
-
-        from ..expected.kernel import INF_T, INF_W
 
         s, members = self.search, c.members
         self.splits += 1
@@ -448,7 +445,6 @@ class DistributedExpected:
     def _greedy_tree(self, result: SearchResult, members: np.ndarray, history: list[int]):
         """The greedy strategy's tree from the searched set (depths counted from it)."""
         from ...tree import make_tree
-        from ..expected.kernel import _NoGreedyTree
 
         s = self.search
         s._wins = {}
@@ -471,7 +467,6 @@ class DistributedExpected:
     def run(self, members: np.ndarray | None = None, history: list[int] | None = None
             ) -> SearchResult:
         from ...tree import make_tree
-        from ..expected.kernel import INF_T, INF_W
 
         started = time.perf_counter()
         if self._search is None:    # the driver's replies: on the fly for guesses in flight
