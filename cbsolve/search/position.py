@@ -24,11 +24,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import time_policy
-from ..deadline import UNLIMITED, Deadline
+from ..codes import CodeSpace
+from ..deadline import UNLIMITED, Deadline, run_interruptible
 from ..errors import InconsistentLog
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
 from ..variant import Variant
+from . import memory
+from .expected.kernel import INF_T, INF_W
+from .expected.search import _Search
 from .result import SearchInterrupted, SearchResult
 
 #: The key of the position block in trees and certificates (docs/tree-format.md).
@@ -114,10 +118,6 @@ def expected_search(variant: Variant, max_depth: int | None, guesses: str,
     """The expected-case search object whose native solver answers one set at a time (the
     reply matrix if it fits the memory budget, else replies scored on the fly). ``deadline``
     (a :class:`cbsolve.deadline.Deadline`) stops the set-up: see ``_Search.setup_stopped``."""
-    from ..codes import CodeSpace
-    from . import memory
-    from .expected.search import _Search
-
     plan = memory.check(variant.describe(), CodeSpace(variant).size, "expected",
                         memory.budget(memory_budget), 1, replies, memo_entries)
     return _Search(variant, max_depth, guesses, 1, True, None, memo_entries, plan=plan,
@@ -135,9 +135,6 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
     caller set it. ``interruptible=False``: the kernel runs in the calling thread (a Dask
     task: no Ctrl-C to honour there, the search's deadline stops it, and the task's thread CPU
     is then the search's own, apart from the worker's event loop and heartbeats)."""
-    from ..deadline import run_interruptible
-    from .expected.kernel import INF_T, INF_W
-
     solver = search.solver
     members = np.ascontiguousarray(members, dtype=np.int32)
     bt, bw = budget if budget is not None else (INF_T, INF_W)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import Expired
+from ...scoring import possible_responses
 from ...status import StopReason
 from ...variant import Variant
 
@@ -56,7 +57,6 @@ def new_solver(variant: Variant, codes: np.ndarray, matrix: np.ndarray | None,
     transposed copy ``prepare()`` must then build (:func:`reply_matrix.prepare`), or scoring
     on the fly (None)."""
     from ..._native.search_expected import Solver
-    from ...scoring import possible_responses
 
     possible = possible_responses(variant)
     return Solver(matrix, codes, variant.n_symbols, 1 if variant.no_leading_zero else 0,
