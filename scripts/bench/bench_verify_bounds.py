@@ -40,7 +40,8 @@ def measure(variant: Variant, expected_limit: float, bounds_limit: float) -> dic
     exp, exp_s = _timed(lambda: solve_expected(variant, workers=1,
                                                deadline=Deadline.from_limit(expected_limit)))
     checked_e = check_result(variant, exp)
-    bounds, bounds_s = _timed(lambda: compute_bounds(variant, time_limit=bounds_limit, workers=1))
+    bounds, bounds_s = _timed(lambda: compute_bounds(variant, deadline=Deadline.from_limit(bounds_limit),
+                                                     workers=1))
     return {"game": variant.describe(), "secrets": worst.secrets, "W": worst.upper,
             "search": plain, "search_cert": with_cert, "verify_worst": checked_w.seconds,
             "worst_ok": not checked_w.rejected, "expected": exp_s, "expected_proved": exp.proved,

@@ -125,7 +125,8 @@ def _check_bounds(game: Variant, value: int, b, report: Report, how: str) -> Non
 def _run_one(g: Variant, cap, value, mode: str, at: float, threads: int, report: Report,
              how: str) -> None:
     if mode == "bounds":
-        _check_bounds(g, value, compute_bounds(g, time_limit=at, workers=threads), report, how)
+        found = compute_bounds(g, deadline=Deadline.from_limit(at), workers=threads)
+        _check_bounds(g, value, found, report, how)
         return
     kernels = Kernels(_Search, lambda search: search.solver)
     try:
@@ -154,7 +155,7 @@ def stress(games, rounds: int, seed: int = 0, workers=(1, 2), log=None,
         bounds_s = None
         if cap is None:
             t = time.perf_counter()
-            compute_bounds(g, time_limit=bounds_cap)
+            compute_bounds(g, deadline=Deadline.from_limit(bounds_cap))
             bounds_s = time.perf_counter() - t
         full[g, cap] = (value, search_s, bounds_s)
         say(f"{g.describe()}, cap {cap}: total {value}; search {search_s:.2f} s"

@@ -104,7 +104,7 @@ def run_one(call: str, game: str, limit: float) -> dict:
             how = f"{r.status.value} [{r.lower}, {r.upper}]"
         elif call == "bounds":
             from cbsolve.bounds import compute_bounds
-            b = compute_bounds(variant, time_limit=limit)
+            b = compute_bounds(variant, deadline=Deadline.from_limit(limit))
             how = "bounds"
             del b
         else:
