@@ -368,10 +368,10 @@ def diagnose_rows(seeds: int, backends=("native", "sat"), time_limit: float = 10
             tc, tf, unproved = [], [], [0, 0]
             for log in logs:
                 t = time.perf_counter()
-                _, minimal = conflict_search(log, name, time_limit)
+                _, minimal = conflict_search(log, name, deadline=Deadline.from_limit(time_limit))
                 tc.append(time.perf_counter() - t)
                 t = time.perf_counter()
-                _, proved, _ = corrections(log, name, time_limit)
+                _, proved, _ = corrections(log, name, deadline=Deadline.from_limit(time_limit))
                 tf.append(time.perf_counter() - t)
                 unproved[0] += not minimal
                 unproved[1] += not proved

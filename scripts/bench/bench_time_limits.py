@@ -77,7 +77,7 @@ def diagnosis_n10() -> tuple[float, float]:
 def deletion_16x6() -> tuple[float, float]:
     """The Mastermind 16x6 conflict (one guess answered twice) under a 20 s limit."""
     log = FeedbackLog.from_file(Variant(16, "123456", True), ONE_GUESS_TWICE)
-    return 20.0, wall(lambda: conflict_search(log, "native", 20))
+    return 20.0, wall(lambda: conflict_search(log, "native", deadline=Deadline.from_limit(20)))
 
 
 def count_of_zero() -> tuple[float, float]:

@@ -186,7 +186,7 @@ def test_a_deletion_test_the_search_finds_hard_goes_to_sat(monkeypatch):
     from cbsolve.deadline import Deadline
 
     log = FeedbackLog.from_file(Variant(16, "123456", True), ONE_GUESS_TWICE)
-    assert conflict_search(log, "native", 20) == ([6, 7], True)
+    assert conflict_search(log, "native", deadline=Deadline.from_limit(20)) == ([6, 7], True)
     tries, by_sat = [], []
     sat_solve = SatSession.solve
     monkeypatch.setattr(SatSession, "solve", lambda self, assumptions, deadline=None:
@@ -199,7 +199,7 @@ def test_a_deletion_test_the_search_finds_hard_goes_to_sat(monkeypatch):
 
 def test_conflict_search_reports_unproved_minimality_on_timeout():
     log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:4,0", "0123:0,4"])
-    conflict, minimal = conflict_search(log, "sat", time_limit=30)
+    conflict, minimal = conflict_search(log, "sat", deadline=Deadline.from_limit(30))
     assert (conflict, minimal) == ([1, 2], True)
 
 
@@ -321,7 +321,7 @@ def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict(monkeypatc
     assert auto_choice(log, count, deadline=Deadline.from_limit(30))["backend"] == "sat"
     # so auto asks CP-SAT first
     assert _proved_none_first(log, count, Deadline.from_limit(30)).status == Status.INFEASIBLE
-    conflict, minimal = conflict_search(log, "cpsat", 60)
+    conflict, minimal = conflict_search(log, "cpsat", deadline=Deadline.from_limit(60))
     assert minimal and set(conflict) & set(doctored)
     from cbsolve.consistency import get_backend
 
@@ -345,7 +345,7 @@ def test_solvers_find_the_conflict_of_colour_counts_that_miss_a_peg():
         "1234333436416455:2", "5555555555555555:3", "6641134436126645:2", "6666666666666666:4",
         "4444444444444444:1", "6416343525213511:1"])
     for backend in ("cpsat", "sat"):
-        assert conflict_search(log, backend, 30) == ([2, 3, 4, 6, 8, 9], True)
+        assert conflict_search(log, backend, deadline=Deadline.from_limit(30)) == ([2, 3, 4, 6, 8, 9], True)
 
 
 def test_the_deletion_makes_no_test_after_the_deadline():
