@@ -118,8 +118,8 @@ def _exact_is_cheaper(variant: Variant, sample) -> bool:
 
 def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses: str = "all",
              seed=None, progress=None, *, sample: int | None = None,
-             symmetry="auto", deadline=None, keep_tree: bool = True,
-             time_limit: float | None = None) -> Evaluation:
+             symmetry="auto", deadline: Deadline | None = None,
+             keep_tree: bool = True) -> Evaluation:
     """Play ``strategy`` against every secret of ``variant`` as one shared decision tree.
 
     ``first`` fixes the opening guess; ``guesses`` is ``"all"`` or ``"candidates"``; ``seed``
@@ -127,12 +127,9 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     ``sample=K`` only K random secrets are played (see :func:`estimate`). ``symmetry``: see
     :class:`~cbsolve.strategy.heuristics.Chooser` (the tree is the same either way).
     ``deadline`` (a :class:`cbsolve.deadline.Deadline`) stops the construction between nodes
-    with :class:`Unfinished`; ``time_limit`` (seconds) makes one when no ``deadline`` is given;
-    ``keep_tree=False`` keeps only the statistics (``tree`` is None), which saves the memory of
+    with :class:`Unfinished` (None: no limit); ``keep_tree=False`` keeps only the statistics (``tree`` is None), which saves the memory of
     one dict a secret when only the numbers are wanted.
     """
-    if deadline is None and time_limit is not None:
-        deadline = Deadline.from_limit(time_limit)
     check_strategy(strategy)
     check_guesses(guesses)
     if sample is not None and not _exact_is_cheaper(variant, sample):
