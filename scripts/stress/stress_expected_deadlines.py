@@ -198,7 +198,8 @@ def stress_dask(games, rounds: int, seed: int = 0, workers: int = 2, log=None) -
             report.runs += 1
             how = f"Dask round {k}, time limit {at:.3f} s"
             try:
-                res = DistributedExpected(client, g, cap, "all", at).run()
+                res = DistributedExpected(client, g, cap, "all",
+                                          deadline=Deadline.from_limit(at)).run()
             except Exception as exc:  # noqa: BLE001  (a crash is a failure to report)
                 report.failures.append(f"{g.describe()}, cap {cap} [{how}]: "
                                        f"{type(exc).__name__}: {str(exc)[:200]}")

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ... import time_policy
-from ...deadline import Deadline, stopped_by
+from ...deadline import UNLIMITED, Deadline, stopped_by
 from ...status import Status, StopReason
 from ...variant import Variant
 from ..expected.kernel import INF_T, INF_W, _NoGreedyTree
@@ -73,13 +73,12 @@ class DistributedExpected:
     """The driver: first (and second) guesses here, classes on the cluster's workers."""
 
     def __init__(self, client, variant: Variant, max_depth: int | None, guesses: str,
-                 time_limit: float | None = None, split: Split = Split(),
-                 deadline: Deadline | None = None, trace=None):
+                 split: Split = Split(), deadline: Deadline | None = None, trace=None):
         self.client = client
         self.variant = variant
         self.max_depth = max_depth
         self.guesses = guesses
-        self.deadline = Deadline.given(deadline, time_limit)
+        self.deadline = deadline or UNLIMITED
         self._search = None     # ordering and bounds (:attr:`search`)
         self._replies = "auto"
         self.split = split
@@ -529,15 +528,14 @@ class DistributedExpected:
 
 def solve_expected_distributed(variant: Variant, scheduler: str, *, workers: int | None = None,
                                max_depth: int | None = None, guesses: str = "all",
-                               time_limit: float | None = None, root=None,
-                               deadline: Deadline | None = None, trace=None,
+                               root=None, deadline: Deadline | None = None, trace=None,
                                checkpoint=None) -> SearchResult:
     """The expected-case optimum on the Dask cluster at ``scheduler`` (an address, or "local":
     a local cluster of ``workers`` one-thread processes); ``root`` a position to start from;
-    ``deadline`` (else ``time_limit`` seconds) counts the cluster's start; ``trace`` a
+    ``deadline`` (None: no limit) counts the cluster's start; ``trace`` a
     :class:`.trace.Trace` that records the run's tasks; ``checkpoint`` (a
     :class:`cbsolve.search.checkpoint.Checkpoint`): the settled tasks' results recorded."""
-    deadline = Deadline.given(deadline, time_limit)
+    deadline = deadline or UNLIMITED
     result = None
     try:
         with cluster_client(scheduler, workers, deadline=deadline) as client:

@@ -23,7 +23,7 @@ import threading
 import numpy as np
 
 from ...capacity import worst_lower
-from ...deadline import Deadline, stopped_by
+from ...deadline import UNLIMITED, Deadline, stopped_by
 from ...status import Status, StopReason
 from ...variant import Variant
 from ...workers import resolve
@@ -85,12 +85,11 @@ def _decide_guess(spec: dict) -> dict:
 def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
                             max_depth: int | None = None, certificate: bool = True,
                             workers: int | None = None, root=None,
-                            time_limit: float | None = None,
                             deadline: Deadline | None = None, trace=None,
                             checkpoint=None) -> SearchResult:
     """Fewest guesses in the worst case (from ``root``, a position, when given), decided on the
     cluster of ``client``; tree and certificate as :func:`cbsolve.search.worst.solve_worst`.
-    Stopped by ``deadline`` (else ``time_limit`` seconds) or Ctrl-C: the interval proved (the
+    Stopped by ``deadline`` (None: no limit) or Ctrl-C: the interval proved (the
     depths refuted so far, the greedy tree's depth) and, after a time limit, the greedy tree.
     ``trace``: a :class:`.trace.Trace` that records the tasks (a group a depth).
     ``checkpoint`` (:class:`cbsolve.search.checkpoint.Checkpoint`, whole game): the decided
@@ -98,7 +97,7 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
     import time
 
     started = time.perf_counter()
-    deadline = Deadline.given(deadline, time_limit)
+    deadline = deadline or UNLIMITED
     steps = None if checkpoint is None else checkpoint.dask_worst_steps()
     result = None
     try:
