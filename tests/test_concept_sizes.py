@@ -22,12 +22,11 @@ LONG_CLASSES = {
     "cbsolve/advisor/service.py::PositionService": 495,
     "cbsolve/play/terminal.py::Game": 323,
     "cbsolve/search/distributed/expected.py::DistributedExpected": 462,
-    "cbsolve/search/expected/search.py::_Search": 434,
+    "cbsolve/search/expected/search.py::_Search": 373,
 }
 #: "module path::[Class.]function" -> its lines today (may only shrink, then leave the list).
 LONG_FUNCTIONS = {
     "cbsolve/bounds/static.py::solve_static": 103,
-    "cbsolve/search/expected/search.py::_Search.run": 146,
 }
 #: ``import`` statements of cbsolve's own modules inside functions: today's count (may only
 #: go down), and where it should end (imports at the top, save the heavy edges).
