@@ -19,6 +19,7 @@ from .codes import CodeSpace
 from .deadline import Deadline
 from .errors import (
                      CbsolveError,
+                     Expired,
                      InconsistentLog,
                      InvalidCode,
                      InvalidFeedback,
@@ -90,7 +91,7 @@ def __getattr__(name: str) -> Any:
     return _load(name)       # then a plain attribute
 
 
-__all__ = ["CbsolveError", "CodeSpace", "Deadline", "Feedback", "FeedbackLog",
+__all__ = ["CbsolveError", "CodeSpace", "Deadline", "Expired", "Feedback", "FeedbackLog",
            "InconsistentLog", "InvalidArgument", "InvalidCode", "InvalidFeedback", "InvalidVariant", "Log",
            "Move", "Optimum", "PRESETS", "PartitionTable", "Puzzle", "Regret", "Score", "SearchInterrupted",
            "SpaceTooLarge", "Unfinished", "UnknownName", "Variant", "Verification", "as_log",

@@ -30,10 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 from . import arguments as _check
 from . import bounds as _bounds_package  # light (no NumPy); made callable at the end
+from .codes import CodeSpace
 from .deadline import Deadline
-from .errors import CbsolveError
+from .errors import CbsolveError, SpaceTooLarge
 from .feedback import FeedbackLog
-from .rule import Score
+from .rule import Score, score as rule
 from .variant import Variant
 
 if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it returns
@@ -136,9 +137,6 @@ def score(secret: str, guess: str, *, variant: VariantLike | None = None) -> Sco
     >>> score("rrgg", "grgr", variant=Variant.from_options(symbols="RGBYOP", repeats=True))
     Score(secret='RRGG', guess='GRGR', bulls=2, cows=2)
     """
-    from .codes import CodeSpace
-    from .rule import score as rule
-
     v = as_variant(variant)
     space = CodeSpace(v)
     s = space.parse(_check.text(secret, "secret"))
@@ -170,8 +168,8 @@ def consistent(log: LogLike = (), *, variant: VariantLike | None = None, count: 
     max_lies = _check.whole(max_lies, "max_lies")
     budget = make_deadline(deadline, time_limit)
     the_log = as_log(log, variant)
-    query = Query(count=count, limit=limit, sample=sample, seed=seed, time_limit=budget.seconds,
-                  count_cap=count_cap, approximate=approximate)
+    query = Query(count=count, limit=limit, sample=sample, seed=seed, count_cap=count_cap,
+                  approximate=approximate)
     if max_lies:
         from .consistency.lies import consistent_with_lies
 
@@ -386,7 +384,6 @@ def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
     (True, True, 0)
     """
     from .advisor.review import BOUNDS
-    from .errors import SpaceTooLarge
 
     the_log = as_log(log, variant)
     found = _reviewing(the_log.variant).review(the_log, _check.text(guess, "guess"),
@@ -511,7 +508,6 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     from .api_results import Verification, extend
     from .certify import NotATree
     from .certify import verify as check
-    from .errors import SpaceTooLarge
     from .formats import check_format, format_of, read_document
 
     _check.deadline(deadline)

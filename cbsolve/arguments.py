@@ -20,7 +20,8 @@ import numbers
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from .errors import CbsolveError
+from .deadline import Deadline
+from .errors import CbsolveError, unknown_name
 
 #: Sizes that become array lengths or native ints (2^31 - 1 is the native kernels' int): a typo
 #: is an error, not a memory failure.
@@ -116,8 +117,6 @@ def flag(value: Any, name: str) -> bool:
 
 def choice(value: Any, name: str, allowed: Collection[str]) -> str:
     """One of ``allowed`` (an :class:`~cbsolve.errors.UnknownName` listing them otherwise)."""
-    from .errors import unknown_name
-
     if not isinstance(value, str):
         raise InvalidArgument(name, f"one of {', '.join(sorted(allowed))}", value)
     if value not in allowed:
@@ -174,8 +173,6 @@ def items(value: Any, name: str, default: Collection, check) -> list:
 
 def deadline(value: Any, name: str = "deadline"):
     """None or a :class:`~cbsolve.deadline.Deadline` (a number of seconds is ``time_limit=``)."""
-    from .deadline import Deadline
-
     if value is not None and not isinstance(value, Deadline):
         hint = " (for seconds, pass time_limit=)" if isinstance(value, numbers.Real) else ""
         raise InvalidArgument(name, f"None or a cbsolve.Deadline{hint}", value)

@@ -42,7 +42,7 @@ from . import claims
 from .capacity import capacity
 from .certify_orbits import GuessOrbits
 from .codes import CodeSpace
-from .errors import CbsolveError, InvalidCode
+from .errors import CbsolveError, Expired, InvalidCode
 from .guess_pool import GUESS_POOLS
 from .inputs import InputTooLarge, UnreadableInput, load_json
 from .scoring import counting_verdicts, pack, possible_responses, score_against, score_matrix
@@ -58,7 +58,7 @@ class Invalid(Exception):
     """Raised inside the verifier when a check fails (reported, not propagated)."""
 
 
-class OutOfTime(Exception):
+class OutOfTime(Expired):
     """The caller's deadline expired before a certificate was checked: nothing was decided
     (propagated; only callers that pass a deadline see it)."""
 
@@ -374,7 +374,8 @@ class _CertChecker:
     def check(self, node, S: np.ndarray, history: list, k: int, where: str) -> None:
         self.nodes += 1
         if self.deadline is not None and self.deadline.expired():
-            raise OutOfTime(f"certificate check stopped at node {where} ({self.nodes} nodes)")
+            raise OutOfTime(f"certificate check stopped at node {where} ({self.nodes} nodes)",
+                            self.deadline.reason())
         if not isinstance(node, dict):
             raise Invalid(f"node {where}: not an object")
         if node.get("left") != k:

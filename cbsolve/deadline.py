@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
+from .errors import Expired
 from .status import StopReason
 
 T = TypeVar("T")
@@ -200,9 +201,12 @@ class Turns:
         return first if first is not None else Deadline.from_limit(self.seconds)
 
 
-class Abandoned(Exception):
+class Abandoned(Expired):
     """The deadline given to :func:`finish_or_abandon` expired (or a stop request came) before
     the work ended; the work goes on in its thread, its result unused."""
+
+    def __init__(self) -> None:
+        super().__init__("the work was left running", stopped_by())
 
 
 #: Set once work is left running in its thread (:func:`finish_or_abandon`): the process should

@@ -16,6 +16,7 @@ import importlib.util
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from .deadline import Abandoned, finish_or_abandon
 from .errors import CbsolveError
 
 if TYPE_CHECKING:
@@ -83,8 +84,6 @@ def imported_within(module: str, deadline: Deadline) -> bool:
     Ctrl-C's stop request). A Python import cannot be stopped, and OR-Tools' takes 0.4-1 s
     (it imports pandas), so it runs in a background thread that finishes it while the caller
     goes on without the module."""
-    from .deadline import Abandoned, finish_or_abandon
-
     def import_it() -> None:
         try:
             importlib.import_module(module)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .codes import CodeSpace
 from .variant import Variant
 
 
@@ -64,8 +65,6 @@ def possible_responses(variant: Variant) -> list[tuple[int, int]]:
 
 def _responses_by_enumeration(variant: Variant) -> list[tuple[int, int]]:
     """Every pair scored (the tiny spaces above: at most two codes)."""
-    from .codes import CodeSpace
-
     space = CodeSpace(variant)
     codes = [space.code_at(i) for i in range(space.size)]
     return sorted({score(variant, s, g) for s in codes for g in codes})

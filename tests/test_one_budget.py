@@ -229,9 +229,11 @@ def test_stress_commands_smoke():
 
 
 def test_evaluate_takes_time_limit_as_a_convenience():
-    """``time_limit=`` builds the deadline when none is given: a spent one settles nothing."""
-    from cbsolve.strategy import Unfinished, evaluate
+    """The public ``cb.evaluate``'s ``time_limit=`` builds the deadline when none is given (the
+    layers below take the Deadline only): a spent one settles nothing."""
+    import cbsolve as cb
+    from cbsolve.strategy import Unfinished
 
     with pytest.raises(Unfinished) as stop:
-        evaluate(Variant.preset("mastermind"), "minimax", time_limit=0)
+        cb.evaluate("minimax", variant="mastermind", time_limit=0)
     assert stop.value.settled == 0 and stop.value.secrets == 1296

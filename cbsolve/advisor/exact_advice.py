@@ -6,7 +6,8 @@ case by :func:`cbsolve.strategy.exact.exact_move`, within the advice's share of 
 from __future__ import annotations
 
 from .. import time_policy
-from ..deadline import stop_requested
+from ..deadline import Deadline, stop_requested
+from ..errors import CbsolveError
 from . import answers as A
 
 OPTIMAL = "optimal"
@@ -23,18 +24,18 @@ def exact_advice(service, log, cands, objective, remaining, deadline):
     if n > EXACT_SECRETS[objective]:
         return None, (f"{n} secrets remain, more than the {EXACT_SECRETS[objective]} "
                       f"searched exactly for the {objective} case")
-    part = deadline.part(time_policy.ADVICE_EXACT_SHARE)
-    left = part.left()
-    if left is not None and left <= 0:
+    # untimed, the exact search still gets a bounded share: advice must come
+    part = deadline.share(time_policy.ADVICE_EXACT_SHARE,
+                          untimed=time_policy.ADVICE_EXACT_SECONDS * 10)
+    if part.expired():
         return None, "no time left for an exact search"
-    if left is None:
-        left = time_policy.ADVICE_EXACT_SECONDS * 10
     if objective == "worst":
-        found = _exact_worst(log, service.guesses, left)
+        found = _exact_worst(log, service.guesses, part)
     else:
-        found = _exact_expected(log, service.guesses, left)
+        found = _exact_expected(log, service.guesses, part)
     if found is None:
-        stopped = "interrupted" if stop_requested() else f"not finished within {left:g} s"
+        stopped = ("interrupted" if stop_requested() else
+                   f"not finished within {part.seconds:g} s")
         return None, f"the exact {objective}-case search from here was {stopped}"
     guess, total, worst = found
     value = worst if objective == "worst" else total
@@ -49,13 +50,12 @@ def exact_advice(service, log, cands, objective, remaining, deadline):
                                  "average": total / n, "worst": worst}), ""
 
 
-def _exact_worst(log, guesses, seconds):
-    from ..errors import CbsolveError
+def _exact_worst(log, guesses, deadline: Deadline):
     from ..search.position import Position, solve_from
 
     try:
         position = Position.from_log(log)
-        result = solve_from(position, "worst", guesses=guesses, time_limit=seconds,
+        result = solve_from(position, "worst", guesses=guesses, deadline=deadline,
                             certificate=False)
     except CbsolveError:
         return None
@@ -66,11 +66,11 @@ def _exact_worst(log, guesses, seconds):
     return result.tree["root"]["guess"], int(result.total), int(result.upper)
 
 
-def _exact_expected(log, guesses, seconds):
+def _exact_expected(log, guesses, deadline: Deadline):
     from ..strategy.exact import exact_move
 
     try:
-        move, _ = exact_move(log, guesses, time_limit=seconds)
+        move, _ = exact_move(log, guesses, deadline=deadline)
     except KeyboardInterrupt:
         return None
     return None if move is None else (move.guess, move.total, move.worst)

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..deadline import Deadline
+from ..deadline import Deadline, run_interruptible, stopped_by
+from ..errors import Expired
+from ..time_policy import search_seconds
 
 #: Largest set solved in the calling thread (no worker thread to watch for Ctrl-C): such a
 #: solve is a memo look-up once warm (tens of microseconds) and milliseconds cold, so a
@@ -39,8 +41,11 @@ from ..deadline import Deadline
 DIRECT_LIMIT = 100
 
 
-class OutOfTime(Exception):
-    """An exact solve did not end within the review's deadline."""
+class OutOfTime(Expired):
+    """An exact solve did not end within the review's deadline (or Ctrl-C came)."""
+
+    def __init__(self) -> None:
+        super().__init__("the exact solve did not end", stopped_by())
 
 
 class PositionCores:
@@ -172,9 +177,6 @@ class PositionCores:
     def _run(self, core, work, deadline: Deadline):
         """``work`` (a call into ``core``) within ``deadline``: in this thread for a small
         position (the kernel watches the deadline), else in a worker thread (Ctrl-C too)."""
-        from ..deadline import run_interruptible
-        from ..time_policy import search_seconds
-
         if deadline.expired():
             raise OutOfTime
         core.set_deadline(0.0 if deadline.unlimited else search_seconds(deadline.left()))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 
+from ..codes import CodeSpace
 from ..variant import Variant
 
 
@@ -113,7 +114,6 @@ def opening_partition(variant: Variant, code):
     Partition`, classes without members); None when there is no closed form or it would take
     too long."""
     from ..bounds.partition import first_guess_partition, repeats_work
-    from ..codes import CodeSpace
     from ..patterns import pattern_of
     from ..strategy.partition import Partition, best_of_sums, row_sums, scores_of_sums
 

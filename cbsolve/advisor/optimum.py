@@ -16,10 +16,15 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from ..codes import CodeSpace
 from ..deadline import Deadline, stop_requested, stopped_by
 from ..errors import InvalidVariant, unknown_name
 from ..feedback import FeedbackLog
+from ..search import SearchInterrupted
+from ..search.distributed import cluster_client, solve_expected_distributed
+from ..search.position import Position, stamp
 from ..search.result import SearchResult
+from ..status import Status
 from ..variant import Variant
 
 OBJECTIVES = ("worst", "expected")
@@ -63,9 +68,6 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
           deadline: Deadline) -> Optimum:
     """The :class:`Optimum` of ``log``'s game from where it leaves it
     (arguments: :func:`cbsolve.api.optimal`); Ctrl-C raises SearchInterrupted holding it."""
-    from ..search import SearchInterrupted
-    from ..search.position import Position
-
     if objective not in OBJECTIVES:
         raise unknown_name("objective", objective, OBJECTIVES)
     if ties and objective != "worst":
@@ -152,8 +154,6 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
 def _solved(log, position, objective, guesses, max_depth, files):
     """A log whose entry had every bull: the game is over, 0 more guesses (proved), as the
     position service answers (``next``: ``solved``, needed [0, 0]); no tree to write."""
-    from ..status import Status
-
     k = log.solved_at()
     won = log.entries[k - 1].text
     notes = [f"solved: entry {k} ({won}) had every bull; no guess is needed"]
@@ -170,9 +170,6 @@ def _not_started(variant, objective, guesses, max_depth, why: str | None = None
                  ) -> SearchResult:
     """The search of a whole game whose deadline passed before it could start (or, ``why``,
     that was not needed)."""
-    from ..codes import CodeSpace
-    from ..status import Status
-
     stop = None if why is not None else stopped_by()
     note = why or (f"exact search not started: {stopped_by().reached()} while the bounds and "
                    "strategies ran")
@@ -221,9 +218,7 @@ def _distributed(variant, scheduler, objective, position, certificate, ties, loo
     if ties or lookahead:
         raise InvalidVariant("--ties and --lookahead run on one machine only (not with "
                              "--scheduler)")
-    from ..search.distributed import cluster_client, solve_expected_distributed
     from ..search.distributed.trace import Trace
-    from ..search.position import stamp
 
     trace = None if trace_file is None else Trace(objective, variant.to_dict(), workers or 0)
     try:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from .. import time_policy
 from ..deadline import Deadline, stop_requested
-from ..errors import CbsolveError
+from ..errors import CbsolveError, Expired
 from ..feedback import FeedbackLog
 from .exact_cost import OutOfTime
 
@@ -160,6 +160,8 @@ class Reviewer:
         try:
             return self.service.advised(log, strategy, objective) or self.service.advise(
                 log, strategy=strategy, objective=objective, deadline=deadline)
+        except Expired:                    # Ctrl-C (SearchInterrupted): the face reports it
+            raise
         except CbsolveError:
             return None
 
@@ -189,6 +191,8 @@ class Reviewer:
             return f"{n} candidates, more than the {EXACT_SECRETS} solved exactly"
         try:
             cores = self._cores_of(position)
+        except Expired:
+            raise
         except CbsolveError as exc:        # e.g. a space too large for the exact search
             return f"no exact search here: {exc}"
         try:

@@ -38,6 +38,7 @@ from ..deadline import Deadline, stop_requested
 from ..errors import InconsistentLog, unknown_name
 from ..feedback import FeedbackLog
 from ..guess_pool import GUESS_POOLS as GUESS_MODES
+from ..status import Status
 from ..variant import Variant
 from . import answers as A
 from .classes import GuessClasses
@@ -134,7 +135,6 @@ class PositionService:
         found by the depth-first search within the deadline, labelled; InconsistentLog with
         the diagnosis when there is none."""
         from ..consistency import Query, consistent
-        from ..status import Status
 
         res = consistent(log, Query(limit=1, determined=False), backend="native",
                          deadline=deadline)
@@ -180,7 +180,6 @@ class PositionService:
         fallback imports OR-Tools, about a second, even after a stop."""
         from ..consistency import Query, consistent
         from ..consistency.backends import get_backend
-        from ..status import Status
 
         query = Query(count=True, limit=0)
         res = (consistent(log, query, deadline=deadline, backend=backend) if backend == "auto"

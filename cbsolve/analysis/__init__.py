@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..deadline import Deadline, request_stop
+from ..deadline import UNLIMITED, Deadline, request_stop
 from ..status import StopReason
 from .proved import overlay
 from .report import Appender, markdown, plots, read_rows, write_results
@@ -65,18 +65,18 @@ class SweepResult:
 
 def run_sweep(cells: list[dict], out, workers: int | None = None, scheduler: str | None = None,
               progress=None, make_plots: bool = True, *,
-              deadline: Deadline | None = None, time_limit: float | None = None) -> SweepResult:
+              deadline: Deadline | None = None) -> SweepResult:
     """Compute the cells not yet in ``out``, then write the CSV, Markdown and plots.
 
     ``scheduler``: a Dask scheduler address (``tcp://host:8786``); otherwise a local pool of
     ``workers`` processes. ``progress(done, total)`` is called as cells finish. ``deadline``
-    (else one of ``time_limit`` seconds): when it expires, or on Ctrl-C, the running cells are
+    (None: no limit): when it expires, or on Ctrl-C, the running cells are
     ended and not kept, and the report is written from the cells finished.
     """
     from .runners import run_dask, run_local
 
     start = time.perf_counter()
-    deadline = Deadline.given(deadline, time_limit)
+    deadline = deadline or UNLIMITED
     out = Path(out)
     done = read_rows(out)
     todo = [c for c in cells if c["key"] not in done]

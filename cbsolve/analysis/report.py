@@ -11,6 +11,7 @@ import json
 import os
 from pathlib import Path
 
+from ..errors import CbsolveError
 from .sweep import BOUNDS, COLUMNS
 
 RESULTS, TIMINGS, MARKDOWN = "results.csv", "timings.csv", "results.md"
@@ -38,8 +39,6 @@ class Appender:
     """Append rows (and timings) as they arrive, creating the files with headers."""
 
     def __init__(self, out: Path):
-        from ..errors import CbsolveError
-
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:   # a file of that name, no permission, ...

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 
+from ..codes import CodeSpace
 from ..deadline import Deadline
 from ..variant import DIGITS, LETTERS, Variant
 
@@ -70,8 +71,6 @@ def make_cells(families=DEFAULT_FAMILIES, lengths=DEFAULT_LENGTHS, alphabets=DEF
     ``families`` are preset names or :class:`Variant` objects whose rules are kept while N
     and D vary.
     """
-    from ..codes import CodeSpace
-
     cells = []
     names = list(strategies) + ([BOUNDS] if bounds else [])
     for fam in families:
@@ -130,6 +129,8 @@ def run_cell(cell: dict, deadline: Deadline | None = None) -> dict:
             _strategy_row(variant, cell, row, deadline)
     except Unfinished as exc:
         row.update(status=STOPPED, note=str(exc))
+    except KeyboardInterrupt:   # Ctrl-C, a search's SearchInterrupted too: the sweep stops
+        raise
     except Exception as exc:  # report, do not crash the sweep
         row.update(status="error", note=f"{type(exc).__name__}: {' '.join(str(exc).split())}")
     return {"row": row, "seconds": time.perf_counter() - start,

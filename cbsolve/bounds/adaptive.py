@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..capacity import total_lower, worst_lower
+from ..codes import CodeSpace
 from ..patterns import count_patterns, guess_patterns, pattern_code
 from ..variant import Variant
 from .cutoff import check
@@ -113,7 +114,6 @@ def scorer_bound(variant: Variant, responses: int, deep: bool) -> PartitionBound
     """Partition bound read off the native scorer: one level, or two when ``deep`` (small spaces)."""
     import numpy as np
 
-    from ..codes import CodeSpace
     from ..scoring import pack, score_against
 
     space = CodeSpace(variant)

@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from .. import time_policy
 from ..capacity import total_lower, worst_lower
 from ..codes import CodeSpace
-from ..deadline import Deadline, stopped_by
-from ..errors import CbsolveError
+from ..deadline import UNLIMITED, Deadline, stopped_by
+from ..errors import CbsolveError, Expired
 from ..status import StopReason
 from ..variant import Variant
 from .strategies import strategy_upper
@@ -135,7 +135,7 @@ def exact_search_limit() -> int:
     return lo
 
 
-def compute_bounds(variant: Variant, *, time_limit: float | None = None, search: bool = True,
+def compute_bounds(variant: Variant, *, search: bool = True,
                    strategies: bool = True, deep: bool = True,
                    strategy_limit: int = STRATEGY_LIMIT, search_limit: int | None = None,
                    strategy_names=UPPER_STRATEGIES, workers: int | None = None,
@@ -145,7 +145,7 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
 
     ``search_limit``: largest space handed to the exact searches (None:
     :func:`exact_search_limit`). ``deadline``: the command's budget, started at its edge
-    (default: ``time_limit`` seconds from now). ``close`` (``worst`` or ``expected``): only
+    (None: no limit). ``close`` (``worst`` or ``expected``): only
     that objective is wanted, so the strategies stop once its interval is closed (``optimal``'s
     interval before its search).
     """
@@ -153,7 +153,7 @@ def compute_bounds(variant: Variant, *, time_limit: float | None = None, search:
     from .adaptive import closed_form_feasible, deep_feasible
 
     start = time.perf_counter()
-    deadline = Deadline.given(deadline, time_limit)
+    deadline = deadline or UNLIMITED
     say = progress or (lambda message: None)
     if search_limit is None:
         search_limit = exact_search_limit()
@@ -335,6 +335,8 @@ def _search_exact(out: Bounds, deadline: Deadline, workers, say) -> None:
                 from ..search.expected import solve_expected
 
                 res = solve_expected(out.variant, deadline=budget, workers=workers)
+        except Expired:              # Ctrl-C (SearchInterrupted): the command reports it
+            raise
         except CbsolveError as exc:  # e.g. a space too large: noted; a bug is not a note
             out.notes.append(f"exact {objective}-case search not run: {exc}")
             continue

@@ -10,9 +10,10 @@ import contextlib
 from collections.abc import Iterator
 
 from ..deadline import Deadline
+from ..errors import Expired
 
 
-class OutOfTime(Exception):
+class OutOfTime(Expired):
     """The deadline of :func:`within` expired inside a construction."""
 
 
@@ -34,4 +35,4 @@ def within(deadline: Deadline) -> Iterator[None]:
 def check() -> None:
     """Called by each step of a construction's recursion (a few thousand on the largest)."""
     if _ACTIVE and _ACTIVE[-1].expired():
-        raise OutOfTime
+        raise OutOfTime("a construction stopped", _ACTIVE[-1].reason())

@@ -13,6 +13,11 @@ plays against every secret to the same number (``--out`` writes its tree to veri
 from __future__ import annotations
 
 from dataclasses import dataclass
+from .. import time_policy
+from .compute import compute_bounds
+from ..codes import CodeSpace
+from ..deadline import stop_requested
+from ..status import Status
 
 
 @dataclass
@@ -44,7 +49,6 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses,
     within a short budget. None under a depth cap or a restricted guess set (the bounds'
     setting is every guess, no cap). ``say``: hears what the bounds work on, as ``bounds``'
     progress does."""
-    from .. import time_policy
     from ..certified import best_shipped_tree, shipped_method
 
     if max_depth is not None or guesses != "all":
@@ -70,8 +74,6 @@ def budgeted(variant, objective: str, deadline, say=None, tell=None) -> Known:
     :data:`HEURISTIC` (never a strategy the objective does not need) within a share of the
     rest. The exact search has the rest: it starts early, and its answer is never worse than
     these ends (docs/contract.md, ``optimal``)."""
-    from .. import time_policy
-
     tell = tell or (lambda known: None)
     known = cheap_ends(variant, objective, deadline.capped(time_policy.OPTIMAL_CHEAP_SECONDS),
                        say, deep=False)
@@ -115,8 +117,6 @@ def atlas_ends(variant, objective: str) -> Known | None:
 
 
 def _heuristic(known: Known, variant, objective: str, deadline, say) -> None:
-    from .. import time_policy
-
     if say is not None:
         say(f"evaluating the {objective} objective's strategy {HEURISTIC[objective]} against "
             "every secret, if its share of the time covers it")
@@ -136,8 +136,6 @@ def cheap_ends(variant, objective: str, deadline, say=None, deep: bool = True) -
     """What ``bounds --no-search`` proves without evaluating strategies, under ``deadline``
     (``deep``: with the partition bounds two guesses deep): the objective's interval with its
     methods (the trivial upper end left out: "every code in order" tells a person nothing)."""
-    from .compute import compute_bounds
-
     b = compute_bounds(variant, deadline=deadline, search=False, strategies=False, deep=deep,
                        close=objective, progress=say)
     interval = b.worst if objective == "worst" else b.expected
@@ -154,8 +152,6 @@ def heuristic_upper(known: Known, variant, objective: str, budget) -> None:
     secret, when ``budget`` covers its estimated time and it finishes there. From the size
     where ``bounds`` draws minimax's guesses from the candidates (a tenth of the work per
     secret: :data:`cbsolve.bounds.strategies.CANDIDATES_FIRST`), the worst case does too."""
-    from ..deadline import stop_requested
-
     try:
         ev = _evaluated(variant, objective, budget)
     except KeyboardInterrupt:
@@ -184,8 +180,6 @@ def played_method(strategy: dict) -> str:
 def _evaluated(variant, objective: str, budget):
     """The objective's heuristic (else ``first``) evaluated against every secret, or None when
     the budget covers neither's estimated time or it did not finish there."""
-    from .. import time_policy
-    from ..codes import CodeSpace
     from ..strategy import Unfinished, evaluate
     from .strategies import CANDIDATES_FIRST
 
@@ -238,8 +232,6 @@ def closed(result, known: Known | None) -> None:
     stats, which ``cbsolve verify`` replays), else the search's tree if it reaches the value,
     else the objective's field alone (the search's tree, greedy where it stopped, would report
     another strategy's numbers beside a proved value)."""
-    from ..status import Status
-
     if result.proved or result.lower is None or result.lower != result.upper:
         return
     value = result.lower

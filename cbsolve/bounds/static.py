@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..codes import CodeSpace
-from ..deadline import Deadline, stopped_by
+from ..deadline import UNLIMITED, Deadline, stopped_by
 from ..sat_call import StoppableSolve
 from ..status import Status
 from ..variant import Variant
@@ -161,11 +161,11 @@ def greedy_separating_set(variant: Variant, codes: np.ndarray, packed,
     return chosen
 
 
-def solve_static(variant: Variant, *, time_limit: float | None = None,
+def solve_static(variant: Variant, *,
                  max_questions: int | None = None, progress=None,
                  deadline: Deadline | None = None) -> StaticResult:
     """Fewest questions of a static game, with a certificate and, when reached, a proof.
-    ``deadline`` (default: ``time_limit`` seconds from now; None: no limit) covers the whole
+    ``deadline`` (None: no limit) covers the whole
     call: the greedy upper bound and the SAT refinement."""
     from ..extras import require
     ITotalizer = require("pysat.card", "the static game's search").ITotalizer
@@ -176,7 +176,7 @@ def solve_static(variant: Variant, *, time_limit: float | None = None,
     from .adaptive import first_guess_representatives
 
     start = time.perf_counter()
-    deadline = Deadline.given(deadline, time_limit)
+    deadline = deadline or UNLIMITED
     space = CodeSpace(variant)
     if space.size > STATIC_LIMIT:
         from ..errors import SpaceTooLarge

@@ -10,6 +10,7 @@ import math
 import time
 
 from ..codes import CodeSpace
+from ..deadline import Deadline
 from ..variant import Variant
 from .compute import compute_bounds
 
@@ -26,7 +27,8 @@ def chvatal(n: int, d: int) -> float:
 
 
 def table_cell(n: int, d: int, repeats: bool, options: dict) -> dict:
-    """A cell: the variant's shape and the :func:`compute_bounds` options (time limit etc.)."""
+    """A cell: the variant's shape and the :func:`compute_bounds` options; ``time_limit`` among
+    them is the cell's seconds (a cell runs in a worker process: its Deadline is made there)."""
     return {"N": n, "D": d, "repeats": repeats, "options": options,
             "secrets": CodeSpace(Variant(n, LETTERS[:d], repeats)).size}
 
@@ -40,7 +42,10 @@ def table_row(cell: dict) -> dict:
     """Bounds for one cell, flattened for the CSV and the Markdown table."""
     start = time.perf_counter()
     n, d = cell["N"], cell["D"]
-    b = compute_bounds(Variant(n, LETTERS[:d], cell["repeats"]), workers=1, **cell["options"])
+    options = dict(cell["options"])
+    deadline = Deadline.from_limit(options.pop("time_limit", None))
+    b = compute_bounds(Variant(n, LETTERS[:d], cell["repeats"]), workers=1, deadline=deadline,
+                       **options)
     w, e = b.worst, b.expected
     return {"N": n, "D": d, "kind": "repeats" if cell["repeats"] else "distinct",
             "secrets": b.secrets, "responses": b.responses, "worst_lower": w.lower,

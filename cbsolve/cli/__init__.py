@@ -17,8 +17,8 @@ import sys
 import click
 
 from .. import arguments
-from ..deadline import clear_stop, stop_requested
-from ..errors import CbsolveError
+from ..deadline import clear_stop, stop_requested, work_abandoned
+from ..errors import CbsolveError, Expired
 from ..variant import FEEDBACK_MODES, PRESETS, Variant
 
 #: Modules of this package that define commands: every module here, found at start-up, so a
@@ -353,6 +353,11 @@ def _run(argv):
     except click.exceptions.NoArgsIsHelpError as exc:  # bare `cbsolve`: show help
         click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
         code = EXIT_OK
+    except KeyboardInterrupt:     # Ctrl-C, a search's SearchInterrupted (an Expired) too
+        _interrupted()
+        code = 130
+    except Expired:               # a stop no command reported: not bad input (below)
+        code = _unexpected()
     except (click.ClickException, CbsolveError, RecursionError) as exc:
         code = _fail(bad_input_message(exc))
     except ReaderGone as exc:     # | head -1: what was read is all that was wanted
@@ -362,20 +367,23 @@ def _run(argv):
         code = 130
     except OSError as exc:   # input files are mapped to CbsolveError where read: this is output
         code = _output_failed(exc)
-    except KeyboardInterrupt:
-        _interrupted()
-        code = 130
     except Exception:
-        from . import _interrupt
-
-        # Ctrl-C's KeyboardInterrupt can land where a library turns it into its own error (a
-        # native module's initialisation: "ImportError: initialization failed"): after a
-        # Ctrl-C that is the interrupt still, never a traceback
-        if not _interrupt.signalled():
-            raise
-        _interrupted()
-        code = 130
+        code = _unexpected()
     return code
+
+
+def _unexpected() -> int:
+    """The exit code of an exception no command expected (called in its ``except``): after a
+    Ctrl-C it is the interrupt still, else it is re-raised (a bug shows its traceback)."""
+    from . import _interrupt
+
+    # Ctrl-C's KeyboardInterrupt can land where a library turns it into its own error (a
+    # native module's initialisation: "ImportError: initialization failed"): after a Ctrl-C
+    # that is the interrupt still, never a traceback
+    if not _interrupt.signalled():
+        raise   # noqa: PLE0704  (the exception being handled by the caller)
+    _interrupted()
+    return 130
 
 
 def _interrupted() -> None:
@@ -393,8 +401,6 @@ def run() -> None:
     count_from_process_start()      # the process is the command: its limit counts from its start
     _stdout.install()               # its document comes out whole when Ctrl-C lands mid-write
     code = main()
-    from ..deadline import work_abandoned
-
     if code == 130 or work_abandoned():
         from . import _interrupt
 

@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass
 
 from ..errors import InvalidVariant
+from ..variant import Variant
 
 
 @dataclass
@@ -106,7 +107,6 @@ def _agree(asked: Settings, recorded: Settings, given: set[str], directory) -> N
 
 def _from_checkpoint(ident: dict, directory) -> Settings:
     from ..search.checkpoint import CheckpointError
-    from ..variant import Variant
 
     try:
         options = ident.get("options", {})

@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 
-from ..deadline import Abandoned, request_stop
+from ..deadline import UNLIMITED, Abandoned, finish_or_abandon, request_stop, stop_requested
 
 #: After the stop request, how long a command has to end with its partial answer.
 GRACE_SECONDS = 1.0
@@ -251,8 +251,6 @@ def abandonable(work, deadline=None):
     ``deadline`` expires, :class:`Abandoned`. The kernel is left running: the CLI then ends
     the process (:func:`leave`). Outside the CLI's main thread the call is made directly (and
     the deadline is seen only before it starts)."""
-    from ..deadline import UNLIMITED, finish_or_abandon, stop_requested
-
     if deadline is not None and deadline.expired():
         raise Abandoned
     if threading.current_thread() is not threading.main_thread() or _state.get("fd") is None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..errors import CbsolveError, InvalidVariant
+from ..variant import MAX_LENGTH, Variant
 from . import (
     EXIT_OK,
     FILE,
@@ -24,8 +26,6 @@ _VARIANT_PARAMS = ("variant_name", "length", "digits", "letters", "symbols", "re
 def parse_ints(text: str | None, option: str, top: int) -> list[int] | None:
     """``2,3,4`` or ``2-4`` or a mix (``2-4,6``), each value in 1..``top``; bad input names
     the option (checked before a range is expanded, so ``1-99999999999`` fails at once)."""
-    from ..errors import InvalidVariant
-
     if text is None:
         return None
     out: list[int] = []
@@ -89,8 +89,6 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     budget = TimeLimit.from_option(time_limit, None)
     from ..analysis import DEFAULT_FAMILIES, DEFAULT_STRATEGIES
     from ..api import sweep
-    from ..errors import CbsolveError
-    from ..variant import MAX_LENGTH, Variant
 
     fams: list = [Variant.preset(f) and f for f in families]
     explicit = _explicit_variant()

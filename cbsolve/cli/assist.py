@@ -6,6 +6,8 @@ import sys
 import click
 
 from .. import time_policy
+from ..deadline import Turns
+from ..errors import InconsistentLog
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
 from .next import OBJECTIVE_HELP, TIME_HELP
 
@@ -44,7 +46,6 @@ def assist_command(entries, log_file, strategy, objective, tree_path, guesses, s
     `cbsolve assist 0123:1,2 --json </dev/null` is a one-shot query. Exit 1 if the entries end
     inconsistent.
     """
-    from ..errors import InconsistentLog
     from ._interrupt import EXIT_INTERRUPTED, abandonable, interactive
 
     interactive()     # Ctrl-C ends the session at once
@@ -55,7 +56,6 @@ def assist_command(entries, log_file, strategy, objective, tree_path, guesses, s
 
     check_objective(objective)
     log = read_log(variant, entries, log_file)
-    from ..deadline import Turns
     from ._budget import TimeLimit
 
     # one Deadline a turn; the answer to the entries given counts from the process's start

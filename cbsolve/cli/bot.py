@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from .. import time_policy
+from ..deadline import Turns
 from . import EXIT_OK, SECONDS, SEED, app, variant_options
 from .next import OBJECTIVE_HELP, TIME_HELP
 
@@ -37,8 +38,6 @@ def bot_command(strategy, guesses, seed, objective, time_limit, variant) -> int:
 
     # the first answer's budget counts from the process's start: the interpreter, the imports
     # and the warm-up are waited for by the first request; each later one gets the whole limit
-    from ..deadline import Turns
-
     first = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
     serve(Bot(variant, strategy=strategy, seed=seed, guesses=guesses, objective=objective,
               turns=Turns(first.seconds, first.deadline)))

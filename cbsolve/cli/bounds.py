@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from .. import time_policy
+from ..variant import Variant
 from . import EXIT_OK, EXIT_USAGE, SECONDS, app, emit, json_option, progress_enabled, variant_options
 
 #: The whole command's budget when no --time-limit is given (s).
@@ -60,8 +61,6 @@ def bounds_command(time_limit, recompute, no_search, no_strategies, shallow, tab
 
 def _filters(given: dict) -> dict:
     """The atlas fields the typed variant options fix (a preset fixes its rules, not its size)."""
-    from ..variant import Variant
-
     out: dict = {}
     if given["variant"] is not None:
         preset = Variant.preset(given["variant"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from .. import time_policy
+from ..deadline import stop_requested
 from ..errors import InconsistentLog
 from . import EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
 from ._log import read_log, report_inconsistent
@@ -89,7 +90,6 @@ def advice_text(advice) -> str:
 
 def finish(provenance) -> int:
     """Exit 0, or 130 with one line on stderr when Ctrl-C cut the answer."""
-    from ..deadline import stop_requested
     from ._interrupt import EXIT_INTERRUPTED
 
     if provenance.stopped == "interrupted" or stop_requested():

@@ -11,8 +11,11 @@ from __future__ import annotations
 import click
 
 from ..advisor.optimum import OBJECTIVES
-from ..errors import InvalidVariant, unknown_name
+from ..errors import InconsistentLog, InvalidVariant, unknown_name
+from ..feedback import FeedbackLog
 from ..guess_pool import guess_pool
+from ..search import SearchInterrupted
+from ..search.memory import REPLY_SOURCES, budget
 from ..status import Status
 from . import (
     COUNT,
@@ -141,9 +144,6 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     deadline = TimeLimit.from_option(time_limit, None).deadline   # one budget, from the edge
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise InvalidVariant(f"--workers must be between 1 and {MAX_WORKERS}, got {workers}")
-    from ..search import SearchInterrupted
-    from ..search.memory import REPLY_SOURCES, budget
-
     if reply_source not in REPLY_SOURCES:
         raise unknown_name("reply source", reply_source, REPLY_SOURCES)
     limit = budget(memory_budget)
@@ -169,8 +169,6 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                        split_size=split_size)
     show = progress_enabled(as_json)
     from ..api import optimal
-    from ..errors import InconsistentLog
-    from ..feedback import FeedbackLog
     from ._known import progress_display
 
     log = FeedbackLog(variant)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from .. import time_policy
+from ..deadline import stop_requested
 from ..errors import InconsistentLog
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
 from ._log import read_log
@@ -87,7 +88,6 @@ def _emit_whole_table(table, budget, as_json: bool) -> int:
     import json
 
     from ..advisor import Provenance
-    from ..deadline import stop_requested
     from . import _interrupt
     from .next import finish
 

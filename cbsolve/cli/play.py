@@ -6,6 +6,7 @@ import sys
 import click
 
 from .. import time_policy
+from ..deadline import Turns
 from . import EXIT_OK, SECONDS, SEED, app, emit, json_option, variant_options
 from .next import OBJECTIVE_HELP, TIME_HELP
 
@@ -57,8 +58,6 @@ def play_command(mode, strategy, objective, time_limit, seed, secret, coach, hos
     from ..advisor import check_objective
 
     check_objective(objective)
-    from ..deadline import Turns
-
     seconds = time_policy.ASSIST_SECONDS if time_limit is None else (time_limit or None)
     console = Console(stdin=sys.stdin, stdout=sys.stderr if as_json else sys.stdout)
     result = play(variant, mode, console, strategy=strategy, seed=seed, secret=secret,

@@ -11,6 +11,7 @@ import time
 
 import click
 
+from ..deadline import stop_requested
 from . import (
     EXIT_OK,
     POSITIVE,
@@ -55,7 +56,6 @@ def referee_command(a, b, a_cmd, b_cmd, games, seed, timeout, startup_timeout, q
     to score all bulls wins; both in one round is a draw; a bot that answers `error`, names an
     invalid code, is called inconsistent or misses --timeout loses that game (a fault, with
     its last stderr line)."""
-    from ..deadline import stop_requested
     from ..play.engine import check_strategy
     from ..play.referee import BotProcess, bot_argv, close_all, match
 

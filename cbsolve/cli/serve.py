@@ -17,7 +17,7 @@ import threading
 import click
 
 from ..deadline import clear_stop, request_stop
-from ..errors import CbsolveError
+from ..errors import CbsolveError, Expired
 from ..inputs import InputTooLarge, number, read_line
 from . import EXIT_NONE, EXIT_OK, EXIT_USAGE, SECONDS, app, bad_input_message, clip
 from ._budget import request_edge
@@ -121,13 +121,19 @@ def answer_line(line: bytes | str) -> dict:
                      "\"0123\", \"guess\": \"1234\"}")
     try:
         return answer(request)
+    except (KeyboardInterrupt, SystemExit, MemoryError):   # SearchInterrupted too
+        raise
+    except Expired as exc:    # a stop no command reported: a bug, as below, not bad input
+        return internal_error(exc, request.get("id"))
     except (BadRequest, click.ClickException, CbsolveError, RecursionError) as exc:
         return error(bad_input_message(exc), request.get("id"))
-    except (KeyboardInterrupt, SystemExit, MemoryError):
-        raise
     except Exception as exc:  # noqa: BLE001  a bug in one command must not end the service
-        return error(f"internal error: {type(exc).__name__}: {exc} (please report it)",
-                     request.get("id"), EXIT_NONE)
+        return internal_error(exc, request.get("id"))
+
+
+def internal_error(exc: Exception, request_id) -> dict:
+    return error(f"internal error: {type(exc).__name__}: {exc} (please report it)",
+                 request_id, EXIT_NONE)
 
 
 def answer(request: dict) -> dict:

@@ -11,6 +11,7 @@ import os
 
 import click
 
+from ..variant import Variant
 from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
 
 FORMAT_HELP = "cbsolve, irving, arfst-yaml, arfst-text, kunigami-json"
@@ -65,7 +66,6 @@ def format_report(file: str, rep) -> str:
     if not rep.valid and rep.worst is None:
         return f"{file}: INVALID {rep.kind}: {rep.message}"
     from ..claims import describe
-    from ..variant import Variant
 
     if rep.valid:
         lines = [f"{file}: valid {rep.kind} for {Variant.from_dict(rep.variant).describe()}"]

@@ -24,8 +24,8 @@ class Backend:
 
     def solve(self, log: FeedbackLog, query: Query, head_start=None,
               deadline: Deadline | None = None) -> ConsistencyResult:
-        """The secrets consistent with every entry of ``log``, before ``deadline`` (else within
-        ``query.time_limit``)."""
+        """The secrets consistent with every entry of ``log``, before ``deadline`` (default: no
+        limit)."""
         raise NotSupported(f"backend {self.name} cannot answer consistency queries")
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,

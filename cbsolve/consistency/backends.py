@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..deadline import Deadline, stopped_by
+from ..deadline import UNLIMITED, Deadline, stopped_by
 from ..errors import unknown_name
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
@@ -28,7 +28,7 @@ from .engine_options import (
     PortfolioShape,
     SatOptions,
 )
-from .native import filterable, listable, listed_result
+from .native import filterable, listable, listed_result, result_from_indices
 from .query import ConsistencyResult, Query
 
 if TYPE_CHECKING:
@@ -76,7 +76,6 @@ class NativeBackend(Backend):
                                     deadline=deadline)
         import numpy as np
 
-        from .native import result_from_indices
         from .rescoring import mismatch_counts
 
         idx = np.flatnonzero(mismatch_counts(log, log.space.codes) <= max_lies)
@@ -108,7 +107,7 @@ class CpSatBackend(Backend):
         from .portfolio import PortfolioOracle
 
         start = time.perf_counter()
-        deadline = Deadline.given(deadline, query.time_limit)
+        deadline = deadline or UNLIMITED
         oracle = cpsat.CpSatOracle(cpsat.model_for(log), self.workers, self.seed, self.seeded,
                                    log=log if self.options.pin_counts else None,
                                    options=self.options)
@@ -131,7 +130,7 @@ class CpSatBackend(Backend):
 
         cm, sels = cpsat.selector_model(log)
         cm.model.Add(sum(sels) >= len(sels) - max_lies)
-        return answer_query(self.name, log, query, Deadline.given(deadline, query.time_limit),
+        return answer_query(self.name, log, query, deadline or UNLIMITED,
                             cpsat.CpSatOracle(cm, options=self.options), lies=max_lies)
 
 
@@ -152,7 +151,7 @@ class SatBackend(Backend):
         from .answer import answer_query
 
         start = time.perf_counter()
-        deadline = Deadline.given(deadline, query.time_limit)
+        deadline = deadline or UNLIMITED
         try:
             session = sat.session_for(log, self.options, deadline)
         except sat.BuildStopped:
@@ -169,7 +168,7 @@ class SatBackend(Backend):
         from . import sat
         from .answer import answer_query
 
-        deadline = Deadline.given(deadline, query.time_limit)
+        deadline = deadline or UNLIMITED
         try:
             session = sat.session_for(log, self.options, deadline)
         except sat.BuildStopped:

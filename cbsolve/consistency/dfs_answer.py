@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import time_policy
-from ..deadline import Deadline, stopped_by
+from ..deadline import UNLIMITED, Deadline, stopped_by
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
 from . import dfs, sampling
@@ -60,9 +60,9 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
     :mod:`answer`: OPTIMAL when complete, FEASIBLE when partial, UNKNOWN when a limit hit first);
     ``lies``: the codes that contradict at most that many entries (``--max-lies``);
     ``head_start``: what ``auto``'s probe found on this log (used when it fits the query);
-    ``deadline``: the caller's budget (else one of ``query.time_limit`` seconds)."""
+    ``deadline``: the caller's budget (default: no limit)."""
     start = time.perf_counter()
-    deadline = Deadline.given(deadline, query.time_limit)
+    deadline = deadline or UNLIMITED
     result = ConsistencyResult(status=Status.UNKNOWN, backend=backend)
     result.notes.append("native depth-first search (the space is too large to filter)")
     pair = None if lies else dfs.pair_conflict(log, deadline)

@@ -23,8 +23,8 @@ import math
 
 import numpy as np
 
-from .. import time_policy
-from ..deadline import Deadline, stop_requested
+from .. import scoring, time_policy
+from ..deadline import UNLIMITED, Deadline, stop_requested
 from ..feedback import FeedbackLog
 from ..rule import score
 from ..status import Status
@@ -49,8 +49,6 @@ def _native_ok(log: FeedbackLog, backend: str) -> bool:
 
 def _mismatch_matrix(log: FeedbackLog) -> np.ndarray:
     """(entries, codes) bool: entry i contradicted by code j."""
-    from .. import scoring
-
     codes = log.space.codes
     matrix = scoring.score_matrix(log.variant, log.guesses_array(), codes)
     return matrix != np.asarray(log.responses(), dtype=matrix.dtype)[:, None]
@@ -76,22 +74,20 @@ def _search_then_solver(log: FeedbackLog, backend: str, deadline: Deadline,
     return by_solver(log, deadline)
 
 
-def conflict_search(log: FeedbackLog, backend: str = "native",
-                    time_limit: float | None = None, *, deadline: Deadline | None = None
-                    ) -> tuple[list[int] | None, bool]:
+def conflict_search(log: FeedbackLog, backend: str = "native", *,
+                    deadline: Deadline | None = None) -> tuple[list[int] | None, bool]:
     """(conflict, proved minimal). A time-out returns the smallest conflict found so far.
-    ``deadline``: the caller's budget (else one of ``time_limit`` seconds)."""
+    ``deadline``: the caller's budget (None: no limit)."""
     if len(log) == 0:
         return None, False
     distinct = _distinct_entries(log)
     if len(distinct) < len(log):      # a minimal conflict never holds two copies of a reply
-        conflict, minimal = conflict_search(log.subset(distinct), backend, time_limit,
-                                            deadline=deadline)
+        conflict, minimal = conflict_search(log.subset(distinct), backend, deadline=deadline)
         return (None if conflict is None else [distinct[k - 1] for k in conflict]), minimal
     if _native_ok(log, backend):
         return _conflict_native(_mismatch_matrix(log)), True
-    return _search_then_solver(log, backend, Deadline.given(deadline, time_limit),
-                               _conflict_dfs, _conflict_solvers)
+    return _search_then_solver(log, backend, deadline or UNLIMITED, _conflict_dfs,
+                               _conflict_solvers)
 
 
 def _distinct_entries(log: FeedbackLog) -> list[int]:
@@ -299,19 +295,18 @@ def _likeliest_fix(log: FeedbackLog, wrong: np.ndarray) -> int:
     return int(best[0])
 
 
-def corrections(log: FeedbackLog, backend: str = "native", time_limit: float | None = None, *,
-                deadline: Deadline | None = None
+def corrections(log: FeedbackLog, backend: str = "native", *, deadline: Deadline | None = None
                 ) -> tuple[list[dict] | None, bool, tuple[int, ...] | None]:
     """(fewest corrections, proved fewest, witness secret). None when nothing was found.
-    ``deadline``: the caller's budget (else one of ``time_limit`` seconds)."""
+    ``deadline``: the caller's budget (None: no limit)."""
     if len(log) == 0:
         return [], True, None
     if _native_ok(log, backend):
         j = _likeliest_fix(log, _mismatch_matrix(log))
         secret = tuple(int(v) for v in log.space.codes[j])
         return corrections_for(log, secret), True, secret
-    return _search_then_solver(log, backend, Deadline.given(deadline, time_limit),
-                               _corrections_dfs, _corrections_cpsat)
+    return _search_then_solver(log, backend, deadline or UNLIMITED, _corrections_dfs,
+                               _corrections_cpsat)
 
 
 def _corrections_dfs(log: FeedbackLog, deadline: Deadline):
@@ -391,19 +386,18 @@ def single_repairs(log: FeedbackLog, conflict: list[int] | None, backend: str,
                                           confirmed, extra=time_policy.REPAIRS_COUNT_SECONDS)
 
 
-def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native",
-             time_limit: float | None = None, *, deadline: Deadline | None = None,
-             confirmed=()) -> ConsistencyResult:
+def diagnose(log: FeedbackLog, result: ConsistencyResult, backend: str = "native", *,
+             deadline: Deadline | None = None, confirmed=()) -> ConsistencyResult:
     """Fill ``conflict`` and ``corrections`` of an infeasible result (the conflict gets
     ``time_policy.CONFLICT_SHARE`` of the time, the corrections the rest). ``corrections``
     lists every single reply that could alone be wrong, each score that fits it and the
     secrets it leaves (beyond the filter: exact, or at least so many where the time ran out),
     likeliest first (:mod:`repairs`); when no single reply explains the
     log, the fewest replies to change at once. Replies in ``confirmed`` (entry numbers the
-    player said are right) are not proposed. ``deadline``: the caller's budget (else one of
-    ``time_limit`` seconds)."""
+    player said are right) are not proposed. ``deadline``: the caller's budget (None: no
+    limit)."""
     assert result.status == Status.INFEASIBLE
-    deadline = Deadline.given(deadline, time_limit)
+    deadline = deadline or UNLIMITED
     conflict, minimal = conflict_search(log, backend,
                                         deadline=deadline.part(time_policy.CONFLICT_SHARE))
     result.conflict = conflict

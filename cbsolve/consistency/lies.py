@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 
-from ..deadline import Deadline
+from .. import scoring
+from ..deadline import UNLIMITED, Deadline
 from ..feedback import FeedbackLog
 from ..status import Status
 from .backends import get_backend
@@ -25,9 +26,9 @@ def consistent_with_lies(log: FeedbackLog, max_lies: int, query: Query = Query()
                          ) -> ConsistencyResult:
     """Secrets consistent with all but at most ``max_lies`` entries (count and list). The
     choice, the answer and the corrections of an inconsistent log share ``deadline`` (the
-    caller's: else one of ``query.time_limit`` seconds)."""
+    caller's; default: no limit)."""
     start = time.perf_counter()
-    deadline = Deadline.given(deadline, query.time_limit)
+    deadline = deadline or UNLIMITED
     plan = plan_for(log, query, lies=max_lies, deadline=deadline) if backend == "auto" else None
     if plan is not None:
         backend = plan.backend
@@ -54,8 +55,6 @@ def consistent_with_lies(log: FeedbackLog, max_lies: int, query: Query = Query()
 def broken_replies(log: FeedbackLog, secrets: list[str]) -> list[list[int]]:
     """For each secret, the 1-based numbers of the entries it contradicts (scored at once)."""
     import numpy as np
-
-    from .. import scoring
 
     codes = _codes_of(log.space, secrets)
     replies = scoring.score_matrix(log.variant, log.guesses_array(), codes)

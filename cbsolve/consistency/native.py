@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .. import time_policy
 from ..feedback import FeedbackLog
-from ..status import Status
+from ..status import Status, StopReason
 from .query import ConsistencyResult, Query
 
 if TYPE_CHECKING:  # NumPy is imported where used: counts and lists run without it
@@ -100,7 +100,6 @@ def searched_within(log: FeedbackLog, deadline=None,
     bounds it, as the filter's first chunk does)."""
     import numpy as np
 
-    from ..status import StopReason
     from . import dfs
 
     found, start = [], None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import time_policy
-from ..deadline import Deadline
+from ..deadline import UNLIMITED, Deadline
 from ..extras import installed, missing_message
 from ..feedback import FeedbackLog
 from .native import AUTO_NATIVE_LIMIT, native_estimate
@@ -59,15 +59,15 @@ def probe_search(log: FeedbackLog, query: Query, seconds: float | None = None,
     logs, kernels alone: median / p95 8.6 / 36 ms lexicographic, 3.7 / 31 ms guided, 3.4 / 16
     ms the first of the two); False: the lexicographic search alone (benchmark baseline).
     ``seconds``: the probe's time (default ``time_policy.PROBE_SECONDS``), at most
-    ``time_policy.PROBE_FRACTION`` of what is left of ``deadline`` (the query's: else one of
-    ``query.time_limit`` seconds)."""
+    ``time_policy.PROBE_FRACTION`` of what is left of ``deadline`` (the query's; default: no
+    limit)."""
     from . import dfs
     from .dfs import COUNT, LIST
     from .dfs_answer import HeadStart, codes_wanted
 
     seconds = time_policy.PROBE_SECONDS if seconds is None else seconds
-    probe = Deadline.given(deadline, query.time_limit).share(time_policy.PROBE_FRACTION,
-                                                             cap=seconds, untimed=seconds)
+    probe = (deadline or UNLIMITED).share(time_policy.PROBE_FRACTION, cap=seconds,
+                                          untimed=seconds)
     if query.count or query.sample:
         cap = query.count_cap + 1 if query.count and query.count_cap else None
         c = dfs.run(log, COUNT, cap, seconds=probe.left(), lies=lies)
@@ -141,6 +141,6 @@ def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
 
 
 def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True,
-                lies: int = 0) -> dict:
+                lies: int = 0, deadline: Deadline | None = None) -> dict:
     """:func:`plan_for` as JSON: {"backend", "reason", "native_estimate_seconds"}."""
-    return plan_for(log, query, probe, lies).to_json()
+    return plan_for(log, query, probe, lies, deadline=deadline).to_json()

@@ -11,13 +11,13 @@ from ..status import Status, StopReason
 @dataclass(frozen=True)
 class Query:
     """What to compute. ``limit`` caps listed secrets (None: all); ``count`` asks for an exact
-    count; ``sample`` draws that many secrets with ``seed``; ``time_limit`` in seconds."""
+    count; ``sample`` draws that many secrets with ``seed``. Its time is no part of it: the
+    caller's Deadline is passed beside it."""
 
     count: bool = False
     limit: int | None = 20
     sample: int | None = None
     seed: int | None = None
-    time_limit: float | None = None
     count_cap: int | None = None
     approximate: bool = False         # allow an (epsilon, delta) approximate count (ApproxMC)
     #: Also decide ``determined`` (look for one secret more than ``limit``). False makes

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..deadline import Deadline
-from ..feedback import FeedbackLog
+from ..deadline import Deadline, stop_requested
+from ..feedback import FeedbackLog, spell_reply
 
 
 @dataclass(frozen=True)
@@ -199,8 +199,6 @@ def single_repairs_counted(log: FeedbackLog, conflict: list[int], deadline: Dead
 
 
 def _why_stopped() -> str:
-    from ..deadline import stop_requested
-
     return "interrupted" if stop_requested() else "the time ran out"
 
 
@@ -313,8 +311,6 @@ def correction_item(log: FeedbackLog, number: int, bulls: int, cows: int, others
     """One ``corrections`` item: entry ``number`` to (bulls, cows), together with ``others``
     ((entry, bulls, cows) changed at the same time). ``from``/``to`` are spelled ``B,C``
     (the contract); the message echoes each reply in the notation it was typed in."""
-    from ..feedback import spell_reply
-
     variant = log.variant
     e = log[number - 1]
     old, new = e.reply(variant), spell_reply(variant, bulls, cows, e.notation)
@@ -353,8 +349,6 @@ def describe_corrections(log: FeedbackLog, corrections: list[dict], limit: int =
     """Text lines for ``corrections`` items: each reply that alone could be wrong with the
     scores that fit it (best first, echoed in the notation the reply was typed in), or the
     one fix that changes several replies at once."""
-    from ..feedback import spell_reply
-
     variant = log.variant
     if not corrections:
         return []
@@ -386,8 +380,6 @@ def describe_corrections(log: FeedbackLog, corrections: list[dict], limit: int =
 
 def _describe_joint(log: FeedbackLog, corrections: list[dict], limit: int) -> list[str]:
     """Text for fixes that change several replies each: one line an option, best first."""
-    from ..feedback import spell_reply
-
     options: dict[int, list[dict]] = {}
     for c in corrections:
         options.setdefault(c["option"], []).append(c)

@@ -20,6 +20,7 @@ a stop request or the time limit ends the build within milliseconds (:class:`Bui
 from __future__ import annotations
 
 from ..deadline import Deadline
+from ..errors import Expired
 from ..feedback import FeedbackLog
 from ..sat_call import StoppableSolve
 from ..status import Status
@@ -53,7 +54,7 @@ _PYSAT_ENC = {"cardnet": "cardnetwrk", "sortnet": "sortnetwrk", "seqcounter": "s
 TRUE, FALSE = "T", "F"  # literal constants, simplified away before reaching the solver
 
 
-class BuildStopped(Exception):
+class BuildStopped(Expired):
     """The deadline expired (a time limit, or Ctrl-C's stop request) while the CNF was being
     built: the formula is incomplete, its solver is freed, nothing was proved."""
 
@@ -157,7 +158,7 @@ class SatSession:
     def poll(self) -> None:
         """Raise :class:`BuildStopped` when the build's deadline has expired."""
         if self.deadline is not None and self.deadline.expired():
-            raise BuildStopped
+            raise BuildStopped("the CNF was not complete", self.deadline.reason())
 
     def clause(self, lits) -> None:
         """Add a clause, dropping FALSE literals and skipping clauses with a TRUE one."""

@@ -9,8 +9,8 @@ import time
 from dataclasses import replace
 
 from .. import time_policy
-from ..deadline import Deadline
-from ..extras import MissingExtra
+from ..deadline import UNLIMITED, Deadline
+from ..extras import MissingExtra, imported_within
 from ..feedback import FeedbackLog
 from ..status import Status
 from .backends import Engines, get_backend
@@ -23,10 +23,10 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
     """Secrets consistent with ``log``. An inconsistent log gives status INFEASIBLE with a
     minimal conflicting set of entries in ``conflict`` (when it could be computed).
     ``engines``: the engines' options (benchmarks; the defaults are the product's).
-    ``deadline``: the command's (default: one of ``query.time_limit`` seconds from now)."""
+    ``deadline``: the command's (default: no limit)."""
     start = time.perf_counter()
     # Choice, solve and diagnosis share the one deadline.
-    deadline = Deadline.given(deadline, query.time_limit)
+    deadline = deadline or UNLIMITED
     if query.count and not query.sample:
         from .closed_form import zero_reply_count
 
@@ -70,8 +70,6 @@ def _proved_none_first(log: FeedbackLog, query: Query, deadline: Deadline,
     ``time_policy.CHECK_SHARE`` of the time left, at most ``CHECK_SECONDS``. None at once when
     the deadline expires (a time limit, or Ctrl-C) before OR-Tools is imported: the check would
     only delay the partial answer."""
-    from ..extras import imported_within
-
     if not imported_within("ortools.sat.python.cp_model", deadline):
         return None                     # stopped while OR-Tools was being imported
     check = replace(query, count=False, sample=None, limit=1, determined=False)

@@ -45,6 +45,7 @@ from gymnasium import spaces
 from .. import arguments
 from ..codes import CodeSpace
 from ..errors import CbsolveError
+from ..feedback import FeedbackLog
 from ..scoring import pack, score_against
 from ..variant import Variant
 
@@ -222,8 +223,6 @@ class CodeBreakerEnv(gymnasium.Env):
         return (-r.average_regret, True) if r.exact else (0.0, False)
 
     def _log(self):
-        from ..feedback import FeedbackLog
-
         log = FeedbackLog(self.variant)
         log.extend_tokens(self._played)
         return log

@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass
 
 from ..deadline import Deadline
-from ..errors import CbsolveError
+from ..errors import CbsolveError, Expired
 from ..feedback import FeedbackLog
 from ..variant import Variant
 
@@ -72,6 +72,8 @@ def candidates_after(log: FeedbackLog, upper_before: int, deadline: Deadline) ->
 
     try:
         result = consistent(log, count=True, limit=0, deadline=deadline)
+    except Expired:
+        raise
     except CbsolveError as exc:
         return Count(1, upper_before, False, f"bounds: the count failed ({exc})")
     if result.exact and result.count is not None:
@@ -113,6 +115,8 @@ def move_regret(guess: str, log_before: FeedbackLog, candidates_before: Count, o
 
     try:
         r = regret(guess, log_before, objective=objective, deadline=deadline)
+    except Expired:
+        raise
     except CbsolveError as exc:
         return MoveRegret(None, False, objective, f"not computed: {exc}")
     if not r.exact:          # the position service's estimate, labelled: no exact value

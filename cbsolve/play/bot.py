@@ -26,7 +26,7 @@ import sys
 
 from .. import time_policy
 from ..deadline import Deadline, Turns
-from ..errors import CbsolveError, InconsistentLog
+from ..errors import CbsolveError, Expired, InconsistentLog
 from ..inputs import MAX_LINE_BYTES, read_line
 from ..variant import Variant
 from .engine import Guesser, Host
@@ -71,6 +71,8 @@ class Bot:
             if self.guesser.space.size <= PRECOMPUTE_CODES:
                 self.guesser.precompute(depth=1, deadline=deadline.part(PRECOMPUTE_SHARE))
             self.guesser.suggest(deadline)
+        except Expired:
+            raise
         except CbsolveError:
             pass
 
@@ -136,6 +138,10 @@ class Bot:
             if not word:
                 return f"error empty command; expected one of: {COMMANDS}"
             return f"error unknown command {line.strip()!r}; expected one of: {COMMANDS}"
+        except KeyboardInterrupt:        # Ctrl-C, a search's SearchInterrupted too: the end
+            raise
+        except Expired as exc:           # a stop no command reported: a bug, said as one
+            return f"error internal {type(exc).__name__}: {_one_line(str(exc))}"
         except CbsolveError as exc:
             return f"error {_one_line(str(exc))}"
         except Exception as exc:  # never crash under a referee; say what happened

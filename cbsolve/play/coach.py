@@ -8,6 +8,7 @@ game's advice and ``hint``, under the turn's one Deadline. So the advised guess 
 from __future__ import annotations
 
 from ..deadline import Deadline
+from ..errors import InconsistentLog, SpaceTooLarge
 from ..feedback import FeedbackLog
 
 
@@ -18,7 +19,6 @@ class Coach:
     def __init__(self, service, objective: str = "worst", strategy: str = "optimal"):
         from ..advisor import check_objective
         from ..advisor.heuristic_cost import LIMIT      # the estimate of large positions
-        from ..errors import SpaceTooLarge
 
         if service.space.size > LIMIT:
             raise SpaceTooLarge(f"the coach is limited to {LIMIT} codes; "
@@ -30,8 +30,6 @@ class Coach:
     def review(self, log: FeedbackLog, guess: str, deadline: Deadline):
         """The service's review of ``guess`` played after ``log`` (None: the log is
         inconsistent, the game says why elsewhere)."""
-        from ..errors import InconsistentLog
-
         try:
             return self.service.review(log, guess, self.objective, deadline, self.strategy)
         except InconsistentLog:

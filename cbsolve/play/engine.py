@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from .. import time_policy
 from ..codes import CodeSpace
+from ..deadline import Deadline
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, unknown_name
 from ..feedback import Feedback, FeedbackLog
 from ..guess_pool import guess_pool
@@ -374,8 +375,6 @@ class Guesser:
 
 def _answer(deadline):
     """The answer's Deadline: the caller's (a face's turn), else one made now, as at an edge."""
-    from ..deadline import Deadline
-
     return deadline if deadline is not None else Deadline.from_limit(time_policy.ASSIST_SECONDS)
 
 

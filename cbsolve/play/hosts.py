@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..codes import CodeSpace
 from ..deadline import Deadline
 from ..errors import CbsolveError, unknown_name
 from ..feedback import FeedbackLog
@@ -163,8 +164,6 @@ def _tree_uppers(log, guess: str, code, cands, replies) -> dict[int, int]:
 
 
 def _space(variant):
-    from ..codes import CodeSpace
-
     return CodeSpace(variant)
 
 
@@ -231,8 +230,6 @@ class ShiftingHost:
     replies after it."""
 
     def __init__(self, variant, host: str):
-        from ..codes import CodeSpace
-
         self.variant, self.host = variant, check_host(host)
         self.space = CodeSpace(variant)
         self.replies: list[tuple[str, int, int | None]] = []

@@ -35,8 +35,9 @@ import secrets as _secrets
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..codes import CodeSpace
 from ..deadline import Deadline
-from ..errors import CbsolveError, unknown_name
+from ..errors import CbsolveError, InvalidCode, SpaceTooLarge, unknown_name
 from ..feedback import FeedbackLog
 from ..variant import Variant
 
@@ -145,9 +146,6 @@ def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = 
 def maker_for(variant: Variant) -> _Maker:
     """The puzzle maker of ``variant`` (its reply rows and code names, kept for the process:
     a stream, ``serve`` and a loop over :func:`cbsolve.puzzle` pay for them once)."""
-    from ..codes import CodeSpace
-    from ..errors import SpaceTooLarge
-
     space = CodeSpace(variant)
     if space.size > PUZZLE_LIMIT:
         raise SpaceTooLarge(f"a puzzle keeps a reply row and a fail set per code; "
@@ -269,8 +267,6 @@ def most_distractors(variant: Variant) -> int:
 
 def _valid(space, code: tuple[int, ...]) -> bool:
     """A code of the space (distinct symbols, no leading zero, as the variant says)."""
-    from ..errors import InvalidCode
-
     try:
         space.validate(code)
     except InvalidCode:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import CbsolveError, unknown_name
+from ..feedback import FeedbackLog
 
 KINDS = ("find", "count", "wrong-reply", "best-guess")
 #: Tries at a unique correction before the next extra clue, and extra clues at most.
@@ -111,7 +112,6 @@ def _shown(maker, reply: int) -> str:
 
 
 def _best_guess(maker, puzzle, draw, deadline) -> None:
-    from ..feedback import FeedbackLog
     from ..search.position import Position, solve_from
 
     after = draw.candidates_after

@@ -24,11 +24,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import time_policy
-from ..deadline import UNLIMITED, Deadline
+from ..codes import CodeSpace
+from ..deadline import UNLIMITED, Deadline, run_interruptible
 from ..errors import InconsistentLog
 from ..feedback import FeedbackLog
 from ..status import Status, StopReason
 from ..variant import Variant
+from . import memory
+from .expected.kernel import INF_T, INF_W
+from .expected.search import _Search
 from .result import SearchInterrupted, SearchResult
 
 #: The key of the position block in trees and certificates (docs/tree-format.md).
@@ -76,23 +80,23 @@ class Position:
 
 
 def solve_from(position: Position, objective: str = "worst", *, guesses: str = "all",
-               max_depth: int | None = None, time_limit: float | None = None,
+               max_depth: int | None = None,
                workers: int | None = None, progress=None, certificate: bool = True,
                lookahead: int = 0, memory_budget: str | int | None = None,
                replies: str = "auto", deadline: Deadline | None = None) -> SearchResult:
     """The proved optimum of the game from ``position`` (tree and, worst case, certificate);
     ``memory_budget`` and ``replies`` choose the reply source as for the whole game;
-    ``deadline``: the caller's budget (else ``time_limit`` seconds, None or 0: none)."""
+    ``deadline``: the caller's budget (None: no limit)."""
     if objective == "worst":
         from .worst import solve_worst
 
         result = solve_worst(position.variant, guesses=guesses, max_depth=max_depth,
-                             time_limit=time_limit, workers=workers, progress=progress,
+                             workers=workers, progress=progress,
                              certificate=certificate, lookahead=lookahead, position=position,
                              memory_budget=memory_budget, replies=replies, deadline=deadline)
     else:
         result = solve_expected_from(position, guesses=guesses, max_depth=max_depth,
-                                     time_limit=time_limit, memory_budget=memory_budget,
+                                     memory_budget=memory_budget,
                                      replies=replies, deadline=deadline)
     stamp(result, position)
     return result
@@ -114,10 +118,6 @@ def expected_search(variant: Variant, max_depth: int | None, guesses: str,
     """The expected-case search object whose native solver answers one set at a time (the
     reply matrix if it fits the memory budget, else replies scored on the fly). ``deadline``
     (a :class:`cbsolve.deadline.Deadline`) stops the set-up: see ``_Search.setup_stopped``."""
-    from ..codes import CodeSpace
-    from . import memory
-    from .expected.search import _Search
-
     plan = memory.check(variant.describe(), CodeSpace(variant).size, "expected",
                         memory.budget(memory_budget), 1, replies, memo_entries)
     return _Search(variant, max_depth, guesses, 1, True, None, memo_entries, plan=plan,
@@ -135,9 +135,6 @@ def solve_set(search, members: np.ndarray, history: list[int], budget=None,
     caller set it. ``interruptible=False``: the kernel runs in the calling thread (a Dask
     task: no Ctrl-C to honour there, the search's deadline stops it, and the task's thread CPU
     is then the search's own, apart from the worker's event loop and heartbeats)."""
-    from ..deadline import run_interruptible
-    from .expected.kernel import INF_T, INF_W
-
     solver = search.solver
     members = np.ascontiguousarray(members, dtype=np.int32)
     bt, bw = budget if budget is not None else (INF_T, INF_W)
@@ -173,14 +170,14 @@ def subtree(search, members: np.ndarray, history: list[int],
 
 def solve_expected_from(position: Position, *, guesses: str = "all",
                         max_depth: int | None = None,
-                        time_limit: float | None = None, memory_budget: str | int | None = None,
+                        memory_budget: str | int | None = None,
                         replies: str = "auto", deadline: Deadline | None = None) -> SearchResult:
     """Smallest total (then worst case) from ``position``: one exact solve of its set, before
-    ``deadline`` (else within ``time_limit`` seconds, None or 0: none)."""
+    ``deadline`` (None: no limit)."""
     from ..tree import make_tree
 
     started = time.perf_counter()
-    deadline = Deadline.given(deadline, time_limit or None)
+    deadline = deadline or UNLIMITED
     search = expected_search(position.variant, max_depth, guesses, memory_budget=memory_budget,
                              replies=replies, deadline=deadline)
     n = int(position.members.size)

@@ -14,7 +14,8 @@ import time
 
 import numpy as np
 
-from ..deadline import Deadline, request_stop, run_interruptible, stop_requested
+from ..deadline import Deadline, request_stop, run_interruptible, stopped_by
+from ..errors import Expired
 from ..scoring import pack, response_dtype, score_matrix
 from ..status import Status, StopReason
 
@@ -23,12 +24,12 @@ from ..status import Status, StopReason
 BLOCK_CELLS = 1 << 23
 
 
-class SetupStopped(Exception):
+class SetupStopped(Expired):
     """The set-up was stopped before its matrix was complete."""
 
     def __init__(self, reason: StopReason, done: int, rows: int, what: str = "the reply matrix"):
-        super().__init__(f"{what}: {done} of {rows} rows")
-        self.reason, self.done, self.rows, self.what = reason, done, rows, what
+        super().__init__(f"{what}: {done} of {rows} rows", reason)
+        self.done, self.rows, self.what = done, rows, what
 
     def note(self) -> str:
         """The result's note (the words of the other stops: "time limit", "interrupted")."""
@@ -45,10 +46,6 @@ class SetupStopped(Exception):
         result.notes.append(self.note())
         result.seconds = time.perf_counter() - started
         return result
-
-
-def _reason() -> StopReason:
-    return StopReason.INTERRUPTED if stop_requested() else StopReason.TIME
 
 
 def build(variant, codes: np.ndarray, deadline: Deadline | None = None,
@@ -72,7 +69,7 @@ def build(variant, codes: np.ndarray, deadline: Deadline | None = None,
             score_matrix(variant, codes[done:end], secrets, out=out[done:end])
             done = end
             if done < n and deadline.expired():
-                raise SetupStopped(_reason(), done, n)
+                raise SetupStopped(stopped_by(), done, n)
     except KeyboardInterrupt:
         request_stop()
         raise SetupStopped(StopReason.INTERRUPTED, done, n) from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from ..errors import Expired
 from ..status import Status, StopReason
 
 
@@ -75,11 +76,13 @@ class SearchResult:
                    if self.status == Status.INFEASIBLE and self.max_depth else {})}
 
 
-class SearchInterrupted(KeyboardInterrupt):
+class SearchInterrupted(Expired, KeyboardInterrupt):
     """Ctrl-C stopped a search: ``result`` holds what was proved by then (the interval
-    ``lower``/``upper``, ``proved`` False unless the value itself was already proved). A
-    KeyboardInterrupt, so a caller that does not look at it still exits as interrupted."""
+    ``lower``/``upper``, ``proved`` False unless the value itself was already proved). A stop
+    of the :class:`~cbsolve.errors.Expired` family, and a KeyboardInterrupt too, so a caller
+    that does not look at it still exits as interrupted: code that turns errors into
+    answers lets ``KeyboardInterrupt`` through first."""
 
     def __init__(self, result: SearchResult):
-        super().__init__()
+        super().__init__("the search was interrupted (Ctrl-C)", StopReason.INTERRUPTED)
         self.result = result

@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 
 from ..codes import CodeSpace
-from ..errors import SpaceTooLarge
+from ..deadline import Deadline, stopped_by
+from ..errors import Expired, SpaceTooLarge
+from ..status import StopReason
 from ..tree import make_tree, stats_of
 from ..variant import Variant
 from .heuristics import Chooser, DeadlineExpired, check_guesses, check_strategy, require_enumerable
@@ -82,22 +84,27 @@ def _opening(space: CodeSpace, first: str | None) -> int | None:
     return None if first is None else space.index_of(space.parse(first))
 
 
-class Unfinished(Exception):
+class Unfinished(Expired):
     """The deadline expired before every secret was settled (no bound can be read off)."""
 
-    def __init__(self, strategy: str, settled: int, secrets: int, deadline=None):
-        from ..deadline import stop_requested, stopped_by
-
+    def __init__(self, strategy: str, settled: int, secrets: int,
+                 deadline: Deadline | None = None):
+        reason = stopped_by()
         super().__init__(f"strategy {strategy} settled {settled} of {secrets} secrets, stopped "
-                         f"{stopped_by().at()}")
+                         f"{reason.at()}", reason)
         self.strategy, self.settled, self.secrets = strategy, settled, secrets
-        self.time_limit = None if deadline is None else deadline.seconds
-        self.interrupted = stop_requested()       # Ctrl-C, not the time limit
+        self.deadline = deadline
+
+    @property
+    def interrupted(self) -> bool:
+        """Ctrl-C stopped it, not the time limit."""
+        return self.reason is StopReason.INTERRUPTED
 
     def to_json(self) -> dict:
         """The document of ``cbsolve evaluate --json`` cut short (docs/contract.md)."""
         return {"strategy": self.strategy, "complete": False, "settled": self.settled,
-                "secrets": self.secrets, "time_limit": self.time_limit,
+                "secrets": self.secrets,
+                "time_limit": None if self.deadline is None else self.deadline.seconds,
                 "time_limit_hit": not self.interrupted}
 
 
@@ -111,8 +118,8 @@ def _exact_is_cheaper(variant: Variant, sample) -> bool:
 
 def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses: str = "all",
              seed=None, progress=None, *, sample: int | None = None,
-             symmetry="auto", deadline=None, keep_tree: bool = True,
-             time_limit: float | None = None) -> Evaluation:
+             symmetry="auto", deadline: Deadline | None = None,
+             keep_tree: bool = True) -> Evaluation:
     """Play ``strategy`` against every secret of ``variant`` as one shared decision tree.
 
     ``first`` fixes the opening guess; ``guesses`` is ``"all"`` or ``"candidates"``; ``seed``
@@ -120,14 +127,9 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     ``sample=K`` only K random secrets are played (see :func:`estimate`). ``symmetry``: see
     :class:`~cbsolve.strategy.heuristics.Chooser` (the tree is the same either way).
     ``deadline`` (a :class:`cbsolve.deadline.Deadline`) stops the construction between nodes
-    with :class:`Unfinished`; ``time_limit`` (seconds) makes one when no ``deadline`` is given;
-    ``keep_tree=False`` keeps only the statistics (``tree`` is None), which saves the memory of
+    with :class:`Unfinished` (None: no limit); ``keep_tree=False`` keeps only the statistics (``tree`` is None), which saves the memory of
     one dict a secret when only the numbers are wanted.
     """
-    if deadline is None and time_limit is not None:
-        from ..deadline import Deadline
-
-        deadline = Deadline.from_limit(time_limit)
     check_strategy(strategy)
     check_guesses(guesses)
     if sample is not None and not _exact_is_cheaper(variant, sample):

@@ -4,7 +4,7 @@ Place in the data flow: FeedbackLog -> :class:`cbsolve.search.position.Position`
 expected-case core asked about the remaining set (:mod:`cbsolve.search.position`) -> the first
 guess of the optimal tree from there (smallest expected number of guesses, ties by the worst
 case). Only while the remaining set is within :data:`EXACT_SECRETS` and the answer comes
-within :data:`cbsolve.time_policy.ADVICE_EXACT_SECONDS`; otherwise the caller uses the stored
+within the caller's deadline (the advice's share of it); otherwise the caller uses the stored
 tree or a heuristic and says so (:func:`choose_optimal`).
 
 Budget, measured on the project machine (2 shared cores): from each reply class after the
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import time_policy
 from ..deadline import UNLIMITED, Deadline
+from ..errors import CbsolveError, Expired
 
 #: Largest remaining set solved exactly for advice (see the module docstring).
 EXACT_SECRETS = 500
@@ -62,27 +62,27 @@ def cached_search(variant, guesses: str = "all", deadline: Deadline | None = Non
 
 
 def exact_move(log, guesses: str = "all", budget: int = EXACT_SECRETS,
-               time_limit: float = time_policy.ADVICE_EXACT_SECONDS,
-               deadline: Deadline | None = None) -> tuple[ExactMove | None, str]:
+               deadline: Deadline = UNLIMITED) -> tuple[ExactMove | None, str]:
     """(the optimal move, "") when the set left by ``log`` is solved within the budget, else
     (None, why not). An inconsistent log raises InconsistentLog. The search stops at
-    ``time_limit`` seconds, or at ``deadline`` (the caller's) if that comes first."""
-    from ..errors import CbsolveError
+    ``deadline`` (the caller's share: :mod:`cbsolve.advisor.exact_advice`)."""
     from ..search.position import Position, solve_set, subtree
 
     position = Position.from_log(log)
     n = int(position.members.size)
     if n > budget:
         return None, f"{n} secrets remain, more than the {budget} solved exactly for advice"
-    deadline = (deadline or UNLIMITED).capped(time_limit)
     try:
         search = cached_search(log.variant, guesses, deadline)
+    except Expired:
+        raise
     except CbsolveError as exc:        # e.g. a space too large for the exact search
         return None, f"no exact search here: {exc}"
     history = [int(g) for g in position.history]
     out = solve_set(search, position.members, history, deadline=deadline)
     if out is None or not out[2]:
-        return None, f"the exact search did not finish within {time_limit:g} s"
+        within = "" if deadline.seconds is None else f" within {deadline.seconds:g} s"
+        return None, f"the exact search did not finish{within}"
     root, hist = subtree(search, position.members, history)
     total = sum(k * v for k, v in hist.items())
     return ExactMove(root["guess"], n, total, max(hist)), ""

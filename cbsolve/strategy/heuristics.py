@@ -32,6 +32,8 @@ import numpy as np
 from .. import scoring
 from .._native import strategy as _native
 from ..codes import CodeSpace
+from ..deadline import stopped_by
+from ..errors import Expired
 from ..variant import Variant
 from .partition import class_summary
 from .rules import (
@@ -86,8 +88,11 @@ def log2_table(nmax: int) -> np.ndarray:
 CHUNK_PAIRS = 10_000_000
 
 
-class DeadlineExpired(Exception):
+class DeadlineExpired(Expired):
     """The chooser's deadline expired while it prepared a node (the caller reports it)."""
+
+    def __init__(self) -> None:
+        super().__init__("the chooser's deadline expired", stopped_by())
 
 
 class Chooser:

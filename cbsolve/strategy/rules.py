@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import unknown_name
+from ..codes import ENUMERATION_LIMIT, CodeSpace
+from ..errors import SpaceTooLarge, unknown_name
 from ..guess_pool import GUESS_POOLS, guess_pool
 
 if TYPE_CHECKING:
@@ -35,9 +36,6 @@ def check_guesses(mode: str) -> str:
 
 def require_enumerable(variant: Variant, what: str) -> CodeSpace:
     """The code space, or SpaceTooLarge saying that ``what`` must list every code."""
-    from ..codes import ENUMERATION_LIMIT, CodeSpace
-    from ..errors import SpaceTooLarge
-
     space = CodeSpace(variant)
     if not space.enumerable:
         raise SpaceTooLarge(f"{what} lists every code, but {variant.describe()} has {space.size} "

@@ -46,13 +46,13 @@ def find_one(engine: str, log: FeedbackLog, seconds: float) -> tuple[float, list
     """Time one find-one query. Returns (seconds, secrets found, who answered); every query
     starts cold (no searcher kept from the previous query, as bench_consistency.time_query)."""
     dfs.KEPT.clear()
-    query = Query(limit=1, determined=False, time_limit=seconds)
+    query = Query(limit=1, determined=False)
     t0 = time.perf_counter()
     if engine == "auto":
-        r = consistent(log, query, "auto")
+        r = consistent(log, query, "auto", deadline=Deadline.from_limit(seconds))
         return time.perf_counter() - t0, r.secrets, r.auto["backend"]
     if engine == "cpsat":
-        r = get_backend("cpsat").solve(log, query)
+        r = get_backend("cpsat").solve(log, query, deadline=Deadline.from_limit(seconds))
         return time.perf_counter() - t0, r.secrets, "cpsat"
     if engine == "dfs":
         c = dfs.first(log, Deadline.from_limit(seconds))

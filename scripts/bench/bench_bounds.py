@@ -9,6 +9,7 @@ import time
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.partition import repeats_coefficients
 from cbsolve.bounds.static import solve_static
+from cbsolve.deadline import Deadline
 from cbsolve.patterns import guess_patterns
 from cbsolve.variant import Variant
 
@@ -43,7 +44,8 @@ def bench(runs: int = 3, max_n: int = 9) -> list[tuple[str, float]]:
                     _median(build, 1)))
     for c in (5, 8):
         v = Variant(2, "123456789"[:c], True)
-        out.append((f"static 2x{c}", _median(lambda v=v: solve_static(v, time_limit=60), runs)))
+        out.append((f"static 2x{c}",
+                    _median(lambda v=v: solve_static(v, deadline=Deadline.from_limit(60)), runs)))
     return out
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.portfolio import PortfolioShape
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.rule import score
 from cbsolve.variant import Variant
@@ -45,8 +46,10 @@ PORTFOLIOS = {
 }
 
 
-def time_query(backend: str, log: FeedbackLog, query: Query) -> tuple[float, object]:
-    """Time one query; ``cpsat:W`` runs CP-SAT with W workers; ``cpsat-seeded`` decides
+def time_query(backend: str, log: FeedbackLog, query: Query,
+               seconds: float | None = None) -> tuple[float, object]:
+    """Time one query, within ``seconds`` (None: no limit); ``cpsat:W`` runs CP-SAT with W
+    workers; ``cpsat-seeded`` decides
     ``determined`` by the hinted enumeration instead of a second full solve; ``cpsat-nols``
     is CP-SAT without the local-search race (portfolio.py); ``PORTFOLIOS`` names other
     shapes of the portfolio;
@@ -92,13 +95,13 @@ def time_query(backend: str, log: FeedbackLog, query: Query) -> tuple[float, obj
                       neighbours=neighbours, race_guided=backend != "auto-norace")
     backend = backend.removesuffix("-norace")
     if backend == "sat" and engines.sat.solver.startswith("cadical"):
-        return _killed_at_limit(log, query, engines)
+        return _killed_at_limit(log, query, engines, seconds)
     # Each query starts cold: a searcher kept from the previous backend's query on the same log
     # (count vectors, suffix table) would favour whichever backend runs second.
     dfs.KEPT.clear()
     if backend == "auto":                        # the product's default: choice included
         start = time.perf_counter()
-        result = consistent(log, query, "auto", engines)
+        result = consistent(log, query, "auto", engines, deadline=Deadline.from_limit(seconds))
         return time.perf_counter() - start, result
     if backend == "cpsat":
         b = CpSatBackend(options=engines.cpsat, neighbours=neighbours, **cpsat_kwargs)
@@ -107,7 +110,7 @@ def time_query(backend: str, log: FeedbackLog, query: Query) -> tuple[float, obj
     else:
         b = get_backend(backend, engines)
     start = time.perf_counter()
-    result = b.solve(log, query)
+    result = b.solve(log, query, deadline=Deadline.from_limit(seconds))
     return time.perf_counter() - start, result
 
 
@@ -118,11 +121,11 @@ def _child_solve(conn, log, query, engines) -> None:
     conn.send((r.status.value, r.secrets, r.determined))
 
 
-def _killed_at_limit(log: FeedbackLog, query: Query, engines) -> tuple[float, object]:
+def _killed_at_limit(log: FeedbackLog, query: Query, engines,
+                     seconds: float | None) -> tuple[float, object]:
     """PySAT's CaDiCaL cannot be interrupted (solve_limited is unsupported), so it runs
     without a deadline in a forked child that is killed at the time limit: status unknown,
     as the other backends report it (the fork and pipe cost ~10 ms)."""
-    import dataclasses
     import multiprocessing as mp
     from types import SimpleNamespace
 
@@ -132,10 +135,10 @@ def _killed_at_limit(log: FeedbackLog, query: Query, engines) -> tuple[float, ob
     parent, child = ctx.Pipe(duplex=False)
     start = time.perf_counter()
     proc = ctx.Process(target=_child_solve,
-                       args=(child, log, dataclasses.replace(query, time_limit=None), engines))
+                       args=(child, log, query, engines))
     proc.start()
     child.close()                   # a crashed child then reads as EOF, not as a time-out
-    got = parent.recv() if parent.poll(query.time_limit) else None   # EOFError if it crashed
+    got = parent.recv() if parent.poll(seconds) else None   # EOFError if it crashed
     dt = time.perf_counter() - start
     proc.kill()
     proc.join()
@@ -172,8 +175,8 @@ def find_one(backends, seeds: int, time_limit: float, modes=("one", "one+det")) 
                     continue                   # same path as cpsat for a pure find-one
                 times, unknown = [], 0
                 for log in logs:
-                    q = Query(limit=1, time_limit=time_limit, determined=mode != "one")
-                    dt, r = time_query(name, log, q)
+                    q = Query(limit=1, determined=mode != "one")
+                    dt, r = time_query(name, log, q, time_limit)
                     check(log, r.secrets)
                     unknown += r.status.value == "unknown"
                     times.append(dt)
@@ -194,8 +197,8 @@ def band(backends, seeds: int, time_limit: float, guesses=(20, 30, 40, 50, 60, 7
         for name in backends:
             times, unknown, undecided = [], 0, 0
             for log in logs:
-                query = Query(limit=1, time_limit=time_limit, determined=mode != "one")
-                dt, r = time_query(name, log, query)
+                query = Query(limit=1, determined=mode != "one")
+                dt, r = time_query(name, log, query, time_limit)
                 check(log, r.secrets)
                 unknown += r.status.value == "unknown"
                 undecided += r.determined is None      # no secret, or no proof of uniqueness
@@ -271,7 +274,6 @@ def enumeration(seeds: int, backends=("sat", "native"), limit: int = 50_000,
     depth-first search vs Ganak on the CNF, each with ``time_limit`` (seconds; "-" = not done)."""
     from cbsolve.consistency import dfs
     from cbsolve.consistency.counting import available, cnf_of, exact_count
-    from cbsolve.deadline import Deadline
 
     out = []
     for label, variant, n_guesses in rows or ENUM_ROWS:
@@ -279,7 +281,7 @@ def enumeration(seeds: int, backends=("sat", "native"), limit: int = 50_000,
         for name in backends:
             rates = []
             for log in logs:
-                dt, r = time_query(name, log, Query(limit=limit, time_limit=time_limit))
+                dt, r = time_query(name, log, Query(limit=limit), time_limit)
                 check(log, r.secrets[:50] + r.secrets[-50:])
                 rates.append(len(r.secrets) / dt)
             out.append({"row": f"enumeration secrets/s (median, worst), {label}", "backend": name,
@@ -359,16 +361,17 @@ def diagnose_rows(seeds: int, backends=("native", "sat"), time_limit: float = 10
         while len(logs) < seeds:
             log = inconsistent_log(variant, n, s)
             s += 1
-            if consistent(log, Query(limit=1, time_limit=30), "auto").status == Status.INFEASIBLE:
+            found = consistent(log, Query(limit=1), "auto", deadline=Deadline.from_limit(30))
+            if found.status == Status.INFEASIBLE:
                 logs.append(log)
         for name in backends:
             tc, tf, unproved = [], [], [0, 0]
             for log in logs:
                 t = time.perf_counter()
-                _, minimal = conflict_search(log, name, time_limit)
+                _, minimal = conflict_search(log, name, deadline=Deadline.from_limit(time_limit))
                 tc.append(time.perf_counter() - t)
                 t = time.perf_counter()
-                _, proved, _ = corrections(log, name, time_limit)
+                _, proved, _ = corrections(log, name, deadline=Deadline.from_limit(time_limit))
                 tf.append(time.perf_counter() - t)
                 unproved[0] += not minimal
                 unproved[1] += not proved
@@ -405,8 +408,8 @@ def lies_rows(seeds: int, backends=("native", "sat"), lies: int = 1,
             times, unknown = [], 0
             for i, log in enumerate(logs):
                 t = time.perf_counter()
-                r = consistent_with_lies(log, lies, Query(count=True, limit=0,
-                                                          time_limit=time_limit), name)
+                r = consistent_with_lies(log, lies, Query(count=True, limit=0), name,
+                                         deadline=Deadline.from_limit(time_limit))
                 times.append(time.perf_counter() - t)
                 unknown += not r.exact
                 if r.exact:

@@ -14,6 +14,7 @@ import argparse
 import resource
 import time
 
+from cbsolve.deadline import Deadline
 from cbsolve.search.expected import solve_expected
 from cbsolve.variant import Variant
 
@@ -31,8 +32,8 @@ def bench(bc_limit: float = 300.0, workers: int = 2, repeat: int = 3) -> list[di
         times, result = [], None
         for _ in range(runs):
             start, cpu = time.perf_counter(), time.process_time()
-            result = solve_expected(variant, max_depth=depth, time_limit=limit, workers=workers,
-                                    progress=False)
+            result = solve_expected(variant, max_depth=depth, deadline=Deadline.from_limit(limit),
+                                    workers=workers, progress=False)
             times.append((time.perf_counter() - start, time.process_time() - cpu))
         wall, cpu = sorted(times)[len(times) // 2]
         rows.append({"case": name, "seconds": wall, "cpu": cpu,

@@ -36,6 +36,7 @@ CHILD = r"""
 import json, resource, sys, time
 from cbsolve import Variant
 from cbsolve.codes import CodeSpace
+from cbsolve.deadline import Deadline
 from cbsolve.search import memory
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst
@@ -45,12 +46,13 @@ budget = None
 if source == "tight":
     budget = memory.needed_on_the_fly(CodeSpace(v).size, objective, workers)
     source = "on-the-fly"
+deadline = Deadline.from_limit(limit)
 t, c = time.perf_counter(), time.process_time()
 if objective == "worst":
-    r = solve_worst(v, replies=source, memory_budget=budget, workers=workers, time_limit=limit)
+    r = solve_worst(v, replies=source, memory_budget=budget, workers=workers, deadline=deadline)
 else:
     r = solve_expected(v, replies=source, memory_budget=budget, workers=workers,
-                       time_limit=limit, progress=False)
+                       deadline=deadline, progress=False)
 print(json.dumps({"lower": r.lower, "upper": r.upper, "proved": r.proved, "nodes": r.nodes,
                   "source": r.reply_source, "wall": time.perf_counter() - t,
                   "cpu": time.process_time() - c,

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from cbsolve.certify import verify
+from cbsolve.deadline import Deadline
 from cbsolve.search.worst import solve_worst
 from cbsolve.variant import Variant
 
@@ -44,7 +45,7 @@ def bench(presets=("mastermind",), workers=(2,), expected: bool = False, ties: b
             if ties:
                 load = os.getloadavg()[0]
                 cpu0, t0 = time.process_time(), time.perf_counter()
-                result = solve_worst(variant, workers=w, ties=True, time_limit=ties_limit)
+                result = solve_worst(variant, workers=w, ties=True, deadline=Deadline.from_limit(ties_limit))
                 wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
                 t = (result.tree or {}).get("ties", {})
                 rows.append({"variant": preset, "objective": "worst+ties", "workers": w,

@@ -20,6 +20,7 @@ import numpy as np
 
 from cbsolve.consistency import Query, consistent, dfs, get_backend
 from cbsolve.consistency.diagnose import conflict_search
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog, random_log
 from cbsolve.variant import Variant
 
@@ -36,15 +37,16 @@ def wall(work) -> float:
 def count_n16() -> tuple[float, float]:
     """The native count of ~10^12 codes (N=16 of 26 letters, 3 clues) under a 0.2 s limit."""
     log, _ = random_log(Variant(16, string.ascii_uppercase, True), 1, 3)
-    return 0.2, wall(lambda: consistent(log, Query(count=True, limit=2, time_limit=0.2),
-                                        backend="native"))
+    return 0.2, wall(lambda: consistent(log, Query(count=True, limit=2),
+                                        backend="native", deadline=Deadline.from_limit(0.2)))
 
 
 def hard_band(backend: str, limit: float):
     """Find one on the hard band (N=40 digits, 40 guesses) under ``limit``."""
     def row() -> tuple[float, float]:
         log, _ = random_log(Variant(40, string.digits, True), 40, 1)
-        return limit, wall(lambda: get_backend(backend).solve(log, Query(limit=1, time_limit=limit)))
+        return limit, wall(lambda: get_backend(backend).solve(log, Query(limit=1),
+                                                              deadline=Deadline.from_limit(limit)))
     return row
 
 
@@ -68,20 +70,22 @@ def diagnosis_n10() -> tuple[float, float]:
     log = FeedbackLog.parse(Variant(10, string.ascii_uppercase, False), [
         "PINKYQGEJM:0,2", "PYBDVHFWMQ:2,6", "BJIGQXTURS:0,5", "KFMHNJTLQE:0,2",
         "DZIHEMRSYV:0,4", "COLSNKBQJA:0,2"])
-    return 30.0, wall(lambda: consistent(log, Query(limit=1, determined=False, time_limit=30)))
+    return 30.0, wall(lambda: consistent(log, Query(limit=1, determined=False),
+                                         deadline=Deadline.from_limit(30)))
 
 
 def deletion_16x6() -> tuple[float, float]:
     """The Mastermind 16x6 conflict (one guess answered twice) under a 20 s limit."""
     log = FeedbackLog.from_file(Variant(16, "123456", True), ONE_GUESS_TWICE)
-    return 20.0, wall(lambda: conflict_search(log, "native", 20))
+    return 20.0, wall(lambda: conflict_search(log, "native", deadline=Deadline.from_limit(20)))
 
 
 def count_of_zero() -> tuple[float, float]:
     """Black-peg 16x6 whose colour counts add to 17: a count of 0 under a 30 s limit."""
     log = FeedbackLog.parse(Variant(16, "123456", True, feedback="bulls"), [
         "5555555555555555:3", "3333333333333333:6", "1111111111111111:4", "6666666666666666:4"])
-    return 30.0, wall(lambda: get_backend("native").solve(log, Query(count=True, time_limit=30)))
+    return 30.0, wall(lambda: get_backend("native").solve(log, Query(count=True),
+                                                          deadline=Deadline.from_limit(30)))
 
 
 ROWS = {

@@ -15,6 +15,7 @@ import time
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.recheck import check_result
+from cbsolve.deadline import Deadline
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst
 from cbsolve.variant import Variant
@@ -36,9 +37,11 @@ def measure(variant: Variant, expected_limit: float, bounds_limit: float) -> dic
     _, plain = _timed(lambda: solve_worst(variant, workers=1, certificate=False))
     worst, with_cert = _timed(lambda: solve_worst(variant, workers=1))
     checked_w = check_result(variant, worst)
-    exp, exp_s = _timed(lambda: solve_expected(variant, workers=1, time_limit=expected_limit))
+    exp, exp_s = _timed(lambda: solve_expected(variant, workers=1,
+                                               deadline=Deadline.from_limit(expected_limit)))
     checked_e = check_result(variant, exp)
-    bounds, bounds_s = _timed(lambda: compute_bounds(variant, time_limit=bounds_limit, workers=1))
+    bounds, bounds_s = _timed(lambda: compute_bounds(variant, deadline=Deadline.from_limit(bounds_limit),
+                                                     workers=1))
     return {"game": variant.describe(), "secrets": worst.secrets, "W": worst.upper,
             "search": plain, "search_cert": with_cert, "verify_worst": checked_w.seconds,
             "worst_ok": not checked_w.rejected, "expected": exp_s, "expected_proved": exp.proved,

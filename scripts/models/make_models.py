@@ -31,6 +31,7 @@ from pathlib import Path
 
 from cbsolve.certify import verify
 from cbsolve.codes import CodeSpace
+from cbsolve.deadline import Deadline
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst
 from cbsolve.tree import histogram_of, write_tree
@@ -90,7 +91,8 @@ def cmd_worst(args) -> None:
 def make_expected(name: str, variant: Variant, max_depth: int | None = None,
                   time_limit: float | None = None, out_dir: Path = MODELS) -> Path | None:
     """Solve, replay, write ``<out_dir>/<name>.json``; None if not proved within the limit."""
-    result = solve_expected(variant, max_depth=max_depth, time_limit=time_limit, progress=False)
+    result = solve_expected(variant, max_depth=max_depth,
+                            deadline=Deadline.from_limit(time_limit or None), progress=False)
     if not result.proved or result.tree is None:
         print(f"{name}: not proved within {time_limit} s: total in [{result.lower}, {result.upper}]")
         return None
@@ -137,7 +139,7 @@ def small_games(max_length: int = 4, expected_limit: float | None = 20.0) -> lis
                "worst_seconds": round(time.perf_counter() - t0, 2)}
         if expected_limit:
             t0 = time.perf_counter()
-            ex = solve_expected(variant, time_limit=expected_limit, workers=1)
+            ex = solve_expected(variant, deadline=Deadline.from_limit(expected_limit), workers=1)
             row.update(expected_total=ex.total if ex.proved else None,
                        expected_lower=ex.lower, expected_upper=ex.upper,
                        expected_worst=ex.worst if ex.proved else None,
@@ -276,9 +278,11 @@ def solve_one(name: str, time_limit: float | None, workers: int | None) -> dict:
     variant = Variant(length, symbols, repeats, nlz)
     start = time.perf_counter()
     if objective == "worst":
-        result = solve_worst(variant, time_limit=time_limit, workers=workers)
+        # --time-limit 0: no limit, as the command's option
+        result = solve_worst(variant, deadline=Deadline.from_limit(time_limit or None), workers=workers)
     else:
-        result = solve_expected(variant, time_limit=time_limit, workers=workers, progress=False)
+        result = solve_expected(variant, deadline=Deadline.from_limit(time_limit or None), workers=workers,
+                                progress=False)
     seconds = time.perf_counter() - start
     value = (result.worst if objective == "worst" else result.total) if result.proved else None
     row = {"name": name, "objective": objective, "variant": variant.to_dict(),

@@ -3,7 +3,7 @@
 Throwaway audit (not a benchmark): builds logs that are inconsistent for a cheap-to-see reason
 (a changed reply, totals that contradict each other, bulls that contradict each other, a
 no-leading-zero rule) in spaces too large for the native filter, runs every backend on each
-(``Query(limit=1, time_limit=T)``; the backends' own ``solve``, so the seconds exclude the
+(``Query(limit=1)`` within a Deadline of T seconds; the backends' own ``solve``, so the seconds exclude the
 diagnosis, which the CLI sample checks), and flags:
 
 * ``DISAGREE``  one backend proves infeasible, another returns a secret (re-scored here);
@@ -32,6 +32,7 @@ import numpy as np
 
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, auto_choice, dfs, get_backend
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.scoring import possible_responses
@@ -327,11 +328,12 @@ def rescore(log: FeedbackLog, secret: str) -> bool:
 
 def run_backend(log, name, tl):
     dfs.KEPT.clear()
-    q = Query(count=True, limit=1, time_limit=tl) if name == "auto#" else Query(limit=1, time_limit=tl)
+    q = Query(count=True, limit=1) if name == "auto#" else Query(limit=1)
     t0 = time.perf_counter()
+    deadline = Deadline.from_limit(tl)
     try:
-        chosen = auto_choice(log, q)["backend"] if name.startswith("auto") else name
-        r = get_backend(chosen).solve(log, q)
+        chosen = auto_choice(log, q, deadline=deadline)["backend"] if name.startswith("auto") else name
+        r = get_backend(chosen).solve(log, q, deadline=deadline)
     except Exception:
         return {"status": "error", "seconds": time.perf_counter() - t0,
                 "error": traceback.format_exc(limit=6)}

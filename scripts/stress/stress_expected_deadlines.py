@@ -47,6 +47,7 @@ from stress_worst_deadlines import (
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
+from cbsolve.deadline import Deadline
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.expected.search import _Search
 from cbsolve.status import Status
@@ -124,12 +125,13 @@ def _check_bounds(game: Variant, value: int, b, report: Report, how: str) -> Non
 def _run_one(g: Variant, cap, value, mode: str, at: float, threads: int, report: Report,
              how: str) -> None:
     if mode == "bounds":
-        _check_bounds(g, value, compute_bounds(g, time_limit=at, workers=threads), report, how)
+        found = compute_bounds(g, deadline=Deadline.from_limit(at), workers=threads)
+        _check_bounds(g, value, found, report, how)
         return
     kernels = Kernels(_Search, lambda search: search.solver)
     try:
         res = cut_short(kernels, mode, at, lambda limit: solve_expected(
-            g, max_depth=cap, workers=threads, time_limit=limit))
+            g, max_depth=cap, workers=threads, deadline=Deadline.from_limit(limit)))
     except Exception as exc:  # noqa: BLE001  (a crash is a failure to report, not to hide)
         report.failures.append(f"{g.describe()}, cap {cap} [{how}]: "
                                f"{type(exc).__name__}: {str(exc)[:200]}")
@@ -153,7 +155,7 @@ def stress(games, rounds: int, seed: int = 0, workers=(1, 2), log=None,
         bounds_s = None
         if cap is None:
             t = time.perf_counter()
-            compute_bounds(g, time_limit=bounds_cap)
+            compute_bounds(g, deadline=Deadline.from_limit(bounds_cap))
             bounds_s = time.perf_counter() - t
         full[g, cap] = (value, search_s, bounds_s)
         say(f"{g.describe()}, cap {cap}: total {value}; search {search_s:.2f} s"
@@ -196,7 +198,8 @@ def stress_dask(games, rounds: int, seed: int = 0, workers: int = 2, log=None) -
             report.runs += 1
             how = f"Dask round {k}, time limit {at:.3f} s"
             try:
-                res = DistributedExpected(client, g, cap, "all", at).run()
+                res = DistributedExpected(client, g, cap, "all",
+                                          deadline=Deadline.from_limit(at)).run()
             except Exception as exc:  # noqa: BLE001  (a crash is a failure to report)
                 report.failures.append(f"{g.describe()}, cap {cap} [{how}]: "
                                        f"{type(exc).__name__}: {str(exc)[:200]}")

@@ -90,21 +90,21 @@ def run_one(call: str, game: str, limit: float) -> dict:
     try:
         if call == "worst":
             from cbsolve.search.worst import solve_worst
-            r = solve_worst(variant, time_limit=limit)
+            r = solve_worst(variant, deadline=Deadline.from_limit(limit))
             how = f"{r.status.value} [{r.lower}, {r.upper}]"
         elif call == "expected":
             from cbsolve.search.expected import solve_expected
-            r = solve_expected(variant, time_limit=limit, progress=False)
+            r = solve_expected(variant, deadline=Deadline.from_limit(limit), progress=False)
             how = f"{r.status.value} [{r.lower}, {r.upper}]"
         elif call.startswith("from-"):
             from cbsolve.search.position import solve_from
             position = position_of(variant)
             start = time.perf_counter()   # the position's filtering is not the search's
-            r = solve_from(position, call[5:], time_limit=limit)
+            r = solve_from(position, call[5:], deadline=Deadline.from_limit(limit))
             how = f"{r.status.value} [{r.lower}, {r.upper}]"
         elif call == "bounds":
             from cbsolve.bounds import compute_bounds
-            b = compute_bounds(variant, time_limit=limit)
+            b = compute_bounds(variant, deadline=Deadline.from_limit(limit))
             how = "bounds"
             del b
         else:

@@ -31,7 +31,7 @@ from collections import Counter
 from cbsolve import deadline as deadlines
 from cbsolve.bounds import compute_bounds
 from cbsolve.certify import verify
-from cbsolve.deadline import clear_stop, request_stop
+from cbsolve.deadline import Deadline, clear_stop, request_stop
 from cbsolve.search.worst import solve_worst
 from cbsolve.search.worst.kernel import _Native
 from cbsolve.status import StopReason
@@ -219,10 +219,11 @@ def cut_short(kernels: Kernels, mode: str, at: float, solve):
 def _run_one(g: Variant, value: int, mode: str, at: float, threads: int, report: Report,
              how: str) -> None:
     if mode == "bounds":
-        _check_bounds(g, value, compute_bounds(g, time_limit=at, workers=threads), report, how)
+        found = compute_bounds(g, deadline=Deadline.from_limit(at), workers=threads)
+        _check_bounds(g, value, found, report, how)
         return
     res = cut_short(Kernels(_Native, lambda native: native.core), mode, at,
-                    lambda limit: solve_worst(g, workers=threads, time_limit=limit))
+                    lambda limit: solve_worst(g, workers=threads, deadline=Deadline.from_limit(limit)))
     if res is not None:
         _check_search(g, value, res, report, how, mode)
 
@@ -239,7 +240,7 @@ def stress(games, rounds: int, seed: int = 0, workers=(1, 2), log=None,
         res = solve_worst(g, workers=1)
         search_s = time.perf_counter() - t
         t = time.perf_counter()
-        compute_bounds(g, time_limit=bounds_cap)
+        compute_bounds(g, deadline=Deadline.from_limit(bounds_cap))
         full[g] = (res.upper, search_s, time.perf_counter() - t)
         say(f"{g.describe()}: worst {res.upper}; search {search_s:.2f} s, bounds "
             f"{full[g][2]:.2f} s")

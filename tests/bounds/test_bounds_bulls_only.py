@@ -10,6 +10,7 @@ import pytest
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.adaptive import scorer_bound
 from cbsolve.bounds.bulls_only import first_class, pair_class, supported, two_level_bound
+from cbsolve.deadline import Deadline
 from cbsolve.rule import score
 from cbsolve.scoring import possible_responses
 from cbsolve.variant import Variant
@@ -52,7 +53,7 @@ def test_equals_the_scorer_two_level_bound(n, d):
 @pytest.mark.parametrize("n, d", [(2, 3), (3, 3), (3, 4), (4, 3)])
 def test_never_exceeds_the_exact_optimum(n, d):
     v = bulls_game(n, d)
-    exact = compute_bounds(v, time_limit=120)
+    exact = compute_bounds(v, deadline=Deadline.from_limit(120))
     assert exact.worst.exact is not None and exact.expected.exact is not None
     pb = two_level_bound(v, exact.responses, refined=n)
     assert pb.worst <= exact.worst.exact

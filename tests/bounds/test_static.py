@@ -10,6 +10,7 @@ import pytest
 from cbsolve.bounds.static import collisions, counting_lower, separates, solve_static
 from cbsolve.cli import main
 from cbsolve.codes import CodeSpace
+from cbsolve.deadline import Deadline
 from cbsolve.scoring import score_matrix
 from cbsolve.variant import Variant
 
@@ -29,7 +30,7 @@ def exhaustive_static(variant: Variant) -> int:
 @pytest.mark.parametrize("colours", [2, 3, 4, 5])
 def test_mastermind_two_pegs_matches_exhaustive_search(colours):
     v = Variant(2, "123456789"[:colours], True)
-    result = solve_static(v, time_limit=60)
+    result = solve_static(v, deadline=Deadline.from_limit(60))
     assert result.proved and result.lower == result.upper == exhaustive_static(v)
     space = CodeSpace(v)
     chosen = np.array([space.parse(g) for g in result.guesses], dtype=np.uint8)
@@ -41,7 +42,7 @@ def test_mastermind_two_pegs_matches_exhaustive_search(colours):
                                      Variant(2, "0123", True, no_leading_zero=True)],
                          ids=lambda v: v.describe())
 def test_other_small_games_match_exhaustive_search(variant):
-    result = solve_static(variant, time_limit=60)
+    result = solve_static(variant, deadline=Deadline.from_limit(60))
     assert result.proved and result.upper == exhaustive_static(variant)
 
 
@@ -55,7 +56,7 @@ def test_collisions_and_counting():
 def test_time_limit_reports_an_interval():
     """A zero time limit still returns the verified greedy set and the counting lower bound."""
     v = Variant(3, "123456", True)
-    r = solve_static(v, time_limit=0)
+    r = solve_static(v, deadline=Deadline.from_limit(0))
     space = CodeSpace(v)
     assert separates(v, np.array([space.parse(g) for g in r.guesses], np.uint8), space.codes)
     assert r.lower == counting_lower(216, 9) <= r.upper == len(r.guesses)

@@ -323,7 +323,7 @@ def test_bounds_says_what_it_computes():
     from cbsolve.bounds import compute_bounds
 
     said = []
-    compute_bounds(Variant(3, "012345", False), time_limit=5, progress=said.append)
+    compute_bounds(Variant(3, "012345", False), deadline=Deadline.from_limit(5), progress=said.append)
     assert any("strategy" in s for s in said) and any("partition" in s for s in said)
     assert np.all([isinstance(s, str) for s in said])
 

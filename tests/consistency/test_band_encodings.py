@@ -14,6 +14,7 @@ from testkit import logs
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.backends import SatBackend
 from cbsolve.consistency.sat import CARD_ENCODINGS, FALSE, TRUE, SatOptions, SatSession
+from cbsolve.deadline import Deadline
 from cbsolve.errors import UnknownName
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
@@ -28,7 +29,7 @@ def native_set(log: FeedbackLog) -> list[str]:
 @given(log=logs(), card=st.sampled_from(CARD_ENCODINGS))
 def test_every_encoding_lists_the_native_set(log, card):
     """Full lists (blocking on x) under each encoding equal the filter's set, re-scored."""
-    result = SatBackend(SatOptions(card=card)).solve(log, Query(limit=None, time_limit=30))
+    result = SatBackend(SatOptions(card=card)).solve(log, Query(limit=None), deadline=Deadline.from_limit(30))
     assert sorted(result.secrets) == native_set(log)
     for text in result.secrets:
         code = log.space.parse(text)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from cbsolve.codes import CodeSpace
 from cbsolve.consistency import Query, consistent, get_backend
 from cbsolve.consistency.backends import CpSatBackend, SatBackend
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.scoring import possible_responses
@@ -136,7 +137,7 @@ def test_shortcut_symbols_present_is_wrong_with_repeats():
 def test_hidden_secret_in_a_huge_space_is_found_and_rescored():
     log = hidden_secret_log(Variant(20, string.ascii_uppercase, True), 12, seed=3)
     for solver in ("sat", "cpsat"):
-        r = get_backend(solver).solve(log, Query(limit=3, time_limit=60))
+        r = get_backend(solver).solve(log, Query(limit=3), deadline=Deadline.from_limit(60))
         assert r.status in (Status.FEASIBLE, Status.OPTIMAL) and r.secrets
         rescore(log, r.secrets)
 
@@ -164,7 +165,7 @@ def test_sat_proves_totals_that_ask_for_too_many_symbols_inconsistent(seed):
                             ["".join(letters[:n]) + f":0,{first}",
                              "".join(letters[n:]) + f":0,{n - first + 1}"])
     for solver in ("sat", "cpsat"):
-        r = get_backend(solver).solve(log, Query(limit=1, time_limit=30))
+        r = get_backend(solver).solve(log, Query(limit=1), deadline=Deadline.from_limit(30))
         assert r.status == Status.INFEASIBLE, (solver, log.tokens(), r.notes)
 
 
@@ -174,11 +175,11 @@ def test_time_limit_is_reported_never_silent():
     an engine ends, in wall time: scripts/bench/bench_time_limits.py)."""
     log = hidden_secret_log(Variant(40, string.digits, True), 40, seed=1)   # the hard band
     for solver in ("sat", "cpsat", "native"):
-        r = get_backend(solver).solve(log, Query(limit=1, time_limit=0.0))
+        r = get_backend(solver).solve(log, Query(limit=1), deadline=Deadline.from_limit(0.0))
         assert r.status == Status.UNKNOWN and r.time_limit_hit, (solver, r.status)
         assert r.count is None and any("time limit" in n for n in r.notes)
     for solver in ("sat", "cpsat"):
-        r = get_backend(solver).solve(log, Query(limit=1, time_limit=0.05))
+        r = get_backend(solver).solve(log, Query(limit=1), deadline=Deadline.from_limit(0.05))
         if r.status == Status.UNKNOWN:
             assert r.count is None and any("time limit" in n for n in r.notes)
         else:
@@ -201,7 +202,7 @@ def test_count_beyond_the_cap_uses_ganak():
 
     log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:0,1"])
     n = get_backend("native").solve(log, Query(count=True)).count
-    r = SatBackend().solve(log, Query(count=True, count_cap=50, limit=0, time_limit=60))
+    r = SatBackend().solve(log, Query(count=True, count_cap=50, limit=0), deadline=Deadline.from_limit(60))
     assert (r.count, r.exact, r.status) == (n, True, Status.OPTIMAL)
 
 
@@ -217,7 +218,7 @@ def test_an_enumeration_out_of_its_share_leaves_the_count_to_ganak(monkeypatch, 
     monkeypatch.setattr(time_policy, "ENUMERATE_SHARE", 0.0)
     log = FeedbackLog.parse(Variant.preset("bulls-cows"), entries)
     n = get_backend("native").solve(log, Query(count=True)).count
-    r = SatBackend().solve(log, Query(count=True, limit=0, time_limit=60))
+    r = SatBackend().solve(log, Query(count=True, limit=0), deadline=Deadline.from_limit(60))
     assert (r.count, r.exact, r.time_limit_hit) == (n, True, False)
     assert r.status == (Status.OPTIMAL if n else Status.INFEASIBLE)
     assert not any("consistency is unknown" in note for note in r.notes), r.notes
@@ -233,8 +234,8 @@ def test_approximate_count_is_labelled():
     real = answer.available
     answer.available = lambda name: name != "pyganak" and real(name)
     try:
-        r = SatBackend().solve(log, Query(count=True, count_cap=100, limit=0, time_limit=60,
-                                          approximate=True, seed=1))
+        r = SatBackend().solve(log, Query(count=True, count_cap=100, limit=0,
+                                          approximate=True, seed=1), deadline=Deadline.from_limit(60))
     finally:
         answer.available = real
     assert r.exact is False and r.count < n
@@ -278,7 +279,7 @@ def test_auto_uses_native_when_enumerable_and_a_solver_otherwise(monkeypatch):
                                                                  space40.parse(g)))
                                    for g in guesses])
     _probes(monkeypatch, 0.0)
-    r = consistent(hard, Query(limit=1, time_limit=30), "auto")
+    r = consistent(hard, Query(limit=1), "auto", deadline=Deadline.from_limit(30))
     assert r.backend == "cpsat" and "depth-first search listed only" in r.auto["reason"]
     rescore(hard, r.secrets)
     _probes(monkeypatch, 30.0)
@@ -317,7 +318,7 @@ def test_an_empty_log_counts_the_whole_space_exactly(backend):
     for 10^40 codes (a backend counting one by one stopped at "at least 4e14" after 30 s)."""
     for variant in (Variant.preset("bulls-cows"), Variant(40, "0123456789", True)):
         log = FeedbackLog(variant)
-        r = consistent(log, Query(count=True, limit=3, time_limit=10), backend=backend)
+        r = consistent(log, Query(count=True, limit=3), backend=backend, deadline=Deadline.from_limit(10))
         assert r.exact and r.count == log.space.size and r.status == Status.OPTIMAL
         assert len(r.secrets) == 3 and r.truncated and r.determined is False
         for s in r.secrets:
@@ -368,9 +369,9 @@ def test_native_search_proves_two_entries_on_shared_positions_inconsistent(varia
     """The search propagates each clue alone, so two replies to (nearly) the same guess left it
     an exhaustive search (`unknown` after 10 s, where CP-SAT and PySAT answer in ms)."""
     log = FeedbackLog.parse(variant, tokens)
-    r = get_backend("native").solve(log, Query(limit=1, time_limit=20))
+    r = get_backend("native").solve(log, Query(limit=1), deadline=Deadline.from_limit(20))
     assert r.status == Status.INFEASIBLE, (r.status, r.notes)
-    assert consistent(log, Query(limit=1, time_limit=20), "native").conflict is not None
+    assert consistent(log, Query(limit=1), "native", deadline=Deadline.from_limit(20)).conflict is not None
 
 
 @pytest.mark.parametrize("log", [
@@ -387,7 +388,7 @@ def test_sat_proves_counts_that_cannot_add_up_to_n_inconsistent(log):
     """With repeats the totals constrain the symbols' counts, which add up to N; PySAT's CNF
     lacked that sum (and the counts' order n >= t+1 -> n >= t), so these stayed `unknown`
     after 10 s where the native search and CP-SAT answer in ms."""
-    r = get_backend("sat").solve(log, Query(limit=1, time_limit=20))
+    r = get_backend("sat").solve(log, Query(limit=1), deadline=Deadline.from_limit(20))
     assert r.status == Status.INFEASIBLE, (r.status, r.notes)
 
 
@@ -400,7 +401,7 @@ def test_cpsat_proves_black_peg_counts_adding_to_n_minus_1_inconsistent():
         "3244325155453646:3", "1111111111111111:4", "3333333333333333:2", "2222222222222222:1",
         "1234333436416455:2", "5555555555555555:3", "6641134436126645:2", "6666666666666666:4",
         "4444444444444444:1", "6416343525213511:1"])
-    r = get_backend("cpsat").solve(log, Query(limit=1, time_limit=20))
+    r = get_backend("cpsat").solve(log, Query(limit=1), deadline=Deadline.from_limit(20))
     assert r.status == Status.INFEASIBLE, (r.status, r.notes)
 
 
@@ -418,7 +419,7 @@ def test_a_count_of_zero_by_the_search_is_not_followed_by_a_listing(monkeypatch)
     v = Variant(16, "123456", True, feedback="bulls")
     log = FeedbackLog.parse(v, ["5555555555555555:3", "3333333333333333:6", "1111111111111111:4",
                                 "6666666666666666:4"])
-    r = get_backend("native").solve(log, Query(count=True, time_limit=30))
+    r = get_backend("native").solve(log, Query(count=True), deadline=Deadline.from_limit(30))
     assert r.status == Status.INFEASIBLE and r.count == 0 and r.exact
     assert listings == []
     assert not r.time_limit_hit

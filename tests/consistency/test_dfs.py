@@ -219,7 +219,7 @@ def test_time_limit_is_honoured_and_reported():
     time, is measured by scripts/bench/bench_time_limits.py: docs/benchmarks.md, "Time limits, Ctrl-C
     and input caps")."""
     log, _ = big_log(1, 3, Variant(16, string.ascii_uppercase, True))
-    r = consistent(log, Query(count=True, limit=2, time_limit=0.2), backend="native")
+    r = consistent(log, Query(count=True, limit=2), backend="native", deadline=Deadline.from_limit(0.2))
     assert not r.exact and r.time_limit_hit and r.status == Status.FEASIBLE
     assert r.count >= 2
     assert any("at least" in n for n in r.notes)
@@ -309,10 +309,10 @@ def test_auto_probes_the_search_and_falls_back_to_a_solver(monkeypatch):
     assert r.count == dfs.count(log).count
     _probes(monkeypatch, 0.0)
     hard, secret = big_log(10, 0, Variant(20, string.ascii_uppercase, True))
-    r = consistent(hard, Query(limit=3, time_limit=20), backend="auto")
+    r = consistent(hard, Query(limit=3), backend="auto", deadline=Deadline.from_limit(20))
     assert r.backend == "cpsat" and "depth-first search listed only" in r.auto["reason"]
     rescore(hard, [hard.space.parse(s) for s in r.secrets])
-    assert auto_choice(hard, Query(limit=None, time_limit=20))["backend"] == "sat"
+    assert auto_choice(hard, Query(limit=None), deadline=Deadline.from_limit(20))["backend"] == "sat"
 
 
 def test_listing_everything_is_capped_honestly(monkeypatch):
@@ -328,7 +328,7 @@ def test_sampling_a_set_too_large_to_count_in_time_is_labelled():
     """N=16 of 26 letters with one clue (~10^19 secrets): no exact count in 0.3 s, so the
     sample is CMSGen's near-uniform one, labelled, every secret re-scored."""
     log, _ = big_log(1, 3, Variant(16, string.ascii_uppercase, True))
-    r = NativeBackend("dfs").solve(log, Query(sample=3, seed=2, time_limit=0.3))
+    r = NativeBackend("dfs").solve(log, Query(sample=3, seed=2), deadline=Deadline.from_limit(0.3))
     assert not r.exact and r.time_limit_hit and len(r.secrets) >= 1
     assert "uniform" in r.sampling and "exact uniform" not in r.sampling
     rescore(log, [log.space.parse(s) for s in r.secrets])
@@ -437,14 +437,14 @@ def test_max_lies_beyond_the_filter_uses_the_search(monkeypatch):
     log = FeedbackLog(v)
     for i, e in enumerate(true_log):
         log.add(e.text, e.bulls + (i == 3) * (1 if e.bulls + e.cows < 16 else -1), e.cows)
-    r = consistent_with_lies(log, 1, Query(limit=None, time_limit=60))
+    r = consistent_with_lies(log, 1, Query(limit=None), deadline=Deadline.from_limit(60))
     assert r.auto["backend"] == "native" and r.exact
     assert log.space.format(secret) in r.secrets
     for s in r.secrets:
         code = log.space.parse(s)
         wrong = sum(score(v, code, x.guess) != (x.bulls, x.cows) for x in log)
         assert wrong <= 1
-    sat = consistent_with_lies(log, 1, Query(count=True, limit=0, time_limit=60), "sat")
+    sat = consistent_with_lies(log, 1, Query(count=True, limit=0), "sat", deadline=Deadline.from_limit(60))
     assert sat.exact and sat.count == r.count
 
 

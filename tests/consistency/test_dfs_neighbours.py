@@ -57,7 +57,7 @@ def test_walk_stops_in_a_sparse_set_and_the_solver_completes_it():
 
     log, _ = random_log(Variant(8, "123456", True), 4, 1)
     want = dfs.count(log).count
-    r = get_backend("sat").solve(log, Query(limit=want + 5, time_limit=60))
+    r = get_backend("sat").solve(log, Query(limit=want + 5), deadline=Deadline.from_limit(60))
     assert r.exact and r.count == want == len(set(r.secrets))
 
 

@@ -107,7 +107,7 @@ def test_conflict_and_corrections_in_a_huge_space():
     e = log.entries[3]
     log.entries[3] = Feedback(e.guess, e.text, e.bulls, e.cows + (1 if e.bulls + e.cows < 20 else -1))
     log.add(log.entries[3].text, e.bulls, e.cows)           # the same guess, the true reply
-    r = consistent(log, Query(limit=1, time_limit=60), "auto")
+    r = consistent(log, Query(limit=1), "auto", deadline=Deadline.from_limit(60))
     assert r.status == Status.INFEASIBLE and r.backend in ("sat", "cpsat")
     assert r.conflict == [4, 9]
     # either reply alone could be the wrong one: both are named, each option re-checked alone
@@ -118,7 +118,7 @@ def test_conflict_and_corrections_in_a_huge_space():
         b, c = (int(x) for x in fix["to"].split(","))
         old = fixed[fix["entry"] - 1]
         fixed[fix["entry"] - 1] = Feedback(old.guess, old.text, b, c)
-        again = consistent(FeedbackLog(v, fixed), Query(limit=1, time_limit=60), "cpsat")
+        again = consistent(FeedbackLog(v, fixed), Query(limit=1), "cpsat", deadline=Deadline.from_limit(60))
         assert again.status in (Status.FEASIBLE, Status.OPTIMAL)
 
 
@@ -165,7 +165,7 @@ def test_an_inconsistent_log_beyond_the_filter_is_diagnosed_by_the_search(monkey
     # "Diagnosis")
     monkeypatch.setattr(diagnosis, "_conflict_solvers", solvers_asked)
     monkeypatch.setattr(diagnosis, "_corrections_cpsat", solvers_asked)
-    r = consistent(log, Query(limit=1, determined=False, time_limit=30), "auto")
+    r = consistent(log, Query(limit=1, determined=False), "auto", deadline=Deadline.from_limit(30))
     assert r.status == Status.INFEASIBLE and r.conflict == [2, 3]
     assert r.corrections and all(f["replies"] == 1 and f["entry"] in (2, 3)
                                  for f in r.corrections)
@@ -186,7 +186,7 @@ def test_a_deletion_test_the_search_finds_hard_goes_to_sat(monkeypatch):
     from cbsolve.deadline import Deadline
 
     log = FeedbackLog.from_file(Variant(16, "123456", True), ONE_GUESS_TWICE)
-    assert conflict_search(log, "native", 20) == ([6, 7], True)
+    assert conflict_search(log, "native", deadline=Deadline.from_limit(20)) == ([6, 7], True)
     tries, by_sat = [], []
     sat_solve = SatSession.solve
     monkeypatch.setattr(SatSession, "solve", lambda self, assumptions, deadline=None:
@@ -199,7 +199,7 @@ def test_a_deletion_test_the_search_finds_hard_goes_to_sat(monkeypatch):
 
 def test_conflict_search_reports_unproved_minimality_on_timeout():
     log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:4,0", "0123:0,4"])
-    conflict, minimal = conflict_search(log, "sat", time_limit=30)
+    conflict, minimal = conflict_search(log, "sat", deadline=Deadline.from_limit(30))
     assert (conflict, minimal) == ([1, 2], True)
 
 
@@ -316,18 +316,21 @@ def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict(monkeypatc
 
     monkeypatch.setattr(time_policy, "CHECK_SECONDS", 30.0)   # the mechanism, not its budget
     log, doctored = bulls_overflow_log()
-    count = Query(count=True, time_limit=30)
-    assert auto_choice(log, count)["backend"] == "sat"       # which said `unknown` here
+    count = Query(count=True)
+    # which said `unknown` here
+    assert auto_choice(log, count, deadline=Deadline.from_limit(30))["backend"] == "sat"
     # so auto asks CP-SAT first
     assert _proved_none_first(log, count, Deadline.from_limit(30)).status == Status.INFEASIBLE
-    conflict, minimal = conflict_search(log, "cpsat", 60)
+    conflict, minimal = conflict_search(log, "cpsat", deadline=Deadline.from_limit(60))
     assert minimal and set(conflict) & set(doctored)
     from cbsolve.consistency import get_backend
 
-    cpsat, check = get_backend("cpsat"), Query(limit=1, determined=False, time_limit=30)
-    assert cpsat.solve(log.subset(conflict), check).status == Status.INFEASIBLE
+    cpsat, check = get_backend("cpsat"), Query(limit=1, determined=False)
+    assert cpsat.solve(log.subset(conflict), check,
+                       deadline=Deadline.from_limit(30)).status == Status.INFEASIBLE
     for k in conflict:
-        rest = cpsat.solve(log.subset([j for j in conflict if j != k]), check)
+        rest = cpsat.solve(log.subset([j for j in conflict if j != k]), check,
+                           deadline=Deadline.from_limit(30))
         assert rest.status in (Status.FEASIBLE, Status.OPTIMAL), (conflict, k)
 
 
@@ -342,7 +345,7 @@ def test_solvers_find_the_conflict_of_colour_counts_that_miss_a_peg():
         "1234333436416455:2", "5555555555555555:3", "6641134436126645:2", "6666666666666666:4",
         "4444444444444444:1", "6416343525213511:1"])
     for backend in ("cpsat", "sat"):
-        assert conflict_search(log, backend, 30) == ([2, 3, 4, 6, 8, 9], True)
+        assert conflict_search(log, backend, deadline=Deadline.from_limit(30)) == ([2, 3, 4, 6, 8, 9], True)
 
 
 def test_the_deletion_makes_no_test_after_the_deadline():

@@ -13,6 +13,7 @@ from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.blocks import Completions, suffix_length
 from cbsolve.consistency.counting import cnf_of
 from cbsolve.consistency.sat import FALSE, TRUE, SatSession
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog
 from cbsolve.variant import Variant
 
@@ -92,7 +93,7 @@ def test_near_uniform_sampling_in_a_huge_space_is_labelled_and_rescored():
 
     v = Variant(30, string.ascii_uppercase, True)
     log = FeedbackLog.parse(v, ["ABCDEFGHIJKLMNOPQRSTUVWXYZABCD:3,5"])
-    r = get_backend("sat").solve(log, Query(sample=4, seed=2, time_limit=4))
+    r = get_backend("sat").solve(log, Query(sample=4, seed=2), deadline=Deadline.from_limit(4))
     assert "CMSGen" in r.sampling and "with replacement" in r.sampling and len(r.secrets) == 4
     for text in r.secrets:
         assert score(v, log.space.parse(text), log[0].guess) == (3, 5)
@@ -104,7 +105,6 @@ def test_near_uniform_sampling_in_a_huge_space_is_labelled_and_rescored():
 def test_local_neighbours_are_consistent_codes_of_the_variant(variant):
     from cbsolve.consistency.native import consistent_indices
     from cbsolve.consistency.neighbours import local_neighbours, neighbour_codes
-    from cbsolve.deadline import Deadline
     from cbsolve.feedback import FeedbackLog
     from cbsolve.rule import score
 

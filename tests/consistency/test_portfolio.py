@@ -15,6 +15,7 @@ from testkit import consistent_with, hidden_secret_log, logs
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.backends import CpSatBackend
 from cbsolve.consistency.portfolio import PortfolioOracle, PortfolioShape
+from cbsolve.deadline import Deadline, clear_stop, request_stop
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
 from cbsolve.status import Status
@@ -51,7 +52,7 @@ def test_portfolio_agrees_with_native(log, shape, limit, determined):
 def test_the_note_names_the_engine():
     variant = Variant(40, string.digits, True)
     log = _hidden(variant, 20, seed=3)
-    r = CpSatBackend().solve(log, Query(limit=1, determined=False, time_limit=30))
+    r = CpSatBackend().solve(log, Query(limit=1, determined=False), deadline=Deadline.from_limit(30))
     assert r.status in (Status.OPTIMAL, Status.FEASIBLE)
     assert any("found by" in n for n in r.notes)
     assert consistent_with(log, log.space.parse(r.secrets[0]))
@@ -61,18 +62,17 @@ def test_time_limit_is_honoured_on_a_hard_instance():
     """The hard band (N=40, 40 guesses): a budget already spent, or a stop request, ends the
     race of both engines on its time-out path; a 1 s limit answers or says so (the wall time
     past the limit: scripts/bench/bench_time_limits.py)."""
-    from cbsolve.deadline import clear_stop, request_stop
 
     log = _hidden(Variant(40, string.digits, True), 40, seed=1)
-    spent = CpSatBackend().solve(log, Query(limit=1, time_limit=0.0))
+    spent = CpSatBackend().solve(log, Query(limit=1), deadline=Deadline.from_limit(0.0))
     assert spent.status == Status.UNKNOWN and spent.time_limit_hit and spent.count is None
     request_stop()
     try:
-        stopped = CpSatBackend().solve(log, Query(limit=1, time_limit=None))
+        stopped = CpSatBackend().solve(log, Query(limit=1), deadline=Deadline.from_limit(None))
     finally:
         clear_stop()
     assert stopped.status == Status.UNKNOWN and stopped.count is None
-    r = CpSatBackend().solve(log, Query(limit=1, time_limit=1.0))
+    r = CpSatBackend().solve(log, Query(limit=1), deadline=Deadline.from_limit(1.0))
     if r.status == Status.UNKNOWN:
         assert r.time_limit_hit and r.count is None
     for text in r.secrets:
@@ -85,7 +85,6 @@ def test_blocked_prefixes_reach_the_local_search():
     log = _hidden(variant, 3, seed=2)
     truth = get_backend("native").solve(log, Query(limit=None)).secrets
     from cbsolve.consistency.cpsat import CpSatOracle, model_for
-    from cbsolve.deadline import Deadline
 
     oracle = PortfolioOracle(CpSatOracle(model_for(log)), log)
     got = []

@@ -7,6 +7,7 @@ import importlib
 import numpy as np
 import pytest
 
+from cbsolve.deadline import Deadline
 from cbsolve.status import Status, StopReason
 from cbsolve.variant import Variant
 
@@ -143,7 +144,7 @@ def test_a_time_limit_and_a_stop_request_reach_the_result_as_such():
 
     game = Variant.preset("bulls-cows")
     for solve in (solve_worst, solve_expected):
-        res = solve(game, workers=1, time_limit=0.3)
+        res = solve(game, workers=1, deadline=Deadline.from_limit(0.3))
         assert not res.proved and res.stop is StopReason.TIME
         assert res.to_json()["time_limit_hit"] is True and not res.interrupted
         clear_stop()

@@ -8,6 +8,7 @@ from testkit import local_dask_client
 
 from cbsolve.certify import verify
 from cbsolve.cli import main
+from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog
 from cbsolve.search import distributed
 from cbsolve.search.distributed import DistributedExpected
@@ -125,7 +126,7 @@ def test_a_scheduler_that_never_answers_is_given_up_at_the_time_limit():
 
 def test_time_limit_reports_not_proved(client):
     result = DistributedExpected(client, Variant.preset("mastermind"), None, "all",
-                                 time_limit=0.001).run()
+                                 deadline=Deadline.from_limit(0.001)).run()
     assert not result.proved and any("time limit" in note for note in result.notes)
 
 
@@ -167,7 +168,8 @@ def test_a_time_limit_leaves_a_sound_answer_that_says_why(client, limit):
     from cbsolve.status import Status, StopReason
 
     one = solve_expected(SMALL, workers=1, progress=False)
-    res = DistributedExpected(client, SMALL, None, "all", limit).run()
+    res = DistributedExpected(client, SMALL, None, "all",
+                              deadline=Deadline.from_limit(limit)).run()
     if res.proved:
         assert (res.total, res.status, res.stop) == (one.total, Status.OPTIMAL, None)
     else:
@@ -186,7 +188,7 @@ def test_a_time_limited_worst_case_search_reports_the_interval_proved(client, va
     from cbsolve.status import Status, StopReason
 
     one = solve_worst(variant, workers=1)
-    res = solve_worst_distributed(client, variant, time_limit=1e-3)
+    res = solve_worst_distributed(client, variant, deadline=Deadline.from_limit(1e-3))
     if res.proved:
         assert (res.worst, res.stop) == (one.worst, None)
     else:
@@ -218,7 +220,6 @@ def test_the_winning_tree_fetch_honours_a_passed_deadline(client):
     # The last phase of the distributed worst search (the winning guess's tree, built by a task)
     # waits in short steps: a deadline already passed (or Ctrl-C, which expires every deadline)
     # stops it and cancels the task, where a blocked result() held Ctrl-C for seconds.
-    from cbsolve.deadline import Deadline
     from cbsolve.search.distributed.cluster import _Stopped
     from cbsolve.search.distributed.worst import _winning_tree
     from cbsolve.search.worst.kernel import _Native

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cbsolve.deadline import Deadline
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.expected.search import _Search
 from cbsolve.variant import Variant
@@ -31,5 +32,5 @@ def test_a_passed_deadline_stops_the_greedy_value():
 def test_a_search_whose_time_is_over_reports_no_greedy_value():
     # the limit is spent before the search starts: the greedy value is not computed (it used
     # to run whole, and its tree after it, whatever the limit)
-    res = solve_expected(GAME, time_limit=PASSED, workers=1)
+    res = solve_expected(GAME, deadline=Deadline.from_limit(PASSED), workers=1)
     assert not res.proved and res.upper is None and res.tree is None

@@ -14,6 +14,7 @@ import pytest
 from testkit import load_script
 
 from cbsolve.certify import verify
+from cbsolve.deadline import Deadline
 from cbsolve.search import SearchInterrupted
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.expected.search import _Search
@@ -100,7 +101,7 @@ def test_a_time_limit_during_the_first_scan_leaves_an_interval(monkeypatch):
     labelled the greedy strategy (447) optimal."""
     full = _full(GAME)
     _stop_before(monkeypatch, "scan")
-    res = solve_expected(GAME, workers=1, time_limit=60)
+    res = solve_expected(GAME, workers=1, deadline=Deadline.from_limit(60))
     _assert_sound(res, GAME, full.total)
     assert not res.proved and res.tree["proved"] is False
     assert res.stop is StopReason.TIME and res.to_json()["time_limit_hit"] is True
@@ -170,7 +171,6 @@ def test_a_deadline_passed_while_the_driver_refines_guesses_stops_it():
     no guess is refined and the class reports a stop."""
     import numpy as np
 
-    from cbsolve.deadline import Deadline
 
     counted = {"lower_bound": 0}
     search = _Search(GAME, None, "all", 2, True, {}, 1000, split_min=2)

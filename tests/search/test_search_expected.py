@@ -167,7 +167,7 @@ def test_mastermind_4_6_at_most_5_guesses():  # ~1 s
 def test_bulls_cows_4_10():
     # Tanaka (1996): the optimal expected case of Bulls & Cows 4/10 is 26274/5040 = 5.213.
     v = Variant.preset("bulls-cows")
-    result = solve_expected(v, progress=False, time_limit=3600)
+    result = solve_expected(v, progress=False, deadline=Deadline.from_limit(3600))
     assert result.proved and result.total == 26274
     check(result, v)
 
@@ -178,7 +178,7 @@ def test_time_limit_returns_proved_bounds():
     a strategy and an interval around the optimum; or, stopped before any strategy, only a
     lower bound. Each stop says so in a note."""
     v = Variant.preset("mastermind")
-    result = solve_expected(v, time_limit=0.05, progress=False, workers=1)
+    result = solve_expected(v, deadline=Deadline.from_limit(0.05), progress=False, workers=1)
     if result.proved:  # a very fast machine: then it must be the optimum
         assert result.status is Status.OPTIMAL and result.total == 5625
         return

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from testkit import TINY, informative_splits, replay
 
 from cbsolve.codes import CodeSpace
+from cbsolve.deadline import Deadline
 from cbsolve.errors import InvalidVariant
 from cbsolve.rule import score
 from cbsolve.search.expected import PRUNINGS, solve_expected
@@ -194,6 +195,7 @@ def test_tie_breaks_not_started_without_time_to_set_them_up(monkeypatch):
     from cbsolve.search import worst
 
     monkeypatch.setattr(time_policy, "TIES_SETUP_FACTOR", 1e9)
-    r = worst.solve_worst(Variant.preset("mastermind"), time_limit=600, ties=True, workers=1)
+    r = worst.solve_worst(Variant.preset("mastermind"), deadline=Deadline.from_limit(600), ties=True,
+                          workers=1)
     assert r.proved and r.worst == 5
     assert any("too little to start the tie-break search" in n for n in r.notes)

@@ -7,6 +7,7 @@ import pytest
 from cbsolve.capacity import capacity
 from cbsolve.certify import verify
 from cbsolve.codes import CodeSpace
+from cbsolve.deadline import Deadline
 from cbsolve.errors import CbsolveError
 from cbsolve.rule import score
 from cbsolve.search.worst import solve_worst
@@ -124,7 +125,7 @@ def test_max_depth_below_optimum_is_certified_infeasible():
 
 
 def test_time_limit_reports_bounds():
-    result = solve_worst(Variant.preset("bulls-cows"), time_limit=0.05, workers=1)
+    result = solve_worst(Variant.preset("bulls-cows"), deadline=Deadline.from_limit(0.05), workers=1)
     assert not result.proved
     assert result.lower is not None and result.lower <= 7
     if result.upper is not None:  # the greedy tree finished before the limit

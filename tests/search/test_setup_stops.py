@@ -124,7 +124,7 @@ def _counting_bound(objective):
     if objective == "worst":
         n, replies = CodeSpace(TWO_BLOCKS).size, len(possible_responses(TWO_BLOCKS))
         return next(k for k in range(1, n + 1) if capacity(k, replies) >= n)
-    reference = solve_expected(TWO_BLOCKS, time_limit=1e-9, replies="on-the-fly")
+    reference = solve_expected(TWO_BLOCKS, deadline=Deadline.from_limit(1e-9), replies="on-the-fly")
     assert reference.status is Status.UNKNOWN and reference.upper is None
     return reference.lower
 
@@ -135,7 +135,7 @@ def test_a_search_stopped_in_its_setup_reports_the_counting_bound(objective):
     from cbsolve.search.worst import solve_worst
 
     solve = solve_worst if objective == "worst" else solve_expected
-    result = solve(TWO_BLOCKS, time_limit=1e-9)
+    result = solve(TWO_BLOCKS, deadline=Deadline.from_limit(1e-9))
     assert result.status is Status.UNKNOWN and not result.proved
     assert (result.lower, result.upper) == (_counting_bound(objective), None)
     assert result.stop is StopReason.TIME and not result.interrupted
@@ -168,7 +168,7 @@ def test_a_search_from_a_position_stopped_in_its_setup(objective):
     from cbsolve.search.position import Position, solve_from
 
     position = Position.from_log(FeedbackLog.parse(TWO_BLOCKS, ["12345:1,1"]))
-    result = solve_from(position, objective, time_limit=1e-9)
+    result = solve_from(position, objective, deadline=Deadline.from_limit(1e-9))
     assert result.status is Status.UNKNOWN and result.stop is StopReason.TIME
     assert result.lower is not None and result.upper is None
     assert any("during the set-up" in note for note in result.notes)

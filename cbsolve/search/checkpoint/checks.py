@@ -22,6 +22,8 @@ import numpy as np
 from ...certify import Invalid, measure_tree
 from ...codes import CodeSpace
 from ...errors import CbsolveError
+from ...scoring import score_against
+from ...variant import Variant
 
 
 class Contradiction(Exception):
@@ -30,8 +32,6 @@ class Contradiction(Exception):
 
 def check_state(ident: dict, state: dict) -> None:
     """Raise :class:`Contradiction` if ``state`` does not fit the search ``ident`` names."""
-    from ...variant import Variant
-
     try:
         variant = Variant.from_dict(ident["variant"])
     except (KeyError, TypeError, ValueError, CbsolveError) as exc:
@@ -94,8 +94,6 @@ class _View:
 
     def reply_class(self, g1: int, reply: int, where: str) -> np.ndarray:
         """The secrets that give ``reply`` to first guess ``g1`` (none: a contradiction)."""
-        from ...scoring import score_against
-
         everyone = np.arange(self.n)
         replies = score_against(self.variant, tuple(self.space.codes[g1]), self.space.codes)
         members = everyone[replies == reply]

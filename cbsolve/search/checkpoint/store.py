@@ -23,7 +23,8 @@ import json
 import threading
 from pathlib import Path
 
-from ...errors import CbsolveError
+from ...errors import CbsolveError, InvalidVariant
+from ...variant import Variant
 from ..worst import shard_files as files
 
 #: Version 2: a class of a second guess being expanded may be recorded by its value
@@ -55,8 +56,6 @@ def identity(variant, objective: str, guesses: str, max_depth: int | None,
 
 def refuse(*, position: bool, plan: bool = False) -> None:
     """InvalidVariant (:data:`NOT_CHECKPOINTED`) for a search no checkpoint covers."""
-    from ...errors import InvalidVariant
-
     if position or plan:
         raise InvalidVariant(NOT_CHECKPOINTED)
 
@@ -125,8 +124,6 @@ def read(directory) -> dict:
 
 
 def describe(ident: dict) -> str:
-    from ...variant import Variant
-
     try:
         name = Variant.from_dict(ident["variant"]).describe()
     except (KeyError, TypeError, ValueError, CbsolveError):

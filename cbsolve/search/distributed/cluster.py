@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import threading
 
-from ...deadline import POLL_SECONDS, Deadline, stop_requested
+from ...deadline import POLL_SECONDS, Deadline, stop_requested, stopped_by
+from ...errors import Expired
+from ...workers import connect, default_workers
 
 
-class _Stopped(Exception):
-    """The time limit ran out in a task (or in the driver)."""
+class _Stopped(Expired):
+    """The time limit ran out in a task (or in the driver), or Ctrl-C came."""
+
+    def __init__(self) -> None:
+        super().__init__("the distributed search stopped", stopped_by())
 
 
 def wait_any(futures: list, deadline: Deadline) -> set:
@@ -72,8 +77,6 @@ class cluster_client:
         self.closing: threading.Thread | None = None  # the background close after a stop
 
     def __enter__(self):
-        from ...workers import connect, default_workers
-
         if self.scheduler != "local":
             self.client = connect(self.scheduler, self.deadline)
             return self.client

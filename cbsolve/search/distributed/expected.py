@@ -37,9 +37,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ... import time_policy
-from ...deadline import Deadline, stopped_by
+from ...deadline import UNLIMITED, Deadline, stopped_by
 from ...status import Status, StopReason
 from ...variant import Variant
+from ..expected.kernel import INF_T, INF_W, _NoGreedyTree
 from ..result import SearchResult
 from .cluster import _Stopped, cluster_client, wait_any
 from .expected_tasks import solve_class, solve_guess
@@ -72,13 +73,12 @@ class DistributedExpected:
     """The driver: first (and second) guesses here, classes on the cluster's workers."""
 
     def __init__(self, client, variant: Variant, max_depth: int | None, guesses: str,
-                 time_limit: float | None = None, split: Split = Split(),
-                 deadline: Deadline | None = None, trace=None):
+                 split: Split = Split(), deadline: Deadline | None = None, trace=None):
         self.client = client
         self.variant = variant
         self.max_depth = max_depth
         self.guesses = guesses
-        self.deadline = Deadline.given(deadline, time_limit)
+        self.deadline = deadline or UNLIMITED
         self._search = None     # ordering and bounds (:attr:`search`)
         self._replies = "auto"
         self.split = split
@@ -140,8 +140,6 @@ class DistributedExpected:
         guess and its solved classes (or None and (tree, histogram), the guesses in flight:
         :meth:`_in_flight`); else (a proved lower bound >= budget, None, None).
         ``greedy``: the set's greedy value when the caller has it (False: computed here)."""
-        from ..expected.kernel import INF_T, INF_W
-
         s = self.search
         if greedy is False:
             greedy = s.solver.greedy_value(members, depth, s.played_mask(history))
@@ -290,8 +288,6 @@ class DistributedExpected:
         0123: 23 s of 43 s as one task), and the other guesses are then sent with that value
         as their budget."""
         import heapq
-
-        from ..expected.kernel import INF_T, INF_W
 
         s, members = self.search, c.members
         self.splits += 1
@@ -448,7 +444,6 @@ class DistributedExpected:
     def _greedy_tree(self, result: SearchResult, members: np.ndarray, history: list[int]):
         """The greedy strategy's tree from the searched set (depths counted from it)."""
         from ...tree import make_tree
-        from ..expected.kernel import _NoGreedyTree
 
         s = self.search
         s._wins = {}
@@ -471,7 +466,6 @@ class DistributedExpected:
     def run(self, members: np.ndarray | None = None, history: list[int] | None = None
             ) -> SearchResult:
         from ...tree import make_tree
-        from ..expected.kernel import INF_T, INF_W
 
         started = time.perf_counter()
         if self._search is None:    # the driver's replies: on the fly for guesses in flight
@@ -534,15 +528,14 @@ class DistributedExpected:
 
 def solve_expected_distributed(variant: Variant, scheduler: str, *, workers: int | None = None,
                                max_depth: int | None = None, guesses: str = "all",
-                               time_limit: float | None = None, root=None,
-                               deadline: Deadline | None = None, trace=None,
+                               root=None, deadline: Deadline | None = None, trace=None,
                                checkpoint=None) -> SearchResult:
     """The expected-case optimum on the Dask cluster at ``scheduler`` (an address, or "local":
     a local cluster of ``workers`` one-thread processes); ``root`` a position to start from;
-    ``deadline`` (else ``time_limit`` seconds) counts the cluster's start; ``trace`` a
+    ``deadline`` (None: no limit) counts the cluster's start; ``trace`` a
     :class:`.trace.Trace` that records the run's tasks; ``checkpoint`` (a
     :class:`cbsolve.search.checkpoint.Checkpoint`): the settled tasks' results recorded."""
-    deadline = Deadline.given(deadline, time_limit)
+    deadline = deadline or UNLIMITED
     result = None
     try:
         with cluster_client(scheduler, workers, deadline=deadline) as client:

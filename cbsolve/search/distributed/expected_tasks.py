@@ -16,6 +16,8 @@ import numpy as np
 
 from ...deadline import Deadline
 from ...variant import Variant
+from ..expected.kernel import INF_T
+from ..position import expected_search, solve_set, subtree
 
 #: On a worker thread: its search for the current game ((variant, cap, guesses), search). One
 #: per thread, as a search builds trees in Python-side state (a threaded worker would race).
@@ -24,8 +26,6 @@ _WORKER = threading.local()
 
 def _search(variant_dict: dict, max_depth, guesses: str):
     """This thread's search for the game (built once, its table reused across tasks)."""
-    from ..position import expected_search
-
     key = (json.dumps(variant_dict, sort_keys=True), max_depth, guesses)
     if getattr(_WORKER, "key", None) != key:
         _WORKER.key, _WORKER.search = None, None      # free the previous game's matrix first
@@ -77,9 +77,6 @@ def solve_class(spec: dict) -> dict:
     ``spec``: variant (dict), max_depth, guesses, members and history (code indices), depth
     (guesses left under the cap, 0: none), budget [total, worst], seconds (time left or None).
     """
-    from ..expected.kernel import INF_T
-    from ..position import solve_set, subtree
-
     clock = _TaskClock()
     search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
     solver = search.solver
@@ -111,8 +108,6 @@ def solve_guess(spec: dict) -> dict:
     """A Dask task: guess ``spec["guess"]`` at a set, its classes solved here one by one within
     the budget (the expansion step of the core's best-first search); exact value and subtree
     when it beats the budget, else a proved lower bound >= the budget."""
-    from ..position import solve_set, subtree
-
     clock = _TaskClock()
     search = _search(spec["variant"], spec["max_depth"], spec["guesses"])
     solver = search.solver

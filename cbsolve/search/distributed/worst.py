@@ -23,18 +23,21 @@ import threading
 import numpy as np
 
 from ...capacity import worst_lower
-from ...deadline import Deadline, stopped_by
+from ...deadline import UNLIMITED, Deadline, stopped_by
 from ...status import Status, StopReason
 from ...variant import Variant
+from ...workers import resolve
 from ..result import SearchResult, Verdict
+from .cluster import _Stopped, wait_any
+from .expected_tasks import _worker_name
+from ..worst.kernel import _Native
+from ..worst.trees import _certificate, _depth, _fill_stats, _tree_doc
 
 _WORKER = threading.local()   # per worker thread: (game key, native worst-case search)
 _SENT = itertools.count(1)    # tasks sent by this process: the last part of their keys
 
 
 def _native(variant_dict: dict, guesses: str):
-    from ..worst.kernel import _Native
-
     key = (json.dumps(variant_dict, sort_keys=True), guesses)
     if getattr(_WORKER, "key", None) != key:
         _WORKER.key, _WORKER.native = None, None
@@ -49,8 +52,6 @@ def decide_guess(spec: dict) -> dict:
     (docs/tree-format.md nodes, depths from the class) when they do."""
     import time
 
-    from .expected_tasks import _worker_name
-
     started, cpu = time.perf_counter(), time.process_time()
     out = _decide_guess(spec)
     out.update(cpu=time.process_time() - cpu, seconds=time.perf_counter() - started,
@@ -59,8 +60,6 @@ def decide_guess(spec: dict) -> dict:
 
 
 def _decide_guess(spec: dict) -> dict:
-    from ..worst.trees import _tree_doc
-
     variant = Variant.from_dict(spec["variant"])
     native = _native(spec["variant"], spec["guesses"])
     g, left = int(spec["guess"]), int(spec["left"])
@@ -86,22 +85,19 @@ def _decide_guess(spec: dict) -> dict:
 def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
                             max_depth: int | None = None, certificate: bool = True,
                             workers: int | None = None, root=None,
-                            time_limit: float | None = None,
                             deadline: Deadline | None = None, trace=None,
                             checkpoint=None) -> SearchResult:
     """Fewest guesses in the worst case (from ``root``, a position, when given), decided on the
     cluster of ``client``; tree and certificate as :func:`cbsolve.search.worst.solve_worst`.
-    Stopped by ``deadline`` (else ``time_limit`` seconds) or Ctrl-C: the interval proved (the
+    Stopped by ``deadline`` (None: no limit) or Ctrl-C: the interval proved (the
     depths refuted so far, the greedy tree's depth) and, after a time limit, the greedy tree.
     ``trace``: a :class:`.trace.Trace` that records the tasks (a group a depth).
     ``checkpoint`` (:class:`cbsolve.search.checkpoint.Checkpoint`, whole game): the decided
     tasks recorded there, those it holds not sent again; written on every stop."""
     import time
 
-    from .cluster import _Stopped
-
     started = time.perf_counter()
-    deadline = Deadline.given(deadline, time_limit)
+    deadline = deadline or UNLIMITED
     steps = None if checkpoint is None else checkpoint.dask_worst_steps()
     result = None
     try:
@@ -121,8 +117,6 @@ def solve_worst_distributed(client, variant: Variant, *, guesses: str = "all",
 
 def _stopped(variant, result, guesses, started):
     import time
-
-    from ..worst.trees import _depth, _fill_stats, _tree_doc
 
     result.stop = stopped_by()
     result.interrupted = result.stop is StopReason.INTERRUPTED
@@ -144,11 +138,6 @@ def _stopped(variant, result, guesses, started):
 def _solve(client, variant, guesses, max_depth, certificate, workers, root, deadline, started,
            trace=None, steps=None):
     import time
-
-    from ...workers import resolve
-    from ..worst.kernel import _Native
-    from ..worst.trees import _depth
-    from .cluster import _Stopped
 
     threads = resolve(workers)
     native = _Native(variant, guesses, {}, threads, root=root, deadline=deadline)
@@ -204,8 +193,6 @@ def _finish(client, variant, guesses, certificate, max_depth, native, greedy, wi
             result, deadline, trace=None) -> None:
     """The decided answer's tree and certificate (``optimum`` None: none within max_depth),
     both within ``deadline`` (a tree cut short raises _Stopped: the caller reports the value)."""
-    from ..worst.trees import _certificate, _fill_stats, _tree_doc
-
     if optimum is None:   # no strategy within max_depth: certificate for max_depth
         result.notes.append(f"no strategy finds every secret within {max_depth} guesses")
         if certificate:
@@ -269,8 +256,6 @@ def _decide(client, variant, guesses, members, history, order, d, deadline,
             trace=None, steps=None) -> tuple[int | None, int]:
     """(a first guess with which ``d`` guesses suffice, or None: proved, none does; the tasks
     sent). With ``steps`` (a checkpoint's), only the guesses it has not decided are sent."""
-    from .cluster import wait_any
-
     if steps is not None:
         if steps.depth_refuted(d) or steps.winner(d) is not None:
             return steps.winner(d), 0
@@ -309,7 +294,6 @@ def _winning_tree(client, variant, native, guesses, g, d, deadline, trace=None) 
     """The tree of winning guess ``g``, built by a task; waited for in short steps (a blocked
     ``result()`` held Ctrl-C for seconds), cancelled at the deadline or on a stop."""
     from ...tree import make_tree
-    from .cluster import wait_any
 
     if trace is not None:
         trace.group("tree")

@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from ...deadline import Deadline, run_interruptible
+from ...deadline import UNLIMITED, Deadline, run_interruptible
 from ...status import Status
 from ...variant import Variant
 from .. import memory
@@ -19,7 +19,7 @@ from .split import SPLIT_MIN
 
 
 def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: str = "all",
-                   time_limit: float | None = None, workers: int | None = None,
+                   workers: int | None = None,
                    progress: bool | Callable | None = None, prune: dict | None = None,
                    memo_entries: int = 8_000_000, split_min: int = SPLIT_MIN,
                    weights: list[int] | None = None,
@@ -29,7 +29,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
 
     ``guesses``: ``"all"`` codes or only ``"candidates"`` (codes consistent with the replies).
     ``max_depth``: at most this many guesses for every secret (None: no cap).
-    ``deadline`` (the caller's budget; else one of ``time_limit`` seconds, None or 0: none): stop
+    ``deadline`` (the caller's budget; None: no limit): stop
     and return the proved bounds, ``proved=False``.
     ``progress``: True shows a bar on stderr (None: when stderr is a terminal); a callable
     hears ``(phase, depth, counters, lower, upper)`` at every poll of the running search:
@@ -56,7 +56,7 @@ def solve_expected(variant: Variant, *, max_depth: int | None = None, guesses: s
     (:mod:`cbsolve.search.checkpoint.expected`); it is written on every stop.
     """
     started = time.perf_counter()
-    deadline = Deadline.given(deadline, time_limit or None)
+    deadline = deadline or UNLIMITED
     checked = SearchOptions.checked(variant, "expected", PRUNINGS, guesses=guesses,
                                     max_depth=max_depth, prune=prune, workers=workers,
                                     memory_budget=memory_budget, replies=replies,

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...errors import Expired
+from ...scoring import possible_responses
+from ...status import StopReason
 from ...variant import Variant
 
 INF_T = 1 << 60
@@ -25,8 +28,11 @@ def _replies(resp: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.bincount(resp))
 
 
-class _Abandoned(Exception):
+class _Abandoned(Expired):
     """Ctrl-C reached the driver: leave without building a tree."""
+
+    def __init__(self) -> None:
+        super().__init__("the search was interrupted", StopReason.INTERRUPTED)
 
 
 class _NoGreedyTree(Exception):
@@ -51,7 +57,6 @@ def new_solver(variant: Variant, codes: np.ndarray, matrix: np.ndarray | None,
     transposed copy ``prepare()`` must then build (:func:`reply_matrix.prepare`), or scoring
     on the fly (None)."""
     from ..._native.search_expected import Solver
-    from ...scoring import possible_responses
 
     possible = possible_responses(variant)
     return Solver(matrix, codes, variant.n_symbols, 1 if variant.no_leading_zero else 0,

@@ -46,14 +46,10 @@ from ...status import Status, StopReason
 from ...workers import resolve
 from .. import memory, reply_matrix, setup
 from ..result import SearchResult
-from .kernel import INF_T, INF_W, _Abandoned, _Class, _NoGreedyTree, _replies, new_solver
+from .kernel import INF_T, INF_W, _Abandoned, _Class, _replies, new_solver
 from .progress import Counters, _Progress
 from .split import SPLIT_MIN, ParallelSplit
 from .trees import _Trees
-
-#: How a result's note names the stop (the kernel's reason).
-_STOPPED_BY = {StopReason.TIME: "time limit", StopReason.INTERRUPTED: "interrupted",
-               StopReason.STOPPED: "stopped"}
 
 
 class _Search(_Trees):
@@ -265,69 +261,8 @@ class _Search(_Trees):
         finally:
             bar.close()
         self._abandon_if_interrupted()
-        seconds = time.perf_counter() - started
-        self.set_deadline(None)  # clears the stop flag (read above): the tree walk may re-solve
-        lower = min(bounds) if bounds else best
-        if not order and greedy is None and not stopped:   # stopped: the counting bound stands
-            lower = (INF_T, INF_W)
-        proved = not stopped
-        result = SearchResult(objective="expected", status=Status.UNKNOWN, proved=proved,
-                              reply_source=self.reply_source,
-                              secrets=n, max_depth=self.max_depth, guesses=self.pool,
-                              seconds=seconds, nodes=solver.nodes, notes=self.notes,
-                              stop=halted if stopped else None)
-        if best[0] >= INF_T:
-            if lower[0] < INF_T and not proved:  # a bound on the capped total, if one exists
-                result.lower = lower[0]
-            if not proved:   # stopped before any strategy: the result says why and what holds
-                self.notes.append(f"{_STOPPED_BY[result.stop]} before a strategy was found"
-                                  + (f": total at least {result.lower}"
-                                     if result.lower is not None else ""))
-            if proved:
-                result.status = Status.INFEASIBLE
-                self.notes.append(f"no strategy solves every secret in at most {self.max_depth} "
-                                  "guesses" + (" with consistent guesses only" if self.cand_only else ""))
-            return result
-        self._wins = {}
-        stored = None if self.steps is None or best_guess is None else \
-            self.steps.incumbent_tree(best_guess)
-        if stored is not None:   # built when it became the incumbent (this run or before)
-            root, self._wins = stored[0], dict(stored[1])
-        else:
-            root = (self._tree_from(best_guess, best_classes) if best_guess is not None
-                    else self._greedy_tree(everyone, d, []))
-        hist = self._take_histogram(root)
-        total = sum(k * v for k, v in hist.items())
-        worst = max(hist)
-        if (self._value(hist), worst) != tuple(best):
-            raise AssertionError(f"internal error: tree replays to {(total, worst)}, "
-                                 f"search claimed {best}")
-        if partial is not None and any(c.exact for c in partial[1]):
-            # Stopped: the classes solved so far are optimal subtrees; greedy for the rest.
-            self._wins = {}
-            try:
-                mixed = self._mixed_tree(*partial)
-            except _NoGreedyTree:   # no such tree within the cap: keep the incumbent's
-                mixed = None
-            if mixed is not None:
-                mixed_hist = self._take_histogram(mixed)
-                mixed_value = (self._value(mixed_hist), max(mixed_hist))
-                if mixed_value < (self._value(hist), worst):
-                    root, hist = mixed, mixed_hist
-                    total, worst = sum(k * v for k, v in hist.items()), max(hist)
-        result.total, result.worst, result.histogram = total, worst, hist
-        value = self._value(hist)
-        result.upper = value
-        result.lower = value if proved else min(lower[0], value)
-        result.status = Status.OPTIMAL if proved else Status.FEASIBLE
-        if not proved:
-            unit = "weighted total" if self.weights else "total"
-            self.notes.append(f"{_STOPPED_BY[result.stop]}: {unit} in [{result.lower}, "
-                              f"{result.upper}]")
-        result.tree = self._document(root, hist, proved)
-        result.seconds = time.perf_counter() - started
-        result.nodes = solver.nodes
-        return result
+        return self._result(started, everyone, greedy, order, bounds, best, best_guess,
+                            best_classes, stopped, halted, partial)
 
     def counting_bound(self, secrets: int) -> int | None:
         """The fill bound of a set of ``secrets`` (objective units; None: none within the cap)."""

@@ -57,114 +57,140 @@ class ParallelSplit:
         start settled (:func:`_restored`); every guess settled here is reported to it
         (``exact(g, value, tree)``, tree: where to build a new best's subtree, else None;
         ``refuted(g, lower bound)``)."""
-        solver, n, win = self.search.solver, len(members), self.search.variant.win_response
-        cd = self.search._child_depth(d)
+        return _SplitRun(self, members, d, budget, played, history, journal).run()
+
+
+class _SplitRun:
+    """One call of :meth:`ParallelSplit.solve`: the set, its heap of guesses (bound, not a
+    candidate, guess, refined data or None) and the running best the threads share."""
+
+    def __init__(self, split: ParallelSplit, members: np.ndarray, d: int, budget, played: int,
+                 history, journal) -> None:
+        self.split, self.search = split, split.search
+        self.solver, self.members, self.n = self.search.solver, members, len(members)
+        self.d, self.played, self.history, self.journal = d, played, history, journal
+        self.win = self.search.variant.win_response
+        self.cd = self.search._child_depth(d)
         heap = [((lbt, lbw), not cand, int(g), None)
-                for g, lbt, lbw, cand in solver.scan(members, d, played, None, history)]
+                for g, lbt, lbw, cand in self.solver.scan(members, d, played, None, history)]
         heapq.heapify(heap)
-        state = {"best": tuple(budget), "guess": None, "fail": (INF_T, INF_W), "stopped": False,
-                 "refining": 0}
+        self.state = {"best": tuple(budget), "guess": None, "fail": (INF_T, INF_W),
+                      "stopped": False, "refining": 0}
         if journal is not None:
-            heap = _restored(heap, state, *journal.known())
-        lock = threading.Lock()
+            heap = _restored(heap, self.state, *journal.known())
+        self.heap = heap
+        self.lock = threading.Lock()
 
-        def refine(g):
-            resp = self.search.replies(g, members)
-            subs = [members[resp == r] for r in _replies(resp) if r != win]
-            subs.sort(key=len)
-            child_played, child_hist = played | int(self.search.symmask[g]), history + [g]
-            bounds = [solver.lower_bound(c, cd, child_played, child_hist) for c in subs]
-            t = n * self.search._inc(d) + sum(b[0] for b in bounds)
-            w = 1 + max(b[1] for b in bounds) if bounds else 1
-            return (t, w), (subs, bounds, child_played, child_hist)
+    def refine(self, g):
+        """The one-level bound of guess ``g`` (the lower bounds of its classes) and the data
+        its expansion needs."""
+        search, solver, members = self.search, self.solver, self.members
+        resp = search.replies(g, members)
+        subs = [members[resp == r] for r in _replies(resp) if r != self.win]
+        subs.sort(key=len)
+        child_played, child_hist = self.played | int(search.symmask[g]), self.history + [g]
+        bounds = [solver.lower_bound(c, self.cd, child_played, child_hist) for c in subs]
+        t = self.n * search._inc(self.d) + sum(b[0] for b in bounds)
+        w = 1 + max(b[1] for b in bounds) if bounds else 1
+        return (t, w), (subs, bounds, child_played, child_hist)
 
-        def solve_class(g, sub, cb, child_played, child_hist):
-            if len(sub) >= min(self.search.split_min, SPLIT_NESTED) and len(child_hist) < 3:
-                return self.solve(sub, cd, cb, child_played, child_hist,
-                                  None if journal is None else journal.inner(g, sub))
-            return solver.solve(sub, cd, cb[0], cb[1], child_played, None, child_hist)
+    def solve_class(self, g, sub, cb, child_played, child_hist):
+        """One class of ``g`` within the budget ``cb``: split again when large and shallow."""
+        if len(sub) >= min(self.search.split_min, SPLIT_NESTED) and len(child_hist) < 3:
+            return self.split.solve(sub, self.cd, cb, child_played, child_hist,
+                                    None if self.journal is None
+                                    else self.journal.inner(g, sub))
+        return self.solver.solve(sub, self.cd, cb[0], cb[1], child_played, None, child_hist)
 
-        def expand(g, data):
-            subs, bounds, child_played, child_hist = data
-            done, wmax, rest = n * self.search._inc(d), 1, sum(b[0] for b in bounds)
-            solved = {} if journal is None else journal.solved(g)   # before a resume
-            for sub, bound in zip(subs, bounds, strict=True):
-                rest -= bound[0]
-                with lock:
-                    best = state["best"]
-                cb = (best[0] - done - rest, best[1] - 1)
-                value, exact = (bound[0], bound[1]), bound[2]
-                if int(sub[0]) in solved:
-                    value, exact = solved[int(sub[0])], True
-                if value < cb and not exact:
-                    began = time.perf_counter()
-                    out = solve_class(g, sub, cb, child_played, child_hist)
-                    if out is None:
-                        state["stopped"] = True
-                        return
-                    value = (out[0], out[1])
-                    if journal is not None and out[2]:   # its subtree too if it took long
-                        journal.class_solved(g, sub, value, cd, child_hist,
-                                             time.perf_counter() - began >= RECORD_SECONDS)
-                if value >= cb:
-                    low = (done + value[0] + rest, max(wmax, 1 + value[1]))
-                    with lock:
-                        state["fail"] = min(state["fail"], low)
-                    if journal is not None:
-                        journal.refuted(g, low)
-                    return
-                done, wmax = done + value[0], max(wmax, 1 + value[1])
+    def expand(self, g, data) -> None:
+        """Solve the classes of ``g`` within the running best: a new best, or a refutation."""
+        subs, bounds, child_played, child_hist = data
+        state, lock, journal = self.state, self.lock, self.journal
+        done, wmax, rest = self.n * self.search._inc(self.d), 1, sum(b[0] for b in bounds)
+        solved = {} if journal is None else journal.solved(g)   # before a resume
+        for sub, bound in zip(subs, bounds, strict=True):
+            rest -= bound[0]
             with lock:
-                better = (done, wmax) < state["best"]
-                if better:
-                    state["best"], state["guess"] = (done, wmax), g
-            if journal is not None:   # a new best with its subtree (read from the table now)
-                journal.exact(g, (done, wmax), (members, d, history) if better else None)
-
-        def worker():
-            while True:
-                # Refining runs no search node: the core's scans read the clock only once per
-                # 2^20 steps of work, and a bound found in the table reads none, so a heap of
-                # guesses refined past the deadline ran for minutes. Look here, once a guess.
-                why = None if self.search.deadline is None else self.search.deadline.reason()
-                if why is not None:
-                    solver.request_stop(why.value)
-                if solver.stopped():
+                best = state["best"]
+            cb = (best[0] - done - rest, best[1] - 1)
+            value, exact = (bound[0], bound[1]), bound[2]
+            if int(sub[0]) in solved:
+                value, exact = solved[int(sub[0])], True
+            if value < cb and not exact:
+                began = time.perf_counter()
+                out = self.solve_class(g, sub, cb, child_played, child_hist)
+                if out is None:
                     state["stopped"] = True
+                    return
+                value = (out[0], out[1])
+                if journal is not None and out[2]:   # its subtree too if it took long
+                    journal.class_solved(g, sub, value, self.cd, child_hist,
+                                         time.perf_counter() - began >= RECORD_SECONDS)
+            if value >= cb:
+                low = (done + value[0] + rest, max(wmax, 1 + value[1]))
                 with lock:
-                    if state["stopped"] or (not heap and not state["refining"]):
-                        return
-                    item = heapq.heappop(heap) if heap else None
-                    if item is not None:
-                        bound, notcand, g, data = item
-                        if bound >= state["best"]:
-                            state["fail"] = min(state["fail"], bound)
-                            heap.clear()
-                            continue  # guesses being refined come back and stop here too
-                        if data is None:
-                            state["refining"] += 1
-                if item is None:  # another thread is about to push a refined guess back
-                    time.sleep(0.001)
-                elif data is None:
-                    refined, data = refine(g)
-                    with lock:
-                        heapq.heappush(heap, (max(bound, refined), notcand, g, data))
-                        state["refining"] -= 1
-                else:
-                    expand(g, data)
+                    state["fail"] = min(state["fail"], low)
+                if journal is not None:
+                    journal.refuted(g, low)
+                return
+            done, wmax = done + value[0], max(wmax, 1 + value[1])
+        with lock:
+            better = (done, wmax) < state["best"]
+            if better:
+                state["best"], state["guess"] = (done, wmax), g
+        if journal is not None:   # a new best with its subtree (read from the table now)
+            journal.exact(g, (done, wmax), (self.members, self.d, self.history) if better
+                          else None)
 
-        threads = [threading.Thread(target=worker) for _ in range(self.search.workers)]
+    def worker(self) -> None:
+        """One thread: pop the best guess, refine it the first time, expand it the second."""
+        state, lock, heap, solver = self.state, self.lock, self.heap, self.solver
+        while True:
+            # Refining runs no search node: the core's scans read the clock only once per
+            # 2^20 steps of work, and a bound found in the table reads none, so a heap of
+            # guesses refined past the deadline ran for minutes. Look here, once a guess.
+            why = None if self.search.deadline is None else self.search.deadline.reason()
+            if why is not None:
+                solver.request_stop(why.value)
+            if solver.stopped():
+                state["stopped"] = True
+            with lock:
+                if state["stopped"] or (not heap and not state["refining"]):
+                    return
+                item = heapq.heappop(heap) if heap else None
+                if item is not None:
+                    bound, notcand, g, data = item
+                    if bound >= state["best"]:
+                        state["fail"] = min(state["fail"], bound)
+                        heap.clear()
+                        continue  # guesses being refined come back and stop here too
+                    if data is None:
+                        state["refining"] += 1
+            if item is None:  # another thread is about to push a refined guess back
+                time.sleep(0.001)
+            elif data is None:
+                refined, data = self.refine(g)
+                with lock:
+                    heapq.heappush(heap, (max(bound, refined), notcand, g, data))
+                    state["refining"] -= 1
+            else:
+                self.expand(g, data)
+
+    def run(self):
+        """The threads to the end; the result as :meth:`ParallelSplit.solve` returns it."""
+        threads = [threading.Thread(target=self.worker) for _ in range(self.search.workers)]
         for th in threads:
             th.start()
         for th in threads:
             th.join()
+        state, solver = self.state, self.solver
         if state["stopped"]:
             return None
         if state["guess"] is not None:
             t, w = state["best"]
-            solver.store_exact(members, d, t, w, state["guess"])
+            solver.store_exact(self.members, self.d, t, w, state["guess"])
             return t, w, True
-        low = solver.lower_bound(members, d, played, history)
+        low = solver.lower_bound(self.members, self.d, self.played, self.history)
         t, w = max((low[0], low[1]), state["fail"])
         return t, w, False
 

@@ -32,7 +32,7 @@ import time
 from ... import time_policy
 from ...capacity import worst_lower
 from ...codes import CodeSpace
-from ...deadline import Deadline
+from ...deadline import UNLIMITED, Deadline
 from ...status import Status, StopReason
 from ...variant import Variant
 from .. import memory
@@ -44,7 +44,7 @@ from .trees import _certificate, _depth, _fill_stats, _tree_doc
 
 
 def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None = None,
-                time_limit: float | None = None, workers: int | None = None, progress=None,
+                workers: int | None = None, progress=None,
                 certificate: bool = True, prune: dict | None = None,
                 lookahead: int = 0, ties: bool = False,
                 ties_limit: float | None = None,
@@ -54,8 +54,8 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     """Fewest guesses that find every secret in the worst case, proved, with tree and certificate.
 
     ``max_depth`` caps the depths tried (the answer is then "no strategy within K" when the
-    optimum is larger); ``deadline`` (the caller's budget; else one of ``time_limit`` seconds,
-    None or 0: none) stops the search and reports the bounds proved so far;
+    optimum is larger); ``deadline`` (the caller's budget; None: no limit) stops the search
+    and reports the bounds proved so far;
     ``workers`` threads share the top of the search (default: all cores); ``progress`` is a
     callable ``(phase, depth, counters, lower, upper)`` polled while the native search runs
     (``lower``/``upper``: the interval proved so far). Ctrl-C stops the search within a
@@ -79,7 +79,7 @@ def solve_worst(variant: Variant, *, guesses: str = "all", max_depth: int | None
     tie-break searches record theirs in parts of it (``ties_count``, ``ties_total``); it is
     written on every stop.
     """
-    run = _WorstRun(variant, guesses, max_depth, Deadline.given(deadline, time_limit or None),
+    run = _WorstRun(variant, guesses, max_depth, deadline or UNLIMITED,
                     workers, progress, prune, lookahead, memory_budget, position, replies)
     if checkpoint is not None:
         run.steps = checkpoint.worst_steps(run.native, variant, run.guesses, run.deadline,
