@@ -6,6 +6,7 @@ importing: the check costs no solver start-up."""
 from __future__ import annotations
 
 import ast
+import builtins
 import fnmatch
 import re
 from functools import cache
@@ -133,7 +134,7 @@ def problem(token: str) -> str | None:
     if match and " " not in token:
         names = [match.group(1)] + ([match.group(3)] if CLASS_NAME.match(token) and
                                     match.group(3) else [])
-        missing = [n for n in names if not defined_anywhere(n)]
+        missing = [n for n in names if not defined_anywhere(n) and not hasattr(builtins, n)]
         return f"{missing} defined nowhere" if missing else None
     return None
 
