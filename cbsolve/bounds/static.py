@@ -34,6 +34,7 @@ import numpy as np
 
 from ..codes import CodeSpace
 from ..deadline import UNLIMITED, Deadline, stopped_by
+from ..errors import SpaceTooLarge
 from ..sat_call import StoppableSolve
 from ..status import Status
 from ..variant import Variant
@@ -172,15 +173,12 @@ def solve_static(variant: Variant, *,
     IDPool = require("pysat.formula", "the static game's search").IDPool
     Solver = require("pysat.solvers", "the static game's search").Solver
 
-    from ..scoring import pack, possible_responses, score_matrix
-    from .adaptive import first_guess_representatives
+    from ..scoring import pack, possible_responses
 
     start = time.perf_counter()
     deadline = deadline or UNLIMITED
     space = CodeSpace(variant)
     if space.size > STATIC_LIMIT:
-        from ..errors import SpaceTooLarge
-
         raise SpaceTooLarge(f"{variant.describe()} has {space.size} secrets; static games are "
                             f"solved up to {STATIC_LIMIT} secrets")
     codes = space.codes
@@ -209,6 +207,26 @@ def solve_static(variant: Variant, *,
         result.seconds = time.perf_counter() - start
         return _within(result, max_questions)
     top = len(best) - 1 if max_questions is None else min(len(best) - 1, max_questions)
+    best = _sat_refine(variant, space, packed, best, top, result, deadline, progress,
+                       (IDPool, ITotalizer, Solver))
+    if result.upper is not None and result.lower >= result.upper:
+        result.status = Status.OPTIMAL
+    assert separates(variant, codes[best], packed)
+    result.seconds = time.perf_counter() - start
+    return _within(result, max_questions)
+
+
+def _sat_refine(variant: Variant, space: CodeSpace, packed, best: list[int], top: int,
+                result: StaticResult, deadline: Deadline, progress, pysat) -> list[int]:
+    """The SAT refinement of the greedy set ``best``: at most ``top`` questions, then fewer,
+    until the solver proves a number impossible or the deadline comes (``result`` records
+    the bounds, the proofs and the rounds); the best separating set found. ``pysat``: its
+    (IDPool, ITotalizer, Solver), required by the caller before any work."""
+    from ..scoring import score_matrix
+    from .adaptive import first_guess_representatives
+
+    IDPool, ITotalizer, Solver = pysat
+    codes, secrets, lower = space.codes, len(space.codes), result.lower
     pool = IDPool()
     xs = [pool.id(("x", g)) for g in range(secrets)]
     tot = ITotalizer(lits=xs, ubound=top + 1, top_id=pool.top)
@@ -259,11 +277,7 @@ def solve_static(variant: Variant, *,
                 result.pairs += 1
     finally:
         solve.free()            # unless abandoned while it ran (then kept)
-    if result.upper is not None and result.lower >= result.upper:
-        result.status = Status.OPTIMAL
-    assert separates(variant, codes[best], packed)
-    result.seconds = time.perf_counter() - start
-    return _within(result, max_questions)
+    return best
 
 
 def _within(result: StaticResult, max_questions: int | None) -> StaticResult:
