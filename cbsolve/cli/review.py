@@ -30,7 +30,8 @@ from . import EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
 @variant_options(optional=True)
 @json_option
 def review_command(file, move_time, time_limit, skip_bad, html_file, variant, as_json) -> int:
-    """Grade game transcripts move by move: candidates, regret, exact or bounded.
+    """Grade game transcripts (JSON lines) move by move: candidates, regret in both
+    objectives, exact or bounded.
 
     FILE (- for stdin) holds JSON lines, one game a line: {"variant": NAME or the object
     cbsolve's JSON prints, "entries": [{"guess", "bulls", "cows"}, ...]}, or an adapter's
@@ -44,9 +45,13 @@ def review_command(file, move_time, time_limit, skip_bad, html_file, variant, as
     from ..play.game_review import review_game, summarise
     from ..play.review_report import text, write_page
     from ..play.transcripts import BadTranscript, read_lines
+    from . import _budget
     from ._budget import TimeLimit
 
     budget = TimeLimit.from_option(time_limit, None)
+    if file == "-" and _budget.serving():
+        raise click.BadParameter("a file name under serve (its standard input carries the "
+                                 "requests)", param_hint="FILE")
     start = time.perf_counter()
     source = "standard input" if file == "-" else f"transcript file {file!r}"
     read = list(read_lines(read_text(file, source).splitlines(), variant))
