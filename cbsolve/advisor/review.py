@@ -140,6 +140,8 @@ class Reviewer:
             advice = self._advice(log, strategy, objective, deadline)
             if advice is not None and advice.guess == text:
                 return self._followed(log, advice, g, objective, deadline)
+        if not len(log) and (opening := self._one_orbit_opening(text, objective, deadline)):
+            return opening
         exact_part = deadline.part(time_policy.REVIEW_EXACT_SHARE)
         found = self._exact(log, g, text, objective, exact_part)
         if isinstance(found, Review):
@@ -178,6 +180,24 @@ class Reviewer:
         found.best, found.best_guess, found.best_bounds = found.cost, advice.guess, found.cost_bounds
         found.method, found.followed = label + f" ({found.known})", advice.source
         return found
+
+    def _one_orbit_opening(self, text: str, objective: str, deadline: Deadline) -> Review | None:
+        """The first guess of a game whose codes are all one symmetry class (Bulls & Cows:
+        permuting positions and digits maps any code onto any other): every first guess
+        costs the same, so its regret is 0, and its cost is the game's optimum when the atlas
+        proves it (lower end = upper end). None otherwise: the position's own review."""
+        from ..bounds.known import atlas_ends
+
+        known = atlas_ends(self.variant, objective)
+        if known is None or known.upper is None or known.lower != known.upper:
+            return None
+        reps = self.service.classes.of((), deadline.part(0.1))
+        if reps is None or len(reps) != 1:
+            return None
+        value = int(known.upper)
+        return _exactly(text, int(self.space.size), objective, value, value, text,
+                        f"the opening: every code is one symmetry class, so every first guess "
+                        f"costs the optimum, {value} ({known.upper_method}, the atlas)")
 
     def _exact(self, log, g: int, text: str, objective: str, deadline: Deadline) -> Review | str:
         """The exact review (:mod:`.exact_cost`), else why not."""

@@ -129,6 +129,10 @@ def test_review_agrees_with_exhaustive_minimax(capsys, tmp_path, variant):
             assert move["candidate"] == (guess in left) != move["contradicts"]
             assert move["regret"]["worst"] == worst
             assert move["regret"]["expected"] == pytest.approx(expected)
+            # the position's optimum, also where it comes from the atlas (the opening of a
+            # game whose codes are one symmetry class: Bulls & Cows)
+            assert move["optimum"]["worst"] == brute.v(mask)
+            assert move["optimum"]["expected"] == pytest.approx(brute.t(mask) / len(left))
             positive += worst > 0 or expected > 0
             left = after
         assert game["solved"] is True and game["turns"] == len(entries)
