@@ -205,12 +205,20 @@ class Reviewer:
 
         position = self._position_of(log)
         n = int(position.members.size)
-        if n > EXACT_SECRETS:
+        known = self._from_tree(log, objective)
+        if n > EXACT_SECRETS and known is None:
             return f"{n} candidates, more than the {EXACT_SECRETS} solved exactly"
         try:
             cores = self._cores_of(position)
         except CbsolveError as exc:        # e.g. a space too large for the exact search
             return f"no exact search here: {exc}"
+        if known is not None:              # the optimum is the tree's: only the guess is solved
+            value, best_text, note = known
+            best = value, self.space.index_of(self.space.parse(best_text))
+            if objective == "expected":
+                cores.expected_best = best
+            else:
+                cores.worst_best = best
         try:
             if objective == "expected":
                 best, best_guess = cores.expected_optimum(deadline)
@@ -226,8 +234,20 @@ class Reviewer:
         except OutOfTime:
             return ("the exact review was stopped" if stop_requested() else
                     "the exact solve did not end within the deadline")
+        if known is not None:
+            method += (f"; the optimum from the certified tree, the log's symbols renamed onto "
+                       f"it ({known[2]})")
         return _exactly(text, n, objective, cost, best, self.space.format(self.space.codes[best_guess]),
                         method)
+
+    def _from_tree(self, log, objective):
+        """The position's optimum from the certified tree (:mod:`.tree_optimum`), or None."""
+        from .tree_optimum import tree_optimum
+
+        try:
+            return tree_optimum(self.service, log, objective)
+        except CbsolveError:
+            return None
 
     def _estimate(self, log, g, text, objective, deadline, why, advice) -> Review:
         """The heuristic estimate with its proved interval (:mod:`.heuristic_cost`), or the
