@@ -38,6 +38,7 @@ from ..deadline import Deadline, stop_requested
 from ..errors import CbsolveError
 from ..feedback import FeedbackLog
 from .exact_cost import OutOfTime
+from .review_memo import ReviewMemo
 
 if TYPE_CHECKING:
     from ..search.position import Position
@@ -120,6 +121,7 @@ class Reviewer:
         self._worst: tuple | None = None   # (expected-case search, its worst-case kernel)
         self._guesses: dict = {}           # guess as typed -> (code index, as printed)
         self._heuristic: HeuristicCosts | None = None   # built when first needed
+        self._memo = ReviewMemo(self.variant)   # exact reviews by canonical key
 
     def review(self, log: FeedbackLog, guess: str, objective: str, deadline: Deadline | None,
                strategy: str | None = None) -> Review:
@@ -142,9 +144,16 @@ class Reviewer:
                 return self._followed(log, advice, g, objective, deadline)
         if not len(log) and (opening := self._one_orbit_opening(text, objective, deadline)):
             return opening
+        memo_key = self._memo.key(log, self.space.parse(text), objective)
+        if (kept := self._memo.get(memo_key)) is not None:
+            n, cost, best, best_code, method = kept
+            return _exactly(text, n, objective, cost, best, self.space.format(best_code),
+                            method + " (kept: the review of a symmetric copy of this move)")
         exact_part = deadline.part(time_policy.REVIEW_EXACT_SHARE)
         found = self._exact(log, g, text, objective, exact_part)
         if isinstance(found, Review):
+            self._memo.put(memo_key, found.candidates, found.cost, found.best,
+                           self.space.parse(found.best_guess), found.method)
             return found
         return self._estimate(log, g, text, objective, deadline, found, advice)
 
