@@ -214,7 +214,10 @@ class Reviewer:
 
         position = self._position_of(log)
         n = int(position.members.size)
+        position_key = self._memo.position_key(log, objective)
         known = self._from_tree(log, objective)
+        if known is None and (kept := self._memo.get_optimum(position_key)) is not None:
+            known = kept[0], self.space.format(kept[1]), "kept from a symmetric copy of it"
         if n > EXACT_SECRETS and known is None:
             return f"{n} candidates, more than the {EXACT_SECRETS} solved exactly"
         try:
@@ -241,11 +244,15 @@ class Reviewer:
                           "guess then minimax-optimal play in each reply class, vs the "
                           "minimax-optimal strategy")
         except OutOfTime:
+            solved = cores.expected_best if objective == "expected" else cores.worst_best
+            if known is None and solved is not None:    # the optimum is kept all the same
+                self._memo.put_optimum(position_key, solved[0], self.space.codes[solved[1]])
             return ("the exact review was stopped" if stop_requested() else
                     "the exact solve did not end within the deadline")
         if known is not None:
-            method += (f"; the optimum from the certified tree, the log's symbols renamed onto "
-                       f"it ({known[2]})")
+            method += f"; the position's optimum {known[2]}"
+        else:
+            self._memo.put_optimum(position_key, best, self.space.codes[best_guess])
         return _exactly(text, n, objective, cost, best, self.space.format(self.space.codes[best_guess]),
                         method)
 

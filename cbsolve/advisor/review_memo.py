@@ -9,9 +9,11 @@ objective. A kept best guess is stored in the key's symbols and mapped back by t
 permutation and renaming. Games with a forbidden first symbol have a smaller symmetry group:
 nothing is kept for them.
 
-Random players' games of Bulls & Cows 4/10 meet few positions after one reply up to symmetry
-(the first guess is one orbit, its reply one of 14), so a run of many games solves each of
-them once; :func:`load_table` adds reviews computed ahead of time
+A position's optimum is kept the same way (its key: the log alone), so a symmetric copy of a
+position solves only the reviewed guess's reply classes. Random players' games of Bulls & Cows
+4/10 meet few positions after one or two replies up to symmetry (the first guess is one orbit,
+its reply one of 14, the consistent second guesses 19 orbits), so a run of many games solves
+each of them once; :func:`load_table` adds reviews computed ahead of time
 (``scripts/models/review_table.py``, ``models/review/``).
 """
 from __future__ import annotations
@@ -56,6 +58,34 @@ class ReviewMemo:
         replies = ",".join(f"{e.bulls}.{e.cows}" for e in log)
         return f"{objective}|{''.join(map(chr, (48 + s for s in seq)))}|{replies}", perm, names
 
+    def position_key(self, log, objective: str):
+        """(the key, the permutation, the renaming) of the position ``log`` leaves, for its
+        optimum; None when nothing is kept."""
+        if not self.usable or not len(log):
+            return None
+        seq, perm, names = self.canonical([e.guess for e in log])
+        replies = ",".join(f"{e.bulls}.{e.cows}" for e in log)
+        return f"optimum|{objective}|{''.join(map(chr, (48 + s for s in seq)))}|{replies}", \
+            perm, names
+
+    def get_optimum(self, found) -> tuple[int, tuple[int, ...]] | None:
+        """(the position's optimum, an optimal guess as symbol indices) or None."""
+        if found is None:
+            return None
+        self._load()
+        kept = self._kept.get(found[0])
+        return None if kept is None else (kept[0], self._back(kept[1], found[1], found[2]))
+
+    def put_optimum(self, found, best: int, best_code) -> None:
+        if found is not None:
+            self._keep(found[0], (best, self._forth(best_code, found[1], found[2])))
+
+    def _keep(self, key: str, value: tuple) -> None:
+        if len(self._kept) >= MAX_KEPT:
+            self._kept.clear()
+            self._loaded = False
+        self._kept[key] = value
+
     def get(self, found) -> tuple | None:
         """(secrets, cost, best, the best guess as symbol indices, method) or None."""
         if found is None:
@@ -68,13 +98,9 @@ class ReviewMemo:
         return n, cost, best, self._back(canon_best, found[1], found[2]), method
 
     def put(self, found, n: int, cost: int, best: int, best_code, method: str) -> None:
-        if found is None:
-            return
-        if len(self._kept) >= MAX_KEPT:
-            self._kept.clear()
-            self._loaded = False
-        self._kept[found[0]] = (n, cost, best, self._forth(best_code, found[1], found[2]),
-                                method)
+        if found is not None:
+            self._keep(found[0], (n, cost, best, self._forth(best_code, found[1], found[2]),
+                                  method))
 
     def _renaming(self, names: dict[int, int]) -> dict[int, int]:
         """``names`` extended to every symbol: the unused ones in order after the used."""

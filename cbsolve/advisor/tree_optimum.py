@@ -55,4 +55,5 @@ def tree_optimum(service, log: FeedbackLog, objective: str) -> tuple[int, str, s
         return None
     back = {v: k for k, v in to_tree.items()}
     value = int(opt["worst"] if objective == "worst" else opt["total"])
-    return value, "".join(back[s] for s in advice.guess), advice.provenance.note
+    return value, "".join(back[s] for s in advice.guess), (
+        f"from the certified tree, the log's symbols renamed onto it ({advice.provenance.note})")

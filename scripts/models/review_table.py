@@ -56,6 +56,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--digits", type=int, default=None)
     parser.add_argument("--all-guesses", action="store_true")
     parser.add_argument("--count", action="store_true", help="Count the orbits and stop.")
+    parser.add_argument("--third", action="store_true",
+                        help="Also the optima of the positions after the second reply (each "
+                             "second guess class, each reply), the most frequent first.")
     parser.add_argument("--out", default=None, help="Default: the table the review reads.")
     args = parser.parse_args(argv)
     from cbsolve.advisor import PositionService
@@ -83,12 +86,49 @@ def main(argv: list[str] | None = None) -> None:
             r = service.review(log, guess, objective, Deadline(None))
             print(f"{token} {guess} ({k} moves) {objective}: cost {r.cost}, best {r.best}, "
                   f"exact {r.exact}, {time.perf_counter() - t0:.1f} s", flush=True)
-        from pathlib import Path
+        write(out, variant, kept, memo)
+    if args.third:
+        for log, weight in third_positions(service, work):
+            for objective in ("worst", "expected"):
+                if memo.position_key(log, objective)[0] in kept:
+                    continue
+                t0 = time.perf_counter()
+                guess = service.space.format(service.space.codes[int(service.candidates(log)[0])])
+                r = service.review(log, guess, objective, Deadline(None))
+                print(f"{' '.join(log.tokens())} ({weight} games in 5040) {objective}: optimum "
+                      f"{r.best}, {time.perf_counter() - t0:.1f} s", flush=True)
+            write(out, variant, kept, memo)
 
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        reviews = {**kept, **memo.dump()}
-        Path(out).write_text(json.dumps({"variant": variant.to_dict(), "reviews": reviews},
-                                        sort_keys=True, indent=0) + "\n")
+
+def third_positions(service, work):
+    """(log, how many of the 5040 x ... games reach it) after each second guess class and
+    reply, the most frequent first."""
+    from cbsolve.feedback import FeedbackLog
+    from cbsolve.scoring import score_against
+
+    v, space = service.variant, service.space
+    found = []
+    for token, guess, k in work:
+        log = FeedbackLog.parse(v, [token])
+        cands = service.candidates(log)
+        g = space.index_of(space.parse(guess))
+        replies = score_against(v, space.codes[g], space.codes[cands])
+        for r in np.unique(replies):
+            if int(r) == v.win_response:
+                continue
+            b, c = v.response_of(int(r))
+            second = FeedbackLog.parse(v, [token, f"{guess}:{b}" + ("" if v.bulls_only else f",{c}")])
+            found.append((second, k * int((replies == r).sum())))
+    return sorted(found, key=lambda item: -item[1])
+
+
+def write(out, variant, kept, memo) -> None:
+    from pathlib import Path
+
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    reviews = {**kept, **memo.dump()}
+    Path(out).write_text(json.dumps({"variant": variant.to_dict(), "reviews": reviews},
+                                    sort_keys=True, indent=0) + "\n")
 
 
 if __name__ == "__main__":
