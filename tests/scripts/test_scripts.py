@@ -401,3 +401,20 @@ def test_reference_rows_agree_across_adapters():
     optimal = next(r for r in found if r["player"] == "optimal")
     assert optimal["solved"] == 2 and optimal["regret_expected"] == 0
     assert "| gym | random |" in bench.table(found)
+
+
+def test_review_table_covers_every_second_guess_and_writes_a_table_the_review_reads(tmp_path):
+    from cbsolve.advisor import PositionService
+    from cbsolve.advisor.review_memo import ReviewMemo
+
+    table = load_script("review_table")
+    variant = Variant(3, "0123", False)
+    work = table.orbits(PositionService(variant), 0, False)
+    assert sum(k for _, _, k in work) == 24 - 1           # every candidate but the win
+    out = tmp_path / "table.json"
+    table.main(["--length", "3", "--digits", "4", "--out", str(out), "--third"])
+    data = json.loads(out.read_text())
+    assert Variant.from_dict(data["variant"]) == variant
+    kinds = {key.split("|")[0] for key in data["reviews"]}
+    assert kinds == {"worst", "expected", "optimum"}
+    assert ReviewMemo(variant).canonical([(3, 1, 0)])[0] == (0, 1, 2)   # renamed in order
