@@ -235,3 +235,33 @@ def test_stdin_and_an_expired_run_deadline(capsys, tmp_path, monkeypatch):
     game = read_game(GOOD, 1, Variant.from_options(None, length=3, digits=5))
     done = review_game(PositionService(game.variant), game, Deadline(0.0), 1.0)
     assert done.moves == [] and done.reviewed_all is False and done.to_json()["complete"] is False
+
+
+def test_the_run_time_limit_and_ctrl_c_leave_a_partial_document(capsys, tmp_path):
+    from cbsolve.deadline import clear_stop, request_stop
+
+    path = tmp_path / "two.jsonl"
+    path.write_text(GOOD + "\n" + GOOD + "\n")
+    code, out, err = cli_run(capsys, "review", str(path), "--json", "--time-limit", "0.000001",
+                             *SMALL)
+    summary = json.loads(out)["summary"]
+    assert code == 0, err
+    assert summary["complete"] is False and summary["stopped"] == "time"
+    assert summary["games"] < 2
+    game = read_game_for_test()
+    request_stop()
+    try:
+        from cbsolve.advisor import PositionService
+        from cbsolve.deadline import Deadline
+        from cbsolve.play.game_review import review_game
+
+        done = review_game(PositionService(game.variant), game, Deadline(None), 1.0)
+    finally:
+        clear_stop()
+    assert done.moves == [] and done.reviewed_all is False
+
+
+def read_game_for_test():
+    from cbsolve.play.transcripts import read_game
+
+    return read_game(GOOD, 1, Variant.from_options(None, length=3, digits=5))
