@@ -147,8 +147,9 @@ class Reviewer:
         memo_key = self._memo.key(log, self.space.parse(text), objective)
         if (kept := self._memo.get(memo_key)) is not None:
             n, cost, best, best_code, method = kept
-            return _exactly(text, n, objective, cost, best, self.space.format(best_code),
-                            method + " (kept: the review of a symmetric copy of this move)")
+            # the copy's own method, word for word: an answer does not depend on what was
+            # asked before it
+            return _exactly(text, n, objective, cost, best, self.space.format(best_code), method)
         exact_part = deadline.part(time_policy.REVIEW_EXACT_SHARE)
         found = self._exact(log, g, text, objective, exact_part)
         if isinstance(found, Review):
@@ -217,7 +218,7 @@ class Reviewer:
         position_key = self._memo.position_key(log, objective)
         known = self._from_tree(log, objective)
         if known is None and (kept := self._memo.get_optimum(position_key)) is not None:
-            known = kept[0], self.space.format(kept[1]), "kept from a symmetric copy of it"
+            known = kept[0], self.space.format(kept[1]), None      # as if solved here
         if n > EXACT_SECRETS and known is None:
             return f"{n} candidates, more than the {EXACT_SECRETS} solved exactly"
         try:
@@ -249,9 +250,9 @@ class Reviewer:
                 self._memo.put_optimum(position_key, solved[0], self.space.codes[solved[1]])
             return ("the exact review was stopped" if stop_requested() else
                     "the exact solve did not end within the deadline")
-        if known is not None:
+        if known is not None and known[2] is not None:
             method += f"; the position's optimum {known[2]}"
-        else:
+        elif known is None:
             self._memo.put_optimum(position_key, best, self.space.codes[best_guess])
         return _exactly(text, n, objective, cost, best, self.space.format(self.space.codes[best_guess]),
                         method)

@@ -6,7 +6,8 @@ The key is canonical: over every permutation of the positions (codes of at most
 :data:`MAX_LENGTH` symbols), the log's guesses and the reviewed guess read in that order with
 their symbols renamed by first appearance; the least such sequence, with the replies and the
 objective. A kept best guess is stored in the key's symbols and mapped back by the same
-permutation and renaming. Games with a forbidden first symbol have a smaller symmetry group:
+permutation and renaming. A kept answer carries the method of the review it copies, word for
+word, so an answer does not depend on what was asked before it. Games with a forbidden first symbol have a smaller symmetry group:
 nothing is kept for them.
 
 A position's optimum is kept the same way (its key: the log alone), so a symmetric copy of a
