@@ -9,11 +9,16 @@ Place in the data flow: a log, a guess, an objective and one
 2. asked against the advice (a face's ``strategy``): the advice the service gave at this
    position (the one ``hint`` showed; asked now if none was given). The advised guess is never
    reviewed as a cost: its review is "followed", with its own figures;
-3. the one exact engine for the objective (:mod:`.exact_cost`: expected, the guess's total in
+3. the first guess of a game whose codes are one symmetry class (Bulls & Cows): the atlas's
+   proved optimum, regret 0; a move reviewed before up to symmetry, or a table's
+   (:mod:`.review_memo`): its kept figures;
+4. the one exact engine for the objective (:mod:`.exact_cost`: expected, the guess's total in
    one call of the expected-case core; worst, the worst-case kernel's decisions), while the
    position has at most :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and every solve
-   ends within its share of the deadline;
-4. else the heuristic estimate (:mod:`.heuristic_cost`), labelled, with the proved interval
+   ends within its share of the deadline; the position's optimum read off the certified tree
+   (:mod:`.tree_optimum`) or kept from a symmetric copy, when known, so that only the guess's
+   reply classes are solved (then positions beyond that size too);
+5. else the heuristic estimate (:mod:`.heuristic_cost`), labelled, with the proved interval
    around it (the counting bound below, the heuristic's strategy above); on a space too large
    for that, the proved bounds alone.
 
