@@ -232,3 +232,9 @@ def search_seconds(seconds: float | None) -> float:
     """A time budget as the exact searches' ``set_deadline`` takes it: ``0`` for no limit, at
     least :data:`SEARCH_FLOOR_SECONDS` else."""
     return 0.0 if seconds is None else max(float(seconds), SEARCH_FLOOR_SECONDS)
+
+#: ``cbsolve review``'s budget for one move of a transcript (both objectives' reviews: the
+#: worst case half of it, the expected case the rest), cut from the run's --time-limit when
+#: that is less: the exact solves of Bulls & Cows 4/10 positions of at most 500 candidates end
+#: in it (docs/benchmarks.md, "Reviewing transcripts").
+REVIEW_MOVE_SECONDS = 1.0

@@ -9,11 +9,16 @@ Place in the data flow: a log, a guess, an objective and one
 2. asked against the advice (a face's ``strategy``): the advice the service gave at this
    position (the one ``hint`` showed; asked now if none was given). The advised guess is never
    reviewed as a cost: its review is "followed", with its own figures;
-3. the one exact engine for the objective (:mod:`.exact_cost`: expected, the guess's total in
+3. the first guess of a game whose codes are one symmetry class (Bulls & Cows): the atlas's
+   proved optimum, regret 0; a move reviewed before up to symmetry, or a table's
+   (:mod:`.review_memo`): its kept figures;
+4. the one exact engine for the objective (:mod:`.exact_cost`: expected, the guess's total in
    one call of the expected-case core; worst, the worst-case kernel's decisions), while the
    position has at most :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and every solve
-   ends within its share of the deadline;
-4. else the heuristic estimate (:mod:`.heuristic_cost`), labelled, with the proved interval
+   ends within its share of the deadline; the position's optimum read off the certified tree
+   (:mod:`.tree_optimum`) or kept from a symmetric copy, when known, so that only the guess's
+   reply classes are solved (then positions beyond that size too);
+5. else the heuristic estimate (:mod:`.heuristic_cost`), labelled, with the proved interval
    around it (the counting bound below, the heuristic's strategy above); on a space too large
    for that, the proved bounds alone.
 
@@ -38,6 +43,7 @@ from ..deadline import Deadline, stop_requested
 from ..errors import CbsolveError, Expired
 from ..feedback import FeedbackLog
 from .exact_cost import OutOfTime
+from .review_memo import ReviewMemo
 
 if TYPE_CHECKING:
     from ..search.position import Position
@@ -120,6 +126,7 @@ class Reviewer:
         self._worst: tuple | None = None   # (expected-case search, its worst-case kernel)
         self._guesses: dict = {}           # guess as typed -> (code index, as printed)
         self._heuristic: HeuristicCosts | None = None   # built when first needed
+        self._memo = ReviewMemo(self.variant)   # exact reviews by canonical key
 
     def review(self, log: FeedbackLog, guess: str, objective: str, deadline: Deadline | None,
                strategy: str | None = None) -> Review:
@@ -140,9 +147,19 @@ class Reviewer:
             advice = self._advice(log, strategy, objective, deadline)
             if advice is not None and advice.guess == text:
                 return self._followed(log, advice, g, objective, deadline)
+        if not len(log) and (opening := self._one_orbit_opening(text, objective, deadline)):
+            return opening
+        memo_key = self._memo.key(log, self.space.parse(text), objective)
+        if (kept := self._memo.get(memo_key)) is not None:
+            n, cost, best, best_code, method = kept
+            # the copy's own method, word for word: an answer does not depend on what was
+            # asked before it
+            return _exactly(text, n, objective, cost, best, self.space.format(best_code), method)
         exact_part = deadline.part(time_policy.REVIEW_EXACT_SHARE)
         found = self._exact(log, g, text, objective, exact_part)
         if isinstance(found, Review):
+            self._memo.put(memo_key, found.candidates, found.cost, found.best,
+                           self.space.parse(found.best_guess), found.method)
             return found
         return self._estimate(log, g, text, objective, deadline, found, advice)
 
@@ -181,13 +198,35 @@ class Reviewer:
         found.method, found.followed = label + f" ({found.known})", advice.source
         return found
 
+    def _one_orbit_opening(self, text: str, objective: str, deadline: Deadline) -> Review | None:
+        """The first guess of a game whose codes are all one symmetry class (Bulls & Cows:
+        permuting positions and digits maps any code onto any other): every first guess
+        costs the same, so its regret is 0, and its cost is the game's optimum when the atlas
+        proves it (lower end = upper end). None otherwise: the position's own review."""
+        from ..bounds.known import atlas_ends
+
+        known = atlas_ends(self.variant, objective)
+        if known is None or known.upper is None or known.lower != known.upper:
+            return None
+        reps = self.service.classes.of((), deadline.part(0.1))
+        if reps is None or len(reps) != 1:
+            return None
+        value = int(known.upper)
+        return _exactly(text, int(self.space.size), objective, value, value, text,
+                        f"the opening: every code is one symmetry class, so every first guess "
+                        f"costs the optimum, {value} ({known.upper_method}, the atlas)")
+
     def _exact(self, log, g: int, text: str, objective: str, deadline: Deadline) -> Review | str:
         """The exact review (:mod:`.exact_cost`), else why not."""
         from ..strategy.exact import EXACT_SECRETS
 
         position = self._position_of(log)
         n = int(position.members.size)
-        if n > EXACT_SECRETS:
+        position_key = self._memo.position_key(log, objective)
+        known = self._from_tree(log, objective)
+        if known is None and (kept := self._memo.get_optimum(position_key)) is not None:
+            known = kept[0], self.space.format(kept[1]), None      # as if solved here
+        if n > EXACT_SECRETS and known is None:
             return f"{n} candidates, more than the {EXACT_SECRETS} solved exactly"
         try:
             cores = self._cores_of(position)
@@ -195,6 +234,13 @@ class Reviewer:
             raise
         except CbsolveError as exc:        # e.g. a space too large for the exact search
             return f"no exact search here: {exc}"
+        if known is not None:              # the optimum is the tree's: only the guess is solved
+            value, best_text, note = known
+            best = value, self.space.index_of(self.space.parse(best_text))
+            if objective == "expected":
+                cores.expected_best = best
+            else:
+                cores.worst_best = best
         try:
             if objective == "expected":
                 best, best_guess = cores.expected_optimum(deadline)
@@ -208,10 +254,26 @@ class Reviewer:
                           "guess then minimax-optimal play in each reply class, vs the "
                           "minimax-optimal strategy")
         except OutOfTime:
+            solved = cores.expected_best if objective == "expected" else cores.worst_best
+            if known is None and solved is not None:    # the optimum is kept all the same
+                self._memo.put_optimum(position_key, solved[0], self.space.codes[solved[1]])
             return ("the exact review was stopped" if stop_requested() else
                     "the exact solve did not end within the deadline")
+        if known is not None and known[2] is not None:
+            method += f"; the position's optimum {known[2]}"
+        elif known is None:
+            self._memo.put_optimum(position_key, best, self.space.codes[best_guess])
         return _exactly(text, n, objective, cost, best, self.space.format(self.space.codes[best_guess]),
                         method)
+
+    def _from_tree(self, log, objective):
+        """The position's optimum from the certified tree (:mod:`.tree_optimum`), or None."""
+        from .tree_optimum import tree_optimum
+
+        try:
+            return tree_optimum(self.service, log, objective)
+        except CbsolveError:
+            return None
 
     def _estimate(self, log, g, text, objective, deadline, why, advice) -> Review:
         """The heuristic estimate with its proved interval (:mod:`.heuristic_cost`), or the

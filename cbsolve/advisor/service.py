@@ -215,6 +215,14 @@ class PositionService:
             self._reviewer = Reviewer(self)
         return self._reviewer.review(log, guess, objective, deadline, strategy)
 
+    def _review_memo(self):
+        """The reviewer's memo of exact reviews under symmetry (:mod:`.review_memo`)."""
+        if self._reviewer is None:
+            from .review import Reviewer
+
+            self._reviewer = Reviewer(self)
+        return self._reviewer._memo
+
     def _advise(self, log, strategy, objective, deadline, cands) -> A.Advice:
         check_strategy(strategy)
         check_objective(objective)

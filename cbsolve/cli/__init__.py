@@ -50,6 +50,8 @@ SHORT_HELP = {
                  "reaches.",
     "play": "Play Bulls and Cows (or any variant) against the computer.",
     "puzzle": "A log that exactly one secret satisfies, verified by the native filter.",
+    "review": "Grade game transcripts (JSON lines) move by move: candidates, regret in both "
+              "objectives, exact or bounded.",
     "reply": "The reply of a host that never fixes its secret (evil: keep the most secrets; "
              "adversary: the hardest class).",
     "referee": "Play bots (programs speaking the bot protocol) against each other, and score "

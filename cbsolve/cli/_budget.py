@@ -42,6 +42,11 @@ def request_edge() -> Iterator[None]:
         _REQUEST_START[0] = None
 
 
+def serving() -> bool:
+    """True while a ``serve`` request is being answered."""
+    return _REQUEST_START[0] is not None
+
+
 def spent_before_edge() -> float:
     """Seconds the work waited for before the command's edge: since the request arrived
     (``serve``), or since the process started (``cbsolve CMD``), else none (a caller of

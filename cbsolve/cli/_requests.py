@@ -18,7 +18,7 @@ from ..errors import CbsolveError
 #: Commands serve answers: the ones with a --json document and no dialogue of their own
 #: (play, assist and bot read stdin, which carries the requests here).
 SERVABLE = ("bounds", "consistent", "convert", "evaluate", "next", "optimal", "partition",
-            "puzzle", "reply", "score", "static", "verify")
+            "puzzle", "reply", "review", "score", "static", "verify")
 #: Fields of the request itself, not options of its command.
 RESERVED = ("cmd", "id")
 

@@ -38,7 +38,7 @@ def serve_command() -> int:
     fields are the command's arguments and long options (--time-limit: "time_limit"). The
     answer is the command's --json document with "exit" (and "id"); bad input:
     {"error": "...", "exit": 2}. Commands: bounds, consistent, convert, evaluate, next,
-    optimal, partition, puzzle, reply, score, static, verify. End of input or Ctrl-C ends the service."""
+    optimal, partition, puzzle, reply, review, score, static, verify. End of input or Ctrl-C ends the service."""
     from . import _interrupt
 
     out = sys.stdout

@@ -370,3 +370,51 @@ def test_atlas_page_is_the_atlas_shipped():
     assert text == page.PAGE.read_text()
     assert doc["sha256"][:12] in text
     assert all(title in text for _, title in page.FAMILIES)
+
+
+def test_bench_review_games_are_consistent_and_reviewed():
+    bench = load_script("bench_review")
+    games = bench.random_games(TINY, 3, seed=1)
+    for game in games:      # each guess a candidate, the last one the secret
+        log = FeedbackLog(TINY)
+        for e in game["entries"]:
+            log.add(e["guess"], e["bulls"], e["cows"])
+        assert log.entries[-1].bulls == 3 and log.solved_at() == len(log)
+    out = bench.bench(TINY, 3, seed=1, move_time=None)
+    assert [g["moves"] for g in out["games"]] == [len(g["entries"]) for g in games]
+    assert all(g["exact"] == g["moves"] for g in out["games"])     # 24 codes: all exact
+
+
+def test_reference_rows_agree_across_adapters():
+    """The three adapters host the same games (same secrets, same players): the same rows."""
+    bench = load_script("reference_rows")
+    adapters = ["gym"] + [a for a in ("textarena", "verifiers")
+                          if __import__("importlib").util.find_spec(a)]
+    options = {"variant": "bulls-cows", "length": 3, "digits": 4, "slack": 2}
+    found = bench.rows(options, 2, 5, adapters, ["random", "optimal"], None)
+    by_player = {}
+    for r in found:
+        key = {k: v for k, v in r.items() if k != "adapter"}
+        by_player.setdefault(r["player"], []).append(key)
+    assert all(len({json.dumps(k, sort_keys=True) for k in keys}) == 1
+               for keys in by_player.values())
+    optimal = next(r for r in found if r["player"] == "optimal")
+    assert optimal["solved"] == 2 and optimal["regret_expected"] == 0
+    assert "| gym | random |" in bench.table(found)
+
+
+def test_review_table_covers_every_second_guess_and_writes_a_table_the_review_reads(tmp_path):
+    from cbsolve.advisor import PositionService
+    from cbsolve.advisor.review_memo import ReviewMemo
+
+    table = load_script("review_table")
+    variant = Variant(3, "0123", False)
+    work = table.orbits(PositionService(variant), 0, False)
+    assert sum(k for _, _, k in work) == 24 - 1           # every candidate but the win
+    out = tmp_path / "table.json"
+    table.main(["--length", "3", "--digits", "4", "--out", str(out), "--third"])
+    data = json.loads(out.read_text())
+    assert Variant.from_dict(data["variant"]) == variant
+    kinds = {key.split("|")[0] for key in data["reviews"]}
+    assert kinds == {"worst", "expected", "optimum"}
+    assert ReviewMemo(variant).canonical([(3, 1, 0)])[0] == (0, 1, 2)   # renamed in order

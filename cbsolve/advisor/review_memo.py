@@ -1,0 +1,153 @@
+"""Exact reviews kept under symmetry: a guess after a log costs what its image costs after the
+image of the log, for any permutation of the positions and renaming of the symbols (replies
+do not change), so one exact review answers every symmetric copy of it.
+
+The key is canonical: over every permutation of the positions (codes of at most
+:data:`MAX_LENGTH` symbols), the log's guesses and the reviewed guess read in that order with
+their symbols renamed by first appearance; the least such sequence, with the replies and the
+objective. A kept best guess is stored in the key's symbols and mapped back by the same
+permutation and renaming. A kept answer carries the method of the review it copies, word for
+word, so an answer does not depend on what was asked before it. Games with a forbidden first symbol have a smaller symmetry group:
+nothing is kept for them.
+
+A position's optimum is kept the same way (its key: the log alone), so a symmetric copy of a
+position solves only the reviewed guess's reply classes. Random players' games of Bulls & Cows
+4/10 meet few positions after one or two replies up to symmetry (the first guess is one orbit,
+its reply one of 14, the consistent second guesses 19 orbits), so a run of many games solves
+each of them once; :func:`load_table` adds reviews computed ahead of time
+(``scripts/models/review_table.py``, ``models/review/``).
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+#: Longest code kept (its n! position permutations are tried per key).
+MAX_LENGTH = 5
+#: Reviews kept per game before the memo is cleared.
+MAX_KEPT = 1 << 16
+TABLES = Path(__file__).resolve().parents[2] / "models" / "review"
+
+
+class ReviewMemo:
+    """Exact reviews of one variant by canonical key (see the module docstring)."""
+
+    def __init__(self, variant) -> None:
+        self.variant = variant
+        self.usable = not variant.no_leading_zero and variant.length <= MAX_LENGTH
+        self._perms = list(itertools.permutations(range(variant.length)))
+        self._kept: dict[str, tuple] = {}
+        self._loaded = False
+
+    def canonical(self, codes: list[tuple[int, ...]]) -> tuple[tuple[int, ...], tuple, dict]:
+        """(the least renamed sequence, its position permutation, its renaming)."""
+        best = None
+        for perm in self._perms:
+            names: dict[int, int] = {}
+            seq = tuple(names.setdefault(c[i], len(names)) for c in codes for i in perm)
+            if best is None or seq < best[0]:
+                best = seq, perm, names
+        return best
+
+    def key(self, log, guess: tuple[int, ...], objective: str):
+        """(the key, the permutation, the renaming) of ``guess`` after ``log``; None when
+        nothing is kept for this game."""
+        if not self.usable:
+            return None
+        seq, perm, names = self.canonical([*(e.guess for e in log), tuple(guess)])
+        replies = ",".join(f"{e.bulls}.{e.cows}" for e in log)
+        return f"{objective}|{''.join(map(chr, (48 + s for s in seq)))}|{replies}", perm, names
+
+    def position_key(self, log, objective: str):
+        """(the key, the permutation, the renaming) of the position ``log`` leaves, for its
+        optimum; None when nothing is kept."""
+        if not self.usable or not len(log):
+            return None
+        seq, perm, names = self.canonical([e.guess for e in log])
+        replies = ",".join(f"{e.bulls}.{e.cows}" for e in log)
+        return f"optimum|{objective}|{''.join(map(chr, (48 + s for s in seq)))}|{replies}", \
+            perm, names
+
+    def get_optimum(self, found) -> tuple[int, tuple[int, ...]] | None:
+        """(the position's optimum, an optimal guess as symbol indices) or None."""
+        if found is None:
+            return None
+        self._load()
+        kept = self._kept.get(found[0])
+        return None if kept is None else (kept[0], self._back(kept[1], found[1], found[2]))
+
+    def put_optimum(self, found, best: int, best_code) -> None:
+        if found is not None:
+            self._keep(found[0], (best, self._forth(best_code, found[1], found[2])))
+
+    def _keep(self, key: str, value: tuple) -> None:
+        if len(self._kept) >= MAX_KEPT:
+            self._kept.clear()
+            self._loaded = False
+        self._kept[key] = value
+
+    def get(self, found) -> tuple | None:
+        """(secrets, cost, best, the best guess as symbol indices, method) or None."""
+        if found is None:
+            return None
+        self._load()
+        kept = self._kept.get(found[0])
+        if kept is None:
+            return None
+        n, cost, best, canon_best, method = kept
+        return n, cost, best, self._back(canon_best, found[1], found[2]), method
+
+    def put(self, found, n: int, cost: int, best: int, best_code, method: str) -> None:
+        if found is not None:
+            self._keep(found[0], (n, cost, best, self._forth(best_code, found[1], found[2]),
+                                  method))
+
+    def _renaming(self, names: dict[int, int]) -> dict[int, int]:
+        """``names`` extended to every symbol: the unused ones in order after the used."""
+        full = dict(names)
+        for s in range(self.variant.n_symbols):
+            full.setdefault(s, len(full))
+        return full
+
+    def _forth(self, code, perm, names) -> list[int]:
+        full = self._renaming(names)
+        return [full[code[i]] for i in perm]
+
+    def _back(self, canon, perm, names) -> tuple[int, ...]:
+        inverse = {v: k for k, v in self._renaming(names).items()}
+        code = [0] * len(perm)
+        for j, i in enumerate(perm):
+            code[i] = inverse[canon[j]]
+        return tuple(code)
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self._loaded = True
+            for key, value in load_table(self.variant).items():
+                self._kept.setdefault(key, tuple(value))
+
+    def dump(self) -> dict:
+        return {k: list(v) for k, v in self._kept.items()}
+
+
+def table_path(variant) -> Path:
+    return TABLES / f"review-{variant.length}-{variant.symbols}-{'r' if variant.repeats else 'd'}-" \
+                    f"{variant.feedback}.json"
+
+
+def load_table(variant) -> dict:
+    """Reviews computed ahead of time for ``variant`` (none when no table ships for it)."""
+    path = table_path(variant)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    from ..variant import Variant
+
+    try:
+        if Variant.from_dict(data["variant"]) != variant:
+            return {}
+    except (KeyError, TypeError, ValueError):
+        return {}
+    return data.get("reviews", {})
