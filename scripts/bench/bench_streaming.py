@@ -9,8 +9,8 @@ peak memory of each game, each in its own process under ``/usr/bin/time -v``.
     python scripts/bench/bench_streaming.py --games 7x5 --recipe '{"first": "all"}'  # every pattern
     python scripts/bench/bench_streaming.py --games 8x10-distinct,9x9-distinct  # no repeats
 
-A game is ``NxD`` (Mastermind, repeats allowed) or ``NxD-distinct`` (Bulls & Cows rules: no
-symbol twice, N <= D).
+A game is ``NxD`` (Mastermind, repeats allowed), ``NxD-distinct`` (Bulls & Cows rules: no
+symbol twice, N <= D) or ``NxD-black-peg`` (repeats allowed, bulls only).
 
 ``"first": "all"`` runs the recipe once for each first guess up to symmetry (each code pattern):
 each run is a strategy evaluated exactly, and the table keeps the best.
@@ -40,21 +40,23 @@ MIKEMAG = {(5, 8): 7, (5, 9): 8, (5, 10): 8, (5, 11): 9, (5, 12): 9, (6, 5): 6, 
            (7, 12): 11, (8, 4): 7, (8, 5): 8, (8, 6): 9, (8, 7): 9, (8, 8): 10, (8, 9): 10}
 
 SYMBOLS = "0123456789AB"
-DISTINCT = "-distinct"
+DISTINCT, BLACK_PEG = "-distinct", "-black-peg"
 
 
 def game_variant(game: str):
-    """The Variant a game name stands for: ``NxD`` with repeats, ``NxD-distinct`` without."""
+    """The Variant a game name stands for: ``NxD`` with repeats, ``NxD-distinct`` without,
+    ``NxD-black-peg`` with repeats and bulls only."""
     from cbsolve.variant import Variant
 
-    m = re.fullmatch(r"(\d+)x(\d+)(%s)?" % DISTINCT, game)
+    m = re.fullmatch(r"(\d+)x(\d+)(%s|%s)?" % (DISTINCT, BLACK_PEG), game)
     if not m or not 1 <= int(m.group(2)) <= len(SYMBOLS):
-        raise SystemExit(f"bench_streaming: game {game!r} is not NxD or NxD{DISTINCT} "
-                         f"(D at most {len(SYMBOLS)})")
+        raise SystemExit(f"bench_streaming: game {game!r} is not NxD, NxD{DISTINCT} or "
+                         f"NxD{BLACK_PEG} (D at most {len(SYMBOLS)})")
     n, d = int(m.group(1)), int(m.group(2))
-    if m.group(3) and n > d:
+    if m.group(3) == DISTINCT and n > d:
         raise SystemExit(f"bench_streaming: {game} has more positions than symbols")
-    return Variant(n, SYMBOLS[:d], repeats=not m.group(3))
+    return Variant(n, SYMBOLS[:d], repeats=m.group(3) != DISTINCT,
+                   feedback="bulls" if m.group(3) == BLACK_PEG else "bulls-cows")
 
 
 def run_one(game: str, recipe: dict, seconds: float | None) -> dict:
