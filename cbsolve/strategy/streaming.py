@@ -6,7 +6,10 @@ up to 10^6 secrets); what it proves is an upper end of the worst case and of the
 depth histogram, for the atlas of guess budgets. The native kernel (``cbsolve/_native/streaming.cpp``)
 plays the strategy level by level: each level's reply classes are ranges of one array of uint32
 code indices, partitioned stably into a second array, so memory is ``8 bytes x secrets`` plus the
-list of classes; codes are decoded from their index when scored.
+list of classes; codes are decoded from their index when scored: base-D digits when every string
+is a code, else row ``i`` of the listed space, ``CodeSpace.code_at(i)`` (games without repeats,
+Bulls & Cows rules, and the no-leading-zero rule; N bytes a code, 160 MB for 8 positions of 12
+distinct symbols, the largest such atlas cell).
 
 The strategy is fully determined by its :class:`Recipe` (every parameter and the seed):
 
