@@ -41,7 +41,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..codes import CodeSpace
+from ..codes import ENUMERATION_LIMIT, CodeSpace
 from ..deadline import Deadline, run_interruptible, stopped_by
 from ..errors import InvalidRecipe, SpaceTooLarge
 from ..status import StopReason
@@ -150,6 +150,10 @@ def _check_space(variant: Variant) -> CodeSpace:
     if space.size > STREAMING_LIMIT:
         raise SpaceTooLarge(f"{variant.describe()} has {space.size} codes; the streaming evaluation "
                             f"takes at most {STREAMING_LIMIT}")
+    if not _plain(variant) and space.size > ENUMERATION_LIMIT:
+        raise SpaceTooLarge(f"{variant.describe()} has {space.size} codes; the streaming evaluation "
+                            f"lists the codes of a game without repeats or with the no-leading-zero "
+                            f"rule, at most {ENUMERATION_LIMIT}")
     return space
 
 

@@ -142,3 +142,5 @@ def test_bad_recipes_and_secrets_are_refused_with_one_line():
         evaluate_streaming(Variant.preset("mastermind"), Recipe(first="12"))
     with pytest.raises(SpaceTooLarge):
         evaluate_streaming(Variant(12, "0123456789", repeats=True), Recipe())
+    with pytest.raises(SpaceTooLarge, match="lists the codes of a game without repeats"):
+        evaluate_streaming(Variant(9, "0123456789AB", repeats=False), Recipe())   # 79.8 M
