@@ -6,7 +6,10 @@ up to 10^6 secrets); what it proves is an upper end of the worst case and of the
 depth histogram, for the atlas of guess budgets. The native kernel (``cbsolve/_native/streaming.cpp``)
 plays the strategy level by level: each level's reply classes are ranges of one array of uint32
 code indices, partitioned stably into a second array, so memory is ``8 bytes x secrets`` plus the
-list of classes; codes are decoded from their index when scored.
+list of classes; codes are decoded from their index when scored: base-D digits when every string
+is a code, else row ``i`` of the listed space, ``CodeSpace.code_at(i)`` (games without repeats,
+Bulls & Cows rules, and the no-leading-zero rule; N bytes a code, 160 MB for 8 positions of 12
+distinct symbols, the largest such atlas cell).
 
 The strategy is fully determined by its :class:`Recipe` (every parameter and the seed):
 
@@ -38,7 +41,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..codes import CodeSpace
+from ..codes import ENUMERATION_LIMIT, CodeSpace
 from ..deadline import Deadline, run_interruptible, stopped_by
 from ..errors import InvalidRecipe, SpaceTooLarge
 from ..status import StopReason
@@ -147,6 +150,10 @@ def _check_space(variant: Variant) -> CodeSpace:
     if space.size > STREAMING_LIMIT:
         raise SpaceTooLarge(f"{variant.describe()} has {space.size} codes; the streaming evaluation "
                             f"takes at most {STREAMING_LIMIT}")
+    if not _plain(variant) and space.size > ENUMERATION_LIMIT:
+        raise SpaceTooLarge(f"{variant.describe()} has {space.size} codes; the streaming evaluation "
+                            f"lists the codes of a game without repeats or with the no-leading-zero "
+                            f"rule, at most {ENUMERATION_LIMIT}")
     return space
 
 

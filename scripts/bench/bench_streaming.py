@@ -7,6 +7,10 @@ peak memory of each game, each in its own process under ``/usr/bin/time -v``.
     python scripts/bench/bench_streaming.py --out scripts/bench/streaming_results.jsonl
     python scripts/bench/bench_streaming.py --table     # the results file as a markdown table
     python scripts/bench/bench_streaming.py --games 7x5 --recipe '{"first": "all"}'  # every pattern
+    python scripts/bench/bench_streaming.py --games 8x10-distinct,9x9-distinct  # no repeats
+
+A game is ``NxD`` (Mastermind, repeats allowed), ``NxD-distinct`` (Bulls & Cows rules: no
+symbol twice, N <= D) or ``NxD-black-peg`` (repeats allowed, bulls only).
 
 ``"first": "all"`` runs the recipe once for each first guess up to symmetry (each code pattern):
 each run is a strategy evaluated exactly, and the table keeps the best.
@@ -36,16 +40,31 @@ MIKEMAG = {(5, 8): 7, (5, 9): 8, (5, 10): 8, (5, 11): 9, (5, 12): 9, (6, 5): 6, 
            (7, 12): 11, (8, 4): 7, (8, 5): 8, (8, 6): 9, (8, 7): 9, (8, 8): 10, (8, 9): 10}
 
 SYMBOLS = "0123456789AB"
+DISTINCT, BLACK_PEG = "-distinct", "-black-peg"
+
+
+def game_variant(game: str):
+    """The Variant a game name stands for: ``NxD`` with repeats, ``NxD-distinct`` without,
+    ``NxD-black-peg`` with repeats and bulls only."""
+    from cbsolve.variant import Variant
+
+    m = re.fullmatch(r"(\d+)x(\d+)(%s|%s)?" % (DISTINCT, BLACK_PEG), game)
+    if not m or not 1 <= int(m.group(2)) <= len(SYMBOLS):
+        raise SystemExit(f"bench_streaming: game {game!r} is not NxD, NxD{DISTINCT} or "
+                         f"NxD{BLACK_PEG} (D at most {len(SYMBOLS)})")
+    n, d = int(m.group(1)), int(m.group(2))
+    if m.group(3) == DISTINCT and n > d:
+        raise SystemExit(f"bench_streaming: {game} has more positions than symbols")
+    return Variant(n, SYMBOLS[:d], repeats=m.group(3) != DISTINCT,
+                   feedback="bulls" if m.group(3) == BLACK_PEG else "bulls-cows")
 
 
 def run_one(game: str, recipe: dict, seconds: float | None) -> dict:
     """Evaluate one game in this process; the result as JSON."""
     from cbsolve.deadline import Deadline
     from cbsolve.strategy.streaming import Recipe, evaluate_streaming
-    from cbsolve.variant import Variant
 
-    n, d = (int(x) for x in game.split("x"))
-    result = evaluate_streaming(Variant(n, SYMBOLS[:d], repeats=True), Recipe.from_json(recipe),
+    result = evaluate_streaming(game_variant(game), Recipe.from_json(recipe),
                                 deadline=Deadline(seconds))
     return result.to_json()
 
@@ -54,10 +73,8 @@ def first_guesses(game: str) -> list[str]:
     """One first guess per code pattern (the first guesses up to symmetry)."""
     from cbsolve.codes import CodeSpace
     from cbsolve.symmetry import Symmetry
-    from cbsolve.variant import Variant
 
-    n, d = (int(x) for x in game.split("x"))
-    variant = Variant(n, SYMBOLS[:d], repeats=True)
+    variant = game_variant(game)
     space = CodeSpace(variant)
     return [space.format(space.code_at(int(i))) for i in Symmetry(variant).guess_representatives([])]
 
@@ -77,10 +94,11 @@ def measured(game: str, recipe: dict, seconds: float | None) -> dict:
     out = json.loads(run.stdout.strip().splitlines()[-1])
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)
     cpu = [float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", run.stderr)]
-    n, d = (int(x) for x in game.split("x"))
+    v = game_variant(game)
     out.update(game=game, wall_seconds=round(wall, 1), cpu_seconds=round(sum(cpu), 1),
                peak_rss_mb=round(int(rss.group(1)) / 1024, 1) if rss else None,
-               mikemag=MIKEMAG.get((n, d)), load=os.getloadavg()[0])
+               mikemag=MIKEMAG.get((v.length, v.n_symbols)) if v.repeats else None,
+               load=os.getloadavg()[0])
     if out.get("worst") is not None and out["mikemag"] is not None:
         out["versus_mikemag"] = ("beats" if out["worst"] < out["mikemag"] else
                                  "matches" if out["worst"] == out["mikemag"] else "worse")
@@ -129,6 +147,8 @@ def main() -> None:
         return
     games = (args.games.split(",") if args.games else
              [f"{n}x{d}" for n, d in sorted(MIKEMAG, key=lambda g: g[1] ** g[0])])
+    for game in games:
+        game_variant(game)          # a bad name stops here, before any run
     out = Path(args.out)
     done = set()
     if out.exists():

@@ -106,6 +106,42 @@ def test_a_folded_cell_assembles_replays_and_keeps_its_hash(setup, run_line, mon
         atlas_file.load.cache_clear()
 
 
+def test_a_game_without_repeats_folds_assembles_and_replays(tmp_path, monkeypatch, capsys):
+    # Bulls & Cows rules over 6 symbols, 5 positions (720 secrets): the streaming run's variant
+    # is the cell's, its secrets sampled and replayed, and ``bounds --play`` follows it
+    build = load_script("build_atlas")
+    cells = tmp_path / "models" / "atlas" / "cells"
+    cells.mkdir(parents=True)
+    shutil.copy(build.CELLS / "bulls-cows-5x6.json", cells)
+    cell = cells / "bulls-cows-5x6.json"
+    variant = Variant(5, "012345", repeats=False)
+    run = evaluate_streaming(variant, Recipe(heuristic="parts", randoms=20)).to_json()
+    results = tmp_path / "streaming.jsonl"
+    results.write_text(json.dumps(run) + "\n")
+    _loosen(cell, worst=720)
+    monkeypatch.setattr(build, "CELLS", cells)
+    monkeypatch.setattr(build, "ATLAS", tmp_path / "models" / "atlas.json")
+    monkeypatch.setattr(atlas_file, "models_dir", lambda: tmp_path / "models")
+    atlas_file._checked.cache_clear()
+    atlas_file.load.cache_clear()
+    try:
+        changed = load_script("fold_streaming").fold(results, cells, sample=50, say=lambda m: None)
+        assert changed == [("bulls-cows-5x6", "worst", 720, run["worst"])]
+        check = json.loads(cell.read_text())["verification"]["streaming_replay"]
+        assert check["sampled_secrets"] == 50 and check["most_guesses"] <= run["worst"]
+        doc = build.assemble(build.ATLAS, cells)
+        assert atlas_file.content_hash(doc["cells"]) == doc["sha256"]
+        for secret in ("54321", "01234", "25041"):
+            code = main(["bounds", "--length", "5", "--digits", "6", "--play", secret, "--json"])
+            data = json.loads(capsys.readouterr().out)
+            assert code == 0 and data["replays_upper_end"] and data["guesses"][-1] == secret
+            assert len(data["guesses"]) <= data["upper"] == run["worst"]
+            assert all(len(set(g)) == 5 for g in data["guesses"])
+    finally:
+        atlas_file._checked.cache_clear()
+        atlas_file.load.cache_clear()
+
+
 def test_a_run_that_contradicts_its_histogram_is_refused(setup, run_line):
     build, cell, results = setup
     fold = load_script("fold_streaming")

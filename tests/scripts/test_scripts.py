@@ -356,6 +356,14 @@ def test_bench_streaming_runs_one_game_and_tabulates_the_best_run():
     worse = dict(row, worst=row["worst"] + 1)
     text = bench.table([worse, row])
     assert f"| 3x3 | 27 | {row['worst']} (None)" in text
+    distinct = bench.run_one("3x4-distinct", {"heuristic": "parts"}, None)
+    assert distinct["variant"]["repeats"] is False and distinct["secrets"] == 24
+    assert sum(distinct["histogram"].values()) == 24
+    peg = bench.game_variant("12x2-black-peg")
+    assert peg.bulls_only and peg.repeats and (peg.length, peg.n_symbols) == (12, 2)
+    for bad in ("5x4-distinct", "3x13", "3by4"):
+        with pytest.raises(SystemExit, match="bench_streaming: "):
+            bench.game_variant(bad)
 
 
 def test_atlas_page_is_the_atlas_shipped():

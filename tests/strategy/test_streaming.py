@@ -28,6 +28,16 @@ GAMES = [
      Recipe(first="0011", randoms=10, escalate_below=12, escalate_randoms=300, lookahead_below=20)),
     (Variant(3, "0123456789", repeats=True, no_leading_zero=True),
      Recipe(heuristic="minimax", symmetric=False, randoms=10)),
+    # without repeats (Bulls & Cows rules): codes are rows of the listed space, the symmetry
+    # fixing the first guess permutes its positions with its symbols and the unused symbols
+    (Variant(5, "01234", repeats=False, name="permutations"),
+     Recipe(heuristic="minimax", randoms=5, sample=40, sample_top=60, candidates=20)),
+    (Variant(5, "0123456", repeats=False, name="distinct-5x7"),
+     Recipe(heuristic="expected", sampled_heuristic="entropy", sample=300, sample_top=500,
+            candidates=40, randoms=15, seed=11)),
+    (Variant(4, "012345", repeats=False, feedback="bulls", name="distinct-black-peg"),
+     Recipe(first="0123", heuristic="parts", randoms=8, escalate_below=10,
+            escalate_randoms=200, lookahead_below=25)),
 ]
 
 
@@ -77,6 +87,30 @@ def test_a_full_pool_plays_knuths_minimax_within_five_guesses():
     assert result.worst == 5
 
 
+@pytest.mark.parametrize("n,classes", [(4, 5), (5, 7), (6, 11)])
+def test_a_permutation_games_depth1_pool_is_one_guess_per_cycle_type(n, classes):
+    # N of N symbols without repeats: the symmetries fixing the first guess (the identity
+    # arrangement) act on the other guesses by conjugation, so their orbits are the cycle types,
+    # p(N) of them (the partition numbers, OEIS A000041: p(4..6) = 5, 7, 11)
+    from cbsolve.strategy.streaming import _depth1_pool
+
+    variant = Variant(n, "012345"[:n], repeats=False)
+    pool = _depth1_pool(variant, 0)
+    space = CodeSpace(variant)
+    types = set()
+    for index in pool.tolist():
+        code, seen, lengths = space.code_at(index), set(), []
+        for start in range(n):
+            length, p = 0, start
+            while p not in seen:
+                seen.add(p)
+                p, length = code[p], length + 1
+            if length:
+                lengths.append(length)
+        types.add(tuple(sorted(lengths)))
+    assert len(pool) == len(types) == classes
+
+
 def test_a_spent_deadline_reports_a_stop_and_no_number():
     result = evaluate_streaming(Variant.preset("mastermind"), Recipe(), deadline=Deadline(0))
     assert not result.complete and result.stop == StopReason.TIME
@@ -108,3 +142,5 @@ def test_bad_recipes_and_secrets_are_refused_with_one_line():
         evaluate_streaming(Variant.preset("mastermind"), Recipe(first="12"))
     with pytest.raises(SpaceTooLarge):
         evaluate_streaming(Variant(12, "0123456789", repeats=True), Recipe())
+    with pytest.raises(SpaceTooLarge, match="lists the codes of a game without repeats"):
+        evaluate_streaming(Variant(9, "0123456789AB", repeats=False), Recipe())   # 79.8 M
