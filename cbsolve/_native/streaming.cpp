@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "scoring_pack.hpp"
+#include "streaming_tight.hpp"
 #include "toolkit_bind.hpp"
 #include "toolkit_control.hpp"
 #include "toolkit_isa.hpp"
@@ -55,6 +56,7 @@ struct Recipe {
     int heuristic = PARTS, sampled_heuristic = EXPECTED;
     long long sample = 2000, sample_top = 20000, candidates = 200, randoms = 100;
     long long escalate_below = 0, escalate_randoms = 0, lookahead_below = 0;
+    long long target = 0, tight_randoms = 0;  // the tight tail rule (0: off)
     uint64_t seed = 0;
     long long first = -1;  // code index, -1: chosen among the root pool
 };
@@ -82,12 +84,14 @@ struct Scratch {
 };
 
 struct Key {
+    long long excess = 0;    // secrets the tight tail test sees miss the target (0: off)
     int height = INT32_MAX;  // guesses to finish the class as the lookahead sees it (0: off)
     double primary = INFINITY;
     int not_candidate = 1;
     long long squares = 0;
     uint32_t index = UINT32_MAX;
     bool operator<(const Key& o) const {
+        if (excess != o.excess) return excess < o.excess;
         if (height != o.height) return height < o.height;
         if (primary != o.primary) return primary < o.primary;
         if (not_candidate != o.not_candidate) return not_candidate < o.not_candidate;
@@ -478,7 +482,75 @@ class Streaming {
                 if (k < best) best = k;
             }
         }
+        if (r_.target > 0 && full && depth > 0 && c <= 65535 &&
+            c <= TightTest(nullptr, 0, slots_, win_, slots_ - 1).capacity(r_.target - depth))
+            return tight(depth, cls, c, best.index, heur, look, rng, sc);
         return best.index;
+    }
+
+    // The tight tail rule: when the guess chosen at a node (a whole class, c secrets, at
+    // ``depth``) leaves a reply class the tight test says cannot be finished within the target,
+    // the pool's best guess that leaves none is taken, else the first of ``tight_randoms`` more
+    // draws (every code when as many as codes) that leaves none, else the chosen guess stands.
+    // Nodes whose own class fails the count are not searched (no guess can help).
+    uint32_t tight(int depth, const uint32_t* cls, long long c, uint32_t chosen, int heur, bool look,
+                   uint64_t& rng, Scratch& sc) const {
+        constexpr long long kPairs = 512;  // largest class whose pairwise replies are computed
+        const bool paired = c <= kPairs;
+        if (paired && !look) {
+            sc.pairs.resize(static_cast<size_t>(c * c));
+            for (long long j = 0; j < c; ++j) {
+                pack(cls[j], sc.gpos.data(), sc.gcnt.data(), sc.row.data());
+                CBSOLVE_ISA_CALL(replies_block, layout_, bulls_only_, sc.gpos.data(),
+                                 sc.gcnt.data(), sc.spos.data(), sc.scnt.data(), c,
+                                 sc.pairs.data() + j * c);
+            }
+        }
+        TightTest test(paired ? sc.pairs.data() : nullptr, c, slots_, win_, slots_ - 1);
+        long long parts = 0;
+        auto rank = [&](uint32_t g, bool from_class) {
+            Key k = score(g, from_class, heur, c, sc, parts);
+            if (look) k.height = lookahead(c, sc);
+            k.excess = excess(depth, c, sc, test);
+            return k;
+        };
+        if (rank(chosen, false).excess == 0) return chosen;
+        Key found;  // the best guess that leaves nothing behind
+        for (size_t i = 0; i < sc.pool.size(); ++i) {
+            const Key k = rank(sc.pool[i], sc.from_class[i]);
+            if (k.excess == 0 && k < found) found = k;
+        }
+        const bool every = r_.tight_randoms >= n_;
+        for (long long i = 0; found.index == UINT32_MAX && i < (every ? n_ : r_.tight_randoms); ++i) {
+            const uint32_t g = every ? static_cast<uint32_t>(i)
+                                     : static_cast<uint32_t>(splitmix(rng) % static_cast<uint64_t>(n_));
+            if (rank(g, false).excess == 0) return g;
+        }
+        // None: the heuristic's choice stands (the fewest secrets left behind is no better a rule).
+        return found.index == UINT32_MAX ? chosen : found.index;
+    }
+
+    // Secrets the guess whose replies on the class are in ``sc.replies`` leaves in reply classes
+    // the tight test rejects (the guess itself too, when it comes after the target).
+    long long excess(int depth, long long c, Scratch& sc, TightTest& test) const {
+        std::vector<std::pair<uint16_t, uint16_t>> order(static_cast<size_t>(c));
+        for (long long j = 0; j < c; ++j) order[j] = {sc.replies[j], static_cast<uint16_t>(j)};
+        std::sort(order.begin(), order.end());
+        std::vector<uint16_t> members;
+        long long out = 0;
+        const int left = static_cast<int>(r_.target) - depth - 1;  // guesses after this one
+        for (long long a = 0, b; a < c; a = b) {
+            for (b = a + 1; b < c && order[b].first == order[a].first; ++b) {}
+            if (order[a].first == win_) {
+                if (left < 0) out += 1;
+                continue;
+            }
+            if (b - a == c) return c + 1;  // a guess that splits nothing is never taken
+            members.clear();
+            for (long long x = a; x < b; ++x) members.push_back(order[x].second);
+            if (!test.feasible(members.data(), b - a, left)) out += b - a;
+        }
+        return out;
     }
 
     int N_, D_;
@@ -509,6 +581,8 @@ PYBIND11_MODULE(streaming, m) {
         .def_readwrite("escalate_below", &Recipe::escalate_below)
         .def_readwrite("escalate_randoms", &Recipe::escalate_randoms)
         .def_readwrite("lookahead_below", &Recipe::lookahead_below)
+        .def_readwrite("target", &Recipe::target)
+        .def_readwrite("tight_randoms", &Recipe::tight_randoms)
         .def_readwrite("seed", &Recipe::seed)
         .def_readwrite("first", &Recipe::first);
     py::class_<Streaming>(m, "Streaming")

@@ -28,7 +28,14 @@ The strategy is fully determined by its :class:`Recipe` (every parameter and the
   splits into singletons tries ``escalate_randoms`` more draws (the first that does it is taken);
 * in a class of at most ``lookahead_below`` secrets the guesses are first compared by a one-level
   lookahead: 1 + the most guesses one of its reply classes needs (0 for the guess itself, 1 for
-  one secret, 2 for two or for a class one of its own secrets splits apart, else 3).
+  one secret, 2 for two or for a class one of its own secrets splits apart, else 3);
+* the tight tail rule, when ``target`` (a worst case sought) is set: at a node scored on its
+  whole class, when the chosen guess leaves a reply class that a cheap test says cannot be
+  finished by guess ``target`` (a count of replies; with two guesses left, no secret of the class
+  splits it into singletons; with three, no secret of a small class leaves classes that pass
+  that), the pool is ranked again with the secrets so left behind first, then ``tight_randoms``
+  more draws (every code when as many as codes) are tried until one leaves none. Only such rare
+  nodes pay; the choice is still a function of the node.
 
 A node's random draws are seeded by ``seed`` and the node itself (depth, lowest code, size), so
 the evaluation does not depend on thread order and :func:`play_streaming` makes the same choices.
@@ -54,6 +61,8 @@ STREAMING_LIMIT = 250_000_000
 HEURISTICS = {"minimax": 0, "expected": 1, "entropy": 2, "parts": 3}
 #: The scheme a recipe replays with: bump it whenever the kernel's choices change.
 SCHEME = "streaming-1"
+#: Fields of the tight tail rule: 0 (off) plays exactly as the scheme did before they existed.
+TIGHT_FIELDS = ("target", "tight_randoms")
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,8 @@ class Recipe:
     escalate_below: int = 0
     escalate_randoms: int = 0
     lookahead_below: int = 0
+    target: int = 0
+    tight_randoms: int = 0
     symmetric: bool = True
     seed: int = 0
     scheme: str = SCHEME
@@ -81,7 +92,8 @@ class Recipe:
                                     f"{', '.join(sorted(HEURISTICS))}")
         for name, low in (("sample", 1), ("sample_top", 1), ("candidates", 1), ("randoms", 0),
                           ("escalate_below", 0), ("escalate_randoms", 0),
-                          ("lookahead_below", 0), ("seed", 0)):
+                          ("lookahead_below", 0), ("target", 0), ("tight_randoms", 0),
+                          ("seed", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**63:
                 raise InvalidRecipe(f"recipe {name} must be an integer >= {low}, got {value!r}")
@@ -91,7 +103,12 @@ class Recipe:
             raise InvalidRecipe(f"recipe scheme {self.scheme!r} is not this version's {SCHEME!r}")
 
     def to_json(self) -> dict:
-        return asdict(self)
+        """The fields; the tight tail's only when set, so older recipes keep their form."""
+        data = asdict(self)
+        for name in TIGHT_FIELDS:
+            if not data[name]:
+                del data[name]
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> Recipe:
@@ -194,6 +211,7 @@ def _engine(variant: Variant, recipe: Recipe, space: CodeSpace):
     r.candidates, r.randoms, r.seed = recipe.candidates, recipe.randoms, recipe.seed
     r.escalate_below, r.escalate_randoms = recipe.escalate_below, recipe.escalate_randoms
     r.lookahead_below = recipe.lookahead_below
+    r.target, r.tight_randoms = recipe.target, recipe.tight_randoms
     first = -1 if recipe.first is None else space.index_of(space.parse(recipe.first))
     r.first = first
     listed = (np.empty((0, variant.length), np.uint8) if _plain(variant) else space.codes)

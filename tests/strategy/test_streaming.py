@@ -38,6 +38,12 @@ GAMES = [
     (Variant(4, "012345", repeats=False, feedback="bulls", name="distinct-black-peg"),
      Recipe(first="0123", heuristic="parts", randoms=8, escalate_below=10,
             escalate_randoms=200, lookahead_below=25)),
+    (Variant(4, "01234", repeats=True, name="tight"),
+     Recipe(first="0011", heuristic="parts", candidates=5, randoms=1, sample=300, target=5,
+            tight_randoms=50)),
+    (Variant(3, "012345", repeats=True, name="tight-every-code"),
+     Recipe(first="001", heuristic="minimax", candidates=5, randoms=0, target=4,
+            tight_randoms=216, lookahead_below=20)),
 ]
 
 
@@ -144,3 +150,22 @@ def test_bad_recipes_and_secrets_are_refused_with_one_line():
         evaluate_streaming(Variant(12, "0123456789", repeats=True), Recipe())
     with pytest.raises(SpaceTooLarge, match="lists the codes of a game without repeats"):
         evaluate_streaming(Variant(9, "0123456789AB", repeats=False), Recipe())   # 79.8 M
+
+
+def test_the_tight_tail_rule_reaches_a_target_the_heuristic_overshoots():
+    # Small pools leave 4 secrets of Mastermind 4x5 at 6 guesses; sought: 5. The rule re-chooses
+    # at the nodes its test flags (the replay above shows the result is still one strategy).
+    variant = Variant(4, "01234", repeats=True)
+    plain = Recipe(first="0011", heuristic="parts", candidates=5, randoms=1, sample=300)
+    before = evaluate_streaming(variant, plain)
+    after = evaluate_streaming(variant, Recipe(**{**plain.to_json(), "target": 5,
+                                                  "tight_randoms": 50}))
+    assert before.worst > 5 and after.worst <= 5
+
+
+def test_the_tight_tail_fields_are_absent_when_off_so_older_recipes_keep_their_form():
+    assert "target" not in Recipe().to_json() and "tight_randoms" not in Recipe().to_json()
+    on = Recipe(target=8, tight_randoms=100)
+    assert Recipe.from_json(on.to_json()) == on
+    with pytest.raises(InvalidRecipe, match="target must be an integer >= 0"):
+        Recipe(target=-1)
