@@ -60,6 +60,9 @@ struct Options {
     int threads = 1;
     int sym_min_left = 3;  // symmetry pays off only where a node has many guesses to refute
     int lookahead = 0;     // tree: working guesses compared on the depth-W count (0: first one)
+    // certificate: a set the search refuted by counting alone (every guess useless or with a
+    // class beyond cap(d-1)) gets its empty node from the memo, not from a second scan
+    bool counted_memo = true;
 };
 
 using Elem = CodeSymmetry::Elem;  // a stabiliser element (toolkit_symmetry.hpp)
@@ -86,6 +89,7 @@ struct MemoEntry {
     vector<int> set;
     int infeasible_at = -1;   // largest d proved infeasible
     int feasible_at = 1 << 20;  // smallest d proved feasible
+    int counted_at = -1;      // largest d at which counting alone refuted it (cap is monotone)
 };
 
 // The byte-lane loops (class counts of 64 guesses, the two-guesses-left test), compiled once
@@ -115,7 +119,17 @@ struct Memo {
             return -1;
         });
     }
-    void store(const vector<int>& s, uint64_t h, int d, bool ok) {
+    // Whether counting alone refutes s with d guesses left, as a search recorded it.
+    bool counted(const vector<int>& s, uint64_t h, int d) {
+        return maps.locked(h, [&](auto& map) {
+            auto it = map.find(h);
+            if (it == map.end()) return false;
+            for (auto& e : it->second)
+                if (e.set == s) return d <= e.counted_at;
+            return false;
+        });
+    }
+    void store(const vector<int>& s, uint64_t h, int d, bool ok, bool by_counting = false) {
         maps.locked(h, [&](auto& map) {
             // find first, insert only after the cap check: a full memo must not keep growing
             // by empty buckets
@@ -125,6 +139,7 @@ struct Memo {
                     if (e.set == s) {
                         if (ok) e.feasible_at = std::min(e.feasible_at, d);
                         else e.infeasible_at = std::max(e.infeasible_at, d);
+                        if (by_counting) e.counted_at = std::max(e.counted_at, d);
                         return;
                     }
             const int64_t cost = int64_t(sizeof(MemoEntry) + 48 + s.size() * sizeof(int));
@@ -134,6 +149,7 @@ struct Memo {
             e.set = s;
             if (ok) e.feasible_at = d;
             else e.infeasible_at = d;
+            if (by_counting) e.counted_at = d;
             if (it == map.end()) it = map.emplace(h, vector<MemoEntry>()).first;
             it->second.push_back(std::move(e));
             size++;
@@ -647,6 +663,9 @@ class Search {
         bool settled;
         auto cs = candidates(S, d, hist, &settled, in_set);
         bool ok = settled;
+        // no guess survived the scan: every one is useless or over cap(d-1) (symmetry keeps
+        // both per orbit), which the certificate's counting rule shows without a sub-proof
+        const bool by_counting = !settled && cs.empty() && opt.capacity;
         if (!ok) {
             bool top = opt.threads > 1 && !omp_in_parallel() && cs.size() > 1 && d >= 4;
             if (top) {
@@ -677,7 +696,7 @@ class Search {
             }
         }
         if (cancelled()) return false;  // an abandoned exploration proves nothing
-        if (opt.memo) memo.store(S, h, d, ok);
+        if (opt.memo) memo.store(S, h, d, ok, by_counting);
         return ok;
     }
 
@@ -780,6 +799,9 @@ class Search {
         node->left = d;
         int m = static_cast<int>(S.size());
         if (d <= 0 || m > cap[d]) return node;  // counting: verifier checks |S| > cap(d)
+        // every guess settled by counting or uselessness, as the search found: the verifier
+        // finds them itself (the node a scan here would write has no entries either)
+        if (opt.counted_memo && opt.memo && memo.counted(S, set_keys.hash(S), d)) return node;
         auto scope = rows_for(S.data(), S.size());
         vector<char> in_set(n, 0);
         for (int s : S) in_set[s] = 1;
@@ -930,6 +952,7 @@ struct Runner {
         op.threads = o.contains("threads") ? o["threads"].cast<int>() : 1;
         op.sym_min_left = o.contains("sym_min_left") ? o["sym_min_left"].cast<int>() : 3;
         op.lookahead = o.contains("lookahead") ? o["lookahead"].cast<int>() : 0;
+        op.counted_memo = get("counted_memo", true);
         if (o.contains("memo_bytes")) s->memo.max_bytes = o["memo_bytes"].cast<int64_t>();
         if (o.contains("table_bytes") && s->packed) s->packed->table_bytes = o["table_bytes"].cast<int64_t>();
     }

@@ -11,7 +11,7 @@ before it; with ``--ab A B`` each unit runs under both configurations one after 
 alternating order, so both see the same load. A unit that reaches ``--limit`` is reported
 ``stopped``: its CPU is a floor of its cost.
 
-    python scripts/bench/bench_refute_sample.py --size 40 --ab today bounds --limit 300
+    python scripts/bench/bench_refute_sample.py --size 40 --ab today frontier --limit 300
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from cbsolve.variant import Variant
 LOGIK = Variant(5, "12345678", True)
 SEED, SIZE, MIN_PER_ORBIT = 20261202, 40, 2
 #: Kernel configurations by name: options given to the native search over its defaults.
-CONFIGS = {"today": {"lower_bounds": False}, "bounds": {"lower_bounds": True}}
+CONFIGS = {"today": {"counted_memo": False}, "frontier": {"counted_memo": True}}
 
 
 def draw(plan: dict, size: int, seed: int) -> list[int]:
