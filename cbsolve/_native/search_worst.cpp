@@ -43,6 +43,7 @@
 #include "toolkit_replies.hpp"
 #include "toolkit_symmetry.hpp"
 #include "toolkit_table.hpp"
+#include "search_worst_settle.hpp"
 
 namespace py = pybind11;
 using std::vector;
@@ -63,6 +64,10 @@ struct Options {
     // certificate: a set the search refuted by counting alone (every guess useless or with a
     // class beyond cap(d-1)) gets its empty node from the memo, not from a second scan
     bool counted_memo = true;
+    // a node with at least bound_min_left guesses left takes its guesses' limit from the
+    // settle table of its own classes (search_worst_settle.hpp), not from cap alone
+    bool settle_bound = true;
+    int bound_min_left = 4;
 };
 
 using Elem = CodeSymmetry::Elem;  // a stabiliser element (toolkit_symmetry.hpp)
@@ -82,6 +87,7 @@ struct CertEntry {
 };
 struct CertNode {
     int left = 0;
+    int64_t limit = -1;  // the settle table's bound on the classes (search_worst_settle.hpp), or -1
     vector<CertEntry> entries;
 };
 
@@ -293,7 +299,7 @@ class Search {
     enum Mode { SEARCH, CERT, GREEDY };
     vector<Cand> candidates(const vector<int>& S, int d, const vector<int>& hist,
                             bool* settled, vector<char>& in_set, Mode mode = SEARCH,
-                            vector<Elem>* group = nullptr) const {
+                            vector<Elem>* group = nullptr, int64_t* limit = nullptr) const {
         *settled = false;
         vector<int> pool;
         if (opt.candidates_only) pool = S;
@@ -318,13 +324,20 @@ class Search {
         // while the pool is walked). Every CHUNK secrets, guesses that already have a class
         // beyond cap(d-1) are dropped (capacity pruning), so refuted guesses cost little.
         const bool capacity = mode == CERT || (mode == SEARCH && opt.capacity);
-        const int64_t lim = capacity ? std::min<int64_t>(cap[d - 1], 60000) : INT64_MAX;
+        int64_t lim = capacity ? std::min<int64_t>(cap[d - 1], 60000) : INT64_MAX;
         vector<Cand> out;
         const size_t m = S.size();
         static thread_local vector<const uint8_t*> rows;
         rows.resize(m);
         if (have_rows()) {
             for (size_t i = 0; i < m; ++i) rows[i] = srow(S[i]);
+            if (capacity && opt.settle_bound && d >= opt.bound_min_left) {
+                const int64_t b = settle_limit(rows, pool, in_set, d);
+                if (b < lim) {
+                    lim = b;
+                    if (limit) *limit = b;
+                }
+            }
             if (scan_pool(rows, pool, nullptr, lim, mode, settled, in_set, out)) return out;
         } else {
             // On the fly, too large for a row table: the pairs of a block of guesses are
@@ -356,6 +369,28 @@ class Search {
             });
         if (opt.dedupe && mode == SEARCH) out = dedupe(out, S);
         return out;
+    }
+
+    // b[d-1] of the settle table of S over the guesses `pool` (search_worst_settle.hpp): the
+    // largest class a guess may have and still start a strategy of d guesses; cap[d-1] when
+    // the scan was stopped (a partial scan would understate the table).
+    int64_t settle_limit(const vector<const uint8_t*>& rows, const vector<int>& pool,
+                         const vector<char>& in_set, int d) const {
+        vector<int> cols(pool);
+        vector<uint8_t> dead(cols.size(), 0);
+        vector<char> member(cols.size());
+        for (size_t k = 0; k < cols.size(); ++k) member[k] = in_set[cols[k]];
+        vector<int64_t> b;
+        if (rows.size() <= 65535) {
+            vector<uint16_t> cnt(cols.size() * slots);
+            scan_scalar(rows, cols, INT64_MAX, cnt, dead);
+            b = settle_table(cnt, cols.size(), slots, win, member, cap, d - 1);
+        } else {
+            vector<uint32_t> cnt(cols.size() * slots);
+            scan_scalar(rows, cols, INT64_MAX, cnt, dead);
+            b = settle_table(cnt, cols.size(), slots, win, member, cap, d - 1);
+        }
+        return stopped() ? cap[d - 1] : b[d - 1];
     }
 
     // The histograms of the guesses `cols` (columns of the rows `rows`, one per secret of the
@@ -801,7 +836,10 @@ class Search {
         if (d <= 0 || m > cap[d]) return node;  // counting: verifier checks |S| > cap(d)
         // every guess settled by counting or uselessness, as the search found: the verifier
         // finds them itself (the node a scan here would write has no entries either)
-        if (opt.counted_memo && opt.memo && memo.counted(S, set_keys.hash(S), d)) return node;
+        // (not where the settle table applies: such a node names its limit, from a scan)
+        const bool limited = opt.settle_bound && d >= opt.bound_min_left;
+        if (opt.counted_memo && opt.memo && !limited && memo.counted(S, set_keys.hash(S), d))
+            return node;
         auto scope = rows_for(S.data(), S.size());
         vector<char> in_set(n, 0);
         for (int s : S) in_set[s] = 1;
@@ -813,7 +851,7 @@ class Search {
         bool settled;
         // Surviving representatives (neither useless nor refuted by counting). A guess of the
         // same orbit has the image partition, so it survives exactly when its representative does.
-        auto alive = candidates(S, d, hist, &settled, in_set, CERT, &G);
+        auto alive = candidates(S, d, hist, &settled, in_set, CERT, &G, &node->limit);
         vector<char> survives(n, 0);
         for (auto& c : alive) survives[c.g] = 1;
         vector<uint64_t> hash_of;  // reply hash of each survivor (dedupe)
@@ -910,6 +948,7 @@ py::dict tree_to_py(const TreeNode& t) {
 py::dict cert_to_py(const CertNode& c) {
     py::dict d;
     d["left"] = c.left;
+    if (c.limit >= 0) d["limit"] = c.limit;
     py::list es;
     for (auto& e : c.entries) {
         py::dict x;
@@ -953,6 +992,8 @@ struct Runner {
         op.sym_min_left = o.contains("sym_min_left") ? o["sym_min_left"].cast<int>() : 3;
         op.lookahead = o.contains("lookahead") ? o["lookahead"].cast<int>() : 0;
         op.counted_memo = get("counted_memo", true);
+        op.settle_bound = get("settle_bound", true);
+        op.bound_min_left = o.contains("bound_min_left") ? o["bound_min_left"].cast<int>() : 4;
         if (o.contains("memo_bytes")) s->memo.max_bytes = o["memo_bytes"].cast<int64_t>();
         if (o.contains("table_bytes") && s->packed) s->packed->table_bytes = o["table_bytes"].cast<int64_t>();
     }

@@ -33,7 +33,8 @@ from cbsolve.variant import Variant
 LOGIK = Variant(5, "12345678", True)
 SEED, SIZE, MIN_PER_ORBIT = 20261202, 40, 2
 #: Kernel configurations by name: options given to the native search over its defaults.
-CONFIGS = {"today": {"counted_memo": False}, "frontier": {"counted_memo": True}}
+CONFIGS = {"today": {"counted_memo": False, "settle_bound": False},
+           "frontier": {"counted_memo": True, "settle_bound": True}}
 
 
 def draw(plan: dict, size: int, seed: int) -> list[int]:
