@@ -105,8 +105,9 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--plan", help="a plan directory (default: Logik 5x8 refuting 6, made here)")
     ap.add_argument("--size", type=int, default=SIZE)
     ap.add_argument("--seed", type=int, default=SEED)
-    ap.add_argument("--first", type=int, default=None,
-                    help="run only the first N units of the drawn sample (quick iterations)")
+    ap.add_argument("--slice", default=":", metavar="START:STOP",
+                    help="run only these units of the drawn sample (0-based, Python slice), "
+                         "e.g. to split it between processes or for quick iterations")
     ap.add_argument("--config", default="today", choices=sorted(CONFIGS))
     ap.add_argument("--ab", nargs=2, metavar=("A", "B"), choices=sorted(CONFIGS),
                     help="two configurations, every unit under both")
@@ -118,7 +119,11 @@ def main(argv: list[str] | None = None) -> dict:
         directory = Path(args.plan) if args.plan else Path(tmp) / "plan"
         plan = files.read_plan(directory) if args.plan else make_plan(LOGIK, directory, 6)
     variant = shards.plan_variant(plan)
-    sample = draw(plan, args.size, args.seed)[: args.first]
+    try:
+        start, stop = (int(x) if x else None for x in args.slice.split(":"))
+    except ValueError:
+        raise SystemExit(f"--slice needs START:STOP, got {args.slice!r}") from None
+    sample = draw(plan, args.size, args.seed)[start:stop]
     options = SearchOptions.checked(variant, "worst", PRUNINGS, guesses=plan["guesses"],
                                     max_depth=plan["depth"], workers=1)
     native = _Native(variant, options.guesses, options.prune, 1, plan=options.plan)
