@@ -331,7 +331,9 @@ class Search {
         rows.resize(m);
         if (have_rows()) {
             for (size_t i = 0; i < m; ++i) rows[i] = srow(S[i]);
-            if (capacity && opt.settle_bound && d >= opt.bound_min_left) {
+            // not at a game's root (no history): a sharded proof composes that node from its
+            // orbits (cbsolve merge), and it must be the one-process certificate's node
+            if (capacity && opt.settle_bound && d >= opt.bound_min_left && !hist.empty()) {
                 const int64_t b = settle_limit(rows, pool, in_set, d);
                 if (b < lim) {
                     lim = b;

@@ -100,25 +100,28 @@ def test_the_table_changes_no_verdict(kernels):
     assert verdicts == {0, 1}
 
 
-def test_certificates_name_limits_that_the_verifier_recomputes(kernels):
-    """Four guesses do not settle Mastermind 4x6 (Knuth 1977: five are needed): the kernel's
-    certificate, with the limits the table gives, passes the verifier; lowering a limit
-    below the table's value is caught."""
-    on, _ = kernels
-    everyone = np.arange(len(on.codes), dtype=np.int64)
-    on.set_root(everyone, EMPTY)
-    assert on.run("feasible", 4) == 0
-    node = _cert_node(MM46, on, on.run("certificate", 4))
-    checker = _CertChecker(MM46, False)
-    checker.check(node, everyone, [], 4, "(root)")
+def test_certificates_name_limits_that_the_verifier_recomputes():
+    """Five consistent guesses do not settle Mastermind 4x6 (its consistent-guess worst case
+    is 6): the kernel's certificate, with the limits the table gives below the root, passes
+    the verifier; lowering a limit below the table's value is caught."""
+    native = _Native(MM46, "candidates", {}, 1)
+    everyone = np.arange(len(native.codes), dtype=np.int64)
+    native.set_root(everyone, EMPTY)
+    assert native.run("feasible", 5) == 0
+    node = _cert_node(MM46, native, native.run("certificate", 5))
+    assert "limit" not in node      # a game's root has none (merge composes that node)
+    _CertChecker(MM46, True).check(node, everyone, [], 5, "(root)")
     limited = _limited_nodes(node, [])
     assert limited, "no node of the certificate uses the table"
     path, sub = limited[0]
-    history, S = _walk(on, path)
-    assert sub["limit"] == _table(MM46, on, S, sub["left"] - 1)[sub["left"] - 1]
+    S = _walk(native, path)
+    counts = partition_counts(MM46, native.codes[S], native.codes[S])   # the pool: S itself
+    table = settle_table(counts, np.ones(len(S), dtype=bool), MM46.win_response,
+                         len(possible_responses(MM46)), sub["left"] - 1)
+    assert sub["limit"] == table[sub["left"] - 1] < native.core.capacity(sub["left"] - 1)
     sub["limit"] -= 1
     with pytest.raises(Invalid, match="settle table"):
-        _CertChecker(MM46, False).check(node, everyone, [], 4, "(root)")
+        _CertChecker(MM46, True).check(node, everyone, [], 5, "(root)")
 
 
 def _limited_nodes(node, path):
@@ -135,4 +138,4 @@ def _walk(native, path):
         history.append(native.space.index_of(native.space.parse(guess)))
         replies.append(next(r for r in range(MM46.response_slots)
                             if MM46.format_response(r) == reply))
-    return history, _class(native, MM46, history, replies)
+    return _class(native, MM46, history, replies)
