@@ -19,7 +19,9 @@ must be disposed of by one of these rules, each checked here:
 
 * counting: some non-winning reply class of the guess exceeds cap(k-1), the most secrets k-1
   guesses can tell apart (cap(0) = 0, cap(j) = 1 + (R-1) cap(j-1), R the number of replies);
-  a whole node is settled when |S| > cap(k);
+  a whole node is settled when |S| > cap(k); a node may name a smaller ``limit`` for its
+  classes, which holds when the settle table of S (:mod:`cbsolve.settle_bound`, recomputed
+  here from the classes of every allowed guess on S) gives b(k-1) <= limit;
 * useless: every secret gives the guess the same reply and the guess is not a secret: a
   strategy starting with it contains a strategy for S with fewer guesses;
 * refuted: the certificate names one reply class that is itself refuted with k-1 guesses
@@ -45,7 +47,9 @@ from .codes import CodeSpace
 from .errors import CbsolveError, Expired, InvalidCode
 from .guess_pool import GUESS_POOLS
 from .inputs import InputTooLarge, UnreadableInput, load_json
-from .scoring import counting_verdicts, pack, possible_responses, score_against, score_matrix
+from .scoring import (counting_verdicts, pack, partition_counts, possible_responses,
+                      score_against, score_matrix)
+from .settle_bound import settle_table
 from .variant import Variant
 
 TREE_FORMAT, TREE_VERSION = "cbsolve-tree", 1
@@ -390,7 +394,10 @@ class _CertChecker:
         else:
             pool, packed_pool = np.arange(self.codes.shape[0]), self.packed
         packed_s = pack(v, self.codes[S])
-        implicit = self._implicit(S, packed_s, packed_pool, k)
+        threshold = self.cap(k - 1)
+        if node.get("limit") is not None:
+            threshold = self._checked_limit(node["limit"], S, pool, packed_s, packed_pool, k, where)
+        implicit = self._implicit(S, packed_s, packed_pool, threshold)
         refuted = node.get("refuted") or {}
         same = node.get("same") or {}
         mapped = node.get("mapped") or {}
@@ -430,7 +437,7 @@ class _CertChecker:
             members = S[replies_of(i) == r]
             if len(members) == 0:
                 raise Invalid(f"node {where}: guess {text}: no secret gives reply {entry['reply']}")
-            if len(members) <= self.cap(k - 1):
+            if len(members) <= threshold:
                 child = entry.get("node")
                 if child is None:
                     raise Invalid(f"node {where}: guess {text}: class {entry['reply']} has "
@@ -468,11 +475,23 @@ class _CertChecker:
             handled[i] = True
         self._all_handled(handled, pool, S, k, where)
 
-    def _implicit(self, S: np.ndarray, packed_s, packed_pool, k: int) -> np.ndarray:
-        """Guesses the counting rules settle: a non-winning class larger than cap(k-1), or one
-        class that is not a win (useless); scored once per orbit of the symbol swaps that keep
-        S (cbsolve/certify_orbits.py)."""
-        v, threshold = self.variant, self.cap(k - 1)
+    def _checked_limit(self, limit, S: np.ndarray, pool: np.ndarray, packed_s, packed_pool,
+                       k: int, where: str) -> int:
+        """The node's claimed class limit, once the settle table of S confirms it."""
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+            raise Invalid(f"node {where}: limit {limit!r} is not a class size")
+        counts = partition_counts(self.variant, packed_pool, packed_s)
+        b = settle_table(counts, np.isin(pool, S), self.win, self.n_responses, k - 1)[k - 1]
+        if b > limit:
+            raise Invalid(f"node {where}: claims no class over {limit} can be settled in "
+                          f"{k - 1} guesses; the settle table of its {len(S)} secrets gives {b}")
+        return min(limit, self.cap(k - 1))
+
+    def _implicit(self, S: np.ndarray, packed_s, packed_pool, threshold: int) -> np.ndarray:
+        """Guesses the counting rules settle: a non-winning class larger than ``threshold``
+        (cap(k-1), or the node's checked limit), or one class that is not a win (useless);
+        scored once per orbit of the symbol swaps that keep S (cbsolve/certify_orbits.py)."""
+        v = self.variant
         orbits = None if self.candidates_only else self.orbits.of(self.codes[S])
         if orbits is None:
             return counting_verdicts(v, packed_pool, packed_s, threshold) < 2

@@ -134,7 +134,7 @@ FLOW = [
     {"rule", "scoring"},
     {"feedback"},
     {"consistency"},
-    {"tree", "certify", "certify_orbits", "claims", "certified", "atlas_file"},
+    {"tree", "certify", "certify_orbits", "settle_bound", "claims", "certified", "atlas_file"},
     {"strategy", "search", "symmetry", "stabilizer"},
     {"bounds", "formats", "html"},
     {"advisor"},

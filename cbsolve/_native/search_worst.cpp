@@ -43,6 +43,7 @@
 #include "toolkit_replies.hpp"
 #include "toolkit_symmetry.hpp"
 #include "toolkit_table.hpp"
+#include "search_worst_settle.hpp"
 
 namespace py = pybind11;
 using std::vector;
@@ -60,6 +61,13 @@ struct Options {
     int threads = 1;
     int sym_min_left = 3;  // symmetry pays off only where a node has many guesses to refute
     int lookahead = 0;     // tree: working guesses compared on the depth-W count (0: first one)
+    // certificate: a set the search refuted by counting alone (every guess useless or with a
+    // class beyond cap(d-1)) gets its empty node from the memo, not from a second scan
+    bool counted_memo = true;
+    // a node with at least bound_min_left guesses left takes its guesses' limit from the
+    // settle table of its own classes (search_worst_settle.hpp), not from cap alone
+    bool settle_bound = true;
+    int bound_min_left = 4;
 };
 
 using Elem = CodeSymmetry::Elem;  // a stabiliser element (toolkit_symmetry.hpp)
@@ -79,6 +87,7 @@ struct CertEntry {
 };
 struct CertNode {
     int left = 0;
+    int64_t limit = -1;  // the settle table's bound on the classes (search_worst_settle.hpp), or -1
     vector<CertEntry> entries;
 };
 
@@ -86,6 +95,7 @@ struct MemoEntry {
     vector<int> set;
     int infeasible_at = -1;   // largest d proved infeasible
     int feasible_at = 1 << 20;  // smallest d proved feasible
+    int counted_at = -1;      // largest d at which counting alone refuted it (cap is monotone)
 };
 
 // The byte-lane loops (class counts of 64 guesses, the two-guesses-left test), compiled once
@@ -115,7 +125,17 @@ struct Memo {
             return -1;
         });
     }
-    void store(const vector<int>& s, uint64_t h, int d, bool ok) {
+    // Whether counting alone refutes s with d guesses left, as a search recorded it.
+    bool counted(const vector<int>& s, uint64_t h, int d) {
+        return maps.locked(h, [&](auto& map) {
+            auto it = map.find(h);
+            if (it == map.end()) return false;
+            for (auto& e : it->second)
+                if (e.set == s) return d <= e.counted_at;
+            return false;
+        });
+    }
+    void store(const vector<int>& s, uint64_t h, int d, bool ok, bool by_counting = false) {
         maps.locked(h, [&](auto& map) {
             // find first, insert only after the cap check: a full memo must not keep growing
             // by empty buckets
@@ -125,6 +145,7 @@ struct Memo {
                     if (e.set == s) {
                         if (ok) e.feasible_at = std::min(e.feasible_at, d);
                         else e.infeasible_at = std::max(e.infeasible_at, d);
+                        if (by_counting) e.counted_at = std::max(e.counted_at, d);
                         return;
                     }
             const int64_t cost = int64_t(sizeof(MemoEntry) + 48 + s.size() * sizeof(int));
@@ -134,6 +155,7 @@ struct Memo {
             e.set = s;
             if (ok) e.feasible_at = d;
             else e.infeasible_at = d;
+            if (by_counting) e.counted_at = d;
             if (it == map.end()) it = map.emplace(h, vector<MemoEntry>()).first;
             it->second.push_back(std::move(e));
             size++;
@@ -277,7 +299,7 @@ class Search {
     enum Mode { SEARCH, CERT, GREEDY };
     vector<Cand> candidates(const vector<int>& S, int d, const vector<int>& hist,
                             bool* settled, vector<char>& in_set, Mode mode = SEARCH,
-                            vector<Elem>* group = nullptr) const {
+                            vector<Elem>* group = nullptr, int64_t* limit = nullptr) const {
         *settled = false;
         vector<int> pool;
         if (opt.candidates_only) pool = S;
@@ -302,13 +324,22 @@ class Search {
         // while the pool is walked). Every CHUNK secrets, guesses that already have a class
         // beyond cap(d-1) are dropped (capacity pruning), so refuted guesses cost little.
         const bool capacity = mode == CERT || (mode == SEARCH && opt.capacity);
-        const int64_t lim = capacity ? std::min<int64_t>(cap[d - 1], 60000) : INT64_MAX;
+        int64_t lim = capacity ? std::min<int64_t>(cap[d - 1], 60000) : INT64_MAX;
         vector<Cand> out;
         const size_t m = S.size();
         static thread_local vector<const uint8_t*> rows;
         rows.resize(m);
         if (have_rows()) {
             for (size_t i = 0; i < m; ++i) rows[i] = srow(S[i]);
+            // not at a game's root (no history): a sharded proof composes that node from its
+            // orbits (cbsolve merge), and it must be the one-process certificate's node
+            if (capacity && opt.settle_bound && d >= opt.bound_min_left && !hist.empty()) {
+                const int64_t b = settle_limit(rows, pool, in_set, d);
+                if (b < lim) {
+                    lim = b;
+                    if (limit) *limit = b;
+                }
+            }
             if (scan_pool(rows, pool, nullptr, lim, mode, settled, in_set, out)) return out;
         } else {
             // On the fly, too large for a row table: the pairs of a block of guesses are
@@ -340,6 +371,28 @@ class Search {
             });
         if (opt.dedupe && mode == SEARCH) out = dedupe(out, S);
         return out;
+    }
+
+    // b[d-1] of the settle table of S over the guesses `pool` (search_worst_settle.hpp): the
+    // largest class a guess may have and still start a strategy of d guesses; cap[d-1] when
+    // the scan was stopped (a partial scan would understate the table).
+    int64_t settle_limit(const vector<const uint8_t*>& rows, const vector<int>& pool,
+                         const vector<char>& in_set, int d) const {
+        vector<int> cols(pool);
+        vector<uint8_t> dead(cols.size(), 0);
+        vector<char> member(cols.size());
+        for (size_t k = 0; k < cols.size(); ++k) member[k] = in_set[cols[k]];
+        vector<int64_t> b;
+        if (rows.size() <= 65535) {
+            vector<uint16_t> cnt(cols.size() * slots);
+            scan_scalar(rows, cols, INT64_MAX, cnt, dead);
+            b = settle_table(cnt, cols.size(), slots, win, member, cap, d - 1);
+        } else {
+            vector<uint32_t> cnt(cols.size() * slots);
+            scan_scalar(rows, cols, INT64_MAX, cnt, dead);
+            b = settle_table(cnt, cols.size(), slots, win, member, cap, d - 1);
+        }
+        return stopped() ? cap[d - 1] : b[d - 1];
     }
 
     // The histograms of the guesses `cols` (columns of the rows `rows`, one per secret of the
@@ -647,6 +700,9 @@ class Search {
         bool settled;
         auto cs = candidates(S, d, hist, &settled, in_set);
         bool ok = settled;
+        // no guess survived the scan: every one is useless or over cap(d-1) (symmetry keeps
+        // both per orbit), which the certificate's counting rule shows without a sub-proof
+        const bool by_counting = !settled && cs.empty() && opt.capacity;
         if (!ok) {
             bool top = opt.threads > 1 && !omp_in_parallel() && cs.size() > 1 && d >= 4;
             if (top) {
@@ -677,7 +733,7 @@ class Search {
             }
         }
         if (cancelled()) return false;  // an abandoned exploration proves nothing
-        if (opt.memo) memo.store(S, h, d, ok);
+        if (opt.memo) memo.store(S, h, d, ok, by_counting);
         return ok;
     }
 
@@ -780,6 +836,12 @@ class Search {
         node->left = d;
         int m = static_cast<int>(S.size());
         if (d <= 0 || m > cap[d]) return node;  // counting: verifier checks |S| > cap(d)
+        // every guess settled by counting or uselessness, as the search found: the verifier
+        // finds them itself (the node a scan here would write has no entries either)
+        // (not where the settle table applies: such a node names its limit, from a scan)
+        const bool limited = opt.settle_bound && d >= opt.bound_min_left;
+        if (opt.counted_memo && opt.memo && !limited && memo.counted(S, set_keys.hash(S), d))
+            return node;
         auto scope = rows_for(S.data(), S.size());
         vector<char> in_set(n, 0);
         for (int s : S) in_set[s] = 1;
@@ -791,7 +853,7 @@ class Search {
         bool settled;
         // Surviving representatives (neither useless nor refuted by counting). A guess of the
         // same orbit has the image partition, so it survives exactly when its representative does.
-        auto alive = candidates(S, d, hist, &settled, in_set, CERT, &G);
+        auto alive = candidates(S, d, hist, &settled, in_set, CERT, &G, &node->limit);
         vector<char> survives(n, 0);
         for (auto& c : alive) survives[c.g] = 1;
         vector<uint64_t> hash_of;  // reply hash of each survivor (dedupe)
@@ -888,6 +950,7 @@ py::dict tree_to_py(const TreeNode& t) {
 py::dict cert_to_py(const CertNode& c) {
     py::dict d;
     d["left"] = c.left;
+    if (c.limit >= 0) d["limit"] = c.limit;
     py::list es;
     for (auto& e : c.entries) {
         py::dict x;
@@ -930,6 +993,9 @@ struct Runner {
         op.threads = o.contains("threads") ? o["threads"].cast<int>() : 1;
         op.sym_min_left = o.contains("sym_min_left") ? o["sym_min_left"].cast<int>() : 3;
         op.lookahead = o.contains("lookahead") ? o["lookahead"].cast<int>() : 0;
+        op.counted_memo = get("counted_memo", true);
+        op.settle_bound = get("settle_bound", true);
+        op.bound_min_left = o.contains("bound_min_left") ? o["bound_min_left"].cast<int>() : 4;
         if (o.contains("memo_bytes")) s->memo.max_bytes = o["memo_bytes"].cast<int64_t>();
         if (o.contains("table_bytes") && s->packed) s->packed->table_bytes = o["table_bytes"].cast<int64_t>();
     }

@@ -75,6 +75,24 @@ def test_ab_command_line_runs_python_with_a_checkouts_cbsolve(tmp_path):
     assert out == [str(ROOT / "cbsolve" / "__init__.py"), str(ROOT)]
 
 
+def test_bench_refute_sample_runs_a_tiny_plan_under_both_configurations(tmp_path, capsys):
+    bench = load_script("bench_refute_sample")
+    plan = bench.make_plan(Variant(4, "1234", True), tmp_path / "plan", 4)   # 129 units
+    sample = bench.draw(plan, 10, seed=1)
+    assert len(sample) == 10 == len(set(sample))
+    assert {plan["units"][u]["orbit"] for u in sample} == set(range(len(plan["orbits"])))
+    report = bench.main(["--plan", str(tmp_path / "plan"), "--size", "10", "--seed", "1",
+                         "--ab", "today", "frontier", "--json"])
+    assert report["sample"] == sample
+    for name in ("today", "frontier"):
+        rows = report["rows"][name]
+        assert [r["unit"] for r in rows] == sample and all(r["cpu"] >= 0 for r in rows)
+        assert report["summary"][name]["units"] == 10
+    # the two configurations decide every unit alike
+    assert ([r["outcome"] for r in report["rows"]["today"]]
+            == [r["outcome"] for r in report["rows"]["frontier"]])
+
+
 def test_bench_toolkit_and_bench_setup_compare_this_checkout_with_itself(capsys):
     ab = load_script("ab")
     toolkit = load_script("bench_toolkit")

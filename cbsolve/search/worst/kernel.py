@@ -25,8 +25,6 @@ class _Native:
     def __init__(self, variant: Variant, guesses: str, prune: dict, workers: int,
                  lookahead: int = 0, memo_bytes: int | None = None, root=None,
                  plan: memory.Plan | None = None, deadline: Deadline | None = None):
-        from ..._native.search_worst import WorstSearch
-
         space = CodeSpace(variant)
         self.variant = variant
         self.space = space
@@ -42,10 +40,7 @@ class _Native:
         replies = possible_responses(variant)
         self.n_responses = len(replies)
         # the replies that occur, so the kernel need not scan the n^2 matrix for them
-        self.core = WorstSearch(self.matrix, self.codes, variant.n_symbols, variant.no_leading_zero,
-                                variant.response_slots, variant.win_response, self.n_responses,
-                                [variant.response_index(b, c) for b, c in replies],
-                                repeats=variant.repeats, bulls_only=variant.bulls_only)
+        self._occurring = [variant.response_index(b, c) for b, c in replies]
         opts = {k: bool(prune.get(k, True)) for k in PRUNINGS}
         opts.update(candidates_only=guesses == "candidates", threads=int(workers),
                     lookahead=int(lookahead))
@@ -54,12 +49,25 @@ class _Native:
             opts["table_bytes"] = int(plan.table_bytes)
         if memo_bytes is not None:
             opts["memo_bytes"] = int(memo_bytes)
-        self.core.configure(opts)
+        self.options = opts
+        self.core = self.fresh_core()
         # The set searched and the guesses already played: the whole game, or ``root`` (a
         # :class:`cbsolve.search.position.Position`, the game from the entries of a log).
         self.all = np.arange(space.size, dtype=np.int64) if root is None else root.members
         self.empty = np.zeros(0, dtype=np.int64) if root is None else root.history
         self.phases: dict[str, float] = {}
+
+    def fresh_core(self, extra: dict | None = None):
+        """A new native search on this matrix (an empty memo, zero counters), configured with
+        this kernel's options and ``extra`` (a benchmark's other configuration)."""
+        from ..._native.search_worst import WorstSearch
+
+        v = self.variant
+        core = WorstSearch(self.matrix, self.codes, v.n_symbols, v.no_leading_zero,
+                           v.response_slots, v.win_response, self.n_responses, self._occurring,
+                           repeats=v.repeats, bulls_only=v.bulls_only)
+        core.configure({**self.options, **(extra or {})})
+        return core
 
     def set_root(self, members: np.ndarray, history: np.ndarray) -> None:
         """Search the secrets ``members`` after the guesses ``history`` from now on (the shards:

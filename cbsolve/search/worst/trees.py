@@ -88,6 +88,8 @@ def _cert_node(variant: Variant, native: _Native, raw: dict) -> dict:
 
     def convert(node: dict) -> dict:
         out: dict = {"left": node["left"]}
+        if node.get("limit") is not None:   # the node's settle bound (cbsolve/settle_bound.py)
+            out["limit"] = node["limit"]
         refuted, same, mapped, perms, perm_ids = {}, {}, {}, [], {}
         for e in node["entries"]:
             g = name(e["guess"])
