@@ -176,7 +176,8 @@ def answer(request: dict) -> dict:
         return error(f"{name} printed no JSON document (exit {code})", request.get("id"),
                      code or EXIT_USAGE)
     result = {} if request.get("id") is None else {"id": request["id"]}
-    result.update(document)
+    # an answer is one object: a document that is a list (`bounds --table --json`) is its `records`
+    result.update(document if isinstance(document, dict) else {"records": document})
     result["exit"] = EXIT_INTERRUPTED if _interrupt.signalled() else code
     return result
 

@@ -234,3 +234,14 @@ def test_a_request_budget_counts_from_its_arrival_not_the_services_start(monkeyp
     monkeypatch.setattr(_budget, "process_age", lambda: 3600.0)     # an hour of waiting
     doc = answer({"cmd": "next", "entries": ["0123:1,1"], "time_limit": 30})
     assert doc["exit"] == 0 and doc["complete"] is True and "in time" not in doc["note"]
+
+
+def test_a_list_document_is_answered_as_one_object_of_records():
+    """`bounds --table --json` prints a list; its answer is one object holding it."""
+    from cbsolve.cli.serve import answer_line
+
+    request = {"cmd": "bounds", "table": True, "length": 4, "digits": 6, "repeats": True}
+    reply = answer_line(json.dumps(request))
+    code, out, _ = cli("bounds", "--table", "--json", "--length", "4", "--digits", "6", "--repeats")
+    assert reply["exit"] == code == 0
+    assert reply["records"] == json.loads(out) and reply["records"][0]["id"] == "mastermind-4x6"
