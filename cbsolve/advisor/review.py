@@ -36,19 +36,21 @@ heuristic's score matrix. The expected-case core itself is the game's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .. import time_policy
+from ..capacity import total_lower, worst_lower
 from ..deadline import Deadline, stop_requested
-from ..errors import CbsolveError, Expired
+from ..errors import CbsolveError, Expired, unknown_name
 from ..feedback import FeedbackLog
-from .exact_cost import OutOfTime
+from ..rule import possible_responses
+from ..search.position import Position
+from ..strategy.rules import require_enumerable
+from .answers import OBJECTIVES
+from .exact_cost import OutOfTime, PositionCores, worst_core
+from .heuristic_cost import LIMIT, HeuristicCosts
 from .review_memo import ReviewMemo
+from .tree_optimum import tree_optimum
 
-if TYPE_CHECKING:
-    from ..search.position import Position
-    from .exact_cost import PositionCores
-    from .heuristic_cost import HeuristicCosts
 
 EXACT, HEURISTIC, BOUNDS = "exact", "heuristic", "bounds"
 
@@ -133,8 +135,6 @@ class Reviewer:
         """The review of ``guess`` played after ``log`` (see the module docstring);
         ``strategy``: review against the service's advice for that strategy (a face's), None:
         against the best guess only. An inconsistent log raises InconsistentLog."""
-        from ..errors import unknown_name
-        from .answers import OBJECTIVES
 
         if objective not in OBJECTIVES:
             raise unknown_name("objective", objective, OBJECTIVES)
@@ -158,8 +158,9 @@ class Reviewer:
         exact_part = deadline.part(time_policy.REVIEW_EXACT_SHARE)
         found = self._exact(log, g, text, objective, exact_part)
         if isinstance(found, Review):
-            self._memo.put(memo_key, found.candidates, found.cost, found.best,
-                           self.space.parse(found.best_guess), found.method)
+            if found.cost is not None and found.best is not None:   # exact: both are known
+                self._memo.put(memo_key, found.candidates, found.cost, found.best,
+                               self.space.parse(found.best_guess), found.method)
             return found
         return self._estimate(log, g, text, objective, deadline, found, advice)
 
@@ -268,7 +269,6 @@ class Reviewer:
 
     def _from_tree(self, log, objective):
         """The position's optimum from the certified tree (:mod:`.tree_optimum`), or None."""
-        from .tree_optimum import tree_optimum
 
         try:
             return tree_optimum(self.service, log, objective)
@@ -278,7 +278,6 @@ class Reviewer:
     def _estimate(self, log, g, text, objective, deadline, why, advice) -> Review:
         """The heuristic estimate with its proved interval (:mod:`.heuristic_cost`), or the
         proved bounds alone on a space too large for it; labelled."""
-        from .heuristic_cost import LIMIT, HeuristicCosts
 
         position = self._position_of(log)
         n = int(position.members.size)
@@ -322,8 +321,6 @@ class Reviewer:
         return self._guesses[guess]
 
     def _position_of(self, log: FeedbackLog):
-        from ..search.position import Position
-        from ..strategy.rules import require_enumerable
 
         key = tuple(log.tokens())
         if self._position is None or self._position[0] != key:
@@ -333,7 +330,6 @@ class Reviewer:
 
     def _cores_of(self, position):
         from ..strategy.exact import cached_search
-        from .exact_cost import PositionCores
 
         search = cached_search(self.variant)
         cores = self._cores
@@ -343,15 +339,12 @@ class Reviewer:
         return cores
 
     def _worst_of(self, search):
-        from .exact_cost import worst_core
 
         if self._worst is None or self._worst[0] is not search:
             self._worst = search, worst_core(search)
         return self._worst[1]
 
     def _counting(self, objective: str, n: int) -> int:
-        from ..capacity import total_lower, worst_lower
-        from ..rule import possible_responses
 
         r = len(possible_responses(self.variant))
         return worst_lower(n, r) if objective == "worst" else total_lower(n, r)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
+from ..variant import Variant
 
 #: Longest code kept (its n! position permutations are tried per key).
 MAX_LENGTH = 5
@@ -143,7 +144,6 @@ def load_table(variant) -> dict:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
         return {}
-    from ..variant import Variant
 
     try:
         if Variant.from_dict(data["variant"]) != variant:

@@ -33,11 +33,13 @@ import functools
 from typing import TYPE_CHECKING
 
 from .. import time_policy
+from ..capacity import total_lower, worst_lower
 from ..codes import CodeSpace
 from ..deadline import Deadline, stop_requested
 from ..errors import InconsistentLog, unknown_name
 from ..feedback import FeedbackLog
 from ..guess_pool import GUESS_POOLS as GUESS_MODES
+from ..rule import possible_responses, score
 from ..status import Status
 from ..variant import Variant
 from . import answers as A
@@ -209,19 +211,14 @@ class PositionService:
         """What ``guess`` costs after ``log`` against the best guess there, and how that is
         known (:mod:`.review`); ``strategy``: against this service's advice for it (the
         advised guess is "followed", never a cost)."""
-        if self._reviewer is None:
-            from .review import Reviewer
+        return self.reviewer().review(log, guess, objective, deadline, strategy)
 
-            self._reviewer = Reviewer(self)
-        return self._reviewer.review(log, guess, objective, deadline, strategy)
+    def reviewer(self):
+        """This service's reviewer (:mod:`.review`; its memo: ``reviewer()._memo``), made once."""
+        from .review import Reviewer
 
-    def _review_memo(self):
-        """The reviewer's memo of exact reviews under symmetry (:mod:`.review_memo`)."""
-        if self._reviewer is None:
-            from .review import Reviewer
-
-            self._reviewer = Reviewer(self)
-        return self._reviewer._memo
+        self._reviewer = self._reviewer or Reviewer(self)
+        return self._reviewer
 
     def _advise(self, log, strategy, objective, deadline, cands) -> A.Advice:
         check_strategy(strategy)
@@ -266,7 +263,6 @@ class PositionService:
     def _solved(self, log, strategy, objective, deadline) -> A.Advice:
         """A reply had every bull: its guess is the secret and no guess is needed, once the
         rule confirms every other reply (else the log's diagnosis)."""
-        from ..rule import score
 
         k = log.solved_at()
         won = log[k - 1]
@@ -478,8 +474,6 @@ class PositionService:
     def _needed(self, objective: str, n: int, value=(None, None), how: str = "") -> A.Needed:
         """The proved interval on the guesses still needed for ``n`` secrets: the counting
         bound below, ``value`` (lower, upper) from a tree or an exact search."""
-        from ..capacity import total_lower, worst_lower
-        from ..rule import possible_responses
 
         r = len(possible_responses(self.variant))
         low = worst_lower(n, r) if objective == "worst" else total_lower(n, r)

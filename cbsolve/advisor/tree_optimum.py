@@ -15,6 +15,7 @@ solves only the reviewed guess's reply classes.
 from __future__ import annotations
 
 from ..feedback import FeedbackLog
+from .answers import TREE
 
 
 def renaming(variant, first: str, root: str) -> dict[str, str] | None:
@@ -33,7 +34,6 @@ def tree_optimum(service, log: FeedbackLog, objective: str) -> tuple[int, str, s
     as printed in the log's own symbols; the tree's note), when the log renamed onto the
     certified tree of ``objective`` follows it; else None (no tree, off it, not renamable)."""
     from ..certified import follow_tree
-    from .answers import TREE
 
     if not len(log) or service.tree is not None:
         return None

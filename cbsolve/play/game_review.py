@@ -27,6 +27,7 @@ from ..deadline import Deadline, stop_requested
 from ..errors import CbsolveError
 from ..feedback import FeedbackLog
 from .transcripts import Transcript
+from ..rule import score
 
 OBJECTIVES = ("worst", "expected")
 
@@ -173,7 +174,6 @@ def _reviewed(service, log, guess, objective, deadline) -> dict:
 
 def _contradicted(log: FeedbackLog, k: int) -> list[int]:
     """The earlier entries (numbers from 1) that rule out entry k + 1's guess as the secret."""
-    from ..rule import score
 
     entry, variant = log.entries[k], log.variant
     return [i for i, e in enumerate(log.entries[:k], 1)

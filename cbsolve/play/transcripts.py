@@ -24,6 +24,7 @@ import numpy as np
 from ..codes import CodeSpace
 from ..errors import CbsolveError
 from ..feedback import FeedbackLog
+from ..inputs import check_json_depth
 from ..scoring import score_against
 from ..variant import Variant
 
@@ -67,8 +68,6 @@ def read_lines(lines: Iterable[str], options: Variant | None) -> Iterator[Transc
 
 def read_game(text: str, line: int, options: Variant | None) -> Transcript:
     """The game on one line (see the module docstring); BadTranscript names what is wrong."""
-    from ..inputs import check_json_depth
-
     where = f"line {line}"
     try:
         check_json_depth(text, where)

@@ -31,7 +31,7 @@ def orbits(service, first: int, all_guesses: bool) -> list[tuple[str, str, int]]
     from cbsolve.scoring import score_against
 
     space, v = service.space, service.variant
-    memo = service._review_memo()
+    memo = service.reviewer()._memo
     replies = score_against(v, space.codes[first], space.codes)
     out = []
     for r in np.unique(replies):
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.count:
         return
     out = args.out or str(table_path(variant))
-    memo = service._review_memo()
+    memo = service.reviewer()._memo
     kept = load_table(variant) if args.out is None else {}
     for token, guess, k in sorted(work, key=lambda w: w[2]):     # small classes first
         log = FeedbackLog.parse(variant, [token])

@@ -27,7 +27,7 @@ def test_the_trees_optimum_is_the_exact_solves(monkeypatch, objective):
     guesses = ["5302", "0123", "4791", "5837"]
     with_tree = [PositionService(BC).review(log, g, objective, Deadline(None)) for g in guesses]
     assert all("certified tree" in r.method for r in with_tree)
-    monkeypatch.setattr("cbsolve.advisor.tree_optimum.tree_optimum", lambda *a: None)
+    monkeypatch.setattr("cbsolve.advisor.review.tree_optimum", lambda *a: None)
     solved = [PositionService(BC).review(log, g, objective, Deadline(None)) for g in guesses]
     assert not any("certified tree" in r.method for r in solved)
     assert [(r.exact, r.cost, r.best) for r in with_tree] == [(r.exact, r.cost, r.best)
