@@ -429,6 +429,17 @@ class Streaming {
         return 1 + need;
     }
 
+    // The replies of a small class's secrets to one another, into ``sc.pairs`` (c x c; the
+    // class is packed in ``sc.spos``/``sc.scnt``).
+    void pairwise(const uint32_t* cls, long long c, Scratch& sc) const {
+        sc.pairs.resize(static_cast<size_t>(c * c));
+        for (long long j = 0; j < c; ++j) {
+            pack(cls[j], sc.gpos.data(), sc.gcnt.data(), sc.row.data());
+            CBSOLVE_ISA_CALL(replies_block, layout_, bulls_only_, sc.gpos.data(), sc.gcnt.data(),
+                             sc.spos.data(), sc.scnt.data(), c, sc.pairs.data() + j * c);
+        }
+    }
+
     uint32_t choose(int depth, const uint32_t* cls, long long c, Scratch& sc) const {
         if (depth == 0 && r_.first >= 0) return static_cast<uint32_t>(r_.first);
         if (c <= 2 && depth > 0) return cls[0];
@@ -453,13 +464,7 @@ class Streaming {
         const bool all_candidates = full && depth > 0 && c <= r_.candidates;
         const bool look = full && depth > 0 && c <= r_.lookahead_below && c <= 65535;
         if (look) {
-            sc.pairs.resize(static_cast<size_t>(c * c));
-            for (long long j = 0; j < c; ++j) {
-                pack(cls[j], sc.gpos.data(), sc.gcnt.data(), sc.row.data());
-                CBSOLVE_ISA_CALL(replies_block, layout_, bulls_only_, sc.gpos.data(),
-                                 sc.gcnt.data(), sc.spos.data(), sc.scnt.data(), c,
-                                 sc.pairs.data() + j * c);
-            }
+            pairwise(cls, c, sc);
         }
         Key best;
         long long parts = 0;
@@ -498,13 +503,7 @@ class Streaming {
         constexpr long long kPairs = 512;  // largest class whose pairwise replies are computed
         const bool paired = c <= kPairs;
         if (paired && !look) {
-            sc.pairs.resize(static_cast<size_t>(c * c));
-            for (long long j = 0; j < c; ++j) {
-                pack(cls[j], sc.gpos.data(), sc.gcnt.data(), sc.row.data());
-                CBSOLVE_ISA_CALL(replies_block, layout_, bulls_only_, sc.gpos.data(),
-                                 sc.gcnt.data(), sc.spos.data(), sc.scnt.data(), c,
-                                 sc.pairs.data() + j * c);
-            }
+            pairwise(cls, c, sc);
         }
         TightTest test(paired ? sc.pairs.data() : nullptr, c, slots_, win_, slots_ - 1);
         long long parts = 0;
