@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..codes import CodeSpace
 from ..deadline import Deadline
 from ..scoring import score_against
 from ..status import StopReason
@@ -61,7 +60,6 @@ def replay_every_secret(variant: Variant, recipe: Recipe,
     space = _check_space(variant)
     recipe = resolve_first(variant, recipe)
     engine = _engine(variant, recipe, space)
-    codes = _all_codes(space)
     start = time.perf_counter()
     histogram: dict[int, int] = {}
     pending = [(0, np.arange(space.size, dtype=np.uint32))]   # (guesses made, class)
@@ -80,7 +78,8 @@ def replay_every_secret(variant: Variant, recipe: Recipe,
                 histogram[depth + 1 + k] = histogram.get(depth + 1 + k, 0) + 1
             continue
         guess = int(engine.choose_at(depth, members))
-        replies = score_against(variant, space.code_at(guess), codes[members], backend="numpy")
+        replies = score_against(variant, space.code_at(guess), space.codes_at(members),
+                               backend="numpy")
         hit = members == guess
         if hit.any():
             histogram[depth + 1] = histogram.get(depth + 1, 0) + 1
@@ -97,19 +96,3 @@ def replay_every_secret(variant: Variant, recipe: Recipe,
     return ReplayCheck(space.size, dict(sorted(histogram.items())), classes,
                        time.perf_counter() - start)
 
-
-def _all_codes(space: CodeSpace) -> np.ndarray:
-    """Every code as a row of symbol indices, in index order (the kernel's numbering)."""
-    return space.codes if not space.variant.repeats or space.variant.no_leading_zero \
-        else _decoded(space)
-
-
-def _decoded(space: CodeSpace) -> np.ndarray:
-    """The base-D codes decoded from their indices (the first position most significant)."""
-    n, d = space.variant.length, space.variant.n_symbols
-    index = np.arange(space.size, dtype=np.int64)
-    out = np.empty((space.size, n), dtype=np.uint8)
-    for pos in range(n - 1, -1, -1):
-        out[:, pos] = index % d
-        index //= d
-    return out

@@ -5,6 +5,7 @@ replies recomputed by the NumPy reference scorer."""
 from __future__ import annotations
 
 import pytest
+from testkit import STREAMING_GAMES
 
 from cbsolve.codes import CodeSpace
 from cbsolve.deadline import Deadline
@@ -14,37 +15,6 @@ from cbsolve.status import StopReason
 from cbsolve.strategy.streaming import (Recipe, evaluate_streaming, play_streaming,
                                         resolve_first)
 from cbsolve.variant import Variant
-
-GAMES = [
-    (Variant(4, "0123", repeats=True), Recipe(heuristic="parts", randoms=5, seed=3)),
-    (Variant.preset("mastermind"), Recipe(heuristic="minimax", randoms=40, sample=200,
-                                          sample_top=300, candidates=50)),
-    (Variant.preset("black-peg"), Recipe(heuristic="entropy", sampled_heuristic="minimax",
-                                         sample=100, randoms=20, seed=7)),
-    (Variant(5, "01234", repeats=True), Recipe(first="00112", heuristic="expected", sample=150,
-                                               sample_top=150, candidates=30, randoms=30)),
-    (Variant.preset("bulls-cows"), Recipe(heuristic="parts", sample=300, randoms=30)),
-    (Variant(4, "012345", repeats=True, name="escalated"),
-     Recipe(first="0011", randoms=10, escalate_below=12, escalate_randoms=300, lookahead_below=20)),
-    (Variant(3, "0123456789", repeats=True, no_leading_zero=True),
-     Recipe(heuristic="minimax", symmetric=False, randoms=10)),
-    # without repeats (Bulls & Cows rules): codes are rows of the listed space, the symmetry
-    # fixing the first guess permutes its positions with its symbols and the unused symbols
-    (Variant(5, "01234", repeats=False, name="permutations"),
-     Recipe(heuristic="minimax", randoms=5, sample=40, sample_top=60, candidates=20)),
-    (Variant(5, "0123456", repeats=False, name="distinct-5x7"),
-     Recipe(heuristic="expected", sampled_heuristic="entropy", sample=300, sample_top=500,
-            candidates=40, randoms=15, seed=11)),
-    (Variant(4, "012345", repeats=False, feedback="bulls", name="distinct-black-peg"),
-     Recipe(first="0123", heuristic="parts", randoms=8, escalate_below=10,
-            escalate_randoms=200, lookahead_below=25)),
-    (Variant(4, "01234", repeats=True, name="tight"),
-     Recipe(first="0011", heuristic="parts", candidates=5, randoms=1, sample=300, target=5,
-            tight_randoms=50)),
-    (Variant(3, "012345", repeats=True, name="tight-every-code"),
-     Recipe(first="001", heuristic="minimax", candidates=5, randoms=0, target=4,
-            tight_randoms=216, lookahead_below=20)),
-]
 
 
 def replay_all(variant: Variant, recipe: Recipe) -> dict[int, int]:
@@ -64,7 +34,8 @@ def replay_all(variant: Variant, recipe: Recipe) -> dict[int, int]:
     return histogram
 
 
-@pytest.mark.parametrize("variant,recipe", GAMES, ids=lambda x: getattr(x, "name", None) or "")
+@pytest.mark.parametrize("variant,recipe", STREAMING_GAMES,
+                         ids=lambda x: getattr(x, "name", None) or "")
 def test_the_evaluation_is_the_replay_of_every_secret(variant, recipe):
     result = evaluate_streaming(variant, recipe)
     assert result.complete and result.stop is None

@@ -3,8 +3,8 @@ kernel names each class's guess, the replay splits and counts with the NumPy ref
 and its histogram must be the evaluation's; a strategy that does not split a class is caught."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from testkit import STREAMING_GAMES
 
 from cbsolve.deadline import Deadline
 from cbsolve.status import StopReason
@@ -12,33 +12,15 @@ from cbsolve.strategy import streaming_check
 from cbsolve.strategy.streaming import Recipe, evaluate_streaming
 from cbsolve.variant import Variant
 
-GAMES = [
-    (Variant.preset("mastermind"), Recipe(heuristic="minimax", randoms=40, sample=200,
-                                          sample_top=300, candidates=50)),
-    (Variant.preset("black-peg"), Recipe(heuristic="entropy", sampled_heuristic="minimax",
-                                         sample=100, randoms=20, seed=7)),
-    (Variant.preset("bulls-cows"), Recipe(heuristic="parts", sample=300, randoms=30)),
-    (Variant(4, "012345", repeats=True, name="escalated"),
-     Recipe(first="0011", randoms=10, escalate_below=12, escalate_randoms=300, lookahead_below=20)),
-    (Variant(3, "0123456789", repeats=True, no_leading_zero=True),
-     Recipe(heuristic="minimax", symmetric=False, randoms=10)),
-]
 
-
-@pytest.mark.parametrize("variant,recipe", GAMES, ids=lambda x: getattr(x, "name", None) or "")
+@pytest.mark.parametrize("variant,recipe", STREAMING_GAMES,
+                         ids=lambda x: getattr(x, "name", None) or "")
 def test_replay_finds_the_evaluations_histogram(variant, recipe):
     evaluated = evaluate_streaming(variant, recipe)
     check = streaming_check.replay_every_secret(variant, recipe)
     assert check.complete and check.secrets == evaluated.secrets
     assert check.histogram == evaluated.histogram
     assert (check.worst, check.total) == (evaluated.worst, evaluated.total)
-
-
-def test_the_decoded_codes_are_the_listed_ones():
-    from cbsolve.codes import CodeSpace
-
-    space = CodeSpace(Variant(5, "0123456", repeats=True))
-    assert np.array_equal(streaming_check._decoded(space), space.codes)
 
 
 def test_a_guess_that_splits_nothing_is_caught(monkeypatch):
