@@ -155,22 +155,15 @@ def _recipe(iv, evaluated: list[dict], key: str) -> dict | None:
 
 def _replay(variant: Variant, record: dict, limit: int) -> dict:
     """The worst case's strategy rebuilt and replayed by the independent verifier (up to
-    ``limit`` secrets): the tree must reach its claimed worst and total."""
+    ``limit`` secrets): the tree must reach its claimed worst case."""
+    from recheck_cells import replay_strategy
+
     recipe = record["worst"]["recipe"]
     if not recipe or recipe["kind"] != "strategy" or record["secrets"] > limit:
         return {"strategy_replayed": False}
-    from cbsolve.certify import verify
-    from cbsolve.strategy import evaluate
-
-    ev = evaluate(variant, recipe["name"], guesses=recipe["guesses"], first=recipe["first"],
-                  keep_tree=True)
-    report = verify(ev.tree, variant)
-    ok = report.valid and report.worst == record["worst"]["upper"]
-    if not ok:
-        raise AssertionError(f"{record['id']}: the strategy's tree replays to worst "
-                             f"{report.worst}, not {record['worst']['upper']}")
+    check = replay_strategy(variant, record, recipe, "worst")
     return {"strategy_replayed": True, "strategy_replay": f"cbsolve.certify replayed the "
-            f"{recipe['name']} tree against all {record['secrets']} secrets: worst {report.worst}"}
+            f"{recipe['name']} tree against all {record['secrets']} secrets: worst {check['worst']}"}
 
 
 def _worker(cell_id: str, budget: float, out: Path, optional: bool, replay_limit: int,

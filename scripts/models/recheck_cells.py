@@ -38,7 +38,7 @@ def recheck(record: dict, limit: int = RECHECK_LIMIT) -> dict:
         if recipe.get("kind") == "streaming":
             found["streaming_replay_all"] = _streaming(variant, record, recipe)
         elif recipe.get("kind") == "strategy" and recipe.get("name"):
-            found[f"strategy_replay_{obj}"] = _strategy(variant, record, recipe, obj)
+            found[f"strategy_replay_{obj}"] = replay_strategy(variant, record, recipe, obj)
         else:
             continue
         done.add(key)
@@ -68,7 +68,7 @@ def _streaming(variant: Variant, record: dict, recipe: dict) -> dict:
                           "is recounted)"}
 
 
-def _strategy(variant: Variant, record: dict, recipe: dict, obj: str) -> dict:
+def replay_strategy(variant: Variant, record: dict, recipe: dict, obj: str) -> dict:
     from cbsolve.certify import verify
     from cbsolve.strategy import evaluate
 
