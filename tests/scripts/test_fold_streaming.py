@@ -25,16 +25,22 @@ def run_line():
     return result.to_json()
 
 
-@pytest.fixture
-def setup(tmp_path, monkeypatch, run_line):
+def copied_cell(tmp_path, monkeypatch, cell_id: str, lines: list[dict]):
+    """The build script pointed at a copy of one atlas cell, and a results file of ``lines``."""
     build = load_script("build_atlas")
     cells = tmp_path / "models" / "atlas" / "cells"
     cells.mkdir(parents=True)
-    shutil.copy(build.CELLS / "mastermind-4x4.json", cells)
+    shutil.copy(build.CELLS / f"{cell_id}.json", cells)
     results = tmp_path / "streaming.jsonl"
-    results.write_text(json.dumps(run_line) + "\n" + json.dumps({"game": "4x4", "error": ["x"]}) + "\n")
+    results.write_text("".join(json.dumps(line) + "\n" for line in lines))
     monkeypatch.setattr(build, "CELLS", cells)
-    return build, cells / "mastermind-4x4.json", results
+    return build, cells / f"{cell_id}.json", results
+
+
+@pytest.fixture
+def setup(tmp_path, monkeypatch, run_line):
+    return copied_cell(tmp_path, monkeypatch, "mastermind-4x4",
+                       [run_line, {"game": "4x4", "error": ["x"]}])
 
 
 def _loosen(path, worst=None, expected=None):
@@ -109,17 +115,11 @@ def test_a_folded_cell_assembles_replays_and_keeps_its_hash(setup, run_line, mon
 def test_a_game_without_repeats_folds_assembles_and_replays(tmp_path, monkeypatch, capsys):
     # Bulls & Cows rules over 6 symbols, 5 positions (720 secrets): the streaming run's variant
     # is the cell's, its secrets sampled and replayed, and ``bounds --play`` follows it
-    build = load_script("build_atlas")
-    cells = tmp_path / "models" / "atlas" / "cells"
-    cells.mkdir(parents=True)
-    shutil.copy(build.CELLS / "bulls-cows-5x6.json", cells)
-    cell = cells / "bulls-cows-5x6.json"
     variant = Variant(5, "012345", repeats=False)
     run = evaluate_streaming(variant, Recipe(heuristic="parts", randoms=20)).to_json()
-    results = tmp_path / "streaming.jsonl"
-    results.write_text(json.dumps(run) + "\n")
+    build, cell, results = copied_cell(tmp_path, monkeypatch, "bulls-cows-5x6", [run])
+    cells = cell.parent
     _loosen(cell, worst=720)
-    monkeypatch.setattr(build, "CELLS", cells)
     monkeypatch.setattr(build, "ATLAS", tmp_path / "models" / "atlas.json")
     monkeypatch.setattr(atlas_file, "models_dir", lambda: tmp_path / "models")
     atlas_file._checked.cache_clear()
