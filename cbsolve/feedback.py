@@ -278,13 +278,17 @@ class FeedbackLog:
             raise InvalidFeedback(f"log file {str(path)!r}: expected a JSON list of "
                                   '{"guess", "bulls", "cows"} objects')
         for item in data:
-            number = start + len(self.entries)
-            if not isinstance(item, dict) or not isinstance(item.get("guess"), str) \
-                    or "bulls" not in item:
-                raise InvalidFeedback(f"entry {number} ({json.dumps(item)}): expected an object "
-                                      'with "guess" (string), "bulls" and "cows"')
-            self.entries.append(self.make_entry(item["guess"], item["bulls"], item.get("cows"),
-                                                number, json.dumps(item)))
+            self.entries.append(self.json_entry(item, start + len(self.entries)))
+
+    def json_entry(self, item, number: int) -> Feedback:
+        """Entry ``number`` of the JSON log form, ``{"guess", "bulls", "cows"}`` (InvalidFeedback
+        names a malformed one)."""
+        if not isinstance(item, dict) or not isinstance(item.get("guess"), str) \
+                or "bulls" not in item:
+            raise InvalidFeedback(f"entry {number} ({json.dumps(item)}): expected an object "
+                                  'with "guess" (string), "bulls" and "cows"')
+        return self.make_entry(item["guess"], item["bulls"], item.get("cows"), number,
+                               json.dumps(item))
 
     # --- views ---------------------------------------------------------------------------
     def guesses_array(self):

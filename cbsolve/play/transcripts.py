@@ -132,13 +132,8 @@ def _variant_of(given, options: Variant | None, where: str) -> Variant:
 
 
 def _entry(log: FeedbackLog, item, number: int):
-    if isinstance(item, str):
-        return log.parse_token(item, number)
-    if not isinstance(item, dict) or not isinstance(item.get("guess"), str) or "bulls" not in item:
-        raise CbsolveError(f"entry {number} ({json.dumps(item)[:80]}): expected an object with "
-                           '"guess" (string), "bulls" and "cows", or a token GUESS:B,C')
-    return log.make_entry(item["guess"], item["bulls"], item.get("cows"), number,
-                          json.dumps(item))
+    """A token ``GUESS:B,C`` or an object of the JSON log form."""
+    return log.parse_token(item, number) if isinstance(item, str) else log.json_entry(item, number)
 
 
 def _candidates(log: FeedbackLog, secret: str | None, where: str) -> list[np.ndarray]:
