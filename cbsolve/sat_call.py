@@ -48,8 +48,9 @@ GRACE_SECONDS = 0.2
 class StoppableSolve:
     """``solve_limited`` of one PySAT solver, stoppable on time (module docstring)."""
 
-    def __init__(self, solver) -> None:
+    def __init__(self, solver, clock=time.perf_counter) -> None:
         self.solver = solver
+        self._clock = clock                         # seconds; a test passes a fake one
         self.abandoned = False
         self.interruptible = True                   # until the solver raises on an interrupt
         self._last_seconds: float | None = None     # the previous call's time; None: no call yet
@@ -79,11 +80,11 @@ class StoppableSolve:
                 if self.abandoned:           # abandoned before its thread began: not begun
                     return None
                 self._running = True
-            start = time.perf_counter()      # the solver's own time, not the hand-off's
+            start = self._clock()            # the solver's own time, not the hand-off's
             try:
                 return self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
             finally:
-                self._last_seconds = time.perf_counter() - start
+                self._last_seconds = self._clock() - start
                 with self._lock:
                     self._running = False
                     if self.abandoned:       # nobody waits for it: free it here
