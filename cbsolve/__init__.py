@@ -15,8 +15,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .codes import CodeSpace
-from .deadline import Deadline
+from .game.codes import CodeSpace
+from .runtime.deadline import Deadline
 from .errors import (
                      CbsolveError,
                      Expired,
@@ -29,9 +29,9 @@ from .errors import (
 )
 from .arguments import InvalidArgument
 from . import gym_registration
-from .feedback import Feedback, FeedbackLog
+from .game.feedback import Feedback, FeedbackLog
 from .lazy import lazy_names
-from .variant import PRESETS, Variant
+from .game.variant import PRESETS, Variant
 
 #: The log type under its short name.
 Log = FeedbackLog

@@ -2,13 +2,13 @@
 
 Place in the data flow: a face beside the CLI (``cli/``), over the package faces
 (:mod:`cbsolve.consistency`, :mod:`cbsolve.strategy`, :mod:`cbsolve.search`,
-:mod:`cbsolve.bounds`, :mod:`cbsolve.certify`, :mod:`cbsolve.analysis`); it decides nothing
-itself. Every function takes a log as a :class:`~cbsolve.feedback.FeedbackLog` or as entry
+:mod:`cbsolve.bounds`, :mod:`cbsolve.certificates.certify`, :mod:`cbsolve.analysis`); it decides nothing
+itself. Every function takes a log as a :class:`~cbsolve.game.feedback.FeedbackLog` or as entry
 tokens (``"0123:1,2"``, ``"0123:1A2B"``, ``"1122:2"``) with ``variant=`` (a :class:`Variant`
 or a preset name; default Bulls & Cows 4/10). Every result is a dataclass whose ``to_json()``
 is the document the matching ``cbsolve ... --json`` command prints (docs/contract.md).
 
-Time: long calls take ``deadline=`` (a :class:`~cbsolve.deadline.Deadline`, made once by the
+Time: long calls take ``deadline=`` (a :class:`~cbsolve.runtime.deadline.Deadline`, made once by the
 caller) or the convenience ``time_limit=`` seconds; ``None`` means no limit. A limit that stops
 the work is reported in the result, never silent. Ctrl-C raises :class:`KeyboardInterrupt`
 (the exact searches' :class:`~cbsolve.search.SearchInterrupted` carries what was proved).
@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING, Any
 
 from . import arguments as _check
 from . import bounds as _bounds_package  # light (no NumPy); made callable at the end
-from .codes import CodeSpace
-from .deadline import Deadline
+from .game.codes import CodeSpace
+from .runtime.deadline import Deadline
 from .errors import CbsolveError, SpaceTooLarge
-from .feedback import FeedbackLog
-from .rule import Score, score as rule
-from .variant import Variant
+from .game.feedback import FeedbackLog
+from .game.rule import Score, score as rule
+from .game.variant import Variant
 
 if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it returns
     from .advisor.answers import Move
@@ -476,13 +476,13 @@ def atlas(**filters: Any) -> list[dict]:
     """The atlas's records (``cbsolve bounds --table --json``): ``{id, variant, length,
     symbols, repeats, no_leading_zero, feedback, secrets, responses, status, worst, expected}``,
     filtered by equal fields (``n_symbols=`` compares the alphabet's size). A damaged atlas
-    raises :class:`cbsolve.atlas_file.DamagedAtlas`.
+    raises :class:`cbsolve.bounds.atlas_file.DamagedAtlas`.
 
     >>> (row,) = atlas(length=4, n_symbols=6, feedback="bulls-cows", repeats=True)
     >>> row.get("id"), row.get("worst").get("exact")
     ('mastermind-4x6', 5)
     """
-    from . import atlas_file as data
+    from .bounds import atlas_file as data
 
     return data.matching(filters)
 
@@ -495,19 +495,19 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     (default: from the name); ``variant``: the game the file must be for (a cbsolve file) or
     is for (the other formats). The result keeps the tree as read in ``document``. A
     certificate check still running at ``deadline`` (or after ``time_limit`` seconds) raises
-    :class:`cbsolve.certify.OutOfTime`; a file that is no tree, or whose space is too large to
+    :class:`cbsolve.certificates.certify.OutOfTime`; a file that is no tree, or whose space is too large to
     replay, is bad input naming it.
 
     >>> import tempfile, os
-    >>> from cbsolve.tree import write_tree
+    >>> from cbsolve.certificates.tree import write_tree
     >>> tree = optimal(variant=Variant(2, "0123", repeats=True)).tree
     >>> path = os.path.join(tempfile.mkdtemp(), "tree.json"); write_tree(tree, path)
     >>> r = verify(path); (r.valid, r.worst, r.optimal)
     (True, 4, True)
     """
     from .api_results import Verification, extend
-    from .certify import NotATree
-    from .certify import verify as check
+    from .certificates.certify import NotATree
+    from .certificates.certify import verify as check
     from .formats import check_format, format_of, read_document
 
     _check.deadline(deadline)

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from .advisor.answers import Move, PartitionTable
 from .advisor.optimum import Optimum
-from .certify import Report
+from .certificates.certify import Report
 
 __all__ = ["Move", "Optimum", "PartitionTable", "Verification", "extend"]
 
@@ -31,7 +31,7 @@ def extend(base: Any, cls: type[T], **extra: Any) -> T:
 
 @dataclass
 class Verification(Report):
-    """The verifier's report (:class:`cbsolve.certify.Report`) and the file's format;
+    """The verifier's report (:class:`cbsolve.certificates.certify.Report`) and the file's format;
     ``to_json()`` is the document of ``cbsolve verify --json``."""
 
     format: str = "cbsolve"

@@ -20,7 +20,7 @@ import numbers
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from .deadline import Deadline
+from .runtime.deadline import Deadline
 from .errors import CbsolveError, unknown_name
 
 #: Sizes that become array lengths or native ints (2^31 - 1 is the native kernels' int): a typo
@@ -172,7 +172,7 @@ def items(value: Any, name: str, default: Collection, check) -> list:
 
 
 def deadline(value: Any, name: str = "deadline"):
-    """None or a :class:`~cbsolve.deadline.Deadline` (a number of seconds is ``time_limit=``)."""
+    """None or a :class:`~cbsolve.runtime.deadline.Deadline` (a number of seconds is ``time_limit=``)."""
     if value is not None and not isinstance(value, Deadline):
         hint = " (for seconds, pass time_limit=)" if isinstance(value, numbers.Real) else ""
         raise InvalidArgument(name, f"None or a cbsolve.Deadline{hint}", value)

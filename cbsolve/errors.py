@@ -6,7 +6,7 @@ what is allowed; the CLI turns these into exit code 2 with that one line on stde
 """
 from __future__ import annotations
 
-from .status import StopReason
+from .runtime.status import StopReason
 
 
 class CbsolveError(Exception):
@@ -16,7 +16,7 @@ class CbsolveError(Exception):
 class Expired(CbsolveError):
     """Work stopped before its end: nothing more was decided than the raiser reports. The one
     family of every stop (a time limit, Ctrl-C's stop request, a node or memory budget), so
-    ``except CbsolveError`` catches a stop too; ``reason`` (a :class:`~cbsolve.status.StopReason`:
+    ``except CbsolveError`` catches a stop too; ``reason`` (a :class:`~cbsolve.runtime.status.StopReason`:
     ``TIME``, ``INTERRUPTED``, ``NODES``...) says which, ``None`` when the raiser cannot tell.
     Subclasses carry what the stopped work had (``Unfinished``: the secrets settled;
     ``SearchInterrupted``: the interval proved)."""

@@ -16,11 +16,11 @@ import importlib.util
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from .deadline import Abandoned, finish_or_abandon
+from .runtime.deadline import Abandoned, finish_or_abandon
 from .errors import CbsolveError
 
 if TYPE_CHECKING:
-    from .deadline import Deadline
+    from .runtime.deadline import Deadline
 
 #: import name -> (the distribution pip installs, the cbsolve extra that brings it).
 EXTRAS: dict[str, tuple[str, str]] = {

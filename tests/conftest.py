@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from cbsolve.deadline import clear_stop
+from cbsolve.runtime.deadline import clear_stop
 
 
 @pytest.fixture(autouse=True)

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import cbsolve as cb
-from cbsolve.codes import CodeSpace
-from cbsolve.deadline import Deadline
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.game.codes import CodeSpace
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 #: Examples per test in the default suite, and per test of the `slow` campaign (over 10,000
 #: in all: 15 functions, 7 parsers and serve's requests).
@@ -149,7 +149,7 @@ def holds_the_contract(call) -> object:
     from hypothesis import event
 
     from cbsolve.arguments import InvalidArgument
-    from cbsolve.certify import OutOfTime
+    from cbsolve.certificates.certify import OutOfTime
     from cbsolve.strategy import Unfinished
 
     try:

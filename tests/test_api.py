@@ -12,7 +12,7 @@ import pytest
 
 import cbsolve as cb
 from cbsolve.cli import main
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Fields that measure time: they differ between two runs of the same question.
@@ -243,7 +243,7 @@ def test_every_entry_point_with_a_deadline_takes_time_limit_too(tmp_path):
     import inspect
 
     from cbsolve import api
-    from cbsolve.tree import write_tree
+    from cbsolve.certificates.tree import write_tree
 
     timed = [name for name, f in vars(api).items()
              if inspect.isfunction(f) and f.__module__ == api.__name__ and not name.startswith("_")
@@ -270,7 +270,7 @@ def test_a_spent_deadline_leaves_an_unproved_interval():
 
 
 def test_a_sample_cut_by_the_deadline_says_so_as_the_cli_does(monkeypatch):
-    from cbsolve import deadline
+    from cbsolve.runtime import deadline
 
     checks = {"n": 0}
 
@@ -291,7 +291,7 @@ def test_ctrl_c_in_optimal_raises_what_was_proved_as_an_optimum():
     import _thread
     import threading
 
-    from cbsolve.deadline import clear_stop
+    from cbsolve.runtime.deadline import clear_stop
 
     started = threading.Event()
 
@@ -333,12 +333,12 @@ def test_evaluate_progress_hears_every_secret():
 #: are checked only as they are used here (--follow-imports=silent).
 MYPY_SURFACE = [
     "cbsolve/__init__.py", "cbsolve/api.py", "cbsolve/api_results.py",
-    "cbsolve/variant.py", "cbsolve/arguments.py", "cbsolve/gym_registration.py",
-    "cbsolve/codes.py", "cbsolve/rule.py", "cbsolve/feedback.py", "cbsolve/deadline.py", "cbsolve/errors.py",
-    "cbsolve/status.py", "cbsolve/advisor/review.py", "cbsolve/play/puzzle.py",
+    "cbsolve/game/variant.py", "cbsolve/arguments.py", "cbsolve/gym_registration.py",
+    "cbsolve/game/codes.py", "cbsolve/game/rule.py", "cbsolve/game/feedback.py", "cbsolve/runtime/deadline.py", "cbsolve/errors.py",
+    "cbsolve/runtime/status.py", "cbsolve/advisor/review.py", "cbsolve/play/puzzle.py",
     "cbsolve/consistency/query.py", "cbsolve/advisor/answers.py", "cbsolve/advisor/optimum.py",
     "cbsolve/strategy/evaluation.py",
-    "cbsolve/search/result.py", "cbsolve/bounds/compute.py", "cbsolve/certify.py",
+    "cbsolve/search/result.py", "cbsolve/bounds/compute.py", "cbsolve/certificates/certify.py",
     "cbsolve/analysis/__init__.py",
     # cbsolve/strategy/partition.py (Partition) is checked only as used: its --all table
     # builder is not typed yet

@@ -11,10 +11,10 @@ import shutil
 
 import pytest
 
-from cbsolve import atlas_file
+from cbsolve.bounds import atlas_file
 from cbsolve.bounds import compute_bounds
 from cbsolve.cli import main
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 ATLAS = atlas_file.load()
 
@@ -161,7 +161,7 @@ def test_play_replays_the_upper_ends_strategy_to_the_secret(capsys, variant, sec
 def test_play_on_every_secret_of_a_small_game_reaches_the_upper_end_exactly():
     from itertools import permutations
 
-    from cbsolve.atlas_play import play
+    from cbsolve.cli._atlas_play import play
 
     variant = Variant(3, "0123", repeats=False)
     rec = cell(variant)
@@ -225,7 +225,7 @@ def test_an_explicit_time_limit_may_only_tighten_an_open_cell(capsys):
 
 
 def test_play_says_so_when_the_upper_end_cannot_be_replayed():
-    from cbsolve.atlas_play import play
+    from cbsolve.cli._atlas_play import play
 
     variant = Variant(3, "0123456789", repeats=True)
     record = {"variant": variant.to_dict(), "strategies": [],
@@ -242,7 +242,7 @@ def test_the_earlier_bounds_table_and_the_certified_trees_agree_with_every_cell(
     lies inside it."""
     from pathlib import Path
 
-    from cbsolve.certified import certified_value
+    from cbsolve.certificates.certified import certified_value
 
     table = Path(__file__).resolve().parents[1] / "docs" / "bounds-table.csv"
     with table.open(newline="") as fh:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cbsolve.certify import verify_file
+from cbsolve.certificates.certify import verify_file
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = json.loads((ROOT / "models" / "certified-results.json").read_text())
@@ -82,8 +82,8 @@ def test_a_certified_value_holds_for_the_same_game_on_other_symbols():
     # 1977) and total 5625 (Koyama & Lai 1993) are its values too; following the tree needs
     # its own symbols, so find_tree without any_symbols finds none for the letters
     from cbsolve.bounds import compute_bounds
-    from cbsolve.certified import best_shipped_tree, certified_value, find_tree, same_game
-    from cbsolve.variant import Variant
+    from cbsolve.certificates.certified import best_shipped_tree, certified_value, find_tree, same_game
+    from cbsolve.game.variant import Variant
 
     letters, digits = Variant(4, "ABCDEF", repeats=True), Variant.preset("mastermind")
     assert same_game(letters, digits) and not same_game(letters, Variant(4, "ABCDEF", False))

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from cbsolve.certify import verify, verify_certificate
+from cbsolve.certificates.certify import verify, verify_certificate
 from cbsolve.search.worst import solve_worst
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 # Bulls & Cows with 3 of 8 digits: a certificate (5 guesses do not suffice) with maps at the
 # root and below it, refuted guesses with sub-proofs, and counting leaves; 0.1 s to compute.
@@ -138,5 +138,5 @@ def test_unknown_format_and_round_trip(solved, tmp_path):
     assert not verify({"format": "something"}).valid
     path = tmp_path / "t.json"
     path.write_text(json.dumps(solved.tree))
-    from cbsolve.certify import verify_file
+    from cbsolve.certificates.certify import verify_file
     assert verify_file(path).valid

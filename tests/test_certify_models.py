@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cbsolve.certify import verify_file
+from cbsolve.certificates.certify import verify_file
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 

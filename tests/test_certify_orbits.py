@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cbsolve import certify
-from cbsolve.certify_orbits import GuessOrbits, canonical_keys, symbol_classes
-from cbsolve.codes import CodeSpace
-from cbsolve.scoring import counting_verdicts, pack, score_against
+from cbsolve.certificates import certify
+from cbsolve.certificates.certify_orbits import GuessOrbits, canonical_keys, symbol_classes
+from cbsolve.game.codes import CodeSpace
+from cbsolve.game.scoring import counting_verdicts, pack, score_against
 from cbsolve.search.worst import solve_worst
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 def brute_classes(secrets: np.ndarray, d: int) -> list[set[int]]:

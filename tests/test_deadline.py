@@ -3,7 +3,7 @@ import threading
 
 import pytest
 
-from cbsolve.deadline import (
+from cbsolve.runtime.deadline import (
     UNLIMITED,
     Abandoned,
     Deadline,

@@ -9,14 +9,14 @@ import pytest
 import cbsolve as cb
 from cbsolve.advisor import exact_cost
 from cbsolve.bounds import cutoff
-from cbsolve.certify import OutOfTime
+from cbsolve.certificates.certify import OutOfTime
 from cbsolve.consistency.sat import BuildStopped
-from cbsolve.deadline import Abandoned, Deadline, clear_stop
+from cbsolve.runtime.deadline import Abandoned, Deadline, clear_stop
 from cbsolve.errors import Expired
 from cbsolve.search.distributed.cluster import _Stopped
 from cbsolve.search.expected.kernel import _Abandoned
 from cbsolve.search.reply_matrix import SetupStopped
-from cbsolve.status import StopReason
+from cbsolve.runtime.status import StopReason
 from cbsolve.strategy.heuristics import DeadlineExpired
 
 STOPS = [cb.SearchInterrupted, cb.Unfinished, cutoff.OutOfTime, OutOfTime, exact_cost.OutOfTime,

@@ -74,8 +74,8 @@ def run_hidden(tmp_path: Path, commands: list[tuple[list[str], str]],
 def hard_log_entries() -> list[str]:
     import string
 
-    from cbsolve.feedback import random_log
-    from cbsolve.variant import Variant
+    from cbsolve.game.feedback import random_log
+    from cbsolve.game.variant import Variant
 
     log, _ = random_log(Variant(20, string.ascii_uppercase, True), 10, 0)
     return log.tokens()
@@ -169,7 +169,7 @@ def test_an_import_outlasting_the_deadline_is_left_to_finish_in_the_background(t
     answered at once (False), and the import still ends, in its thread."""
     import threading
 
-    from cbsolve.deadline import UNLIMITED, Deadline, request_stop
+    from cbsolve.runtime.deadline import UNLIMITED, Deadline, request_stop
     from cbsolve.extras import imported_within
 
     gate = threading.Event()
@@ -182,7 +182,7 @@ def test_an_import_outlasting_the_deadline_is_left_to_finish_in_the_background(t
     assert imported_within("cbsolve_slow_import", UNLIMITED) is False
     assert imported_within("json", Deadline(0.0)) is False       # expired: not even started
     gate.set()
-    from cbsolve.deadline import clear_stop
+    from cbsolve.runtime.deadline import clear_stop
 
     clear_stop()
     assert imported_within("cbsolve_slow_import", UNLIMITED) is True

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from cbsolve import InvalidFeedback, Variant
-from cbsolve.feedback import FeedbackLog
+from cbsolve.game.feedback import FeedbackLog
 
 BC = Variant.preset("bulls-cows")
 BP = Variant.preset("black-peg")

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from cbsolve.cli import main
-from cbsolve.html import LIST_LIMIT, page_tree, render, summary
+from cbsolve.formats.html import LIST_LIMIT, page_tree, render, summary
 from cbsolve.strategy import evaluate
-from cbsolve.tree import make_tree
-from cbsolve.variant import Variant
+from cbsolve.certificates.tree import make_tree
+from cbsolve.game.variant import Variant
 
 VARIANT = Variant(3, "0123", repeats=False)      # 24 secrets: small enough to list at the root
 

@@ -1,8 +1,8 @@
-"""The machine line written beside every recorded time (cbsolve.machine)."""
+"""The machine line written beside every recorded time (cbsolve.runtime.machine)."""
 import builtins
 import re
 
-from cbsolve import machine
+from cbsolve.runtime import machine
 
 
 def test_the_line_names_cpu_cores_memory_and_the_kernels_path():

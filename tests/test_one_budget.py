@@ -10,11 +10,11 @@ import string
 
 import pytest
 
-from cbsolve import time_policy
-from cbsolve.deadline import UNLIMITED, Deadline, request_stop, stopped_by
-from cbsolve.feedback import FeedbackLog
-from cbsolve.status import Status, StopReason
-from cbsolve.variant import Variant
+from cbsolve.runtime import time_policy
+from cbsolve.runtime.deadline import UNLIMITED, Deadline, request_stop, stopped_by
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.runtime.status import Status, StopReason
+from cbsolve.game.variant import Variant
 
 
 class FakeClock:
@@ -142,8 +142,8 @@ def test_bounds_at_a_spent_deadline_answer_what_they_prove_at_once():
     constructions' recursions did not look at the deadline. With it spent they stop at their
     first step; the closed-form lower bounds stand, the upper bound is the trivial one."""
     from cbsolve.bounds import compute_bounds
-    from cbsolve.capacity import worst_lower
-    from cbsolve.scoring import possible_responses
+    from cbsolve.game.capacity import worst_lower
+    from cbsolve.game.scoring import possible_responses
 
     _clear_construction_caches()    # an earlier test may have built this game's constructions
     v = Variant(64, string.ascii_uppercase, True)

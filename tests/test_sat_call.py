@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from cbsolve import sat_call
-from cbsolve.deadline import UNLIMITED, Deadline, request_stop
-from cbsolve.sat_call import StoppableSolve
+from cbsolve.consistency import sat_call
+from cbsolve.runtime.deadline import UNLIMITED, Deadline, request_stop
+from cbsolve.consistency.sat_call import StoppableSolve
 
 
 class DeafSolver:

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 from testkit import brute_force_codes, variants
 
 from cbsolve import CodeSpace, Variant
-from cbsolve import scoring as S
-from cbsolve.rule import score
+from cbsolve.game import scoring as S
+from cbsolve.game.rule import score
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cbsolve.codes import CodeSpace
-from cbsolve.rule import score
-from cbsolve.symmetry import Symmetry, apply_perm, fixes_history, is_valid_perm
-from cbsolve.variant import Variant
+from cbsolve.game.codes import CodeSpace
+from cbsolve.game.rule import score
+from cbsolve.game.symmetry import Symmetry, apply_perm, fixes_history, is_valid_perm
+from cbsolve.game.variant import Variant
 
 SMALL = [
     Variant(3, "01234", repeats=False),
@@ -84,7 +84,7 @@ def test_orbits_match_brute_force(variant, n_hist):
 def test_orbits_from_generators_equal_every_element(variant, n_hist, monkeypatch):
     # large stabilisers (a guess of 8 distinct symbols: 8! elements) take their orbits from
     # generators; forced on here, the orbits must equal those from applying every element
-    import cbsolve.symmetry as symmetry
+    import cbsolve.game.symmetry as symmetry
 
     space = CodeSpace(variant)
     rng = np.random.default_rng(n_hist + 11 * variant.length)
@@ -137,7 +137,7 @@ def test_candidates_restrict_and_stay_inside_invariant_sets():
     space = CodeSpace(variant)
     sym = Symmetry(variant)
     history = [(0, 0, 1, 1)]
-    from cbsolve.scoring import score_against
+    from cbsolve.game.scoring import score_against
     replies = score_against(variant, np.array(history, dtype=np.uint8), space.codes)
     cands = np.flatnonzero(replies == variant.response_index(0, 1))
     reps = sym.guess_representatives(history, cands)
@@ -171,7 +171,7 @@ def test_native_union_find_gives_the_numpy_orbits(variant, history):
 
 
 def test_native_orbits_stop_at_an_expired_deadline():
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     sym = Symmetry(Variant.preset("mastermind"))
     assert sym.orbit_labels([(0, 1, 2, 3)], deadline=Deadline.from_limit(0)) is None
@@ -179,7 +179,7 @@ def test_native_orbits_stop_at_an_expired_deadline():
 
 def test_native_union_find_in_small_chunks_reads_each_code_from_its_index(monkeypatch):
     """Every base-d string: the kernel counts each code's digits up from its chunk's start."""
-    from cbsolve import symmetry
+    from cbsolve.game import symmetry
 
     monkeypatch.setattr(symmetry, "ORBIT_CHUNK", 97)
     sym = Symmetry(Variant(5, "01234567", repeats=True))

@@ -6,7 +6,7 @@ import pytest
 
 from cbsolve import Variant
 from cbsolve.strategy import evaluate
-from cbsolve.tree import (
+from cbsolve.certificates.tree import (
     InvalidTree,
     check_tree,
     count_nodes,

@@ -1,7 +1,7 @@
 import pytest
 
 from cbsolve import InvalidVariant, UnknownName, Variant
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 
 
 @pytest.mark.parametrize("name,size", [

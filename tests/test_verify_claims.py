@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from cbsolve.certify import load, verify
+from cbsolve.certificates.certify import load, verify
 from cbsolve.cli import main
 
 MODELS = Path(__file__).resolve().parents[1] / "models"

@@ -11,12 +11,12 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from cbsolve.codes import CodeSpace
-from cbsolve.feedback import FeedbackLog, random_log
-from cbsolve.rule import score
-from cbsolve.scoring import possible_responses
+from cbsolve.game.codes import CodeSpace
+from cbsolve.game.feedback import FeedbackLog, random_log
+from cbsolve.game.rule import score
+from cbsolve.game.scoring import possible_responses
 from cbsolve.strategy.streaming import Recipe
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 @st.composite
@@ -29,7 +29,7 @@ def variants(draw, max_length: int = 6, max_symbols: int = 8, max_size: int = 40
         nlz = draw(st.booleans()) and d >= 2
         feedback = draw(st.sampled_from(["bulls-cows", "bulls"]))
         v = Variant(n, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:d], repeats, nlz, feedback)
-        from cbsolve.codes import CodeSpace
+        from cbsolve.game.codes import CodeSpace
 
         if CodeSpace(v).size <= max_size:
             return v
@@ -40,8 +40,8 @@ def variant_and_log(draw, max_entries: int = 5, bulls_only: bool | None = None):
     """A random small variant and a log of up to ``max_entries`` guesses scored against a
     hidden secret, about one reply in five replaced by another one (inconsistent logs too);
     ``bulls_only`` forces the feedback kind when given."""
-    from cbsolve.codes import CodeSpace
-    from cbsolve.feedback import FeedbackLog
+    from cbsolve.game.codes import CodeSpace
+    from cbsolve.game.feedback import FeedbackLog
 
     v = draw(variants(max_length=6, max_symbols=8, max_size=20_000))
     if bulls_only is not None and v.bulls_only != bulls_only:
@@ -84,7 +84,7 @@ def brute_force_consistent(variant: Variant, entries) -> list[tuple[int, ...]]:
 def replay_with_rule(variant: Variant, tree: dict) -> dict[str, int]:
     """Guess count of every secret, walking the tree with the pure-Python rule only (no package
     replay), so trees from any producer are checked independently of the code under test."""
-    from cbsolve.codes import CodeSpace
+    from cbsolve.game.codes import CodeSpace
 
     space = CodeSpace(variant)
     counts = {}
@@ -440,7 +440,7 @@ def run_shards_shuffled(directory, n: int, seed: int, variant: Variant | None = 
     shuffled by ``seed``, each as a separate run that must complete."""
     import random
 
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
     from cbsolve.search.worst.shards import run_shard
 
     order = list(range(1, n + 1))
@@ -469,7 +469,7 @@ def reference_reply(variant: Variant, secret: str, guess: str) -> tuple[int, int
     """(bulls, cows) of ``guess`` against ``secret`` by the NumPy reference scorer."""
     import numpy as np
 
-    from cbsolve.scoring import score_matrix
+    from cbsolve.game.scoring import score_matrix
 
     space = CodeSpace(variant)
     g = np.array([space.parse(guess)], dtype=np.uint8)

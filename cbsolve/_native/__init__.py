@@ -8,7 +8,7 @@ import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-# CBSOLVE_ISA forces the kernels' instruction-set path (cbsolve/isa.py); a name that is not a
+# CBSOLVE_ISA forces the kernels' instruction-set path (cbsolve/runtime/isa.py); a name that is not a
 # path is ignored by the kernels, so say so once rather than let a benchmark measure the wrong one.
 _isa = os.environ.get("CBSOLVE_ISA")
 if _isa and _isa not in ("scalar", "avx2", "avx512"):

@@ -50,7 +50,7 @@ py::array_t<uint32_t> partition_counts(const PackedCodes& g, const PackedCodes& 
     return out;
 }
 
-// The counting rules of a lower-bound certificate (cbsolve/certify.py), per guess:
+// The counting rules of a lower-bound certificate (cbsolve/certificates/certify.py), per guess:
 //   0  some non-winning reply class holds more than `threshold` candidates (refuted by counting),
 //   1  every candidate gives the same non-winning reply (a useless guess),
 //   2  neither: the certificate must dispose of the guess explicitly.
@@ -255,7 +255,7 @@ std::vector<std::tuple<uint32_t, uint64_t, double, uint32_t>> partition_sums_lis
 }  // namespace
 
 PYBIND11_MODULE(scoring, m) {
-    m.doc() = "Native scoring kernels (see cbsolve.scoring for the Python face).";
+    m.doc() = "Native scoring kernels (see cbsolve.game.scoring for the Python face).";
     CBSOLVE_ISA_BIND(m);
     py::class_<PackedCodes>(m, "PackedCodes")
         .def(py::init<py::array_t<uint8_t, py::array::c_style | py::array::forcecast>, int, bool>(),

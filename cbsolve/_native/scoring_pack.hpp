@@ -5,7 +5,7 @@
 //                   (SWAR zero-byte count, minus the zero padding bytes);
 //   count words:    each symbol's multiplicity in unary, w bits per symbol (w = 1 for distinct
 //                   codes, N with repeats); bulls+cows = popcount(a & b) = sum_s min(n_s, m_s).
-// Response index: bulls*(N+1) + cows, or bulls alone in bulls-only mode (see cbsolve/scoring.py).
+// Response index: bulls*(N+1) + cows, or bulls alone in bulls-only mode (see cbsolve/game/scoring.py).
 #pragma once
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

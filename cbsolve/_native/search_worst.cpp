@@ -5,13 +5,13 @@
 // over d and the JSON; this file only walks sets of code indices. Three products:
 //   feasible(d)       decide, with a transposition table (candidate set -> proved bounds);
 //   tree(d)           a strategy tree of depth <= d (after feasible(d) said yes);
-//   certificate(d)    a refutation tree proving feasible(d) false, checked by cbsolve/certify.py.
+//   certificate(d)    a refutation tree proving feasible(d) false, checked by cbsolve/certificates/certify.py.
 //
 // Sound prunings, each switchable (Options):
 //   capacity  with k guesses left at most cap(k) = 1 + (R-1) cap(k-1) secrets can be told apart
 //             (R-1 non-winning replies, +1 when the guess is itself a candidate; cap(0) = 0);
 //   symmetry  only one guess per orbit of the stabiliser of the history (toolkit_symmetry.hpp,
-//             shared with the expected-case search; cbsolve/symmetry.py is its reference);
+//             shared with the expected-case search; cbsolve/game/symmetry.py is its reference);
 //   obvious   a guess splitting the set into singletons settles the node (depth <= 2);
 //   dedupe    guesses with identical replies on the set are one guess;
 //   order     guesses in lower-bound order (largest class), candidates first; classes largest
@@ -223,7 +223,7 @@ class Search {
         for (int i = 0; i < N; ++i) span *= D;
         if (span > (int64_t(1) << 28)) throw std::invalid_argument("space too large for symmetry table");
         // the stabiliser lists every position permutation: up to 8 positions (40,320, as
-        // cbsolve/symmetry.py lists them); past that none (11 positions were 40 M lists, a
+        // cbsolve/game/symmetry.py lists them); past that none (11 positions were 40 M lists, a
         // std::bad_alloc under a 4 GB cap), and the search runs without the reduction (sound)
         sym.init(codes.data(), n, N, D, nlz, std::min(N, kListedPositions), double(span));
         set_keys.init(n, kSetKeySeed);

@@ -9,7 +9,7 @@
 // S and each settled by j-1 more guesses, so each has at most min(b[j-1], |C|) secrets;
 // x itself counts only when it is in U (so in S). The b[j-1] floor stands for the guesses
 // left out of the max (a useless guess gives min(b[j-1], |S|), never more).
-// Consequence used by the search and checked by cbsolve/certify.py (a node's "limit"): with
+// Consequence used by the search and checked by cbsolve/certificates/certify.py (a node's "limit"): with
 // d guesses left, a guess that has a class on S larger than b[d-1] starts no strategy.
 // A guess's orbit under the stabiliser of the history has its classes' sizes, so the max
 // may run over one guess an orbit.

@@ -23,7 +23,7 @@ inline void bind_toolkit(pybind11::module_& m) {
         std::vector<const char*> words;
         for (StopReason r : kStopReasons) words.push_back(stop_word(r));
         return words;
-    }, "The words this kernel may give as a stop reason (cbsolve.status.StopReason)");
+    }, "The words this kernel may give as a stop reason (cbsolve.runtime.status.StopReason)");
 }
 
 }  // namespace

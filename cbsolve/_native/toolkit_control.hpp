@@ -3,7 +3,7 @@
 // named progress counters and the one list of stop reasons.
 //
 // Stop flags. The block owns a flag (request_stop(why): Python's stop hook, through
-// cbsolve.deadline.run_interruptible) and may also watch a flag the caller owns (watch(): an
+// cbsolve.runtime.deadline.run_interruptible) and may also watch a flag the caller owns (watch(): an
 // int32 array another thread sets, as the consistency race and stop_hook do).
 //
 // Stop reason. The first stop is remembered with its reason (reason()): the deadline passing
@@ -36,7 +36,7 @@
 
 namespace {
 
-// Why a kernel call ended. The words are cbsolve.status.StopReason's values, the one place
+// Why a kernel call ended. The words are cbsolve.runtime.status.StopReason's values, the one place
 // Python maps them to a Status (tests/test_toolkit.py checks both lists agree).
 enum class StopReason { kComplete, kLimit, kNodes, kTime, kStopped, kInterrupted };
 

@@ -14,7 +14,7 @@
 // The path: the best the processor has (AVX-512 needs F, BW, VL, DQ, CD and VPOPCNTDQ; AVX2
 // needs AVX2, FMA, BMI1/2 and POPCNT), or CBSOLVE_ISA=scalar|avx2|avx512 in the environment when
 // the processor has it (benchmarks, tests; a path it lacks falls back to the best it has), or
-// set_isa() from Python (cbsolve/isa.py, which sets every kernel module at once). Each extension
+// set_isa() from Python (cbsolve/runtime/isa.py, which sets every kernel module at once). Each extension
 // module keeps its own choice: they are separate shared objects.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The symmetry of a history, written once for the native searches (search_worst.cpp,
-// search_expected.cpp through search_expected_symmetry.hpp). cbsolve/symmetry.py is the
+// search_expected.cpp through search_expected_symmetry.hpp). cbsolve/game/symmetry.py is the
 // reference: the same group and the same representatives, compared on many histories by
 // tests/test_toolkit.py.
 //
@@ -7,7 +7,7 @@
 // code may start with symbol 0) maps codes to codes and keeps every reply. An element fixes a
 // history when it maps each guess of it onto itself: the position part then forces the map
 // sigma of the played symbols, and the never-played symbols stay free (any bijection among
-// themselves). An element acts as cbsolve.symmetry.apply_perm does: position i of the image
+// themselves). An element acts as cbsolve.game.symmetry.apply_perm does: position i of the image
 // takes sigma(code[pos[i]]); the free symbols are relabelled to the lowest never-played ones in
 // order of first appearance, the smallest of their images (code indices are lexicographic). A
 // guess is canonical when no element of the stabiliser gives it a smaller index: the searches

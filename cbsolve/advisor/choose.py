@@ -1,7 +1,7 @@
 """A heuristic's choice from a position, anytime: the best guess scored before the deadline.
 
 Place in the data flow: the candidates (code indices) and the guesses played -> one guess per
-symmetry class of the position (:mod:`cbsolve.symmetry`, while the history is short enough for
+symmetry class of the position (:mod:`cbsolve.game.symmetry`, while the history is short enough for
 the stabiliser to matter) -> the native heuristic kernel (:meth:`Chooser.best_of`) over
 chunks of those guesses, each a few hundredths of a second of work -> the best so far.
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..deadline import Deadline
+from ..runtime.deadline import Deadline
 from ..strategy.heuristics import Chooser, log2_table
 
 #: Guess x candidate pairs scored per chunk: about 0.05 s of the kernel (2 ns a pair measured

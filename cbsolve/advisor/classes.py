@@ -2,7 +2,7 @@
 and symbols that fix the log's guesses map every guess onto an equivalent one (same partition
 of the secrets, up to renaming), so scoring one guess per class is scoring every guess.
 
-Place in the data flow: :class:`cbsolve.symmetry.Symmetry` -> **these classes, per history of
+Place in the data flow: :class:`cbsolve.game.symmetry.Symmetry` -> **these classes, per history of
 guesses** -> the position service (its heuristic's rows, a large space's sampled ranking, the
 comparison beside a guess's partition). A history's classes are found once a game and kept:
 ``next``, ``partition`` and the coach ask about the same positions.
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..deadline import Deadline
+from ..runtime.deadline import Deadline
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..codes import CodeSpace
+    from ..game.codes import CodeSpace
 
 
 class GuessClasses:
@@ -31,13 +31,13 @@ class GuessClasses:
         """The symmetry of the game, or None on a space too large for it: beyond
         :data:`~.choose.SYMMETRY_CODES` only with the native union-find (the NumPy orbits of
         Mastermind 8x8 take minutes)."""
-        from ..symmetry import _orbits
+        from ..game.symmetry import _orbits
         from .choose import SYMMETRY_CODES
 
         if self.space.size > SYMMETRY_CODES and _orbits() is None:
             return None
         if self._symmetry is None:
-            from ..symmetry import Symmetry
+            from ..game.symmetry import Symmetry
 
             self._symmetry = Symmetry(self.space.variant)
         return self._symmetry

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..deadline import Deadline, stop_requested
-from ..feedback import FeedbackLog
+from ..runtime.deadline import Deadline, stop_requested
+from ..game.feedback import FeedbackLog
 
 #: (count, exact) of the secrets a log leaves, within a deadline (count: a lower bound when
 #: not exact, None when nothing was counted).
@@ -77,8 +77,8 @@ def counted_partition(log: FeedbackLog, guess: str, count: Counter,
     """The classes of ``guess`` (a valid code) over the secrets ``log`` leaves, each counted
     by ``count`` with an equal share of the time left (the set's own count first, with
     :data:`TOTAL_SHARE` of it: the upper bounds come from it); None when the log leaves no secret (proved)."""
-    from ..rule import score
-    from ..scoring import possible_responses
+    from ..game.rule import score
+    from ..game.scoring import possible_responses
 
     v, space = log.variant, log.space
     code = space.parse(guess)

@@ -9,9 +9,9 @@ deadline or Ctrl-C shows its best rows scored so far, at most
 """
 from __future__ import annotations
 
-from ..deadline import Deadline, stop_requested
+from ..runtime.deadline import Deadline, stop_requested
 from ..errors import unknown_name
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 from .answers import PartitionTable
 
 

@@ -1,12 +1,12 @@
 """The exact search from a position as the service's advice (step 3 of
 :mod:`.service`): the worst case by :func:`cbsolve.search.position.solve_from`, the expected
 case by :func:`cbsolve.strategy.exact.exact_move`, within the advice's share of the deadline
-(:data:`cbsolve.time_policy.ADVICE_EXACT_SHARE`); its advice carries the optimum it proved.
+(:data:`cbsolve.runtime.time_policy.ADVICE_EXACT_SHARE`); its advice carries the optimum it proved.
 """
 from __future__ import annotations
 
-from .. import time_policy
-from ..deadline import Deadline, stop_requested
+from ..runtime import time_policy
+from ..runtime.deadline import Deadline, stop_requested
 from ..errors import CbsolveError
 from . import answers as A
 

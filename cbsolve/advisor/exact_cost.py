@@ -23,7 +23,7 @@ docs/benchmarks.md, "A guess's cost: one exact engine").
 
 Both sides count the guesses made from the position the same way (the guess itself is one for
 every secret; a class that is the guess itself costs nothing more), so the regret is exact and
-never negative. Every kernel call runs within the caller's :class:`cbsolve.deadline.Deadline`
+never negative. Every kernel call runs within the caller's :class:`cbsolve.runtime.deadline.Deadline`
 (:class:`OutOfTime` when it stops one); a set of more than :data:`DIRECT_LIMIT` secrets is
 solved in a worker thread so Ctrl-C stops it.
 """
@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..deadline import Deadline, run_interruptible, stopped_by
+from ..runtime.deadline import Deadline, run_interruptible, stopped_by
 from ..errors import Expired
-from ..time_policy import search_seconds
+from ..runtime.time_policy import search_seconds
 
 #: Largest set solved in the calling thread (no worker thread to watch for Ctrl-C): such a
 #: solve is a memo look-up once warm (tens of microseconds) and milliseconds cold, so a
@@ -65,7 +65,7 @@ class PositionCores:
         self.worst_best: tuple[int, int] | None = None      # (minimax optimum, a guess)
         self.worst_costs: dict[int, int] = {}   # guess -> its worst case (Python's share of
         # a call whose classes the kernel's table holds: replies, classes, a call per class)
-        from ..scoring import possible_responses
+        from ..game.scoring import possible_responses
 
         self.n_responses = len(possible_responses(search.variant))
 
@@ -90,7 +90,7 @@ class PositionCores:
                 # secrets: -1 was read as the last code, a guess that tells nothing)
                 from ..search.position import subtree
 
-                from ..codes import CodeSpace
+                from ..game.codes import CodeSpace
 
                 space = CodeSpace(s.variant)
                 guess = space.index_of(space.parse(subtree(s, self.members, self.history)[0]["guess"]))
@@ -163,7 +163,7 @@ class PositionCores:
                  deadline: Deadline) -> int:
         """The minimax optimum of ``members`` after ``hist`` when it exceeds ``floor``, else
         ``floor`` (decided from the larger of the counting bound and ``floor``, upward)."""
-        from ..capacity import worst_lower
+        from ..game.capacity import worst_lower
 
         d = max(worst_lower(int(members.size), self.n_responses), floor)
         while True:
@@ -192,7 +192,7 @@ def worst_core(search):
     """The worst-case kernel over the codes of ``search`` (an expected-case search), on its
     reply matrix (or scoring on the fly, as that search does)."""
     from .._native.search_worst import WorstSearch
-    from ..scoring import possible_responses
+    from ..game.scoring import possible_responses
 
     v = search.variant
     replies = possible_responses(v)

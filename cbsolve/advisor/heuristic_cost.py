@@ -6,7 +6,7 @@ evaluated exactly over the candidates -> (total, worst) for each guess, for :mod
 Such a continuation is a real strategy, so its figures are proved upper ends (a guess then
 optimal play costs at most that much); "best" is the best compared guess *under that
 continuation*, not the proved optimum. The compared guesses are every guess up to symmetry of
-the position (:mod:`cbsolve.symmetry`), or, when there are more than :data:`TOP`, the
+the position (:mod:`cbsolve.game.symmetry`), or, when there are more than :data:`TOP`, the
 :data:`TOP` with the smallest expected class size plus the heuristic's own choice.
 """
 from __future__ import annotations
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import scoring
-from ..deadline import Deadline
+from ..game import scoring
+from ..runtime.deadline import Deadline
 from ..strategy.heuristics import Chooser
 from ..strategy.partition import scores_of
-from ..symmetry import Symmetry
-from ..variant import Variant
+from ..game.symmetry import Symmetry
+from ..game.variant import Variant
 
 CONTINUATION = "expected"
 #: Most guesses compared at one position (each costs one exact evaluation over the candidates).

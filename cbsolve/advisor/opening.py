@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import math
 
-from ..codes import CodeSpace
-from ..variant import Variant
+from ..game.codes import CodeSpace
+from ..game.variant import Variant
 
 
 def _key(strategy: str, sizes: list[int]):
@@ -46,7 +46,7 @@ def rule_opening(variant: Variant) -> tuple[int, ...]:
     """The cheap rule for a game too large to score every pattern: symbols in pairs, as evenly
     as the alphabet allows (Knuth's 1122 on Mastermind 4x6; minimax's own choice on 6x9 and
     8x8, 112233 and 11223344). Distinct games have one pattern."""
-    from ..patterns import pattern_code
+    from ..game.patterns import pattern_code
 
     n, d = variant.length, variant.n_symbols
     if not variant.repeats:
@@ -65,8 +65,8 @@ def opening(variant: Variant, strategy: str
     :func:`rule_opening`)."""
     from ..bounds.adaptive import bound_of_partition
     from ..bounds.partition import first_guess_partition, repeats_work
-    from ..patterns import pattern_code
-    from ..rule import possible_responses
+    from ..game.patterns import pattern_code
+    from ..game.rule import possible_responses
 
     if variant.no_leading_zero or strategy not in ("minimax", "expected", "entropy", "parts"):
         return None
@@ -98,7 +98,7 @@ def _patterns(variant: Variant) -> list[tuple[int, ...]] | None:
     """The variant's guess patterns, or None when their closed forms cost more than
     :data:`OPENING_WORK` on their count alone (each costs at least N(N+1)): 64 of 26 letters
     has 1.6 million patterns, seconds to list."""
-    from ..patterns import count_patterns, guess_patterns
+    from ..game.patterns import count_patterns, guess_patterns
 
     n = variant.length
     if not variant.repeats:
@@ -114,7 +114,7 @@ def opening_partition(variant: Variant, code):
     Partition`, classes without members); None when there is no closed form or it would take
     too long."""
     from ..bounds.partition import first_guess_partition, repeats_work
-    from ..patterns import pattern_of
+    from ..game.patterns import pattern_of
     from ..strategy.partition import Partition, best_of_sums, row_sums, scores_of_sums
 
     if variant.no_leading_zero:
@@ -147,7 +147,7 @@ def rule_summary(variant: Variant, code) -> dict:
     """The partition summary of the rule's opening ``code`` in closed form (its one pattern),
     or {} when even that would take too long."""
     from ..bounds.partition import first_guess_partition, repeats_work
-    from ..patterns import pattern_of
+    from ..game.patterns import pattern_of
     from ..strategy.partition import class_summary
 
     pattern = pattern_of(code)

@@ -16,16 +16,16 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..codes import CodeSpace
-from ..deadline import Deadline, stop_requested, stopped_by
+from ..game.codes import CodeSpace
+from ..runtime.deadline import Deadline, stop_requested, stopped_by
 from ..errors import InvalidVariant, unknown_name
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 from ..search import SearchInterrupted
 from ..search.distributed import cluster_client, solve_expected_distributed
 from ..search.position import Position, stamp
 from ..search.result import SearchResult
-from ..status import Status
-from ..variant import Variant
+from ..runtime.status import Status
+from ..game.variant import Variant
 
 OBJECTIVES = ("worst", "expected")
 
@@ -261,16 +261,16 @@ def _write(result, out, dot, dot_depth) -> None:
     """``out``: the tree (else the certificate of a refuted depth); ``dot``: the tree as
     Graphviz DOT, its first ``dot_depth`` levels."""
     if out and result.tree is not None:
-        from ..tree import write_tree
+        from ..certificates.tree import write_tree
 
         write_tree(result.tree, out)
     elif out and result.certificate is not None:
         import json
 
-        from ..tree import write_file
+        from ..certificates.tree import write_file
 
         write_file(out, "--out", json.dumps(result.certificate, separators=(",", ":")) + "\n")
     if dot and result.tree is not None:
-        from ..tree import to_dot, write_file
+        from ..certificates.tree import to_dot, write_file
 
         write_file(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))

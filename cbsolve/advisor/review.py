@@ -3,7 +3,7 @@ review (:meth:`cbsolve.advisor.PositionService.review`), which ``cb.regret``, th
 reward, the coach (``play --coach``, ``assist --coach``) and ``hint`` all ask.
 
 Place in the data flow: a log, a guess, an objective and one
-:class:`~cbsolve.deadline.Deadline` ->
+:class:`~cbsolve.runtime.deadline.Deadline` ->
 
 1. a won log: nothing costs anything (0 more guesses, proved, as ``optimal`` says);
 2. asked against the advice (a face's ``strategy``): the advice the service gave at this
@@ -37,12 +37,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import time_policy
-from ..capacity import total_lower, worst_lower
-from ..deadline import Deadline, stop_requested
+from ..runtime import time_policy
+from ..game.capacity import total_lower, worst_lower
+from ..runtime.deadline import Deadline, stop_requested
 from ..errors import CbsolveError, Expired, unknown_name
-from ..feedback import FeedbackLog
-from ..rule import possible_responses
+from ..game.feedback import FeedbackLog
+from ..game.rule import possible_responses
 from ..search.position import Position
 from ..strategy.rules import require_enumerable
 from .answers import OBJECTIVES

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
-from ..variant import Variant
+from ..game.variant import Variant
 
 #: Longest code kept (its n! position permutations are tried per key).
 MAX_LENGTH = 5

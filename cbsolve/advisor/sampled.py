@@ -4,12 +4,12 @@ the best-ranked guesses exactly, anytime.
 Place in the data flow: the candidates of a position on a large space (Mastermind 8x8, 16.7 M
 codes: 1.4 M candidates after 12345678:2,3) -> a pool of guesses (a sample of the candidates,
 then codes spread evenly over the space) -> each pool guess's partition of a random sample of
-the candidates (one native call, :func:`cbsolve.scoring.partition_counts`: 131 k guesses x
+the candidates (one native call, :func:`cbsolve.game.scoring.partition_counts`: 131 k guesses x
 1 k secrets in a tenth of a second) -> the pool in the order of the heuristic's score on that
 sample -> the same guesses scored exactly on every candidate, in that order and in chunks of
 about 0.05 s, then the rest of the space in index order -> the best guess scored exactly
 before the deadline or Ctrl-C. When the service found the position's symmetry classes in time
-(:meth:`cbsolve.symmetry.Symmetry.guess_representatives`, 951 after 12345678 on 8x8), one
+(:meth:`cbsolve.game.symmetry.Symmetry.guess_representatives`, 951 after 12345678 on 8x8), one
 guess per class is the pool and nothing else is scored.
 
 Scoring a guess exactly costs a pass over every candidate (3-6 ms on 1.4 M), so a few seconds
@@ -18,7 +18,7 @@ scores choose, each compared by the heuristic kernel's key (score, then a guess 
 secret, then the lowest code), so a run that scores every code makes the kernel's choice, and a
 cut run returns the best of the guesses it scored exactly and says how many they were. Nothing
 here lists or packs the whole space (2 s on 8x8): only the candidates, once, and each chunk of
-guesses, their rows read from their indices (:meth:`cbsolve.codes.CodeSpace.codes_at`).
+guesses, their rows read from their indices (:meth:`cbsolve.game.codes.CodeSpace.codes_at`).
 """
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ from itertools import chain
 
 import numpy as np
 
-from .. import scoring
-from ..deadline import Deadline
+from ..game import scoring
+from ..runtime.deadline import Deadline
 from ..strategy.heuristics import Chooser
 from .choose import CHUNK_PAIRS, Choice, key_of
 

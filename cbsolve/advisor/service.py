@@ -1,7 +1,7 @@
 """The position service: the one way a face asks about a position of a game.
 
 Place in the data flow: a variant, a feedback log, an objective, a guess pool and one
-:class:`~cbsolve.deadline.Deadline` -> what the project knows, cheapest and surest first:
+:class:`~cbsolve.runtime.deadline.Deadline` -> what the project knows, cheapest and surest first:
 
 1. the opening in closed form, one guess per symmetry class (:mod:`.opening`: no code
    enumerated, milliseconds on any game);
@@ -32,16 +32,16 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from .. import time_policy
-from ..capacity import total_lower, worst_lower
-from ..codes import CodeSpace
-from ..deadline import Deadline, stop_requested
+from ..runtime import time_policy
+from ..game.capacity import total_lower, worst_lower
+from ..game.codes import CodeSpace
+from ..runtime.deadline import Deadline, stop_requested
 from ..errors import InconsistentLog, unknown_name
-from ..feedback import FeedbackLog
-from ..guess_pool import GUESS_POOLS as GUESS_MODES
-from ..rule import possible_responses, score
-from ..status import Status
-from ..variant import Variant
+from ..game.feedback import FeedbackLog
+from ..game.guess_pool import GUESS_POOLS as GUESS_MODES
+from ..game.rule import possible_responses, score
+from ..runtime.status import Status
+from ..game.variant import Variant
 from . import answers as A
 from .classes import GuessClasses
 from .exact_advice import EXACT_SECRETS, exact_advice  # noqa: F401  (its home was here)
@@ -296,7 +296,7 @@ class PositionService:
     def _start(self, strategy, objective, heuristic) -> A.Advice | None:
         """The opening: the tree's first guess, else the heuristic's in closed form."""
         from ..bounds.known import atlas_ends
-        from ..certified import best_shipped_tree, shipped_method
+        from ..certificates.certified import best_shipped_tree, shipped_method
         from ..strategy.partition import class_summary
         from .opening import opening
 
@@ -339,14 +339,14 @@ class PositionService:
                         part, needed)
 
     def _tree(self, objective: str) -> dict | None:
-        from ..certified import shipped_tree
+        from ..certificates.certified import shipped_tree
 
         return self.tree if self.tree is not None else shipped_tree(self.variant, objective)
 
     def _from_tree(self, log, cands, strategy, objective, remaining) -> A.Advice | None:
         from pathlib import Path
 
-        from ..certified import follow_tree, subtree_cost
+        from ..certificates.certified import follow_tree, subtree_cost
 
         tree = self._tree(objective)
         node = None if tree is None else follow_tree(tree, log)
@@ -384,7 +384,7 @@ class PositionService:
             return f"no certified tree in models/ for this game and the {objective} objective"
         from pathlib import Path
 
-        from ..certified import left_at
+        from ..certificates.certified import left_at
 
         return (f"the game left the {tree['_kind']} {Path(tree['_path']).name} "
                 f"({left_at(tree, log)})")
@@ -449,8 +449,8 @@ class PositionService:
     def _classes(self, log, deadline: Deadline) -> tuple[np.ndarray | None, str]:
         """(one guess per symmetry class of a large space's position, "") or (None, why not):
         computed when the history is short, the classes are few enough to score and their
-        cost (:data:`cbsolve.time_policy.ADVICE_CLASSES_SECONDS_PER_CODE`) fits ``deadline``."""
-        from ..symmetry import _orbits
+        cost (:data:`cbsolve.runtime.time_policy.ADVICE_CLASSES_SECONDS_PER_CODE`) fits ``deadline``."""
+        from ..game.symmetry import _orbits
         from .choose import SYMMETRY_DEPTH
         from .sampled import POOL_CANDIDATES, POOL_SPREAD
 
@@ -484,7 +484,7 @@ class PositionService:
 
     def _advice(self, guess, strategy, remaining, cands, objective, provenance,
                 needed=(None, None), optimum=None, how="") -> A.Advice:
-        from ..scoring import score_against
+        from ..game.scoring import score_against
         from ..strategy.heuristics import partition_summary
 
         replies = score_against(self.variant, self.space.parse(guess), self.space.codes_at(cands))

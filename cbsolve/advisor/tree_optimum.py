@@ -14,7 +14,7 @@ solves only the reviewed guess's reply classes.
 """
 from __future__ import annotations
 
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 from .answers import TREE
 
 
@@ -33,7 +33,7 @@ def tree_optimum(service, log: FeedbackLog, objective: str) -> tuple[int, str, s
     """(the optimum from the position of ``log``: worst case or total; an optimal guess there,
     as printed in the log's own symbols; the tree's note), when the log renamed onto the
     certified tree of ``objective`` follows it; else None (no tree, off it, not renamable)."""
-    from ..certified import follow_tree
+    from ..certificates.certified import follow_tree
 
     if not len(log) or service.tree is not None:
         return None

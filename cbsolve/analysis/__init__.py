@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..deadline import UNLIMITED, Deadline, request_stop
-from ..status import StopReason
+from ..runtime.deadline import UNLIMITED, Deadline, request_stop
+from ..runtime.status import StopReason
 from .proved import overlay
 from .report import Appender, markdown, plots, read_rows, write_results
 from .sweep import (

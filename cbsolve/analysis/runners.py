@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from ..deadline import POLL_SECONDS, UNLIMITED, Deadline
-from ..workers import connect, default_workers
+from ..runtime.deadline import POLL_SECONDS, UNLIMITED, Deadline
+from ..runtime.workers import connect, default_workers
 from .sweep import cost, run_cell
 
 

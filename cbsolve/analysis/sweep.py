@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import time
 
-from ..codes import CodeSpace
-from ..deadline import Deadline
-from ..variant import DIGITS, LETTERS, Variant
+from ..game.codes import CodeSpace
+from ..runtime.deadline import Deadline
+from ..game.variant import DIGITS, LETTERS, Variant
 
 BOUNDS = "bounds"
 #: Exact optimum searched (worst and expected) up to this many secrets: each took < 1 s when

@@ -5,7 +5,7 @@ scorer -> here -> :func:`cbsolve.bounds.compute_bounds`.
 
 Whatever the first guess g, the secrets split into classes by their reply to g. A class C of the
 reply that is not the win still needs a whole sub-strategy, so (counting bounds of
-:mod:`cbsolve.capacity` applied to each class, as Knuth 1977 reasoned about first guesses)
+:mod:`cbsolve.game.capacity` applied to each class, as Knuth 1977 reasoned about first guesses)
 
     worst >= min_g max_C (1 + worst_lower(|C|))         (the win class costs exactly 1)
     total >= |S| + min_g sum_{C non-win} total_lower(|C|)
@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..capacity import total_lower, worst_lower
-from ..codes import CodeSpace
-from ..patterns import count_patterns, guess_patterns, pattern_code
-from ..variant import Variant
+from ..game.capacity import total_lower, worst_lower
+from ..game.codes import CodeSpace
+from ..game.patterns import count_patterns, guess_patterns, pattern_code
+from ..game.variant import Variant
 from .cutoff import check
 from .partition import first_guess_partition, repeats_work
 
@@ -96,7 +96,7 @@ def first_guess_representatives(variant: Variant, codes):
     import numpy as np
 
     if not variant.no_leading_zero:
-        from ..codes import CodeSpace
+        from ..game.codes import CodeSpace
 
         space = CodeSpace(variant)
         return np.array([space.index_of(pattern_code(p)) for p in guess_patterns(variant)])
@@ -114,7 +114,7 @@ def scorer_bound(variant: Variant, responses: int, deep: bool) -> PartitionBound
     """Partition bound read off the native scorer: one level, or two when ``deep`` (small spaces)."""
     import numpy as np
 
-    from ..scoring import pack, score_against
+    from ..game.scoring import pack, score_against
 
     space = CodeSpace(variant)
     codes = space.codes
@@ -152,7 +152,7 @@ def _second_level(variant, packed_all, members, win, wl, tl) -> tuple[int, int]:
     """(worst, total) lower bounds for solving ``members`` with the best second guess of all codes."""
     import numpy as np
 
-    from ..scoring import partition_counts
+    from ..game.scoring import partition_counts
 
     hist = partition_counts(variant, packed_all, members).astype(np.int64)  # (G, slots)
     nonwin = hist.copy()

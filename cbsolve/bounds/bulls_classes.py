@@ -7,9 +7,9 @@ Place in the data flow: variant -> here -> :func:`cbsolve.bounds.compute_bounds`
 **Argument.** With repeats, positions are independent, so *every* first guess g leaves
 C(N, b) (D-1)^(N-b) secrets answering b bulls. The cows split that class into at most c_b
 classes, c_b the number of cows values some reply with b bulls can take
-(:func:`cbsolve.scoring.possible_responses`), so one of them holds at least
+(:func:`cbsolve.game.scoring.possible_responses`), so one of them holds at least
 ceil(C(N, b) (D-1)^(N-b) / c_b) secrets, and that class needs a whole sub-strategy, which the
-counting bound (:mod:`cbsolve.capacity`) limits. Hence, for any strategy,
+counting bound (:mod:`cbsolve.game.capacity`) limits. Hence, for any strategy,
 
     worst >= 1 + max_{b < N} worst_lower(ceil(C(N, b) (D-1)^(N-b) / c_b))
     total >= D^N + sum_{b < N} (least sum of total_lower over c_b parts of that class)
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from math import comb
 
-from ..capacity import total_lower, worst_lower
-from ..scoring import possible_responses
-from ..variant import Variant
+from ..game.capacity import total_lower, worst_lower
+from ..game.scoring import possible_responses
+from ..game.variant import Variant
 from .adaptive import PartitionBound
 
 METHOD = "partition (first guess, bulls classes split by cows, closed form)"

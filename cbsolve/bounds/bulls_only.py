@@ -17,7 +17,7 @@ matches g1, matches g2, or is one of the D-2 other symbols). These depend on e o
 **Soundness.** Any strategy makes some first guess g1 (all give the same classes); after a
 non-winning reply b1 it makes some second guess g2, agreeing with g1 on some e positions, and
 each class of secrets answering (b1, b2) with b2 < N still needs a whole sub-strategy, which the
-counting bound (:mod:`cbsolve.capacity`) limits: at least worst_lower(size) further guesses in the worst
+counting bound (:mod:`cbsolve.game.capacity`) limits: at least worst_lower(size) further guesses in the worst
 case, and at least total_lower(size) summed over the class. The reply b2 = N is the win (the
 secret is g2). Hence, for every b1 < N,
 
@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from math import comb
 
-from ..capacity import total_lower, worst_lower
-from ..variant import Variant
+from ..game.capacity import total_lower, worst_lower
+from ..game.variant import Variant
 from .adaptive import PartitionBound
 
 METHOD = "partition (two guesses deep, closed form, bulls only)"

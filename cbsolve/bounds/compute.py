@@ -6,7 +6,7 @@ Place in the data flow: code space sizes, scoring, strategies and the optimal se
 :func:`compute_bounds` gathers, cheapest first:
 
 1. exact counts of secrets and of possible replies R (closed forms, any N and D);
-2. counting lower bounds (:mod:`cbsolve.capacity`): ``1 + (R-1) + (R-1)**2 + ...`` and the level fill;
+2. counting lower bounds (:mod:`cbsolve.game.capacity`): ``1 + (R-1) + (R-1)**2 + ...`` and the level fill;
 3. partition lower bounds (:mod:`.adaptive`) from the first-guess partitions in closed form
    (:mod:`.partition`), or read off the scorer two guesses deep when the space is small;
 4. upper bounds from heuristic strategies played against every secret (exact evaluation by
@@ -34,13 +34,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .. import time_policy
-from ..capacity import total_lower, worst_lower
-from ..codes import CodeSpace
-from ..deadline import UNLIMITED, Deadline, stopped_by
+from ..runtime import time_policy
+from ..game.capacity import total_lower, worst_lower
+from ..game.codes import CodeSpace
+from ..runtime.deadline import UNLIMITED, Deadline, stopped_by
 from ..errors import CbsolveError, Expired
-from ..status import StopReason
-from ..variant import Variant
+from ..runtime.status import StopReason
+from ..game.variant import Variant
 from .strategies import strategy_upper
 
 #: Heuristics tried for upper bounds (Knuth 1977, Irving 1979, Neuwirth 1982, Kooi 2005), and
@@ -149,7 +149,7 @@ def compute_bounds(variant: Variant, *, search: bool = True,
     that objective is wanted, so the strategies stop once its interval is closed (``optimal``'s
     interval before its search).
     """
-    from ..scoring import possible_responses
+    from ..game.scoring import possible_responses
     from .adaptive import closed_form_feasible, deep_feasible
 
     start = time.perf_counter()
@@ -248,7 +248,7 @@ def _certified(out: Bounds) -> None:
     claims are replayed by the tests, tests/test_certified_models.py), and the upper end of
     the best tree shipped for the game whatever its strategy; a value outside the interval
     proved here would be a bug in one of the two."""
-    from ..certified import best_shipped_tree, certified_value, shipped_method
+    from ..certificates.certified import best_shipped_tree, certified_value, shipped_method
 
     for objective, interval in (("worst", out.worst), ("expected", out.expected)):
         found = certified_value(out.variant, objective)

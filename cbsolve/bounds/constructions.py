@@ -6,7 +6,7 @@ Apart from both so that they import one way (set-then-place reuses count-then-lo
 """
 from __future__ import annotations
 
-from ..variant import Variant
+from ..game.variant import Variant
 from .constructive_distinct import METHOD as DISTINCT_METHOD
 from .constructive_distinct import set_place_worst
 from .regions import METHOD as REPEATS_METHOD

@@ -55,7 +55,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from ..variant import Variant
+from ..game.variant import Variant
 from . import cross_search
 from .balance import balance_plan, balance_worst, outcomes
 from .weighing import (

@@ -32,7 +32,7 @@ from __future__ import annotations
 from functools import cache
 from math import comb, factorial
 
-from ..variant import Variant
+from ..game.variant import Variant
 from .constructive import Won, locate_worst, split_point
 
 METHOD = "constructive strategy (set-then-place, worst case proved by construction)"

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from math import comb
 
-from ..variant import Variant
+from ..game.variant import Variant
 from .balance import balance_total
 from .constructive import METHOD, pair_search_worst, supported
 from .cutoff import check

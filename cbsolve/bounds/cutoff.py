@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from ..deadline import Deadline
+from ..runtime.deadline import Deadline
 from ..errors import Expired
 
 

@@ -1,6 +1,6 @@
 """``bounds`` answered from the atlas: an atlas cell at once, a game outside it computed.
 
-Place in the data flow: :mod:`cbsolve.atlas_file` (the verified data) and :func:`.compute_bounds`
+Place in the data flow: :mod:`cbsolve.bounds.atlas_file` (the verified data) and :func:`.compute_bounds`
 -> **this choice** -> ``cbsolve bounds`` and :func:`cbsolve.api.bounds`.
 
 * an atlas cell: its record as a :class:`~.compute.Bounds` (``source`` "atlas"), nothing
@@ -12,7 +12,7 @@ Place in the data flow: :mod:`cbsolve.atlas_file` (the verified data) and :func:
 """
 from __future__ import annotations
 
-from ..variant import Variant
+from ..game.variant import Variant
 from .compute import Bounds, Interval
 
 _END_KEYS = ("lower", "upper", "exact", "lower_method", "upper_method")
@@ -50,7 +50,7 @@ def bounds_for(variant: Variant, compute, *, recompute: bool = False, improve: b
     caller's options when the atlas does not answer alone."""
     if recompute:
         return compute()
-    from .. import atlas_file as atlas
+    from . import atlas_file as atlas
 
     record = atlas.lookup(variant)
     if record is None:

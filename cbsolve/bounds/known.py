@@ -13,11 +13,11 @@ plays against every secret to the same number (``--out`` writes its tree to veri
 from __future__ import annotations
 
 from dataclasses import dataclass
-from .. import time_policy
+from ..runtime import time_policy
 from .compute import compute_bounds
-from ..codes import CodeSpace
-from ..deadline import stop_requested
-from ..status import Status
+from ..game.codes import CodeSpace
+from ..runtime.deadline import stop_requested
+from ..runtime.status import Status
 
 
 @dataclass
@@ -49,7 +49,7 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses,
     within a short budget. None under a depth cap or a restricted guess set (the bounds'
     setting is every guess, no cap). ``say``: hears what the bounds work on, as ``bounds``'
     progress does."""
-    from ..certified import best_shipped_tree, shipped_method
+    from ..certificates.certified import best_shipped_tree, shipped_method
 
     if max_depth is not None or guesses != "all":
         return None
@@ -69,7 +69,7 @@ def budgeted(variant, objective: str, deadline, say=None, tell=None) -> Known:
     """Under a budget, anytime, cheapest first, each interval heard as soon as it is known
     (``tell(known)``): the fast proved ends (:func:`cheap_ends` without the partition bounds
     two guesses deep: counting, closed forms, constructions, the shipped trees; within
-    :data:`cbsolve.time_policy.OPTIMAL_CHEAP_SECONDS`); the partition bounds two guesses deep
+    :data:`cbsolve.runtime.time_policy.OPTIMAL_CHEAP_SECONDS`); the partition bounds two guesses deep
     within a share of the budget; then, only while the interval is open, the objective's own
     :data:`HEURISTIC` (never a strategy the objective does not need) within a share of the
     rest. The exact search has the rest: it starts early, and its answer is never worse than
@@ -98,7 +98,7 @@ def atlas_ends(variant, objective: str) -> Known | None:
     """The objective's interval proved here in the atlas's cell for ``variant`` (read at once;
     literature ends are not in it), or None outside the atlas or when its file is damaged (a
     damaged atlas is never used; ``bounds`` says so)."""
-    from .. import atlas_file
+    from . import atlas_file
     from .from_atlas import recipe_strategy
 
     try:
@@ -264,8 +264,8 @@ def _shipped_doc(tree: str | None, objective: str, value: int) -> dict | None:
     reaches ``value``: its document, whose stats the tests replay; else None."""
     if tree is None:
         return None
-    from ..certified import MODELS
-    from ..certify import UnreadableFile, load
+    from ..certificates.certified import MODELS
+    from ..certificates.certify import UnreadableFile, load
 
     try:
         doc = load(MODELS.parent / tree)

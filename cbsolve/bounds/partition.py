@@ -3,10 +3,10 @@
 Place in the data flow: Variant -> here -> :mod:`cbsolve.bounds.adaptive` turns the partition of
 the whole code space by the first guess into adaptive lower bounds (Knuth 1977 looked at the
 same first-guess partitions of Mastermind by hand). The native scorer
-(:func:`cbsolve.scoring.partition_counts`) is the cross-check, in the tests, for all small N, D.
+(:func:`cbsolve.game.scoring.partition_counts`) is the cross-check, in the tests, for all small N, D.
 
 Up to symbol and position permutations a guess is described by its *pattern*
-(:mod:`cbsolve.patterns`): the multiset of its symbol multiplicities (a partition of N into at
+(:mod:`cbsolve.game.patterns`): the multiset of its symbol multiplicities (a partition of N into at
 most D parts). Distinct-symbol games have one
 pattern, ``(1,)*N``. Both cases are closed forms:
 
@@ -42,7 +42,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb, factorial, perm
 
-from ..variant import Variant
+from ..game.variant import Variant
 from .cutoff import check
 
 

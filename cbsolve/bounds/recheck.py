@@ -5,7 +5,7 @@ Place in the data flow: the optimal searches (:mod:`cbsolve.search`) -> **this c
 
 A search is a long piece of native code with a time limit, threads and a memo; a fault in any
 of them could print a wrong "proved" value (docs/bounds.md, "4 of 11"). So an end of an
-interval comes from a search only when :mod:`cbsolve.certify`, which knows nothing but the
+interval comes from a search only when :mod:`cbsolve.certificates.certify`, which knows nothing but the
 scorer, confirms it:
 
 * an upper end: the search's tree replays (every secret solved) to the worst case or total
@@ -25,9 +25,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .. import time_policy
-from ..certify import OutOfTime, verify
-from ..variant import Variant
+from ..runtime import time_policy
+from ..certificates.certify import OutOfTime, verify
+from ..game.variant import Variant
 
 
 def verify_reserve(secrets: int) -> float:
@@ -66,7 +66,7 @@ class _Rejected(Exception):
 def check_result(variant: Variant, res, deadline=None) -> Checked:
     """Verify a :class:`cbsolve.search.SearchResult` of either objective (see module doc).
 
-    ``deadline`` (a :class:`cbsolve.deadline.Deadline`) stops a long certificate check: that
+    ``deadline`` (a :class:`cbsolve.runtime.deadline.Deadline`) stops a long certificate check: that
     lower end is then unconfirmed (not used, not rejected)."""
     start = time.perf_counter()
     out = Checked(res.objective)

@@ -38,7 +38,7 @@ from __future__ import annotations
 from functools import cache
 from math import comb
 
-from ..variant import Variant
+from ..game.variant import Variant
 from .constructive import (
     CountThenLocate,
     _locate_exact,

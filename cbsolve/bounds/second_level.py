@@ -8,18 +8,18 @@ The argument is that of :func:`.adaptive.scorer_bound` with ``deep=True``: for e
 classes whose counting bounds give a lower bound for M. The maps of positions and symbols that
 fix the first guess map M onto itself and carry the partition of M by a guess g onto the
 partition by its image, class sizes unchanged; so the best second guess is found among one
-guess per orbit of that stabiliser (:meth:`cbsolve.symmetry.Symmetry.guess_representatives`).
+guess per orbit of that stabiliser (:meth:`cbsolve.game.symmetry.Symmetry.guess_representatives`).
 The work is (first-guess classes) x (second-guess orbits) x S pair scorings instead of x S^2.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..codes import CodeSpace
-from ..deadline import Deadline
-from ..scoring import pack, score_against
-from ..symmetry import Symmetry
-from ..variant import Variant
+from ..game.codes import CodeSpace
+from ..runtime.deadline import Deadline
+from ..game.scoring import pack, score_against
+from ..game.symmetry import Symmetry
+from ..game.variant import Variant
 from .adaptive import PartitionBound, _lookups, _second_level, first_guess_representatives
 
 #: Largest space handled (the evaluator's limit: beyond it the codes are not listed).

@@ -32,12 +32,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..codes import CodeSpace
-from ..deadline import UNLIMITED, Deadline, stopped_by
+from ..game.codes import CodeSpace
+from ..runtime.deadline import UNLIMITED, Deadline, stopped_by
 from ..errors import SpaceTooLarge
-from ..sat_call import StoppableSolve
-from ..status import Status
-from ..variant import Variant
+from ..consistency.sat_call import StoppableSolve
+from ..runtime.status import Status
+from ..game.variant import Variant
 
 CONVENTION = ("questions = fixed guesses asked in advance whose replies identify every secret; "
               "a game then takes at most questions + 1 guesses (the last names the secret)")
@@ -84,7 +84,7 @@ def separates(variant: Variant, guesses, codes) -> bool:
 
 def collisions(variant: Variant, guesses: np.ndarray, codes) -> list[np.ndarray]:
     """Groups (index arrays into ``codes``) of two or more secrets with equal reply vectors."""
-    from ..scoring import score_matrix
+    from ..game.scoring import score_matrix
 
     if len(guesses) == 0:
         return [np.arange(len(codes))] if len(codes) > 1 else []
@@ -100,7 +100,7 @@ def collisions(variant: Variant, guesses: np.ndarray, codes) -> list[np.ndarray]
 
 def _class_parts(variant: Variant, guesses: np.ndarray, packed, cls, key_type) -> np.ndarray:
     """Classes each of ``guesses`` (rows) would leave when added to the classes ``cls``."""
-    from ..scoring import score_matrix
+    from ..game.scoring import score_matrix
 
     keys = score_matrix(variant, guesses, packed).astype(key_type)
     keys += cls[None, :] * variant.response_slots
@@ -133,7 +133,7 @@ def greedy_separating_set(variant: Variant, codes: np.ndarray, packed,
     Once ``deadline`` expires each step only scores LATE_BLOCK secrets of classes not yet split
     (a guess equal to one of them splits its class, so the set still separates, with more
     questions): scoring every guess at every step takes a minute at 15,120 secrets."""
-    from ..scoring import score_matrix
+    from ..game.scoring import score_matrix
 
     slots = variant.response_slots
     # Keys (class, reply) < secrets x slots: 32-bit keys sort twice as fast (Bulls & Cows: 1.7 s
@@ -173,7 +173,7 @@ def solve_static(variant: Variant, *,
     IDPool = require("pysat.formula", "the static game's search").IDPool
     Solver = require("pysat.solvers", "the static game's search").Solver
 
-    from ..scoring import pack, possible_responses
+    from ..game.scoring import pack, possible_responses
 
     start = time.perf_counter()
     deadline = deadline or UNLIMITED
@@ -222,7 +222,7 @@ def _sat_refine(variant: Variant, space: CodeSpace, packed, best: list[int], top
     until the solver proves a number impossible or the deadline comes (``result`` records
     the bounds, the proofs and the rounds); the best separating set found. ``pysat``: its
     (IDPool, ITotalizer, Solver), required by the caller before any work."""
-    from ..scoring import score_matrix
+    from ..game.scoring import score_matrix
     from .adaptive import first_guess_representatives
 
     IDPool, ITotalizer, Solver = pysat

@@ -11,7 +11,7 @@ The plan, cheapest first where the time limit may not fit them all:
 * from :data:`CANDIDATES_FIRST`: minimax with its guesses drawn from the candidates only goes
   first (the work per node is the candidates squared instead of all codes times the
   candidates: Bulls & Cows 6 of 10, worst 10 in about 15 s where ``first`` gives 13), keeping
-  ``first``'s time (:data:`cbsolve.time_policy.FIRST_SECONDS_PER_SECRET`); ``first`` runs only
+  ``first``'s time (:data:`cbsolve.runtime.time_policy.FIRST_SECONDS_PER_SECRET`); ``first`` runs only
   if it did not finish (when it did, its bound is the better one on every such cell of the
   table, and the seconds ``first`` took cost the full minimax of 5 x 11 with repeats its
   finish); then the four scored heuristics over all codes while time is left.
@@ -21,8 +21,8 @@ over the candidates, which hands over to ``first``; the notes name it and those 
 """
 from __future__ import annotations
 
-from .. import time_policy
-from ..deadline import Deadline, stopped_by
+from ..runtime import time_policy
+from ..runtime.deadline import Deadline, stopped_by
 
 #: From this size on ``first`` is evaluated before the scored heuristics.
 FIRST_FIRST = 20_000

@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 import time
 
-from ..codes import CodeSpace
-from ..deadline import Deadline
-from ..variant import Variant
+from ..game.codes import CodeSpace
+from ..runtime.deadline import Deadline
+from ..game.variant import Variant
 from .compute import compute_bounds
 
 LETTERS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"

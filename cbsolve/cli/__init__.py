@@ -17,9 +17,9 @@ import sys
 import click
 
 from .. import arguments
-from ..deadline import clear_stop, stop_requested, work_abandoned
+from ..runtime.deadline import clear_stop, stop_requested, work_abandoned
 from ..errors import CbsolveError, Expired
-from ..variant import FEEDBACK_MODES, PRESETS, Variant
+from ..game.variant import FEEDBACK_MODES, PRESETS, Variant
 
 #: Modules of this package that define commands: every module here, found at start-up, so a
 #: new command is a new file and nothing else (heavy imports stay inside the commands). Each
@@ -255,7 +255,7 @@ verbose_option = click.option("--verbose", "-v", is_flag=True,
 
 def write_text(path: str, option: str, text: str) -> None:
     """Write an output file named by ``option`` (--dot, --out); failure is bad input (exit 2)."""
-    from ..tree import write_file
+    from ..certificates.tree import write_file
 
     write_file(path, option, text)
 

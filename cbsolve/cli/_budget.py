@@ -1,7 +1,7 @@
 """``--time-limit`` at a command's edge: one Deadline for the whole command, and how to say
 that it stopped the work.
 
-The option's value becomes one :class:`~cbsolve.deadline.Deadline`, made before the input is
+The option's value becomes one :class:`~cbsolve.runtime.deadline.Deadline`, made before the input is
 read, so parsing, pre-checks, replays, solving and diagnosis all spend the same budget: no value
 means the command's default (if it has one), ``0`` means no limit. In the ``cbsolve`` process
 (:func:`count_from_process_start`) the budget counts from the process's start: the interpreter
@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..deadline import Deadline, stop_requested
+from ..runtime.deadline import Deadline, stop_requested
 
 #: Set by the ``cbsolve`` process's entry point: a time limit then counts from the process's
 #: start. Callers of the CLI in a process of their own (tests) count from the command's call.

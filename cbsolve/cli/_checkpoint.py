@@ -9,7 +9,7 @@ import threading
 from dataclasses import dataclass
 
 from ..errors import InvalidVariant
-from ..variant import Variant
+from ..game.variant import Variant
 
 
 @dataclass

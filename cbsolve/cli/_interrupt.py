@@ -3,7 +3,7 @@
 Python runs a signal handler only when the main thread executes Python code, and a native
 kernel or solver may hold the main thread for many seconds. So the handler also writes to a
 wake-up pipe (``signal.set_wakeup_fd``) that a watcher thread reads: on the first Ctrl-C it
-makes the process-wide stop request (:func:`cbsolve.deadline.request_stop`), which expires every
+makes the process-wide stop request (:func:`cbsolve.runtime.deadline.request_stop`), which expires every
 Deadline and calls the running kernels' stop hooks, and the command ends as at a time limit,
 with its partial answer; the CLI then exits 130. If the command has not ended within
 :data:`GRACE_SECONDS` (or on a second Ctrl-C, or at once in an interactive command) the main
@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 
-from ..deadline import UNLIMITED, Abandoned, finish_or_abandon, request_stop, stop_requested
+from ..runtime.deadline import UNLIMITED, Abandoned, finish_or_abandon, request_stop, stop_requested
 
 #: After the stop request, how long a command has to end with its partial answer.
 GRACE_SECONDS = 1.0

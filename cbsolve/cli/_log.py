@@ -3,7 +3,7 @@ one no secret fits: shared by the commands that take a log, kept apart from
 :mod:`.consistent` so that ``next`` and ``partition`` do not load the consistency backends."""
 from __future__ import annotations
 
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 from . import EXIT_NONE, emit
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import CbsolveError, InvalidVariant
-from ..variant import MAX_LENGTH, Variant
+from ..game.variant import MAX_LENGTH, Variant
 from . import (
     EXIT_OK,
     FILE,

@@ -5,8 +5,8 @@ import sys
 
 import click
 
-from .. import time_policy
-from ..deadline import Turns
+from ..runtime import time_policy
+from ..runtime.deadline import Turns
 from ..errors import InconsistentLog
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
 from .next import OBJECTIVE_HELP, TIME_HELP

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import click
 
-from .. import time_policy
-from ..deadline import Turns
+from ..runtime import time_policy
+from ..runtime.deadline import Turns
 from . import EXIT_OK, SECONDS, SEED, app, variant_options
 from .next import OBJECTIVE_HELP, TIME_HELP
 

@@ -1,12 +1,12 @@
 """``cbsolve bounds``: proved lower/upper bounds on the worst and expected number of guesses
-(:func:`cbsolve.api.bounds`), answered from the atlas for its games (:mod:`cbsolve.atlas_file`);
+(:func:`cbsolve.api.bounds`), answered from the atlas for its games (:mod:`cbsolve.bounds.atlas_file`);
 ``--table`` prints the atlas, ``--play SECRET`` the guesses behind a worst-case upper end."""
 from __future__ import annotations
 
 import click
 
-from .. import time_policy
-from ..variant import Variant
+from ..runtime import time_policy
+from ..game.variant import Variant
 from . import EXIT_OK, EXIT_USAGE, SECONDS, app, emit, json_option, progress_enabled, variant_options
 
 #: The whole command's budget when no --time-limit is given (s).
@@ -80,7 +80,7 @@ def _filters(given: dict) -> dict:
 def _table(given: dict, as_json: bool, as_csv: bool, as_python: bool) -> int:
     import json
 
-    from .. import atlas_file as atlas
+    from ..bounds import atlas_file as atlas
 
     filters = _filters(given)
     rows = atlas.matching(filters)
@@ -100,8 +100,8 @@ def _table(given: dict, as_json: bool, as_csv: bool, as_python: bool) -> int:
 
 
 def _play(variant, secret: str, as_json: bool) -> int:
-    from .. import atlas_file as atlas
-    from ..atlas_play import play
+    from ..bounds import atlas_file as atlas
+    from ._atlas_play import play
 
     record = atlas.lookup(variant)
     if record is None:

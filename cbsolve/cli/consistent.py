@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from .. import time_policy
+from ..runtime import time_policy
 from ..consistency import BACKEND_CHOICES
-from ..deadline import stop_requested
+from ..runtime.deadline import stop_requested
 from ..errors import CbsolveError, unknown_name
-from ..feedback import FeedbackLog
-from ..status import Status
+from ..game.feedback import FeedbackLog
+from ..runtime.status import Status
 from . import (
     COUNT,
     EXIT_NONE,

@@ -71,7 +71,7 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
     """Play a strategy against every secret (one shared decision tree) and report its cost."""
     from ..api import evaluate
     from ..strategy import Unfinished
-    from ..tree import to_dot, write_tree
+    from ..certificates.tree import to_dot, write_tree
     from ._budget import TimeLimit
 
     if sample is not None and sample < 1:
@@ -97,7 +97,7 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
     if dot:
         write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
     if html:
-        from ..html import write_html
+        from ..formats.html import write_html
 
         write_html(result.tree, html, title=f"{strategy} strategy")
     data = result.to_json()

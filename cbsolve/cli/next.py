@@ -1,6 +1,6 @@
 """``cbsolve next [ENTRY...] --strategy S --objective O``: the best next guess for a log.
 
-Thin: one :class:`~cbsolve.deadline.Deadline` from ``--time-limit``, one call to
+Thin: one :class:`~cbsolve.runtime.deadline.Deadline` from ``--time-limit``, one call to
 :func:`cbsolve.api.next_guess` (the position service, :class:`cbsolve.advisor.PositionService`),
 the answer with its provenance. At the
 deadline or on Ctrl-C the service's best so far is printed, labelled (Ctrl-C: exit 130).
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import click
 
-from .. import time_policy
-from ..deadline import stop_requested
+from ..runtime import time_policy
+from ..runtime.deadline import stop_requested
 from ..errors import InconsistentLog
 from . import EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
 from ._log import read_log, report_inconsistent

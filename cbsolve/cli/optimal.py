@@ -12,11 +12,11 @@ import click
 
 from ..advisor.optimum import OBJECTIVES
 from ..errors import InconsistentLog, InvalidVariant, unknown_name
-from ..feedback import FeedbackLog
-from ..guess_pool import guess_pool
+from ..game.feedback import FeedbackLog
+from ..game.guess_pool import guess_pool
 from ..search import SearchInterrupted
 from ..search.memory import REPLY_SOURCES, budget
-from ..status import Status
+from ..runtime.status import Status
 from . import (
     COUNT,
     EXIT_NONE,
@@ -195,7 +195,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     finally:
         end_display()
     if html and result.tree is not None:
-        from ..html import write_html
+        from ..formats.html import write_html
 
         write_html(result.tree, html, title=f"optimal ({result.objective})")
     emit(as_json, result.to_json(), format_result(result))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import click
 
-from .. import time_policy
-from ..deadline import stop_requested
+from ..runtime import time_policy
+from ..runtime.deadline import stop_requested
 from ..errors import InconsistentLog
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
 from ._log import read_log

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .. import time_policy
+from ..runtime import time_policy
 from ..errors import CbsolveError
 from . import COUNT, EXIT_OK, POSITIVE, SECONDS, SEED, app, emit, json_option, variant_options
 from ._budget import TimeLimit

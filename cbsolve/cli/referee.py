@@ -11,7 +11,7 @@ import time
 
 import click
 
-from ..deadline import stop_requested
+from ..runtime.deadline import stop_requested
 from . import (
     EXIT_OK,
     POSITIVE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .. import time_policy
+from ..runtime import time_policy
 from ..errors import InconsistentLog
 from . import EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
 from ._log import read_log, report_inconsistent

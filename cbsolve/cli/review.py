@@ -9,7 +9,7 @@ import time
 
 import click
 
-from .. import time_policy
+from ..runtime import time_policy
 from . import EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
 
 
@@ -40,7 +40,7 @@ def review_command(file, move_time, time_limit, skip_bad, html_file, variant, as
     be the secret, its regret in the worst case and in the expected case (the final guess
     counted), exact or proved bounds."""
     from ..advisor import PositionService
-    from ..deadline import stop_requested
+    from ..runtime.deadline import stop_requested
     from ..inputs import read_text
     from ..play.game_review import review_game, summarise
     from ..play.review_report import text, write_page

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ..feedback import describe_reply, spell_reply
+from ..game.feedback import describe_reply, spell_reply
 from . import app, emit, json_option, variant_options
 
 

@@ -16,7 +16,7 @@ import threading
 
 import click
 
-from ..deadline import clear_stop, request_stop
+from ..runtime.deadline import clear_stop, request_stop
 from ..errors import CbsolveError, Expired
 from ..inputs import InputTooLarge, number, read_line
 from . import EXIT_NONE, EXIT_OK, EXIT_USAGE, SECONDS, app, bad_input_message, clip

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import click
 
-from .. import time_policy
-from ..status import Status
+from ..runtime import time_policy
+from ..runtime.status import Status
 from . import COUNT, EXIT_NONE, EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
 from ._budget import TimeLimit
 

@@ -11,7 +11,7 @@ import os
 
 import click
 
-from ..variant import Variant
+from ..game.variant import Variant
 from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
 
 FORMAT_HELP = "cbsolve, irving, arfst-yaml, arfst-text, kunigami-json"
@@ -55,7 +55,7 @@ def verify_command(file, fmt, file_symbols, html, as_json, variant) -> int:
     (else it is INVALID); for the other formats they name the game the file is for."""
     report = verified(file, fmt, variant, file_symbols, "--format")
     if html and report.worst is not None:
-        from ..html import write_html
+        from ..formats.html import write_html
 
         write_html(report.document, html, source=f"{os.path.basename(file)} ({report.format})")
     emit(as_json, report.to_json(), format_report(file, report))
@@ -65,7 +65,7 @@ def verify_command(file, fmt, file_symbols, html, as_json, variant) -> int:
 def format_report(file: str, rep) -> str:
     if not rep.valid and rep.worst is None:
         return f"{file}: INVALID {rep.kind}: {rep.message}"
-    from ..claims import describe
+    from ..certificates.claims import describe
 
     if rep.valid:
         lines = [f"{file}: valid {rep.kind} for {Variant.from_dict(rep.variant).describe()}"]

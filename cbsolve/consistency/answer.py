@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import time_policy
-from ..deadline import Deadline, stopped_by
-from ..feedback import FeedbackLog
-from ..status import Status, StopReason
+from ..runtime import time_policy
+from ..runtime.deadline import Deadline, stopped_by
+from ..game.feedback import FeedbackLog
+from ..runtime.status import Status, StopReason
 from . import sampling
 from .blocks import SUFFIX_BUDGET, Oracle, enumerate_blocks, suffix_length
 from .counting import (

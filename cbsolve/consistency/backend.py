@@ -6,9 +6,9 @@ probes: a caller asks, and an engine without the capability refuses in one clear
 """
 from __future__ import annotations
 
-from ..deadline import Deadline
+from ..runtime.deadline import Deadline
 from ..errors import CbsolveError
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 from .query import ConsistencyResult, Query
 
 

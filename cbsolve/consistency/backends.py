@@ -13,10 +13,10 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..deadline import UNLIMITED, Deadline, stopped_by
+from ..runtime.deadline import UNLIMITED, Deadline, stopped_by
 from ..errors import unknown_name
-from ..feedback import FeedbackLog
-from ..status import Status, StopReason
+from ..game.feedback import FeedbackLog
+from ..runtime.status import Status, StopReason
 from .backend import Backend
 from .engine_options import (
     CPSAT_DEFAULTS,

@@ -13,10 +13,10 @@ from math import perm
 
 import numpy as np
 
-from ..deadline import Deadline, stopped_by
-from ..feedback import FeedbackLog
-from ..status import Status, StopReason
-from ..variant import Variant
+from ..runtime.deadline import Deadline, stopped_by
+from ..game.feedback import FeedbackLog
+from ..runtime.status import Status, StopReason
+from ..game.variant import Variant
 from .neighbours import local_neighbours
 from .rescoring import Checker
 

@@ -16,8 +16,8 @@ closed form where a search counting them one by one stops at "at least" (64 zero
 Other logs (a reply that is not "nothing", distinct symbols whose positions' sets differ
 otherwise) are left to the search: None.
 
->>> from cbsolve.feedback import FeedbackLog
->>> from cbsolve.variant import Variant
+>>> from cbsolve.game.feedback import FeedbackLog
+>>> from cbsolve.game.variant import Variant
 >>> zero_reply_count(FeedbackLog.parse(Variant(64, "0123456789", True), ["0" * 64 + ":0,0"])) == 9**64
 True
 >>> zero_reply_count(FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:0,0"]))  # 6*5*4*3
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from math import perm, prod
 
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 
 
 def zero_reply_count(log: FeedbackLog) -> int | None:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..feedback import FeedbackLog
-from ..variant import Variant
+from ..game.feedback import FeedbackLog
+from ..game.variant import Variant
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ y_st``: the same unary encoding as the positional model (cpsat.py).
 """
 from __future__ import annotations
 
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 from .clues import clues
 from .cpsat_stop import solve
 

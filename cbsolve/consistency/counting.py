@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import importlib.util
 
-from .. import time_policy
-from ..deadline import POLL_SECONDS, Deadline, stopped_by
+from ..runtime import time_policy
+from ..runtime.deadline import POLL_SECONDS, Deadline, stopped_by
 from .clues import clues
 
 EPSILON, DELTA = 0.8, 0.2

@@ -13,10 +13,10 @@ blocking constraint with the previous solution as a hint, one block of completio
 """
 from __future__ import annotations
 
-from .. import time_policy
-from ..deadline import Deadline, stopped_by
-from ..feedback import FeedbackLog
-from ..status import Status, StopReason
+from ..runtime import time_policy
+from ..runtime.deadline import Deadline, stopped_by
+from ..game.feedback import FeedbackLog
+from ..runtime.status import Status, StopReason
 from .blocks import Oracle
 from .clues import Clue, clues
 from .cpsat_stop import solve

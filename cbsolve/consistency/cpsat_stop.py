@@ -5,7 +5,7 @@ portfolio, count_vectors, diagnose), so none of them imports another for it.
 """
 from __future__ import annotations
 
-from ..deadline import stop_hook
+from ..runtime.deadline import stop_hook
 
 
 def solve(solver, model, callback=None):

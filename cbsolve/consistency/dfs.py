@@ -34,10 +34,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import time_policy
-from ..deadline import UNLIMITED, Deadline, stop_hook, stop_requested, stopped_by
-from ..feedback import FeedbackLog
-from ..status import StopReason
+from ..runtime import time_policy
+from ..runtime.deadline import UNLIMITED, Deadline, stop_hook, stop_requested, stopped_by
+from ..game.feedback import FeedbackLog
+from ..runtime.status import StopReason
 from .rescoring import Checker
 
 LIST, COUNT, SELECT = 0, 1, 2

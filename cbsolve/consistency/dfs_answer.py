@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import time_policy
-from ..deadline import UNLIMITED, Deadline, stopped_by
-from ..feedback import FeedbackLog
-from ..status import Status, StopReason
+from ..runtime import time_policy
+from ..runtime.deadline import UNLIMITED, Deadline, stopped_by
+from ..game.feedback import FeedbackLog
+from ..runtime.status import Status, StopReason
 from . import dfs, sampling
 from .counting import cnf_of, exact_count_log, near_uniform
 from .dfs import COUNT, LIST, Chunk

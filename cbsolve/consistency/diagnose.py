@@ -23,11 +23,12 @@ import math
 
 import numpy as np
 
-from .. import scoring, time_policy
-from ..deadline import UNLIMITED, Deadline, stop_requested
-from ..feedback import FeedbackLog
-from ..rule import score
-from ..status import Status
+from ..game import scoring
+from ..runtime import time_policy
+from ..runtime.deadline import UNLIMITED, Deadline, stop_requested
+from ..game.feedback import FeedbackLog
+from ..game.rule import score
+from ..runtime.status import Status
 from . import cpsat_stop, dfs, repairs
 from .backends import get_backend
 from .cpsat import selector_model

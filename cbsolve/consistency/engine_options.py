@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import time_policy
+from ..runtime import time_policy
 
 #: CP-SAT search workers (the machine has 2 cores; more workers = a wider portfolio).
 WORKERS = 1

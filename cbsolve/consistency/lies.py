@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import time
 
-from .. import scoring
-from ..deadline import UNLIMITED, Deadline
-from ..feedback import FeedbackLog
-from ..status import Status
+from ..game import scoring
+from ..runtime.deadline import UNLIMITED, Deadline
+from ..game.feedback import FeedbackLog
+from ..runtime.status import Status
 from .backends import get_backend
 from .diagnose import corrections
 from .plan import plan_for

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 
 #: Sum-product sweeps and damping (old message weight): 60 x 0.5 converge on the band's logs.
 SWEEPS = 60

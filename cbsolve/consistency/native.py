@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import time_policy
-from ..feedback import FeedbackLog
-from ..status import Status, StopReason
+from ..runtime import time_policy
+from ..game.feedback import FeedbackLog
+from ..runtime.status import Status, StopReason
 from .query import ConsistencyResult, Query
 
 if TYPE_CHECKING:  # NumPy is imported where used: counts and lists run without it
@@ -47,7 +47,7 @@ FILTER_CHUNK = 1 << 20
 
 #: Spaces of more codes than this are listed by the depth-first search of :mod:`.dfs` instead
 #: (its bounds skip every subtree of inconsistent prefixes; it lists codes in the same
-#: lexicographic order, ranked back to indices by :meth:`~cbsolve.codes.CodeSpace.indices_of`):
+#: lexicographic order, ranked back to indices by :meth:`~cbsolve.game.codes.CodeSpace.indices_of`):
 #: Mastermind 8x8 after 12345678:2,3 lists its 1.39 M of 16.7 M codes in 0.15 s, where listing
 #: the space, packing and filtering every code took 1.7 s (docs/benchmarks.md, "Position
 #: service"). Smaller spaces keep the filter, the reference the other backends are checked by.
@@ -70,12 +70,12 @@ def consistent_within(log: FeedbackLog, deadline=None) -> tuple[np.ndarray, bool
     """(indices of the consistent codes found, whether the whole space was filtered): the
     space is filtered in chunks of :data:`FILTER_CHUNK` codes (beyond :data:`SEARCH_CODES`,
     searched in calls of :data:`SEARCH_CHUNK` codes), and a ``deadline``
-    (:class:`cbsolve.deadline.Deadline`) that expires part-way leaves the codes found in the
+    (:class:`cbsolve.runtime.deadline.Deadline`) that expires part-way leaves the codes found in the
     chunks filtered so far (the first chunk is always filtered). Ctrl-C's stop request ends
     the search the same way."""
     import numpy as np
 
-    from .. import scoring
+    from ..game import scoring
 
     if len(log) == 0:
         return np.arange(log.space.size), True

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..deadline import Deadline
-from ..feedback import FeedbackLog
-from ..variant import Variant
+from ..runtime.deadline import Deadline
+from ..game.feedback import FeedbackLog
+from ..game.variant import Variant
 from .rescoring import Checker, valid_rows
 
 #: Breadth-first expansion stops after this many expansions in a row that found nothing new

@@ -5,17 +5,17 @@ engine's name, the reason (reported under ``auto`` in the JSON), the native filt
 cost, and the depth-first search's head start when a probe of it answered, which the native
 backend resumes from instead of starting over. The thresholds, each with the measurement that
 set it, are in native.py (the filter's cost model), dfs.py (what counts as "going") and
-cbsolve/time_policy.py (the probes' and the filter's times).
+cbsolve/runtime/time_policy.py (the probes' and the filter's times).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .. import time_policy
-from ..deadline import UNLIMITED, Deadline
+from ..runtime import time_policy
+from ..runtime.deadline import UNLIMITED, Deadline
 from ..extras import installed, missing_message
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 from .native import AUTO_NATIVE_LIMIT, native_estimate
 from .query import Query
 

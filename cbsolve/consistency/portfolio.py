@@ -21,10 +21,10 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from .. import time_policy
-from ..deadline import Deadline, stop_hook
-from ..feedback import FeedbackLog
-from ..status import Status, StopReason
+from ..runtime import time_policy
+from ..runtime.deadline import Deadline, stop_hook
+from ..game.feedback import FeedbackLog
+from ..runtime.status import Status, StopReason
 from . import cpsat_stop
 from .blocks import Oracle
 from .engine_options import PORTFOLIO_DEFAULTS, PortfolioShape  # noqa: F401 - the race's shape
@@ -56,7 +56,7 @@ class LocalSearchOptions:
 
     def native(self, kernel):
         """The kernel's ``Options`` with these values (``seconds`` as the kernels spell it:
-        :func:`cbsolve.time_policy.kernel_seconds`)."""
+        :func:`cbsolve.runtime.time_policy.kernel_seconds`)."""
         out = kernel.Options()
         for f in fields(self):
             value = getattr(self, f.name)

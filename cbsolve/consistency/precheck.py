@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..deadline import Deadline
-from ..feedback import FeedbackLog
+from ..runtime.deadline import Deadline
+from ..game.feedback import FeedbackLog
 
 
 def pair_conflict(log: FeedbackLog, deadline: Deadline | None = None) -> tuple[int, int] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..status import Status, StopReason
+from ..runtime.status import Status, StopReason
 
 
 @dataclass(frozen=True)

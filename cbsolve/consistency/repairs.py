@@ -25,8 +25,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..deadline import Deadline, stop_requested
-from ..feedback import FeedbackLog, spell_reply
+from ..runtime.deadline import Deadline, stop_requested
+from ..game.feedback import FeedbackLog, spell_reply
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def _rank_key(log: FeedbackLog, r: Repair):
 
 def single_repairs_enumerated(log: FeedbackLog, confirmed=()) -> list[Repair]:
     """Every single-reply repair over the enumerated space, with exact secret counts, ranked."""
-    from .. import scoring
+    from ..game import scoring
 
     variant = log.variant
     codes = log.space.codes
@@ -96,7 +96,7 @@ def fewest_repairs_enumerated(log: FeedbackLog, confirmed=()) -> tuple[list[Join
     of them ``confirmed``) with its exact secret count, ranked like the single repairs, at most
     :data:`MAX_JOINT`; and how many there are in all. ([], 0) when the confirmed replies
     cannot all hold."""
-    from .. import scoring
+    from ..game import scoring
 
     variant = log.variant
     codes = log.space.codes
@@ -208,7 +208,7 @@ def _decide(log: FeedbackLog, found: list[_Fits], deadline: Deadline,
     share of what ``deadline`` has left, in rounds for those a round left undecided (most are
     proved impossible at once, so the later ones get more); those still undecided stay in
     ``undecided_scores``."""
-    from ..scoring import possible_responses
+    from ..game.scoring import possible_responses
 
     v = log.variant
     possible = [v.response_index(b, c) for b, c in possible_responses(v)]
@@ -288,7 +288,7 @@ def _with_reply(log: FeedbackLog, k: int, response: int) -> FeedbackLog:
 def _listed(log: FeedbackLog, k: int, deadline: Deadline, engine: CountingEngine) -> _Fits:
     """The scores a listing of the secrets of the entries other than ``k`` shows fit ``k``:
     every one, with its exact count, when the listing is complete."""
-    from ..scoring import score_against
+    from ..game.scoring import score_against
 
     v, e = log.variant, log[k - 1]
     rest = log.subset([j for j in range(1, len(log) + 1) if j != k])

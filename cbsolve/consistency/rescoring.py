@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import scoring
-from ..feedback import FeedbackLog
-from ..variant import Variant
+from ..game import scoring
+from ..game.feedback import FeedbackLog
+from ..game.variant import Variant
 
 
 def mismatch_counts(log: FeedbackLog, codes: np.ndarray) -> np.ndarray:

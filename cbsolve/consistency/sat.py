@@ -19,11 +19,11 @@ a stop request or the time limit ends the build within milliseconds (:class:`Bui
 """
 from __future__ import annotations
 
-from ..deadline import Deadline
+from ..runtime.deadline import Deadline
 from ..errors import Expired
-from ..feedback import FeedbackLog
-from ..sat_call import StoppableSolve
-from ..status import Status
+from ..game.feedback import FeedbackLog
+from .sat_call import StoppableSolve
+from ..runtime.status import Status
 from .blocks import Oracle
 from .clues import Clue, clues
 from .engine_options import SAT_DEFAULTS, SOLVER, SatOptions  # noqa: F401 - the engine's options
@@ -351,7 +351,7 @@ class SatSession:
     # --- solving --------------------------------------------------------------------------
     def solve(self, assumptions, deadline: Deadline | None = None) -> bool | None:
         """True / False, or None when the deadline or Ctrl-C stopped the search
-        (:class:`~cbsolve.sat_call.StoppableSolve`: its watchdog, its grace, abandonment)."""
+        (:class:`~cbsolve.consistency.sat_call.StoppableSolve`: its watchdog, its grace, abandonment)."""
         return self._solve(assumptions, deadline)
 
     def oracle(self, assumptions=None, lies: int = 0) -> SatOracle:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from .. import time_policy
-from ..deadline import UNLIMITED, Deadline
+from ..runtime import time_policy
+from ..runtime.deadline import UNLIMITED, Deadline
 from ..extras import MissingExtra, imported_within
-from ..feedback import FeedbackLog
-from ..status import Status
+from ..game.feedback import FeedbackLog
+from ..runtime.status import Status
 from .backends import Engines, get_backend
 from .plan import plan_for
 from .query import ConsistencyResult, Query

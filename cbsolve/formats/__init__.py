@@ -1,7 +1,7 @@
 """Strategy-tree file formats: cbsolve's own (docs/tree-format.md) and the field's.
 
-Place in the data flow: beside :mod:`cbsolve.tree`. Readers turn a file into a cbsolve tree
-document in the variant's symbols; the verifier (:mod:`cbsolve.certify`) then replays it like
+Place in the data flow: beside :mod:`cbsolve.certificates.tree`. Readers turn a file into a cbsolve tree
+document in the variant's symbols; the verifier (:mod:`cbsolve.certificates.certify`) then replays it like
 any other tree, so ``cbsolve verify --format irving`` checks a published strategy with the
 scorer alone. Writers take a tree that solves every secret.
 
@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 
 from ..errors import CbsolveError, unknown_name
-from ..variant import Variant
+from ..game.variant import Variant
 from . import arfst, irving, pairs_json
 from .common import Alphabet, FormatError, candidate_nodes, file_digits
 
@@ -98,7 +98,7 @@ def read_document(path, fmt: str, variant: Variant | None = None,
                   file_symbols: str | None = None) -> dict:
     """A cbsolve tree document from a file in ``fmt`` (its own claims kept: Irving counts
     as node ``count``; no ``stats`` block unless the file is cbsolve's own)."""
-    from ..certify import load
+    from ..certificates.certify import load
 
     check_format(fmt)
     if fmt == "cbsolve":
@@ -118,7 +118,7 @@ def read_document(path, fmt: str, variant: Variant | None = None,
 
 def write_document(doc: dict, path, fmt: str, file_symbols: str | None = None) -> None:
     """Write a verified tree document in ``fmt`` (cbsolve: with its stats recomputed)."""
-    from ..tree import histogram_of, make_tree, write_tree
+    from ..certificates.tree import histogram_of, make_tree, write_tree
 
     check_format(fmt)
     variant = Variant.from_dict(doc["variant"])

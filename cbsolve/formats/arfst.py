@@ -25,7 +25,7 @@ NNN), a code (the secret), or dashes (no secret gives this reply)::
 """
 from __future__ import annotations
 
-from ..variant import Variant
+from ..game.variant import Variant
 from .common import (
     Alphabet,
     FormatError,

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..codes import CodeSpace
+from ..game.codes import CodeSpace
 from ..errors import CbsolveError
-from ..scoring import score_against
-from ..variant import Variant
+from ..game.scoring import score_against
+from ..game.variant import Variant
 
 
 class FormatError(CbsolveError, ValueError):

@@ -25,7 +25,7 @@ import re
 
 import numpy as np
 
-from ..variant import Variant
+from ..game.variant import Variant
 from .common import Alphabet, FormatError, Secrets, children_of, irving_replies, key_of
 
 NAME = "irving"

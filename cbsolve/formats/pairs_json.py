@@ -15,7 +15,7 @@ import ast
 import json
 import re
 
-from ..variant import Variant
+from ..game.variant import Variant
 from .common import Alphabet, FormatError, children_of, key_of, reply_from_key
 
 NAME = "kunigami-json"

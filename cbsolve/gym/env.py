@@ -1,7 +1,7 @@
 """One code-breaking game as a Gymnasium environment (registered ids: :mod:`cbsolve.gym`).
 
 Place in the data flow: a face beside the CLI and the API. The rules are the package's
-(:mod:`cbsolve.rule` through the native scorer); the candidates after each reply come from the
+(:mod:`cbsolve.game.rule` through the native scorer); the candidates after each reply come from the
 same filter as ``cbsolve consistent``; the regret reward is :func:`cbsolve.regret`'s.
 
 **Actions**: ``Discrete(S)``, the index of a guess among the variant's S codes in
@@ -43,11 +43,11 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import arguments
-from ..codes import CodeSpace
+from ..game.codes import CodeSpace
 from ..errors import CbsolveError
-from ..feedback import FeedbackLog
-from ..scoring import pack, score_against
-from ..variant import Variant
+from ..game.feedback import FeedbackLog
+from ..game.scoring import pack, score_against
+from ..game.variant import Variant
 
 REWARDS = ("guess", "information", "regret")
 #: Guesses an episode allows by default (the optimal worst case of both presets is at most 7).
@@ -70,7 +70,7 @@ class InvalidAction(CbsolveError, gymnasium.error.InvalidAction, ValueError):
 
 
 class CodeBreakerEnv(gymnasium.Env):
-    """Guess the secret of ``variant`` (a :class:`~cbsolve.variant.Variant` or a preset name);
+    """Guess the secret of ``variant`` (a :class:`~cbsolve.game.variant.Variant` or a preset name);
     see the module docstring for the spaces and rewards."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}

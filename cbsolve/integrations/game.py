@@ -14,7 +14,7 @@ is ``on_invalid``: ``"reprompt"`` (default) asks again without using a guess, up
 at once. A repeated guess is a legal guess: it is scored and uses a turn (its regret shows the
 waste), and the metric ``repeated_guesses`` counts it. The game never raises on a reply.
 
-**Per move**, under one :class:`~cbsolve.deadline.Deadline` of ``turn_budget`` seconds made
+**Per move**, under one :class:`~cbsolve.runtime.deadline.Deadline` of ``turn_budget`` seconds made
 when the move's work starts (concurrent games take turns at cbsolve's per-process caches):
 the reply from cbsolve's rule, the candidates left (:mod:`.oracle`: exact, or bounds labelled
 so) and the move's regret (exact, or labelled not computed).
@@ -37,12 +37,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..codes import CodeSpace
-from ..deadline import Deadline
+from ..game.codes import CodeSpace
+from ..runtime.deadline import Deadline
 from ..errors import CbsolveError, unknown_name
-from ..feedback import FeedbackLog
-from ..rule import score
-from ..variant import Variant
+from ..game.feedback import FeedbackLog
+from ..game.rule import score
+from ..game.variant import Variant
 from . import oracle
 from .replies import OK, describe_reply, read_reply, rules_text
 
@@ -84,7 +84,7 @@ class GameOptions:
 
     @classmethod
     def from_options(cls, variant: str | Variant | None = None, **options: Any) -> GameOptions:
-        """Variant options as :meth:`cbsolve.variant.Variant.from_options` (``length``,
+        """Variant options as :meth:`cbsolve.game.variant.Variant.from_options` (``length``,
         ``digits``, ``letters``, ``symbols``, ``repeats``, ``no_leading_zero``, ``feedback``)
         and the game's own; ``None`` values are left at their defaults."""
         options = {k: v for k, v in options.items() if v is not None}

@@ -17,10 +17,10 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from ..deadline import Deadline
+from ..runtime.deadline import Deadline
 from ..errors import CbsolveError, Expired
-from ..feedback import FeedbackLog
-from ..variant import Variant
+from ..game.feedback import FeedbackLog
+from ..game.variant import Variant
 
 _WORST: dict[Variant, tuple[int, bool, str]] = {}
 #: cbsolve's solvers keep per-process caches of one game at a time (the regret's position and

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..codes import CodeSpace
+from ..game.codes import CodeSpace
 from ..errors import InvalidCode
-from ..variant import Variant
+from ..game.variant import Variant
 
 _BRACKETED = re.compile(r"\[([^\[\]]*)\]")
 _SEPARATORS = re.compile(r"[\s,]+")

@@ -18,18 +18,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import time_policy
-from ..deadline import Deadline, Turns
+from ..runtime import time_policy
+from ..runtime.deadline import Deadline, Turns
 
-# The certified trees' lookup and replay live with the position service (cbsolve.certified)
-from ..certified import MODELS, find_tree, follow_tree, load_tree, shipped_tree  # noqa: F401
+# The certified trees' lookup and replay live with the position service (cbsolve.certificates.certified)
+from ..certificates.certified import MODELS, find_tree, follow_tree, load_tree, shipped_tree  # noqa: F401
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback
-from ..variant import Variant
+from ..game.variant import Variant
 from .engine import Guesser, Suggestion, check_strategy
 from .inputs import Console, apply_fix, command_word, format_reply, looks_like_score, read_score, reply_syntax
 
 if TYPE_CHECKING:
-    from ..codes import CodeSpace
+    from ..game.codes import CodeSpace
 
 FALLBACK = "minimax"
 

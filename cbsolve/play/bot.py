@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import sys
 
-from .. import time_policy
-from ..deadline import Deadline, Turns
+from ..runtime import time_policy
+from ..runtime.deadline import Deadline, Turns
 from ..errors import CbsolveError, Expired, InconsistentLog
 from ..inputs import MAX_LINE_BYTES, read_line
-from ..variant import Variant
+from ..game.variant import Variant
 from .engine import Guesser, Host
 from .inputs import input_stream, parse_reply
 

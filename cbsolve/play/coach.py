@@ -7,9 +7,9 @@ game's advice and ``hint``, under the turn's one Deadline. So the advised guess 
 """
 from __future__ import annotations
 
-from ..deadline import Deadline
+from ..runtime.deadline import Deadline
 from ..errors import InconsistentLog, SpaceTooLarge
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 
 
 class Coach:

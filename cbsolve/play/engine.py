@@ -2,7 +2,7 @@
 code-maker (:class:`Host`).
 
 Place in the data flow: last stop before the user. A :class:`Guesser` owns a
-:class:`~cbsolve.feedback.FeedbackLog`, keeps the consistent candidates up to date after each
+:class:`~cbsolve.game.feedback.FeedbackLog`, keeps the consistent candidates up to date after each
 reply (one scoring pass over the survivors) and asks :mod:`cbsolve.strategy` for the next guess
 (Knuth 1977 minimax, Irving 1979 expected size, Neuwirth 1982 entropy, Kooi 2005 most parts,
 first/random consistent) through the position service (:mod:`cbsolve.advisor`), which also
@@ -14,7 +14,7 @@ constraint backends: the guess is a consistent code found by the solver (the ser
 depth-first search; a random one for ``random``) and the remaining count is exact only when
 the backend proves it.
 
->>> from cbsolve.variant import Variant
+>>> from cbsolve.game.variant import Variant
 >>> g = Guesser(Variant(3, "0123", repeats=False), strategy="first")
 >>> g.suggest().guess
 '012'
@@ -25,14 +25,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import time_policy
-from ..codes import CodeSpace
-from ..deadline import Deadline
+from ..runtime import time_policy
+from ..game.codes import CodeSpace
+from ..runtime.deadline import Deadline
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback, unknown_name
-from ..feedback import Feedback, FeedbackLog
-from ..guess_pool import guess_pool
-from ..status import Status
-from ..variant import Variant
+from ..game.feedback import Feedback, FeedbackLog
+from ..game.guess_pool import guess_pool
+from ..runtime.status import Status
+from ..game.variant import Variant
 
 #: Above this many codes the engine keeps no candidate list of its own (filtering 16.7 M codes
 #: after every reply is seconds outside any deadline): the service lists them under each
@@ -121,7 +121,7 @@ class Guesser:
                  objective: str = "worst", tree: dict | None = None, service=None):
         """``service``: the position service to ask (a face's, shared with its coach), else
         one of its own. Every answer takes the caller's Deadline (a face's turn); a call
-        without one gets :data:`cbsolve.time_policy.ASSIST_SECONDS` from when it is made."""
+        without one gets :data:`cbsolve.runtime.time_policy.ASSIST_SECONDS` from when it is made."""
         import numpy as np
 
         from ..advisor import PositionService, check_objective
@@ -198,7 +198,7 @@ class Guesser:
         self.version += 1
         self._advice = None
         if self._inconsistent is None and self._cand is not None:
-            from .. import scoring
+            from ..game import scoring
 
             codes = self.space.codes[self._cand]
             resp = scoring.score_against(self.variant, entry.guess, codes)
@@ -236,7 +236,7 @@ class Guesser:
 
     def suggest(self, deadline=None) -> Suggestion:
         """The next guess (cached until the log changes), computed within ``deadline`` (the
-        face's turn; None: :data:`cbsolve.time_policy.ASSIST_SECONDS` from now)."""
+        face's turn; None: :data:`cbsolve.runtime.time_policy.ASSIST_SECONDS` from now)."""
         if self._inconsistent is not None:
             raise self.inconsistency_error()
         if self._advice is None:
@@ -297,7 +297,7 @@ class Guesser:
         Only for deterministic strategies on enumerable spaces (``random`` draws anew)."""
         if self.large or self.strategy == "random" or len(self.log):
             return 0
-        from .. import scoring
+        from ..game import scoring
 
         opening = self.suggest(deadline)
         if depth < 1 or opening.guess is None:
@@ -419,7 +419,7 @@ class Host:
     def check(self, guess: str, deadline=None) -> tuple[int, int]:
         """Score a guess (text) against the secret; raises :class:`InvalidCode` when invalid.
         (``deadline``: unused; a shifting host's reply takes the turn's.)"""
-        from ..rule import score
+        from ..game.rule import score
 
         code = self.space.parse(guess.strip())
         self.guesses += 1

@@ -2,7 +2,7 @@
 in both objectives, per game and over all games.
 
 Place in the data flow: :class:`~.transcripts.Transcript` (a checked game with its candidate
-sets), one run :class:`~cbsolve.deadline.Deadline` and a per-move budget ->
+sets), one run :class:`~cbsolve.runtime.deadline.Deadline` and a per-move budget ->
 :class:`MoveReview` per move, :class:`GameReview` per game, :func:`summarise` over them.
 
 Definitions, over the candidate set S before a move, any code of the variant a guess, the final
@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..deadline import Deadline, stop_requested
+from ..runtime.deadline import Deadline, stop_requested
 from ..errors import CbsolveError
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 from .transcripts import Transcript
-from ..rule import score
+from ..game.rule import score
 
 OBJECTIVES = ("worst", "expected")
 

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..codes import CodeSpace
-from ..deadline import Deadline
+from ..game.codes import CodeSpace
+from ..runtime.deadline import Deadline
 from ..errors import CbsolveError, unknown_name
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 
 HOSTS = ("evil", "adversary")
 RULES = {
@@ -102,7 +102,7 @@ def host_reply(log: FeedbackLog, guess: str, host: str,
     invalid guess or a game already won: CbsolveError (exit 2); a log no secret fits:
     InconsistentLog (exit 1)."""
     from ..advisor.service import PositionService
-    from ..scoring import score_against
+    from ..game.scoring import score_against
 
     check_host(host)
     variant = log.variant
@@ -146,7 +146,7 @@ def _key(c: ReplyClass, host: str, win: int) -> tuple:
 def _tree_uppers(log, guess: str, code, cands, replies) -> dict[int, int]:
     """Reply -> the worst case of the certified worst-case tree's subtree for that class,
     when the log and the guess follow the tree: an upper end of V(S_r) for free."""
-    from ..certified import follow_tree, shipped_tree, subtree_cost
+    from ..certificates.certified import follow_tree, shipped_tree, subtree_cost
 
     variant = log.variant
     tree = shipped_tree(variant, "worst")
@@ -262,7 +262,7 @@ class ShiftingHost:
         return self.space.format(self.space.code_at(int(consistent_indices(self.log())[0])))
 
     def check(self, guess: str, deadline: Deadline | None = None) -> tuple[int, int]:
-        """The host's reply to ``guess`` within ``deadline`` (the turn's: cbsolve.deadline.Turns)."""
+        """The host's reply to ``guess`` within ``deadline`` (the turn's: cbsolve.runtime.deadline.Turns)."""
         answer = host_reply(self.log(), guess, self.host, deadline)
         self.replies.append((answer.guess, answer.bulls, answer.cows))
         return answer.bulls, answer.cows or 0

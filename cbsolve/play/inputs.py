@@ -1,7 +1,7 @@
 """Reading what a person types: codes, scores and small commands, with messages that say what
 is allowed (the interactive loops print them and ask again).
 
->>> from cbsolve.variant import Variant
+>>> from cbsolve.game.variant import Variant
 >>> v = Variant.preset("bulls-cows")
 >>> parse_reply(v, "1 2"), parse_reply(v, "1,2"), parse_reply(v, "1A2B"), parse_reply(v, "undo")
 ((1, 2), (1, 2), (1, 2), None)
@@ -20,9 +20,9 @@ import re
 import sys
 
 from ..errors import InvalidFeedback
-from ..feedback import describe_reply, read_reply, reply_count
+from ..game.feedback import describe_reply, read_reply, reply_count
 from ..inputs import read_line
-from ..variant import Variant
+from ..game.variant import Variant
 
 _PAIR = re.compile(r"^\s*(\d+)\s*(?:[\s/]\s*)(\d+)\s*$", re.ASCII)   # B C, B/C (play only)
 
@@ -92,7 +92,7 @@ def command_word(variant: Variant, line: str) -> str:
         return ""
     word = words[0]
     if word != word.lower():
-        from ..codes import CodeSpace
+        from ..game.codes import CodeSpace
         from ..errors import InvalidCode
 
         try:

@@ -2,7 +2,7 @@
 
 Place in the data flow: Variant -> CodeSpace -> reply rows -> **puzzle** (drawn in
 cbsolve/play/puzzle_draw.py, measured in cbsolve/play/puzzle_difficulty.py) -> the native
-filter (:func:`cbsolve.scoring.filter_mask` over every code) verifies the result -> CLI, API,
+filter (:func:`cbsolve.game.scoring.filter_mask` over every code) verifies the result -> CLI, API,
 ``puzzle --count K --jsonl`` (cbsolve/play/puzzle_stream.py).
 The shape LLM-evaluation and RL builders pre-play games into: a log, its one secret, its
 measured difficulty and, for multiple-choice questions, distractors.
@@ -35,11 +35,11 @@ import secrets as _secrets
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..codes import CodeSpace
-from ..deadline import Deadline
+from ..game.codes import CodeSpace
+from ..runtime.deadline import Deadline
 from ..errors import CbsolveError, InvalidCode, SpaceTooLarge, unknown_name
-from ..feedback import FeedbackLog
-from ..variant import Variant
+from ..game.feedback import FeedbackLog
+from ..game.variant import Variant
 
 DIFFICULTIES = ("easy", "medium", "hard")
 #: Puzzles drawn at most for one label (and number of clues).
@@ -159,7 +159,7 @@ class _Maker:
     """Puzzles of one variant: draws, verification, entries, distractors."""
 
     def __init__(self, variant: Variant, space):
-        from ..scoring import pack
+        from ..game.scoring import pack
         from .puzzle_draw import MATRIX_LIMIT, Replies
 
         self.variant, self.space = variant, space
@@ -190,7 +190,7 @@ class _Maker:
         kept; else by the native filter). Independent of the fail sets the draw reasoned on."""
         import numpy as np
 
-        from ..scoring import filter_mask
+        from ..game.scoring import filter_mask
 
         full = self.replies.full
         if full is not None:

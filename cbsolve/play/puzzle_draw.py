@@ -21,9 +21,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..codes import CodeSpace
-from ..scoring import pack, score_matrix
-from ..variant import Variant
+from ..game.codes import CodeSpace
+from ..game.scoring import pack, score_matrix
+from ..game.variant import Variant
 
 #: Largest code space whose whole reply matrix is kept (size^2 bytes: 67 MB at the limit).
 MATRIX_LIMIT = 8192

@@ -17,7 +17,7 @@ import hashlib
 import json
 from collections import Counter
 from pathlib import Path
-from ..codes import CodeSpace
+from ..game.codes import CodeSpace
 
 CARD = """---
 configs:
@@ -52,7 +52,7 @@ ds = load_dataset("json", data_files={{"train": "train.jsonl", "test": "test.jso
 def orbit_key(variant, entries: list[dict]) -> str:
     """A hash equal for any two puzzles that are copies of each other under renaming the
     symbols and permuting the positions (see the module docstring)."""
-    from ..rule import score
+    from ..game.rule import score
 
     space = CodeSpace(variant)
     codes = [space.parse(e["guess"]) for e in entries]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import CbsolveError, unknown_name
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 
 KINDS = ("find", "count", "wrong-reply", "best-guess")
 #: Tries at a unique correction before the next extra clue, and extra clues at most.

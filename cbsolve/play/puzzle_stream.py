@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from ..deadline import Deadline
-from ..variant import Variant
+from ..runtime.deadline import Deadline
+from ..game.variant import Variant
 from .puzzle import Puzzle, check_request, make_puzzle, maker_for
 
 

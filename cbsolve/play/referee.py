@@ -19,9 +19,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..codes import CodeSpace
+from ..game.codes import CodeSpace
 from ..errors import CbsolveError
-from ..variant import Variant
+from ..game.variant import Variant
 
 
 class BotFailure(CbsolveError):

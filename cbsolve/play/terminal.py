@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..advisor import PositionService
-from ..deadline import Deadline, Turns
+from ..runtime.deadline import Deadline, Turns
 from ..errors import CbsolveError, InconsistentLog, InvalidCode, InvalidFeedback
-from ..feedback import FeedbackLog
-from ..time_policy import ASSIST_SECONDS
-from ..variant import Variant
+from ..game.feedback import FeedbackLog
+from ..runtime.time_policy import ASSIST_SECONDS
+from ..game.variant import Variant
 from .engine import Guesser, Host
 from .inputs import Console, apply_fix, command_word, format_reply, read_score, reply_syntax
 

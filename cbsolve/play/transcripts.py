@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..codes import CodeSpace
+from ..game.codes import CodeSpace
 from ..errors import CbsolveError
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 from ..inputs import check_json_depth
-from ..scoring import score_against
-from ..variant import Variant
+from ..game.scoring import score_against
+from ..game.variant import Variant
 
 
 class BadTranscript(CbsolveError):

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InvalidVariant, SpaceTooLarge
-from ..machine import machine_memory
+from ..runtime.machine import machine_memory
 
 ENV_VAR = "CBSOLVE_MEMORY_BUDGET"
 DEFAULT_FRACTION = 0.25

@@ -3,18 +3,18 @@
 Place in the data flow: the entry points (``solve_worst``, ``solve_expected``) -> **checked
 options** -> the set-up (:mod:`.setup`: where the replies come from) and the kernels. The
 entry points keep their keyword arguments; this is where they become one validated value: the
-guess pool (:class:`cbsolve.guess_pool.GuessPool`), the depth cap, the prunings switched off,
-the workers (:mod:`cbsolve.workers`), the memory budget and the plan it allows (:mod:`.memory`).
+guess pool (:class:`cbsolve.game.guess_pool.GuessPool`), the depth cap, the prunings switched off,
+the workers (:mod:`cbsolve.runtime.workers`), the memory budget and the plan it allows (:mod:`.memory`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..codes import CodeSpace
+from ..game.codes import CodeSpace
 from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
-from ..guess_pool import GuessPool, guess_pool
-from ..variant import Variant
-from ..workers import resolve
+from ..game.guess_pool import GuessPool, guess_pool
+from ..game.variant import Variant
+from ..runtime.workers import resolve
 from . import memory
 
 #: The transposition table's default entries (the expected-case kernel; its memory counts).

@@ -23,13 +23,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import time_policy
-from ..codes import CodeSpace
-from ..deadline import UNLIMITED, Deadline, run_interruptible
+from ..runtime import time_policy
+from ..game.codes import CodeSpace
+from ..runtime.deadline import UNLIMITED, Deadline, run_interruptible
 from ..errors import InconsistentLog
-from ..feedback import FeedbackLog
-from ..status import Status, StopReason
-from ..variant import Variant
+from ..game.feedback import FeedbackLog
+from ..runtime.status import Status, StopReason
+from ..game.variant import Variant
 from . import memory
 from .expected.kernel import INF_T, INF_W
 from .expected.search import _Search
@@ -117,7 +117,7 @@ def expected_search(variant: Variant, max_depth: int | None, guesses: str,
                     replies: str = "auto", deadline=None):
     """The expected-case search object whose native solver answers one set at a time (the
     reply matrix if it fits the memory budget, else replies scored on the fly). ``deadline``
-    (a :class:`cbsolve.deadline.Deadline`) stops the set-up: see ``_Search.setup_stopped``."""
+    (a :class:`cbsolve.runtime.deadline.Deadline`) stops the set-up: see ``_Search.setup_stopped``."""
     plan = memory.check(variant.describe(), CodeSpace(variant).size, "expected",
                         memory.budget(memory_budget), 1, replies, memo_entries)
     return _Search(variant, max_depth, guesses, 1, True, None, memo_entries, plan=plan,
@@ -174,7 +174,7 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
                         replies: str = "auto", deadline: Deadline | None = None) -> SearchResult:
     """Smallest total (then worst case) from ``position``: one exact solve of its set, before
     ``deadline`` (None: no limit)."""
-    from ..tree import make_tree
+    from ..certificates.tree import make_tree
 
     started = time.perf_counter()
     deadline = deadline or UNLIMITED

@@ -14,10 +14,10 @@ import time
 
 import numpy as np
 
-from ..deadline import Deadline, request_stop, run_interruptible, stopped_by
+from ..runtime.deadline import Deadline, request_stop, run_interruptible, stopped_by
 from ..errors import Expired
-from ..scoring import pack, response_dtype, score_matrix
-from ..status import Status, StopReason
+from ..game.scoring import pack, response_dtype, score_matrix
+from ..runtime.status import Status, StopReason
 
 #: Cells per block (~20 ms of scoring): above the scoring core's threshold for its threads,
 #: so every block is scored in parallel, and small enough that a stop waits for one block.
@@ -50,7 +50,7 @@ class SetupStopped(Expired):
 
 def build(variant, codes: np.ndarray, deadline: Deadline | None = None,
           block_cells: int = BLOCK_CELLS) -> np.ndarray:
-    """The reply matrix of ``codes`` against themselves (as :func:`cbsolve.scoring.score_matrix`).
+    """The reply matrix of ``codes`` against themselves (as :func:`cbsolve.game.scoring.score_matrix`).
 
     With ``deadline`` (which also expires on the stop request) the rows are scored in blocks
     of about ``block_cells`` and the deadline is read after each: raises :class:`SetupStopped`
@@ -78,7 +78,7 @@ def build(variant, codes: np.ndarray, deadline: Deadline | None = None,
 
 def prepare(solver, deadline: Deadline | None = None) -> None:
     """The expected kernel's transposed copy (``solver.prepare``), stoppable by ``deadline``
-    and Ctrl-C (:func:`cbsolve.deadline.run_interruptible`); raises :class:`SetupStopped`."""
+    and Ctrl-C (:func:`cbsolve.runtime.deadline.run_interruptible`); raises :class:`SetupStopped`."""
     if deadline is None:
         solver.prepare()
         return

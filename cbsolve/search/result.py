@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from ..errors import Expired
-from ..status import Status, StopReason
+from ..runtime.status import Status, StopReason
 
 
 class Verdict(IntEnum):

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..deadline import Deadline
-from ..scoring import score_matrix
-from ..variant import Variant
+from ..runtime.deadline import Deadline
+from ..game.scoring import score_matrix
+from ..game.variant import Variant
 from . import memory, reply_matrix
 from .options import MEMO_ENTRIES
 

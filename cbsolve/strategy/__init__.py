@@ -1,6 +1,6 @@
 """Strategies: heuristics that pick the next guess, exact evaluation, next-guess advice.
 
-Place in the data flow: consistency -> **strategies** -> trees (:mod:`cbsolve.tree`) -> CLI.
+Place in the data flow: consistency -> **strategies** -> trees (:mod:`cbsolve.certificates.tree`) -> CLI.
 
 - :func:`choose_next` — a heuristic's choice after a live game's log (the position service,
   :mod:`cbsolve.advisor`, wraps it into the advice ``cbsolve next`` prints); on a small
@@ -13,7 +13,7 @@ Strategies (:data:`STRATEGIES`): ``minimax`` (Knuth 1977), ``expected`` (Irving 
 Unknown names raise :class:`~cbsolve.errors.UnknownName` listing the valid ones.
 
 >>> from cbsolve.strategy import evaluate
->>> from cbsolve.variant import Variant
+>>> from cbsolve.game.variant import Variant
 >>> evaluate(Variant.preset("mastermind"), "minimax").total   # Knuth 1977
 5801
 

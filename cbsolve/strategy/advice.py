@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import InconsistentLog
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 from .rules import check_guesses, check_strategy, require_enumerable
 
 if TYPE_CHECKING:   # NumPy and the choosers are imported where used: HeuristicChoice is light

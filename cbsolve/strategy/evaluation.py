@@ -1,7 +1,7 @@
 """Evaluation: play a strategy against every secret as one shared decision tree.
 
 Place in the data flow: builds on :mod:`cbsolve.strategy.heuristics` (the guess at a node) and
-produces a strategy tree (:mod:`cbsolve.tree`, docs/tree-format.md) plus its statistics. The
+produces a strategy tree (:mod:`cbsolve.certificates.tree`, docs/tree-format.md) plus its statistics. The
 tree is built once, node by node: at a node the strategy picks a guess for the candidates that
 reach it, the candidates are split by reply, and each reply class becomes a child. Every secret
 is therefore played by the same tree, never game by game.
@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from ..codes import CodeSpace
-from ..deadline import Deadline, stopped_by
+from ..game.codes import CodeSpace
+from ..runtime.deadline import Deadline, stopped_by
 from ..errors import Expired, SpaceTooLarge
-from ..status import StopReason
-from ..tree import make_tree, stats_of
-from ..variant import Variant
+from ..runtime.status import StopReason
+from ..certificates.tree import make_tree, stats_of
+from ..game.variant import Variant
 from .heuristics import Chooser, DeadlineExpired, check_guesses, check_strategy, require_enumerable
 
 #: Largest space evaluated exhaustively (the tree has one node a secret; the scored heuristics
@@ -126,7 +126,7 @@ def evaluate(variant: Variant, strategy: str, first: str | None = None, guesses:
     seeds ``random``; ``progress(done, total)`` is called as secrets are settled. With
     ``sample=K`` only K random secrets are played (see :func:`estimate`). ``symmetry``: see
     :class:`~cbsolve.strategy.heuristics.Chooser` (the tree is the same either way).
-    ``deadline`` (a :class:`cbsolve.deadline.Deadline`) stops the construction between nodes
+    ``deadline`` (a :class:`cbsolve.runtime.deadline.Deadline`) stops the construction between nodes
     with :class:`Unfinished` (None: no limit); ``keep_tree=False`` keeps only the statistics (``tree`` is None), which saves the memory of
     one dict a secret when only the numbers are wanted.
     """
@@ -300,7 +300,7 @@ def estimate(variant: Variant, strategy: str, k: int, first: str | None = None,
     notes = [f"estimate from {played} secrets drawn uniformly with replacement; "
              "worst is the largest observed count (a lower bound)"]
     if played < k:
-        from ..deadline import stop_requested
+        from ..runtime.deadline import stop_requested
 
         notes.append(f"stopped after {played} of the {k} secrets asked for")
     return Evaluation(strategy=strategy, first=space.format(codes[memo[()]]), secrets=space.size,
@@ -333,7 +333,7 @@ def _play_one(chooser: Chooser, memo: dict, opening, all_idx: np.ndarray, s: int
 
 
 class _CodeNames(dict):
-    """``names[i]``: code ``i`` as text (:meth:`cbsolve.codes.CodeSpace.format`), formatted the
+    """``names[i]``: code ``i`` as text (:meth:`cbsolve.game.codes.CodeSpace.format`), formatted the
     first time a tree names it (listing all 531,441 codes of Mastermind 12x3 up front took 3 s
     before the deadline was first seen)."""
 

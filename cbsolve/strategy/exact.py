@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..deadline import UNLIMITED, Deadline
+from ..runtime.deadline import UNLIMITED, Deadline
 from ..errors import CbsolveError, Expired
 
 #: Largest remaining set solved exactly for advice (see the module docstring).

@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import scoring
+from ..game import scoring
 from .._native import strategy as _native
-from ..codes import CodeSpace
-from ..deadline import stopped_by
+from ..game.codes import CodeSpace
+from ..runtime.deadline import stopped_by
 from ..errors import Expired
-from ..variant import Variant
+from ..game.variant import Variant
 from .partition import class_summary
 from .rules import (
     GUESS_MODES,
@@ -101,7 +101,7 @@ class Chooser:
     ``use_matrix``: ``"auto"`` keeps the full score matrix for spaces up to
     :data:`MATRIX_AUTO_CODES` codes, ``False`` always scores on the fly, ``True`` always uses it.
     ``symmetry``: ``"auto"`` is on from :data:`SYMMETRY_AUTO_CODES` codes;
-    True (or a :class:`cbsolve.symmetry.Symmetry`) scores only one guess per
+    True (or a :class:`cbsolve.game.symmetry.Symmetry`) scores only one guess per
     class of guesses equivalent under the permutations of positions and symbols that fix every
     guess of the history, at nodes less than ``symmetry_depth`` guesses deep (deeper, the
     stabiliser is usually trivial and computing orbits costs more than scoring). Such maps
@@ -122,7 +122,7 @@ class Chooser:
         if symmetry == "auto":
             symmetry = self.space.size >= SYMMETRY_AUTO_CODES
         if symmetry is True:
-            from ..symmetry import Symmetry
+            from ..game.symmetry import Symmetry
 
             symmetry = Symmetry(variant)
         self.symmetry = symmetry or None
@@ -142,7 +142,7 @@ class Chooser:
     @property
     def codes(self) -> np.ndarray:
         """Every code, listed on first use: the sampled choice on a large space reads only the
-        rows it scores (:meth:`cbsolve.codes.CodeSpace.codes_at`)."""
+        rows it scores (:meth:`cbsolve.game.codes.CodeSpace.codes_at`)."""
         return self.space.codes
 
     # --- replies -------------------------------------------------------------------------

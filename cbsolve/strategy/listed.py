@@ -15,7 +15,7 @@ array path.
 """
 from __future__ import annotations
 
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 from .advice import HeuristicChoice, no_secret_left
 from .partition import LISTED_PAIRS, class_summary
 from .rules import HEURISTIC_ID, check_guesses, check_strategy
@@ -29,7 +29,7 @@ def listed_choice(log: FeedbackLog, strategy: str = "minimax",
     from .._native import scoring as core
     from .._native import strategy as kernel
     from ..consistency.native import consistent_rows
-    from ..rule import possible_responses
+    from ..game.rule import possible_responses
 
     check_strategy(strategy)
     check_guesses(guesses)

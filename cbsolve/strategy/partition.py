@@ -18,7 +18,7 @@ from numbers import Integral
 from typing import TYPE_CHECKING
 
 from ..errors import InconsistentLog
-from ..feedback import FeedbackLog
+from ..game.feedback import FeedbackLog
 
 if TYPE_CHECKING:  # NumPy is imported where used: listed_partition runs without it
     import numpy as np
@@ -148,7 +148,7 @@ def partition(log: FeedbackLog, guess: str, cands: np.ndarray | None = None,
     False leaves the classes' member lists empty (formatting 1.4 M secrets takes seconds)."""
     import numpy as np
 
-    from .. import scoring
+    from ..game import scoring
 
     v, space = log.variant, log.space
     g = space.index_of(space.parse(guess))
@@ -177,7 +177,7 @@ def _best_over(log: FeedbackLog, cands: np.ndarray, rows, deadline) -> dict | No
     deadline expires first."""
     import numpy as np
 
-    from .. import scoring
+    from ..game import scoring
 
     v, codes_at = log.variant, log.space.codes_at     # rows read from their indices
     rows = np.arange(log.space.size) if rows is None else np.asarray(rows)
@@ -197,13 +197,13 @@ def _best_over(log: FeedbackLog, cands: np.ndarray, rows, deadline) -> dict | No
 
 def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None) -> Table:
     """Every guess up to symmetry (permutations of positions and symbols fixing the log's
-    guesses, :mod:`cbsolve.symmetry`), with its scores, best first by ``sort``. Scored in
+    guesses, :mod:`cbsolve.game.symmetry`), with its scores, best first by ``sort``. Scored in
     blocks of about :data:`BLOCK_PAIRS` pairs: a ``deadline`` (a time limit or Ctrl-C) that
     expires part-way leaves the guesses scored so far, ranked (``scored`` of ``total``)."""
     import numpy as np
 
-    from .. import scoring
-    from ..symmetry import Symmetry
+    from ..game import scoring
+    from ..game.symmetry import Symmetry
 
     cands = _candidates(log)
     v, space = log.variant, log.space

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..codes import ENUMERATION_LIMIT, CodeSpace
+from ..game.codes import ENUMERATION_LIMIT, CodeSpace
 from ..errors import SpaceTooLarge, unknown_name
-from ..guess_pool import GUESS_POOLS, guess_pool
+from ..game.guess_pool import GUESS_POOLS, guess_pool
 
 if TYPE_CHECKING:
-    from ..codes import CodeSpace
-    from ..variant import Variant
+    from ..game.codes import CodeSpace
+    from ..game.variant import Variant
 
 SCORED = ("minimax", "expected", "entropy", "parts")
 STRATEGIES = (*SCORED, "first", "random")

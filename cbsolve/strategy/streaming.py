@@ -48,11 +48,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..codes import ENUMERATION_LIMIT, CodeSpace
-from ..deadline import Deadline, run_interruptible, stopped_by
+from ..game.codes import ENUMERATION_LIMIT, CodeSpace
+from ..runtime.deadline import Deadline, run_interruptible, stopped_by
 from ..errors import InvalidRecipe, SpaceTooLarge
-from ..status import StopReason
-from ..variant import Variant
+from ..runtime.status import StopReason
+from ..game.variant import Variant
 
 #: Largest space evaluated: two uint32 index arrays (8 bytes a secret) and the classes' list
 #: (at most another 8 bytes for every third secret) stay under 3 GB.
@@ -182,7 +182,7 @@ def _plain(variant: Variant) -> bool:
 @lru_cache(maxsize=4)
 def _depth1_pool(variant: Variant, first: int) -> np.ndarray:
     """One guess per orbit of the symmetries fixing the first guess (cached: a replay needs it)."""
-    from ..symmetry import Symmetry
+    from ..game.symmetry import Symmetry
 
     space = CodeSpace(variant)
     reps = Symmetry(variant).guess_representatives([space.code_at(first)])
@@ -192,11 +192,11 @@ def _depth1_pool(variant: Variant, first: int) -> np.ndarray:
 def _root_pool(variant: Variant) -> np.ndarray:
     """One first guess per code pattern (the guesses up to every symmetry)."""
     if _plain(variant):     # ranked without listing the space (Symmetry lists it: 20 M at most)
-        from ..patterns import guess_patterns, pattern_code
+        from ..game.patterns import guess_patterns, pattern_code
 
         codes = np.array([pattern_code(p) for p in guess_patterns(variant)], dtype=np.int64)
         return np.unique(CodeSpace(variant).indices_of(codes)).astype(np.uint32)
-    from ..symmetry import Symmetry
+    from ..game.symmetry import Symmetry
 
     return np.asarray(Symmetry(variant).guess_representatives([]), dtype=np.uint32)
 

@@ -4,9 +4,9 @@ Place in the data flow: the check behind an atlas cell whose upper end is a stre
 evaluation (:mod:`cbsolve.strategy.streaming`). The native kernel only names the guess it makes
 at each class (``choose_at``: the strategy itself); everything the claimed numbers rest on is
 done here, apart from the kernel's bookkeeping: each class is split by the NumPy reference
-scorer (:func:`cbsolve.scoring.score_against`), the secret a guess hits is counted as solved at
+scorer (:func:`cbsolve.game.scoring.score_against`), the secret a guess hits is counted as solved at
 that guess, and the depth histogram is summed again. It must equal the evaluation's histogram.
-This is to a streaming strategy what :func:`cbsolve.certify.verify` is to a stored tree: the
+This is to a streaming strategy what :func:`cbsolve.certificates.certify.verify` is to a stored tree: the
 strategy may be anything, only its claimed worst case, total and histogram are checked.
 
 Cost: one kernel call and one NumPy scoring a class of three secrets or more. A class of one or
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..deadline import Deadline
-from ..scoring import score_against
-from ..status import StopReason
-from ..variant import Variant
+from ..runtime.deadline import Deadline
+from ..game.scoring import score_against
+from ..runtime.status import StopReason
+from ..game.variant import Variant
 from .streaming import Recipe, _check_space, _engine, resolve_first
 
 #: A class still unsolved after this many guesses means the strategy does not finish.

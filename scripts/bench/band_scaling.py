@@ -35,9 +35,9 @@ import numpy as np
 from bench_consistency import check, stats  # the same re-scoring and p95 as the rows
 
 from cbsolve.consistency import Query, consistent, dfs, get_backend
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog, random_log
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog, random_log
+from cbsolve.game.variant import Variant
 
 ENGINES = ("auto", "cpsat", "dfs", "dfs-race")
 

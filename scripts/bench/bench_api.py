@@ -38,7 +38,7 @@ import time
 import numpy as np
 
 import cbsolve as cb
-from cbsolve.feedback import random_log
+from cbsolve.game.feedback import random_log
 
 
 def _median_max(values: list[float]) -> tuple[float, float]:
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     import os
 
-    from cbsolve.machine import describe
+    from cbsolve.runtime.machine import describe
 
     if args.json:
         import json

@@ -9,9 +9,9 @@ import time
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.partition import repeats_coefficients
 from cbsolve.bounds.static import solve_static
-from cbsolve.deadline import Deadline
-from cbsolve.patterns import guess_patterns
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.patterns import guess_patterns
+from cbsolve.game.variant import Variant
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

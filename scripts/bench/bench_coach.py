@@ -17,9 +17,9 @@ import time
 
 from cbsolve.advisor import PositionService
 from cbsolve.advisor.heuristic_cost import HeuristicCosts
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.variant import Variant
 
 CASES = {
     "mastermind": [([], "1122"), (["1122:1,0"], "1344"), (["1123:0,1"], "2344"),

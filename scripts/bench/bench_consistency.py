@@ -23,10 +23,10 @@ import numpy as np
 
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.portfolio import PortfolioShape
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog, random_log
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog, random_log
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 FIND_ROWS = [  # (label, variant, guesses, target seconds)
     ("N=10 26 letters distinct, 10 guesses", Variant(10, string.ascii_uppercase, False), 10, 0.1),
@@ -129,7 +129,7 @@ def _killed_at_limit(log: FeedbackLog, query: Query, engines,
     import multiprocessing as mp
     from types import SimpleNamespace
 
-    from cbsolve.status import Status
+    from cbsolve.runtime.status import Status
 
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
@@ -325,7 +325,7 @@ def count_native(seeds: int) -> list[dict]:
 
 def inconsistent_log(variant: Variant, n: int, seed: int, wrong: int = 2) -> FeedbackLog:
     """A random-secret log with ``wrong`` replies replaced by other possible replies."""
-    from cbsolve.scoring import possible_responses
+    from cbsolve.game.scoring import possible_responses
 
     log, secret = random_log(variant, n, seed)
     rng = np.random.default_rng(seed + 10_000)
@@ -353,7 +353,7 @@ def diagnose_rows(seeds: int, backends=("native", "sat"), time_limit: float = 10
     the time limit came first (answer not proved minimal / fewest, or none)."""
     from cbsolve.consistency import consistent
     from cbsolve.consistency.diagnose import conflict_search, corrections
-    from cbsolve.status import Status
+    from cbsolve.runtime.status import Status
 
     rows = []
     for label, variant, n, targets in DIAGNOSE_ROWS:

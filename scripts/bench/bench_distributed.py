@@ -33,7 +33,7 @@ from cbsolve.search import distributed
 from cbsolve.search.distributed import DistributedExpected, cluster_client
 from cbsolve.search.distributed.trace import Trace
 from cbsolve.search.expected import solve_expected
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 def thread_cpu() -> dict[str, float]:

@@ -14,9 +14,9 @@ import argparse
 import resource
 import time
 
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search.expected import solve_expected
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 def bench(bc_limit: float = 300.0, workers: int = 2, repeat: int = 3) -> list[dict]:

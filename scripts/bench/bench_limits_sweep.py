@@ -47,7 +47,7 @@ def cell_command(command: str, rule: str, n: int, d: int, limit: float,
                  recompute: bool) -> list[str]:
     args = [sys.executable, "-m", "cbsolve", command]
     if command == "partition":           # the lowest code of the game as the guess
-        from cbsolve.variant import Variant
+        from cbsolve.game.variant import Variant
 
         variant = Variant.from_options(RULES[rule][1], length=n, digits=d,
                                        repeats=rule != "distinct")

@@ -31,8 +31,8 @@ def timed(log, search: bool) -> tuple[float, object]:
 
 
 def main(argv=None) -> int:
-    from cbsolve.feedback import FeedbackLog
-    from cbsolve.variant import Variant
+    from cbsolve.game.feedback import FeedbackLog
+    from cbsolve.game.variant import Variant
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--length", type=int, default=8)

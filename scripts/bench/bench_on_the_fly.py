@@ -35,8 +35,8 @@ LARGE = [
 CHILD = r"""
 import json, resource, sys, time
 from cbsolve import Variant
-from cbsolve.codes import CodeSpace
-from cbsolve.deadline import Deadline
+from cbsolve.game.codes import CodeSpace
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search import memory
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst

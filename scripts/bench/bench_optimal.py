@@ -27,10 +27,10 @@ import sys
 import time
 from pathlib import Path
 
-from cbsolve.certify import verify
-from cbsolve.deadline import Deadline
+from cbsolve.certificates.certify import verify
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search.worst import solve_worst
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 def bench(presets=("mastermind",), workers=(2,), expected: bool = False, ties: bool = False,
@@ -130,7 +130,7 @@ def main(argv=None) -> None:
     parser.add_argument("--mmstrat", default=None, metavar="PATH",
                         help="compare whole processes with this mmstrat binary")
     args = parser.parse_args(argv)
-    from cbsolve.machine import describe as describe_machine
+    from cbsolve.runtime.machine import describe as describe_machine
     print(f"machine: {describe_machine()}")  # with the kernels' instruction-set path
     if args.mmstrat:
         for w in args.workers:

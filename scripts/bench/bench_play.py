@@ -26,7 +26,7 @@ def _summary(times: list[float]) -> dict:
 def bot_latency(strategy: str = "minimax", games: int = 20, variant=None, seed: int = 1) -> dict:
     """In-process: start-up seconds and per-turn ``guess`` latency of a :class:`Bot`."""
     from cbsolve.play.bot import Bot
-    from cbsolve.variant import Variant
+    from cbsolve.game.variant import Variant
 
     variant = variant or Variant.preset("bulls-cows")
     start = time.perf_counter()
@@ -53,7 +53,7 @@ def subprocess_latency(strategy: str = "minimax", games: int = 20, seed: int = 1
     """Through a real pipe: per-turn ``guess`` latency of ``python -m cbsolve bot``."""
     from cbsolve.play.bot import Bot
     from cbsolve.play.referee import BotProcess
-    from cbsolve.variant import Variant
+    from cbsolve.game.variant import Variant
 
     argv = [sys.executable, "-m", "cbsolve", "bot", "--strategy", strategy, "--seed", str(seed),
             *(variant_args or [])]

@@ -23,12 +23,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search.options import SearchOptions
 from cbsolve.search.worst import deeper, shards
 from cbsolve.search.worst import shard_files as files
 from cbsolve.search.worst.kernel import PRUNINGS, _Native
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 LOGIK = Variant(5, "12345678", True)
 SEED, SIZE, MIN_PER_ORBIT = 20261202, 40, 2

@@ -22,9 +22,9 @@ import time
 
 import numpy as np
 
-from cbsolve.codes import CodeSpace
-from cbsolve.scoring import score_against
-from cbsolve.variant import Variant
+from cbsolve.game.codes import CodeSpace
+from cbsolve.game.scoring import score_against
+from cbsolve.game.variant import Variant
 
 
 def random_games(variant: Variant, count: int, seed: int) -> list[dict]:
@@ -51,7 +51,7 @@ def random_games(variant: Variant, count: int, seed: int) -> list[dict]:
 def bench(variant: Variant, count: int, seed: int, move_time: float | None) -> dict:
     """Review each game; per game (wall, CPU, moves, exact moves), per turn (seconds, exact)."""
     from cbsolve.advisor import PositionService
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
     from cbsolve.play.game_review import review_game
     from cbsolve.play.transcripts import read_game
 
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--write", default=None, metavar="FILE",
                         help="Write the games as JSON lines and stop.")
     args = parser.parse_args(argv)
-    from cbsolve.time_policy import REVIEW_MOVE_SECONDS
+    from cbsolve.runtime.time_policy import REVIEW_MOVE_SECONDS
 
     variant = Variant.from_options(args.variant, length=args.length, digits=args.digits)
     if args.write:

@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from cbsolve import CodeSpace, Variant
-from cbsolve import scoring as S
+from cbsolve.game import scoring as S
 
 
 def median_seconds(fn, repeat: int) -> tuple[float, float]:

@@ -30,7 +30,7 @@ GAMES = {
 
 def run_one(search: str, game: str) -> dict:
     """The set-up of one search in this process: seconds to a search object ready to run."""
-    from cbsolve.variant import Variant
+    from cbsolve.game.variant import Variant
 
     preset, options = GAMES[game]
     variant = Variant.from_options(preset, **options)

@@ -5,7 +5,7 @@ and peak memory of the large runs.
     python scripts/bench/bench_strategies.py --logik    # + Logik 5x8, every heuristic (32,768 codes)
     python scripts/bench/bench_strategies.py --big      # + B&C 6/10 and Mastermind 6x9, minimax (CLI)
     python scripts/bench/bench_strategies.py --symmetry # + the small runs with symmetry reduction
-    CBSOLVE_ISA=avx2 python scripts/bench/bench_strategies.py --logik   # the AVX2 path (cbsolve.isa)
+    CBSOLVE_ISA=avx2 python scripts/bench/bench_strategies.py --logik   # the AVX2 path (cbsolve.runtime.isa)
 
 Small variants are timed twice in the same run, over the cached score matrix (``matrix``) and
 scored on the fly (``fly``; the default above 4,096 codes), so the ratio is measured side by
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from cbsolve import Variant
-from cbsolve.machine import describe as describe_machine
+from cbsolve.runtime.machine import describe as describe_machine
 from cbsolve.strategy import evaluation
 from cbsolve.strategy.heuristics import Chooser, full_matrix
 

@@ -46,7 +46,7 @@ DISTINCT, BLACK_PEG = "-distinct", "-black-peg"
 def game_variant(game: str):
     """The Variant a game name stands for: ``NxD`` with repeats, ``NxD-distinct`` without,
     ``NxD-black-peg`` with repeats and bulls only."""
-    from cbsolve.variant import Variant
+    from cbsolve.game.variant import Variant
 
     m = re.fullmatch(r"(\d+)x(\d+)(%s|%s)?" % (DISTINCT, BLACK_PEG), game)
     if not m or not 1 <= int(m.group(2)) <= len(SYMBOLS):
@@ -61,7 +61,7 @@ def game_variant(game: str):
 
 def run_one(game: str, recipe: dict, seconds: float | None) -> dict:
     """Evaluate one game in this process; the result as JSON."""
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
     from cbsolve.strategy.streaming import Recipe, evaluate_streaming
 
     result = evaluate_streaming(game_variant(game), Recipe.from_json(recipe),
@@ -71,8 +71,8 @@ def run_one(game: str, recipe: dict, seconds: float | None) -> dict:
 
 def first_guesses(game: str) -> list[str]:
     """One first guess per code pattern (the first guesses up to symmetry)."""
-    from cbsolve.codes import CodeSpace
-    from cbsolve.symmetry import Symmetry
+    from cbsolve.game.codes import CodeSpace
+    from cbsolve.game.symmetry import Symmetry
 
     variant = game_variant(game)
     space = CodeSpace(variant)

@@ -20,9 +20,9 @@ import numpy as np
 
 from cbsolve.consistency import Query, consistent, dfs, get_backend
 from cbsolve.consistency.diagnose import conflict_search
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog, random_log
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog, random_log
+from cbsolve.game.variant import Variant
 
 ONE_GUESS_TWICE = (Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "logs"
                    / "mastermind-16x6-one-guess-twice.txt")

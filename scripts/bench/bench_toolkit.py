@@ -36,10 +36,10 @@ WORKLOADS = {
 CHILD = r'''
 import json, string, sys, time
 import numpy as np
-from cbsolve.codes import CodeSpace
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.game.codes import CodeSpace
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 def log_of(v, k, seed):
     rng = np.random.default_rng(seed)

@@ -15,10 +15,10 @@ import time
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.recheck import check_result
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 DIGITS = "0123456789AB"
 GAMES = [Variant(3, DIGITS[:10], True), Variant(4, DIGITS[:8], False), Variant(4, DIGITS[:7], True),

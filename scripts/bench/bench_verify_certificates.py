@@ -28,7 +28,7 @@ from pathlib import Path
 import ab
 
 ROOT = ab.THIS
-CHECK = ("import sys, time; from cbsolve.certify import verify, load; d = load(sys.argv[1]); "
+CHECK = ("import sys, time; from cbsolve.certificates.certify import verify, load; d = load(sys.argv[1]); "
          "t, c = time.perf_counter(), time.process_time(); r = verify(d); "
          "print(f'{time.perf_counter() - t:.1f} {time.process_time() - c:.1f}', "
          "r.valid, r.nodes, r.lower_bound)")
@@ -36,7 +36,7 @@ CHECK = ("import sys, time; from cbsolve.certify import verify, load; d = load(s
 
 def bc_4_10_certificate(path: Path) -> None:
     from cbsolve.search.worst import solve_worst
-    from cbsolve.variant import Variant
+    from cbsolve.game.variant import Variant
 
     res = solve_worst(Variant(4, "0123456789", repeats=False), workers=1)
     with gzip.open(path, "wt") as fh:

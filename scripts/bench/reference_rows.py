@@ -29,7 +29,7 @@ import statistics
 
 import numpy as np
 
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 PLAYERS = ("random", "minimax", "optimal")
 ADAPTERS = ("gym", "textarena", "verifiers")
@@ -48,7 +48,7 @@ class Player:
         self.rng = np.random.default_rng(seed)
 
     def guess(self, tokens: list[str]) -> str:
-        from cbsolve.feedback import FeedbackLog
+        from cbsolve.game.feedback import FeedbackLog
 
         log = FeedbackLog.parse(self.variant, tokens)
         space = self.service.space
@@ -144,7 +144,7 @@ PLAY = {"gym": play_gym, "textarena": play_textarena, "verifiers": play_verifier
 def rows(options: dict, games: int, seed: int, adapters, players, move_time, jsonl=None) -> list[dict]:
     """One row a (adapter, player): games, solved, mean guesses, mean regret a game."""
     from cbsolve.advisor import PositionService
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
     from cbsolve.play.game_review import review_game
     from cbsolve.play.transcripts import read_game
 

@@ -31,8 +31,8 @@ def profile(positions: int = 30, guesses: int = 30, seed: int = 7) -> dict:
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_api import small_positions
 
-    from cbsolve.deadline import Deadline
-    from cbsolve.feedback import FeedbackLog
+    from cbsolve.runtime.deadline import Deadline
+    from cbsolve.game.feedback import FeedbackLog
     from cbsolve.advisor.exact_cost import PositionCores, worst_core
     from cbsolve.search.position import Position
     from cbsolve.strategy.exact import cached_search

@@ -38,7 +38,7 @@ struct Game {
     bool repeats, bulls_only;
 };
 
-// Every code of the game, in the package's order (lexicographic, as cbsolve/codes.py lists them).
+// Every code of the game, in the package's order (lexicographic, as cbsolve/game/codes.py lists them).
 std::vector<uint8_t> all_codes(const Game& g, int& n) {
     std::vector<uint8_t> out, code(g.length, 0);
     n = 0;

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1].parent
 sys.path.insert(0, str(ROOT))
 
-from cbsolve import atlas_file  # noqa: E402
+from cbsolve.bounds import atlas_file  # noqa: E402
 
 PAGE = ROOT / "docs" / "atlas.md"
 PLOT = ROOT / "docs" / "atlas-widths.png"

@@ -17,7 +17,7 @@ the optional work (counting, closed-form partition, constructions: seconds, litt
 and marked ``partial``. Each cell is checked as it is written (lower <= upper, the exact
 searches' trees and certificates re-checked by the independent verifier inside
 ``compute_bounds``, and a strategy upper end up to ``--replay-limit`` secrets replayed by
-:mod:`cbsolve.certify`); the cell records what was verified, its seconds and its peak memory.
+:mod:`cbsolve.certificates.certify`); the cell records what was verified, its seconds and its peak memory.
 The literature values (models/atlas/literature.json) join the cells at assembly, kept apart.
 ``--from-streaming`` folds exact streaming evaluations in as upper ends (scripts/models/fold_streaming.py);
 ``--recheck`` replays the written cells' upper ends whole (scripts/models/recheck_cells.py).
@@ -38,15 +38,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from cbsolve.atlas_file import ATLAS_FILE, FORMAT, record_key, write  # noqa: E402
-from cbsolve.variant import Variant  # noqa: E402
+from cbsolve.bounds.atlas_file import ATLAS_FILE, FORMAT, record_key, write  # noqa: E402
+from cbsolve.game.variant import Variant  # noqa: E402
 
 CELLS = ROOT / "models" / "atlas" / "cells"
 LITERATURE = ROOT / "models" / "atlas" / "literature.json"
 ATLAS = ROOT / "models" / ATLAS_FILE
 BUDGET = 20.0
 MEMORY_GB = 4.0
-#: Strategy trees up to this many secrets are rebuilt and replayed by cbsolve.certify.
+#: Strategy trees up to this many secrets are rebuilt and replayed by cbsolve.certificates.certify.
 REPLAY_LIMIT = 100_000
 BEYOND_DIGITS = "0123456789AB"
 
@@ -99,7 +99,7 @@ def compute_cell(cell: dict, budget: float, replay_limit: int = REPLAY_LIMIT,
     the two-guess partition bounds, which can take a small budget whole on long codes over
     few symbols and leave the strategies no time), checked."""
     from cbsolve.bounds import compute_bounds
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     start = time.perf_counter()
     variant = Variant.from_dict(cell["variant"])
@@ -162,7 +162,7 @@ def _replay(variant: Variant, record: dict, limit: int) -> dict:
     if not recipe or recipe["kind"] != "strategy" or record["secrets"] > limit:
         return {"strategy_replayed": False}
     check = replay_strategy(variant, record, recipe, "worst")
-    return {"strategy_replayed": True, "strategy_replay": f"cbsolve.certify replayed the "
+    return {"strategy_replayed": True, "strategy_replay": f"cbsolve.certificates.certify replayed the "
             f"{recipe['name']} tree against all {record['secrets']} secrets: worst {check['worst']}"}
 
 
@@ -290,7 +290,7 @@ def recheck_written(ids: list[str], limit: int | None = None) -> None:
 # --- assembly -------------------------------------------------------------------------------
 def assemble(out: Path = ATLAS, cells_dir: Path = CELLS, literature: Path = LITERATURE) -> dict:
     """The cell files (in grid order) with the literature values beside them, hashed."""
-    from cbsolve.atlas_file import cell_key
+    from cbsolve.bounds.atlas_file import cell_key
 
     lit = json.loads(literature.read_text()) if literature.exists() else {"values": []}
     by_key: dict[tuple, list] = {}
@@ -380,7 +380,7 @@ def select(patterns: list[str] | None) -> list[str]:
 
 def order_by_size(ids: list[str]) -> list[str]:
     """Small cells first: the cheap part of the grid is written before the budget-bound one."""
-    from cbsolve.codes import CodeSpace
+    from cbsolve.game.codes import CodeSpace
 
     cells = cell_by_id()
     return sorted(ids, key=lambda i: CodeSpace(Variant.from_dict(cells[i]["variant"])).size)
@@ -439,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.trivial_only or args.open_only:
             ids = [i for i in ids if _open(i, trivial_only=args.trivial_only)]
         if args.max_secrets is not None:
-            from cbsolve.codes import CodeSpace
+            from cbsolve.game.codes import CodeSpace
 
             cells = cell_by_id()
             ids = [i for i in ids

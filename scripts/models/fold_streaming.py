@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cbsolve.atlas_file import cell_key
-from cbsolve.variant import Variant
+from cbsolve.bounds.atlas_file import cell_key
+from cbsolve.game.variant import Variant
 
 SAMPLE = 200
 SAMPLE_SEED = 0
@@ -81,8 +81,8 @@ def verify_sample(variant: Variant, recipe: dict, worst: int, sample: int = SAMP
                   seed: int = SAMPLE_SEED) -> dict:
     """Replay ``sample`` secrets drawn with ``seed``; what was checked (AssertionError if a check
     fails)."""
-    from cbsolve.codes import CodeSpace
-    from cbsolve.scoring import score_matrix
+    from cbsolve.game.codes import CodeSpace
+    from cbsolve.game.scoring import score_matrix
     from cbsolve.strategy.streaming import Recipe, play_streaming
 
     space = CodeSpace(variant)
@@ -110,7 +110,7 @@ def verify_sample(variant: Variant, recipe: dict, worst: int, sample: int = SAMP
                                      f"got different guesses at depth {depth + 1}")
         most = max(most, len(guesses))
     return {"sampled_secrets": len(indices), "sample_seed": seed, "most_guesses": most,
-            "bound": worst, "replies_checked_by": "cbsolve.scoring NumPy reference scorer",
+            "bound": worst, "replies_checked_by": "cbsolve.game.scoring NumPy reference scorer",
             "checked": "each sampled secret ends on its secret within the worst case; equal "
                        "replies so far were given equal guesses"}
 

@@ -29,13 +29,13 @@ import sys
 import time
 from pathlib import Path
 
-from cbsolve.certify import verify
-from cbsolve.codes import CodeSpace
-from cbsolve.deadline import Deadline
+from cbsolve.certificates.certify import verify
+from cbsolve.game.codes import CodeSpace
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst
-from cbsolve.tree import histogram_of, write_tree
-from cbsolve.variant import Variant
+from cbsolve.certificates.tree import histogram_of, write_tree
+from cbsolve.game.variant import Variant
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "models"
@@ -270,9 +270,9 @@ def command(name: str, time_limit: float | None) -> str:
 
 def solve_one(name: str, time_limit: float | None, workers: int | None) -> dict:
     """Run one entry in this process; write its tree; return the row (without memory)."""
-    from cbsolve.machine import describe as describe_machine
-    from cbsolve.tree import write_tree
-    from cbsolve.variant import Variant
+    from cbsolve.runtime.machine import describe as describe_machine
+    from cbsolve.certificates.tree import write_tree
+    from cbsolve.game.variant import Variant
 
     (length, symbols, repeats, nlz), objective, published, source = ENTRIES[name]
     variant = Variant(length, symbols, repeats, nlz)

@@ -4,7 +4,7 @@ secrets (10^6 by default, as docs/contract.md's atlas section states), is replay
 independent checker, and what was checked is recorded in the cell's ``verification``:
 
 * a strategy of cbsolve.strategy (kind ``strategy``): its tree rebuilt and replayed by
-  :func:`cbsolve.certify.verify`, which must find the claimed worst case (and total, for the
+  :func:`cbsolve.certificates.certify.verify`, which must find the claimed worst case (and total, for the
   objective whose upper end it is);
 * a streaming recipe (kind ``streaming``): :func:`cbsolve.strategy.streaming_check.replay_every_secret`,
   the kernel naming each class's guess and the NumPy reference scorer splitting the classes;
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 #: Cells up to this many secrets are replayed whole (beyond, the folded sample replay stands).
 RECHECK_LIMIT = 1_000_000
@@ -69,7 +69,7 @@ def _streaming(variant: Variant, record: dict, recipe: dict) -> dict:
 
 
 def replay_strategy(variant: Variant, record: dict, recipe: dict, obj: str) -> dict:
-    from cbsolve.certify import verify
+    from cbsolve.certificates.certify import verify
     from cbsolve.strategy import evaluate
 
     start = time.process_time()
@@ -84,7 +84,7 @@ def replay_strategy(variant: Variant, record: dict, recipe: dict, obj: str) -> d
     return {"strategy": recipe["name"], "guesses": recipe.get("guesses", "all"),
             "first": recipe.get("first"), "secrets": record["secrets"], "worst": report.worst,
             "total": report.total, "cpu_seconds": round(time.process_time() - start, 1),
-            "checked_by": "cbsolve.certify.verify replayed the strategy's tree against every secret"}
+            "checked_by": "cbsolve.certificates.certify.verify replayed the strategy's tree against every secret"}
 
 
 def _histogram(record: dict, kind: str) -> dict:

@@ -21,14 +21,14 @@ import time
 
 import numpy as np
 
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 def orbits(service, first: int, all_guesses: bool) -> list[tuple[str, str, int]]:
     """(the first entry's token, a guess, the number of guesses it stands for), one per
     symmetry class of the second guesses after each reply to code ``first``."""
-    from cbsolve.feedback import FeedbackLog
-    from cbsolve.scoring import score_against
+    from cbsolve.game.feedback import FeedbackLog
+    from cbsolve.game.scoring import score_against
 
     space, v = service.space, service.variant
     memo = service.reviewer()._memo
@@ -63,8 +63,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     from cbsolve.advisor import PositionService
     from cbsolve.advisor.review_memo import load_table, table_path
-    from cbsolve.deadline import Deadline
-    from cbsolve.feedback import FeedbackLog
+    from cbsolve.runtime.deadline import Deadline
+    from cbsolve.game.feedback import FeedbackLog
 
     variant = Variant.from_options(args.variant, length=args.length, digits=args.digits)
     service = PositionService(variant)
@@ -103,8 +103,8 @@ def main(argv: list[str] | None = None) -> None:
 def third_positions(service, work):
     """(log, how many of the 5040 x ... games reach it) after each second guess class and
     reply, the most frequent first."""
-    from cbsolve.feedback import FeedbackLog
-    from cbsolve.scoring import score_against
+    from cbsolve.game.feedback import FeedbackLog
+    from cbsolve.game.scoring import score_against
 
     v, space = service.variant, service.space
     found = []

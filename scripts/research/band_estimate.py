@@ -22,8 +22,8 @@ import time
 import numpy as np
 
 from cbsolve.consistency import dfs
-from cbsolve.feedback import random_log
-from cbsolve.variant import Variant
+from cbsolve.game.feedback import random_log
+from cbsolve.game.variant import Variant
 
 DIGITS = "0123456789"
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from cbsolve.analysis.runners import run_dask, run_local
 from cbsolve.bounds.table import FIELDS, cell_cost, table_cell, table_row
-from cbsolve.machine import describe as describe_machine
+from cbsolve.runtime.machine import describe as describe_machine
 
 #: Seconds of optional work (strategies, two-level bound, exact search) per cell by default.
 #: About 50 cells use all of it (exact searches that do not close, up to the search's memory

@@ -39,14 +39,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from cbsolve.codes import CodeSpace  # noqa: E402
-from cbsolve.deadline import Deadline  # noqa: E402
+from cbsolve.game.codes import CodeSpace  # noqa: E402
+from cbsolve.runtime.deadline import Deadline  # noqa: E402
 from cbsolve.errors import CbsolveError  # noqa: E402
 from cbsolve.search import memory  # noqa: E402
 from cbsolve.search.worst.kernel import _Native  # noqa: E402
 from cbsolve.search.worst.trees import _certificate, _depth, _tree_doc  # noqa: E402
-from cbsolve.tree import read_tree, write_tree  # noqa: E402
-from cbsolve.variant import Variant  # noqa: E402
+from cbsolve.certificates.tree import read_tree, write_tree  # noqa: E402
+from cbsolve.game.variant import Variant  # noqa: E402
 
 from witness import WitnessLog, find_witness, ordered_guesses  # noqa: E402
 

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cbsolve.deadline import Deadline
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.variant import Variant
 
 #: The first probe asks for a strategy this much above a class's bound (then doubles).
 FIRST_STEP = 8

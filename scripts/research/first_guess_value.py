@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 @dataclass

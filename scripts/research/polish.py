@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cbsolve.deadline import UNLIMITED, Deadline
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import UNLIMITED, Deadline
+from cbsolve.game.variant import Variant
 
 #: Sets this small are left as the input tree plays them: two secrets need 3 guesses at
 #: best and every strategy in the project plays them so.

@@ -25,10 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from cbsolve.machine import describe as describe_machine  # noqa: E402
+from cbsolve.runtime.machine import describe as describe_machine  # noqa: E402
 from cbsolve.strategy.evaluation import evaluate  # noqa: E402
-from cbsolve.tree import histogram_of, make_tree, read_tree, write_tree  # noqa: E402
-from cbsolve.variant import Variant  # noqa: E402
+from cbsolve.certificates.tree import histogram_of, make_tree, read_tree, write_tree  # noqa: E402
+from cbsolve.game.variant import Variant  # noqa: E402
 
 from polish import Polisher  # noqa: E402
 
@@ -43,7 +43,7 @@ def polish_file(variant: Variant, tree: dict | None, strategy: str, first: str |
         log(f"{strategy} tree: total {tree['stats']['total']}")
     polisher = Polisher(variant, log=log, **settings)
     root, total = polisher.polish(tree["root"])
-    hist = histogram_of(variant, root)   # the independent replay (cbsolve.certify)
+    hist = histogram_of(variant, root)   # the independent replay (cbsolve.certificates.certify)
     replayed = sum(k * v for k, v in hist.items())
     if replayed != total:
         raise AssertionError(f"internal error: polished tree replays to {replayed}, "

@@ -30,13 +30,13 @@ import traceback
 
 import numpy as np
 
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.consistency import Query, auto_choice, dfs, get_backend
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
-from cbsolve.scoring import possible_responses
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
+from cbsolve.game.scoring import possible_responses
+from cbsolve.game.variant import Variant
 
 L, D = string.ascii_uppercase, string.digits
 VARIANTS = {

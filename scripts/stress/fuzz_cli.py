@@ -331,8 +331,8 @@ def mutated_files(folder: Path, rng: random.Random, count: int = 12) -> list[Pat
     """A small valid strategy tree and a shipped certificate, then mutations of both: byte
     flips, cuts, deleted or repeated slices, and values swapped for odd JSON."""
     from cbsolve.strategy import evaluate
-    from cbsolve.tree import write_tree
-    from cbsolve.variant import Variant
+    from cbsolve.certificates.tree import write_tree
+    from cbsolve.game.variant import Variant
 
     garbage = folder / "plan-garbage"
     garbage.mkdir(exist_ok=True)

@@ -11,7 +11,7 @@ limit. Every answer must be sound and honest:
 
 * a proved value is T (or a proved "none within the cap" when there is none); an interval
   contains T; no stopped search says "infeasible";
-* every tree replays (:mod:`cbsolve.certify`) to the total the result reports, which is the
+* every tree replays (:mod:`cbsolve.certificates.certify`) to the total the result reports, which is the
   upper end; a tree labelled optimal totals T; a capped search's tree keeps the cap;
 * the status word matches (optimal when proved, else feasible with a tree, unknown without),
   and the stop reason is the one that stopped it (``time`` for a time limit, ``stopped`` for
@@ -46,12 +46,12 @@ from stress_worst_deadlines import (
 )
 
 from cbsolve.bounds import compute_bounds
-from cbsolve.certify import verify
-from cbsolve.deadline import Deadline
+from cbsolve.certificates.certify import verify
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.expected.search import _Search
-from cbsolve.status import Status
-from cbsolve.variant import Variant
+from cbsolve.runtime.status import Status
+from cbsolve.game.variant import Variant
 
 DIGITS = "0123456789AB"
 #: (game, depth cap) pairs for the test suite, each full search well under a second; every

@@ -61,7 +61,7 @@ CALLS = ("worst", "expected", "from-worst", "from-expected", "bounds", "evaluate
 
 
 def variant_of(game: str):
-    from cbsolve.variant import Variant
+    from cbsolve.game.variant import Variant
 
     preset, options = GAMES[game]
     return Variant.from_options(preset, **options)
@@ -69,9 +69,9 @@ def variant_of(game: str):
 
 def position_of(variant):
     """The position after the first code, answered as the code a third of the way in would."""
-    from cbsolve.codes import CodeSpace
-    from cbsolve.feedback import FeedbackLog
-    from cbsolve.scoring import score_against
+    from cbsolve.game.codes import CodeSpace
+    from cbsolve.game.feedback import FeedbackLog
+    from cbsolve.game.scoring import score_against
     from cbsolve.search.position import Position
 
     space = CodeSpace(variant)
@@ -83,7 +83,7 @@ def position_of(variant):
 
 def run_one(call: str, game: str, limit: float) -> dict:
     """The case in this process: wall seconds of the call and how it ended."""
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     variant = variant_of(game)
     start = time.perf_counter()
@@ -205,9 +205,9 @@ def _log40(path: str) -> None:
     """A consistent 20-clue log of 40 digits: no engine counts it in minutes."""
     import random
 
-    from cbsolve.codes import CodeSpace
-    from cbsolve.scoring import score
-    from cbsolve.variant import Variant
+    from cbsolve.game.codes import CodeSpace
+    from cbsolve.game.scoring import score
+    from cbsolve.game.variant import Variant
 
     v = Variant(40, "0123456789", True)
     rng = random.Random(7)

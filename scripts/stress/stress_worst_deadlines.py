@@ -9,7 +9,7 @@ stop flag set from a timer thread (lands within one node), or by a stop request 
 sends); or the bounds command is run with such a time limit. Every answer must be sound:
 
 * a proved value is W; a proved lower bound is <= W, an upper bound >= W;
-* every certificate and every tree the search returns passes :mod:`cbsolve.certify`, and the
+* every certificate and every tree the search returns passes :mod:`cbsolve.certificates.certify`, and the
   certificate proves no more than W;
 * the bounds' interval contains W, and an end labelled by the search is one the verifier
   confirmed.
@@ -28,14 +28,14 @@ import threading
 import time
 from collections import Counter
 
-from cbsolve import deadline as deadlines
+from cbsolve.runtime import deadline as deadlines
 from cbsolve.bounds import compute_bounds
-from cbsolve.certify import verify
-from cbsolve.deadline import Deadline, clear_stop, request_stop
+from cbsolve.certificates.certify import verify
+from cbsolve.runtime.deadline import Deadline, clear_stop, request_stop
 from cbsolve.search.worst import solve_worst
 from cbsolve.search.worst.kernel import _Native
-from cbsolve.status import StopReason
-from cbsolve.variant import Variant
+from cbsolve.runtime.status import StopReason
+from cbsolve.game.variant import Variant
 
 DIGITS = "0123456789AB"
 #: The heavy set: Bulls & Cows 4 of 8..11 distinct, Mastermind 4 x 5..7, black-peg 4x4, 3x5, 5x3

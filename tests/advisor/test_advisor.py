@@ -11,12 +11,12 @@ from cbsolve.advisor import PositionService
 from cbsolve.advisor.choose import choose, guess_rows
 from cbsolve.advisor.opening import opening
 from cbsolve.cli import main
-from cbsolve.codes import CodeSpace
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
+from cbsolve.game.codes import CodeSpace
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
 from cbsolve.strategy.heuristics import SCORED, Chooser
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 MM = Variant.preset("mastermind")
 BC = Variant.preset("bulls-cows")
@@ -250,7 +250,7 @@ def test_cli_partition_time_limit_leaves_out_the_best(capsys):
 
 
 def test_bot_plays_the_objective_it_is_given():
-    from cbsolve.certified import shipped_tree
+    from cbsolve.certificates.certified import shipped_tree
     from cbsolve.play.bot import Bot
 
     for objective in ("worst", "expected"):
@@ -270,7 +270,7 @@ def test_the_openings_needed_interval_is_the_closed_form_bound_of_bounds(variant
     the game where it is higher (as `bounds` answers)."""
     from cbsolve.bounds.adaptive import closed_form_bound
     from cbsolve.bounds.known import atlas_ends
-    from cbsolve.scoring import possible_responses
+    from cbsolve.game.scoring import possible_responses
 
     advice = PositionService(variant).advise(FeedbackLog(variant), strategy="minimax",
                                              objective=objective)
@@ -328,7 +328,7 @@ def test_a_won_game_with_a_contradicting_reply_is_diagnosed():
 def test_an_opening_with_too_many_patterns_lists_none_of_them(monkeypatch):
     # 64 of 26 letters: `next` listed the 1.6 million guess patterns (6 s, past --time-limit 3)
     # only to find their closed forms too costly; their count alone says so
-    from cbsolve import patterns
+    from cbsolve.game import patterns
     from cbsolve.advisor.opening import opening_partition
 
     def listed(variant):

@@ -8,9 +8,9 @@ from testkit import hidden_secret_log
 from cbsolve import Variant, api
 from cbsolve.advisor.counted import CountedPartition
 from cbsolve.consistency import Query, consistent
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
 
 MM1010 = Variant.from_options("mastermind", length=10, digits=10)
 

@@ -10,10 +10,10 @@ from cbsolve.advisor import PositionService, sampled, service
 from cbsolve.advisor.opening import opening_partition, rule_opening
 from cbsolve.advisor.sampled import choose_sampled
 from cbsolve.consistency import native
-from cbsolve.deadline import Deadline, clear_stop, request_stop
-from cbsolve.feedback import FeedbackLog
+from cbsolve.runtime.deadline import Deadline, clear_stop, request_stop
+from cbsolve.game.feedback import FeedbackLog
 from cbsolve.strategy.heuristics import SCORED, Chooser
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 from tests.testkit import consistent_with
 
 LOGIK = Variant.from_options("mastermind", length=5, symbols="12345678", repeats=True)
@@ -120,7 +120,7 @@ def test_openings_too_large_to_compare_get_their_own_partition():
 
 
 def test_service_scores_one_guess_per_symmetry_class_when_they_fit(monkeypatch):
-    from cbsolve import symmetry
+    from cbsolve.game import symmetry
 
     log = FeedbackLog.parse(LOGIK, ["12345:1,1"])
     usual = PositionService(LOGIK).advise(log, strategy="minimax")

@@ -10,10 +10,10 @@ import pytest
 from testkit import run_game
 
 from cbsolve.advisor import PositionService
-from cbsolve.deadline import Deadline, Turns
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline, Turns
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 MM3 = Variant(3, "123", repeats=True)            # Mastermind 3x3: 27 codes
 BC35 = Variant(3, "01234", repeats=False)        # Bulls & Cows 3 of 5: 60 codes
@@ -190,8 +190,8 @@ def test_assist_and_bot_make_one_deadline_a_turn():
 
 def test_beyond_the_estimate_the_review_is_the_proved_bounds_and_regret_says_so():
     import cbsolve as cb
-    from cbsolve.capacity import worst_lower
-    from cbsolve.rule import possible_responses
+    from cbsolve.game.capacity import worst_lower
+    from cbsolve.game.rule import possible_responses
 
     v = Variant(5, "0123456789", repeats=False)          # Bulls & Cows 5/10: 30,240 codes
     r = PositionService(v).review(FeedbackLog(v), "01234", "worst", Deadline(None))

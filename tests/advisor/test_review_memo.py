@@ -7,9 +7,9 @@ import numpy as np
 
 from cbsolve.advisor import PositionService
 from cbsolve.advisor.review_memo import ReviewMemo, load_table
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.variant import Variant
 
 SMALL = Variant(3, "012345", False)      # Bulls & Cows 3/6: no shipped table
 

@@ -6,9 +6,9 @@ import pytest
 
 from cbsolve.advisor import PositionService
 from cbsolve.advisor.tree_optimum import renaming
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.variant import Variant
 
 BC = Variant.preset("bulls-cows")
 

@@ -7,7 +7,7 @@ import pytest
 from cbsolve.analysis import make_cells, run_cell, run_sweep
 from cbsolve.analysis.sweep import family_variant
 from cbsolve.cli import main
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 SMALL = dict(lengths=[2, 3], alphabets=[2, 3, 4], strategies=["minimax", "first", "random"])
 

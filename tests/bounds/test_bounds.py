@@ -20,12 +20,12 @@ from cbsolve.bounds.partition import (
     repeats_class_sizes,
     repeats_poly,
 )
-from cbsolve.capacity import capacity, total_lower, worst_lower
+from cbsolve.game.capacity import capacity, total_lower, worst_lower
 from cbsolve.cli import main
-from cbsolve.codes import CodeSpace
-from cbsolve.patterns import count_patterns, guess_patterns, pattern_code
-from cbsolve.scoring import partition_counts, possible_responses, score_matrix
-from cbsolve.variant import Variant
+from cbsolve.game.codes import CodeSpace
+from cbsolve.game.patterns import count_patterns, guess_patterns, pattern_code
+from cbsolve.game.scoring import partition_counts, possible_responses, score_matrix
+from cbsolve.game.variant import Variant
 
 SYMS = "0123456789"
 
@@ -58,7 +58,7 @@ def test_closed_form_partitions_match_scorer(feedback):
 
 def test_patterns_cover_every_code():
     """Each code has exactly one listed pattern; their number is the partition count."""
-    from cbsolve.patterns import pattern_of
+    from cbsolve.game.patterns import pattern_of
 
     for v in small_variants(4, 6):
         pats = guess_patterns(v)

@@ -13,8 +13,8 @@ from testkit import block_player, every_set_of_marks
 from cbsolve.bounds.balance import balance_total, balance_worst
 from cbsolve.bounds.constructive import CountThenLocate, count_locate_worst
 from cbsolve.bounds.weighing import weigh_worst
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 
 def _balance_by_play(m: int, marks: set[int]) -> tuple[list[int], int]:

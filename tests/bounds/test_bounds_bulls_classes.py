@@ -12,10 +12,10 @@ import pytest
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.adaptive import closed_form_bound
 from cbsolve.bounds.bulls_classes import bulls_class_bound, cows_values, supported
-from cbsolve.capacity import total_lower, worst_lower
-from cbsolve.rule import score
-from cbsolve.scoring import possible_responses
-from cbsolve.variant import Variant
+from cbsolve.game.capacity import total_lower, worst_lower
+from cbsolve.game.rule import score
+from cbsolve.game.scoring import possible_responses
+from cbsolve.game.variant import Variant
 
 SMALL = [(n, d) for n in range(1, 5) for d in range(2, 6) if d ** n <= 625]
 

@@ -10,10 +10,10 @@ import pytest
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.adaptive import scorer_bound
 from cbsolve.bounds.bulls_only import first_class, pair_class, supported, two_level_bound
-from cbsolve.deadline import Deadline
-from cbsolve.rule import score
-from cbsolve.scoring import possible_responses
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.rule import score
+from cbsolve.game.scoring import possible_responses
+from cbsolve.game.variant import Variant
 
 
 def bulls_game(n: int, d: int) -> Variant:

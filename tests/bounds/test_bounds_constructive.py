@@ -20,8 +20,8 @@ from cbsolve.bounds.constructive import (
 from cbsolve.bounds.constructive_distinct import SetThenPlace, set_place_total, set_place_worst
 from cbsolve.bounds.constructive_expected import constructive_total, count_locate_total
 from cbsolve.bounds.regions import split_locate_worst
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 
 def play(variant: Variant, secret: tuple[int, ...]) -> list[tuple[int, ...]]:

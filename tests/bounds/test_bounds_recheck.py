@@ -15,7 +15,7 @@ from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.recheck import check_result
 from cbsolve.search import expected as expected_search
 from cbsolve.search import worst as worst_search
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 GAME = Variant(4, "012345", False)      # 360 secrets; the cheap methods leave both open
 
@@ -110,7 +110,7 @@ def test_missing_certificate_leaves_only_the_tree(honest):
 
 
 def test_a_certificate_check_out_of_time_leaves_the_lower_end_unconfirmed(honest):
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     w, _ = honest
     checked = check_result(GAME, w, Deadline(0.0))

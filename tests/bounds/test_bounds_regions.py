@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.constructive import count_locate_worst
 from cbsolve.bounds.regions import SplitThenLocate, split_locate_total, split_locate_worst
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 
 def play(variant: Variant, secret: tuple[int, ...]) -> list[tuple[int, ...]]:

@@ -10,8 +10,8 @@ import pytest
 from cbsolve.bounds import small_regions as sr
 from cbsolve.bounds.constructive import _locate_exact
 from cbsolve.bounds.regions import SplitThenLocate, split_locate_worst
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 
 def _vectors(sizes):

@@ -21,8 +21,8 @@ from cbsolve.bounds.weighing import (
     weigh_total,
     weigh_worst,
 )
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 
 def test_two_unknowns_worst_is_the_largest_played_cost():

@@ -8,10 +8,10 @@ import pytest
 
 from cbsolve.bounds.known import Known, apply, heuristic_upper, known_interval
 from cbsolve.cli import main
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search import SearchResult
-from cbsolve.status import Status
-from cbsolve.variant import Variant
+from cbsolve.runtime.status import Status
+from cbsolve.game.variant import Variant
 
 #: Bulls & Cows 4 of 8: no tree ships for it, and the constructions prove 16 at most.
 FOUR = Variant(4, "01234567", repeats=False)
@@ -88,7 +88,7 @@ def test_ctrl_c_in_the_heuristic_leaves_the_report_to_the_search(monkeypatch):
     KeyboardInterrupt (a library caller's) is raised as it came."""
     import cbsolve as cb
     from cbsolve import strategy
-    from cbsolve.deadline import clear_stop, request_stop
+    from cbsolve.runtime.deadline import clear_stop, request_stop
 
     def ctrl_c(*args, stop=True, **kwargs):
         if stop:
@@ -113,7 +113,7 @@ def test_ctrl_c_in_the_heuristic_leaves_the_report_to_the_search(monkeypatch):
 def test_where_the_heuristic_does_not_fit_first_gives_the_upper_end(objective, monkeypatch):
     # Bulls & Cows 6/10 under `optimal --time-limit 50`: minimax (15 s estimated) did not fit
     # its share and the upper end stayed "?", while `bounds` proved 13 with `first` (3 s)
-    from cbsolve import time_policy
+    from cbsolve.runtime import time_policy
     from cbsolve.strategy import evaluate
 
     monkeypatch.setattr(time_policy, "HEURISTIC_SECONDS_PER_SECRET", 1e6)
@@ -167,7 +167,7 @@ def test_optimal_starts_from_the_fast_proved_ends_under_the_same_deadline(game, 
     # machine however slow (the deadline in clock reads: spent, nearly spent, enough for the
     # closed forms only, enough for more; on Bulls & Cows 4 of 8, its heuristic cut at each
     # step)
-    from cbsolve import time_policy
+    from cbsolve.runtime import time_policy
     from cbsolve.bounds import compute_bounds
 
     variant = GAMES[game]

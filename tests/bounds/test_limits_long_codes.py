@@ -13,8 +13,8 @@ import sys
 import pytest
 
 from cbsolve.bounds import compute_bounds
-from cbsolve.deadline import Deadline
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.variant import Variant
 
 #: Address space a run may use (the contract's cap on resident memory is 2 GB; a NumPy and
 #: OpenMP process reserves more address space than it touches).
@@ -46,7 +46,7 @@ def test_bounds_on_long_codes_answers_under_a_memory_cap(args, limit):
 def test_symmetry_of_long_codes_comes_from_column_classes():
     """A heuristic over 14 positions starts without listing position maps (the evaluation's
     first node scores the five first-guess patterns' classes, not 87 billion maps)."""
-    from cbsolve.symmetry import Symmetry
+    from cbsolve.game.symmetry import Symmetry
 
     sym = Symmetry(Variant(14, "01", repeats=True))
     assert not sym._listed

@@ -5,8 +5,8 @@ from cbsolve import Variant
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.adaptive import scorer_bound
 from cbsolve.bounds.second_level import second_level_bound
-from cbsolve.deadline import Deadline
-from cbsolve.scoring import possible_responses
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.scoring import possible_responses
 
 
 @pytest.mark.parametrize("variant", [

@@ -9,10 +9,10 @@ import pytest
 
 from cbsolve.bounds.static import collisions, counting_lower, separates, solve_static
 from cbsolve.cli import main
-from cbsolve.codes import CodeSpace
-from cbsolve.deadline import Deadline
-from cbsolve.scoring import score_matrix
-from cbsolve.variant import Variant
+from cbsolve.game.codes import CodeSpace
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.scoring import score_matrix
+from cbsolve.game.variant import Variant
 
 
 def exhaustive_static(variant: Variant) -> int:

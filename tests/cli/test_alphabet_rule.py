@@ -2,7 +2,7 @@
 import pytest
 
 from cbsolve.cli import main
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 @pytest.mark.parametrize("preset, digits, symbols", [

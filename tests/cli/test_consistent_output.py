@@ -11,9 +11,9 @@ import pytest
 
 from cbsolve.cli import main
 from cbsolve.consistency.native import consistent_indices
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 ENTRIES = ["0123:1,2", "4567:0,1"]
 

@@ -174,9 +174,9 @@ def _eight_of_ten_log() -> list[str]:
     """Three replies on Bulls & Cows 8/10 from one secret: the heuristic scores 1,814,400
     codes against tens of thousands of candidates (over 30 s here; 7/10, which this test used
     until the kernels got faster, now finishes in under 3 s)."""
-    from cbsolve.codes import CodeSpace
-    from cbsolve.rule import score
-    from cbsolve.variant import Variant
+    from cbsolve.game.codes import CodeSpace
+    from cbsolve.game.rule import score
+    from cbsolve.game.variant import Variant
 
     v = Variant.from_options(None, length=8, digits=10)
     space = CodeSpace(v)

@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 from cbsolve.cli import main
-from cbsolve.deadline import Deadline, request_stop
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline, request_stop
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,7 +103,7 @@ def test_the_native_search_stops_on_the_stop_request(tmp_path):
     """The depth-first search polls its stop flag every 256 nodes; a stop request (Ctrl-C)
     now sets it, so an untimed count ends, reported as interrupted (never as a time limit)."""
     from cbsolve.consistency import dfs
-    from cbsolve.deadline import request_stop
+    from cbsolve.runtime.deadline import request_stop
 
     log = _hard(tmp_path)
     threading.Timer(0.3, request_stop).start()
@@ -113,8 +113,8 @@ def test_the_native_search_stops_on_the_stop_request(tmp_path):
 
 def test_the_local_search_stops_on_the_stop_request(tmp_path):
     from cbsolve.consistency.portfolio import LocalSearch
-    from cbsolve.deadline import request_stop
-    from cbsolve.status import StopReason
+    from cbsolve.runtime.deadline import request_stop
+    from cbsolve.runtime.status import StopReason
 
     ls = LocalSearch(_hard(tmp_path), seed=1)
     threading.Timer(0.3, request_stop).start()
@@ -141,8 +141,8 @@ def test_static_greedy_bound_stops_at_the_deadline_with_a_separating_set():
     """`static --time-limit 2` took 41 s: the greedy upper bound scored every guess at every
     step before the limit was ever looked at."""
     from cbsolve.bounds.static import greedy_separating_set, separates
-    from cbsolve.codes import CodeSpace
-    from cbsolve.scoring import pack
+    from cbsolve.game.codes import CodeSpace
+    from cbsolve.game.scoring import pack
 
     v = Variant(4, "0123456", False)
     codes = CodeSpace(v).codes
@@ -170,7 +170,7 @@ def test_assist_replays_a_log_without_solving_after_each_entry(monkeypatch):
 def test_no_time_limit_with_an_inner_budget_hit_is_reported_not_a_crash(capsys, monkeypatch):
     """`--time-limit 0` crashed with "unsupported format string passed to NoneType" once an
     inner budget ran out."""
-    from cbsolve import time_policy
+    from cbsolve.runtime import time_policy
 
     monkeypatch.setattr(time_policy, "UNTIMED_COUNT_SECONDS", 0.05)
     code, out, err = run(capsys, "consistent", "--length", "12", "--repeats",
@@ -186,9 +186,9 @@ def test_approximate_counting_gets_its_share_of_the_time(monkeypatch):
     deadline on a fake clock that only the exact counter advances (it runs out of all the time it
     is given), ApproxMC is still given its share of the whole (time_policy.APPROX_SHARE): what
     the split decided, not how long anything took on this machine."""
-    from cbsolve import time_policy
+    from cbsolve.runtime import time_policy
     from cbsolve.consistency import Query, answer, consistent
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     now = [0.0]
 

@@ -203,10 +203,10 @@ def test_a_stopped_search_reports_the_best_known_upper_end_and_its_tree(capsys):
 
 def test_the_known_interval_without_a_time_limit_is_the_shipped_trees():
     from cbsolve.bounds.known import apply, known_interval
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
     from cbsolve.search import SearchResult
-    from cbsolve.status import Status
-    from cbsolve.variant import Variant
+    from cbsolve.runtime.status import Status
+    from cbsolve.game.variant import Variant
 
     logik = Variant.from_options("mastermind", length=5, digits=8)
     known = known_interval(logik, "worst", Deadline(None), None, "all")

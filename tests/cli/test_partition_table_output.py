@@ -8,9 +8,9 @@ import pytest
 from cbsolve.api import partition_table
 from cbsolve.cli import partition as face
 from cbsolve.cli._budget import TimeLimit
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.variant import Variant
 
 LOG = ["0123:1,1"]          # Bulls & Cows: 720 secrets, 20 guesses up to symmetry
 

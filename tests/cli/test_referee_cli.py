@@ -85,7 +85,7 @@ def test_a_broken_or_silent_bot_is_killed_at_the_end_not_waited_for():
     import signal
 
     from cbsolve.play.referee import BotCannotStart, BotProcess, bot_argv, close_all, match
-    from cbsolve.variant import Variant
+    from cbsolve.game.variant import Variant
 
     v = Variant.preset("mastermind")
     chatty = BotProcess(["yes"], name="yes")

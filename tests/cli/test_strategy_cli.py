@@ -4,8 +4,8 @@ import json
 import pytest
 
 from cbsolve.cli import main
-from cbsolve.tree import histogram_of, read_tree
-from cbsolve.variant import Variant
+from cbsolve.certificates.tree import histogram_of, read_tree
+from cbsolve.game.variant import Variant
 
 
 def run(capsys, *args):
@@ -51,7 +51,7 @@ def test_evaluate_time_limit_reports_how_far_it_got(capsys):
 
 
 def test_evaluate_time_limit_ends_a_sample_with_the_secrets_played(capsys, monkeypatch):
-    from cbsolve import deadline
+    from cbsolve.runtime import deadline
 
     checks = {"n": 0}
 

@@ -14,11 +14,11 @@ from testkit import logs
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.backends import SatBackend
 from cbsolve.consistency.sat import CARD_ENCODINGS, FALSE, TRUE, SatOptions, SatSession
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.errors import UnknownName
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 
 def native_set(log: FeedbackLog) -> list[str]:

@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 from testkit import brute_force_codes, variants
 
 import cbsolve as cb
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.consistency.closed_form import zero_reply_count
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
 
 
 @settings(max_examples=150, deadline=None)

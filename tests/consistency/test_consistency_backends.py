@@ -10,15 +10,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.consistency import Query, consistent, get_backend
 from cbsolve.consistency.backends import CpSatBackend, SatBackend
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
-from cbsolve.scoring import possible_responses
-from cbsolve.status import Status
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
+from cbsolve.game.scoring import possible_responses
+from cbsolve.runtime.status import Status
+from cbsolve.game.variant import Variant
 
 SOLVERS = {
     "sat-pure": lambda: SatBackend(suffix_budget=1),     # every secret from a SAT call
@@ -213,7 +213,7 @@ def test_an_enumeration_out_of_its_share_leaves_the_count_to_ganak(monkeypatch, 
     inconsistent log inconsistent. It was skipped when enumeration had found nothing."""
     import pyganak  # noqa: F401  (a declared dependency)
 
-    from cbsolve import time_policy
+    from cbsolve.runtime import time_policy
 
     monkeypatch.setattr(time_policy, "ENUMERATE_SHARE", 0.0)
     log = FeedbackLog.parse(Variant.preset("bulls-cows"), entries)
@@ -248,7 +248,7 @@ def test_approximate_count_is_labelled():
 def _probes(monkeypatch, seconds: float) -> None:
     """``auto``'s probes all get ``seconds`` (time_policy): the decision is then the search's
     answer within a given budget, not the speed of the machine the test runs on."""
-    from cbsolve import time_policy
+    from cbsolve.runtime import time_policy
 
     for name in ("PROBE_SECONDS", "FIND_PROBE_SECONDS", "FIND_PROBE_SMALL_SECONDS"):
         monkeypatch.setattr(time_policy, name, seconds)

@@ -8,14 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from testkit import variant_and_log
 
-from cbsolve import CodeSpace, Variant, time_policy
+from cbsolve import CodeSpace, Variant
+from cbsolve.runtime import time_policy
 from cbsolve.consistency import Query, auto_choice, consistent, dfs, dfs_answer, plan
 from cbsolve.consistency.backends import NativeBackend
 from cbsolve.consistency.native import consistent_indices
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog, random_log
-from cbsolve.rule import score
-from cbsolve.status import Status, StopReason
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog, random_log
+from cbsolve.game.rule import score
+from cbsolve.runtime.status import Status, StopReason
 
 
 def rescore(log, codes):

@@ -12,9 +12,9 @@ from cbsolve import CodeSpace, Variant
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.native import consistent_indices
 from cbsolve.consistency.neighbours import MoveTable, local_neighbours, neighbour_codes
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog, random_log
-from cbsolve.rule import score
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog, random_log
+from cbsolve.game.rule import score
 
 
 @settings(max_examples=150, deadline=None)

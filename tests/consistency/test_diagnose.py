@@ -11,16 +11,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cbsolve.cli import main
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.consistency import Query, consistent, diagnose
 from cbsolve.consistency.diagnose import conflict_search, corrections
 from cbsolve.consistency.lies import consistent_with_lies
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import Feedback, FeedbackLog
-from cbsolve.rule import score
-from cbsolve.scoring import possible_responses
-from cbsolve.status import Status
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import Feedback, FeedbackLog
+from cbsolve.game.rule import score
+from cbsolve.game.scoring import possible_responses
+from cbsolve.runtime.status import Status
+from cbsolve.game.variant import Variant
 
 BACKENDS = ["native", "sat", "cpsat"]
 #: Mastermind 16x6, 13 entries, one guess answered twice (also a row of
@@ -183,7 +183,7 @@ def test_a_deletion_test_the_search_finds_hard_goes_to_sat(monkeypatch):
     test to SAT, one SAT call after each of its tries, and the conflict is still proved."""
     from cbsolve.consistency import diagnose as diagnosis
     from cbsolve.consistency.sat import SatSession
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     log = FeedbackLog.from_file(Variant(16, "123456", True), ONE_GUESS_TWICE)
     assert conflict_search(log, "native", deadline=Deadline.from_limit(20)) == ([6, 7], True)
@@ -287,7 +287,7 @@ def bulls_overflow_log(seed: int = 0) -> tuple[FeedbackLog, list[int]]:
     that differ at every position (digit + 0, 1, 2), whose bulls are raised to add up to 41:
     at most 40 positions can match one of them. Totals stay true. Returns the log and the
     numbers of the three doctored entries."""
-    from cbsolve.feedback import random_log
+    from cbsolve.game.feedback import random_log
 
     v = Variant(40, string.digits, True)
     log, secret = random_log(v, 20, seed)
@@ -310,7 +310,7 @@ def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict(monkeypatc
     10 s, scripts/stress/audit_inconsistent.py); CP-SAT proves it in 0.2 s. The conflict comes from
     CP-SAT's deletion tests, whose unknown answers (a hard find-one on 22 clues) wait for a
     later pass on a smaller set; checked here: inconsistent, and each entry needed."""
-    from cbsolve import time_policy
+    from cbsolve.runtime import time_policy
     from cbsolve.consistency import auto_choice
     from cbsolve.consistency.solve import _proved_none_first
 

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 from pysat.solvers import Solver
 
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.blocks import Completions, suffix_length
 from cbsolve.consistency.counting import cnf_of
 from cbsolve.consistency.sat import FALSE, TRUE, SatSession
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.variant import Variant
 
 
 @pytest.mark.parametrize("n, top, low", [(1, 1, 1), (4, 2, 1), (5, 5, 1), (6, 3, 3), (5, 6, 1)])
@@ -89,7 +89,7 @@ def test_completions_list_every_code_with_the_prefix(variant):
 
 def test_near_uniform_sampling_in_a_huge_space_is_labelled_and_rescored():
     pytest.importorskip("pycmsgen")
-    from cbsolve.rule import score
+    from cbsolve.game.rule import score
 
     v = Variant(30, string.ascii_uppercase, True)
     log = FeedbackLog.parse(v, ["ABCDEFGHIJKLMNOPQRSTUVWXYZABCD:3,5"])
@@ -105,8 +105,8 @@ def test_near_uniform_sampling_in_a_huge_space_is_labelled_and_rescored():
 def test_local_neighbours_are_consistent_codes_of_the_variant(variant):
     from cbsolve.consistency.native import consistent_indices
     from cbsolve.consistency.neighbours import local_neighbours, neighbour_codes
-    from cbsolve.feedback import FeedbackLog
-    from cbsolve.rule import score
+    from cbsolve.game.feedback import FeedbackLog
+    from cbsolve.game.rule import score
 
     rng = np.random.default_rng(7)
     space = CodeSpace(variant)

@@ -7,9 +7,9 @@ from testkit import consistent_with, variant_and_log
 
 from cbsolve import Variant
 from cbsolve.consistency import native
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
-from cbsolve.scoring import filter_mask
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.scoring import filter_mask
 
 
 def reference(log: FeedbackLog) -> np.ndarray:

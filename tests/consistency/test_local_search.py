@@ -17,8 +17,8 @@ from testkit import brute_force_consistent, consistent_with, hidden_secret_log, 
 
 from cbsolve._native import local_search
 from cbsolve.consistency.portfolio import WILD, LocalSearch, LocalSearchOptions
-from cbsolve.feedback import FeedbackLog
-from cbsolve.variant import Variant
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.variant import Variant
 
 
 def arrays(log: FeedbackLog):

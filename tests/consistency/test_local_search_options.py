@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from testkit import consistent_with, hidden_secret_log, is_code, logs
 
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.consistency.portfolio import LocalSearch
-from cbsolve.feedback import FeedbackLog
-from cbsolve.variant import Variant
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.variant import Variant
 
 
 def counts(code, d: int) -> list[int]:

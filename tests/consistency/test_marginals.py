@@ -13,7 +13,7 @@ from cbsolve import Variant
 from cbsolve.consistency.count_vectors import count_vectors
 from cbsolve.consistency.marginals import _leave_one_out, marginals
 from cbsolve.consistency.native import consistent_indices
-from cbsolve.feedback import random_log
+from cbsolve.game.feedback import random_log
 
 
 def consistent_codes(log):
@@ -126,7 +126,7 @@ def test_pinned_counts_keep_cpsat_solution_set(log):
     """The count-vector bounds are redundant: CP-SAT with them lists exactly the filter's set."""
     from cbsolve.consistency.count_vectors import pin_counts
     from cbsolve.consistency.cpsat import CpSatOracle, model_for
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     cm = model_for(log)
     pin_counts(cm, log)
@@ -160,7 +160,7 @@ def test_belief_guided_cpsat_lists_the_same_set(log):
     """The branching order from the marginals changes CP-SAT's path, never its answers: with
     one count vector pinned and the guide on, CP-SAT lists exactly the filter's set."""
     from cbsolve.consistency import cpsat
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     vecs = count_vectors(log)
     if not vecs or len(vecs) != 1:
@@ -175,7 +175,7 @@ def test_belief_guided_cpsat_lists_the_same_set(log):
 
 def test_guide_is_used_when_one_count_vector_is_left():
     from cbsolve.consistency import cpsat
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     v = Variant(8, "0123", True)
     log, secret = random_log(v, 10, seed=2)

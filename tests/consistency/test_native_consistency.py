@@ -6,9 +6,9 @@ from testkit import brute_force_consistent, variants
 
 from cbsolve import CodeSpace, Variant
 from cbsolve.consistency import Query, consistent
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
-from cbsolve.status import Status
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
+from cbsolve.runtime.status import Status
 
 
 @st.composite

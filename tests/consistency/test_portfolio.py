@@ -15,11 +15,11 @@ from testkit import consistent_with, hidden_secret_log, logs
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.backends import CpSatBackend
 from cbsolve.consistency.portfolio import PortfolioOracle, PortfolioShape
-from cbsolve.deadline import Deadline, clear_stop, request_stop
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
-from cbsolve.status import Status
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline, clear_stop, request_stop
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
+from cbsolve.runtime.status import Status
+from cbsolve.game.variant import Variant
 
 SHAPES = {   # the default, race from the start, burst then CP-SAT alone
     "default": PortfolioShape(),

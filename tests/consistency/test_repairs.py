@@ -10,9 +10,9 @@ from testkit import variant_and_log
 from cbsolve.cli import main
 from cbsolve.consistency.native import consistent_indices
 from cbsolve.consistency.repairs import single_repairs_enumerated
-from cbsolve.feedback import FeedbackLog
-from cbsolve.scoring import possible_responses
-from cbsolve.variant import Variant
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.scoring import possible_responses
+from cbsolve.game.variant import Variant
 
 
 def changed(log, k, bulls, cows):
@@ -71,8 +71,8 @@ def _mis_scored_12_of_20(seed: int, clues: int):
     codes, beyond the filter) whose middle reply is mis-scored by one cow."""
     import random
 
-    from cbsolve.codes import CodeSpace
-    from cbsolve.rule import score
+    from cbsolve.game.codes import CodeSpace
+    from cbsolve.game.rule import score
 
     v = Variant(12, "ABCDEFGHIJKLMNOPQRST", repeats=False)
     space, rng = CodeSpace(v), random.Random(seed)
@@ -96,8 +96,8 @@ def test_beyond_the_filter_every_fitting_score_is_counted_within_the_deadline():
     from cbsolve.consistency import dfs
     from cbsolve.consistency.diagnose import _counting_engine
     from cbsolve.consistency.repairs import _with_reply, single_repairs_counted
-    from cbsolve.deadline import Deadline
-    from cbsolve.rule import score
+    from cbsolve.runtime.deadline import Deadline
+    from cbsolve.game.rule import score
 
     log, secret = _mis_scored_12_of_20(6, 10)
     assert not dfs.first(log).codes.shape[0]                   # inconsistent
@@ -122,7 +122,7 @@ def test_beyond_the_filter_what_the_deadline_cut_is_labelled():
     """An expired deadline examines nothing and says so; the CLI under a short limit labels
     every count it could not finish "at least" (``secrets`` null, ``secrets_exact`` false)."""
     from cbsolve.consistency.diagnose import single_repairs
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     log, _ = _mis_scored_12_of_20(6, 10)
     found, notes = single_repairs(log, [4, 5, 6, 7, 8], "native", Deadline(0))
@@ -148,7 +148,7 @@ def test_every_option_listed_repairs_the_log_with_the_fewest_changes(log):
     import numpy as np
 
     from cbsolve.consistency import Query, consistent
-    from cbsolve.rule import score as rule_score
+    from cbsolve.game.rule import score as rule_score
 
     if not len(log) or consistent_indices(log).size:
         return

@@ -10,10 +10,10 @@ import pytest
 from cbsolve.consistency import Query, get_backend
 from cbsolve.consistency.counting import _run, ganak_count
 from cbsolve.consistency.sat import BuildStopped, session_for
-from cbsolve.deadline import UNLIMITED, Deadline, request_stop
-from cbsolve.feedback import random_log
-from cbsolve.status import Status
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import UNLIMITED, Deadline, request_stop
+from cbsolve.game.feedback import random_log
+from cbsolve.runtime.status import Status
+from cbsolve.game.variant import Variant
 
 
 def hard_log():

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cbsolve as cb
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "trees"
 #: The profiles of fuzzkit (no per-example deadline, no health check on slow draws): one test

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cbsolve as cb
-from cbsolve.codes import CodeSpace
-from cbsolve.feedback import FeedbackLog, read_reply
+from cbsolve.game.codes import CodeSpace
+from cbsolve.game.feedback import FeedbackLog, read_reply
 
 CONTRACT = settings(fuzzkit.CONTRACT, max_examples=DEFAULT_EXAMPLES * 2)
 CAMPAIGN = settings(fuzzkit.CAMPAIGN, max_examples=CAMPAIGN_EXAMPLES * 2)

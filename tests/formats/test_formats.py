@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from cbsolve.certify import load, measure_tree, verify
+from cbsolve.certificates.certify import load, measure_tree, verify
 from cbsolve.cli import main
 from cbsolve.formats import FORMATS, FormatError, read_document, write_document
 from cbsolve.strategy import evaluate
-from cbsolve.tree import iter_nodes, make_tree
-from cbsolve.variant import Variant
+from cbsolve.certificates.tree import iter_nodes, make_tree
+from cbsolve.game.variant import Variant
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "trees"
 MODELS = Path(__file__).resolve().parents[2] / "models"

@@ -170,7 +170,7 @@ def test_bad_options_are_cbsolve_errors(bad):
 
 
 def test_regret_is_exact_or_not_computed_never_the_slow_heuristic():
-    from cbsolve.feedback import FeedbackLog
+    from cbsolve.game.feedback import FeedbackLog
     from cbsolve.integrations.oracle import Count, move_regret
 
     v = cb.Variant.from_options(**BC3)

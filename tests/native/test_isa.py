@@ -1,4 +1,4 @@
-"""Every instruction-set path of the kernels (cbsolve.isa: AVX-512, AVX2, the portable baseline)
+"""Every instruction-set path of the kernels (cbsolve.runtime.isa: AVX-512, AVX2, the portable baseline)
 gives the same results: scoring, strategy choices and evaluations, both exact searches. Each
 path is compared with the baseline on the same random inputs; the baseline itself is checked
 against the NumPy reference by tests/test_scoring.py and tests/test_strategy*.py."""
@@ -7,13 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cbsolve import isa, scoring
-from cbsolve.codes import CodeSpace
+from cbsolve.game import scoring
+from cbsolve.runtime import isa
+from cbsolve.game.codes import CodeSpace
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst
 from cbsolve.strategy import evaluation
 from cbsolve.strategy.heuristics import Chooser
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 FAST = [p for p in isa.available() if p != "scalar"]
 # One word of each kind (the AVX2 four-at-a-time replies), two position words (9 positions), a

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 GAME = Variant.preset("mastermind")   # 1296 codes: one top scan is 1.7M pairs
 

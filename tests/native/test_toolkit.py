@@ -7,9 +7,9 @@ import importlib
 import numpy as np
 import pytest
 
-from cbsolve.deadline import Deadline
-from cbsolve.status import Status, StopReason
-from cbsolve.variant import Variant
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.runtime.status import Status, StopReason
+from cbsolve.game.variant import Variant
 
 KERNELS = ("dfs", "local_search", "search_worst", "search_expected", "streaming")
 
@@ -46,7 +46,7 @@ def test_the_worst_case_search_reports_progress_by_name():
 def test_a_stopped_local_search_says_so():
     """A stop flag set before the call: the kernel's first poll sees it."""
     from cbsolve.consistency.portfolio import LocalSearch
-    from cbsolve.feedback import FeedbackLog
+    from cbsolve.game.feedback import FeedbackLog
 
     log = FeedbackLog.parse(Variant.preset("mastermind"), ["1122:1,1", "3456:0,2"])
     r = LocalSearch(log).run(None, stop=np.ones(1, np.int32), want=10**6)
@@ -63,10 +63,10 @@ GAMES = [Variant(3, "01234", repeats=False), Variant(3, "0123", repeats=True),
 @pytest.mark.parametrize("variant", GAMES, ids=lambda v: v.describe())
 def test_the_native_stabiliser_matches_the_python_reference(variant):
     """toolkit_symmetry.hpp (through the worst-case kernel) keeps exactly the orbit
-    representatives of cbsolve.symmetry on random histories of up to three guesses."""
-    from cbsolve.codes import CodeSpace
+    representatives of cbsolve.game.symmetry on random histories of up to three guesses."""
+    from cbsolve.game.codes import CodeSpace
     from cbsolve.search.worst.kernel import _Native
-    from cbsolve.symmetry import Symmetry
+    from cbsolve.game.symmetry import Symmetry
 
     native, sym, space = _Native(variant, "all", {}, workers=1), Symmetry(variant), CodeSpace(variant)
     rng = np.random.default_rng(11)
@@ -137,7 +137,7 @@ def test_a_time_limit_and_a_stop_request_reach_the_result_as_such():
     expected-case search's the kernel's own; a stop request (Ctrl-C) is "interrupted"."""
     import threading
 
-    from cbsolve.deadline import clear_stop, request_stop
+    from cbsolve.runtime.deadline import clear_stop, request_stop
     from cbsolve.search import SearchInterrupted
     from cbsolve.search.expected import solve_expected
     from cbsolve.search.worst import solve_worst
@@ -166,8 +166,8 @@ def test_a_time_limit_and_a_stop_request_reach_the_result_as_such():
 def test_the_replies_given_to_the_worst_kernel_are_those_of_the_matrix(variant):
     """The kernel once read the occurring replies off its n^2 matrix (0.6 s on Logik 5x8);
     scoring.possible_responses is what it is now given, so both must agree."""
-    from cbsolve.codes import CodeSpace
-    from cbsolve.scoring import possible_responses, score_matrix
+    from cbsolve.game.codes import CodeSpace
+    from cbsolve.game.scoring import possible_responses, score_matrix
 
     codes = CodeSpace(variant).codes
     occurring = set(np.unique(score_matrix(variant, codes, codes)).tolist())
@@ -178,8 +178,8 @@ def test_the_replies_given_to_the_worst_kernel_are_those_of_the_matrix(variant):
 def test_the_worst_kernel_refuses_a_reply_outside_the_slots():
     from cbsolve._native.search_worst import WorstSearch
 
-    from cbsolve.codes import CodeSpace
-    from cbsolve.scoring import score_matrix
+    from cbsolve.game.codes import CodeSpace
+    from cbsolve.game.scoring import score_matrix
 
     v = Variant(3, "0123", True)
     codes = CodeSpace(v).codes

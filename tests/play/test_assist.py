@@ -6,14 +6,14 @@ import sys
 import pytest
 
 from cbsolve.cli import main
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.consistency.native import consistent_indices
 from cbsolve.play.assistant import MODELS, Assistant, AssistSession, find_tree
 from cbsolve.play.inputs import Console
-from cbsolve.rule import score
+from cbsolve.game.rule import score
 from cbsolve.search.position import Position, solve_from
-from cbsolve.tree import InvalidTree
-from cbsolve.variant import Variant
+from cbsolve.certificates.tree import InvalidTree
+from cbsolve.game.variant import Variant
 
 BC = Variant.preset("bulls-cows")
 MM = Variant.preset("mastermind")

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from cbsolve.cli import main as cli_main
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.play.bot import Bot, serve
 from cbsolve.play.referee import BotProcess, LocalBot, match
-from cbsolve.rule import score
-from cbsolve.variant import Variant
+from cbsolve.game.rule import score
+from cbsolve.game.variant import Variant
 
 BC = Variant.preset("bulls-cows")
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,7 +175,7 @@ def test_the_first_answers_budget_bounds_the_warm_up():
     """``first_deadline`` (``cbsolve bot``: from the process's start) bounds the warm-up: an
     expired one leaves the replies to the opening uncomputed, the opening still answered; a
     budget without limit precomputes every reply."""
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
     from cbsolve.play import engine
 
     v = Variant(3, "012345", repeats=True)        # a game no other test warms up

@@ -12,11 +12,11 @@ from cbsolve.advisor import PositionService
 from cbsolve.advisor.heuristic_cost import HeuristicCosts
 from cbsolve.cli import main
 from cbsolve.consistency.native import consistent_indices
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
 from cbsolve.play.coach import Coach, describe, record
 from cbsolve.strategy import evaluate
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 MM = Variant.preset("mastermind")
 NO_LIMIT = Deadline(None)
@@ -97,7 +97,7 @@ def optimum_from(entries, objective):
 def guess_then_optimum(entries, guess, objective):
     """(total, worst) of ``guess`` then the optimum in each of its reply classes, each class
     solved as a position of its own."""
-    from cbsolve.scoring import score_against
+    from cbsolve.game.scoring import score_against
 
     log = FeedbackLog.parse(MM, entries)
     cands = consistent_indices(log)
@@ -190,7 +190,7 @@ def test_cli_assist_reports_the_exact_review(capsys, monkeypatch):
 
 
 def test_a_stop_request_ends_the_exact_review():
-    from cbsolve.deadline import clear_stop, request_stop
+    from cbsolve.runtime.deadline import clear_stop, request_stop
 
     request_stop()
     try:

@@ -14,11 +14,11 @@ import pytest
 from testkit import brute_force_codes
 
 import cbsolve as cb
-from cbsolve.certified import shipped_tree
+from cbsolve.certificates.certified import shipped_tree
 from cbsolve.cli import main
-from cbsolve.feedback import FeedbackLog
+from cbsolve.game.feedback import FeedbackLog
 from cbsolve.play.hosts import host_reply
-from cbsolve.rule import score
+from cbsolve.game.rule import score
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = cb.Variant(3, "012", repeats=True)           # 27 codes: exhaustive minimax is quick

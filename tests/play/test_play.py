@@ -12,17 +12,17 @@ from hypothesis import strategies as st
 from testkit import run_game
 
 from cbsolve.cli import main
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.consistency.native import consistent_indices
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.errors import InconsistentLog, InvalidFeedback
-from cbsolve.feedback import FeedbackLog
+from cbsolve.game.feedback import FeedbackLog
 from cbsolve.play.engine import Guesser, Host
 from cbsolve.play.inputs import Console, parse_reply
 from cbsolve.play.terminal import Game
-from cbsolve.rule import score
-from cbsolve.scoring import possible_responses
-from cbsolve.variant import Variant
+from cbsolve.game.rule import score
+from cbsolve.game.scoring import possible_responses
+from cbsolve.game.variant import Variant
 
 BC = Variant.preset("bulls-cows")
 SMALL = [Variant(3, "012345", repeats=False), Variant.preset("mastermind"),
@@ -372,7 +372,7 @@ def test_hosting_beyond_the_filter_always_guesses_a_code(monkeypatch):
     when the draw's count took its time; it asked "Score for None" and ended with an error);
     a turn whose search finds nothing in time says so and lets the player undo, quit or retry."""
     from cbsolve.play import engine
-    from cbsolve.variant import Variant
+    from cbsolve.game.variant import Variant
 
     big = Variant(12, "ABCDEFGHIJKLMNOPQRST", repeats=False)
     result, out = run_game(["1,5"] * 3, variant=big, mode="host", seed=1, time_limit=2)

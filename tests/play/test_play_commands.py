@@ -7,13 +7,13 @@ import sys
 
 from testkit import run_game
 
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.consistency.native import consistent_indices
 from cbsolve.play.assistant import Assistant, AssistSession
 from cbsolve.play.inputs import Console
-from cbsolve.rule import score
+from cbsolve.game.rule import score
 from cbsolve.strategy import choose_next
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 BC = Variant.preset("bulls-cows")
 MM = Variant.preset("mastermind")
@@ -37,7 +37,7 @@ def test_undo_at_any_prompt_and_any_depth():
 
 def test_hint_gives_what_your_guesses_leave_and_the_advice_of_next():
     result, out = run_game(["0123", "hint", "quit"], variant=BC, mode="guess", secret="4567")
-    from cbsolve.feedback import FeedbackLog
+    from cbsolve.game.feedback import FeedbackLog
 
     log = FeedbackLog.parse(BC, ["0123:0,0"])
     advice = choose_next(log, "minimax")
@@ -61,7 +61,7 @@ def test_a_confirmed_reply_is_never_suggested_again_and_the_mistyped_one_is_name
     secret = CodeSpace(BC).parse("1503")
     lines = ["2 0"]
     # the computer's second guess after 0123:2,0, scored honestly
-    from cbsolve.feedback import FeedbackLog
+    from cbsolve.game.feedback import FeedbackLog
 
     second = choose_next(FeedbackLog.parse(BC, ["0123:2,0"]), "first").guess
     b, c = score(BC, secret, CodeSpace(BC).parse(second))

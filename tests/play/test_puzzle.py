@@ -9,7 +9,7 @@ from testkit import brute_force_consistent
 
 import cbsolve as cb
 from cbsolve.cli import main
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 
 SMALL = [cb.Variant.preset("mastermind"), cb.Variant(3, "012345", repeats=False),
          cb.Variant(4, "1234", repeats=True, feedback="bulls")]
@@ -57,7 +57,7 @@ def test_same_seed_same_puzzle_and_a_chosen_number_of_clues():
 
 
 def test_a_spent_deadline_stops_the_draws_for_a_number_of_clues():
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     with pytest.raises(cb.CbsolveError, match="within the time limit"):
         cb.puzzle("mastermind", seed=1, clues=30, deadline=Deadline(0.0))

@@ -13,7 +13,7 @@ from testkit import brute_force_consistent
 
 import cbsolve as cb
 from cbsolve.cli import main
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.play import puzzle_difficulty as pd
 from cbsolve.play import puzzle_draw as draw
 from cbsolve.play.puzzle import maker_for
@@ -107,7 +107,7 @@ def test_the_stream_is_the_single_puzzles_seed_by_seed(capsys):
 
 
 def test_a_stream_stops_between_puzzles_at_its_deadline():
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
     from cbsolve.play.puzzle_stream import puzzles
 
     made = list(puzzles(cb.Variant.preset("bulls-cows"), seed=0, count=50,

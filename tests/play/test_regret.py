@@ -7,9 +7,9 @@ import pytest
 from testkit import random_positions
 
 import cbsolve as cb
-from cbsolve.codes import CodeSpace
-from cbsolve.deadline import Deadline
-from cbsolve.rule import score
+from cbsolve.game.codes import CodeSpace
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.rule import score
 
 MM = cb.Variant.preset("mastermind")
 
@@ -90,7 +90,7 @@ def test_exact_worst_regret_agrees_with_the_searches_from_each_class(variant, lo
 def test_the_one_call_guess_value_equals_a_solve_of_each_reply_class():
     # the kernel's guess_value (one call a guess) against the formulation it replaced: n plus
     # the exact solve of each reply class, one kernel call each, on random positions
-    from cbsolve.scoring import score_against
+    from cbsolve.game.scoring import score_against
     from cbsolve.search.position import solve_set
     from cbsolve.strategy.exact import cached_search
 

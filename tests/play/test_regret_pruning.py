@@ -9,8 +9,8 @@ import pytest
 from testkit import random_positions
 
 import cbsolve as cb
-from cbsolve.codes import CodeSpace
-from cbsolve.feedback import random_log
+from cbsolve.game.codes import CodeSpace
+from cbsolve.game.feedback import random_log
 from cbsolve.search.position import Position
 from cbsolve.strategy.exact import cached_search
 
@@ -117,7 +117,7 @@ def test_regret_equals_the_full_search_on_random_positions():
 def test_worst_classes_finished_in_turn_skip_the_kernel_with_the_same_answer(monkeypatch):
     # a reply class of at most d secrets, or one a member splits into classes of at most
     # d - 1, fits within d without a kernel decision: the costs equal the kernel's alone
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
     from cbsolve.advisor.exact_cost import PositionCores, worst_core
 
     variant = cb.Variant.preset("bulls-cows")

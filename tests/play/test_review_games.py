@@ -10,7 +10,7 @@ import random
 import pytest
 from testkit import cli_run
 
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 def _score(secret: str, guess: str) -> tuple[int, int]:
@@ -227,7 +227,7 @@ def test_stdin_and_an_expired_run_deadline(capsys, tmp_path, monkeypatch):
     code, out, err = cli_run(capsys, "review", "-", "--json", *SMALL)
     assert code == 0, err
     assert json.loads(out)["summary"]["games"] == 1
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
     from cbsolve.play.game_review import review_game
     from cbsolve.play.transcripts import read_game
     from cbsolve.advisor import PositionService
@@ -238,7 +238,7 @@ def test_stdin_and_an_expired_run_deadline(capsys, tmp_path, monkeypatch):
 
 
 def test_the_run_time_limit_and_ctrl_c_leave_a_partial_document(capsys, tmp_path):
-    from cbsolve.deadline import clear_stop, request_stop
+    from cbsolve.runtime.deadline import clear_stop, request_stop
 
     path = tmp_path / "two.jsonl"
     path.write_text(GOOD + "\n" + GOOD + "\n")
@@ -252,7 +252,7 @@ def test_the_run_time_limit_and_ctrl_c_leave_a_partial_document(capsys, tmp_path
     request_stop()
     try:
         from cbsolve.advisor import PositionService
-        from cbsolve.deadline import Deadline
+        from cbsolve.runtime.deadline import Deadline
         from cbsolve.play.game_review import review_game
 
         done = review_game(PositionService(game.variant), game, Deadline(None), 1.0)

@@ -5,7 +5,7 @@ import pytest
 from first_guess_bound import game_bound
 
 from cbsolve.search.expected import solve_expected
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 GAMES = [Variant(4, "1234", True, False), Variant(4, "12345", True, False),
          Variant(3, "012345", False, False)]

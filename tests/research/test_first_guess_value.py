@@ -6,11 +6,11 @@ import pytest
 from first_guess_value import first_guess_value
 from polish import Polisher
 
-from cbsolve.certify import replay_tree
+from cbsolve.certificates.certify import replay_tree
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.position import expected_search
 from cbsolve.strategy.evaluation import evaluate
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 GAMES = [Variant(4, "1234", True, False), Variant(3, "012345", False, False),
          Variant(3, "0123", True, True)]

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from polish import Polisher
 
-from cbsolve.certify import replay_tree, verify, verify_file
+from cbsolve.certificates.certify import replay_tree, verify, verify_file
 from cbsolve.search.expected import solve_expected
 from cbsolve.strategy.evaluation import evaluate
-from cbsolve.tree import make_tree
-from cbsolve.variant import Variant
+from cbsolve.certificates.tree import make_tree
+from cbsolve.game.variant import Variant
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "models" / "polished-results.json"

@@ -11,12 +11,12 @@ import pytest
 from testkit import load_script
 from witness import WitnessLog, by_greedy_misses, find_witness, ordered_guesses
 
-from cbsolve.certify import verify, verify_file
-from cbsolve.codes import CodeSpace
+from cbsolve.certificates.certify import verify, verify_file
+from cbsolve.game.codes import CodeSpace
 from cbsolve.search.worst import solve_worst
 from cbsolve.search.worst.kernel import _Native
 from cbsolve.search.worst.trees import _depth, _tree_doc
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 def _check(variant, native, root, depth):

@@ -7,8 +7,8 @@ import json
 
 from testkit import load_script
 
-from cbsolve import atlas_file
-from cbsolve.variant import Variant
+from cbsolve.bounds import atlas_file
+from cbsolve.game.variant import Variant
 
 
 def test_a_cell_is_built_checked_and_assembled(tmp_path, monkeypatch):

@@ -10,10 +10,10 @@ import shutil
 import pytest
 from testkit import load_script
 
-from cbsolve import atlas_file
+from cbsolve.bounds import atlas_file
 from cbsolve.cli import main
 from cbsolve.strategy.streaming import Recipe, evaluate_streaming
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 GAME = Variant(4, "0123", repeats=True)      # the atlas cell mastermind-4x4 spells it "1234"
 

@@ -10,7 +10,7 @@ import pytest
 from testkit import load_script
 
 from cbsolve.strategy.streaming import Recipe, evaluate_streaming
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 GAME = Variant(4, "0123", repeats=True)      # the atlas cell mastermind-4x4 spells it "1234"
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from testkit import load_script, script_path
 
-from cbsolve.feedback import FeedbackLog
-from cbsolve.variant import Variant
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.variant import Variant
 
 ROOT = Path(__file__).resolve().parents[2]
 MM = Variant.preset("mastermind")
@@ -106,7 +106,7 @@ def test_bench_toolkit_and_bench_setup_compare_this_checkout_with_itself(capsys)
 def test_bench_verify_certificates_runs_a_check_in_a_checkout(tmp_path):
     bench = load_script("bench_verify_certificates")
     from cbsolve.search.worst import solve_worst
-    from cbsolve.tree import write_tree
+    from cbsolve.certificates.tree import write_tree
 
     res = solve_worst(TINY, workers=1)
     write_tree(res.tree, tmp_path / "t.json")
@@ -388,7 +388,7 @@ def test_atlas_page_is_the_atlas_shipped():
     """docs/atlas.md is generated from models/atlas.json: the page is the one the data gives,
     and it names every family's grid and the build's hash."""
     page = load_script("atlas_page")
-    from cbsolve import atlas_file
+    from cbsolve.bounds import atlas_file
 
     doc = atlas_file.load()
     budgets = json.loads(page.BUDGETS.read_text())

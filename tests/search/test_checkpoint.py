@@ -22,7 +22,7 @@ from cbsolve.cli import main
 from cbsolve.search.checkpoint import FILE_NAME
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

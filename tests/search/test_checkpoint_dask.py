@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from testkit import kill_at_checkpoint, local_dask_client, resume_and_verify
 
-from cbsolve.certify import verify
+from cbsolve.certificates.certify import verify
 from cbsolve.search import checkpoint as cp
 from cbsolve.search.checkpoint.distributed import DaskExpectedSteps, DaskWorstSteps
 from cbsolve.search.distributed import DistributedExpected, Split, solve_worst_distributed
 from cbsolve.search.distributed.cluster import _Stopped
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 pytest.importorskip("distributed")
 

@@ -5,12 +5,12 @@ verifies. The stop is requested after a given number of second guesses settled (
 the search, not a time)."""
 import pytest
 
-from cbsolve.certify import verify
+from cbsolve.certificates.certify import verify
 from cbsolve.search import checkpoint as cp
 from cbsolve.search.checkpoint.expected import ExpectedSteps, SplitJournal
 from cbsolve.search.expected import solve_expected, split
 from cbsolve.search.expected.kernel import INF_T, INF_W
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 BC48 = Variant.from_options("bulls-cows", length=4, digits=8)
 #: Classes of at least this many secrets go to the split (the first guess's largest of

@@ -6,16 +6,16 @@ import numpy as np
 import pytest
 from testkit import local_dask_client
 
-from cbsolve.certify import verify
+from cbsolve.certificates.certify import verify
 from cbsolve.cli import main
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
 from cbsolve.search import distributed
 from cbsolve.search.distributed import DistributedExpected
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.position import Position, solve_from
 from cbsolve.search.worst import solve_worst
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 SMALL = Variant(3, "12345", repeats=True, name="mastermind-3-5")
 
@@ -165,7 +165,7 @@ def test_a_time_limit_leaves_a_sound_answer_that_says_why(client, limit):
     """Cut short anywhere, the distributed search proves the single-machine optimum or
     nothing, and says the time limit stopped it (scripts/stress/stress_expected_deadlines.py --dask
     runs this at random limits)."""
-    from cbsolve.status import Status, StopReason
+    from cbsolve.runtime.status import Status, StopReason
 
     one = solve_expected(SMALL, workers=1, progress=False)
     res = DistributedExpected(client, SMALL, None, "all",
@@ -185,7 +185,7 @@ def test_a_time_limited_worst_case_search_reports_the_interval_proved(client, va
     """A time-limited worst-case search on the cluster reported unknown (or was refused): it
     now reports the depths refuted so far and the greedy tree, as one process does."""
     from cbsolve.search.distributed.worst import solve_worst_distributed
-    from cbsolve.status import Status, StopReason
+    from cbsolve.runtime.status import Status, StopReason
 
     one = solve_worst(variant, workers=1)
     res = solve_worst_distributed(client, variant, deadline=Deadline.from_limit(1e-3))
@@ -201,7 +201,7 @@ def test_a_local_cluster_is_closed_even_after_a_stop_request():
     # A library caller stopped (Ctrl-C's stop request) still gets its LocalCluster closed: in
     # the background, so the caller leaves at once.
     pytest.importorskip("distributed")
-    from cbsolve.deadline import clear_stop, request_stop
+    from cbsolve.runtime.deadline import clear_stop, request_stop
 
     manager = distributed.cluster_client("local", 1)
     try:

@@ -11,12 +11,12 @@ import time
 import pytest
 from testkit import local_dask_client
 
-from cbsolve.certify import verify
+from cbsolve.certificates.certify import verify
 from cbsolve.search.distributed import DistributedExpected, solve_worst_distributed
 from cbsolve.search.distributed.trace import Trace
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 #: Bulls & Cows 4 of 9: 3,024 secrets, about 2 s of CPU for the expected optimum.
 GAME = Variant(4, "012345678", repeats=False)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.expected.search import _Search
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 GAME = Variant(4, "0123456789", False)   # 5,040 codes
 PASSED = 1e-9                            # seconds: over before the kernel reads the clock

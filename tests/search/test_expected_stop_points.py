@@ -13,13 +13,13 @@ from __future__ import annotations
 import pytest
 from testkit import load_script
 
-from cbsolve.certify import verify
-from cbsolve.deadline import Deadline
+from cbsolve.certificates.certify import verify
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search import SearchInterrupted
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.expected.search import _Search
-from cbsolve.status import Status, StopReason
-from cbsolve.variant import Variant
+from cbsolve.runtime.status import Status, StopReason
+from cbsolve.game.variant import Variant
 
 GAME = Variant(3, "012345", False)
 

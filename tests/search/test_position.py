@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from cbsolve.certify import replay_tree, verify
+from cbsolve.certificates.certify import replay_tree, verify
 from cbsolve.cli import main
-from cbsolve.feedback import FeedbackLog
+from cbsolve.game.feedback import FeedbackLog
 from cbsolve.search.position import Position, solve_from
-from cbsolve.status import Status
-from cbsolve.variant import Variant
+from cbsolve.runtime.status import Status
+from cbsolve.game.variant import Variant
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 MASTERMIND = Variant.preset("mastermind")

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from testkit import TINY, informative_splits, replay
 
-from cbsolve.codes import CodeSpace
-from cbsolve.deadline import Deadline
+from cbsolve.game.codes import CodeSpace
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.errors import InvalidVariant, SpaceTooLarge, UnknownName
-from cbsolve.rule import score
+from cbsolve.game.rule import score
 from cbsolve.search.expected import PRUNINGS, solve_expected
-from cbsolve.status import Status, StopReason
-from cbsolve.variant import Variant
+from cbsolve.runtime.status import Status, StopReason
+from cbsolve.game.variant import Variant
 
 INF = (10**9, 10**9)
 
@@ -233,11 +233,11 @@ def test_exhaustive_reference_itself():
                          ids=lambda v: v.describe())
 def test_native_stabiliser_matches_the_symmetry_module(variant):
     """The core's guess reduction by the stabiliser of the history keeps exactly the orbit
-    representatives (lowest index) that cbsolve.symmetry computes, at depths 0, 1 and 2."""
+    representatives (lowest index) that cbsolve.game.symmetry computes, at depths 0, 1 and 2."""
     import numpy as np
 
     from cbsolve.search.expected.search import _Search
-    from cbsolve.symmetry import Symmetry
+    from cbsolve.game.symmetry import Symmetry
 
     search = _Search(variant, None, "all", 1, True, None, 1000)
     sym = Symmetry(variant)
@@ -269,7 +269,7 @@ STORED = {"mastermind-4-6-expected.json": (5625, None), "mastermind-4-6-expected
 
 @pytest.mark.parametrize("name", sorted(STORED))
 def test_stored_trees_replay_to_the_published_optimum(name):
-    from cbsolve.tree import histogram_of, read_tree
+    from cbsolve.certificates.tree import histogram_of, read_tree
 
     tree = read_tree(MODELS / name)
     variant = Variant.from_dict(tree["variant"])
@@ -287,7 +287,7 @@ def test_the_guess_queue_tier_changes_no_node():
     # aside: any tier, or none (-1), pops the same guesses in the same order
     import numpy as np
 
-    from cbsolve.feedback import random_log
+    from cbsolve.game.feedback import random_log
     from cbsolve.search.expected import INF_T, INF_W
     from cbsolve.search.position import Position, expected_search
 

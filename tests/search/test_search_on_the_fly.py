@@ -11,15 +11,15 @@ import json
 import numpy as np
 import pytest
 
-from cbsolve.certify import verify
+from cbsolve.certificates.certify import verify
 from cbsolve.cli import main
-from cbsolve.codes import CodeSpace
+from cbsolve.game.codes import CodeSpace
 from cbsolve.errors import SpaceTooLarge
 from cbsolve.search import memory
 from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst
 from cbsolve.search.worst.kernel import _Native
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 GAMES = [
     Variant.preset("mastermind"),                                   # 1,296 codes, repeats

@@ -13,14 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from testkit import TINY, informative_splits, replay
 
-from cbsolve.codes import CodeSpace
-from cbsolve.deadline import Deadline
+from cbsolve.game.codes import CodeSpace
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.errors import InvalidVariant
-from cbsolve.rule import score
+from cbsolve.game.rule import score
 from cbsolve.search.expected import PRUNINGS, solve_expected
 from cbsolve.search.worst import solve_worst, tie_weights
-from cbsolve.status import Status
-from cbsolve.variant import Variant
+from cbsolve.runtime.status import Status
+from cbsolve.game.variant import Variant
 
 INF = (10**18, 10**9)
 
@@ -162,7 +162,7 @@ def test_worst_tie_breaks_match_exhaustive_search(variant):
     assert result.tree["ties"] == {"at_worst": at, "total": total, "proved": True,
                                    "at_worst_proved": True, "total_lower": total}
     # the certificate still proves W - 1 impossible, and verify accepts the whole file
-    from cbsolve.certify import verify
+    from cbsolve.certificates.certify import verify
 
     report = verify(result.tree)
     assert report.valid and report.optimal and report.worst == W
@@ -191,7 +191,7 @@ def test_tie_breaks_not_started_without_time_to_set_them_up(monkeypatch):
     """`optimal --ties --time-limit 3` ran 5.5 s: the tie-break search sets up and reports a
     tree even when stopped at once. With less time left than its set-up takes (the factor made
     huge here) it is not started, and the note says so; the worst case stays proved."""
-    from cbsolve import time_policy
+    from cbsolve.runtime import time_policy
     from cbsolve.search import worst
 
     monkeypatch.setattr(time_policy, "TIES_SETUP_FACTOR", 1e9)

@@ -4,17 +4,17 @@ from functools import cache
 import numpy as np
 import pytest
 
-from cbsolve.capacity import capacity
-from cbsolve.certify import verify
-from cbsolve.codes import CodeSpace
-from cbsolve.deadline import Deadline
+from cbsolve.game.capacity import capacity
+from cbsolve.certificates.certify import verify
+from cbsolve.game.codes import CodeSpace
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.errors import CbsolveError
-from cbsolve.rule import score
+from cbsolve.game.rule import score
 from cbsolve.search.worst import solve_worst
 from cbsolve.search.worst.kernel import _Native
-from cbsolve.status import Status
-from cbsolve.symmetry import Symmetry
-from cbsolve.variant import Variant
+from cbsolve.runtime.status import Status
+from cbsolve.game.symmetry import Symmetry
+from cbsolve.game.variant import Variant
 
 TINY = [
     Variant(2, "012", repeats=True),
@@ -119,7 +119,7 @@ def test_capacity():
 def test_max_depth_below_optimum_is_certified_infeasible():
     result = solve_worst(Variant.preset("mastermind"), max_depth=4)
     assert result.status == Status.INFEASIBLE and result.lower == 5 and result.tree is None
-    from cbsolve.certify import verify_certificate
+    from cbsolve.certificates.certify import verify_certificate
     nodes, lower = verify_certificate(result.certificate)
     assert lower == 5 and nodes >= 1
 

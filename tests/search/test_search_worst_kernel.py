@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cbsolve.search.worst.kernel import _Native
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 GAMES = [Variant(4, "123456", repeats=True), Variant(4, "0123456", repeats=False)]
 #: (set size, guesses left): sizes around where the answer turns from yes to no

@@ -1,4 +1,4 @@
-"""The settle table (cbsolve/settle_bound.py, search_worst_settle.hpp) against exhaustive search.
+"""The settle table (cbsolve/certificates/settle_bound.py, search_worst_settle.hpp) against exhaustive search.
 
 b(j) of a set S claims that no subset of S larger than b(j) is settled within j guesses. Here
 it is checked on every subset of small consistent sets (their depths found by the kernel's
@@ -12,12 +12,12 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from cbsolve.certify import Invalid, _CertChecker
-from cbsolve.scoring import partition_counts, possible_responses
+from cbsolve.certificates.certify import Invalid, _CertChecker
+from cbsolve.game.scoring import partition_counts, possible_responses
 from cbsolve.search.worst.kernel import _Native
 from cbsolve.search.worst.trees import _cert_node
-from cbsolve.settle_bound import settle_table
-from cbsolve.variant import Variant
+from cbsolve.certificates.settle_bound import settle_table
+from cbsolve.game.variant import Variant
 
 OFF = {"settle_bound": False, "counted_memo": False}
 MM46 = Variant(4, "123456", repeats=True)

@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 from cbsolve.cli import main
-from cbsolve.codes import CodeSpace
-from cbsolve.deadline import Deadline, request_stop
-from cbsolve.scoring import score_matrix
+from cbsolve.game.codes import CodeSpace
+from cbsolve.runtime.deadline import Deadline, request_stop
+from cbsolve.game.scoring import score_matrix
 from cbsolve.search import SearchInterrupted, reply_matrix
-from cbsolve.status import Status, StopReason
-from cbsolve.variant import Variant
+from cbsolve.runtime.status import Status, StopReason
+from cbsolve.game.variant import Variant
 
 SMALL = Variant.preset("mastermind")                       # 1,296 codes
 TWO_BLOCKS = Variant(5, "12345", repeats=True)             # 3,125 codes: 9.8M cells
@@ -60,7 +60,7 @@ def _ctrl_c_at_block(monkeypatch, nth: int) -> None:
 
 
 def test_ctrl_c_in_the_matrix_build_is_a_stop_request(monkeypatch):
-    from cbsolve.deadline import stop_requested
+    from cbsolve.runtime.deadline import stop_requested
 
     codes = CodeSpace(SMALL).codes
     _ctrl_c_at_block(monkeypatch, 2)
@@ -117,8 +117,8 @@ def _counting_bound(objective):
     whose capacity holds every secret. Expected case: the same search with no set-up to stop
     (replies on the fly) and a limit already spent (its first phase reads the clock within
     ~1M of the 9.8M pairs of its first scan)."""
-    from cbsolve.capacity import capacity
-    from cbsolve.scoring import possible_responses
+    from cbsolve.game.capacity import capacity
+    from cbsolve.game.scoring import possible_responses
     from cbsolve.search.expected import solve_expected
 
     if objective == "worst":
@@ -164,7 +164,7 @@ def test_an_interrupted_setup_reports_the_counting_bound(monkeypatch, objective,
 
 @pytest.mark.parametrize("objective", ["worst", "expected"])
 def test_a_search_from_a_position_stopped_in_its_setup(objective):
-    from cbsolve.feedback import FeedbackLog
+    from cbsolve.game.feedback import FeedbackLog
     from cbsolve.search.position import Position, solve_from
 
     position = Position.from_log(FeedbackLog.parse(TWO_BLOCKS, ["12345:1,1"]))
@@ -182,7 +182,7 @@ def test_optimal_with_a_limit_shorter_than_its_setup(capsys):
     # nothing searched: the lower end is what `bounds` proves at once, under the same spent
     # deadline (optimal starts from it), never below the counting bound
     from cbsolve.bounds import compute_bounds
-    from cbsolve.deadline import Deadline
+    from cbsolve.runtime.deadline import Deadline
 
     proved = compute_bounds(Variant(5, "12345", repeats=True), search=False, strategies=False,
                             deep=False, deadline=Deadline.from_limit(0)).expected

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from cbsolve.certify import verify_file
+from cbsolve.certificates.certify import verify_file
 from cbsolve.cli import main
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search.worst.merge import merge_shards
 from cbsolve.search.worst.shard_files import result_path
 from cbsolve.search.worst.shards import run_shard
-from cbsolve.status import StopReason
-from cbsolve.variant import Variant
+from cbsolve.runtime.status import StopReason
+from cbsolve.game.variant import Variant
 
 MM = ["--variant", "mastermind"]
 

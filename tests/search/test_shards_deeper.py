@@ -8,12 +8,12 @@ from pathlib import Path
 
 from testkit import cli_run, merge_shuffled, shard_plan
 
-from cbsolve.certify import verify_file
-from cbsolve.deadline import Deadline
+from cbsolve.certificates.certify import verify_file
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.search.distributed.trace import from_plan
 from cbsolve.search.worst.shard_files import read_plan, unit_path
 from cbsolve.search.worst.shards import run_shard
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 MM = ["--variant", "mastermind"]
 CANDIDATES = ["--guesses", "candidates"]

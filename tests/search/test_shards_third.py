@@ -7,7 +7,7 @@ from pathlib import Path
 
 from testkit import cli_run, merge_shuffled, shard_plan
 
-from cbsolve.certify import verify_file
+from cbsolve.certificates.certify import verify_file
 from cbsolve.search.distributed.trace import from_plan
 from cbsolve.search.worst.shard_files import read_plan
 

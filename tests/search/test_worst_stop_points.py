@@ -14,12 +14,12 @@ from testkit import load_script
 
 from cbsolve.api_results import Optimum, extend
 from cbsolve.bounds import compute_bounds
-from cbsolve.certify import verify
+from cbsolve.certificates.certify import verify
 from cbsolve.cli.optimal import format_result
 from cbsolve.search.worst import solve_worst
 from cbsolve.search.worst.kernel import _Native
 from cbsolve.search.worst.trees import _depth
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 DEEP_GREEDY = Variant(5, "01", True)
 

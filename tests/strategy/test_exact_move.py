@@ -1,10 +1,10 @@
 """The exact move from a position (cbsolve/strategy/exact.py) under its caller's deadline."""
 from __future__ import annotations
 
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
 from cbsolve.strategy import exact
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 def test_the_reply_matrix_is_not_built_past_the_deadline():

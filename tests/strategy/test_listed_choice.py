@@ -9,14 +9,14 @@ from testkit import hidden_secret_log, variant_and_log
 
 from cbsolve.advisor import PositionService
 from cbsolve.consistency.native import consistent_indices
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.errors import InconsistentLog
-from cbsolve.feedback import FeedbackLog
+from cbsolve.game.feedback import FeedbackLog
 from cbsolve.strategy import choose_next
 from cbsolve.strategy.listed import listed_choice
 from cbsolve.strategy.partition import LISTED_PAIRS
 from cbsolve.strategy.rules import STRATEGIES
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 CHOSEN = [s for s in STRATEGIES if s != "random"]
 
@@ -75,7 +75,7 @@ def test_random_and_large_positions_take_the_array_path():
 
 
 def test_every_instruction_set_path_makes_the_same_listed_choice():
-    from cbsolve import isa
+    from cbsolve.runtime import isa
 
     logs = [FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,2"]),
             FeedbackLog.parse(Variant.preset("mastermind"), ["1122:1,1"]),

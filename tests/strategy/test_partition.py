@@ -5,10 +5,10 @@ import pytest
 
 from cbsolve.cli import main
 from cbsolve.consistency import Query, consistent
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
 from cbsolve.strategy.partition import partition
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 def run_json(capsys, *args):
@@ -63,7 +63,7 @@ def test_a_table_cut_part_way_ranks_the_guesses_scored_so_far(monkeypatch):
     """The deadline is looked at between blocks of guesses: cut after two blocks, the table
     holds those guesses, ranked as the whole table ranks them, and says how many of how many."""
     import cbsolve.strategy.partition as module
-    from cbsolve import scoring
+    from cbsolve.game import scoring
 
     log = FeedbackLog.parse(Variant.preset("mastermind"), ["1122:1,0"])
     whole = module.partition_table(log)
@@ -112,7 +112,7 @@ def test_a_large_positions_classes_come_from_the_union_find_that_watches_the_dea
     import numpy as np
 
     import cbsolve.strategy.partition as module
-    from cbsolve.symmetry import Symmetry
+    from cbsolve.game.symmetry import Symmetry
 
     log = FeedbackLog.parse(Variant(6, "0123456789", repeats=False), ["012345:1,2"])
     history = [e.guess for e in log]

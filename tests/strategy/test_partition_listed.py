@@ -3,10 +3,10 @@ array path's: classes, scores and the best over one guess per symmetry class."""
 import pytest
 
 from cbsolve.advisor import PositionService
-from cbsolve.deadline import Deadline
-from cbsolve.feedback import FeedbackLog
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.game.feedback import FeedbackLog
 from cbsolve.strategy.partition import listed_partition, partition
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 CASES = [
     (Variant.preset("bulls-cows"), "0123", ["4567:0,1"]),

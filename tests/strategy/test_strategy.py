@@ -11,11 +11,11 @@ from testkit import replay_with_rule, variants
 from cbsolve import CodeSpace, Variant
 from cbsolve._native import strategy as _native
 from cbsolve.errors import InconsistentLog, UnknownName
-from cbsolve.feedback import FeedbackLog
-from cbsolve.rule import score
+from cbsolve.game.feedback import FeedbackLog
+from cbsolve.game.rule import score
 from cbsolve.strategy import STRATEGIES, choose_next, evaluate
 from cbsolve.strategy.heuristics import SCORED, Chooser, log2_table
-from cbsolve.tree import count_nodes
+from cbsolve.certificates.tree import count_nodes
 
 MASTERMIND = Variant.preset("mastermind")
 

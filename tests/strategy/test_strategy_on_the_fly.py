@@ -7,7 +7,7 @@ from testkit import variants
 
 from cbsolve import CodeSpace, Variant
 from cbsolve.strategy import evaluation
-from cbsolve.deadline import Deadline
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.strategy.heuristics import SCORED, Chooser, DeadlineExpired
 
 GAMES = [

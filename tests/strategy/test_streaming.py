@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 from testkit import STREAMING_GAMES
 
-from cbsolve.codes import CodeSpace
-from cbsolve.deadline import Deadline
+from cbsolve.game.codes import CodeSpace
+from cbsolve.runtime.deadline import Deadline
 from cbsolve.errors import InvalidCode, InvalidRecipe, SpaceTooLarge
-from cbsolve.scoring import score_matrix
-from cbsolve.status import StopReason
+from cbsolve.game.scoring import score_matrix
+from cbsolve.runtime.status import StopReason
 from cbsolve.strategy.streaming import (Recipe, evaluate_streaming, play_streaming,
                                         resolve_first)
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 def replay_all(variant: Variant, recipe: Recipe) -> dict[int, int]:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from testkit import STREAMING_GAMES
 
-from cbsolve.deadline import Deadline
-from cbsolve.status import StopReason
+from cbsolve.runtime.deadline import Deadline
+from cbsolve.runtime.status import StopReason
 from cbsolve.strategy import streaming_check
 from cbsolve.strategy.streaming import Recipe, evaluate_streaming
-from cbsolve.variant import Variant
+from cbsolve.game.variant import Variant
 
 
 @pytest.mark.parametrize("variant,recipe", STREAMING_GAMES,

@@ -3,7 +3,7 @@
 Place in the data flow: :class:`.store.Checkpoint` reads a document whose format, version,
 checksum and identity hold -> **this module** checks that its ``state`` has the shape the
 drivers write (:mod:`.worst`, :mod:`.expected`, :mod:`.distributed`) and that it agrees with
-itself: every tree it holds is replayed with the scorer (:func:`cbsolve.certify.measure_tree`)
+itself: every tree it holds is replayed with the scorer (:func:`cbsolve.certificates.certify.measure_tree`)
 and must solve the secrets it is recorded for, with the value and wins recorded beside it; a
 depth recorded refuted must be beyond the reach of every tree recorded; first guesses follow
 the recorded order. A state that fails is refused in one line (exit 2), never half-replayed
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...certify import Invalid, measure_tree
-from ...codes import CodeSpace
+from ...certificates.certify import Invalid, measure_tree
+from ...game.codes import CodeSpace
 from ...errors import CbsolveError
-from ...scoring import score_against
-from ...variant import Variant
+from ...game.scoring import score_against
+from ...game.variant import Variant
 
 
 class Contradiction(Exception):

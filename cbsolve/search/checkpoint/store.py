@@ -24,7 +24,7 @@ import threading
 from pathlib import Path
 
 from ...errors import CbsolveError, InvalidVariant
-from ...variant import Variant
+from ...game.variant import Variant
 from ..worst import shard_files as files
 
 #: Version 2: a class of a second guess being expanded may be recorded by its value

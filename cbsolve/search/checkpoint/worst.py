@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...capacity import capacity
-from ...codes import CodeSpace
-from ...symmetry import Symmetry
+from ...game.capacity import capacity
+from ...game.codes import CodeSpace
+from ...game.symmetry import Symmetry
 from ..result import Verdict
 from ..worst.deeper import mapped_entries
 from ..worst.trees import CERT_FORMAT, CERT_VERSION, _cert_node

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import threading
 
-from ...deadline import POLL_SECONDS, Deadline, stop_requested, stopped_by
+from ...runtime.deadline import POLL_SECONDS, Deadline, stop_requested, stopped_by
 from ...errors import Expired
-from ...workers import connect, default_workers
+from ...runtime.workers import connect, default_workers
 
 
 class _Stopped(Expired):

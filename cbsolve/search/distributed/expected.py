@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ... import time_policy
-from ...deadline import UNLIMITED, Deadline, stopped_by
-from ...status import Status, StopReason
-from ...variant import Variant
+from ...runtime import time_policy
+from ...runtime.deadline import UNLIMITED, Deadline, stopped_by
+from ...runtime.status import Status, StopReason
+from ...game.variant import Variant
 from ..expected.kernel import INF_T, INF_W, _NoGreedyTree
 from ..result import SearchResult
 from .cluster import _Stopped, cluster_client, wait_any
@@ -443,7 +443,7 @@ class DistributedExpected:
 
     def _greedy_tree(self, result: SearchResult, members: np.ndarray, history: list[int]):
         """The greedy strategy's tree from the searched set (depths counted from it)."""
-        from ...tree import make_tree
+        from ...certificates.tree import make_tree
 
         s = self.search
         s._wins = {}
@@ -465,11 +465,11 @@ class DistributedExpected:
     # --- the whole search --------------------------------------------------------------------
     def run(self, members: np.ndarray | None = None, history: list[int] | None = None
             ) -> SearchResult:
-        from ...tree import make_tree
+        from ...certificates.tree import make_tree
 
         started = time.perf_counter()
         if self._search is None:    # the driver's replies: on the fly for guesses in flight
-            from ...codes import CodeSpace
+            from ...game.codes import CodeSpace
 
             size = CodeSpace(self.variant).size if members is None else len(members)
             self._replies = "on-the-fly" if self._in_flight(size) else "auto"

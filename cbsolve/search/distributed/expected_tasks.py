@@ -14,8 +14,8 @@ import time
 
 import numpy as np
 
-from ...deadline import Deadline
-from ...variant import Variant
+from ...runtime.deadline import Deadline
+from ...game.variant import Variant
 from ..expected.kernel import INF_T
 from ..position import expected_search, solve_set, subtree
 

@@ -22,11 +22,11 @@ import threading
 
 import numpy as np
 
-from ...capacity import worst_lower
-from ...deadline import UNLIMITED, Deadline, stopped_by
-from ...status import Status, StopReason
-from ...variant import Variant
-from ...workers import resolve
+from ...game.capacity import worst_lower
+from ...runtime.deadline import UNLIMITED, Deadline, stopped_by
+from ...runtime.status import Status, StopReason
+from ...game.variant import Variant
+from ...runtime.workers import resolve
 from ..result import SearchResult, Verdict
 from .cluster import _Stopped, wait_any
 from .expected_tasks import _worker_name
@@ -293,7 +293,7 @@ def _note_missing_certificate(result) -> None:
 def _winning_tree(client, variant, native, guesses, g, d, deadline, trace=None) -> dict:
     """The tree of winning guess ``g``, built by a task; waited for in short steps (a blocked
     ``result()`` held Ctrl-C for seconds), cancelled at the deadline or on a stop."""
-    from ...tree import make_tree
+    from ...certificates.tree import make_tree
 
     if trace is not None:
         trace.group("tree")

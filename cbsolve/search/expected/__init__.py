@@ -2,7 +2,7 @@
 it only re-exports; the entry point is :mod:`.driver`, the search :mod:`.search`)."""
 from __future__ import annotations
 
-from ...guess_pool import GUESS_POOLS
+from ...game.guess_pool import GUESS_POOLS
 from .driver import solve_expected
 from .kernel import INF_T, INF_W, OPTIONS, PRUNINGS, new_solver
 from .split import SPLIT_MIN, SPLIT_NESTED

@@ -7,9 +7,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from ...deadline import UNLIMITED, Deadline, run_interruptible
-from ...status import Status
-from ...variant import Variant
+from ...runtime.deadline import UNLIMITED, Deadline, run_interruptible
+from ...runtime.status import Status
+from ...game.variant import Variant
 from .. import memory
 from ..options import SearchOptions
 from ..result import SearchInterrupted, SearchResult

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import Expired
-from ...scoring import possible_responses
-from ...status import StopReason
-from ...variant import Variant
+from ...game.scoring import possible_responses
+from ...runtime.status import StopReason
+from ...game.variant import Variant
 
 INF_T = 1 << 60
 INF_W = 1 << 20

@@ -16,7 +16,7 @@ guesses reduced by the stabiliser of the history at every level and a transposit
 
 * the first guess is tried only up to the full symmetry group (positions x symbols), deeper
   guesses up to the stabiliser of the history, the classic reduction of Knuth 1977 and
-  Koyama–Lai 1993 (in the core; :mod:`cbsolve.symmetry` at the top two levels when the core's
+  Koyama–Lai 1993 (in the core; :mod:`cbsolve.game.symmetry` at the top two levels when the core's
   ``stabiliser`` option is off);
 * the classes of a first guess are independent subproblems: they are solved on ``workers``
   threads (the native call releases the GIL) sharing one transposition table, each with the
@@ -38,12 +38,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ... import time_policy
-from ...codes import CodeSpace
-from ...deadline import Deadline, stop_requested
+from ...runtime import time_policy
+from ...game.codes import CodeSpace
+from ...runtime.deadline import Deadline, stop_requested
 from ...errors import InvalidVariant
-from ...status import Status, StopReason
-from ...workers import resolve
+from ...runtime.status import Status, StopReason
+from ...runtime.workers import resolve
 from .. import memory, reply_matrix, setup
 from ..result import SearchResult
 from .kernel import INF_T, INF_W, _Abandoned, _Class, _replies, new_solver
@@ -101,10 +101,10 @@ class _Search(_Trees):
         self._sym = None
         self._wins: dict[int, int] = {}   # depth -> secrets won there, in the tree being built
         # The native core reduces guesses by the stabiliser of the history at every level when
-        # it is told the history; otherwise the top two levels use cbsolve.symmetry.
+        # it is told the history; otherwise the top two levels use cbsolve.game.symmetry.
         self.native_sym = symmetry and (options or {}).get("stabiliser", True)
         if symmetry and not self.native_sym:
-            from ...symmetry import Symmetry
+            from ...game.symmetry import Symmetry
 
             self._sym = Symmetry(variant)
         self.symmask = np.zeros(self.n, dtype=np.uint64)

@@ -2,7 +2,7 @@
 re-exports; the driver is :mod:`.driver`, docs/optimal.md the method)."""
 from __future__ import annotations
 
-from ...guess_pool import GUESS_POOLS as GUESS_MODES
+from ...game.guess_pool import GUESS_POOLS as GUESS_MODES
 from .driver import solve_worst
 from .kernel import PRUNINGS
 from .ties import count_weights, tie_weights

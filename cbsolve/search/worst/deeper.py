@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...capacity import capacity
-from ...codes import CodeSpace
-from ...deadline import Deadline
+from ...game.capacity import capacity
+from ...game.codes import CodeSpace
+from ...runtime.deadline import Deadline
 from ...errors import InvalidVariant
-from ...scoring import possible_responses, score_matrix
-from ...symmetry import Symmetry
-from ...variant import Variant
+from ...game.scoring import possible_responses, score_matrix
+from ...game.symmetry import Symmetry
+from ...game.variant import Variant
 from ..result import Verdict
 from . import shard_files as files
 from .kernel import _Native

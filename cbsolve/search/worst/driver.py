@@ -11,7 +11,7 @@ be told apart, R the number of possible replies). The upper bound is seeded by t
 minimax tree (Knuth's rule, here simply "first guess in lower-bound order that works with
 unlimited depth"), so the loop stops at that depth at the latest. The first d that is feasible
 is the optimum W; the tree of depth W is built by the same search, and the refutation tree of
-W-1 is written out as a certificate that :mod:`cbsolve.certify` checks with the scorer alone.
+W-1 is written out as a certificate that :mod:`cbsolve.certificates.certify` checks with the scorer alone.
 
 Tie-breaks (``ties=True``): among strategies within W guesses, the fewest secrets needing W,
 then the smallest total, proved by the expected-case branch and bound
@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import time
 
-from ... import time_policy
-from ...capacity import worst_lower
-from ...codes import CodeSpace
-from ...deadline import UNLIMITED, Deadline
-from ...status import Status, StopReason
-from ...variant import Variant
+from ...runtime import time_policy
+from ...game.capacity import worst_lower
+from ...game.codes import CodeSpace
+from ...runtime.deadline import UNLIMITED, Deadline
+from ...runtime.status import Status, StopReason
+from ...game.variant import Variant
 from .. import memory
 from ..options import SearchOptions
 from ..result import SearchInterrupted, SearchResult, Verdict

@@ -9,11 +9,11 @@ import time
 
 import numpy as np
 
-from ...codes import CodeSpace
-from ...deadline import Deadline, run_interruptible
-from ...scoring import possible_responses
-from ...status import StopReason
-from ...variant import Variant
+from ...game.codes import CodeSpace
+from ...runtime.deadline import Deadline, run_interruptible
+from ...game.scoring import possible_responses
+from ...runtime.status import StopReason
+from ...game.variant import Variant
 from .. import memory, setup
 
 PRUNINGS = ("symmetry", "capacity", "obvious", "order", "memo", "dedupe")
@@ -89,7 +89,7 @@ class _Native:
 
     def run(self, method: str, d: int, deadline: Deadline | None = None, on_wait=None):
         """Call the native method in a worker thread (GIL released); the time limit and Ctrl-C
-        set the kernel's stop flag (:func:`cbsolve.deadline.run_interruptible`), ``on_wait``
+        set the kernel's stop flag (:func:`cbsolve.runtime.deadline.run_interruptible`), ``on_wait``
         (progress) is called every poll with ``(method, d, progress)``, ``progress`` the
         kernel's named counters (``nodes``, ``top_done``, ``top_total``, ``memo_entries``)."""
         t0 = time.perf_counter()

@@ -2,7 +2,7 @@
 (docs/optimal.md, "Sharded proofs"), which ``cbsolve verify`` checks as a whole.
 
 Place in the data flow: the shard results (:mod:`.shards`, :mod:`.shard_files`) -> **this
-module** -> a certificate in the one-process format (docs/tree-format.md) -> :mod:`cbsolve.certify`.
+module** -> a certificate in the one-process format (docs/tree-format.md) -> :mod:`cbsolve.certificates.certify`.
 
 The root of the certificate has D guesses left. Each orbit refuted by a class that needs a
 sub-proof becomes a ``refuted`` entry (its representative, the reply, the orbit's refutation
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...codes import CodeSpace
-from ...symmetry import Symmetry
+from ...game.codes import CodeSpace
+from ...game.symmetry import Symmetry
 from . import shard_files as files
 from .deeper import mapped_entries, merge_units, unit_label
 from .shards import plan_variant

@@ -8,7 +8,7 @@ certificate that ``cbsolve verify`` checks.
 
 "D guesses do not suffice" holds exactly when every first guess leaves a reply class that D-1
 more guesses cannot settle. Up to the game's symmetry (position and symbol permutations, the
-orbits of :class:`cbsolve.symmetry.Symmetry`) one first guess an orbit is enough, and the
+orbits of :class:`cbsolve.game.symmetry.Symmetry`) one first guess an orbit is enough, and the
 orbits are independent: a shard takes every N-th orbit of the plan (orbit i goes to shard
 i mod N + 1). For its orbit's representative g it tries g's non-winning reply classes in the
 kernel's order (largest first, then by reply) and asks the kernel whether D-1 guesses settle
@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...capacity import capacity
-from ...codes import CodeSpace
-from ...deadline import Deadline
+from ...game.capacity import capacity
+from ...game.codes import CodeSpace
+from ...runtime.deadline import Deadline
 from ...errors import InvalidVariant
-from ...status import StopReason
-from ...symmetry import Symmetry
-from ...variant import Variant
+from ...runtime.status import StopReason
+from ...game.symmetry import Symmetry
+from ...game.variant import Variant
 from ..options import SearchOptions
 from ..result import Verdict
 from . import deeper, third
@@ -52,7 +52,7 @@ def plan_refutation(variant: Variant, directory, depth: int, guesses: str = "all
     ``directory``; an identical plan already there is kept, another one refused."""
     from pathlib import Path
 
-    from ...scoring import possible_responses
+    from ...game.scoring import possible_responses
 
     if split not in deeper.SPLITS:
         raise InvalidVariant(f"unknown split {split!r}: choose from {', '.join(deeper.SPLITS)}")

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...capacity import capacity
-from ...codes import CodeSpace
-from ...deadline import Deadline
-from ...scoring import score_matrix
-from ...symmetry import Symmetry
-from ...variant import Variant
+from ...game.capacity import capacity
+from ...game.codes import CodeSpace
+from ...runtime.deadline import Deadline
+from ...game.scoring import score_matrix
+from ...game.symmetry import Symmetry
+from ...game.variant import Variant
 from ..result import Verdict
 from . import shard_files as files
 from .deeper import _classes, _reply_index, decide_class, mapped_entries
@@ -60,7 +60,7 @@ def split_units(variant: Variant, orbits: list[str], units: list[dict], depth: i
                 guesses: str, size: int) -> list[dict]:
     """The units of :func:`.deeper.plan_units` with each second-guess unit of more than
     ``size`` third guesses to refute replaced by its parts ``{..., "reply", "third": [...]}``."""
-    from ...scoring import possible_responses
+    from ...game.scoring import possible_responses
 
     space, sym = CodeSpace(variant), Symmetry(variant)
     n_resp = len(possible_responses(variant))

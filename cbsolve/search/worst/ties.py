@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...capacity import capacity
-from ...deadline import Deadline
-from ...variant import Variant
+from ...game.capacity import capacity
+from ...runtime.deadline import Deadline
+from ...game.variant import Variant
 from ..result import SearchResult, Verdict
 from .kernel import _Native
 from .trees import _fill_stats
@@ -101,7 +101,7 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
 
 def _adopt_tree(variant: Variant, result: SearchResult, found: SearchResult,
                 guesses: str) -> None:
-    from ...tree import make_tree
+    from ...certificates.tree import make_tree
 
     cert = result.tree.get("certificate")
     doc = make_tree(variant, "optimal-worst", guesses, found.tree["root"], found.histogram,

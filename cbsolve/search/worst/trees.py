@@ -1,13 +1,13 @@
 """The worst-case search's documents: the native tree written out in docs/tree-format.md and
 the refutation tree proving that d guesses do not suffice (the lower-bound certificate,
-docs/tree-format.md), which :mod:`cbsolve.certify` checks with the scorer alone.
+docs/tree-format.md), which :mod:`cbsolve.certificates.certify` checks with the scorer alone.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ...deadline import Deadline
-from ...variant import Variant
+from ...runtime.deadline import Deadline
+from ...game.variant import Variant
 from ..result import SearchResult
 from .kernel import _Native
 
@@ -33,7 +33,7 @@ def _fill_stats(result: SearchResult, tree_doc: dict) -> None:
 def _tree_doc(variant: Variant, native: _Native, root: dict, guesses: str,
               proved: bool = True, name: str | None = None) -> dict:
     """Native tree (code indices, reply indices) -> docs/tree-format.md document."""
-    from ...tree import make_tree
+    from ...certificates.tree import make_tree
 
     fmt, codes = native.space.format, native.codes
     hist: dict[int, int] = {}
@@ -88,7 +88,7 @@ def _cert_node(variant: Variant, native: _Native, raw: dict) -> dict:
 
     def convert(node: dict) -> dict:
         out: dict = {"left": node["left"]}
-        if node.get("limit") is not None:   # the node's settle bound (cbsolve/settle_bound.py)
+        if node.get("limit") is not None:   # the node's settle bound (cbsolve/certificates/settle_bound.py)
             out["limit"] = node["limit"]
         refuted, same, mapped, perms, perm_ids = {}, {}, {}, [], {}
         for e in node["entries"]:

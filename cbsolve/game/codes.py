@@ -5,7 +5,7 @@ lexicographically by alphabet order; :meth:`CodeSpace.code_at` and :meth:`CodeSp
 rank and unrank without enumerating, so sampling and sizes work at N=40, D=26. Enumeration gives
 an ``(n_codes, N)`` uint8 array for spaces that fit in memory.
 
->>> from cbsolve.variant import Variant
+>>> from cbsolve.game.variant import Variant
 >>> space = CodeSpace(Variant.preset("bulls-cows"))
 >>> space.size, space.format(space.code_at(0)), space.index_of(space.parse("9876"))
 (5040, '0123', 5039)
@@ -18,7 +18,7 @@ from functools import cached_property
 from math import perm
 from typing import TYPE_CHECKING
 
-from .errors import InvalidCode, SpaceTooLarge
+from ..errors import InvalidCode, SpaceTooLarge
 from .variant import Variant
 
 if TYPE_CHECKING:  # numpy is imported where used, so `cbsolve score` starts fast

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from .errors import unknown_name
+from ..errors import unknown_name
 
 
 class GuessPool(StrEnum):

@@ -1,7 +1,7 @@
 """Guess patterns: a code up to symbol and position permutations is the multiset of its symbol
 multiplicities (a partition of N into at most D parts, largest first).
 
-Place in the data flow: Variant -> **patterns** -> :mod:`cbsolve.symmetry` (the orbits of the
+Place in the data flow: Variant -> **patterns** -> :mod:`cbsolve.game.symmetry` (the orbits of the
 first guess, without enumerating N! position maps) and :mod:`cbsolve.bounds` (first-guess
 partitions in closed form, one pattern at a time). Distinct-symbol games have one pattern,
 ``(1,)*N``.

@@ -1,6 +1,6 @@
 """Claims a tree file makes, compared with what its replay measures (``cbsolve verify``).
 
-Place in the data flow: beside the independent verifier (:mod:`cbsolve.certify`), which
+Place in the data flow: beside the independent verifier (:mod:`cbsolve.certificates.certify`), which
 replays the tree with the scorer and hands the measured numbers here. This module imports
 nothing but the standard library, so it cannot vouch for a search either.
 

@@ -16,7 +16,7 @@ symbol at position ``pos_perm[i]`` of ``x``, relabelled. The group used here is:
   bulls-and-cows or bulls-only feedback: both scores are invariant);
 * with no leading zero, only maps that fix position 0 and symbol 0 (so a valid code stays
   valid). This is a subgroup of the true symmetry group, which is always sound;
-* past 8 positions (8! position maps), the subgroup that :mod:`cbsolve.stabilizer` builds from
+* past 8 positions (8! position maps), the subgroup that :mod:`cbsolve.game.stabilizer` builds from
   the history's column classes, never a listing of N! maps (the whole stabiliser for the empty
   history and for one guess).
 
@@ -27,7 +27,7 @@ any permutation may shuffle. The lowest code of an orbit is found by applying ea
 most N!) position parts and relabelling the never-played symbols in order of first appearance
 (the lexicographically smallest choice, and code indices are lexicographic).
 
->>> from cbsolve.variant import Variant
+>>> from cbsolve.game.variant import Variant
 >>> sym = Symmetry(Variant.preset("bulls-cows"))
 >>> len(sym.guess_representatives([])), len(sym.guess_representatives([(0, 1, 2, 3)]))
 (1, 20)
@@ -104,7 +104,7 @@ ORBIT_CHUNK = 1 << 21
 def _orbits():
     """The native orbit kernel, or None when this build has not compiled it."""
     try:
-        from ._native import orbits
+        from .._native import orbits
     except ImportError:
         return None
     return orbits
@@ -166,7 +166,7 @@ class Symmetry:
         positions = range(1, n) if variant.no_leading_zero else range(n)
         head = (0,) if variant.no_leading_zero else ()
         #: every position permutation, listed while there are few (else None: the stabiliser
-        #: comes from the history's column classes, :mod:`cbsolve.stabilizer`)
+        #: comes from the history's column classes, :mod:`cbsolve.game.stabilizer`)
         self._listed = factorial(len(positions)) <= LISTED_POSITION_MAPS
         if self._listed:
             self._pos_perms = [head + p for p in permutations(positions)]
@@ -187,8 +187,8 @@ class Symmetry:
 
         Returns ``[(pos_perm, {symbol: image})]``; the full stabiliser is each of these combined
         with every permutation of the symbols outside the dict's keys. Past
-        :data:`~cbsolve.stabilizer.LISTED_POSITION_MAPS` position maps, the elements of the
-        column-class subgroup instead (:mod:`cbsolve.stabilizer`; at most ``cap`` of them).
+        :data:`~cbsolve.game.stabilizer.LISTED_POSITION_MAPS` position maps, the elements of the
+        column-class subgroup instead (:mod:`cbsolve.game.stabilizer`; at most ``cap`` of them).
         """
         history = [tuple(int(x) for x in h) for h in history]
         if not self.enabled:
@@ -275,7 +275,7 @@ class Symmetry:
         Returns ``(codes_idx, rep_idx, perms)`` where ``perms[k]`` is a :class:`Perm` taking code
         ``codes_idx[k]`` onto ``rep_idx[k]`` and fixing every guess of ``history`` (``perms`` is
         None when ``with_perms`` is False, which is much faster). With a ``deadline``
-        (:class:`cbsolve.deadline.Deadline`) that expires part-way, returns None.
+        (:class:`cbsolve.runtime.deadline.Deadline`) that expires part-way, returns None.
         """
         all_codes = self.space.codes
         if codes_idx is None:

@@ -3,13 +3,13 @@
 A worker is what the engine runs in parallel: a C++ thread of the worst-case kernel, a Python
 thread driving the expected-case kernel, a process of a sweep's pool or of a local Dask
 cluster. Whatever it is, ``workers`` counts them and the default is the same everywhere: the
-cores this process may run on (:func:`cbsolve.machine.cores`, its CPU affinity). Beside the
+cores this process may run on (:func:`cbsolve.runtime.machine.cores`, its CPU affinity). Beside the
 data flow (as ``deadline.py``): the searches, the Dask drivers and the sweeps read it.
 """
 from __future__ import annotations
 
 from .deadline import Abandoned, Deadline, finish_or_abandon, stop_requested
-from .errors import CbsolveError
+from ..errors import CbsolveError
 from .machine import cores
 
 
@@ -31,12 +31,12 @@ CONNECT_SECONDS = 10.0
 def connect(scheduler: str, deadline=None):
     """A Dask client of the scheduler at ``scheduler``; one clear CbsolveError (exit 2) when
     distributed is missing or the scheduler does not answer within :data:`CONNECT_SECONDS`, or
-    within what is left of ``deadline`` (a :class:`cbsolve.deadline.Deadline`) when sooner.
+    within what is left of ``deadline`` (a :class:`cbsolve.runtime.deadline.Deadline`) when sooner.
 
     The client is made in a thread that this one stops waiting for: Dask's own ``timeout``
     covers opening the connection, not the handshake after it, so an address that accepts and
     never answers (a port another service holds) kept ``Client`` waiting without end."""
-    from .extras import require
+    from ..extras import require
 
     Client = require("distributed", "--scheduler (a Dask cluster)").Client
     left = None if deadline is None else deadline.left()

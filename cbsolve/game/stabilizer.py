@@ -1,9 +1,9 @@
 """The stabiliser of a history for long codes, from its column classes, never from N! maps.
 
-Place in the data flow: Variant -> **stabilizer** -> :mod:`cbsolve.symmetry` (orbits of guesses)
+Place in the data flow: Variant -> **stabilizer** -> :mod:`cbsolve.game.symmetry` (orbits of guesses)
 -> strategies, bounds, exact search.
 
-:class:`cbsolve.symmetry.Symmetry` lists every position permutation while there are at most
+:class:`cbsolve.game.symmetry.Symmetry` lists every position permutation while there are at most
 :data:`LISTED_POSITION_MAPS` of them (8 positions). Past that, listing is what broke the limits:
 14 positions are 87 billion maps (the kernel killed ``bounds`` on Mastermind 14x2 for memory).
 This module builds, from the history alone, generators of a subgroup of the stabiliser:
@@ -18,9 +18,9 @@ This module builds, from the history alone, generators of a subgroup of the stab
 
 A subgroup is always sound for the searches (orbits may only be finer: more guesses tried,
 none wrongly skipped). With no leading zero, position 0 and symbol 0 stay fixed, as in
-:mod:`cbsolve.symmetry`.
+:mod:`cbsolve.game.symmetry`.
 
->>> from cbsolve.variant import Variant
+>>> from cbsolve.game.variant import Variant
 >>> v = Variant.from_options("mastermind", length=5, digits=2)
 >>> [p for p, _ in column_generators(v, [(0, 0, 0, 1, 1)])]
 [(1, 0, 2, 3, 4), (0, 2, 1, 3, 4), (0, 1, 2, 4, 3)]
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from .variant import Variant
 
-#: Position permutations :class:`cbsolve.symmetry.Symmetry` lists in full (8!).
+#: Position permutations :class:`cbsolve.game.symmetry.Symmetry` lists in full (8!).
 LISTED_POSITION_MAPS = 40_320
 
 Element = tuple[tuple[int, ...], dict]          # (pos_perm, {played symbol: image})

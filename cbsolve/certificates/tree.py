@@ -11,7 +11,7 @@ for every reply sequence, which guess to play next::
 :func:`histogram_of` plays every secret through a tree with the scoring rule and recomputes the
 statistics, so claims in ``stats`` can be checked (the independent verifier is ``certify.py``).
 
->>> from cbsolve.variant import Variant
+>>> from cbsolve.game.variant import Variant
 >>> v = Variant(2, "ab", repeats=True)
 >>> root = {"guess": "ab", "children": {"0,2": {"guess": "ba"},
 ...         "1,0": {"guess": "aa", "children": {"0,0": {"guess": "bb"}}}}}
@@ -24,9 +24,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .errors import CbsolveError
-from .inputs import UnreadableInput, load_json
-from .variant import Variant
+from ..errors import CbsolveError
+from ..inputs import UnreadableInput, load_json
+from ..game.variant import Variant
 
 FORMAT = "cbsolve-tree"
 VERSION = 1
@@ -135,7 +135,7 @@ def count_nodes(root: dict) -> int:
 def histogram_of(variant: Variant, root: dict) -> dict[int, int]:
     """Histogram {guess count: secrets} from playing every secret through the tree.
 
-    The replay is the independent verifier's (:func:`cbsolve.certify.replay_tree`, scoring rule
+    The replay is the independent verifier's (:func:`cbsolve.certificates.certify.replay_tree`, scoring rule
     only), so there is one definition of "this tree solves every secret"; a tree that does not
     raises :class:`InvalidTree` naming a secret it misses.
     """

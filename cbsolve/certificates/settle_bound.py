@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .capacity import capacity
+from ..game.capacity import capacity
 
 
 def settle_table(counts: np.ndarray, member: np.ndarray, win: int, n_responses: int,

@@ -1,6 +1,6 @@
 """The scoring rule for one pair in plain Python (no NumPy): the definition every kernel matches.
 
-Kept apart from :mod:`cbsolve.scoring` so that scoring a single pair (``cbsolve score``) does not
+Kept apart from :mod:`cbsolve.game.scoring` so that scoring a single pair (``cbsolve score``) does not
 pay for importing NumPy and the native core; so are the replies a variant can give
 (:func:`possible_responses`), which a small game's advice counts without NumPy.
 """

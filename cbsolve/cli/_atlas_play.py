@@ -1,7 +1,7 @@
 """``bounds --play SECRET``: the guesses the strategy behind an atlas cell's worst-case upper end
 makes against one secret, so anyone can spot-check a claimed bound.
 
-Place in the data flow: an atlas record's recipe (:mod:`cbsolve.atlas_file`) -> **this replay** ->
+Place in the data flow: an atlas record's recipe (:mod:`cbsolve.bounds.atlas_file`) -> **this replay** ->
 ``cbsolve bounds --play``, ``cb.bounds(..., play=SECRET)``.
 
 The recipe says what replays the upper end: a heuristic with its first guess (evaluated again as
@@ -15,9 +15,9 @@ the answer says so.
 """
 from __future__ import annotations
 
-from .codes import CodeSpace
-from .errors import CbsolveError
-from .variant import Variant
+from ..game.codes import CodeSpace
+from ..errors import CbsolveError
+from ..game.variant import Variant
 
 
 def play(variant: Variant, record: dict, secret: str) -> dict:
@@ -87,7 +87,7 @@ def _best_evaluated(record: dict) -> dict | None:
 
 
 def _reply_key(variant: Variant, secret: str, guess: str) -> str:
-    from .rule import score
+    from ..game.rule import score
 
     space = CodeSpace(variant)
     b, c = score(variant, space.parse(secret), space.parse(guess))
@@ -106,7 +106,7 @@ def _walk(variant: Variant, root: dict, secret: str) -> list[str]:
 
 
 def _follow_strategy(variant: Variant, strategy: dict, secret: str) -> list[str]:
-    from .strategy import evaluate
+    from ..strategy import evaluate
 
     ev = evaluate(variant, strategy["name"], first=strategy["first"],
                   guesses=strategy["guesses"], keep_tree=True)
@@ -115,7 +115,7 @@ def _follow_strategy(variant: Variant, strategy: dict, secret: str) -> list[str]
 
 
 def _follow_streaming(variant: Variant, recipe: dict, secret: str) -> list[str]:
-    from .strategy.streaming import Recipe, play_streaming
+    from ..strategy.streaming import Recipe, play_streaming
 
     guesses = play_streaming(variant, Recipe.from_json(recipe), secret)
     if not guesses or guesses[-1] != secret:
@@ -127,8 +127,8 @@ def _follow_tree(variant: Variant, path: str, secret: str) -> tuple[list[str], s
     """A tree file of the same game (possibly on other symbols: the secret is translated)."""
     from dataclasses import replace
 
-    from .certify import load
-    from .data import models_dir
+    from ..certificates.certify import load
+    from ..data import models_dir
 
     rel = path[len("models/"):] if path.startswith("models/") else path
     doc = load(models_dir() / rel)
@@ -141,8 +141,8 @@ def _follow_tree(variant: Variant, path: str, secret: str) -> tuple[list[str], s
 
 
 def _first_consistent(variant: Variant, secret: str) -> list[str]:
-    from .api import next_guess
-    from .rule import score
+    from ..api import next_guess
+    from ..game.rule import score
 
     space = CodeSpace(variant)
     log: list[str] = []

@@ -8,7 +8,7 @@ or the same tokens as on the command line; ``#`` starts a comment; blank lines a
 JSON logs are a list of ``{"guess": "0123", "bulls": 1, "cows": 2}``. Entries are numbered
 from 1 in every message.
 
->>> from cbsolve.variant import Variant
+>>> from cbsolve.game.variant import Variant
 >>> log = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,2", "4567:0A2B"])
 >>> [(e.text, e.bulls, e.cows) for e in log]
 [('0123', 1, 2), ('4567', 0, 2)]
@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from .codes import CodeSpace
-from .errors import InvalidCode, InvalidFeedback
+from ..errors import InvalidCode, InvalidFeedback
 from .variant import Variant
 
 # ASCII digits only: str patterns' \d also matches other scripts' digits (full-width, Arabic).
@@ -229,7 +229,7 @@ class FeedbackLog:
     @classmethod
     def from_file(cls, variant: Variant, path, start: int = 1) -> FeedbackLog:
         """Read a text or JSON log; unreadable or malformed files raise InvalidFeedback."""
-        from .inputs import read_text
+        from ..inputs import read_text
 
         try:
             text = read_text(path, f"log file {str(path)!r}")
@@ -266,7 +266,7 @@ class FeedbackLog:
                                                 cows, number, line))
 
     def _read_json(self, text: str, path, start: int) -> None:
-        from . import inputs
+        from .. import inputs
 
         inputs.check_json_depth(text, f"log file {str(path)!r}")
         try:

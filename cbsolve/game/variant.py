@@ -14,7 +14,7 @@ import string
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import InvalidVariant, unknown_name
+from ..errors import InvalidVariant, unknown_name
 
 MAX_LENGTH = 64
 DIGITS = string.digits

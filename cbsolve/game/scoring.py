@@ -6,14 +6,14 @@ sum over symbols of min(count in g, count in s) - bulls. The score is symmetric.
 Response encoding. A reply is stored as one small integer, the *response index*:
 ``bulls*(N+1) + cows`` in bulls-and-cows mode, ``bulls`` in bulls-only mode. Index arrays are
 uint8 while ``(N+1)^2 <= 256`` (N <= 14) and uint16 beyond. ``variant.response_slots`` is the
-histogram width; :func:`possible_responses` (:mod:`cbsolve.rule`) lists the replies that can
+histogram width; :func:`possible_responses` (:mod:`cbsolve.game.rule`) lists the replies that can
 actually occur.
 
 Functions take a :class:`Variant` and codes as ``(n, N)`` uint8 arrays of symbol indices (or a
 :class:`Packed` set, which caches the native packing for repeated use). ``backend="numpy"``
 selects the reference implementation, used to cross-check the native kernels in the tests.
 
->>> from cbsolve.variant import Variant
+>>> from cbsolve.game.variant import Variant
 >>> v = Variant.preset("bulls-cows")
 >>> score(v, (1, 8, 0, 7), (7, 8, 1, 0))   # LeetCode 299: secret 1807, guess 7810 -> 1A3B
 (1, 3)
@@ -25,7 +25,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ._native import scoring as _core
+from .._native import scoring as _core
 from .rule import possible_responses, score
 from .variant import Variant
 
@@ -66,7 +66,7 @@ def pack(variant: Variant, codes) -> Packed:
 
 def _check_backend(backend: str) -> None:
     if backend not in BACKENDS:
-        from .errors import unknown_name
+        from ..errors import unknown_name
         raise unknown_name("scoring backend", backend, BACKENDS)
 
 
@@ -113,7 +113,7 @@ def counting_verdicts(variant: Variant, guesses, candidates, threshold: int,
     """Per guess (uint8): 0 if some non-winning reply class over ``candidates`` holds more than
     ``threshold`` of them, else 1 if every candidate gives the same non-winning reply, else 2.
 
-    The counting rules of a lower-bound certificate (:mod:`cbsolve.certify`); the native kernel
+    The counting rules of a lower-bound certificate (:mod:`cbsolve.certificates.certify`); the native kernel
     stops scoring a guess once a class passes the threshold."""
     _check_backend(backend)
     g, c = pack(variant, guesses), pack(variant, candidates)

@@ -20,7 +20,7 @@ main thread starved while it searched), so nothing in this process ends its call
 loop's no-conflict branch. A long run of conflicts, each analysed at length (the cardinality
 encodings of a 40-digit log), left the flag unread for up to 0.8 s after Ctrl-C, past the CLI's
 grace (gdb, at the grace's end: the main thread in ``Glucose41::Solver::search`` -> ``analyze``).
-So a call that may be long runs in a thread (:func:`cbsolve.deadline.finish_or_abandon`): at the
+So a call that may be long runs in a thread (:func:`cbsolve.runtime.deadline.finish_or_abandon`): at the
 stop the solver is interrupted (by the stop hook, or by the watchdog at the deadline) and waited
 for :data:`GRACE_SECONDS`, then abandoned. The caller gets None at once and the solver is never
 used again; it is freed by its own thread when the search ends (freeing it earlier would pull
@@ -36,7 +36,7 @@ from __future__ import annotations
 import threading
 import time
 
-from .deadline import UNLIMITED, Abandoned, Deadline, finish_or_abandon, stop_hook
+from ..runtime.deadline import UNLIMITED, Abandoned, Deadline, finish_or_abandon, stop_hook
 
 #: A call after one that took less than this (s) runs in the calling thread.
 DIRECT_BELOW = 0.001

@@ -1,7 +1,7 @@
 """Certified trees in ``models/``: found by variant and objective, replayed once, followed.
 
 Place in the data flow: ``models/*.json[.gz]`` (data made and verified by the scripts and the
-tests, docs/tree-format.md) -> the replay against every secret (:mod:`cbsolve.tree`) -> the
+tests, docs/tree-format.md) -> the replay against every secret (:mod:`cbsolve.certificates.tree`) -> the
 node a log reaches. A tree whose strategy is ``optimal-worst`` is worst-case optimal (its
 subtree at any node it reaches is optimal from that position, since a better subtree would
 lower the whole); ``optimal-expected`` the same for the total. A tree made under a depth cap
@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from .data import models_dir
-from .errors import UnknownName
-from .variant import Variant
+from ..data import models_dir
+from ..errors import UnknownName
+from ..game.variant import Variant
 
 #: Certified trees live in models/ (package data in a wheel: cbsolve.data; never imported code).
 MODELS = models_dir()
@@ -209,7 +209,7 @@ def subtree_cost(space, node: dict, members) -> tuple[int, int] | None:
     log leaves there), counted from there; None if the subtree misses one of them."""
     import numpy as np
 
-    from .scoring import score_against
+    from ..game.scoring import score_against
 
     v = space.variant
     worst = total = 0

@@ -3,7 +3,7 @@
 Place in the data flow: the last stop. ``cbsolve optimal`` and ``cbsolve evaluate`` write
 strategy trees (docs/tree-format.md) and lower-bound certificates (docs/tree-format.md, "Lower-bound certificate format");
 ``cbsolve verify FILE`` calls :func:`verify_file`. This module imports only the variant, the
-code space, the scoring rule and its own helper :mod:`cbsolve.certify_orbits` (symbol swaps
+code space, the scoring rule and its own helper :mod:`cbsolve.certificates.certify_orbits` (symbol swaps
 found from a node's secrets), never the search that produced the file, so a bug in the
 search cannot vouch for itself (the certificate idea of PySAT's proofs, applied to Knuth 1977's
 "5 guesses suffice and 4 do not").
@@ -20,7 +20,7 @@ must be disposed of by one of these rules, each checked here:
 * counting: some non-winning reply class of the guess exceeds cap(k-1), the most secrets k-1
   guesses can tell apart (cap(0) = 0, cap(j) = 1 + (R-1) cap(j-1), R the number of replies);
   a whole node is settled when |S| > cap(k); a node may name a smaller ``limit`` for its
-  classes, which holds when the settle table of S (:mod:`cbsolve.settle_bound`, recomputed
+  classes, which holds when the settle table of S (:mod:`cbsolve.certificates.settle_bound`, recomputed
   here from the classes of every allowed guess on S) gives b(k-1) <= limit;
 * useless: every secret gives the guess the same reply and the guess is not a secret: a
   strategy starting with it contains a strategy for S with fewer guesses;
@@ -41,20 +41,20 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import claims
-from .capacity import capacity
+from ..game.capacity import capacity
 from .certify_orbits import GuessOrbits
-from .codes import CodeSpace
-from .errors import CbsolveError, Expired, InvalidCode
-from .guess_pool import GUESS_POOLS
-from .inputs import InputTooLarge, UnreadableInput, load_json
-from .scoring import (counting_verdicts, pack, partition_counts, possible_responses,
+from ..game.codes import CodeSpace
+from ..errors import CbsolveError, Expired, InvalidCode
+from ..game.guess_pool import GUESS_POOLS
+from ..inputs import InputTooLarge, UnreadableInput, load_json
+from ..game.scoring import (counting_verdicts, pack, partition_counts, possible_responses,
                       score_against, score_matrix)
 from .settle_bound import settle_table
-from .variant import Variant
+from ..game.variant import Variant
 
 TREE_FORMAT, TREE_VERSION = "cbsolve-tree", 1
 CERT_FORMAT, CERT_VERSION = "cbsolve-worst-lower-bound", 1
-#: Top-level keys of a tree document that are claims (checked by :mod:`cbsolve.claims`).
+#: Top-level keys of a tree document that are claims (checked by :mod:`cbsolve.certificates.claims`).
 CLAIM_KEYS = ("stats", "ties", "at_worst", "max_depth", "proved")
 
 
@@ -490,7 +490,7 @@ class _CertChecker:
     def _implicit(self, S: np.ndarray, packed_s, packed_pool, threshold: int) -> np.ndarray:
         """Guesses the counting rules settle: a non-winning class larger than ``threshold``
         (cap(k-1), or the node's checked limit), or one class that is not a win (useless);
-        scored once per orbit of the symbol swaps that keep S (cbsolve/certify_orbits.py)."""
+        scored once per orbit of the symbol swaps that keep S (cbsolve/certificates/certify_orbits.py)."""
         v = self.variant
         orbits = None if self.candidates_only else self.orbits.of(self.codes[S])
         if orbits is None:

@@ -17,9 +17,9 @@ import json
 from functools import cache
 from pathlib import Path
 
-from .data import models_dir
-from .errors import CbsolveError
-from .variant import Variant
+from ..data import models_dir
+from ..errors import CbsolveError
+from ..game.variant import Variant
 
 FORMAT = "cbsolve-atlas"
 ATLAS_FILE = "atlas.json"

@@ -10,7 +10,7 @@ process-wide stop request Ctrl-C raises (:func:`request_stop`). The rules:
   ``deadline = Deadline.given(deadline, time_limit)``;
 * layers below take a part of what is left (:meth:`~Deadline.part`, :meth:`~Deadline.capped`,
   :meth:`~Deadline.share`, :meth:`~Deadline.reserving`) with the shares of
-  :mod:`cbsolve.time_policy`, and never compute with the clock themselves;
+  :mod:`cbsolve.runtime.time_policy`, and never compute with the clock themselves;
 * only a native kernel's argument is seconds (``deadline.left()``, spelled for the kernel by
   ``time_policy.kernel_seconds`` / ``time_policy.search_seconds``);
 * why work stopped is :meth:`Deadline.reason` / :func:`stopped_by`: ``INTERRUPTED`` after a stop
@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
-from .errors import Expired
+from ..errors import Expired
 from .status import StopReason
 
 T = TypeVar("T")
@@ -266,7 +266,7 @@ def run_interruptible(work: Callable[[], T], stop: Callable[[str], None], *,
 
     While it runs, the calling thread polls every :data:`POLL_SECONDS`: it calls ``on_wait``
     (progress), and when the deadline expires or Ctrl-C arrives it calls ``stop`` (the kernel's
-    stop hook) with the reason's word (:class:`~cbsolve.status.StopReason`: ``time`` for the
+    stop hook) with the reason's word (:class:`~cbsolve.runtime.status.StopReason`: ``time`` for the
     deadline, ``interrupted`` for Ctrl-C or a stop request), which the kernel's control block
     keeps, and waits for the kernel to return what it has. A Ctrl-C is re-raised as
     :class:`KeyboardInterrupt` once the kernel has stopped, so the caller can report the

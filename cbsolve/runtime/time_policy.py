@@ -1,6 +1,6 @@
 """Every share of a time budget, and why: the one place to change how the time is split.
 
-A command makes one :class:`~cbsolve.deadline.Deadline` at its edge; the layers below take a
+A command makes one :class:`~cbsolve.runtime.deadline.Deadline` at its edge; the layers below take a
 part of what is left (``deadline.part``, ``capped``, ``share``, ``reserving``). The parts are
 here, each with the measurement or the reason that set it (the figures: docs/benchmarks.md under
 the heading each cites). "No limit" is spelled ``None`` everywhere in Python

@@ -1,6 +1,6 @@
 """Symbols a certificate node's secrets cannot tell apart, so the verifier scores fewer guesses.
 
-Place in the data flow: :mod:`cbsolve.certify` -> **this module** -> the scorer. It is part of
+Place in the data flow: :mod:`cbsolve.certificates.certify` -> **this module** -> the scorer. It is part of
 the verifier and derives everything from the node's secrets alone (never from the certificate
 or a search).
 

@@ -18,9 +18,9 @@ def cpu_model() -> str:
 def describe() -> str:
     """'AMD EPYC 7B13, 2 cores, 24 GiB, kernels avx512 (avx2 ... avx512_vpopcntdq)': the cores
     this process may run on, its memory (physical, or a smaller cgroup limit), and the kernels'
-    instruction-set path with the processor's vector flags (cbsolve.isa): the same build runs
+    instruction-set path with the processor's vector flags (cbsolve.runtime.isa): the same build runs
     several times slower on a processor without AVX2."""
-    from cbsolve import isa  # loads the kernels: only where a line is written
+    from cbsolve.runtime import isa  # loads the kernels: only where a line is written
 
     return f"{cpu_model()}, {cores()} cores, {machine_memory() / 2**30:.0f} GiB, {isa.describe()}"
 

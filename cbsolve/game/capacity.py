@@ -1,14 +1,14 @@
 """Counting (information-theoretic) lower bounds on adaptive strategies.
 
 Place in the data flow: Variant -> (exact sizes) -> here -> the exact searches (their first
-depth), the certificate checker (:mod:`cbsolve.certify`) and :mod:`cbsolve.bounds`, which
+depth), the certificate checker (:mod:`cbsolve.certificates.certify`) and :mod:`cbsolve.bounds`, which
 combines these with the partition bounds, the optimal search and heuristic strategies. The one
 definition of ``capacity``: below every layer that uses it.
 
 A strategy is a tree whose every node is one guess. A node ends the game for at most one secret
 (the guess itself, answered by the all-bulls *win* response) and has at most ``R - 1`` children,
 one per non-winning reply, where ``R`` counts the replies that can occur at all
-(:func:`cbsolve.scoring.possible_responses`). So depth ``i`` holds at most ``(R - 1)**(i - 1)``
+(:func:`cbsolve.game.scoring.possible_responses`). So depth ``i`` holds at most ``(R - 1)**(i - 1)``
 nodes, and a strategy of at most ``k`` guesses solves at most
 
     cap(k) = 1 + (R-1) + (R-1)**2 + ... + (R-1)**(k-1)

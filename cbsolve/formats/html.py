@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .codes import CodeSpace
-from .errors import CbsolveError
-from .scoring import score_against
-from .variant import Variant
+from ..game.codes import CodeSpace
+from ..errors import CbsolveError
+from ..game.scoring import score_against
+from ..game.variant import Variant
 
 #: Nodes with at most this many candidates list them on the page.
 LIST_LIMIT = 60
@@ -96,7 +96,7 @@ def _summary_html(s: dict) -> str:
 def render(doc: dict, title: str | None = None, source: str | None = None) -> str:
     """The page of ``doc``: headed by its game and ``title`` (what the tree is; default from
     the document's objective or strategy); ``source`` (a file name) is shown beneath."""
-    from .certify import position_secrets
+    from ..certificates.certify import position_secrets
 
     variant = Variant.from_dict(doc["variant"])
     tree = page_tree(variant, doc["root"], position_secrets(doc, variant))
