@@ -129,6 +129,9 @@ def problem(token: str) -> str | None:
             if native:
                 return None if defined_anywhere(name) else f"{name} not in the native module"
             return None          # the standard library (`os._exit`, `functools.cache`)
+        submodule = ROOT / "cbsolve" / module / name
+        if submodule.with_suffix(".py").is_file() or submodule.is_dir():
+            return None          # a module of a package (`cbsolve.runtime.isa`)
         return None if any(name in defined_in(f) for f in files) else f"{name} not in {files}"
     match = CLASS_NAME.match(token) or FUNCTION.match(token)
     if match and " " not in token:
