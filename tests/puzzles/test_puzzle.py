@@ -1,4 +1,4 @@
-"""Unique-secret puzzles (cbsolve/play/puzzle.py, ``cbsolve puzzle``): one secret, checked
+"""Unique-secret puzzles (cbsolve/puzzles/puzzle.py, ``cbsolve puzzle``): one secret, checked
 here by the pure-Python rule; seeded and reproducible; minimal where promised."""
 from __future__ import annotations
 

@@ -14,9 +14,9 @@ from testkit import brute_force_consistent
 import cbsolve as cb
 from cbsolve.cli import main
 from cbsolve.game.codes import CodeSpace
-from cbsolve.play import puzzle_difficulty as pd
-from cbsolve.play import puzzle_draw as draw
-from cbsolve.play.puzzle import maker_for
+from cbsolve.puzzles import difficulty as pd
+from cbsolve.puzzles import draw
+from cbsolve.puzzles.puzzle import maker_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = [cb.Variant.preset("mastermind"), cb.Variant(3, "012345", repeats=False),
@@ -82,7 +82,7 @@ def test_labels_follow_the_measure_on_bulls_and_cows():
 
 
 def test_a_process_first_puzzles_row_by_row_equal_the_later_ones_over_the_matrix():
-    from cbsolve.play.puzzle import _Maker
+    from cbsolve.puzzles.puzzle import _Maker
 
     variant = cb.Variant(3, "0123456", repeats=False)
     fresh = _Maker(variant, CodeSpace(variant))          # rows scored one by one
@@ -108,7 +108,7 @@ def test_the_stream_is_the_single_puzzles_seed_by_seed(capsys):
 
 def test_a_stream_stops_between_puzzles_at_its_deadline():
     from cbsolve.runtime.deadline import Deadline
-    from cbsolve.play.puzzle_stream import puzzles
+    from cbsolve.puzzles.stream import puzzles
 
     made = list(puzzles(cb.Variant.preset("bulls-cows"), seed=0, count=50,
                         deadline=Deadline(0.0)))
@@ -176,7 +176,7 @@ def test_best_guess_answer_is_the_exact_optimum_from_its_position():
 def test_the_orbit_key_is_blind_to_renamed_symbols_and_permuted_positions():
     import random
 
-    from cbsolve.play.puzzle_export import orbit_key
+    from cbsolve.puzzles.export import orbit_key
 
     rng = random.Random(5)
     for variant in (cb.Variant.preset("bulls-cows"), cb.Variant.preset("mastermind")):
@@ -193,7 +193,7 @@ def test_the_orbit_key_is_blind_to_renamed_symbols_and_permuted_positions():
 
 
 def test_export_splits_share_no_orbit_and_datasets_loads_them(tmp_path):
-    from cbsolve.play.puzzle_export import orbit_key
+    from cbsolve.puzzles.export import orbit_key
 
     assert main(["puzzle", "--count", "60", "--seed", "7", "--variant", "mastermind",
                  "--export", str(tmp_path), "--test-fraction", "0.3"]) == 0
