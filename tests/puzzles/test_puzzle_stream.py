@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from testkit import brute_force_consistent
+from testkit import PUZZLE_VARIANTS, brute_force_consistent, puzzle_entries
 
 import cbsolve as cb
 from cbsolve.cli import main
@@ -19,14 +19,7 @@ from cbsolve.puzzles import draw
 from cbsolve.puzzles.puzzle import maker_for
 
 ROOT = Path(__file__).resolve().parents[2]
-SMALL = [cb.Variant.preset("mastermind"), cb.Variant(3, "012345", repeats=False),
-         cb.Variant(4, "1234", repeats=True, feedback="bulls")]
-
-
-def parsed(p):
-    space = CodeSpace(p.variant)
-    return [(space.parse(e["guess"]), e["bulls"], 0 if p.variant.bulls_only else e["cows"])
-            for e in p.entries]
+SMALL = PUZZLE_VARIANTS
 
 
 @pytest.mark.parametrize("variant", [cb.Variant.preset("bulls-cows"), *SMALL],
@@ -55,7 +48,7 @@ def test_the_measure_is_what_the_plain_rule_recomputes(variant, difficulty):
     for seed in range(3):
         p = cb.puzzle(variant, seed=seed, difficulty=difficulty)
         m = p.difficulty_measure
-        entries = parsed(p)
+        entries = puzzle_entries(p)
         # candidates after each clue, in the listed order, by brute force over every code
         after = [len(brute_force_consistent(variant, entries[:i + 1]))
                  for i in range(len(entries))]
@@ -145,16 +138,17 @@ def test_kinds_answers_are_what_the_plain_rule_and_the_diagnosis_say(variant):
     for seed in range(3):
         p = cb.puzzle(variant, seed=seed, kind="count")
         assert p.kind == "count" and p.clues < cb.puzzle(variant, seed=seed).clues
-        assert p.answer["secrets"] == len(brute_force_consistent(variant, parsed(p)))
+        assert p.answer["secrets"] == len(brute_force_consistent(variant, puzzle_entries(p)))
 
         p = cb.puzzle(variant, seed=seed, kind="wrong-reply")
-        assert brute_force_consistent(variant, parsed(p)) == []
+        assert brute_force_consistent(variant, puzzle_entries(p)) == []
         k, true = p.answer["entry"], p.answer["reply"]
         fixed = [dict(e) for e in p.entries]
         bulls, _, cows = true.partition(",")
         fixed[k - 1].update(bulls=int(bulls), **({"cows": int(cows)} if cows else {}))
         p.entries = fixed
-        assert brute_force_consistent(variant, parsed(p)) == [CodeSpace(variant).parse(p.secret)]
+        assert brute_force_consistent(variant, puzzle_entries(p)) == \
+            [CodeSpace(variant).parse(p.secret)]
         # the diagnosis (cbsolve consistent) finds that one correction and no other
         p.entries = [dict(e) for e in p.entries]
         p.entries[k - 1].update(bulls=int(p.answer["given"].split(",")[0]))
