@@ -29,6 +29,35 @@ def help_text(variant: Variant, mode: str) -> list[str]:
     return play_help(variant, mode)
 
 
+def welcome(state: GameState) -> list[str]:
+    """What a new game says: the computer's secret chosen (or the shifting host's rule), and
+    what to type for the computer's guesses."""
+    lines, maker = [], state.maker
+    if maker:
+        example = maker.space.format(maker.space.code_at(0))
+        chosen = ("I have chosen a secret" if isinstance(maker, Host) else
+                  f"I play the {maker.host} host: I keep every secret my replies allow")
+        lines.append(f"{chosen}. Codes look like {example}.")
+    if state.breaker:
+        lines.append("Think of a secret; I will guess it. Score my guesses as "
+                     f"{reply_syntax(state.variant)}.")
+    return lines
+
+
+def ending(state: GameState) -> str | None:
+    """The last line of a finished game (:meth:`GameState.finish`): the secret after a quit,
+    the result of a game both ways; None when there is nothing more to say."""
+    r = state.result
+    if r.quit:
+        return f"My secret was {r.secret}." if state.maker else None
+    if r.winner == "draw":
+        n = len(r.your_guesses)
+        return f"A draw: we both needed {n} guess{'es' if n != 1 else ''}."
+    if state.mode == "both":
+        return "You win!" if r.winner == "you" else f"I win! My secret was {r.secret}."
+    return None
+
+
 class Game:
     """One game on a console (the only I/O), driven by the one game loop (:mod:`.loop`):
     :meth:`run`. The game itself is a :class:`~.state.GameState`; this face reads the lines
@@ -102,14 +131,8 @@ class Game:
 
     # --- your guesses --------------------------------------------------------------------
     def _welcome(self) -> None:
-        c, v, maker = self.console, self.variant, self.state.maker
-        if maker:
-            example = maker.space.format(maker.space.code_at(0))
-            chosen = ("I have chosen a secret" if isinstance(maker, Host) else
-                      f"I play the {maker.host} host: I keep every secret my replies allow")
-            c.say(f"{chosen}. Codes look like {example}.")
-        if self.state.breaker:
-            c.say(f"Think of a secret; I will guess it. Score my guesses as {reply_syntax(v)}.")
+        for line in welcome(self.state):
+            self.console.say(line)
 
     def _guessed(self, line: str, deadline: Deadline) -> bool:
         c = self.console
@@ -314,15 +337,10 @@ class Game:
         c.say(f"  best next guess: {advice.guess} ({advice.strategy})")
 
     def _finish(self) -> GameResult:
-        c, r = self.console, self.state.finish()
-        if r.quit:
-            if self.state.maker:
-                c.say(f"My secret was {r.secret}.")
-        elif r.winner == "draw":
-            n = len(r.your_guesses)
-            c.say(f"A draw: we both needed {n} guess{'es' if n != 1 else ''}.")
-        elif self.mode == "both":
-            c.say("You win!" if r.winner == "you" else f"I win! My secret was {r.secret}.")
+        r = self.state.finish()
+        said = ending(self.state)
+        if said:
+            self.console.say(said)
         return r
 
 
