@@ -179,7 +179,7 @@ class AssistSession:
             return True
         c, a, v = self.c, self.a, self.a.variant
         deadline = deadline if deadline is not None else a.turns.start()
-        act = action(v, line, ASSIST)
+        act = action(v, line, a.state.legal(ASSIST))
         if act == "quit":
             return False
         if act == "help":

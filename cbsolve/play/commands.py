@@ -14,7 +14,7 @@ help        help, ?, h       play (a blank line too), assist
 again       again            play, assist (a new game)
 hint        hint             play, assist
 undo        undo             play, assist (the last move, again and again)
-fix         fix, confirm,    play (when the computer guesses), assist: ``fix K SCORE``
+fix         fix, confirm,    play (when the computer guesses: ``GameState.legal``), assist: ``fix K SCORE``
             ok               corrects reply K, ``confirm K`` says it is right
 list        list             assist (the first K secrets left)
 ==========  ===============  =====================================================
@@ -45,7 +45,6 @@ WORDS: dict[str, tuple[str, ...]] = {
 }
 #: The actions each face understands from a person.
 PLAY = frozenset({"quit", "help", "again", "hint", "undo", "fix"})
-PLAY_GUESSING = PLAY - {"fix"}          # no score of the computer's to fix (``--mode guess``)
 ASSIST = frozenset(WORDS)
 #: The bot's protocol: word -> action.
 PROTOCOL = {"new": "again", "guess": "move", "score": "score", "check": "check", "quit": "quit"}

@@ -112,6 +112,11 @@ class GameState:
             return None if (self.you_done or self.me_done) else "you"
         return "me"
 
+    def legal(self, actions: frozenset[str]) -> frozenset[str]:
+        """Of a face's ``actions`` (:mod:`.commands`), those this game allows: a reply to fix
+        needs the computer as code-breaker (not ``play --mode guess``)."""
+        return actions if self.breaker is not None else actions - {"fix"}
+
     # --- moves ---------------------------------------------------------------------------
     def score_yours(self, line: str, deadline: Deadline) -> dict:
         """Your guess scored by the maker within the turn's ``deadline`` (not yet kept:

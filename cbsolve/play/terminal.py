@@ -16,7 +16,7 @@ from ..game.variant import Variant
 from ..runtime.deadline import Deadline, Turns
 from ..runtime.time_policy import ASSIST_SECONDS
 from .coach import Coach, describe, record
-from .commands import PLAY, PLAY_GUESSING, action, play_help, short_reply
+from .commands import PLAY, action, play_help, short_reply
 from .engine import Host
 from .inputs import Console, format_reply, read_score, reply_syntax
 from .state import GameResult, GameState, check_play
@@ -82,7 +82,7 @@ class Game:
                                objective=objective, seed=seed, secret=secret, host=host)
         self.coach = (Coach(self.state.yours, objective=objective, strategy=strategy)
                       if coach else None)
-        self.allowed = PLAY_GUESSING if mode == "guess" else PLAY
+        self.allowed = self.state.legal(PLAY)
         self.pending: str | None = None     # my guess, waiting for its score
         self.repairing: str | None = None   # "record" / "move": your scores being corrected
         self.retry = False                  # I found no guess in time: waiting for a line

@@ -10,7 +10,7 @@ from cbsolve.game.variant import Variant
 from cbsolve.play import loop
 from cbsolve.play.assistant import Assistant, AssistSession
 from cbsolve.play.bot import Bot, serve
-from cbsolve.play.commands import ASSIST, PLAY, PLAY_GUESSING, PROTOCOL, WORDS, action
+from cbsolve.play.commands import ASSIST, PLAY, PROTOCOL, WORDS, action
 from cbsolve.play.inputs import Console
 from cbsolve.play.state import GameState
 from cbsolve.play.terminal import Game
@@ -77,7 +77,9 @@ def test_a_new_game_returns_the_record_left_with_its_secret():
 def test_one_vocabulary_serves_every_face():
     assert action(BC, "q", PLAY) == "quit" and action(BC, "OK 2", ASSIST) == "fix"
     assert action(BC, "list 3", ASSIST) == "list" and action(BC, "list 3", PLAY) is None
-    assert action(BC, "fix 1 0 0", PLAY_GUESSING) is None          # no score of mine to fix
+    guessing = GameState(BC, "guess", seed=1).legal(PLAY)            # no score of mine to fix
+    assert action(BC, "fix 1 0 0", guessing) is None and action(BC, "fix 1 0 0", PLAY) == "fix"
+    assert GameState(BC, "assist", strategy="first").legal(ASSIST) == ASSIST
     assert action(BC, "0123", PLAY) is None and action(BC, "  ", PLAY) == "blank"
     assert len({w for words in WORDS.values() for w in words}) == sum(map(len, WORDS.values()))
     assert set(PROTOCOL.values()) - {"move", "score", "check"} <= set(WORDS)
