@@ -44,7 +44,7 @@ _LAZY = {name: ".api" for name in (
     "Move", "Optimum", "PartitionTable", "Score", "Verification", "as_log", "as_variant",
     "atlas", "bounds", "consistent", "diagnose", "evaluate", "next_guess", "optimal", "partition",
     "partition_table", "puzzle", "regret", "score", "sweep", "verify")}
-_LAZY.update({"Regret": ".advisor.review", "Puzzle": ".play.puzzle",
+_LAZY.update({"Regret": ".advisor.review", "Puzzle": ".puzzles.puzzle",
               "SearchInterrupted": ".search", "Unfinished": ".strategy"})
 #: Names of optional extras (``make_env``: the ``gym`` extra), kept out of ``__all__`` so
 #: ``from cbsolve import *`` works without them.
@@ -75,7 +75,7 @@ if TYPE_CHECKING:     # what type checkers and IDEs see; at run time __getattr__
         verify,
     )
     from .gym import make_env as make_env  # the gym extra: not in __all__
-    from .play.puzzle import Puzzle
+    from .puzzles.puzzle import Puzzle
     from .advisor.review import Regret
     from .search import SearchInterrupted
     from .strategy import Unfinished

@@ -43,7 +43,7 @@ if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it
     from .api_results import Optimum, PartitionTable, Verification
     from .bounds import Bounds
     from .consistency import ConsistencyResult
-    from .play.puzzle import Puzzle
+    from .puzzles.puzzle import Puzzle
     from .advisor.review import Regret
     from .strategy import Evaluation
     from .strategy.partition import Partition
@@ -414,15 +414,15 @@ def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
     every code; every clue needed. ``difficulty`` easy/medium/hard is a band of the measured
     ``difficulty_measure`` (the candidates a fixed reference solver carries; drawn until it
     fits); ``clues=K`` exactly K clues; ``distractors=K`` wrong answers one symbol away from
-    the secret (:mod:`cbsolve.play.puzzle`); ``kind`` count, wrong-reply or best-guess turns
-    it into another question with its ``answer`` (:mod:`cbsolve.play.puzzle_kinds`). A
+    the secret (:mod:`cbsolve.puzzles.puzzle`); ``kind`` count, wrong-reply or best-guess turns
+    it into another question with its ``answer`` (:mod:`cbsolve.puzzles.kinds`). A
     deadline stops the draws (CbsolveError).
 
     >>> p = puzzle("mastermind", seed=11, distractors=2)
     >>> consistent(p.tokens(), variant="mastermind", limit=None).secrets == [p.secret]
     True
     """
-    from .play.puzzle import make_puzzle
+    from .puzzles.puzzle import make_puzzle
 
     budget = make_deadline(deadline, time_limit)
     return make_puzzle(as_variant(variant), seed=_check.seed(seed),

@@ -335,7 +335,7 @@ MYPY_SURFACE = [
     "cbsolve/__init__.py", "cbsolve/api.py", "cbsolve/api_results.py",
     "cbsolve/game/variant.py", "cbsolve/arguments.py", "cbsolve/gym_registration.py",
     "cbsolve/game/codes.py", "cbsolve/game/rule.py", "cbsolve/game/feedback.py", "cbsolve/runtime/deadline.py", "cbsolve/errors.py",
-    "cbsolve/runtime/status.py", "cbsolve/advisor/review.py", "cbsolve/play/puzzle.py",
+    "cbsolve/runtime/status.py", "cbsolve/advisor/review.py", "cbsolve/puzzles/puzzle.py",
     "cbsolve/consistency/query.py", "cbsolve/advisor/answers.py", "cbsolve/advisor/optimum.py",
     "cbsolve/strategy/evaluation.py",
     "cbsolve/search/result.py", "cbsolve/bounds/compute.py", "cbsolve/certificates/certify.py",

@@ -139,6 +139,7 @@ FLOW = [
     {"strategy", "search", "symmetry", "stabilizer"},
     {"bounds", "formats"},
     {"advisor"},
+    {"puzzles"},
     {"cli", "play", "analysis", "api", "api_results", "gym", "integrations", "__main__"},
 ]
 BESIDE = {"", "runtime", "errors", "inputs", "extras", "_native", "lazy", "arguments",

@@ -231,6 +231,18 @@ def replay(variant: Variant, tree: dict) -> dict[int, int]:
     return dict(sorted(hist.items()))
 
 
+#: Small games every puzzle test draws from: Mastermind, 3 of 6 distinct, 4 of 4 bulls-only.
+PUZZLE_VARIANTS = [Variant.preset("mastermind"), Variant(3, "012345", repeats=False),
+                   Variant(4, "1234", repeats=True, feedback="bulls")]
+
+
+def puzzle_entries(p) -> list[tuple]:
+    """A puzzle's entries as (guess code, bulls, cows) for :func:`brute_force_consistent`."""
+    space = CodeSpace(p.variant)
+    return [(space.parse(e["guess"]), e["bulls"], 0 if p.variant.bulls_only else e["cows"])
+            for e in p.entries]
+
+
 def run_game(lines, **kwargs):
     """A terminal game (``cbsolve.play.terminal.Game``) fed ``lines`` as the player's input:
     (its result, everything it printed)."""

@@ -1,5 +1,5 @@
 // Drawing one unique-secret puzzle over a whole reply matrix: the native twin of the reference
-// in cbsolve/play/puzzle_draw.py (the same SplitMix64 words consumed in the same order, so the two give
+// in cbsolve/puzzles/draw.py (the same SplitMix64 words consumed in the same order, so the two give
 // the same puzzle; the tests compare them). Python owns seeding, validation and formatting.
 //
 // A code's fail set is the bit set of the clues it contradicts (bit j: clue j); the secret's is
@@ -145,7 +145,7 @@ py::tuple draw(py::array_t<uint8_t, py::array::c_style> matrix_in, uint64_t stat
 }  // namespace
 
 PYBIND11_MODULE(puzzle, mod) {
-    mod.doc() = "Unique-secret puzzles drawn over a whole reply matrix (cbsolve/play/puzzle_draw.py)";
+    mod.doc() = "Unique-secret puzzles drawn over a whole reply matrix (cbsolve/puzzles/draw.py)";
     mod.def("draw", &draw, py::arg("matrix"), py::arg("state"), py::arg("choices"),
             py::arg("weakest"),
             "(secret then the kept clues in the reference solver's order, candidates after "

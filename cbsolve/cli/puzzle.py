@@ -1,5 +1,5 @@
 """``cbsolve puzzle``: a seeded log with exactly one consistent secret (:func:`cbsolve.api.puzzle`,
-cbsolve/play/puzzle.py); ``--count K --jsonl``: a stream of them (cbsolve/play/puzzle_stream.py)."""
+cbsolve/puzzles/puzzle.py); ``--count K --jsonl``: a stream of them (cbsolve/puzzles/stream.py)."""
 from __future__ import annotations
 
 import json
@@ -95,7 +95,7 @@ def _text(p, show_answer: bool = False) -> str:
 
 def _stream(variant, difficulty, clues, distractors, seed, kind, count, time_limit,
             as_jsonl, show_answer) -> int:
-    from ..play.puzzle_stream import json_lines, puzzles
+    from ..puzzles.stream import json_lines, puzzles
 
     budget = TimeLimit.from_option(time_limit, None)
     first = secrets.randbits(32) if seed is None else seed
@@ -122,8 +122,8 @@ def _export(variant, difficulty, clues, distractors, seed, kind, count, time_lim
             fraction, as_json) -> int:
     from importlib.metadata import PackageNotFoundError, version
 
-    from ..play.puzzle_export import export
-    from ..play.puzzle_stream import puzzles
+    from ..puzzles.export import export
+    from ..puzzles.stream import puzzles
 
     budget = TimeLimit.from_option(time_limit, None)
     first = secrets.randbits(32) if seed is None else seed

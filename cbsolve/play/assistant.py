@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import loop
 from ..runtime import time_policy
 from ..runtime.deadline import Deadline, Turns
 
@@ -25,8 +26,11 @@ from ..runtime.deadline import Deadline, Turns
 from ..certificates.certified import MODELS, find_tree, follow_tree, load_tree, shipped_tree  # noqa: F401
 from ..errors import InconsistentLog, InvalidCode, InvalidFeedback
 from ..game.variant import Variant
-from .engine import Guesser, Suggestion, check_strategy
-from .inputs import Console, apply_fix, command_word, format_reply, looks_like_score, read_score, reply_syntax
+from .coach import Coach, describe, record
+from .commands import ASSIST, ASSIST_HELP, action
+from .engine import Suggestion, check_strategy
+from .inputs import Console, format_reply, looks_like_score, read_score, reply_syntax
+from .state import GameState
 
 if TYPE_CHECKING:
     from ..game.codes import CodeSpace
@@ -35,7 +39,8 @@ FALLBACK = "minimax"
 
 
 class Assistant:
-    """Advice for one game: a :class:`Guesser` plus an optional strategy tree to follow."""
+    """Advice for one game: the game's :class:`~.state.GameState` (its code-breaker, a
+    :class:`~.engine.Guesser`, records your entries) plus an optional strategy tree to follow."""
 
     def __init__(self, variant: Variant, strategy: str = "minimax", guesses: str = "all",
                  seed: int | None = None, tree_path: str | None = None,
@@ -56,13 +61,13 @@ class Assistant:
         self.strategy = check_strategy(strategy)
         self.guesses = guesses
         # the advice: the position service, for one objective through the whole game
-        self.guesser = Guesser(variant, strategy=strategy, guesses=guesses, seed=seed,
-                               objective=objective, tree=self.tree if tree_path else None)
-        self.coach = None
-        if coach:       # the advice's own service, strategy and objective: one source
-            from .coach import Coach
-
-            self.coach = Coach(self.guesser.service, objective=objective, strategy=strategy)
+        self.state = GameState(variant, "assist", strategy=strategy, guesses=guesses,
+                               objective=objective, seed=seed,
+                               tree=self.tree if tree_path else None)
+        self.guesser = self.state.breaker
+        # the advice's own service, strategy and objective: one source
+        self.coach = (Coach(self.guesser.service, objective=objective, strategy=strategy)
+                      if coach else None)
 
     @property
     def log(self):
@@ -78,26 +83,16 @@ class Assistant:
         return self._wait(lambda: self.guesser.suggest(deadline))
 
     def add(self, guess: str, bulls: int, cows: int, notation: str | None = None) -> None:
-        self.guesser.record(guess, bulls, cows, advise=False, notation=notation)
+        self.state.record(guess, bulls, cows, notation)
 
     def undo(self):
-        return self.guesser.undo()
+        taken = self.state.undo()
+        return None if taken is None else taken[1]
 
 
 HELP = ("Type GUESS SCORE for a guess you played and its score (SCORE: {syntax}), or the score "
         "alone if you played my suggestion; help lists the commands.")
-COMMANDS = ["Commands:",
-            "  GUESS SCORE   a guess you played and its score (GUESS B C, GUESS:B,C, GUESS xAyB, "
-            "GUESS xByW, GUESS 2 black 1 white)",
-            "  SCORE         the score of the guess I suggested",
-            "  undo          take back the last entry (again and again, to any depth)",
-            "  fix K SCORE   correct the score of entry K",
-            "  confirm K     the score of entry K is right: look for a mistake elsewhere",
-            "  hint          what your entries leave, and the suggested guess",
-            "  list [K]      the first K remaining secrets (default 20)",
-            "  again         forget the entries: a new game",
-            "  help          this list",
-            "  quit          end"]
+COMMANDS = ASSIST_HELP
 
 
 def _split_entry(space: CodeSpace, line: str):
@@ -158,61 +153,74 @@ class AssistSession:
             c.say(f"  ({s.note})")
 
     def run(self) -> dict:
-        c, v = self.c, self.a.variant
-        c.say(f"cbsolve assist: {v.describe()}. {HELP.format(syntax=reply_syntax(v))}")
-        self.show(self.a.turns.start())
-        while not self.won:
-            try:
-                line = c.ask("> ").strip()
-            except EOFError:
-                break
-            if not line:
-                continue
-            if not self.step(line, self.a.turns.start()):   # a turn: its one Deadline
-                break
+        """The session, driven by the one game loop (:mod:`.loop`: one Deadline a turn)."""
+        loop.run(self, lambda prompt: self.c.ask(prompt).strip(), self.a.turns)
         return self.summary()
+
+    # --- the loop's questions ------------------------------------------------------------
+    def begin(self, turns: Turns) -> None:
+        v = self.a.variant
+        self.c.say(f"cbsolve assist: {v.describe()}. {HELP.format(syntax=reply_syntax(v))}")
+        self.show(turns.start())
+
+    def to_move(self) -> bool:
+        return False                # the computer only advises: you move, elsewhere
+
+    def prompt(self) -> str | None:
+        return None if self.won else "> "
+
+    def end_of_input(self) -> None:
+        pass
 
     def step(self, line: str, deadline: Deadline | None = None) -> bool:
         """Handle one line within its turn's ``deadline`` (None: a turn starts now); False
         ends the session."""
+        if not line:
+            return True
         c, a, v = self.c, self.a, self.a.variant
         deadline = deadline if deadline is not None else a.turns.start()
-        word = command_word(v, line)
-        if word in ("quit", "q", "exit"):
+        act = action(v, line, a.state.legal(ASSIST))
+        if act == "quit":
             return False
-        if word in ("help", "?", "h"):
+        if act == "help":
             for text in COMMANDS:
                 c.say(text)
-            return True
-        if word == "undo":
+        elif act == "undo":
             e = a.undo()
             c.say("  nothing to undo." if e is None else f"  took back {e.shown(v)}.")
             self.show(deadline)
-            return True
-        if word in ("fix", "confirm", "ok"):
+        elif act == "fix":
             self._fix(line)
             self.show(deadline)
-            return True
-        if word == "again":
+        elif act == "again":
             while a.undo() is not None:
                 pass
             self.reviews.clear()
             c.say("New game.")
             self.show(deadline)
-            return True
-        if word == "hint":
+        elif act == "hint":
             self.show(deadline)
             if a.guesser.inconsistent is None:
                 c.say("  remaining: " + " ".join(a.guesser.candidate_codes(6, deadline))
                       + (" ..." if (a.guesser.candidates or 7) > 6 else ""))
-            return True
-        if word == "list":
-            k = int(line.split()[1]) if len(line.split()) > 1 and line.split()[1].isdigit() else 20
-            if a.guesser.inconsistent is not None:
-                c.say("  no secret is consistent with these entries.")
-            else:
-                c.say("  " + " ".join(a.guesser.candidate_codes(k, deadline)))
-            return True
+        elif act == "list":
+            self._list(line, deadline)
+        else:
+            return self._entry(line, deadline)
+        return True
+
+    def _list(self, line: str, deadline: Deadline) -> None:
+        words = line.split()
+        k = int(words[1]) if len(words) > 1 and words[1].isdigit() else 20
+        if self.a.guesser.inconsistent is not None:
+            self.c.say("  no secret is consistent with these entries.")
+        else:
+            self.c.say("  " + " ".join(self.a.guesser.candidate_codes(k, deadline)))
+
+    def _entry(self, line: str, deadline: Deadline) -> bool:
+        """A guess played and its score (or the score of the suggested guess): reviewed by the
+        coach, recorded, and the advice after it."""
+        c, a, v = self.c, self.a, self.a.variant
         guess, reply_text = _split_entry(a.guesser.space, line)
         try:
             if guess is None:
@@ -240,8 +248,6 @@ class AssistSession:
         k = len(a.log)
         c.say(f"  entry {k}: {guess} -> {format_reply(v, *reply)}")
         if review is not None:
-            from .coach import describe, record
-
             self.reviews.append({"entry": k, **record(review)})
             c.say(f"  {describe(review)}")
             c.say(f"    ({review.method})")
@@ -255,11 +261,14 @@ class AssistSession:
     def _fix(self, line: str) -> None:
         """``fix K SCORE`` or ``confirm K``: the diagnosis then never proposes entry K."""
         g, v = self.a.guesser, self.a.variant
-        k = apply_fix(g, v, line, self.c)
-        if k is not None:
-            e = g.log[k - 1]
-            self.c.say(f"  entry {k}: {e.text} -> {format_reply(v, e.bulls, e.cows)}"
-                       + (" (confirmed)" if k in g.confirmed else ""))
+        try:
+            k = self.a.state.fix(line)
+        except InvalidFeedback as exc:
+            self.c.say(f"  {exc}; try again.")
+            return
+        e = g.log[k - 1]
+        self.c.say(f"  entry {k}: {e.text} -> {format_reply(v, e.bulls, e.cows)}"
+                   + (" (confirmed)" if k in g.confirmed else ""))
 
     def entries(self) -> dict:
         """What was typed: the entries, whether solved, whether consistent."""

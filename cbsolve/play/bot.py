@@ -24,15 +24,17 @@ from __future__ import annotations
 
 import sys
 
+from . import loop
 from ..runtime import time_policy
 from ..runtime.deadline import Deadline, Turns
 from ..errors import CbsolveError, Expired, InconsistentLog
 from ..inputs import MAX_LINE_BYTES, read_line
 from ..game.variant import Variant
-from .engine import Guesser, Host
+from .commands import PROTOCOL, PROTOCOL_HELP
 from .inputs import input_stream, parse_reply
+from .state import GameState
 
-COMMANDS = "new, guess, score B C, check GUESS, quit"
+COMMANDS = PROTOCOL_HELP
 #: Largest space whose replies to the opening are all answered at start-up (Bulls & Cows 4/10,
 #: 5,040 codes: 14 positions in about a second).
 PRECOMPUTE_CODES = 10_000
@@ -42,7 +44,8 @@ PRECOMPUTE_SHARE = 0.5
 
 
 class Bot:
-    """The protocol state machine; :meth:`handle` maps one command line to one answer line."""
+    """The protocol state machine over one :class:`~.state.GameState` (both sides: the bot's
+    secret and its guesses); :meth:`handle` maps one command line to one answer line."""
 
     def __init__(self, variant: Variant, strategy: str = "minimax", seed: int | None = None,
                  guesses: str = "all", objective: str = "worst",
@@ -55,10 +58,8 @@ class Bot:
         import numpy as np
 
         self.variant = variant
-        host_seed, guess_seed = np.random.SeedSequence(seed).spawn(2)
-        self.host = Host(variant, seed=host_seed)
-        self.guesser = Guesser(variant, strategy=strategy, guesses=guesses, seed=guess_seed,
-                               objective=objective)
+        self.state = GameState(variant, "bot", strategy=strategy, guesses=guesses,
+                               objective=objective, seeds=np.random.SeedSequence(seed).spawn(2))
         self.turns = turns if turns is not None else Turns(time_limit, first_deadline)
         self.pending: str | None = None   # last guess, waiting for its score
         self.solved = False
@@ -76,9 +77,18 @@ class Bot:
         except CbsolveError:
             pass
 
+    @property
+    def host(self):
+        """The bot's secret's keeper (the game's code-maker)."""
+        return self.state.maker
+
+    @property
+    def guesser(self):
+        """The bot's guesses (the game's code-breaker)."""
+        return self.state.breaker
+
     def new(self) -> str:
-        self.host.new()
-        self.guesser.reset()
+        self.state.new()
         self.pending, self.solved = None, False
         return "ok"
 
@@ -87,7 +97,7 @@ class Bot:
             return "error game over: your last score was all bulls; send new"
         if self.pending is None:
             try:
-                advice = self.guesser.suggest(deadline)
+                advice = self.state.my_move(deadline)
             except InconsistentLog as exc:
                 return "error inconsistent " + " ".join(map(str, exc.conflict or []))
             if advice.guess is None:
@@ -104,7 +114,7 @@ class Bot:
             return f"error malformed score {args!r}; expected {syntax}"
         guess, self.pending = self.pending, None
         try:
-            self.guesser.record(guess, *reply, advise=False)  # think at the next guess
+            self.state.record(guess, *reply)  # think at the next guess
         except InconsistentLog as exc:
             return "inconsistent " + " ".join(map(str, exc.conflict or []))
         if reply[0] == self.variant.length:
@@ -112,8 +122,9 @@ class Bot:
         return "ok"
 
     def check(self, args: str) -> str:
-        bulls, cows = self.host.check(args)
-        return f"{bulls}" if self.variant.bulls_only else f"{bulls} {cows}"
+        entry = self.state.score_yours(args, None)      # an honest host: no time to spend
+        return f"{entry['bulls']}" if self.variant.bulls_only else \
+            f"{entry['bulls']} {entry['cows']}"
 
     def handle(self, line: str, deadline: Deadline | None = None) -> str:
         """One answer line for one command line, within ``deadline`` (its turn's; None: a turn
@@ -121,18 +132,19 @@ class Bot:
         deadline = deadline if deadline is not None else self.turns.start()
         word, _, args = line.strip().partition(" ")
         args = args.strip()
+        act = PROTOCOL.get(word)
         try:
-            if word == "new" and not args:
+            if act == "again" and not args:
                 return self.new()
-            if word == "guess" and not args:
+            if act == "move" and not args:
                 return self.guess(deadline)
-            if word == "score":
+            if act == "score":
                 return self.score(args)
-            if word == "check":
+            if act == "check":
                 if not args:
                     return "error check needs a code: check GUESS"
                 return self.check(args)
-            if word == "quit":
+            if act == "quit":
                 self.done = True
                 return "ok"
             if not word:
@@ -152,26 +164,51 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def serve(bot: Bot, stdin=None, stdout=None) -> int:
-    """Answer commands until ``quit`` or end of input; returns the number of commands."""
-    stdin = input_stream(stdin)
-    stdout = stdout or sys.stdout
-    n = 0
-    while True:
+class _Protocol:
+    """The bot as a face of the one game loop (:mod:`.loop`): no prompt, one answer line a
+    command line, flushed at once."""
+
+    def __init__(self, bot: Bot, stdin, stdout):
+        self.bot, self.stdin, self.stdout = bot, input_stream(stdin), stdout or sys.stdout
+        self.commands = 0
+
+    def read(self, prompt: str) -> str | None:
         try:
-            line = read_line(stdin)
+            line = read_line(self.stdin)
         except CbsolveError as exc:      # an overlong line: answered, and its rest skipped
-            stdout.write(f"error {_one_line(str(exc))}\n")
-            stdout.flush()
-            while line_rest := stdin.readline(MAX_LINE_BYTES):
+            self._answer(f"error {_one_line(str(exc))}")
+            while line_rest := self.stdin.readline(MAX_LINE_BYTES):
                 if line_rest.endswith("\n"):
                     break
-            continue
+            return None
         if not line:
-            break
-        stdout.write(bot.handle(line, bot.turns.start()) + "\n")     # a turn: one Deadline
-        stdout.flush()
-        n += 1
-        if bot.done:
-            break
-    return n
+            raise EOFError
+        return line
+
+    def _answer(self, text: str) -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def begin(self, turns: Turns) -> None:
+        pass                             # the warm-up took the first turn's Deadline
+
+    def to_move(self) -> bool:
+        return False                     # the bot moves when the referee asks
+
+    def prompt(self) -> str | None:
+        return None if self.bot.done else ""
+
+    def step(self, line: str, deadline: Deadline) -> bool:
+        self._answer(self.bot.handle(line, deadline))
+        self.commands += 1
+        return not self.bot.done
+
+    def end_of_input(self) -> None:
+        pass
+
+
+def serve(bot: Bot, stdin=None, stdout=None) -> int:
+    """Answer commands until ``quit`` or end of input; returns the number of commands."""
+    face = _Protocol(bot, stdin, stdout)
+    loop.run(face, face.read, bot.turns)
+    return face.commands

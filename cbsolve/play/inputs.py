@@ -119,22 +119,6 @@ def read_fix(variant: Variant, line: str, entries: int) -> tuple[int, tuple[int,
     return int(parts[1]), typed
 
 
-def apply_fix(guesser, variant: Variant, line: str, console: Console):
-    """:func:`read_fix` applied to a :class:`~.engine.Guesser` (fix or confirm); returns the
-    number (from 1) of the entry fixed or confirmed, or None after saying on ``console``
-    what was wrong."""
-    try:
-        k, typed = read_fix(variant, line, len(guesser.log))
-        if typed is None:
-            guesser.confirm(k)
-        else:
-            guesser.fix(k, typed[0], typed[1], notation=typed[2])
-    except InvalidFeedback as exc:
-        console.say(f"  {exc}; try again.")
-        return None
-    return k
-
-
 def _bulls(variant: Variant) -> str:
     return "black pegs" if variant.pegs else "bulls"
 

@@ -22,6 +22,10 @@ from dataclasses import dataclass, field
 from ..game.codes import CodeSpace
 from ..errors import CbsolveError
 from ..game.variant import Variant
+from .commands import PROTOCOL
+
+#: What the referee sends for each action of the bot protocol (the one vocabulary, play/commands.py).
+SAY = {act: word for word, act in PROTOCOL.items()}
 
 
 class BotFailure(CbsolveError):
@@ -133,7 +137,7 @@ class BotProcess:
             return
         try:
             if self.proc.poll() is None:
-                self.proc.stdin.write("quit\n")
+                self.proc.stdin.write(SAY["quit"] + "\n")
             self.proc.stdin.close()
         except OSError:
             pass
@@ -172,7 +176,7 @@ class LocalBot:
         return self.bot.handle(line)
 
     def close(self) -> None:
-        self.bot.handle("quit")
+        self.bot.handle(SAY["quit"])
 
 
 @dataclass
@@ -213,19 +217,19 @@ def _expect(bot, line: str, want: str | None = None) -> str:
 def _turn(variant: Variant, space: CodeSpace, me, other, side: Side) -> bool:
     """One guess of ``me`` against ``other``'s secret; True if it was all bulls."""
     start = time.perf_counter()
-    guess = _expect(me, "guess")
+    guess = _expect(me, SAY["move"])
     side.guess_seconds.append(time.perf_counter() - start)
     try:
         space.parse(guess)
     except CbsolveError as exc:
         raise BotFailure(f"{me.name}: invalid guess {guess!r}: {exc}", me) from None
-    reply = _expect(other, f"check {guess}")
+    reply = _expect(other, f"{SAY['check']} {guess}")
     parts = reply.split()
     want = 1 if variant.bulls_only else 2
     if len(parts) != want or not all(p.isdigit() for p in parts):
         raise BotFailure(f"{other.name}: malformed check answer {reply!r}", other)
     start = time.perf_counter()
-    answer = _expect(me, f"score {reply}")
+    answer = _expect(me, f"{SAY['score']} {reply}")
     side.score_seconds.append(time.perf_counter() - start)
     if answer != "ok":  # "inconsistent ...": the checker's replies contradict each other
         raise BotFailure(f"{other.name}: its scores were called {answer!r} by {me.name}", other)
@@ -236,8 +240,8 @@ def play_game(variant: Variant, a, b, sa: Side, sb: Side, max_rounds: int = 100)
     """One game; returns "a", "b", "draw", or "a-fault"/"b-fault" (the other one wins)."""
     space = CodeSpace(variant)
     try:
-        _expect(a, "new", "ok")
-        _expect(b, "new", "ok")
+        _expect(a, SAY["again"], "ok")
+        _expect(b, SAY["again"], "ok")
         for rnd in range(1, max_rounds + 1):
             a_won = _turn(variant, space, a, b, sa)
             b_won = _turn(variant, space, b, a, sb)

@@ -10,73 +10,60 @@ each of your guesses is reviewed against the best from the same position (:mod:`
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from ..advisor import PositionService
-from ..runtime.deadline import Deadline, Turns
-from ..errors import CbsolveError, InconsistentLog, InvalidCode, InvalidFeedback
-from ..game.feedback import FeedbackLog
-from ..runtime.time_policy import ASSIST_SECONDS
+from . import loop
+from ..errors import CbsolveError, InconsistentLog, InvalidCode, InvalidFeedback, unknown_name
 from ..game.variant import Variant
-from .engine import Guesser, Host
-from .inputs import Console, apply_fix, command_word, format_reply, read_score, reply_syntax
+from ..runtime.deadline import Deadline, Turns
+from ..runtime.time_policy import ASSIST_SECONDS
+from .coach import Coach, describe, record
+from .commands import PLAY, action, play_help, short_reply
+from .engine import Host
+from .inputs import Console, format_reply, read_score, reply_syntax
+from .state import GameResult, GameState, check_play
 
 MODES = ("both", "guess", "host")
 
 
-class Quit(Exception):
-    """The player typed ``quit`` (or input ended)."""
-
-
-class Rewind(Exception):
-    """``undo`` took back the last move: the loop picks whose turn it is again."""
-
-
-class Again(Exception):
-    """The player typed ``again``: a new game."""
-
-
-@dataclass
-class GameResult:
-    mode: str
-    winner: str | None                    # "you", "computer", "draw", or None (quit)
-    your_guesses: list[dict] = field(default_factory=list)
-    computer_guesses: list[dict] = field(default_factory=list)
-    secret: str | None = None             # the computer's secret (guess and both modes)
-    your_secret: str | None = None        # yours, once the computer found it
-    quit: bool = False
-    #: Games abandoned with ``again`` before this one (their records, oldest first).
-    earlier: list[dict] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        data = {"mode": self.mode, "winner": self.winner, "quit": self.quit,
-                "your_guesses": self.your_guesses, "computer_guesses": self.computer_guesses,
-                "secret": self.secret, "your_secret": self.your_secret}
-        if self.earlier:
-            data["earlier"] = self.earlier
-        return data
-
-
 def help_text(variant: Variant, mode: str) -> list[str]:
     """Every command, at every prompt."""
-    short = "B" if variant.bulls_only else ("B W" if variant.pegs else "B C")
-    lines = ["Commands (at any prompt):"]
-    if mode != "host":
-        lines.append("  CODE          guess my secret (at 'Your guess')")
-    if mode != "guess":
-        lines.append(f"  {short:<13} score my guess: {reply_syntax(variant)} (at 'Score for')")
-        lines.append(f"  fix K {short:<7} correct your score number K")
-        lines.append("  confirm K     your score number K is right: look for the mistake elsewhere")
-    lines += ["  undo          take back the last move (again and again, to any depth)",
-              "  hint          what your replies leave, and the best next guess",
-              "  again         abandon this game and start a new one",
-              "  help          this list",
-              "  quit          end the game (I reveal my secret)"]
+    return play_help(variant, mode)
+
+
+def welcome(state: GameState) -> list[str]:
+    """What a new game says: the computer's secret chosen (or the shifting host's rule), and
+    what to type for the computer's guesses."""
+    lines, maker = [], state.maker
+    if maker:
+        example = maker.space.format(maker.space.code_at(0))
+        chosen = ("I have chosen a secret" if isinstance(maker, Host) else
+                  f"I play the {maker.host} host: I keep every secret my replies allow")
+        lines.append(f"{chosen}. Codes look like {example}.")
+    if state.breaker:
+        lines.append("Think of a secret; I will guess it. Score my guesses as "
+                     f"{reply_syntax(state.variant)}.")
     return lines
 
 
+def ending(state: GameState) -> str | None:
+    """The last line of a finished game (:meth:`GameState.finish`): the secret after a quit,
+    the result of a game both ways; None when there is nothing more to say."""
+    r = state.result
+    if r.quit:
+        return f"My secret was {r.secret}." if state.maker else None
+    if r.winner == "draw":
+        n = len(r.your_guesses)
+        return f"A draw: we both needed {n} guess{'es' if n != 1 else ''}."
+    if state.mode == "both":
+        return "You win!" if r.winner == "you" else f"I win! My secret was {r.secret}."
+    return None
+
+
 class Game:
-    """One game; drive it with :meth:`run`. The console is the only I/O."""
+    """One game on a console (the only I/O), driven by the one game loop (:mod:`.loop`):
+    :meth:`run`. The game itself is a :class:`~.state.GameState`; this face reads the lines
+    and says what happened. Where it waits: a guess of yours, a score for my guess, a
+    correction of your scores (``repairing``), or a line after I found no guess in time
+    (``retry``)."""
 
     def __init__(self, variant: Variant, mode: str = "both", console: Console | None = None,
                  strategy: str = "minimax", seed: int | None = None, secret: str | None = None,
@@ -86,253 +73,247 @@ class Game:
         """``turns``: one Deadline a turn, made by the session loop (else ``time_limit``
         seconds a turn), shared by the advice, ``hint`` and the coach's review."""
         if mode not in MODES:
-            from ..errors import unknown_name
-
             raise unknown_name("mode", mode, MODES)
-        if coach and mode == "host":
-            raise CbsolveError("the coach reviews your guesses: use --mode guess or both")
-        self.variant = variant
-        self.mode = mode
-        self.strategy, self.guesses = strategy, guesses
-        self.objective = objective
+        check_play(mode, host, coach)
+        self.variant, self.mode = variant, mode
         self.turns = turns if turns is not None else Turns(time_limit)
         self.console = console or Console()
-        self.host = _host(variant, host, mode, seed, secret)
-        self.guesser = (Guesser(variant, strategy=strategy, seed=seed, guesses=guesses,
-                                objective=objective)
-                        if mode != "guess" else None)
-        self.result = GameResult(mode, None, secret=None)
-        self.history: list[str] = []        # "you" / "me": the moves, for undo
-        self._hinter = None                 # advice on your own guesses (hint)
-        #: the advisor of your guesses: ``hint`` and the coach ask this one service, for the
-        #: same strategy and objective, so the hinted guess is the coach's advice
-        self.yours = None if mode == "host" else PositionService(variant, guesses)
-        self.coach = None
-        if coach:
-            from .coach import Coach
-
-            self.coach = Coach(self.yours, objective=objective, strategy=strategy)
-
-    # --- whose turn ----------------------------------------------------------------------
-    @property
-    def you_done(self) -> bool:
-        if self.mode == "host":
-            return True
-        yours = self.result.your_guesses
-        return bool(yours) and yours[-1]["bulls"] == self.variant.length
+        self.state = GameState(variant, mode, strategy=strategy, guesses=guesses,
+                               objective=objective, seed=seed, secret=secret, host=host)
+        self.coach = (Coach(self.state.yours, objective=objective, strategy=strategy)
+                      if coach else None)
+        self.allowed = self.state.legal(PLAY)
+        self.pending: str | None = None     # my guess, waiting for its score
+        self.repairing: str | None = None   # "record" / "move": your scores being corrected
+        self.retry = False                  # I found no guess in time: waiting for a line
+        self.version = 0                    # the log's version the correction was asked at
 
     @property
-    def me_done(self) -> bool:
-        if self.mode == "guess":
-            return True
-        g = self.guesser
-        return (g.inconsistent is None and len(g.log) > 0
-                and g.log[-1].bulls == self.variant.length)
+    def result(self) -> GameResult:
+        return self.state.result
 
-    def _turn(self) -> str | None:
-        """"you", "me", or None when the game is over (both: after a complete round)."""
-        if self.mode == "guess":
-            return None if self.you_done else "you"
-        if self.mode == "host":
-            return None if self.me_done else "me"
-        yours, mine = len(self.result.your_guesses), len(self.result.computer_guesses)
-        if yours == mine:
-            return None if (self.you_done or self.me_done) else "you"
-        return "me"
-
-    # --- the loop ------------------------------------------------------------------------
     def run(self) -> GameResult:
-        c, v = self.console, self.variant
-        c.say(f"cbsolve play ({self.mode}): {v.describe()}. Type help for the commands.")
-        while True:
-            self._welcome()
-            try:
-                while (turn := self._turn()) is not None:
-                    try:
-                        self._your_turn() if turn == "you" else self._my_turn()
-                    except Rewind:
-                        continue
-            except Again:
-                self._new_game()
-                continue
-            except (Quit, EOFError):
-                self.result.quit = True
-                c.say("Game abandoned.")
-            break
-        self._finish()
-        return self.result
+        loop.run(self, lambda prompt: self.console.ask(prompt).strip(), self.turns)
+        return self._finish()
 
+    # --- the loop's questions ------------------------------------------------------------
+    def begin(self, turns: Turns) -> None:
+        self.console.say(f"cbsolve play ({self.mode}): {self.variant.describe()}. "
+                         "Type help for the commands.")
+        self._welcome()
+
+    def to_move(self) -> bool:
+        return (self.pending is None and self.repairing is None and not self.retry
+                and self.state.turn() == "me")
+
+    def prompt(self) -> str | None:
+        if self.repairing:
+            return "Correction: "
+        if self.retry:
+            return "> "
+        if self.pending is not None:
+            return f"Score for {self.pending}: "
+        if self.state.turn() == "you":
+            return f"Your guess #{len(self.result.your_guesses) + 1}: "
+        return None
+
+    def step(self, line: str, deadline: Deadline) -> bool:
+        if self.repairing:
+            return self._correction(line, deadline)
+        if self.retry:
+            return self._retried(line, deadline)
+        if self.pending is not None:
+            return self._scored(line, deadline)
+        return self._guessed(line, deadline)
+
+    def end_of_input(self) -> None:
+        self._abandon()
+
+    # --- your guesses --------------------------------------------------------------------
     def _welcome(self) -> None:
-        c, v = self.console, self.variant
-        if self.host:
-            example = self.host.space.format(self.host.space.code_at(0))
-            chosen = ("I have chosen a secret" if isinstance(self.host, Host) else
-                      f"I play the {self.host.host} host: I keep every secret my replies allow")
-            c.say(f"{chosen}. Codes look like {example}.")
-        if self.guesser:
-            c.say(f"Think of a secret; I will guess it. Score my guesses as {reply_syntax(v)}.")
+        for line in welcome(self.state):
+            self.console.say(line)
 
-    def _new_game(self) -> None:
-        r = self.result
-        if self.host:
-            r.secret = self.host.secret_text
-        r.quit = True
-        self.console.say("New game." + (f" My secret was {r.secret}." if self.host else ""))
-        self.result = GameResult(self.mode, None, earlier=[*r.earlier, r.to_json()])
-        if self.host:
-            self.host.new()
-        if self.guesser:
-            self.guesser.reset()
-        self.history.clear()
-        self._hinter = None
-
-    def _your_turn(self) -> None:
+    def _guessed(self, line: str, deadline: Deadline) -> bool:
         c = self.console
-        k = len(self.result.your_guesses) + 1
-        while True:
-            line, deadline = self._ask(f"Your guess #{k}: ")
-            if self._command(line, deadline):
-                continue
-            try:
-                bulls, cows = self.host.check(line, deadline)
-            except InvalidCode as exc:
-                c.say(f"  {exc}; try again (help lists the commands).")
-                continue
-            break
-        code = self.host.space.format(self.host.space.parse(line))
-        entry = {"guess": code, "bulls": bulls, "cows": cows}
-        review = self._review(code, deadline)
-        self.result.your_guesses.append(entry)
-        self.history.append("you")
-        c.say(f"  {code}: {format_reply(self.variant, bulls, cows)}")
+        handled = self._command(line, deadline)
+        if handled is not None:
+            return handled
+        try:
+            entry = self.state.score_yours(line, deadline)
+        except InvalidCode as exc:
+            c.say(f"  {exc}; try again (help lists the commands).")
+            return True
+        review = (self.coach.review(self.state.your_log(), entry["guess"], deadline)
+                  if self.coach is not None else None)
+        self.state.keep_yours(entry)
+        k = len(self.result.your_guesses)
+        c.say(f"  {entry['guess']}: {format_reply(self.variant, entry['bulls'], entry['cows'])}")
         if review is not None:
-            from .coach import describe, record
-
             entry["coach"] = record(review)
             c.say(f"  {describe(review)}")
             c.say(f"    ({review.method})")
-        if bulls == self.variant.length:
+        if entry["bulls"] == self.variant.length:
             c.say(f"  You found my secret in {k} guess{'es' if k != 1 else ''}!")
+        return True
 
-    def _your_log(self) -> FeedbackLog:
-        log = FeedbackLog(self.variant)
-        for e in self.result.your_guesses:
-            log.add(e["guess"], e["bulls"], None if self.variant.bulls_only else e["cows"])
-        return log
-
-    def _review(self, guess: str, deadline: Deadline):
-        """The coach's review of ``guess`` from the position your earlier guesses left."""
-        if self.coach is None:
-            return None
-        return self.coach.review(self._your_log(), guess, deadline)
-
-    def _ask(self, prompt: str) -> tuple[str, Deadline]:
-        """A line typed at ``prompt`` and the Deadline of the turn it starts (the session's
-        one place, with the computer's move, where a turn's Deadline is made)."""
-        line = self.console.ask(prompt).strip()
-        return line, self.turns.start()
-
-    def _my_turn(self) -> None:
-        """Ask for the score of my guess until one is recorded and all scores are consistent."""
-        c, g = self.console, self.guesser
-        while True:
-            if g.inconsistent is not None:  # an undo left an earlier mistake in place
-                self._repair()
-            try:                            # my move is a turn: its one Deadline
-                advice = g.suggest(self.turns.start())  # the solver may find a conflict
-                break
-            except InconsistentLog:
-                continue
+    # --- my guesses ----------------------------------------------------------------------
+    def move(self, deadline: Deadline) -> None:
+        """My guess, within the turn's ``deadline``; a correction first when your scores
+        cannot all be right."""
+        c, g = self.console, self.state.breaker
+        if g.inconsistent is not None:      # an undo left an earlier mistake in place
+            self._repair("move")
+            return
+        try:
+            advice = self.state.my_move(deadline)
+        except InconsistentLog:             # the solver found the conflict
+            if g.inconsistent is not None:
+                self._repair("move")
+            return
         if advice.guess is None:    # beyond the filter the search may find none in time
             c.say(f"  I found no code that fits your scores in time ({advice.note}); type undo "
                   "if a score was wrong, quit to stop, or press Enter and I try again.")
-            line, deadline = self._ask("> ")
-            if line and not self._command(line, deadline):
-                c.say(f"  {line!r} is not a command here (help lists them).")
-            g.forget_suggestion()
+            self.retry = True
             return
-        k = len(g.log) + 1
         left = "" if advice.candidates is None else \
             (f" ({'' if advice.exact else 'at least '}{advice.candidates} "
              f"secret{'s' if advice.candidates != 1 else ''} possible)")
-        c.say(f"My guess #{k}: {advice.guess}{left}")
-        bulls, cows, notation = self._ask_score(advice.guess)
-        self.result.computer_guesses.append({"guess": advice.guess, "bulls": bulls,
-                                             "cows": cows})
-        self.history.append("me")
+        c.say(f"My guess #{len(g.log) + 1}: {advice.guess}{left}")
+        self.pending = advice.guess
+
+    def _retried(self, line: str, deadline: Deadline) -> bool:
+        self.retry = False
+        if line:
+            handled = self._command(line, deadline)
+            if handled is False:
+                return False
+            if handled is None:
+                self.console.say(f"  {line!r} is not a command here (help lists them).")
+        self.state.breaker.forget_suggestion()
+        return True
+
+    def _scored(self, line: str, deadline: Deadline) -> bool:
         try:
-            g.record(advice.guess, bulls, cows, advise=False, notation=notation)
+            reply = read_score(self.variant, line)
+        except InvalidFeedback as exc:
+            self.console.say(f"  {exc}; try again.")
+            return True
+        if reply is None:
+            handled = self._command(line, deadline)
+            if handled is None:
+                self.console.say(f"  {line!r} is not a score; type {reply_syntax(self.variant)} "
+                                 "(help lists the commands).")
+            return handled is not False
+        guess, self.pending = self.pending, None
+        try:
+            self.state.record(guess, *reply)
         except InconsistentLog:
-            self._repair()
-        if self.me_done:
+            self._repair("record")
+            return True
+        self._found()
+        return True
+
+    def _found(self) -> None:
+        g = self.state.breaker
+        if self.state.me_done:
             last = g.log[-1]
             self.result.your_secret = last.text
             n = len(g.log)
-            c.say(f"  I found your secret {last.text} in {n} guess{'es' if n != 1 else ''}.")
+            self.console.say(f"  I found your secret {last.text} in {n} "
+                             f"guess{'es' if n != 1 else ''}.")
 
-    def _ask_score(self, guess: str) -> tuple[int, int, str]:
-        c = self.console
-        while True:
-            line, deadline = self._ask(f"Score for {guess}: ")
-            try:
-                reply = read_score(self.variant, line)
-            except InvalidFeedback as exc:
-                c.say(f"  {exc}; try again.")
-                continue
-            if reply is not None:
-                return reply
-            if not self._command(line, deadline):
-                c.say(f"  {line!r} is not a score; type {reply_syntax(self.variant)} "
-                      "(help lists the commands).")
+    def _repair(self, kind: str) -> None:
+        """Ask for corrections until the scores are consistent again (fix, confirm, undo) or
+        the player quits; ``kind``: after a score was recorded, or before my move."""
+        self.repairing = kind
+        self._conflict()
+
+    def _conflict(self) -> None:
+        c, g = self.console, self.state.breaker
+        for line in g.inconsistent.describe(g.log):
+            c.say(line)
+        c.say(f"  Type fix K {short_reply(self.variant)} to correct score K, confirm K if "
+              "score K is right, or undo to take back your last move.")
+        self.version = g.version
+
+    def _correction(self, line: str, deadline: Deadline) -> bool:
+        handled = self._command(line, deadline)
+        if handled is False:
+            return False
+        if handled is None:
+            self.console.say("  type fix K followed by the score, confirm K, undo, or quit.")
+        g = self.state.breaker
+        if self.repairing is None or g.version == self.version:   # undo, again: no longer
+            return True
+        if g.inconsistent is not None:
+            self._conflict()
+            return True
+        kind, self.repairing = self.repairing, None
+        self.console.say("  Thanks, your scores are consistent again.")
+        if kind == "record":
+            self._found()
+        return True
 
     # --- commands ------------------------------------------------------------------------
-    def _command(self, line: str, deadline: Deadline) -> bool:
-        """Handle a command typed at any prompt; True if it was one. ``undo`` raises
-        :class:`Rewind`, ``again`` :class:`Again`, ``quit`` :class:`Quit`."""
+    def _command(self, line: str, deadline: Deadline) -> bool | None:
+        """A command typed at any prompt: True when handled, False when it ends the session
+        (quit), None when the line is no command."""
         c = self.console
-        word = command_word(self.variant, line)
-        if word in ("quit", "q", "exit"):
-            raise Quit
-        if word in ("help", "?", "h") or not word:
+        act = action(self.variant, line, self.allowed)
+        if act is None:
+            return None
+        if act == "quit":
+            self._abandon()
+            return False
+        if act in ("help", "blank"):
             for text in help_text(self.variant, self.mode):
                 c.say(text)
-            return True
-        if word == "again":
-            raise Again
-        if word == "hint":
+        elif act == "again":
+            self._new_game()
+        elif act == "hint":
             self._hint(deadline)
-            return True
-        if word == "undo":
+        elif act == "undo":
             self._undo()
-            raise Rewind
-        if word in ("fix", "confirm", "ok") and self.guesser is not None:
+            self._rewind()
+        else:
             self._fix(line)
-            return True
-        return False
+        return True
+
+    def _rewind(self) -> None:
+        """After undo or again: whose turn it is is asked again."""
+        self.pending, self.repairing, self.retry = None, None, False
+
+    def _abandon(self) -> None:
+        self.result.quit = True
+        self.console.say("Game abandoned.")
+
+    def _new_game(self) -> None:
+        left = self.state.new()
+        left.quit = True
+        self.console.say("New game." + (f" My secret was {left.secret}." if self.state.maker
+                                        else ""))
+        self.result.earlier = [*left.earlier, left.to_json()]
+        self._rewind()
+        self._welcome()
 
     def _undo(self) -> None:
-        c, g = self.console, self.guesser
-        if not self.history:
-            c.say("  nothing to undo.")
-            return
-        who = self.history.pop()
-        if who == "you":
-            e = self.result.your_guesses.pop()
-            self.host.guesses -= 1
-            c.say(f"  took back your guess {e['guess']}.")
+        taken = self.state.undo()
+        if taken is None:
+            self.console.say("  nothing to undo.")
+        elif taken[0] == "you":
+            self.console.say(f"  took back your guess {taken[1]['guess']}.")
         else:
-            self.result.computer_guesses.pop()
-            e = g.undo()
-            c.say(f"  took back your score for {e.text}.")
-            self.result.your_secret = None
+            self.console.say(f"  took back your score for {taken[1].text}.")
 
     def _fix(self, line: str) -> None:
-        c, g, v = self.console, self.guesser, self.variant
-        k = apply_fix(g, v, line, c)
-        if k is None:
+        c, g, v = self.console, self.state.breaker, self.variant
+        try:
+            k = self.state.fix(line)
+        except InvalidFeedback as exc:
+            c.say(f"  {exc}; try again.")
             return
         e = g.log[k - 1]
-        self.result.computer_guesses[k - 1].update(bulls=e.bulls, cows=e.cows)
         if k in g.confirmed:
             c.say(f"  score #{k} for {e.text} stays {e.reply(v)}: I will look elsewhere.")
         else:
@@ -343,76 +324,24 @@ class Game:
         guesses), or, in host mode, how many secrets your scores leave me."""
         c = self.console
         if self.mode == "host":
-            g = self.guesser
+            g = self.state.breaker
             n = g.candidates
             c.say("  your scores contradict each other." if g.inconsistent is not None else
                   f"  your scores leave {n} possible secret{'s' if n != 1 else ''}.")
             return
-        if self._hinter is None or len(self._hinter.log) != len(self.result.your_guesses):
-            self._hinter = Guesser(self.variant, strategy=self.strategy, guesses=self.guesses,
-                                   log=self._your_log(), objective=self.objective,
-                                   service=self.yours)
-        advice = self._hinter.suggest(deadline)
+        advice, codes = self.state.your_advice(deadline)
         n = advice.candidates
-        codes = self._hinter.candidate_codes(limit=6, deadline=deadline) if n is not None else []
         shown = " ".join(codes) + (" ..." if n is not None and n > len(codes) else "")
         count = "?" if n is None else str(n)
         c.say(f"  your guesses leave {count} possible secret{'s' if n != 1 else ''}: {shown}")
         c.say(f"  best next guess: {advice.guess} ({advice.strategy})")
 
-    def _repair(self) -> None:
-        """Stay here until the scores are consistent again (fix, confirm, undo) or the player
-        quits."""
-        c, g = self.console, self.guesser
-        short = "B" if self.variant.bulls_only else ("B W" if self.variant.pegs else "B C")
-        while g.inconsistent is not None:
-            for line in g.inconsistent.describe(g.log):
-                c.say(line)
-            c.say(f"  Type fix K {short} to correct score K, confirm K if score K is right, "
-                  "or undo to take back your last move.")
-            version = g.version
-            while g.version == version:
-                line, deadline = self._ask("Correction: ")
-                if not self._command(line, deadline):
-                    c.say("  type fix K followed by the score, confirm K, undo, or quit.")
-        c.say("  Thanks, your scores are consistent again.")
-
-    def _finish(self) -> None:
-        c, r = self.console, self.result
-        if self.host:
-            r.secret = self.host.secret_text
-        if r.quit:
-            if self.host:
-                c.say(f"My secret was {r.secret}.")
-            return
-        if self.mode == "both":
-            if self.you_done and self.me_done:
-                r.winner = "draw"
-                n = len(r.your_guesses)
-                c.say(f"A draw: we both needed {n} guess{'es' if n != 1 else ''}.")
-            elif self.you_done:
-                r.winner = "you"
-                c.say("You win!")
-            else:
-                r.winner = "computer"
-                c.say(f"I win! My secret was {r.secret}.")
-        else:
-            r.winner = "you" if self.mode == "guess" else "computer"
-
-
-def _host(variant, host, mode, seed, secret):
-    """The code-maker: honest (a secret drawn or given) or shifting (cbsolve/play/hosts.py)."""
-    if host == "honest":
-        return Host(variant, seed=seed, secret=secret) if mode != "host" else None
-    from .hosts import ShiftingHost, check_host
-
-    check_host(host)
-    if mode == "host":
-        raise CbsolveError(f"--host {host} is the computer as code-maker: use --mode guess or "
-                           "both")
-    shifting = ShiftingHost(variant, host)
-    shifting.new(secret)
-    return shifting
+    def _finish(self) -> GameResult:
+        r = self.state.finish()
+        said = ending(self.state)
+        if said:
+            self.console.say(said)
+        return r
 
 
 def play(variant: Variant, mode: str = "both", console: Console | None = None,

@@ -1,14 +1,14 @@
 """Unique-secret puzzles: seeded logs that exactly one secret satisfies (``cbsolve puzzle``).
 
 Place in the data flow: Variant -> CodeSpace -> reply rows -> **puzzle** (drawn in
-cbsolve/play/puzzle_draw.py, measured in cbsolve/play/puzzle_difficulty.py) -> the native
+cbsolve/puzzles/draw.py, measured in cbsolve/puzzles/difficulty.py) -> the native
 filter (:func:`cbsolve.game.scoring.filter_mask` over every code) verifies the result -> CLI, API,
-``puzzle --count K --jsonl`` (cbsolve/play/puzzle_stream.py).
+``puzzle --count K --jsonl`` (cbsolve/puzzles/stream.py).
 The shape LLM-evaluation and RL builders pre-play games into: a log, its one secret, its
 measured difficulty and, for multiple-choice questions, distractors.
 
 How a puzzle is made (every random choice a word of one SplitMix64 stream seeded with
-``seed``, :class:`~.puzzle_draw.Stream`, so the same seed and options give the same puzzle):
+``seed``, :class:`~.draw.Stream`, so the same seed and options give the same puzzle):
 
 1. a secret uniformly at random;
 2. clues until one secret remains: each a random guess scored against the secret, proposed
@@ -16,7 +16,7 @@ How a puzzle is made (every random choice a word of one SplitMix64 stream seeded
    ``hard``: the weakest of several that still removes a candidate);
 3. the clue set is made **minimal** (dropping any one clue leaves more than one secret), by
    trying to drop each clue in a random order, and listed in the reference solver's order;
-4. its difficulty is **measured** (:mod:`.puzzle_difficulty`: the candidates a fixed
+4. its difficulty is **measured** (:mod:`.difficulty`: the candidates a fixed
    reference solver carries); draws go on (up to :data:`ATTEMPTS`) until the measure falls in
    the label's band and, with ``clues=K``, the puzzle has exactly K clues;
 5. ``distractors=K``: K codes one symbol away from the secret (one position changed to
@@ -62,7 +62,7 @@ class Puzzle:
     distractors: list[str] = field(default_factory=list)
     attempts: int = 1                # puzzles drawn to reach the label (and number of clues)
     difficulty_measure: dict = field(default_factory=dict)
-    kind: str = "find"               # cbsolve/play/puzzle_kinds.py
+    kind: str = "find"               # cbsolve/puzzles/kinds.py
     answer: dict | None = None       # the answer of a kind other than find
 
     @property
@@ -90,7 +90,7 @@ class Puzzle:
 
 def check_request(difficulty: str, clues: int | None, distractors: int,
                   kind: str = "find") -> None:
-    from .puzzle_kinds import check_kind
+    from .kinds import check_kind
 
     check_kind(kind)
     if difficulty not in DIFFICULTIES:
@@ -108,8 +108,8 @@ def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = 
     recorded in the result. A label (and number of clues) not reached in :data:`ATTEMPTS`
     draws, or before ``deadline`` expires (checked between draws), raises CbsolveError naming
     what the draws reached."""
-    from .puzzle_difficulty import fits, label_of, score
-    from .puzzle_draw import Stream
+    from .difficulty import fits, label_of, score
+    from .draw import Stream
 
     check_request(difficulty, clues, distractors, kind)
     most = most_distractors(variant)
@@ -128,7 +128,7 @@ def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = 
                 fits(difficulty, d.candidates_after, maker.size):
             puzzle = maker.finish(d, rng, seed, difficulty, distractors, attempt)
             if kind != "find":
-                from .puzzle_kinds import apply_kind
+                from .kinds import apply_kind
 
                 apply_kind(maker, puzzle, d, rng, kind, deadline)
             return puzzle
@@ -160,7 +160,7 @@ class _Maker:
 
     def __init__(self, variant: Variant, space):
         from ..game.scoring import pack
-        from .puzzle_draw import MATRIX_LIMIT, Replies
+        from .draw import MATRIX_LIMIT, Replies
 
         self.variant, self.space = variant, space
         self.size = int(space.size)
@@ -177,7 +177,7 @@ class _Maker:
         return self.space.format(self.space.codes[index])
 
     def draw(self, rng, difficulty: str):
-        from .puzzle_draw import WARM_UP, draw
+        from .draw import WARM_UP, draw
 
         self.drawn += 1
         if self.drawn > WARM_UP:
@@ -210,7 +210,7 @@ class _Maker:
 
     def finish(self, d, rng, seed: int, difficulty: str, distractors: int,
                attempt: int) -> Puzzle:
-        from .puzzle_difficulty import measure
+        from .difficulty import measure
 
         replies = [int(self.replies.row(g)[d.secret]) for g in d.guesses]
         if not self.verify(d, replies):

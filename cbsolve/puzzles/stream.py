@@ -1,7 +1,7 @@
 """Many puzzles from one process: seeds S, S+1, ... (``cbsolve puzzle --count K --jsonl``).
 
 Puzzle i of the stream is exactly ``puzzle --seed S+i`` (the same options): the stream only
-pays the process start, the imports and the variant's reply rows once (cbsolve/play/puzzle.py,
+pays the process start, the imports and the variant's reply rows once (cbsolve/puzzles/puzzle.py,
 ``maker_for``), which is where one command line per puzzle lost its time (about 6 puzzles a
 second, each a new interpreter; docs/benchmarks.md, "Puzzle streams").
 """

@@ -9,24 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from testkit import brute_force_consistent
+from testkit import PUZZLE_VARIANTS, brute_force_consistent, puzzle_entries
 
 import cbsolve as cb
 from cbsolve.cli import main
 from cbsolve.game.codes import CodeSpace
-from cbsolve.play import puzzle_difficulty as pd
-from cbsolve.play import puzzle_draw as draw
-from cbsolve.play.puzzle import maker_for
+from cbsolve.puzzles import difficulty as pd
+from cbsolve.puzzles import draw
+from cbsolve.puzzles.puzzle import maker_for
 
 ROOT = Path(__file__).resolve().parents[2]
-SMALL = [cb.Variant.preset("mastermind"), cb.Variant(3, "012345", repeats=False),
-         cb.Variant(4, "1234", repeats=True, feedback="bulls")]
-
-
-def parsed(p):
-    space = CodeSpace(p.variant)
-    return [(space.parse(e["guess"]), e["bulls"], 0 if p.variant.bulls_only else e["cows"])
-            for e in p.entries]
+SMALL = PUZZLE_VARIANTS
 
 
 @pytest.mark.parametrize("variant", [cb.Variant.preset("bulls-cows"), *SMALL],
@@ -55,7 +48,7 @@ def test_the_measure_is_what_the_plain_rule_recomputes(variant, difficulty):
     for seed in range(3):
         p = cb.puzzle(variant, seed=seed, difficulty=difficulty)
         m = p.difficulty_measure
-        entries = parsed(p)
+        entries = puzzle_entries(p)
         # candidates after each clue, in the listed order, by brute force over every code
         after = [len(brute_force_consistent(variant, entries[:i + 1]))
                  for i in range(len(entries))]
@@ -82,7 +75,7 @@ def test_labels_follow_the_measure_on_bulls_and_cows():
 
 
 def test_a_process_first_puzzles_row_by_row_equal_the_later_ones_over_the_matrix():
-    from cbsolve.play.puzzle import _Maker
+    from cbsolve.puzzles.puzzle import _Maker
 
     variant = cb.Variant(3, "0123456", repeats=False)
     fresh = _Maker(variant, CodeSpace(variant))          # rows scored one by one
@@ -108,7 +101,7 @@ def test_the_stream_is_the_single_puzzles_seed_by_seed(capsys):
 
 def test_a_stream_stops_between_puzzles_at_its_deadline():
     from cbsolve.runtime.deadline import Deadline
-    from cbsolve.play.puzzle_stream import puzzles
+    from cbsolve.puzzles.stream import puzzles
 
     made = list(puzzles(cb.Variant.preset("bulls-cows"), seed=0, count=50,
                         deadline=Deadline(0.0)))
@@ -145,16 +138,17 @@ def test_kinds_answers_are_what_the_plain_rule_and_the_diagnosis_say(variant):
     for seed in range(3):
         p = cb.puzzle(variant, seed=seed, kind="count")
         assert p.kind == "count" and p.clues < cb.puzzle(variant, seed=seed).clues
-        assert p.answer["secrets"] == len(brute_force_consistent(variant, parsed(p)))
+        assert p.answer["secrets"] == len(brute_force_consistent(variant, puzzle_entries(p)))
 
         p = cb.puzzle(variant, seed=seed, kind="wrong-reply")
-        assert brute_force_consistent(variant, parsed(p)) == []
+        assert brute_force_consistent(variant, puzzle_entries(p)) == []
         k, true = p.answer["entry"], p.answer["reply"]
         fixed = [dict(e) for e in p.entries]
         bulls, _, cows = true.partition(",")
         fixed[k - 1].update(bulls=int(bulls), **({"cows": int(cows)} if cows else {}))
         p.entries = fixed
-        assert brute_force_consistent(variant, parsed(p)) == [CodeSpace(variant).parse(p.secret)]
+        assert brute_force_consistent(variant, puzzle_entries(p)) == \
+            [CodeSpace(variant).parse(p.secret)]
         # the diagnosis (cbsolve consistent) finds that one correction and no other
         p.entries = [dict(e) for e in p.entries]
         p.entries[k - 1].update(bulls=int(p.answer["given"].split(",")[0]))
@@ -176,7 +170,7 @@ def test_best_guess_answer_is_the_exact_optimum_from_its_position():
 def test_the_orbit_key_is_blind_to_renamed_symbols_and_permuted_positions():
     import random
 
-    from cbsolve.play.puzzle_export import orbit_key
+    from cbsolve.puzzles.export import orbit_key
 
     rng = random.Random(5)
     for variant in (cb.Variant.preset("bulls-cows"), cb.Variant.preset("mastermind")):
@@ -193,7 +187,7 @@ def test_the_orbit_key_is_blind_to_renamed_symbols_and_permuted_positions():
 
 
 def test_export_splits_share_no_orbit_and_datasets_loads_them(tmp_path):
-    from cbsolve.play.puzzle_export import orbit_key
+    from cbsolve.puzzles.export import orbit_key
 
     assert main(["puzzle", "--count", "60", "--seed", "7", "--variant", "mastermind",
                  "--export", str(tmp_path), "--test-fraction", "0.3"]) == 0

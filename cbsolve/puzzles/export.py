@@ -39,7 +39,7 @@ a line, the document `cbsolve puzzle --seed S --json` prints (docs/contract.md, 
 
 - train: {train} puzzles; test: {test} puzzles ({fraction:g} of the orbit keys).
 - The splits share no puzzle up to renaming the symbols and permuting the positions (the
-  orbit key, `cbsolve/play/puzzle_export.py`).
+  orbit key, `cbsolve/puzzles/export.py`).
 - Every puzzle is verified: the native filter lists exactly its secret.
 
 ```python

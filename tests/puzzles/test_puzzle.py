@@ -1,24 +1,17 @@
-"""Unique-secret puzzles (cbsolve/play/puzzle.py, ``cbsolve puzzle``): one secret, checked
+"""Unique-secret puzzles (cbsolve/puzzles/puzzle.py, ``cbsolve puzzle``): one secret, checked
 here by the pure-Python rule; seeded and reproducible; minimal where promised."""
 from __future__ import annotations
 
 import json
 
 import pytest
-from testkit import brute_force_consistent
+from testkit import PUZZLE_VARIANTS, brute_force_consistent, puzzle_entries
 
 import cbsolve as cb
 from cbsolve.cli import main
 from cbsolve.game.codes import CodeSpace
 
-SMALL = [cb.Variant.preset("mastermind"), cb.Variant(3, "012345", repeats=False),
-         cb.Variant(4, "1234", repeats=True, feedback="bulls")]
-
-
-def entries_of(p):
-    space = CodeSpace(p.variant)
-    return [(space.parse(e["guess"]), e["bulls"], 0 if p.variant.bulls_only else e["cows"])
-            for e in p.entries]
+SMALL = PUZZLE_VARIANTS
 
 
 @pytest.mark.parametrize("variant", SMALL, ids=lambda v: v.describe())
@@ -28,7 +21,7 @@ def test_exactly_one_secret_by_the_plain_rule(variant, difficulty):
     for seed in range(4):
         p = cb.puzzle(variant, seed=seed, difficulty=difficulty, distractors=3)
         assert p.verified and p.clues >= 1
-        assert brute_force_consistent(variant, entries_of(p)) == [space.parse(p.secret)]
+        assert brute_force_consistent(variant, puzzle_entries(p)) == [space.parse(p.secret)]
         for d in p.distractors:      # one symbol away, and ruled out by the log
             assert sum(a != b for a, b in zip(d, p.secret, strict=True)) == 1
         assert len(set(p.distractors)) == len(p.distractors) <= 3

@@ -1,5 +1,5 @@
 """Drawing one puzzle: a secret, clues until it is alone, the clue set made minimal and put in
-the reference solver's order (cbsolve/play/puzzle.py builds on it; docs/contract.md,
+the reference solver's order (cbsolve/puzzles/puzzle.py builds on it; docs/contract.md,
 ``puzzle``).
 
 Speed (thousands of puzzles a second from one process). Every clue is a row of the
@@ -32,7 +32,7 @@ MATRIX_LIMIT = 8192
 WARM_UP = 8
 #: Random guesses each clue is chosen from, and which one is kept, per recipe: ``easy`` the
 #: strongest (fewest candidates left), ``hard`` the weakest that still removes one. The recipe
-#: only proposes; the label is decided on the measure (cbsolve/play/puzzle_difficulty.py).
+#: only proposes; the label is decided on the measure (cbsolve/puzzles/difficulty.py).
 CHOICES = {"easy": 4, "medium": 1, "hard": 8}
 #: Clues a draw holds at most (fail sets are 64-bit words); past it each clue is the strongest.
 MAX_CLUES = 60
