@@ -15,9 +15,10 @@ Place in the data flow: a log, a guess, an objective and one
 4. the one exact engine for the objective (:mod:`.exact_cost`: expected, the guess's total in
    one call of the expected-case core; worst, the worst-case kernel's decisions), while the
    position has at most :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and every solve
-   ends within its share of the deadline; the position's optimum read off the certified tree
-   (:mod:`.tree_optimum`) or kept from a symmetric copy, when known, so that only the guess's
-   reply classes are solved (then positions beyond that size too);
+   ends within its share of the deadline; the position's optimum kept from a symmetric copy
+   or the shipped table, else read off the certified tree (:mod:`.tree_optimum`; positions of
+   more than :data:`TREE_FROM` candidates), when known, so that only the guess's reply
+   classes are solved (then positions beyond that size too);
 5. else the heuristic estimate (:mod:`.heuristic_cost`), labelled, with the proved interval
    around it (the counting bound below, the heuristic's strategy above); on a space too large
    for that, the proved bounds alone.
@@ -53,6 +54,12 @@ from .tree_optimum import tree_optimum
 
 
 EXACT, HEURISTIC, BOUNDS = "exact", "heuristic", "bounds"
+#: The certified tree is asked for a position's optimum when it has more than this many
+#: candidates: below, the exact solve of the optimum ends well within a move's budget (Bulls &
+#: Cows 4/10 at load 7: 128 candidates, 0.16 s for both objectives; 284, 0.6 s; 369-378, 8-10
+#: s), and loading and replaying the two trees once takes about 2.5 s, which came out of the
+#: budget of the first move that asked them.
+TREE_FROM = 250
 
 
 @dataclass
@@ -224,9 +231,11 @@ class Reviewer:
         position = self._position_of(log)
         n = int(position.members.size)
         position_key = self._memo.position_key(log, objective)
-        known = self._from_tree(log, objective)
-        if known is None and (kept := self._memo.get_optimum(position_key)) is not None:
+        known = None
+        if (kept := self._memo.get_optimum(position_key)) is not None:
             known = kept[0], self.space.format(kept[1]), None      # as if solved here
+        elif n > TREE_FROM:
+            known = self._from_tree(log, objective)
         if n > EXACT_SECRETS and known is None:
             return f"{n} candidates, more than the {EXACT_SECRETS} solved exactly"
         try:
