@@ -45,6 +45,7 @@ from ..errors import CbsolveError, Expired, unknown_name
 from ..feedback import FeedbackLog
 from ..rule import possible_responses
 from ..search.position import Position
+from ..strategy.exact import EXACT_SECRETS, cached_search
 from ..strategy.rules import require_enumerable
 from .answers import OBJECTIVES
 from .exact_cost import OutOfTime, PositionCores, worst_core
@@ -60,6 +61,8 @@ EXACT, HEURISTIC, BOUNDS = "exact", "heuristic", "bounds"
 #: s), and loading and replaying the two trees once takes about 2.5 s, which came out of the
 #: budget of the first move that asked them.
 TREE_FROM = 250
+#: :meth:`Reviewer.prepare` builds the exact search of games of at most this many codes.
+PREPARED_CODES = 10_000
 
 
 @dataclass
@@ -171,6 +174,23 @@ class Reviewer:
             return found
         return self._estimate(log, g, text, objective, deadline, found, advice)
 
+    def prepare(self, deadline: Deadline | None) -> None:
+        """Build what the exact reviews of the game share (its expected-case search with the
+        reply matrix, the worst-case kernel) now, so that its set-up (about 0.3 s on Bulls &
+        Cows 4/10, more under load) does not come out of the budget of the first move that
+        solves; nothing for games of more than :data:`PREPARED_CODES` codes, whose matrix is
+        built only if a move needs it."""
+        if self.space.size > PREPARED_CODES:
+            return
+        try:
+            search = cached_search(self.variant, deadline=Deadline.given(deadline))
+        except Expired:
+            raise
+        except CbsolveError:              # e.g. a space too large for the exact search
+            return
+        if search.setup_stopped is None:
+            self._worst_of(search)
+
     # --- the answers -----------------------------------------------------------------------
     def _solved(self, log: FeedbackLog, guess: str, objective: str, won: int) -> Review:
         """A log already won: the game is over, no guess costs anything."""
@@ -226,8 +246,6 @@ class Reviewer:
 
     def _exact(self, log, g: int, text: str, objective: str, deadline: Deadline) -> Review | str:
         """The exact review (:mod:`.exact_cost`), else why not."""
-        from ..strategy.exact import EXACT_SECRETS
-
         position = self._position_of(log)
         n = int(position.members.size)
         position_key = self._memo.position_key(log, objective)
@@ -338,8 +356,6 @@ class Reviewer:
         return self._position[1]
 
     def _cores_of(self, position):
-        from ..strategy.exact import cached_search
-
         search = cached_search(self.variant)
         cores = self._cores
         if cores is None or cores.search is not search or self._cores_at is not position:
