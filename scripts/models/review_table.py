@@ -31,17 +31,17 @@ from pathlib import Path
 
 import numpy as np
 
+from cbsolve.advisor import PositionService
+from cbsolve.advisor.review_memo import table_path
 from cbsolve.deadline import Deadline
 from cbsolve.feedback import FeedbackLog
+from cbsolve.scoring import score_against
 from cbsolve.variant import Variant
 
 
 def orbits(service, first: int, all_guesses: bool) -> list[tuple[str, str, int]]:
     """(the first entry's token, a guess, the number of guesses it stands for), one per
     symmetry class of the second guesses after each reply to code ``first``."""
-    from cbsolve.feedback import FeedbackLog
-    from cbsolve.scoring import score_against
-
     space, v = service.space, service.variant
     memo = service.reviewer()._memo
     replies = score_against(v, space.codes[first], space.codes)
@@ -82,9 +82,6 @@ def main(argv: list[str] | None = None) -> None:
                         help="Fold these tables into the output and stop.")
     parser.add_argument("--out", default=None, help="Default: the table the review reads.")
     args = parser.parse_args(argv)
-    from cbsolve.advisor import PositionService
-    from cbsolve.advisor.review_memo import table_path
-
     variant = Variant.from_options(args.variant, length=args.length, digits=args.digits)
     service = PositionService(variant)
     out = args.out or str(table_path(variant))
@@ -174,9 +171,6 @@ def read(path: str) -> dict:
 def third_positions(service, work):
     """(log, how many of the 5040 x ... games reach it) after each second guess class and
     reply, the most frequent first."""
-    from cbsolve.feedback import FeedbackLog
-    from cbsolve.scoring import score_against
-
     v, space = service.variant, service.space
     found = []
     for token, guess, k in work:
