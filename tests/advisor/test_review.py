@@ -10,7 +10,7 @@ import pytest
 from testkit import run_game
 
 from cbsolve.advisor import PositionService
-from cbsolve.advisor import review as reviews
+from cbsolve.advisor import review as review_module
 from cbsolve.deadline import Deadline, Turns
 from cbsolve.feedback import FeedbackLog
 from cbsolve.rule import score
@@ -209,10 +209,10 @@ def test_a_small_position_is_solved_without_the_certified_tree(monkeypatch):
     bc = Variant.preset("bulls-cows")
     log = FeedbackLog.parse(bc, ["5106:1,1", "7086:1,1", "9180:0,0"])     # 6 candidates
     asked = []
-    monkeypatch.setattr(reviews, "tree_optimum", lambda *a: asked.append(a))
+    monkeypatch.setattr(review_module, "tree_optimum", lambda *a: asked.append(a))
     for objective in ("worst", "expected"):
         r = PositionService(bc).review(log, "2576", objective, Deadline(None))
-        assert r.exact and r.candidates == 6 <= reviews.TREE_FROM
+        assert r.exact and r.candidates == 6 <= review_module.TREE_FROM
     assert asked == []
 
 
