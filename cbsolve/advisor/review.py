@@ -15,9 +15,10 @@ Place in the data flow: a log, a guess, an objective and one
 4. the one exact engine for the objective (:mod:`.exact_cost`: expected, the guess's total in
    one call of the expected-case core; worst, the worst-case kernel's decisions), while the
    position has at most :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and every solve
-   ends within its share of the deadline; the position's optimum read off the certified tree
-   (:mod:`.tree_optimum`) or kept from a symmetric copy, when known, so that only the guess's
-   reply classes are solved (then positions beyond that size too);
+   ends within its share of the deadline; the position's optimum kept from a symmetric copy
+   or the shipped table, else read off the certified tree (:mod:`.tree_optimum`; positions of
+   more than :data:`TREE_FROM` candidates), when known, so that only the guess's reply
+   classes are solved (then positions beyond that size too);
 5. else the heuristic estimate (:mod:`.heuristic_cost`), labelled, with the proved interval
    around it (the counting bound below, the heuristic's strategy above); on a space too large
    for that, the proved bounds alone.
@@ -44,6 +45,7 @@ from ..errors import CbsolveError, Expired, unknown_name
 from ..game.feedback import FeedbackLog
 from ..game.rule import possible_responses
 from ..search.position import Position
+from ..strategy.exact import EXACT_SECRETS, cached_search
 from ..strategy.rules import require_enumerable
 from .answers import OBJECTIVES
 from .exact_cost import OutOfTime, PositionCores, worst_core
@@ -53,6 +55,14 @@ from .tree_optimum import tree_optimum
 
 
 EXACT, HEURISTIC, BOUNDS = "exact", "heuristic", "bounds"
+#: The certified tree is asked for a position's optimum when it has more than this many
+#: candidates: below, the exact solve of the optimum ends well within a move's budget (Bulls &
+#: Cows 4/10 at load 7: 128 candidates, 0.16 s for both objectives; 284, 0.6 s; 369-378, 8-10
+#: s), and loading and replaying the two trees once takes about 2.5 s, which came out of the
+#: budget of the first move that asked them.
+TREE_FROM = 250
+#: :meth:`Reviewer.prepare` builds the exact search of games of at most this many codes.
+PREPARED_CODES = 10_000
 
 
 @dataclass
@@ -164,6 +174,23 @@ class Reviewer:
             return found
         return self._estimate(log, g, text, objective, deadline, found, advice)
 
+    def prepare(self, deadline: Deadline | None) -> None:
+        """Build what the exact reviews of the game share (its expected-case search with the
+        reply matrix, the worst-case kernel) now, so that its set-up (about 0.3 s on Bulls &
+        Cows 4/10, more under load) does not come out of the budget of the first move that
+        solves; nothing for games of more than :data:`PREPARED_CODES` codes, whose matrix is
+        built only if a move needs it."""
+        if self.space.size > PREPARED_CODES:
+            return
+        try:
+            search = cached_search(self.variant, deadline=Deadline.given(deadline))
+        except Expired:
+            raise
+        except CbsolveError:              # e.g. a space too large for the exact search
+            return
+        if search.setup_stopped is None:
+            self._worst_of(search)
+
     # --- the answers -----------------------------------------------------------------------
     def _solved(self, log: FeedbackLog, guess: str, objective: str, won: int) -> Review:
         """A log already won: the game is over, no guess costs anything."""
@@ -219,14 +246,14 @@ class Reviewer:
 
     def _exact(self, log, g: int, text: str, objective: str, deadline: Deadline) -> Review | str:
         """The exact review (:mod:`.exact_cost`), else why not."""
-        from ..strategy.exact import EXACT_SECRETS
-
         position = self._position_of(log)
         n = int(position.members.size)
         position_key = self._memo.position_key(log, objective)
-        known = self._from_tree(log, objective)
-        if known is None and (kept := self._memo.get_optimum(position_key)) is not None:
+        known = None
+        if (kept := self._memo.get_optimum(position_key)) is not None:
             known = kept[0], self.space.format(kept[1]), None      # as if solved here
+        elif n > TREE_FROM:
+            known = self._from_tree(log, objective)
         if n > EXACT_SECRETS and known is None:
             return f"{n} candidates, more than the {EXACT_SECRETS} solved exactly"
         try:
@@ -329,8 +356,6 @@ class Reviewer:
         return self._position[1]
 
     def _cores_of(self, position):
-        from ..strategy.exact import cached_search
-
         search = cached_search(self.variant)
         cores = self._cores
         if cores is None or cores.search is not search or self._cores_at is not position:

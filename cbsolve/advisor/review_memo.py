@@ -15,20 +15,24 @@ position solves only the reviewed guess's reply classes. Random players' games o
 4/10 meet few positions after one or two replies up to symmetry (the first guess is one orbit,
 its reply one of 14, the consistent second guesses 19 orbits), so a run of many games solves
 each of them once; :func:`load_table` adds reviews computed ahead of time
-(``scripts/models/review_table.py``, ``models/review/``).
+(``scripts/models/review_table.py``, ``models/review/``): for Bulls & Cows 4/10 every
+consistent second and third guess up to symmetry (1,281 classes, both objectives) and the
+optima of the positions after one and two replies (19 KB gzipped).
 """
 from __future__ import annotations
 
+import gzip
 import itertools
 import json
 from pathlib import Path
+from ..data import models_dir
 from ..game.variant import Variant
 
 #: Longest code kept (its n! position permutations are tried per key).
 MAX_LENGTH = 5
 #: Reviews kept per game before the memo is cleared.
 MAX_KEPT = 1 << 16
-TABLES = Path(__file__).resolve().parents[2] / "models" / "review"
+TABLES = models_dir() / "review"
 
 
 class ReviewMemo:
@@ -126,28 +130,70 @@ class ReviewMemo:
         if not self._loaded:
             self._loaded = True
             for key, value in load_table(self.variant).items():
-                self._kept.setdefault(key, tuple(value))
+                self._kept.setdefault(key, value)
 
-    def dump(self) -> dict:
-        return {k: list(v) for k, v in self._kept.items()}
+    def fold(self, data: dict) -> None:
+        """Add a table file's reviews (as :meth:`encoded` writes them) to what is kept."""
+        self._load()
+        for key, value in decoded(data).items():
+            self._kept.setdefault(key, value)
+
+    def encoded(self) -> dict:
+        """What is kept, as a table file holds it: ``{"methods": [text, ...], "reviews": {key:
+        value}}``, a review's value ``[secrets, cost, best, best guess, method number]`` and an
+        optimum's ``[value, best guess]``, each best guess in the key's symbols written as
+        the key writes them (one character a symbol)."""
+        self._load()
+        methods: dict[str, int] = {}
+        reviews = {}
+        for key, value in self._kept.items():
+            if len(value) == 2:
+                reviews[key] = [value[0], _chars(value[1])]
+            else:
+                n, cost, best, code, method = value
+                reviews[key] = [n, cost, best, _chars(code), methods.setdefault(method,
+                                                                                len(methods))]
+        return {"methods": list(methods), "reviews": reviews}
+
+
+def _chars(code) -> str:
+    return "".join(chr(48 + int(s)) for s in code)
+
+
+def _symbols(text: str) -> tuple[int, ...]:
+    return tuple(ord(c) - 48 for c in text)
+
+
+def decoded(data: dict) -> dict[str, tuple]:
+    """A table file's reviews as the memo keeps them (see :meth:`ReviewMemo.encoded`)."""
+    methods = data.get("methods", [])
+    out = {}
+    for key, value in data.get("reviews", {}).items():
+        if len(value) == 2:
+            out[key] = (value[0], _symbols(value[1]))
+        else:
+            n, cost, best, code, method = value
+            out[key] = (n, cost, best, _symbols(code), methods[method])
+    return out
 
 
 def table_path(variant) -> Path:
     return TABLES / f"review-{variant.length}-{variant.symbols}-{'r' if variant.repeats else 'd'}-" \
-                    f"{variant.feedback}.json"
+                    f"{variant.feedback}.json.gz"
 
 
 def load_table(variant) -> dict:
     """Reviews computed ahead of time for ``variant`` (none when no table ships for it)."""
     path = table_path(variant)
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError, EOFError):
         return {}
 
     try:
         if Variant.from_dict(data["variant"]) != variant:
             return {}
-    except (KeyError, TypeError, ValueError):
+        return decoded(data)
+    except (KeyError, TypeError, ValueError, IndexError):
         return {}
-    return data.get("reviews", {})

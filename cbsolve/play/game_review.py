@@ -126,6 +126,7 @@ def review_game(service, game: Transcript, run: Deadline, per_move: float | None
     variant, space = log.variant, service.space
     moves: list[MoveReview] = []
     reviewed_all = True
+    service.reviewer().prepare(run)         # once per service: not out of a move's budget
     for k, entry in enumerate(log.entries):
         if run.expired():
             reviewed_all = False

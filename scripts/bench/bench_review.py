@@ -9,14 +9,15 @@ Games of random consistent players (each guess drawn uniformly from the secrets 
 so far allow, the secret drawn uniformly; one NumPy generator seeded ``--seed``), reviewed one
 after another by one position service, as ``cbsolve review`` does, with the per-move budget
 ``--move-time`` (the command's default). Prints per game the wall and CPU seconds and the exact
-share, then the means, and per turn the mean seconds and the exact share (the target:
-<= 0.5 s a game on average with >= 95 % of moves exact). The games can be written as JSON lines
+share, then the means with the load average before and after, and per turn the exact share
+(the target: <= 0.5 s a game on average with >= 95 % of moves exact). The games can be written as JSON lines
 (``--write FILE``) for ``cbsolve review FILE``.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import time
 
@@ -90,6 +91,7 @@ def main(argv: list[str] | None = None) -> None:
                                                                      args.seed))
         return
     move_time = REVIEW_MOVE_SECONDS if args.move_time is None else (args.move_time or None)
+    load = os.getloadavg()[0]
     out = bench(variant, args.games, args.seed, move_time)
     games = out["games"]
     for k, g in enumerate(games, 1):
@@ -100,7 +102,8 @@ def main(argv: list[str] | None = None) -> None:
           f"{move_time} s: mean {statistics.fmean(g['wall'] for g in games):.3f} s wall, "
           f"{statistics.fmean(g['cpu'] for g in games):.3f} s CPU a game "
           f"(max {max(g['wall'] for g in games):.3f} s); {exact}/{moves} moves exact "
-          f"({100 * exact / max(moves, 1):.1f} %)")
+          f"({100 * exact / max(moves, 1):.1f} %); load {load:.1f} before, "
+          f"{os.getloadavg()[0]:.1f} after")
     for turn, flags in sorted(out["turns"].items()):
         print(f"  turn {turn}: {len(flags)} moves, {100 * sum(flags) / len(flags):.0f} % exact")
 

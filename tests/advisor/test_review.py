@@ -10,9 +10,11 @@ import pytest
 from testkit import run_game
 
 from cbsolve.advisor import PositionService
+from cbsolve.advisor import review as review_module
 from cbsolve.runtime.deadline import Deadline, Turns
 from cbsolve.game.feedback import FeedbackLog
 from cbsolve.game.rule import score
+from cbsolve.strategy import exact
 from cbsolve.game.variant import Variant
 
 MM3 = Variant(3, "123", repeats=True)            # Mastermind 3x3: 27 codes
@@ -199,3 +201,28 @@ def test_beyond_the_estimate_the_review_is_the_proved_bounds_and_regret_says_so(
     assert r.cost_bounds == (worst_lower(30240, len(possible_responses(v))), None)
     with pytest.raises(cb.SpaceTooLarge):
         cb.regret("01234", variant=v)
+
+
+def test_a_small_position_is_solved_without_the_certified_tree(monkeypatch):
+    """Below TREE_FROM candidates the review solves the position's optimum itself: loading
+    the two Bulls & Cows 4/10 trees (seconds) would cost more than the solve."""
+    bc = Variant.preset("bulls-cows")
+    log = FeedbackLog.parse(bc, ["5106:1,1", "7086:1,1", "9180:0,0"])     # 6 candidates
+    asked = []
+    monkeypatch.setattr(review_module, "tree_optimum", lambda *a: asked.append(a))
+    for objective in ("worst", "expected"):
+        r = PositionService(bc).review(log, "2576", objective, Deadline(None))
+        assert r.exact and r.candidates == 6 <= review_module.TREE_FROM
+    assert asked == []
+
+
+def test_prepare_builds_the_exact_search_before_any_move():
+    service = PositionService(BC35)
+    exact._SEARCHES.clear()
+    service.reviewer().prepare(Deadline(None))
+    assert (BC35, "all") in exact._SEARCHES
+    assert service.reviewer()._worst is not None
+    big = PositionService(Variant(6, "0123456789", False))   # 151,200 codes: left for a move
+    exact._SEARCHES.clear()
+    big.reviewer().prepare(Deadline(None))
+    assert exact._SEARCHES == {} and big.reviewer()._worst is None

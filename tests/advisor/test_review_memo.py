@@ -57,3 +57,48 @@ def test_nothing_is_kept_where_the_symmetry_is_smaller():
 def test_the_shipped_table_is_for_its_variant_only():
     assert load_table(Variant.preset("bulls-cows"))          # Bulls & Cows 4/10 ships one
     assert load_table(SMALL) == {}
+
+
+def _decoded_key(variant, key):
+    """(objective or "optimum", the log, the guess or None) a table key stands for: its
+    canonical sequence is itself a game (the renamed symbols are symbols of the variant)."""
+    parts = key.split("|")
+    kind, objective = (parts[0], parts[0]) if parts[0] != "optimum" else ("optimum", parts[1])
+    seq, replies = parts[-2], parts[-1].split(",")
+    codes = ["".join(variant.symbols[ord(c) - 48] for c in seq[i:i + variant.length])
+             for i in range(0, len(seq), variant.length)]
+    log = FeedbackLog.parse(variant, [f"{c}:{r.replace('.', ',')}"
+                                      for c, r in zip(codes, replies)])
+    return kind, objective, log, (codes[len(replies)] if kind != "optimum" else None)
+
+
+def test_a_sample_of_the_shipped_table_agrees_with_the_exact_solve(monkeypatch):
+    """Reviews and optima drawn from the Bulls & Cows 4/10 table (the smaller positions, for
+    time) solved again with no table: the same secrets, cost, optimum; the kept best guess
+    costs the optimum."""
+    variant = Variant.preset("bulls-cows")
+    table = load_table(variant)
+    service = PositionService(variant)
+    small = sorted(k for k, v in table.items() if len(v) == 5 and v[0] <= 40)
+    optima = sorted(k for k, v in table.items() if len(v) == 2
+                    and service.candidates(_decoded_key(variant, k)[2]).size <= 40)
+    rng = np.random.default_rng(7)
+    picked = list(rng.choice(small, 10, replace=False)) + list(rng.choice(optima, 2,
+                                                                         replace=False))
+    monkeypatch.setattr("cbsolve.advisor.review_memo.load_table", lambda v: {})
+    for key in picked:
+        kind, objective, log, guess = _decoded_key(variant, key)
+        service = PositionService(variant)
+        if kind == "optimum":
+            some = service.space.format(service.space.codes[int(service.candidates(log)[0])])
+            assert service.review(log, some, objective, Deadline(None)).best == table[key][0]
+            continue
+        fresh = service.review(log, guess, objective, Deadline(None))
+        n, cost, best = table[key][:3]
+        assert fresh.exact and (fresh.candidates, fresh.cost, fresh.best) == (n, cost, best)
+        memo = ReviewMemo(variant)
+        kept_best = memo._back(table[key][3], *memo.key(log, service.space.parse(guess),
+                                                        objective)[1:])
+        again = PositionService(variant).review(log, service.space.format(kept_best),
+                                                objective, Deadline(None))
+        assert again.cost == best

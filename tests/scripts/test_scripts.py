@@ -444,3 +444,29 @@ def test_review_table_covers_every_second_guess_and_writes_a_table_the_review_re
     kinds = {key.split("|")[0] for key in data["reviews"]}
     assert kinds == {"worst", "expected", "optimum"}
     assert ReviewMemo(variant).canonical([(3, 1, 0)])[0] == (0, 1, 2)   # renamed in order
+
+
+def test_review_table_third_guesses_in_slices_merge_into_every_third_move(tmp_path):
+    from cbsolve.advisor import PositionService
+    from cbsolve.advisor.review_memo import ReviewMemo
+    from cbsolve.runtime.deadline import Deadline
+
+    table = load_script("review_table")
+    variant = Variant(3, "0123", False)
+    service = PositionService(variant)
+    moves = table.third_guesses(service, table.third_positions(
+        service, table.orbits(service, 0, False)))
+    assert 0 < sum(share for _, _, share in moves) < 1   # games won by the second guess: none
+    parts = [tmp_path / f"part{i}.json" for i in range(2)]
+    for i, part in enumerate(parts):
+        table.main(["--length", "3", "--digits", "4", "--out", str(part), "--third-guesses",
+                    "--slice", f"{i}/2"])
+    out = tmp_path / "table.json"
+    table.main(["--length", "3", "--digits", "4", "--out", str(out), "--merge", *map(str, parts)])
+    memo = ReviewMemo(variant)
+    memo.fold(json.loads(out.read_text()))
+    for log, guess, _ in moves:
+        for objective in ("worst", "expected"):
+            kept = memo.get(memo.key(log, service.space.parse(guess), objective))
+            fresh = PositionService(variant).review(log, guess, objective, Deadline(None))
+            assert kept is not None and kept[:3] == (fresh.candidates, fresh.cost, fresh.best)
