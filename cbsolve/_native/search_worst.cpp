@@ -320,8 +320,12 @@ class Search {
         // scanned and only the survivors are cut to their orbits' representatives. A guess's
         // orbit has its class sizes, so the same representatives survive, in the same order.
         const bool capacity = mode == CERT || (mode == SEARCH && opt.capacity);
+        // Only where most guesses are their orbit's representative (an evenly spaced sample
+        // of 256 tells): where the orbits are few (symbols the history leaves unused are
+        // interchangeable, as in Bulls & Cows positions), gathering them is the cheaper scan.
         const bool late_sym = use_sym && opt.late_symmetry && capacity && have_rows() &&
-                              cap[d - 1] <= SMALL_LIM && slots <= 64;
+                              cap[d - 1] <= SMALL_LIM && slots <= 64 &&
+                              mostly_representatives(G, pool);
         if (use_sym && !late_sym) {
             // |pool| x |G| image tests: 8 of 8 distinct's whole group (8! elements) at the top
             // took 28 s, so this loop reads the clock too (stopped: the callers discard it)
@@ -390,6 +394,15 @@ class Search {
             });
         if (opt.dedupe && mode == SEARCH) out = dedupe(out, S);
         return out;
+    }
+
+    // Whether at least half of an evenly spaced sample of 256 guesses of `pool` are their
+    // orbit's representative under G.
+    bool mostly_representatives(const vector<Elem>& G, const vector<int>& pool) const {
+        const size_t step = std::max<size_t>(1, pool.size() / 256);
+        size_t seen = 0, reps = 0;
+        for (size_t k = 0; k < pool.size(); k += step, ++seen) reps += canonical(G, pool[k]) == pool[k];
+        return 2 * reps >= seen;
     }
 
     // b[d-1] of the settle table of S over the guesses `pool` (search_worst_settle.hpp): the
