@@ -26,6 +26,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -68,6 +69,11 @@ struct Options {
     // settle table of its own classes (search_worst_settle.hpp), not from cap alone
     bool settle_bound = true;
     int bound_min_left = 4;
+    // the byte-lane scan requests its rows' memory ahead of use (count_lanes)
+    bool prefetch = true;
+    // a node whose limit fits the byte-lane scan scans every guess and cuts only the survivors
+    // to one an orbit (candidates())
+    bool late_symmetry = true;
 };
 
 using Elem = CodeSymmetry::Elem;  // a stabiliser element (toolkit_symmetry.hpp)
@@ -308,7 +314,19 @@ class Search {
         vector<Elem> G;
         if (use_sym) G = stabilizer(hist);
         if (group) *group = G;
-        if (use_sym) {
+        // A scan in byte lanes reads 64 contiguous guesses with two loads a secret, but a pool
+        // cut to one guess an orbit gathers them byte by byte, at twice the cost, after |pool|
+        // x |G| image tests: with a small limit (few guesses survive it) the whole pool is
+        // scanned and only the survivors are cut to their orbits' representatives. A guess's
+        // orbit has its class sizes, so the same representatives survive, in the same order.
+        const bool capacity = mode == CERT || (mode == SEARCH && opt.capacity);
+        // Only where most guesses are their orbit's representative (an evenly spaced sample
+        // of 256 tells): where the orbits are few (symbols the history leaves unused are
+        // interchangeable, as in Bulls & Cows positions), gathering them is the cheaper scan.
+        const bool late_sym = use_sym && opt.late_symmetry && capacity && have_rows() &&
+                              cap[d - 1] <= SMALL_LIM && slots <= 64 &&
+                              mostly_representatives(G, pool);
+        if (use_sym && !late_sym) {
             // |pool| x |G| image tests: 8 of 8 distinct's whole group (8! elements) at the top
             // took 28 s, so this loop reads the clock too (stopped: the callers discard it)
             size_t w = 0;
@@ -323,7 +341,6 @@ class Search {
         // symmetric, so row s holds the replies of all guesses to secret s, and it stays in L1
         // while the pool is walked). Every CHUNK secrets, guesses that already have a class
         // beyond cap(d-1) are dropped (capacity pruning), so refuted guesses cost little.
-        const bool capacity = mode == CERT || (mode == SEARCH && opt.capacity);
         int64_t lim = capacity ? std::min<int64_t>(cap[d - 1], 60000) : INT64_MAX;
         vector<Cand> out;
         const size_t m = S.size();
@@ -341,6 +358,12 @@ class Search {
                 }
             }
             if (scan_pool(rows, pool, nullptr, lim, mode, settled, in_set, out)) return out;
+            if (late_sym) {
+                size_t w = 0;
+                for (const Cand& c : out)
+                    if (canonical(G, c.g) == c.g) out[w++] = c;
+                out.resize(w);
+            }
         } else {
             // On the fly, too large for a row table: the pairs of a block of guesses are
             // scored into a node table (secret-major), which the same scan reads.
@@ -371,6 +394,15 @@ class Search {
             });
         if (opt.dedupe && mode == SEARCH) out = dedupe(out, S);
         return out;
+    }
+
+    // Whether at least half of an evenly spaced sample of 256 guesses of `pool` are their
+    // orbit's representative under G.
+    bool mostly_representatives(const vector<Elem>& G, const vector<int>& pool) const {
+        const size_t step = std::max<size_t>(1, pool.size() / 256);
+        size_t seen = 0, reps = 0;
+        for (size_t k = 0; k < pool.size(); k += step, ++seen) reps += canonical(G, pool[k]) == pool[k];
+        return 2 * reps >= seen;
     }
 
     // b[d-1] of the settle table of S over the guesses `pool` (search_worst_settle.hpp): the
@@ -499,7 +531,8 @@ class Search {
     static constexpr int SMALL_LIM = 200;  // counts may pass lim by 8 before a check: < 256
     void scan_small(const vector<const uint8_t*>& rows, const vector<int>& pool, int lim,
                     vector<uint16_t>& cnt, vector<uint8_t>& dead) const {
-        CBSOLVE_ISA_CALL(count_lanes, rows, pool, lim, replies, win, slots, ctl, cnt, dead);
+        CBSOLVE_ISA_CALL(count_lanes, rows, pool, lim, replies, win, slots, opt.prefetch, ctl, cnt,
+                         dead);
     }
 
     // A hash of each guess's replies to S, row by row (the score is symmetric: row s holds
@@ -996,6 +1029,8 @@ struct Runner {
         op.counted_memo = get("counted_memo", true);
         op.settle_bound = get("settle_bound", true);
         op.bound_min_left = o.contains("bound_min_left") ? o["bound_min_left"].cast<int>() : 4;
+        op.prefetch = get("prefetch", true);
+        op.late_symmetry = get("late_symmetry", true);
         if (o.contains("memo_bytes")) s->memo.max_bytes = o["memo_bytes"].cast<int64_t>();
         if (o.contains("table_bytes") && s->packed) s->packed->table_bytes = o["table_bytes"].cast<int64_t>();
     }

@@ -27,8 +27,12 @@ inline bool any(const Vec& v) {
 // lim. Fills cnt (the survivors' counts, `slots` per guess) and dead like the scalar scan.
 // `replies`: the non-winning replies that occur (at most 64); lim <= 200, so counts that pass
 // lim by at most 8 before a check stay below 256.
+// The rows are a node's secrets, scattered over a reply matrix far larger than the caches,
+// and a block reads one cache line of each: with `prefetch` the line PREFETCH rows ahead is
+// requested early (the scan waited on memory for most of its time without it).
+constexpr size_t PREFETCH = 16;
 inline void count_lanes(const std::vector<const uint8_t*>& rows, const std::vector<int>& pool,
-                        int lim, const std::vector<int>& replies, int win, int slots,
+                        int lim, const std::vector<int>& replies, int win, int slots, bool prefetch,
                         const SearchControl& ctl, std::vector<uint16_t>& cnt,
                         std::vector<uint8_t>& dead) {
     constexpr int NV = 64 / LV;
@@ -52,7 +56,11 @@ inline void count_lanes(const std::vector<const uint8_t*>& rows, const std::vect
         Vec over[NV] = {};
         alignas(64) uint8_t gathered[64];
         const size_t m = rows.size();
+        const bool ahead = prefetch && direct;
+        if (ahead)
+            for (size_t i = 0; i < std::min(m, PREFETCH); ++i) __builtin_prefetch(rows[i] + pool[b0]);
         for (size_t i = 0; i < m; ++i) {
+            if (ahead && i + PREFETCH < m) __builtin_prefetch(rows[i + PREFETCH] + pool[b0]);
             const uint8_t* row = rows[i];
             const uint8_t* src = row + (direct ? pool[b0] : 0);
             if (!direct) {

@@ -44,16 +44,40 @@ class ReviewMemo:
         self._perms = list(itertools.permutations(range(variant.length)))
         self._kept: dict[str, tuple] = {}
         self._loaded = False
+        self._state = None   # (a log's codes, its refinement state): canonical() reuses it
 
     def canonical(self, codes: list[tuple[int, ...]]) -> tuple[tuple[int, ...], tuple, dict]:
-        """(the least renamed sequence, its position permutation, its renaming)."""
-        best = None
-        for perm in self._perms:
-            names: dict[int, int] = {}
-            seq = tuple(names.setdefault(c[i], len(names)) for c in codes for i in perm)
-            if best is None or seq < best[0]:
-                best = seq, perm, names
-        return best
+        """(the least renamed sequence, its position permutation, its renaming): the first
+        permutation, in order, that gives the least sequence.
+
+        Refined code by code (the sequence compares code by code, each code's part of equal
+        length): only the permutations whose part so far is the least go on, so after the
+        first codes a handful are left, not n!. The state after a log's codes is kept, so a
+        further guess after the same log refines only its survivors."""
+        codes = [tuple(c) for c in codes]
+        head = tuple(codes[:-1])
+        if self._state is None or self._state[0] != head:
+            self._state = head, self._refine(((), [(p, {}) for p in self._perms]), head)
+        seq, alive = self._refine(self._state[1], codes[-1:])
+        perm, names = alive[0]
+        return seq, perm, names
+
+    @staticmethod
+    def _refine(state, codes):
+        """``state`` (the least sequence so far, the permutations that give it with their
+        renamings) after ``codes`` more; the renamings are copied, never changed in place."""
+        seq, alive = state
+        for code in codes:
+            best, kept = None, []
+            for perm, names in alive:
+                names = dict(names)
+                part = tuple(names.setdefault(code[i], len(names)) for i in perm)
+                if best is None or part < best:
+                    best, kept = part, [(perm, names)]
+                elif part == best:
+                    kept.append((perm, names))
+            seq, alive = seq + best, kept
+        return seq, alive
 
     def key(self, log, guess: tuple[int, ...], objective: str):
         """(the key, the permutation, the renaming) of ``guess`` after ``log``; None when

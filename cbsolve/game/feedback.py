@@ -105,6 +105,11 @@ def reply_count(digits: str, length: int) -> int:
     return int(digits)
 
 
+#: Tokens read, by (variant, token): the entries are frozen, so one serves every log.
+_PARSED: dict[tuple[Variant, str], Feedback] = {}
+_PARSED_MOST = 1 << 14
+
+
 @dataclass(frozen=True)
 class Feedback:
     """One reply: the guess (symbol indices and text) and its bulls/cows (cows 0 if bulls-only)."""
@@ -195,7 +200,19 @@ class FeedbackLog:
             raise InvalidFeedback(f"entry {number} ({shown!r}): {exc}") from None
 
     def parse_token(self, token: str, number: int) -> Feedback:
-        """Parse ``GUESS:B,C``, ``GUESS:xAyB`` or ``GUESS:B``."""
+        """Parse ``GUESS:B,C``, ``GUESS:xAyB`` or ``GUESS:B``. A token read before for this
+        variant is answered from a table (a caller that asks about many guesses after one log
+        passes the log's tokens each time); ``number`` only names a bad token."""
+        key = (self.variant, token)
+        if (known := _PARSED.get(key)) is not None:
+            return known
+        entry = self._parse_token(token, number)
+        if len(_PARSED) >= _PARSED_MOST:
+            _PARSED.clear()
+        _PARSED[key] = entry
+        return entry
+
+    def _parse_token(self, token: str, number: int) -> Feedback:
         guess, sep, reply = token.strip().partition(":")
         if not sep or not guess or not reply:
             raise InvalidFeedback(f"entry {number} ({token!r}): malformed; expected GUESS:B,C, "

@@ -33,8 +33,11 @@ from cbsolve.game.variant import Variant
 LOGIK = Variant(5, "12345678", True)
 SEED, SIZE, MIN_PER_ORBIT = 20261202, 40, 2
 #: Kernel configurations by name: options given to the native search over its defaults.
-CONFIGS = {"today": {"counted_memo": False, "settle_bound": False},
-           "frontier": {"counted_memo": True, "settle_bound": True}}
+OLD_SCAN = {"prefetch": False, "late_symmetry": False}
+CONFIGS = {"today": {"counted_memo": False, "settle_bound": False, **OLD_SCAN},
+           "settle": {"counted_memo": True, "settle_bound": True, **OLD_SCAN},
+           "frontier": {"counted_memo": True, "settle_bound": True, "prefetch": True,
+                        "late_symmetry": True}}
 
 
 def draw(plan: dict, size: int, seed: int) -> list[int]:
