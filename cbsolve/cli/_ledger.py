@@ -1,0 +1,57 @@
+"""``cbsolve verify DIR/ledger.jsonl [--sample K --seed S]``: re-run the units of a refutation
+ledger and re-check their sub-proofs (cbsolve/search/worst/ledger_check.py; docs/optimal.md,
+"A proof as a ledger").
+
+Thin: calls the library, prints one line a unit and a summary. Exit 0 when every unit checked
+agrees with its line and its sub-proof is valid, 1 when one does not (named), 2 when the
+ledger or its plan cannot be read or a line is damaged, 130 on Ctrl-C (the units checked so
+far are reported).
+"""
+from __future__ import annotations
+
+import click
+
+from ..search.worst.ledger_check import DIFFERS, SAME_OUTCOME, check_ledger
+from . import EXIT_NONE, EXIT_OK, emit
+
+EXIT_INTERRUPTED = 130
+
+
+def verify_ledger(file: str, *, sample, seed, deadline, workers, as_json) -> int:
+    report = check_ledger(file, deadline=deadline, sample=sample, seed=seed, workers=workers,
+                          on_unit=None if as_json else _say)
+    emit(as_json, report.to_json(), _summary(report))
+    if report.stop is not None and report.stop.value == "interrupted":
+        return EXIT_INTERRUPTED
+    return EXIT_OK if not report.failed and report.stop is None else EXIT_NONE
+
+
+def _say(entry: dict) -> None:
+    what = {"same-proof": "same proof hash", "same-outcome": "same outcome (another kernel: "
+            "the hash is not compared)", "differs": "DIFFERS from the ledger"}[entry["agrees"]]
+    check = {True: "sub-proof valid", False: "sub-proof INVALID", None: "no sub-proof"}
+    click.echo(f"  unit {entry['unit']} {entry['label']}: {entry['outcome']}, {what}, "
+               f"{check[entry['verified']]} ({entry['nodes']} nodes), {entry['cpu']:.2f} s CPU",
+               err=True)
+
+
+def _summary(report) -> str:
+    chosen = (f"a sample of {report.sample} (seed {report.seed})" if report.sample is not None
+              else "all")
+    n = len(report.checked)
+    lines = [f"{report.ledger}: {report.recorded} of {report.units} units recorded; {chosen} "
+             f"re-run: {n} checked"]
+    other = sum(c["agrees"] == SAME_OUTCOME for c in report.checked)
+    if other:
+        lines.append(f"  {other} recorded by another kernel: outcome compared, sub-proof checked, "
+                     "hash not compared")
+    for c in report.failed:
+        why = ("its outcome or proof hash differs from the ledger" if c["agrees"] == DIFFERS
+               else f"its sub-proof is invalid: {c['message']}")
+        lines.append(f"  unit {c['unit']} {c['label']}: {why}")
+    if report.stop is not None:
+        lines.append(f"  stopped ({report.stop.value}) after {n} units: the rest is unchecked")
+    elif not report.failed:
+        lines.append(f"  every unit checked agrees with its line and its sub-proof is valid "
+                     f"({sum(c['cpu'] for c in report.checked):.1f} s CPU)")
+    return "\n".join(lines)
