@@ -1,17 +1,26 @@
-"""``cbsolve verify DIR/ledger.jsonl [--sample K --seed S]``: re-run the units of a refutation
-ledger and re-check their sub-proofs (cbsolve/search/worst/ledger_check.py; docs/optimal.md,
-"A proof as a ledger").
+"""A refutation ledger on the command line (docs/optimal.md, "A proof as a ledger"):
 
-Thin: calls the library, prints one line a unit and a summary. Exit 0 when every unit checked
-agrees with its line and its sub-proof is valid, 1 when one does not (named), 2 when the
-ledger or its plan cannot be read or a line is damaged, 130 on Ctrl-C (the units checked so
-far are reported).
+* ``cbsolve verify DIR/ledger.jsonl [--sample K --seed S]`` re-runs its units and re-checks
+  their sub-proofs (cbsolve/search/worst/ledger_check.py). Exit 0 when every unit checked
+  agrees with its line and its sub-proof is valid, 1 when one does not (named), 130 on Ctrl-C
+  (the units checked so far are reported).
+* ``cbsolve merge DIR --ledger [--tree FILE]`` writes what a whole ledger proves to
+  ``DIR/result.json`` (cbsolve/search/worst/ledger_result.py). Exit 0 when written, 1 when
+  units are missing or not refuted (counted, and named).
+
+Both exit 2 when the ledger or its plan cannot be read or a line is damaged. Thin: calls the
+library and prints.
 """
 from __future__ import annotations
 
 import click
 
+import json
+from pathlib import Path
+
 from ..search.worst.ledger_check import DIFFERS, SAME_OUTCOME, check_ledger
+from ..search.worst.ledger_result import RESULT_NAME, compose
+from ..search.worst.shard_files import write_atomic
 from . import EXIT_NONE, EXIT_OK, emit
 
 EXIT_INTERRUPTED = 130
@@ -55,3 +64,31 @@ def _summary(report) -> str:
         lines.append(f"  every unit checked agrees with its line and its sub-proof is valid "
                      f"({sum(c['cpu'] for c in report.checked):.1f} s CPU)")
     return "\n".join(lines)
+
+
+def merge_ledger(directory, out, tree, as_json) -> int:
+    result = compose(directory, tree)
+    data = result.to_json()
+    if result.document is None:
+        shown = " ".join(result.missing[:10]) + (" ..." if len(result.missing) > 10 else "")
+        lines = [f"{directory}: no result ({result.units} units, refuting {result.depth} guesses)"]
+        if result.not_refuted:
+            lines.append(f"  not refuted: {' '.join(result.not_refuted)}")
+        if result.missing:
+            lines.append(f"  missing from the ledger ({len(result.missing)} of {result.units}, "
+                         f"unit:label): {shown}")
+        emit(as_json, data, "\n".join(lines))
+        return EXIT_NONE
+    doc = result.document
+    path = Path(out) if out else Path(directory) / RESULT_NAME
+    write_atomic(path, json.dumps(doc, indent=1) + "\n")
+    data["out"] = str(path)
+    worst = (f"the worst case is exactly {doc['worst']} (with the tree {doc['upper']['file']})"
+             if doc.get("worst") else
+             f"worst case >= {doc['lower']}" + (f", <= {doc['upper']['worst']} by the tree"
+                                                if "upper" in doc else ""))
+    emit(as_json, data, f"{directory}: all {doc['units']} units refuted: no strategy finds every "
+                        f"secret within {result.depth} guesses; {worst}; "
+                        f"{doc['cpu_seconds']:.0f} s of unit CPU; written to {path}; re-check "
+                        f"with: cbsolve verify {Path(directory) / 'ledger.jsonl'} [--sample K]")
+    return EXIT_OK

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import importlib.util
 import json
 import os
 from functools import lru_cache
@@ -45,9 +46,8 @@ def ledger_path(directory) -> Path:
 def kernel_id() -> str:
     """The first 16 hex digits of the SHA-256 of the worst-case kernel's binary: lines with
     the same id must reproduce each other's ``proof``."""
-    from ..._native import search_worst
-
-    return hashlib.sha256(Path(search_worst.__file__).read_bytes()).hexdigest()[:16]
+    origin = importlib.util.find_spec("cbsolve._native.search_worst").origin
+    return hashlib.sha256(Path(origin).read_bytes()).hexdigest()[:16]
 
 
 def _canonical(doc) -> bytes:
