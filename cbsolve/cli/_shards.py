@@ -24,6 +24,8 @@ def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline
                              "entries, --log or --scheduler")
     from ..search.worst import shards
 
+    if ledger and shard is None:
+        raise InvalidVariant("--ledger records the units a shard finishes: give --shard K/N")
     if shard is None:
         if max_depth is None:
             raise InvalidVariant("--plan needs --max-depth D: the depth to refute (the lower "
@@ -31,8 +33,6 @@ def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline
         plan = shards.plan_refutation(variant, plan_dir, max_depth, guesses, split, split_size)
         emit(as_json, _plan_json(plan, plan_dir), _plan_text(plan, plan_dir, variant))
         return EXIT_OK
-    if ledger and shard is None:
-        raise InvalidVariant("--ledger records the units a shard finishes: give --shard K/N")
     if split != "orbit":
         raise InvalidVariant("--split belongs to the plan (with --max-depth), not to --shard: "
                              "a shard runs the plan's split")
