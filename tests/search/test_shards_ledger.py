@@ -47,6 +47,14 @@ def run_all(capsys, directory: Path, code: int = 0) -> dict:
     return json.loads(out)
 
 
+def whole_ledger(capsys, tmp_path) -> tuple[Path, Path, list[str]]:
+    """The consistent-guesses plan run whole into its ledger: (plan dir, ledger, its lines)."""
+    d = tmp_path / "p"
+    planned(capsys, d)
+    run_all(capsys, d)
+    return d, d / "ledger.jsonl", (d / "ledger.jsonl").read_text().splitlines()
+
+
 def test_shards_fill_one_ledger_that_resumes_and_merges_to_the_refutation(capsys, tmp_path):
     d = tmp_path / "p"
     units = planned(capsys, d)["units"]
@@ -92,9 +100,7 @@ def test_a_time_limit_stops_between_units_and_the_next_run_finishes(capsys, tmp_
 
 
 def test_verify_reruns_all_units_or_a_seeded_sample(capsys, tmp_path):
-    d = tmp_path / "p"
-    planned(capsys, d)
-    run_all(capsys, d)
+    d, _, _ = whole_ledger(capsys, tmp_path)
     code, out, err = cli_run(capsys, "verify", str(d / "ledger.jsonl"), "--json")
     report = json.loads(out)
     assert code == 0 and report["valid"] and len(report["checked"]) == report["units"]
@@ -112,11 +118,7 @@ def test_verify_reruns_all_units_or_a_seeded_sample(capsys, tmp_path):
 
 
 def test_a_damaged_or_edited_line_is_refused_with_one_line_exit_2(capsys, tmp_path):
-    d = tmp_path / "p"
-    planned(capsys, d)
-    run_all(capsys, d)
-    path = d / "ledger.jsonl"
-    text = path.read_text().splitlines()
+    d, path, text = whole_ledger(capsys, tmp_path)
     line = json.loads(text[3])
     line["reply"] = "0,0" if line["reply"] != "0,0" else "1,0"      # edited, checksum not
     path.write_text("\n".join(text[:3] + [json.dumps(line)] + text[4:]) + "\n")
@@ -136,11 +138,7 @@ def test_a_damaged_or_edited_line_is_refused_with_one_line_exit_2(capsys, tmp_pa
 
 
 def test_a_forged_line_is_caught_by_the_rerun_and_another_kernel_by_its_outcome(capsys, tmp_path):
-    d = tmp_path / "p"
-    planned(capsys, d)
-    run_all(capsys, d)
-    path = d / "ledger.jsonl"
-    text = path.read_text().splitlines()
+    d, path, text = whole_ledger(capsys, tmp_path)
     forged = json.loads(text[5])
     forged["proof"] = "sha256:" + "0" * 64                     # resealed: the checksum agrees
     other = json.loads(text[6])
@@ -159,9 +157,7 @@ def test_a_forged_line_is_caught_by_the_rerun_and_another_kernel_by_its_outcome(
 
 
 def test_the_sub_proof_check_rejects_a_wrong_refutation(capsys, tmp_path):
-    d = tmp_path / "p"
-    planned(capsys, d)
-    run_all(capsys, d)
+    d, _, _ = whole_ledger(capsys, tmp_path)
     plan = files.read_plan(d)
     docs = [files.read_job(d, plan, i) for i in range(len(plan["units"]))]
     deep = max((x for x in docs if "node" in x), key=lambda x: len(json.dumps(x["node"])))
