@@ -13,6 +13,7 @@ import shutil
 import pytest
 from testkit import cli_run, load_script
 
+from cbsolve import atlas_file
 from cbsolve.search.worst.shard_files import ShardFileError
 
 MM = ["--variant", "mastermind"]
@@ -53,6 +54,30 @@ def test_a_whole_ledger_closes_the_worst_case_of_its_cell(capsys, tmp_path, lowe
     assert "exact: 5" in said[0]
     # folding again changes nothing: the cell already has that lower end
     assert fold.fold(proofs, cells, say=said.append, root=tmp_path) == []
+
+
+def test_bounds_reports_the_folded_worst_case_with_its_ledger(capsys, tmp_path, monkeypatch,
+                                                             lowered_cell):
+    build, cells = lowered_cell
+    proofs = tmp_path / "proofs"
+    ledger_result(capsys, proofs / "mm-4x6-refute-4", 4, "all", build.ROOT / "models" /
+                  "mastermind-worst.json")
+    load_script("fold_ledgers").fold(proofs, cells, say=lambda m: None, root=tmp_path)
+    models = tmp_path / "models"
+    models.mkdir()
+    monkeypatch.setattr(atlas_file, "models_dir", lambda: models)
+    atlas_file._checked.cache_clear()
+    atlas_file.load.cache_clear()
+    try:
+        doc = build.assemble(models / atlas_file.ATLAS_FILE, cells)
+        assert atlas_file.content_hash(doc["cells"]) == doc["sha256"]
+        code, out, err = cli_run(capsys, "bounds", *MM, "--json")
+        worst = json.loads(out)["worst"]
+        assert code == 0 and worst["exact"] == 5 == worst["lower"], err
+        assert worst["lower_method"].startswith("refutation ledger proofs/mm-4x6-refute-4")
+    finally:
+        atlas_file._checked.cache_clear()
+        atlas_file.load.cache_clear()
 
 
 def test_consistent_guesses_only_and_a_changed_ledger_are_not_folded(capsys, tmp_path,
