@@ -32,7 +32,8 @@ def verify_ledger(file: str, *, sample, seed, deadline, workers, as_json) -> int
     emit(as_json, report.to_json(), _summary(report))
     if report.stop is not None and report.stop.value == "interrupted":
         return EXIT_INTERRUPTED
-    return EXIT_OK if not report.failed and report.stop is None else EXIT_NONE
+    ok = report.checked and not report.failed and report.stop is None
+    return EXIT_OK if ok else EXIT_NONE
 
 
 def _say(entry: dict) -> None:
@@ -60,6 +61,8 @@ def _summary(report) -> str:
         lines.append(f"  unit {c['unit']} {c['label']}: {why}")
     if report.stop is not None:
         lines.append(f"  stopped ({report.stop.value}) after {n} units: the rest is unchecked")
+    elif not report.checked:
+        lines.append("  no unit to check: the ledger records none yet")
     elif not report.failed:
         lines.append(f"  every unit checked agrees with its line and its sub-proof is valid "
                      f"({sum(c['cpu'] for c in report.checked):.1f} s CPU)")

@@ -115,6 +115,10 @@ def test_verify_reruns_all_units_or_a_seeded_sample(capsys, tmp_path):
     assert len(picks[0]) == 4 and picks[0] == picks[1] and picks[0] != picks[2]
     code, out, err = cli_run(capsys, "verify", str(d / "ledger.jsonl"), "--sample", "2")
     assert code == 0 and "a sample of 2 (seed 0)" in out and "same proof hash" in err
+    header = (d / "ledger.jsonl").read_text().splitlines()[0]
+    (d / "ledger.jsonl").write_text(header + "\n")               # a ledger of no units yet
+    code, out, _ = cli_run(capsys, "verify", str(d / "ledger.jsonl"))
+    assert code == 1 and "no unit to check" in out
 
 
 def test_a_damaged_or_edited_line_is_refused_with_one_line_exit_2(capsys, tmp_path):

@@ -58,7 +58,7 @@ class LedgerCheck:
                 "sample": self.sample, "seed": self.seed, "checked": self.checked,
                 "failed": [c["unit"] for c in self.failed],
                 "stop": None if self.stop is None else self.stop.value,
-                "valid": not self.failed and self.stop is None}
+                "valid": bool(self.checked) and not self.failed and self.stop is None}
 
 
 def is_ledger(path) -> bool:
