@@ -15,7 +15,7 @@ EXIT_INTERRUPTED = 130
 
 def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline, workers,
             memory_budget, positional, scheduler, as_json, split="orbit",
-            split_size=None) -> int:
+            split_size=None, ledger=False) -> int:
     """The ``--plan`` branch of ``optimal``; ``positional``: entries or a log were given."""
     if objective != "worst":
         raise InvalidVariant("--plan shards the worst-case refutation only (--objective worst)")
@@ -24,6 +24,8 @@ def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline
                              "entries, --log or --scheduler")
     from ..search.worst import shards
 
+    if ledger and shard is None:
+        raise InvalidVariant("--ledger records the units a shard finishes: give --shard K/N")
     if shard is None:
         if max_depth is None:
             raise InvalidVariant("--plan needs --max-depth D: the depth to refute (the lower "
@@ -42,7 +44,7 @@ def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline
                              f"{read_plan(plan_dir)['depth']} (leave --max-depth out)")
     say = None if as_json else _say
     run = shards.run_shard(plan_dir, k_n, variant, deadline=deadline, workers=workers,
-                           memory_budget=memory_budget, on_orbit=say)
+                           memory_budget=memory_budget, on_orbit=say, ledger=ledger)
     data = run.to_json()
     data["plan"] = str(plan_dir)
     emit(as_json, data, _run_text(run, plan_dir))

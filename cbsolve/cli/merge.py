@@ -11,7 +11,9 @@ from pathlib import Path
 
 import click
 
+from ..errors import InvalidVariant
 from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option
+from ._ledger import merge_ledger
 
 #: The certificate's name in the plan's directory when --out is not given.
 DEFAULT_NAME = "certificate.json"
@@ -21,9 +23,19 @@ DEFAULT_NAME = "certificate.json"
 @click.argument("directory")
 @click.option("--out", type=FILE, default=None, metavar="FILE",
               help=f"Write the certificate to FILE (default: DIR/{DEFAULT_NAME}).")
+@click.option("--ledger", "ledger", is_flag=True,
+              help="Compose what DIR/ledger.jsonl proves (every unit refuted) into "
+                   "DIR/result.json, instead of a certificate from the result files.")
+@click.option("--tree", type=FILE, default=None, metavar="FILE",
+              help="With --ledger: a strategy tree of the same game (replayed by the verifier) "
+                   "for the upper end, e.g. a shipped certified tree.")
 @json_option
-def merge_command(directory, out, as_json) -> int:
+def merge_command(directory, out, ledger, tree, as_json) -> int:
     """Merge the shards of `optimal --plan DIR` into one lower-bound certificate."""
+    if tree is not None and not ledger:
+        raise InvalidVariant("--tree gives the upper end of a ledger's result: give --ledger")
+    if ledger:
+        return merge_ledger(directory, out, tree, as_json)
     import json
 
     from ..search.worst.merge import merge_shards

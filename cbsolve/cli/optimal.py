@@ -84,6 +84,9 @@ EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 @click.option("--shard", default=None, metavar="K/N",
               help="With --plan: refute the orbits i with i mod N = K-1 that have no result "
                    "yet, one result file each (a rerun resumes); then `cbsolve merge DIR`.")
+@click.option("--ledger", "ledger", is_flag=True,
+              help="With --plan and --shard: a unit is done when DIR/ledger.jsonl has its line, "
+                   "and each finished unit appends one (a compact record to commit).")
 @click.option("--verbose", is_flag=True,
               help="Progress on stderr as plain lines even without a terminal: the interval "
                    "known before the search (with what proves its upper end), then the "
@@ -110,7 +113,7 @@ EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 @json_option
 def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, html, dot_depth,
                     time_limit, workers, no_certificate, lookahead, ties, memory_budget,
-                    reply_source, scheduler, plan_dir, shard, verbose, trace_file, split,
+                    reply_source, scheduler, plan_dir, shard, ledger, verbose, trace_file, split,
                     split_size,
                     checkpoint_dir, checkpoint_every, resume_dir, variant, as_json) -> int:
     """Exact optimal strategy: proved worst case or expected case, with certificate.
@@ -153,6 +156,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
         raise InvalidVariant("--split chooses how a --plan splits the refutation: give --plan DIR")
     if split_size is not None and split != "third":
         raise InvalidVariant("--split-size sizes the parts of --split third: give --split third")
+    if ledger and plan_dir is None:
+        raise InvalidVariant("--ledger records the units of a --plan run: give --plan DIR")
     if shard is not None and plan_dir is None:
         raise InvalidVariant("--shard K/N runs a share of a plan: give --plan DIR")
     if plan_dir is not None:
@@ -166,7 +171,7 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                        guesses=guesses, variant=variant, deadline=deadline, workers=workers,
                        memory_budget=limit, positional=bool(entries or log_file),
                        scheduler=scheduler, as_json=as_json, split=split,
-                       split_size=split_size)
+                       split_size=split_size, ledger=ledger)
     show = progress_enabled(as_json)
     from ..api import optimal
     from ._known import progress_display

@@ -11,8 +11,13 @@ import os
 
 import click
 
+from ..errors import InvalidVariant
+from ..search.worst.ledger_check import is_ledger
 from ..game.variant import Variant
-from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
+from . import (EXIT_NONE, EXIT_OK, FILE, POSITIVE, SECONDS, SEED, WORKERS, app, emit,
+               json_option, variant_options)
+from ._budget import TimeLimit
+from ._ledger import verify_ledger
 
 FORMAT_HELP = "cbsolve, irving, arfst-yaml, arfst-text, kunigami-json"
 
@@ -45,14 +50,36 @@ def verified(file: str, fmt: str | None, variant, file_symbols: str | None, opti
 @file_symbols_option
 @click.option("--html", "html", type=FILE, default=None, metavar="FILE",
               help="Also write a page to walk the tree in a browser (one self-contained file).")
+@click.option("--sample", type=POSITIVE, default=None, metavar="K",
+              help="A refutation ledger (ledger.jsonl): re-run K units drawn with --seed, "
+                   "not all of them.")
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="With --sample: the seed of the draw.")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS",
+              help="A refutation ledger: stop re-running units after this long.")
+@click.option("--workers", type=WORKERS, default=None, metavar="N",
+              help="A refutation ledger: threads of the kernel that re-runs the units.")
 @json_option
 @variant_options(optional=True)
-def verify_command(file, fmt, file_symbols, html, as_json, variant) -> int:
+def verify_command(file, fmt, file_symbols, html, sample, seed, time_limit, workers, as_json,
+                   variant) -> int:
     """Replay a tree against every secret / check a certificate, with the scorer alone.
 
     Measures any tree (worst, total, average, histogram, nodes, guess set) and checks every
     claim the file makes. For a cbsolve file, variant options name the game it must be for
-    (else it is INVALID); for the other formats they name the game the file is for."""
+    (else it is INVALID); for the other formats they name the game the file is for. A
+    refutation ledger (DIR/ledger.jsonl of `optimal --plan DIR --ledger`): re-run its units
+    (or --sample K of them) and check each sub-proof."""
+    if is_ledger(file):
+        if fmt or file_symbols or html or variant is not None:
+            raise InvalidVariant("a refutation ledger names its game in its plan: not with "
+                                 "--format, --file-symbols, --html or variant options")
+        deadline = TimeLimit.from_option(time_limit, None).deadline    # one budget, here
+        return verify_ledger(file, sample=sample, seed=seed, deadline=deadline,
+                             workers=workers, as_json=as_json)
+    if sample is not None or time_limit is not None or workers is not None:
+        raise InvalidVariant("--sample, --seed, --time-limit and --workers re-run the units of "
+                             "a refutation ledger (DIR/ledger.jsonl): not for a tree or certificate")
     report = verified(file, fmt, variant, file_symbols, "--format")
     if html and report.worst is not None:
         from ..formats.html import write_html

@@ -1,5 +1,5 @@
 """Project the speed-up of a distributed run on P workers from its trace (a list-scheduling
-simulation; docs/optimal.md, "Traces and projected speed-up").
+simulation; docs/optimal.md, "On a Dask cluster", traces).
 
 A trace is written by `cbsolve optimal --scheduler ... --trace FILE`, or made here from the
 finished units of a sharded plan (`--plan DIR`). The simulation replays the measured task CPU

@@ -43,6 +43,7 @@ from cbsolve.game.variant import Variant  # noqa: E402
 
 CELLS = ROOT / "models" / "atlas" / "cells"
 LITERATURE = ROOT / "models" / "atlas" / "literature.json"
+PROOFS = ROOT / "models" / "proofs"
 ATLAS = ROOT / "models" / ATLAS_FILE
 BUDGET = 20.0
 MEMORY_GB = 4.0
@@ -406,6 +407,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--from-streaming", type=Path, metavar="FILE",
                     help="fold the best complete streaming run of each game (a results file of "
                          "scripts/bench/bench_streaming.py) into its cell where it beats an upper end")
+    ap.add_argument("--from-ledgers", action="store_true",
+                    help="fold the results of whole refutation ledgers (models/proofs/*/result.json, "
+                         "`cbsolve merge DIR --ledger`) into their cells as worst-case lower ends")
     ap.add_argument("--streaming-sample", type=int, default=200,
                     help="secrets replayed to verify each folded streaming recipe")
     ap.add_argument("--streaming-sample-large", type=int, default=40,
@@ -425,6 +429,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.recheck:
         recheck_written(select(args.only), args.recheck_limit)
+    elif args.from_ledgers:
+        from fold_ledgers import fold as fold_ledgers
+
+        changed = fold_ledgers(PROOFS, CELLS, say=lambda m: print(m, flush=True), root=ROOT)
+        print(f"{len(changed)} lower ends raised by refutation ledgers", flush=True)
     elif args.from_streaming:
         from fold_streaming import fold
 

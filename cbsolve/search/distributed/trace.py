@@ -1,5 +1,5 @@
 """The trace of a distributed run: which tasks ran, for how much CPU, on which worker, in
-which order they could run (docs/optimal.md, "Traces and projected speed-up").
+which order they could run (docs/optimal.md, "On a Dask cluster", traces).
 
 Place in the data flow: the Dask drivers (:mod:`.expected`, :mod:`.worst`) and the sharded
 units (``results/`` of a plan, :func:`from_plan`) -> **this module** -> a JSON file ->

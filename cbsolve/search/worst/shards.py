@@ -36,6 +36,7 @@ from ...game.variant import Variant
 from ..options import SearchOptions
 from ..result import Verdict
 from . import deeper, third
+from . import ledger as ledgers
 from . import shard_files as files
 from .kernel import PRUNINGS, _Native
 from .trees import _tree_doc
@@ -136,30 +137,28 @@ class ShardRun:
 
 
 def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: Deadline,
-              workers: int | None = None, memory_budget=None, on_orbit=None) -> ShardRun:
+              workers: int | None = None, memory_budget=None, on_orbit=None,
+              ledger: bool = False) -> ShardRun:
     """Refute the orbits of shard ``K/N`` of the plan in ``directory`` that have no result yet,
     writing one result file each; ``variant`` must be the plan's. ``on_orbit(entry)`` is called
-    after each orbit. Stops at ``deadline`` or Ctrl-C (``stop`` says which)."""
+    after each orbit. Stops at ``deadline`` or Ctrl-C (``stop`` says which). With ``ledger``,
+    a job is done when ``DIR/ledger.jsonl`` has its line (:mod:`.ledger`), and each finished
+    job appends its line there after writing its result file."""
     start = time.perf_counter()
     plan = files.read_plan(directory)
     if plan_variant(plan) != variant:
         raise InvalidVariant(f"the plan in {str(directory)!r} is for {plan_variant(plan).describe()}, "
                              f"not {variant.describe()}: give the plan's variant options")
     k, n = shard
-    depth, reps = plan["depth"], plan["orbits"]
-    run = ShardRun(shard, depth)
-    units = plan.get("units")
-    jobs = len(units) if units is not None else len(reps)
-
-    def label(i: int) -> dict:
-        if units is None:
-            return {"orbit": i, "guess": reps[i]}
-        return {"unit": i, "orbit": units[i]["orbit"], "guess": deeper.unit_label(plan, units[i])}
-
+    run = ShardRun(shard, plan["depth"])
+    jobs = len(plan["units"]) if "units" in plan else len(plan["orbits"])
+    book = ledgers.ledger_path(directory) if ledger else None
+    done = ledgers.read_ledger(book, plan) if ledger else {}
     todo = []
     for i in range(k - 1, jobs, n):
-        if files.read_job(directory, plan, i) is not None:
-            run.orbits.append({**label(i), "outcome": DONE_BEFORE})
+        finished = i in done if ledger else files.read_job(directory, plan, i) is not None
+        if finished:
+            run.orbits.append({**job_label(plan, i), "outcome": DONE_BEFORE})
         else:
             todo.append(i)
     native = None
@@ -168,48 +167,76 @@ def run_shard(directory, shard: tuple[int, int], variant: Variant, *, deadline: 
             run.stop = deadline.reason()
             break
         if native is None:   # the reply matrix once a run, only when there is work
-            options = SearchOptions.checked(variant, "worst", PRUNINGS, guesses=plan["guesses"],
-                                            max_depth=depth, workers=workers,
-                                            memory_budget=memory_budget)
-            native = _Native(variant, options.guesses, options.prune, max(1, options.workers),
-                             plan=options.plan, deadline=deadline)
+            native = open_native(variant, plan, deadline, workers, memory_budget)
             if native.setup_stopped is not None:
                 run.stop = native.setup_stopped.reason
                 break
-        t0, cpu0, nodes0 = time.perf_counter(), time.process_time(), int(native.core.nodes())
-        reached: dict = {}
-        try:
-            if units is None:
-                doc = _refute_orbit(native, plan, i, deadline, reached)
-            elif "third" in units[i]:
-                doc = third.refute_third(native, plan, i, deadline, reached)
-            elif "second" in units[i]:
-                doc = deeper.refute_second(native, plan, i, deadline, reached)
-            else:    # a whole-orbit unit of a deeper plan: refuted as the orbit plan does
-                doc = _refute_orbit(native, plan, units[i]["orbit"], deadline, reached)
-                doc = None if doc is None else {**doc, "unit": i, **units[i]}
-        except KeyboardInterrupt:
-            doc, run.stop = None, StopReason.INTERRUPTED
-        entry = {**label(i), "seconds": round(time.perf_counter() - t0, 3),
-                 "cpu": round(time.process_time() - cpu0, 3),
-                 "nodes": int(native.core.nodes()) - nodes0}
+        doc, entry = timed_job(native, plan, i, deadline)
         if doc is None:
-            run.stop = run.stop or native.stop_reason() or deadline.reason() or StopReason.STOPPED
-            entry.update(outcome=STOPPED, **reached)
+            run.stop = entry.pop("stop")
             run.orbits.append(entry)
             if on_orbit is not None:
                 on_orbit(entry)
             break
-        doc.update(seconds=entry["seconds"], cpu=entry["cpu"], nodes=entry["nodes"])
         path = files.job_path(directory, plan, i)
         path.parent.mkdir(exist_ok=True)    # a plan copied to a machine without results/
         files.write_doc(path, doc)
-        entry.update(outcome=doc["outcome"], reply=doc.get("reply"), size=doc.get("size"))
+        if ledger:
+            ledgers.append(book, plan, ledgers.entry(plan, i, doc))
         run.orbits.append(entry)
         if on_orbit is not None:
             on_orbit(entry)
     run.seconds = time.perf_counter() - start
     return run
+
+
+def job_label(plan: dict, i: int) -> dict:
+    """How a report names job ``i``: an orbit, or a unit of a deeper split."""
+    units = plan.get("units")
+    if units is None:
+        return {"orbit": i, "guess": plan["orbits"][i]}
+    return {"unit": i, "orbit": units[i]["orbit"], "guess": deeper.unit_label(plan, units[i])}
+
+
+def open_native(variant: Variant, plan: dict, deadline: Deadline, workers: int | None = None,
+                memory_budget=None) -> _Native:
+    """The worst-case kernel set up for the plan's game, guess pool and depth."""
+    options = SearchOptions.checked(variant, "worst", PRUNINGS, guesses=plan["guesses"],
+                                    max_depth=plan["depth"], workers=workers,
+                                    memory_budget=memory_budget)
+    return _Native(variant, options.guesses, options.prune, max(1, options.workers),
+                   plan=options.plan, deadline=deadline)
+
+
+def timed_job(native: _Native, plan: dict, i: int, deadline: Deadline) -> tuple[dict | None, dict]:
+    """Run job ``i``: (its result document with seconds, cpu and nodes, its report entry);
+    the document is None when stopped, and the entry then says how far it got and ``stop``."""
+    t0, cpu0, nodes0 = time.perf_counter(), time.process_time(), int(native.core.nodes())
+    reached: dict = {}
+    units = plan.get("units")
+    stop = None
+    try:
+        if units is None:
+            doc = _refute_orbit(native, plan, i, deadline, reached)
+        elif "third" in units[i]:
+            doc = third.refute_third(native, plan, i, deadline, reached)
+        elif "second" in units[i]:
+            doc = deeper.refute_second(native, plan, i, deadline, reached)
+        else:    # a whole-orbit unit of a deeper plan: refuted as the orbit plan does
+            doc = _refute_orbit(native, plan, units[i]["orbit"], deadline, reached)
+            doc = None if doc is None else {**doc, "unit": i, **units[i]}
+    except KeyboardInterrupt:
+        doc, stop = None, StopReason.INTERRUPTED
+    entry = {**job_label(plan, i), "seconds": round(time.perf_counter() - t0, 3),
+             "cpu": round(time.process_time() - cpu0, 3),
+             "nodes": int(native.core.nodes()) - nodes0}
+    if doc is None:
+        stop = stop or native.stop_reason() or deadline.reason() or StopReason.STOPPED
+        entry.update(outcome=STOPPED, stop=stop, **reached)
+        return None, entry
+    doc.update(seconds=entry["seconds"], cpu=entry["cpu"], nodes=entry["nodes"])
+    entry.update(outcome=doc["outcome"], reply=doc.get("reply"), size=doc.get("size"))
+    return doc, entry
 
 
 def _refute_orbit(native: _Native, plan: dict, orbit: int, deadline: Deadline,
