@@ -20,14 +20,13 @@ FUNCTION_LINES = 100
 #: "module path::Class" -> its lines today (may only shrink, then leave the list).
 LONG_CLASSES = {
     "cbsolve/play/terminal.py::Game": 323,
-    "cbsolve/search/expected/search.py::_Search": 373,
 }
 #: "module path::[Class.]function" -> its lines today (may only shrink, then leave the list).
 LONG_FUNCTIONS = {
 }
 #: ``import`` statements of cbsolve's own modules inside functions: today's count (may only
 #: go down), and where it should end (imports at the top, save the heavy edges).
-LOCAL_IMPORTS_ALLOWED = 394
+LOCAL_IMPORTS_ALLOWED = 393
 LOCAL_IMPORTS_TARGET = 120
 
 
