@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import click
 
+from ..advisor import check_objective, check_strategy
+from ..api import next_guess
 from ..runtime import time_policy
 from ..runtime.deadline import stop_requested
 from ..errors import InconsistentLog
 from . import EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
+from ._budget import TimeLimit
+from ._interrupt import EXIT_INTERRUPTED
 from ._log import read_log, report_inconsistent
 from .evaluate import STRATEGY_HELP
 
@@ -45,10 +49,6 @@ TIME_HELP = (f"Time for each answer (default {time_policy.ASSIST_SECONDS:g}; 0: 
 def next_command(entries, log_file, strategy, objective, guesses, seed, time_limit, variant,
                  as_json) -> int:
     """The best next guess after ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
-    from ..advisor import check_objective, check_strategy
-    from ..api import next_guess
-    from ._budget import TimeLimit
-
     budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
     check_strategy(strategy)
     check_objective(objective)
@@ -90,8 +90,6 @@ def advice_text(advice) -> str:
 
 def finish(provenance) -> int:
     """Exit 0, or 130 with one line on stderr when Ctrl-C cut the answer."""
-    from ._interrupt import EXIT_INTERRUPTED
-
     if provenance.stopped == "interrupted" or stop_requested():
         click.echo("cbsolve: interrupted: the answer above is the best found so far", err=True)
         return EXIT_INTERRUPTED

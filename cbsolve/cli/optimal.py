@@ -11,7 +11,9 @@ from __future__ import annotations
 import click
 
 from ..advisor.optimum import OBJECTIVES
+from ..api import optimal
 from ..errors import InconsistentLog, InvalidVariant, unknown_name
+from ..formats.html import write_html
 from ..game.feedback import FeedbackLog
 from ..game.guess_pool import guess_pool
 from ..search import SearchInterrupted
@@ -32,6 +34,11 @@ from . import (
     progress_enabled,
     variant_options,
 )
+from ._budget import TimeLimit
+from ._checkpoint import Settings, explicit, opened
+from ._known import progress_display
+from ._shards import sharded
+from .consistent import read_log
 
 EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 
@@ -122,8 +129,6 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                              "already breaks ties by the worst case)")
     checkpoint = None
     if checkpoint_dir is not None or resume_dir is not None or checkpoint_every is not None:
-        from ._checkpoint import Settings, explicit, opened
-
         if checkpoint_dir is None and resume_dir is None:
             raise InvalidVariant("--checkpoint-every needs --checkpoint DIR or --resume DIR")
         checkpoint, got = opened(
@@ -139,7 +144,6 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     guess_pool(guesses)
     if max_depth is not None and max_depth < 1:
         raise InvalidVariant(f"--max-depth must be at least 1, got {max_depth}")
-    from ._budget import TimeLimit
 
     deadline = TimeLimit.from_option(time_limit, None).deadline   # one budget, from the edge
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
@@ -156,8 +160,6 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     if shard is not None and plan_dir is None:
         raise InvalidVariant("--shard K/N runs a share of a plan: give --plan DIR")
     if plan_dir is not None:
-        from ._shards import sharded
-
         if out or dot or html or ties or lookahead or no_certificate:
             raise InvalidVariant("--plan writes its own files (then `cbsolve merge`): not with "
                                  "--out, --dot, --html, --ties, --lookahead or --no-certificate")
@@ -168,13 +170,9 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                        scheduler=scheduler, as_json=as_json, split=split,
                        split_size=split_size)
     show = progress_enabled(as_json)
-    from ..api import optimal
-    from ._known import progress_display
 
     log = FeedbackLog(variant)
     if entries or log_file is not None:
-        from .consistent import read_log
-
         log = read_log(variant, entries, log_file)
     if ties and len(log):
         raise InvalidVariant("--ties applies to the whole game only, not from a position")
@@ -195,8 +193,6 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     finally:
         end_display()
     if html and result.tree is not None:
-        from ..formats.html import write_html
-
         write_html(result.tree, html, title=f"optimal ({result.objective})")
     emit(as_json, result.to_json(), format_result(result))
     if result.interrupted:
