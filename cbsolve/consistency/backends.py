@@ -28,7 +28,7 @@ from .engine_options import (
     PortfolioShape,
     SatOptions,
 )
-from .native import filterable, listable, listed_result, result_from_indices
+from .native import consistent_indices, filterable, listable, listed_result, result_from_indices
 from .query import ConsistencyResult, Query
 
 if TYPE_CHECKING:
@@ -58,8 +58,6 @@ class NativeBackend(Backend):
         elif listable(log, query):
             result = listed_result(log, query, self.name)
         else:
-            from .native import consistent_indices, result_from_indices
-
             result = result_from_indices(log.space, consistent_indices(log), query, self.name)
         result.seconds = time.perf_counter() - start
         return result
