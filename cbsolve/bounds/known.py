@@ -13,11 +13,14 @@ plays against every secret to the same number (``--out`` writes its tree to veri
 from __future__ import annotations
 
 from dataclasses import dataclass
+from ..certificates.certified import MODELS, best_shipped_tree, shipped_method
 from ..runtime import time_policy
+from . import atlas_file
 from .compute import compute_bounds
 from ..game.codes import CodeSpace
 from ..runtime.deadline import stop_requested
 from ..runtime.status import Status
+from .from_atlas import recipe_strategy
 
 
 @dataclass
@@ -49,8 +52,6 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses,
     within a short budget. None under a depth cap or a restricted guess set (the bounds'
     setting is every guess, no cap). ``say``: hears what the bounds work on, as ``bounds``'
     progress does."""
-    from ..certificates.certified import best_shipped_tree, shipped_method
-
     if max_depth is not None or guesses != "all":
         return None
     if deadline.unlimited:
@@ -98,9 +99,6 @@ def atlas_ends(variant, objective: str) -> Known | None:
     """The objective's interval proved here in the atlas's cell for ``variant`` (read at once;
     literature ends are not in it), or None outside the atlas or when its file is damaged (a
     damaged atlas is never used; ``bounds`` says so)."""
-    from . import atlas_file
-    from .from_atlas import recipe_strategy
-
     try:
         record = atlas_file.lookup(variant)
     except atlas_file.DamagedAtlas:
@@ -264,7 +262,6 @@ def _shipped_doc(tree: str | None, objective: str, value: int) -> dict | None:
     reaches ``value``: its document, whose stats the tests replay; else None."""
     if tree is None:
         return None
-    from ..certificates.certified import MODELS
     from ..certificates.certify import UnreadableFile, load
 
     try:
