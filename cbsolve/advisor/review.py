@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..bounds.known import atlas_ends
 from ..runtime import time_policy
 from ..game.capacity import total_lower, worst_lower
 from ..runtime.deadline import Deadline, stop_requested
@@ -44,6 +45,7 @@ from ..errors import CbsolveError, Expired, unknown_name
 from ..game.feedback import FeedbackLog
 from ..game.rule import possible_responses
 from ..search.position import Position
+from ..strategy.exact import EXACT_SECRETS, cached_search
 from ..strategy.rules import require_enumerable
 from .answers import OBJECTIVES
 from .exact_cost import OutOfTime, PositionCores, worst_core
@@ -204,8 +206,6 @@ class Reviewer:
         permuting positions and digits maps any code onto any other): every first guess
         costs the same, so its regret is 0, and its cost is the game's optimum when the atlas
         proves it (lower end = upper end). None otherwise: the position's own review."""
-        from ..bounds.known import atlas_ends
-
         known = atlas_ends(self.variant, objective)
         if known is None or known.upper is None or known.lower != known.upper:
             return None
@@ -219,8 +219,6 @@ class Reviewer:
 
     def _exact(self, log, g: int, text: str, objective: str, deadline: Deadline) -> Review | str:
         """The exact review (:mod:`.exact_cost`), else why not."""
-        from ..strategy.exact import EXACT_SECRETS
-
         position = self._position_of(log)
         n = int(position.members.size)
         position_key = self._memo.position_key(log, objective)
@@ -329,8 +327,6 @@ class Reviewer:
         return self._position[1]
 
     def _cores_of(self, position):
-        from ..strategy.exact import cached_search
-
         search = cached_search(self.variant)
         cores = self._cores
         if cores is None or cores.search is not search or self._cores_at is not position:
