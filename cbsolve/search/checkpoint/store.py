@@ -26,6 +26,10 @@ from pathlib import Path
 from ...errors import CbsolveError, InvalidVariant
 from ...game.variant import Variant
 from ..worst import shard_files as files
+from .checks import Contradiction, check_state
+from .distributed import DaskExpectedSteps, DaskWorstSteps
+from .expected import ExpectedSteps
+from .worst import WorstSteps
 
 #: Version 2: a class of a second guess being expanded may be recorded by its value
 #: alone (``tree`` and ``wins`` null), which version 1 readers would not expect.
@@ -214,26 +218,18 @@ class Checkpoint:
     # --- the drivers' views of the state (imported here: the drivers import no checkpoint) ----
     def worst_steps(self, native, variant, guesses: str, deadline, report):
         """The worst-case decisions recorded here (:class:`.worst.WorstSteps`)."""
-        from .worst import WorstSteps
-
         return WorstSteps(self, native, variant, guesses, deadline, report)
 
     def expected_steps(self, search):
         """The expected-case decisions recorded here (:class:`.expected.ExpectedSteps`)."""
-        from .expected import ExpectedSteps
-
         return ExpectedSteps(self, search)
 
     def dask_worst_steps(self):
         """The worst-case Dask driver's decisions (:class:`.distributed.DaskWorstSteps`)."""
-        from .distributed import DaskWorstSteps
-
         return DaskWorstSteps(self)
 
     def dask_expected_steps(self):
         """The expected-case Dask driver's results (:class:`.distributed.DaskExpectedSteps`)."""
-        from .distributed import DaskExpectedSteps
-
         return DaskExpectedSteps(self)
 
     def part(self, name: str) -> Part:
@@ -279,15 +275,11 @@ class Part:
         """Reported by the parent's stop."""
 
     def expected_steps(self, search):
-        from .expected import ExpectedSteps
-
         return ExpectedSteps(self, search)
 
 
 def _check(doc: dict, directory) -> None:
     """Refuse (CheckpointError, one line) a state that contradicts itself (:mod:`.checks`)."""
-    from .checks import Contradiction, check_state
-
     try:
         check_state(doc["identity"], doc["state"])
     except Contradiction as exc:
