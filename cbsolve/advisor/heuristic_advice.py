@@ -22,8 +22,8 @@ from . import answers as A
 from .advice_form import AdviceForm
 from .choose import SYMMETRY_DEPTH, choose, guess_rows
 from .classes import GuessClasses
-from . import sampled
-from .sampled import POOL_CANDIDATES, POOL_SPREAD, choose_sampled
+from .options import ADVICE, AdviceOptions
+from .sampled import choose_sampled
 
 OPTIMAL = "optimal"
 
@@ -31,11 +31,13 @@ OPTIMAL = "optimal"
 class HeuristicAdvice:
     """The heuristics' guesses for one variant and guess pool, their choosers kept."""
 
-    def __init__(self, form: AdviceForm, classes: GuessClasses, seed: int | None = None):
+    def __init__(self, form: AdviceForm, classes: GuessClasses, seed: int | None = None,
+                 options: AdviceOptions = ADVICE):
         self.form = form
         self.space = form.space
         self.classes = classes
         self.seed = seed
+        self.options = options
         self._choosers: dict[str, Chooser] = {}
 
     def chooser(self, strategy: str) -> Chooser:
@@ -54,7 +56,7 @@ class HeuristicAdvice:
             # the strategy layer's choice, every guess at once (cheap here), wrapped below
             choice = choose_next(log, heuristic, self.form.guesses, chooser=chooser, cands=cands)
             g, complete, scope = choice.index, True, ""
-        elif self.space.size > sampled.SAMPLED_CODES:
+        elif self.space.size > self.options.sampled.codes:
             g, complete, scope = self._sampled(log, chooser, cands, deadline)
         else:
             rows, sym = guess_rows(chooser, self.classes, history, cands,
@@ -85,7 +87,7 @@ class HeuristicAdvice:
         classes, why_not = self.symmetry_classes(
             log, deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
         found = choose_sampled(chooser, cands, deadline.reserving(time_policy.ADVICE_RESERVE),
-                               classes)
+                               classes, self.options.sampled)
         scope = (f"best of {found.scored} of {found.total} guesses scored on every "
                  f"candidate, in the order of {found.ranked} guesses ranked on a sample of "
                  f"{found.sample}; " + ("one guess per symmetry class" if found.symmetry
@@ -95,13 +97,13 @@ class HeuristicAdvice:
     def symmetry_classes(self, log, deadline: Deadline) -> tuple[np.ndarray | None, str]:
         """(one guess per symmetry class of a large space's position, "") or (None, why not):
         computed when the history is short, the classes are few enough to score and their
-        cost (:data:`cbsolve.runtime.time_policy.ADVICE_CLASSES_SECONDS_PER_CODE`) fits
+        cost (:attr:`.options.AdviceOptions.classes_seconds_per_code`) fits
         ``deadline``."""
         history = tuple(self.space.index_of(e.guess) for e in log)
         reps = self.classes.known(history)
         if reps is None:
             left = deadline.left()
-            cost = self.space.size * time_policy.ADVICE_CLASSES_SECONDS_PER_CODE
+            cost = self.space.size * self.options.classes_seconds_per_code
             if len(history) >= SYMMETRY_DEPTH or _orbits() is None:
                 return None, "codes spread over the space (no symmetry classes this deep)"
             if left is not None and left < cost:
@@ -110,6 +112,7 @@ class HeuristicAdvice:
             reps = self.classes.of(history, deadline)
             if reps is None:
                 return None, "codes spread over the space (the symmetry classes were cut)"
-        if reps.size > POOL_CANDIDATES + POOL_SPREAD:
+        shape = self.options.sampled
+        if reps.size > shape.pool_candidates + shape.pool_spread:
             return None, f"codes spread over the space ({reps.size} symmetry classes)"
         return reps, ""

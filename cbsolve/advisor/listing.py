@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..consistency import Query, consistent
 from ..consistency.backends import get_backend
-from ..consistency.native import consistent_indices, consistent_within
+from ..consistency.native import FILTER_CHUNK, consistent_indices, consistent_within
 from ..errors import InconsistentLog
 from ..game.feedback import FeedbackLog
 from ..runtime import time_policy
@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 class SecretsLeft:
     """What remains after a log in one variant: listed, counted or diagnosed."""
 
-    def __init__(self, form: AdviceForm):
+    def __init__(self, form: AdviceForm, chunk: int = FILTER_CHUNK):
         self.form = form
+        self.chunk = chunk          # codes filtered between two looks at the deadline
         self.variant = form.variant
         self.space = form.space
 
@@ -49,7 +50,8 @@ class SecretsLeft:
         """(the consistent secrets, True), or those found before the deadline cut the
         listing (Mastermind 8x8: 16.7 M codes filtered in chunks) and False."""
         require_enumerable(self.variant, "next-guess advice")
-        cands, listed = consistent_within(log, deadline.reserving(time_policy.ADVICE_RESERVE))
+        cands, listed = consistent_within(log, deadline.reserving(time_policy.ADVICE_RESERVE),
+                                          self.chunk)
         if listed and cands.size == 0:
             raise self.diagnose(log)
         return cands, listed

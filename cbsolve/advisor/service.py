@@ -53,6 +53,7 @@ from .counted import counted_partition
 from .every_guess import partition_table
 from .exact_advice import EXACT_SECRETS, exact_advice  # noqa: F401  (its home was here)
 from .listing import SecretsLeft
+from .options import ADVICE, AdviceOptions
 from .opening import opening, opening_partition, rule_opening, rule_summary
 from .tree_advice import CertifiedTrees
 
@@ -88,7 +89,7 @@ class PositionService:
     (:class:`~.heuristic_advice.HeuristicAdvice`), the symmetry classes, the reviewer."""
 
     def __init__(self, variant: Variant, guesses: str = "all", seed: int | None = None,
-                 tree: dict | None = None):
+                 tree: dict | None = None, options: AdviceOptions = ADVICE):
         if guesses not in GUESS_MODES:
             raise unknown_name("guess set", guesses, GUESS_MODES)
         self.variant = variant
@@ -96,10 +97,12 @@ class PositionService:
         self.space = CodeSpace(variant)
         self.seed = seed
         self.tree = tree              # a tree file to follow instead of the certified ones
+        self.options = options        # sizes and shares (:mod:`.options`)
         self.form = AdviceForm(variant, self.space, guesses)
-        self.secrets = SecretsLeft(self.form)
+        self.secrets = SecretsLeft(self.form, options.filter_chunk)
         self.trees = CertifiedTrees(self.form, tree)
-        self.classes = GuessClasses(self.space)     # one guess per symmetry class, per history
+        # one guess per symmetry class, per history
+        self.classes = GuessClasses(self.space, options.native_orbits_from)
         self._heuristics: HeuristicAdvice | None = None     # made when first needed (NumPy)
         self._advised: dict = {}      # (log, strategy, objective) -> the advice given there
         self._reviewer = None         # .review.Reviewer: a guess's cost, its caches
@@ -159,7 +162,7 @@ class PositionService:
         if self._heuristics is None:
             from .heuristic_advice import HeuristicAdvice
 
-            self._heuristics = HeuristicAdvice(self.form, self.classes, self.seed)
+            self._heuristics = HeuristicAdvice(self.form, self.classes, self.seed, self.options)
         return self._heuristics
 
     def _advise(self, log, strategy, objective, deadline, cands) -> A.Advice:

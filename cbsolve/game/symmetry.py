@@ -157,9 +157,11 @@ class Symmetry:
     with and without the reduction and the results compared.
     """
 
-    def __init__(self, variant: Variant, enabled: bool = True):
+    def __init__(self, variant: Variant, enabled: bool = True,
+                 native_from: int = NATIVE_ORBITS_FROM):
         self.variant = variant
         self.enabled = enabled
+        self.native_from = native_from      # spaces over this many codes: the native orbits
         self.space = CodeSpace(variant)
         n, d = variant.length, variant.n_symbols
         self._weights = np.array([d ** (n - 1 - j) for j in range(n)], dtype=np.int64)
@@ -357,7 +359,7 @@ class Symmetry:
         """
         if not history and candidates is None and self.enabled and not self.variant.no_leading_zero:
             return self._pattern_representatives()
-        if candidates is None and self.enabled and self.space.size > NATIVE_ORBITS_FROM:
+        if candidates is None and self.enabled and self.space.size > self.native_from:
             found = self.orbit_labels(history, deadline)
             if found is not None or _orbits() is not None:
                 return None if found is None else found[1]
@@ -375,7 +377,7 @@ class Symmetry:
         symmetry, as :meth:`guess_representatives` finds the classes (the native union-find
         above :data:`NATIVE_ORBITS_FROM` codes, which looks at ``deadline`` every chunk); None
         if ``deadline`` expired first."""
-        if self.enabled and self.space.size > NATIVE_ORBITS_FROM:
+        if self.enabled and self.space.size > self.native_from:
             found = self.orbit_labels(history, deadline)
             if found is not None:
                 parent, reps = found
