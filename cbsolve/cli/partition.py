@@ -80,7 +80,7 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
 PRINTED_BLOCK = 5000
 
 
-def _emit_whole_table(table, budget, as_json: bool) -> int:
+def _emit_whole_table(table, budget, as_json: bool, block: int = PRINTED_BLOCK) -> int:
     """A complete table, formatted and printed block by block under the command's deadline:
     the limit or Ctrl-C between blocks ends the document there (the best rows printed so far,
     ``shown``, ``stopped``; exit 130 on Ctrl-C), so a stop ends it within a block's time."""
@@ -92,11 +92,11 @@ def _emit_whole_table(table, budget, as_json: bool) -> int:
     with _interrupt.printing_document():
         click.echo(json.dumps(head)[:-1] + ', "guesses": [' if as_json else
                    _table_text(table, []), nl=False)
-        for start in range(0, len(table.guesses), PRINTED_BLOCK):
+        for start in range(0, len(table.guesses), block):
             if start and budget.deadline.expired():
                 stopped = "interrupted" if stop_requested() else "time"
                 break
-            rows = table.guesses[start:start + PRINTED_BLOCK]
+            rows = table.guesses[start:start + block]
             if as_json:
                 click.echo((", " if start else "") + ", ".join(map(json.dumps, rows)), nl=False)
             else:
