@@ -145,13 +145,17 @@ def cheap_ends(variant, objective: str, deadline, say=None, deep: bool = True) -
     return known
 
 
-def heuristic_upper(known: Known, variant, objective: str, budget) -> None:
+def heuristic_upper(known: Known, variant, objective: str, budget,
+                    per_secret: tuple[float, float] | None = None) -> None:
     """Lower ``known.upper`` to the objective's :data:`HEURISTIC` evaluated against every
     secret, when ``budget`` covers its estimated time and it finishes there. From the size
     where ``bounds`` draws minimax's guesses from the candidates (a tenth of the work per
-    secret: :data:`cbsolve.bounds.strategies.CANDIDATES_FIRST`), the worst case does too."""
+    secret: :data:`cbsolve.bounds.strategies.CANDIDATES_FIRST`), the worst case does too.
+    ``per_secret``: the estimate's seconds a secret over every code and over the candidates
+    (None: :data:`cbsolve.runtime.time_policy.HEURISTIC_SECONDS_PER_SECRET` and
+    ``HEURISTIC_CANDIDATES_SECONDS_PER_SECRET``)."""
     try:
-        ev = _evaluated(variant, objective, budget)
+        ev = _evaluated(variant, objective, budget, per_secret)
     except KeyboardInterrupt:
         if not stop_requested():
             raise
@@ -175,7 +179,7 @@ def played_method(strategy: dict) -> str:
             f"plays it)")
 
 
-def _evaluated(variant, objective: str, budget):
+def _evaluated(variant, objective: str, budget, per_secret: tuple[float, float] | None = None):
     """The objective's heuristic (else ``first``) evaluated against every secret, or None when
     the budget covers neither's estimated time or it did not finish there."""
     from ..strategy import Unfinished, evaluate
@@ -186,9 +190,9 @@ def _evaluated(variant, objective: str, budget):
         return None
     name = HEURISTIC[objective]
     guesses = "candidates" if objective == "worst" and secrets >= CANDIDATES_FIRST else "all"
-    per_secret = time_policy.HEURISTIC_SECONDS_PER_SECRET
-    if guesses == "candidates":
-        per_secret = time_policy.HEURISTIC_CANDIDATES_SECONDS_PER_SECRET
+    every, among = per_secret or (time_policy.HEURISTIC_SECONDS_PER_SECRET,
+                                  time_policy.HEURISTIC_CANDIDATES_SECONDS_PER_SECRET)
+    per_secret = among if guesses == "candidates" else every
     left = budget.left()
     if left is not None and left < secrets * per_secret:
         # where the scored heuristic does not fit, the cheapest one, as `bounds` plays it

@@ -41,9 +41,10 @@ class NativeBackend(Backend):
 
     name = "native"
 
-    def __init__(self, method: str = "auto"):
+    def __init__(self, method: str = "auto", list_cap: int | None = None):
         self.method = method
-
+        # the most a listing of every secret shows (None: dfs_answer.LIST_CAP)
+        self.list_cap = list_cap
     def solve(self, log: FeedbackLog, query: Query, head_start: HeadStart | None = None,
               deadline: Deadline | None = None) -> ConsistencyResult:
         start = time.perf_counter()
@@ -53,8 +54,9 @@ class NativeBackend(Backend):
         if method == "dfs":
             from . import dfs_answer
 
+            cap = {} if self.list_cap is None else {"list_cap": self.list_cap}
             result = dfs_answer.solve(log, query, self.name, head_start=head_start,
-                                      deadline=deadline)
+                                      deadline=deadline, **cap)
         elif listable(log, query):
             result = listed_result(log, query, self.name)
         else:

@@ -244,11 +244,13 @@ TIMED_CHUNK = 65_536
 
 
 def list_in_time(log: FeedbackLog, want: int, deadline: Deadline | None, lies: int = 0,
-                 part: Chunk | None = None) -> Chunk:
+                 part: Chunk | None = None, post_per_symbol: float = POST_SECONDS_PER_SYMBOL
+                 ) -> Chunk:
     """Up to ``want`` codes before ``deadline``, re-checking and formatting them included; with
     ``part`` (a listing stopped by time) the listing resumes from its cursor. Kernel calls of at
-    most TIMED_CHUNK codes, each given the time left after keeping POST_SECONDS_PER_SYMBOL per
-    symbol of the codes listed so far (without a time limit: one call)."""
+    most TIMED_CHUNK codes, each given the time left after keeping ``post_per_symbol`` seconds
+    (:data:`POST_SECONDS_PER_SYMBOL`) per symbol of the codes listed so far (without a time
+    limit: one call)."""
     deadline = deadline or UNLIMITED
     t0 = time.perf_counter()
     pieces = [] if part is None else [part.codes]
@@ -257,7 +259,7 @@ def list_in_time(log: FeedbackLog, want: int, deadline: Deadline | None, lies: i
         raise ValueError("a guided search's listing cannot be resumed")
     cursor = None if part is None else part.cursor
     nodes, spent = (0, 0.0) if part is None else (part.nodes, part.seconds)
-    post = POST_SECONDS_PER_SYMBOL * log.variant.length
+    post = post_per_symbol * log.variant.length
     status = StopReason.LIMIT
     while have < want:
         budget = deadline.reserving(post * have)

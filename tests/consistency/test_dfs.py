@@ -316,10 +316,9 @@ def test_auto_probes_the_search_and_falls_back_to_a_solver(monkeypatch):
     assert auto_choice(hard, Query(limit=None), deadline=Deadline.from_limit(20))["backend"] == "sat"
 
 
-def test_listing_everything_is_capped_honestly(monkeypatch):
+def test_listing_everything_is_capped_honestly():
     log, _ = big_log(4, 1)
-    monkeypatch.setattr(dfs_answer, "LIST_CAP", 10)
-    r = NativeBackend("dfs").solve(log, Query(limit=None))
+    r = NativeBackend("dfs", list_cap=10).solve(log, Query(limit=None))
     assert len(r.secrets) == 10 and not r.exact and r.truncated and r.count >= 10
     assert r.status == Status.FEASIBLE and any("stopped at 10" in n for n in r.notes)
     rescore(log, [log.space.parse(s) for s in r.secrets])
@@ -491,7 +490,7 @@ def test_one_searcher_shared_by_threads_gives_every_thread_the_whole_set():
     assert dfs.searcher(log).table_builds == 1
 
 
-def test_timed_listing_keeps_time_to_check_and_format_what_it_found(monkeypatch):
+def test_timed_listing_keeps_time_to_check_and_format_what_it_found():
     """`consistent --all --time-limit 5` on N=40 used to run 19 s: the search listed for 5 s,
     then re-checking and formatting its millions of codes took the rest. A timed listing now
     keeps POST_SECONDS_PER_SYMBOL per symbol listed: with that cost made huge it stops after
@@ -499,8 +498,8 @@ def test_timed_listing_keeps_time_to_check_and_format_what_it_found(monkeypatch)
     log, _ = random_log(Variant(9, string.digits, False), 2, 0)
     whole = dfs.list_codes(log, None).codes
     assert whole.shape[0] > dfs.TIMED_CHUNK                 # needs more than one chunk
-    monkeypatch.setattr(dfs, "POST_SECONDS_PER_SYMBOL", 1.0)
-    first = dfs.list_in_time(log, whole.shape[0] + 1, Deadline.from_limit(60.0))
+    first = dfs.list_in_time(log, whole.shape[0] + 1, Deadline.from_limit(60.0),
+                             post_per_symbol=1.0)
     assert first.status == "time" and first.codes.shape[0] == dfs.TIMED_CHUNK
     rest = dfs.list_in_time(log, whole.shape[0] + 1, None, part=first)
     assert rest.complete and np.array_equal(rest.codes, whole)
