@@ -210,6 +210,13 @@ class Engines:
     neighbours: bool = True
     #: ``auto``'s find-one probe races two orders of the depth-first search (plan.probe_search).
     race_guided: bool = True
+    #: ``auto``'s probes of the depth-first search all get this many seconds (None: the time
+    #: policy's, ``PROBE_SECONDS`` and the find-one probes'): a test decides under a given
+    #: budget, not the speed of its machine.
+    probe_seconds: float | None = None
+    #: A listing the probe could not finish goes on in the search from this rate, secrets/s
+    #: (None: :data:`cbsolve.consistency.dfs.PROBE_LIST_GOING`).
+    probe_list_going: int | None = None
 
 
 BACKENDS: dict[str, type[Backend]] = {"native": NativeBackend, "cpsat": CpSatBackend,

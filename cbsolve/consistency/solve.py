@@ -32,8 +32,9 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
         known = log.space.size if not len(log) else zero_reply_count(log)
         if known:        # 0: an inconsistent log, which the search proves and diagnoses
             return _counted(log, query, backend, engines, deadline, known)
-    plan = plan_for(log, query, race_guided=engines.race_guided,
-                    deadline=deadline) if backend == "auto" else None
+    plan = plan_for(log, query, race_guided=engines.race_guided, deadline=deadline,
+                    probe_seconds=engines.probe_seconds,
+                    list_going=engines.probe_list_going) if backend == "auto" else None
     choice = plan.to_json() if plan else None
     name = plan.backend if plan else backend
     result = _proved_none_first(log, query, deadline, engines) if name == "sat" and plan else None
