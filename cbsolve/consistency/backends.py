@@ -159,7 +159,8 @@ class SatBackend(Backend):
         with session:
             oracle = session.oracle()
             result = answer_query(self.name, log, query, deadline, oracle,
-                                  suffix_budget=self.suffix_budget, neighbours=self.neighbours)
+                                  suffix_budget=self.suffix_budget, neighbours=self.neighbours,
+                                  enumerate_share=self.options.enumerate_share)
         return _finished(result, start, f"PySAT ({self.options.solver})")
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
@@ -217,6 +218,9 @@ class Engines:
     #: A listing the probe could not finish goes on in the search from this rate, secrets/s
     #: (None: :data:`cbsolve.consistency.dfs.PROBE_LIST_GOING`).
     probe_list_going: int | None = None
+    #: CP-SAT's check that no secret fits gets at most this many seconds (None:
+    #: ``time_policy.CHECK_SECONDS``).
+    check_seconds: float | None = None
 
 
 BACKENDS: dict[str, type[Backend]] = {"native": NativeBackend, "cpsat": CpSatBackend,

@@ -67,14 +67,16 @@ def _proved_none_first(log: FeedbackLog, query: Query, deadline: Deadline,
                        engines: Engines = Engines()) -> ConsistencyResult | None:
     """CP-SAT's answer when it proves within a short budget that no secret fits (the answer
     to any query then), else None (a secret was found, or the budget ran out). The budget:
-    ``time_policy.CHECK_SHARE`` of the time left, at most ``CHECK_SECONDS``. None at once when
+    ``time_policy.CHECK_SHARE`` of the time left, at most ``CHECK_SECONDS`` (the engines'
+    ``check_seconds`` when given). None at once when
     the deadline expires (a time limit, or Ctrl-C) before OR-Tools is imported: the check would
     only delay the partial answer."""
     if not imported_within("ortools.sat.python.cp_model", deadline):
         return None                     # stopped while OR-Tools was being imported
     check = replace(query, count=False, sample=None, limit=1, determined=False)
+    most = time_policy.CHECK_SECONDS if engines.check_seconds is None else engines.check_seconds
     result = get_backend("cpsat", engines).solve(log, check, deadline=deadline.share(
-        time_policy.CHECK_SHARE, cap=time_policy.CHECK_SECONDS, untimed=time_policy.CHECK_SECONDS))
+        time_policy.CHECK_SHARE, cap=most, untimed=most))
     if result.status != Status.INFEASIBLE:
         return None
     if query.sample:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from cbsolve.game.codes import CodeSpace
 from cbsolve.consistency import Query, consistent, get_backend
 from cbsolve.consistency.backends import CpSatBackend, Engines, SatBackend
+from cbsolve.consistency.engine_options import SatOptions
 from cbsolve.runtime.deadline import Deadline
 from cbsolve.game.feedback import FeedbackLog
 from cbsolve.game.rule import score
@@ -207,18 +208,16 @@ def test_count_beyond_the_cap_uses_ganak():
 
 
 @pytest.mark.parametrize("entries", [["0123:0,1"], ["0123:4,0", "4567:1,0"]])
-def test_an_enumeration_out_of_its_share_leaves_the_count_to_ganak(monkeypatch, entries):
+def test_an_enumeration_out_of_its_share_leaves_the_count_to_ganak(entries):
     """Enumeration given no time finds nothing: the model counter, given the rest, still
     counts (the count's whole budget used, no time limit reported), and proves an
     inconsistent log inconsistent. It was skipped when enumeration had found nothing."""
     import pyganak  # noqa: F401  (a declared dependency)
 
-    from cbsolve.runtime import time_policy
-
-    monkeypatch.setattr(time_policy, "ENUMERATE_SHARE", 0.0)
     log = FeedbackLog.parse(Variant.preset("bulls-cows"), entries)
     n = get_backend("native").solve(log, Query(count=True)).count
-    r = SatBackend().solve(log, Query(count=True, limit=0), deadline=Deadline.from_limit(60))
+    r = SatBackend(SatOptions(enumerate_share=0.0)).solve(log, Query(count=True, limit=0),
+                                                          deadline=Deadline.from_limit(60))
     assert (r.count, r.exact, r.time_limit_hit) == (n, True, False)
     assert r.status == (Status.OPTIMAL if n else Status.INFEASIBLE)
     assert not any("consistency is unknown" in note for note in r.notes), r.notes
