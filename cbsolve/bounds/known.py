@@ -21,6 +21,7 @@ from ..game.codes import CodeSpace
 from ..runtime.deadline import stop_requested
 from ..runtime.status import Status
 from .from_atlas import recipe_strategy
+from .strategies import CANDIDATES_FIRST
 
 
 @dataclass
@@ -183,7 +184,6 @@ def _evaluated(variant, objective: str, budget, per_secret: tuple[float, float] 
     """The objective's heuristic (else ``first``) evaluated against every secret, or None when
     the budget covers neither's estimated time or it did not finish there."""
     from ..strategy import Unfinished, evaluate
-    from .strategies import CANDIDATES_FIRST
 
     secrets = CodeSpace(variant).size
     if secrets < time_policy.OPTIMAL_HEURISTIC_MIN_SECRETS:
