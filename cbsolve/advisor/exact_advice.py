@@ -8,7 +8,6 @@ from __future__ import annotations
 from ..runtime import time_policy
 from ..runtime.deadline import Deadline, stop_requested
 from ..errors import CbsolveError
-from ..strategy.exact import exact_move
 from . import answers as A
 
 OPTIMAL = "optimal"
@@ -68,6 +67,8 @@ def _exact_worst(log, guesses, deadline: Deadline):
 
 
 def _exact_expected(log, guesses, deadline: Deadline):
+    from ..strategy.exact import exact_move     # the exact searches: where they answer
+
     try:
         move, _ = exact_move(log, guesses, deadline=deadline)
     except KeyboardInterrupt:

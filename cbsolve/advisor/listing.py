@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..consistency import Query, consistent
 from ..consistency.backends import get_backend
 from ..consistency.native import FILTER_CHUNK, consistent_indices, consistent_within
+from ..consistency.query import Query
 from ..errors import InconsistentLog
 from ..game.feedback import FeedbackLog
 from ..runtime import time_policy
@@ -31,9 +31,10 @@ if TYPE_CHECKING:
 class SecretsLeft:
     """What remains after a log in one variant: listed, counted or diagnosed."""
 
-    def __init__(self, form: AdviceForm, chunk: int = FILTER_CHUNK):
+    def __init__(self, form: AdviceForm, chunk: int | None = None):
         self.form = form
-        self.chunk = chunk          # codes filtered between two looks at the deadline
+        # codes filtered between two looks at the deadline (None: FILTER_CHUNK)
+        self.chunk = FILTER_CHUNK if chunk is None else chunk
         self.variant = form.variant
         self.space = form.space
 
@@ -76,6 +77,8 @@ class SecretsLeft:
         scored against the secrets left, so the answer is one consistent code (it may win),
         found by the depth-first search within the deadline, labelled; InconsistentLog with
         the diagnosis when there is none."""
+        from ..consistency.solve import consistent   # the constraint backends
+
         res = consistent(log, Query(limit=1, determined=False), backend="native",
                          deadline=deadline)
         if res.status == Status.INFEASIBLE:
@@ -116,6 +119,8 @@ class SecretsLeft:
         counts alone: an empty set needs no diagnosis here (a partition's empty reply classes
         are most of them; :meth:`remaining` diagnoses its own), and the diagnosis' solver
         fallback imports OR-Tools, about a second, even after a stop."""
+        from ..consistency.solve import consistent   # the constraint backends
+
         query = Query(count=True, limit=0)
         res = (consistent(log, query, deadline=deadline, backend=backend) if backend == "auto"
                else get_backend(backend).solve(log, query, deadline=deadline))

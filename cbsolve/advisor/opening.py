@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 
-from ..bounds.adaptive import bound_of_partition
 from ..bounds.partition import first_guess_partition, repeats_work
 from ..game.codes import CodeSpace
 from ..game.patterns import pattern_code, pattern_of
@@ -66,6 +65,8 @@ def opening(variant: Variant, strategy: str
     for a scored heuristic, or None when there is no closed form (no leading zero, an unscored
     strategy) or it would take too long (more than :data:`OPENING_WORK`: then
     :func:`rule_opening`)."""
+    from ..bounds.adaptive import bound_of_partition
+
     if variant.no_leading_zero or strategy not in ("minimax", "expected", "entropy", "parts"):
         return None
     patterns = _patterns(variant)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..consistency.native import FILTER_CHUNK
 from ..runtime import time_policy
 
 
@@ -38,8 +37,8 @@ class AdviceOptions:
 
     sampled: SampledShape = field(default_factory=SampledShape)
     #: Codes filtered a chunk at a time while listing the secrets a log leaves (the deadline
-    #: is looked at between chunks).
-    filter_chunk: int = FILTER_CHUNK
+    #: is looked at between chunks; None: :data:`cbsolve.consistency.native.FILTER_CHUNK`).
+    filter_chunk: int | None = None
     #: Spaces over this many codes: the symmetry classes from the native union-find (None:
     #: :data:`cbsolve.game.symmetry.NATIVE_ORBITS_FROM`).
     native_orbits_from: int | None = None

@@ -32,9 +32,6 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from ..bounds.compute import compute_bounds
-from ..bounds.known import atlas_ends
-from ..certificates.certified import best_shipped_tree, shipped_method
 from ..errors import InconsistentLog, unknown_name
 from ..game.codes import CodeSpace
 from ..game.feedback import FeedbackLog
@@ -43,26 +40,22 @@ from ..game.rule import score
 from ..game.variant import Variant
 from ..runtime import time_policy
 from ..runtime.deadline import Deadline
-from ..strategy.listed import listed_choice
-from ..strategy.partition import class_summary, listed_partition, partition
-from ..strategy.rules import STRATEGIES, require_enumerable
 from . import answers as A
 from .advice_form import AdviceForm
 from .classes import GuessClasses
-from .counted import counted_partition
-from .every_guess import partition_table
 from .exact_advice import EXACT_SECRETS, exact_advice  # noqa: F401  (its home was here)
-from .listing import SecretsLeft
 from .options import ADVICE, AdviceOptions
-from .opening import opening, opening_partition, rule_opening, rule_summary
-from .tree_advice import CertifiedTrees
 
-# NumPy and the heuristics are imported where a guess is scored on arrays: a small game's
-# partition and a listed heuristic's choice need neither.
+# Imported where used: NumPy and the heuristics where a guess is scored on arrays, the
+# certified trees, the opening's closed forms, the counted partition and the bounds where they
+# answer: a small game's partition and a listed heuristic's choice need none of them (`next`
+# starts in a fifth of a second).
 if TYPE_CHECKING:
     import numpy as np
 
     from .heuristic_advice import HeuristicAdvice
+    from .listing import SecretsLeft
+    from .tree_advice import CertifiedTrees
 
 OPTIMAL = "optimal"
 #: The heuristic aiming at each objective, for positions no tree or exact search covers.
@@ -76,6 +69,8 @@ def check_objective(objective: str) -> str:
 
 
 def check_strategy(strategy: str) -> str:
+    from ..strategy.rules import STRATEGIES     # the strategy layer: where a name is checked
+
     if strategy != OPTIMAL and strategy not in STRATEGIES:
         raise unknown_name("strategy", strategy, (*STRATEGIES, OPTIMAL))
     return strategy
@@ -99,8 +94,8 @@ class PositionService:
         self.tree = tree              # a tree file to follow instead of the certified ones
         self.options = options        # sizes and shares (:mod:`.options`)
         self.form = AdviceForm(variant, self.space, guesses)
-        self.secrets = SecretsLeft(self.form, options.filter_chunk)
-        self.trees = CertifiedTrees(self.form, tree)
+        self._secrets: SecretsLeft | None = None    # the secrets left (:attr:`secrets`)
+        self._trees: CertifiedTrees | None = None   # the trees followed (:attr:`trees`)
         # one guess per symmetry class, per history
         self.classes = GuessClasses(self.space, options.native_orbits_from)
         self._heuristics: HeuristicAdvice | None = None     # made when first needed (NumPy)
@@ -156,6 +151,24 @@ class PositionService:
 
         self._reviewer = self._reviewer or Reviewer(self)
         return self._reviewer
+
+    @property
+    def secrets(self) -> SecretsLeft:
+        """The listing, counting and diagnosis of the secrets a log leaves, made once."""
+        if self._secrets is None:
+            from .listing import SecretsLeft
+
+            self._secrets = SecretsLeft(self.form, self.options.filter_chunk)
+        return self._secrets
+
+    @property
+    def trees(self) -> CertifiedTrees:
+        """The certified trees (or the tree file) this service follows, made once."""
+        if self._trees is None:
+            from .tree_advice import CertifiedTrees
+
+            self._trees = CertifiedTrees(self.form, self.tree)
+        return self._trees
 
     def heuristics(self) -> HeuristicAdvice:
         """This service's heuristics (:mod:`.heuristic_advice`, NumPy's edge), made once."""
@@ -222,6 +235,8 @@ class PositionService:
         NumPy: :func:`~cbsolve.strategy.listed.listed_choice`, the choice
         :class:`~.heuristic_advice.HeuristicAdvice` makes, in one kernel call), or None where
         that path does not apply."""
+        from ..strategy.listed import listed_choice
+
         choice = listed_choice(log, strategy, self.guesses)
         if choice is None:
             return None
@@ -238,6 +253,11 @@ class PositionService:
 
     def _start(self, strategy, objective, heuristic) -> A.Advice | None:
         """The opening: the tree's first guess, else the heuristic's in closed form."""
+        from ..bounds.known import atlas_ends
+        from ..certificates.certified import best_shipped_tree, shipped_method
+        from ..strategy.partition import class_summary
+        from .opening import opening, rule_opening, rule_summary
+
         remaining = A.Remaining(self.space.size, True)
         if strategy == OPTIMAL or self.tree is not None:
             tree = self.trees.tree(objective)
@@ -287,6 +307,8 @@ class PositionService:
     def bounds(self, deadline: Deadline, **work):
         """Proved intervals on the whole game's worst case and total, each end naming its
         proof (:func:`cbsolve.bounds.compute_bounds`; ``work``: which of its steps run)."""
+        from ..bounds.compute import compute_bounds
+
         return compute_bounds(self.variant, deadline=deadline, **work)
 
     # --- a guess's partition ---------------------------------------------------------------
@@ -302,10 +324,14 @@ class PositionService:
         each class is counted instead (:mod:`.counted`, exact or bounded, no comparison)."""
         deadline = Deadline.given(deadline)
         if not len(log) and not members:
+            from .opening import opening_partition
+
             found = opening_partition(self.variant, self.space.parse(guess))
             if found is not None:
                 return found
         if not members and not self.space.enumerable:     # too large to list: counted
+            from .counted import counted_partition
+
             # the classes' counts by the depth-first search: their shares are hundredths of a
             # second, where ``auto``'s probe hands a count to SAT (2.2 s to start, measured)
             found = counted_partition(log, guess, functools.partial(self.counted, backend="native"),
@@ -314,6 +340,8 @@ class PositionService:
                 raise self.diagnose(log, deadline)
             return found
         if not members and len(log):
+            from ..strategy.partition import listed_partition
+
             found = listed_partition(log, guess, deadline)
             if found is not None:
                 return found
@@ -322,6 +350,9 @@ class PositionService:
     def _scored_partition(self, log, guess, deadline: Deadline, members: bool):
         """The partition over the listed secrets, compared over one guess per symmetry class."""
         import numpy as np      # NumPy's edge: the secrets as an array
+
+        from ..strategy.partition import partition
+        from ..strategy.rules import require_enumerable
 
         require_enumerable(self.variant, "a partition")
         cands = np.arange(self.space.size, dtype=np.int64)
@@ -337,4 +368,6 @@ class PositionService:
                         deadline: Deadline | None = None) -> A.PartitionTable:
         """Every guess up to symmetry with the heuristics' scores, best first by ``sort``
         (:mod:`.every_guess`); cut by the deadline or Ctrl-C, the best scored so far."""
+        from .every_guess import partition_table
+
         return partition_table(log, sort, Deadline.given(deadline))

@@ -15,7 +15,6 @@ from pathlib import Path
 from ..data import models_dir
 from ..errors import UnknownName
 from ..game.variant import Variant
-from .tree import InvalidTree, check_tree, histogram_of, stats_of
 
 #: Certified trees live in models/ (package data in a wheel: cbsolve.data; never imported code).
 MODELS = models_dir()
@@ -138,6 +137,8 @@ def _header(path: Path) -> dict | None:
 def load_tree(variant: Variant, path: Path | None = None, objective: str | None = None) -> dict:
     """Load and replay a tree for ``variant`` (``path``, else the certified one in models/
     for ``objective``); an unusable tree raises a CbsolveError."""
+    from .tree import InvalidTree, check_tree, histogram_of, stats_of
+
     shipped = path is None      # models/ trees carry certificates, checked when they were made
     if path is None:
         path = find_tree(variant, objective)

@@ -15,10 +15,8 @@ the answer says so.
 """
 from __future__ import annotations
 
-from ..api import next_guess
 from ..game.codes import CodeSpace
 from ..errors import CbsolveError
-from ..game.rule import score
 from ..game.variant import Variant
 
 
@@ -89,6 +87,8 @@ def _best_evaluated(record: dict) -> dict | None:
 
 
 def _reply_key(variant: Variant, secret: str, guess: str) -> str:
+    from ..game.rule import score
+
     space = CodeSpace(variant)
     b, c = score(variant, space.parse(secret), space.parse(guess))
     return variant.format_response(variant.response_index(b, c))
@@ -141,6 +141,9 @@ def _follow_tree(variant: Variant, path: str, secret: str) -> tuple[list[str], s
 
 
 def _first_consistent(variant: Variant, secret: str) -> list[str]:
+    from ..api import next_guess
+    from ..game.rule import score
+
     space = CodeSpace(variant)
     log: list[str] = []
     guesses: list[str] = []

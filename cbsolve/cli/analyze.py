@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..analysis import DEFAULT_FAMILIES, DEFAULT_STRATEGIES
-from ..api import sweep
 from ..errors import CbsolveError, InvalidVariant
-from ..extras import require
 from ..game.variant import MAX_LENGTH, Variant
 from . import (
     EXIT_OK,
@@ -89,6 +86,8 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     kept and skipped, so an interrupted sweep (Ctrl-C or --time-limit) resumes where it stopped.
     """
     budget = TimeLimit.from_option(time_limit, None)
+    from ..analysis import DEFAULT_FAMILIES, DEFAULT_STRATEGIES
+    from ..api import sweep
 
     fams: list = [Variant.preset(f) and f for f in families]
     explicit = _explicit_variant()
@@ -108,6 +107,7 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     if not names:
         raise CbsolveError(f"--strategies {strategies!r}: no strategy named")
     if plots:       # said before the sweep, not after it
+        from ..extras import require
         require("matplotlib", "analyze's PNG plots (--no-plots skips them)")
 
     def run(progress):

@@ -5,16 +5,12 @@ import sys
 
 import click
 
-from ..advisor import check_objective
-from ..play.assistant import AssistSession, Assistant
-from ..play.inputs import Console
 from ..runtime import time_policy
 from ..runtime.deadline import Turns
 from ..errors import InconsistentLog
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
 from ._budget import TimeLimit
 from ._interrupt import EXIT_INTERRUPTED, abandonable, interactive
-from .consistent import read_log
 from .next import OBJECTIVE_HELP, TIME_HELP
 
 
@@ -53,6 +49,10 @@ def assist_command(entries, log_file, strategy, objective, tree_path, guesses, s
     inconsistent.
     """
     interactive()     # Ctrl-C ends the session at once
+    from ..advisor import check_objective
+    from ..play.assistant import Assistant, AssistSession
+    from ..play.inputs import Console
+    from .consistent import read_log
 
     check_objective(objective)
     log = read_log(variant, entries, log_file)

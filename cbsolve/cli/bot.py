@@ -3,9 +3,6 @@ from __future__ import annotations
 
 import click
 
-from ..advisor import check_objective
-from ..play.bot import Bot, serve
-from ..play.engine import check_strategy
 from ..runtime import time_policy
 from ..runtime.deadline import Turns
 from . import EXIT_OK, SECONDS, SEED, app, variant_options
@@ -31,6 +28,10 @@ def bot_command(strategy, guesses, seed, objective, time_limit, variant) -> int:
     Each command gets exactly one answer line (errors: one line starting with 'error').
     The protocol itself is the output, so this command has no --json.
     """
+    from ..advisor import check_objective
+    from ..play.bot import Bot, serve
+    from ..play.engine import check_strategy
+
     interactive()     # Ctrl-C ends the protocol at once
     check_strategy(strategy)
     check_objective(objective)

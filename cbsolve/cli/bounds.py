@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import click
 
-from ..api import bounds
-from ..bounds import atlas_file as atlas
 from ..runtime import time_policy
 from ..game.variant import Variant
 from . import EXIT_OK, EXIT_USAGE, SECONDS, app, emit, json_option, progress_enabled, variant_options
@@ -49,6 +47,7 @@ def bounds_command(time_limit, recompute, no_search, no_strategies, shallow, tab
         raise click.UsageError("--csv and --python go with --table")
     if secret is not None:
         return _play(variant, secret, as_json)
+    from ..api import bounds
 
     say = _say if progress_enabled(as_json) else None
     budget = TimeLimit.from_option(time_limit, DEFAULT_TIME_LIMIT)
@@ -80,6 +79,8 @@ def _filters(given: dict) -> dict:
 def _table(given: dict, as_json: bool, as_csv: bool, as_python: bool) -> int:
     import json
 
+    from ..bounds import atlas_file as atlas
+
     filters = _filters(given)
     rows = atlas.matching(filters)
     if not rows:
@@ -98,6 +99,7 @@ def _table(given: dict, as_json: bool, as_csv: bool, as_python: bool) -> int:
 
 
 def _play(variant, secret: str, as_json: bool) -> int:
+    from ..bounds import atlas_file as atlas
     from ._atlas_play import play
 
     record = atlas.lookup(variant)

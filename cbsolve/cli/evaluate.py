@@ -6,7 +6,6 @@ import sys
 
 import click
 
-from ..certificates.tree import to_dot, write_tree
 from ..errors import InvalidVariant
 from . import (
     EXIT_OK,
@@ -21,7 +20,6 @@ from . import (
     variant_options,
     write_text,
 )
-from ._budget import TimeLimit
 
 STRATEGY_HELP = "minimax | expected | entropy | parts | first | random"
 
@@ -73,6 +71,8 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
     """Play a strategy against every secret (one shared decision tree) and report its cost."""
     from ..api import evaluate
     from ..strategy import Unfinished
+    from ..certificates.tree import to_dot, write_tree
+    from ._budget import TimeLimit
 
     if sample is not None and sample < 1:
         raise InvalidVariant(f"--sample must be at least 1, got {sample}")

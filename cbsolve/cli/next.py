@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import click
 
-from ..advisor import check_objective, check_strategy
-from ..api import next_guess
 from ..runtime import time_policy
 from ..runtime.deadline import stop_requested
 from ..errors import InconsistentLog
 from . import EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
-from ._budget import TimeLimit
 from ._interrupt import EXIT_INTERRUPTED
 from ._log import read_log, report_inconsistent
 from .evaluate import STRATEGY_HELP
@@ -49,6 +46,10 @@ TIME_HELP = (f"Time for each answer (default {time_policy.ASSIST_SECONDS:g}; 0: 
 def next_command(entries, log_file, strategy, objective, guesses, seed, time_limit, variant,
                  as_json) -> int:
     """The best next guess after ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
+    from ..advisor import check_objective, check_strategy
+    from ..api import next_guess
+    from ._budget import TimeLimit
+
     budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
     check_strategy(strategy)
     check_objective(objective)

@@ -11,9 +11,7 @@ from __future__ import annotations
 import click
 
 from ..advisor.optimum import OBJECTIVES
-from ..api import optimal
 from ..errors import InconsistentLog, InvalidVariant, unknown_name
-from ..formats.html import write_html
 from ..game.feedback import FeedbackLog
 from ..game.guess_pool import guess_pool
 from ..search import SearchInterrupted
@@ -36,9 +34,7 @@ from . import (
 )
 from ._budget import TimeLimit
 from ._checkpoint import Settings, explicit, opened
-from ._known import progress_display
 from ._shards import sharded
-from .consistent import read_log
 
 EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 
@@ -170,9 +166,13 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                        scheduler=scheduler, as_json=as_json, split=split,
                        split_size=split_size)
     show = progress_enabled(as_json)
+    from ..api import optimal
+    from ._known import progress_display
 
     log = FeedbackLog(variant)
     if entries or log_file is not None:
+        from .consistent import read_log
+
         log = read_log(variant, entries, log_file)
     if ties and len(log):
         raise InvalidVariant("--ties applies to the whole game only, not from a position")
@@ -193,6 +193,8 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     finally:
         end_display()
     if html and result.tree is not None:
+        from ..formats.html import write_html
+
         write_html(result.tree, html, title=f"optimal ({result.objective})")
     emit(as_json, result.to_json(), format_result(result))
     if result.interrupted:

@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import click
 
-from ..advisor import Provenance
-from ..api import partition, partition_table
 from ..runtime import time_policy
 from ..runtime.deadline import stop_requested
 from ..errors import InconsistentLog
-from ..strategy.partition import Partition
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, _interrupt, app, emit, json_option, variant_options
 from ._budget import TimeLimit
 from ._log import read_log
-from .next import finish
 
 SORTS = ("minimax", "expected", "entropy", "parts")
 
@@ -44,6 +40,11 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
                       variant, as_json) -> int:
     """Reply classes of GUESS over the secrets ENTRIES leave: count per reply, largest class,
     the heuristics' scores of GUESS beside the best any guess reaches."""
+    from ..advisor import Provenance
+    from ..api import partition, partition_table
+    from ..strategy.partition import Partition
+    from .next import finish
+
     budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
 
     if every_guess:
@@ -86,6 +87,9 @@ def _emit_whole_table(table, budget, as_json: bool, block: int = PRINTED_BLOCK) 
     ``shown``, ``stopped``; exit 130 on Ctrl-C), so a stop ends it within a block's time."""
     import json
 
+    from ..advisor import Provenance
+    from .next import finish
+
     head = {"candidates": table.candidates, "sort": table.sort, "complete": True,
             "scored": table.scored, "total": table.total}
     shown, stopped = 0, None
@@ -121,6 +125,9 @@ def _emit_counted(part, as_json: bool, budget) -> int:
     """A space too large to list (:class:`~cbsolve.advisor.counted.CountedPartition`): each
     class counted, exact or bounded; cut by the time limit or Ctrl-C (exit 130), what was
     decided by then."""
+    from ..advisor import Provenance
+    from .next import finish
+
     data = part.to_json()
     if part.stopped:
         data.update(command="partition", time_limit=budget.seconds,

@@ -8,9 +8,6 @@ import sys
 
 import click
 
-from ..api import puzzle
-from ..play.puzzle_export import export
-from ..play.puzzle_stream import json_lines, puzzles
 from ..runtime import time_policy
 from ..errors import CbsolveError
 from . import COUNT, EXIT_OK, POSITIVE, SECONDS, SEED, app, emit, json_option, variant_options
@@ -57,6 +54,8 @@ from ._budget import TimeLimit
 def puzzle_command(difficulty, clues, distractors, seed, kind, count, as_jsonl, export_dir,
                    test_fraction, time_limit, show_answer, variant, as_json) -> int:
     """A log that exactly one secret satisfies, verified by the native filter."""
+    from ..api import puzzle
+
     if export_dir is not None:
         if count is None or as_jsonl:
             raise CbsolveError("--export DIR writes a stream: give --count K (and not --jsonl)")
@@ -96,6 +95,8 @@ def _text(p, show_answer: bool = False) -> str:
 
 def _stream(variant, difficulty, clues, distractors, seed, kind, count, time_limit,
             as_jsonl, show_answer) -> int:
+    from ..play.puzzle_stream import json_lines, puzzles
+
     budget = TimeLimit.from_option(time_limit, None)
     first = secrets.randbits(32) if seed is None else seed
     stream = puzzles(variant, seed=first, count=count, difficulty=difficulty, clues=clues,
@@ -120,6 +121,9 @@ def _stream(variant, difficulty, clues, distractors, seed, kind, count, time_lim
 def _export(variant, difficulty, clues, distractors, seed, kind, count, time_limit, folder,
             fraction, as_json) -> int:
     from importlib.metadata import PackageNotFoundError, version
+
+    from ..play.puzzle_export import export
+    from ..play.puzzle_stream import puzzles
 
     budget = TimeLimit.from_option(time_limit, None)
     first = secrets.randbits(32) if seed is None else seed

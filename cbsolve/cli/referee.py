@@ -11,8 +11,6 @@ import time
 
 import click
 
-from ..play.engine import check_strategy
-from ..play.referee import BotProcess, bot_argv, close_all, match
 from ..runtime.deadline import stop_requested
 from . import (
     EXIT_OK,
@@ -58,6 +56,9 @@ def referee_command(a, b, a_cmd, b_cmd, games, seed, timeout, startup_timeout, q
     to score all bulls wins; both in one round is a draw; a bot that answers `error`, names an
     invalid code, is called inconsistent or misses --timeout loses that game (a fault, with
     its last stderr line)."""
+    from ..play.engine import check_strategy
+    from ..play.referee import BotProcess, bot_argv, close_all, match
+
     sides = []
     for label, strategy, cmd, bot_seed in (("A", a, a_cmd, seed), ("B", b, b_cmd, seed + 1)):
         if cmd is None:

@@ -9,8 +9,6 @@ import time
 
 import click
 
-from ..advisor import PositionService
-from ..inputs import read_text
 from ..runtime import time_policy
 from ..runtime.deadline import stop_requested
 from . import EXIT_OK, FILE, SECONDS, _budget, app, emit, json_option, variant_options
@@ -43,6 +41,8 @@ def review_command(file, move_time, time_limit, skip_bad, html_file, variant, as
     variant is bad input. Each move: candidates before and after, whether the guess could
     be the secret, its regret in the worst case and in the expected case (the final guess
     counted), exact or proved bounds."""
+    from ..advisor import PositionService
+    from ..inputs import read_text
     from ..play.game_review import review_game, summarise
     from ..play.review_report import text, write_page
     from ..play.transcripts import BadTranscript, read_lines

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import click
 
-from ..api import score
 from ..game.feedback import describe_reply, spell_reply
 from . import app, emit, json_option, variant_options
 
@@ -15,6 +14,8 @@ from . import app, emit, json_option, variant_options
 @json_option
 def score_command(secret: str, guess: str, variant, as_json: bool) -> int:
     """Score GUESS against SECRET (both validated against the variant)."""
+    from ..api import score
+
     result = score(secret, guess, variant=variant)
     cows = result.cows or 0
     text = describe_reply(variant, result.bulls, cows)

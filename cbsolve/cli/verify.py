@@ -11,8 +11,6 @@ import os
 
 import click
 
-from ..api import verify
-from ..certificates.claims import describe
 from ..game.variant import Variant
 from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
 
@@ -34,6 +32,7 @@ file_symbols_option = click.option(
 def verified(file: str, fmt: str | None, variant, file_symbols: str | None, option: str):
     """:func:`cbsolve.api.verify` of ``file``; a format its name does not tell is asked for
     by the command's ``option``."""
+    from ..api import verify
     from ..formats import format_of
 
     return verify(file, variant=variant, format=fmt or format_of(file, option),
@@ -66,6 +65,7 @@ def verify_command(file, fmt, file_symbols, html, as_json, variant) -> int:
 def format_report(file: str, rep) -> str:
     if not rep.valid and rep.worst is None:
         return f"{file}: INVALID {rep.kind}: {rep.message}"
+    from ..certificates.claims import describe
 
     if rep.valid:
         lines = [f"{file}: valid {rep.kind} for {Variant.from_dict(rep.variant).describe()}"]

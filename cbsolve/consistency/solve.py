@@ -14,7 +14,6 @@ from ..extras import MissingExtra, imported_within
 from ..game.feedback import FeedbackLog
 from ..runtime.status import Status
 from .backends import Engines, get_backend
-from .closed_form import zero_reply_count
 from .plan import plan_for
 from .query import ConsistencyResult, Query
 
@@ -29,6 +28,8 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
     # Choice, solve and diagnosis share the one deadline.
     deadline = deadline or UNLIMITED
     if query.count and not query.sample:
+        from .closed_form import zero_reply_count
+
         known = log.space.size if not len(log) else zero_reply_count(log)
         if known:        # 0: an inconsistent log, which the search proves and diagnoses
             return _counted(log, query, backend, engines, deadline, known)

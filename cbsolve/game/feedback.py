@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 from .codes import CodeSpace
 from ..errors import InvalidCode, InvalidFeedback
-from .rule import score
 from .variant import Variant
 
 # ASCII digits only: str patterns' \d also matches other scripts' digits (full-width, Arabic).
@@ -323,6 +322,8 @@ def random_log(variant: Variant, n_guesses: int, seed) -> tuple[FeedbackLog, tup
     an int, or a NumPy Generator to draw several logs from one stream; benchmarks and tests
     draw their instances here). Returns (log, secret)."""
     import numpy as np
+
+    from .rule import score
 
     rng = np.random.default_rng(seed)
     space = CodeSpace(variant)

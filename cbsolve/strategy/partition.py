@@ -17,10 +17,8 @@ from math import fsum, log2
 from numbers import Integral
 from typing import TYPE_CHECKING
 
-from ..consistency.native import consistent_indices, consistent_rows
 from ..errors import InconsistentLog
 from ..game.feedback import FeedbackLog
-from .rules import require_enumerable
 
 if TYPE_CHECKING:  # NumPy is imported where used: listed_partition runs without it
     import numpy as np
@@ -124,6 +122,9 @@ class Table:
 
 
 def _candidates(log: FeedbackLog) -> np.ndarray:
+    from ..consistency.native import consistent_indices
+    from .rules import require_enumerable
+
     require_enumerable(log.variant, "a partition")
     cands = consistent_indices(log)
     if cands.size == 0:
@@ -299,6 +300,7 @@ def listed_partition(log: FeedbackLog, guess: str, deadline=None) -> Partition |
     space is too large to list or the comparison would exceed :data:`LISTED_PAIRS`.
     Raises InconsistentLog when no secret is left."""
     from .._native import scoring as core
+    from ..consistency.native import consistent_rows
 
     v, space = log.variant, log.space
     g = space.parse(guess)
