@@ -32,7 +32,7 @@ from . import arguments as _check
 from . import bounds as _bounds_package  # light (no NumPy); made callable at the end
 from .game.codes import CodeSpace
 from .runtime.deadline import Deadline
-from .errors import CbsolveError, SpaceTooLarge
+from .errors import CbsolveError, InvalidFeedback, InvalidVariant, SpaceTooLarge
 from .game.feedback import FeedbackLog
 from .game.rule import Score, score as rule
 from .game.variant import Variant
@@ -88,8 +88,6 @@ def as_log(log: LogLike = (), variant: VariantLike | None = None) -> FeedbackLog
     """
     if isinstance(log, FeedbackLog):
         if variant is not None and as_variant(variant) != log.variant:
-            from .errors import InvalidVariant
-
             raise InvalidVariant(f"the log is for {log.variant.describe()}, not "
                                  f"{as_variant(variant).describe()}")
         return log
@@ -109,8 +107,6 @@ def as_log(log: LogLike = (), variant: VariantLike | None = None) -> FeedbackLog
         elif isinstance(entry, tuple) and len(entry) in (2, 3):
             out.add(*entry)
         else:
-            from .errors import InvalidFeedback
-
             raise InvalidFeedback(f"entry {len(out) + 1}: {entry!r} is not a token, a "
                                   "{guess, bulls, cows} mapping or a (guess, bulls, cows) tuple")
     return out

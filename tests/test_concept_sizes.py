@@ -19,16 +19,13 @@ FUNCTION_LINES = 100
 
 #: "module path::Class" -> its lines today (may only shrink, then leave the list).
 LONG_CLASSES = {
-    "cbsolve/advisor/service.py::PositionService": 495,
-    "cbsolve/search/distributed/expected.py::DistributedExpected": 462,
-    "cbsolve/search/expected/search.py::_Search": 373,
 }
 #: "module path::[Class.]function" -> its lines today (may only shrink, then leave the list).
 LONG_FUNCTIONS = {
 }
 #: ``import`` statements of cbsolve's own modules inside functions: today's count (may only
 #: go down), and where it should end (imports at the top, save the heavy edges).
-LOCAL_IMPORTS_ALLOWED = 422
+LOCAL_IMPORTS_ALLOWED = 277
 LOCAL_IMPORTS_TARGET = 120
 
 

@@ -81,23 +81,19 @@ def test_orbits_match_brute_force(variant, n_hist):
                                      Variant(4, "0123", repeats=True, no_leading_zero=True)],
                          ids=lambda v: v.describe())
 @pytest.mark.parametrize("n_hist", [1, 2])
-def test_orbits_from_generators_equal_every_element(variant, n_hist, monkeypatch):
+def test_orbits_from_generators_equal_every_element(variant, n_hist):
     # large stabilisers (a guess of 8 distinct symbols: 8! elements) take their orbits from
     # generators; forced on here, the orbits must equal those from applying every element
-    import cbsolve.game.symmetry as symmetry
-
     space = CodeSpace(variant)
     rng = np.random.default_rng(n_hist + 11 * variant.length)
     for _ in range(4):
         history = [tuple(int(x) for x in space.codes[rng.integers(space.size)])
                    for _ in range(n_hist)]
-        sym = Symmetry(variant)
-        _, every, _ = sym.orbit_map(history)
-        monkeypatch.setattr(symmetry, "GENERATORS_FROM", 0)
-        idx, generated, perms = sym.orbit_map(history, with_perms=False)
+        _, every, _ = Symmetry(variant).orbit_map(history)
+        forced = Symmetry(variant, generators_from=0)
+        idx, generated, perms = forced.orbit_map(history, with_perms=False)
         cands = np.flatnonzero(np.isin(every, every[:5]))   # a union of orbits: closed
-        _, generated_cands, _ = sym.orbit_map(history, cands, with_perms=False)
-        monkeypatch.setattr(symmetry, "GENERATORS_FROM", 10**9)
+        _, generated_cands, _ = forced.orbit_map(history, cands, with_perms=False)
         assert perms is None and np.array_equal(generated, every)
         assert np.array_equal(generated_cands, every[cands])
 
@@ -177,12 +173,9 @@ def test_native_orbits_stop_at_an_expired_deadline():
     assert sym.orbit_labels([(0, 1, 2, 3)], deadline=Deadline.from_limit(0)) is None
 
 
-def test_native_union_find_in_small_chunks_reads_each_code_from_its_index(monkeypatch):
+def test_native_union_find_in_small_chunks_reads_each_code_from_its_index():
     """Every base-d string: the kernel counts each code's digits up from its chunk's start."""
-    from cbsolve.game import symmetry
-
-    monkeypatch.setattr(symmetry, "ORBIT_CHUNK", 97)
-    sym = Symmetry(Variant(5, "01234567", repeats=True))
+    sym = Symmetry(Variant(5, "01234567", repeats=True), orbit_chunk=97)
     labels, _ = sym.orbit_labels([(0, 1, 2, 3, 4)])
     _, lowest, _ = sym.orbit_map([(0, 1, 2, 3, 4)], with_perms=False)
     assert np.array_equal(labels, lowest)

@@ -92,22 +92,23 @@ def guess_rows(chooser: Chooser, classes, history: tuple[int, ...], cands: np.nd
 SPREAD = 4096
 
 
-def spread_first(size: int) -> np.ndarray:
+def spread_first(size: int, spread: int = SPREAD) -> np.ndarray:
     """Every code index, the :data:`SPREAD` evenly spaced ones first (the order does not
     change a complete choice: the best key wins wherever it comes)."""
-    stride = max(1, size // SPREAD)
+    stride = max(1, size // spread)
     first = np.arange(0, size, stride, dtype=np.int64)
     rest = np.ones(size, dtype=bool)
     rest[first] = False
     return np.concatenate([first, np.flatnonzero(rest)])
 
 
-def choose(chooser: Chooser, cands: np.ndarray, rows: np.ndarray, deadline: Deadline) -> Choice:
+def choose(chooser: Chooser, cands: np.ndarray, rows: np.ndarray, deadline: Deadline,
+           chunk_pairs: int = CHUNK_PAIRS) -> Choice:
     """The best of ``rows`` for ``cands`` found before ``deadline`` (at least one chunk is
     scored unless the deadline had already passed)."""
     cands = np.ascontiguousarray(cands, dtype=np.int64)
     total = int(rows.size)
-    step = max(1, CHUNK_PAIRS // max(1, int(cands.size)))
+    step = max(1, chunk_pairs // max(1, int(cands.size)))
     best, scored = None, 0
     try:
         for start in range(0, total, step):

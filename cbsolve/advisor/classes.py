@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 class GuessClasses:
     """The symmetry classes of the guesses after each history (a tuple of code indices)."""
 
-    def __init__(self, space: CodeSpace) -> None:
+    def __init__(self, space: CodeSpace, native_from: int | None = None) -> None:
         self.space = space
+        self.native_from = native_from      # None: the symmetry's own threshold
         self._symmetry = None
         self._found: dict[tuple[int, ...], np.ndarray] = {}
 
@@ -39,7 +40,8 @@ class GuessClasses:
         if self._symmetry is None:
             from ..game.symmetry import Symmetry
 
-            self._symmetry = Symmetry(self.space.variant)
+            self._symmetry = (Symmetry(self.space.variant) if self.native_from is None else
+                              Symmetry(self.space.variant, native_from=self.native_from))
         return self._symmetry
 
     def known(self, history: tuple[int, ...]) -> np.ndarray | None:

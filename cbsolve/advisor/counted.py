@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..game.rule import score
 from ..runtime.deadline import Deadline, stop_requested
 from ..game.feedback import FeedbackLog
+from ..strategy.partition import row_sums, scores_of_sums
 
 #: (count, exact) of the secrets a log leaves, within a deadline (count: a lower bound when
 #: not exact, None when nothing was counted).
@@ -55,7 +57,6 @@ class CountedPartition:
         """The four scores when every class is exact (else None: bounds do not give them)."""
         if not self.complete or not self.candidates:
             return None
-        from ..strategy.partition import row_sums, scores_of_sums
 
         return scores_of_sums(self.candidates, *row_sums([c["count"] for c in self.classes]))
 
@@ -77,7 +78,6 @@ def counted_partition(log: FeedbackLog, guess: str, count: Counter,
     """The classes of ``guess`` (a valid code) over the secrets ``log`` leaves, each counted
     by ``count`` with an equal share of the time left (the set's own count first, with
     :data:`TOTAL_SHARE` of it: the upper bounds come from it); None when the log leaves no secret (proved)."""
-    from ..game.rule import score
     from ..game.scoring import possible_responses
 
     v, space = log.variant, log.space

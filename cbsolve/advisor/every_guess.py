@@ -12,15 +12,13 @@ from __future__ import annotations
 from ..runtime.deadline import Deadline, stop_requested
 from ..errors import unknown_name
 from ..game.feedback import FeedbackLog
+from ..strategy.partition import SCORES, SHOWN_WHEN_CUT, partition_table as score_every_guess
 from .answers import PartitionTable
 
 
 def partition_table(log: FeedbackLog, sort: str, deadline: Deadline) -> PartitionTable:
     """The table of every guess after ``log``, best first by ``sort``; InconsistentLog when
     no secret is left."""
-    from ..strategy.partition import SCORES, SHOWN_WHEN_CUT
-    from ..strategy.partition import partition_table as score_every_guess
-
     if sort not in SCORES:
         raise unknown_name("sort", sort, tuple(SCORES))
     table = score_every_guess(log, sort, deadline=deadline)

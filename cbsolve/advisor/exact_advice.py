@@ -43,11 +43,11 @@ def exact_advice(service, log, cands, objective, remaining, deadline):
             if objective == "worst" else
             f"exact optimum from here: {total / n:.3f} more guesses on average, "
             f"{worst} at worst")
-    return service._advice(guess, OPTIMAL, remaining, cands, objective,
-                        A.Provenance(A.EXACT, objective, True, note=note),
-                        needed=(value, value), how="exact search",
-                        optimum={"objective": objective, "secrets": n, "total": total,
-                                 "average": total / n, "worst": worst}), ""
+    return service.form.advice(guess, OPTIMAL, remaining, cands, objective,
+                               A.Provenance(A.EXACT, objective, True, note=note),
+                               needed=(value, value), how="exact search",
+                               optimum={"objective": objective, "secrets": n, "total": total,
+                                        "average": total / n, "worst": worst}), ""
 
 
 def _exact_worst(log, guesses, deadline: Deadline):
@@ -67,7 +67,7 @@ def _exact_worst(log, guesses, deadline: Deadline):
 
 
 def _exact_expected(log, guesses, deadline: Deadline):
-    from ..strategy.exact import exact_move
+    from ..strategy.exact import exact_move     # the exact searches: where they answer
 
     try:
         move, _ = exact_move(log, guesses, deadline=deadline)

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..game.capacity import worst_lower
+from ..game.codes import CodeSpace
 from ..runtime.deadline import Deadline, run_interruptible, stopped_by
 from ..errors import Expired
 from ..runtime.time_policy import search_seconds
@@ -89,8 +91,6 @@ class PositionCores:
             if guess < 0:       # a set answered in closed form keeps no table entry (2
                 # secrets: -1 was read as the last code, a guess that tells nothing)
                 from ..search.position import subtree
-
-                from ..game.codes import CodeSpace
 
                 space = CodeSpace(s.variant)
                 guess = space.index_of(space.parse(subtree(s, self.members, self.history)[0]["guess"]))
@@ -163,8 +163,6 @@ class PositionCores:
                  deadline: Deadline) -> int:
         """The minimax optimum of ``members`` after ``hist`` when it exceeds ``floor``, else
         ``floor`` (decided from the larger of the counting bound and ``floor``, upward)."""
-        from ..game.capacity import worst_lower
-
         d = max(worst_lower(int(members.size), self.n_responses), floor)
         while True:
             answer = self._run(core, lambda d=d: core.feasible(members, d, hist), deadline)

@@ -18,8 +18,12 @@ from __future__ import annotations
 
 import math
 
+from ..bounds.partition import first_guess_partition, repeats_work
 from ..game.codes import CodeSpace
+from ..game.patterns import pattern_code, pattern_of
+from ..game.rule import possible_responses
 from ..game.variant import Variant
+from ..strategy.partition import Partition, best_of_sums, class_summary, row_sums, scores_of_sums
 
 
 def _key(strategy: str, sizes: list[int]):
@@ -46,8 +50,6 @@ def rule_opening(variant: Variant) -> tuple[int, ...]:
     """The cheap rule for a game too large to score every pattern: symbols in pairs, as evenly
     as the alphabet allows (Knuth's 1122 on Mastermind 4x6; minimax's own choice on 6x9 and
     8x8, 112233 and 11223344). Distinct games have one pattern."""
-    from ..game.patterns import pattern_code
-
     n, d = variant.length, variant.n_symbols
     if not variant.repeats:
         return tuple(range(n))
@@ -64,9 +66,6 @@ def opening(variant: Variant, strategy: str
     strategy) or it would take too long (more than :data:`OPENING_WORK`: then
     :func:`rule_opening`)."""
     from ..bounds.adaptive import bound_of_partition
-    from ..bounds.partition import first_guess_partition, repeats_work
-    from ..game.patterns import pattern_code
-    from ..game.rule import possible_responses
 
     if variant.no_leading_zero or strategy not in ("minimax", "expected", "entropy", "parts"):
         return None
@@ -113,10 +112,6 @@ def opening_partition(variant: Variant, code):
     form, with the scores' best over every opening (:class:`cbsolve.strategy.partition.
     Partition`, classes without members); None when there is no closed form or it would take
     too long."""
-    from ..bounds.partition import first_guess_partition, repeats_work
-    from ..game.patterns import pattern_of
-    from ..strategy.partition import Partition, best_of_sums, row_sums, scores_of_sums
-
     if variant.no_leading_zero:
         return None
     patterns = _patterns(variant)
@@ -146,10 +141,6 @@ def opening_partition(variant: Variant, code):
 def rule_summary(variant: Variant, code) -> dict:
     """The partition summary of the rule's opening ``code`` in closed form (its one pattern),
     or {} when even that would take too long."""
-    from ..bounds.partition import first_guess_partition, repeats_work
-    from ..game.patterns import pattern_of
-    from ..strategy.partition import class_summary
-
     pattern = pattern_of(code)
     if variant.repeats and repeats_work(pattern) > OPENING_WORK:
         return {}

@@ -16,12 +16,15 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from ..bounds.known import apply, known_interval, merged
+from ..certificates.tree import to_dot, write_file, write_tree
 from ..game.codes import CodeSpace
 from ..runtime.deadline import Deadline, stop_requested, stopped_by
 from ..errors import InvalidVariant, unknown_name
 from ..game.feedback import FeedbackLog
-from ..search import SearchInterrupted
+from ..search import SearchInterrupted, checkpoint as cp
 from ..search.distributed import cluster_client, solve_expected_distributed
+from ..search.distributed.trace import Trace
 from ..search.position import Position, stamp
 from ..search.result import SearchResult
 from ..runtime.status import Status
@@ -80,22 +83,16 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
     if position is not None and ties:
         raise InvalidVariant("ties= applies to the whole game only, not from a position")
     if isinstance(checkpoint, (str, Path)):
-        from ..search import checkpoint as cp
-
         checkpoint = cp.started(checkpoint, cp.search_identity(
             log.variant, objective, guesses, max_depth, lookahead=lookahead,
             certificate=certificate, distributed=scheduler is not None,
             ties=ties, position=position is not None))
     elif checkpoint is not None:
-        from ..search import checkpoint as cp
-
         cp.refuse(position=position is not None)
     if position is not None and log.solved_at() is not None:
         return _solved(log, position, objective, guesses, max_depth, out or dot)
     known = None
     if position is None and scheduler is None:
-        from ..bounds.known import known_interval
-
         def say(message: str) -> None:
             if callable(progress):
                 progress("bounds", 0, message, None, None)
@@ -183,7 +180,6 @@ def _hearing(progress, known):
         return None
     if known is None:
         return progress
-    from ..bounds.known import merged
 
     def hear(phase, depth, counters, lower, upper):
         progress(phase, depth, counters, *merged(known, lower, upper))
@@ -218,7 +214,6 @@ def _distributed(variant, scheduler, objective, position, certificate, ties, loo
     if ties or lookahead:
         raise InvalidVariant("--ties and --lookahead run on one machine only (not with "
                              "--scheduler)")
-    from ..search.distributed.trace import Trace
 
     trace = None if trace_file is None else Trace(objective, variant.to_dict(), workers or 0)
     try:
@@ -247,8 +242,6 @@ def _answer(result, log, position, known, out, dot, dot_depth):
     """The search's result as an Optimum: the known interval applied, the files written."""
     upper_from = None
     if known is not None:
-        from ..bounds.known import apply
-
         upper_from = apply(result, known, None if out is None else str(out))
     _write(result, out, dot, dot_depth)
     return Optimum.of(result, variant=log.variant,
@@ -261,16 +254,10 @@ def _write(result, out, dot, dot_depth) -> None:
     """``out``: the tree (else the certificate of a refuted depth); ``dot``: the tree as
     Graphviz DOT, its first ``dot_depth`` levels."""
     if out and result.tree is not None:
-        from ..certificates.tree import write_tree
-
         write_tree(result.tree, out)
     elif out and result.certificate is not None:
         import json
 
-        from ..certificates.tree import write_file
-
         write_file(out, "--out", json.dumps(result.certificate, separators=(",", ":")) + "\n")
     if dot and result.tree is not None:
-        from ..certificates.tree import to_dot, write_file
-
         write_file(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))

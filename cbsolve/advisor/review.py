@@ -17,7 +17,7 @@ Place in the data flow: a log, a guess, an objective and one
    position has at most :data:`cbsolve.strategy.exact.EXACT_SECRETS` secrets and every solve
    ends within its share of the deadline; the position's optimum kept from a symmetric copy
    or the shipped table, else read off the certified tree (:mod:`.tree_optimum`; positions of
-   more than :data:`TREE_FROM` candidates), when known, so that only the guess's reply
+   more than ``AdviceOptions.review_tree_from`` candidates), when known, so that only the guess's reply
    classes are solved (then positions beyond that size too);
 5. else the heuristic estimate (:mod:`.heuristic_cost`), labelled, with the proved interval
    around it (the counting bound below, the heuristic's strategy above); on a space too large
@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..bounds.known import atlas_ends
 from ..runtime import time_policy
 from ..game.capacity import total_lower, worst_lower
 from ..runtime.deadline import Deadline, stop_requested
@@ -55,12 +56,6 @@ from .tree_optimum import tree_optimum
 
 
 EXACT, HEURISTIC, BOUNDS = "exact", "heuristic", "bounds"
-#: The certified tree is asked for a position's optimum when it has more than this many
-#: candidates: below, the exact solve of the optimum ends well within a move's budget (Bulls &
-#: Cows 4/10 at load 7: 128 candidates, 0.16 s for both objectives; 284, 0.6 s; 369-378, 8-10
-#: s), and loading and replaying the two trees once takes about 2.5 s, which came out of the
-#: budget of the first move that asked them.
-TREE_FROM = 250
 #: :meth:`Reviewer.prepare` builds the exact search of games of at most this many codes.
 PREPARED_CODES = 10_000
 
@@ -231,8 +226,6 @@ class Reviewer:
         permuting positions and digits maps any code onto any other): every first guess
         costs the same, so its regret is 0, and its cost is the game's optimum when the atlas
         proves it (lower end = upper end). None otherwise: the position's own review."""
-        from ..bounds.known import atlas_ends
-
         known = atlas_ends(self.variant, objective)
         if known is None or known.upper is None or known.lower != known.upper:
             return None
@@ -252,7 +245,7 @@ class Reviewer:
         known = None
         if (kept := self._memo.get_optimum(position_key)) is not None:
             known = kept[0], self.space.format(kept[1]), None      # as if solved here
-        elif n > TREE_FROM:
+        elif n > self.service.options.review_tree_from:
             known = self._from_tree(log, objective)
         if n > EXACT_SECRETS and known is None:
             return f"{n} candidates, more than the {EXACT_SECRETS} solved exactly"

@@ -31,19 +31,16 @@ from ..game import scoring
 from ..runtime.deadline import Deadline
 from ..strategy.heuristics import Chooser
 from .choose import CHUNK_PAIRS, Choice, key_of
+from .options import SAMPLED, SampledShape
 
-#: Spaces with more codes than this are scored this way (:data:`.choose.SYMMETRY_CODES`: the
-#: NumPy symmetry classes stop there; the service asks the native ones when they fit the time).
-SAMPLED_CODES = 1_000_000
-#: Secrets of the random sample the pool is ranked on (the sample's class shares are within a
-#: few percent of the true ones: enough to put the good guesses first).
-SAMPLE = 1024
-#: The pool: up to this many candidates (each may be the secret), then this many codes spread
-#: evenly over the space.
-POOL_CANDIDATES = 65_536
-POOL_SPREAD = 65_536
+#: The sizes (:class:`~.options.SampledShape`): spaces with more codes than
+#: ``SAMPLED_CODES`` are scored this way, the pool ranked on a sample of ``SAMPLE`` secrets;
+#: the pool is up to ``POOL_CANDIDATES`` candidates, then ``POOL_SPREAD`` codes spread evenly.
+SAMPLED_CODES, SAMPLE = SAMPLED.codes, SAMPLED.sample
+POOL_CANDIDATES, POOL_SPREAD = SAMPLED.pool_candidates, SAMPLED.pool_spread
 #: Fixed seed of the samples, so that the same position gets the same answer.
 SEED = 0
+
 
 
 def ranking(strategy: str, counts: np.ndarray, guesses: np.ndarray, win: int) -> np.ndarray:
@@ -63,14 +60,14 @@ def ranking(strategy: str, counts: np.ndarray, guesses: np.ndarray, win: int) ->
 
 
 def _pool(space_size: int, cands: np.ndarray, candidates_only: bool,
-          rng: np.random.Generator) -> np.ndarray:
+          rng: np.random.Generator, shape: SampledShape = SAMPLED) -> np.ndarray:
     """Sorted code indices: a sample of the candidates and codes spread over the space."""
     picked = cands
-    if cands.size > POOL_CANDIDATES:
-        picked = rng.choice(cands, POOL_CANDIDATES, replace=False)
+    if cands.size > shape.pool_candidates:
+        picked = rng.choice(cands, shape.pool_candidates, replace=False)
     if candidates_only:
         return np.unique(picked)
-    spread = np.arange(0, space_size, max(1, space_size // POOL_SPREAD), dtype=np.int64)
+    spread = np.arange(0, space_size, max(1, space_size // shape.pool_spread), dtype=np.int64)
     return np.union1d(picked, spread)
 
 
@@ -88,12 +85,12 @@ def _rest(space_size: int, pool: np.ndarray, cands: np.ndarray, candidates_only:
 
 
 def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline,
-                   classes: np.ndarray | None = None) -> Choice:
+                   classes: np.ndarray | None = None, shape: SampledShape = SAMPLED) -> Choice:
     """The best guess for ``cands`` (sorted code indices) scored exactly before ``deadline``,
     the guesses taken in the order of their score on a sample (see the module docstring).
     ``classes``: one guess per symmetry class of the position (sorted code indices): then
     they are the pool and the only guesses scored (the choice over all of them is the
-    choice over every code)."""
+    choice over every code). ``shape``: the sample's and the pool's sizes."""
     v, rows_of = chooser.variant, chooser.space.codes_at    # the space is never listed
     cands = np.ascontiguousarray(cands, dtype=np.int64)
     only = chooser.guesses == "candidates"
@@ -103,8 +100,9 @@ def choose_sampled(chooser: Chooser, cands: np.ndarray, deadline: Deadline,
         pool = classes[np.isin(classes, cands)] if only else classes
         total = int(pool.size)
     else:
-        pool = _pool(chooser.space.size, cands, only, rng)
-    sample = cands if cands.size <= SAMPLE else np.sort(rng.choice(cands, SAMPLE, replace=False))
+        pool = _pool(chooser.space.size, cands, only, rng, shape)
+    sample = (cands if cands.size <= shape.sample
+              else np.sort(rng.choice(cands, shape.sample, replace=False)))
     empty = Choice(None, False, 0, total, classes is not None, ranked=0,
                    sample=int(sample.size))
     secrets = scoring.pack(v, rows_of(sample))

@@ -32,26 +32,30 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from ..runtime import time_policy
-from ..game.capacity import total_lower, worst_lower
-from ..game.codes import CodeSpace
-from ..runtime.deadline import Deadline, stop_requested
 from ..errors import InconsistentLog, unknown_name
+from ..game.codes import CodeSpace
 from ..game.feedback import FeedbackLog
 from ..game.guess_pool import GUESS_POOLS as GUESS_MODES
-from ..game.rule import possible_responses, score
-from ..runtime.status import Status
+from ..game.rule import score
 from ..game.variant import Variant
+from ..runtime import time_policy
+from ..runtime.deadline import Deadline
 from . import answers as A
+from .advice_form import AdviceForm
 from .classes import GuessClasses
 from .exact_advice import EXACT_SECRETS, exact_advice  # noqa: F401  (its home was here)
+from .options import ADVICE, AdviceOptions
 
-# NumPy and the heuristics are imported where a guess is chosen: a small game's partition needs
-# neither.
+# Imported where used: NumPy and the heuristics where a guess is scored on arrays, the
+# certified trees, the opening's closed forms, the counted partition and the bounds where they
+# answer: a small game's partition and a listed heuristic's choice need none of them (`next`
+# starts in a fifth of a second).
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..strategy.heuristics import Chooser
+    from .heuristic_advice import HeuristicAdvice
+    from .listing import SecretsLeft
+    from .tree_advice import CertifiedTrees
 
 OPTIMAL = "optimal"
 #: The heuristic aiming at each objective, for positions no tree or exact search covers.
@@ -65,7 +69,7 @@ def check_objective(objective: str) -> str:
 
 
 def check_strategy(strategy: str) -> str:
-    from ..strategy.rules import STRATEGIES
+    from ..strategy.rules import STRATEGIES     # the strategy layer: where a name is checked
 
     if strategy != OPTIMAL and strategy not in STRATEGIES:
         raise unknown_name("strategy", strategy, (*STRATEGIES, OPTIMAL))
@@ -74,10 +78,13 @@ def check_strategy(strategy: str) -> str:
 
 class PositionService:
     """Answers about the positions of one variant with one guess pool; keeps what is worth
-    keeping between questions of one game (choosers, symmetry classes, trees, searches)."""
+    keeping between questions of one game, each concern in its collaborator: the secrets left
+    (:class:`~.listing.SecretsLeft`), the certified trees and their subtrees' costs
+    (:class:`~.tree_advice.CertifiedTrees`), the heuristics' choosers
+    (:class:`~.heuristic_advice.HeuristicAdvice`), the symmetry classes, the reviewer."""
 
     def __init__(self, variant: Variant, guesses: str = "all", seed: int | None = None,
-                 tree: dict | None = None):
+                 tree: dict | None = None, options: AdviceOptions = ADVICE):
         if guesses not in GUESS_MODES:
             raise unknown_name("guess set", guesses, GUESS_MODES)
         self.variant = variant
@@ -85,9 +92,13 @@ class PositionService:
         self.space = CodeSpace(variant)
         self.seed = seed
         self.tree = tree              # a tree file to follow instead of the certified ones
-        self._choosers: dict[str, Chooser] = {}
-        self.classes = GuessClasses(self.space)     # one guess per symmetry class, per history
-        self._tree_costs: dict = {}
+        self.options = options        # sizes and shares (:mod:`.options`)
+        self.form = AdviceForm(variant, self.space, guesses)
+        self._secrets: SecretsLeft | None = None    # the secrets left (:attr:`secrets`)
+        self._trees: CertifiedTrees | None = None   # the trees followed (:attr:`trees`)
+        # one guess per symmetry class, per history
+        self.classes = GuessClasses(self.space, options.native_orbits_from)
+        self._heuristics: HeuristicAdvice | None = None     # made when first needed (NumPy)
         self._advised: dict = {}      # (log, strategy, objective) -> the advice given there
         self._reviewer = None         # .review.Reviewer: a guess's cost, its caches
 
@@ -95,100 +106,21 @@ class PositionService:
     def candidates(self, log: FeedbackLog) -> np.ndarray:
         """The consistent secrets (sorted code indices); InconsistentLog with the diagnosis
         when there is none."""
-        from ..consistency.native import consistent_indices
-        from ..strategy.rules import require_enumerable
-
-        require_enumerable(self.variant, "next-guess advice")
-        cands = consistent_indices(log)
-        if cands.size == 0:
-            raise self.diagnose(log)
-        return cands
-
-    def _listed(self, log: FeedbackLog, deadline: Deadline) -> tuple[np.ndarray, bool]:
-        """(the consistent secrets, True), or those found before the deadline cut the
-        listing (Mastermind 8x8: 16.7 M codes filtered in chunks) and False."""
-        from ..consistency.native import consistent_within
-        from ..strategy.rules import require_enumerable
-
-        require_enumerable(self.variant, "next-guess advice")
-        cands, listed = consistent_within(log, deadline.reserving(time_policy.ADVICE_RESERVE))
-        if listed and cands.size == 0:
-            raise self.diagnose(log)
-        return cands, listed
-
-    def _unlisted(self, log, strategy, objective, found) -> A.Advice:
-        """The answer when the deadline or Ctrl-C cut the listing of the consistent secrets:
-        the first one found (a guess that may win), or none."""
-        stopped = "interrupted" if stop_requested() else "time"
-        remaining = A.Remaining(int(found.size) or None, False)
-        if not found.size:
-            return A.Advice(None, strategy, remaining, A.Provenance(
-                A.CONSISTENT, objective, False, False, stopped,
-                "stopped before any consistent secret was found"), self.guesses)
-        return self._advice(self.space.format(self.space.codes_at(found[0])), strategy, remaining,
-                            found, objective, A.Provenance(
-                                A.CONSISTENT, objective, False, False, stopped,
-                                f"a consistent code only: the listing of the consistent secrets"
-                                f" was cut ({found.size} found so far)"))
-
-    def _consistent_only(self, log, strategy, objective, deadline) -> A.Advice:
-        """A space too large to list (Mastermind 10x10, 8 of 26 letters): no guess can be
-        scored against the secrets left, so the answer is one consistent code (it may win),
-        found by the depth-first search within the deadline, labelled; InconsistentLog with
-        the diagnosis when there is none."""
-        from ..consistency import Query, consistent
-
-        res = consistent(log, Query(limit=1, determined=False), backend="native",
-                         deadline=deadline)
-        if res.status == Status.INFEASIBLE:
-            raise self.diagnose(log, deadline)
-        stopped = None
-        if not res.secrets:
-            stopped = "interrupted" if stop_requested() else "time"
-        note = ("a consistent code only: the space is too large to list its secrets and score "
-                "guesses against them" if res.secrets else
-                "stopped before any consistent secret was found")
-        remaining = A.Remaining(res.count if res.exact else (res.count or None), res.exact)
-        needed = self._needed(objective, res.count) if res.exact and res.count else None
-        return A.Advice(res.secrets[0] if res.secrets else None, strategy, remaining,
-                        A.Provenance(A.CONSISTENT, objective, False, stopped is None, stopped,
-                                     note), self.guesses, {}, needed)
+        return self.secrets.candidates(log)
 
     def diagnose(self, log: FeedbackLog, deadline: Deadline | None = None) -> InconsistentLog:
-        """The diagnosis of an inconsistent log (consistency's own: a minimal conflict and the
-        corrections), as the error a face reports."""
-        from ..strategy.advice import no_secret_left
-
-        return no_secret_left(log, deadline)
+        """The diagnosis of an inconsistent log, as the error a face reports."""
+        return self.secrets.diagnose(log, deadline)
 
     def remaining(self, log: FeedbackLog, deadline: Deadline | None = None) -> A.Remaining:
-        """How many secrets the log leaves: exact when the space can be listed, else what the
-        constraint backends prove within the deadline."""
-        if not len(log):
-            return A.Remaining(self.space.size, True)
-        if self.space.enumerable:
-            return A.Remaining(int(self.candidates(log).size), True)
-        count, exact = self.counted(log, Deadline.given(deadline))
-        if exact and count == 0:
-            raise self.diagnose(log, deadline)
-        return A.Remaining(count, exact)
+        """How many secrets the log leaves (:meth:`.listing.SecretsLeft.remaining`)."""
+        return self.secrets.remaining(log, deadline)
 
     def counted(self, log: FeedbackLog, deadline: Deadline,
                 backend: str = "auto") -> tuple[int | None, bool]:
-        """(how many secrets ``log`` leaves, exact): the constraint backends' count within
-        ``deadline``, a lower bound when not exact (None: nothing counted). A named backend
-        counts alone: an empty set needs no diagnosis here (a partition's empty reply classes
-        are most of them; :meth:`remaining` diagnoses its own), and the diagnosis' solver
-        fallback imports OR-Tools, about a second, even after a stop."""
-        from ..consistency import Query, consistent
-        from ..consistency.backends import get_backend
-
-        query = Query(count=True, limit=0)
-        res = (consistent(log, query, deadline=deadline, backend=backend) if backend == "auto"
-               else get_backend(backend).solve(log, query, deadline=deadline))
-        if res.status == Status.INFEASIBLE:
-            return 0, True
-        return res.count, bool(res.exact)
+        """(how many secrets ``log`` leaves, exact) by the constraint backends
+        (:meth:`.listing.SecretsLeft.counted`)."""
+        return self.secrets.counted(log, deadline, backend)
 
     # --- the next guess --------------------------------------------------------------------
     def advise(self, log: FeedbackLog, *, strategy: str = OPTIMAL,
@@ -215,10 +147,36 @@ class PositionService:
 
     def reviewer(self):
         """This service's reviewer (:mod:`.review`; its memo: ``reviewer()._memo``), made once."""
-        from .review import Reviewer
+        from .review import Reviewer    # NumPy's edge: the review scores arrays
 
         self._reviewer = self._reviewer or Reviewer(self)
         return self._reviewer
+
+    @property
+    def secrets(self) -> SecretsLeft:
+        """The listing, counting and diagnosis of the secrets a log leaves, made once."""
+        if self._secrets is None:
+            from .listing import SecretsLeft
+
+            self._secrets = SecretsLeft(self.form, self.options.filter_chunk)
+        return self._secrets
+
+    @property
+    def trees(self) -> CertifiedTrees:
+        """The certified trees (or the tree file) this service follows, made once."""
+        if self._trees is None:
+            from .tree_advice import CertifiedTrees
+
+            self._trees = CertifiedTrees(self.form, self.tree)
+        return self._trees
+
+    def heuristics(self) -> HeuristicAdvice:
+        """This service's heuristics (:mod:`.heuristic_advice`, NumPy's edge), made once."""
+        if self._heuristics is None:
+            from .heuristic_advice import HeuristicAdvice
+
+            self._heuristics = HeuristicAdvice(self.form, self.classes, self.seed, self.options)
+        return self._heuristics
 
     def _advise(self, log, strategy, objective, deadline, cands) -> A.Advice:
         check_strategy(strategy)
@@ -231,39 +189,38 @@ class PositionService:
             if start is not None:
                 return start
         if cands is None and not self.space.enumerable:
-            return self._consistent_only(log, strategy, objective, deadline)
+            return self.secrets.consistent_only(log, strategy, objective, deadline)
         if cands is None and strategy != OPTIMAL and self.tree is None and not deadline.expired():
             found = self._small(log, strategy, objective)
             if found is not None:
                 return found
         if cands is None:
-            cands, listed = self._listed(log, deadline)
+            cands, listed = self.secrets.listed(log, deadline)
             if not listed:
-                return self._unlisted(log, strategy, objective, cands)
+                return self.secrets.unlisted(strategy, objective, cands)
         remaining = A.Remaining(int(cands.size), True)
         if cands.size == 1:
             guess = self.space.format(self.space.codes_at(cands[0]))
-            return self._advice(guess, strategy, remaining, cands, objective, A.Provenance(
+            return self.form.advice(guess, strategy, remaining, cands, objective, A.Provenance(
                 A.DETERMINED, objective, True, note="one secret left: play it"), needed=(1, 1))
         why = ""
         if strategy == OPTIMAL or self.tree is not None:   # a tree file: followed while on it
-            found = self._from_tree(log, cands, strategy, objective, remaining)
+            found = self.trees.follow(log, cands, strategy, objective, remaining)
             if found is not None:
                 return found
         if strategy == OPTIMAL:
             found, why = exact_advice(self, log, cands, objective, remaining, deadline)
-            where = self._off_tree(log, objective)
+            where = self.trees.off_tree(log, objective)
             if found is not None:
                 found.provenance.note = f"{where}; {found.provenance.note}"
                 return found
             why = f"{where}; {why}"
-        return self._heuristic(log, cands, strategy, heuristic, objective, remaining, deadline,
-                               why)
+        return self.heuristics().advise(log, cands, strategy, heuristic, objective, remaining,
+                                        deadline, why)
 
     def _solved(self, log, strategy, objective, deadline) -> A.Advice:
         """A reply had every bull: its guess is the secret and no guess is needed, once the
         rule confirms every other reply (else the log's diagnosis)."""
-
         k = log.solved_at()
         won = log[k - 1]
         if any(score(self.variant, won.guess, e.guess) != (e.bulls, e.cows) for e in log):
@@ -275,8 +232,9 @@ class PositionService:
 
     def _small(self, log, strategy, objective) -> A.Advice | None:
         """A heuristic's answer on a small position through the list-based data path (no
-        NumPy: :func:`~cbsolve.strategy.listed.listed_choice`, the choice :meth:`_heuristic`
-        makes, in one kernel call), or None where that path does not apply."""
+        NumPy: :func:`~cbsolve.strategy.listed.listed_choice`, the choice
+        :class:`~.heuristic_advice.HeuristicAdvice` makes, in one kernel call), or None where
+        that path does not apply."""
         from ..strategy.listed import listed_choice
 
         choice = listed_choice(log, strategy, self.guesses)
@@ -291,27 +249,27 @@ class PositionService:
             provenance.note += " (every guess)"
         return A.Advice(choice.guess, strategy, A.Remaining(choice.candidates, True), provenance,
                         self.guesses, choice.partition,
-                        self._needed(objective, choice.candidates, needed))
+                        self.form.needed(objective, choice.candidates, needed))
 
     def _start(self, strategy, objective, heuristic) -> A.Advice | None:
         """The opening: the tree's first guess, else the heuristic's in closed form."""
         from ..bounds.known import atlas_ends
         from ..certificates.certified import best_shipped_tree, shipped_method
         from ..strategy.partition import class_summary
-        from .opening import opening
+        from .opening import opening, rule_opening, rule_summary
 
         remaining = A.Remaining(self.space.size, True)
         if strategy == OPTIMAL or self.tree is not None:
-            tree = self._tree(objective)
+            tree = self.trees.tree(objective)
             if tree is not None and self.space.enumerable:
-                return self._from_tree(FeedbackLog(self.variant), None, strategy, objective,
-                                       remaining)
+                return self.trees.follow(FeedbackLog(self.variant), None, strategy, objective,
+                                         remaining)
         if heuristic not in ("minimax", "expected", "entropy", "parts"):
             return None
         if self.variant.no_leading_zero:
             return None         # no closed form: the position's own path (small spaces)
         found = opening(self.variant, heuristic)
-        needed = self._needed(objective, self.space.size)
+        needed = self.form.needed(objective, self.space.size)
         shipped = best_shipped_tree(self.variant, objective)     # as `bounds` reads it
         if shipped is not None:
             needed.lower_upper(shipped[0], shipped_method(shipped[1]))
@@ -326,8 +284,6 @@ class PositionService:
             needed.raise_lower(worst_low if objective == "worst" else total_low,
                                "partition (first guess, closed form)")
         else:
-            from .opening import rule_opening, rule_summary
-
             code = rule_opening(self.variant)
             part = rule_summary(self.variant, code)
             note = ("opening by rule (symbols in pairs): scoring every symmetry class in closed "
@@ -338,166 +294,12 @@ class PositionService:
                         A.Provenance(A.OPENING, objective, False, note=note), self.guesses,
                         part, needed)
 
-    def _tree(self, objective: str) -> dict | None:
-        from ..certificates.certified import shipped_tree
-
-        return self.tree if self.tree is not None else shipped_tree(self.variant, objective)
-
-    def _from_tree(self, log, cands, strategy, objective, remaining) -> A.Advice | None:
-        from pathlib import Path
-
-        from ..certificates.certified import follow_tree, subtree_cost
-
-        tree = self._tree(objective)
-        node = None if tree is None else follow_tree(tree, log)
-        if node is None:
-            return None
-        if cands is None:
-            import numpy as np
-
-            cands = np.arange(self.space.size, dtype=np.int64)
-        key = (id(tree), tuple(log.tokens()))   # a game replays the same few tree positions
-        cost = self._tree_costs.get(key)
-        if cost is None:
-            cost = self._tree_costs[key] = subtree_cost(self.space, node, cands)
-        if cost is None:            # a tree file that misses a secret of this position
-            return None
-        worst, total = cost
-        honoured = (tree.get("strategy") == f"optimal-{objective}"
-                    and tree.get("max_depth") is None)
-        note = (f"from the {tree['_kind']} {Path(tree['_path']).name}: {worst} more guesses at "
-                f"worst, {total / cands.size:.3f} on average from here")
-        value = worst if objective == "worst" else total
-        return self._advice(node["guess"], strategy, remaining, cands, objective,
-                            A.Provenance(A.TREE, objective, honoured, note=note),
-                            needed=(value, value) if honoured else (None, value),
-                            optimum={"objective": objective, "secrets": int(cands.size),
-                                     "worst": worst, "total": total,
-                                     "average": total / cands.size} if honoured else None,
-                            how="the certified tree" if honoured else "the tree")
-
-    def _off_tree(self, log, objective: str) -> str:
-        """Why no certified tree answers here: none for this game and objective, or where the
-        game left it."""
-        tree = self._tree(objective)
-        if tree is None:
-            return f"no certified tree in models/ for this game and the {objective} objective"
-        from pathlib import Path
-
-        from ..certificates.certified import left_at
-
-        return (f"the game left the {tree['_kind']} {Path(tree['_path']).name} "
-                f"({left_at(tree, log)})")
-
-    def _heuristic(self, log, cands, strategy, heuristic, objective, remaining, deadline, why):
-        from ..strategy.advice import choose_next
-        from .choose import choose, guess_rows
-        from .sampled import SAMPLED_CODES, choose_sampled
-
-        chooser = self._chooser(heuristic)
-        history = tuple(self.space.index_of(e.guess) for e in log)
-        if heuristic in ("first", "random") or cands.size <= 2:
-            # the strategy layer's choice, every guess at once (cheap here), wrapped below
-            choice = choose_next(log, heuristic, self.guesses, chooser=chooser, cands=cands)
-            g, complete, scope = choice.index, True, ""
-        elif self.space.size > SAMPLED_CODES:
-            classes, why_not = self._classes(log,
-                                             deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
-            found = choose_sampled(chooser, cands,
-                                   deadline.reserving(time_policy.ADVICE_RESERVE), classes)
-            complete, g = found.complete, found.index
-            scope = (f"best of {found.scored} of {found.total} guesses scored on every "
-                     f"candidate, in the order of {found.ranked} guesses ranked on a sample of "
-                     f"{found.sample}; " + ("one guess per symmetry class" if found.symmetry
-                                            else why_not))
-            if g is None:
-                g = int(cands[0])
-                scope = "no guess scored in time: the first consistent code"
-        else:
-            rows, sym = guess_rows(chooser, self.classes, history, cands,
-                                   deadline.part(time_policy.ADVICE_SYMMETRY_SHARE))
-            found = choose(chooser, cands, rows, deadline)
-            complete, g = found.complete, found.index
-            scope = ("" if found.complete else
-                     f"best of {found.scored} of {found.total} guesses scored")
-            scope = (scope + ("; " if scope else "") +
-                     ("one guess per symmetry class" if sym else "every guess"))
-            if g is None:           # nothing scored in time: a consistent code
-                g = int(cands[0])
-                scope = "no guess scored in time: the first consistent code"
-        stopped = None if complete else ("interrupted" if stop_requested() else "time")
-        if strategy == OPTIMAL:
-            note = (f"{why}; " if why else "") + (f"heuristic {heuristic} stands in for the "
-                                                  f"{objective} objective")
-        else:
-            note = f"heuristic {heuristic}"
-        note += f" ({scope})" if scope else ""
-        guess = self.space.format(self.space.codes_at(g))
-        return self._advice(guess, strategy, remaining, cands, objective,
-                            A.Provenance(A.HEURISTIC, objective, False, complete, stopped,
-                                         note))
-
-    # --- helpers ---------------------------------------------------------------------------
-    def _chooser(self, strategy: str) -> Chooser:
-        from ..strategy.heuristics import Chooser
-
-        if strategy not in self._choosers:
-            self._choosers[strategy] = Chooser(self.variant, strategy, self.guesses,
-                                               seed=self.seed)
-        return self._choosers[strategy]
-
-    def _classes(self, log, deadline: Deadline) -> tuple[np.ndarray | None, str]:
-        """(one guess per symmetry class of a large space's position, "") or (None, why not):
-        computed when the history is short, the classes are few enough to score and their
-        cost (:data:`cbsolve.runtime.time_policy.ADVICE_CLASSES_SECONDS_PER_CODE`) fits ``deadline``."""
-        from ..game.symmetry import _orbits
-        from .choose import SYMMETRY_DEPTH
-        from .sampled import POOL_CANDIDATES, POOL_SPREAD
-
-        history = tuple(self.space.index_of(e.guess) for e in log)
-        reps = self.classes.known(history)
-        if reps is None:
-            left = deadline.left()
-            cost = self.space.size * time_policy.ADVICE_CLASSES_SECONDS_PER_CODE
-            if len(history) >= SYMMETRY_DEPTH or _orbits() is None:
-                return None, "codes spread over the space (no symmetry classes this deep)"
-            if left is not None and left < cost:
-                return None, (f"codes spread over the space (the symmetry classes would take "
-                              f"about {cost:.1f} s)")
-            reps = self.classes.of(history, deadline)
-            if reps is None:
-                return None, "codes spread over the space (the symmetry classes were cut)"
-        if reps.size > POOL_CANDIDATES + POOL_SPREAD:
-            return None, f"codes spread over the space ({reps.size} symmetry classes)"
-        return reps, ""
-
-    def _needed(self, objective: str, n: int, value=(None, None), how: str = "") -> A.Needed:
-        """The proved interval on the guesses still needed for ``n`` secrets: the counting
-        bound below, ``value`` (lower, upper) from a tree or an exact search."""
-
-        r = len(possible_responses(self.variant))
-        low = worst_lower(n, r) if objective == "worst" else total_lower(n, r)
-        out = A.Needed(objective, low, None, "counting", "")
-        out.raise_lower(value[0], how)
-        out.lower_upper(value[1], how)
-        return out
-
-    def _advice(self, guess, strategy, remaining, cands, objective, provenance,
-                needed=(None, None), optimum=None, how="") -> A.Advice:
-        from ..game.scoring import score_against
-        from ..strategy.heuristics import partition_summary
-
-        replies = score_against(self.variant, self.space.parse(guess), self.space.codes_at(cands))
-        return A.Advice(guess, strategy, remaining, provenance, self.guesses,
-                        partition_summary(self.variant, replies),
-                        self._needed(objective, int(cands.size), needed, how), optimum)
-
     # --- the optimum and the bounds --------------------------------------------------------
     def optimum(self, log: FeedbackLog, objective: str, deadline: Deadline, **search):
         """The proved optimum from where ``log`` leaves the game, with its tree and
         certificate (:mod:`.optimum`: what :meth:`bounds` gives in the same time first, then
         the exact search; ``search``: the options of :func:`cbsolve.api.optimal`)."""
-        from .optimum import solve
+        from .optimum import solve      # the search wing's edge: NumPy and the kernels
 
         return solve(log, objective=objective, guesses=self.guesses, deadline=deadline,
                      **search)
@@ -505,7 +307,7 @@ class PositionService:
     def bounds(self, deadline: Deadline, **work):
         """Proved intervals on the whole game's worst case and total, each end naming its
         proof (:func:`cbsolve.bounds.compute_bounds`; ``work``: which of its steps run)."""
-        from ..bounds import compute_bounds
+        from ..bounds.compute import compute_bounds
 
         return compute_bounds(self.variant, deadline=deadline, **work)
 
@@ -543,7 +345,11 @@ class PositionService:
             found = listed_partition(log, guess, deadline)
             if found is not None:
                 return found
-        import numpy as np
+        return self._scored_partition(log, guess, deadline, members)
+
+    def _scored_partition(self, log, guess, deadline: Deadline, members: bool):
+        """The partition over the listed secrets, compared over one guess per symmetry class."""
+        import numpy as np      # NumPy's edge: the secrets as an array
 
         from ..strategy.partition import partition
         from ..strategy.rules import require_enumerable
@@ -551,7 +357,7 @@ class PositionService:
         require_enumerable(self.variant, "a partition")
         cands = np.arange(self.space.size, dtype=np.int64)
         if len(log):    # every secret is needed: only Ctrl-C cuts the listing
-            cands, listed = self._listed(log, Deadline(None))
+            cands, listed = self.secrets.listed(log, Deadline(None))
             if not listed:
                 raise KeyboardInterrupt
         history = tuple(self.space.index_of(self.space.parse(e.text)) for e in log)

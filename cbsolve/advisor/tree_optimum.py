@@ -14,6 +14,7 @@ solves only the reviewed guess's reply classes.
 """
 from __future__ import annotations
 
+from ..certificates.certified import follow_tree
 from ..game.feedback import FeedbackLog
 from .answers import TREE
 
@@ -33,11 +34,9 @@ def tree_optimum(service, log: FeedbackLog, objective: str) -> tuple[int, str, s
     """(the optimum from the position of ``log``: worst case or total; an optimal guess there,
     as printed in the log's own symbols; the tree's note), when the log renamed onto the
     certified tree of ``objective`` follows it; else None (no tree, off it, not renamable)."""
-    from ..certificates.certified import follow_tree
-
     if not len(log) or service.tree is not None:
         return None
-    tree = service._tree(objective)
+    tree = service.trees.tree(objective)
     if tree is None:
         return None
     to_tree = renaming(log.variant, log.entries[0].text, tree["root"]["guess"])

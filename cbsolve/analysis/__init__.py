@@ -22,6 +22,7 @@ from ..runtime.deadline import UNLIMITED, Deadline, request_stop
 from ..runtime.status import StopReason
 from .proved import overlay
 from .report import Appender, markdown, plots, read_rows, write_results
+from .runners import run_dask, run_local
 from .sweep import (
     BOUNDS,
     COLUMNS,
@@ -73,8 +74,6 @@ def run_sweep(cells: list[dict], out, workers: int | None = None, scheduler: str
     (None: no limit): when it expires, or on Ctrl-C, the running cells are
     ended and not kept, and the report is written from the cells finished.
     """
-    from .runners import run_dask, run_local
-
     start = time.perf_counter()
     deadline = deadline or UNLIMITED
     out = Path(out)

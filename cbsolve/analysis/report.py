@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from ..errors import CbsolveError
+from ..extras import require
 from .sweep import BOUNDS, COLUMNS
 
 RESULTS, TIMINGS, MARKDOWN = "results.csv", "timings.csv", "results.md"
@@ -128,7 +129,6 @@ def _fmt(row: dict | None) -> str:
 # --- plots ----------------------------------------------------------------------------------
 def plots(table: list[dict], out: Path) -> list[Path]:
     """PNG plots: average and worst against D (one panel per N), histograms of guess counts."""
-    from ..extras import require
     matplotlib = require("matplotlib", "analyze's PNG plots (--no-plots skips them)")
 
     matplotlib.use("Agg")

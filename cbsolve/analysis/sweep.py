@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 
+from ..bounds.compute import compute_bounds
 from ..game.codes import CodeSpace
 from ..runtime.deadline import Deadline
 from ..game.variant import DIGITS, LETTERS, Variant
@@ -148,8 +149,6 @@ def _strategy_row(variant: Variant, cell: dict, row: dict, deadline: Deadline | 
 
 
 def _bounds_row(variant: Variant, row: dict, deadline: Deadline | None) -> None:
-    from ..bounds import compute_bounds
-
     size = row["secrets"]
     b = compute_bounds(variant, search=size <= SEARCH_LIMIT, strategies=False,
                        search_limit=SEARCH_LIMIT, workers=1, deadline=deadline)

@@ -96,8 +96,6 @@ def first_guess_representatives(variant: Variant, codes):
     import numpy as np
 
     if not variant.no_leading_zero:
-        from ..game.codes import CodeSpace
-
         space = CodeSpace(variant)
         return np.array([space.index_of(pattern_code(p)) for p in guess_patterns(variant)])
     # Symmetries fixing position 1 and symbol 0: the orbit of g is fixed by the multiplicity of

@@ -41,7 +41,7 @@ from ..runtime.deadline import UNLIMITED, Deadline, stopped_by
 from ..errors import CbsolveError, Expired
 from ..runtime.status import StopReason
 from ..game.variant import Variant
-from .strategies import strategy_upper
+from .strategies import ORDER, StrategyOrder, strategy_upper
 
 #: Heuristics tried for upper bounds (Knuth 1977, Irving 1979, Neuwirth 1982, Kooi 2005), and
 #: the first consistent code (Shapiro 1983), which needs no scoring of guesses.
@@ -140,7 +140,7 @@ def compute_bounds(variant: Variant, *, search: bool = True,
                    strategy_limit: int = STRATEGY_LIMIT, search_limit: int | None = None,
                    strategy_names=UPPER_STRATEGIES, workers: int | None = None,
                    progress=None, deadline: Deadline | None = None,
-                   close: str | None = None) -> Bounds:
+                   close: str | None = None, order: StrategyOrder = ORDER) -> Bounds:
     """Lower and upper bounds on the worst and the total number of guesses for ``variant``.
 
     ``search_limit``: largest space handed to the exact searches (None:
@@ -195,7 +195,7 @@ def compute_bounds(variant: Variant, *, search: bool = True,
     _certified(out)
     try:
         if strategies and secrets <= strategy_limit:
-            strategy_upper(out, deadline, strategy_names, say, close)
+            strategy_upper(out, deadline, strategy_names, say, close, order)
         elif strategies:
             out.notes.append(f"strategies not evaluated: {secrets} secrets is more than the "
                              f"{strategy_limit} an exact evaluation handles")

@@ -42,7 +42,9 @@ from math import comb
 from ..game.variant import Variant
 from .balance import balance_total
 from .constructive import METHOD, pair_search_worst, supported
+from .constructive_distinct import METHOD as DISTINCT_METHOD, set_place_total
 from .cutoff import check
+from .regions import METHOD as SPLIT_METHOD, split_locate_total
 from .weighing import two_unknowns_total, weigh_total
 
 
@@ -146,11 +148,6 @@ TOTAL_METHOD = METHOD.replace("worst case proved by construction",
 def constructive_total(variant: Variant) -> tuple[int, str] | None:
     """(proved upper bound on the total guesses, method) of a construction, or None:
     count-then-locate's total, or set-then-place's per number of base symbols."""
-    from .constructive_distinct import METHOD as DISTINCT_METHOD
-    from .constructive_distinct import set_place_total
-    from .regions import METHOD as SPLIT_METHOD
-    from .regions import split_locate_total
-
     total = count_locate_total(variant)
     if total is not None:
         # The region splits have no closed-form total; charging each secret the worst case of

@@ -13,6 +13,7 @@ Place in the data flow: :mod:`cbsolve.bounds.atlas_file` (the verified data) and
 from __future__ import annotations
 
 from ..game.variant import Variant
+from . import atlas_file as atlas
 from .compute import Bounds, Interval
 
 _END_KEYS = ("lower", "upper", "exact", "lower_method", "upper_method")
@@ -50,7 +51,6 @@ def bounds_for(variant: Variant, compute, *, recompute: bool = False, improve: b
     caller's options when the atlas does not answer alone."""
     if recompute:
         return compute()
-    from . import atlas_file as atlas
 
     record = atlas.lookup(variant)
     if record is None:

@@ -13,11 +13,15 @@ plays against every secret to the same number (``--out`` writes its tree to veri
 from __future__ import annotations
 
 from dataclasses import dataclass
+from ..certificates.certified import MODELS, best_shipped_tree, shipped_method
 from ..runtime import time_policy
+from . import atlas_file
 from .compute import compute_bounds
 from ..game.codes import CodeSpace
 from ..runtime.deadline import stop_requested
 from ..runtime.status import Status
+from .from_atlas import recipe_strategy
+from .strategies import CANDIDATES_FIRST
 
 
 @dataclass
@@ -49,8 +53,6 @@ def known_interval(variant, objective: str, deadline, max_depth, guesses,
     within a short budget. None under a depth cap or a restricted guess set (the bounds'
     setting is every guess, no cap). ``say``: hears what the bounds work on, as ``bounds``'
     progress does."""
-    from ..certificates.certified import best_shipped_tree, shipped_method
-
     if max_depth is not None or guesses != "all":
         return None
     if deadline.unlimited:
@@ -98,9 +100,6 @@ def atlas_ends(variant, objective: str) -> Known | None:
     """The objective's interval proved here in the atlas's cell for ``variant`` (read at once;
     literature ends are not in it), or None outside the atlas or when its file is damaged (a
     damaged atlas is never used; ``bounds`` says so)."""
-    from . import atlas_file
-    from .from_atlas import recipe_strategy
-
     try:
         record = atlas_file.lookup(variant)
     except atlas_file.DamagedAtlas:
@@ -147,13 +146,17 @@ def cheap_ends(variant, objective: str, deadline, say=None, deep: bool = True) -
     return known
 
 
-def heuristic_upper(known: Known, variant, objective: str, budget) -> None:
+def heuristic_upper(known: Known, variant, objective: str, budget,
+                    per_secret: tuple[float, float] | None = None) -> None:
     """Lower ``known.upper`` to the objective's :data:`HEURISTIC` evaluated against every
     secret, when ``budget`` covers its estimated time and it finishes there. From the size
     where ``bounds`` draws minimax's guesses from the candidates (a tenth of the work per
-    secret: :data:`cbsolve.bounds.strategies.CANDIDATES_FIRST`), the worst case does too."""
+    secret: :data:`cbsolve.bounds.strategies.CANDIDATES_FIRST`), the worst case does too.
+    ``per_secret``: the estimate's seconds a secret over every code and over the candidates
+    (None: :data:`cbsolve.runtime.time_policy.HEURISTIC_SECONDS_PER_SECRET` and
+    ``HEURISTIC_CANDIDATES_SECONDS_PER_SECRET``)."""
     try:
-        ev = _evaluated(variant, objective, budget)
+        ev = _evaluated(variant, objective, budget, per_secret)
     except KeyboardInterrupt:
         if not stop_requested():
             raise
@@ -177,20 +180,19 @@ def played_method(strategy: dict) -> str:
             f"plays it)")
 
 
-def _evaluated(variant, objective: str, budget):
+def _evaluated(variant, objective: str, budget, per_secret: tuple[float, float] | None = None):
     """The objective's heuristic (else ``first``) evaluated against every secret, or None when
     the budget covers neither's estimated time or it did not finish there."""
     from ..strategy import Unfinished, evaluate
-    from .strategies import CANDIDATES_FIRST
 
     secrets = CodeSpace(variant).size
     if secrets < time_policy.OPTIMAL_HEURISTIC_MIN_SECRETS:
         return None
     name = HEURISTIC[objective]
     guesses = "candidates" if objective == "worst" and secrets >= CANDIDATES_FIRST else "all"
-    per_secret = time_policy.HEURISTIC_SECONDS_PER_SECRET
-    if guesses == "candidates":
-        per_secret = time_policy.HEURISTIC_CANDIDATES_SECONDS_PER_SECRET
+    every, among = per_secret or (time_policy.HEURISTIC_SECONDS_PER_SECRET,
+                                  time_policy.HEURISTIC_CANDIDATES_SECONDS_PER_SECRET)
+    per_secret = among if guesses == "candidates" else every
     left = budget.left()
     if left is not None and left < secrets * per_secret:
         # where the scored heuristic does not fit, the cheapest one, as `bounds` plays it
@@ -264,7 +266,6 @@ def _shipped_doc(tree: str | None, objective: str, value: int) -> dict | None:
     reaches ``value``: its document, whose stats the tests replay; else None."""
     if tree is None:
         return None
-    from ..certificates.certified import MODELS
     from ..certificates.certify import UnreadableFile, load
 
     try:

@@ -32,12 +32,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..extras import require
 from ..game.codes import CodeSpace
 from ..runtime.deadline import UNLIMITED, Deadline, stopped_by
 from ..errors import SpaceTooLarge
 from ..consistency.sat_call import StoppableSolve
 from ..runtime.status import Status
 from ..game.variant import Variant
+from .adaptive import first_guess_representatives
 
 CONVENTION = ("questions = fixed guesses asked in advance whose replies identify every secret; "
               "a game then takes at most questions + 1 guesses (the last names the secret)")
@@ -168,7 +170,6 @@ def solve_static(variant: Variant, *,
     """Fewest questions of a static game, with a certificate and, when reached, a proof.
     ``deadline`` (None: no limit) covers the whole
     call: the greedy upper bound and the SAT refinement."""
-    from ..extras import require
     ITotalizer = require("pysat.card", "the static game's search").ITotalizer
     IDPool = require("pysat.formula", "the static game's search").IDPool
     Solver = require("pysat.solvers", "the static game's search").Solver
@@ -223,7 +224,6 @@ def _sat_refine(variant: Variant, space: CodeSpace, packed, best: list[int], top
     the bounds, the proofs and the rounds); the best separating set found. ``pysat``: its
     (IDPool, ITotalizer, Solver), required by the caller before any work."""
     from ..game.scoring import score_matrix
-    from .adaptive import first_guess_representatives
 
     IDPool, ITotalizer, Solver = pysat
     codes, secrets, lower = space.codes, len(space.codes), result.lower

@@ -21,6 +21,8 @@ over the candidates, which hands over to ``first``; the notes name it and those 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..runtime import time_policy
 from ..runtime.deadline import Deadline, stopped_by
 
@@ -31,13 +33,25 @@ FIRST_FIRST = 20_000
 CANDIDATES_FIRST = 100_000
 
 
-def strategy_plan(secrets: int, names) -> list[tuple[str, str]]:
+@dataclass(frozen=True)
+class StrategyOrder:
+    """Where the plan's order changes: ``first`` first from ``first_first`` secrets, minimax
+    over the candidates first from ``candidates_first`` (the constants above by default)."""
+
+    first_first: int = FIRST_FIRST
+    candidates_first: int = CANDIDATES_FIRST
+
+
+ORDER = StrategyOrder()
+
+
+def strategy_plan(secrets: int, names, order: StrategyOrder = ORDER) -> list[tuple[str, str]]:
     """The (strategy, guess set) pairs to evaluate, in order."""
     names = tuple(names)
-    if secrets >= FIRST_FIRST and "first" in names:
+    if secrets >= order.first_first and "first" in names:
         names = ("first", *(n for n in names if n != "first"))
     plan = [(name, "all") for name in names]
-    if secrets >= CANDIDATES_FIRST and "minimax" in names:
+    if secrets >= order.candidates_first and "minimax" in names:
         plan.insert(0, ("minimax", "candidates"))
     return plan
 
@@ -46,13 +60,15 @@ def _label(name: str, guesses: str) -> str:
     return name if guesses == "all" else f"{name} over candidates"
 
 
-def strategy_upper(out, deadline: Deadline, names, say, close: str | None = None) -> None:
+def strategy_upper(out, deadline: Deadline, names, say, close: str | None = None,
+                   order: StrategyOrder = ORDER) -> None:
     """Upper bounds (worst, total) on ``out`` (a :class:`cbsolve.bounds.Bounds`) from the
     strategies of the plan that finish before ``deadline``; ``close`` (``worst`` or
-    ``expected``): stop once that objective's interval is closed (no strategy can improve it)."""
+    ``expected``): stop once that objective's interval is closed (no strategy can improve it);
+    ``order``: where the plan puts ``first`` and minimax over the candidates first."""
     from ..strategy import Unfinished, evaluate
 
-    plan = strategy_plan(out.secrets, names)
+    plan = strategy_plan(out.secrets, names, order)
     wanted = {"worst": out.worst, "expected": out.expected}.get(close)
     while plan and not (wanted is not None and wanted.exact is not None):
         (name, guesses), rest = plan[0], plan[1:]

@@ -14,6 +14,7 @@ import math
 import click
 
 from ..errors import CbsolveError
+from . import FILE
 
 #: Commands serve answers: the ones with a --json document and no dialogue of their own
 #: (play, assist and bot read stdin, which carries the requests here).
@@ -79,8 +80,6 @@ def _option_words(name: str, param: click.Option, opt: str, value) -> list[str]:
 
 
 def _file_type():
-    from . import FILE
-
     return FILE
 
 

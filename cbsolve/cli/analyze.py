@@ -18,6 +18,7 @@ from . import (
     progress_enabled,
     variant_options,
 )
+from ._budget import TimeLimit
 
 _VARIANT_PARAMS = ("variant_name", "length", "digits", "letters", "symbols", "repeats",
                    "no_leading_zero", "feedback")
@@ -84,8 +85,6 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     Each cell plays one strategy against every secret of one variant. Cells already in DIR are
     kept and skipped, so an interrupted sweep (Ctrl-C or --time-limit) resumes where it stopped.
     """
-    from ._budget import TimeLimit
-
     budget = TimeLimit.from_option(time_limit, None)
     from ..analysis import DEFAULT_FAMILIES, DEFAULT_STRATEGIES
     from ..api import sweep

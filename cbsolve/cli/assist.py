@@ -9,6 +9,8 @@ from ..runtime import time_policy
 from ..runtime.deadline import Turns
 from ..errors import InconsistentLog
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
+from ._budget import TimeLimit
+from ._interrupt import EXIT_INTERRUPTED, abandonable, interactive
 from .next import OBJECTIVE_HELP, TIME_HELP
 
 
@@ -46,8 +48,6 @@ def assist_command(entries, log_file, strategy, objective, tree_path, guesses, s
     `cbsolve assist 0123:1,2 --json </dev/null` is a one-shot query. Exit 1 if the entries end
     inconsistent.
     """
-    from ._interrupt import EXIT_INTERRUPTED, abandonable, interactive
-
     interactive()     # Ctrl-C ends the session at once
     from ..advisor import check_objective
     from ..play.assistant import Assistant, AssistSession
@@ -56,7 +56,6 @@ def assist_command(entries, log_file, strategy, objective, tree_path, guesses, s
 
     check_objective(objective)
     log = read_log(variant, entries, log_file)
-    from ._budget import TimeLimit
 
     # one Deadline a turn; the answer to the entries given counts from the process's start
     first = TimeLimit.from_option(time_limit or None, None).deadline if len(log) else None

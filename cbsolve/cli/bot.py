@@ -6,6 +6,8 @@ import click
 from ..runtime import time_policy
 from ..runtime.deadline import Turns
 from . import EXIT_OK, SECONDS, SEED, app, variant_options
+from ._budget import TimeLimit
+from ._interrupt import interactive
 from .next import OBJECTIVE_HELP, TIME_HELP
 
 
@@ -29,12 +31,10 @@ def bot_command(strategy, guesses, seed, objective, time_limit, variant) -> int:
     from ..advisor import check_objective
     from ..play.bot import Bot, serve
     from ..play.engine import check_strategy
-    from ._interrupt import interactive
 
     interactive()     # Ctrl-C ends the protocol at once
     check_strategy(strategy)
     check_objective(objective)
-    from ._budget import TimeLimit
 
     # the first answer's budget counts from the process's start: the interpreter, the imports
     # and the warm-up are waited for by the first request; each later one gets the whole limit

@@ -8,6 +8,7 @@ import click
 from ..runtime import time_policy
 from ..game.variant import Variant
 from . import EXIT_OK, EXIT_USAGE, SECONDS, app, emit, json_option, progress_enabled, variant_options
+from ._budget import TimeLimit
 
 #: The whole command's budget when no --time-limit is given (s).
 DEFAULT_TIME_LIMIT = time_policy.BOUNDS_SECONDS
@@ -47,8 +48,6 @@ def bounds_command(time_limit, recompute, no_search, no_strategies, shallow, tab
     if secret is not None:
         return _play(variant, secret, as_json)
     from ..api import bounds
-
-    from ._budget import TimeLimit
 
     say = _say if progress_enabled(as_json) else None
     budget = TimeLimit.from_option(time_limit, DEFAULT_TIME_LIMIT)

@@ -13,6 +13,7 @@ from ..runtime import time_policy
 from ..runtime.deadline import stop_requested
 from ..errors import InconsistentLog
 from . import EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
+from ._interrupt import EXIT_INTERRUPTED
 from ._log import read_log, report_inconsistent
 from .evaluate import STRATEGY_HELP
 
@@ -90,8 +91,6 @@ def advice_text(advice) -> str:
 
 def finish(provenance) -> int:
     """Exit 0, or 130 with one line on stderr when Ctrl-C cut the answer."""
-    from ._interrupt import EXIT_INTERRUPTED
-
     if provenance.stopped == "interrupted" or stop_requested():
         click.echo("cbsolve: interrupted: the answer above is the best found so far", err=True)
         return EXIT_INTERRUPTED

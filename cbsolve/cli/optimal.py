@@ -32,6 +32,9 @@ from . import (
     progress_enabled,
     variant_options,
 )
+from ._budget import TimeLimit
+from ._checkpoint import Settings, explicit, opened
+from ._shards import sharded
 
 EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 
@@ -125,8 +128,6 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                              "already breaks ties by the worst case)")
     checkpoint = None
     if checkpoint_dir is not None or resume_dir is not None or checkpoint_every is not None:
-        from ._checkpoint import Settings, explicit, opened
-
         if checkpoint_dir is None and resume_dir is None:
             raise InvalidVariant("--checkpoint-every needs --checkpoint DIR or --resume DIR")
         checkpoint, got = opened(
@@ -142,7 +143,6 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     guess_pool(guesses)
     if max_depth is not None and max_depth < 1:
         raise InvalidVariant(f"--max-depth must be at least 1, got {max_depth}")
-    from ._budget import TimeLimit
 
     deadline = TimeLimit.from_option(time_limit, None).deadline   # one budget, from the edge
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
@@ -161,8 +161,6 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     if shard is not None and plan_dir is None:
         raise InvalidVariant("--shard K/N runs a share of a plan: give --plan DIR")
     if plan_dir is not None:
-        from ._shards import sharded
-
         if out or dot or html or ties or lookahead or no_certificate:
             raise InvalidVariant("--plan writes its own files (then `cbsolve merge`): not with "
                                  "--out, --dot, --html, --ties, --lookahead or --no-certificate")

@@ -12,7 +12,8 @@ import click
 from ..runtime import time_policy
 from ..runtime.deadline import stop_requested
 from ..errors import InconsistentLog
-from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
+from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, _interrupt, app, emit, json_option, variant_options
+from ._budget import TimeLimit
 from ._log import read_log
 
 SORTS = ("minimax", "expected", "entropy", "parts")
@@ -42,7 +43,6 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     from ..advisor import Provenance
     from ..api import partition, partition_table
     from ..strategy.partition import Partition
-    from ._budget import TimeLimit
     from .next import finish
 
     budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
@@ -81,14 +81,13 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
 PRINTED_BLOCK = 5000
 
 
-def _emit_whole_table(table, budget, as_json: bool) -> int:
+def _emit_whole_table(table, budget, as_json: bool, block: int = PRINTED_BLOCK) -> int:
     """A complete table, formatted and printed block by block under the command's deadline:
     the limit or Ctrl-C between blocks ends the document there (the best rows printed so far,
     ``shown``, ``stopped``; exit 130 on Ctrl-C), so a stop ends it within a block's time."""
     import json
 
     from ..advisor import Provenance
-    from . import _interrupt
     from .next import finish
 
     head = {"candidates": table.candidates, "sort": table.sort, "complete": True,
@@ -97,11 +96,11 @@ def _emit_whole_table(table, budget, as_json: bool) -> int:
     with _interrupt.printing_document():
         click.echo(json.dumps(head)[:-1] + ', "guesses": [' if as_json else
                    _table_text(table, []), nl=False)
-        for start in range(0, len(table.guesses), PRINTED_BLOCK):
+        for start in range(0, len(table.guesses), block):
             if start and budget.deadline.expired():
                 stopped = "interrupted" if stop_requested() else "time"
                 break
-            rows = table.guesses[start:start + PRINTED_BLOCK]
+            rows = table.guesses[start:start + block]
             if as_json:
                 click.echo((", " if start else "") + ", ".join(map(json.dumps, rows)), nl=False)
             else:

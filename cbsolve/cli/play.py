@@ -5,9 +5,11 @@ import sys
 
 import click
 
+from ..errors import unknown_name
 from ..runtime import time_policy
 from ..runtime.deadline import Turns
 from . import EXIT_OK, SECONDS, SEED, app, emit, json_option, variant_options
+from ._interrupt import interactive
 from .next import OBJECTIVE_HELP, TIME_HELP
 
 
@@ -44,15 +46,12 @@ def play_command(mode, strategy, objective, time_limit, seed, secret, coach, hos
     end of input (also a closed stdin) ends the game, exit 0.
     """
     from ..play.engine import check_strategy
-    from ._interrupt import interactive
 
     interactive()     # Ctrl-C ends the game at once
     from ..play.inputs import Console
     from ..play.terminal import MODES, play
 
     if mode not in MODES:
-        from ..errors import unknown_name
-
         raise unknown_name("mode", mode, MODES)
     check_strategy(strategy)
     from ..advisor import check_objective

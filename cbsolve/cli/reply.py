@@ -7,6 +7,7 @@ import click
 from ..runtime import time_policy
 from ..errors import InconsistentLog
 from . import EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
+from ._budget import TimeLimit
 from ._log import read_log, report_inconsistent
 
 
@@ -30,7 +31,6 @@ def reply_command(entries, log_file, guess, host, time_limit, variant, as_json) 
 
     ENTRIES are its earlier replies; the reply never contradicts them."""
     from ..play.hosts import check_host, host_reply
-    from ._budget import TimeLimit
 
     budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
     check_host(host)

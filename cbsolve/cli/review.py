@@ -10,7 +10,9 @@ import time
 import click
 
 from ..runtime import time_policy
-from . import EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
+from ..runtime.deadline import stop_requested
+from . import EXIT_OK, FILE, SECONDS, _budget, app, emit, json_option, variant_options
+from ._budget import TimeLimit
 
 
 @app.command("review")
@@ -40,13 +42,10 @@ def review_command(file, move_time, time_limit, skip_bad, html_file, variant, as
     be the secret, its regret in the worst case and in the expected case (the final guess
     counted), exact or proved bounds."""
     from ..advisor import PositionService
-    from ..runtime.deadline import stop_requested
     from ..inputs import read_text
     from ..play.game_review import review_game, summarise
     from ..play.review_report import text, write_page
     from ..play.transcripts import BadTranscript, read_lines
-    from . import _budget
-    from ._budget import TimeLimit
 
     budget = TimeLimit.from_option(time_limit, None)
     if file == "-" and _budget.serving():

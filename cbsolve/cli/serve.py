@@ -19,7 +19,7 @@ import click
 from ..runtime.deadline import clear_stop, request_stop
 from ..errors import CbsolveError, Expired
 from ..inputs import InputTooLarge, number, read_line
-from . import EXIT_NONE, EXIT_OK, EXIT_USAGE, SECONDS, app, bad_input_message, clip
+from . import EXIT_NONE, EXIT_OK, EXIT_USAGE, SECONDS, _interrupt, app, bad_input_message, clip
 from ._budget import request_edge
 from ._requests import SERVABLE, BadRequest, to_argv
 
@@ -39,8 +39,6 @@ def serve_command() -> int:
     answer is the command's --json document with "exit" (and "id"); bad input:
     {"error": "...", "exit": 2}. Commands: bounds, consistent, convert, evaluate, next,
     optimal, partition, puzzle, reply, review, score, static, verify. End of input or Ctrl-C ends the service."""
-    from . import _interrupt
-
     out = sys.stdout
     while True:
         _interrupt.waiting_for_input(True)    # Ctrl-C while idle ends the service at once
@@ -138,8 +136,6 @@ def internal_error(exc: Exception, request_id) -> dict:
 
 def answer(request: dict) -> dict:
     """Run the request's command; its document with ``exit`` (and ``id``)."""
-    from . import _interrupt
-
     name = request.get("cmd")
     if not isinstance(name, str) or name not in SERVABLE:
         got = json.dumps(name)

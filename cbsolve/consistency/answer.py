@@ -37,16 +37,18 @@ SAMPLE_ENUM_CAP = 100_000
 
 def answer_query(name: str, log: FeedbackLog, query: Query, deadline: Deadline, oracle: Oracle,
                  suffix_budget: int | None = None, lies: int = 0,
-                 neighbours: bool = True) -> ConsistencyResult:
+                 neighbours: bool = True,
+                 enumerate_share: float | None = None) -> ConsistencyResult:
     """``neighbours``: list a few secrets (and decide ``determined``) from one-move neighbours
     of the first secret before asking the solver again; False is the solver-only path (the
-    benchmark baseline)."""
+    benchmark baseline). ``enumerate_share``: a count's share for enumeration (None:
+    ``time_policy.ENUMERATE_SHARE``)."""
     m = suffix_length(log.variant, SUFFIX_BUDGET if suffix_budget is None else suffix_budget)
     result = ConsistencyResult(status=Status.UNKNOWN, backend=name)
     if query.sample:
         _sample(result, log, query, deadline, oracle, m, lies)
     elif query.count:
-        _count(result, log, query, deadline, oracle, m, lies)
+        _count(result, log, query, deadline, oracle, m, lies, enumerate_share)
     else:
         # One more than asked decides ``determined``; a pure find-one asks for exactly one.
         extra = 1 if query.determined else 0
@@ -93,13 +95,13 @@ def _counter_deadline(deadline: Deadline, result: ConsistencyResult) -> Deadline
     return deadline.share(1.0, untimed=time_policy.UNTIMED_COUNT_SECONDS)
 
 
-def _count(result, log, query, deadline, oracle, m, lies) -> None:
+def _count(result, log, query, deadline, oracle, m, lies, share: float | None = None) -> None:
     cap = query.count_cap or COUNT_CAP
     # Enumeration first, the rest for a model counter if the cap or time is hit; an asked-for
     # estimate keeps its share of the whole (time_policy).
     exact_part = deadline.part(1 - time_policy.APPROX_SHARE) if query.approximate else deadline
-    found, how = enumerate_blocks(oracle, log, cap + 1, exact_part.part(time_policy.ENUMERATE_SHARE),
-                                  m, lies)
+    share = time_policy.ENUMERATE_SHARE if share is None else share
+    found, how = enumerate_blocks(oracle, log, cap + 1, exact_part.part(share), m, lies)
     _settle(result, log, found, how, query.limit)
     if how is StopReason.COMPLETE:
         return

@@ -28,7 +28,7 @@ from .engine_options import (
     PortfolioShape,
     SatOptions,
 )
-from .native import filterable, listable, listed_result, result_from_indices
+from .native import consistent_indices, filterable, listable, listed_result, result_from_indices
 from .query import ConsistencyResult, Query
 
 if TYPE_CHECKING:
@@ -41,9 +41,10 @@ class NativeBackend(Backend):
 
     name = "native"
 
-    def __init__(self, method: str = "auto"):
+    def __init__(self, method: str = "auto", list_cap: int | None = None):
         self.method = method
-
+        # the most a listing of every secret shows (None: dfs_answer.LIST_CAP)
+        self.list_cap = list_cap
     def solve(self, log: FeedbackLog, query: Query, head_start: HeadStart | None = None,
               deadline: Deadline | None = None) -> ConsistencyResult:
         start = time.perf_counter()
@@ -53,13 +54,12 @@ class NativeBackend(Backend):
         if method == "dfs":
             from . import dfs_answer
 
+            cap = {} if self.list_cap is None else {"list_cap": self.list_cap}
             result = dfs_answer.solve(log, query, self.name, head_start=head_start,
-                                      deadline=deadline)
+                                      deadline=deadline, **cap)
         elif listable(log, query):
             result = listed_result(log, query, self.name)
         else:
-            from .native import consistent_indices, result_from_indices
-
             result = result_from_indices(log.space, consistent_indices(log), query, self.name)
         result.seconds = time.perf_counter() - start
         return result
@@ -159,7 +159,8 @@ class SatBackend(Backend):
         with session:
             oracle = session.oracle()
             result = answer_query(self.name, log, query, deadline, oracle,
-                                  suffix_budget=self.suffix_budget, neighbours=self.neighbours)
+                                  suffix_budget=self.suffix_budget, neighbours=self.neighbours,
+                                  enumerate_share=self.options.enumerate_share)
         return _finished(result, start, f"PySAT ({self.options.solver})")
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
@@ -210,6 +211,16 @@ class Engines:
     neighbours: bool = True
     #: ``auto``'s find-one probe races two orders of the depth-first search (plan.probe_search).
     race_guided: bool = True
+    #: ``auto``'s probes of the depth-first search all get this many seconds (None: the time
+    #: policy's, ``PROBE_SECONDS`` and the find-one probes'): a test decides under a given
+    #: budget, not the speed of its machine.
+    probe_seconds: float | None = None
+    #: A listing the probe could not finish goes on in the search from this rate, secrets/s
+    #: (None: :data:`cbsolve.consistency.dfs.PROBE_LIST_GOING`).
+    probe_list_going: int | None = None
+    #: CP-SAT's check that no secret fits gets at most this many seconds (None:
+    #: ``time_policy.CHECK_SECONDS``).
+    check_seconds: float | None = None
 
 
 BACKENDS: dict[str, type[Backend]] = {"native": NativeBackend, "cpsat": CpSatBackend,

@@ -14,6 +14,7 @@ y_st``: the same unary encoding as the positional model (cpsat.py).
 """
 from __future__ import annotations
 
+from ..extras import require
 from ..game.feedback import FeedbackLog
 from .clues import clues
 from .cpsat_stop import solve
@@ -25,7 +26,6 @@ def count_vectors(log: FeedbackLog, cap: int = 16, seconds: float = 1.0) -> list
 
     An empty list means no count vector fits: the log is inconsistent.
     """
-    from ..extras import require
     cp_model = require("ortools.sat.python.cp_model", "the CP-SAT backend")
 
     variant = log.variant

@@ -13,12 +13,14 @@ blocking constraint with the previous solution as a hint, one block of completio
 """
 from __future__ import annotations
 
+from ..extras import require
 from ..runtime import time_policy
 from ..runtime.deadline import Deadline, stopped_by
 from ..game.feedback import FeedbackLog
 from ..runtime.status import Status, StopReason
 from .blocks import Oracle
 from .clues import Clue, clues
+from .count_vectors import pin_counts
 from .cpsat_stop import solve
 from .engine_options import (  # noqa: F401 - the engine's options
     CPSAT_DEFAULTS,
@@ -26,13 +28,13 @@ from .engine_options import (  # noqa: F401 - the engine's options
     WORKERS,
     CpSatOptions,
 )
+from .marginals import marginals
 
 
 class CpSatModel:
     """The CP-SAT model of a variant and its clues; entries may carry an enforcement literal."""
 
     def __init__(self, variant):
-        from ..extras import require
         cp_model = require("ortools.sat.python.cp_model", "the CP-SAT backend")
 
         self.cp = cp_model
@@ -156,14 +158,10 @@ class CpSatOracle(Oracle):
     def ready(self, deadline: Deadline) -> None:
         """Add the redundant count-vector bounds once, before CP-SAT's first solve."""
         if self.pin_log is not None:
-            from .count_vectors import pin_counts
-
             left = deadline.left()
             vecs = pin_counts(self.cm, self.pin_log, time_policy.PIN_SECONDS if left is None else
                               min(time_policy.PIN_SECONDS, time_policy.PIN_SHARE * left))
             if self.options.guide and vecs and len(vecs) == 1:
-                from .marginals import marginals
-
                 self.cm.guide(marginals(self.pin_log, vecs[0], sweeps=self.options.guide_sweeps))
             self.pin_log = None
 

@@ -34,10 +34,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._native import dfs as kernel
 from ..runtime import time_policy
 from ..runtime.deadline import UNLIMITED, Deadline, stop_hook, stop_requested, stopped_by
 from ..game.feedback import FeedbackLog
 from ..runtime.status import StopReason
+from .marginals import marginals
+from .precheck import pair_conflict as check
 from .rescoring import Checker
 
 LIST, COUNT, SELECT = 0, 1, 2
@@ -105,8 +108,6 @@ SEARCHERS_KEPT = 2
 
 def new_searcher(args: dict, vec_cap: int = VEC_CAP, lies: int = 0):
     """A fresh kernel :class:`Searcher` for the log given as :func:`prepare`'s arguments."""
-    from .._native import dfs as kernel
-
     return kernel.Searcher(**args, vec_cap=int(vec_cap), vec_budget=VEC_BUDGET, lies=int(lies))
 
 
@@ -169,8 +170,6 @@ def pair_conflict(log: FeedbackLog, deadline: Deadline | None = None) -> tuple[i
     and :func:`first` (the diagnosis's deletion tests) use it; ``auto``'s probe does not, so
     ``auto`` still sends such logs to CP-SAT, whose diagnosis is faster than the search's
     (measured: 0.7 s vs 15 s on the N=20 log of tests/consistency/test_diagnose.py)."""
-    from .precheck import pair_conflict as check
-
     key = log_key(log)
     known, pair = KEPT.pair(key)
     if known:
@@ -245,11 +244,13 @@ TIMED_CHUNK = 65_536
 
 
 def list_in_time(log: FeedbackLog, want: int, deadline: Deadline | None, lies: int = 0,
-                 part: Chunk | None = None) -> Chunk:
+                 part: Chunk | None = None, post_per_symbol: float = POST_SECONDS_PER_SYMBOL
+                 ) -> Chunk:
     """Up to ``want`` codes before ``deadline``, re-checking and formatting them included; with
     ``part`` (a listing stopped by time) the listing resumes from its cursor. Kernel calls of at
-    most TIMED_CHUNK codes, each given the time left after keeping POST_SECONDS_PER_SYMBOL per
-    symbol of the codes listed so far (without a time limit: one call)."""
+    most TIMED_CHUNK codes, each given the time left after keeping ``post_per_symbol`` seconds
+    (:data:`POST_SECONDS_PER_SYMBOL`) per symbol of the codes listed so far (without a time
+    limit: one call)."""
     deadline = deadline or UNLIMITED
     t0 = time.perf_counter()
     pieces = [] if part is None else [part.codes]
@@ -258,7 +259,7 @@ def list_in_time(log: FeedbackLog, want: int, deadline: Deadline | None, lies: i
         raise ValueError("a guided search's listing cannot be resumed")
     cursor = None if part is None else part.cursor
     nodes, spent = (0, 0.0) if part is None else (part.nodes, part.seconds)
-    post = POST_SECONDS_PER_SYMBOL * log.variant.length
+    post = post_per_symbol * log.variant.length
     status = StopReason.LIMIT
     while have < want:
         budget = deadline.reserving(post * have)
@@ -314,8 +315,6 @@ def guided_order(log: FeedbackLog) -> tuple[np.ndarray, list[int]]:
     """The guided search's order from belief-propagation marginals of the clues' bulls
     (marginals.py): positions most certain first, each trying its likeliest symbols first.
     Returns (positions in search order, per searched position its symbols in order, flat)."""
-    from .marginals import marginals
-
     m = marginals(log, sweeps=GUIDE_SWEEPS)
     pos = np.argsort(-m.max(axis=1), kind="stable")
     if log.variant.no_leading_zero:     # the kernel's first position is the one that cannot be 0

@@ -45,17 +45,18 @@ def _taken(head: HeadStart | None, mode: int, want, lies: int) -> Chunk | None:
     return None
 
 
-def codes_wanted(query: Query) -> int:
-    """Codes a listing asks the search for: one more than shown decides ``determined``."""
+def codes_wanted(query: Query, cap: int = LIST_CAP) -> int:
+    """Codes a listing asks the search for: one more than shown decides ``determined``;
+    ``cap``: the most a listing of every secret shows (:data:`LIST_CAP`)."""
     extra = 1 if query.determined else 0
     if query.limit is None:
-        return LIST_CAP + 1
+        return cap + 1
     return max(1 + extra, query.limit + extra)
 
 
 def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0,
-          head_start: HeadStart | None = None, deadline: Deadline | None = None
-          ) -> ConsistencyResult:
+          head_start: HeadStart | None = None, deadline: Deadline | None = None,
+          list_cap: int = LIST_CAP) -> ConsistencyResult:
     """Answer a :class:`~cbsolve.consistency.Query` by depth-first search (same semantics as
     :mod:`answer`: OPTIMAL when complete, FEASIBLE when partial, UNKNOWN when a limit hit first);
     ``lies``: the codes that contradict at most that many entries (``--max-lies``);
@@ -108,7 +109,7 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
         if query.limit != 0 and (n or not exact):   # a count of 0 is the whole answer: the
             # listing search proves it far more slowly than the memoised count (black-peg 16x6,
             # colour counts adding to 17: 0.01 s counted, then 10 s of listing to the limit)
-            shown = dfs.list_in_time(log, LIST_CAP if query.limit is None else query.limit,
+            shown = dfs.list_in_time(log, list_cap if query.limit is None else query.limit,
                                      deadline, lies)
             result.secrets = log.space.format_many(shown.codes)
             dfs.recheck(log, shown.codes, lies)
@@ -117,7 +118,7 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
             result.truncated = n > 0
         result.settle(n, result.exact)
     else:
-        want = codes_wanted(query)
+        want = codes_wanted(query, list_cap)
         c = _taken(head_start, LIST, want, lies)
         if c is None:
             c = dfs.list_in_time(log, want, deadline, lies)
@@ -125,10 +126,10 @@ def solve(log: FeedbackLog, query: Query, backend: str = "native", lies: int = 0
             c = dfs.list_in_time(log, want, deadline, lies, part=c)
         n = c.codes.shape[0]
         dfs.recheck(log, c.codes, lies)
-        shown = c.codes[:LIST_CAP] if query.limit is None else c.codes[:query.limit]
+        shown = c.codes[:list_cap] if query.limit is None else c.codes[:query.limit]
         result.secrets = log.space.format_many(shown)
         if query.limit is None and not c.complete and c.status is StopReason.LIMIT:
-            result.notes.append(f"listing stopped at {LIST_CAP} secrets (give --count for the "
+            result.notes.append(f"listing stopped at {list_cap} secrets (give --count for the "
                                 "exact number)")
         if c.complete:
             result.count, result.exact = n, True

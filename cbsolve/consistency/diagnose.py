@@ -36,6 +36,7 @@ from .native import filterable
 from .plan import plan_for
 from .query import ConsistencyResult, Query
 from .repairs import correction_item, reply_text  # noqa: F401 - reply_text: the faces' import
+from .sat import BuildStopped, session_for
 
 
 def _native_ok(log: FeedbackLog, backend: str) -> bool:
@@ -169,8 +170,6 @@ def _conflict_by_tests(log: FeedbackLog, deadline: Deadline, first_engine,
     are exact. None when the whole set could not be decided."""
     import contextlib
 
-    from .sat import BuildStopped, session_for
-
     first_seconds = time_policy.TEST_FIRST_SECONDS if first_seconds is None else first_seconds
 
     with contextlib.ExitStack() as stack:
@@ -220,8 +219,6 @@ def _conflict_solvers(log: FeedbackLog, deadline: Deadline) -> tuple[list[int] |
     """PySAT's core (``time_policy.SAT_CORE_SHARE`` of the time) and deletion; where it could
     not finish, the deletion by CP-SAT tests (its LP proves what CDCL cannot: a black-peg or
     N=40 log whose bulls add up to more than N) from the smallest set proved so far."""
-    from .sat import BuildStopped, session_for
-
     try:
         session = session_for(log, deadline=deadline)
     except BuildStopped:                # the deadline came while it was built: nothing proved

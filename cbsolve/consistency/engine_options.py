@@ -58,6 +58,9 @@ class SatOptions:
     #: propagation reads a single-symbol total as a count, which the repeats sum needs (N=40,
     #: counts adding to 39: 0.2 s with both, 4.1 s with the sum alone, unknown with neither).
     chain: bool = True
+    #: A count's share of its time for enumeration before the model counter gets the rest
+    #: (None: ``time_policy.ENUMERATE_SHARE``).
+    enumerate_share: float | None = None
 
 
 @dataclass(frozen=True)

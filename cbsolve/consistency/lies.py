@@ -15,21 +15,23 @@ from ..game import scoring
 from ..runtime.deadline import UNLIMITED, Deadline
 from ..game.feedback import FeedbackLog
 from ..runtime.status import Status
-from .backends import get_backend
+from .backends import Engines, get_backend
 from .diagnose import corrections
 from .plan import plan_for
 from .query import ConsistencyResult, Query
 
 
 def consistent_with_lies(log: FeedbackLog, max_lies: int, query: Query = Query(),
-                         backend: str = "auto", deadline: Deadline | None = None
-                         ) -> ConsistencyResult:
+                         backend: str = "auto", deadline: Deadline | None = None,
+                         engines: Engines = Engines()) -> ConsistencyResult:
     """Secrets consistent with all but at most ``max_lies`` entries (count and list). The
     choice, the answer and the corrections of an inconsistent log share ``deadline`` (the
-    caller's; default: no limit)."""
+    caller's; default: no limit); ``engines``: the engines' options (``auto``'s probes)."""
     start = time.perf_counter()
     deadline = deadline or UNLIMITED
-    plan = plan_for(log, query, lies=max_lies, deadline=deadline) if backend == "auto" else None
+    plan = plan_for(log, query, lies=max_lies, deadline=deadline,
+                    probe_seconds=engines.probe_seconds,
+                    list_going=engines.probe_list_going) if backend == "auto" else None
     if plan is not None:
         backend = plan.backend
     result = get_backend(backend).solve_with_lies(log, max_lies, query, deadline=deadline,

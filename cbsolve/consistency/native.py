@@ -66,9 +66,10 @@ def consistent_indices(log: FeedbackLog) -> np.ndarray:
     return found
 
 
-def consistent_within(log: FeedbackLog, deadline=None) -> tuple[np.ndarray, bool]:
+def consistent_within(log: FeedbackLog, deadline=None,
+                      chunk: int = FILTER_CHUNK) -> tuple[np.ndarray, bool]:
     """(indices of the consistent codes found, whether the whole space was filtered): the
-    space is filtered in chunks of :data:`FILTER_CHUNK` codes (beyond :data:`SEARCH_CODES`,
+    space is filtered in chunks of ``chunk`` codes (:data:`FILTER_CHUNK`) (beyond :data:`SEARCH_CODES`,
     searched in calls of :data:`SEARCH_CHUNK` codes), and a ``deadline``
     (:class:`cbsolve.runtime.deadline.Deadline`) that expires part-way leaves the codes found in the
     chunks filtered so far (the first chunk is always filtered). Ctrl-C's stop request ends
@@ -84,10 +85,10 @@ def consistent_within(log: FeedbackLog, deadline=None) -> tuple[np.ndarray, bool
     codes = log.space.codes
     guesses, replies = scoring.pack(log.variant, log.guesses_array()), log.responses()
     found = []
-    for start in range(0, codes.shape[0], FILTER_CHUNK):
+    for start in range(0, codes.shape[0], chunk):
         if start and deadline is not None and deadline.expired():
             return np.concatenate(found), False
-        mask = scoring.filter_mask(log.variant, codes[start:start + FILTER_CHUNK], guesses,
+        mask = scoring.filter_mask(log.variant, codes[start:start + chunk], guesses,
                                    replies)
         found.append(np.flatnonzero(mask) + start)
     return (np.concatenate(found) if found else np.empty(0, dtype=np.int64)), True

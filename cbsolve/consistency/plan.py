@@ -51,7 +51,7 @@ class Plan:
 
 def probe_search(log: FeedbackLog, query: Query, seconds: float | None = None,
                  lies: int = 0, race_guided: bool = True,
-                 deadline: Deadline | None = None) -> Probe:
+                 deadline: Deadline | None = None, list_going: int | None = None) -> Probe:
     """Does the depth-first search answer ``query`` quickly? What it found comes with the
     answer (:class:`Probe`), so the answer does not redo it. ``race_guided``: find-one / unique
     probes on spaces of at most ``time_policy.FIND_PROBE_SMALL_SPACE`` codes race the lexicographic
@@ -60,7 +60,8 @@ def probe_search(log: FeedbackLog, query: Query, seconds: float | None = None,
     ms the first of the two); False: the lexicographic search alone (benchmark baseline).
     ``seconds``: the probe's time (default ``time_policy.PROBE_SECONDS``), at most
     ``time_policy.PROBE_FRACTION`` of what is left of ``deadline`` (the query's; default: no
-    limit)."""
+    limit); ``list_going``: the rate from which an unfinished listing goes on in the search
+    (default :data:`dfs.PROBE_LIST_GOING`)."""
     from . import dfs
     from .dfs import COUNT, LIST
     from .dfs_answer import HeadStart, codes_wanted
@@ -90,14 +91,16 @@ def probe_search(log: FeedbackLog, query: Query, seconds: float | None = None,
         how = " (guided by belief propagation, raced)" if c.guided else ""
         return Probe(True, f"depth-first search{how} listed {n} secrets in {c.seconds:.3g} s",
                      HeadStart(LIST, want, lies, c))
-    if n >= dfs.PROBE_LIST_GOING * c.seconds and n > 1:     # the answer resumes from its cursor
+    going = dfs.PROBE_LIST_GOING if list_going is None else list_going
+    if n >= going * c.seconds and n > 1:     # the answer resumes from its cursor
         return Probe(True, f"depth-first search listed {n} secrets in {c.seconds:.3g} s and goes on "
-                           f"(at least {dfs.PROBE_LIST_GOING} secrets/s)", HeadStart(LIST, want, lies, c))
+                           f"(at least {going} secrets/s)", HeadStart(LIST, want, lies, c))
     return Probe(False, f"depth-first search listed only {n} secrets in {c.seconds:.3g} s")
 
 
 def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
-             lies: int = 0, race_guided: bool = True, deadline: Deadline | None = None) -> Plan:
+             lies: int = 0, race_guided: bool = True, deadline: Deadline | None = None,
+             probe_seconds: float | None = None, list_going: int | None = None) -> Plan:
     """``auto``: brute force wins whenever the space can be listed within the budget. Beyond
     it, for enumeration-heavy queries (lists, counts, samples), the native depth-first search
     (consistency/dfs.py) when a short probe of it answers the query (or, for a count, is
@@ -106,7 +109,8 @@ def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
     filter"); else PySAT for counts, samples and unbounded lists, CP-SAT (raced against local
     search) for find-one / unique / none and bounded lists. Find-one gets a shorter probe.
     ``probe=False`` skips the probe; ``lies``: the query tolerates that many wrong replies
-    (``--max-lies``); ``race_guided``, ``deadline``: see :func:`probe_search`."""
+    (``--max-lies``); ``race_guided``, ``deadline``, ``list_going``: see :func:`probe_search`;
+    ``probe_seconds``: every probe's time (None: the time policy's for the query)."""
     est = native_estimate(log)
     if log.space.size <= AUTO_NATIVE_LIMIT and est <= time_policy.FILTER_SECONDS:
         return Plan("native", f"{log.space.size} codes: filtering all is estimated at {est:.3g} s "
@@ -120,8 +124,9 @@ def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
         # Find-one / unique too: the search answers distinct and short-code logs in
         # milliseconds where CP-SAT's tail is 10x its median (docs/benchmarks.md, "Find one and
         # `determined`").
-        found = probe_search(log, query, time_policy.PROBE_SECONDS if many else dfs.find_probe_seconds(log),
-                             lies, race_guided, deadline)
+        seconds = probe_seconds if probe_seconds is not None else (
+            time_policy.PROBE_SECONDS if many else dfs.find_probe_seconds(log))
+        found = probe_search(log, query, seconds, lies, race_guided, deadline, list_going)
         if found.ok:
             return Plan("native", f"{too_many}; native depth-first search: {found.why}", est,
                         found.head_start)
@@ -141,6 +146,8 @@ def plan_for(log: FeedbackLog, query: Query | None = None, probe: bool = True,
 
 
 def auto_choice(log: FeedbackLog, query: Query | None = None, probe: bool = True,
-                lies: int = 0, deadline: Deadline | None = None) -> dict:
+                lies: int = 0, deadline: Deadline | None = None,
+                probe_seconds: float | None = None) -> dict:
     """:func:`plan_for` as JSON: {"backend", "reason", "native_estimate_seconds"}."""
-    return plan_for(log, query, probe, lies, deadline=deadline).to_json()
+    return plan_for(log, query, probe, lies, deadline=deadline,
+                    probe_seconds=probe_seconds).to_json()

@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+from .._native import local_search
 from ..runtime import time_policy
 from ..runtime.deadline import Deadline, stop_hook
 from ..game.feedback import FeedbackLog
@@ -68,8 +69,6 @@ class LocalSearch:
     """The native local-search kernel bound to one log, with re-scoring of what it returns."""
 
     def __init__(self, log: FeedbackLog, seed: int = 0):
-        from .._native import local_search
-
         self.kernel = local_search
         self.log, self.variant = log, log.variant
         n = log.variant.length

@@ -19,8 +19,9 @@ a stop request or the time limit ends the build within milliseconds (:class:`Bui
 """
 from __future__ import annotations
 
+from ..extras import require
 from ..runtime.deadline import Deadline
-from ..errors import Expired
+from ..errors import Expired, unknown_name
 from ..game.feedback import FeedbackLog
 from .sat_call import StoppableSolve
 from ..runtime.status import Status
@@ -81,13 +82,10 @@ class SatSession:
     def __init__(self, variant, solver: str = SOLVER, keep_clauses: bool = True,
                  card: str = "counter", redundant: bool = True, chain: bool = True,
                  deadline: Deadline | None = None):
-        from ..extras import require
         IDPool = require("pysat.formula", "the SAT backend").IDPool
         Solver = require("pysat.solvers", "the SAT backend").Solver
 
         if card not in CARD_ENCODINGS:
-            from ..errors import unknown_name
-
             raise unknown_name("cardinality encoding", card, CARD_ENCODINGS)
         self.card = card
         self.chain = chain
@@ -277,7 +275,6 @@ class SatSession:
     def _cardenc_equals(self, lits, k: int, key) -> list:
         """``sum(lits) == k`` by a PySAT ``CardEnc`` encoding, forced only under a fresh literal
         ``c`` (returned as the one condition): ``c -> constraint``, one way."""
-        from ..extras import require
         card = require("pysat.card", "the SAT backend")
         CardEnc, EncType = card.CardEnc, card.EncType
 

@@ -33,8 +33,9 @@ def consistent(log: FeedbackLog, query: Query = Query(), backend: str = "auto",
         known = log.space.size if not len(log) else zero_reply_count(log)
         if known:        # 0: an inconsistent log, which the search proves and diagnoses
             return _counted(log, query, backend, engines, deadline, known)
-    plan = plan_for(log, query, race_guided=engines.race_guided,
-                    deadline=deadline) if backend == "auto" else None
+    plan = plan_for(log, query, race_guided=engines.race_guided, deadline=deadline,
+                    probe_seconds=engines.probe_seconds,
+                    list_going=engines.probe_list_going) if backend == "auto" else None
     choice = plan.to_json() if plan else None
     name = plan.backend if plan else backend
     result = _proved_none_first(log, query, deadline, engines) if name == "sat" and plan else None
@@ -67,14 +68,16 @@ def _proved_none_first(log: FeedbackLog, query: Query, deadline: Deadline,
                        engines: Engines = Engines()) -> ConsistencyResult | None:
     """CP-SAT's answer when it proves within a short budget that no secret fits (the answer
     to any query then), else None (a secret was found, or the budget ran out). The budget:
-    ``time_policy.CHECK_SHARE`` of the time left, at most ``CHECK_SECONDS``. None at once when
+    ``time_policy.CHECK_SHARE`` of the time left, at most ``CHECK_SECONDS`` (the engines'
+    ``check_seconds`` when given). None at once when
     the deadline expires (a time limit, or Ctrl-C) before OR-Tools is imported: the check would
     only delay the partial answer."""
     if not imported_within("ortools.sat.python.cp_model", deadline):
         return None                     # stopped while OR-Tools was being imported
     check = replace(query, count=False, sample=None, limit=1, determined=False)
+    most = time_policy.CHECK_SECONDS if engines.check_seconds is None else engines.check_seconds
     result = get_backend("cpsat", engines).solve(log, check, deadline=deadline.share(
-        time_policy.CHECK_SHARE, cap=time_policy.CHECK_SECONDS, untimed=time_policy.CHECK_SECONDS))
+        time_policy.CHECK_SHARE, cap=most, untimed=most))
     if result.status != Status.INFEASIBLE:
         return None
     if query.sample:

@@ -26,8 +26,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..certificates.certify import load
+from ..certificates.tree import histogram_of, make_tree, write_tree
 from ..errors import CbsolveError, unknown_name
 from ..game.variant import Variant
+from ..inputs import STDIN, UnreadableInput, read_text as read_capped
 from . import arfst, irving, pairs_json
 from .common import Alphabet, FormatError, candidate_nodes, file_digits
 
@@ -65,8 +68,6 @@ def format_of(path: str, give: str = "format=") -> str:
     a format (the API's ``format=``, the CLI's ``--format``)."""
     import os
 
-    from ..inputs import STDIN, UnreadableInput
-
     path = str(path)
     if path != STDIN and not os.path.lexists(path):     # before "cannot tell the format"
         raise UnreadableInput(f"{path!r}: no such file")
@@ -80,8 +81,6 @@ def format_of(path: str, give: str = "format=") -> str:
 def read_text(path) -> str:
     """The file as text, through the input caps (a missing file: "no such file"; bytes that
     are not UTF-8: "not a UTF-8 text file")."""
-    from ..inputs import read_text as read_capped
-
     try:
         return read_capped(path, repr(str(path)))
     except OSError as exc:
@@ -98,8 +97,6 @@ def read_document(path, fmt: str, variant: Variant | None = None,
                   file_symbols: str | None = None) -> dict:
     """A cbsolve tree document from a file in ``fmt`` (its own claims kept: Irving counts
     as node ``count``; no ``stats`` block unless the file is cbsolve's own)."""
-    from ..certificates.certify import load
-
     check_format(fmt)
     if fmt == "cbsolve":
         return load(path)
@@ -118,8 +115,6 @@ def read_document(path, fmt: str, variant: Variant | None = None,
 
 def write_document(doc: dict, path, fmt: str, file_symbols: str | None = None) -> None:
     """Write a verified tree document in ``fmt`` (cbsolve: with its stats recomputed)."""
-    from ..certificates.tree import histogram_of, make_tree, write_tree
-
     check_format(fmt)
     variant = Variant.from_dict(doc["variant"])
     root = doc["root"]

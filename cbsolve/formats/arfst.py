@@ -25,6 +25,7 @@ NNN), a code (the secret), or dashes (no secret gives this reply)::
 """
 from __future__ import annotations
 
+from ..extras import require
 from ..game.variant import Variant
 from .common import (
     Alphabet,
@@ -83,7 +84,6 @@ class _Builder:
 
 # --- YAML -----------------------------------------------------------------------------------
 def read_yaml(text: str, variant: Variant, alphabet: Alphabet) -> dict:
-    from ..extras import require
     yaml = require("yaml", "reading YAML strategy trees")
 
     try:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..certificates.certify import position_secrets
 from ..game.codes import CodeSpace
 from ..errors import CbsolveError
 from ..game.scoring import score_against
@@ -96,8 +97,6 @@ def _summary_html(s: dict) -> str:
 def render(doc: dict, title: str | None = None, source: str | None = None) -> str:
     """The page of ``doc``: headed by its game and ``title`` (what the tree is; default from
     the document's objective or strategy); ``source`` (a file name) is shown beneath."""
-    from ..certificates.certify import position_secrets
-
     variant = Variant.from_dict(doc["variant"])
     tree = page_tree(variant, doc["root"], position_secrets(doc, variant))
     data = {"tree": tree, "win": variant.format_response(variant.win_response),

@@ -26,6 +26,7 @@ from functools import cached_property
 import numpy as np
 
 from .._native import scoring as _core
+from ..errors import unknown_name
 from .rule import possible_responses, score
 from .variant import Variant
 
@@ -66,7 +67,6 @@ def pack(variant: Variant, codes) -> Packed:
 
 def _check_backend(backend: str) -> None:
     if backend not in BACKENDS:
-        from ..errors import unknown_name
         raise unknown_name("scoring backend", backend, BACKENDS)
 
 

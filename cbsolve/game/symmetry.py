@@ -157,9 +157,14 @@ class Symmetry:
     with and without the reduction and the results compared.
     """
 
-    def __init__(self, variant: Variant, enabled: bool = True):
+    def __init__(self, variant: Variant, enabled: bool = True,
+                 native_from: int = NATIVE_ORBITS_FROM, generators_from: int = GENERATORS_FROM,
+                 orbit_chunk: int = ORBIT_CHUNK):
         self.variant = variant
         self.enabled = enabled
+        self.native_from = native_from      # spaces over this many codes: the native orbits
+        self.generators_from = generators_from  # stabilisers larger: orbits from generators
+        self.orbit_chunk = orbit_chunk      # codes the union-find joins between deadline looks
         self.space = CodeSpace(variant)
         n, d = variant.length, variant.n_symbols
         self._weights = np.array([d ** (n - 1 - j) for j in range(n)], dtype=np.int64)
@@ -283,8 +288,9 @@ class Symmetry:
         codes_idx = np.asarray(codes_idx, dtype=np.int64)
         codes = all_codes[codes_idx]
         # without maps, only whether the group is small matters (then it is listed whole)
-        stabilizer = self.stabilizer(history, ELEMENT_CAP if with_perms else GENERATORS_FROM + 1)
-        if not with_perms and len(stabilizer) > GENERATORS_FROM:
+        stabilizer = self.stabilizer(history,
+                                     ELEMENT_CAP if with_perms else self.generators_from + 1)
+        if not with_perms and len(stabilizer) > self.generators_from:
             best = self._orbit_minima(codes_idx, self.generators(history, stabilizer), deadline)
             return None if best is None else (codes_idx, best, None)
         best = np.full(len(codes_idx), np.iinfo(np.int64).max)
@@ -357,7 +363,7 @@ class Symmetry:
         """
         if not history and candidates is None and self.enabled and not self.variant.no_leading_zero:
             return self._pattern_representatives()
-        if candidates is None and self.enabled and self.space.size > NATIVE_ORBITS_FROM:
+        if candidates is None and self.enabled and self.space.size > self.native_from:
             found = self.orbit_labels(history, deadline)
             if found is not None or _orbits() is not None:
                 return None if found is None else found[1]
@@ -375,7 +381,7 @@ class Symmetry:
         symmetry, as :meth:`guess_representatives` finds the classes (the native union-find
         above :data:`NATIVE_ORBITS_FROM` codes, which looks at ``deadline`` every chunk); None
         if ``deadline`` expired first."""
-        if self.enabled and self.space.size > NATIVE_ORBITS_FROM:
+        if self.enabled and self.space.size > self.native_from:
             found = self.orbit_labels(history, deadline)
             if found is not None:
                 parent, reps = found
@@ -407,10 +413,11 @@ class Symmetry:
         for pos_perm, sigma in self.generators(history):
             sym = np.array([sigma.get(x, x) for x in range(d)], dtype=np.int64)
             pos = np.asarray(pos_perm, dtype=np.int64)
-            for start in range(0, parent.size, ORBIT_CHUNK):
+            for start in range(0, parent.size, self.orbit_chunk):
                 if deadline is not None and deadline.expired():
                     return None
-                native.orbit_union(codes, pos, sym, values, parent, start, start + ORBIT_CHUNK)
+                native.orbit_union(codes, pos, sym, values, parent, start,
+                                   start + self.orbit_chunk)
         return parent, native.orbit_roots(parent)
 
     def _pattern_representatives(self) -> np.ndarray:

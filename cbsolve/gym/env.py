@@ -43,11 +43,16 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import arguments
+from ..advisor import PositionService
+from ..api import as_log, as_variant
+from ..consistency.native import consistent_indices
 from ..game.codes import CodeSpace
-from ..errors import CbsolveError
+from ..errors import CbsolveError, SpaceTooLarge
 from ..game.feedback import FeedbackLog
 from ..game.scoring import pack, score_against
 from ..game.variant import Variant
+from ..integrations.oracle import turn_limit
+from ..strategy.exact import EXACT_SECRETS
 
 REWARDS = ("guess", "information", "regret")
 #: Guesses an episode allows by default (the optimal worst case of both presets is at most 7).
@@ -78,11 +83,8 @@ class CodeBreakerEnv(gymnasium.Env):
     def __init__(self, variant: Variant | str = "bulls-cows", reward: str = "guess",
                  max_guesses: int = MAX_GUESSES, render_mode: str | None = None,
                  slack: int | None = None):
-        from ..api import as_variant
-
         arguments.choice(reward, "reward", REWARDS)
         if slack is not None:     # the LLM adapters' turn limit: certified worst case + slack
-            from ..integrations.oracle import turn_limit
 
             max_guesses = turn_limit(as_variant(variant),
                                      arguments.whole(slack, "slack", 0, MOST_GUESSES))
@@ -92,8 +94,6 @@ class CodeBreakerEnv(gymnasium.Env):
         self.variant = as_variant(variant)
         self.space = CodeSpace(self.variant)
         if self.space.size > ENV_LIMIT:
-            from ..errors import SpaceTooLarge
-
             raise SpaceTooLarge(f"an environment's actions are every code; "
                                 f"{self.variant.describe()} has {self.space.size} "
                                 f"(limit {ENV_LIMIT})")
@@ -167,9 +167,6 @@ class CodeBreakerEnv(gymnasium.Env):
 
     def _start_from(self, entries: list[str]) -> None:
         """Play ``entries`` (tokens, as the CLI reads them): the position an episode starts at."""
-        from ..api import as_log
-        from ..consistency.native import consistent_indices
-
         if len(entries) >= self.max_guesses:
             raise CbsolveError(f"{len(entries)} entries leave no guess of the {self.max_guesses}")
         log = as_log(entries, self.variant)   # tokens, JSON log objects or tuples
@@ -211,12 +208,10 @@ class CodeBreakerEnv(gymnasium.Env):
             return -1.0, True
         if self.reward_kind == "information":
             return math.log2(before / int(np.count_nonzero(keep))), True
-        from ..strategy.exact import EXACT_SECRETS
 
         if before > EXACT_SECRETS:        # no exact value known here (the label says so)
             return 0.0, False
         if self._service is None:         # the position service's review, kept by the env
-            from ..advisor import PositionService
 
             self._service = PositionService(self.variant)
         r = self._service.review(self._log(), self.decode(g), "expected")

@@ -17,10 +17,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from ..api import bounds, regret
 from ..runtime.deadline import Deadline
 from ..errors import CbsolveError, Expired
 from ..game.feedback import FeedbackLog
 from ..game.variant import Variant
+from ..strategy.exact import EXACT_SECRETS
 
 _WORST: dict[Variant, tuple[int, bool, str]] = {}
 #: cbsolve's solvers keep per-process caches of one game at a time (the regret's position and
@@ -34,8 +36,6 @@ def certified_worst(variant: Variant, deadline: Deadline) -> tuple[int, bool, st
     with ORACLE_LOCK:
         known = _WORST.get(variant)
         if known is None:
-            from ..api import bounds
-
             worst = bounds(variant, deadline=deadline).worst
             known = (int(worst.upper), worst.lower == worst.upper, str(worst.upper_method))
             _WORST[variant] = known
@@ -103,15 +103,12 @@ class MoveRegret:
 def move_regret(guess: str, log_before: FeedbackLog, candidates_before: Count, objective: str,
                 deadline: Deadline) -> MoveRegret:
     """:func:`cbsolve.regret` of ``guess`` at ``log_before``, or a labelled "not computed"."""
-    from ..strategy.exact import EXACT_SECRETS
-
     if candidates_before.upper > EXACT_SECRETS:
         size = (f"{candidates_before.upper}" if candidates_before.exact
                 else f"up to {candidates_before.upper}")
         return MoveRegret(None, False, objective,
                           f"not computed: {size} candidates before the move (exact regret "
                           f"is solved for at most {EXACT_SECRETS})")
-    from ..api import regret
 
     try:
         r = regret(guess, log_before, objective=objective, deadline=deadline)

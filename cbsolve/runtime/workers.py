@@ -8,6 +8,7 @@ data flow (as ``deadline.py``): the searches, the Dask drivers and the sweeps re
 """
 from __future__ import annotations
 
+from ..extras import require
 from .deadline import Abandoned, Deadline, finish_or_abandon, stop_requested
 from ..errors import CbsolveError
 from .machine import cores
@@ -36,8 +37,6 @@ def connect(scheduler: str, deadline=None):
     The client is made in a thread that this one stops waiting for: Dask's own ``timeout``
     covers opening the connection, not the handshake after it, so an address that accepts and
     never answers (a port another service holds) kept ``Client`` waiting without end."""
-    from ..extras import require
-
     Client = require("distributed", "--scheduler (a Dask cluster)").Client
     left = None if deadline is None else deadline.left()
     seconds = CONNECT_SECONDS if left is None else max(0.05, min(CONNECT_SECONDS, left))

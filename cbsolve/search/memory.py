@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from ..errors import InvalidVariant, SpaceTooLarge
+from ..errors import InvalidVariant, SpaceTooLarge, unknown_name
 from ..runtime.machine import machine_memory
 
 ENV_VAR = "CBSOLVE_MEMORY_BUDGET"
@@ -121,8 +121,6 @@ def plan(n: int, objective: str = "worst", budget_bytes: int | None = None, work
     ``source`` forces one (None if it does not fit)."""
     limit = budget() if budget_bytes is None else budget_bytes
     if source not in REPLY_SOURCES:
-        from ..errors import unknown_name
-
         raise unknown_name("reply source", source, REPLY_SOURCES)
     if n > MAX_KERNEL_CODES:
         return None

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..certificates.tree import make_tree
+from ..consistency.native import consistent_indices
 from ..runtime import time_policy
 from ..game.codes import CodeSpace
 from ..runtime.deadline import UNLIMITED, Deadline, run_interruptible
@@ -52,8 +54,6 @@ class Position:
     @classmethod
     def from_log(cls, log: FeedbackLog) -> Position:
         """The position ``log`` leaves; an inconsistent log raises InconsistentLog (exit 1)."""
-        from ..consistency.native import consistent_indices
-
         members = np.asarray(consistent_indices(log), dtype=np.int64)
         if members.size == 0:
             from ..consistency import Query, consistent
@@ -174,8 +174,6 @@ def solve_expected_from(position: Position, *, guesses: str = "all",
                         replies: str = "auto", deadline: Deadline | None = None) -> SearchResult:
     """Smallest total (then worst case) from ``position``: one exact solve of its set, before
     ``deadline`` (None: no limit)."""
-    from ..certificates.tree import make_tree
-
     started = time.perf_counter()
     deadline = deadline or UNLIMITED
     search = expected_search(position.variant, max_depth, guesses, memory_budget=memory_budget,

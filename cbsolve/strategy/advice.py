@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..consistency.native import consistent_indices
 from ..errors import InconsistentLog
 from ..game.feedback import FeedbackLog
 from .rules import check_guesses, check_strategy, require_enumerable
@@ -44,8 +45,6 @@ class HeuristicChoice:
 
 def candidates_of(log: FeedbackLog) -> np.ndarray:
     """The secrets ``log`` leaves (sorted code indices); :func:`no_secret_left` when none is."""
-    from ..consistency.native import consistent_indices
-
     cands = consistent_indices(log)
     if cands.size == 0:
         raise no_secret_left(log)

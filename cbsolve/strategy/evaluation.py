@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from ..game.codes import CodeSpace
-from ..runtime.deadline import Deadline, stopped_by
-from ..errors import Expired, SpaceTooLarge
+from ..runtime.deadline import Deadline, stop_requested, stopped_by
+from ..errors import Expired, InvalidVariant, SpaceTooLarge
 from ..runtime.status import StopReason
 from ..certificates.tree import make_tree, stats_of
 from ..game.variant import Variant
@@ -265,8 +265,6 @@ def estimate(variant: Variant, strategy: str, k: int, first: str | None = None,
     check_strategy(strategy)
     check_guesses(guesses)
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        from ..errors import InvalidVariant
-
         raise InvalidVariant(f"--sample must be a positive integer, got {k!r}")
     start = time.perf_counter()
     space = require_enumerable(variant, "sampled evaluation")
@@ -300,8 +298,6 @@ def estimate(variant: Variant, strategy: str, k: int, first: str | None = None,
     notes = [f"estimate from {played} secrets drawn uniformly with replacement; "
              "worst is the largest observed count (a lower bound)"]
     if played < k:
-        from ..runtime.deadline import stop_requested
-
         notes.append(f"stopped after {played} of the {k} secrets asked for")
     return Evaluation(strategy=strategy, first=space.format(codes[memo[()]]), secrets=space.size,
                       worst=max(counts), total=None, average=mean, histogram=dict(sorted(hist.items())),

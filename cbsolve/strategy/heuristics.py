@@ -32,6 +32,7 @@ import numpy as np
 from ..game import scoring
 from .._native import strategy as _native
 from ..game.codes import CodeSpace
+from ..game.symmetry import Symmetry
 from ..runtime.deadline import stopped_by
 from ..errors import Expired
 from ..game.variant import Variant
@@ -122,8 +123,6 @@ class Chooser:
         if symmetry == "auto":
             symmetry = self.space.size >= SYMMETRY_AUTO_CODES
         if symmetry is True:
-            from ..game.symmetry import Symmetry
-
             symmetry = Symmetry(variant)
         self.symmetry = symmetry or None
         self.symmetry_depth = symmetry_depth

@@ -15,7 +15,9 @@ array path.
 """
 from __future__ import annotations
 
+from ..consistency.native import consistent_rows
 from ..game.feedback import FeedbackLog
+from ..game.rule import possible_responses
 from .advice import HeuristicChoice, no_secret_left
 from .partition import LISTED_PAIRS, class_summary
 from .rules import HEURISTIC_ID, check_guesses, check_strategy
@@ -28,8 +30,6 @@ def listed_choice(log: FeedbackLog, strategy: str = "minimax",
     Raises InconsistentLog (with the diagnosis) when no secret is left."""
     from .._native import scoring as core
     from .._native import strategy as kernel
-    from ..consistency.native import consistent_rows
-    from ..game.rule import possible_responses
 
     check_strategy(strategy)
     check_guesses(guesses)

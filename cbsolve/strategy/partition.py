@@ -95,16 +95,18 @@ class Table:
     def complete(self) -> bool:
         return self.total is not None and self.scored == self.total
 
-    def ranked(self, top: int | None = None, deadline=None) -> list[dict]:
+    def ranked(self, top: int | None = None, deadline=None, block: int = RANKED_BLOCK
+               ) -> list[dict]:
         """The rows, best first: all, or the best ``top`` (formatting 450,000 rows takes
-        seconds: a stopped table shows its best). Formatted in blocks of :data:`RANKED_BLOCK`
-        rows; a ``deadline`` that expires part-way leaves the best rows formatted so far."""
+        seconds: a stopped table shows its best). Formatted in blocks of ``block`` rows
+        (:data:`RANKED_BLOCK`); a ``deadline`` that expires part-way leaves the best rows
+        formatted so far."""
         n = self.scored if top is None else min(top, self.scored)
         rows: list[dict] = []
-        for start in range(0, n, RANKED_BLOCK):
+        for start in range(0, n, block):
             if start and deadline is not None and deadline.expired():
                 break
-            rows += self._rows(start, min(n, start + RANKED_BLOCK))
+            rows += self._rows(start, min(n, start + block))
         return rows
 
     def _rows(self, start: int, stop: int) -> list[dict]:
@@ -195,10 +197,11 @@ def _best_over(log: FeedbackLog, cands: np.ndarray, rows, deadline) -> dict | No
     return best
 
 
-def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None) -> Table:
+def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None,
+                    block_pairs: int = BLOCK_PAIRS) -> Table:
     """Every guess up to symmetry (permutations of positions and symbols fixing the log's
     guesses, :mod:`cbsolve.game.symmetry`), with its scores, best first by ``sort``. Scored in
-    blocks of about :data:`BLOCK_PAIRS` pairs: a ``deadline`` (a time limit or Ctrl-C) that
+    blocks of about ``block_pairs`` pairs (:data:`BLOCK_PAIRS`): a ``deadline`` (a time limit or Ctrl-C) that
     expires part-way leaves the guesses scored so far, ranked (``scored`` of ``total``)."""
     import numpy as np
 
@@ -212,7 +215,7 @@ def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None) -> T
         return Table(candidates=int(cands.size))
     reps, sizes = found
     packed = scoring.pack(v, space.codes_at(cands))
-    step = max(1, BLOCK_PAIRS // max(1, int(cands.size)))
+    step = max(1, block_pairs // max(1, int(cands.size)))
     blocks: list[dict[str, np.ndarray]] = []
     done = 0
     for start in range(0, reps.size, step):

@@ -49,6 +49,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..game.codes import ENUMERATION_LIMIT, CodeSpace
+from ..game.symmetry import Symmetry
 from ..runtime.deadline import Deadline, run_interruptible, stopped_by
 from ..errors import InvalidRecipe, SpaceTooLarge
 from ..runtime.status import StopReason
@@ -182,8 +183,6 @@ def _plain(variant: Variant) -> bool:
 @lru_cache(maxsize=4)
 def _depth1_pool(variant: Variant, first: int) -> np.ndarray:
     """One guess per orbit of the symmetries fixing the first guess (cached: a replay needs it)."""
-    from ..game.symmetry import Symmetry
-
     space = CodeSpace(variant)
     reps = Symmetry(variant).guess_representatives([space.code_at(first)])
     return np.asarray(reps, dtype=np.uint32)
@@ -196,7 +195,6 @@ def _root_pool(variant: Variant) -> np.ndarray:
 
         codes = np.array([pattern_code(p) for p in guess_patterns(variant)], dtype=np.int64)
         return np.unique(CodeSpace(variant).indices_of(codes)).astype(np.uint32)
-    from ..game.symmetry import Symmetry
 
     return np.asarray(Symmetry(variant).guess_representatives([]), dtype=np.uint32)
 

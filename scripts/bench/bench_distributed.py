@@ -99,10 +99,10 @@ def bench(variant: Variant, workers=(1, 2), reference: bool = True,
                 trace.write(Path(trace_dir) / f"{variant.name or 'game'}-{n}-workers"
                             f"{slug}.trace.json")
             rows.append({"run": f"Dask, {n} worker{'s' if n > 1 else ''}{name}",
-                         "seconds": time.perf_counter() - start, "cpu": driver.task_seconds,
-                         "busiest": max(driver.worker_seconds.values()), "tasks": driver.tasks,
-                         "nodes": driver.nodes,
-                         "process": driver.process_seconds, "whole": sum(threads.values()),
+                         "seconds": time.perf_counter() - start, "cpu": driver.dispatch.task_seconds,
+                         "busiest": max(driver.dispatch.worker_seconds.values()), "tasks": driver.dispatch.tasks,
+                         "nodes": driver.dispatch.nodes,
+                         "process": driver.dispatch.process_seconds, "whole": sum(threads.values()),
                          "threads": threads,
                          "total": res.total,
                          "same": "-" if ref is None else (res.total, res.worst) == (

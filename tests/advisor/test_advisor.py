@@ -124,10 +124,9 @@ def test_a_deadline_cut_heuristic_is_labelled_best_so_far():
     assert full.provenance.complete and full.provenance.stopped is None
 
 
-def test_the_chunked_choice_is_the_kernels(monkeypatch):
+def test_the_chunked_choice_is_the_kernels():
     import cbsolve.advisor.choose as ch
 
-    monkeypatch.setattr(ch, "CHUNK_PAIRS", 5_000)      # 19 guesses a chunk, 69 chunks
     v = MM
     for strategy in SCORED:
         log = FeedbackLog.parse(v, ["1122:1,0"])
@@ -135,7 +134,8 @@ def test_the_chunked_choice_is_the_kernels(monkeypatch):
         cands = service.candidates(log)
         chooser = Chooser(v, strategy, use_matrix=False)
         history = (service.space.index_of(log[0].guess),)
-        got = ch.choose(chooser, cands, np.arange(service.space.size), Deadline(None))
+        got = ch.choose(chooser, cands, np.arange(service.space.size), Deadline(None),
+                        chunk_pairs=5_000)      # 19 guesses a chunk, 69 chunks
         assert got.complete and got.index == chooser.choose(cands, history)
 
 
@@ -145,14 +145,14 @@ def test_ctrl_c_inside_a_chunk_keeps_the_chunks_done(monkeypatch):
     none finished, none (the service then answers as at an early deadline)."""
     import cbsolve.advisor.choose as ch
 
-    monkeypatch.setattr(ch, "CHUNK_PAIRS", 5_000)
+    pairs = 5_000
     log = FeedbackLog.parse(MM, ["1122:1,0"])
     service = PositionService(MM)
     cands = service.candidates(log)
     rows = np.arange(service.space.size)
-    step = ch.CHUNK_PAIRS // cands.size
+    step = pairs // cands.size
     chooser = Chooser(MM, "minimax", use_matrix=False)
-    first = ch.choose(chooser, cands, rows[:step], Deadline(None))     # the first chunk alone
+    first = ch.choose(chooser, cands, rows[:step], Deadline(None), pairs)   # the first chunk
     best_of, calls = chooser.best_of, []
 
     def interrupted_in_the_second(c, chunk):
@@ -162,10 +162,10 @@ def test_ctrl_c_inside_a_chunk_keeps_the_chunks_done(monkeypatch):
         return best_of(c, chunk)
 
     monkeypatch.setattr(chooser, "best_of", interrupted_in_the_second)
-    got = ch.choose(chooser, cands, rows, Deadline(None))
+    got = ch.choose(chooser, cands, rows, Deadline(None), pairs)
     assert (got.index, got.scored, got.complete) == (first.index, step, False)
     calls[:] = [0]                                     # the next call is the second: raises
-    got = ch.choose(chooser, cands, rows, Deadline(None))
+    got = ch.choose(chooser, cands, rows, Deadline(None), pairs)
     assert (got.index, got.scored, got.complete) == (None, 0, False)
 
 
@@ -213,18 +213,16 @@ def test_optimal_never_reports_less_than_bounds_proves(capsys):
     assert any("from bounds" in n for n in data["notes"])
 
 
-def test_the_spread_order_scores_every_guess_once_and_chooses_as_the_kernel(monkeypatch):
+def test_the_spread_order_scores_every_guess_once_and_chooses_as_the_kernel():
     import cbsolve.advisor.choose as ch
 
-    monkeypatch.setattr(ch, "SPREAD", 16)
-    monkeypatch.setattr(ch, "CHUNK_PAIRS", 20_000)
-    rows = ch.spread_first(MM.n_symbols ** MM.length)
+    rows = ch.spread_first(MM.n_symbols ** MM.length, spread=16)
     assert sorted(rows.tolist()) == list(range(1296)) and rows[1] == 81
     log = FeedbackLog.parse(MM, ["1122:1,0", "1344:0,2", "3516:1,1"])
     service = PositionService(MM)
     cands = service.candidates(log)
     chooser = Chooser(MM, "minimax", use_matrix=False)
-    got = ch.choose(chooser, cands, rows, Deadline(None))
+    got = ch.choose(chooser, cands, rows, Deadline(None), chunk_pairs=20_000)
     assert got.complete and got.index == chooser.choose(cands)
 
 

@@ -3,10 +3,13 @@ deadline, spaces too large to list, openings too large to compare. Each test giv
 (or a stop request) and asserts what was decided under it, never how long it took."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
-from cbsolve.advisor import PositionService, sampled, service
+from cbsolve.advisor import PositionService
+from cbsolve.advisor.options import AdviceOptions, SampledShape
 from cbsolve.advisor.opening import opening_partition, rule_opening
 from cbsolve.advisor.sampled import choose_sampled
 from cbsolve.consistency import native
@@ -17,29 +20,27 @@ from cbsolve.game.variant import Variant
 from tests.testkit import consistent_with
 
 LOGIK = Variant.from_options("mastermind", length=5, symbols="12345678", repeats=True)
+CHUNKED = AdviceOptions(filter_chunk=4096)     # Logik's 32,768 codes listed in 8 chunks
 MM1010 = Variant.from_options("mastermind", length=10, symbols="0123456789", repeats=True)
 
 
 @pytest.mark.parametrize("strategy", SCORED)
 @pytest.mark.parametrize("guesses", ["all", "candidates"])
 @pytest.mark.parametrize("small_pool", [False, True])
-def test_sampled_choice_scored_to_the_end_is_the_kernels(strategy, guesses, small_pool,
-                                                         monkeypatch):
+def test_sampled_choice_scored_to_the_end_is_the_kernels(strategy, guesses, small_pool):
     # every code scored exactly (no deadline): the ranking on a sample changes the order only,
     # so the choice is the kernel's over every guess, tie-breaks included; a small pool and
     # sample leave most guesses to the rest of the space, scored after the pool
-    if small_pool:
-        monkeypatch.setattr(sampled, "POOL_CANDIDATES", 64)
-        monkeypatch.setattr(sampled, "POOL_SPREAD", 512)
-        monkeypatch.setattr(sampled, "SAMPLE", 100)
+    shape = SampledShape(pool_candidates=64, pool_spread=512, sample=100) if small_pool \
+        else SampledShape()
     log = FeedbackLog.parse(LOGIK, ["11223:1,1"])
     chooser = Chooser(LOGIK, strategy, guesses)
     cands = native.consistent_indices(log)
-    found = choose_sampled(chooser, cands, Deadline(None))
+    found = choose_sampled(chooser, cands, Deadline(None), shape=shape)
     assert found.complete and found.scored == found.total
     assert found.total == (cands.size if guesses == "candidates" else chooser.space.size)
     assert found.index == chooser.choose(cands)
-    assert 0 < found.sample <= sampled.SAMPLE and 0 < found.ranked <= found.total
+    assert 0 < found.sample <= shape.sample and 0 < found.ranked <= found.total
 
 
 def test_sampled_choice_with_no_time_scores_nothing():
@@ -66,35 +67,35 @@ def test_sampled_choice_cut_part_way_keeps_the_best_it_scored():
         np.bincount(chooser.responses(int(cands[0]), cands)))
 
 
-def test_service_sampled_path_matches_the_symmetry_path(monkeypatch):
+def test_service_sampled_path_matches_the_symmetry_path():
     log = FeedbackLog.parse(LOGIK, ["11223:1,1"])
     usual = PositionService(LOGIK).advise(log, strategy="minimax")
-    monkeypatch.setattr(sampled, "SAMPLED_CODES", 1000)     # Logik counts as large now
-    ranked = PositionService(LOGIK).advise(log, strategy="minimax", deadline=Deadline(None))
+    large = AdviceOptions(sampled=SampledShape(codes=1000))     # Logik counts as large now
+    ranked = PositionService(LOGIK, options=large).advise(log, strategy="minimax",
+                                                          deadline=Deadline(None))
     assert ranked.guess == usual.guess
     assert ranked.provenance.complete and ranked.provenance.source == "heuristic"
     assert "ranked on a sample" in ranked.note
 
 
-def test_listing_cut_by_its_deadline_answers_a_consistent_code(monkeypatch):
-    monkeypatch.setattr(native, "FILTER_CHUNK", 4096)
+def test_listing_cut_by_its_deadline_answers_a_consistent_code():
     log = FeedbackLog.parse(LOGIK, ["11223:1,1"])
-    found, listed = native.consistent_within(log, Deadline.from_limit(0))
+    found, listed = native.consistent_within(log, Deadline.from_limit(0), chunk=4096)
     assert not listed and found.size and found.max() < 4096      # the first chunk only
     assert np.array_equal(found, native.consistent_indices(log)[:found.size])
-    advice = PositionService(LOGIK).advise(log, deadline=Deadline.from_limit(0))
+    advice = PositionService(LOGIK, options=CHUNKED).advise(log, deadline=Deadline.from_limit(0))
     prov = advice.provenance
     assert (prov.source, prov.complete, prov.stopped) == ("consistent", False, "time")
     assert not advice.remaining.exact
     assert consistent_with(log, log.space.parse(advice.guess))
 
 
-def test_ctrl_c_during_the_listing_is_reported_as_interrupted(monkeypatch):
-    monkeypatch.setattr(native, "FILTER_CHUNK", 4096)
+def test_ctrl_c_during_the_listing_is_reported_as_interrupted():
     log = FeedbackLog.parse(LOGIK, ["11223:1,1"])
     request_stop()
     try:
-        advice = PositionService(LOGIK).advise(log, deadline=Deadline.from_limit(30))
+        advice = PositionService(LOGIK, options=CHUNKED).advise(log,
+                                                                deadline=Deadline.from_limit(30))
     finally:
         clear_stop()
     assert advice.provenance.stopped == "interrupted" and not advice.provenance.complete
@@ -119,18 +120,17 @@ def test_openings_too_large_to_compare_get_their_own_partition():
     assert part.best is None and not part.best_complete       # the other patterns: too long
 
 
-def test_service_scores_one_guess_per_symmetry_class_when_they_fit(monkeypatch):
-    from cbsolve.game import symmetry
-
+def test_service_scores_one_guess_per_symmetry_class_when_they_fit():
     log = FeedbackLog.parse(LOGIK, ["12345:1,1"])
     usual = PositionService(LOGIK).advise(log, strategy="minimax")
-    monkeypatch.setattr(sampled, "SAMPLED_CODES", 1000)
-    monkeypatch.setattr(symmetry, "NATIVE_ORBITS_FROM", 1000)   # the union-find on Logik
-    advice = PositionService(LOGIK).advise(log, strategy="minimax", deadline=Deadline(None))
+    # Logik as a large game whose classes come from the union-find
+    large = AdviceOptions(sampled=SampledShape(codes=1000), native_orbits_from=1000)
+    advice = PositionService(LOGIK, options=large).advise(log, strategy="minimax",
+                                                          deadline=Deadline(None))
     assert advice.guess == usual.guess and advice.provenance.complete
     assert "one guess per symmetry class" in advice.note
     # with a budget smaller than their cost the classes are not tried
-    monkeypatch.setattr(service.time_policy, "ADVICE_CLASSES_SECONDS_PER_CODE", 1.0)
-    cut = PositionService(LOGIK).advise(log, strategy="minimax",
+    costly = replace(large, classes_seconds_per_code=1.0)
+    cut = PositionService(LOGIK, options=costly).advise(log, strategy="minimax",
                                         deadline=Deadline.from_limit(30))
     assert "symmetry classes would take" in cut.note

@@ -10,6 +10,7 @@ import pytest
 from testkit import run_game
 
 from cbsolve.advisor import PositionService
+from cbsolve.advisor.options import AdviceOptions
 from cbsolve.advisor import review as review_module
 from cbsolve.runtime.deadline import Deadline, Turns
 from cbsolve.game.feedback import FeedbackLog
@@ -204,7 +205,7 @@ def test_beyond_the_estimate_the_review_is_the_proved_bounds_and_regret_says_so(
 
 
 def test_a_small_position_is_solved_without_the_certified_tree(monkeypatch):
-    """Below TREE_FROM candidates the review solves the position's optimum itself: loading
+    """Below review_tree_from candidates the review solves the position's optimum itself: loading
     the two Bulls & Cows 4/10 trees (seconds) would cost more than the solve."""
     bc = Variant.preset("bulls-cows")
     log = FeedbackLog.parse(bc, ["5106:1,1", "7086:1,1", "9180:0,0"])     # 6 candidates
@@ -212,7 +213,7 @@ def test_a_small_position_is_solved_without_the_certified_tree(monkeypatch):
     monkeypatch.setattr(review_module, "tree_optimum", lambda *a: asked.append(a))
     for objective in ("worst", "expected"):
         r = PositionService(bc).review(log, "2576", objective, Deadline(None))
-        assert r.exact and r.candidates == 6 <= review_module.TREE_FROM
+        assert r.exact and r.candidates == 6 <= AdviceOptions().review_tree_from
     assert asked == []
 
 

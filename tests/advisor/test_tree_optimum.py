@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from cbsolve.advisor import PositionService
+from cbsolve.advisor.options import AdviceOptions
 from cbsolve.advisor.tree_optimum import renaming
 from cbsolve.runtime.deadline import Deadline
 from cbsolve.game.feedback import FeedbackLog
 from cbsolve.game.variant import Variant
 
 BC = Variant.preset("bulls-cows")
+TREE_ALWAYS = AdviceOptions(review_tree_from=0)     # the tree asked at any size
 
 
 def test_renaming_is_a_bijection_taking_the_guess_to_the_root():
@@ -25,10 +27,10 @@ def test_renaming_is_a_bijection_taking_the_guess_to_the_root():
 def test_the_trees_optimum_is_the_exact_solves(monkeypatch, objective):
     log = FeedbackLog.parse(BC, ["5831:2,0"])         # 180 candidates: solved exactly too
     guesses = ["5302", "0123", "4791", "5837"]
-    # the review asks the tree from TREE_FROM candidates up, after the shipped table: neither
-    monkeypatch.setattr("cbsolve.advisor.review.TREE_FROM", 0)
+    # the review asks the tree above review_tree_from candidates, after the shipped table: neither
     monkeypatch.setattr("cbsolve.advisor.review_memo.load_table", lambda variant: {})
-    with_tree = [PositionService(BC).review(log, g, objective, Deadline(None)) for g in guesses]
+    with_tree = [PositionService(BC, options=TREE_ALWAYS).review(log, g, objective, Deadline(None))
+                 for g in guesses]
     assert all("certified tree" in r.method for r in with_tree)
     monkeypatch.setattr("cbsolve.advisor.review.tree_optimum", lambda *a: None)
     solved = [PositionService(BC).review(log, g, objective, Deadline(None)) for g in guesses]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.constructive import count_locate_worst
+from cbsolve.bounds.strategies import StrategyOrder
 from cbsolve.bounds.constructive_expected import count_locate_total
 from cbsolve.bounds.partition import (
     distinct_class_size,
@@ -278,7 +279,6 @@ def _plan_seen(monkeypatch, unfinished=()):
     """compute_bounds on a small game with the large-game plan; the evaluations asked for (the
     strategies named in ``unfinished`` do not finish)."""
     from cbsolve import strategy
-    from cbsolve.bounds import strategies
 
     seen, evaluate = [], strategy.evaluate
 
@@ -289,9 +289,8 @@ def _plan_seen(monkeypatch, unfinished=()):
         return evaluate(variant, name, guesses=guesses, **kwargs)
 
     monkeypatch.setattr(strategy, "evaluate", recorded)
-    monkeypatch.setattr(strategies, "FIRST_FIRST", 0)
-    monkeypatch.setattr(strategies, "CANDIDATES_FIRST", 0)
-    b = compute_bounds(Variant(3, "0123456", repeats=False), search=False, deep=False)
+    b = compute_bounds(Variant(3, "0123456", repeats=False), search=False, deep=False,
+                       order=StrategyOrder(first_first=0, candidates_first=0))
     return seen, b
 
 
@@ -308,16 +307,14 @@ def test_first_follows_an_unfinished_minimax_over_candidates_and_ends_the_plan(m
     assert "not tried: minimax, expected, entropy, parts" in " ".join(b.notes)
 
 
-def test_minimax_over_candidates_gives_its_own_exact_evaluation(monkeypatch):
+def test_minimax_over_candidates_gives_its_own_exact_evaluation():
     # forced on a small game where it has the best total of the three (852 against 870 and
     # 874 over all codes and for first): the bound is its evaluation, labelled as such
-    from cbsolve.bounds import strategies
     from cbsolve.strategy import evaluate
 
     v = Variant(3, "0123456", repeats=False)
-    monkeypatch.setattr(strategies, "FIRST_FIRST", 0)
-    monkeypatch.setattr(strategies, "CANDIDATES_FIRST", 0)
-    b = compute_bounds(v, search=False, strategy_names=("minimax", "first"), deep=False)
+    b = compute_bounds(v, search=False, strategy_names=("minimax", "first"), deep=False,
+                       order=StrategyOrder(first_first=0, candidates_first=0))
     ev = evaluate(v, "minimax", guesses="candidates", keep_tree=False)
     others = [evaluate(v, name, keep_tree=False) for name in ("minimax", "first")]
     assert ev.total < min(o.total for o in others)

@@ -110,16 +110,13 @@ def test_ctrl_c_in_the_heuristic_leaves_the_report_to_the_search(monkeypatch):
 
 
 @pytest.mark.parametrize("objective", ["worst", "expected"])
-def test_where_the_heuristic_does_not_fit_first_gives_the_upper_end(objective, monkeypatch):
+def test_where_the_heuristic_does_not_fit_first_gives_the_upper_end(objective):
     # Bulls & Cows 6/10 under `optimal --time-limit 50`: minimax (15 s estimated) did not fit
     # its share and the upper end stayed "?", while `bounds` proved 13 with `first` (3 s)
-    from cbsolve.runtime import time_policy
     from cbsolve.strategy import evaluate
 
-    monkeypatch.setattr(time_policy, "HEURISTIC_SECONDS_PER_SECRET", 1e6)
-    monkeypatch.setattr(time_policy, "HEURISTIC_CANDIDATES_SECONDS_PER_SECRET", 1e6)
-    known = Known(None, None)
-    heuristic_upper(known, FOUR, objective, Deadline(600.0))
+    known = Known(None, None)     # the heuristic estimated at a million seconds a secret
+    heuristic_upper(known, FOUR, objective, Deadline(600.0), per_secret=(1e6, 1e6))
     first = evaluate(FOUR, "first")
     assert known.strategy == {"name": "first", "guesses": first.guesses, "first": first.first}
     assert known.upper == (first.worst if objective == "worst" else first.total)

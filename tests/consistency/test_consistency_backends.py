@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from cbsolve.game.codes import CodeSpace
 from cbsolve.consistency import Query, consistent, get_backend
-from cbsolve.consistency.backends import CpSatBackend, SatBackend
+from cbsolve.consistency.backends import CpSatBackend, Engines, SatBackend
+from cbsolve.consistency.engine_options import SatOptions
 from cbsolve.runtime.deadline import Deadline
 from cbsolve.game.feedback import FeedbackLog
 from cbsolve.game.rule import score
@@ -207,18 +208,16 @@ def test_count_beyond_the_cap_uses_ganak():
 
 
 @pytest.mark.parametrize("entries", [["0123:0,1"], ["0123:4,0", "4567:1,0"]])
-def test_an_enumeration_out_of_its_share_leaves_the_count_to_ganak(monkeypatch, entries):
+def test_an_enumeration_out_of_its_share_leaves_the_count_to_ganak(entries):
     """Enumeration given no time finds nothing: the model counter, given the rest, still
     counts (the count's whole budget used, no time limit reported), and proves an
     inconsistent log inconsistent. It was skipped when enumeration had found nothing."""
     import pyganak  # noqa: F401  (a declared dependency)
 
-    from cbsolve.runtime import time_policy
-
-    monkeypatch.setattr(time_policy, "ENUMERATE_SHARE", 0.0)
     log = FeedbackLog.parse(Variant.preset("bulls-cows"), entries)
     n = get_backend("native").solve(log, Query(count=True)).count
-    r = SatBackend().solve(log, Query(count=True, limit=0), deadline=Deadline.from_limit(60))
+    r = SatBackend(SatOptions(enumerate_share=0.0)).solve(log, Query(count=True, limit=0),
+                                                          deadline=Deadline.from_limit(60))
     assert (r.count, r.exact, r.time_limit_hit) == (n, True, False)
     assert r.status == (Status.OPTIMAL if n else Status.INFEASIBLE)
     assert not any("consistency is unknown" in note for note in r.notes), r.notes
@@ -245,27 +244,22 @@ def test_approximate_count_is_labelled():
     assert n / 4 <= a["count"] <= 4 * n
 
 
-def _probes(monkeypatch, seconds: float) -> None:
-    """``auto``'s probes all get ``seconds`` (time_policy): the decision is then the search's
-    answer within a given budget, not the speed of the machine the test runs on."""
-    from cbsolve.runtime import time_policy
-
-    for name in ("PROBE_SECONDS", "FIND_PROBE_SECONDS", "FIND_PROBE_SMALL_SECONDS"):
-        monkeypatch.setattr(time_policy, name, seconds)
+#: ``auto``'s probes all get the same seconds: the decision is then the search's answer within
+#: a given budget, not the speed of the machine the test runs on.
+GENEROUS, SPENT = Engines(probe_seconds=30.0), Engines(probe_seconds=0.0)
 
 
-def test_auto_uses_native_when_enumerable_and_a_solver_otherwise(monkeypatch):
+def test_auto_uses_native_when_enumerable_and_a_solver_otherwise():
     """Where the search answers, a generous probe (30 s; it answers in milliseconds) sends the
     query to it; where it cannot, a spent probe (0 s) sends it to a solver: both decided under
     a given budget (the probes' times were 0.03-0.25 s, which a loaded machine can miss)."""
-    _probes(monkeypatch, 30.0)
     small = FeedbackLog.parse(Variant.preset("bulls-cows"), ["0123:1,1"])
-    r = consistent(small, Query(), "auto")
+    r = consistent(small, Query(), "auto", engines=GENEROUS)
     assert r.backend == "native" and r.auto["backend"] == "native"
     assert "auto" in r.to_json() and r.to_json()["auto"]["solve_seconds"] >= 0
     big = FeedbackLog.parse(Variant(30, string.ascii_uppercase, True),
                             ["ABCDEFGHIJKLMNOPQRSTUVWXYZABCD:3,5"])
-    r = consistent(big, Query(limit=1), "auto")
+    r = consistent(big, Query(limit=1), "auto", engines=GENEROUS)
     # find-one: a short probe of the depth-first search answers a one-clue log at once...
     assert r.backend == "native" and r.auto["native_estimate_seconds"] > 1
     rescore(big, r.secrets)
@@ -278,12 +272,10 @@ def test_auto_uses_native_when_enumerable_and_a_solver_otherwise(monkeypatch):
     hard = FeedbackLog.parse(v40, ["{}:{},{}".format(g, *score(v40, space40.parse(secret),
                                                                  space40.parse(g)))
                                    for g in guesses])
-    _probes(monkeypatch, 0.0)
-    r = consistent(hard, Query(limit=1), "auto", deadline=Deadline.from_limit(30))
+    r = consistent(hard, Query(limit=1), "auto", engines=SPENT, deadline=Deadline.from_limit(30))
     assert r.backend == "cpsat" and "depth-first search listed only" in r.auto["reason"]
     rescore(hard, r.secrets)
-    _probes(monkeypatch, 30.0)
-    r = consistent(big, Query(limit=5), "auto")
+    r = consistent(big, Query(limit=5), "auto", engines=GENEROUS)
     # lists: the native depth-first search when its probe answers (one clue: at once)
     assert r.backend == "native" and "depth-first" in r.auto["reason"]
     rescore(big, r.secrets)

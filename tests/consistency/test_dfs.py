@@ -9,9 +9,8 @@ from hypothesis import strategies as st
 from testkit import variant_and_log
 
 from cbsolve import CodeSpace, Variant
-from cbsolve.runtime import time_policy
 from cbsolve.consistency import Query, auto_choice, consistent, dfs, dfs_answer, plan
-from cbsolve.consistency.backends import NativeBackend
+from cbsolve.consistency.backends import Engines, NativeBackend
 from cbsolve.consistency.native import consistent_indices
 from cbsolve.runtime.deadline import Deadline
 from cbsolve.game.feedback import FeedbackLog, random_log
@@ -291,35 +290,32 @@ def test_exact_count_log_uses_the_search_first():
     assert n == len(consistent(log, Query(limit=None), backend="native").secrets)
 
 
-def _probes(monkeypatch, seconds: float) -> None:
-    """``auto``'s probes all get ``seconds``: a decision under a given budget."""
-    for name in ("PROBE_SECONDS", "FIND_PROBE_SECONDS", "FIND_PROBE_SMALL_SECONDS"):
-        monkeypatch.setattr(time_policy, name, seconds)
+#: ``auto``'s probes all get the same seconds: a decision under a given budget.
+GENEROUS, SPENT = Engines(probe_seconds=30.0), Engines(probe_seconds=0.0)
 
 
-def test_auto_probes_the_search_and_falls_back_to_a_solver(monkeypatch):
+def test_auto_probes_the_search_and_falls_back_to_a_solver():
     """auto: a count of a large set goes to the search; a list the search cannot produce in
     its probe (N=20 of 26 with 10 clues: no secret in 10 s, measured) goes to CP-SAT when
     bounded, to PySAT when it asks for everything. Decided under given probe budgets: a
     generous one where the search answers (the count: ~0.3 s, beside a 0.25 s probe, which a
     loaded machine decided either way), a spent one where it does not."""
-    _probes(monkeypatch, 30.0)
     log, _ = big_log(2, 1, Variant(9, string.digits, True))   # 5.1M secrets, counted in ~0.3 s
-    r = consistent(log, Query(count=True, limit=3), backend="auto")
+    r = consistent(log, Query(count=True, limit=3), backend="auto", engines=GENEROUS)
     assert r.backend == "native" and r.exact and "depth-first" in r.auto["reason"]
     assert r.count == dfs.count(log).count
-    _probes(monkeypatch, 0.0)
     hard, secret = big_log(10, 0, Variant(20, string.ascii_uppercase, True))
-    r = consistent(hard, Query(limit=3), backend="auto", deadline=Deadline.from_limit(20))
+    r = consistent(hard, Query(limit=3), backend="auto", engines=SPENT,
+                   deadline=Deadline.from_limit(20))
     assert r.backend == "cpsat" and "depth-first search listed only" in r.auto["reason"]
     rescore(hard, [hard.space.parse(s) for s in r.secrets])
-    assert auto_choice(hard, Query(limit=None), deadline=Deadline.from_limit(20))["backend"] == "sat"
+    assert auto_choice(hard, Query(limit=None), deadline=Deadline.from_limit(20),
+                       probe_seconds=0.0)["backend"] == "sat"
 
 
-def test_listing_everything_is_capped_honestly(monkeypatch):
+def test_listing_everything_is_capped_honestly():
     log, _ = big_log(4, 1)
-    monkeypatch.setattr(dfs_answer, "LIST_CAP", 10)
-    r = NativeBackend("dfs").solve(log, Query(limit=None))
+    r = NativeBackend("dfs", list_cap=10).solve(log, Query(limit=None))
     assert len(r.secrets) == 10 and not r.exact and r.truncated and r.count >= 10
     assert r.status == Status.FEASIBLE and any("stopped at 10" in n for n in r.notes)
     rescore(log, [log.space.parse(s) for s in r.secrets])
@@ -424,21 +420,20 @@ def test_lies_list_count_ranks_and_resume_like_the_filter(log, lies, vec_cap, da
     assert np.array_equal(rest.codes, want[keep] if want.shape[0] else want)
 
 
-def test_max_lies_beyond_the_filter_uses_the_search(monkeypatch):
+def test_max_lies_beyond_the_filter_uses_the_search():
     """Mastermind with 16 pegs (2.8e12 codes) and a wrong reply: ``auto`` answers --max-lies 1
     by the depth-first search; the secret is among the answers, every answer contradicts at
     most one reply, and the SAT backend counts the same set. The probe's budget is generous
     (the decision is the search's answer, not this machine's speed)."""
     from cbsolve.consistency.lies import consistent_with_lies
 
-    _probes(monkeypatch, 30.0)
-
     v = Variant(16, "123456", True)
     true_log, secret = random_log(v, 16, 5)
     log = FeedbackLog(v)
     for i, e in enumerate(true_log):
         log.add(e.text, e.bulls + (i == 3) * (1 if e.bulls + e.cows < 16 else -1), e.cows)
-    r = consistent_with_lies(log, 1, Query(limit=None), deadline=Deadline.from_limit(60))
+    r = consistent_with_lies(log, 1, Query(limit=None), deadline=Deadline.from_limit(60),
+                             engines=GENEROUS)
     assert r.auto["backend"] == "native" and r.exact
     assert log.space.format(secret) in r.secrets
     for s in r.secrets:
@@ -449,16 +444,14 @@ def test_max_lies_beyond_the_filter_uses_the_search(monkeypatch):
     assert sat.exact and sat.count == r.count
 
 
-def test_auto_keeps_a_listing_the_probe_left_going_and_resumes_it(monkeypatch):
+def test_auto_keeps_a_listing_the_probe_left_going_and_resumes_it():
     """A probe that lists fast but cannot finish (Mastermind 16x6, 8 guesses: ~7,000 secrets in
     ~0.5 s) hands its partial listing to the search, which resumes from the probe's cursor:
     the whole set, in order, no code twice."""
     log = mastermind_16x6_log()
     want = dfs.run(log, dfs.LIST, suffix=0).codes
-    monkeypatch.setattr(time_policy, "PROBE_SECONDS", 0.02)
-    monkeypatch.setattr(dfs, "PROBE_LIST_GOING", 1)
-    dfs.KEPT.clear()
-    r = consistent(log, Query(limit=None))
+    dfs.KEPT.clear()     # a probe of 0.02 s that goes on from one secret a second
+    r = consistent(log, Query(limit=None), engines=Engines(probe_seconds=0.02, probe_list_going=1))
     assert r.auto["backend"] == "native" and "goes on" in r.auto["reason"]
     assert r.exact and r.count == want.shape[0]
     assert r.secrets == log.space.format_many(want)
@@ -491,7 +484,7 @@ def test_one_searcher_shared_by_threads_gives_every_thread_the_whole_set():
     assert dfs.searcher(log).table_builds == 1
 
 
-def test_timed_listing_keeps_time_to_check_and_format_what_it_found(monkeypatch):
+def test_timed_listing_keeps_time_to_check_and_format_what_it_found():
     """`consistent --all --time-limit 5` on N=40 used to run 19 s: the search listed for 5 s,
     then re-checking and formatting its millions of codes took the rest. A timed listing now
     keeps POST_SECONDS_PER_SYMBOL per symbol listed: with that cost made huge it stops after
@@ -499,8 +492,8 @@ def test_timed_listing_keeps_time_to_check_and_format_what_it_found(monkeypatch)
     log, _ = random_log(Variant(9, string.digits, False), 2, 0)
     whole = dfs.list_codes(log, None).codes
     assert whole.shape[0] > dfs.TIMED_CHUNK                 # needs more than one chunk
-    monkeypatch.setattr(dfs, "POST_SECONDS_PER_SYMBOL", 1.0)
-    first = dfs.list_in_time(log, whole.shape[0] + 1, Deadline.from_limit(60.0))
+    first = dfs.list_in_time(log, whole.shape[0] + 1, Deadline.from_limit(60.0),
+                             post_per_symbol=1.0)
     assert first.status == "time" and first.codes.shape[0] == dfs.TIMED_CHUNK
     rest = dfs.list_in_time(log, whole.shape[0] + 1, None, part=first)
     assert rest.complete and np.array_equal(rest.codes, whole)

@@ -305,22 +305,23 @@ def bulls_overflow_log(seed: int = 0) -> tuple[FeedbackLog, list[int]]:
     return FeedbackLog.parse(v, tokens), [21, 22, 23]
 
 
-def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict(monkeypatch):
+def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict():
     """PySAT and the depth-first search cannot prove this log inconsistent (`unknown` after
     10 s, scripts/stress/audit_inconsistent.py); CP-SAT proves it in 0.2 s. The conflict comes from
     CP-SAT's deletion tests, whose unknown answers (a hard find-one on 22 clues) wait for a
     later pass on a smaller set; checked here: inconsistent, and each entry needed."""
-    from cbsolve.runtime import time_policy
     from cbsolve.consistency import auto_choice
+    from cbsolve.consistency.backends import Engines
     from cbsolve.consistency.solve import _proved_none_first
 
-    monkeypatch.setattr(time_policy, "CHECK_SECONDS", 30.0)   # the mechanism, not its budget
     log, doctored = bulls_overflow_log()
     count = Query(count=True)
     # which said `unknown` here
     assert auto_choice(log, count, deadline=Deadline.from_limit(30))["backend"] == "sat"
     # so auto asks CP-SAT first
-    assert _proved_none_first(log, count, Deadline.from_limit(30)).status == Status.INFEASIBLE
+    checked = Engines(check_seconds=30.0)     # the mechanism, not its budget
+    assert _proved_none_first(log, count, Deadline.from_limit(30),
+                              checked).status == Status.INFEASIBLE
     conflict, minimal = conflict_search(log, "cpsat", deadline=Deadline.from_limit(60))
     assert minimal and set(conflict) & set(doctored)
     from cbsolve.consistency import get_backend

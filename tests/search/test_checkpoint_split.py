@@ -124,11 +124,10 @@ def test_a_stopped_expansion_resumes_from_its_solved_classes(tmp_path, monkeypat
                                                               uninterrupted, split_min,
                                                               record_seconds):
     """A second guess's classes are recorded as they are solved (with their subtrees when
-    their solve took RECORD_SECONDS, else their values alone): a stop in the middle of its
+    their solve took the checkpoint's record_seconds, else their values alone): a stop in the middle of its
     expansion keeps them, and the resumed run solves none of them again (a class recorded by
     its value alone has its subtree read from the table if its guess becomes the best)."""
     d = tmp_path / "ck"
-    monkeypatch.setattr(split, "RECORD_SECONDS", record_seconds)   # this game's are quick
     record, seen = SplitJournal.class_solved, []
 
     def stop_after_some(self, g, sub, value, depth, history, subtree=True):
@@ -138,8 +137,10 @@ def test_a_stopped_expansion_resumes_from_its_solved_classes(tmp_path, monkeypat
             self.steps.search.solver.request_stop("stopped")
 
     monkeypatch.setattr(SplitJournal, "class_solved", stop_after_some)
+    # this game's classes are quick: 0.0 records every subtree, 3600.0 none
     first = solve_expected(BC48, workers=2, split_min=split_min,
-                           checkpoint=cp.Checkpoint(d, _ident(), every=3600))
+                           checkpoint=cp.Checkpoint(d, _ident(), every=3600,
+                                                    record_seconds=record_seconds))
     assert first.proved is False
     kept = _class_keys(_split_records(d))
     assert kept, "the stop came after classes were solved: some are recorded"
@@ -152,7 +153,8 @@ def test_a_stopped_expansion_resumes_from_its_solved_classes(tmp_path, monkeypat
 
     monkeypatch.setattr(SplitJournal, "class_solved", spy)
     again = solve_expected(BC48, workers=2, split_min=split_min,
-                           checkpoint=cp.Checkpoint(d, _ident(), every=3600))
+                           checkpoint=cp.Checkpoint(d, _ident(), every=3600,
+                                                    record_seconds=record_seconds))
     assert not kept & set(again_solved)
     assert again.proved and again.total == uninterrupted
     report = verify(again.tree)

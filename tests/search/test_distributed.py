@@ -58,7 +58,7 @@ def test_the_split_with_and_without_its_third_level(client, third):
     many = driver.run()
     assert driver.splits > 0 and (many.total, many.worst) == (one.total, one.worst)
     assert verify(many.tree).valid
-    assert 0 < driver.task_seconds <= driver.process_seconds
+    assert 0 < driver.dispatch.task_seconds <= driver.dispatch.process_seconds
 
 
 def test_candidates_only_and_from_a_position(client):

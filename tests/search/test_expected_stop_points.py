@@ -191,5 +191,5 @@ def test_a_deadline_passed_while_the_driver_refines_guesses_stops_it():
     search.solver = Counting(search.solver)
     search.set_deadline(Deadline.from_limit(0))       # already passed
     members = np.arange(search.n, dtype=np.int32)
-    assert search._solve_split(members, search.depth, (10**9, 99), 0, []) is None
+    assert search.firsts.split.solve(members, search.depth, (10**9, 99), 0, []) is None
     assert counted["lower_bound"] == 0 and search.solver.stop_reason() == "time"

@@ -79,9 +79,9 @@ def test_a_table_cut_part_way_ranks_the_guesses_scored_so_far(monkeypatch):
         def expired(self):
             return len(blocks) >= 2
 
-    monkeypatch.setattr(module, "BLOCK_PAIRS", 6 * whole.candidates)   # six guesses a block
     monkeypatch.setattr(scoring, "partition_counts", counted)
-    cut = module.partition_table(log, deadline=AfterTwoBlocks())
+    cut = module.partition_table(log, deadline=AfterTwoBlocks(),
+                                 block_pairs=6 * whole.candidates)     # six guesses a block
     assert (cut.scored, cut.total, cut.complete) == (12, whole.total, False)
     rows = cut.ranked()
     by_guess = {row["guess"]: row for row in whole.ranked()}
@@ -91,15 +91,14 @@ def test_a_table_cut_part_way_ranks_the_guesses_scored_so_far(monkeypatch):
     assert cut.ranked(top=3) == rows[:3]
 
 
-def test_rows_formatted_under_an_expired_deadline_are_the_best_first_block(monkeypatch):
+def test_rows_formatted_under_an_expired_deadline_are_the_best_first_block():
     """A complete table's rows are formatted in blocks that watch the deadline: cut after the
     first block, they are the ranking's first rows, as the whole ranking has them."""
     import cbsolve.strategy.partition as module
 
     table = module.partition_table(FeedbackLog.parse(Variant.preset("mastermind"), ["1122:1,0"]))
-    monkeypatch.setattr(module, "RANKED_BLOCK", 5)
-    every = table.ranked()
-    cut = table.ranked(deadline=Deadline(0.0))
+    every = table.ranked(block=5)
+    cut = table.ranked(deadline=Deadline(0.0), block=5)
     assert len(every) == table.scored > 5 and cut == every[:5]
 
 

@@ -20,6 +20,8 @@ one that was the best, and ``refuted`` lower bounds). A task's tree is its own r
 table is needed to rebuild it.
 """
 from __future__ import annotations
+from .expected import settled_first_guess
+from .worst import _tree_in
 
 
 def _pair(value) -> tuple[int, int]:
@@ -50,8 +52,6 @@ class DaskWorstSteps(_Steps):
     depth in progress, the winner."""
 
     def greedy(self, compute):
-        from .worst import _tree_in
-
         raw = super().greedy(compute)
         return None if raw is None else _tree_in(raw)
 
@@ -97,8 +97,6 @@ class DaskExpectedSteps(_Steps):
     # --- first guesses -----------------------------------------------------------------------
     def done(self, rank: int, g: int):
         """(value or None, bound, incumbent) of first guess ``g`` at ``rank`` if settled."""
-        from .expected import settled_first_guess
-
         return settled_first_guess(self.state, rank, g)
 
     def incumbent_classes(self, g: int, classes) -> None:

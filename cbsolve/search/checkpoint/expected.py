@@ -213,6 +213,12 @@ class SplitJournal:
     def __init__(self, steps: ExpectedSteps, g1: int, reply: str, path: tuple = ()) -> None:
         self.steps, self.g1, self.reply, self.path = steps, g1, reply, path
 
+    @property
+    def record_seconds(self) -> float:
+        """A class solved in at least this long is recorded with its subtree
+        (:data:`cbsolve.search.checkpoint.store.RECORD_SECONDS`, the checkpoint's)."""
+        return self.steps.cp.record_seconds
+
     def _record(self) -> dict | None:
         cur = self.steps.state.get("current")
         if cur is None or cur["guess"] != self.g1:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 
+from ...extras import require
 from ...runtime.deadline import POLL_SECONDS, Deadline, stop_requested, stopped_by
 from ...errors import Expired
 from ...runtime.workers import connect, default_workers
@@ -80,7 +81,6 @@ class cluster_client:
         if self.scheduler != "local":
             self.client = connect(self.scheduler, self.deadline)
             return self.client
-        from ...extras import require
 
         distributed = require("distributed", "a Dask cluster (--workers / --scheduler)")
         import dask

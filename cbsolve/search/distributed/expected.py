@@ -31,19 +31,25 @@ Workers keep one search (reply matrix and transposition table) per process acros
 """
 from __future__ import annotations
 
+import heapq
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from ...runtime import time_policy
-from ...runtime.deadline import UNLIMITED, Deadline, stopped_by
-from ...runtime.status import Status, StopReason
+from ...game.codes import CodeSpace
 from ...game.variant import Variant
-from ..expected.kernel import INF_T, INF_W, _NoGreedyTree
+from ...runtime import time_policy
+from ...runtime.deadline import UNLIMITED, Deadline
+from ...runtime.status import Status
+from ..expected.kernel import INF_T, INF_W
+from ..position import expected_search
 from ..result import SearchResult
-from .cluster import _Stopped, cluster_client, wait_any
-from .expected_tasks import solve_class, solve_guess
+from .cluster import _Stopped, cluster_client
+from .expected_dispatch import TaskDispatch
+from .expected_outcome import ExpectedOutcome
+from .expected_sets import SetBounds, _Class
+from .expected_tasks import solve_class, solve_guess  # noqa: F401  (their home was here)
 
 
 @dataclass(frozen=True)
@@ -59,35 +65,24 @@ class Split:
     #: reply classes as tasks (a third level), the others by one task a guess.
     third: bool = True
 
-@dataclass
-class _Class:
-    reply: int
-    members: np.ndarray
-    lower: tuple[int, int]
-    exact: bool = False
-    tree: dict | None = None
-    histogram: dict[int, int] = field(default_factory=dict)
-
-
 class DistributedExpected:
-    """The driver: first (and second) guesses here, classes on the cluster's workers."""
+    """The driver: first (and second) guesses here, classes on the cluster's workers; what is
+    sent to the cluster and counted is its :class:`~.expected_dispatch.TaskDispatch`
+    (``dispatch``: its ``tasks``, ``nodes``, the workers' CPU), what it reports its :class:`~.expected_outcome.ExpectedOutcome`."""
 
     def __init__(self, client, variant: Variant, max_depth: int | None, guesses: str,
                  split: Split = Split(), deadline: Deadline | None = None, trace=None):
-        self.client = client
         self.variant = variant
         self.max_depth = max_depth
         self.guesses = guesses
-        self.deadline = deadline or UNLIMITED
+        self.dispatch = TaskDispatch(client, variant, max_depth, guesses, deadline or UNLIMITED,
+                                trace)
         self._search = None     # ordering and bounds (:attr:`search`)
+        self._outcome: ExpectedOutcome | None = None
+        self.sets: SetBounds | None = None   # made with the search: a set's order, bounds
         self._replies = "auto"
         self.split = split
-        self.slots = max(1, sum(client.nthreads().values()))
-        self.tasks = 0
-        self.nodes = 0
-        self.task_seconds = 0.0   # CPU seconds of the tasks on the workers (their threads)
-        self.worker_seconds: dict[str, float] = {}   # the same per worker
-        self.process_seconds = 0.0  # the worker processes' CPU meanwhile (their own threads too)
+        self.slots = self.dispatch.slots
         self.root_level = 0     # guesses played before the searched set (a position's entries)
         self.splits = 0         # classes solved by the second-guess split
         self.root_greedy = False   # the searched set's greedy value, once computed (None: none)
@@ -102,36 +97,15 @@ class DistributedExpected:
         bounds the one small set, and its reply matrix (0.31 s of CPU on `numbers`) would be
         the run's longest serial step before the first task."""
         if self._search is None:
-            from ..position import expected_search
-
             self._search = expected_search(self.variant, self.max_depth, self.guesses,
                                            replies=self._replies, deadline=self.deadline)
+            self._outcome = ExpectedOutcome(self._search, self.max_depth, self.guesses)
+            self.sets = SetBounds(self._search, self.max_depth)
         return self._search
 
-    # --- the driver's view of a set: which guesses, in which order ---------------------------
-    def _order(self, members: np.ndarray, depth: int, history: list[int]):
-        s = self.search
-        order = s.solver.scan(members, depth, s.played_mask(history), None, s.native_history(history))
-        order.sort(key=lambda x: (x[1], x[2], not x[3], x[0]))
-        return order
-
-    def _classes(self, g: int, members: np.ndarray, depth: int) -> list[_Class]:
-        s, win = self.search, self.variant.win_response
-        resp = s.replies(g, members)
-        cd = depth - 1 if self.max_depth else 0
-        out = []
-        for r in np.unique(resp):
-            if r == win:
-                continue
-            sub = members[resp == r]
-            out.append(_Class(int(r), sub, (s.solver.lb_total(max(cd, 0), len(sub)),
-                                            s.solver.lb_worst(len(sub)))))
-        return sorted(out, key=lambda c: -len(c.members))
-
-    def _left(self):
-        if self.deadline.expired():
-            raise _Stopped
-        return self.deadline.left()
+    @property
+    def deadline(self) -> Deadline:
+        return self.dispatch.deadline
 
     # --- a set: min over its guesses ---------------------------------------------------------
     def solve_set(self, members: np.ndarray, depth: int, history: list[int], budget,
@@ -149,7 +123,7 @@ class DistributedExpected:
         if greedy is not None and (greedy[0], greedy[1] + 1) < best:
             best = (greedy[0], greedy[1] + 1)   # strictly above the greedy value: it is found
         found, bounds, steps = None, [], self.steps
-        for rank, (g, lbt, lbw, _cand) in enumerate(self._order(members, depth, history)):
+        for rank, (g, lbt, lbw, _cand) in enumerate(self.sets.order(members, depth, history)):
             if (lbt, lbw) >= best:
                 bounds.append((lbt, lbw))
                 break
@@ -168,7 +142,7 @@ class DistributedExpected:
                 incumbent = found is not None and found[0] == g
                 steps.settle(rank, g, value if incumbent else None, value, incumbent, classes)
         if found is not None and found[1] is None:   # the incumbent replayed: its classes
-            found = (found[0], self._classes(found[0], members, depth))
+            found = (found[0], self.sets.classes(found[0], members, depth))
             steps.incumbent_classes(*found)
         if found is None:
             low = min(bounds) if bounds else (INF_T, INF_W)
@@ -212,7 +186,7 @@ class DistributedExpected:
         cd = depth - 1 if self.max_depth else 0
         if self.trace is not None:
             self.trace.group(f"guess {self.search.space.format(self.search.codes[g])}")
-        classes = self._classes(g, members, depth)
+        classes = self.sets.classes(g, members, depth)
         child_history = history + [g]
 
         def value() -> tuple[int, int]:
@@ -243,8 +217,8 @@ class DistributedExpected:
                         if steps is not None:
                             steps.class_solved(g, c)
                         continue
-                    running[self._submit(c, cd, child_history, budget(c))] = c
-                for c, res in self._finished(running):
+                    running[self.dispatch.submit_class(c.members, cd, child_history, budget(c))] = c
+                for c, res in self.dispatch.finished(running):
                     c.lower = max(c.lower, (res["total"], res["worst"]))
                     if not res["exact"]:
                         return max(value(), best), classes
@@ -266,14 +240,6 @@ class DistributedExpected:
         return (len(history) == self.root_level and len(c.members) >= self.split.min_size
                 and self.slots >= self.split.min_slots)
 
-    def _submit(self, c: _Class, depth: int, history: list[int], budget):
-        spec = {"variant": self.variant.to_dict(), "max_depth": self.max_depth,
-                "guesses": self.guesses, "members": c.members.tolist(), "history": history,
-                "depth": depth, "budget": [int(budget[0]), int(budget[1])],
-                "seconds": self._left()}
-        # larger classes first: priority is the class size
-        return self._send(solve_class, spec, len(c.members))
-
     def _split(self, c: _Class, depth: int, history: list[int], budget, greedy=False,
                third: bool | None = None, refine: bool = True) -> None:
         """Solve a large class by the core's best-first search over its guesses, each guess
@@ -287,8 +253,6 @@ class DistributedExpected:
         the best, its exact value most of the class's work (Bulls & Cows 4/10, class 0,1 of
         0123: 23 s of 43 s as one task), and the other guesses are then sent with that value
         as their budget."""
-        import heapq
-
         s, members = self.search, c.members
         self.splits += 1
         played, hist = s.played_mask(history), s.native_history(history)
@@ -313,7 +277,7 @@ class DistributedExpected:
                         heap.clear()
                         break
                     if not refined:
-                        heapq.heappush(heap, (max(bound, self._refine(g, members, depth,
+                        heapq.heappush(heap, (max(bound, self.sets.refine(g, members, depth,
                                                                       history)),
                                               notcand, g, True))
                         continue
@@ -324,15 +288,15 @@ class DistributedExpected:
                             self.trace.group(f"guesses after {s.space.format(s.codes[g])}")
                         res = {"total": value[0], "worst": value[1], "exact": value < best}
                         if res["exact"]:
-                            res["tree"], res["histogram"] = self._assemble(g, members, classes)
+                            res["tree"], res["histogram"] = self._outcome.assemble(g, members, classes)
                             best, found = value, res
                         else:
                             fail = min(fail, value)
                         if self.steps is not None:
                             self.steps.split_settled(history[-1], c, g, res, res["exact"])
                         continue
-                    running[self._submit_guess(g, members, depth, history, best)] = g
-                for g, res in self._finished(running):
+                    running[self.dispatch.submit_guess(g, members, depth, history, best)] = g
+                for g, res in self.dispatch.finished(running):
                     value = (res["total"], res["worst"])
                     better = res["exact"] and value < best
                     if better:
@@ -351,126 +315,11 @@ class DistributedExpected:
         c.tree = found["tree"]
         c.histogram = {int(k): v for k, v in found["histogram"].items()}
 
-    def _refine(self, g: int, members: np.ndarray, depth: int, history: list[int]):
-        """One-level lower bound of guess ``g`` at a set: |set| + its classes' bounds."""
-        s, win = self.search, self.variant.win_response
-        cd = depth - 1 if self.max_depth else 0
-        resp = s.replies(g, members)
-        child = history + [g]
-        bounds = [s.solver.lower_bound(members[resp == r], cd, s.played_mask(child),
-                                       s.native_history(child))
-                  for r in np.unique(resp) if r != win]
-        return (len(members) + sum(b[0] for b in bounds),
-                1 + max((b[1] for b in bounds), default=0))
-
-    def _submit_guess(self, g: int, members: np.ndarray, depth: int, history: list[int], best):
-        spec = {"variant": self.variant.to_dict(), "max_depth": self.max_depth,
-                "guesses": self.guesses, "members": members.tolist(), "history": history,
-                "guess": int(g), "depth": depth, "budget": [int(best[0]), int(best[1])],
-                "seconds": self._left()}
-        return self._send(solve_guess, spec, len(members))
-
-    def _send(self, task, spec: dict, size: int):
-        """Submit a task under a key made of its inputs (all but the time left) and its
-        number in the run: the scheduler re-runs a lost worker's task as the same computation
-        (the task is pure: a worker's search is a cache), and a task cancelled and sent again
-        gets a fresh key (Dask keeps a cancelled key's state for a while)."""
-        from dask.base import tokenize
-
-        self.tasks += 1
-        inputs = tokenize({k: v for k, v in spec.items() if k != "seconds"})
-        key = f"cbsolve-{task.__name__}-{inputs}-{self.tasks}"
-        if self.trace is not None:
-            self.trace.submitted(key, task.__name__, size)
-        return self.client.submit(task, spec, key=key, priority=size)
-
-    def _finished(self, running: dict) -> list:
-        """(what, result) of the tasks of ``running`` (future -> what) that finish next,
-        removed from it, their work counted; a stopped task stops the search."""
-        if not running:
-            return []
-        done = wait_any(list(running), self.deadline)
-        out = []
-        for fut in done:
-            res = fut.result()
-            if self.trace is not None:
-                self.trace.finished(fut.key, res)
-            self.nodes += res["nodes"]
-            self.task_seconds += res["cpu"]
-            self.process_seconds += res.get("process_cpu", res["cpu"])
-            self.worker_seconds[res["worker"]] = self.worker_seconds.get(res["worker"], 0.0) \
-                + res["cpu"]
-            if res["stopped"]:
-                raise _Stopped
-            out.append((running.pop(fut), res))
-        return out
-
-    def _assemble(self, g: int, members: np.ndarray, classes: list[_Class]):
-        """The tree and histogram (depths from this set) of guess ``g`` and its solved classes."""
-        space, v = self.search.space, self.variant
-        hist: dict[int, int] = {}
-        if np.any(self.search.replies(g, members) == v.win_response):
-            hist[1] = 1
-        children = {}
-        for c in sorted(classes, key=lambda c: c.reply):
-            children[v.format_response(c.reply)] = c.tree
-            for k, count in c.histogram.items():
-                hist[k + 1] = hist.get(k + 1, 0) + count
-        return {"guess": space.format(self.search.codes[g]), "children": children}, \
-            dict(sorted(hist.items()))
-
-    def _stopped(self, result: SearchResult, members: np.ndarray, history: list[int]) -> None:
-        """A time limit or Ctrl-C stopped the search: the interval proved, as the one-process
-        search reports it: the counting lower bound of the set and the greedy strategy's value
-        (its tree after a time limit; none after Ctrl-C, which leaves at once)."""
-        s = self.search
-        result.stop = stopped_by()
-        result.interrupted = result.stop is StopReason.INTERRUPTED
-        s.set_deadline(None)
-        played = s.played_mask(history)
-        result.lower = int(s.solver.lower_bound(members, s.depth, played, s.native_history(history))[0])
-        greedy = self.root_greedy if self.root_greedy is not False else \
-            s.solver.greedy_value(members, s.depth, played)
-        if greedy is not None:
-            result.upper = int(greedy[0])
-            result.status = Status.FEASIBLE
-            if not result.interrupted:
-                self._greedy_tree(result, members, history)
-        what = "interrupted" if result.interrupted else "time limit"
-        hi = "?" if result.upper is None else result.upper
-        result.notes.append(f"{what}: total in [{result.lower}, {hi}]"
-                            + (" (no tree)" if result.tree is None else ""))
-
-    def _greedy_tree(self, result: SearchResult, members: np.ndarray, history: list[int]):
-        """The greedy strategy's tree from the searched set (depths counted from it)."""
-        from ...certificates.tree import make_tree
-
-        s = self.search
-        s._wins = {}
-        try:
-            root = s._greedy_tree(members, s.depth, list(history))
-        except _NoGreedyTree:
-            return
-        finally:
-            wins, s._wins = s._wins, {}
-        hist = {k - len(history): v for k, v in sorted(wins.items())}
-        result.histogram = hist
-        result.total, result.worst = sum(k * v for k, v in hist.items()), max(hist)
-        extra = {"objective": "expected", "proved": False}
-        if self.max_depth:
-            extra["max_depth"] = self.max_depth
-        result.tree = make_tree(self.variant, "optimal-expected", self.guesses, root, hist,
-                                **extra)
-
     # --- the whole search --------------------------------------------------------------------
     def run(self, members: np.ndarray | None = None, history: list[int] | None = None
             ) -> SearchResult:
-        from ...certificates.tree import make_tree
-
         started = time.perf_counter()
         if self._search is None:    # the driver's replies: on the fly for guesses in flight
-            from ...game.codes import CodeSpace
-
             size = CodeSpace(self.variant).size if members is None else len(members)
             self._replies = "on-the-fly" if self._in_flight(size) else "auto"
         s = self.search
@@ -492,13 +341,13 @@ class DistributedExpected:
             self.root_greedy = s.solver.greedy_value(*args) if self.steps is None else \
                 self.steps.greedy(lambda: s.solver.greedy_value(*args))
             if not self.deadline.unlimited:
-                self.deadline = self.deadline.reserving(
+                self.dispatch.deadline = self.deadline.reserving(
                     time_policy.TREE_RESERVE * (time.perf_counter() - t))
             value, g, classes = self.solve_set(members, s.depth, history, (INF_T, INF_W),
                                                greedy=self.root_greedy)
         except (_Stopped, KeyboardInterrupt):
-            self._stopped(result, members, history)
-            result.seconds, result.nodes = time.perf_counter() - started, self.nodes
+            self._outcome.stopped(result, members, history, self.root_greedy)
+            result.seconds, result.nodes = time.perf_counter() - started, self.dispatch.nodes
             return result
         if classes is None:   # only under a depth cap: nothing within it
             result.status, result.proved = Status.INFEASIBLE, True
@@ -506,23 +355,13 @@ class DistributedExpected:
                                 "guesses")
         else:
             # classes: the first guess's, or the tree found with the guesses in flight
-            root, hist = self._assemble(g, members, classes) if g is not None else classes
-            result.histogram = hist
-            result.total, result.worst = sum(k * v for k, v in hist.items()), max(hist)
-            if (result.total, result.worst) != tuple(value):
-                raise AssertionError(f"internal error: tree gives {(result.total, result.worst)}"
-                                     f", search claimed {tuple(value)}")
-            extra = {"objective": "expected", "proved": True}
-            if self.max_depth:
-                extra["max_depth"] = self.max_depth
-            result.tree = make_tree(self.variant, "optimal-expected", self.guesses, root, hist,
-                                    **extra)
-            result.lower = result.upper = result.total
-            result.status, result.proved = Status.OPTIMAL, True
-        result.notes.append(f"distributed: {self.tasks} tasks on {self.slots} worker threads, "
-                            f"{self.task_seconds:.1f} s of CPU in the tasks")
-        result.phases["task_cpu"] = round(self.task_seconds, 3)
-        result.seconds, result.nodes = time.perf_counter() - started, self.nodes
+            root, hist = self._outcome.assemble(g, members, classes) if g is not None \
+                else classes
+            self._outcome.proved(result, value, root, hist)
+        result.notes.append(f"distributed: {self.dispatch.tasks} tasks on {self.slots} worker threads, "
+                            f"{self.dispatch.task_seconds:.1f} s of CPU in the tasks")
+        result.phases["task_cpu"] = round(self.dispatch.task_seconds, 3)
+        result.seconds, result.nodes = time.perf_counter() - started, self.dispatch.nodes
         return result
 
 

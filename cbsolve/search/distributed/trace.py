@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import json
 import time
+from ..worst import shard_files as files
+from ..worst.shard_files import write_atomic
 
 FORMAT, VERSION = "cbsolve-dask-trace", 1
 
@@ -86,8 +88,6 @@ class Trace:
     def write(self, path) -> None:
         from pathlib import Path
 
-        from ..worst.shard_files import write_atomic
-
         write_atomic(Path(path), json.dumps(self.close(), separators=(",", ":")) + "\n")
 
 
@@ -95,8 +95,6 @@ def from_plan(directory) -> dict:
     """A trace of a sharded plan's finished jobs: one group of independent tasks (a job's
     CPU, or its wall seconds for results written before CPU was recorded)."""
     from pathlib import Path
-
-    from ..worst import shard_files as files
 
     plan = files.read_plan(directory)
     n = len(plan["units"]) if "units" in plan else len(plan["orbits"])

@@ -22,6 +22,7 @@ import threading
 
 import numpy as np
 
+from ...certificates.tree import make_tree
 from ...game.capacity import worst_lower
 from ...runtime.deadline import UNLIMITED, Deadline, stopped_by
 from ...runtime.status import Status, StopReason
@@ -293,8 +294,6 @@ def _note_missing_certificate(result) -> None:
 def _winning_tree(client, variant, native, guesses, g, d, deadline, trace=None) -> dict:
     """The tree of winning guess ``g``, built by a task; waited for in short steps (a blocked
     ``result()`` held Ctrl-C for seconds), cancelled at the deadline or on a stop."""
-    from ...certificates.tree import make_tree
-
     if trace is not None:
         trace.group("tree")
     fut = _submit(client, _spec(variant, guesses, native.all, native.empty, g, d, tree=True),

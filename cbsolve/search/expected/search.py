@@ -34,21 +34,23 @@ from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ...runtime import time_policy
-from ...game.codes import CodeSpace
-from ...runtime.deadline import Deadline, stop_requested
 from ...errors import InvalidVariant
+from ...game.codes import CodeSpace
+from ...game.symmetry import Symmetry
+from ...runtime import time_policy
+from ...runtime.deadline import Deadline, stop_requested
 from ...runtime.status import Status, StopReason
 from ...runtime.workers import resolve
 from .. import memory, reply_matrix, setup
 from ..result import SearchResult
+from .first_guess import FirstGuessClasses
 from .kernel import INF_T, INF_W, _Abandoned, _Class, _replies, new_solver
+from .live import LiveInterval
 from .progress import Counters, _Progress
-from .split import SPLIT_MIN, ParallelSplit
+from .split import SPLIT_MIN
 from .trees import _Trees
 
 
@@ -104,8 +106,6 @@ class _Search(_Trees):
         # it is told the history; otherwise the top two levels use cbsolve.game.symmetry.
         self.native_sym = symmetry and (options or {}).get("stabiliser", True)
         if symmetry and not self.native_sym:
-            from ...game.symmetry import Symmetry
-
             self._sym = Symmetry(variant)
         self.symmask = np.zeros(self.n, dtype=np.uint64)
         for j in range(variant.length):
@@ -113,16 +113,15 @@ class _Search(_Trees):
         self.lock = threading.Lock()
         self.notes: list[str] = []
         # the proved interval while the search runs (objective units), for progress and Ctrl-C
-        self.live_lower: int | None = None
-        self.live_upper: int | None = None
+        self.live = LiveInterval(self.n * self._inc(self.depth), self.lock)
         self.bar = None
         self.hear = None    # a progress callable: hears (phase, depth, counters, lower, upper)
-        self._live: dict = {}
+        self.firsts = FirstGuessClasses(self)   # a first guess solved by its classes
         self.steps = None   # --checkpoint: the state recorded (checkpoint.expected.ExpectedSteps)
 
     def set_deadline(self, deadline: Deadline | None) -> None:
         """The core's deadline (None: none, and the stop flag cleared); the driver's own loops
-        read it too (:meth:`_solve_split`)."""
+        read it too (the split, :class:`.split.ParallelSplit`)."""
         seconds = 0.0 if deadline is None else time_policy.search_seconds(deadline.left())
         self.solver.set_deadline(seconds)
         self.deadline = deadline
@@ -197,7 +196,7 @@ class _Search(_Trees):
         if halted is not None:
             greedy = None
         if greedy is not None:
-            self.live_upper = greedy[0]
+            self.live.upper = greedy[0]
         if not deadline.unlimited:
             # After a stop the reported tree is built (greedy where the search did not
             # finish): keep time_policy.TREE_RESERVE x the greedy value's time for it.
@@ -223,7 +222,8 @@ class _Search(_Trees):
             bounds.append((solver.lb_total(max(d, 0), n), solver.lb_worst(n)))
         partial = None  # (first guess, classes) being solved when the time ran out
         bar = self.bar = _Progress(show, len(order))
-        self._live = {"bounds": bounds, "current": None, "pending": order[0][1] if order else None}
+        live = self.live
+        live.bounds, live.current, live.pending = bounds, None, order[0][1] if order else None
         try:
             for rank, (g1, lbt, lbw, _cand) in enumerate(order):
                 if (lbt, lbw) >= best:
@@ -234,27 +234,28 @@ class _Search(_Trees):
                     value, bound, incumbent = known
                     if incumbent:
                         best, best_guess, best_classes = value, g1, []
-                        self.live_upper = best[0]
+                        self.live.upper = best[0]
                     bounds.append(bound)
                     continue
                 bar.first(rank, self.space.format(self.codes[g1]))
-                self._live["pending"] = order[rank + 1][1] if rank + 1 < len(order) else None
-                self._live["current"] = ((lbt, lbw), [])
-                value, classes, done = self._first_guess(g1, best, bar)
-                self._live["current"] = None
+                live.pending = order[rank + 1][1] if rank + 1 < len(order) else None
+                classes = self.firsts.classes(g1)
+                live.current = ((lbt, lbw), classes)
+                value, classes, done = self.firsts.solve(g1, best, bar, classes)
+                live.current = None
                 if not done:
                     stopped = True
                     halted = self._halted() or StopReason.STOPPED
                     partial = (g1, classes)
-                    bounds.append(self._partial_bound(classes, (lbt, lbw)))
+                    bounds.append(live.partial_bound(classes, (lbt, lbw)))
                     bounds.extend((x[1], x[2]) for x in order[rank + 1:])
                     break
                 if value < best:
                     best, best_guess, best_classes = value, g1, classes
                     bounds.append(value)
-                    self.live_upper = best[0]
+                    self.live.upper = best[0]
                 else:
-                    bounds.append(max(self._partial_bound(classes, (lbt, lbw)), best))
+                    bounds.append(max(live.partial_bound(classes, (lbt, lbw)), best))
                 if self.steps is not None:
                     self.steps.settle(rank, g1, None if value[0] >= INF_T else value, bounds[-1],
                                       best_guess == g1, classes)
@@ -287,29 +288,11 @@ class _Search(_Trees):
             return None
         return StopReason(self.solver.stop_reason())
 
-    def live_interval(self) -> tuple[int | None, int | None]:
-        """The interval proved so far (objective units): lower is the least bound over the
-        first guesses settled, the one being solved (its classes' bounds so far) and the next
-        in bound order (the scan's order, so every later one is at least that)."""
-        live = self._live
-        if not live:
-            return None, self.live_upper
-        with self.lock:
-            parts = [b[0] for b in live["bounds"]]
-            if live["current"] is not None:
-                parts.append(self._partial_bound(live["current"][1], live["current"][0])[0])
-            if live["pending"] is not None:
-                parts.append(live["pending"])
-        lower = min(parts) if parts else self.live_upper
-        if lower is not None and self.live_upper is not None:
-            lower = min(lower, self.live_upper)
-        return lower, self.live_upper
-
     def show_interval(self) -> None:
         """The interval proved so far to the bar and the progress callable (every poll)."""
         if self.bar is None and self.hear is None:
             return
-        lower, upper = self.live_interval()
+        lower, upper = self.live.interval()
         if self.bar is not None:
             self.bar.interval(lower, upper)
         if self.hear is not None:
@@ -322,7 +305,7 @@ class _Search(_Trees):
     def interrupted(self, started: float) -> SearchResult:
         """What Ctrl-C leaves: the interval proved so far, no tree (before the first scan
         settled anything, the counting bound)."""
-        lower, upper = self.live_interval()
+        lower, upper = self.live.interval()
         if lower is None:
             lower = self.counting_bound(self.n)
         proved = lower is not None and lower == upper
@@ -338,90 +321,3 @@ class _Search(_Trees):
         self.notes.append(f"interrupted: {unit} in [{'?' if lower is None else lower}, "
                           f"{'?' if upper is None else upper}] (no tree)")
         return result
-
-    def _partial_bound(self, classes: list[_Class], scan_bound) -> tuple[int, int]:
-        if not classes:
-            return scan_bound
-        t = self.n * self._inc(self.depth) + sum(c.lower[0] for c in classes)
-        w = 1 + max((c.lower[1] for c in classes), default=0)
-        return max((t, w), scan_bound)
-
-    def _first_guess(self, g1: int, best, bar):
-        """Solve every class of first guess ``g1`` (in parallel) within the incumbent ``best``.
-
-        Returns ((total, worst) or (INF, INF) if refuted, classes, finished)."""
-        n, solver = self.n, self.solver
-        resp = self.replies(g1)
-        cd = self._child_depth(self.depth)
-        played = self.played_mask([g1])
-        classes = []
-        for r in _replies(resp):
-            if r == self.variant.win_response:
-                continue
-            members = np.flatnonzero(resp == r).astype(np.int32)
-            lb = (solver.lb_total(max(cd, 0), len(members)), solver.lb_worst(len(members)))
-            classes.append(_Class(int(r), members, lb))
-        refuted = threading.Event()
-        stopped = threading.Event()
-        reps_all = None if self.cand_only else self._reps([g1], None)
-        if self._live.get("current") is not None:
-            self._live["current"] = (self._live["current"][0], classes)  # for show_interval
-        if self.steps is not None:
-            self.steps.begin(g1, classes)   # classes solved before a resume count as solved
-
-        def task(c: _Class):
-            if solver.stopped():      # the deadline passed in another class's search
-                stopped.set()
-            if refuted.is_set() or stopped.is_set():
-                return
-            with self.lock:
-                others = sum(o.lower[0] for o in classes if o is not c)
-            budget = (best[0] - n * self._inc(self.depth) - others, best[1] - 1)
-            if c.lower >= budget:
-                refuted.set()
-                return
-            reps = self._reps([g1], c.members) if self.cand_only else reps_all
-            # (The class's greedy value as a tighter budget saved no nodes and cost 20% of
-            # Mastermind 4/6's search: not computed.)
-            if (self.workers > 1 and reps is None and self.native_sym
-                    and len(c.members) >= self.split_min):
-                journal = None if self.steps is None else self.steps.split_journal(g1, c)
-                out = self._solve_split(c.members, cd, budget, played, [g1], journal)
-            else:
-                out = solver.solve(c.members, cd, budget[0], budget[1], played, reps,
-                                   self.native_history([g1]))
-            if out is None:
-                stopped.set()
-                return
-            t, w, exact = out
-            with self.lock:
-                c.lower = max(c.lower, (t, w))
-                c.exact = exact
-            if not exact:
-                refuted.set()
-            elif self.steps is not None:
-                self.steps.class_solved(g1, c, cd)
-            bar.advance()
-
-        bar.classes(len(classes))
-        # Largest classes first: they take longest, so the pool stays busy until the end.
-        ordered = sorted((c for c in classes if not c.exact), key=lambda c: -len(c.members))
-        if self.workers > 1 and len(ordered) > 1:
-            with ThreadPoolExecutor(self.workers) as pool:
-                list(pool.map(task, ordered))
-        else:
-            for c in ordered:
-                task(c)
-        if stopped.is_set():
-            return None, classes, False
-        if refuted.is_set() or not all(c.exact for c in classes):
-            return (INF_T, INF_W), classes, True
-        total = n * self._inc(self.depth) + sum(c.lower[0] for c in classes)
-        worst = 1 + max((c.lower[1] for c in classes), default=0)
-        return (total, worst), classes, True
-
-    def _solve_split(self, members: np.ndarray, d: int, budget, played: int, history,
-                     journal=None):
-        """The core's solve of one large set, its guesses shared among the workers (each
-        second guess settled reported to ``journal``, a checkpoint's)."""
-        return ParallelSplit(self).solve(members, d, budget, played, history, journal)

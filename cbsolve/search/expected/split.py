@@ -26,12 +26,6 @@ from .kernel import INF_T, INF_W, _replies
 #: expansion is otherwise the last job, on one thread). Measured on Bulls & Cows 4/10.
 SPLIT_MIN = 1000
 SPLIT_NESTED = 300
-#: With a checkpoint, every class of a guess being expanded is recorded as it is solved (its
-#: value: a resumed expansion skips it); those whose solve took at least this many seconds
-#: with their subtrees, read from the table (a walk that cost 7 % of Bulls & Cows 4/10's CPU
-#: when every class of 40 secrets or more was recorded); the others' subtrees are read from
-#: the table (solved again, in less than this each) only if their guess becomes the best.
-RECORD_SECONDS = 0.5
 
 
 class ParallelSplit:
@@ -125,7 +119,7 @@ class _SplitRun:
                 value = (out[0], out[1])
                 if journal is not None and out[2]:   # its subtree too if it took long
                     journal.class_solved(g, sub, value, self.cd, child_hist,
-                                         time.perf_counter() - began >= RECORD_SECONDS)
+                                         time.perf_counter() - began >= journal.record_seconds)
             if value >= cb:
                 low = (done + value[0] + rest, max(wmax, 1 + value[1]))
                 with lock:

@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 
+from ...certificates.tree import make_tree
 from ...runtime.status import Status, StopReason
 from ..result import SearchResult
 from .kernel import INF_T, INF_W, _Class, _NoGreedyTree, _replies
@@ -102,8 +103,6 @@ class _Trees:
         return self._node(g, members, d, history, self._greedy_tree)
 
     def _document(self, root: dict, hist: dict[int, int], proved: bool) -> dict:
-        from ...certificates.tree import make_tree
-
         extra = {"objective": "expected", "proved": proved}
         if self.max_depth:
             extra["max_depth"] = self.max_depth

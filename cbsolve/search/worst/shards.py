@@ -28,6 +28,7 @@ import numpy as np
 
 from ...game.capacity import capacity
 from ...game.codes import CodeSpace
+from ...game.scoring import possible_responses
 from ...runtime.deadline import Deadline
 from ...errors import InvalidVariant
 from ...runtime.status import StopReason
@@ -52,8 +53,6 @@ def plan_refutation(variant: Variant, directory, depth: int, guesses: str = "all
     of at most ``split_size`` third guesses of the large ones, :mod:`.third`) into
     ``directory``; an identical plan already there is kept, another one refused."""
     from pathlib import Path
-
-    from ...game.scoring import possible_responses
 
     if split not in deeper.SPLITS:
         raise InvalidVariant(f"unknown split {split!r}: choose from {', '.join(deeper.SPLITS)}")

@@ -26,7 +26,7 @@ import numpy as np
 from ...game.capacity import capacity
 from ...game.codes import CodeSpace
 from ...runtime.deadline import Deadline
-from ...game.scoring import score_matrix
+from ...game.scoring import possible_responses, score_matrix
 from ...game.symmetry import Symmetry
 from ...game.variant import Variant
 from ..result import Verdict
@@ -60,8 +60,6 @@ def split_units(variant: Variant, orbits: list[str], units: list[dict], depth: i
                 guesses: str, size: int) -> list[dict]:
     """The units of :func:`.deeper.plan_units` with each second-guess unit of more than
     ``size`` third guesses to refute replaced by its parts ``{..., "reply", "third": [...]}``."""
-    from ...game.scoring import possible_responses
-
     space, sym = CodeSpace(variant), Symmetry(variant)
     n_resp = len(possible_responses(variant))
     everyone = np.arange(space.size, dtype=np.int64)

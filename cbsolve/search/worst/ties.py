@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...certificates.tree import make_tree
 from ...game.capacity import capacity
 from ...runtime.deadline import Deadline
 from ...game.variant import Variant
@@ -101,8 +102,6 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
 
 def _adopt_tree(variant: Variant, result: SearchResult, found: SearchResult,
                 guesses: str) -> None:
-    from ...certificates.tree import make_tree
-
     cert = result.tree.get("certificate")
     doc = make_tree(variant, "optimal-worst", guesses, found.tree["root"], found.histogram,
                     objective="worst", proved=True)

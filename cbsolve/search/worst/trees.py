@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...certificates.tree import make_tree
 from ...runtime.deadline import Deadline
 from ...game.variant import Variant
 from ..result import SearchResult
@@ -33,8 +34,6 @@ def _fill_stats(result: SearchResult, tree_doc: dict) -> None:
 def _tree_doc(variant: Variant, native: _Native, root: dict, guesses: str,
               proved: bool = True, name: str | None = None) -> dict:
     """Native tree (code indices, reply indices) -> docs/tree-format.md document."""
-    from ...certificates.tree import make_tree
-
     fmt, codes = native.space.format, native.codes
     hist: dict[int, int] = {}
 
