@@ -57,6 +57,7 @@ struct Recipe {
     long long sample = 2000, sample_top = 20000, candidates = 200, randoms = 100;
     long long escalate_below = 0, escalate_randoms = 0, lookahead_below = 0;
     long long target = 0, tight_randoms = 0;  // the tight tail rule (0: off)
+    long long climb = 0, climb_above = 0;      // the local search from the pool's best (0: off)
     uint64_t seed = 0;
     long long first = -1;  // code index, -1: chosen among the root pool
 };
@@ -487,10 +488,51 @@ class Streaming {
                 if (k < best) best = k;
             }
         }
+        if (r_.climb > 0 && depth > 0 && c >= r_.climb_above && listed_.empty())
+            best = climb(best, heur, S, look, c, sc);
         if (r_.target > 0 && full && depth > 0 && c <= 65535 &&
             c <= TightTest(nullptr, 0, slots_, win_, slots_ - 1).capacity(r_.target - depth))
             return tight(depth, cls, c, best.index, heur, look, rng, sc);
         return best.index;
+    }
+
+    // The local search (``r_.climb`` steps at most, base-D spaces): every code differing from
+    // the current guess in one position is ranked by ``rank`` (a Key, lower is better); the best
+    // of them replaces the current guess when its key is lower, else the search stops (steepest
+    // descent). Only the node's class enters: a function of the node, as the pool is.
+    template <class Rank>
+    Key descend(Key best, Rank&& rank) const {
+        if (best.index == UINT32_MAX) return best;
+        std::vector<uint32_t> place(N_);  // D^(N-1-p): the weight of position p in an index
+        uint32_t w = 1;
+        for (int p = N_ - 1; p >= 0; --p) { place[p] = w; w *= static_cast<uint32_t>(D_); }
+        std::vector<uint8_t> digits(N_);
+        for (long long step = 0; step < r_.climb; ++step) {
+            decode(best.index, digits.data());
+            Key next = best;
+            for (int p = 0; p < N_; ++p) {
+                const uint32_t base = best.index - digits[p] * place[p];
+                for (int s = 0; s < D_; ++s) {
+                    if (s == digits[p]) continue;
+                    const Key k = rank(base + static_cast<uint32_t>(s) * place[p], next);
+                    if (k < next) next = k;
+                }
+            }
+            if (next.index == best.index) break;
+            best = next;
+        }
+        return best;
+    }
+
+    // The pool's best guess improved by the local search, scored as the pool was (same sample,
+    // same key; a score above the current best is cut short as in the pool).
+    Key climb(Key best, int heur, long long S, bool look, long long c, Scratch& sc) const {
+        long long parts = 0;
+        return descend(best, [&](uint32_t g, const Key& incumbent) {
+            Key k = score(g, false, heur, S, sc, parts, look ? -1 : incumbent.primary);
+            if (look && k.index != UINT32_MAX) k.height = lookahead(c, sc);
+            return k;
+        });
     }
 
     // The tight tail rule: when the guess chosen at a node (a whole class, c secrets, at
@@ -507,7 +549,7 @@ class Streaming {
         }
         TightTest test(paired ? sc.pairs.data() : nullptr, c, slots_, win_, slots_ - 1);
         long long parts = 0;
-        auto rank = [&](uint32_t g, bool from_class) {
+        auto rank = [&](uint32_t g, bool from_class = false) {
             Key k = score(g, from_class, heur, c, sc, parts);
             if (look) k.height = lookahead(c, sc);
             k.excess = excess(depth, c, sc, test);
@@ -524,6 +566,11 @@ class Streaming {
             const uint32_t g = every ? static_cast<uint32_t>(i)
                                      : static_cast<uint32_t>(splitmix(rng) % static_cast<uint64_t>(n_));
             if (rank(g, false).excess == 0) return g;
+        }
+        if (found.index == UINT32_MAX && r_.climb > 0 && listed_.empty()) {
+            // The local search again, from the chosen guess, the secrets left behind first.
+            const Key k = descend(rank(chosen), [&](uint32_t g, const Key&) { return rank(g); });
+            if (k.excess == 0) return k.index;
         }
         // None: the heuristic's choice stands (the fewest secrets left behind is no better a rule).
         return found.index == UINT32_MAX ? chosen : found.index;
@@ -582,6 +629,8 @@ PYBIND11_MODULE(streaming, m) {
         .def_readwrite("lookahead_below", &Recipe::lookahead_below)
         .def_readwrite("target", &Recipe::target)
         .def_readwrite("tight_randoms", &Recipe::tight_randoms)
+        .def_readwrite("climb", &Recipe::climb)
+        .def_readwrite("climb_above", &Recipe::climb_above)
         .def_readwrite("seed", &Recipe::seed)
         .def_readwrite("first", &Recipe::first);
     py::class_<Streaming>(m, "Streaming")
