@@ -56,7 +56,7 @@ struct Recipe {
     int heuristic = PARTS, sampled_heuristic = EXPECTED;
     long long sample = 2000, sample_top = 20000, candidates = 200, randoms = 100;
     long long escalate_below = 0, escalate_randoms = 0, lookahead_below = 0;
-    long long target = 0, tight_randoms = 0;  // the tight tail rule (0: off)
+    long long target = 0, tight_randoms = 0, tight_helpers = 0;  // the tight tail rule (0: off)
     long long climb = 0, climb_above = 0;      // the local search from the pool's best (0: off)
     uint64_t seed = 0;
     long long first = -1;  // code index, -1: chosen among the root pool
@@ -497,7 +497,7 @@ class Streaming {
     }
 
     // The local search (``r_.climb`` steps at most, base-D spaces): every code differing from
-    // the current guess in one position is ranked by ``rank`` (a Key, lower is better); the best
+    // the current guess in one position, or by two of its positions swapped, is ranked by ``rank`` (a Key, lower is better); the best
     // of them replaces the current guess when its key is lower, else the search stops (steepest
     // descent). Only the node's class enters: a function of the node, as the pool is.
     template <class Rank>
@@ -518,6 +518,14 @@ class Streaming {
                     if (k < next) next = k;
                 }
             }
+            for (int p = 0; p < N_; ++p)  // two positions swapped
+                for (int q = p + 1; q < N_; ++q) {
+                    if (digits[p] == digits[q]) continue;
+                    const uint32_t g = best.index - digits[p] * place[p] - digits[q] * place[q] +
+                                       digits[q] * place[p] + digits[p] * place[q];
+                    const Key k = rank(g, next);
+                    if (k < next) next = k;
+                }
             if (next.index == best.index) break;
             best = next;
         }
@@ -547,8 +555,32 @@ class Streaming {
         if (paired && !look) {
             pairwise(cls, c, sc);
         }
-        TightTest test(paired ? sc.pairs.data() : nullptr, c, slots_, win_, slots_ - 1);
         long long parts = 0;
+        // Helpers: the best guesses on the class from outside it (the chosen one, the pool's),
+        // whose replies the test may play besides the members' (a permutation class, say, is
+        // split far better by codes repeating a symbol than by its own secrets).
+        std::vector<uint16_t> helpers;
+        if (paired && r_.tight_helpers > 0) {
+            std::vector<Key> keys;
+            auto consider = [&](uint32_t g) {
+                const Key k = score(g, false, heur, c, sc, parts);
+                if (k.not_candidate) keys.push_back(k);
+            };
+            consider(chosen);
+            for (size_t i = 0; i < sc.pool.size(); ++i)
+                if (!sc.from_class[i]) consider(sc.pool[i]);
+            std::sort(keys.begin(), keys.end());
+            keys.erase(std::unique(keys.begin(), keys.end(),
+                                   [](const Key& a, const Key& b) { return a.index == b.index; }),
+                       keys.end());
+            if (static_cast<long long>(keys.size()) > r_.tight_helpers) keys.resize(r_.tight_helpers);
+            for (const Key& k : keys) {
+                score(k.index, false, heur, c, sc, parts);
+                helpers.insert(helpers.end(), sc.replies.begin(), sc.replies.begin() + c);
+            }
+        }
+        TightTest test(paired ? sc.pairs.data() : nullptr, c, slots_, win_, slots_ - 1,
+                       helpers.data(), static_cast<long long>(helpers.size()) / c);
         auto rank = [&](uint32_t g, bool from_class = false) {
             Key k = score(g, from_class, heur, c, sc, parts);
             if (look) k.height = lookahead(c, sc);
@@ -629,6 +661,7 @@ PYBIND11_MODULE(streaming, m) {
         .def_readwrite("lookahead_below", &Recipe::lookahead_below)
         .def_readwrite("target", &Recipe::target)
         .def_readwrite("tight_randoms", &Recipe::tight_randoms)
+        .def_readwrite("tight_helpers", &Recipe::tight_helpers)
         .def_readwrite("climb", &Recipe::climb)
         .def_readwrite("climb_above", &Recipe::climb_above)
         .def_readwrite("seed", &Recipe::seed)

@@ -187,3 +187,5 @@ def test_the_local_search_is_refused_where_the_codes_are_listed():
     with pytest.raises(InvalidRecipe, match="recipe climb works on games where every string"):
         evaluate_streaming(Variant(4, "012345", repeats=False), Recipe(climb=3))
     assert "climb" not in Recipe().to_json() and Recipe(climb=2).to_json()["climb"] == 2
+    assert "tight_helpers" not in Recipe().to_json()
+    assert Recipe.from_json(Recipe(tight_helpers=5).to_json()) == Recipe(tight_helpers=5)
