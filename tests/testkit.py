@@ -515,7 +515,8 @@ def weighted_total(rewards: dict, weights: dict, penalty: float, bad: int) -> fl
     return sum(weights[k] * rewards[k] for k in weights) - penalty * bad
 
 #: Small games and streaming recipes covering every option of the streaming strategy (repeats,
-#: black-peg, no leading zero, without repeats, escalation, lookahead, the tight tail rule): the
+#: black-peg, no leading zero, without repeats, escalation, lookahead, the tight tail rule, the
+#: local search): the
 #: evaluation and its independent replays are checked on each (tests/strategy/test_streaming*.py).
 STREAMING_GAMES = [
     (Variant(4, "0123", repeats=True), Recipe(heuristic="parts", randoms=5, seed=3)),
@@ -546,4 +547,11 @@ STREAMING_GAMES = [
     (Variant(3, "012345", repeats=True, name="tight-every-code"),
      Recipe(first="001", heuristic="minimax", candidates=5, randoms=0, target=4,
             tight_randoms=216, lookahead_below=20)),
+    # the local search, in the pool's choice and in the tight tail rule's; the rule's helpers
+    (Variant(4, "01234", repeats=True, name="climb"),
+     Recipe(first="0011", heuristic="minimax", candidates=4, randoms=1, sample=40, sample_top=60,
+            climb=5, climb_above=3, target=5, tight_randoms=3, lookahead_below=15)),
+    (Variant(4, "012345", repeats=True, name="tight-helpers"),
+     Recipe(first="0011", heuristic="minimax", candidates=6, randoms=20, target=5,
+            tight_randoms=10, tight_helpers=8, climb=3, climb_above=3)),
 ]

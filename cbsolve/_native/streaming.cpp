@@ -56,7 +56,8 @@ struct Recipe {
     int heuristic = PARTS, sampled_heuristic = EXPECTED;
     long long sample = 2000, sample_top = 20000, candidates = 200, randoms = 100;
     long long escalate_below = 0, escalate_randoms = 0, lookahead_below = 0;
-    long long target = 0, tight_randoms = 0;  // the tight tail rule (0: off)
+    long long target = 0, tight_randoms = 0, tight_helpers = 0;  // the tight tail rule (0: off)
+    long long climb = 0, climb_above = 0;      // the local search from the pool's best (0: off)
     uint64_t seed = 0;
     long long first = -1;  // code index, -1: chosen among the root pool
 };
@@ -487,10 +488,59 @@ class Streaming {
                 if (k < best) best = k;
             }
         }
+        if (r_.climb > 0 && depth > 0 && c >= r_.climb_above && listed_.empty())
+            best = climb(best, heur, S, look, c, sc);
         if (r_.target > 0 && full && depth > 0 && c <= 65535 &&
             c <= TightTest(nullptr, 0, slots_, win_, slots_ - 1).capacity(r_.target - depth))
             return tight(depth, cls, c, best.index, heur, look, rng, sc);
         return best.index;
+    }
+
+    // The local search (``r_.climb`` steps at most, base-D spaces): every code differing from
+    // the current guess in one position, or by two of its positions swapped, is ranked by ``rank`` (a Key, lower is better); the best
+    // of them replaces the current guess when its key is lower, else the search stops (steepest
+    // descent). Only the node's class enters: a function of the node, as the pool is.
+    template <class Rank>
+    Key descend(Key best, Rank&& rank) const {
+        if (best.index == UINT32_MAX) return best;
+        std::vector<uint32_t> place(N_);  // D^(N-1-p): the weight of position p in an index
+        uint32_t w = 1;
+        for (int p = N_ - 1; p >= 0; --p) { place[p] = w; w *= static_cast<uint32_t>(D_); }
+        std::vector<uint8_t> digits(N_);
+        for (long long step = 0; step < r_.climb; ++step) {
+            decode(best.index, digits.data());
+            Key next = best;
+            for (int p = 0; p < N_; ++p) {
+                const uint32_t base = best.index - digits[p] * place[p];
+                for (int s = 0; s < D_; ++s) {
+                    if (s == digits[p]) continue;
+                    const Key k = rank(base + static_cast<uint32_t>(s) * place[p], next);
+                    if (k < next) next = k;
+                }
+            }
+            for (int p = 0; p < N_; ++p)  // two positions swapped
+                for (int q = p + 1; q < N_; ++q) {
+                    if (digits[p] == digits[q]) continue;
+                    const uint32_t g = best.index - digits[p] * place[p] - digits[q] * place[q] +
+                                       digits[q] * place[p] + digits[p] * place[q];
+                    const Key k = rank(g, next);
+                    if (k < next) next = k;
+                }
+            if (next.index == best.index) break;
+            best = next;
+        }
+        return best;
+    }
+
+    // The pool's best guess improved by the local search, scored as the pool was (same sample,
+    // same key; a score above the current best is cut short as in the pool).
+    Key climb(Key best, int heur, long long S, bool look, long long c, Scratch& sc) const {
+        long long parts = 0;
+        return descend(best, [&](uint32_t g, const Key& incumbent) {
+            Key k = score(g, false, heur, S, sc, parts, look ? -1 : incumbent.primary);
+            if (look && k.index != UINT32_MAX) k.height = lookahead(c, sc);
+            return k;
+        });
     }
 
     // The tight tail rule: when the guess chosen at a node (a whole class, c secrets, at
@@ -505,9 +555,33 @@ class Streaming {
         if (paired && !look) {
             pairwise(cls, c, sc);
         }
-        TightTest test(paired ? sc.pairs.data() : nullptr, c, slots_, win_, slots_ - 1);
         long long parts = 0;
-        auto rank = [&](uint32_t g, bool from_class) {
+        // Helpers: the best guesses on the class from outside it (the chosen one, the pool's),
+        // whose replies the test may play besides the members' (a permutation class, say, is
+        // split far better by codes repeating a symbol than by its own secrets).
+        std::vector<uint16_t> helpers;
+        if (paired && r_.tight_helpers > 0) {
+            std::vector<Key> keys;
+            auto consider = [&](uint32_t g) {
+                const Key k = score(g, false, heur, c, sc, parts);
+                if (k.not_candidate) keys.push_back(k);
+            };
+            consider(chosen);
+            for (size_t i = 0; i < sc.pool.size(); ++i)
+                if (!sc.from_class[i]) consider(sc.pool[i]);
+            std::sort(keys.begin(), keys.end());
+            keys.erase(std::unique(keys.begin(), keys.end(),
+                                   [](const Key& a, const Key& b) { return a.index == b.index; }),
+                       keys.end());
+            if (static_cast<long long>(keys.size()) > r_.tight_helpers) keys.resize(r_.tight_helpers);
+            for (const Key& k : keys) {
+                score(k.index, false, heur, c, sc, parts);
+                helpers.insert(helpers.end(), sc.replies.begin(), sc.replies.begin() + c);
+            }
+        }
+        TightTest test(paired ? sc.pairs.data() : nullptr, c, slots_, win_, slots_ - 1,
+                       helpers.data(), static_cast<long long>(helpers.size()) / c);
+        auto rank = [&](uint32_t g, bool from_class = false) {
             Key k = score(g, from_class, heur, c, sc, parts);
             if (look) k.height = lookahead(c, sc);
             k.excess = excess(depth, c, sc, test);
@@ -524,6 +598,11 @@ class Streaming {
             const uint32_t g = every ? static_cast<uint32_t>(i)
                                      : static_cast<uint32_t>(splitmix(rng) % static_cast<uint64_t>(n_));
             if (rank(g, false).excess == 0) return g;
+        }
+        if (found.index == UINT32_MAX && r_.climb > 0 && listed_.empty()) {
+            // The local search again, from the chosen guess, the secrets left behind first.
+            const Key k = descend(rank(chosen), [&](uint32_t g, const Key&) { return rank(g); });
+            if (k.excess == 0) return k.index;
         }
         // None: the heuristic's choice stands (the fewest secrets left behind is no better a rule).
         return found.index == UINT32_MAX ? chosen : found.index;
@@ -582,6 +661,9 @@ PYBIND11_MODULE(streaming, m) {
         .def_readwrite("lookahead_below", &Recipe::lookahead_below)
         .def_readwrite("target", &Recipe::target)
         .def_readwrite("tight_randoms", &Recipe::tight_randoms)
+        .def_readwrite("tight_helpers", &Recipe::tight_helpers)
+        .def_readwrite("climb", &Recipe::climb)
+        .def_readwrite("climb_above", &Recipe::climb_above)
         .def_readwrite("seed", &Recipe::seed)
         .def_readwrite("first", &Recipe::first);
     py::class_<Streaming>(m, "Streaming")

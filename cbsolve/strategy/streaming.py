@@ -33,9 +33,17 @@ The strategy is fully determined by its :class:`Recipe` (every parameter and the
   whole class, when the chosen guess leaves a reply class that a cheap test says cannot be
   finished by guess ``target`` (a count of replies; with two guesses left, no secret of the class
   splits it into singletons; with three, no secret of a small class leaves classes that pass
-  that), the pool is ranked again with the secrets so left behind first, then ``tight_randoms``
+  that; with ``tight_helpers`` set, that many of the node's best guesses from outside its class
+  are tried by the test besides its secrets), the pool is ranked again with the secrets so left behind first, then ``tight_randoms``
   more draws (every code when as many as codes) are tried until one leaves none. Only such rare
-  nodes pay; the choice is still a function of the node.
+  nodes pay; the choice is still a function of the node;
+* the local search, when ``climb`` is set (games where every string is a code): at a node of at
+  least ``climb_above`` secrets after the first guess, the pool's best guess is compared with
+  every code differing from it in one position or by two positions swapped (scored as the pool
+  was: same sample, same key);
+  the best of them is taken when its key is lower, up to ``climb`` times (steepest descent). A
+  class of permutations of seven distinct symbols, say, is split far better by codes repeating
+  a symbol than by its own members, and no sample of the pool is likely to hold them.
 
 A node's random draws are seeded by ``seed`` and the node itself (depth, lowest code, size), so
 the evaluation does not depend on thread order and :func:`play_streaming` makes the same choices.
@@ -62,8 +70,9 @@ STREAMING_LIMIT = 250_000_000
 HEURISTICS = {"minimax": 0, "expected": 1, "entropy": 2, "parts": 3}
 #: The scheme a recipe replays with: bump it whenever the kernel's choices change.
 SCHEME = "streaming-1"
-#: Fields of the tight tail rule: 0 (off) plays exactly as the scheme did before they existed.
-TIGHT_FIELDS = ("target", "tight_randoms")
+#: Fields of the tight tail rule and the local search: 0 (off) plays exactly as the scheme did
+#: before they existed, and a recipe's JSON leaves them out then.
+LATER_FIELDS = ("target", "tight_randoms", "tight_helpers", "climb", "climb_above")
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,9 @@ class Recipe:
     lookahead_below: int = 0
     target: int = 0
     tight_randoms: int = 0
+    tight_helpers: int = 0
+    climb: int = 0
+    climb_above: int = 0
     symmetric: bool = True
     seed: int = 0
     scheme: str = SCHEME
@@ -94,7 +106,7 @@ class Recipe:
         for name, low in (("sample", 1), ("sample_top", 1), ("candidates", 1), ("randoms", 0),
                           ("escalate_below", 0), ("escalate_randoms", 0),
                           ("lookahead_below", 0), ("target", 0), ("tight_randoms", 0),
-                          ("seed", 0)):
+                          ("tight_helpers", 0), ("climb", 0), ("climb_above", 0), ("seed", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**63:
                 raise InvalidRecipe(f"recipe {name} must be an integer >= {low}, got {value!r}")
@@ -104,9 +116,9 @@ class Recipe:
             raise InvalidRecipe(f"recipe scheme {self.scheme!r} is not this version's {SCHEME!r}")
 
     def to_json(self) -> dict:
-        """The fields; the tight tail's only when set, so older recipes keep their form."""
+        """The fields; the later ones (LATER_FIELDS) only when set, so older recipes keep their form."""
         data = asdict(self)
-        for name in TIGHT_FIELDS:
+        for name in LATER_FIELDS:
             if not data[name]:
                 del data[name]
         return data
@@ -210,6 +222,11 @@ def _engine(variant: Variant, recipe: Recipe, space: CodeSpace):
     r.escalate_below, r.escalate_randoms = recipe.escalate_below, recipe.escalate_randoms
     r.lookahead_below = recipe.lookahead_below
     r.target, r.tight_randoms = recipe.target, recipe.tight_randoms
+    r.tight_helpers = recipe.tight_helpers
+    if recipe.climb and not _plain(variant):
+        raise InvalidRecipe(f"recipe climb works on games where every string is a code; "
+                            f"{variant.describe()} lists its codes")
+    r.climb, r.climb_above = recipe.climb, recipe.climb_above
     first = -1 if recipe.first is None else space.index_of(space.parse(recipe.first))
     r.first = first
     listed = (np.empty((0, variant.length), np.uint8) if _plain(variant) else space.codes)

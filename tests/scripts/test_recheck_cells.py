@@ -26,14 +26,15 @@ def cells(tmp_path, monkeypatch):
     return build, here
 
 
-def _as_streaming(path):
-    """The cell's worst-case upper end replaced by a streaming evaluation's (as a fold writes)."""
-    run = evaluate_streaming(GAME, Recipe(heuristic="parts", randoms=20))
+def _as_streaming(path, recipe=Recipe(heuristic="parts", randoms=20), end="worst"):
+    """The cell's ``end`` replaced by a streaming evaluation's (as a fold writes)."""
+    run = evaluate_streaming(GAME, recipe)
     record = json.loads(path.read_text())
     recipe = dict(run.recipe.to_json(), first=run.recipe.first.translate(str.maketrans("0123", "1234")))
-    record["worst"].update(upper=run.worst, histogram={str(k): v for k, v in run.histogram.items()},
-                           recipe={"kind": "streaming", "recipe": recipe, "worst": run.worst,
-                                   "total": run.total})
+    record[end].update(upper=run.worst if end == "worst" else run.total,
+                       histogram={str(k): v for k, v in run.histogram.items()},
+                       recipe={"kind": "streaming", "recipe": recipe, "worst": run.worst,
+                               "total": run.total})
     path.write_text(json.dumps(record))
     return record
 
@@ -57,6 +58,19 @@ def test_a_streaming_cell_is_replayed_whole(cells):
     whole = check["streaming_replay_all"]
     assert whole["worst"] == record["worst"]["upper"] and whole["secrets"] == 256
     assert whole["total"] == sum(int(k) * v for k, v in record["worst"]["histogram"].items())
+
+
+def test_two_ends_from_two_recipes_are_each_replayed_against_their_own_histogram(cells):
+    # a fold takes the worst end from one run and leaves the expected end of another
+    build, here = cells
+    path = here / "mastermind-4x4.json"
+    _as_streaming(path, Recipe(heuristic="expected", randoms=5, seed=1), end="expected")
+    record = _as_streaming(path)
+    assert record["worst"]["recipe"] != record["expected"]["recipe"]
+    build.recheck_written(["mastermind-4x4"])
+    check = json.loads(path.read_text())["verification"]
+    assert check["streaming_replay_all"]["worst"] == record["worst"]["upper"]
+    assert check["streaming_replay_all_expected"]["total"] == record["expected"]["upper"]
 
 
 def test_a_claim_the_replay_does_not_reach_is_refused(cells):
