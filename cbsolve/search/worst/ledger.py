@@ -50,14 +50,9 @@ def kernel_id() -> str:
     return hashlib.sha256(Path(origin).read_bytes()).hexdigest()[:16]
 
 
-def _canonical(doc) -> bytes:
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
-
-
 def proof_hash(doc: dict) -> str:
-    """SHA-256 of a unit result's sub-proof (not its timing)."""
-    body = {k: doc[k] for k in PROOF_KEYS if k in doc}
-    return "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
+    """SHA-256 of a unit result's sub-proof (not its timing), the result files' checksum."""
+    return files.checksum({k: doc[k] for k in PROOF_KEYS if k in doc})
 
 
 def header(plan: dict) -> dict:
