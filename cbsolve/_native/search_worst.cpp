@@ -837,35 +837,11 @@ class Search {
         int m = static_cast<int>(S.size());
         if (m == 0) throw std::logic_error("tree of an empty set");
         if (m == 1) { node->guess = S[0]; return node; }
-        int g = -1;
         // Tie-break (fewest secrets needing all d guesses): a set that fits in d-1 guesses
         // gets a tree of d-1, so none of its secrets reaches the last level.
         if (opt.lookahead > 0 && d >= 3 && m >= 3 && feasible(S, d - 1, hist))
             return tree(S, d - 1, hist);
-        auto scope = rows_for(S.data(), S.size());
-        if (m == 2) g = S[0];
-        else if (d == 2) g = solve2(S);
-        else {
-            vector<char> in_set(n, 0);
-            for (int s : S) in_set[s] = 1;
-            bool settled;
-            auto cs = candidates(S, d, hist, &settled, in_set);
-            if (settled) {
-                // an obvious guess: prefer a candidate that splits into singletons
-                g = solve2(S);
-                if (g < 0) g = cs[0].g;
-            } else {
-                int64_t best = -1;
-                int tried = 0;
-                for (auto& c : cs) {
-                    if (!guess_works(c.g, S, d, hist)) continue;
-                    if (opt.lookahead <= 0) { g = c.g; break; }
-                    int64_t score = last_level_bound(c.g, S, d, hist);
-                    if (best < 0 || score < best) { best = score; g = c.g; }
-                    if (best <= 1 || ++tried >= opt.lookahead) break;
-                }
-            }
-        }
+        const int g = root_guess(S, d, hist);
         if (g < 0) {
             if (stopped()) return node;   // the deadline cut guess_works short: Runner::tree says None
             throw std::logic_error("tree: no guess works (set not feasible at this depth)");
@@ -877,6 +853,35 @@ class Search {
         for (auto& c : cls) node->children.emplace_back(c.first, tree(c.second, d - 1, hist));
         hist.pop_back();
         return node;
+    }
+
+    // The first guess of tree(S, d) (S of two or more secrets, feasible within d; -1: none
+    // works, or stopped), without the subtrees below it.
+    int root_guess(const vector<int>& S, int d, vector<int>& hist) {
+        const int m = static_cast<int>(S.size());
+        auto scope = rows_for(S.data(), S.size());
+        if (m == 2) return S[0];
+        if (d == 2) return solve2(S);
+        vector<char> in_set(n, 0);
+        for (int s : S) in_set[s] = 1;
+        bool settled;
+        auto cs = candidates(S, d, hist, &settled, in_set);
+        if (settled) {
+            // an obvious guess: prefer a candidate that splits into singletons
+            const int g = solve2(S);
+            return g >= 0 ? g : cs[0].g;
+        }
+        int g = -1;
+        int64_t best = -1;
+        int tried = 0;
+        for (auto& c : cs) {
+            if (!guess_works(c.g, S, d, hist)) continue;
+            if (opt.lookahead <= 0) return c.g;
+            int64_t score = last_level_bound(c.g, S, d, hist);
+            if (best < 0 || score < best) { best = score; g = c.g; }
+            if (best <= 1 || ++tried >= opt.lookahead) break;
+        }
+        return g;
     }
 
     // Lower bound on the secrets of S that guess g leaves for the last of d guesses: a class
@@ -1124,6 +1129,21 @@ struct Runner {
         }
         return s->stopped() ? -1 : out;
     }
+    // the first guess of tree(S, d) (S feasible within d); -1 when stopped
+    int root_guess(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
+                   py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
+        vector<int> v = to_vec(S), h = to_vec(hist);
+        if (v.empty()) throw std::invalid_argument("root_guess of an empty set");
+        if (v.size() == 1) return v[0];
+        int g;
+        {
+            py::gil_scoped_release nogil;
+            g = s->root_guess(v, d, h);
+        }
+        if (s->stopped()) return -1;
+        if (g < 0) throw std::logic_error("root_guess: no guess works (set not feasible at this depth)");
+        return g;
+    }
     py::object tree(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
                     py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
         vector<int> v = to_vec(S), h = to_vec(hist);
@@ -1227,6 +1247,9 @@ PYBIND11_MODULE(search_worst, m) {
              "the guess's worst case from S (1 + its classes' largest minimax optimum), each class "
              "decided only above floor (a class known to reach it); -1 when stopped")
         .def("tree", &Runner::tree)
+        .def("root_guess", &Runner::root_guess, py::arg("S"), py::arg("d"), py::arg("hist"),
+             "the first guess of tree(S, d) without its subtrees (S feasible within d); -1 when "
+             "stopped")
         .def("certificate", &Runner::certificate)
         .def("greedy", &Runner::greedy)
         .def("representatives", &Runner::representatives)

@@ -15,11 +15,13 @@ docs/benchmarks.md, "A guess's cost: one exact engine").
   solve, :func:`cbsolve.strategy.exact.cached_search`). The optimum is the position's exact
   solve, made by the first call at a position and kept;
 - worst: the guess's worst case is 1 + the largest minimax optimum of its reply classes,
-  each decided by the worst-case kernel (``WorstSearch.feasible``: can the class be finished
-  within d guesses) from the counting bound upward, on the expected core's reply matrix. Only
-  a class that could exceed the largest found so far is decided. The optimum is the
-  position's minimax optimum by the same decisions, and an optimal first guess the root of
-  the kernel's tree of that depth.
+  all in one call of the worst-case kernel (``WorstSearch.guess_cost``: the partition, then
+  each class, largest first, decided only if it could exceed the largest found so far: settled
+  by a strategy that guesses only its members when one fits, else by ``feasible``, can the
+  class be finished within d guesses, upward), on the expected core's reply matrix. The
+  optimum is the position's minimax optimum by the same decisions (from the counting bound
+  upward), and an optimal first guess the root of the kernel's tree of that depth
+  (``root_guess``: the root alone, not the tree below it).
 
 Both sides count the guesses made from the position the same way (the guess itself is one for
 every secret; a class that is the guess itself costs nothing more), so the regret is exact and
@@ -122,10 +124,10 @@ class PositionCores:
             core = self._worst_core()
             hist, members = self.history64, self.members64
             d = self._minimax(core, members, hist, 0, deadline)
-            tree = self._run(core, lambda: core.tree(members, d, hist), deadline)
-            if tree is None:
+            guess = self._run(core, lambda: core.root_guess(members, d, hist), deadline)
+            if guess is None or guess < 0:
                 raise OutOfTime
-            self.worst_best = d, int(tree["guess"])
+            self.worst_best = d, int(guess)
         return self.worst_best
 
     def worst_cost(self, guess: int, deadline: Deadline) -> int:
