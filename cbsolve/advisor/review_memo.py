@@ -50,6 +50,7 @@ class ReviewMemo:
         # the key of log + guess and of the log alone (its optimum), whose heads differ, so
         # one kept state was refined from scratch on every call
         self._states: dict[tuple, tuple] = {}
+        self._positions: dict[tuple, tuple] = {}   # (codes, replies, objective) -> its key
 
     def canonical(self, codes: list[tuple[int, ...]]) -> tuple[tuple[int, ...], tuple, dict]:
         """(the least renamed sequence, its position permutation, its renaming): the first
@@ -101,10 +102,17 @@ class ReviewMemo:
         optimum; None when nothing is kept."""
         if not self.usable or not len(log):
             return None
-        seq, perm, names = self.canonical([e.guess for e in log])
+        codes = tuple(tuple(e.guess) for e in log)
         replies = ",".join(f"{e.bulls}.{e.cows}" for e in log)
-        return f"optimum|{objective}|{''.join(map(chr, (48 + s for s in seq)))}|{replies}", \
-            perm, names
+        if (kept := self._positions.get((codes, replies, objective))) is not None:
+            return kept        # each new guess at a position asks for its key again
+        seq, perm, names = self.canonical(list(codes))
+        found = (f"optimum|{objective}|{''.join(map(chr, (48 + s for s in seq)))}|{replies}",
+                 perm, names)
+        if len(self._positions) >= MAX_STATES:
+            self._positions.clear()
+        self._positions[codes, replies, objective] = found
+        return found
 
     def get_optimum(self, found) -> tuple[int, tuple[int, ...]] | None:
         """(the position's optimum, an optimal guess as symbol indices) or None."""
