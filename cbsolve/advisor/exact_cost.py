@@ -49,6 +49,10 @@ DIRECT_LIMIT = 100
 #: candidates: a new guess's worst case 2.6 ms -> 0.55 ms of kernel and Python, 4 about as
 #: good as 3 and better than 2).
 MEMBERS_FIRST = 4
+#: ... and a node with at least this many guesses left bounds its guesses' classes by its
+#: settle table (the kernel's default, 4, is for the deep proofs; here 3 refuted the reply
+#: classes that need 4 guesses about a fifth sooner, the same answers).
+SETTLE_FROM = 3
 
 
 class OutOfTime(Expired):
@@ -188,5 +192,5 @@ def worst_core(search):
                        [v.response_index(b, c) for b, c in replies],
                        repeats=v.repeats, bulls_only=v.bulls_only)
     core.configure({"candidates_only": search.cand_only, "threads": 1,
-                    "members_first": MEMBERS_FIRST})
+                    "members_first": MEMBERS_FIRST, "bound_min_left": SETTLE_FROM})
     return core
