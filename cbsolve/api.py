@@ -372,8 +372,9 @@ def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
     ``method`` saying so; a space too large for the estimate raises SpaceTooLarge. Cost: the first call
     at a position solves it exactly (milliseconds on 100 candidates of Bulls & Cows 4/10);
     later guesses there cost the exact solves of their reply classes the core has not seen
-    (``expected``: 0.1-0.2 ms; ``worst``, the worst-case kernel's decisions: milliseconds),
-    tens of microseconds when it has (the same guess again).
+    (``expected``: 0.1-0.6 ms; ``worst``, the worst-case kernel's decisions: 0.1-0.4 ms, more
+    where a class needs a guess more than the position), tens of microseconds when it has
+    (the same guess again).
 
     >>> r = regret("1122", ["1234:0,2"], variant="mastermind")
     >>> (r.exact, r.regret >= 0, regret(r.best_guess, ["1234:0,2"], variant="mastermind").regret)

@@ -61,6 +61,10 @@ struct Options {
          dedupe = true, candidates_only = false;
     int threads = 1;
     int sym_min_left = 3;  // symmetry pays off only where a node has many guesses to refute
+    // a node with at most this many guesses left first tries the strategies that guess only
+    // its members (members_settle): a proved yes without the scan of every guess (0: never;
+    // the reviews of single guesses use it, where most nodes are small and feasible)
+    int members_first = 0;
     int lookahead = 0;     // tree: working guesses compared on the depth-W count (0: first one)
     // certificate: a set the search refuted by counting alone (every guess useless or with a
     // class beyond cap(d-1)) gets its empty node from the memo, not from a second scan
@@ -728,6 +732,10 @@ class Search {
         }
         prof_nodes[d]++;
         auto scope = rows_for(S.data(), S.size());
+        if (d <= opt.members_first && members_settle(S.data(), static_cast<int>(S.size()), d)) {
+            if (opt.memo) memo.store(S, h, d, true, false);
+            return true;
+        }
         vector<char> in_set(n, 0);
         for (int s : S) in_set[s] = 1;
         bool settled;
@@ -770,41 +778,70 @@ class Search {
         return ok;
     }
 
+    // Whether S can surely be finished within d guesses by guessing only its members: at most
+    // d secrets (each in turn), or a member each of whose classes (the win left out) can be,
+    // with d - 1 guesses. True is proved (that strategy exists); false only means: search.
+    // Needs the rows of S (have_rows(); false without them).
+    bool members_settle(const int* S, int m, int d) const {
+        if (m <= d) return true;
+        if (d < 2 || (opt.capacity && static_cast<int64_t>(m) > cap[d]) || !have_rows()) return false;
+        vector<int> flat(m), start(slots + 1), fill(slots);
+        vector<uint8_t> rep(m);
+        for (int a = 0; a < m; ++a) {
+            const int g = S[a];
+            std::fill(start.begin(), start.end(), 0);
+            for (int i = 0; i < m; ++i) { rep[i] = srow(S[i])[g]; ++start[rep[i] + 1]; }
+            bool small = true;  // every class within d - 1 secrets: each in turn
+            for (int r = 0; r < slots; ++r)
+                if (r != win && start[r + 1] > d - 1) { small = false; break; }
+            if (small) return true;
+            if (d < 3) continue;
+            for (int r = 0; r < slots; ++r) start[r + 1] += start[r];
+            std::copy(start.begin(), start.end() - 1, fill.begin());
+            for (int i = 0; i < m; ++i) flat[fill[rep[i]]++] = S[i];
+            bool ok = true;
+            for (int r = 0; r < slots && ok; ++r)
+                if (r != win) ok = members_settle(&flat[start[r]], start[r + 1] - start[r], d - 1);
+            if (ok) return true;
+        }
+        return false;
+    }
+
+    // The worst case of guess g from S after hist: 1 + the largest minimax optimum of its
+    // classes (the win left out), largest class first. Each class is decided only if it could
+    // exceed the largest so far (from `floor`, which the caller knows some class reaches):
+    // by members_settle, else by feasible() upward. -1 when stopped.
+    int guess_cost(const vector<int>& S, int g, int floor, vector<int>& hist) {
+        auto cls = classes(g, S);
+        auto scope = rows_for(S.data(), S.size(), true);
+        hist.push_back(g);
+        int worst = std::max(floor, 0);
+        for (auto& c : cls) {
+            const vector<int>& C = c.second;
+            if (members_settle(C.data(), static_cast<int>(C.size()), worst)) continue;
+            int d = worst;
+            while (!feasible(C, d, hist)) {
+                if (cancelled()) { hist.pop_back(); return -1; }
+                ++d;
+            }
+            if (cancelled()) { hist.pop_back(); return -1; }
+            worst = d;
+        }
+        hist.pop_back();
+        return 1 + worst;
+    }
+
     // ---- strategy tree ----------------------------------------------------------------
     std::unique_ptr<TreeNode> tree(const vector<int>& S, int d, vector<int>& hist) {
         auto node = std::make_unique<TreeNode>();
         int m = static_cast<int>(S.size());
         if (m == 0) throw std::logic_error("tree of an empty set");
         if (m == 1) { node->guess = S[0]; return node; }
-        int g = -1;
         // Tie-break (fewest secrets needing all d guesses): a set that fits in d-1 guesses
         // gets a tree of d-1, so none of its secrets reaches the last level.
         if (opt.lookahead > 0 && d >= 3 && m >= 3 && feasible(S, d - 1, hist))
             return tree(S, d - 1, hist);
-        auto scope = rows_for(S.data(), S.size());
-        if (m == 2) g = S[0];
-        else if (d == 2) g = solve2(S);
-        else {
-            vector<char> in_set(n, 0);
-            for (int s : S) in_set[s] = 1;
-            bool settled;
-            auto cs = candidates(S, d, hist, &settled, in_set);
-            if (settled) {
-                // an obvious guess: prefer a candidate that splits into singletons
-                g = solve2(S);
-                if (g < 0) g = cs[0].g;
-            } else {
-                int64_t best = -1;
-                int tried = 0;
-                for (auto& c : cs) {
-                    if (!guess_works(c.g, S, d, hist)) continue;
-                    if (opt.lookahead <= 0) { g = c.g; break; }
-                    int64_t score = last_level_bound(c.g, S, d, hist);
-                    if (best < 0 || score < best) { best = score; g = c.g; }
-                    if (best <= 1 || ++tried >= opt.lookahead) break;
-                }
-            }
-        }
+        const int g = root_guess(S, d, hist);
         if (g < 0) {
             if (stopped()) return node;   // the deadline cut guess_works short: Runner::tree says None
             throw std::logic_error("tree: no guess works (set not feasible at this depth)");
@@ -816,6 +853,35 @@ class Search {
         for (auto& c : cls) node->children.emplace_back(c.first, tree(c.second, d - 1, hist));
         hist.pop_back();
         return node;
+    }
+
+    // The first guess of tree(S, d) (S of two or more secrets, feasible within d; -1: none
+    // works, or stopped), without the subtrees below it.
+    int root_guess(const vector<int>& S, int d, vector<int>& hist) {
+        const int m = static_cast<int>(S.size());
+        auto scope = rows_for(S.data(), S.size());
+        if (m == 2) return S[0];
+        if (d == 2) return solve2(S);
+        vector<char> in_set(n, 0);
+        for (int s : S) in_set[s] = 1;
+        bool settled;
+        auto cs = candidates(S, d, hist, &settled, in_set);
+        if (settled) {
+            // an obvious guess: prefer a candidate that splits into singletons
+            const int g = solve2(S);
+            return g >= 0 ? g : cs[0].g;
+        }
+        int g = -1;
+        int64_t best = -1;
+        int tried = 0;
+        for (auto& c : cs) {
+            if (!guess_works(c.g, S, d, hist)) continue;
+            if (opt.lookahead <= 0) return c.g;
+            int64_t score = last_level_bound(c.g, S, d, hist);
+            if (best < 0 || score < best) { best = score; g = c.g; }
+            if (best <= 1 || ++tried >= opt.lookahead) break;
+        }
+        return g;
     }
 
     // Lower bound on the secrets of S that guess g leaves for the last of d guesses: a class
@@ -1026,6 +1092,7 @@ struct Runner {
         op.threads = o.contains("threads") ? o["threads"].cast<int>() : 1;
         op.sym_min_left = o.contains("sym_min_left") ? o["sym_min_left"].cast<int>() : 3;
         op.lookahead = o.contains("lookahead") ? o["lookahead"].cast<int>() : 0;
+        op.members_first = o.contains("members_first") ? o["members_first"].cast<int>() : 0;
         op.counted_memo = get("counted_memo", true);
         op.settle_bound = get("settle_bound", true);
         op.bound_min_left = o.contains("bound_min_left") ? o["bound_min_left"].cast<int>() : 4;
@@ -1049,6 +1116,33 @@ struct Runner {
         }
         if (s->stopped()) return -1;
         return ok ? 1 : 0;
+    }
+    // guess's worst case from S after hist (Search::guess_cost); -1 stopped
+    int guess_cost(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int guess,
+                   int floor, py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
+        vector<int> v = to_vec(S), h = to_vec(hist);
+        if (guess < 0 || guess >= s->n) throw std::invalid_argument("guess out of range");
+        int out;
+        {
+            py::gil_scoped_release nogil;
+            out = s->guess_cost(v, guess, floor, h);
+        }
+        return s->stopped() ? -1 : out;
+    }
+    // the first guess of tree(S, d) (S feasible within d); -1 when stopped
+    int root_guess(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
+                   py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
+        vector<int> v = to_vec(S), h = to_vec(hist);
+        if (v.empty()) throw std::invalid_argument("root_guess of an empty set");
+        if (v.size() == 1) return v[0];
+        int g;
+        {
+            py::gil_scoped_release nogil;
+            g = s->root_guess(v, d, h);
+        }
+        if (s->stopped()) return -1;
+        if (g < 0) throw std::logic_error("root_guess: no guess works (set not feasible at this depth)");
+        return g;
     }
     py::object tree(py::array_t<int64_t, py::array::c_style | py::array::forcecast> S, int d,
                     py::array_t<int64_t, py::array::c_style | py::array::forcecast> hist) {
@@ -1148,7 +1242,14 @@ PYBIND11_MODULE(search_worst, m) {
              "stop the running call; why: a stop reason word (time, interrupted, stopped)")
         .def("stop_reason", &Runner::stop_reason, "why the search was stopped (complete: it was not)")
         .def("feasible", &Runner::feasible)
+        .def("guess_cost", &Runner::guess_cost, py::arg("S"), py::arg("guess"), py::arg("floor"),
+             py::arg("hist"),
+             "the guess's worst case from S (1 + its classes' largest minimax optimum), each class "
+             "decided only above floor (a class known to reach it); -1 when stopped")
         .def("tree", &Runner::tree)
+        .def("root_guess", &Runner::root_guess, py::arg("S"), py::arg("d"), py::arg("hist"),
+             "the first guess of tree(S, d) without its subtrees (S feasible within d); -1 when "
+             "stopped")
         .def("certificate", &Runner::certificate)
         .def("greedy", &Runner::greedy)
         .def("representatives", &Runner::representatives)

@@ -15,11 +15,13 @@ docs/benchmarks.md, "A guess's cost: one exact engine").
   solve, :func:`cbsolve.strategy.exact.cached_search`). The optimum is the position's exact
   solve, made by the first call at a position and kept;
 - worst: the guess's worst case is 1 + the largest minimax optimum of its reply classes,
-  each decided by the worst-case kernel (``WorstSearch.feasible``: can the class be finished
-  within d guesses) from the counting bound upward, on the expected core's reply matrix. Only
-  a class that could exceed the largest found so far is decided. The optimum is the
-  position's minimax optimum by the same decisions, and an optimal first guess the root of
-  the kernel's tree of that depth.
+  all in one call of the worst-case kernel (``WorstSearch.guess_cost``: the partition, then
+  each class, largest first, decided only if it could exceed the largest found so far: settled
+  by a strategy that guesses only its members when one fits, else by ``feasible``, can the
+  class be finished within d guesses, upward), on the expected core's reply matrix. The
+  optimum is the position's minimax optimum by the same decisions (from the counting bound
+  upward), and an optimal first guess the root of the kernel's tree of that depth
+  (``root_guess``: the root alone, not the tree below it).
 
 Both sides count the guesses made from the position the same way (the guess itself is one for
 every secret; a class that is the guess itself costs nothing more), so the regret is exact and
@@ -41,6 +43,16 @@ from ..runtime.time_policy import search_seconds
 #: solve is a memo look-up once warm (tens of microseconds) and milliseconds cold, so a
 #: thread's start-up would be most of its cost and Ctrl-C waits at most that long.
 DIRECT_LIMIT = 100
+#: The worst-case kernel's nodes of at most this many guesses left first try the strategies
+#: that guess only their members (a proved yes without scanning every guess): a review's
+#: nodes are small and mostly feasible (Bulls & Cows 4/10, positions of at most 100
+#: candidates: a new guess's worst case 2.6 ms -> 0.55 ms of kernel and Python, 4 about as
+#: good as 3 and better than 2).
+MEMBERS_FIRST = 4
+#: ... and a node with at least this many guesses left bounds its guesses' classes by its
+#: settle table (the kernel's default, 4, is for the deep proofs; here 3 refuted the reply
+#: classes that need 4 guesses about a fifth sooner, the same answers).
+SETTLE_FROM = 3
 
 
 class OutOfTime(Expired):
@@ -63,6 +75,8 @@ class PositionCores:
         self.history = [int(g) for g in position.history]
         self.played = search.played_mask(self.history)
         self.native_history = search.native_history(self.history)
+        self.members64 = self.members.astype(np.int64)     # as the worst-case kernel takes them
+        self.history64 = np.asarray(self.history, dtype=np.int64)
         self.expected_best: tuple[int, int] | None = None   # (total, an optimal guess)
         self.worst_best: tuple[int, int] | None = None      # (minimax optimum, a guess)
         self.worst_costs: dict[int, int] = {}   # guess -> its worst case (Python's share of
@@ -112,52 +126,31 @@ class PositionCores:
         """(the minimax optimum from the position, an optimal first guess)."""
         if self.worst_best is None:
             core = self._worst_core()
-            hist = np.asarray(self.history, dtype=np.int64)
-            members = self.members.astype(np.int64)
+            hist, members = self.history64, self.members64
             d = self._minimax(core, members, hist, 0, deadline)
-            tree = self._run(core, lambda: core.tree(members, d, hist), deadline)
-            if tree is None:
+            guess = self._run(core, lambda: core.root_guess(members, d, hist), deadline)
+            if guess is None or guess < 0:
                 raise OutOfTime
-            self.worst_best = d, int(tree["guess"])
+            self.worst_best = d, int(guess)
         return self.worst_best
 
     def worst_cost(self, guess: int, deadline: Deadline) -> int:
         """Guesses from the position in the worst case: ``guess``, then minimax-optimal play
         in each reply class. No guess does better than the position's optimum, so some class
         needs at least that less one: each class is only asked whether it fits within the
-        largest optimum found so far (from that floor), and nothing below it is proved."""
+        largest optimum found so far (from that floor), and nothing below it is proved. One
+        call of the kernel (``WorstSearch.guess_cost``: the partition, then each class, largest
+        first, settled by a strategy guessing only its members when one fits, else decided)."""
         if guess in self.worst_costs:
             return self.worst_costs[guess]
         floor = self.worst_optimum(deadline)[0] - 1
         core = self._worst_core()
-        replies = self.search.replies(guess, self.members)
-        hist = np.asarray([*self.history, guess], dtype=np.int64)
-        win = self.search.variant.win_response
-        classes = [self.members[replies == r].astype(np.int64)
-                   for r in np.flatnonzero(np.bincount(replies)) if int(r) != win]
-        worst = floor
-        for members in sorted(classes, key=len, reverse=True):
-            if not self._fits(members, worst):
-                worst = max(worst, self._minimax(core, members, hist, worst, deadline))
-        self.worst_costs[guess] = 1 + worst
-        return 1 + worst
-
-    def _fits(self, members: np.ndarray, d: int) -> bool:
-        """Whether ``members`` can surely be finished within ``d`` guesses without the kernel:
-        at most ``d`` secrets (each candidate in turn), or one of them splits the others into
-        classes of at most ``d - 1`` (then each in turn). False means: ask the kernel."""
-        n = int(members.size)
-        if n <= d:
-            return True
-        matrix = self.search.matrix
-        if d < 2 or matrix is None:
-            return False
-        slots = self.search.variant.response_slots
-        replies = matrix[np.ix_(members, members)].astype(np.intp)   # row: a member's replies
-        counts = np.bincount((replies + slots * np.arange(n)[:, None]).ravel(),
-                             minlength=n * slots).reshape(n, slots)
-        counts[:, self.search.variant.win_response] = 0
-        return bool((counts.max(axis=1) <= d - 1).any())
+        cost = self._run(core, lambda: core.guess_cost(self.members64, guess, floor,
+                                                       self.history64), deadline)
+        if cost is None or cost < 0:
+            raise OutOfTime
+        self.worst_costs[guess] = cost
+        return cost
 
     def _minimax(self, core, members: np.ndarray, hist: np.ndarray, floor: int,
                  deadline: Deadline) -> int:
@@ -198,5 +191,6 @@ def worst_core(search):
                        v.response_slots, v.win_response, len(replies),
                        [v.response_index(b, c) for b, c in replies],
                        repeats=v.repeats, bulls_only=v.bulls_only)
-    core.configure({"candidates_only": search.cand_only, "threads": 1})
+    core.configure({"candidates_only": search.cand_only, "threads": 1,
+                    "members_first": MEMBERS_FIRST, "bound_min_left": SETTLE_FROM})
     return core

@@ -132,6 +132,7 @@ class Reviewer:
         self._cores_at: Position | None = None      # ... this one
         self._worst: tuple | None = None   # (expected-case search, its worst-case kernel)
         self._guesses: dict = {}           # guess as typed -> (code index, as printed)
+        self._spellings: dict = {}         # (parse / format / index_of, its argument) -> result
         self._heuristic: HeuristicCosts | None = None   # built when first needed
         self._memo = ReviewMemo(self.variant)   # exact reviews by canonical key
 
@@ -154,18 +155,18 @@ class Reviewer:
                 return self._followed(log, advice, g, objective, deadline)
         if not len(log) and (opening := self._one_orbit_opening(text, objective, deadline)):
             return opening
-        memo_key = self._memo.key(log, self.space.parse(text), objective)
+        memo_key = self._memo.key(log, self._spelled("parse", text), objective)
         if (kept := self._memo.get(memo_key)) is not None:
             n, cost, best, best_code, method = kept
             # the copy's own method, word for word: an answer does not depend on what was
             # asked before it
-            return _exactly(text, n, objective, cost, best, self.space.format(best_code), method)
+            return _exactly(text, n, objective, cost, best, self._spelled("format", best_code), method)
         exact_part = deadline.part(time_policy.REVIEW_EXACT_SHARE)
         found = self._exact(log, g, text, objective, exact_part)
         if isinstance(found, Review):
             if found.cost is not None and found.best is not None:   # exact: both are known
                 self._memo.put(memo_key, found.candidates, found.cost, found.best,
-                               self.space.parse(found.best_guess), found.method)
+                               self._spelled("parse", found.best_guess), found.method)
             return found
         return self._estimate(log, g, text, objective, deadline, found, advice)
 
@@ -244,7 +245,7 @@ class Reviewer:
         position_key = self._memo.position_key(log, objective)
         known = None
         if (kept := self._memo.get_optimum(position_key)) is not None:
-            known = kept[0], self.space.format(kept[1]), None      # as if solved here
+            known = kept[0], self._spelled("format", kept[1]), None      # as if solved here
         elif n > self.service.options.review_tree_from:
             known = self._from_tree(log, objective)
         if n > EXACT_SECRETS and known is None:
@@ -257,7 +258,7 @@ class Reviewer:
             return f"no exact search here: {exc}"
         if known is not None:              # the optimum is the tree's: only the guess is solved
             value, best_text, note = known
-            best = value, self.space.index_of(self.space.parse(best_text))
+            best = value, self._spelled("index_of", self._spelled("parse", best_text))
             if objective == "expected":
                 cores.expected_best = best
             else:
@@ -284,7 +285,8 @@ class Reviewer:
             method += f"; the position's optimum {known[2]}"
         elif known is None:
             self._memo.put_optimum(position_key, best, self.space.codes[best_guess])
-        return _exactly(text, n, objective, cost, best, self.space.format(self.space.codes[best_guess]),
+        return _exactly(text, n, objective, cost, best,
+                        self._spelled("format", tuple(map(int, self.space.codes[best_guess]))),
                         method)
 
     def _from_tree(self, log, objective):
@@ -339,6 +341,17 @@ class Reviewer:
             g = self.space.index_of(self.space.parse(guess))
             self._guesses[guess] = g, self.space.format(self.space.codes[g])
         return self._guesses[guess]
+
+    def _spelled(self, how: str, item):
+        """The code space's ``parse``, ``format`` or ``index_of`` of ``item`` (text, or a code
+        as a tuple), kept: a new guess's review turned the best guess from code to text and
+        back three times, a fifth of its Python."""
+        key = how, item
+        if (found := self._spellings.get(key)) is None:
+            if len(self._spellings) >= 1 << 16:
+                self._spellings.clear()
+            found = self._spellings[key] = getattr(self.space, how)(item)
+        return found
 
     def _position_of(self, log: FeedbackLog):
 

@@ -30,6 +30,8 @@ from ..game.variant import Variant
 
 #: Longest code kept (its n! position permutations are tried per key).
 MAX_LENGTH = 5
+#: Refinement states kept (one per log head) before they are cleared.
+MAX_STATES = 64
 #: Reviews kept per game before the memo is cleared.
 MAX_KEPT = 1 << 16
 TABLES = models_dir() / "review"
@@ -44,7 +46,11 @@ class ReviewMemo:
         self._perms = list(itertools.permutations(range(variant.length)))
         self._kept: dict[str, tuple] = {}
         self._loaded = False
-        self._state = None   # (a log's codes, its refinement state): canonical() reuses it
+        # a log's codes -> its refinement state, which canonical() reuses: a review asks for
+        # the key of log + guess and of the log alone (its optimum), whose heads differ, so
+        # one kept state was refined from scratch on every call
+        self._states: dict[tuple, tuple] = {}
+        self._positions: dict[tuple, tuple] = {}   # (codes, replies, objective) -> its key
 
     def canonical(self, codes: list[tuple[int, ...]]) -> tuple[tuple[int, ...], tuple, dict]:
         """(the least renamed sequence, its position permutation, its renaming): the first
@@ -52,13 +58,16 @@ class ReviewMemo:
 
         Refined code by code (the sequence compares code by code, each code's part of equal
         length): only the permutations whose part so far is the least go on, so after the
-        first codes a handful are left, not n!. The state after a log's codes is kept, so a
+        first codes a handful are left, not n!. The states after a log's codes are kept, so a
         further guess after the same log refines only its survivors."""
         codes = [tuple(c) for c in codes]
         head = tuple(codes[:-1])
-        if self._state is None or self._state[0] != head:
-            self._state = head, self._refine(((), [(p, {}) for p in self._perms]), head)
-        seq, alive = self._refine(self._state[1], codes[-1:])
+        state = self._states.get(head)
+        if state is None:
+            if len(self._states) >= MAX_STATES:
+                self._states.clear()
+            state = self._states[head] = self._refine(((), [(p, {}) for p in self._perms]), head)
+        seq, alive = self._refine(state, codes[-1:])
         perm, names = alive[0]
         return seq, perm, names
 
@@ -93,10 +102,17 @@ class ReviewMemo:
         optimum; None when nothing is kept."""
         if not self.usable or not len(log):
             return None
-        seq, perm, names = self.canonical([e.guess for e in log])
+        codes = tuple(tuple(e.guess) for e in log)
         replies = ",".join(f"{e.bulls}.{e.cows}" for e in log)
-        return f"optimum|{objective}|{''.join(map(chr, (48 + s for s in seq)))}|{replies}", \
-            perm, names
+        if (kept := self._positions.get((codes, replies, objective))) is not None:
+            return kept        # each new guess at a position asks for its key again
+        seq, perm, names = self.canonical(list(codes))
+        found = (f"optimum|{objective}|{''.join(map(chr, (48 + s for s in seq)))}|{replies}",
+                 perm, names)
+        if len(self._positions) >= MAX_STATES:
+            self._positions.clear()
+        self._positions[codes, replies, objective] = found
+        return found
 
     def get_optimum(self, found) -> tuple[int, tuple[int, ...]] | None:
         """(the position's optimum, an optimal guess as symbol indices) or None."""

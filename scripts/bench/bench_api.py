@@ -19,7 +19,7 @@ Rows (medians unless named; each with its target):
   call of a variant (it lists the codes) and later ones.
 
 Pure functions plus ``main()``; figures printed as a table: the wall-clock median and max,
-and the median CPU time of the same calls (process CPU: every thread of it; on a loaded
+and the median and mean CPU time of the same calls (process CPU: every thread of it; on a loaded
 machine the wall time of a call stretches with the load, its CPU time far less).
 
 ``--vs TREE``: the same rows, same positions and guesses, run in turn by this tree and by the
@@ -66,7 +66,8 @@ class Timer:
 
     def row(self, label: str, target: str) -> dict:
         return {"row": label, "median": statistics.median(self.wall), "max": max(self.wall),
-                "cpu": statistics.median(self.cpu), "unit": "s", "target": target}
+                "cpu": statistics.median(self.cpu), "cpu_mean": statistics.fmean(self.cpu),
+                "unit": "s", "target": target}
 
 
 def bench_import(repeat: int = 7) -> list[dict]:
@@ -158,7 +159,7 @@ def bench_regret(positions: int = 8, guesses: int = 20, seed: int = 0) -> list[d
                 with again:
                     cb.regret(g, log, objective=objective)
         rows += [first.row(f"regret {objective}, first guess at a position (<= 100 candidates, "
-                           f"{positions} positions: it solves the position)", target),
+                           f"{positions} positions: it solves the position)", "<= 1 ms"),
                  fresh.row(f"regret {objective}, a new guess at a solved position", target),
                  again.row(f"regret {objective}, the same guess again", target)]
     return rows
@@ -233,14 +234,19 @@ def compare(rows: str, other: str, pairs: int) -> None:
 
     here = str(Path(__file__).resolve().parents[2])
     runs = [(run_rows(rows, here), run_rows(rows, other)) for _ in range(pairs)]
-    print(f"A = {here}, B = {other}, {pairs} pairs (A then B); CPU medians")
-    print(f"{'row':<80} {'A':>10} {'B':>10} {'A/B':>6}")
+    print(f"A = {here}, B = {other}, {pairs} pairs (A then B); CPU medians (and means, where "
+          "a row has them)")
+    print(f"{'row':<80} {'A':>10} {'B':>10} {'A/B':>6} {'A mean':>10} {'B mean':>10}")
     for i, row in enumerate(runs[0][0]):
         a = [r[i]["cpu"] for r, _ in runs]
         b = [r[i]["cpu"] for _, r in runs]
         ratio = statistics.median(x / y for x, y in zip(a, b, strict=True) if y > 0)
+        means = ""
+        if "cpu_mean" in row and all("cpu_mean" in r[i] for pair in runs for r in pair):
+            means = "".join(f" {_fmt(statistics.median(r[i]['cpu_mean'] for r in side), row['unit']):>10}"
+                            for side in ([r for r, _ in runs], [r for _, r in runs]))
         print(f"{row['row']:<80} {_fmt(statistics.median(a), row['unit']):>10} "
-              f"{_fmt(statistics.median(b), row['unit']):>10} {ratio:>6.2f}")
+              f"{_fmt(statistics.median(b), row['unit']):>10} {ratio:>6.2f}{means}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -263,12 +269,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.vs:
         compare(args.rows, args.vs, args.pairs)
         return
-    print(f"{'row':<80} {'median':>12} {'max':>12} {'CPU median':>12}  target")
+    print(f"{'row':<80} {'median':>12} {'max':>12} {'CPU median':>12} {'CPU mean':>12}  target")
     for name in args.rows.split(","):
         for row in ROWS[name.strip()]():
+            mean = _fmt(row["cpu_mean"], row["unit"]) if "cpu_mean" in row else "-"
             print(f"{row['row']:<80} {_fmt(row['median'], row['unit']):>12} "
-                  f"{_fmt(row['max'], row['unit']):>12} {_fmt(row['cpu'], row['unit']):>12}  "
-                  f"{row['target']}")
+                  f"{_fmt(row['max'], row['unit']):>12} {_fmt(row['cpu'], row['unit']):>12} "
+                  f"{mean:>12}  {row['target']}")
 
 
 if __name__ == "__main__":

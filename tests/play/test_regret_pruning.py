@@ -1,7 +1,9 @@
 """The expected-case kernel's shortcuts for a new guess's reply classes (the scan that counts
 only the guesses whose bound can matter, solve's tiers of the other codes, the closed forms of
 small sets) change no answer: the same values, the same optimal guesses, the same nodes, on
-random positions of two games; and regret's exact answers equal the full search's."""
+random positions of two games; and regret's exact answers equal the full search's. The
+worst-case kernel's review of a guess (one call; member-only strategies tried first) equals
+each class decided in full."""
 from __future__ import annotations
 
 import numpy as np
@@ -114,27 +116,69 @@ def test_regret_equals_the_full_search_on_random_positions():
     assert checked >= 40
 
 
-def test_worst_classes_finished_in_turn_skip_the_kernel_with_the_same_answer(monkeypatch):
-    # a reply class of at most d secrets, or one a member splits into classes of at most
-    # d - 1, fits within d without a kernel decision: the costs equal the kernel's alone
+def plain_minimax(core, members, hist) -> int:
+    """The minimax optimum of ``members`` after ``hist`` by the kernel's decisions alone,
+    upward from 1 guess."""
+    d = 1
+    while not core.feasible(members, d, hist):
+        d += 1
+    return d
+
+
+def plain_core(search):
+    """The worst-case kernel with no member-first shortcut (every node searched)."""
+    from cbsolve.advisor.exact_cost import worst_core
+
+    core = worst_core(search)
+    core.configure({"candidates_only": search.cand_only, "threads": 1, "members_first": 0})
+    return core
+
+
+@pytest.mark.parametrize("preset, seeds", [("bulls-cows", range(700, 740)),
+                                           ("mastermind", range(300, 330))])
+def test_a_guess_worst_case_in_one_call_equals_each_class_decided_in_full(preset, seeds):
+    # the one call (partition, classes largest first, member-only strategies first, decisions
+    # from the floor up) against 1 + the largest minimax optimum of the classes, each decided
+    # from 1 upward by a kernel without the shortcut
     from cbsolve.runtime.deadline import Deadline
     from cbsolve.advisor.exact_cost import PositionCores, worst_core
 
-    variant = cb.Variant.preset("bulls-cows")
+    variant = cb.Variant.preset(preset)
     space, search = CodeSpace(variant), cached_search(variant)
     rng = np.random.default_rng(23)
-    costs, skipped = {}, []
-    core = worst_core(search)
-    positions = [position for _, position in random_positions(variant, range(700, 740), 100,
-                                                                min_size=2)]
-    for k, position in enumerate(positions):
-        for g in rng.integers(space.size, size=3):
-            costs[k, int(g)] = PositionCores(search, lambda: core, position).worst_cost(
-                int(g), Deadline(None))
-    fits = PositionCores._fits
-    monkeypatch.setattr(PositionCores, "_fits", lambda self, members, d: skipped.append(
-        fits(self, members, d)) or False)
-    for (k, g), cost in costs.items():
-        cores = PositionCores(search, lambda: core, positions[k])
-        assert cores.worst_cost(g, Deadline(None)) == cost >= cores.worst_optimum(Deadline(None))[0]
-    assert len(costs) >= 40 and sum(skipped) >= 40     # the shortcut was taken, often
+    fast, plain = worst_core(search), plain_core(search)
+    checked = 0
+    for _, position in random_positions(variant, seeds, 100, min_size=2):
+        cores = PositionCores(search, lambda: fast, position)
+        members = cores.members.astype(np.int64)
+        hist = [int(g) for g in position.history]
+        optimum = cores.worst_optimum(Deadline(None))[0]
+        assert optimum == plain_minimax(plain, members, np.asarray(hist, dtype=np.int64))
+        for g in map(int, rng.integers(space.size, size=4)):
+            replies = search.replies(g, cores.members)
+            after = np.asarray([*hist, g], dtype=np.int64)
+            classes = [members[replies == r] for r in np.unique(replies)
+                       if r != variant.win_response]
+            full = 1 + max((plain_minimax(plain, c, after) for c in classes), default=0)
+            assert cores.worst_cost(g, Deadline(None)) == full >= optimum
+            checked += 1
+    assert checked >= 40
+
+
+@pytest.mark.parametrize("preset", ["bulls-cows", "mastermind"])
+def test_member_only_strategies_decide_as_the_full_search(preset):
+    # a node settled by guessing only its members is feasible, and the answers with the
+    # shortcut equal those without it at every depth from 2 to 4 (yes and no both occur)
+    from cbsolve.advisor.exact_cost import worst_core
+
+    variant = cb.Variant.preset(preset)
+    search = cached_search(variant)
+    answers = {True: 0, False: 0}
+    for members, history in reply_class_sets(variant, 24, seed=9, most=60):
+        members64, hist = members.astype(np.int64), np.asarray(history, dtype=np.int64)
+        for d in (2, 3, 4):
+            fast, plain = worst_core(search), plain_core(search)   # fresh tables
+            answer = fast.feasible(members64, d, hist)
+            assert answer == plain.feasible(members64, d, hist)
+            answers[bool(answer)] += 1
+    assert answers[True] >= 20 and answers[False] >= 20
