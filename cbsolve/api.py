@@ -182,7 +182,7 @@ def consistent(log: LogLike = (), *, variant: VariantLike | None = None, count: 
     budget = make_deadline(deadline, time_limit)
     the_log = as_log(log, variant)
     query = _consistency.Query(count=count, limit=limit, sample=sample, seed=seed, count_cap=count_cap,
-                  approximate=approximate)
+                               approximate=approximate)
     if max_lies:
         result = _lies.consistent_with_lies(the_log, max_lies, query, backend=backend, deadline=budget)
         result.time_limit = budget.seconds
@@ -298,11 +298,11 @@ def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
     if not (symmetry == "auto" or isinstance(symmetry, bool)):
         raise _check.InvalidArgument("symmetry", 'True, False or "auto"', symmetry)
     return _strategy.evaluate(as_variant(variant), _check.text(strategy, "strategy"),
-                first=_check.optional_text(first, "first"),
-                guesses=_check.text(guesses, "guesses"), seed=_check.seed(seed),
-                progress=_check.callback(progress, "progress"),
-                sample=_check.positive(sample, "sample"), deadline=budget,
-                keep_tree=_check.flag(keep_tree, "keep_tree"), symmetry=symmetry)
+                              first=_check.optional_text(first, "first"),
+                              guesses=_check.text(guesses, "guesses"), seed=_check.seed(seed),
+                              progress=_check.callback(progress, "progress"),
+                              sample=_check.positive(sample, "sample"), deadline=budget,
+                              keep_tree=_check.flag(keep_tree, "keep_tree"), symmetry=symmetry)
 
 
 def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective: str = "worst",
@@ -421,10 +421,10 @@ def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
 
     budget = make_deadline(deadline, time_limit)
     return _puzzles.make_puzzle(as_variant(variant), seed=_check.seed(seed),
-                       difficulty=_check.text(difficulty, "difficulty"),
-                       clues=_check.positive(clues, "clues"),
-                       distractors=_check.whole(distractors, "distractors"), deadline=budget,
-                       kind=_check.text(kind, "kind"))
+                                difficulty=_check.text(difficulty, "difficulty"),
+                                clues=_check.positive(clues, "clues"),
+                                distractors=_check.whole(distractors, "distractors"), deadline=budget,
+                                kind=_check.text(kind, "kind"))
 
 
 def bounds(variant: VariantLike | None = None, *, search: bool = True, strategies: bool = True,
@@ -450,7 +450,7 @@ def bounds(variant: VariantLike | None = None, *, search: bool = True, strategie
     the_variant = as_variant(variant)
 
     def compute() -> Bounds:
-            return _advisor.PositionService(the_variant).bounds(
+        return _advisor.PositionService(the_variant).bounds(
             budget, search=search, strategies=strategies, deep=deep, progress=progress)
 
     budget = make_deadline(deadline, time_limit)
@@ -461,7 +461,7 @@ def bounds(variant: VariantLike | None = None, *, search: bool = True, strategie
     whole = search and strategies and deep
     recompute = _check.flag(recompute, "recompute") or not whole
     return _from_atlas.bounds_for(the_variant, compute, recompute=recompute,
-                      improve=_check.flag(improve, "improve"))
+                                  improve=_check.flag(improve, "improve"))
 
 
 def atlas(**filters: Any) -> list[dict]:
