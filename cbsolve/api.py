@@ -36,6 +36,7 @@ from .errors import CbsolveError, InvalidFeedback, InvalidVariant, SpaceTooLarge
 from .game.feedback import FeedbackLog
 from .game.rule import Score, score as rule
 from .game.variant import Variant
+from .lazy import lazy_module, lazy_names
 
 if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it returns
     from .advisor.answers import Move
@@ -47,6 +48,24 @@ if TYPE_CHECKING:   # the results' modules load NumPy: each call imports what it
     from .advisor.review import Regret
     from .strategy import Evaluation
     from .strategy.partition import Partition
+
+#: What the calls ask, loaded by the first call that reaches it: each loads its own engines
+#: (most load NumPy), and a light call (``score``, ``bounds`` from the atlas) loads none of them.
+_advisor = lazy_module("cbsolve.advisor")
+_answers = lazy_module("cbsolve.advisor.answers")
+_review = lazy_module("cbsolve.advisor.review")
+_heuristic_cost = lazy_module("cbsolve.advisor.heuristic_cost")
+_consistency = lazy_module("cbsolve.consistency")
+_lies = lazy_module("cbsolve.consistency.lies")
+_strategy = lazy_module("cbsolve.strategy")
+_puzzles = lazy_module("cbsolve.puzzles.puzzle")
+_from_atlas = lazy_module("cbsolve.bounds.from_atlas")
+_atlas_file = lazy_module("cbsolve.bounds.atlas_file")
+_certify = lazy_module("cbsolve.certificates.certify")
+_formats = lazy_module("cbsolve.formats")
+_results = lazy_module("cbsolve.api_results")
+_analysis = lazy_module("cbsolve.analysis")
+_engine = lazy_module("cbsolve.play.engine")
 
 #: A log: a FeedbackLog, or entries read with the call's ``variant``: tokens (``"0123:1,2"``),
 #: the JSON log form (``{"guess": "0123", "bulls": 1, "cows": 2}``, what ``puzzle`` gives) or
@@ -154,25 +173,21 @@ def consistent(log: LogLike = (), *, variant: VariantLike | None = None, count: 
     >>> (r.count, r.exact, str(r.status))
     (208, True, 'optimal')
     """
-    from .consistency import BACKEND_CHOICES, Query
-    from .consistency import consistent as solve
 
-    _check.choice(backend, "backend", BACKEND_CHOICES)
+    _check.choice(backend, "backend", _consistency.BACKEND_CHOICES)
     count, approximate = _check.flag(count, "count"), _check.flag(approximate, "approximate")
     limit, sample = _check.count(limit, "limit"), _check.count(sample, "sample")
     count_cap, seed = _check.count(count_cap, "count_cap"), _check.seed(seed)
     max_lies = _check.whole(max_lies, "max_lies")
     budget = make_deadline(deadline, time_limit)
     the_log = as_log(log, variant)
-    query = Query(count=count, limit=limit, sample=sample, seed=seed, count_cap=count_cap,
-                  approximate=approximate)
+    query = _consistency.Query(count=count, limit=limit, sample=sample, seed=seed, count_cap=count_cap,
+                               approximate=approximate)
     if max_lies:
-        from .consistency.lies import consistent_with_lies
-
-        result = consistent_with_lies(the_log, max_lies, query, backend=backend, deadline=budget)
+        result = _lies.consistent_with_lies(the_log, max_lies, query, backend=backend, deadline=budget)
         result.time_limit = budget.seconds
         return result
-    return solve(the_log, query, backend=backend, deadline=budget)
+    return _consistency.consistent(the_log, query, backend=backend, deadline=budget)
 
 
 def diagnose(log: LogLike = (), *, variant: VariantLike | None = None,
@@ -211,16 +226,13 @@ def next_guess(log: LogLike = (), *, variant: VariantLike | None = None,
     >>> (m.candidates, m.source, m.provenance.honoured)
     (52, 'exact', True)
     """
-    from .advisor import PositionService
-    from .advisor.answers import Move
-
     seed = _check.seed(seed)
     budget = make_deadline(deadline, time_limit)
     the_log = as_log(log, variant)
-    service = PositionService(the_log.variant, _check.text(guesses, "guesses"), seed=seed)
+    service = _advisor.PositionService(the_log.variant, _check.text(guesses, "guesses"), seed=seed)
     advice = service.advise(the_log, strategy=_check.text(strategy, "strategy"),
                             objective=_check.text(objective, "objective"), deadline=budget)
-    return Move.of(advice)
+    return _answers.Move.of(advice)
 
 
 def partition(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
@@ -238,12 +250,10 @@ def partition(guess: str, log: LogLike = (), *, variant: VariantLike | None = No
     >>> (p.candidates, len(p.classes), p.largest)
     (108, 8, 26)
     """
-    from .advisor import PositionService
-
     budget = make_deadline(deadline, time_limit)
     members = _check.flag(members, "members")
     the_log = as_log(log, variant)
-    return PositionService(the_log.variant).partition(
+    return _advisor.PositionService(the_log.variant).partition(
         the_log, _check.text(guess, "guess"), deadline=budget, members=members)
 
 
@@ -261,11 +271,9 @@ def partition_table(log: LogLike = (), *, variant: VariantLike | None = None,
     >>> (t.candidates, t.complete, t.scored, best["guess"], best["minimax"])
     (108, True, 180, '0145', 26)
     """
-    from .advisor import PositionService
-
     budget = make_deadline(deadline, time_limit)
     the_log = as_log(log, variant)
-    return PositionService(the_log.variant).partition_table(
+    return _advisor.PositionService(the_log.variant).partition_table(
         the_log, _check.text(sort, "sort"), deadline=budget)
 
 
@@ -285,17 +293,16 @@ def evaluate(strategy: str = "minimax", *, variant: VariantLike | None = None,
     >>> evaluate("minimax", variant="mastermind").total   # Knuth 1977
     5801
     """
-    from .strategy import evaluate as play
 
     budget = make_deadline(deadline, time_limit)
     if not (symmetry == "auto" or isinstance(symmetry, bool)):
         raise _check.InvalidArgument("symmetry", 'True, False or "auto"', symmetry)
-    return play(as_variant(variant), _check.text(strategy, "strategy"),
-                first=_check.optional_text(first, "first"),
-                guesses=_check.text(guesses, "guesses"), seed=_check.seed(seed),
-                progress=_check.callback(progress, "progress"),
-                sample=_check.positive(sample, "sample"), deadline=budget,
-                keep_tree=_check.flag(keep_tree, "keep_tree"), symmetry=symmetry)
+    return _strategy.evaluate(as_variant(variant), _check.text(strategy, "strategy"),
+                              first=_check.optional_text(first, "first"),
+                              guesses=_check.text(guesses, "guesses"), seed=_check.seed(seed),
+                              progress=_check.callback(progress, "progress"),
+                              sample=_check.positive(sample, "sample"), deadline=budget,
+                              keep_tree=_check.flag(keep_tree, "keep_tree"), symmetry=symmetry)
 
 
 def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective: str = "worst",
@@ -342,8 +349,6 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
     >>> (o.proved, o.total, o.worst)
     (True, 45, 4)
     """
-    from .advisor import PositionService
-
     budget = make_deadline(deadline, time_limit)
     max_depth, dot_depth = _check.positive(max_depth, "max_depth"), _check.count(dot_depth, "dot_depth")
     lookahead, workers = _check.whole(lookahead, "lookahead"), _check.workers(workers)
@@ -354,7 +359,7 @@ def optimal(log: LogLike = (), *, variant: VariantLike | None = None, objective:
         _check.whole(memory_budget, "memory_budget", 1, 2**62)
     trace, out, dot = _check.path(trace, "trace"), _check.path(out, "out"), _check.path(dot, "dot")
     the_log = as_log(log, variant)
-    return PositionService(the_log.variant, _check.text(guesses, "guesses")).optimum(
+    return _advisor.PositionService(the_log.variant, _check.text(guesses, "guesses")).optimum(
         the_log, _check.text(objective, "objective"), budget, max_depth=max_depth,
         certificate=certificate, ties=ties, lookahead=lookahead, workers=workers,
         progress=progress, memory_budget=memory_budget, replies=_check.text(replies, "replies"),
@@ -380,17 +385,14 @@ def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
     >>> (r.exact, r.regret >= 0, regret(r.best_guess, ["1234:0,2"], variant="mastermind").regret)
     (True, True, 0)
     """
-    from .advisor.review import BOUNDS
 
     the_log = as_log(log, variant)
     found = _reviewing(the_log.variant).review(the_log, _check.text(guess, "guess"),
                                                _check.text(objective, "objective"),
                                                make_deadline(deadline, time_limit))
-    if found.known == BOUNDS:       # no figure to give, as before the review had bounds
-        from .advisor.heuristic_cost import LIMIT
-
-        raise SpaceTooLarge(f"a guess's cost is estimated on games of at most {LIMIT} codes; "
-                            f"{the_log.variant.describe()} is larger")
+    if found.known == _review.BOUNDS:       # no figure to give, as before the review had bounds
+        raise SpaceTooLarge("a guess's cost is estimated on games of at most "
+                            f"{_heuristic_cost.LIMIT} codes; {the_log.variant.describe()} is larger")
     return found
 
 
@@ -398,9 +400,7 @@ def regret(guess: str, log: LogLike = (), *, variant: VariantLike | None = None,
 def _reviewing(variant):
     """The position service ``regret`` asks, one game at a time: a caller scores many guesses
     at one position, and the service keeps that position's exact cores."""
-    from .advisor import PositionService
-
-    return PositionService(variant)
+    return _advisor.PositionService(variant)
 
 
 def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
@@ -419,14 +419,13 @@ def puzzle(variant: VariantLike | None = None, *, seed: int | None = None,
     >>> consistent(p.tokens(), variant="mastermind", limit=None).secrets == [p.secret]
     True
     """
-    from .puzzles.puzzle import make_puzzle
 
     budget = make_deadline(deadline, time_limit)
-    return make_puzzle(as_variant(variant), seed=_check.seed(seed),
-                       difficulty=_check.text(difficulty, "difficulty"),
-                       clues=_check.positive(clues, "clues"),
-                       distractors=_check.whole(distractors, "distractors"), deadline=budget,
-                       kind=_check.text(kind, "kind"))
+    return _puzzles.make_puzzle(as_variant(variant), seed=_check.seed(seed),
+                                difficulty=_check.text(difficulty, "difficulty"),
+                                clues=_check.positive(clues, "clues"),
+                                distractors=_check.whole(distractors, "distractors"), deadline=budget,
+                                kind=_check.text(kind, "kind"))
 
 
 def bounds(variant: VariantLike | None = None, *, search: bool = True, strategies: bool = True,
@@ -448,14 +447,11 @@ def bounds(variant: VariantLike | None = None, *, search: bool = True, strategie
     >>> bounds("mastermind").worst.exact, bounds("mastermind").source
     (5, 'atlas')
     """
-    from .bounds.from_atlas import bounds_for
 
     the_variant = as_variant(variant)
 
     def compute() -> Bounds:
-        from .advisor import PositionService
-
-        return PositionService(the_variant).bounds(
+        return _advisor.PositionService(the_variant).bounds(
             budget, search=search, strategies=strategies, deep=deep, progress=progress)
 
     budget = make_deadline(deadline, time_limit)
@@ -465,8 +461,8 @@ def bounds(variant: VariantLike | None = None, *, search: bool = True, strategie
     progress = _check.callback(progress, "progress")
     whole = search and strategies and deep
     recompute = _check.flag(recompute, "recompute") or not whole
-    return bounds_for(the_variant, compute, recompute=recompute,
-                      improve=_check.flag(improve, "improve"))
+    return _from_atlas.bounds_for(the_variant, compute, recompute=recompute,
+                                  improve=_check.flag(improve, "improve"))
 
 
 def atlas(**filters: Any) -> list[dict]:
@@ -479,9 +475,8 @@ def atlas(**filters: Any) -> list[dict]:
     >>> row.get("id"), row.get("worst").get("exact")
     ('mastermind-4x6', 5)
     """
-    from .bounds import atlas_file as data
 
-    return data.matching(filters)
+    return _atlas_file.matching(filters)
 
 
 def verify(file: str | Path, *, variant: VariantLike | None = None, format: str | None = None,
@@ -502,10 +497,6 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     >>> r = verify(path); (r.valid, r.worst, r.optimal)
     (True, 4, True)
     """
-    from .api_results import Verification, extend
-    from .certificates.certify import NotATree
-    from .certificates.certify import verify as check
-    from .formats import check_format, format_of, read_document
 
     _check.deadline(deadline)
     if time_limit is not None:      # None: no deadline at all (Ctrl-C stays KeyboardInterrupt)
@@ -514,17 +505,18 @@ def verify(file: str | Path, *, variant: VariantLike | None = None, format: str 
     name = str(_check.path(file, "file", optional=False))
     file_symbols = _check.optional_text(file_symbols, "file_symbols")
     format = _check.optional_text(format, "format")
-    fmt = check_format(format if format is not None else format_of(name))
+    fmt = _formats.check_format(format if format is not None else _formats.format_of(name))
     try:
-        doc = read_document(name, fmt, expect, file_symbols)
+        doc = _formats.read_document(name, fmt, expect, file_symbols)
         # a cbsolve file names its variant: ``variant`` states the game it must be for
-        report = check(doc, expect if fmt == "cbsolve" else None, deadline=deadline)
-    except NotATree as exc:
-        raise NotATree(f"{name}: {exc}") from None
+        report = _certify.verify(doc, expect if fmt == "cbsolve" else None, deadline=deadline)
+    except _certify.NotATree as exc:
+        raise _certify.NotATree(f"{name}: {exc}") from None
     except SpaceTooLarge as exc:
         raise SpaceTooLarge(f"{name}: cannot be verified here: replaying every secret needs "
                             f"their list, and {exc}") from None
-    verification: Verification = extend(report, Verification, format=fmt, document=doc)
+    verification: Verification = _results.extend(report, _results.Verification, format=fmt,
+                                                 document=doc)
     return verification
 
 
@@ -540,24 +532,22 @@ def sweep(out: str | Path, *, families: Iterable[VariantLike] | None = None,
     kept: a stopped sweep resumes. ``progress(done, total)`` hears the cells as they finish.
     At the deadline (or Ctrl-C) the running cells are ended and not kept; the result says so
     (``time_limit_hit``, ``interrupted``) and is written from the cells finished."""
-    from . import analysis
-    from .play.engine import strategy_names
 
     budget = make_deadline(deadline, time_limit)
     out = _check.path(out, "out", optional=False)
     workers, seed = _check.workers(workers, low=0), _check.whole(seed, "seed", 0, _check.MAX_SEED)
     include_bounds, plots = _check.flag(include_bounds, "include_bounds"), _check.flag(plots, "plots")
     progress = _check.callback(progress, "progress")
-    names = tuple(_check.items(strategies, "strategies", analysis.DEFAULT_STRATEGIES,
-                               lambda name: _check.choice(name, "strategy", strategy_names())))
-    fams = _check.items(families, "families", analysis.DEFAULT_FAMILIES, as_variant)
+    names = tuple(_check.items(strategies, "strategies", _analysis.DEFAULT_STRATEGIES,
+                               lambda name: _check.choice(name, "strategy", _engine.strategy_names())))
+    fams = _check.items(families, "families", _analysis.DEFAULT_FAMILIES, as_variant)
     fams = [f if isinstance(f, str) else as_variant(f) for f in fams]
-    ns = _check.items(lengths, "lengths", analysis.DEFAULT_LENGTHS,
+    ns = _check.items(lengths, "lengths", _analysis.DEFAULT_LENGTHS,
                       lambda n: _check.whole(n, "lengths", 1, 64))
-    ds = _check.items(alphabets, "alphabets", analysis.DEFAULT_ALPHABETS,
+    ds = _check.items(alphabets, "alphabets", _analysis.DEFAULT_ALPHABETS,
                       lambda d: _check.whole(d, "alphabets", 1, 62))
-    cells = analysis.make_cells(fams, ns, ds, names, bounds=include_bounds, seed=seed)
-    return analysis.run_sweep(cells, out, workers, scheduler, progress, plots, deadline=budget)
+    cells = _analysis.make_cells(fams, ns, ds, names, bounds=include_bounds, seed=seed)
+    return _analysis.run_sweep(cells, out, workers, scheduler, progress, plots, deadline=budget)
 
 
 class _CallableBounds(type(_bounds_package)):   # type: ignore[misc]
@@ -572,16 +562,10 @@ class _CallableBounds(type(_bounds_package)):   # type: ignore[misc]
 _bounds_package.__class__ = _CallableBounds
 
 
-def __getattr__(name: str) -> Any:
-    """The results that add the CLI document's fields (:mod:`cbsolve.api_results`), loaded on
-    first use: they subclass the package faces' results, which load NumPy; ``Move``, the
-    advice's, loads none (:mod:`cbsolve.advisor.answers`)."""
-    if name == "Move":
-        from .advisor.answers import Move
-
-        return Move
-    if name in ("Optimum", "PartitionTable", "Verification"):
-        from . import api_results
-
-        return getattr(api_results, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: The results that add the CLI document's fields (:mod:`cbsolve.api_results`), loaded on
+#: first use: they subclass the package faces' results, which load NumPy; ``Move``, the
+#: advice's, loads none (:mod:`cbsolve.advisor.answers`).
+__getattr__ = lazy_names(__name__, {"Move": "cbsolve.advisor.answers",
+                                    "Optimum": "cbsolve.api_results",
+                                    "PartitionTable": "cbsolve.api_results",
+                                    "Verification": "cbsolve.api_results"}, globals())[0]

@@ -23,7 +23,8 @@ def modules(package: Path) -> dict[str, Path]:
 
 def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     """The modules of ``known`` that ``name`` imports anywhere in its body, function bodies
-    included; ``from pkg import x`` imports ``pkg.x`` when that is a module, else ``pkg``."""
+    included; ``from pkg import x`` imports ``pkg.x`` when that is a module, else ``pkg``; a
+    ``lazy_module("pkg.x")`` declaration imports ``pkg.x`` (when first used)."""
     is_package = path.name == "__init__.py"
     targets = set()
     for node in ast.walk(ast.parse(path.read_text())):
@@ -38,6 +39,9 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
             for alias in node.names:
                 sub = f"{base}.{alias.name}"
                 targets.add(sub if sub in known else base)
+        elif (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "lazy_module"
+              and node.args and isinstance(node.args[0], ast.Constant)):
+            targets.add(node.args[0].value)     # a declared lazy import (cbsolve/lazy.py)
     found = {t for t in targets if t in known}
     own = set(parents(name)) | {name}
     for target in list(found):
@@ -94,6 +98,19 @@ def test_a_function_local_import_circle_is_found(tmp_path):
     assert cycle(graph) == ["pkg.sub.a", "pkg.sub.b", "pkg.sub.a"]
     (pkg / "sub" / "b.py").write_text("def g():\n    return 1\n")
     assert cycle(import_graph(pkg)) is None
+
+
+def test_a_declared_lazy_import_is_an_import(tmp_path):
+    """``lazy_module("pkg.b")`` (cbsolve/lazy.py) at a module's top is an edge like any import,
+    so a circle through it is found."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text('from cbsolve.lazy import lazy_module\nb = lazy_module("pkg.b")\n')
+    (pkg / "b.py").write_text("from . import a\n")
+    graph = import_graph(pkg)
+    assert graph["pkg.a"] == {"pkg.b"}
+    assert cycle(graph) == ["pkg.a", "pkg.b", "pkg.a"]
 
 
 def test_a_package_init_closes_a_circle(tmp_path):

@@ -24,6 +24,8 @@ from ..game.patterns import pattern_code, pattern_of
 from ..game.rule import possible_responses
 from ..game.variant import Variant
 from ..strategy.partition import Partition, best_of_sums, class_summary, row_sums, scores_of_sums
+from ..bounds import adaptive
+from ..game import patterns
 
 
 def _key(strategy: str, sizes: list[int]):
@@ -65,8 +67,6 @@ def opening(variant: Variant, strategy: str
     for a scored heuristic, or None when there is no closed form (no leading zero, an unscored
     strategy) or it would take too long (more than :data:`OPENING_WORK`: then
     :func:`rule_opening`)."""
-    from ..bounds.adaptive import bound_of_partition
-
     if variant.no_leading_zero or strategy not in ("minimax", "expected", "entropy", "parts"):
         return None
     patterns = _patterns(variant)
@@ -84,7 +84,7 @@ def opening(variant: Variant, strategy: str
         classes = first_guess_partition(variant, pattern)
         sizes = [s for s in classes.values() if s]
         # every opening is some pattern's: the least bound over them holds for the game
-        w, t = bound_of_partition(classes, variant, responses, sum(sizes))
+        w, t = adaptive.bound_of_partition(classes, variant, responses, sum(sizes))
         low = (w, t) if low is None else (min(low[0], w), min(low[1], t))
         code = tuple(pattern_code(pattern))
         key = (_key(strategy, sizes), code)
@@ -97,14 +97,12 @@ def _patterns(variant: Variant) -> list[tuple[int, ...]] | None:
     """The variant's guess patterns, or None when their closed forms cost more than
     :data:`OPENING_WORK` on their count alone (each costs at least N(N+1)): 64 of 26 letters
     has 1.6 million patterns, seconds to list."""
-    from ..game.patterns import count_patterns, guess_patterns
-
     n = variant.length
     if not variant.repeats:
         return [(1,) * n]
-    if count_patterns(n, variant.n_symbols) * n * (n + 1) > OPENING_WORK:
+    if patterns.count_patterns(n, variant.n_symbols) * n * (n + 1) > OPENING_WORK:
         return None
-    return guess_patterns(variant)
+    return patterns.guess_patterns(variant)
 
 
 def opening_partition(variant: Variant, code):

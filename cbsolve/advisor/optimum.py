@@ -29,6 +29,10 @@ from ..search.position import Position, stamp
 from ..search.result import SearchResult
 from ..runtime.status import Status
 from ..game.variant import Variant
+from ..search import distributed as search_distributed
+from ..search import expected as search_expected
+from ..search import position as search_position
+from ..search import worst as search_worst
 
 OBJECTIVES = ("worst", "expected")
 
@@ -133,11 +137,9 @@ def solve(log: FeedbackLog, *, objective: str, guesses: str, max_depth: int | No
             result = _distributed(log.variant, scheduler, objective, position, certificate,
                                   ties, lookahead, trace, checkpoint, **run)
         elif position is not None:
-            from ..search.position import solve_from
-
-            result = solve_from(position, objective, progress=hear, certificate=certificate,
-                                lookahead=lookahead, memory_budget=memory_budget,
-                                replies=replies, **run)
+            result = search_position.solve_from(
+                position, objective, progress=hear, certificate=certificate,
+                lookahead=lookahead, memory_budget=memory_budget, replies=replies, **run)
         else:
             result = _whole_game(log.variant, objective, hear if hear is not None else progress,
                                  certificate, lookahead, ties, memory_budget, replies,
@@ -190,17 +192,14 @@ def _hearing(progress, known):
 def _whole_game(variant, objective, progress, certificate, lookahead, ties, memory_budget,
                 replies, checkpoint, **run):
     if objective == "worst":
-        from ..search.worst import solve_worst
+        return search_worst.solve_worst(variant, progress=progress if callable(progress) else None,
+                                        certificate=certificate, lookahead=lookahead, ties=ties,
+                                        memory_budget=memory_budget, replies=replies,
+                                        checkpoint=checkpoint, **run)
 
-        return solve_worst(variant, progress=progress if callable(progress) else None,
-                           certificate=certificate, lookahead=lookahead, ties=ties,
-                           memory_budget=memory_budget, replies=replies,
-                           checkpoint=checkpoint, **run)
-    from ..search.expected import solve_expected
-
-    return solve_expected(variant, progress=progress if callable(progress) else bool(progress),
-                          memory_budget=memory_budget, replies=replies, checkpoint=checkpoint,
-                          **run)
+    return search_expected.solve_expected(
+        variant, progress=progress if callable(progress) else bool(progress),
+        memory_budget=memory_budget, replies=replies, checkpoint=checkpoint, **run)
 
 
 def _distributed(variant, scheduler, objective, position, certificate, ties, lookahead,
@@ -223,13 +222,11 @@ def _distributed(variant, scheduler, objective, position, certificate, ties, loo
                                                 deadline=deadline, root=position, trace=trace,
                                                 checkpoint=checkpoint)
         else:
-            from ..search.distributed import solve_worst_distributed
-
             with cluster_client(scheduler, workers, deadline=deadline) as client:
-                result = solve_worst_distributed(client, variant, guesses=guesses,
-                                                 max_depth=max_depth, certificate=certificate,
-                                                 root=position, deadline=deadline, trace=trace,
-                                                 checkpoint=checkpoint)
+                result = search_distributed.solve_worst_distributed(
+                    client, variant, guesses=guesses, max_depth=max_depth,
+                    certificate=certificate, root=position, deadline=deadline, trace=trace,
+                    checkpoint=checkpoint)
     finally:
         if trace is not None:
             trace.write(str(trace_file))

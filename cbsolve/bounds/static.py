@@ -40,6 +40,7 @@ from ..consistency.sat_call import StoppableSolve
 from ..runtime.status import Status
 from ..game.variant import Variant
 from .adaptive import first_guess_representatives
+from ..game import scoring
 
 CONVENTION = ("questions = fixed guesses asked in advance whose replies identify every secret; "
               "a game then takes at most questions + 1 guesses (the last names the secret)")
@@ -86,11 +87,9 @@ def separates(variant: Variant, guesses, codes) -> bool:
 
 def collisions(variant: Variant, guesses: np.ndarray, codes) -> list[np.ndarray]:
     """Groups (index arrays into ``codes``) of two or more secrets with equal reply vectors."""
-    from ..game.scoring import score_matrix
-
     if len(guesses) == 0:
         return [np.arange(len(codes))] if len(codes) > 1 else []
-    replies = score_matrix(variant, guesses, codes).astype(np.int64)       # (k, S)
+    replies = scoring.score_matrix(variant, guesses, codes).astype(np.int64)       # (k, S)
     keys = np.zeros(replies.shape[1], dtype=np.int64)
     for row in replies:                                                     # mixed-radix key
         keys = keys * variant.response_slots + row
@@ -102,9 +101,7 @@ def collisions(variant: Variant, guesses: np.ndarray, codes) -> list[np.ndarray]
 
 def _class_parts(variant: Variant, guesses: np.ndarray, packed, cls, key_type) -> np.ndarray:
     """Classes each of ``guesses`` (rows) would leave when added to the classes ``cls``."""
-    from ..game.scoring import score_matrix
-
-    keys = score_matrix(variant, guesses, packed).astype(key_type)
+    keys = scoring.score_matrix(variant, guesses, packed).astype(key_type)
     keys += cls[None, :] * variant.response_slots
     keys.sort(axis=1)
     return 1 + np.count_nonzero(keys[:, 1:] != keys[:, :-1], axis=1)
@@ -135,8 +132,6 @@ def greedy_separating_set(variant: Variant, codes: np.ndarray, packed,
     Once ``deadline`` expires each step only scores LATE_BLOCK secrets of classes not yet split
     (a guess equal to one of them splits its class, so the set still separates, with more
     questions): scoring every guess at every step takes a minute at 15,120 secrets."""
-    from ..game.scoring import score_matrix
-
     slots = variant.response_slots
     # Keys (class, reply) < secrets x slots: 32-bit keys sort twice as fast (Bulls & Cows: 1.7 s
     # against 3.4 s for the whole greedy set, same set).
@@ -157,7 +152,7 @@ def greedy_separating_set(variant: Variant, codes: np.ndarray, packed,
             if parts[i] > best_parts:
                 best, best_parts = start + i, int(parts[i])
             start += block
-        _, cls = np.unique(cls * slots + score_matrix(variant, codes[best:best + 1], packed)[0],
+        _, cls = np.unique(cls * slots + scoring.score_matrix(variant, codes[best:best + 1], packed)[0],
                            return_inverse=True)
         cls = cls.astype(key_type)
         chosen.append(best)
@@ -174,8 +169,6 @@ def solve_static(variant: Variant, *,
     IDPool = require("pysat.formula", "the static game's search").IDPool
     Solver = require("pysat.solvers", "the static game's search").Solver
 
-    from ..game.scoring import pack, possible_responses
-
     start = time.perf_counter()
     deadline = deadline or UNLIMITED
     space = CodeSpace(variant)
@@ -183,9 +176,9 @@ def solve_static(variant: Variant, *,
         raise SpaceTooLarge(f"{variant.describe()} has {space.size} secrets; static games are "
                             f"solved up to {STATIC_LIMIT} secrets")
     codes = space.codes
-    packed = pack(variant, codes)
+    packed = scoring.pack(variant, codes)
     secrets = len(codes)
-    responses = len(possible_responses(variant))
+    responses = len(scoring.possible_responses(variant))
     lower = counting_lower(secrets, responses)
     proofs = [f"{lower} questions needed by counting: {responses}^{lower - 1} < {secrets} secrets"
               ] if lower > 0 else []
@@ -223,8 +216,6 @@ def _sat_refine(variant: Variant, space: CodeSpace, packed, best: list[int], top
     until the solver proves a number impossible or the deadline comes (``result`` records
     the bounds, the proofs and the rounds); the best separating set found. ``pysat``: its
     (IDPool, ITotalizer, Solver), required by the caller before any work."""
-    from ..game.scoring import score_matrix
-
     IDPool, ITotalizer, Solver = pysat
     codes, secrets, lower = space.codes, len(space.codes), result.lower
     pool = IDPool()
@@ -269,8 +260,8 @@ def _sat_refine(variant: Variant, space: CodeSpace, packed, best: list[int], top
             # Of the colliding pairs, add those separated by the fewest guesses: their clauses
             # are the shortest, hence the most constraining for the solver.
             cands = _pairs(groups)
-            firsts = score_matrix(variant, packed, codes[[a for a, _ in cands]])
-            seconds = score_matrix(variant, packed, codes[[b for _, b in cands]])
+            firsts = scoring.score_matrix(variant, packed, codes[[a for a, _ in cands]])
+            seconds = scoring.score_matrix(variant, packed, codes[[b for _, b in cands]])
             sep = firsts != seconds                                          # (G, pairs)
             for j in np.argsort(sep.sum(axis=0), kind="stable")[:PAIRS_PER_ROUND].tolist():
                 solve.add_clause([xs[g] for g in np.flatnonzero(sep[:, j]).tolist()])

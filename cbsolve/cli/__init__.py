@@ -20,6 +20,8 @@ from .. import arguments
 from ..runtime.deadline import clear_stop, stop_requested, work_abandoned
 from ..errors import CbsolveError, Expired
 from ..game.variant import FEEDBACK_MODES, PRESETS, Variant
+from . import _interrupt, _stdout
+from ._budget import count_from_process_start
 
 #: Modules of this package that define commands: every module here, found at start-up, so a
 #: new command is a new file and nothing else (heavy imports stay inside the commands). Each
@@ -262,8 +264,6 @@ def write_text(path: str, option: str, text: str) -> None:
 
 def emit(as_json: bool, data: dict, text: str) -> None:
     """Print the result: the JSON document, or the human-readable text."""
-    from . import _interrupt
-
     with _interrupt.printing_document():
         click.echo(json.dumps(data) if as_json else text)
         _interrupt.emitted()
@@ -310,8 +310,6 @@ def _output_failed(exc: OSError) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Console entry point; never lets a traceback reach the user for bad input."""
-    from . import _interrupt
-
     argv_all = sys.argv[1:] if argv is None else argv
     words = [a for a in argv_all if not a.startswith("-")]
     command, as_json = (words[0] if words else None), "--json" in argv_all
@@ -377,8 +375,6 @@ def _run(argv):
 def _unexpected() -> int:
     """The exit code of an exception no command expected (called in its ``except``): after a
     Ctrl-C it is the interrupt still, else it is re-raised (a bug shows its traceback)."""
-    from . import _interrupt
-
     # Ctrl-C's KeyboardInterrupt can land where a library turns it into its own error (a
     # native module's initialisation: "ImportError: initialization failed"): after a Ctrl-C
     # that is the interrupt still, never a traceback
@@ -389,23 +385,16 @@ def _unexpected() -> int:
 
 
 def _interrupted() -> None:
-    from . import _interrupt
-
     if _interrupt.owes_json():   # interrupted before its document: still one, saying so
         click.echo(json.dumps(_interrupt.stub()))
     click.echo("cbsolve: interrupted", err=True)
 
 
 def run() -> None:
-    from . import _stdout
-    from ._budget import count_from_process_start
-
     count_from_process_start()      # the process is the command: its limit counts from its start
     _stdout.install()               # its document comes out whole when Ctrl-C lands mid-write
     code = main()
     if code == 130 or work_abandoned():
-        from . import _interrupt
-
         # The output is complete: nothing still running (a kernel or a solver left in its
         # thread) may hold us, nor abort the interpreter's shutdown when it returns
         _interrupt.leave(code)

@@ -18,6 +18,12 @@ from __future__ import annotations
 from ..game.codes import CodeSpace
 from ..errors import CbsolveError
 from ..game.variant import Variant
+from ..game.rule import score
+from ..strategy import evaluate
+from ..strategy.streaming import Recipe, play_streaming
+from ..certificates.certify import load
+from ..data import models_dir
+from .. import api
 
 
 def play(variant: Variant, record: dict, secret: str) -> dict:
@@ -87,8 +93,6 @@ def _best_evaluated(record: dict) -> dict | None:
 
 
 def _reply_key(variant: Variant, secret: str, guess: str) -> str:
-    from ..game.rule import score
-
     space = CodeSpace(variant)
     b, c = score(variant, space.parse(secret), space.parse(guess))
     return variant.format_response(variant.response_index(b, c))
@@ -106,8 +110,6 @@ def _walk(variant: Variant, root: dict, secret: str) -> list[str]:
 
 
 def _follow_strategy(variant: Variant, strategy: dict, secret: str) -> list[str]:
-    from ..strategy import evaluate
-
     ev = evaluate(variant, strategy["name"], first=strategy["first"],
                   guesses=strategy["guesses"], keep_tree=True)
     assert ev.tree is not None          # keep_tree: the shared tree the bound was proved with
@@ -115,8 +117,6 @@ def _follow_strategy(variant: Variant, strategy: dict, secret: str) -> list[str]
 
 
 def _follow_streaming(variant: Variant, recipe: dict, secret: str) -> list[str]:
-    from ..strategy.streaming import Recipe, play_streaming
-
     guesses = play_streaming(variant, Recipe.from_json(recipe), secret)
     if not guesses or guesses[-1] != secret:
         raise CbsolveError(f"the streaming strategy does not reach {secret}")
@@ -126,9 +126,6 @@ def _follow_streaming(variant: Variant, recipe: dict, secret: str) -> list[str]:
 def _follow_tree(variant: Variant, path: str, secret: str) -> tuple[list[str], str]:
     """A tree file of the same game (possibly on other symbols: the secret is translated)."""
     from dataclasses import replace
-
-    from ..certificates.certify import load
-    from ..data import models_dir
 
     rel = path[len("models/"):] if path.startswith("models/") else path
     doc = load(models_dir() / rel)
@@ -141,14 +138,11 @@ def _follow_tree(variant: Variant, path: str, secret: str) -> tuple[list[str], s
 
 
 def _first_consistent(variant: Variant, secret: str) -> list[str]:
-    from ..api import next_guess
-    from ..game.rule import score
-
     space = CodeSpace(variant)
     log: list[str] = []
     guesses: list[str] = []
     while True:
-        guess = next_guess(log, variant=variant, strategy="first").guess
+        guess = api.next_guess(log, variant=variant, strategy="first").guess
         if guess is None:
             raise CbsolveError(f"no consistent code left before {secret}")
         guesses.append(guess)

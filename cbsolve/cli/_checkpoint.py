@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from ..errors import InvalidVariant
 from ..game.variant import Variant
+from ..search import checkpoint as cp
+from ..search.checkpoint import CheckpointError
 
 
 @dataclass
@@ -56,8 +58,6 @@ def opened(directory, resume_dir, every, settings: Settings, *, positional: bool
     and checkpoints are refused (CbsolveError: exit 2), and so is, with ``--resume``, an
     option in ``given`` (given explicitly, :func:`explicit`) that the checkpoint's search
     contradicts."""
-    from ..search import checkpoint as cp
-
     if directory is not None and resume_dir is not None:
         raise InvalidVariant("give --checkpoint DIR or --resume DIR, not both")
     cp.refuse(position=positional, plan=plan_dir is not None)
@@ -85,8 +85,6 @@ def opened(directory, resume_dir, every, settings: Settings, *, positional: bool
 def _agree(asked: Settings, recorded: Settings, given: set[str], directory) -> None:
     """Refuse (CheckpointError) the first option given explicitly with ``--resume`` that the
     checkpoint's search contradicts: resuming it would silently answer another question."""
-    from ..search.checkpoint import CheckpointError
-
     for option, field in RECORDED.items():
         mine, theirs = getattr(asked, field), getattr(recorded, field)
         if option not in given or mine == theirs:
@@ -106,8 +104,6 @@ def _agree(asked: Settings, recorded: Settings, given: set[str], directory) -> N
 
 
 def _from_checkpoint(ident: dict, directory) -> Settings:
-    from ..search.checkpoint import CheckpointError
-
     try:
         options = ident.get("options", {})
         return Settings(Variant.from_dict(ident["variant"]), str(ident["objective"]),

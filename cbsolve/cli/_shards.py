@@ -9,6 +9,8 @@ import click
 
 from ..errors import InvalidVariant
 from . import EXIT_NONE, EXIT_OK, emit
+from ..search.worst import shards
+from ..search.worst.shard_files import read_plan
 
 EXIT_INTERRUPTED = 130
 
@@ -22,7 +24,6 @@ def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline
     if positional or scheduler is not None:
         raise InvalidVariant("--plan works on the whole game, on one machine a shard: not with "
                              "entries, --log or --scheduler")
-    from ..search.worst import shards
 
     if ledger and shard is None:
         raise InvalidVariant("--ledger records the units a shard finishes: give --shard K/N")
@@ -37,7 +38,6 @@ def sharded(plan_dir, shard, *, objective, max_depth, guesses, variant, deadline
         raise InvalidVariant("--split belongs to the plan (with --max-depth), not to --shard: "
                              "a shard runs the plan's split")
     k_n = shards.parse_shard(shard)
-    from ..search.worst.shard_files import read_plan
 
     if max_depth is not None and max_depth != read_plan(plan_dir)["depth"]:
         raise InvalidVariant(f"--max-depth {max_depth}: the plan in {plan_dir!r} refutes "

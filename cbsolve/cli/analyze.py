@@ -19,6 +19,9 @@ from . import (
     variant_options,
 )
 from ._budget import TimeLimit
+from ..analysis import DEFAULT_FAMILIES, DEFAULT_STRATEGIES
+from .. import api
+from ..extras import require
 
 _VARIANT_PARAMS = ("variant_name", "length", "digits", "letters", "symbols", "repeats",
                    "no_leading_zero", "feedback")
@@ -86,8 +89,6 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     kept and skipped, so an interrupted sweep (Ctrl-C or --time-limit) resumes where it stopped.
     """
     budget = TimeLimit.from_option(time_limit, None)
-    from ..analysis import DEFAULT_FAMILIES, DEFAULT_STRATEGIES
-    from ..api import sweep
 
     fams: list = [Variant.preset(f) and f for f in families]
     explicit = _explicit_variant()
@@ -107,11 +108,10 @@ def analyze_command(families, lengths, alphabets, strategies, bounds, workers, s
     if not names:
         raise CbsolveError(f"--strategies {strategies!r}: no strategy named")
     if plots:       # said before the sweep, not after it
-        from ..extras import require
         require("matplotlib", "analyze's PNG plots (--no-plots skips them)")
 
     def run(progress):
-        return sweep(out_dir, families=fams, lengths=lens, alphabets=alphs, strategies=names,
+        return api.sweep(out_dir, families=fams, lengths=lens, alphabets=alphs, strategies=names,
                      include_bounds=bounds, seed=seed, workers=workers, scheduler=scheduler,
                      progress=progress, plots=plots, deadline=budget.deadline)
     if progress_enabled(as_json, quiet):

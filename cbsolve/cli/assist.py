@@ -11,7 +11,11 @@ from ..errors import InconsistentLog
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
 from ._budget import TimeLimit
 from ._interrupt import EXIT_INTERRUPTED, abandonable, interactive
-from .next import OBJECTIVE_HELP, TIME_HELP
+from ._help import OBJECTIVE_HELP, TIME_HELP
+from ..advisor import check_objective
+from ..play.assistant import Assistant, AssistSession
+from ..play.inputs import Console
+from ._log import read_log
 
 
 @app.command("assist")
@@ -49,10 +53,6 @@ def assist_command(entries, log_file, strategy, objective, tree_path, guesses, s
     inconsistent.
     """
     interactive()     # Ctrl-C ends the session at once
-    from ..advisor import check_objective
-    from ..play.assistant import Assistant, AssistSession
-    from ..play.inputs import Console
-    from .consistent import read_log
 
     check_objective(objective)
     log = read_log(variant, entries, log_file)

@@ -8,7 +8,10 @@ from ..runtime.deadline import Turns
 from . import EXIT_OK, SECONDS, SEED, app, variant_options
 from ._budget import TimeLimit
 from ._interrupt import interactive
-from .next import OBJECTIVE_HELP, TIME_HELP
+from ._help import OBJECTIVE_HELP, TIME_HELP
+from ..advisor import check_objective
+from ..play.bot import Bot, serve
+from ..play.engine import check_strategy
 
 
 @app.command("bot")
@@ -28,10 +31,6 @@ def bot_command(strategy, guesses, seed, objective, time_limit, variant) -> int:
     Each command gets exactly one answer line (errors: one line starting with 'error').
     The protocol itself is the output, so this command has no --json.
     """
-    from ..advisor import check_objective
-    from ..play.bot import Bot, serve
-    from ..play.engine import check_strategy
-
     interactive()     # Ctrl-C ends the protocol at once
     check_strategy(strategy)
     check_objective(objective)

@@ -9,6 +9,9 @@ from ..runtime import time_policy
 from ..game.variant import Variant
 from . import EXIT_OK, EXIT_USAGE, SECONDS, app, emit, json_option, progress_enabled, variant_options
 from ._budget import TimeLimit
+from .. import api
+from ..bounds import atlas_file as atlas
+from ..bounds.table import verified
 
 #: The whole command's budget when no --time-limit is given (s).
 DEFAULT_TIME_LIMIT = time_policy.BOUNDS_SECONDS
@@ -47,11 +50,10 @@ def bounds_command(time_limit, recompute, no_search, no_strategies, shallow, tab
         raise click.UsageError("--csv and --python go with --table")
     if secret is not None:
         return _play(variant, secret, as_json)
-    from ..api import bounds
 
     say = _say if progress_enabled(as_json) else None
     budget = TimeLimit.from_option(time_limit, DEFAULT_TIME_LIMIT)
-    result = bounds(variant, search=not no_search, strategies=not no_strategies,
+    result = api.bounds(variant, search=not no_search, strategies=not no_strategies,
                     deep=not shallow, progress=say, deadline=budget.deadline,
                     recompute=recompute, improve=time_limit is not None)
     emit(as_json, result.to_json(), format_bounds(result))
@@ -78,8 +80,6 @@ def _filters(given: dict) -> dict:
 
 def _table(given: dict, as_json: bool, as_csv: bool, as_python: bool) -> int:
     import json
-
-    from ..bounds import atlas_file as atlas
 
     filters = _filters(given)
     rows = atlas.matching(filters)
@@ -154,7 +154,6 @@ def format_bounds(b) -> str:
              f"{_interval(b.expected, b.secrets)}",
              *_literature(b.expected)]
     if b.checks and b.source == "computed":   # what the verifier confirmed of the exact searches
-        from ..bounds.table import verified
 
         lines.append(f"  verifier: {verified(b.checks)}")
     lines += [f"  note: {n}" for n in b.notes]

@@ -25,6 +25,7 @@ from . import (
 )
 from ._budget import TimeLimit
 from ._log import read_log, report_inconsistent  # noqa: F401 (re-exported: optimal, assist)
+from .. import api
 
 #: Default wall-clock budget for solver work: no query waits silently for minutes (a 25-clue
 #: N=40 log once ran 489 s). ``--time-limit 0`` removes it; hitting it is reported.
@@ -64,13 +65,12 @@ def consistent_command(entries, log_file, backend, want_count, limit, list_all, 
     --log FILE. Text lists one secret a line; --verbose adds how the engine worked."""
     if backend not in BACKEND_CHOICES:
         raise unknown_name("backend", backend, BACKEND_CHOICES)
-    from ..api import consistent
 
     check_listing(limit, list_all, sample)
     limit = DEFAULT_LIMIT if limit is None else limit
     budget = TimeLimit.from_option(time_limit, DEFAULT_TIME_LIMIT)   # reading the log counts
     log = read_log(variant, entries, log_file)
-    result = consistent(log, count=want_count, limit=None if list_all else limit, sample=sample,
+    result = api.consistent(log, count=want_count, limit=None if list_all else limit, sample=sample,
                         seed=seed, backend=backend, max_lies=max_lies or 0,
                         count_cap=count_cap or None, approximate=approximate,
                         deadline=budget.deadline)

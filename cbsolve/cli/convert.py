@@ -10,6 +10,7 @@ import click
 
 from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option, variant_options
 from .verify import FORMAT_HELP, file_symbols_option, format_option, verified
+from ..formats import check_format, guess_format, write_document
 
 
 @app.command("convert")
@@ -26,8 +27,6 @@ def convert_command(source, target, from_format, to_format, file_symbols, as_jso
 
     Variant options: the game of a file in a format that does not name it (irving and
     arfst-* default to mastermind, kunigami-json to bulls-cows)."""
-    from ..formats import check_format, guess_format, write_document
-
     to_format = to_format or guess_format(target)
     if to_format is None:
         raise click.UsageError(f"cannot tell the format of {target!r} from its name; "

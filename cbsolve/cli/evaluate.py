@@ -20,8 +20,12 @@ from . import (
     variant_options,
     write_text,
 )
-
-STRATEGY_HELP = "minimax | expected | entropy | parts | first | random"
+from ._help import STRATEGY_HELP
+from .. import api
+from ..strategy import Unfinished
+from ..certificates.tree import to_dot, write_tree
+from ._budget import TimeLimit
+from ..formats.html import write_html
 
 
 def _progress(enabled: bool):
@@ -69,11 +73,6 @@ def _progress(enabled: bool):
 def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample, seed,
                      symmetry, time_limit, variant, as_json) -> int:
     """Play a strategy against every secret (one shared decision tree) and report its cost."""
-    from ..api import evaluate
-    from ..strategy import Unfinished
-    from ..certificates.tree import to_dot, write_tree
-    from ._budget import TimeLimit
-
     if sample is not None and sample < 1:
         raise InvalidVariant(f"--sample must be at least 1, got {sample}")
     if sample is not None and (out or dot or html):
@@ -83,7 +82,7 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
         raise InvalidVariant(f"--dot-depth must be at least 1, got {dot_depth}")
     deadline = TimeLimit.from_option(time_limit, None).deadline
     try:
-        result = evaluate(strategy, variant=variant, first=first, guesses=guesses, seed=seed,
+        result = api.evaluate(strategy, variant=variant, first=first, guesses=guesses, seed=seed,
                           progress=_progress(progress_enabled(as_json)), sample=sample,
                           symmetry="auto" if symmetry is None else symmetry, deadline=deadline)
     except Unfinished as stopped:    # the CLI turns a stop request into exit 130
@@ -97,8 +96,6 @@ def evaluate_command(strategy, first, guesses, out, dot, dot_depth, html, sample
     if dot:
         write_text(dot, "--dot", to_dot(result.tree, max_depth=dot_depth))
     if html:
-        from ..formats.html import write_html
-
         write_html(result.tree, html, title=f"{strategy} strategy")
     data = result.to_json()
     if html:

@@ -14,6 +14,8 @@ import click
 from ..errors import InvalidVariant
 from . import EXIT_NONE, EXIT_OK, FILE, app, emit, json_option
 from ._ledger import merge_ledger
+from ..search.worst.merge import merge_shards
+from ..search.worst.shard_files import write_atomic
 
 #: The certificate's name in the plan's directory when --out is not given.
 DEFAULT_NAME = "certificate.json"
@@ -37,9 +39,6 @@ def merge_command(directory, out, ledger, tree, as_json) -> int:
     if ledger:
         return merge_ledger(directory, out, tree, as_json)
     import json
-
-    from ..search.worst.merge import merge_shards
-    from ..search.worst.shard_files import write_atomic
 
     merged = merge_shards(directory)
     data = merged.to_json()

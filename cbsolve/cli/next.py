@@ -15,17 +15,10 @@ from ..errors import InconsistentLog
 from . import EXIT_OK, FILE, SECONDS, SEED, app, emit, json_option, variant_options
 from ._interrupt import EXIT_INTERRUPTED
 from ._log import read_log, report_inconsistent
-from .evaluate import STRATEGY_HELP
-
-#: Options shared by the faces that advise (next, assist, play, bot).
-OBJECTIVE_HELP = ("What 'optimal' minimises, through the whole game: worst (the most guesses "
-                  "any secret needs) or expected (the average). A certified tree for it is "
-                  "followed while the game is on it, then the exact search from the position "
-                  "for the same objective; where neither fits in time, a heuristic aiming at "
-                  "it, labelled. Default worst.")
-TIME_HELP = (f"Time for each answer (default {time_policy.ASSIST_SECONDS:g}; 0: no limit); at "
-             "the limit the best found so far, labelled.")
-
+from ._help import OBJECTIVE_HELP, STRATEGY_HELP, TIME_HELP
+from ..advisor import check_objective, check_strategy
+from .. import api
+from ._budget import TimeLimit
 
 @app.command("next")
 @click.argument("entries", nargs=-1)
@@ -46,16 +39,12 @@ TIME_HELP = (f"Time for each answer (default {time_policy.ASSIST_SECONDS:g}; 0: 
 def next_command(entries, log_file, strategy, objective, guesses, seed, time_limit, variant,
                  as_json) -> int:
     """The best next guess after ENTRIES (GUESS:B,C | GUESS:xAyB | GUESS:B) and/or --log FILE."""
-    from ..advisor import check_objective, check_strategy
-    from ..api import next_guess
-    from ._budget import TimeLimit
-
     budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
     check_strategy(strategy)
     check_objective(objective)
     log = read_log(variant, entries, log_file)
     try:
-        move = next_guess(log, strategy=strategy, objective=objective, guesses=guesses,
+        move = api.next_guess(log, strategy=strategy, objective=objective, guesses=guesses,
                           seed=seed, deadline=budget.deadline)
     except InconsistentLog as exc:
         return report_inconsistent(log, exc, as_json,

@@ -35,6 +35,10 @@ from . import (
 from ._budget import TimeLimit
 from ._checkpoint import Settings, explicit, opened
 from ._shards import sharded
+from .. import api
+from ._known import progress_display
+from ..formats.html import write_html
+from ._log import read_log, report_inconsistent
 
 EXIT_INTERRUPTED = 130   # Ctrl-C, after printing the interval proved so far
 
@@ -171,19 +175,15 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
                        scheduler=scheduler, as_json=as_json, split=split,
                        split_size=split_size, ledger=ledger)
     show = progress_enabled(as_json)
-    from ..api import optimal
-    from ._known import progress_display
 
     log = FeedbackLog(variant)
     if entries or log_file is not None:
-        from .consistent import read_log
-
         log = read_log(variant, entries, log_file)
     if ties and len(log):
         raise InvalidVariant("--ties applies to the whole game only, not from a position")
     update, end_display = progress_display(objective, show, verbose and not show)
     try:
-        result = optimal(log, objective=objective, guesses=guesses, max_depth=max_depth,
+        result = api.optimal(log, objective=objective, guesses=guesses, max_depth=max_depth,
                          certificate=not no_certificate, ties=ties, lookahead=lookahead,
                          workers=workers, progress=update, memory_budget=limit,
                          replies=reply_source, checkpoint=checkpoint, scheduler=scheduler,
@@ -192,14 +192,10 @@ def optimal_command(entries, log_file, objective, max_depth, guesses, out, dot, 
     except SearchInterrupted as stop:   # Ctrl-C: print what was proved, exit 130
         result = stop.result
     except InconsistentLog as exc:
-        from .consistent import report_inconsistent
-
         return report_inconsistent(log, exc, as_json, {"objective": None})
     finally:
         end_display()
     if html and result.tree is not None:
-        from ..formats.html import write_html
-
         write_html(result.tree, html, title=f"optimal ({result.objective})")
     emit(as_json, result.to_json(), format_result(result))
     if result.interrupted:

@@ -15,6 +15,10 @@ from ..errors import InconsistentLog
 from . import EXIT_NONE, EXIT_OK, FILE, SECONDS, _interrupt, app, emit, json_option, variant_options
 from ._budget import TimeLimit
 from ._log import read_log
+from ..advisor import Provenance
+from .. import api
+from ..strategy.partition import Partition
+from .next import finish
 
 SORTS = ("minimax", "expected", "entropy", "parts")
 
@@ -40,11 +44,6 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
                       variant, as_json) -> int:
     """Reply classes of GUESS over the secrets ENTRIES leave: count per reply, largest class,
     the heuristics' scores of GUESS beside the best any guess reaches."""
-    from ..advisor import Provenance
-    from ..api import partition, partition_table
-    from ..strategy.partition import Partition
-    from .next import finish
-
     budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
 
     if every_guess:
@@ -54,14 +53,14 @@ def partition_command(guess, entries, log_file, list_members, every_guess, sort,
     log = read_log(variant, entries, log_file)
     try:
         if every_guess:
-            table = partition_table(log, sort=sort, deadline=budget.deadline)
+            table = api.partition_table(log, sort=sort, deadline=budget.deadline)
             if table.stopped is None:
                 return _emit_whole_table(table, budget, as_json)
             emit(as_json, table.to_json(), _table_text(table, table.guesses, table.stopped
                                                         and budget.note()))
             return finish(Provenance("partition", "worst", False, False, table.stopped))
         else:
-            part = partition(guess, log, members=list_members, deadline=budget.deadline)
+            part = api.partition(guess, log, members=list_members, deadline=budget.deadline)
             if not isinstance(part, Partition):
                 return _emit_counted(part, as_json, budget)
             emit(as_json, part.to_json(members=list_members),
@@ -86,9 +85,6 @@ def _emit_whole_table(table, budget, as_json: bool, block: int = PRINTED_BLOCK) 
     the limit or Ctrl-C between blocks ends the document there (the best rows printed so far,
     ``shown``, ``stopped``; exit 130 on Ctrl-C), so a stop ends it within a block's time."""
     import json
-
-    from ..advisor import Provenance
-    from .next import finish
 
     head = {"candidates": table.candidates, "sort": table.sort, "complete": True,
             "scored": table.scored, "total": table.total}
@@ -125,9 +121,6 @@ def _emit_counted(part, as_json: bool, budget) -> int:
     """A space too large to list (:class:`~cbsolve.advisor.counted.CountedPartition`): each
     class counted, exact or bounded; cut by the time limit or Ctrl-C (exit 130), what was
     decided by then."""
-    from ..advisor import Provenance
-    from .next import finish
-
     data = part.to_json()
     if part.stopped:
         data.update(command="partition", time_limit=budget.seconds,

@@ -10,7 +10,11 @@ from ..runtime import time_policy
 from ..runtime.deadline import Turns
 from . import EXIT_OK, SECONDS, SEED, app, emit, json_option, variant_options
 from ._interrupt import interactive
-from .next import OBJECTIVE_HELP, TIME_HELP
+from ._help import OBJECTIVE_HELP, TIME_HELP
+from ..play.engine import check_strategy
+from ..play.inputs import Console
+from ..play.terminal import MODES, play
+from ..advisor import check_objective
 
 
 @app.command("play")
@@ -45,16 +49,11 @@ def play_command(mode, strategy, objective, time_limit, seed, secret, coach, hos
     With --json the conversation goes to stderr and one JSON record of the game to stdout;
     end of input (also a closed stdin) ends the game, exit 0.
     """
-    from ..play.engine import check_strategy
-
     interactive()     # Ctrl-C ends the game at once
-    from ..play.inputs import Console
-    from ..play.terminal import MODES, play
 
     if mode not in MODES:
         raise unknown_name("mode", mode, MODES)
     check_strategy(strategy)
-    from ..advisor import check_objective
 
     check_objective(objective)
     seconds = time_policy.ASSIST_SECONDS if time_limit is None else (time_limit or None)

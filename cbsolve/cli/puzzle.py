@@ -12,6 +12,9 @@ from ..runtime import time_policy
 from ..errors import CbsolveError
 from . import COUNT, EXIT_OK, POSITIVE, SECONDS, SEED, app, emit, json_option, variant_options
 from ._budget import TimeLimit
+from .. import api
+from ..puzzles.stream import json_lines, puzzles
+from ..puzzles.export import export
 
 
 @app.command("puzzle")
@@ -54,8 +57,6 @@ from ._budget import TimeLimit
 def puzzle_command(difficulty, clues, distractors, seed, kind, count, as_jsonl, export_dir,
                    test_fraction, time_limit, show_answer, variant, as_json) -> int:
     """A log that exactly one secret satisfies, verified by the native filter."""
-    from ..api import puzzle
-
     if export_dir is not None:
         if count is None or as_jsonl:
             raise CbsolveError("--export DIR writes a stream: give --count K (and not --jsonl)")
@@ -70,7 +71,7 @@ def puzzle_command(difficulty, clues, distractors, seed, kind, count, as_jsonl, 
         return _stream(variant, difficulty, clues, distractors, seed, kind, count or 1,
                        time_limit, as_jsonl, show_answer)
     budget = TimeLimit.from_option(time_limit, time_policy.PUZZLE_SECONDS)
-    p = puzzle(variant, seed=seed, difficulty=difficulty, clues=clues, distractors=distractors,
+    p = api.puzzle(variant, seed=seed, difficulty=difficulty, clues=clues, distractors=distractors,
                deadline=budget.deadline, kind=kind)
     emit(as_json, p.to_json(), _text(p, show_answer))
     return EXIT_OK
@@ -95,8 +96,6 @@ def _text(p, show_answer: bool = False) -> str:
 
 def _stream(variant, difficulty, clues, distractors, seed, kind, count, time_limit,
             as_jsonl, show_answer) -> int:
-    from ..puzzles.stream import json_lines, puzzles
-
     budget = TimeLimit.from_option(time_limit, None)
     first = secrets.randbits(32) if seed is None else seed
     stream = puzzles(variant, seed=first, count=count, difficulty=difficulty, clues=clues,
@@ -121,9 +120,6 @@ def _stream(variant, difficulty, clues, distractors, seed, kind, count, time_lim
 def _export(variant, difficulty, clues, distractors, seed, kind, count, time_limit, folder,
             fraction, as_json) -> int:
     from importlib.metadata import PackageNotFoundError, version
-
-    from ..puzzles.export import export
-    from ..puzzles.stream import puzzles
 
     budget = TimeLimit.from_option(time_limit, None)
     first = secrets.randbits(32) if seed is None else seed

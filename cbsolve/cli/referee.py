@@ -23,6 +23,8 @@ from . import (
     progress_enabled,
     variant_options,
 )
+from ..play.engine import check_strategy
+from ..play.referee import BotProcess, bot_argv, close_all, match
 
 GAMES = POSITIVE
 
@@ -56,9 +58,6 @@ def referee_command(a, b, a_cmd, b_cmd, games, seed, timeout, startup_timeout, q
     to score all bulls wins; both in one round is a draw; a bot that answers `error`, names an
     invalid code, is called inconsistent or misses --timeout loses that game (a fault, with
     its last stderr line)."""
-    from ..play.engine import check_strategy
-    from ..play.referee import BotProcess, bot_argv, close_all, match
-
     sides = []
     for label, strategy, cmd, bot_seed in (("A", a, a_cmd, seed), ("B", b, b_cmd, seed + 1)):
         if cmd is None:

@@ -9,6 +9,7 @@ from ..errors import InconsistentLog
 from . import EXIT_OK, FILE, SECONDS, app, emit, json_option, variant_options
 from ._budget import TimeLimit
 from ._log import read_log, report_inconsistent
+from ..play.hosts import check_host, host_reply
 
 
 @app.command("reply")
@@ -30,8 +31,6 @@ def reply_command(entries, log_file, guess, host, time_limit, variant, as_json) 
     adversary: the hardest class).
 
     ENTRIES are its earlier replies; the reply never contradicts them."""
-    from ..play.hosts import check_host, host_reply
-
     budget = TimeLimit.from_option(time_limit, time_policy.ASSIST_SECONDS)
     check_host(host)
     log = read_log(variant, entries, log_file)

@@ -13,6 +13,11 @@ from ..runtime import time_policy
 from ..runtime.deadline import stop_requested
 from . import EXIT_OK, FILE, SECONDS, _budget, app, emit, json_option, variant_options
 from ._budget import TimeLimit
+from ..advisor import PositionService
+from ..inputs import read_text
+from ..play.game_review import review_game, summarise
+from ..play.review_report import text, write_page
+from ..play.transcripts import BadTranscript, read_lines
 
 
 @app.command("review")
@@ -41,12 +46,6 @@ def review_command(file, move_time, time_limit, skip_bad, html_file, variant, as
     variant is bad input. Each move: candidates before and after, whether the guess could
     be the secret, its regret in the worst case and in the expected case (the final guess
     counted), exact or proved bounds."""
-    from ..advisor import PositionService
-    from ..inputs import read_text
-    from ..play.game_review import review_game, summarise
-    from ..play.review_report import text, write_page
-    from ..play.transcripts import BadTranscript, read_lines
-
     budget = TimeLimit.from_option(time_limit, None)
     if file == "-" and _budget.serving():
         raise click.BadParameter("a file name under serve (its standard input carries the "

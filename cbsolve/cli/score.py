@@ -5,6 +5,7 @@ import click
 
 from ..game.feedback import describe_reply, spell_reply
 from . import app, emit, json_option, variant_options
+from .. import api
 
 
 @app.command("score")
@@ -14,9 +15,7 @@ from . import app, emit, json_option, variant_options
 @json_option
 def score_command(secret: str, guess: str, variant, as_json: bool) -> int:
     """Score GUESS against SECRET (both validated against the variant)."""
-    from ..api import score
-
-    result = score(secret, guess, variant=variant)
+    result = api.score(secret, guess, variant=variant)
     cows = result.cows or 0
     text = describe_reply(variant, result.bulls, cows)
     if result.cows is not None:

@@ -7,6 +7,7 @@ from ..runtime import time_policy
 from ..runtime.status import Status
 from . import COUNT, EXIT_NONE, EXIT_OK, SECONDS, app, emit, json_option, progress_enabled, variant_options
 from ._budget import TimeLimit
+from ..bounds.static import solve_static
 
 #: The whole command's budget when no --time-limit is given (s).
 DEFAULT_TIME_LIMIT = time_policy.STATIC_SECONDS
@@ -23,8 +24,6 @@ DEFAULT_TIME_LIMIT = time_policy.STATIC_SECONDS
 @json_option
 def static_command(time_limit, max_questions, variant, as_json) -> int:
     """Static game: k fixed questions identify the secret; the game takes k + 1 guesses."""
-    from ..bounds.static import solve_static
-
     progress = None
     if progress_enabled(as_json):
         def progress(message):

@@ -18,6 +18,10 @@ from . import (EXIT_NONE, EXIT_OK, FILE, POSITIVE, SECONDS, SEED, WORKERS, app, 
                json_option, variant_options)
 from ._budget import TimeLimit
 from ._ledger import verify_ledger
+from .. import api
+from ..formats import format_of
+from ..certificates.claims import describe
+from ..formats.html import write_html
 
 FORMAT_HELP = "cbsolve, irving, arfst-yaml, arfst-text, kunigami-json"
 
@@ -37,10 +41,7 @@ file_symbols_option = click.option(
 def verified(file: str, fmt: str | None, variant, file_symbols: str | None, option: str):
     """:func:`cbsolve.api.verify` of ``file``; a format its name does not tell is asked for
     by the command's ``option``."""
-    from ..api import verify
-    from ..formats import format_of
-
-    return verify(file, variant=variant, format=fmt or format_of(file, option),
+    return api.verify(file, variant=variant, format=fmt or format_of(file, option),
                   file_symbols=file_symbols)
 
 
@@ -82,8 +83,6 @@ def verify_command(file, fmt, file_symbols, html, sample, seed, time_limit, work
                              "a refutation ledger (DIR/ledger.jsonl): not for a tree or certificate")
     report = verified(file, fmt, variant, file_symbols, "--format")
     if html and report.worst is not None:
-        from ..formats.html import write_html
-
         write_html(report.document, html, source=f"{os.path.basename(file)} ({report.format})")
     emit(as_json, report.to_json(), format_report(file, report))
     return EXIT_OK if report.valid else EXIT_NONE
@@ -92,7 +91,6 @@ def verify_command(file, fmt, file_symbols, html, sample, seed, time_limit, work
 def format_report(file: str, rep) -> str:
     if not rep.valid and rep.worst is None:
         return f"{file}: INVALID {rep.kind}: {rep.message}"
-    from ..certificates.claims import describe
 
     if rep.valid:
         lines = [f"{file}: valid {rep.kind} for {Variant.from_dict(rep.variant).describe()}"]

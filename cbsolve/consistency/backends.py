@@ -30,6 +30,14 @@ from .engine_options import (
 )
 from .native import consistent_indices, filterable, listable, listed_result, result_from_indices
 from .query import ConsistencyResult, Query
+from ..lazy import lazy_module
+
+rescoring = lazy_module("cbsolve.consistency.rescoring")
+cpsat = lazy_module("cbsolve.consistency.cpsat")
+answer = lazy_module("cbsolve.consistency.answer")
+portfolio = lazy_module("cbsolve.consistency.portfolio")
+sat = lazy_module("cbsolve.consistency.sat")
+dfs_answer = lazy_module("cbsolve.consistency.dfs_answer")
 
 if TYPE_CHECKING:
     from .dfs_answer import HeadStart
@@ -52,8 +60,6 @@ class NativeBackend(Backend):
         if method == "auto":
             method = "filter" if filterable(log) else "dfs"
         if method == "dfs":
-            from . import dfs_answer
-
             cap = {} if self.list_cap is None else {"list_cap": self.list_cap}
             result = dfs_answer.solve(log, query, self.name, head_start=head_start,
                                       deadline=deadline, **cap)
@@ -70,15 +76,12 @@ class NativeBackend(Backend):
         """The filter's mismatch counts, or beyond the filter the depth-first search that lets
         up to ``max_lies`` clues break."""
         if not filterable(log):     # beyond the filter's budget: the depth-first search
-            from . import dfs_answer
 
             return dfs_answer.solve(log, query, self.name, lies=max_lies, head_start=head_start,
                                     deadline=deadline)
         import numpy as np
 
-        from .rescoring import mismatch_counts
-
-        idx = np.flatnonzero(mismatch_counts(log, log.space.codes) <= max_lies)
+        idx = np.flatnonzero(rescoring.mismatch_counts(log, log.space.codes) <= max_lies)
         return result_from_indices(log.space, idx, query)
 
 
@@ -102,10 +105,6 @@ class CpSatBackend(Backend):
 
     def solve(self, log: FeedbackLog, query: Query, head_start=None,
               deadline: Deadline | None = None) -> ConsistencyResult:
-        from . import cpsat
-        from .answer import answer_query
-        from .portfolio import PortfolioOracle
-
         start = time.perf_counter()
         deadline = deadline or UNLIMITED
         oracle = cpsat.CpSatOracle(cpsat.model_for(log), self.workers, self.seed, self.seeded,
@@ -114,9 +113,9 @@ class CpSatBackend(Backend):
         # Lists of a few secrets (find-one, determined): race the native local search against
         # CP-SAT (portfolio.py). Counts, samples and full lists enumerate, where it cannot help.
         if self.local_search and not query.count and not query.sample and query.limit is not None:
-            oracle = PortfolioOracle(oracle, log, self.seed, self.portfolio)
-        result = answer_query(self.name, log, query, deadline, oracle,
-                              suffix_budget=self.suffix_budget, neighbours=self.neighbours)
+            oracle = portfolio.PortfolioOracle(oracle, log, self.seed, self.portfolio)
+        result = answer.answer_query(self.name, log, query, deadline, oracle,
+                                     suffix_budget=self.suffix_budget, neighbours=self.neighbours)
         note = oracle.note()
         if note:
             result.notes.append(note)
@@ -125,13 +124,10 @@ class CpSatBackend(Backend):
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
                         head_start=None, deadline: Deadline | None = None) -> ConsistencyResult:
         """Each entry enforced by its own selector, at least all but ``max_lies`` of them true."""
-        from . import cpsat
-        from .answer import answer_query
-
         cm, sels = cpsat.selector_model(log)
         cm.model.Add(sum(sels) >= len(sels) - max_lies)
-        return answer_query(self.name, log, query, deadline or UNLIMITED,
-                            cpsat.CpSatOracle(cm, options=self.options), lies=max_lies)
+        return answer.answer_query(self.name, log, query, deadline or UNLIMITED,
+                                   cpsat.CpSatOracle(cm, options=self.options), lies=max_lies)
 
 
 class SatBackend(Backend):
@@ -147,9 +143,6 @@ class SatBackend(Backend):
 
     def solve(self, log: FeedbackLog, query: Query, head_start=None,
               deadline: Deadline | None = None) -> ConsistencyResult:
-        from . import sat
-        from .answer import answer_query
-
         start = time.perf_counter()
         deadline = deadline or UNLIMITED
         try:
@@ -158,25 +151,22 @@ class SatBackend(Backend):
             return _finished(stopped_before_solving(self.name), start, "PySAT")
         with session:
             oracle = session.oracle()
-            result = answer_query(self.name, log, query, deadline, oracle,
-                                  suffix_budget=self.suffix_budget, neighbours=self.neighbours,
-                                  enumerate_share=self.options.enumerate_share)
+            result = answer.answer_query(self.name, log, query, deadline, oracle,
+                                         suffix_budget=self.suffix_budget, neighbours=self.neighbours,
+                                         enumerate_share=self.options.enumerate_share)
         return _finished(result, start, f"PySAT ({self.options.solver})")
 
     def solve_with_lies(self, log: FeedbackLog, max_lies: int, query: Query,
                         head_start=None, deadline: Deadline | None = None) -> ConsistencyResult:
         """A counter over the negated selectors: at most ``max_lies`` entries false."""
-        from . import sat
-        from .answer import answer_query
-
         deadline = deadline or UNLIMITED
         try:
             session = sat.session_for(log, self.options, deadline)
         except sat.BuildStopped:
             return stopped_before_solving(self.name)
         with session as s:
-            return answer_query(self.name, log, query, deadline, s.oracle(lies=max_lies),
-                                lies=max_lies)
+            return answer.answer_query(self.name, log, query, deadline, s.oracle(lies=max_lies),
+                                       lies=max_lies)
 
 
 def stopped_before_solving(name: str) -> ConsistencyResult:

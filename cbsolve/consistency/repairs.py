@@ -27,6 +27,7 @@ import numpy as np
 
 from ..runtime.deadline import Deadline, stop_requested
 from ..game.feedback import FeedbackLog, spell_reply
+from ..game import scoring
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,6 @@ def _rank_key(log: FeedbackLog, r: Repair):
 
 def single_repairs_enumerated(log: FeedbackLog, confirmed=()) -> list[Repair]:
     """Every single-reply repair over the enumerated space, with exact secret counts, ranked."""
-    from ..game import scoring
-
     variant = log.variant
     codes = log.space.codes
     replies = scoring.score_matrix(variant, log.guesses_array(), codes)
@@ -96,8 +95,6 @@ def fewest_repairs_enumerated(log: FeedbackLog, confirmed=()) -> tuple[list[Join
     of them ``confirmed``) with its exact secret count, ranked like the single repairs, at most
     :data:`MAX_JOINT`; and how many there are in all. ([], 0) when the confirmed replies
     cannot all hold."""
-    from ..game import scoring
-
     variant = log.variant
     codes = log.space.codes
     replies = scoring.score_matrix(variant, log.guesses_array(), codes)
@@ -208,10 +205,8 @@ def _decide(log: FeedbackLog, found: list[_Fits], deadline: Deadline,
     share of what ``deadline`` has left, in rounds for those a round left undecided (most are
     proved impossible at once, so the later ones get more); those still undecided stay in
     ``undecided_scores``."""
-    from ..game.scoring import possible_responses
-
     v = log.variant
-    possible = [v.response_index(b, c) for b, c in possible_responses(v)]
+    possible = [v.response_index(b, c) for b, c in scoring.possible_responses(v)]
     pending = [(f, r) for f in found for r in possible if r not in f.codes and r != f.current]
     for _ in range(ROUNDS):
         undecided = []
@@ -288,14 +283,12 @@ def _with_reply(log: FeedbackLog, k: int, response: int) -> FeedbackLog:
 def _listed(log: FeedbackLog, k: int, deadline: Deadline, engine: CountingEngine) -> _Fits:
     """The scores a listing of the secrets of the entries other than ``k`` shows fit ``k``:
     every one, with its exact count, when the listing is complete."""
-    from ..game.scoring import score_against
-
     v, e = log.variant, log[k - 1]
     rest = log.subset([j for j in range(1, len(log) + 1) if j != k])
     codes, complete = engine.list(rest, REST_LIST_CAP[engine.kind], deadline)
     found = _Fits(k, v.response_index(e.bulls, e.cows), {}, {}, complete)
     if len(codes):
-        replies = score_against(v, e.guess, codes)
+        replies = scoring.score_against(v, e.guess, codes)
         values, first, counts = np.unique(replies, return_index=True, return_counts=True)
         for r, f, n in zip(values.tolist(), first.tolist(), counts.tolist(), strict=True):
             found.seen[r], found.codes[r] = n, tuple(int(x) for x in codes[f])

@@ -47,6 +47,7 @@ import numpy as np
 from .codes import CodeSpace
 from .stabilizer import LISTED_POSITION_MAPS, closure, column_generators, fixed_symbols, identity
 from .variant import Variant
+from . import patterns
 
 Code = tuple[int, ...]
 
@@ -427,9 +428,7 @@ class Symmetry:
         symbol multiplicities), and the lowest code of a pattern lists symbol 0 m_0 times, then
         symbol 1 m_1 times, ... (largest multiplicity first).
         """
-        from .patterns import guess_patterns, pattern_code
-
-        reps = [pattern_code(p) for p in guess_patterns(self.variant)]
+        reps = [patterns.pattern_code(p) for p in patterns.guess_patterns(self.variant)]
         return np.unique(self._index(np.array(reps, dtype=np.int64)))
 
     def mapping(self, history: Sequence[Sequence[int]], guess: Sequence[int]) -> tuple[Perm, Code]:

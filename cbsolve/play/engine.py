@@ -33,6 +33,18 @@ from ..game.feedback import Feedback, FeedbackLog
 from ..game.guess_pool import guess_pool
 from ..runtime.status import Status
 from ..game.variant import Variant
+from .. import consistency
+from ..advisor import OPTIMAL, PositionService, check_objective
+from ..consistency import native
+from ..game import rule
+from ..lazy import lazy_module
+from ..strategy import STRATEGIES
+
+#: Loaded on first use (cbsolve/lazy.py): they bring NumPy, which naming a strategy
+#: (check_strategy) does not need.
+repairs = lazy_module("cbsolve.consistency.repairs")
+scoring = lazy_module("cbsolve.game.scoring")
+diagnose = lazy_module("cbsolve.consistency.diagnose")
 
 #: Above this many codes the engine keeps no candidate list of its own (filtering 16.7 M codes
 #: after every reply is seconds outside any deadline): the service lists them under each
@@ -42,9 +54,6 @@ HEURISTIC_LIMIT = 1_000_000
 
 
 def strategy_names() -> tuple[str, ...]:
-    from ..advisor import OPTIMAL
-    from ..strategy import STRATEGIES
-
     return (*STRATEGIES, OPTIMAL)
 
 
@@ -89,8 +98,6 @@ class Diagnosis:
     def describe(self, log: FeedbackLog) -> list[str]:
         """Human-readable lines naming the conflicting replies and every reply that alone
         could be wrong, with the scores that would fit (or the fewest replies to change)."""
-        from ..consistency.repairs import describe_corrections
-
         lines = ["These replies are inconsistent: no secret gives all of them."]
         if self.conflict:
             shown = "; ".join(f"#{k} {log[k - 1].text} -> {log[k - 1].reply(log.variant)}"
@@ -99,7 +106,7 @@ class Diagnosis:
                 lines.append(f"  reply {shown} is impossible on its own")
             else:
                 lines.append(f"  replies {shown} cannot all be right")
-        lines.extend(f"  {line}" for line in describe_corrections(log, self.corrections))
+        lines.extend(f"  {line}" for line in repairs.describe_corrections(log, self.corrections))
         if not self.corrections:
             lines.append("  the replies you confirmed cannot all be right")
         return lines
@@ -123,8 +130,6 @@ class Guesser:
         one of its own. Every answer takes the caller's Deadline (a face's turn); a call
         without one gets :data:`cbsolve.runtime.time_policy.ASSIST_SECONDS` from when it is made."""
         import numpy as np
-
-        from ..advisor import PositionService, check_objective
 
         self.variant = variant
         self.strategy = check_strategy(strategy)
@@ -164,9 +169,7 @@ class Guesser:
         self._advice = None
         self._inconsistent = None
         if not self.large:
-            from ..consistency.native import consistent_indices
-
-            self._cand = consistent_indices(self.log)
+            self._cand = native.consistent_indices(self.log)
             if self._cand.size == 0:
                 self._inconsistent = self._diagnose()
 
@@ -177,9 +180,8 @@ class Guesser:
 
     def candidate_codes(self, limit: int | None = 20, deadline=None) -> list[str]:
         if self._cand is None:
-            from ..consistency import Query, consistent
-
-            return consistent(self.log, Query(limit=limit), deadline=_answer(deadline)).secrets
+            return consistency.consistent(self.log, consistency.Query(limit=limit),
+                                          deadline=_answer(deadline)).secrets
         shown = self._cand if limit is None else self._cand[:limit]
         return self.space.format_many(self.space.codes[shown])
 
@@ -198,8 +200,6 @@ class Guesser:
         self.version += 1
         self._advice = None
         if self._inconsistent is None and self._cand is not None:
-            from ..game import scoring
-
             codes = self.space.codes[self._cand]
             resp = scoring.score_against(self.variant, entry.guess, codes)
             self._cand = self._cand[resp == self.variant.response_index(entry.bulls, entry.cows)]
@@ -297,7 +297,6 @@ class Guesser:
         Only for deterministic strategies on enumerable spaces (``random`` draws anew)."""
         if self.large or self.strategy == "random" or len(self.log):
             return 0
-        from ..game import scoring
 
         opening = self.suggest(deadline)
         if depth < 1 or opening.guess is None:
@@ -315,8 +314,6 @@ class Guesser:
         return count
 
     def _suggest_large(self, deadline) -> Suggestion:
-        from ..consistency import Query, consistent
-
         seed = int(self.rng.integers(2**31))
         if self.strategy not in ("first", "random") and (self.space.enumerable or len(self.log)):
             # the service under the answer's deadline: Mastermind 8x8's consistent secrets
@@ -332,12 +329,13 @@ class Guesser:
             code = self.space.format(self.space.random_codes(1, self.rng)[0])
             return Suggestion(code, "random-consistent", self.space.size, True, False,
                               note="space too large for the heuristics; playing a random code")
-        res = consistent(self.log, Query(sample=1, seed=seed, count=True),
-                         deadline=deadline.part(SAMPLE_SHARE))
+        res = consistency.consistent(self.log, consistency.Query(sample=1, seed=seed, count=True),
+                                     deadline=deadline.part(SAMPLE_SHARE))
         if not res.secrets and res.status != Status.INFEASIBLE:
             # the count can take the sample's time (the draw then has none): any consistent
             # code is still a guess, and the search finds one in milliseconds on most logs
-            one = consistent(self.log, Query(limit=1, determined=False), deadline=deadline)
+            one = consistency.consistent(self.log, consistency.Query(limit=1, determined=False),
+                                         deadline=deadline)
             if one.secrets or one.status == Status.INFEASIBLE:
                 one.count = res.count if res.count is not None else one.count
                 one.exact = res.exact and res.count is not None
@@ -362,14 +360,10 @@ class Guesser:
         return Diagnosis(conflict, fixes)
 
     def _diagnose(self) -> Diagnosis:
-        from ..consistency import Query, consistent
-
-        res = consistent(self.log, Query(limit=1), backend="native")
+        res = consistency.consistent(self.log, consistency.Query(limit=1), backend="native")
         if self.confirmed and res.corrections is not None:
-            from ..consistency.diagnose import diagnose
-
             res.notes, res.corrections = [], None
-            diagnose(self.log, res, backend="native", confirmed=self.confirmed)
+            diagnose.diagnose(self.log, res, backend="native", confirmed=self.confirmed)
         return Diagnosis(res.conflict, list(res.corrections or []))
 
 
@@ -419,11 +413,9 @@ class Host:
     def check(self, guess: str, deadline=None) -> tuple[int, int]:
         """Score a guess (text) against the secret; raises :class:`InvalidCode` when invalid.
         (``deadline``: unused; a shifting host's reply takes the turn's.)"""
-        from ..game.rule import score
-
         code = self.space.parse(guess.strip())
         self.guesses += 1
-        return score(self.variant, self.secret, code)
+        return rule.score(self.variant, self.secret, code)
 
     def is_win(self, reply: tuple[int, int]) -> bool:
         return reply[0] == self.variant.length

@@ -19,10 +19,11 @@ import io
 import re
 import sys
 
-from ..errors import InvalidFeedback
+from ..errors import InvalidCode, InvalidFeedback
 from ..game.feedback import describe_reply, read_reply, reply_count
 from ..inputs import read_line
 from ..game.variant import Variant
+from ..game.codes import CodeSpace
 
 _PAIR = re.compile(r"^\s*(\d+)\s*(?:[\s/]\s*)(\d+)\s*$", re.ASCII)   # B C, B/C (play only)
 
@@ -92,9 +93,6 @@ def command_word(variant: Variant, line: str) -> str:
         return ""
     word = words[0]
     if word != word.lower():
-        from ..game.codes import CodeSpace
-        from ..errors import InvalidCode
-
         try:
             CodeSpace(variant).parse(word)
             return "-"                  # a code: no command is spelled so

@@ -40,6 +40,10 @@ from ..runtime.deadline import Deadline
 from ..errors import CbsolveError, InvalidCode, SpaceTooLarge, unknown_name
 from ..game.feedback import FeedbackLog
 from ..game.variant import Variant
+from ..game.scoring import filter_mask, pack
+from .difficulty import fits, label_of, measure, score
+from .draw import MATRIX_LIMIT, WARM_UP, Replies, Stream, draw
+from .kinds import apply_kind, check_kind
 
 DIFFICULTIES = ("easy", "medium", "hard")
 #: Puzzles drawn at most for one label (and number of clues).
@@ -90,8 +94,6 @@ class Puzzle:
 
 def check_request(difficulty: str, clues: int | None, distractors: int,
                   kind: str = "find") -> None:
-    from .kinds import check_kind
-
     check_kind(kind)
     if difficulty not in DIFFICULTIES:
         raise unknown_name("difficulty", difficulty, DIFFICULTIES)
@@ -108,9 +110,6 @@ def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = 
     recorded in the result. A label (and number of clues) not reached in :data:`ATTEMPTS`
     draws, or before ``deadline`` expires (checked between draws), raises CbsolveError naming
     what the draws reached."""
-    from .difficulty import fits, label_of, score
-    from .draw import Stream
-
     check_request(difficulty, clues, distractors, kind)
     most = most_distractors(variant)
     if distractors > most:
@@ -128,8 +127,6 @@ def make_puzzle(variant: Variant, *, seed: int | None = None, difficulty: str = 
                 fits(difficulty, d.candidates_after, maker.size):
             puzzle = maker.finish(d, rng, seed, difficulty, distractors, attempt)
             if kind != "find":
-                from .kinds import apply_kind
-
                 apply_kind(maker, puzzle, d, rng, kind, deadline)
             return puzzle
         labels.add(label_of(score(sum(d.candidates_after[:-1]), maker.size)))
@@ -159,9 +156,6 @@ class _Maker:
     """Puzzles of one variant: draws, verification, entries, distractors."""
 
     def __init__(self, variant: Variant, space):
-        from ..game.scoring import pack
-        from .draw import MATRIX_LIMIT, Replies
-
         self.variant, self.space = variant, space
         self.size = int(space.size)
         self.replies = Replies(variant, space)
@@ -177,8 +171,6 @@ class _Maker:
         return self.space.format(self.space.codes[index])
 
     def draw(self, rng, difficulty: str):
-        from .draw import WARM_UP, draw
-
         self.drawn += 1
         if self.drawn > WARM_UP:
             self.replies.whole()
@@ -189,8 +181,6 @@ class _Maker:
         (filtered through the whole reply matrix, scored by the native kernel, where it is
         kept; else by the native filter). Independent of the fail sets the draw reasoned on."""
         import numpy as np
-
-        from ..game.scoring import filter_mask
 
         full = self.replies.full
         if full is not None:
@@ -210,8 +200,6 @@ class _Maker:
 
     def finish(self, d, rng, seed: int, difficulty: str, distractors: int,
                attempt: int) -> Puzzle:
-        from .difficulty import measure
-
         replies = [int(self.replies.row(g)[d.secret]) for g in d.guesses]
         if not self.verify(d, replies):
             raise AssertionError(f"internal error: puzzle (seed {seed}) does not leave its one "

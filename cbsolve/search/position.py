@@ -36,6 +36,7 @@ from . import memory
 from .expected.kernel import INF_T, INF_W
 from .expected.search import _Search
 from .result import SearchInterrupted, SearchResult
+from .. import consistency
 
 #: The key of the position block in trees and certificates (docs/tree-format.md).
 POSITION_KEY = "position"
@@ -56,9 +57,7 @@ class Position:
         """The position ``log`` leaves; an inconsistent log raises InconsistentLog (exit 1)."""
         members = np.asarray(consistent_indices(log), dtype=np.int64)
         if members.size == 0:
-            from ..consistency import Query, consistent
-
-            result = consistent(log, Query(count=True, limit=0), backend="native")
+            result = consistency.consistent(log, consistency.Query(count=True, limit=0), backend="native")
             nums = ", ".join(str(n) for n in result.conflict or [])
             raise InconsistentLog(f"no secret is consistent with this log (conflicting entries: "
                                   f"{nums or 'unknown'})", result.conflict, result.corrections)

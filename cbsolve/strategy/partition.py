@@ -19,6 +19,15 @@ from typing import TYPE_CHECKING
 
 from ..errors import InconsistentLog
 from ..game.feedback import FeedbackLog
+from . import rules
+from ..lazy import lazy_module
+
+#: Loaded on first use (cbsolve/lazy.py): NumPy comes with scoring and symmetry, and the
+#: partition of a small game (listed_partition) runs without it.
+native = lazy_module("cbsolve.consistency.native")
+scoring = lazy_module("cbsolve.game.scoring")
+symmetry = lazy_module("cbsolve.game.symmetry")
+core = lazy_module("cbsolve._native.scoring")
 
 if TYPE_CHECKING:  # NumPy is imported where used: listed_partition runs without it
     import numpy as np
@@ -122,11 +131,8 @@ class Table:
 
 
 def _candidates(log: FeedbackLog) -> np.ndarray:
-    from ..consistency.native import consistent_indices
-    from .rules import require_enumerable
-
-    require_enumerable(log.variant, "a partition")
-    cands = consistent_indices(log)
+    rules.require_enumerable(log.variant, "a partition")
+    cands = native.consistent_indices(log)
     if cands.size == 0:
         raise InconsistentLog("no secret is consistent with this log")
     return cands
@@ -149,8 +155,6 @@ def partition(log: FeedbackLog, guess: str, cands: np.ndarray | None = None,
     before they are all scored leaves ``best`` None (``best_complete`` False). ``members``
     False leaves the classes' member lists empty (formatting 1.4 M secrets takes seconds)."""
     import numpy as np
-
-    from ..game import scoring
 
     v, space = log.variant, log.space
     g = space.index_of(space.parse(guess))
@@ -179,8 +183,6 @@ def _best_over(log: FeedbackLog, cands: np.ndarray, rows, deadline) -> dict | No
     deadline expires first."""
     import numpy as np
 
-    from ..game import scoring
-
     v, codes_at = log.variant, log.space.codes_at     # rows read from their indices
     rows = np.arange(log.space.size) if rows is None else np.asarray(rows)
     packed = scoring.pack(v, codes_at(cands))
@@ -205,12 +207,9 @@ def partition_table(log: FeedbackLog, sort: str = "minimax", deadline=None,
     expires part-way leaves the guesses scored so far, ranked (``scored`` of ``total``)."""
     import numpy as np
 
-    from ..game import scoring
-    from ..game.symmetry import Symmetry
-
     cands = _candidates(log)
     v, space = log.variant, log.space
-    found = Symmetry(v).guess_classes([e.guess for e in log], deadline)
+    found = symmetry.Symmetry(v).guess_classes([e.guess for e in log], deadline)
     if found is None:                  # the deadline came while the classes were found
         return Table(candidates=int(cands.size))
     reps, sizes = found
@@ -299,14 +298,11 @@ def listed_partition(log: FeedbackLog, guess: str, deadline=None) -> Partition |
     the candidates from the native filter, the best scores over every code; None when the
     space is too large to list or the comparison would exceed :data:`LISTED_PAIRS`.
     Raises InconsistentLog when no secret is left."""
-    from .._native import scoring as core
-    from ..consistency.native import consistent_rows
-
     v, space = log.variant, log.space
     g = space.parse(guess)
     if not space.enumerable or space.size > LISTED_CODES:
         return None
-    n, cands = consistent_rows(log)
+    n, cands = native.consistent_rows(log)
     if n == 0:
         raise InconsistentLog("no secret is consistent with this log")
     if space.size * n > LISTED_PAIRS:
@@ -316,7 +312,7 @@ def listed_partition(log: FeedbackLog, guess: str, deadline=None) -> Partition |
     mine = core.partition_sums_listed(*kind, bytes(g), cands, v.response_slots)[0]
     best = None
     if deadline is None or not deadline.expired():
-        _, every = consistent_rows(FeedbackLog(v))
+        _, every = native.consistent_rows(FeedbackLog(v))
         best = best_of_sums(n, core.partition_sums_listed(*kind, every, cands, v.response_slots))
     classes = [{"reply": v.format_response(r), "count": int(c), "members": []}
                for r, c in enumerate(counts) if c]

@@ -62,6 +62,7 @@ from ..runtime.deadline import Deadline, run_interruptible, stopped_by
 from ..errors import InvalidRecipe, SpaceTooLarge
 from ..runtime.status import StopReason
 from ..game.variant import Variant
+from ..game import patterns
 
 #: Largest space evaluated: two uint32 index arrays (8 bytes a secret) and the classes' list
 #: (at most another 8 bytes for every third secret) stay under 3 GB.
@@ -203,9 +204,8 @@ def _depth1_pool(variant: Variant, first: int) -> np.ndarray:
 def _root_pool(variant: Variant) -> np.ndarray:
     """One first guess per code pattern (the guesses up to every symmetry)."""
     if _plain(variant):     # ranked without listing the space (Symmetry lists it: 20 M at most)
-        from ..game.patterns import guess_patterns, pattern_code
 
-        codes = np.array([pattern_code(p) for p in guess_patterns(variant)], dtype=np.int64)
+        codes = np.array([patterns.pattern_code(p) for p in patterns.guess_patterns(variant)], dtype=np.int64)
         return np.unique(CodeSpace(variant).indices_of(codes)).astype(np.uint32)
 
     return np.asarray(Symmetry(variant).guess_representatives([]), dtype=np.uint32)

@@ -13,6 +13,7 @@ from ...game.variant import Variant
 from ..result import SearchResult, Verdict
 from .kernel import _Native
 from .trees import _fill_stats
+from .. import expected
 
 
 def tie_weights(n: int, W: int) -> list[int]:
@@ -45,8 +46,6 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
     phase records its steps in a part of it (``ties_count``, ``ties_total``), as the
     expected-case search records its own, and a resumed phase skips them.
     """
-    from ..expected import solve_expected
-
     n = result.secrets
     ties = {"at_worst": result.histogram[W], "total": result.total, "proved": False,
             "at_worst_proved": False, "total_lower": None}
@@ -58,9 +57,10 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
             _adopt_tree(variant, result, found, guesses)
 
     # Phase 1: the fewest secrets at depth W.
-    count = solve_expected(variant, max_depth=W, guesses=guesses, weights=count_weights(W),
-                           deadline=deadline, workers=workers, progress=False,
-                           checkpoint=None if checkpoint is None else checkpoint.part("ties_count"))
+    count = expected.solve_expected(
+        variant, max_depth=W, guesses=guesses, weights=count_weights(W), deadline=deadline,
+        workers=workers, progress=False,
+        checkpoint=None if checkpoint is None else checkpoint.part("ties_count"))
     result.phases["ties_count"] = round(count.seconds, 3)
     nodes = count.nodes
     adopt(count)
@@ -73,10 +73,10 @@ def _solve_ties(variant: Variant, result: SearchResult, W: int, guesses: str,
     if at_proved and mode != "count" and not deadline.expired():
         weights = tie_weights(n, W)
         big = weights[-1] - W
-        both = solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,
-                              deadline=deadline, workers=workers, progress=False,
-                              checkpoint=None if checkpoint is None else
-                              checkpoint.part("ties_total"))
+        both = expected.solve_expected(variant, max_depth=W, guesses=guesses, weights=weights,
+                                       deadline=deadline, workers=workers, progress=False,
+                                       checkpoint=None if checkpoint is None else
+                                       checkpoint.part("ties_total"))
         result.phases["ties_total"] = round(both.seconds, 3)
         nodes += both.nodes
         adopt(both)
