@@ -7,6 +7,7 @@ import importlib.util
 import io
 import itertools
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -397,6 +398,25 @@ def kill_at_nodes(args: list[str], d: Path, nodes: int, cwd: Path, env: dict,
     return subprocess.run([sys.executable, "-c", _KILL_AT_NODES, str(nodes), "optimal", *args,
                            "--checkpoint", str(d), "--checkpoint-every", "3600", "--json"],
                           env=env, cwd=cwd, capture_output=True, text=True, timeout=cap)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU so far of the process and every process under it (its workers), all
+    their threads, from /proc/PID/stat; a process that ends between the reads counts 0."""
+    ticks, children = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks[int(stat.parent.name)] = int(fields[11]) + int(fields[12])
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += ticks.get(p, 0)
+        todo += children.get(p, [])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def resume_and_verify(d: Path, tmp_path: Path, cwd: Path, env: dict, cap: float = 300,
