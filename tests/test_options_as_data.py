@@ -10,12 +10,9 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 
-#: Where tests still monkeypatch a module constant (file: how many): the atlas build script's
-#: paths (the scripts' tests point it at a copy of the cells), the worst-case driver's
+#: Where tests still monkeypatch a module constant (file: how many): the worst-case driver's
 #: tie-break set-up factor and the CLI's untimed count budget (reached through ``main``).
-REMAINING = {"scripts/test_build_atlas.py": 2, "scripts/test_fold_streaming.py": 3,
-             "scripts/test_recheck_cells.py": 1, "search/test_search_ties.py": 1,
-             "cli/test_limits.py": 1}
+REMAINING = {"search/test_search_ties.py": 1, "cli/test_limits.py": 1}
 
 
 def _constant(name: str) -> bool:

@@ -175,10 +175,11 @@ def _worker(cell_id: str, budget: float, out: Path, optional: bool, replay_limit
 
 
 def run_capped(cell_id: str, budget: float, memory_gb: float, optional: bool = True,
-               replay_limit: int = REPLAY_LIMIT, deep: bool = True) -> tuple[dict | None, str]:
+               replay_limit: int = REPLAY_LIMIT, deep: bool = True,
+               cells_dir: Path = CELLS) -> tuple[dict | None, str]:
     """The cell computed in a child process under an address-space cap and a wall guard:
-    (record, "") or (None, why it failed)."""
-    out = CELLS.parent / f".{cell_id}.tmp"
+    (record, "") or (None, why it failed); its scratch file sits beside ``cells_dir``."""
+    out = cells_dir.parent / f".{cell_id}.tmp"
     cap = int(memory_gb * 2**30)
 
     def limit():
@@ -238,20 +239,22 @@ def merge(old: dict | None, new: dict) -> dict:
 
 
 def build(ids: list[str], budget: float, memory_gb: float, recompute: bool,
-          replay_limit: int = REPLAY_LIMIT, say=print, deep: bool = True) -> list[dict]:
-    """Compute the cells ``ids`` (skipping written ones unless ``recompute``); the records."""
-    CELLS.mkdir(parents=True, exist_ok=True)
+          replay_limit: int = REPLAY_LIMIT, say=print, deep: bool = True,
+          cells_dir: Path = CELLS) -> list[dict]:
+    """Compute the cells ``ids`` into ``cells_dir`` (skipping written ones unless
+    ``recompute``); the records."""
+    cells_dir.mkdir(parents=True, exist_ok=True)
     cells = cell_by_id()
     done = []
     for cell_id in ids:
-        path = CELLS / f"{cell_id}.json"
+        path = cells_dir / f"{cell_id}.json"
         old = json.loads(path.read_text()) if path.exists() else None
         if old is not None and not recompute:
             continue
         start = time.perf_counter()
-        record, why = run_capped(cell_id, budget, memory_gb, True, replay_limit, deep)
+        record, why = run_capped(cell_id, budget, memory_gb, True, replay_limit, deep, cells_dir)
         if record is None:          # the cheap methods alone, capped the same way
-            record, why2 = run_capped(cell_id, budget, memory_gb, False, 0)
+            record, why2 = run_capped(cell_id, budget, memory_gb, False, 0, cells_dir=cells_dir)
             if record is None:
                 record = {"id": cell_id, **{k: cells[cell_id][k] for k in ("family", "variant")},
                           "status": "failed", "budget": budget, "notes": [why, why2]}
@@ -269,12 +272,13 @@ def build(ids: list[str], budget: float, memory_gb: float, recompute: bool,
     return done
 
 
-def recheck_written(ids: list[str], limit: int | None = None) -> None:
-    """Replay the upper ends of the written cells ``ids`` whole and record what was checked."""
+def recheck_written(ids: list[str], limit: int | None = None, cells_dir: Path = CELLS) -> None:
+    """Replay the upper ends of the written cells ``ids`` (in ``cells_dir``) whole and record
+    what was checked."""
     from recheck_cells import RECHECK_LIMIT, recheck
 
     for cell_id in order_by_size(ids):
-        path = CELLS / f"{cell_id}.json"
+        path = cells_dir / f"{cell_id}.json"
         if not path.exists():
             continue
         record = json.loads(path.read_text())

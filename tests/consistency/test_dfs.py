@@ -1,5 +1,6 @@
 """The native depth-first search (consistency/dfs.py) against the native filter: same set in
 the same (lexicographic) order, same count, exact streaming, honest limits; every code re-scored."""
+import functools
 import string
 
 import numpy as np
@@ -360,6 +361,17 @@ def mastermind_16x6_log(seed=2):
     return random_log(Variant(16, "123456", True), 8, seed)[0]
 
 
+@functools.cache
+def plain_listing(seed=2) -> np.ndarray:
+    """The whole set of ``mastermind_16x6_log(seed)`` listed by the search alone (no table:
+    the reference the table's listings are checked against), once a test process: about 4 s
+    of CPU each, which five tests shared."""
+    dfs.KEPT.clear()                      # a searcher of its own, as a fresh call gets
+    codes = dfs.run(mastermind_16x6_log(seed), dfs.LIST, suffix=0).codes
+    codes.flags.writeable = False
+    return codes
+
+
 def test_a_searcher_builds_its_table_once_and_only_when_listing_pays():
     """The kernel object lives across calls: a first secret costs no table (the search finds
     it in a few nodes), a whole listing builds it once, and listing again in chunks reuses it;
@@ -374,9 +386,7 @@ def test_a_searcher_builds_its_table_once_and_only_when_listing_pays():
     chunks = _listed_in_chunks(log, 500)
     assert np.array_equal(np.concatenate(chunks), whole.codes)
     assert dfs.searcher(log) is s and s.table_builds == 1
-    dfs.KEPT.clear()
-    plain = dfs.run(log, dfs.LIST, suffix=0)
-    assert np.array_equal(plain.codes, whole.codes)
+    assert np.array_equal(plain_listing(), whole.codes)
     rescore(log, whole.codes[:200])
 
 
@@ -385,7 +395,7 @@ def test_table_build_stops_at_the_time_limit_and_the_listing_resumes():
     status ``time``, keeps no half-built table, and what it listed is a prefix of the set; the
     listing then resumes from its cursor to the complete set."""
     log = mastermind_16x6_log()
-    want = dfs.run(log, dfs.LIST, suffix=0).codes
+    want = plain_listing()
     dfs.KEPT.clear()
     dfs.first(log)                        # settle the count vectors (no table)
     c = dfs.run(log, dfs.LIST, seconds=0.001, suffix=8)
@@ -449,7 +459,7 @@ def test_auto_keeps_a_listing_the_probe_left_going_and_resumes_it():
     ~0.5 s) hands its partial listing to the search, which resumes from the probe's cursor:
     the whole set, in order, no code twice."""
     log = mastermind_16x6_log()
-    want = dfs.run(log, dfs.LIST, suffix=0).codes
+    want = plain_listing()
     dfs.KEPT.clear()     # a probe of 0.02 s that goes on from one secret a second
     r = consistent(log, Query(limit=None), engines=Engines(probe_seconds=0.02, probe_list_going=1))
     assert r.auto["backend"] == "native" and "goes on" in r.auto["reason"]
@@ -462,7 +472,7 @@ def test_an_automatic_table_too_big_gives_way_to_a_shorter_one(cap):
     """Automatic tables hold at most ``table_cap`` rows: beyond it the table covers one
     position fewer (the search goes one level deeper), the same codes in the same order."""
     log = mastermind_16x6_log(0)
-    want = dfs.run(log, dfs.LIST, suffix=0).codes
+    want = plain_listing(0)
     dfs.KEPT.clear()
     got = dfs.run(log, dfs.LIST, table_cap=cap)
     s = dfs.searcher(log)
@@ -476,7 +486,7 @@ def test_one_searcher_shared_by_threads_gives_every_thread_the_whole_set():
     from concurrent.futures import ThreadPoolExecutor
 
     log = mastermind_16x6_log(1)
-    want = dfs.run(log, dfs.LIST, suffix=0).codes
+    want = plain_listing(1)
     dfs.KEPT.clear()
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda _: dfs.run(log, dfs.LIST).codes, range(4)))

@@ -11,24 +11,26 @@ from cbsolve.bounds import atlas_file
 from cbsolve.game.variant import Variant
 
 
-def test_a_cell_is_built_checked_and_assembled(tmp_path, monkeypatch):
+def test_a_cell_is_built_checked_and_assembled(tmp_path):
     build = load_script("build_atlas")
-    monkeypatch.setattr(build, "CELLS", tmp_path / "cells")
-    done = build.build(["mastermind-2x3"], 10.0, 2.0, recompute=False, say=lambda m: None)
+    cells = tmp_path / "cells"
+    done = build.build(["mastermind-2x3"], 10.0, 2.0, recompute=False, say=lambda m: None,
+                       cells_dir=cells)
     (record,) = done
     assert record["status"] == "done" and record["worst"]["exact"] == 3   # the old table's 2x3
     assert record["verification"]["strategy_replayed"] is True
-    assert build.build(["mastermind-2x3"], 10.0, 2.0, recompute=False, say=lambda m: None) == []
+    assert build.build(["mastermind-2x3"], 10.0, 2.0, recompute=False, say=lambda m: None,
+                       cells_dir=cells) == []
     out = tmp_path / "atlas.json"
     doc = build.assemble(out, tmp_path / "cells")
     assert doc["missing"] and "mastermind-2x3" not in doc["missing"]
     assert atlas_file.lookup(Variant(2, "ABC", repeats=True), out)["id"] == "mastermind-2x3"
 
 
-def test_a_cell_over_the_memory_cap_is_written_as_failed(tmp_path, monkeypatch):
+def test_a_cell_over_the_memory_cap_is_written_as_failed(tmp_path):
     build = load_script("build_atlas")
-    monkeypatch.setattr(build, "CELLS", tmp_path / "cells")
-    (record,) = build.build(["mastermind-2x3"], 5.0, 0.02, recompute=False, say=lambda m: None)
+    (record,) = build.build(["mastermind-2x3"], 5.0, 0.02, recompute=False, say=lambda m: None,
+                            cells_dir=tmp_path / "cells")
     assert record["status"] == "failed" and len(record["notes"]) == 2
     saved = json.loads((tmp_path / "cells" / "mastermind-2x3.json").read_text())
     assert saved["status"] == "failed"

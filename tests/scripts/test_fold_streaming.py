@@ -25,7 +25,7 @@ def run_line():
     return result.to_json()
 
 
-def copied_cell(tmp_path, monkeypatch, cell_id: str, lines: list[dict]):
+def copied_cell(tmp_path, cell_id: str, lines: list[dict]):
     """The build script pointed at a copy of one atlas cell, and a results file of ``lines``."""
     build = load_script("build_atlas")
     cells = tmp_path / "models" / "atlas" / "cells"
@@ -33,13 +33,12 @@ def copied_cell(tmp_path, monkeypatch, cell_id: str, lines: list[dict]):
     shutil.copy(build.CELLS / f"{cell_id}.json", cells)
     results = tmp_path / "streaming.jsonl"
     results.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    monkeypatch.setattr(build, "CELLS", cells)
     return build, cells / f"{cell_id}.json", results
 
 
 @pytest.fixture
-def setup(tmp_path, monkeypatch, run_line):
-    return copied_cell(tmp_path, monkeypatch, "mastermind-4x4",
+def setup(tmp_path, run_line):
+    return copied_cell(tmp_path, "mastermind-4x4",
                        [run_line, {"game": "4x4", "error": ["x"]}])
 
 
@@ -92,10 +91,9 @@ def test_a_folded_cell_assembles_replays_and_keeps_its_hash(setup, run_line, mon
     atlas_file._checked.cache_clear()
     atlas_file.load.cache_clear()
     try:
-        monkeypatch.setattr(build, "ATLAS", cell.parents[2] / "atlas.json")
         fold = load_script("fold_streaming")
         fold.fold(results, cell.parent, sample=30, say=lambda m: None)
-        doc = build.assemble(build.ATLAS, cell.parent)
+        doc = build.assemble(cell.parents[2] / "atlas.json", cell.parent)
         assert atlas_file.content_hash(doc["cells"]) == doc["sha256"]
         record = atlas_file.lookup(GAME)
         assert record["worst"]["upper"] == run_line["worst"]
@@ -117,10 +115,9 @@ def test_a_game_without_repeats_folds_assembles_and_replays(tmp_path, monkeypatc
     # is the cell's, its secrets sampled and replayed, and ``bounds --play`` follows it
     variant = Variant(5, "012345", repeats=False)
     run = evaluate_streaming(variant, Recipe(heuristic="parts", randoms=20)).to_json()
-    build, cell, results = copied_cell(tmp_path, monkeypatch, "bulls-cows-5x6", [run])
+    build, cell, results = copied_cell(tmp_path, "bulls-cows-5x6", [run])
     cells = cell.parent
     _loosen(cell, worst=720)
-    monkeypatch.setattr(build, "ATLAS", tmp_path / "models" / "atlas.json")
     monkeypatch.setattr(atlas_file, "models_dir", lambda: tmp_path / "models")
     atlas_file._checked.cache_clear()
     atlas_file.load.cache_clear()
@@ -129,7 +126,7 @@ def test_a_game_without_repeats_folds_assembles_and_replays(tmp_path, monkeypatc
         assert changed == [("bulls-cows-5x6", "worst", 720, run["worst"])]
         check = json.loads(cell.read_text())["verification"]["streaming_replay"]
         assert check["sampled_secrets"] == 50 and check["most_guesses"] <= run["worst"]
-        doc = build.assemble(build.ATLAS, cells)
+        doc = build.assemble(tmp_path / "models" / "atlas.json", cells)
         assert atlas_file.content_hash(doc["cells"]) == doc["sha256"]
         for secret in ("54321", "01234", "25041"):
             code = main(["bounds", "--length", "5", "--digits", "6", "--play", secret, "--json"])

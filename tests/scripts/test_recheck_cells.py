@@ -16,13 +16,12 @@ GAME = Variant(4, "0123", repeats=True)      # the atlas cell mastermind-4x4 spe
 
 
 @pytest.fixture
-def cells(tmp_path, monkeypatch):
+def cells(tmp_path):
     build = load_script("build_atlas")
     here = tmp_path / "cells"
     here.mkdir()
     for cell_id in ("mastermind-4x4", "bulls-cows-4x7"):
         shutil.copy(build.CELLS / f"{cell_id}.json", here)
-    monkeypatch.setattr(build, "CELLS", here)
     return build, here
 
 
@@ -43,7 +42,7 @@ def test_a_strategy_cell_is_replayed_by_the_verifier(cells):
     build, here = cells
     record = json.loads((here / "bulls-cows-4x7.json").read_text())
     assert record["worst"]["recipe"]["kind"] == "strategy"
-    build.recheck_written(["bulls-cows-4x7"])
+    build.recheck_written(["bulls-cows-4x7"], cells_dir=here)
     check = json.loads((here / "bulls-cows-4x7.json").read_text())["verification"]
     assert check["strategy_replayed"] is True
     assert check["strategy_replay_worst"]["worst"] == record["worst"]["upper"]
@@ -53,7 +52,7 @@ def test_a_strategy_cell_is_replayed_by_the_verifier(cells):
 def test_a_streaming_cell_is_replayed_whole(cells):
     build, here = cells
     record = _as_streaming(here / "mastermind-4x4.json")
-    build.recheck_written(["mastermind-4x4"])
+    build.recheck_written(["mastermind-4x4"], cells_dir=here)
     check = json.loads((here / "mastermind-4x4.json").read_text())["verification"]
     whole = check["streaming_replay_all"]
     assert whole["worst"] == record["worst"]["upper"] and whole["secrets"] == 256
@@ -67,7 +66,7 @@ def test_two_ends_from_two_recipes_are_each_replayed_against_their_own_histogram
     _as_streaming(path, Recipe(heuristic="expected", randoms=5, seed=1), end="expected")
     record = _as_streaming(path)
     assert record["worst"]["recipe"] != record["expected"]["recipe"]
-    build.recheck_written(["mastermind-4x4"])
+    build.recheck_written(["mastermind-4x4"], cells_dir=here)
     check = json.loads(path.read_text())["verification"]
     assert check["streaming_replay_all"]["worst"] == record["worst"]["upper"]
     assert check["streaming_replay_all_expected"]["total"] == record["expected"]["upper"]

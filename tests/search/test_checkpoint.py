@@ -8,6 +8,7 @@ writes every proved step, so a state that lasts a millisecond is met on any mach
 its certificate, worst) that ``cbsolve verify`` accepts. No timing is asserted: the kills wait
 for states of the file, not for seconds.
 """
+import functools
 import json
 import os
 import signal
@@ -56,9 +57,15 @@ def _resume_and_verify(d: Path, tmp_path: Path) -> dict:
     return resume_and_verify(d, tmp_path, ROOT, ENV, CAP)
 
 
-def _worst(args: list[str]) -> int:
+@functools.cache
+def _worst_of(args: tuple[str, ...]) -> int:
+    """The worst case an uninterrupted one-worker search proves (once a test process)."""
     variant = Variant.from_options("mastermind", length=int(args[3]), digits=int(args[5]))
     return solve_worst(variant, workers=1).worst
+
+
+def _worst(args: list[str]) -> int:
+    return _worst_of(tuple(args))
 
 
 def _killed_at(args: list[str], d: Path, ready: str) -> dict:
@@ -97,8 +104,20 @@ def _check_worst_resumed(args: list[str], d: Path, tmp_path: Path) -> None:
     assert tree["certificate"]["claim"]["max_guesses"] == data["worst"] - 1
 
 
+@functools.cache
+def _bc48_whole():
+    """Bulls & Cows 4/8, expected, searched whole by one worker (once a test process)."""
+    return solve_expected(Variant.from_options("bulls-cows", length=4, digits=8), workers=1)
+
+
 def _bc48_total() -> int:
-    return solve_expected(Variant.from_options("bulls-cows", length=4, digits=8), workers=1).total
+    return _bc48_whole().total
+
+
+@functools.cache
+def _bc48_ties_whole():
+    return solve_worst(Variant.from_options("bulls-cows", length=4, digits=8), workers=1,
+                       ties=True)
 
 
 @pytest.mark.parametrize("timed", [True, False])
@@ -124,8 +143,7 @@ def test_ties_killed_resumes_to_the_same_proved_tie_breaks(ready, tmp_path):
     d = tmp_path / "ck"
     _killed_at(BC48_TIES, d, ready)
     data = _resume_and_verify(d, tmp_path)
-    whole = solve_worst(Variant.from_options("bulls-cows", length=4, digits=8), workers=1,
-                        ties=True)
+    whole = _bc48_ties_whole()
     assert (data["worst"], data["total"]) == (whole.worst, whole.total)
     assert data["at_worst"] == {"lower": whole.at_worst[0], "upper": whole.at_worst[1]}
     tree = json.loads((tmp_path / "tree.json").read_text())
@@ -348,8 +366,7 @@ def test_a_kill_inside_the_one_first_guess_orbit_leaves_less_than_half_the_work(
     their subtrees), so a search of a game with one first-guess orbit (Bulls & Cows: every
     first guess alike) killed at 60 % of its work resumes with at most half of the whole
     run's work left, counted in search nodes (one worker: the same nodes every run)."""
-    variant = Variant.from_options("bulls-cows", length=4, digits=8)
-    whole = solve_expected(variant, workers=1)
+    whole = _bc48_whole()
     d = tmp_path / "ck"
     proc = kill_at_nodes([*BC48, "--workers", "1"], d, int(0.6 * whole.nodes), ROOT, ENV, CAP)
     assert proc.returncode == -signal.SIGKILL, "the search ended before 60 % of its nodes"
