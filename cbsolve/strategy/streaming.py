@@ -72,7 +72,8 @@ HEURISTICS = {"minimax": 0, "expected": 1, "entropy": 2, "parts": 3}
 SCHEME = "streaming-1"
 #: Fields of the tight tail rule and the local search: 0 (off) plays exactly as the scheme did
 #: before they existed, and a recipe's JSON leaves them out then.
-LATER_FIELDS = ("target", "tight_randoms", "tight_helpers", "climb", "climb_above")
+LATER_FIELDS = ("target", "tight_randoms", "tight_helpers", "climb", "climb_above",
+                "search_below", "search_left", "search_tries")
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,9 @@ class Recipe:
     tight_helpers: int = 0
     climb: int = 0
     climb_above: int = 0
+    search_below: int = 0
+    search_left: int = 0
+    search_tries: int = 0
     symmetric: bool = True
     seed: int = 0
     scheme: str = SCHEME
@@ -106,7 +110,8 @@ class Recipe:
         for name, low in (("sample", 1), ("sample_top", 1), ("candidates", 1), ("randoms", 0),
                           ("escalate_below", 0), ("escalate_randoms", 0),
                           ("lookahead_below", 0), ("target", 0), ("tight_randoms", 0),
-                          ("tight_helpers", 0), ("climb", 0), ("climb_above", 0), ("seed", 0)):
+                          ("tight_helpers", 0), ("climb", 0), ("climb_above", 0), ("search_below", 0),
+                          ("search_left", 0), ("search_tries", 0), ("seed", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**63:
                 raise InvalidRecipe(f"recipe {name} must be an integer >= {low}, got {value!r}")
@@ -227,6 +232,8 @@ def _engine(variant: Variant, recipe: Recipe, space: CodeSpace):
         raise InvalidRecipe(f"recipe climb works on games where every string is a code; "
                             f"{variant.describe()} lists its codes")
     r.climb, r.climb_above = recipe.climb, recipe.climb_above
+    r.search_below, r.search_left = recipe.search_below, recipe.search_left
+    r.search_tries = recipe.search_tries
     first = -1 if recipe.first is None else space.index_of(space.parse(recipe.first))
     r.first = first
     listed = (np.empty((0, variant.length), np.uint8) if _plain(variant) else space.codes)
