@@ -43,7 +43,17 @@ The strategy is fully determined by its :class:`Recipe` (every parameter and the
   was: same sample, same key);
   the best of them is taken when its key is lower, up to ``climb`` times (steepest descent). A
   class of permutations of seven distinct symbols, say, is split far better by codes repeating
-  a symbol than by its own members, and no sample of the pool is likely to hold them.
+  a symbol than by its own members, and no sample of the pool is likely to hold them;
+* the tail search, when ``search_below``, ``search_left`` and ``target`` are set: a node of
+  3..``search_below`` secrets scored on its whole class, with at most ``search_left`` guesses
+  left to the target, keeps the guess chosen above only when the strategy below it (searched
+  the same way) ends every secret by guess ``target``; else it takes the first of
+  ``search_tries`` - 1 other guesses (the pool's and the codes one position or one swap from
+  the chosen guess, best key first) under which it does, else the chosen guess. The cheap
+  tests of the tight rule only guess whether a class can be finished; this search plays it
+  out, exactly, with the strategy's own choices (a class failing the count is not searched).
+  Its children are such nodes too, so the guess a search finds for a child is the one the
+  child's own search makes: the choice is still a function of the node.
 
 A node's random draws are seeded by ``seed`` and the node itself (depth, lowest code, size), so
 the evaluation does not depend on thread order and :func:`play_streaming` makes the same choices.
@@ -70,7 +80,7 @@ STREAMING_LIMIT = 250_000_000
 HEURISTICS = {"minimax": 0, "expected": 1, "entropy": 2, "parts": 3}
 #: The scheme a recipe replays with: bump it whenever the kernel's choices change.
 SCHEME = "streaming-1"
-#: Fields of the tight tail rule and the local search: 0 (off) plays exactly as the scheme did
+#: Fields of the tight tail rule, the local search and the tail search: 0 (off) plays exactly as the scheme did
 #: before they existed, and a recipe's JSON leaves them out then.
 LATER_FIELDS = ("target", "tight_randoms", "tight_helpers", "climb", "climb_above",
                 "search_below", "search_left", "search_tries")
