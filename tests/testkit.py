@@ -603,4 +603,12 @@ STREAMING_GAMES = [
     (Variant(4, "012345", repeats=True, name="tight-helpers"),
      Recipe(first="0011", heuristic="minimax", candidates=6, randoms=20, target=5,
             tight_randoms=10, tight_helpers=8, climb=3, climb_above=3)),
+    # the tail search: reaching its target (4x5 in 5), and failing it everywhere (4x5 in 4 is
+    # beyond any strategy), where every node falls back to choose's guess
+    (Variant(4, "01234", repeats=True, name="tail-search"),
+     Recipe(first="0011", heuristic="parts", candidates=5, randoms=1, sample=300, target=5,
+            search_below=300, search_left=4, search_tries=4)),
+    (Variant(4, "01234", repeats=True, name="tail-search-fails"),
+     Recipe(first="0011", heuristic="parts", candidates=5, randoms=1, sample=300, target=4,
+            search_below=300, search_left=3, search_tries=6, climb=2, climb_above=3)),
 ]

@@ -58,6 +58,7 @@ struct Recipe {
     long long escalate_below = 0, escalate_randoms = 0, lookahead_below = 0;
     long long target = 0, tight_randoms = 0, tight_helpers = 0;  // the tight tail rule (0: off)
     long long climb = 0, climb_above = 0;      // the local search from the pool's best (0: off)
+    long long search_below = 0, search_left = 0, search_tries = 0;  // the tail search (0: off)
     uint64_t seed = 0;
     long long first = -1;  // code index, -1: chosen among the root pool
 };
@@ -153,7 +154,7 @@ class Streaming {
         Scratch sc;
         std::vector<uint16_t> rep;
         for (int depth = 0; depth < kMaxDepth; ++depth) {
-            const uint32_t g = choose(depth, cls.data(), static_cast<long long>(cls.size()), sc);
+            const uint32_t g = guess_at(depth, cls.data(), static_cast<long long>(cls.size()), sc);
             out.push_back(g);
             if (g == secret) return out;
             const uint16_t want = reply(g, static_cast<uint32_t>(secret), sc);
@@ -179,7 +180,7 @@ class Streaming {
         }
         static thread_local Scratch sc;
         py::gil_scoped_release nogil;
-        return choose(depth, cls, c, sc);
+        return guess_at(depth, cls, c, sc);
     }
 
     // Plays every secret; returns (histogram by number of guesses, stop word).
@@ -219,6 +220,12 @@ class Streaming {
                     const uint32_t off = level[i].off, c = level[i].size;
                     const uint32_t* cls = cur.data() + off;
                     try {
+                        if (searched(depth, c)) {  // the whole subtree, searched in this thread
+                            uint32_t g;
+                            search(depth, cls, c, sc, g, &h);
+                            if (++done % 256 == 0) control.top_node(done, -1);
+                            continue;
+                        }
                         const uint32_t g = choose(depth, cls, c, sc);
                         replies_of(g, cls, c, sc, rep);
                         std::fill(start.begin(), start.end(), 0u);
@@ -441,12 +448,150 @@ class Streaming {
         }
     }
 
+    // The seed of a node's draws: the recipe's seed, the depth, the lowest code and the size.
+    uint64_t node_seed(int depth, const uint32_t* cls, long long c) const {
+        uint64_t rng = r_.seed ^ (0xD1B54A32D192ED03ULL * (static_cast<uint64_t>(depth) + 1));
+        splitmix(rng);
+        return rng ^ (static_cast<uint64_t>(cls[0]) << 32) ^ static_cast<uint64_t>(c);
+    }
+
+    // The strategy's guess at a node: the tail search's where it searches, else choose's.
+    uint32_t guess_at(int depth, const uint32_t* cls, long long c, Scratch& sc) const {
+        if (!searched(depth, c)) return choose(depth, cls, c, sc);
+        uint32_t g;
+        search(depth, cls, c, sc, g, nullptr);
+        return g;
+    }
+
+    // The tail search's nodes: ``search_left`` guesses or fewer left to the target, a class of
+    // 3..``search_below`` secrets scored whole. Their children are such nodes too.
+    bool searched(int depth, long long c) const {
+        const long long cap = depth <= 1 ? r_.sample_top : r_.sample;
+        return r_.search_below > 0 && r_.target > 0 && depth > 0 && c >= 3 && c <= r_.search_below &&
+               c <= cap && c <= 65535 && r_.target - depth <= r_.search_left;
+    }
+
+    // The tail search at a node: choose's guess when the strategy below it (searched the same
+    // way) ends every secret by the target, else the first of ``search_tries`` - 1 other guesses
+    // (the pool and the codes one step from choose's guess, best key first) that does, else
+    // choose's guess. ``guess`` gets the guess; with ``h`` the subtree's histogram is added to
+    // it. Returns whether every secret below ends by the target. A function of the node: the
+    // children's guesses found while trying are the ones their own search makes, so the
+    // evaluation, the replay and ``play`` agree.
+    bool search(int depth, const uint32_t* cls, long long c, Scratch& sc, uint32_t& guess,
+                std::vector<long long>* h) const {
+        const uint32_t base = choose(depth, cls, c, sc);
+        guess = base;
+        if (subtree(depth, cls, c, base, sc, nullptr)) return !h || subtree(depth, cls, c, base, sc, h);
+        for (uint32_t g : alternatives(depth, cls, c, base, sc))
+            if (subtree(depth, cls, c, g, sc, nullptr)) {
+                guess = g;
+                return !h || subtree(depth, cls, c, g, sc, h);
+            }
+        if (h) subtree(depth, cls, c, base, sc, h);
+        return false;
+    }
+
+    // Plays ``g`` at the node and the tail search below it: whether every secret ends by the
+    // target. Without ``h`` it stops at the first class that cannot (a test); with it, it adds
+    // the whole subtree's histogram to ``*h``.
+    bool subtree(int depth, const uint32_t* cls, long long c, uint32_t g, Scratch& sc,
+                 std::vector<long long>* h) const {
+        const long long T = r_.target;
+        std::vector<uint16_t> rep;
+        replies_of(g, cls, c, sc, rep);
+        std::vector<uint32_t> start(slots_ + 1, 0);
+        for (long long j = 0; j < c; ++j) ++start[rep[j] + 1];
+        for (int r = 0; r < slots_; ++r) start[r + 1] += start[r];
+        std::vector<uint32_t> parts(static_cast<size_t>(c));
+        {
+            std::vector<uint32_t> at(start.begin(), start.end() - 1);
+            for (long long j = 0; j < c; ++j) parts[at[rep[j]]++] = cls[j];  // each stays ascending
+        }
+        std::vector<std::pair<uint32_t, int>> big;  // (size, reply) of the classes searched below
+        bool ok = true;
+        for (int r = 0; r < slots_; ++r) {
+            const long long k = start[r + 1] - start[r];
+            if (k == 0) continue;
+            if (k == c && r != win_) {
+                if (h) throw std::runtime_error("a guess split nothing");
+                return false;
+            }
+            if (r == win_ || k <= 2) {  // the guess itself; one or two secrets: lowest code first
+                const long long last = r == win_ ? depth + 1 : depth + 1 + k;
+                if (h) {
+                    if (r == win_) (*h)[depth + 1] += 1;
+                    else for (long long x = 0; x < k; ++x) (*h)[depth + 2 + x] += 1;
+                }
+                ok = ok && last <= T;
+                if (!ok && !h) return false;
+            } else {
+                big.push_back({static_cast<uint32_t>(k), r});
+            }
+        }
+        std::sort(big.begin(), big.end(), std::greater<>());  // the largest (likeliest to fail) first
+        const TightTest count(nullptr, 0, slots_, win_, slots_ - 1);
+        for (const auto& [k, r] : big) {
+            // Counting: m guesses tell apart at most F(m) secrets; a class above it cannot end
+            // by the target whatever is played (a test needs no search there).
+            if (!h && k > count.capacity(static_cast<int>(T - depth - 1))) return false;
+            uint32_t cg;
+            ok = search(depth + 1, parts.data() + start[r], k, sc, cg, h) && ok;
+            if (!ok && !h) return false;
+        }
+        return ok;
+    }
+
+    // The other guesses the tail search tries at a node whose choose guess ``base`` fails: the
+    // ``search_tries`` - 1 best by the key on the whole class among the node's pool and the codes
+    // one position or one swap from ``base`` (base-D spaces), each splitting the class.
+    std::vector<uint32_t> alternatives(int depth, const uint32_t* cls, long long c, uint32_t base,
+                                       Scratch& sc) const {
+        std::vector<uint32_t> out;
+        if (r_.search_tries <= 1) return out;
+        uint64_t rng = node_seed(depth, cls, c);
+        pack_many(cls, c, sc, true);
+        build_pool(depth, cls, c, rng, sc);
+        std::vector<uint32_t> guesses = sc.pool;
+        std::vector<uint8_t> member = sc.from_class;
+        if (listed_.empty()) {
+            std::vector<uint8_t> d(N_);
+            decode(base, d.data());
+            std::vector<uint32_t> place(N_);
+            uint32_t w = 1;
+            for (int p = N_ - 1; p >= 0; --p) { place[p] = w; w *= static_cast<uint32_t>(D_); }
+            for (int p = 0; p < N_; ++p)
+                for (int s = 0; s < D_; ++s)
+                    if (s != d[p]) guesses.push_back(base - d[p] * place[p] + static_cast<uint32_t>(s) * place[p]);
+            for (int p = 0; p < N_; ++p)
+                for (int q = p + 1; q < N_; ++q)
+                    if (d[p] != d[q])
+                        guesses.push_back(base - d[p] * place[p] - d[q] * place[q] + d[q] * place[p] + d[p] * place[q]);
+            member.resize(guesses.size(), 0);
+        }
+        sc.replies.resize(static_cast<size_t>(c));
+        sc.count.assign(slots_, 0);
+        sc.gpos.resize(layout_.pw);
+        sc.gcnt.resize(layout_.cw);
+        std::vector<Key> keys;
+        long long parts = 0;
+        for (size_t i = 0; i < guesses.size(); ++i) {
+            if (guesses[i] == base) continue;
+            const Key k = score(guesses[i], member[i], r_.heuristic, c, sc, parts);
+            if (parts > 1) keys.push_back(k);  // a guess that splits the class
+        }
+        std::sort(keys.begin(), keys.end());
+        for (const Key& k : keys) {
+            if (static_cast<long long>(out.size()) + 1 >= r_.search_tries) break;
+            if (std::find(out.begin(), out.end(), k.index) == out.end()) out.push_back(k.index);
+        }
+        return out;
+    }
+
     uint32_t choose(int depth, const uint32_t* cls, long long c, Scratch& sc) const {
         if (depth == 0 && r_.first >= 0) return static_cast<uint32_t>(r_.first);
         if (c <= 2 && depth > 0) return cls[0];
-        uint64_t rng = r_.seed ^ (0xD1B54A32D192ED03ULL * (static_cast<uint64_t>(depth) + 1));
-        splitmix(rng);
-        rng ^= (static_cast<uint64_t>(cls[0]) << 32) ^ static_cast<uint64_t>(c);
+        uint64_t rng = node_seed(depth, cls, c);
         const long long cap = depth <= 1 ? r_.sample_top : r_.sample;
         const bool full = c <= cap;
         std::vector<uint32_t> sample;  // the secrets scored against
@@ -664,6 +809,9 @@ PYBIND11_MODULE(streaming, m) {
         .def_readwrite("tight_helpers", &Recipe::tight_helpers)
         .def_readwrite("climb", &Recipe::climb)
         .def_readwrite("climb_above", &Recipe::climb_above)
+        .def_readwrite("search_below", &Recipe::search_below)
+        .def_readwrite("search_left", &Recipe::search_left)
+        .def_readwrite("search_tries", &Recipe::search_tries)
         .def_readwrite("seed", &Recipe::seed)
         .def_readwrite("first", &Recipe::first);
     py::class_<Streaming>(m, "Streaming")

@@ -43,7 +43,17 @@ The strategy is fully determined by its :class:`Recipe` (every parameter and the
   was: same sample, same key);
   the best of them is taken when its key is lower, up to ``climb`` times (steepest descent). A
   class of permutations of seven distinct symbols, say, is split far better by codes repeating
-  a symbol than by its own members, and no sample of the pool is likely to hold them.
+  a symbol than by its own members, and no sample of the pool is likely to hold them;
+* the tail search, when ``search_below``, ``search_left`` and ``target`` are set: a node of
+  3..``search_below`` secrets scored on its whole class, with at most ``search_left`` guesses
+  left to the target, keeps the guess chosen above only when the strategy below it (searched
+  the same way) ends every secret by guess ``target``; else it takes the first of
+  ``search_tries`` - 1 other guesses (the pool's and the codes one position or one swap from
+  the chosen guess, best key first) under which it does, else the chosen guess. The cheap
+  tests of the tight rule only guess whether a class can be finished; this search plays it
+  out, exactly, with the strategy's own choices (a class failing the count is not searched).
+  Its children are such nodes too, so the guess a search finds for a child is the one the
+  child's own search makes: the choice is still a function of the node.
 
 A node's random draws are seeded by ``seed`` and the node itself (depth, lowest code, size), so
 the evaluation does not depend on thread order and :func:`play_streaming` makes the same choices.
@@ -71,9 +81,10 @@ STREAMING_LIMIT = 250_000_000
 HEURISTICS = {"minimax": 0, "expected": 1, "entropy": 2, "parts": 3}
 #: The scheme a recipe replays with: bump it whenever the kernel's choices change.
 SCHEME = "streaming-1"
-#: Fields of the tight tail rule and the local search: 0 (off) plays exactly as the scheme did
+#: Fields of the tight tail rule, the local search and the tail search: 0 (off) plays exactly as the scheme did
 #: before they existed, and a recipe's JSON leaves them out then.
-LATER_FIELDS = ("target", "tight_randoms", "tight_helpers", "climb", "climb_above")
+LATER_FIELDS = ("target", "tight_randoms", "tight_helpers", "climb", "climb_above",
+                "search_below", "search_left", "search_tries")
 
 
 @dataclass(frozen=True)
@@ -95,6 +106,9 @@ class Recipe:
     tight_helpers: int = 0
     climb: int = 0
     climb_above: int = 0
+    search_below: int = 0
+    search_left: int = 0
+    search_tries: int = 0
     symmetric: bool = True
     seed: int = 0
     scheme: str = SCHEME
@@ -107,7 +121,8 @@ class Recipe:
         for name, low in (("sample", 1), ("sample_top", 1), ("candidates", 1), ("randoms", 0),
                           ("escalate_below", 0), ("escalate_randoms", 0),
                           ("lookahead_below", 0), ("target", 0), ("tight_randoms", 0),
-                          ("tight_helpers", 0), ("climb", 0), ("climb_above", 0), ("seed", 0)):
+                          ("tight_helpers", 0), ("climb", 0), ("climb_above", 0), ("search_below", 0),
+                          ("search_left", 0), ("search_tries", 0), ("seed", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**63:
                 raise InvalidRecipe(f"recipe {name} must be an integer >= {low}, got {value!r}")
@@ -227,6 +242,8 @@ def _engine(variant: Variant, recipe: Recipe, space: CodeSpace):
         raise InvalidRecipe(f"recipe climb works on games where every string is a code; "
                             f"{variant.describe()} lists its codes")
     r.climb, r.climb_above = recipe.climb, recipe.climb_above
+    r.search_below, r.search_left = recipe.search_below, recipe.search_left
+    r.search_tries = recipe.search_tries
     first = -1 if recipe.first is None else space.index_of(space.parse(recipe.first))
     r.first = first
     listed = (np.empty((0, variant.length), np.uint8) if _plain(variant) else space.codes)

@@ -137,6 +137,28 @@ def test_the_tight_tail_rule_reaches_a_target_the_heuristic_overshoots():
     assert before.worst > 5 and after.worst <= 5
 
 
+def test_the_tail_search_reaches_a_target_the_tight_rule_alone_misses():
+    # The same small pools: the tight tail rule alone leaves a secret of Mastermind 4x5 at 6;
+    # the tail search (from 4 guesses left) ends every secret by 5. That it is still one
+    # strategy, replayed secret by secret, is test_the_evaluation_is_the_replay_of_every_secret's.
+    variant = Variant(4, "01234", repeats=True)
+    tight = Recipe(first="0011", heuristic="parts", candidates=5, randoms=1, sample=300, target=5)
+    searched = replace(tight, search_below=300, search_left=4, search_tries=4)
+    assert evaluate_streaming(variant, tight).worst == 6
+    assert evaluate_streaming(variant, searched).worst == 5
+
+
+def test_the_tail_search_keeps_every_guess_where_its_target_is_met_already():
+    # Where choose's strategy already ends by the target, the search changes no guess.
+    variant = Variant(4, "0123", repeats=True)
+    plain = Recipe(first="0011", heuristic="minimax", target=5)
+    searched = replace(plain, search_below=1000, search_left=5, search_tries=8)
+    before, after = evaluate_streaming(variant, plain), evaluate_streaming(variant, searched)
+    assert before.worst <= 5 and after.histogram == before.histogram
+    for secret in ("3210", "0000", "1302"):
+        assert play_streaming(variant, searched, secret) == play_streaming(variant, plain, secret)
+
+
 def test_the_tight_tail_fields_are_absent_when_off_so_older_recipes_keep_their_form():
     assert "target" not in Recipe().to_json() and "tight_randoms" not in Recipe().to_json()
     on = Recipe(target=8, tight_randoms=100)
@@ -188,4 +210,7 @@ def test_the_local_search_is_refused_where_the_codes_are_listed():
         evaluate_streaming(Variant(4, "012345", repeats=False), Recipe(climb=3))
     assert "climb" not in Recipe().to_json() and Recipe(climb=2).to_json()["climb"] == 2
     assert "tight_helpers" not in Recipe().to_json()
+    assert not {"search_below", "search_left", "search_tries"} & set(Recipe().to_json())
+    searched = Recipe(target=6, search_below=500, search_left=4, search_tries=8)
+    assert Recipe.from_json(searched.to_json()) == searched
     assert Recipe.from_json(Recipe(tight_helpers=5).to_json()) == Recipe(tight_helpers=5)
