@@ -34,6 +34,9 @@ LIMIT = 100_000_000
 #: Seconds a run (each cell's runs are bounded by this, the issue's 30 minutes).
 SECONDS = 1800.0
 MEMORY_GB = 12.0
+#: Above this many secrets the sampled replay at folding takes fewer secrets: each replay scans the
+#: space level by level, and up to 10^6 secrets the build then replays the cell whole.
+WHOLE_FROM = 100_000
 #: The recipes tried on each family's cells, in order (fields of cbsolve.strategy.streaming.Recipe).
 #: Mastermind: minimax on whole classes, as on mikemag's games. Black-peg (bulls only): every
 #: first guess is equivalent (the reply is invariant under a symbol permutation in each position),
@@ -92,7 +95,7 @@ def stream(ids: list[str], cells_dir: Path, runs: Path = RUNS, limit: int = LIMI
            extra: list[dict] | None = None, say=print, sample: int | None = None) -> list[tuple]:
     """Stream the cells ``ids`` (in the order given) and fold each one's best run; the changed
     ends as (cell id, object, old upper, new upper)."""
-    from fold_streaming import LARGE_FROM, LARGE_SAMPLE, SAMPLE, best_runs, fold_run
+    from fold_streaming import LARGE_SAMPLE, SAMPLE, best_runs, fold_run
 
     changed = []
     for cell_id in ids:
@@ -117,7 +120,7 @@ def stream(ids: list[str], cells_dir: Path, runs: Path = RUNS, limit: int = LIMI
         if not best:
             continue
         (run,) = best.values()
-        n = sample or (SAMPLE if record["secrets"] <= LARGE_FROM else LARGE_SAMPLE)
+        n = sample or (SAMPLE if record["secrets"] <= WHOLE_FROM else LARGE_SAMPLE)
         new = fold_run(record, run, n)
         if new is None:
             say(f"{cell_id}: streaming worst {run['worst']} total {run['total']} does not beat "
