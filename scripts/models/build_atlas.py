@@ -6,6 +6,7 @@ models/atlas.json (docs/contract.md, "The atlas").
     python scripts/models/build_atlas.py --only 'black-peg-*' --budget 60
     python scripts/models/build_atlas.py --assemble                       # cells -> atlas only
     python scripts/models/build_atlas.py --from-streaming scripts/bench/streaming_results.jsonl
+    nice python scripts/models/build_atlas.py --stream --only 'black-peg-*' --max-secrets 1000000
     nice python scripts/models/build_atlas.py --recheck --only 'mastermind-*'  # whole replays
 
 Resumable: a cell whose file exists is skipped; ``--recompute CELL`` computes it again and a
@@ -21,6 +22,9 @@ searches' trees and certificates re-checked by the independent verifier inside
 The literature values (models/atlas/literature.json) join the cells at assembly, kept apart.
 ``--from-streaming`` folds exact streaming evaluations in as upper ends (scripts/models/fold_streaming.py);
 ``--recheck`` replays the written cells' upper ends whole (scripts/models/recheck_cells.py).
+``--stream`` runs the streaming strategies of each family on the chosen open cells up to
+``--max-secrets`` (10^8 by default) and folds the best in (scripts/models/stream_cells.py; its
+run log is models/atlas/streaming-runs.jsonl, so a rebuild resumes cell by cell).
 """
 from __future__ import annotations
 
@@ -311,7 +315,7 @@ def assemble(out: Path = ATLAS, cells_dir: Path = CELLS, literature: Path = LITE
         if record["status"] == "failed":
             missing.append(spec["id"])
             continue
-        seconds += record.get("wall_seconds", 0.0)
+        seconds += record.get("wall_seconds", 0.0) + record.get("streaming_run", {}).get("wall_seconds", 0.0)
         for item in by_key.get(cell_key(Variant.from_dict(record["variant"])), []):
             _add_literature(record, item)
         for obj in ("worst", "expected"):
@@ -391,6 +395,17 @@ def order_by_size(ids: list[str]) -> list[str]:
     return sorted(ids, key=lambda i: CodeSpace(Variant.from_dict(cells[i]["variant"])).size)
 
 
+def _stream(args) -> None:
+    from stream_cells import LIMIT, stream
+
+    ids = order_by_size(select(args.recompute or args.only))
+    changed = stream(ids, CELLS, limit=args.max_secrets or LIMIT, seconds=args.stream_seconds,
+                     memory_gb=args.stream_memory_gb, recompute=bool(args.recompute),
+                     extra=args.stream_recipe, say=lambda m: print(m, flush=True))
+    print(f"{len(changed)} upper ends improved by streaming evaluations", flush=True)
+    recheck_written(sorted({c[0] for c in changed}))   # whole replays up to 10^6 secrets
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--budget", type=float, default=BUDGET, help="seconds of work per cell")
@@ -418,6 +433,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="secrets replayed to verify each folded streaming recipe")
     ap.add_argument("--streaming-sample-large", type=int, default=40,
                     help="the same for a game of more than 2 million secrets")
+    ap.add_argument("--stream", action="store_true",
+                    help="run the streaming strategies (scripts/models/stream_cells.py) on the chosen "
+                         "open cells up to --max-secrets (default 10^8) and fold the best in")
+    ap.add_argument("--stream-seconds", type=float, default=1800.0, help="seconds a streaming run")
+    ap.add_argument("--stream-memory-gb", type=float, default=12.0, help="address-space cap a run")
+    ap.add_argument("--stream-recipe", action="append", type=json.loads, metavar="JSON",
+                    help="a further streaming recipe to try on each chosen cell, repeatable")
     ap.add_argument("--recheck", action="store_true",
                     help="replay the upper ends of the chosen written cells (--only; default all) "
                          "against every secret with the independent checkers, up to "
@@ -431,7 +453,9 @@ def main(argv: list[str] | None = None) -> int:
         _worker(args.worker, args.budget, Path(args.worker_out), not args.no_optional,
                 args.replay_limit, not args.shallow)
         return 0
-    if args.recheck:
+    if args.stream:
+        _stream(args)
+    elif args.recheck:
         recheck_written(select(args.only), args.recheck_limit)
     elif args.from_ledgers:
         from fold_ledgers import fold as fold_ledgers

@@ -25,6 +25,7 @@ OWN_TESTS = {
     "band_scaling": "test_band_scaling.py", "bench_consistency": "test_consistency_backends.py",
     "bounds_table": "test_bounds_table.py", "build_atlas": "test_build_atlas.py",
     "fold_streaming": "test_fold_streaming.py", "recheck_cells": "test_recheck_cells.py",
+    "stream_cells": "test_stream_cells.py",
     "fold_ledgers": "test_fold_ledgers.py",
     "find_witness": "test_witness.py", "polish_tree": "test_polish.py",
     "witness": "test_witness.py", "polish": "test_polish.py",
