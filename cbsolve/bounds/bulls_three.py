@@ -41,10 +41,13 @@ from ..game.capacity import capacity
 from ..game.variant import Variant
 from ..runtime.deadline import Deadline
 from .bulls_only import first_class, pair_class, supported
+from .bulls_only import raise_lower_bounds as raise_two_level
 
 METHOD = "partition (three guesses deep, closed form, bulls only)"
 #: Longest code the bound is computed for: its work grows like N^7 (N = 20: seconds).
 MAX_LENGTH = 24
+#: Share of the time left the bound may take (it is whole or not used).
+TIME_SHARE = 0.5
 #: Sizes are read this much low, more than the floating-point error of the coefficients.
 SAFETY = 1e-9
 
@@ -136,4 +139,16 @@ def three_level_worst(variant: Variant, responses: int,
     return max([1] + [min(values) for values in by_first.values()])
 
 
-__all__ = ["MAX_LENGTH", "METHOD", "kinds", "three_level_worst", "triple_classes"]
+def raise_lower_bounds(worst, expected, variant: Variant, responses: int,
+                       deadline: Deadline | None = None) -> None:
+    """Raise the intervals with the two-guess bounds, then the worst case's lower end with
+    :func:`three_level_worst` (within a share of ``deadline``)."""
+    raise_two_level(worst, expected, variant, responses)
+    share = None if deadline is None else deadline.share(TIME_SHARE)
+    bound = three_level_worst(variant, responses, share)
+    if bound is not None:
+        worst.raise_lower(bound, f"{METHOD}, any first guess")
+
+
+__all__ = ["MAX_LENGTH", "METHOD", "kinds", "raise_lower_bounds", "three_level_worst",
+           "triple_classes"]

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cbsolve.bounds import compute_bounds
 from cbsolve.bounds.bulls_only import pair_class, two_level_bound
 from cbsolve.bounds.bulls_three import three_level_worst, triple_classes
 from cbsolve.game.capacity import worst_lower
@@ -121,3 +122,10 @@ def test_expired_deadline_and_scope():
     assert three_level_worst(bulls_game(8, 6), 9, Deadline(0.0)) is None
     assert three_level_worst(Variant.preset("mastermind"), 14) is None
     assert three_level_worst(bulls_game(30, 3), 31) is None          # beyond MAX_LENGTH
+
+
+def test_compute_bounds_uses_it():
+    v = Variant.from_options(length=13, digits=4, repeats=True, feedback="bulls")
+    b = compute_bounds(v, deadline=Deadline(60.0), search=False, strategies=False)
+    assert b.worst.lower == 10 and "three guesses deep" in b.worst.lower_method
+    assert b.worst.lower <= b.worst.upper
