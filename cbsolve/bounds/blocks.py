@@ -14,11 +14,14 @@ block is identified the secret is guessed. Bulls only are read, so the bound hol
 and cows too (the cows are ignored).
 
 **The blocks' strategies** (:func:`block_tree`): the minimax heuristic (Knuth 1977) over every
-block code, ties to the guess with more classes, then the lowest index (a node of at most
-:data:`SMALL` codes takes the first of its codes that splits it into singletons, when one does);
-the tree is played until one code is left. Its *identification depth* (guesses until one code is left) is tabulated in
-:data:`DEPTHS` (building the larger trees takes a minute); the tests rebuild the trees, compare
-the depths, and play composed games against every secret of small games and random ones of large.
+block code, ranked by the largest class, then more classes, then the lowest index; a node of
+more than :data:`LOOK_SIZE` codes builds the subtrees of its :data:`LOOK` best ranked guesses
+(one per multiset of class sizes) and keeps the shallowest, and a node of at most :data:`SMALL`
+codes takes the first of its codes that splits it into singletons, when one does. The tree is
+played until one code is left. Its *identification depth* (guesses until one code is left) is
+tabulated in :data:`DEPTHS` (building the larger trees takes a minute); the tests rebuild the
+trees, compare the depths, and play composed games against every secret of small games and
+random ones of large.
 
 **Worst case** (:func:`block_worst`): 1 + (identification depths of the shifted blocks) + (that
 of the plain last block) + 1, minimised over the block sizes by a dynamic programme; one block
@@ -39,19 +42,22 @@ METHOD = "constructive strategy (block composition; block strategies evaluated e
 #: Identification depths {(block length, symbols): (plain, shifted)} of :func:`block_tree`.
 DEPTHS: dict[tuple[int, int], tuple[int, int]] = {
     (1, 2): (1, 1), (2, 2): (2, 2), (3, 2): (3, 3), (4, 2): (4, 4), (5, 2): (4, 4),
-    (6, 2): (5, 5), (7, 2): (6, 6), (8, 2): (6, 6), (9, 2): (7, 7), (10, 2): (7, 7),
-    (11, 2): (8, 8),
+    (6, 2): (5, 5), (7, 2): (6, 5), (8, 2): (6, 6), (9, 2): (7, 6), (10, 2): (7, 7),
+    (11, 2): (7, 7), (12, 2): (7, 7),
     (1, 3): (2, 1), (2, 3): (3, 2), (3, 3): (4, 3), (4, 3): (4, 4), (5, 3): (5, 4),
-    (6, 3): (6, 5), (7, 3): (6, 5),
-    (1, 4): (3, 2), (2, 4): (4, 3), (3, 4): (5, 4), (4, 4): (6, 5), (5, 4): (7, 6),
+    (6, 3): (5, 5), (7, 3): (6, 5),
+    (1, 4): (3, 2), (2, 4): (4, 3), (3, 4): (5, 4), (4, 4): (6, 5), (5, 4): (6, 6),
     (6, 4): (7, 6),
-    (1, 5): (4, 3), (2, 5): (5, 4), (3, 5): (6, 5), (4, 5): (8, 6), (5, 5): (9, 7),
-    (1, 6): (5, 4), (2, 6): (6, 5), (3, 6): (7, 7), (4, 6): (9, 7),
-    (1, 7): (6, 5), (2, 7): (7, 6), (3, 7): (8, 8), (4, 7): (10, 9),
-    (1, 8): (7, 6), (2, 8): (8, 7), (3, 8): (9, 9), (4, 8): (12, 10),
-    (1, 9): (8, 7), (2, 9): (9, 8), (3, 9): (10, 10),
-    (1, 10): (9, 8), (2, 10): (10, 9), (3, 10): (11, 11),
+    (1, 5): (4, 3), (2, 5): (5, 4), (3, 5): (6, 5), (4, 5): (7, 6), (5, 5): (8, 7),
+    (1, 6): (5, 4), (2, 6): (6, 5), (3, 6): (7, 6), (4, 6): (8, 7),
+    (1, 7): (6, 5), (2, 7): (7, 6), (3, 7): (8, 8), (4, 7): (9, 8),
+    (1, 8): (7, 6), (2, 8): (8, 7), (3, 8): (9, 8), (4, 8): (11, 10),
+    (1, 9): (8, 7), (2, 9): (9, 8), (3, 9): (10, 9),
+    (1, 10): (9, 8), (2, 10): (10, 9), (3, 10): (11, 10),
 }
+#: Nodes of more than LOOK_SIZE codes build the trees of their LOOK best ranked guesses and keep
+#: the shallowest (the others take the best ranked guess).
+LOOK, LOOK_SIZE = 3, 100
 #: Nodes of at most this many codes first look for a candidate that splits them into singletons.
 SMALL = 12
 #: Largest block code space a tree is built for.
@@ -73,12 +79,26 @@ def readings(b: int, d: int, shifted: bool) -> np.ndarray:
     return out.astype(np.int16)
 
 
-def _best_guess(reads: np.ndarray, n_read: int) -> int:
+def _ranked(reads: np.ndarray, n_read: int, k: int) -> list[int]:
+    """The first ``k`` guesses by (largest class, then more classes, then index) that split the
+    node, one per multiset of class sizes."""
     g = reads.shape[0]
     counts = np.bincount((np.arange(g)[:, None] * n_read + reads).ravel(),
                          minlength=g * n_read).reshape(g, n_read)
-    key = counts.max(axis=1).astype(np.int64) * (n_read + 1) - (counts > 0).sum(axis=1)
-    return int(np.argmin(key))
+    largest = counts.max(axis=1)
+    key = largest.astype(np.int64) * (n_read + 1) - (counts > 0).sum(axis=1)
+    out: list[int] = []
+    seen: set[tuple[int, ...]] = set()
+    for guess in np.argsort(key, kind="stable"):
+        if largest[guess] == reads.shape[1]:
+            break                                  # the rest split nothing either
+        sizes = tuple(sorted(counts[guess]))
+        if sizes not in seen:
+            seen.add(sizes)
+            out.append(int(guess))
+            if len(out) == k:
+                break
+    return out
 
 
 def _perfect_candidate(reads: np.ndarray, cand: np.ndarray, n_read: int) -> int | None:
@@ -92,22 +112,36 @@ def _perfect_candidate(reads: np.ndarray, cand: np.ndarray, n_read: int) -> int 
 
 @cache
 def block_tree(b: int, d: int, shifted: bool) -> Tree:
-    """The minimax tree of the block game (module doc)."""
+    """The tree of the block game (module doc)."""
     table = readings(b, d, shifted)
     n_read = 2 * b + 1
 
-    def build(cand: np.ndarray) -> Tree:
+    def build(cand: np.ndarray, bound: int | None) -> tuple[Tree, int] | None:
+        """(tree, depth) for ``cand``, or None when it cannot be shallower than ``bound``."""
         if len(cand) == 1:
-            return ("leaf", int(cand[0]))
+            return ("leaf", int(cand[0])), 0
         reads = table[:, cand]
-        guess = _perfect_candidate(reads, cand, n_read) if len(cand) <= SMALL else None
-        guess = _best_guess(reads, n_read) if guess is None else guess
-        row = reads[guess]
-        if (row == row[0]).all():
-            raise AssertionError("a block guess that splits nothing")
-        return (guess, {int(r): build(cand[row == r]) for r in np.unique(row)})
+        perfect = _perfect_candidate(reads, cand, n_read) if len(cand) <= SMALL else None
+        options = [perfect] if perfect is not None else \
+            _ranked(reads, n_read, LOOK if len(cand) > LOOK_SIZE else 1)
+        if not options:
+            raise AssertionError("no block guess splits the node")
+        best = None
+        for guess in options:
+            row, children, depth = reads[guess], {}, 1
+            limit = bound if best is None else best[1]
+            for r in np.unique(row):
+                sub = build(cand[row == r], None if limit is None else limit - 1)
+                if sub is None or (limit is not None and sub[1] + 1 >= limit):
+                    break
+                children[int(r)], depth = sub[0], max(depth, sub[1] + 1)
+            else:
+                best = ((guess, children), depth)
+        return best
 
-    return build(np.arange(d ** b))
+    found = build(np.arange(d ** b), None)
+    assert found is not None
+    return found[0]
 
 
 def tree_depth(tree: Tree) -> int:
