@@ -236,6 +236,21 @@ def test_play_says_so_when_the_upper_end_cannot_be_replayed():
     assert "cannot replay" in data["note"] and data["strategy"].startswith("first consistent")
 
 
+def test_play_replays_a_block_composition_within_its_upper_end():
+    from cbsolve.bounds.blocks import METHOD, block_worst
+    from cbsolve.cli._atlas_play import play
+
+    variant = Variant(12, "1234", repeats=True, feedback="bulls")
+    upper = block_worst(variant)
+    record = {"variant": variant.to_dict(), "strategies": [],
+              "worst": {"lower": 10, "upper": upper, "upper_method": METHOD,
+                        "recipe": {"kind": "construction", "method": METHOD}}}
+    for secret in ("111111111111", "432143214321", "123412344444"):
+        data = play(variant, record, secret)
+        assert data["guesses"][-1] == secret and len(data["guesses"]) <= upper
+        assert data["replays_upper_end"] and "note" not in data
+
+
 def test_the_earlier_bounds_table_and_the_certified_trees_agree_with_every_cell():
     """Two proofs of one game cannot contradict: every interval of docs/bounds-table.csv (the
     70 s research run) overlaps its cell, and every optimum a certified tree in models/ holds

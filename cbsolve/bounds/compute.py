@@ -174,8 +174,8 @@ def compute_bounds(variant: Variant, *, search: bool = True,
         ok = pb is not None           # else the bulls classes below stand in for it
     elif why:
         out.notes.append(f"closed-form partition bound skipped: {why}")
-    from .bulls_only import raise_lower_bounds
-    raise_lower_bounds(worst, expected, variant, responses)
+    from .bulls_three import raise_lower_bounds
+    raise_lower_bounds(worst, expected, variant, responses, deadline)
     if not ok:                  # the bulls classes alone, where the pattern closed forms stop
         from .bulls_classes import raise_lower_bounds as raise_by_bulls_classes
         raise_by_bulls_classes(worst, expected, variant, responses)

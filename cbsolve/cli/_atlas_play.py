@@ -8,17 +8,20 @@ The recipe says what replays the upper end: a heuristic with its first guess (ev
 the one shared tree the bound was proved with, then followed along the secret's replies), a
 streaming recipe (:func:`cbsolve.strategy.streaming.play_streaming`, which makes the choices the
 exact evaluation made, without a tree), or a tree file (followed). An upper end that no stored
-strategy replays (an exact search's tree, which the atlas does not keep; a construction; the
+strategy replays (an exact search's tree, which the atlas does not keep; a construction other
+than the block composition, which is played again; the
 trivial strategy; a value from the literature) is answered with the best strategy the cell
 evaluated exactly, or, without one, the first consistent code at each step (Shapiro 1983), and
 the answer says so.
 """
 from __future__ import annotations
 
+from ..bounds.blocks import METHOD as BLOCKS_METHOD
+from ..bounds.blocks import play as play_blocks
 from ..game.codes import CodeSpace
 from ..errors import CbsolveError
-from ..game.variant import Variant
 from ..game.rule import score
+from ..game.variant import Variant
 from ..strategy import evaluate
 from ..strategy.streaming import Recipe, play_streaming
 from ..certificates.certify import load
@@ -54,6 +57,8 @@ def _play(variant: Variant, record: dict, secret: str) -> dict:
     elif recipe.get("kind") == "tree":
         guesses, name = _follow_tree(variant, recipe["path"], secret)
         return _answer(secret, guesses, f"tree {name}", worst, True, None)
+    elif recipe.get("kind") == "construction" and recipe.get("method") == BLOCKS_METHOD:
+        return _answer(secret, _follow_blocks(variant, secret), BLOCKS_METHOD, worst, True, None)
     else:
         replays = False
         strategy = _best_evaluated(record)
@@ -135,6 +140,14 @@ def _follow_tree(variant: Variant, path: str, secret: str) -> tuple[list[str], s
     same = replace(variant, symbols=theirs.symbols, name=theirs.name)
     guesses = _walk(same, doc["root"], secret.translate(table))
     return [g.translate(back) for g in guesses], path
+
+
+def _follow_blocks(variant: Variant, secret: str) -> list[str]:
+    """The block composition (:mod:`cbsolve.bounds.blocks`), which needs no stored tree."""
+    space = CodeSpace(variant)
+    code = space.parse(secret)
+    guesses = play_blocks(variant.length, variant.n_symbols, lambda g: score(variant, code, g)[0])
+    return [space.format(g) for g in guesses]
 
 
 def _first_consistent(variant: Variant, secret: str) -> list[str]:
