@@ -386,9 +386,9 @@ def test_sweep_takes_the_deadline_and_checks_its_strategies(tmp_path):
 
 
 def test_a_stopped_optimum_carries_the_upper_end_known_before_the_search():
-    # Logik 5x8: a tree of worst case 7 ships in models/certified/ (the constructions say 12)
-    logik = cb.Variant(5, "12345678", repeats=True)
-    o = cb.optimal(variant=logik, time_limit=1.0)
-    assert not o.proved and o.upper == 7
-    assert o.upper_from["tree"] == "models/certified/mm-5x8-polished.json.gz"
+    # Bulls & Cows 5/10 (worst case open, [7, 8]): a tree of worst case 8 ships in
+    # models/certified/
+    o = cb.optimal(variant=cb.Variant(5, "0123456789", repeats=False), time_limit=1.0)
+    assert not o.proved and o.upper == 8
+    assert o.upper_from["tree"] == "models/certified/bc-5-10-polished.json.gz"
     assert o.to_json()["upper_from"] == o.upper_from

@@ -183,23 +183,39 @@ def test_ties_flag(capsys, tmp_path):
 #: Logik (Mastermind 5 pegs x 8 colours): the constructions prove a worst case of at most 12;
 #: models/certified/ ships a polished tree whose worst case is 7.
 LOGIK = ("--variant", "mastermind", "--length", "5", "--digits", "8")
+#: Bulls & Cows 5/10: worst case open ([7, 8]); models/certified/ ships a polished tree of 8.
+BULLS_COWS_5 = ("--variant", "bulls-cows", "--length", "5")
 
 
 def test_a_stopped_search_reports_the_best_known_upper_end_and_its_tree(capsys):
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    code, out, err = run(capsys, "optimal", *LOGIK, "--time-limit", "1", "--json", "--verbose")
+    tree = "models/certified/bc-5-10-polished.json.gz"
+    code, out, err = run(capsys, "optimal", *BULLS_COWS_5, "--time-limit", "1", "--json",
+                         "--verbose")
     data = json.loads(out)
-    assert code == 0 and not data["proved"] and data["upper"] == 7
-    assert data["upper_from"]["tree"] == "models/certified/mm-5x8-polished.json.gz"
-    assert "worst case in [" in err and ", 7] before the search" in err
+    assert code == 0 and not data["proved"] and data["upper"] == 8
+    assert data["upper_from"]["tree"] == tree
+    assert "worst case in [" in err and ", 8] before the search" in err
     code, out, _ = run(capsys, "verify", str(root / data["upper_from"]["tree"]), "--json")
     report = json.loads(out)                       # the upper end is reproducible
-    assert code == 0 and report["valid"] and report["worst"] == 7
+    assert code == 0 and report["valid"] and report["worst"] == 8
+    code, out, _ = run(capsys, "optimal", *BULLS_COWS_5, "--time-limit", "1")
+    assert "not proved: worst case in [" in out and ", 8]" in out
+    assert f"upper end 8: tree {tree}" in out
+
+
+def test_logiks_worst_case_is_proved_by_its_refutation_ledger_and_its_tree(capsys):
+    # The committed refute-6 ledger (every unit refuted: no strategy in 6) meets the shipped
+    # tree's 7: the value is proved without a search, and the tree that reaches it reported.
+    code, out, _ = run(capsys, "optimal", *LOGIK, "--time-limit", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["proved"] and data["status"] == "optimal"
+    assert data["lower"] == data["upper"] == data["worst"] == 7
     code, out, _ = run(capsys, "optimal", *LOGIK, "--time-limit", "1")
-    assert "not proved: worst case in [" in out and ", 7]" in out
-    assert "upper end 7: tree models/certified/mm-5x8-polished.json.gz" in out
+    assert "refutation ledger models/proofs/logik-5x8-refute-6" in out
+    assert "models/certified/mm-5x8-polished.json.gz" in out
 
 
 def test_the_known_interval_without_a_time_limit_is_the_shipped_trees():
