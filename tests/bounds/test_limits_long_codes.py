@@ -56,6 +56,9 @@ def test_symmetry_of_long_codes_comes_from_column_classes():
 def test_spent_deadline_stops_the_closed_form_partition():
     """The closed form's coefficients stop at the deadline (never half a minimum over the
     patterns): the bulls classes' closed form gives the lower end instead, and a note says so."""
+    from cbsolve.bounds.partition import repeats_coefficients
+
+    repeats_coefficients.cache_clear()   # another test of the worker may have computed 13x4's
     variant = Variant(13, "1234", repeats=True)
     got = compute_bounds(variant, deadline=Deadline.from_limit(0.0), search=False,
                          strategies=False)
