@@ -439,7 +439,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stream-seconds", type=float, default=1800.0, help="seconds a streaming run")
     ap.add_argument("--stream-memory-gb", type=float, default=12.0, help="address-space cap a run")
     ap.add_argument("--stream-recipe", action="append", type=json.loads, metavar="JSON",
-                    help="a further streaming recipe to try on each chosen cell, repeatable")
+                    help="a further streaming recipe to try on each chosen cell, repeatable; "
+                         "\"target\": \"below\" aims one guess under the cell's upper end")
     ap.add_argument("--recheck", action="store_true",
                     help="replay the upper ends of the chosen written cells (--only; default all) "
                          "against every secret with the independent checkers, up to "

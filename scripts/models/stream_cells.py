@@ -90,6 +90,15 @@ def run_capped(cell_id: str, variant: dict, recipe: dict, seconds: float, memory
     return row
 
 
+def resolved(recipe: dict, record: dict) -> dict:
+    """``recipe`` made concrete for the cell ``record``: ``"target": "below"`` aims one guess under
+    the cell's current worst-case upper end (the tight tail rule and the tail search need a
+    number, and one recipe serves a whole sweep of cells)."""
+    if recipe.get("target") == "below":
+        return {**recipe, "target": record["worst"]["upper"] - 1}
+    return recipe
+
+
 def stream(ids: list[str], cells_dir: Path, runs: Path = RUNS, limit: int = LIMIT,
            seconds: float = SECONDS, memory_gb: float = MEMORY_GB, recompute: bool = False,
            extra: list[dict] | None = None, say=print, sample: int | None = None) -> list[tuple]:
@@ -109,7 +118,9 @@ def stream(ids: list[str], cells_dir: Path, runs: Path = RUNS, limit: int = LIMI
                 if r.get("cell") == cell_id and "error" not in r}
         for recipe in RECIPES[record["family"]] + list(extra or []):
             if recompute or json.dumps(recipe, sort_keys=True) not in done:
-                row = run_capped(cell_id, record["variant"], recipe, seconds, memory_gb)
+                row = run_capped(cell_id, record["variant"], resolved(recipe, record), seconds,
+                                 memory_gb)
+                row["asked"] = recipe       # as given: what resuming compares
                 with runs.open("a") as f:
                     f.write(json.dumps(row) + "\n")
                 say(f"{cell_id} {json.dumps(recipe)}: " + (f"error {row['error']}" if "error" in row

@@ -73,3 +73,18 @@ def test_exact_large_and_failed_cells_are_left_alone(tmp_path):
     rows = [json.loads(line) for line in runs.read_text().splitlines()]
     assert rows and all("error" in r for r in rows) and path.read_text() == before
     assert any("error" in m for m in said)
+
+
+def test_a_sweep_recipe_aims_one_guess_under_each_cells_upper_end(tmp_path):
+    stream = load_script("stream_cells")
+    cells, path, runs = copied(tmp_path, worst=12)
+    below = {"heuristic": "minimax", "target": "below", "tight_randoms": 50}
+    stream.stream([CELL], cells, runs, seconds=60, memory_gb=4, say=lambda m: None, sample=20,
+                  extra=[below])
+    (row,) = [json.loads(line) for line in runs.read_text().splitlines()
+              if json.loads(line)["asked"] == below]
+    assert row["recipe"]["target"] == 11 and row["complete"]
+    # logged as asked, so the same sweep resumed runs it no more
+    lines = runs.read_text()
+    stream.stream([CELL], cells, runs, seconds=60, say=lambda m: None, extra=[below])
+    assert runs.read_text() == lines
