@@ -68,6 +68,23 @@ def test_a_literature_value_is_kept_beside_the_proof_not_in_its_place():
     assert c["worst"]["provenance"] == {"lower": "proved here", "upper": "proved here"}
 
 
+# Most guesses (the final one counted) of the heuristic strategies mikemag evaluated exactly on
+# a GPU, Mastermind with repeats, N x D: github.com/mikemag/Mastermind, results/ (2023).
+MIKEMAG = {(5, 8): 7, (5, 9): 8, (5, 10): 8, (5, 11): 9, (5, 12): 9, (6, 5): 6, (6, 6): 7,
+           (6, 7): 8, (6, 8): 8, (6, 9): 9, (6, 10): 9, (6, 11): 9, (6, 12): 10, (7, 4): 6,
+           (7, 5): 7, (7, 6): 8, (7, 7): 8, (7, 8): 9, (7, 9): 9, (7, 10): 10, (7, 11): 10,
+           (7, 12): 11, (8, 4): 7, (8, 5): 8, (8, 6): 9, (8, 7): 9, (8, 8): 10, (8, 9): 10}
+
+
+@pytest.mark.parametrize("game", sorted(MIKEMAG), ids=lambda g: f"{g[0]}x{g[1]}")
+def test_every_gpu_evaluated_game_has_a_proved_upper_end_at_most_its_value(game):
+    length, symbols = game
+    c = cell(Variant(length, "ABCDEFGHIJKL"[:symbols], repeats=True))
+    assert c["worst"]["provenance"]["upper"] == "proved here"
+    assert c["worst"]["upper"] <= MIKEMAG[game]
+    assert c["worst"]["lower"] <= c["worst"]["upper"]
+
+
 # --- answered from the atlas ------------------------------------------------------------------
 SMALL = [Variant(2, "123", repeats=True), Variant(3, "0123", repeats=False),
          Variant(3, "12", repeats=True, feedback="bulls"), Variant(3, "123", repeats=True)]
