@@ -79,7 +79,7 @@ def test_ctrl_c_during_consistent_prints_the_partial_answer_and_exits_130(tmp_pa
 
 def test_ctrl_c_during_static_reports_the_interval(tmp_path):
     code, out, err = interrupt(["static", "--length", "5", "--digits", "9", "--time-limit", "0"],
-                               after=5.0)
+                               after=2.0)
     assert code == 130 and "questions in [" in out
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
