@@ -35,6 +35,7 @@ def test_every_tutorial_is_in_the_site():
         assert f"{page.parent.name}/{page.name}" in nav
 
 
+@pytest.mark.slow      # about 5 CPU s; the pages' examples and tables are checked here too
 @pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None, reason="mkdocs not installed")
 def test_site_builds_strictly_offline(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_MKDOCS_2_WARNING": "1"}

@@ -41,8 +41,10 @@ def _interrupt(args: list[str], after: float) -> tuple[int, dict, str]:
 @pytest.mark.parametrize("args", [
     # Bulls & Cows 4/10 expected (Tanaka 1996: 26274): a minute of search on two cores
     ["--objective", "expected", "--variant", "bulls-cows", "--workers", "1"],
-    # Bulls & Cows without a leading zero, worst case: minutes of decision search
-    ["--objective", "worst", "--variant", "bulls-cows", "--no-leading-zero", "--workers", "1"],
+    # Bulls & Cows without a leading zero, worst case: minutes of decision search (the default
+    # run interrupts the same command in tests/cli/test_interrupt_sweep.py)
+    pytest.param(["--objective", "worst", "--variant", "bulls-cows", "--no-leading-zero",
+                  "--workers", "1"], marks=pytest.mark.slow),
 ])
 def test_sigint_stops_the_search_and_keeps_the_interval(args):
     code, data, _ = _interrupt(args, after=2.0)
