@@ -26,7 +26,10 @@ def replay(variant: Variant, secret: tuple[int, ...]) -> list[tuple[int, ...]]:
     return play(variant.length, variant.n_symbols, lambda guess: score(variant, secret, guess)[0])
 
 
-@pytest.mark.parametrize("key", sorted(k for k in DEPTHS if k[1] ** k[0] <= 1024))
+#: Trees of up to 1,024 codes; 3 of 10's (about 3 CPU s, the others half a second at most) in the
+#: slow run.
+@pytest.mark.parametrize("key", [pytest.param(k, marks=pytest.mark.slow) if k == (3, 10) else k
+                                 for k in sorted(k for k in DEPTHS if k[1] ** k[0] <= 1024)])
 def test_tabulated_depths_are_the_trees(key):
     b, d = key
     assert (tree_depth(block_tree(b, d, False)), tree_depth(block_tree(b, d, True))) == DEPTHS[key]

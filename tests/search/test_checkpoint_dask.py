@@ -42,6 +42,9 @@ def _resume_and_verify(d: Path, tmp_path: Path) -> dict:
     return resume_and_verify(d, tmp_path, ROOT, ENV, CAP, extra=tuple(DASK))
 
 
+#: The CLI's resumes on a local cluster of their own (a child process and its two workers,
+#: about 8 and 5 CPU s): the slow run's; the default run resumes a Dask split in process below.
+@pytest.mark.slow
 def test_a_stopped_worst_driver_resumes_without_its_refuted_guesses(client, tmp_path,
                                                                    monkeypatch):
     """The driver stopped right after its second refutation at the depth in progress (as a
@@ -80,6 +83,7 @@ def _tasks(notes: list[str]) -> int:
     return next(int(note.split()[1]) for note in notes if note.startswith("distributed:"))
 
 
+@pytest.mark.slow
 def test_expected_driver_killed_resumes_to_the_same_total(client, tmp_path):
     d = tmp_path / "ck"
     kill_at_checkpoint([*BC48, *DASK], d,
