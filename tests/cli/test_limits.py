@@ -46,7 +46,7 @@ def hard_log(path: Path, n: int = 40, entries: int = 25, seed: int = 1) -> list[
     return ["--length", str(n), "--repeats", "--log", str(path)]
 
 
-def interrupt(args, after: float = 3.0):
+def interrupt(args, after: float = 1.5):
     """Run the CLI in a child process, Ctrl-C it once it has used ``after`` seconds of CPU (its
     own clock: a loaded machine, which stretches the start-up, delays the signal instead of
     landing it before the work began; 60 s of waiting at most): (code, stdout, stderr)."""
