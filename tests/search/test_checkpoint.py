@@ -87,8 +87,11 @@ def test_worst_killed_after_the_first_file_resumes_to_the_same_value(tmp_path):
 
 @pytest.mark.parametrize("args, ready", [
     (MM47, "bool(s.get('orbits'))"),                        # 5 partly refuted
-    (MM55, "'4' in s.get('refuted', {})"),                  # 4 refuted
-    (MM55, "bool(s.get('settled'))"),                       # classes of a witness settled
+    # Mastermind 5x5 (a search and a resume of it, and the reference search: 2.5-3 CPU s
+    # each): the slow run's
+    pytest.param(MM55, "'4' in s.get('refuted', {})", marks=pytest.mark.slow),   # 4 refuted
+    pytest.param(MM55, "bool(s.get('settled'))",            # classes of a witness settled
+                 marks=pytest.mark.slow),
 ])
 def test_worst_killed_resumes_to_the_same_value_and_a_verified_certificate(args, ready,
                                                                            tmp_path):
