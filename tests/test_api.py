@@ -345,6 +345,7 @@ MYPY_SURFACE = [
 ]
 
 
+@pytest.mark.slow      # a first run checks the stubs it reads too: about 16 CPU s
 @pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy not installed "
                     "(the test extra: pip install 'cbsolve[test]')")
 def test_public_surface_is_mypy_clean(tmp_path, request):

@@ -18,7 +18,11 @@ PAGES = sorted((ROOT / "docs" / "tutorials").glob("*.md")) + sorted(
 NEEDS = {"environment.md": "gymnasium", "verifiers.md": "verifiers", "textarena.md": "textarena"}
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.parent.name}/{p.name}")
+#: The verifiers tutorial loads verifiers' v1 API, about 5 CPU s in a process (the adapter's own
+#: tests, tests/integrations/test_verifiers.py, load it in the default run): the slow run's.
+@pytest.mark.parametrize("page", [
+    pytest.param(p, marks=pytest.mark.slow) if p.name == "verifiers.md" else p for p in PAGES],
+    ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_page_examples_run(page):
     extra = NEEDS.get(page.name)
     if extra and importlib.util.find_spec(extra) is None:
@@ -35,6 +39,7 @@ def test_every_tutorial_is_in_the_site():
         assert f"{page.parent.name}/{page.name}" in nav
 
 
+@pytest.mark.slow      # about 5 CPU s; the pages' examples and tables are checked here too
 @pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None, reason="mkdocs not installed")
 def test_site_builds_strictly_offline(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_MKDOCS_2_WARNING": "1"}

@@ -24,9 +24,12 @@ CHUNKED = AdviceOptions(filter_chunk=4096)     # Logik's 32,768 codes listed in 
 MM1010 = Variant.from_options("mastermind", length=10, symbols="0123456789", repeats=True)
 
 
-@pytest.mark.parametrize("strategy", SCORED)
+#: Every strategy with the small pool (most guesses scored after it); the default pool for the
+#: first strategy in the default run, for the others in the slow one (0.5-1.3 CPU s each).
+@pytest.mark.parametrize("small_pool, strategy", [
+    pytest.param(False, s, marks=pytest.mark.slow) if s != SCORED[0] else (False, s)
+    for s in SCORED] + [(True, s) for s in SCORED])
 @pytest.mark.parametrize("guesses", ["all", "candidates"])
-@pytest.mark.parametrize("small_pool", [False, True])
 def test_sampled_choice_scored_to_the_end_is_the_kernels(strategy, guesses, small_pool):
     # every code scored exactly (no deadline): the ranking on a sample changes the order only,
     # so the choice is the kernel's over every guess, tie-breaks included; a small pool and

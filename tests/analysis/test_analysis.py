@@ -145,9 +145,10 @@ def test_cli_analyze_bad_options_exit_2(tmp_path, capsys, args, fragment):
 
 
 def test_cli_analyze_unreachable_scheduler_exit_2(tmp_path, capsys):
+    # the time limit bounds Dask's retries (10 s without one: tests/search/test_distributed.py)
     code = main(["analyze", "--family", "mastermind", "--lengths", "2", "--alphabets", "2",
                  "--strategies", "first", "--no-bounds", "--out", str(tmp_path),
-                 "--scheduler", "tcp://127.0.0.1:9", "--no-plots"])
+                 "--scheduler", "tcp://127.0.0.1:9", "--no-plots", "--time-limit", "1"])
     assert code == 2 and "cannot connect to the Dask scheduler" in capsys.readouterr().err
 
 

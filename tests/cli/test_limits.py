@@ -46,7 +46,7 @@ def hard_log(path: Path, n: int = 40, entries: int = 25, seed: int = 1) -> list[
     return ["--length", str(n), "--repeats", "--log", str(path)]
 
 
-def interrupt(args, after: float = 3.0):
+def interrupt(args, after: float = 1.5):
     """Run the CLI in a child process, Ctrl-C it once it has used ``after`` seconds of CPU (its
     own clock: a loaded machine, which stretches the start-up, delays the signal instead of
     landing it before the work began; 60 s of waiting at most): (code, stdout, stderr)."""
@@ -79,7 +79,7 @@ def test_ctrl_c_during_consistent_prints_the_partial_answer_and_exits_130(tmp_pa
 
 def test_ctrl_c_during_static_reports_the_interval(tmp_path):
     code, out, err = interrupt(["static", "--length", "5", "--digits", "9", "--time-limit", "0"],
-                               after=5.0)
+                               after=2.0)
     assert code == 130 and "questions in [" in out
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 

@@ -104,8 +104,10 @@ def _games(brute: BruteForce, count: int, seed: int) -> list[list[dict]]:
     return games
 
 
-@pytest.mark.parametrize("variant", [Variant.from_options("mastermind", length=3, digits=3),
-                                     Variant.from_options("bulls-cows", length=3, digits=5)])
+@pytest.mark.parametrize("variant", [
+    Variant.from_options("mastermind", length=3, digits=3),
+    # about 3.3 CPU s of exhaustive minimax: the slow run's
+    pytest.param(Variant.from_options("bulls-cows", length=3, digits=5), marks=pytest.mark.slow)])
 def test_review_agrees_with_exhaustive_minimax(capsys, tmp_path, variant):
     brute = BruteForce(variant)
     games = _games(brute, 6, seed=3)

@@ -124,7 +124,9 @@ def test_script_first_value_writes_the_optimal_tree_for_the_optimal_first_guess(
 def _stored():
     rows = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     for name, row in sorted(rows.items()):   # under a second each (the native replay)
-        yield pytest.param(name, row, id=name)
+        # trees of 30,000 secrets and more (about 2 CPU s each): the slow run's
+        yield pytest.param(name, row, id=name,
+                           marks=pytest.mark.slow if row["secrets"] > 10_000 else ())
 
 
 @pytest.mark.parametrize("name, row", list(_stored()))

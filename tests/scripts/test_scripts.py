@@ -36,6 +36,11 @@ OWN_TESTS = {
 }
 
 
+#: The benchmark smoke tests of 1.5-2.5 CPU s each (children started, a cluster, kills): the slow
+#: run's, which CI runs after the README's command.
+SLOW_BENCH = pytest.mark.slow
+
+
 def test_every_script_is_smoke_tested():
     """Each script is loaded by a test here or named with its own test (which loads it)."""
     here = Path(__file__).read_text()
@@ -95,6 +100,7 @@ def test_bench_refute_sample_runs_a_tiny_plan_under_both_configurations(tmp_path
             == [r["outcome"] for r in report["rows"]["frontier"]])
 
 
+@SLOW_BENCH
 def test_bench_toolkit_and_bench_setup_compare_this_checkout_with_itself(capsys):
     ab = load_script("ab")
     toolkit = load_script("bench_toolkit")
@@ -125,6 +131,7 @@ def test_bench_analysis_runs_one_sweep_cell_per_configuration():
     assert rows[0]["scheduler"] == "local" and rows[0]["identical"]
 
 
+@SLOW_BENCH
 def test_bench_bounds_and_bench_scoring_rows():
     rows = load_script("bench_bounds").bench(runs=1, max_n=6)
     assert any("N=6" in label for label, _ in rows)
@@ -143,6 +150,7 @@ def test_bench_coach_times_both_reviews():
     assert seconds >= 0 and estimate.worst >= review.cost
 
 
+@SLOW_BENCH
 def test_bench_distributed_expected_optimal_play_and_strategies():
     dist = load_script("bench_distributed")
     rows = dist.bench(TINY, workers=(1,))
@@ -281,6 +289,7 @@ def test_bench_serve_answers_a_few_requests_through_one_service():
     assert row["requests"] == 20 and row["median_ms"] > 0
 
 
+@SLOW_BENCH
 def test_bench_position_times_each_face_on_a_tiny_game():
     bench = load_script("bench_position")
     opts = ["--length", "3", "--digits", "5"]
@@ -296,6 +305,7 @@ def test_bench_position_times_each_face_on_a_tiny_game():
                 assert source in ("opening", "heuristic"), (entries, source)
 
 
+@SLOW_BENCH
 def test_bench_api_rows_on_small_settings():
     bench = load_script("bench_api")
     rows = bench.bench_puzzle(seeds=1) + bench.bench_regret(positions=1, guesses=2)
@@ -303,6 +313,7 @@ def test_bench_api_rows_on_small_settings():
     assert all(r["median"] > 0 and r["cpu"] >= 0 for r in rows)
 
 
+@SLOW_BENCH
 def test_bench_api_compares_two_trees_row_by_row(capsys):
     bench = load_script("bench_api")
     here = str(Path(__file__).parents[2])
@@ -336,6 +347,7 @@ def test_docs_hooks_write_the_cli_reference_from_the_commands():
     assert "cbsolve consistent" in page and "--time-limit" in page
 
 
+@SLOW_BENCH
 def test_bench_checkpoint_kills_and_resumes_a_tiny_search():
     rows = load_script("bench_checkpoint").main(["--game", "tiny-expected", "--every", "0.05",
                                                  "--workers", "1"])
@@ -350,6 +362,7 @@ def test_bench_listing_compares_the_filter_and_the_search(capsys):
     assert "| 1234:1,1 |" in capsys.readouterr().out
 
 
+@SLOW_BENCH
 def test_limits_sweep_measures_each_cell_as_its_own_process(tmp_path):
     """Two tiny cells of the sweep: each a whole process, its wall time and peak memory
     recorded, the CSV written as it goes; an over-limit cell is marked (a 0 MB cap)."""

@@ -87,8 +87,11 @@ def test_worst_killed_after_the_first_file_resumes_to_the_same_value(tmp_path):
 
 @pytest.mark.parametrize("args, ready", [
     (MM47, "bool(s.get('orbits'))"),                        # 5 partly refuted
-    (MM55, "'4' in s.get('refuted', {})"),                  # 4 refuted
-    (MM55, "bool(s.get('settled'))"),                       # classes of a witness settled
+    # Mastermind 5x5 (a search and a resume of it, and the reference search: 2.5-3 CPU s
+    # each): the slow run's
+    pytest.param(MM55, "'4' in s.get('refuted', {})", marks=pytest.mark.slow),   # 4 refuted
+    pytest.param(MM55, "bool(s.get('settled'))",            # classes of a witness settled
+                 marks=pytest.mark.slow),
 ])
 def test_worst_killed_resumes_to_the_same_value_and_a_verified_certificate(args, ready,
                                                                            tmp_path):
@@ -135,8 +138,12 @@ BC48_TIES = ["--variant", "bulls-cows", "--length", "4", "--digits", "8", "--tie
 
 
 @pytest.mark.parametrize("ready", [
-    "'4' in s.get('refuted', {})",                                       # before the tie-breaks
-    "bool(s.get('ties_count', {}).get('done'))",                         # the count phase begun
+    # before the tie-breaks: resumed as the worst case's refutations are (MM55 above), then the
+    # tie-breaks whole; about 5 CPU s, the slow run's
+    pytest.param("'4' in s.get('refuted', {})", marks=pytest.mark.slow),
+    # the count phase begun (4-6 CPU s): the slow run's; the total phase's resume below reads
+    # the count phase's record
+    pytest.param("bool(s.get('ties_count', {}).get('done'))", marks=pytest.mark.slow),
     "'ties_total' in s",                                                 # the total phase begun
 ])
 def test_ties_killed_resumes_to_the_same_proved_tie_breaks(ready, tmp_path):

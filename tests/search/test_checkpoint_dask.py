@@ -6,14 +6,13 @@ wait for states of the file, never for seconds."""
 import json
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from testkit import kill_at_checkpoint, local_dask_client, resume_and_verify
 
 from cbsolve.certificates.certify import verify
+from cbsolve.cli import main
 from cbsolve.search import checkpoint as cp
 from cbsolve.search.checkpoint.distributed import DaskExpectedSteps, DaskWorstSteps
 from cbsolve.search.distributed import DistributedExpected, Split, solve_worst_distributed
@@ -33,15 +32,13 @@ BC48 = ["--variant", "bulls-cows", "--length", "4", "--digits", "8", "--objectiv
 BC36 = ["--variant", "bulls-cows", "--length", "3", "--digits", "6", "--objective", "expected"]
 
 
-def _cbsolve(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cbsolve", *args], capture_output=True,
-                          text=True, env=ENV, cwd=ROOT, timeout=CAP)
-
-
 def _resume_and_verify(d: Path, tmp_path: Path) -> dict:
     return resume_and_verify(d, tmp_path, ROOT, ENV, CAP, extra=tuple(DASK))
 
 
+#: The CLI's resumes on a local cluster of their own (a child process and its two workers,
+#: about 8 and 5 CPU s): the slow run's; the default run resumes a Dask split in process below.
+@pytest.mark.slow
 def test_a_stopped_worst_driver_resumes_without_its_refuted_guesses(client, tmp_path,
                                                                    monkeypatch):
     """The driver stopped right after its second refutation at the depth in progress (as a
@@ -80,6 +77,7 @@ def _tasks(notes: list[str]) -> int:
     return next(int(note.split()[1]) for note in notes if note.startswith("distributed:"))
 
 
+@pytest.mark.slow
 def test_expected_driver_killed_resumes_to_the_same_total(client, tmp_path):
     d = tmp_path / "ck"
     kill_at_checkpoint([*BC48, *DASK], d,
@@ -96,12 +94,16 @@ def test_expected_driver_killed_resumes_to_the_same_total(client, tmp_path):
     assert _tasks(data["notes"]) <= _tasks(fresh.notes) - len(solved)
 
 
-def test_resume_of_a_dask_checkpoint_needs_the_scheduler(tmp_path):
+def test_resume_of_a_dask_checkpoint_needs_the_scheduler(client, tmp_path, capsys):
+    """In process, on the module's cluster (a child process starting a cluster of its own cost
+    about 3 CPU s for the same files)."""
     d = tmp_path / "ck"       # a small game: only the checkpoint's kind matters here
-    assert _cbsolve("optimal", *BC36, *DASK, "--checkpoint", str(d)).returncode == 0
-    alone = _cbsolve("optimal", "--resume", str(d))
-    assert alone.returncode == 2 and "--scheduler" in alone.stderr
-    assert "Traceback" not in alone.stderr
+    assert main(["optimal", *BC36, "--scheduler", client.scheduler.address,
+                 "--checkpoint", str(d)]) == 0
+    capsys.readouterr()
+    assert main(["optimal", "--resume", str(d)]) == 2
+    err = capsys.readouterr().err
+    assert "--scheduler" in err and len(err.strip().splitlines()) == 1
 
 
 SMALL = Variant(3, "12345", repeats=True, name="mastermind-3-5")

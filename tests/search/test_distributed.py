@@ -90,7 +90,12 @@ def test_cli_published_optimum_on_a_local_cluster(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--scheduler", "tcp://127.0.0.1:9", "--objective", "expected"], "cannot connect"),
+    # a closed port: Dask retries until its connect timeout, 10 s without a time limit (the
+    # slow run's), what is left of the time limit with one
+    pytest.param(["--scheduler", "tcp://127.0.0.1:9", "--objective", "expected"],
+                 "cannot connect", marks=pytest.mark.slow),
+    (["--scheduler", "tcp://127.0.0.1:9", "--objective", "expected", "--time-limit", "1"],
+     "cannot connect"),
     (["--scheduler", "local", "--ties"], "--ties"),
     (["--scheduler", "tcp://127.0.0.1:9", "--objective", "expected", "--workers", "2"],
      "--workers"),

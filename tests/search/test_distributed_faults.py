@@ -18,6 +18,10 @@ from cbsolve.search.expected import solve_expected
 from cbsolve.search.worst import solve_worst
 from cbsolve.game.variant import Variant
 
+#: Two clusters started, a worker killed and restarted, the search run again in one process
+#: (about 11 CPU s together): the slow run's.
+pytestmark = pytest.mark.slow
+
 #: Bulls & Cows 4 of 9: 3,024 secrets, about 2 s of CPU for the expected optimum.
 GAME = Variant(4, "012345678", repeats=False)
 

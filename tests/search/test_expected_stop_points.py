@@ -155,13 +155,15 @@ def test_an_interrupt_in_the_first_phase_reports_what_a_time_limit_there_does(mo
     assert (res.lower, res.upper, res.interrupted) == (timed.lower, None, True)
 
 
-def test_random_stop_points_in_one_process():
+@pytest.mark.parametrize("rounds", [15, pytest.param(40, marks=pytest.mark.slow)])
+def test_random_stop_points_in_one_process(rounds):
     """Deadlines, kernel stops and stop requests at random points, searches and bounds in
-    sequence in one process: scripts/stress/stress_expected_deadlines.py on small games."""
+    sequence in one process: scripts/stress/stress_expected_deadlines.py on small games (15
+    rounds in the default run, 40 in the slow one)."""
     stress = load_script("stress_expected_deadlines")
-    report = stress.stress(stress.SMALL, rounds=40, seed=20261124)
+    report = stress.stress(stress.SMALL, rounds=rounds, seed=20261124)
     assert report.failures == []
-    assert report.runs == 40 and sum(report.outcomes.values()) == 40
+    assert report.runs == rounds and sum(report.outcomes.values()) == rounds
 
 
 def test_a_deadline_passed_while_the_driver_refines_guesses_stops_it():

@@ -37,8 +37,18 @@ def replay_all(variant: Variant, recipe: Recipe) -> dict[int, int]:
     return histogram
 
 
-@pytest.mark.parametrize("variant,recipe", STREAMING_GAMES,
-                         ids=lambda x: getattr(x, "name", None) or "")
+#: Games whose secret-by-secret replay costs seconds (each secret played alone from the root:
+#: Bulls & Cows' 5,040 secrets about 7 s, the tight rule's helpers about 15 ms a secret, 20 s):
+#: replayed whole in the slow run. The default run plays a seeded sample of their secrets
+#: against the class-by-class walk of the evaluated strategy (below), and
+#: tests/strategy/test_streaming_check.py replays every secret class by class.
+WHOLE_REPLAY_SLOW = ("bulls-cows", "tight-helpers")
+GAME_ID = lambda x: getattr(x, "name", None) or ""  # noqa: E731
+
+
+@pytest.mark.parametrize("variant,recipe", [
+    pytest.param(v, r, marks=pytest.mark.slow) if v.name in WHOLE_REPLAY_SLOW else (v, r)
+    for v, r in STREAMING_GAMES], ids=GAME_ID)
 def test_the_evaluation_is_the_replay_of_every_secret(variant, recipe):
     result = evaluate_streaming(variant, recipe)
     assert result.complete and result.stop is None
@@ -47,6 +57,43 @@ def test_the_evaluation_is_the_replay_of_every_secret(variant, recipe):
     assert result.total == sum(k * v for k, v in result.histogram.items())
     assert result.recipe.first is not None                 # the replay names its first guess
     assert replay_all(variant, result.recipe) == result.histogram
+
+
+def class_walk(variant: Variant, recipe: Recipe, secret: int) -> list[int]:
+    """The guesses (indices) the evaluated strategy makes against ``secret``, found class by
+    class as the evaluation does: the engine's choice for the secrets still consistent, the
+    class split by the NumPy scorer, and in a class of one or two after the first guess the
+    lowest code, then the other."""
+    space = CodeSpace(variant)
+    engine = _engine(variant, recipe, space)
+    members, guesses = np.arange(space.size, dtype=np.uint32), []
+    while not guesses or guesses[-1] != secret:
+        if guesses and members.size <= 2:
+            guess = int(members[0]) if int(members[0]) not in guesses else int(members[1])
+        else:
+            guess = int(engine.choose_at(len(guesses), members))
+        replies = score_against(variant, space.code_at(guess), space.codes_at(members),
+                                backend="numpy")
+        mine = score_against(variant, space.code_at(guess), space.codes_at([secret]),
+                             backend="numpy")[0]
+        members = members[(replies == mine) & (members != guess)]
+        guesses.append(guess)
+        assert len(guesses) <= 20
+    return guesses
+
+
+@pytest.mark.parametrize("variant,recipe", [
+    (v, r) for v, r in STREAMING_GAMES if v.name in WHOLE_REPLAY_SLOW], ids=GAME_ID)
+def test_sampled_secrets_play_the_evaluated_strategy(variant, recipe):
+    """The default run's share of the whole replay above for its two costly games: 60 seeded
+    secrets played alone make the guesses of the class-by-class walk, within the worst case."""
+    result = evaluate_streaming(variant, recipe)
+    space = CodeSpace(variant)
+    for secret in np.random.default_rng(5).choice(space.size, 60, replace=False).tolist():
+        played = play_streaming(variant, result.recipe, space.format(space.code_at(secret)))
+        walked = class_walk(variant, result.recipe, secret)
+        assert [space.index_of(space.parse(g)) for g in played] == walked
+        assert len(walked) <= result.worst
 
 
 def test_the_same_recipe_gives_the_same_strategy_and_another_seed_may_not():
