@@ -1,5 +1,5 @@
 """Where a new guess's expected regret spends its time: the exact solves of its reply classes,
-by class size (docs/benchmarks.md, "Regret of a new guess").
+by class size (docs/benchmarks.md, "A guess's cost: one exact engine").
 
     python scripts/bench/regret_profile.py                    # 30 positions x 30 guesses
     python scripts/bench/regret_profile.py --positions 8 --guesses 20 --seed 0
