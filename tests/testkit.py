@@ -129,7 +129,7 @@ def informative_splits(table, guesses, secrets, win):
 
 def script_path(name: str) -> Path:
     """scripts/FOLDER/NAME.py: the one script of that name in scripts/'s folders (bench,
-    models, research, stress)."""
+    models, research, stress, common)."""
     found = sorted((Path(__file__).resolve().parent.parent / "scripts").glob(f"*/{name}.py"))
     assert len(found) == 1, f"scripts/*/{name}.py: {found}"
     return found[0]

@@ -1,6 +1,6 @@
 """Benchmark the streaming evaluation (cbsolve/strategy/streaming.py) on the games of mikemag's
 table (Mastermind with repeats, N x D), smallest first: worst case, total, histogram, wall time and
-peak memory of each game, each in its own process under ``/usr/bin/time -v``.
+peak memory of each game, each in its own measured process (scripts/common/child_run.py).
 
     python scripts/bench/bench_streaming.py                       # every game of the table
     python scripts/bench/bench_streaming.py --games 5x8,6x6 --recipe '{"heuristic": "parts"}'
@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts" / "common"))
+
+import child_run  # noqa: E402
 
 #: mikemag/Mastermind (GitHub, 2023), the JSON files under results/: the most guesses (the last one
 #: counted) of the best strategy he evaluated exactly, Mastermind with repeats, (N, D) -> worst.
@@ -61,12 +61,7 @@ def game_variant(game: str):
 
 def run_one(game: str, recipe: dict, seconds: float | None) -> dict:
     """Evaluate one game in this process; the result as JSON."""
-    from cbsolve.runtime.deadline import Deadline
-    from cbsolve.strategy.streaming import Recipe, evaluate_streaming
-
-    result = evaluate_streaming(game_variant(game), Recipe.from_json(recipe),
-                                deadline=Deadline(seconds))
-    return result.to_json()
+    return child_run.evaluated(game_variant(game).to_dict(), recipe, seconds)
 
 
 def first_guesses(game: str) -> list[str]:
@@ -80,25 +75,11 @@ def first_guesses(game: str) -> list[str]:
 
 
 def measured(game: str, recipe: dict, seconds: float | None) -> dict:
-    """Runs ``--one game`` in a child under ``/usr/bin/time -v``: its result, wall and peak RSS."""
-    cmd = ["/usr/bin/time", "-v", sys.executable, __file__, "--one", game,
-           "--recipe", json.dumps(recipe)]
-    if seconds is not None:
-        cmd += ["--time-limit", str(seconds)]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    start = time.perf_counter()
-    run = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
-    wall = time.perf_counter() - start
-    if run.returncode != 0:
-        return {"game": game, "error": run.stderr.strip().splitlines()[-1:]}
-    out = json.loads(run.stdout.strip().splitlines()[-1])
-    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)
-    cpu = [float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", run.stderr)]
+    """One game evaluated in a measured child: its result, wall, CPU, peak RSS and load, and how
+    it stands against mikemag's value."""
+    out = child_run.streaming(game_variant(game).to_dict(), recipe, seconds)
     v = game_variant(game)
-    out.update(game=game, wall_seconds=round(wall, 1), cpu_seconds=round(sum(cpu), 1),
-               peak_rss_mb=round(int(rss.group(1)) / 1024, 1) if rss else None,
-               mikemag=MIKEMAG.get((v.length, v.n_symbols)) if v.repeats else None,
-               load=os.getloadavg()[0])
+    out.update(game=game, mikemag=MIKEMAG.get((v.length, v.n_symbols)) if v.repeats else None)
     if out.get("worst") is not None and out["mikemag"] is not None:
         out["versus_mikemag"] = ("beats" if out["worst"] < out["mikemag"] else
                                  "matches" if out["worst"] == out["mikemag"] else "worse")
@@ -136,14 +117,10 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=1800.0, help="seconds a game")
     parser.add_argument("--out", default=str(ROOT / "scripts/bench/streaming_results.jsonl"))
     parser.add_argument("--table", action="store_true", help="print --out as a markdown table")
-    parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     recipe = json.loads(args.recipe)
     if args.table:
         print(table([json.loads(line) for line in Path(args.out).read_text().splitlines()]))
-        return
-    if args.one:
-        print(json.dumps(run_one(args.one, recipe, args.time_limit)))
         return
     games = (args.games.split(",") if args.games else
              [f"{n}x{d}" for n, d in sorted(MIKEMAG, key=lambda g: g[1] ** g[0])])

@@ -15,18 +15,13 @@ memory and the load beside it; the folded cell keeps its best run's figures in
 from __future__ import annotations
 
 import json
-import os
-import re
-import resource
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts" / "common"))
 
-from cbsolve.game.variant import Variant  # noqa: E402
+import child_run  # noqa: E402
 
 RUNS = ROOT / "models" / "atlas" / "streaming-runs.jsonl"
 #: Cells up to this many secrets are streamed by default (the issue's reach on two cores).
@@ -62,32 +57,10 @@ def logged(runs: Path) -> list[dict]:
 
 
 def run_capped(cell_id: str, variant: dict, recipe: dict, seconds: float, memory_gb: float) -> dict:
-    """One streaming run in a child under ``/usr/bin/time -v`` and an address-space cap: its
-    result with wall, CPU seconds, peak memory and load, or an ``error`` line."""
-    cap = int(memory_gb * 2**30)
-
-    def limit():
-        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-
-    cmd = ["/usr/bin/time", "-v", sys.executable, __file__, "--one", json.dumps(variant),
-           json.dumps(recipe), str(seconds)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    start = time.perf_counter()
-    run = subprocess.run(cmd, preexec_fn=limit, env=env, capture_output=True, text=True,
-                         check=False, timeout=seconds + 600)
-    row = {"cell": cell_id, "asked": recipe, "wall_seconds": round(time.perf_counter() - start, 1),
-           "load": round(os.getloadavg()[0], 2)}
-    if run.returncode != 0:
-        tail = (run.stderr.strip().splitlines() or [f"exit {run.returncode}"])
-        tail = [t for t in tail if not t.startswith(("\t", "Command "))] or tail
-        row["error"] = tail[-1][:300]
-        return row
-    row.update(json.loads(run.stdout.strip().splitlines()[-1]))
-    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr)
-    cpu = [float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", run.stderr)]
-    row.update(cpu_seconds=round(sum(cpu), 1),
-               peak_rss_mb=round(int(rss.group(1)) / 1024, 1) if rss else None)
-    return row
+    """One streaming run in a measured child under an address-space cap: its result with wall,
+    CPU seconds, peak memory and load, or an ``error`` line."""
+    return {"cell": cell_id, "asked": recipe, **child_run.streaming(variant, recipe, seconds,
+                                                                     memory_gb)}
 
 
 def resolved(recipe: dict, record: dict) -> dict:
@@ -146,16 +119,3 @@ def stream(ids: list[str], cells_dir: Path, runs: Path = RUNS, limit: int = LIMI
         say(f"{cell_id}: worst [{record['worst']['lower']}, {record['worst']['upper']}] -> "
             f"[{new['worst']['lower']}, {new['worst']['upper']}]")
     return changed
-
-
-def _one(variant: str, recipe: str, seconds: str) -> None:
-    from cbsolve.runtime.deadline import Deadline
-    from cbsolve.strategy.streaming import Recipe, evaluate_streaming
-
-    result = evaluate_streaming(Variant.from_dict(json.loads(variant)),
-                                Recipe.from_json(json.loads(recipe)), deadline=Deadline(float(seconds)))
-    print(json.dumps(result.to_json()))
-
-
-if __name__ == "__main__" and sys.argv[1:2] == ["--one"]:
-    _one(*sys.argv[2:5])

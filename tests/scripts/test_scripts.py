@@ -377,6 +377,27 @@ def test_limits_sweep_measures_each_cell_as_its_own_process(tmp_path):
     assert over[0]["exit"] == 0 and not over[0]["ok"]
 
 
+def test_a_measured_child_gives_its_json_its_costs_or_its_own_error_line():
+    """scripts/common/child_run.py, what the streaming benchmark and the atlas build both record:
+    the child's last JSON line with its CPU, peak memory and wall; a failure as the child's own
+    last line, not /usr/bin/time's report; a streaming run measured the same way."""
+    child = load_script("child_run")
+    row = child.measured(["-c", "print('noise'); print('{\"x\": 3}')"])
+    assert row["x"] == 3 and row["cpu_seconds"] >= 0 and row["peak_rss_mb"] > 1
+    assert row["wall_seconds"] >= 0 and "load" in row
+    failed = child.measured(["-c", "import sys; sys.exit('the child says why')"])
+    assert failed["error"] == "the child says why" and "cpu_seconds" not in failed
+    capped = child.measured(["-c", "b = bytearray(400 * 2**20)"], memory_gb=0.2)
+    assert capped["error"] == "MemoryError"
+    game = Variant(3, "012", True).to_dict()
+    run = child.streaming(game, {"heuristic": "minimax"}, 60)
+    assert run["complete"] and run["secrets"] == 27 and run["peak_rss_mb"] > 1
+    here = child.evaluated(game, {"heuristic": "minimax"}, None)
+    measures = ("seconds", "wall_seconds", "load", "cpu_seconds", "peak_rss_mb")
+    assert {k: v for k, v in run.items() if k not in measures} == {
+        k: v for k, v in here.items() if k != "seconds"}
+
+
 def test_bench_streaming_runs_one_game_and_tabulates_the_best_run():
     """One tiny game in this process, its first-guess patterns, and the table of its best
     complete run (the rows the benchmark appends to its results file)."""
