@@ -190,7 +190,7 @@ def test_a_mis_scored_reply_beyond_the_filter_is_diagnosed_with_counts():
     big = Variant(12, "ABCDEFGHIJKLMNOPQRST", repeats=False)
     lines = ["BROCEFSMQHLN 0,7", "ROPEFMSKDCJH 0,8", "ARGOBSLDNKTI 0,6", "DILEBMTSNGPC 0,7",
              "NMSCLPRIFKEG 1,8", "RCMPFQAHTOEL 0,6", "HJLKCENBTGRD 0,8", "AKONIFQHPMCE 1,8"]
-    a, summary, out = session(lines, variant=big, strategy="first", time_limit=3)
+    a, summary, out = session(lines, variant=big, strategy="first", time_limit=1)
     assert a.guesser.inconsistent is not None and not summary["consistent"]
     assert "alone could be wrong; it fits as" in out and "Type undo" in out
     fixes = summary["corrections"]
