@@ -76,6 +76,10 @@ class BotProcess:
         except OSError as exc:
             raise BotCannotStart(f"{self.name} cannot start: {exc.strerror or exc}") from None
         self.lines: queue.Queue = queue.Queue()
+        #: Set once the end of its output was read: no answer can come any more, so a later
+        #: question fails at once (a question written in the instant before an exiting bot's
+        #: input closed had waited the whole answer timeout).
+        self.output_closed = False
         threading.Thread(target=self._pump, daemon=True).start()
         self._stderr_done = threading.Event()
         threading.Thread(target=self._pump_stderr, daemon=True).start()
@@ -112,12 +116,15 @@ class BotProcess:
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise self._failure(f"exited (cannot send {line!r})") from None
+        if self.output_closed:
+            raise self._failure(f"exited before {line!r} (its output is closed)")
         limit = self.startup_timeout if self.first else self.timeout
         try:
             answer = self.lines.get(timeout=limit)
         except queue.Empty:
             raise self._failure(f"no answer to {line!r} within {limit:g} s") from None
         if answer is None:
+            self.output_closed = True
             raise self._failure(f"exited while answering {line!r}")
         self.first = False
         return answer

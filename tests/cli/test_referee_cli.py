@@ -71,6 +71,30 @@ def test_a_fault_names_the_bots_last_stderr_line():
     assert all("(its stderr: out of memory in guess)" in m for m in data["a"]["fault_messages"])
 
 
+def test_a_bot_whose_output_ended_fails_the_next_question_at_once():
+    """A bot that exited while answering is asked again in the next game; if that question is
+    written in the instant before the exiting bot's input closes, the write succeeds, and the
+    referee had then waited the whole answer timeout (10 s of a 0.4 s match under load). Made
+    certain here: the bot closes its output and goes on reading its input."""
+    from cbsolve.play.referee import BotFailure, BotProcess
+
+    closes = BotProcess([PY, "-c", "import os, sys\n"
+                         "print('ok', flush=True); sys.stdin.readline(); sys.stdin.readline()\n"
+                         "sys.stderr.write('lost my output\\n'); sys.stderr.flush(); os.close(1)\n"
+                         "for line in sys.stdin: pass"], name="closes", timeout=30)
+    try:
+        assert closes.ask("new") == "ok"
+        with pytest.raises(BotFailure, match="exited while answering 'guess'"):
+            closes.ask("guess")
+        # the bot is alive and reading, so the question is written; no answer can come
+        with pytest.raises(BotFailure, match=r"exited before 'new' \(its output is closed\) "
+                                             r"\(its stderr: lost my output\)"):
+            closes.ask("new")
+    finally:
+        closes.proc.kill()
+        closes.proc.wait()
+
+
 def test_help_documents_the_startup_timeout():
     proc = subprocess.run([PY, "-m", "cbsolve", "referee", "--help"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)

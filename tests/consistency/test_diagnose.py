@@ -336,6 +336,7 @@ def test_bulls_adding_up_to_more_than_n_get_a_proved_minimal_conflict():
         assert rest.status in (Status.FEASIBLE, Status.OPTIMAL), (conflict, k)
 
 
+@pytest.mark.slow          # 6.4 CPU s; the deletion's mechanism is tested on an oracle below
 def test_solvers_find_the_conflict_of_colour_counts_that_miss_a_peg():
     """Black-peg 16 x 6: the single-colour guesses (entries 2, 3, 4, 6, 8, 9) count 4 + 2 + 1 +
     3 + 4 + 1 = 15 pegs of 16, and no other entry is needed for that; with any one of them
