@@ -50,9 +50,9 @@ def test_a_bot_that_dies_at_start_is_exit_2_with_its_stderr():
 
 def test_a_silent_bot_cannot_start_within_the_startup_timeout():
     silent = bot("import sys, time; sys.stdin.readline(); time.sleep(60)")
-    code, _, err = referee("--a-cmd", silent, "--startup-timeout", "3")
+    code, _, err = referee("--a-cmd", silent, "--startup-timeout", "1")
     assert code == 2
-    assert "A (" in err and "cannot start: no answer to 'new' within 3 s" in err
+    assert "A (" in err and "cannot start: no answer to 'new' within 1 s" in err
 
 
 def test_a_fault_names_the_bots_last_stderr_line():
