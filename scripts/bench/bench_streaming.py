@@ -77,8 +77,8 @@ def first_guesses(game: str) -> list[str]:
 def measured(game: str, recipe: dict, seconds: float | None) -> dict:
     """One game evaluated in a measured child: its result, wall, CPU, peak RSS and load, and how
     it stands against mikemag's value."""
-    out = child_run.streaming(game_variant(game).to_dict(), recipe, seconds)
     v = game_variant(game)
+    out = child_run.streaming(v.to_dict(), recipe, seconds)
     out.update(game=game, mikemag=MIKEMAG.get((v.length, v.n_symbols)) if v.repeats else None)
     if out.get("worst") is not None and out["mikemag"] is not None:
         out["versus_mikemag"] = ("beats" if out["worst"] < out["mikemag"] else

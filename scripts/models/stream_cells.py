@@ -56,13 +56,6 @@ def logged(runs: Path) -> list[dict]:
     return [json.loads(line) for line in runs.read_text().splitlines() if line.strip()]
 
 
-def run_capped(cell_id: str, variant: dict, recipe: dict, seconds: float, memory_gb: float) -> dict:
-    """One streaming run in a measured child under an address-space cap: its result with wall,
-    CPU seconds, peak memory and load, or an ``error`` line."""
-    return {"cell": cell_id, "asked": recipe, **child_run.streaming(variant, recipe, seconds,
-                                                                     memory_gb)}
-
-
 def resolved(recipe: dict, record: dict) -> dict:
     """``recipe`` made concrete for the cell ``record``: ``"target": "below"`` aims one guess under
     the cell's current worst-case upper end (the tight tail rule and the tail search need a
@@ -91,9 +84,9 @@ def stream(ids: list[str], cells_dir: Path, runs: Path = RUNS, limit: int = LIMI
                 if r.get("cell") == cell_id and "error" not in r}
         for recipe in RECIPES[record["family"]] + list(extra or []):
             if recompute or json.dumps(recipe, sort_keys=True) not in done:
-                row = run_capped(cell_id, record["variant"], resolved(recipe, record), seconds,
-                                 memory_gb)
-                row["asked"] = recipe       # as given: what resuming compares
+                # "asked" as given (what resuming compares); the run's own "recipe" as resolved
+                row = {"cell": cell_id, "asked": recipe, **child_run.streaming(
+                    record["variant"], resolved(recipe, record), seconds, memory_gb)}
                 with runs.open("a") as f:
                     f.write(json.dumps(row) + "\n")
                 say(f"{cell_id} {json.dumps(recipe)}: " + (f"error {row['error']}" if "error" in row
